@@ -1,0 +1,497 @@
+//! The HTTP client: one method per operation of the interface, plus the deployed listings.
+
+use std::fmt;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use backon::{ExponentialBuilder, Retryable};
+use reqwest::{Method, RequestBuilder};
+use secrecy::{ExposeSecret, SecretString};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use url::Url;
+use uuid::Uuid;
+
+use super::error::{ApiError, excerpt};
+use super::models::{
+    Club, ClubRequest, Contact, Envelope, Levels, MembershipStatus, Meta, NewContact, User,
+};
+use super::query::{
+    ClubQuery, Page, RequestFilter, RequestSortKey, Sort, club_list_query, levels_query,
+    request_list_query,
+};
+
+/// Largest response body read, in bytes (8 MiB). A larger body is refused with
+/// [`ApiError::Decode`] instead of filling memory.
+pub const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
+
+/// The two secrets of the service: the API key (`X-Api-Key`, every call) and the OAuth bearer
+/// token (`Authorization: Bearer`, sent on every call when set — api-notes.md: the deployed
+/// service demands it on some reads the interface calls key-only).
+///
+/// `Debug` prints `[redacted]` in place of both.
+#[derive(Clone, Default)]
+pub struct Credentials {
+    /// The API key, `mysk_<short>_<long>` on the deployed service.
+    pub api_key: Option<SecretString>,
+    /// The bearer token (a JWT).
+    pub token: Option<SecretString>,
+}
+
+impl Credentials {
+    /// Builds credentials from plain strings (empty strings count as absent).
+    pub fn new(api_key: Option<String>, token: Option<String>) -> Self {
+        let secret = |s: Option<String>| {
+            s.map(|s| s.trim().to_owned())
+                .filter(|s| !s.is_empty())
+                .map(SecretString::from)
+        };
+        Credentials {
+            api_key: secret(api_key),
+            token: secret(token),
+        }
+    }
+}
+
+impl fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mark = |s: &Option<SecretString>| if s.is_some() { "[redacted]" } else { "none" };
+        f.debug_struct("Credentials")
+            .field("api_key", &mark(&self.api_key))
+            .field("token", &mark(&self.token))
+            .finish()
+    }
+}
+
+/// Transport options of [`ApiClient`].
+#[derive(Debug, Clone)]
+pub struct ClientOptions {
+    /// Time allowed to open a connection.
+    pub connect_timeout: Duration,
+    /// Time allowed for a whole request, body included.
+    pub request_timeout: Duration,
+    /// Extra attempts for a GET after a connect error, timeout or 502/503/504; writes
+    /// (PUT, POST, DELETE) are never retried.
+    pub get_retries: usize,
+    /// First backoff delay; doubled per attempt, with jitter.
+    pub retry_base_delay: Duration,
+    /// Allow `http://` to a host that is not loopback (otherwise refused: secrets would
+    /// travel in clear text).
+    pub allow_insecure_http: bool,
+}
+
+impl Default for ClientOptions {
+    fn default() -> Self {
+        ClientOptions {
+            connect_timeout: Duration::from_secs(5),
+            request_timeout: Duration::from_secs(20),
+            get_retries: 2,
+            retry_base_delay: Duration::from_millis(200),
+            allow_insecure_http: false,
+        }
+    }
+}
+
+/// A successful answer: the envelope's `data` plus what the UI shows about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply<T> {
+    /// The record(s).
+    pub data: T,
+    /// `api_version` of the envelope.
+    pub api_version: Option<String>,
+    /// `meta` (timestamp, pagination), when sent.
+    pub meta: Option<Meta>,
+}
+
+/// Checks a base URL: it must parse, be `https`, or `http` only to a loopback host unless
+/// `allow_insecure_http`. Returns it without a trailing slash.
+///
+/// Errors: [`ApiError::Config`] naming the problem.
+pub fn validate_base_url(text: &str, allow_insecure_http: bool) -> Result<Url, ApiError> {
+    let url = Url::parse(text.trim())
+        .map_err(|e| ApiError::Config(format!("base URL {:?} is not a URL: {e}", text.trim())))?;
+    let loopback = match url.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    };
+    match url.scheme() {
+        "https" => {}
+        "http" if loopback || allow_insecure_http => {}
+        "http" => {
+            return Err(ApiError::Config(format!(
+                "refusing http:// to {}: the API key and token would travel unencrypted (use https, or --allow-insecure-http)",
+                url.host_str().unwrap_or("?")
+            )));
+        }
+        other => {
+            return Err(ApiError::Config(format!(
+                "base URL scheme {other:?} is not http or https"
+            )));
+        }
+    }
+    if url.host().is_none() {
+        return Err(ApiError::Config("base URL has no host".into()));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(ApiError::Config(
+            "base URL must not have a query or fragment".into(),
+        ));
+    }
+    let mut url = url;
+    let trimmed = url.path().trim_end_matches('/').to_owned();
+    url.set_path(&trimmed);
+    Ok(url)
+}
+
+/// The API client: the only code in the project that knows HTTP.
+///
+/// Cheap to clone (shared connection pool and shared token). Every method maps a
+/// non-success answer to an [`ApiError`] class; none panics on any body.
+#[derive(Clone)]
+pub struct ApiClient {
+    http: reqwest::Client,
+    base: String,
+    api_key: Option<SecretString>,
+    token: Arc<RwLock<Option<SecretString>>>,
+    options: ClientOptions,
+}
+
+impl fmt::Debug for ApiClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ApiClient")
+            .field("base", &self.base)
+            .field("api_key", &self.api_key.as_ref().map(|_| "[redacted]"))
+            .field("token", &self.has_token().then_some("[redacted]"))
+            .field("options", &self.options)
+            .finish()
+    }
+}
+
+#[derive(Serialize)]
+struct Body<'a, D: Serialize> {
+    data: &'a D,
+    fetch_level: &'static str,
+    descendant_fetch_level: &'static str,
+}
+
+#[derive(Serialize)]
+struct StatusData<'a> {
+    status: &'a str,
+}
+
+impl ApiClient {
+    /// Builds a client for `base_url` (validated by [`validate_base_url`]).
+    ///
+    /// Errors: [`ApiError::Config`] for a bad URL or a TLS set-up failure.
+    pub fn new(
+        base_url: &str,
+        credentials: Credentials,
+        options: ClientOptions,
+    ) -> Result<Self, ApiError> {
+        let url = validate_base_url(base_url, options.allow_insecure_http)?;
+        let http = reqwest::Client::builder()
+            .connect_timeout(options.connect_timeout)
+            .timeout(options.request_timeout)
+            .user_agent(concat!("club-admin/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| ApiError::Config(format!("could not build the HTTP client: {e}")))?;
+        Ok(ApiClient {
+            http,
+            base: url.as_str().trim_end_matches('/').to_owned(),
+            api_key: credentials.api_key,
+            token: Arc::new(RwLock::new(credentials.token)),
+            options,
+        })
+    }
+
+    /// The validated base URL, without a trailing slash.
+    pub fn base_url(&self) -> &str {
+        &self.base
+    }
+
+    /// Where a user signs in to get a token: `{base_url}/auth/oauth/init` (api-notes.md).
+    pub fn sign_in_url(&self) -> String {
+        format!("{}/auth/oauth/init", self.base)
+    }
+
+    /// Replaces the bearer token (after a sign-in); `None` forgets it. Shared by clones.
+    pub fn set_token(&self, token: Option<SecretString>) {
+        if let Ok(mut slot) = self.token.write() {
+            *slot = token;
+        }
+    }
+
+    /// True when a bearer token is set.
+    pub fn has_token(&self) -> bool {
+        self.token.read().map(|t| t.is_some()).unwrap_or(false)
+    }
+
+    /// The token's expiry read from its `exp` claim, if it is a JWT.
+    pub fn token_expiry(&self) -> Option<super::models::Timestamp> {
+        let guard = self.token.read().ok()?;
+        guard
+            .as_ref()
+            .and_then(|t| super::token::jwt_expiry(t.expose_secret()))
+    }
+
+    fn request(&self, method: Method, path: &str) -> RequestBuilder {
+        let mut rb = self
+            .http
+            .request(method, format!("{}{}", self.base, path))
+            .header(reqwest::header::ACCEPT, "application/json");
+        if let Some(key) = &self.api_key {
+            rb = rb.header("X-Api-Key", key.expose_secret());
+        }
+        if let Ok(guard) = self.token.read()
+            && let Some(token) = guard.as_ref()
+        {
+            rb = rb.header(
+                reqwest::header::AUTHORIZATION,
+                format!("Bearer {}", token.expose_secret()),
+            );
+        }
+        rb
+    }
+
+    fn map_transport(&self, e: reqwest::Error) -> ApiError {
+        if e.is_timeout() {
+            return ApiError::Timeout {
+                millis: self.options.request_timeout.as_millis() as u64,
+            };
+        }
+        let host = e
+            .url()
+            .and_then(|u| {
+                u.host_str()
+                    .map(|h| format!("{h}:{}", u.port_or_known_default().unwrap_or(0)))
+            })
+            .unwrap_or_else(|| "the server".into());
+        let message = if e.is_connect() {
+            format!("could not connect to {host}")
+        } else if e.is_body() || e.is_decode() {
+            format!("the connection to {host} closed in the middle of the answer")
+        } else {
+            format!("the connection to {host} closed without an answer")
+        };
+        let mut cause = String::new();
+        let mut src = std::error::Error::source(&e);
+        while let Some(s) = src {
+            cause = s.to_string();
+            src = s.source();
+        }
+        let cause = crate::text::truncate_chars(&crate::text::sanitize(&cause), 120);
+        ApiError::Connect {
+            message: if cause.is_empty() {
+                message
+            } else {
+                format!("{message} ({cause})")
+            },
+        }
+    }
+
+    /// Sends once and reads the envelope; `data` may be null.
+    async fn exchange<T: DeserializeOwned>(
+        &self,
+        rb: RequestBuilder,
+    ) -> Result<Reply<Option<T>>, ApiError> {
+        let mut resp = rb.send().await.map_err(|e| self.map_transport(e))?;
+        let status = resp.status().as_u16();
+        let mut body: Vec<u8> = Vec::new();
+        loop {
+            match resp.chunk().await {
+                Ok(Some(chunk)) => {
+                    if body.len() + chunk.len() > MAX_BODY_BYTES {
+                        return Err(ApiError::Decode {
+                            status: Some(status),
+                            message: format!(
+                                "the answer is larger than {} MiB",
+                                MAX_BODY_BYTES / (1024 * 1024)
+                            ),
+                            excerpt: None,
+                        });
+                    }
+                    body.extend_from_slice(&chunk);
+                }
+                Ok(None) => break,
+                Err(e) => return Err(self.map_transport(e)),
+            }
+        }
+        if !(200..300).contains(&status) {
+            return Err(ApiError::from_response(status, &body));
+        }
+        let env: Envelope<T> = serde_json::from_slice(&body).map_err(|e| ApiError::Decode {
+            status: Some(status),
+            message: e.to_string(),
+            excerpt: (!body.is_empty()).then(|| excerpt(&body)),
+        })?;
+        if env.error.is_some() {
+            return Err(ApiError::from_response(status, &body));
+        }
+        Ok(Reply {
+            data: env.data,
+            api_version: env.api_version,
+            meta: env.meta,
+        })
+    }
+
+    fn require<T>(reply: Reply<Option<T>>) -> Result<Reply<T>, ApiError> {
+        match reply.data {
+            Some(data) => Ok(Reply {
+                data,
+                api_version: reply.api_version,
+                meta: reply.meta,
+            }),
+            None => Err(ApiError::Decode {
+                status: Some(200),
+                message: "the answer's data was null".into(),
+                excerpt: None,
+            }),
+        }
+    }
+
+    /// A GET with retries (jittered exponential backoff) on transient failures.
+    async fn get<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        query: &[(String, String)],
+    ) -> Result<Reply<T>, ApiError> {
+        let attempt = || async {
+            let reply = self
+                .exchange::<T>(self.request(Method::GET, path).query(query))
+                .await?;
+            Self::require(reply)
+        };
+        let backoff = ExponentialBuilder::default()
+            .with_min_delay(self.options.retry_base_delay)
+            .with_max_delay(self.options.retry_base_delay * 8)
+            .with_max_times(self.options.get_retries)
+            .with_jitter();
+        attempt
+            .retry(backoff)
+            .when(ApiError::is_transient)
+            .notify(|e, wait| tracing::debug!(error = %e, ?wait, "retrying GET {path}"))
+            .await
+    }
+
+    /// Operation 1 (interface-spec.md): `GET /auth/user`, the signed-in user.
+    ///
+    /// Needs the key and the token. Errors: `Unauthorized` (missing/invalid key or token).
+    pub async fn current_user(&self) -> Result<Reply<User>, ApiError> {
+        self.get("/auth/user", &[]).await
+    }
+
+    /// Operation 4: `GET /v1/clubs/{id}` at `levels` (query parameters).
+    ///
+    /// Errors: `NotFound` for an unknown club, `Invalid` for a level the server rejects.
+    pub async fn club(&self, id: Uuid, levels: Levels) -> Result<Reply<Club>, ApiError> {
+        self.get(&format!("/v1/clubs/{id}"), &levels_query(levels))
+            .await
+    }
+
+    /// Operation 2: `POST /v1/clubs/{club_id}/contacts` with body
+    /// `{"data":{"type","value"},"fetch_level","descendant_fetch_level"}`; returns the new
+    /// contact. Never retried.
+    ///
+    /// Errors: `Forbidden` (not staff of the club), `Invalid` (duplicate value, bad type),
+    /// `NotFound` (unknown club).
+    pub async fn create_club_contact(
+        &self,
+        club_id: Uuid,
+        new_contact: &NewContact,
+        levels: Levels,
+    ) -> Result<Reply<Contact>, ApiError> {
+        let body = Body {
+            data: new_contact,
+            fetch_level: levels.fetch_level.as_str(),
+            descendant_fetch_level: levels.descendant_fetch_level.as_str(),
+        };
+        let rb = self
+            .request(Method::POST, &format!("/v1/clubs/{club_id}/contacts"))
+            .json(&body);
+        Self::require(self.exchange(rb).await?)
+    }
+
+    /// Operation 5: `GET /v1/clubs/requests/{id}` at `levels`.
+    ///
+    /// Errors: `NotFound` (unknown or deleted request), `Forbidden` (a student asking for
+    /// `default` students outside their classroom, api-notes.md).
+    pub async fn club_request(
+        &self,
+        id: Uuid,
+        levels: Levels,
+    ) -> Result<Reply<ClubRequest>, ApiError> {
+        self.get(&format!("/v1/clubs/requests/{id}"), &levels_query(levels))
+            .await
+    }
+
+    /// Operation 3: `PUT /v1/clubs/requests/{id}` with `{"data":{"status"},...levels}`;
+    /// returns the updated request. Never retried (a lost answer is resolved by re-reading).
+    ///
+    /// Errors: `Forbidden` (not staff, or no longer pending: "Club request has already been
+    /// approved"), `Invalid` (`pending` as the new status), `NotFound`,
+    /// `OperationUnavailable` (a server without this operation).
+    pub async fn update_club_request(
+        &self,
+        id: Uuid,
+        status: &MembershipStatus,
+        levels: Levels,
+    ) -> Result<Reply<ClubRequest>, ApiError> {
+        let data = StatusData {
+            status: status.as_str(),
+        };
+        let body = Body {
+            data: &data,
+            fetch_level: levels.fetch_level.as_str(),
+            descendant_fetch_level: levels.descendant_fetch_level.as_str(),
+        };
+        let rb = self
+            .request(Method::PUT, &format!("/v1/clubs/requests/{id}"))
+            .json(&body);
+        Self::require(self.exchange(rb).await?)
+    }
+
+    /// Operation 6: `DELETE /v1/clubs/requests/{id}`; success is 200 with `data: null`.
+    /// Never retried.
+    ///
+    /// Errors: `Forbidden`, `NotFound`.
+    pub async fn delete_club_request(&self, id: Uuid) -> Result<Reply<()>, ApiError> {
+        let rb = self.request(Method::DELETE, &format!("/v1/clubs/requests/{id}"));
+        let reply = self.exchange::<serde_json::Value>(rb).await?;
+        Ok(Reply {
+            data: (),
+            api_version: reply.api_version,
+            meta: reply.meta,
+        })
+    }
+
+    /// Deployed listing (api-notes.md, not in the interface): `GET /v1/clubs/requests` with
+    /// the bracket query syntax. `meta.pagination` tells the pages.
+    ///
+    /// Errors: `OperationUnavailable` or `NotFound` on a server without listing (fall back to
+    /// request ids), `Invalid` for a filter the server rejects.
+    pub async fn list_club_requests(
+        &self,
+        filter: &RequestFilter,
+        sort: &Sort<RequestSortKey>,
+        page: Page,
+        levels: Levels,
+    ) -> Result<Reply<Vec<ClubRequest>>, ApiError> {
+        let q = request_list_query(filter, sort, page, levels);
+        self.get("/v1/clubs/requests", &q).await
+    }
+
+    /// Deployed listing of clubs: `GET /v1/clubs` with `filter[q]` or `filter[data]`.
+    ///
+    /// Errors: as [`ApiClient::list_club_requests`].
+    pub async fn search_clubs(
+        &self,
+        query: &ClubQuery,
+        page: Page,
+        levels: Levels,
+    ) -> Result<Reply<Vec<Club>>, ApiError> {
+        let q = club_list_query(query, page, levels);
+        self.get("/v1/clubs", &q).await
+    }
+}

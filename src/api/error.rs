@@ -1,0 +1,270 @@
+//! Errors of the API client, classed so that a user interface can act on them.
+
+use thiserror::Error;
+
+/// What was known about a failed HTTP exchange.
+///
+/// `status` is the HTTP status (absent for transport failures). `error_type`, `detail` and
+/// `error_id` come from a JSON error body (api-notes.md, "Errors"); `excerpt` holds a
+/// sanitised, length-limited start of a body that was not JSON (text/plain 404, a proxy's
+/// HTML page).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ErrorInfo {
+    /// HTTP status code, when a response arrived.
+    pub status: Option<u16>,
+    /// The server's `error.error_type`, e.g. `invalid_permission`.
+    pub error_type: Option<String>,
+    /// The server's `error.detail`: human text to show.
+    pub detail: Option<String>,
+    /// The server's `error.id` (a UUID per occurrence).
+    pub error_id: Option<String>,
+    /// Start of a non-JSON body, control characters removed, at most 200 characters.
+    pub excerpt: Option<String>,
+}
+
+impl ErrorInfo {
+    /// The most useful human text: the server's `detail`, else the body excerpt, else the
+    /// status, else an empty string.
+    pub fn message(&self) -> String {
+        if let Some(d) = self.detail.as_deref().filter(|d| !d.trim().is_empty()) {
+            return crate::text::sanitize(d);
+        }
+        if let Some(e) = self.excerpt.as_deref().filter(|d| !d.trim().is_empty()) {
+            return e.to_owned();
+        }
+        match self.status {
+            Some(s) => format!("HTTP {s}"),
+            None => String::new(),
+        }
+    }
+
+    fn suffix(&self) -> String {
+        let mut out = String::new();
+        if let Some(s) = self.status {
+            out.push_str(&format!(" (HTTP {s}"));
+            if let Some(id) = &self.error_id {
+                out.push_str(&format!(", error id {}", crate::text::sanitize(id)));
+            }
+            out.push(')');
+        }
+        let msg = self.message();
+        if !msg.is_empty() && !msg.starts_with("HTTP ") {
+            out.push_str(": ");
+            out.push_str(&msg);
+        }
+        out
+    }
+}
+
+/// Why a request was refused with 401 (api-notes.md, `error_type` of 401 answers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuthErrorKind {
+    /// `missing_api_key`: no `X-Api-Key` was sent.
+    MissingKey,
+    /// `invalid_api_key`: the key is unknown.
+    InvalidKey,
+    /// `missing_token` (or `invalid_authorization_scheme`): no usable bearer token.
+    MissingToken,
+    /// `invalid_token`: the token is invalid or expired; sign in again.
+    InvalidToken,
+    /// A 401 with no recognised `error_type`.
+    Unknown,
+}
+
+impl AuthErrorKind {
+    /// Classifies an `error_type` text.
+    pub fn from_error_type(t: Option<&str>) -> Self {
+        match t {
+            Some("missing_api_key") => AuthErrorKind::MissingKey,
+            Some("invalid_api_key") => AuthErrorKind::InvalidKey,
+            Some("missing_token") | Some("invalid_authorization_scheme") => {
+                AuthErrorKind::MissingToken
+            }
+            Some("invalid_token") => AuthErrorKind::InvalidToken,
+            _ => AuthErrorKind::Unknown,
+        }
+    }
+
+    /// Short human description.
+    pub fn describe(self) -> &'static str {
+        match self {
+            AuthErrorKind::MissingKey => "no API key was sent",
+            AuthErrorKind::InvalidKey => "the API key is not valid",
+            AuthErrorKind::MissingToken => "this needs a sign-in token",
+            AuthErrorKind::InvalidToken => "session expired or token invalid: sign in again",
+            AuthErrorKind::Unknown => "not authorised",
+        }
+    }
+
+    /// True when signing in again (a new bearer token) can fix it.
+    pub fn needs_sign_in(self) -> bool {
+        matches!(
+            self,
+            AuthErrorKind::MissingToken | AuthErrorKind::InvalidToken | AuthErrorKind::Unknown
+        )
+    }
+}
+
+/// A failed API call.
+///
+/// Every variant that comes from an HTTP answer carries its [`ErrorInfo`]. `Display` never
+/// contains the API key or the bearer token: they travel in headers, which are not part of any
+/// message.
+#[derive(Debug, Clone, Error, PartialEq, Eq)]
+pub enum ApiError {
+    /// 401: see [`AuthErrorKind`].
+    #[error("unauthorised: {}{}", kind.describe(), info.suffix())]
+    Unauthorized {
+        /// Why.
+        kind: AuthErrorKind,
+        /// The answer.
+        info: ErrorInfo,
+    },
+    /// 403 `invalid_permission`: not allowed, or the request is no longer pending.
+    #[error("refused{}", .0.suffix())]
+    Forbidden(ErrorInfo),
+    /// 404 for an unknown id (JSON `entity_not_found`, or text/plain for a malformed path).
+    #[error("not found{}", .0.suffix())]
+    NotFound(ErrorInfo),
+    /// 404 "Route not found": this server does not have the operation at all.
+    #[error("this server does not offer that operation{}", .0.suffix())]
+    OperationUnavailable(ErrorInfo),
+    /// 400 `invalid_request` (bad JSON, bad enum, duplicate contact value, ...).
+    #[error("invalid request{}", .0.suffix())]
+    Invalid(ErrorInfo),
+    /// 409 `conflicted`.
+    #[error("conflict{}", .0.suffix())]
+    Conflict(ErrorInfo),
+    /// 5xx, or any other unexpected status.
+    #[error("server error{}", .0.suffix())]
+    Server(ErrorInfo),
+    /// No complete answer within the configured time.
+    #[error("timed out after {:.1} s", *millis as f64 / 1000.0)]
+    Timeout {
+        /// The limit that was hit, in milliseconds.
+        millis: u64,
+    },
+    /// Could not connect, or the connection closed without (a whole) response.
+    #[error("connection failed: {message}")]
+    Connect {
+        /// What the transport said (no secrets: headers are never included).
+        message: String,
+    },
+    /// A 2xx answer whose body was not the expected JSON (or was too large).
+    #[error("unreadable answer{}: {message}{}", status.map(|s| format!(" (HTTP {s})")).unwrap_or_default(), excerpt.as_ref().map(|e| format!(" [{e}]")).unwrap_or_default())]
+    Decode {
+        /// HTTP status of the answer.
+        status: Option<u16>,
+        /// What the parser said.
+        message: String,
+        /// Sanitised start of the body.
+        excerpt: Option<String>,
+    },
+    /// The client could not be built or the request not formed (bad base URL, bad header).
+    #[error("configuration error: {0}")]
+    Config(String),
+}
+
+impl ApiError {
+    /// The [`ErrorInfo`] of an answer-bearing error.
+    pub fn info(&self) -> Option<&ErrorInfo> {
+        match self {
+            ApiError::Unauthorized { info, .. }
+            | ApiError::Forbidden(info)
+            | ApiError::NotFound(info)
+            | ApiError::OperationUnavailable(info)
+            | ApiError::Invalid(info)
+            | ApiError::Conflict(info)
+            | ApiError::Server(info) => Some(info),
+            _ => None,
+        }
+    }
+
+    /// HTTP status, when a response arrived.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            ApiError::Decode { status, .. } => *status,
+            other => other.info().and_then(|i| i.status),
+        }
+    }
+
+    /// True for a 401 that signing in again can fix.
+    pub fn needs_sign_in(&self) -> bool {
+        matches!(self, ApiError::Unauthorized { kind, .. } if kind.needs_sign_in())
+    }
+
+    /// True when the answer proves the server lacks the operation (404 "Route not found"),
+    /// or is a plain 404 on a listing route, which api-notes.md says means the same.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, ApiError::OperationUnavailable(_))
+    }
+
+    /// True for failures where the request may never have reached the server or the server
+    /// could not answer (transport failures, timeouts, 502/503/504): worth retrying a read.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            ApiError::Connect { .. } | ApiError::Timeout { .. } => true,
+            ApiError::Server(info) => matches!(info.status, Some(502..=504)),
+            _ => false,
+        }
+    }
+
+    /// Classifies a non-success answer from its status, content and body.
+    pub fn from_response(status: u16, body: &[u8]) -> ApiError {
+        let mut info = ErrorInfo {
+            status: Some(status),
+            ..ErrorInfo::default()
+        };
+        match serde_json::from_slice::<super::models::Envelope<serde_json::Value>>(body) {
+            Ok(env) if env.error.is_some() => {
+                let e = env.error.unwrap_or_default();
+                info.error_type = e.error_type;
+                info.detail = e.detail.map(|d| crate::text::truncate_chars(&d, 500));
+                info.error_id = e.id;
+            }
+            _ => {
+                if !body.is_empty() {
+                    info.excerpt = Some(excerpt(body));
+                }
+            }
+        }
+        let route_missing = info
+            .detail
+            .as_deref()
+            .is_some_and(|d| d.to_ascii_lowercase().contains("route not found"));
+        match status {
+            401 => ApiError::Unauthorized {
+                kind: AuthErrorKind::from_error_type(info.error_type.as_deref()),
+                info,
+            },
+            403 => ApiError::Forbidden(info),
+            404 if route_missing => ApiError::OperationUnavailable(info),
+            404 | 410 => ApiError::NotFound(info),
+            400 | 405 | 413 | 415 | 422 => ApiError::Invalid(info),
+            409 => ApiError::Conflict(info),
+            _ => ApiError::Server(info),
+        }
+    }
+}
+
+/// A sanitised, length-limited excerpt of a body that was not the expected JSON: HTML tags
+/// are dropped, whitespace folded, control characters removed, at most 200 characters.
+pub fn excerpt(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&body[..body.len().min(4096)]);
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in text.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                out.push(' ');
+            }
+            _ if in_tag => {}
+            _ => out.push(c),
+        }
+    }
+    let cleaned = crate::text::sanitize(&out);
+    let folded = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
+    crate::text::truncate_chars(&folded, 200)
+}

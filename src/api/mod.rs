@@ -1,0 +1,19 @@
+//! The API layer: the only code that knows HTTP.
+//!
+//! - [`models`]: the envelope and the records (User, Club, ClubRequest, Student, Contact).
+//! - [`client`]: [`ApiClient`], one async method per operation.
+//! - [`error`]: [`ApiError`], classed for the UI.
+//! - [`query`]: the bracket query syntax of the deployed listings.
+//! - [`token`]: JWT expiry and pasted-token parsing.
+
+pub mod client;
+pub mod error;
+pub mod models;
+pub mod query;
+pub mod token;
+
+pub use client::{ApiClient, ClientOptions, Credentials, Reply, validate_base_url};
+pub use error::{ApiError, AuthErrorKind, ErrorInfo};
+pub use models::*;
+pub use query::{ClubQuery, Page, RequestFilter, RequestSortKey, Sort};
+pub use token::{TokenError, jwt_expiry, parse_pasted_token};

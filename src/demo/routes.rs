@@ -1,0 +1,700 @@
+//! HTTP handlers of the demo server, with the deployed wire format (api-notes.md).
+// Handler helpers return the error *response* itself; it is built once per request and
+// sent at once, so boxing it would only add an allocation.
+#![allow(clippy::result_large_err)]
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use chrono::{SecondsFormat, Utc};
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use super::Faults;
+use super::state::{DemoState, Refusal};
+use crate::api::{ContactType, FetchLevel, Levels, MembershipStatus};
+
+/// The version label the deployed service reports.
+pub const API_VERSION: &str = "0.8.4";
+
+/// Shared handler state.
+#[derive(Clone)]
+pub struct AppState {
+    /// The data, behind one lock.
+    pub data: Arc<Mutex<DemoState>>,
+    /// Fault injection, changeable while running.
+    pub faults: Arc<Mutex<Faults>>,
+}
+
+impl AppState {
+    fn lock(&self) -> MutexGuard<'_, DemoState> {
+        self.data.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+fn now_text() -> String {
+    Utc::now().to_rfc3339_opts(SecondsFormat::Nanos, true)
+}
+
+/// A success envelope.
+fn ok(data: Value, pagination: Option<Value>) -> Response {
+    let body = json!({
+        "api_version": API_VERSION,
+        "data": data,
+        "error": null,
+        "meta": { "timestamp": now_text(), "pagination": pagination },
+    });
+    (StatusCode::OK, axum::Json(body)).into_response()
+}
+
+/// A JSON error envelope: `{"api_version","error":{id,code,error_type,detail,source},"data":null,"meta":null}`.
+pub fn error(status: u16, error_type: &str, detail: &str) -> Response {
+    let code = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let body = json!({
+        "api_version": API_VERSION,
+        "error": {
+            "id": Uuid::new_v4(),
+            "code": status,
+            "error_type": error_type,
+            "detail": detail,
+            "source": "demo server",
+        },
+        "data": null,
+        "meta": null,
+    });
+    (code, axum::Json(body)).into_response()
+}
+
+fn refused(r: Refusal) -> Response {
+    error(r.0, r.1, &r.2)
+}
+
+/// 404 text/plain, as the deployed service answers a malformed UUID in the path.
+fn bad_path() -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        "Invalid URL: UUID parsing failed",
+    )
+        .into_response()
+}
+
+fn parse_id(raw: &str) -> Result<Uuid, Response> {
+    Uuid::parse_str(raw).map_err(|_| bad_path())
+}
+
+/// Authenticates a call: the key always; the token when `need_token`, and whenever one is
+/// sent. Returns the index of the acting user (the token's, else the key's).
+fn auth(state: &AppState, headers: &HeaderMap, need_token: bool) -> Result<usize, Response> {
+    let st = state.lock();
+    let key = headers.get("x-api-key").and_then(|v| v.to_str().ok());
+    let Some(key) = key.filter(|k| !k.is_empty()) else {
+        return Err(error(401, "missing_api_key", "Missing API key"));
+    };
+    let Some(key_user) = st.users.iter().position(|u| u.api_key == key) else {
+        return Err(error(401, "invalid_api_key", "Invalid API key"));
+    };
+    let Some(authz) = headers.get(header::AUTHORIZATION) else {
+        return if need_token {
+            Err(error(401, "missing_token", "Missing access token"))
+        } else {
+            Ok(key_user)
+        };
+    };
+    let authz = authz.to_str().unwrap_or("");
+    let Some(token) = authz.strip_prefix("Bearer ") else {
+        return Err(error(
+            401,
+            "invalid_authorization_scheme",
+            "Invalid authorization scheme",
+        ));
+    };
+    match st.tokens.get(token.trim()) {
+        None => Err(error(401, "invalid_token", "Invalid access token")),
+        Some(t) if t.expires <= Utc::now() => {
+            Err(error(401, "invalid_token", "Access token has expired"))
+        }
+        Some(t) => Ok(t.user),
+    }
+}
+
+fn parse_level(v: Option<&str>) -> Result<FetchLevel, Response> {
+    match v {
+        None => Ok(FetchLevel::IdOnly),
+        Some(t) => FetchLevel::parse(t).ok_or_else(|| {
+            error(
+                400,
+                "invalid_request",
+                &format!(
+                    "Query deserialize error: unknown variant `{t}`, expected one of `id_only`, `compact`, `default`, `detailed`"
+                ),
+            )
+        }),
+    }
+}
+
+fn query_pairs(raw: &Option<String>) -> Vec<(String, String)> {
+    raw.as_deref()
+        .map(|q| {
+            url::form_urlencoded::parse(q.as_bytes())
+                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn get_pair<'a>(pairs: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+fn query_levels(pairs: &[(String, String)]) -> Result<Levels, Response> {
+    Ok(Levels::new(
+        parse_level(get_pair(pairs, "fetch_level"))?,
+        parse_level(get_pair(pairs, "descendant_fetch_level"))?,
+    ))
+}
+
+async fn health(State(state): State<AppState>) -> Response {
+    let n = state.lock().requests.len();
+    ok(
+        json!({ "server_time": now_text(), "database_connection": true, "database_response_time": n % 7 + 1 }),
+        None,
+    )
+}
+
+async fn current_user(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    let user = match auth(&state, &headers, true) {
+        Ok(u) => u,
+        Err(r) => return r,
+    };
+    let st = state.lock();
+    let u = &st.users[user];
+    ok(
+        json!({
+            "id": u.id, "created_at": u.created_at, "email": u.email, "role": u.role,
+            "meta": u.meta, "is_admin": u.is_admin, "onboarded": u.onboarded,
+            "permissions": u.permissions,
+        }),
+        None,
+    )
+}
+
+async fn get_club(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    RawQuery(q): RawQuery,
+) -> Response {
+    let id = match parse_id(&id) {
+        Ok(i) => i,
+        Err(r) => return r,
+    };
+    let user = match auth(&state, &headers, false) {
+        Ok(u) => u,
+        Err(r) => return r,
+    };
+    let levels = match query_levels(&query_pairs(&q)) {
+        Ok(l) => l,
+        Err(r) => return r,
+    };
+    let st = state.lock();
+    match st.club(id) {
+        None => error(404, "entity_not_found", &format!("Club {id} not found")),
+        Some(c) => match st.club_json(c, levels, Some(user)) {
+            Ok(v) => ok(v, None),
+            Err(r) => refused(r),
+        },
+    }
+}
+
+/// The shared body shape: `{data, fetch_level, descendant_fetch_level}`.
+fn parse_body(body: &Bytes) -> Result<(Value, Levels), Response> {
+    let v: Value = serde_json::from_slice(body).map_err(|e| {
+        error(
+            400,
+            "invalid_request",
+            &format!("Json deserialize error: {e}"),
+        )
+    })?;
+    let lv = |k: &str| parse_level(v.get(k).and_then(|x| x.as_str()));
+    let levels = Levels::new(lv("fetch_level")?, lv("descendant_fetch_level")?);
+    let data = v
+        .get("data")
+        .cloned()
+        .filter(|d| d.is_object())
+        .ok_or_else(|| {
+            error(
+                400,
+                "invalid_request",
+                "Json deserialize error: missing field `data`",
+            )
+        })?;
+    Ok((data, levels))
+}
+
+async fn create_contact(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Response {
+    let club_id = match parse_id(&id) {
+        Ok(i) => i,
+        Err(r) => return r,
+    };
+    let user = match auth(&state, &headers, true) {
+        Ok(u) => u,
+        Err(r) => return r,
+    };
+    let (data, _levels) = match parse_body(&body) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let kind = match data.get("type").and_then(|t| t.as_str()) {
+        Some(t) => match ContactType::parse(t) {
+            ContactType::Other(o) => {
+                return error(
+                    400,
+                    "invalid_request",
+                    &format!(
+                        "Json deserialize error: unknown variant `{o}`, expected one of `phone`, `email`, `facebook`, `line`, `instagram`, `website`, `discord`, `other`"
+                    ),
+                );
+            }
+            k => k,
+        },
+        None => {
+            return error(
+                400,
+                "invalid_request",
+                "Json deserialize error: missing field `type`",
+            );
+        }
+    };
+    let value = match data.get("value").and_then(|t| t.as_str()) {
+        Some(v) if !v.trim().is_empty() => v.to_owned(),
+        _ => {
+            return error(
+                400,
+                "invalid_request",
+                "Json deserialize error: missing field `value`",
+            );
+        }
+    };
+    let mut st = state.lock();
+    match st.add_contact(user, club_id, kind, value) {
+        Ok(cid) => ok(st.contact_json(cid, FetchLevel::Default), None),
+        Err(r) => refused(r),
+    }
+}
+
+async fn get_request(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    RawQuery(q): RawQuery,
+) -> Response {
+    let id = match parse_id(&id) {
+        Ok(i) => i,
+        Err(r) => return r,
+    };
+    // Deployed behaviour: the token is demanded here too (api-notes.md).
+    let user = match auth(&state, &headers, true) {
+        Ok(u) => u,
+        Err(r) => return r,
+    };
+    let levels = match query_levels(&query_pairs(&q)) {
+        Ok(l) => l,
+        Err(r) => return r,
+    };
+    let st = state.lock();
+    match st.requests.iter().find(|r| r.id == id) {
+        None => error(
+            404,
+            "entity_not_found",
+            &format!("Club request {id} not found"),
+        ),
+        Some(r) => match st.request_json(r, levels, Some(user)) {
+            Ok(v) => ok(v, None),
+            Err(e) => refused(e),
+        },
+    }
+}
+
+async fn update_request(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Response {
+    let id = match parse_id(&id) {
+        Ok(i) => i,
+        Err(r) => return r,
+    };
+    let user = match auth(&state, &headers, true) {
+        Ok(u) => u,
+        Err(r) => return r,
+    };
+    let (data, levels) = match parse_body(&body) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let status = match data.get("status").and_then(|s| s.as_str()) {
+        None => {
+            return error(
+                400,
+                "invalid_request",
+                "Json deserialize error: missing field `status`",
+            );
+        }
+        Some(s) => match MembershipStatus::parse(s) {
+            MembershipStatus::Other(o) => {
+                return error(
+                    400,
+                    "invalid_request",
+                    &format!(
+                        "Json deserialize error: unknown variant `{o}`, expected one of `pending`, `approved`, `declined`"
+                    ),
+                );
+            }
+            MembershipStatus::Pending => {
+                return error(
+                    400,
+                    "invalid_request",
+                    "A club request cannot be set back to pending",
+                );
+            }
+            s => s,
+        },
+    };
+    let mut st = state.lock();
+    match st.update_request(user, id, status) {
+        Ok(idx) => {
+            let r = st.requests[idx].clone();
+            match st.request_json(&r, levels, Some(user)) {
+                Ok(v) => ok(v, None),
+                Err(e) => refused(e),
+            }
+        }
+        Err(r) => refused(r),
+    }
+}
+
+async fn delete_request(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    let id = match parse_id(&id) {
+        Ok(i) => i,
+        Err(r) => return r,
+    };
+    let user = match auth(&state, &headers, true) {
+        Ok(u) => u,
+        Err(r) => return r,
+    };
+    match state.lock().delete_request(user, id) {
+        Ok(()) => ok(Value::Null, None),
+        Err(r) => refused(r),
+    }
+}
+
+/// Parsed `pagination[p]` / `pagination[size]`; 400 for the traps api-notes.md lists.
+fn pagination(pairs: &[(String, String)]) -> Result<(usize, usize), Response> {
+    let p = get_pair(pairs, "pagination[p]");
+    let size = get_pair(pairs, "pagination[size]");
+    let any = pairs.iter().any(|(k, _)| k.starts_with("pagination"));
+    if !any {
+        return Ok((1, 50));
+    }
+    let Some(p) = p else {
+        return Err(error(
+            400,
+            "invalid_request",
+            "Query deserialize error: missing field `p`",
+        ));
+    };
+    let bad = |what: &str| {
+        error(
+            400,
+            "invalid_request",
+            &format!("Query deserialize error: invalid {what}"),
+        )
+    };
+    let p: usize = p.parse().map_err(|_| bad("pagination[p]"))?;
+    let size: usize = match size {
+        Some(s) => s.parse().map_err(|_| bad("pagination[size]"))?,
+        None => 50,
+    };
+    Ok((p.max(1), size))
+}
+
+fn page_meta(total: usize, p: usize, size: usize) -> Value {
+    let last = if total == 0 || size == 0 {
+        0
+    } else {
+        total.div_ceil(size)
+    };
+    json!({
+        "first_p": 1,
+        "last_p": last,
+        "next_p": if p < last { Some(p + 1) } else { None },
+        "prev_p": if p > 1 && last > 0 { Some((p - 1).min(last)) } else { None },
+        "size": size,
+        "total": total,
+    })
+}
+
+fn indexed_ids(pairs: &[(String, String)], name: &str) -> Result<Vec<Uuid>, Response> {
+    let prefix = format!("filter[data][{name}][");
+    pairs
+        .iter()
+        .filter(|(k, _)| k.starts_with(&prefix))
+        .map(|(_, v)| {
+            Uuid::parse_str(v).map_err(|_| {
+                error(
+                    400,
+                    "invalid_request",
+                    &format!("Query deserialize error: invalid UUID in {name}"),
+                )
+            })
+        })
+        .collect()
+}
+
+fn filter_data_present(pairs: &[(String, String)]) -> Result<bool, Response> {
+    if pairs
+        .iter()
+        .any(|(k, _)| k == "filter[data]" || k == "filter")
+    {
+        return Err(error(
+            400,
+            "invalid_request",
+            "Query deserialize error: filter[data] must not be empty",
+        ));
+    }
+    Ok(pairs.iter().any(|(k, _)| k.starts_with("filter[data][")))
+}
+
+fn sort_keys(
+    pairs: &[(String, String)],
+    allowed: &[&str],
+) -> Result<(Vec<String>, bool), Response> {
+    let mut keys = Vec::new();
+    for (k, v) in pairs {
+        if k.starts_with("sort[by][") {
+            if !allowed.contains(&v.as_str()) {
+                return Err(error(
+                    400,
+                    "invalid_request",
+                    &format!("Query deserialize error: unknown variant `{v}` for sort"),
+                ));
+            }
+            keys.push(v.clone());
+        }
+    }
+    let asc = get_pair(pairs, "sort[ascending]").is_none_or(|v| v != "false");
+    Ok((keys, asc))
+}
+
+async fn list_requests(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    RawQuery(q): RawQuery,
+) -> Response {
+    let user = match auth(&state, &headers, true) {
+        Ok(u) => u,
+        Err(r) => return r,
+    };
+    let pairs = query_pairs(&q);
+    let run = || -> Result<Response, Response> {
+        let levels = query_levels(&pairs)?;
+        let (p, size) = pagination(&pairs)?;
+        filter_data_present(&pairs)?;
+        let ids = indexed_ids(&pairs, "ids")?;
+        let club_ids = indexed_ids(&pairs, "club_ids")?;
+        let student_ids = indexed_ids(&pairs, "student_ids")?;
+        let status = match get_pair(&pairs, "filter[data][membership_status]") {
+            None => None,
+            Some(s) => match MembershipStatus::parse(s) {
+                MembershipStatus::Other(o) => {
+                    return Err(error(
+                        400,
+                        "invalid_request",
+                        &format!("Query deserialize error: unknown variant `{o}`"),
+                    ));
+                }
+                s => Some(s),
+            },
+        };
+        let year: Option<i32> = match get_pair(&pairs, "filter[data][year]") {
+            None => None,
+            Some(y) => Some(y.parse().map_err(|_| {
+                error(
+                    400,
+                    "invalid_request",
+                    "Query deserialize error: invalid year",
+                )
+            })?),
+        };
+        let (keys, asc) = sort_keys(
+            &pairs,
+            &["id", "club_id", "student_id", "membership_status", "year"],
+        )?;
+        let st = state.lock();
+        let mut rows: Vec<_> = st
+            .requests
+            .iter()
+            .filter(|r| ids.is_empty() || ids.contains(&r.id))
+            .filter(|r| club_ids.is_empty() || club_ids.contains(&r.club_id))
+            .filter(|r| student_ids.is_empty() || student_ids.contains(&r.student_id))
+            .filter(|r| status.as_ref().is_none_or(|s| &r.membership_status == s))
+            .filter(|r| year.is_none_or(|y| r.year == Some(y)))
+            .collect();
+        if !keys.is_empty() {
+            rows.sort_by(|a, b| {
+                let mut ord = std::cmp::Ordering::Equal;
+                for k in &keys {
+                    ord = ord.then_with(|| match k.as_str() {
+                        "club_id" => a.club_id.cmp(&b.club_id),
+                        "student_id" => a.student_id.cmp(&b.student_id),
+                        "membership_status" => a
+                            .membership_status
+                            .as_str()
+                            .cmp(b.membership_status.as_str()),
+                        "year" => a.year.cmp(&b.year),
+                        _ => a.id.cmp(&b.id),
+                    });
+                }
+                if asc { ord } else { ord.reverse() }
+            });
+        }
+        let total = rows.len();
+        let page: Vec<Value> = rows
+            .iter()
+            .skip((p - 1).saturating_mul(size))
+            .take(size)
+            .map(|r| st.request_json(r, levels, Some(user)))
+            .collect::<Result<_, _>>()
+            .map_err(refused)?;
+        Ok(ok(Value::Array(page), Some(page_meta(total, p, size))))
+    };
+    run().unwrap_or_else(|r| r)
+}
+
+async fn list_clubs(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    RawQuery(q): RawQuery,
+) -> Response {
+    let user = match auth(&state, &headers, true) {
+        Ok(u) => u,
+        Err(r) => return r,
+    };
+    let pairs = query_pairs(&q);
+    let run = || -> Result<Response, Response> {
+        let levels = query_levels(&pairs)?;
+        let (p, size) = pagination(&pairs)?;
+        let has_data = filter_data_present(&pairs)?;
+        let text = get_pair(&pairs, "filter[q]").map(|t| t.to_lowercase());
+        if text.is_some() && has_data {
+            return Err(error(
+                400,
+                "invalid_request",
+                "filter[q] cannot be combined with filter[data]",
+            ));
+        }
+        let ids = indexed_ids(&pairs, "ids")?;
+        let contact_ids = indexed_ids(&pairs, "contact_ids")?;
+        let member_ids = indexed_ids(&pairs, "member_ids")?;
+        let staff_ids = indexed_ids(&pairs, "staff_ids")?;
+        let name = get_pair(&pairs, "filter[data][name]").map(|t| t.to_lowercase());
+        let (keys, asc) = sort_keys(&pairs, &["id"])?;
+        let st = state.lock();
+        let texts = |c: &super::seed::SeedClub| {
+            let mut all = String::new();
+            for t in [&c.name, &c.description].into_iter().flatten() {
+                for s in [&t.en, &t.th].into_iter().flatten() {
+                    all.push_str(&s.to_lowercase());
+                    all.push('\n');
+                }
+            }
+            all
+        };
+        let mut rows: Vec<_> = st
+            .clubs
+            .iter()
+            .filter(|c| ids.is_empty() || ids.contains(&c.id))
+            .filter(|c| {
+                contact_ids.is_empty() || c.contact_ids.iter().any(|x| contact_ids.contains(x))
+            })
+            .filter(|c| {
+                member_ids.is_empty() || c.member_ids.iter().any(|x| member_ids.contains(x))
+            })
+            .filter(|c| staff_ids.is_empty() || c.staff_ids.iter().any(|x| staff_ids.contains(x)))
+            .filter(|c| {
+                name.as_ref().is_none_or(|n| {
+                    c.name.as_ref().is_some_and(|t| {
+                        [&t.en, &t.th]
+                            .into_iter()
+                            .flatten()
+                            .any(|s| s.to_lowercase().contains(n.as_str()))
+                    })
+                })
+            })
+            .filter(|c| text.as_ref().is_none_or(|t| texts(c).contains(t.as_str())))
+            .collect();
+        if !keys.is_empty() {
+            rows.sort_by(|a, b| {
+                if asc {
+                    a.id.cmp(&b.id)
+                } else {
+                    b.id.cmp(&a.id)
+                }
+            });
+        }
+        let total = rows.len();
+        let page: Vec<Value> = rows
+            .iter()
+            .skip((p - 1).saturating_mul(size))
+            .take(size)
+            .map(|c| st.club_json(c, levels, Some(user)))
+            .collect::<Result<_, _>>()
+            .map_err(refused)?;
+        Ok(ok(Value::Array(page), Some(page_meta(total, p, size))))
+    };
+    run().unwrap_or_else(|r| r)
+}
+
+async fn not_found() -> Response {
+    error(404, "entity_not_found", "Route not found")
+}
+
+/// The router with every operation of the interface and the two listings.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/health-check", get(health))
+        .route("/auth/user", get(current_user))
+        .route("/v1/clubs", get(list_clubs))
+        .route("/v1/clubs/requests", get(list_requests))
+        .route(
+            "/v1/clubs/requests/{id}",
+            get(get_request).put(update_request).delete(delete_request),
+        )
+        .route("/v1/clubs/{id}", get(get_club))
+        .route("/v1/clubs/{id}/contacts", post(create_contact))
+        .fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            super::faults::inject,
+        ))
+        .with_state(state)
+}

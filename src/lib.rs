@@ -1,0 +1,11 @@
+//! club-admin: a terminal dashboard for the moderators of a school's club administration
+//! service. See `README.md` for use; `shared/design.md` for the shape of the code.
+//!
+//! Layers (arrows point one way): [`ui`] reads [`app`]; [`runtime`] drives [`app`] and
+//! [`api`]; [`app`] knows neither the terminal nor HTTP; [`api`] knows nothing above it.
+
+pub mod api;
+pub mod cli;
+pub mod demo;
+pub mod runtime;
+pub mod text;

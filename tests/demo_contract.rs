@@ -1,0 +1,674 @@
+//! Contract tests: the API client against the embedded demo server over real HTTP.
+//! If the demo and the client disagree, one of them is wrong.
+
+use std::time::Duration;
+
+use club_admin::api::*;
+use club_admin::demo::{self, DemoHandle, DemoOptions, Faults};
+use uuid::Uuid;
+
+async fn server() -> DemoHandle {
+    demo::start(DemoOptions::default())
+        .await
+        .expect("demo starts")
+}
+
+fn opts() -> ClientOptions {
+    ClientOptions {
+        get_retries: 0,
+        request_timeout: Duration::from_secs(5),
+        ..ClientOptions::default()
+    }
+}
+
+fn as_user(d: &DemoHandle, label: &str) -> ApiClient {
+    let u = d.user(label).expect("user");
+    ApiClient::new(
+        &d.base_url,
+        Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+        opts(),
+    )
+    .expect("client")
+}
+
+fn key_only(d: &DemoHandle) -> ApiClient {
+    ApiClient::new(
+        &d.base_url,
+        Credentials::new(Some(d.moderator().api_key.clone()), None),
+        opts(),
+    )
+    .expect("client")
+}
+
+#[tokio::test]
+async fn current_user_for_each_account() {
+    let d = server().await;
+    let m = as_user(&d, "moderator")
+        .current_user()
+        .await
+        .expect("moderator");
+    assert_eq!(m.api_version.as_deref(), Some("0.8.4"));
+    assert_eq!(m.data.role.as_deref(), Some("student"));
+    assert!(m.data.meta.and_then(|x| x.student_id).is_some());
+    let a = as_user(&d, "admin")
+        .current_user()
+        .await
+        .expect("admin")
+        .data;
+    assert_eq!(a.is_admin, Some(true));
+    let t = as_user(&d, "teacher")
+        .current_user()
+        .await
+        .expect("teacher")
+        .data;
+    assert_eq!(t.role.as_deref(), Some("teacher"));
+    assert!(
+        jwt_expiry(&d.moderator().token).is_some(),
+        "demo tokens carry exp"
+    );
+}
+
+#[tokio::test]
+async fn unauthorised_classes() {
+    let d = server().await;
+    let none = ApiClient::new(&d.base_url, Credentials::default(), opts()).expect("client");
+    let e = none.current_user().await.expect_err("no key");
+    assert!(
+        matches!(
+            e,
+            ApiError::Unauthorized {
+                kind: AuthErrorKind::MissingKey,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    let bad = ApiClient::new(
+        &d.base_url,
+        Credentials::new(Some("mysk_nope_x".into()), None),
+        opts(),
+    )
+    .expect("client");
+    let e = bad.current_user().await.expect_err("bad key");
+    assert!(
+        matches!(
+            e,
+            ApiError::Unauthorized {
+                kind: AuthErrorKind::InvalidKey,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    let e = key_only(&d).current_user().await.expect_err("no token");
+    assert!(
+        matches!(
+            e,
+            ApiError::Unauthorized {
+                kind: AuthErrorKind::MissingToken,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    let wrong = ApiClient::new(
+        &d.base_url,
+        Credentials::new(Some(d.moderator().api_key.clone()), Some("a.b.c".into())),
+        opts(),
+    )
+    .expect("client");
+    let e = wrong.current_user().await.expect_err("bad token");
+    assert!(
+        matches!(
+            e,
+            ApiError::Unauthorized {
+                kind: AuthErrorKind::InvalidToken,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    let expired = d
+        .issue_token(
+            "moderator",
+            chrono::Utc::now() - chrono::Duration::minutes(1),
+        )
+        .expect("token");
+    let old = ApiClient::new(
+        &d.base_url,
+        Credentials::new(Some(d.moderator().api_key.clone()), Some(expired)),
+        opts(),
+    )
+    .expect("client");
+    let e = old.current_user().await.expect_err("expired");
+    assert!(
+        matches!(
+            e,
+            ApiError::Unauthorized {
+                kind: AuthErrorKind::InvalidToken,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("expired"), "{e}");
+}
+
+#[tokio::test]
+async fn key_only_reads_and_the_deployed_token_demand() {
+    let d = server().await;
+    let club = d.club_ids()[0];
+    let c = key_only(&d)
+        .club(club, Levels::new(FetchLevel::Compact, FetchLevel::IdOnly))
+        .await
+        .expect("club with key only");
+    assert!(c.data.name.is_some());
+    let req = d.pending_for("moderator")[0];
+    let e = key_only(&d)
+        .club_request(req, Levels::REQUEST_ROW)
+        .await
+        .expect_err("deployed: token demanded");
+    assert!(
+        matches!(
+            e,
+            ApiError::Unauthorized {
+                kind: AuthErrorKind::MissingToken,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+}
+
+#[tokio::test]
+async fn fetch_levels_shape_records() {
+    let d = server().await;
+    let cl = as_user(&d, "admin");
+    let club = d.club_ids()[0];
+    let id_only = cl.club(club, Levels::ID_ONLY).await.expect("id_only").data;
+    assert!(id_only.name.is_none() && id_only.contacts.is_none());
+    let compact = cl
+        .club(club, Levels::new(FetchLevel::Compact, FetchLevel::IdOnly))
+        .await
+        .expect("compact")
+        .data;
+    assert!(compact.name.is_some() && compact.member_count.is_some() && compact.contacts.is_none());
+    let default = cl
+        .club(club, Levels::new(FetchLevel::Default, FetchLevel::Default))
+        .await
+        .expect("default")
+        .data;
+    let contacts = default.contacts.expect("contacts at default");
+    assert!(!contacts.is_empty() && contacts.iter().all(|c| c.value.is_some()));
+    assert!(default.staffs.is_none());
+    let detailed = cl
+        .club(club, Levels::new(FetchLevel::Detailed, FetchLevel::Compact))
+        .await
+        .expect("detailed")
+        .data;
+    let staffs = detailed.staffs.expect("staffs at detailed");
+    assert!(
+        staffs
+            .iter()
+            .all(|s| s.student_id.is_some() && s.person.is_none())
+    );
+    let req = d.pending_for("moderator")[0];
+    let r = cl
+        .club_request(req, Levels::new(FetchLevel::Compact, FetchLevel::Compact))
+        .await
+        .expect("compact request")
+        .data;
+    assert!(
+        r.membership().is_none() && r.club.is_none(),
+        "compact request is {{id}}"
+    );
+    let r = cl
+        .club_request(req, Levels::new(FetchLevel::Default, FetchLevel::Default))
+        .await
+        .expect("default")
+        .data;
+    assert_eq!(r.membership(), Some(&MembershipStatus::Pending));
+    assert!(r.student.and_then(|s| s.person).is_some());
+    let e = cl
+        .club(Uuid::new_v4(), Levels::ID_ONLY)
+        .await
+        .expect_err("unknown club");
+    assert!(matches!(e, ApiError::NotFound(_)), "{e:?}");
+}
+
+#[tokio::test]
+async fn student_moderator_cannot_read_default_students_outside_classroom() {
+    let d = server().await;
+    let cl = as_user(&d, "moderator");
+    let ids = d.pending_for("moderator");
+    let mut refused = 0;
+    for id in ids.iter().take(20) {
+        cl.club_request(*id, Levels::REQUEST_ROW)
+            .await
+            .expect("compact students are fine");
+        if let Err(ApiError::Forbidden(_)) = cl
+            .club_request(*id, Levels::new(FetchLevel::Default, FetchLevel::Default))
+            .await
+        {
+            refused += 1;
+        }
+    }
+    assert!(
+        refused > 0,
+        "some students are outside the moderator's classroom"
+    );
+}
+
+#[tokio::test]
+async fn approve_then_read_and_delete_then_read() {
+    let d = server().await;
+    let cl = as_user(&d, "moderator");
+    let ids = d.pending_for("moderator");
+    let r = cl
+        .update_club_request(ids[0], &MembershipStatus::Approved, Levels::REQUEST_ROW)
+        .await
+        .expect("approve")
+        .data;
+    assert_eq!(r.membership(), Some(&MembershipStatus::Approved));
+    let read = cl
+        .club_request(ids[0], Levels::REQUEST_ROW)
+        .await
+        .expect("read")
+        .data;
+    assert_eq!(read.membership(), Some(&MembershipStatus::Approved));
+    assert_eq!(d.request_status(ids[0]), Some(MembershipStatus::Approved));
+    let e = cl
+        .update_club_request(ids[0], &MembershipStatus::Declined, Levels::REQUEST_ROW)
+        .await
+        .expect_err("no longer pending");
+    assert!(
+        matches!(&e, ApiError::Forbidden(i) if i.detail.as_deref() == Some("Club request has already been approved")),
+        "{e:?}"
+    );
+    let e = cl
+        .update_club_request(ids[1], &MembershipStatus::Pending, Levels::REQUEST_ROW)
+        .await
+        .expect_err("pending is 400");
+    assert!(matches!(e, ApiError::Invalid(_)), "{e:?}");
+    let r = cl
+        .update_club_request(ids[1], &MembershipStatus::Declined, Levels::ID_ONLY)
+        .await
+        .expect("decline")
+        .data;
+    assert!(r.membership().is_none(), "id_only answer is {{id}}");
+    assert_eq!(d.request_status(ids[1]), Some(MembershipStatus::Declined));
+    cl.delete_club_request(ids[2]).await.expect("delete");
+    let e = cl
+        .club_request(ids[2], Levels::REQUEST_ROW)
+        .await
+        .expect_err("gone");
+    assert!(matches!(e, ApiError::NotFound(_)), "{e:?}");
+    assert_eq!(d.request_status(ids[2]), None);
+    let e = cl.delete_club_request(ids[2]).await.expect_err("twice");
+    assert!(matches!(e, ApiError::NotFound(_)), "{e:?}");
+    let e = cl
+        .update_club_request(Uuid::new_v4(), &MembershipStatus::Approved, Levels::ID_ONLY)
+        .await
+        .expect_err("unknown");
+    assert!(matches!(e, ApiError::NotFound(_)), "{e:?}");
+}
+
+#[tokio::test]
+async fn non_staff_are_refused() {
+    let d = server().await;
+    let id = d.pending_for("moderator")[0];
+    let e = as_user(&d, "teacher")
+        .update_club_request(id, &MembershipStatus::Approved, Levels::ID_ONLY)
+        .await
+        .expect_err("teacher");
+    assert!(matches!(e, ApiError::Forbidden(_)), "{e:?}");
+    let e = as_user(&d, "teacher")
+        .delete_club_request(id)
+        .await
+        .expect_err("teacher");
+    assert!(matches!(e, ApiError::Forbidden(_)), "{e:?}");
+    let all: Vec<Uuid> = d.club_ids();
+    let mine: Vec<Uuid> = as_user(&d, "moderator")
+        .search_clubs(
+            &ClubQuery::StaffIds(vec![
+                as_user(&d, "moderator")
+                    .current_user()
+                    .await
+                    .expect("u")
+                    .data
+                    .meta
+                    .and_then(|m| m.student_id)
+                    .expect("sid"),
+            ]),
+            Page::default(),
+            Levels::ID_ONLY,
+        )
+        .await
+        .expect("my clubs")
+        .data
+        .into_iter()
+        .map(|c| c.id)
+        .collect();
+    let other = all
+        .iter()
+        .find(|c| !mine.contains(c))
+        .expect("a club the moderator does not staff");
+    let e = as_user(&d, "moderator")
+        .create_club_contact(
+            *other,
+            &NewContact {
+                kind: ContactType::Phone,
+                value: "020000000".into(),
+            },
+            Levels::new(FetchLevel::Default, FetchLevel::IdOnly),
+        )
+        .await
+        .expect_err("not staff");
+    assert!(
+        matches!(&e, ApiError::Forbidden(i) if i.detail.as_deref() == Some("Insufficient permissions to perform this action")),
+        "{e:?}"
+    );
+}
+
+#[tokio::test]
+async fn contacts_are_created_and_duplicates_refused() {
+    let d = server().await;
+    let cl = as_user(&d, "admin");
+    let club = d.club_ids()[1];
+    let nc = NewContact {
+        kind: ContactType::Discord,
+        value: "discord.gg/astro".into(),
+    };
+    let c = cl
+        .create_club_contact(
+            club,
+            &nc,
+            Levels::new(FetchLevel::IdOnly, FetchLevel::IdOnly),
+        )
+        .await
+        .expect("created")
+        .data;
+    assert_eq!(c.kind, Some(ContactType::Discord));
+    assert_eq!(
+        c.value.as_deref(),
+        Some("discord.gg/astro"),
+        "id_only still returns the full contact"
+    );
+    assert!(
+        d.contact_values(club)
+            .contains(&"discord.gg/astro".to_owned())
+    );
+    let e = cl
+        .create_club_contact(club, &nc, Levels::ID_ONLY)
+        .await
+        .expect_err("duplicate");
+    assert!(
+        matches!(&e, ApiError::Invalid(i) if i.detail.as_deref() == Some("Contact with the same value already exists")),
+        "{e:?}"
+    );
+    let read = cl
+        .club(club, Levels::new(FetchLevel::Default, FetchLevel::Default))
+        .await
+        .expect("club")
+        .data;
+    assert!(
+        read.contacts
+            .expect("contacts")
+            .iter()
+            .any(|x| x.id == c.id)
+    );
+}
+
+#[tokio::test]
+async fn listing_filters_sorts_and_pages() {
+    let d = server().await;
+    let cl = as_user(&d, "admin");
+    let club = d.club_ids()[0];
+    let filter = RequestFilter {
+        club_ids: vec![club],
+        membership_status: Some(MembershipStatus::Pending),
+        ..RequestFilter::default()
+    };
+    let first = cl
+        .list_club_requests(
+            &filter,
+            &Sort {
+                by: vec![RequestSortKey::Id],
+                ascending: true,
+            },
+            Page::new(1, 5),
+            Levels::REQUEST_ROW,
+        )
+        .await
+        .expect("page 1");
+    let p = first
+        .meta
+        .clone()
+        .and_then(|m| m.pagination)
+        .expect("pagination");
+    assert_eq!(p.size, Some(5));
+    let total = p.total.expect("total");
+    assert!(total > 5);
+    assert_eq!(p.next_p, Some(2));
+    assert!(
+        first
+            .data
+            .iter()
+            .all(|r| r.membership() == Some(&MembershipStatus::Pending)
+                && r.club.as_ref().map(|c| c.id) == Some(club))
+    );
+    let mut seen: Vec<Uuid> = Vec::new();
+    let mut page = 1;
+    loop {
+        let r = cl
+            .list_club_requests(
+                &filter,
+                &Sort {
+                    by: vec![RequestSortKey::Id],
+                    ascending: true,
+                },
+                Page::new(page, 5),
+                Levels::ID_ONLY,
+            )
+            .await
+            .expect("page");
+        seen.extend(r.data.iter().map(|x| x.id));
+        match r.meta.and_then(|m| m.pagination).and_then(|p| p.next_p) {
+            Some(n) => page = n,
+            None => break,
+        }
+    }
+    assert_eq!(seen.len() as u64, total);
+    let mut sorted = seen.clone();
+    sorted.sort();
+    assert_eq!(seen, sorted, "sorted by id across pages");
+    let none = cl
+        .list_club_requests(
+            &RequestFilter {
+                ids: vec![Uuid::new_v4()],
+                ..RequestFilter::default()
+            },
+            &Sort::default(),
+            Page::default(),
+            Levels::ID_ONLY,
+        )
+        .await
+        .expect("empty");
+    assert!(none.data.is_empty());
+    assert_eq!(
+        none.meta.and_then(|m| m.pagination).and_then(|p| p.last_p),
+        Some(0)
+    );
+    let clubs = cl
+        .search_clubs(
+            &ClubQuery::Text("หุ่นยนต์".into()),
+            Page::default(),
+            Levels::new(FetchLevel::Compact, FetchLevel::IdOnly),
+        )
+        .await
+        .expect("thai search")
+        .data;
+    assert_eq!(clubs.len(), 1);
+    let clubs = cl
+        .search_clubs(
+            &ClubQuery::Text("CHESS".into()),
+            Page::default(),
+            Levels::new(FetchLevel::Compact, FetchLevel::IdOnly),
+        )
+        .await
+        .expect("search")
+        .data;
+    assert_eq!(
+        clubs[0].name.as_ref().and_then(|n| n.en.as_deref()),
+        Some("Chess Club")
+    );
+}
+
+#[tokio::test]
+async fn raw_wire_traps_match_api_notes() {
+    let d = server().await;
+    let a = d.user("admin").expect("admin");
+    let http = reqwest::Client::new();
+    let get = |path: &str| {
+        http.get(format!("{}{}", d.base_url, path))
+            .header("X-Api-Key", &a.api_key)
+            .header("Authorization", format!("Bearer {}", a.token))
+    };
+    let r = get("/v1/clubs/requests/not-a-uuid")
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(r.status(), 404);
+    assert!(
+        r.headers()["content-type"]
+            .to_str()
+            .unwrap_or("")
+            .starts_with("text/plain")
+    );
+    let r = get("/v1/nothing/here").send().await.expect("send");
+    assert_eq!(r.status(), 404);
+    let body: serde_json::Value = r.json().await.expect("json");
+    assert_eq!(body["error"]["detail"], "Route not found");
+    assert_eq!(body["meta"], serde_json::Value::Null);
+    let r = get("/v1/clubs/requests?filter%5Bdata%5D=")
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(r.status(), 400, "empty filter[data]");
+    let r = get("/v1/clubs/requests?pagination%5Bsize%5D=5")
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(r.status(), 400, "pagination without p");
+    let r = get("/v1/clubs?filter%5Bq%5D=x&filter%5Bdata%5D%5Bname%5D=y")
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(r.status(), 400, "filter[q] with filter[data]");
+    let r = get("/v1/clubs/requests?fetch_level=everything")
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(r.status(), 400);
+    let dot = get("/v1/clubs/requests?filter.data.membership_status=approved&pagination%5Bp%5D=1&pagination%5Bsize%5D=1").send().await.expect("send");
+    let dot: serde_json::Value = dot.json().await.expect("json");
+    assert_eq!(
+        dot["meta"]["pagination"]["total"].as_u64(),
+        Some(240),
+        "dot syntax is ignored"
+    );
+    let id = d.pending_for("admin")[0];
+    let r = http
+        .put(format!("{}/v1/clubs/requests/{id}", d.base_url))
+        .header("X-Api-Key", &a.api_key)
+        .header("Authorization", format!("Bearer {}", a.token))
+        .header("content-type", "application/json")
+        .body("{\"data\":{\"status\":\"maybe\"}}")
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(r.status(), 400);
+    let body: serde_json::Value = r.json().await.expect("json");
+    assert!(
+        body["error"]["detail"]
+            .as_str()
+            .unwrap_or("")
+            .contains("unknown variant")
+    );
+    let r = http
+        .put(format!("{}/v1/clubs/requests/{id}", d.base_url))
+        .header("X-Api-Key", &a.api_key)
+        .header("Authorization", format!("Bearer {}", a.token))
+        .body("{not json")
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(r.status(), 400);
+    let r = http
+        .get(format!("{}/auth/user", d.base_url))
+        .header("X-Api-Key", &a.api_key)
+        .header("Authorization", format!("bearer {}", a.token))
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(r.status(), 401, "scheme is case-sensitive");
+    let r = http
+        .get(format!("{}/health-check", d.base_url))
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(r.status(), 200);
+}
+
+#[tokio::test]
+async fn injected_faults() {
+    let d = server().await;
+    let cl = as_user(&d, "moderator");
+    d.set_faults(Faults {
+        failure_rate: 1.0,
+        ..Faults::default()
+    });
+    let e = cl.current_user().await.expect_err("injected failure");
+    assert!(
+        matches!(&e, ApiError::Server(i) if matches!(i.status, Some(500) | Some(503))),
+        "{e:?}"
+    );
+    d.set_faults(Faults {
+        drop_rate: 1.0,
+        ..Faults::default()
+    });
+    let e = cl.current_user().await.expect_err("dropped");
+    assert!(matches!(e, ApiError::Connect { .. }), "{e:?}");
+    let id = d.pending_for("moderator")[0];
+    let e = cl
+        .update_club_request(id, &MembershipStatus::Approved, Levels::ID_ONLY)
+        .await
+        .expect_err("dropped write");
+    assert!(matches!(e, ApiError::Connect { .. }), "{e:?}");
+    assert_eq!(
+        d.request_status(id),
+        Some(MembershipStatus::Pending),
+        "a dropped request changed nothing"
+    );
+    d.set_faults(Faults {
+        latency: Duration::from_millis(300),
+        ..Faults::default()
+    });
+    let slow = ApiClient::new(
+        &d.base_url,
+        Credentials::new(
+            Some(d.moderator().api_key.clone()),
+            Some(d.moderator().token.clone()),
+        ),
+        ClientOptions {
+            request_timeout: Duration::from_millis(100),
+            get_retries: 0,
+            ..ClientOptions::default()
+        },
+    )
+    .expect("client");
+    let e = slow.current_user().await.expect_err("timeout");
+    assert!(matches!(e, ApiError::Timeout { .. }), "{e:?}");
+    d.set_faults(Faults::default());
+    cl.current_user().await.expect("healthy again");
+}
