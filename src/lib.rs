@@ -5,7 +5,10 @@
 //! [`api`]; [`app`] knows neither the terminal nor HTTP; [`api`] knows nothing above it.
 
 pub mod api;
+pub mod app;
 pub mod cli;
+pub mod config;
 pub mod demo;
 pub mod runtime;
 pub mod text;
+pub mod ui;

@@ -1,0 +1,555 @@
+//! The keymap: one table drives key handling, the footer hints and the `?` help.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// Where a binding applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Scope {
+    /// Everywhere (when no text field has focus).
+    Global,
+    /// The review queue.
+    Queue,
+    /// The club lookup pane.
+    Club,
+    /// The activity log.
+    Log,
+}
+
+impl Scope {
+    /// Heading in the help.
+    pub fn title(self) -> &'static str {
+        match self {
+            Scope::Global => "Everywhere",
+            Scope::Queue => "Review queue",
+            Scope::Club => "Club lookup",
+            Scope::Log => "Activity log",
+        }
+    }
+}
+
+/// Something a key can do. The names are what the config file's `[keys]` table uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    /// Leave.
+    Quit,
+    /// Show the help.
+    Help,
+    /// Next pane.
+    NextPane,
+    /// Previous pane.
+    PrevPane,
+    /// Reload the listing and re-read every row.
+    Refresh,
+    /// Show or hide the activity log.
+    ToggleLog,
+    /// Open the `:` command line.
+    CommandLine,
+    /// Paste or type request ids.
+    AddIds,
+    /// Go to the club lookup field.
+    ClubLookup,
+    /// Sign in (paste a token).
+    SignIn,
+    /// Redraw the screen.
+    Redraw,
+    /// Move down.
+    Down,
+    /// Move up.
+    Up,
+    /// First row.
+    Top,
+    /// Last row.
+    Bottom,
+    /// One page down.
+    PageDown,
+    /// One page up.
+    PageUp,
+    /// Approve the selected (or marked) requests.
+    Approve,
+    /// Decline the selected (or marked) requests.
+    Decline,
+    /// Delete the selected (or marked) requests, after confirmation.
+    Delete,
+    /// Mark or unmark the selected row.
+    Mark,
+    /// Mark from the last mark to the cursor.
+    MarkRange,
+    /// Mark every visible row.
+    MarkAll,
+    /// Clear all marks.
+    ClearMarks,
+    /// Filter the queue.
+    Filter,
+    /// Cycle the sort order.
+    Sort,
+    /// Re-read the selected request.
+    Open,
+    /// Raise the fetch level.
+    RaiseLevel,
+    /// Lower the fetch level.
+    LowerLevel,
+    /// Copy the selected (or marked) ids to the clipboard.
+    Copy,
+    /// New contact for the shown club.
+    NewContact,
+}
+
+impl Action {
+    /// Config name and help text.
+    pub fn info(self) -> (&'static str, &'static str) {
+        match self {
+            Action::Quit => ("quit", "quit"),
+            Action::Help => ("help", "this help"),
+            Action::NextPane => ("next_pane", "next pane"),
+            Action::PrevPane => ("prev_pane", "previous pane"),
+            Action::Refresh => ("refresh", "reload the queue from the server"),
+            Action::ToggleLog => ("toggle_log", "show or hide the activity log"),
+            Action::CommandLine => ("command_line", "command line (:help for commands)"),
+            Action::AddIds => ("add_ids", "add club request ids"),
+            Action::ClubLookup => ("club_lookup", "look up a club"),
+            Action::SignIn => ("sign_in", "sign in (paste a token)"),
+            Action::Redraw => ("redraw", "redraw the screen"),
+            Action::Down => ("down", "down"),
+            Action::Up => ("up", "up"),
+            Action::Top => ("top", "first row"),
+            Action::Bottom => ("bottom", "last row"),
+            Action::PageDown => ("page_down", "page down"),
+            Action::PageUp => ("page_up", "page up"),
+            Action::Approve => ("approve", "approve (marked rows, else the selected one)"),
+            Action::Decline => ("decline", "decline (marked rows, else the selected one)"),
+            Action::Delete => ("delete", "delete, after confirmation"),
+            Action::Mark => ("mark", "mark or unmark the row"),
+            Action::MarkRange => ("mark_range", "mark from the last mark to here"),
+            Action::MarkAll => ("mark_all", "mark every visible row"),
+            Action::ClearMarks => ("clear_marks", "clear marks"),
+            Action::Filter => ("filter", "filter (status: club: year: or any text)"),
+            Action::Sort => ("sort", "cycle the sort: age, club, status, server"),
+            Action::Open => ("open", "re-read the selected request / load the club"),
+            Action::RaiseLevel => ("raise_level", "raise the fetch level"),
+            Action::LowerLevel => ("lower_level", "lower the fetch level"),
+            Action::Copy => ("copy", "copy the id(s) to the clipboard (OSC 52)"),
+            Action::NewContact => ("new_contact", "add a contact to the club"),
+        }
+    }
+
+    /// The config name.
+    pub fn name(self) -> &'static str {
+        self.info().0
+    }
+
+    /// True for actions that change data on the server (refused in `--read-only`).
+    pub fn mutates(self) -> bool {
+        matches!(
+            self,
+            Action::Approve | Action::Decline | Action::Delete | Action::NewContact
+        )
+    }
+}
+
+/// A key with modifiers, e.g. `ctrl-l`, `shift-tab`, `space`, `G`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct KeyCombo {
+    /// Key.
+    pub code: KeyCodeKey,
+    /// Control held.
+    pub ctrl: bool,
+    /// Alt held.
+    pub alt: bool,
+}
+
+/// The subset of key codes a binding may use (ordered, hashable).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum KeyCodeKey {
+    /// A character (case matters: `G` is shift-g).
+    Char(char),
+    /// Enter.
+    Enter,
+    /// Tab.
+    Tab,
+    /// Shift-Tab.
+    BackTab,
+    /// Up arrow.
+    Up,
+    /// Down arrow.
+    Down,
+    /// Left arrow.
+    Left,
+    /// Right arrow.
+    Right,
+    /// Home.
+    Home,
+    /// End.
+    End,
+    /// Page up.
+    PageUp,
+    /// Page down.
+    PageDown,
+    /// Delete.
+    Delete,
+    /// Function key.
+    F(u8),
+}
+
+impl KeyCombo {
+    /// From a crossterm event; `None` for keys no binding can use (Esc is never bindable:
+    /// it only cancels).
+    pub fn from_event(ev: &KeyEvent) -> Option<KeyCombo> {
+        let code = match ev.code {
+            KeyCode::Char(c) => KeyCodeKey::Char(c),
+            KeyCode::Enter => KeyCodeKey::Enter,
+            KeyCode::Tab => KeyCodeKey::Tab,
+            KeyCode::BackTab => KeyCodeKey::BackTab,
+            KeyCode::Up => KeyCodeKey::Up,
+            KeyCode::Down => KeyCodeKey::Down,
+            KeyCode::Left => KeyCodeKey::Left,
+            KeyCode::Right => KeyCodeKey::Right,
+            KeyCode::Home => KeyCodeKey::Home,
+            KeyCode::End => KeyCodeKey::End,
+            KeyCode::PageUp => KeyCodeKey::PageUp,
+            KeyCode::PageDown => KeyCodeKey::PageDown,
+            KeyCode::Delete => KeyCodeKey::Delete,
+            KeyCode::F(n) => KeyCodeKey::F(n),
+            _ => return None,
+        };
+        Some(KeyCombo {
+            code,
+            ctrl: ev.modifiers.contains(KeyModifiers::CONTROL),
+            alt: ev.modifiers.contains(KeyModifiers::ALT),
+        })
+    }
+
+    /// Parses `a`, `G`, `space`, `enter`, `tab`, `shift-tab`, `ctrl-l`, `alt-x`, `up`,
+    /// `pagedown`, `f5`, ...
+    ///
+    /// Errors: a message naming the part that is not a key.
+    pub fn parse(text: &str) -> Result<KeyCombo, String> {
+        let mut ctrl = false;
+        let mut alt = false;
+        let mut rest = text.trim();
+        loop {
+            let lower = rest.to_ascii_lowercase();
+            if lower.starts_with("ctrl-") || lower.starts_with("ctrl+") {
+                ctrl = true;
+                rest = &rest[5..];
+            } else if lower.starts_with("alt-") || lower.starts_with("alt+") {
+                alt = true;
+                rest = &rest[4..];
+            } else {
+                break;
+            }
+        }
+        let lower = rest.to_ascii_lowercase();
+        let code = match lower.as_str() {
+            "space" => KeyCodeKey::Char(' '),
+            "enter" | "return" => KeyCodeKey::Enter,
+            "tab" => KeyCodeKey::Tab,
+            "shift-tab" | "backtab" => KeyCodeKey::BackTab,
+            "up" => KeyCodeKey::Up,
+            "down" => KeyCodeKey::Down,
+            "left" => KeyCodeKey::Left,
+            "right" => KeyCodeKey::Right,
+            "home" => KeyCodeKey::Home,
+            "end" => KeyCodeKey::End,
+            "pageup" | "pgup" => KeyCodeKey::PageUp,
+            "pagedown" | "pgdn" => KeyCodeKey::PageDown,
+            "delete" | "del" => KeyCodeKey::Delete,
+            "esc" | "escape" => return Err("Esc only cancels and cannot be bound".into()),
+            f if f.len() >= 2 && f.starts_with('f') && f[1..].parse::<u8>().is_ok() => {
+                KeyCodeKey::F(f[1..].parse().unwrap_or(1))
+            }
+            _ => {
+                let mut chars = rest.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) if !c.is_control() => {
+                        KeyCodeKey::Char(if ctrl { c.to_ascii_lowercase() } else { c })
+                    }
+                    _ => return Err(format!("{text:?} is not a key")),
+                }
+            }
+        };
+        Ok(KeyCombo { code, ctrl, alt })
+    }
+
+    fn plain(c: char) -> KeyCombo {
+        KeyCombo {
+            code: KeyCodeKey::Char(c),
+            ctrl: false,
+            alt: false,
+        }
+    }
+
+    fn key(code: KeyCodeKey) -> KeyCombo {
+        KeyCombo {
+            code,
+            ctrl: false,
+            alt: false,
+        }
+    }
+
+    fn ctrl(c: char) -> KeyCombo {
+        KeyCombo {
+            code: KeyCodeKey::Char(c),
+            ctrl: true,
+            alt: false,
+        }
+    }
+}
+
+impl fmt::Display for KeyCombo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.ctrl {
+            f.write_str("Ctrl-")?;
+        }
+        if self.alt {
+            f.write_str("Alt-")?;
+        }
+        match self.code {
+            KeyCodeKey::Char(' ') => f.write_str("Space"),
+            KeyCodeKey::Char(c) if self.ctrl => write!(f, "{}", c.to_ascii_uppercase()),
+            KeyCodeKey::Char(c) => write!(f, "{c}"),
+            KeyCodeKey::Enter => f.write_str("Enter"),
+            KeyCodeKey::Tab => f.write_str("Tab"),
+            KeyCodeKey::BackTab => f.write_str("Shift-Tab"),
+            KeyCodeKey::Up => f.write_str("↑"),
+            KeyCodeKey::Down => f.write_str("↓"),
+            KeyCodeKey::Left => f.write_str("←"),
+            KeyCodeKey::Right => f.write_str("→"),
+            KeyCodeKey::Home => f.write_str("Home"),
+            KeyCodeKey::End => f.write_str("End"),
+            KeyCodeKey::PageUp => f.write_str("PgUp"),
+            KeyCodeKey::PageDown => f.write_str("PgDn"),
+            KeyCodeKey::Delete => f.write_str("Del"),
+            KeyCodeKey::F(n) => write!(f, "F{n}"),
+        }
+    }
+}
+
+/// One row of the table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Binding {
+    /// Where it applies.
+    pub scope: Scope,
+    /// The action.
+    pub action: Action,
+    /// Keys, the first one shown in hints.
+    pub keys: Vec<KeyCombo>,
+    /// Shown in the footer of this scope.
+    pub hint: bool,
+}
+
+/// The keymap table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Keymap {
+    /// Every binding, in help order.
+    pub bindings: Vec<Binding>,
+}
+
+impl Default for Keymap {
+    fn default() -> Self {
+        use Action::*;
+        use KeyCodeKey as K;
+        let p = KeyCombo::plain;
+        let k = KeyCombo::key;
+        let c = KeyCombo::ctrl;
+        let b = |scope, action, keys: Vec<KeyCombo>, hint| Binding {
+            scope,
+            action,
+            keys,
+            hint,
+        };
+        let nav = |scope: Scope| {
+            vec![
+                b(scope, Down, vec![p('j'), k(K::Down)], false),
+                b(scope, Up, vec![p('k'), k(K::Up)], false),
+                b(scope, Top, vec![p('g'), k(K::Home)], false),
+                b(scope, Bottom, vec![p('G'), k(K::End)], false),
+                b(scope, PageDown, vec![c('d'), k(K::PageDown)], false),
+                b(scope, PageUp, vec![c('u'), k(K::PageUp)], false),
+            ]
+        };
+        let mut bindings = vec![
+            b(Scope::Queue, Approve, vec![p('a')], true),
+            b(Scope::Queue, Decline, vec![p('x')], true),
+            b(Scope::Queue, Delete, vec![p('D'), k(K::Delete)], true),
+            b(Scope::Queue, Mark, vec![p(' ')], true),
+            b(Scope::Queue, MarkRange, vec![p('V')], false),
+            b(Scope::Queue, MarkAll, vec![p('*')], false),
+            b(Scope::Queue, ClearMarks, vec![p('u')], false),
+            b(Scope::Queue, Filter, vec![p('/')], true),
+            b(Scope::Queue, Sort, vec![p('s')], false),
+            b(Scope::Queue, Open, vec![k(K::Enter)], false),
+            b(Scope::Queue, RaiseLevel, vec![p('f')], false),
+            b(Scope::Queue, LowerLevel, vec![p('F')], false),
+            b(Scope::Queue, Copy, vec![p('y')], false),
+        ];
+        bindings.extend(nav(Scope::Queue));
+        bindings.extend([
+            b(Scope::Club, Open, vec![k(K::Enter)], true),
+            b(Scope::Club, NewContact, vec![p('n')], true),
+            b(Scope::Club, RaiseLevel, vec![p('f')], true),
+            b(Scope::Club, LowerLevel, vec![p('F')], true),
+            b(Scope::Club, Copy, vec![p('y')], false),
+        ]);
+        bindings.extend(nav(Scope::Club));
+        bindings.extend(nav(Scope::Log));
+        bindings.extend([
+            b(Scope::Global, Help, vec![p('?')], true),
+            b(Scope::Global, NextPane, vec![k(K::Tab)], true),
+            b(Scope::Global, PrevPane, vec![k(K::BackTab)], false),
+            b(Scope::Global, ClubLookup, vec![p('c')], true),
+            b(Scope::Global, AddIds, vec![p('i')], true),
+            b(Scope::Global, CommandLine, vec![p(':')], true),
+            b(Scope::Global, Refresh, vec![p('r')], false),
+            b(Scope::Global, ToggleLog, vec![p('L')], false),
+            b(Scope::Global, SignIn, vec![p('S')], false),
+            b(Scope::Global, Redraw, vec![c('l')], false),
+            b(Scope::Global, Quit, vec![p('q'), c('c')], true),
+        ]);
+        Keymap { bindings }
+    }
+}
+
+impl Keymap {
+    /// The action bound to `key` in `scope` (scope bindings first, then global).
+    pub fn lookup(&self, scope: Scope, key: &KeyEvent) -> Option<Action> {
+        let combo = KeyCombo::from_event(key)?;
+        let find = |s: Scope| {
+            self.bindings
+                .iter()
+                .find(|b| b.scope == s && b.keys.contains(&combo))
+                .map(|b| b.action)
+        };
+        find(scope).or_else(|| find(Scope::Global))
+    }
+
+    /// The first key of `action` in `scope` (or global), for hints.
+    pub fn key_for(&self, scope: Scope, action: Action) -> Option<KeyCombo> {
+        self.bindings
+            .iter()
+            .find(|b| b.action == action && (b.scope == scope || b.scope == Scope::Global))
+            .and_then(|b| b.keys.first().copied())
+    }
+
+    /// Footer hints for `scope`: `(keys, label)` pairs, scope first then global.
+    pub fn hints(&self, scope: Scope) -> Vec<(String, &'static str)> {
+        let short = |a: Action| match a {
+            Action::Approve => "approve",
+            Action::Decline => "decline",
+            Action::Delete => "delete",
+            Action::Mark => "mark",
+            Action::Filter => "filter",
+            Action::Open => "load",
+            Action::NewContact => "new contact",
+            Action::RaiseLevel => "more",
+            Action::LowerLevel => "less",
+            Action::Help => "help",
+            Action::NextPane => "pane",
+            Action::ClubLookup => "club",
+            Action::AddIds => "add ids",
+            Action::CommandLine => "command",
+            Action::Quit => "quit",
+            other => other.name(),
+        };
+        self.bindings
+            .iter()
+            .filter(|b| b.hint && (b.scope == scope || b.scope == Scope::Global))
+            .filter_map(|b| b.keys.first().map(|k| (k.to_string(), short(b.action))))
+            .collect()
+    }
+
+    /// Help rows `(scope, keys, action name, description)`, filtered by `query`
+    /// (case-insensitive, matching keys, names or descriptions).
+    pub fn help_rows(&self, query: &str) -> Vec<(Scope, String, &'static str, &'static str)> {
+        let q = query.trim().to_lowercase();
+        let mut rows: Vec<_> = self
+            .bindings
+            .iter()
+            .map(|b| {
+                let keys = b
+                    .keys
+                    .iter()
+                    .map(|k| k.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let (name, desc) = b.action.info();
+                (b.scope, keys, name, desc)
+            })
+            .filter(|(_, keys, name, desc)| {
+                q.is_empty()
+                    || keys.to_lowercase().contains(&q)
+                    || name.contains(&q)
+                    || desc.to_lowercase().contains(&q)
+            })
+            .collect();
+        rows.sort_by_key(|r| r.0);
+        rows
+    }
+
+    /// Applies overrides from the config file's `[keys]` table: `action = "key"` or
+    /// `action = ["key", "key"]`, replacing that action's keys in every scope.
+    ///
+    /// Errors: every unknown action name, unparseable key, and key now bound to two actions
+    /// in one scope, each in words (reported at start, never ignored).
+    pub fn with_overrides(
+        mut self,
+        overrides: &BTreeMap<String, Vec<String>>,
+    ) -> Result<Keymap, Vec<String>> {
+        let mut errors = Vec::new();
+        for (name, keys) in overrides {
+            let matching: Vec<usize> = self
+                .bindings
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.action.name() == name)
+                .map(|(i, _)| i)
+                .collect();
+            if matching.is_empty() {
+                errors.push(format!("[keys] {name}: no such action"));
+                continue;
+            }
+            let mut parsed = Vec::new();
+            for k in keys {
+                match KeyCombo::parse(k) {
+                    Ok(c) => parsed.push(c),
+                    Err(e) => errors.push(format!("[keys] {name}: {e}")),
+                }
+            }
+            if parsed.is_empty() {
+                errors.push(format!("[keys] {name}: needs at least one key"));
+                continue;
+            }
+            for i in matching {
+                self.bindings[i].keys = parsed.clone();
+            }
+        }
+        for (i, a) in self.bindings.iter().enumerate() {
+            for bnd in &self.bindings[i + 1..] {
+                // A pane's binding may shadow a global one on purpose; two actions on one
+                // key within one scope are a mistake.
+                if a.scope != bnd.scope || a.action == bnd.action {
+                    continue;
+                }
+                for k in &a.keys {
+                    if bnd.keys.contains(k) {
+                        errors.push(format!(
+                            "[keys] {k} is bound to both {} and {} in {}",
+                            a.action.name(),
+                            bnd.action.name(),
+                            a.scope.title()
+                        ));
+                    }
+                }
+            }
+        }
+        errors.sort();
+        errors.dedup();
+        if errors.is_empty() {
+            Ok(self)
+        } else {
+            Err(errors)
+        }
+    }
+}

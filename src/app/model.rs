@@ -1,0 +1,839 @@
+//! The Model: everything the view shows and `update` changes.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+use tui_input::Input;
+use uuid::Uuid;
+
+use super::keymap::{Keymap, Scope};
+use crate::api::{
+    Club, ClubRequest, ContactType, FetchLevel, Levels, MembershipStatus, Timestamp, User,
+};
+
+/// Something fetched from the server.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Loadable<T> {
+    /// Not asked for.
+    #[default]
+    NotAsked,
+    /// In flight.
+    Loading,
+    /// Arrived.
+    Loaded(T),
+    /// Failed, with the error in words.
+    Failed(String),
+}
+
+impl<T> Loadable<T> {
+    /// The value, when loaded.
+    pub fn get(&self) -> Option<&T> {
+        match self {
+            Loadable::Loaded(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// A pane that can have focus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    /// The review queue (and its detail pane).
+    Queue,
+    /// The club lookup.
+    Club,
+    /// The activity log.
+    Log,
+}
+
+impl Pane {
+    /// The keymap scope of this pane.
+    pub fn scope(self) -> Scope {
+        match self {
+            Pane::Queue => Scope::Queue,
+            Pane::Club => Scope::Club,
+            Pane::Log => Scope::Log,
+        }
+    }
+}
+
+/// A decision on a club request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RowAction {
+    /// PUT status approved.
+    Approve,
+    /// PUT status declined.
+    Decline,
+    /// DELETE.
+    Delete,
+}
+
+impl RowAction {
+    /// Verb for the audit file and log (`approve`).
+    pub fn verb(self) -> &'static str {
+        match self {
+            RowAction::Approve => "approve",
+            RowAction::Decline => "decline",
+            RowAction::Delete => "delete",
+        }
+    }
+
+    /// Progressive form for the row (`approving…`).
+    pub fn progress(self) -> &'static str {
+        match self {
+            RowAction::Approve => "approving…",
+            RowAction::Decline => "declining…",
+            RowAction::Delete => "deleting…",
+        }
+    }
+
+    /// The membership status a PUT sets, if any.
+    pub fn status(self) -> Option<MembershipStatus> {
+        match self {
+            RowAction::Approve => Some(MembershipStatus::Approved),
+            RowAction::Decline => Some(MembershipStatus::Declined),
+            RowAction::Delete => None,
+        }
+    }
+}
+
+/// The state of one row of the queue.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum RowState {
+    /// Known by id only; not read yet.
+    #[default]
+    Unloaded,
+    /// Being read.
+    Loading,
+    /// Read.
+    Ready,
+    /// The last read failed (the row's `error` says why); `Enter` tries again.
+    Failed,
+    /// An action is in flight; the row shows it until the server answers.
+    Acting(RowAction),
+    /// Deleted on the server (confirmed by the server's answer).
+    Deleted,
+    /// The server does not know this id (404): deleted elsewhere, or never existed.
+    Gone,
+}
+
+/// Where a row came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Origin {
+    /// The server's listing.
+    Listing,
+    /// Ids given by the user (arguments, file, stdin, pasted).
+    Manual,
+}
+
+/// One club request in the queue.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueueItem {
+    /// Request id.
+    pub id: Uuid,
+    /// What the server last said (merged across levels).
+    pub request: Option<ClubRequest>,
+    /// Row state.
+    pub state: RowState,
+    /// The last error for this row, shown until the next success.
+    pub error: Option<String>,
+    /// Marked for a bulk action.
+    pub marked: bool,
+    /// Where it came from.
+    pub origin: Origin,
+    /// Lower-case text the filter matches against (status, club, student, year, id).
+    pub search: String,
+}
+
+impl QueueItem {
+    /// A row known by id only.
+    pub fn new(id: Uuid, origin: Origin) -> Self {
+        let mut item = QueueItem {
+            id,
+            request: None,
+            state: RowState::Unloaded,
+            error: None,
+            marked: false,
+            origin,
+            search: String::new(),
+        };
+        item.reindex();
+        item
+    }
+
+    /// The membership status, when known.
+    pub fn status(&self) -> Option<&MembershipStatus> {
+        self.request.as_ref().and_then(|r| r.membership())
+    }
+
+    /// True when an approve/decline can still apply (pending, or not yet known).
+    pub fn is_actionable(&self) -> bool {
+        !matches!(
+            self.state,
+            RowState::Acting(_) | RowState::Deleted | RowState::Gone
+        ) && self
+            .status()
+            .is_none_or(|s| *s == MembershipStatus::Pending)
+    }
+
+    /// Club name (English, else Thai), when known.
+    pub fn club_name(&self) -> Option<&str> {
+        self.request
+            .as_ref()
+            .and_then(|r| r.club.as_ref())
+            .and_then(|c| c.name.as_ref())
+            .and_then(|n| n.best())
+    }
+
+    /// Student name, when the level carried it.
+    pub fn student_name(&self) -> Option<String> {
+        self.request
+            .as_ref()
+            .and_then(|r| r.student.as_ref())
+            .and_then(|s| s.person.as_ref())
+            .and_then(|p| p.full_name(false))
+    }
+
+    /// School number, when known.
+    pub fn school_number(&self) -> Option<&str> {
+        self.request
+            .as_ref()
+            .and_then(|r| r.student.as_ref())
+            .and_then(|s| s.student_id.as_deref())
+    }
+
+    /// Rebuilds the filter text after the request changed.
+    pub fn reindex(&mut self) {
+        let mut s = format!("{} ", self.id);
+        if let Some(st) = self.status() {
+            s.push_str(&format!("status:{st} "));
+        }
+        if let Some(r) = &self.request {
+            if let Some(y) = r.year {
+                s.push_str(&format!("year:{y} "));
+            }
+            if let Some(n) = r.club.as_ref().and_then(|c| c.name.as_ref()) {
+                for t in [&n.en, &n.th].into_iter().flatten() {
+                    s.push_str(&format!("club:{} ", t.to_lowercase().replace(' ', "_")));
+                    s.push_str(&t.to_lowercase());
+                    s.push(' ');
+                }
+            }
+            if let Some(st) = &r.student {
+                if let Some(n) = &st.student_id {
+                    s.push_str(n);
+                    s.push(' ');
+                }
+                if let Some(p) = &st.person {
+                    for part in [&p.first_name, &p.last_name, &p.nickname]
+                        .into_iter()
+                        .flatten()
+                    {
+                        for t in [&part.en, &part.th].into_iter().flatten() {
+                            s.push_str(&t.to_lowercase());
+                            s.push(' ');
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(e) = &self.error {
+            s.push_str("error ");
+            s.push_str(&e.to_lowercase());
+        }
+        self.search = s;
+    }
+}
+
+/// Order of the queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum QueueSort {
+    /// Oldest request first.
+    #[default]
+    Age,
+    /// By club name.
+    Club,
+    /// Pending first, then approved, declined.
+    Status,
+    /// As the server listed them (and ids as added).
+    Server,
+}
+
+impl QueueSort {
+    /// The next order in the cycle.
+    pub fn next(self) -> QueueSort {
+        match self {
+            QueueSort::Age => QueueSort::Club,
+            QueueSort::Club => QueueSort::Status,
+            QueueSort::Status => QueueSort::Server,
+            QueueSort::Server => QueueSort::Age,
+        }
+    }
+
+    /// Label.
+    pub fn label(self) -> &'static str {
+        match self {
+            QueueSort::Age => "oldest first",
+            QueueSort::Club => "club",
+            QueueSort::Status => "status",
+            QueueSort::Server => "server order",
+        }
+    }
+}
+
+/// The review queue.
+#[derive(Debug, Clone, Default)]
+pub struct Queue {
+    /// Rows in arrival order.
+    pub items: Vec<QueueItem>,
+    /// Row index by request id.
+    pub index: HashMap<Uuid, usize>,
+    /// Indices into `items` that pass the filter, in sort order.
+    pub visible: Vec<usize>,
+    /// Cursor position in `visible`.
+    pub cursor: usize,
+    /// First visible row drawn (scroll).
+    pub offset: usize,
+    /// The filter text.
+    pub filter: String,
+    /// The order.
+    pub sort: QueueSort,
+    /// Where the last mark was set (for range marks), a position in `visible`.
+    pub anchor: Option<usize>,
+}
+
+impl Queue {
+    /// The row under the cursor.
+    pub fn selected(&self) -> Option<&QueueItem> {
+        self.visible.get(self.cursor).map(|&i| &self.items[i])
+    }
+
+    /// The row with this id.
+    pub fn get(&self, id: Uuid) -> Option<&QueueItem> {
+        self.index.get(&id).map(|&i| &self.items[i])
+    }
+
+    /// The row with this id, mutably.
+    pub fn get_mut(&mut self, id: Uuid) -> Option<&mut QueueItem> {
+        match self.index.get(&id) {
+            Some(&i) => Some(&mut self.items[i]),
+            None => None,
+        }
+    }
+
+    /// Adds a row unless the id is already there; returns true when added.
+    pub fn push(&mut self, item: QueueItem) -> bool {
+        if self.index.contains_key(&item.id) {
+            return false;
+        }
+        self.index.insert(item.id, self.items.len());
+        self.items.push(item);
+        true
+    }
+
+    /// Ids of marked rows (all, visible or not).
+    pub fn marked_ids(&self) -> Vec<Uuid> {
+        self.items
+            .iter()
+            .filter(|i| i.marked)
+            .map(|i| i.id)
+            .collect()
+    }
+
+    /// Recomputes `visible` from the filter and sort, keeping the cursor on the same row
+    /// when it is still visible.
+    pub fn refresh_view(&mut self) {
+        let keep = self.selected().map(|i| i.id);
+        let terms = super::filter::parse(&self.filter);
+        let mut vis: Vec<usize> = (0..self.items.len())
+            .filter(|&i| super::filter::matches(&terms, &self.items[i].search))
+            .collect();
+        let items = &self.items;
+        match self.sort {
+            QueueSort::Server => {}
+            QueueSort::Age => vis.sort_by(|&a, &b| {
+                let ka = items[a].request.as_ref().and_then(|r| r.created_at);
+                let kb = items[b].request.as_ref().and_then(|r| r.created_at);
+                // Unknown ages last; then oldest first.
+                (ka.is_none(), ka).cmp(&(kb.is_none(), kb))
+            }),
+            QueueSort::Club => vis.sort_by(|&a, &b| {
+                let ka = items[a].club_name().map(str::to_lowercase);
+                let kb = items[b].club_name().map(str::to_lowercase);
+                (ka.is_none(), ka).cmp(&(kb.is_none(), kb))
+            }),
+            QueueSort::Status => vis.sort_by_key(|&i| match items[i].status() {
+                Some(MembershipStatus::Pending) => 0,
+                None => 1,
+                Some(MembershipStatus::Approved) => 2,
+                Some(MembershipStatus::Declined) => 3,
+                Some(MembershipStatus::Other(_)) => 4,
+            }),
+        }
+        self.visible = vis;
+        if let Some(id) = keep
+            && let Some(&row) = self.index.get(&id)
+            && let Some(pos) = self.visible.iter().position(|&v| v == row)
+        {
+            self.cursor = pos;
+        }
+        self.clamp();
+    }
+
+    /// Keeps the cursor inside `visible`.
+    pub fn clamp(&mut self) {
+        if self.visible.is_empty() {
+            self.cursor = 0;
+        } else if self.cursor >= self.visible.len() {
+            self.cursor = self.visible.len() - 1;
+        }
+    }
+
+    /// Counts by membership status over all rows: (pending, approved, declined, other/unknown).
+    pub fn counts(&self) -> (usize, usize, usize, usize) {
+        let mut c = (0, 0, 0, 0);
+        for i in &self.items {
+            match (i.status(), &i.state) {
+                (_, RowState::Deleted | RowState::Gone) => c.3 += 1,
+                (Some(MembershipStatus::Pending), _) => c.0 += 1,
+                (Some(MembershipStatus::Approved), _) => c.1 += 1,
+                (Some(MembershipStatus::Declined), _) => c.2 += 1,
+                _ => c.3 += 1,
+            }
+        }
+        c
+    }
+}
+
+/// Whether the server has the listing routes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ListingSupport {
+    /// Not tried yet.
+    #[default]
+    Unknown,
+    /// It answered.
+    Available,
+    /// 404: the queue is filled from ids only.
+    Unavailable,
+}
+
+/// Which requests the listing fills the queue with.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum ListScope {
+    /// Not decided yet (user not loaded).
+    #[default]
+    Undecided,
+    /// Pending requests of these clubs (the clubs the user staffs).
+    Clubs(Vec<Uuid>),
+    /// Every pending request the server lists (teachers, admins).
+    All,
+    /// No listing (a student who staffs no club, or listing unavailable).
+    None,
+}
+
+/// The listing's paging state.
+#[derive(Debug, Clone, Default)]
+pub struct Listing {
+    /// Whether the server lists.
+    pub support: ListingSupport,
+    /// What is listed.
+    pub scope: ListScope,
+    /// Next page to load, if any.
+    pub next_page: Option<u32>,
+    /// A page request is in flight.
+    pub loading: bool,
+    /// Total matching, per `meta.pagination.total`.
+    pub total: Option<u64>,
+    /// When the listing was last loaded (page 1).
+    pub refreshed_at: Option<Timestamp>,
+    /// Bumped on every refresh; answers from older generations are dropped.
+    pub generation: u64,
+    /// Club names learnt from the staffed-clubs lookup.
+    pub club_names: HashMap<Uuid, String>,
+}
+
+/// The club lookup pane.
+#[derive(Debug, Clone, Default)]
+pub struct ClubPane {
+    /// The id or name field.
+    pub input: Input,
+    /// The field has focus (printable keys go to it).
+    pub editing: bool,
+    /// Level of the club.
+    pub level: Option<FetchLevel>,
+    /// The club shown.
+    pub club: Loadable<Club>,
+    /// Search results (when a name was looked up).
+    pub results: Loadable<Vec<Club>>,
+    /// Selected search result.
+    pub result_cursor: usize,
+    /// Scroll of the club details.
+    pub scroll: u16,
+    /// Id of the club shown or being loaded.
+    pub club_id: Option<Uuid>,
+}
+
+impl ClubPane {
+    /// The level in use (`default` unless changed).
+    pub fn level(&self) -> FetchLevel {
+        self.level.unwrap_or(FetchLevel::Default)
+    }
+
+    /// Levels for reading the club: descendants at `compact` unless `detailed` at the top.
+    pub fn levels(&self) -> Levels {
+        let l = self.level();
+        Levels::new(
+            l,
+            if l >= FetchLevel::Default {
+                FetchLevel::Compact
+            } else {
+                FetchLevel::IdOnly
+            },
+        )
+    }
+}
+
+/// A pop-up over the panes.
+#[derive(Debug, Clone)]
+pub enum Popup {
+    /// Key help, searchable.
+    Help {
+        /// Search text.
+        query: Input,
+        /// Scroll.
+        scroll: u16,
+    },
+    /// Confirmation of a destructive or bulk action. Focus starts on Cancel.
+    Confirm {
+        /// What to do.
+        action: RowAction,
+        /// To which requests.
+        ids: Vec<Uuid>,
+        /// Marked rows the filter hides (part of `ids`).
+        hidden: usize,
+        /// Focus on the confirming button (false: on Cancel).
+        on_confirm: bool,
+    },
+    /// Paste or type request ids.
+    AddIds {
+        /// The text.
+        input: Input,
+    },
+    /// Paste a token.
+    SignIn {
+        /// The token, shown masked.
+        input: Input,
+        /// Save it to the token file.
+        save: bool,
+        /// Last error.
+        error: Option<String>,
+    },
+    /// The `:` command line.
+    Command {
+        /// The command.
+        input: Input,
+    },
+    /// The queue filter.
+    Filter {
+        /// Text (applied as typed).
+        input: Input,
+        /// The filter before editing (restored by Esc).
+        before: String,
+    },
+    /// New contact for a club.
+    AddContact {
+        /// The club.
+        club_id: Uuid,
+        /// Index into [`ContactType::KNOWN`].
+        kind: usize,
+        /// The value.
+        value: Input,
+        /// Focus on the value field (false: on the type picker).
+        on_value: bool,
+        /// Last error.
+        error: Option<String>,
+    },
+}
+
+impl Popup {
+    /// True when the pop-up has a text field with focus (printable keys go to it).
+    pub fn takes_text(&self) -> bool {
+        match self {
+            Popup::Confirm { .. } => false,
+            Popup::AddContact { on_value, .. } => *on_value,
+            _ => true,
+        }
+    }
+}
+
+/// What an in-flight API call is for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pending {
+    /// The current user.
+    User,
+    /// Reading a request row.
+    Fetch(Uuid),
+    /// An action on a row.
+    Act(Uuid, RowAction),
+    /// The club pane.
+    Club(Uuid),
+    /// The club search results.
+    ClubSearch,
+    /// The clubs the user staffs (to scope the listing).
+    StaffedClubs,
+    /// A contact creation.
+    Contact(Uuid),
+    /// A page of the listing.
+    ListPage {
+        /// Page number.
+        page: u32,
+        /// Listing generation.
+        generation: u64,
+    },
+    /// Re-reading known rows by id through the listing.
+    Reread(Vec<Uuid>),
+}
+
+/// How an entry in the activity log ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Still running.
+    Running,
+    /// Succeeded.
+    Ok,
+    /// Failed, with the reason.
+    Failed(String),
+}
+
+/// One entry of the activity log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogEntry {
+    /// When it finished (or started, while running).
+    pub at: Timestamp,
+    /// What (`approve`, `delete`, `add-contact`, `sign-in`, `load`...).
+    pub what: String,
+    /// Which request or club, when any.
+    pub target: Option<Uuid>,
+    /// Short description of the target (student → club).
+    pub label: String,
+    /// Outcome.
+    pub outcome: Outcome,
+}
+
+/// Severity of the status line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// Neutral.
+    Info,
+    /// Good news.
+    Success,
+    /// A problem.
+    Error,
+}
+
+/// The status line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Status {
+    /// Text.
+    pub text: String,
+    /// Severity.
+    pub level: Level,
+}
+
+/// A bulk action in progress.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BulkTask {
+    /// What.
+    pub action: RowAction,
+    /// Rows in the task.
+    pub ids: HashSet<Uuid>,
+    /// Total.
+    pub total: usize,
+    /// Answered so far.
+    pub done: usize,
+    /// Failed so far.
+    pub failed: usize,
+}
+
+/// Connection state for the header.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Connection {
+    /// Nothing answered yet.
+    #[default]
+    Unknown,
+    /// The last call reached the server.
+    Online,
+    /// The last call could not reach the server.
+    Offline(String),
+}
+
+/// What is saved between starts for one server: ids added by hand and the filter.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SavedQueue {
+    /// Base URL the queue belongs to.
+    pub server: String,
+    /// Ids added by hand (arguments, file, stdin, pasted), in order.
+    pub manual_ids: Vec<Uuid>,
+    /// The filter text.
+    pub filter: String,
+    /// The sort.
+    #[serde(default)]
+    pub sort: QueueSort,
+}
+
+/// Settings the model starts with.
+#[derive(Debug, Clone)]
+pub struct ModelOptions {
+    /// Base URL shown in the header.
+    pub base_url: String,
+    /// Refuse mutating actions.
+    pub read_only: bool,
+    /// The keymap.
+    pub keymap: Keymap,
+    /// A token is configured.
+    pub has_token: bool,
+    /// When the token expires.
+    pub token_expires: Option<Timestamp>,
+    /// Sign-in address.
+    pub sign_in_url: String,
+    /// Listing page size.
+    pub page_size: u32,
+    /// Now.
+    pub now: Timestamp,
+    /// Mouse capture on at start.
+    pub mouse: bool,
+    /// Save a pasted token by default.
+    pub save_token: bool,
+}
+
+/// The whole state of the dashboard.
+#[derive(Debug, Clone)]
+pub struct Model {
+    /// Base URL.
+    pub base_url: String,
+    /// Where to sign in.
+    pub sign_in_url: String,
+    /// `--read-only`.
+    pub read_only: bool,
+    /// The signed-in user.
+    pub user: Loadable<User>,
+    /// `api_version` of the last answer.
+    pub api_version: Option<String>,
+    /// A token is set.
+    pub has_token: bool,
+    /// Token expiry from `exp`.
+    pub token_expires: Option<Timestamp>,
+    /// A 401 said the session is over; cleared by signing in.
+    pub session_expired: bool,
+    /// Header connection state.
+    pub connection: Connection,
+    /// The queue.
+    pub queue: Queue,
+    /// Listing state.
+    pub listing: Listing,
+    /// Levels for reading requests.
+    pub levels: Levels,
+    /// Focused pane.
+    pub focus: Pane,
+    /// Open pop-up.
+    pub popup: Option<Popup>,
+    /// Club pane.
+    pub club: ClubPane,
+    /// Status line.
+    pub status: Option<Status>,
+    /// Activity log, oldest first.
+    pub log: Vec<LogEntry>,
+    /// Show the log pane.
+    pub log_visible: bool,
+    /// Log scroll from the bottom.
+    pub log_scroll: usize,
+    /// Bulk task.
+    pub bulk: Option<BulkTask>,
+    /// The keymap.
+    pub keymap: Keymap,
+    /// In-flight calls by request id.
+    pub inflight: HashMap<u64, Pending>,
+    /// Next request id.
+    pub next_request_id: u64,
+    /// Wall clock (set by ticks; keeps `view` deterministic).
+    pub now: Timestamp,
+    /// Terminal size (columns, rows).
+    pub size: (u16, u16),
+    /// Rows of the queue table last drawn (for paging).
+    pub page_rows: usize,
+    /// Listing page size.
+    pub page_size: u32,
+    /// Mouse capture on.
+    pub mouse: bool,
+    /// Save pasted tokens by default.
+    pub save_token: bool,
+    /// The user asked to quit.
+    pub quitting: bool,
+    /// `q` was pressed once while actions were in flight; a second `q` quits.
+    pub quit_armed: bool,
+}
+
+impl Model {
+    /// A fresh model.
+    pub fn new(o: ModelOptions) -> Self {
+        Model {
+            base_url: o.base_url,
+            sign_in_url: o.sign_in_url,
+            read_only: o.read_only,
+            user: Loadable::NotAsked,
+            api_version: None,
+            has_token: o.has_token,
+            token_expires: o.token_expires,
+            session_expired: false,
+            connection: Connection::Unknown,
+            queue: Queue::default(),
+            listing: Listing::default(),
+            levels: Levels::REQUEST_ROW,
+            focus: Pane::Queue,
+            popup: None,
+            club: ClubPane::default(),
+            status: None,
+            log: Vec::new(),
+            log_visible: false,
+            log_scroll: 0,
+            bulk: None,
+            keymap: o.keymap,
+            inflight: HashMap::new(),
+            next_request_id: 1,
+            now: o.now,
+            size: (120, 40),
+            page_rows: 20,
+            page_size: o.page_size.clamp(1, 100),
+            mouse: o.mouse,
+            save_token: o.save_token,
+            quitting: false,
+            quit_armed: false,
+        }
+    }
+
+    /// True while something is in flight (the runtime ticks only then, for the spinner).
+    pub fn busy(&self) -> bool {
+        !self.inflight.is_empty()
+    }
+
+    /// The snapshot saved for the next start.
+    pub fn saved_queue(&self) -> SavedQueue {
+        SavedQueue {
+            server: self.base_url.clone(),
+            manual_ids: self
+                .queue
+                .items
+                .iter()
+                .filter(|i| i.origin == Origin::Manual && !matches!(i.state, RowState::Deleted))
+                .map(|i| i.id)
+                .collect(),
+            filter: self.queue.filter.clone(),
+            sort: self.queue.sort,
+        }
+    }
+
+    /// The contact types in picker order.
+    pub fn contact_types() -> &'static [ContactType] {
+        ContactType::KNOWN
+    }
+}

@@ -1,0 +1,285 @@
+//! Configuration: defaults < config file < environment < flags. Secrets are resolved here
+//! and held as [`SecretString`]s from then on.
+//!
+//! The config file is `$XDG_CONFIG_HOME/club-admin/config.toml` (or `--config`); see
+//! `assets/config.example.toml` for every key.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use secrecy::SecretString;
+use serde::Deserialize;
+
+use crate::api::{ClientOptions, Credentials};
+use crate::app::Keymap;
+use crate::cli::DashboardArgs;
+
+/// A key binding value: one key or a list.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum KeyList {
+    /// `approve = "a"`
+    One(String),
+    /// `approve = ["a", "enter"]`
+    Many(Vec<String>),
+}
+
+/// The config file, every key optional.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileConfig {
+    /// Base URL of the service.
+    pub base_url: Option<String>,
+    /// The API key itself (prefer `api_key_file`; the file must not be readable by others).
+    pub api_key: Option<String>,
+    /// A file holding the API key.
+    pub api_key_file: Option<PathBuf>,
+    /// A file holding the bearer token (also where a pasted token is saved).
+    pub token_file: Option<PathBuf>,
+    /// Most API calls in flight (default 8).
+    pub concurrency: Option<usize>,
+    /// Whole-request timeout, seconds (default 20).
+    pub timeout_secs: Option<u64>,
+    /// Auto-refresh interval, seconds; 0 (the default) is off.
+    pub auto_refresh_secs: Option<u64>,
+    /// Listing page size (default 50, at most 100).
+    pub page_size: Option<u32>,
+    /// Disable mutating actions.
+    pub read_only: Option<bool>,
+    /// Capture the mouse.
+    pub mouse: Option<bool>,
+    /// Save a pasted token by default (default true).
+    pub save_token: Option<bool>,
+    /// Allow http:// to non-loopback hosts.
+    pub allow_insecure_http: Option<bool>,
+    /// Key overrides: `action = "key"` or `action = ["key", ...]`.
+    #[serde(default)]
+    pub keys: BTreeMap<String, KeyList>,
+}
+
+/// Everything the dashboard needs, resolved.
+#[derive(Debug)]
+pub struct Settings {
+    /// Base URL (validated later by the client).
+    pub base_url: String,
+    /// Key and token.
+    pub credentials: Credentials,
+    /// Client options.
+    pub client: ClientOptions,
+    /// Most calls in flight.
+    pub concurrency: usize,
+    /// Auto-refresh interval; `None` is off.
+    pub auto_refresh: Option<Duration>,
+    /// Listing page size.
+    pub page_size: u32,
+    /// Read-only mode.
+    pub read_only: bool,
+    /// Mouse capture.
+    pub mouse: bool,
+    /// Save pasted tokens by default.
+    pub save_token: bool,
+    /// Where a pasted token is saved.
+    pub token_path: Option<PathBuf>,
+    /// The keymap with overrides applied.
+    pub keymap: Keymap,
+    /// The state directory (audit file, saved queues, default log).
+    pub state_dir: Option<PathBuf>,
+    /// Warnings to show at start (world-readable secrets, ...).
+    pub warnings: Vec<String>,
+}
+
+/// The project's directories (XDG on Linux).
+pub fn dirs() -> Option<directories::ProjectDirs> {
+    directories::ProjectDirs::from("", "", "club-admin")
+}
+
+/// Default config file path.
+pub fn default_config_path() -> Option<PathBuf> {
+    dirs().map(|d| d.config_dir().join("config.toml"))
+}
+
+/// Default state directory (`$XDG_STATE_HOME/club-admin`, else the data dir).
+pub fn default_state_dir() -> Option<PathBuf> {
+    dirs().map(|d| {
+        d.state_dir()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| d.data_local_dir().to_path_buf())
+    })
+}
+
+/// A warning when `path` can be read by group or others (unix); `None` otherwise.
+pub fn permission_warning(path: &Path, what: &str) -> Option<String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path).ok()?.permissions().mode();
+        if mode & 0o077 != 0 {
+            return Some(format!(
+                "{what} {} can be read by other users (mode {:o}): run chmod 600 on it",
+                path.display(),
+                mode & 0o777
+            ));
+        }
+        None
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, what);
+        None
+    }
+}
+
+fn read_secret_file(path: &Path, what: &str, warnings: &mut Vec<String>) -> Result<String, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("could not read the {what} file {}: {e}", path.display()))?;
+    if let Some(w) = permission_warning(path, &format!("the {what} file")) {
+        warnings.push(w);
+    }
+    let value = text.trim().to_owned();
+    if value.is_empty() {
+        return Err(format!("the {what} file {} is empty", path.display()));
+    }
+    Ok(value)
+}
+
+/// Reads and parses a config file; a missing default file is an empty config.
+///
+/// Errors: unreadable or invalid TOML, an unknown key (named in the message).
+pub fn load_file(
+    path: Option<&Path>,
+    explicit: bool,
+) -> Result<(FileConfig, Option<PathBuf>), String> {
+    let Some(path) = path else {
+        return Ok((FileConfig::default(), None));
+    };
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            let cfg: FileConfig = toml::from_str(&text)
+                .map_err(|e| format!("config file {}: {e}", path.display()))?;
+            Ok((cfg, Some(path.to_path_buf())))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !explicit => {
+            Ok((FileConfig::default(), None))
+        }
+        Err(e) => Err(format!(
+            "could not read config file {}: {e}",
+            path.display()
+        )),
+    }
+}
+
+/// Resolves the settings: flags > environment (`CLUB_ADMIN_BASE_URL`, `CLUB_ADMIN_API_KEY`,
+/// `CLUB_ADMIN_TOKEN`) > config file > defaults. `env` looks up environment variables
+/// (injected for tests).
+///
+/// Errors: a config file that does not parse, a secret file that cannot be read, bad key
+/// bindings (all listed), no base URL.
+pub fn resolve(
+    args: &DashboardArgs,
+    env: &dyn Fn(&str) -> Option<String>,
+    base_url_override: Option<String>,
+) -> Result<Settings, String> {
+    let explicit = args.config.is_some();
+    let path = args.config.clone().or_else(default_config_path);
+    let (file, file_path) = load_file(path.as_deref(), explicit)?;
+    let mut warnings = Vec::new();
+    if let Some(p) = &file_path
+        && file.api_key.is_some()
+        && let Some(w) = permission_warning(p, "the config file, which holds the API key,")
+    {
+        warnings.push(w);
+    }
+    let env_nonempty = |k: &str| {
+        env(k)
+            .map(|v| v.trim().to_owned())
+            .filter(|v| !v.is_empty())
+    };
+
+    let base_url = base_url_override
+        .or_else(|| args.base_url.clone())
+        .or_else(|| env_nonempty("CLUB_ADMIN_BASE_URL"))
+        .or_else(|| file.base_url.clone())
+        .ok_or_else(|| {
+            "no server given: use --base-url URL, CLUB_ADMIN_BASE_URL or base_url in the config file (or `club-admin demo` to try the demo)".to_owned()
+        })?;
+
+    let api_key = if let Some(p) = &args.api_key_file {
+        Some(read_secret_file(p, "API key", &mut warnings)?)
+    } else if let Some(k) = env_nonempty("CLUB_ADMIN_API_KEY") {
+        Some(k)
+    } else if let Some(p) = &file.api_key_file {
+        Some(read_secret_file(p, "API key", &mut warnings)?)
+    } else {
+        file.api_key.clone()
+    };
+
+    let state_dir = default_state_dir();
+    let token_path = args
+        .token_file
+        .clone()
+        .or_else(|| file.token_file.clone())
+        .or_else(|| state_dir.as_ref().map(|d| d.join("token")));
+    let token = if let Some(p) = &args.token_file {
+        Some(read_secret_file(p, "token", &mut warnings)?)
+    } else if let Some(t) = env_nonempty("CLUB_ADMIN_TOKEN") {
+        Some(t)
+    } else {
+        match &token_path {
+            Some(p) if p.exists() => Some(read_secret_file(p, "token", &mut warnings)?),
+            _ => None,
+        }
+    };
+
+    let overrides: BTreeMap<String, Vec<String>> = file
+        .keys
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.clone(),
+                match v {
+                    KeyList::One(s) => vec![s.clone()],
+                    KeyList::Many(v) => v.clone(),
+                },
+            )
+        })
+        .collect();
+    let keymap = Keymap::default()
+        .with_overrides(&overrides)
+        .map_err(|errs| {
+            format!(
+                "bad key bindings in the config file:\n  {}",
+                errs.join("\n  ")
+            )
+        })?;
+
+    let timeout = args.timeout.or(file.timeout_secs).unwrap_or(20).max(1);
+    let client = ClientOptions {
+        request_timeout: Duration::from_secs(timeout),
+        allow_insecure_http: args.allow_insecure_http || file.allow_insecure_http.unwrap_or(false),
+        ..ClientOptions::default()
+    };
+    let refresh = file.auto_refresh_secs.unwrap_or(0);
+    Ok(Settings {
+        base_url,
+        credentials: Credentials {
+            api_key: api_key.map(SecretString::from),
+            token: token.map(SecretString::from),
+        },
+        client,
+        concurrency: args
+            .concurrency
+            .or(file.concurrency)
+            .unwrap_or(8)
+            .clamp(1, 64),
+        auto_refresh: (refresh > 0).then(|| Duration::from_secs(refresh.max(5))),
+        page_size: file.page_size.unwrap_or(50).clamp(1, 100),
+        read_only: args.read_only || file.read_only.unwrap_or(false),
+        mouse: args.mouse || file.mouse.unwrap_or(false),
+        save_token: file.save_token.unwrap_or(true),
+        token_path,
+        keymap,
+        state_dir,
+        warnings,
+    })
+}

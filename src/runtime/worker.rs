@@ -1,0 +1,109 @@
+//! The worker: runs API calls on a bounded `JoinSet` and posts each result back as a `Msg`.
+
+use std::sync::Arc;
+
+use tokio::sync::{Semaphore, mpsc};
+use tokio::task::JoinSet;
+
+use crate::api::ApiClient;
+use crate::app::{ApiCall, ApiOutcome, Msg};
+
+/// Handle to send calls to the worker.
+#[derive(Debug, Clone)]
+pub struct Worker {
+    tx: mpsc::UnboundedSender<(u64, ApiCall)>,
+}
+
+impl Worker {
+    /// Queues a call; its answer arrives as `Msg::Api { request_id, .. }`.
+    pub fn send(&self, request_id: u64, call: ApiCall) {
+        let _ = self.tx.send((request_id, call));
+    }
+}
+
+/// Runs one call.
+pub async fn perform(client: &ApiClient, call: ApiCall) -> ApiOutcome {
+    match call {
+        ApiCall::CurrentUser => ApiOutcome::User(client.current_user().await),
+        ApiCall::GetRequest { id, levels } => {
+            ApiOutcome::Request(client.club_request(id, levels).await)
+        }
+        ApiCall::UpdateRequest { id, status, levels } => {
+            ApiOutcome::Updated(client.update_club_request(id, &status, levels).await)
+        }
+        ApiCall::DeleteRequest { id } => ApiOutcome::Deleted(client.delete_club_request(id).await),
+        ApiCall::GetClub { id, levels } => ApiOutcome::Club(client.club(id, levels).await),
+        ApiCall::CreateContact {
+            club_id,
+            contact,
+            levels,
+        } => {
+            ApiOutcome::ContactCreated(client.create_club_contact(club_id, &contact, levels).await)
+        }
+        ApiCall::ListRequests {
+            filter,
+            sort,
+            page,
+            levels,
+        } => ApiOutcome::Listing(
+            client
+                .list_club_requests(&filter, &sort, page, levels)
+                .await,
+        ),
+        ApiCall::SearchClubs {
+            query,
+            page,
+            levels,
+        } => ApiOutcome::Clubs(client.search_clubs(&query, page, levels).await),
+    }
+}
+
+/// Starts the worker task: at most `concurrency` calls in flight, results to `msgs`.
+pub fn spawn(client: ApiClient, concurrency: usize, msgs: mpsc::UnboundedSender<Msg>) -> Worker {
+    let (tx, mut rx) = mpsc::unbounded_channel::<(u64, ApiCall)>();
+    let limit = Arc::new(Semaphore::new(concurrency.max(1)));
+    tokio::spawn(async move {
+        let mut set: JoinSet<()> = JoinSet::new();
+        loop {
+            tokio::select! {
+                next = rx.recv() => {
+                    let Some((request_id, call)) = next else { break };
+                    let client = client.clone();
+                    let msgs = msgs.clone();
+                    let limit = limit.clone();
+                    set.spawn(async move {
+                        let Ok(_permit) = limit.acquire_owned().await else { return };
+                        let mutation = call.is_mutation();
+                        let what = format!("{call:?}");
+                        let outcome = perform(&client, call).await;
+                        if mutation {
+                            tracing::info!(request_id, call = %what, ok = outcome_ok(&outcome), "mutation answered");
+                        } else {
+                            tracing::debug!(request_id, call = %what, ok = outcome_ok(&outcome), "read answered");
+                        }
+                        let _ = msgs.send(Msg::Api { request_id, outcome });
+                    });
+                }
+                Some(res) = set.join_next(), if !set.is_empty() => {
+                    if let Err(e) = res {
+                        tracing::error!("an API task failed: {e}");
+                    }
+                }
+            }
+        }
+        while set.join_next().await.is_some() {}
+    });
+    Worker { tx }
+}
+
+fn outcome_ok(o: &ApiOutcome) -> bool {
+    match o {
+        ApiOutcome::User(r) => r.is_ok(),
+        ApiOutcome::Request(r) | ApiOutcome::Updated(r) => r.is_ok(),
+        ApiOutcome::Deleted(r) => r.is_ok(),
+        ApiOutcome::Club(r) => r.is_ok(),
+        ApiOutcome::Clubs(r) => r.is_ok(),
+        ApiOutcome::ContactCreated(r) => r.is_ok(),
+        ApiOutcome::Listing(r) => r.is_ok(),
+    }
+}

@@ -1,0 +1,198 @@
+//! The view: draws the Model into a ratatui frame. Reads the model, never writes it.
+//!
+//! Every string from the server goes through [`crate::text::clean`] (sanitised, truncated by
+//! display width) before it reaches a widget.
+
+mod panes;
+mod popups;
+pub mod theme;
+
+use chrono::{DateTime, Utc};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::app::model::{Level, Model};
+pub use theme::Theme;
+
+/// Smallest usable terminal (columns, rows); below it a notice is shown instead.
+pub const MIN_SIZE: (u16, u16) = (60, 15);
+
+/// Spinner frames, advanced by ticks while calls are in flight.
+const SPINNER: [&str; 4] = ["⠋", "⠙", "⠸", "⠴"];
+
+/// The areas of the screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Areas {
+    /// Header line.
+    pub header: Rect,
+    /// Queue pane (with border).
+    pub queue: Rect,
+    /// Detail pane.
+    pub detail: Rect,
+    /// Club pane.
+    pub club: Rect,
+    /// Activity log (zero-sized when hidden).
+    pub log: Rect,
+    /// Status line.
+    pub status: Rect,
+    /// Key hints.
+    pub footer: Rect,
+}
+
+/// Splits the screen. Wide terminals (>= 110 columns) put detail and club to the right of
+/// the queue; narrow ones put them side by side below it.
+pub fn areas(area: Rect, log_visible: bool) -> Areas {
+    let [header, body, status, footer] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(4),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let (main, log) = if log_visible {
+        let log_h = (body.height / 4).clamp(4, 10);
+        let [m, l] = Layout::vertical([Constraint::Min(4), Constraint::Length(log_h)]).areas(body);
+        (m, l)
+    } else {
+        (body, Rect::new(body.x, body.bottom(), body.width, 0))
+    };
+    let (queue, detail, club) = if main.width >= 110 {
+        let [q, right] =
+            Layout::horizontal([Constraint::Percentage(58), Constraint::Percentage(42)])
+                .areas(main);
+        let [d, c] =
+            Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(right);
+        (q, d, c)
+    } else {
+        let [q, bottom] =
+            Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(main);
+        let [d, c] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+            .areas(bottom);
+        (q, d, c)
+    };
+    Areas {
+        header,
+        queue,
+        detail,
+        club,
+        log,
+        status,
+        footer,
+    }
+}
+
+/// Rows of the queue table for a terminal of this size (inside the border, below the
+/// column header).
+pub fn queue_rows(width: u16, height: u16, log_visible: bool) -> usize {
+    let a = areas(Rect::new(0, 0, width, height), log_visible);
+    a.queue.height.saturating_sub(3) as usize
+}
+
+/// Draws the whole dashboard.
+pub fn view(frame: &mut Frame, m: &Model, theme: &Theme) {
+    let area = frame.area();
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        let msg = format!(
+            "Terminal too small ({}x{}): club-admin needs at least {}x{}.",
+            area.width, area.height, MIN_SIZE.0, MIN_SIZE.1
+        );
+        frame.render_widget(
+            Paragraph::new(msg).wrap(ratatui::widgets::Wrap { trim: true }),
+            area,
+        );
+        return;
+    }
+    let a = areas(area, m.log_visible);
+    panes::header(frame, a.header, m, theme);
+    panes::queue(frame, a.queue, m, theme);
+    panes::detail(frame, a.detail, m, theme);
+    panes::club(frame, a.club, m, theme);
+    if m.log_visible {
+        panes::log(frame, a.log, m, theme);
+    }
+    status_line(frame, a.status, m, theme);
+    footer(frame, a.footer, m, theme);
+    popups::draw(frame, area, m, theme);
+}
+
+fn status_line(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
+    let mut spans = Vec::new();
+    if m.busy() {
+        let i = (m.now.timestamp_subsec_millis() / 250) as usize % SPINNER.len();
+        spans.push(Span::styled(format!("{} ", SPINNER[i]), theme.accent()));
+        spans.push(Span::styled(
+            format!("{} in flight  ", m.inflight.len()),
+            theme.dim(),
+        ));
+    }
+    if let Some(s) = &m.status {
+        let style = match s.level {
+            Level::Info => ratatui::style::Style::default(),
+            Level::Success => theme.success(),
+            Level::Error => theme.error(),
+        };
+        let used: usize = spans.iter().map(|s| s.width()).sum();
+        let room = (area.width as usize).saturating_sub(used);
+        spans.push(Span::styled(crate::text::clean(&s.text, room), style));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn footer(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
+    let hints: Vec<(String, &str)> = if let Some(p) = &m.popup {
+        popups::hints(p)
+    } else if m.club.editing && m.focus == crate::app::Pane::Club {
+        vec![("Enter".into(), "look up"), ("Esc".into(), "cancel")]
+    } else {
+        m.keymap.hints(m.focus.scope())
+    };
+    let mut spans = Vec::new();
+    let mut used = 0usize;
+    for (k, label) in hints {
+        let w = crate::text::width(&k) + crate::text::width(label) + 3;
+        if used + w > area.width as usize {
+            break;
+        }
+        used += w;
+        spans.push(Span::styled(
+            k,
+            theme.accent().add_modifier(ratatui::style::Modifier::BOLD),
+        ));
+        spans.push(Span::raw(format!(" {label}  ")));
+    }
+    if m.read_only {
+        spans.push(Span::styled("read-only", theme.warn()));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// "5m", "3h", "2d", "3w", "1y": the age of `t` at `now`.
+pub fn age(now: DateTime<Utc>, t: DateTime<Utc>) -> String {
+    let s = (now - t).num_seconds().max(0);
+    match s {
+        0..60 => "now".into(),
+        60..3600 => format!("{}m", s / 60),
+        3600..86400 => format!("{}h", s / 3600),
+        86400..1_209_600 => format!("{}d", s / 86400),
+        1_209_600..31_536_000 => format!("{}w", s / 604_800),
+        _ => format!("{}y", s / 31_536_000),
+    }
+}
+
+/// "7h 59m", "3d 4h", "expired": time left until `t`.
+pub fn time_left(now: DateTime<Utc>, t: DateTime<Utc>) -> String {
+    let s = (t - now).num_seconds();
+    if s <= 0 {
+        return "expired".into();
+    }
+    let (d, h, m) = (s / 86400, (s % 86400) / 3600, (s % 3600) / 60);
+    if d > 0 {
+        format!("{d}d {h}h")
+    } else if h > 0 {
+        format!("{h}h {m}m")
+    } else {
+        format!("{m}m")
+    }
+}

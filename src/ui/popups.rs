@@ -1,0 +1,342 @@
+//! Pop-ups: help, confirmation, add ids, sign in, command line, filter, new contact.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+use tui_input::Input;
+
+use super::Theme;
+use crate::app::keymap::Scope;
+use crate::app::model::{Model, Popup, RowAction};
+use crate::text::clean;
+
+fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let [r] = Layout::horizontal([Constraint::Length(w.min(area.width))])
+        .flex(Flex::Center)
+        .areas(area);
+    let [r] = Layout::vertical([Constraint::Length(h.min(area.height))])
+        .flex(Flex::Center)
+        .areas(r);
+    r
+}
+
+/// Footer hints while a pop-up is open.
+pub(super) fn hints(p: &Popup) -> Vec<(String, &'static str)> {
+    let v = |a: &[(&str, &'static str)]| a.iter().map(|(k, l)| (k.to_string(), *l)).collect();
+    match p {
+        Popup::Confirm { .. } => v(&[
+            ("y", "confirm"),
+            ("n/Esc", "cancel"),
+            ("←/→", "choose"),
+            ("Enter", "press"),
+        ]),
+        Popup::SignIn { .. } => v(&[
+            ("Enter", "sign in"),
+            ("Tab", "toggle saving"),
+            ("Esc", "cancel"),
+        ]),
+        Popup::AddContact { .. } => v(&[
+            ("Tab", "type/value"),
+            ("←/→", "type"),
+            ("Enter", "add"),
+            ("Esc", "cancel"),
+        ]),
+        Popup::Help { .. } => v(&[("type", "search"), ("↑/↓", "scroll"), ("Esc", "close")]),
+        Popup::Filter { .. } => v(&[("Enter", "keep"), ("Esc", "undo")]),
+        _ => v(&[("Enter", "run"), ("Esc", "cancel")]),
+    }
+}
+
+/// One text field: label, value (masked when `mask`), cursor placed when focused.
+fn field(
+    frame: &mut Frame,
+    area: Rect,
+    label: &str,
+    input: &Input,
+    mask: bool,
+    focused: bool,
+    theme: &Theme,
+) {
+    let lw = crate::text::width(label) as u16;
+    let room = area.width.saturating_sub(lw + 1) as usize;
+    let scroll = input.visual_scroll(room);
+    let shown: String = if mask {
+        "•".repeat(
+            input
+                .value()
+                .chars()
+                .count()
+                .saturating_sub(scroll)
+                .min(room),
+        )
+    } else {
+        crate::text::fit_width(
+            &crate::text::sanitize(&input.value().chars().skip(scroll).collect::<String>()),
+            room,
+        )
+    };
+    frame.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled(label.to_owned(), theme.accent()),
+            Span::styled(shown, Style::default().add_modifier(Modifier::UNDERLINED)),
+        ])),
+        area,
+    );
+    if focused {
+        let x = area.x + lw + input.visual_cursor().saturating_sub(scroll) as u16;
+        frame.set_cursor_position((x.min(area.right().saturating_sub(1)), area.y));
+    }
+}
+
+fn frame_box(frame: &mut Frame, area: Rect, title: &str, theme: &Theme) -> Rect {
+    frame.render_widget(Clear, area);
+    let blk = Block::bordered()
+        .border_style(theme.border(true))
+        .title(Span::styled(format!(" {title} "), theme.bold()));
+    let inner = blk.inner(area);
+    frame.render_widget(blk, area);
+    inner
+}
+
+pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
+    let Some(p) = &m.popup else { return };
+    let w = area.width.saturating_sub(4).min(90);
+    match p {
+        Popup::Help { query, scroll } => {
+            let r = centered(area, w, area.height.saturating_sub(2));
+            let inner = frame_box(frame, r, "Keys (? or Esc to close)", theme);
+            field(
+                frame,
+                Rect::new(inner.x, inner.y, inner.width, 1),
+                "search: ",
+                query,
+                false,
+                true,
+                theme,
+            );
+            let mut lines = Vec::new();
+            let mut last: Option<Scope> = None;
+            for (scope, keys, name, desc) in m.keymap.help_rows(query.value()) {
+                if last != Some(scope) {
+                    lines.push(Line::styled(
+                        scope.title(),
+                        theme.bold().add_modifier(Modifier::UNDERLINED),
+                    ));
+                    last = Some(scope);
+                }
+                lines.push(Line::from(vec![
+                    Span::styled(format!("  {keys:<16}"), theme.accent()),
+                    Span::raw(format!("{desc}  ")),
+                    Span::styled(name, theme.dim()),
+                ]));
+            }
+            lines.push(Line::raw(""));
+            lines.push(Line::styled("Commands (:): add IDS · club ID|NAME · scope mine|all|CLUB · level L [D] · club-level L", theme.dim()));
+            lines.push(Line::styled("  filter TEXT · sort age|club|status|server · signin · mouse on|off · refresh · clear-done · log · quit", theme.dim()));
+            lines.push(Line::styled(
+                "Filter terms: status:pending club:robot year:2026 -term, any text (Thai too)",
+                theme.dim(),
+            ));
+            let body = Rect::new(
+                inner.x,
+                inner.y + 2,
+                inner.width,
+                inner.height.saturating_sub(2),
+            );
+            frame.render_widget(Paragraph::new(lines).scroll((*scroll, 0)), body);
+        }
+        Popup::Confirm {
+            action,
+            ids,
+            hidden,
+            on_confirm,
+        } => {
+            let r = centered(area, w.min(70), 9);
+            let verb = match action {
+                RowAction::Approve => "Approve",
+                RowAction::Decline => "Decline",
+                RowAction::Delete => "Delete",
+            };
+            let inner = frame_box(frame, r, &format!("{verb}?"), theme);
+            let mut lines = Vec::new();
+            if ids.len() == 1 {
+                let id = ids[0];
+                let who = m
+                    .queue
+                    .get(id)
+                    .map(|i| {
+                        let s = i
+                            .student_name()
+                            .or_else(|| i.school_number().map(|n| format!("#{n}")))
+                            .unwrap_or_default();
+                        let c = i.club_name().unwrap_or("").to_owned();
+                        format!("{s} → {c}")
+                    })
+                    .unwrap_or_default();
+                lines.push(Line::raw(format!("{verb} club request {id}?")));
+                lines.push(Line::styled(
+                    clean(&who, inner.width as usize),
+                    theme.bold(),
+                ));
+            } else {
+                lines.push(Line::styled(
+                    format!("{verb} {} marked club requests?", ids.len()),
+                    theme.bold(),
+                ));
+                if *hidden > 0 {
+                    lines.push(Line::styled(
+                        format!("{hidden} of them are hidden by the current filter."),
+                        theme.warn(),
+                    ));
+                }
+            }
+            if *action == RowAction::Delete {
+                lines.push(Line::styled("Deleting cannot be undone.", theme.error()));
+            }
+            lines.push(Line::raw(""));
+            let btn = |label: &str, active: bool| {
+                let s = if active {
+                    theme.selected(true)
+                } else {
+                    Style::default()
+                };
+                Span::styled(format!("[ {label} ]"), s)
+            };
+            lines.push(Line::from(vec![
+                btn("Cancel", !on_confirm),
+                Span::raw("   "),
+                btn(verb, *on_confirm),
+            ]));
+            frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+        }
+        Popup::AddIds { input } => {
+            let r = centered(area, w, 6);
+            let inner = frame_box(frame, r, "Add club request ids", theme);
+            frame.render_widget(
+                Paragraph::new("Paste or type ids: spaces, commas or new lines between them.")
+                    .style(theme.dim()),
+                Rect::new(inner.x, inner.y, inner.width, 1),
+            );
+            field(
+                frame,
+                Rect::new(inner.x, inner.y + 2, inner.width, 1),
+                "ids: ",
+                input,
+                false,
+                true,
+                theme,
+            );
+        }
+        Popup::SignIn { input, save, error } => {
+            let r = centered(area, w, 11);
+            let inner = frame_box(frame, r, "Sign in", theme);
+            let lines = vec![
+                Line::raw("Open this address in a browser on your own computer and sign in:"),
+                Line::styled(
+                    clean(&m.sign_in_url, inner.width as usize),
+                    theme.accent().add_modifier(Modifier::BOLD),
+                ),
+                Line::raw("Then paste the token, or the whole JSON page it ends on:"),
+            ];
+            frame.render_widget(
+                Paragraph::new(lines),
+                Rect::new(inner.x, inner.y, inner.width, 3),
+            );
+            field(
+                frame,
+                Rect::new(inner.x, inner.y + 4, inner.width, 1),
+                "token: ",
+                input,
+                true,
+                true,
+                theme,
+            );
+            let save_line = Line::from(vec![
+                Span::raw(if *save { "[x]" } else { "[ ]" }),
+                Span::raw(" save the token to a private file (0600) for next time  "),
+                Span::styled("Tab", theme.accent()),
+            ]);
+            frame.render_widget(
+                Paragraph::new(save_line),
+                Rect::new(inner.x, inner.y + 6, inner.width, 1),
+            );
+            if let Some(e) = error {
+                frame.render_widget(
+                    Paragraph::new(Line::styled(clean(e, inner.width as usize), theme.error())),
+                    Rect::new(inner.x, inner.y + 8, inner.width, 1),
+                );
+            }
+        }
+        Popup::Command { input } => {
+            let r = Rect::new(area.x, area.bottom().saturating_sub(3), area.width, 1);
+            frame.render_widget(Clear, r);
+            field(frame, r, ":", input, false, true, theme);
+        }
+        Popup::Filter { input, .. } => {
+            let r = Rect::new(area.x, area.bottom().saturating_sub(3), area.width, 1);
+            frame.render_widget(Clear, r);
+            let label = format!("filter ({} match): /", m.queue.visible.len());
+            field(frame, r, &label, input, false, true, theme);
+        }
+        Popup::AddContact {
+            club_id,
+            kind,
+            value,
+            on_value,
+            error,
+        } => {
+            let r = centered(area, w.min(70), 10);
+            let inner = frame_box(frame, r, "New club contact", theme);
+            let club = m
+                .club
+                .club
+                .get()
+                .and_then(|c| c.name.as_ref())
+                .and_then(|n| n.best())
+                .map(|n| clean(n, 40))
+                .unwrap_or_else(|| club_id.to_string());
+            frame.render_widget(
+                Paragraph::new(Line::from(vec![
+                    Span::styled("club: ", theme.accent()),
+                    Span::raw(club),
+                ])),
+                Rect::new(inner.x, inner.y, inner.width, 1),
+            );
+            let mut spans = vec![Span::styled("type: ", theme.accent())];
+            for (i, t) in Model::contact_types().iter().enumerate() {
+                let s = if i == *kind {
+                    if *on_value {
+                        theme.bold().add_modifier(Modifier::UNDERLINED)
+                    } else {
+                        theme.selected(true)
+                    }
+                } else {
+                    theme.dim()
+                };
+                spans.push(Span::styled(t.to_string(), s));
+                spans.push(Span::raw(" "));
+            }
+            frame.render_widget(
+                Paragraph::new(Line::from(spans)).wrap(Wrap { trim: true }),
+                Rect::new(inner.x, inner.y + 2, inner.width, 2),
+            );
+            field(
+                frame,
+                Rect::new(inner.x, inner.y + 5, inner.width, 1),
+                "value: ",
+                value,
+                false,
+                *on_value,
+                theme,
+            );
+            if let Some(e) = error {
+                frame.render_widget(
+                    Paragraph::new(Line::styled(clean(e, inner.width as usize), theme.error())),
+                    Rect::new(inner.x, inner.y + 7, inner.width, 1),
+                );
+            }
+        }
+    }
+}
