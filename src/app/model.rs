@@ -135,8 +135,11 @@ pub struct QueueItem {
     pub request: Option<ClubRequest>,
     /// Row state.
     pub state: RowState,
-    /// The last error for this row, shown until the next success.
+    /// The last failed action on this row (the server's `detail`), shown until the next
+    /// action; a later successful read does not clear it.
     pub error: Option<String>,
+    /// The last failed read of this row, cleared by the next successful read.
+    pub read_error: Option<String>,
     /// Marked for a bulk action.
     pub marked: bool,
     /// Where it came from.
@@ -153,12 +156,18 @@ impl QueueItem {
             request: None,
             state: RowState::Unloaded,
             error: None,
+            read_error: None,
             marked: false,
             origin,
             search: String::new(),
         };
         item.reindex();
         item
+    }
+
+    /// The error to show: the failed action's, else the failed read's.
+    pub fn shown_error(&self) -> Option<&str> {
+        self.error.as_deref().or(self.read_error.as_deref())
     }
 
     /// The membership status, when known.
@@ -237,8 +246,8 @@ impl QueueItem {
                 }
             }
         }
-        if let Some(e) = &self.error {
-            s.push_str("error ");
+        for e in [&self.error, &self.read_error].into_iter().flatten() {
+            s.push_str(" error ");
             s.push_str(&e.to_lowercase());
         }
         self.search = s;

@@ -1404,8 +1404,8 @@ fn merge_row(m: &mut Model, r: ClubRequest) {
         }
         if !matches!(item.state, RowState::Acting(_)) {
             item.state = RowState::Ready;
-            item.error = None;
         }
+        item.read_error = None;
         item.reindex();
     }
 }
@@ -1576,7 +1576,8 @@ fn on_api(m: &mut Model, pending: Pending, outcome: ApiOutcome) -> Vec<Effect> {
                         && item.state == RowState::Loading
                     {
                         item.state = RowState::Gone;
-                        item.error = Some("not on the server any more (deleted elsewhere?)".into());
+                        item.read_error =
+                            Some("not on the server any more (deleted elsewhere?)".into());
                         item.marked = false;
                         item.reindex();
                     }
@@ -1597,7 +1598,7 @@ fn on_api(m: &mut Model, pending: Pending, outcome: ApiOutcome) -> Vec<Effect> {
                         } else {
                             RowState::Failed
                         };
-                        item.error = Some(error_text(&e));
+                        item.read_error = Some(error_text(&e));
                     }
                 }
                 status(
@@ -1623,7 +1624,7 @@ fn on_api(m: &mut Model, pending: Pending, outcome: ApiOutcome) -> Vec<Effect> {
                             (_, false) => RowState::Failed,
                         };
                     }
-                    item.error = Some(match &e {
+                    item.read_error = Some(match &e {
                         ApiError::NotFound(_) => {
                             "not found on the server (deleted elsewhere, or a wrong id)".to_owned()
                         }
@@ -1752,6 +1753,7 @@ fn on_action_answer(
         Ok(answer) => {
             if let Some(item) = m.queue.get_mut(id) {
                 item.error = None;
+                item.read_error = None;
                 item.marked = false;
                 match answer {
                     Some(r) => {

@@ -78,13 +78,13 @@ pub(super) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
         };
         right.push(Span::styled(format!("token {left_s}"), style));
     }
-    if let Some(v) = &m.api_version {
-        right.push(Span::styled(format!("  API {v}"), theme.dim()));
-    }
     match &m.connection {
         Connection::Online => right.push(Span::styled("  ● online", theme.success())),
         Connection::Offline(_) => right.push(Span::styled("  ○ offline", theme.error())),
         Connection::Unknown => right.push(Span::styled("  ○ connecting", theme.dim())),
+    }
+    if let Some(v) = &m.api_version {
+        right.push(Span::styled(format!("  API {v}"), theme.dim()));
     }
     let host = m.base_url.split("://").nth(1).unwrap_or(&m.base_url);
     right.push(Span::styled(format!("  {} ", clean(host, 40)), theme.dim()));
@@ -255,7 +255,7 @@ pub(super) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
                 .and_then(|r| r.created_at)
                 .map(|t| age(m.now, t))
                 .unwrap_or_default();
-            let mark = match (item.marked, item.error.is_some()) {
+            let mark = match (item.marked, item.shown_error().is_some()) {
                 (true, true) => Span::styled("✱", theme.error().add_modifier(Modifier::BOLD)),
                 (true, false) => Span::styled("●", theme.accent().add_modifier(Modifier::BOLD)),
                 (false, true) => Span::styled("!", theme.error()),
@@ -410,9 +410,20 @@ pub(super) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
         theme,
         theme.dim(),
     ));
-    if let Some(e) = &item.error {
+    if item.error.is_some() || item.read_error.is_some() {
         lines.push(Line::raw(""));
-        lines.push(Line::styled(clean(e, 2000), theme.error()));
+    }
+    if let Some(e) = &item.error {
+        lines.push(Line::styled(
+            clean(&format!("last action: {e}"), 2000),
+            theme.error(),
+        ));
+    }
+    if let Some(e) = &item.read_error {
+        lines.push(Line::styled(
+            clean(&format!("last read: {e}"), 2000),
+            theme.error(),
+        ));
     }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
 }

@@ -1,0 +1,207 @@
+//! Shared test helpers: models with rows, keys, fixed time.
+#![allow(dead_code)]
+
+use chrono::{DateTime, TimeZone, Utc};
+use club_admin::api::*;
+use club_admin::app::model::*;
+use club_admin::app::{Effect, Keymap, Model, ModelOptions, Msg, update};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::json;
+use uuid::Uuid;
+
+pub fn now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0)
+        .single()
+        .expect("time")
+}
+
+pub fn model() -> Model {
+    let mut m = Model::new(ModelOptions {
+        base_url: "http://127.0.0.1:9".into(),
+        read_only: false,
+        keymap: Keymap::default(),
+        has_token: true,
+        token_expires: Some(now() + chrono::Duration::hours(7) + chrono::Duration::minutes(59)),
+        sign_in_url: "http://127.0.0.1:9/auth/oauth/init".into(),
+        page_size: 50,
+        now: now(),
+        mouse: false,
+        save_token: true,
+    });
+    let _ = update(&mut m, Msg::Layout { queue_rows: 20 });
+    m
+}
+
+pub fn key(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+}
+
+pub fn code(c: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(c, KeyModifiers::NONE))
+}
+
+pub fn ctrl(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
+}
+
+pub fn typed(m: &mut Model, text: &str) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    for c in text.chars() {
+        fx.extend(update(m, key(c)));
+    }
+    fx
+}
+
+pub fn request(
+    id: Uuid,
+    status: &str,
+    student: &str,
+    first: Option<(&str, &str)>,
+    club: (&str, &str),
+    year: i32,
+    days_ago: i64,
+) -> ClubRequest {
+    let person = first.map(|(en, th)| json!({"first_name": {"en-US": en, "th": th}, "last_name": {"en-US": "Jaidee", "th": "ใจดี"}}));
+    serde_json::from_value(json!({
+        "id": id,
+        "created_at": (now() - chrono::Duration::days(days_ago)).to_rfc3339(),
+        "club": {"id": Uuid::from_u128(club.0.len() as u128 + 7), "name": {"en-US": club.0, "th": club.1}},
+        "student": {"id": Uuid::from_u128(99), "student_id": student, "person": person},
+        "year": year,
+        "membership_status": status,
+    }))
+    .expect("request json")
+}
+
+pub fn reply<T>(data: T) -> Reply<T> {
+    Reply {
+        data,
+        api_version: Some("0.8.4".into()),
+        meta: None,
+    }
+}
+
+pub fn listing_reply(
+    data: Vec<ClubRequest>,
+    next: Option<u32>,
+    total: u64,
+) -> Reply<Vec<ClubRequest>> {
+    Reply {
+        data,
+        api_version: Some("0.8.4".into()),
+        meta: Some(Meta {
+            timestamp: Some(now()),
+            pagination: Some(Pagination {
+                first_p: Some(1),
+                last_p: Some(2),
+                next_p: next,
+                prev_p: None,
+                size: Some(50),
+                total: Some(total),
+            }),
+        }),
+    }
+}
+
+/// The request id of the single API effect matching `pred`.
+pub fn api_ids(fx: &[Effect], pred: impl Fn(&club_admin::app::ApiCall) -> bool) -> Vec<u64> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Api { request_id, call } if pred(call) => Some(*request_id),
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn sample_rows() -> Vec<ClubRequest> {
+    vec![
+        request(
+            Uuid::from_u128(1),
+            "pending",
+            "51001",
+            Some(("Somchai", "สมชาย")),
+            ("Robotics Club", "ชุมนุมหุ่นยนต์"),
+            2026,
+            3,
+        ),
+        request(
+            Uuid::from_u128(2),
+            "pending",
+            "51002",
+            Some(("Pimchanok", "พิมพ์ชนก")),
+            ("Chess Club", "ชุมนุมหมากรุก"),
+            2026,
+            2,
+        ),
+        request(
+            Uuid::from_u128(3),
+            "approved",
+            "51003",
+            None,
+            ("Astronomy Club", "ชุมนุมดาราศาสตร์"),
+            2025,
+            40,
+        ),
+        request(
+            Uuid::from_u128(4),
+            "pending",
+            "51004",
+            Some(("Wang", "หวัง")),
+            ("Robotics Club", "ชุมนุมหุ่นยนต์"),
+            2026,
+            1,
+        ),
+    ]
+}
+
+/// A model whose queue holds `rows` as if listed by the server.
+pub fn model_with(rows: Vec<ClubRequest>) -> Model {
+    let mut m = model();
+    // Sign in as an admin so the listing is scoped to all pending requests.
+    let fx = update(
+        &mut m,
+        Msg::Api {
+            request_id: 0,
+            outcome: club_admin::app::ApiOutcome::User(Ok(reply(admin()))),
+        },
+    );
+    assert!(
+        fx.is_empty(),
+        "request 0 is not in flight, so the answer is dropped"
+    );
+    m.inflight.insert(0, Pending::User);
+    let fx = update(
+        &mut m,
+        Msg::Api {
+            request_id: 0,
+            outcome: club_admin::app::ApiOutcome::User(Ok(reply(admin()))),
+        },
+    );
+    let list = api_ids(&fx, |c| {
+        matches!(c, club_admin::app::ApiCall::ListRequests { .. })
+    });
+    assert_eq!(list.len(), 1, "admin: listing of all pending requests");
+    let fx = update(
+        &mut m,
+        Msg::Api {
+            request_id: list[0],
+            outcome: club_admin::app::ApiOutcome::Listing(Ok(listing_reply(rows, None, 4))),
+        },
+    );
+    drop(fx);
+    m
+}
+
+pub fn admin() -> User {
+    serde_json::from_value(json!({"id": Uuid::from_u128(500), "email": "admin@school.example.ac.th", "role": "management", "is_admin": true, "onboarded": true, "permissions": []})).expect("user")
+}
+
+pub fn forbidden(detail: &str) -> ApiError {
+    ApiError::Forbidden(ErrorInfo {
+        status: Some(403),
+        error_type: Some("invalid_permission".into()),
+        detail: Some(detail.into()),
+        error_id: None,
+        excerpt: None,
+    })
+}

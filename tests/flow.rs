@@ -1,0 +1,299 @@
+//! Flow tests: `update`, the real worker and API client, against the demo server over HTTP.
+//! The driver runs effects as the event loop does and settles until nothing is in flight.
+
+mod common;
+
+use std::time::Duration;
+
+use club_admin::api::*;
+use club_admin::app::model::*;
+use club_admin::app::{Effect, Msg, update};
+use club_admin::demo::{self, DemoHandle, DemoOptions, Faults};
+use club_admin::runtime::worker;
+use common::*;
+use crossterm::event::KeyCode;
+use tokio::sync::mpsc;
+
+struct Driver {
+    m: Model,
+    rx: mpsc::UnboundedReceiver<Msg>,
+    worker: worker::Worker,
+    client: ApiClient,
+    audit: Vec<club_admin::app::AuditEntry>,
+}
+
+impl Driver {
+    async fn new(d: &DemoHandle, label: &str) -> Driver {
+        let u = d.user(label).expect("user");
+        let client = ApiClient::new(
+            &d.base_url,
+            Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+            ClientOptions {
+                get_retries: 0,
+                ..ClientOptions::default()
+            },
+        )
+        .expect("client");
+        let (tx, rx) = mpsc::unbounded_channel();
+        let worker = worker::spawn(client.clone(), 8, tx);
+        let mut m = model();
+        m.base_url = d.base_url.clone();
+        let mut drv = Driver {
+            m,
+            rx,
+            worker,
+            client,
+            audit: Vec::new(),
+        };
+        let fx = club_admin::app::start(&mut drv.m);
+        drv.run(fx);
+        drv.settle().await;
+        drv
+    }
+
+    fn run(&mut self, fx: Vec<Effect>) {
+        for e in fx {
+            match e {
+                Effect::Api { request_id, call } => self.worker.send(request_id, call),
+                Effect::SetToken(t) => self.client.set_token(Some(t)),
+                Effect::Audit(a) => self.audit.push(a),
+                _ => {}
+            }
+        }
+    }
+
+    async fn settle(&mut self) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        while self.m.busy() {
+            let msg = tokio::time::timeout_at(deadline, self.rx.recv())
+                .await
+                .expect("settled in time")
+                .expect("channel open");
+            let fx = update(&mut self.m, msg);
+            self.run(fx);
+        }
+    }
+
+    async fn send(&mut self, msg: Msg) {
+        let fx = update(&mut self.m, msg);
+        self.run(fx);
+        self.settle().await;
+    }
+
+    async fn keys(&mut self, keys: &str) {
+        for c in keys.chars() {
+            self.send(key(c)).await;
+        }
+    }
+
+    fn selected(&self) -> uuid::Uuid {
+        self.m.queue.selected().expect("selected").id
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let mut drv = Driver::new(&d, "moderator").await;
+    let pending = d.pending_for("moderator");
+    assert!(matches!(drv.m.user, Loadable::Loaded(_)));
+    assert!(
+        matches!(drv.m.listing.scope, ListScope::Clubs(ref c) if c.len() == 4),
+        "{:?}",
+        drv.m.listing.scope
+    );
+    assert_eq!(drv.m.listing.total, Some(pending.len() as u64));
+    assert!(
+        drv.m.queue.items.len() >= 50,
+        "first page (and maybe the next) loaded"
+    );
+    assert!(
+        drv.m
+            .queue
+            .items
+            .iter()
+            .all(|i| i.status() == Some(&MembershipStatus::Pending))
+    );
+
+    let first = drv.selected();
+    drv.keys("a").await;
+    assert_eq!(d.request_status(first), Some(MembershipStatus::Approved));
+    assert_eq!(
+        drv.m.queue.get(first).and_then(|i| i.status().cloned()),
+        Some(MembershipStatus::Approved)
+    );
+    let second = drv.selected();
+    assert_ne!(first, second);
+    drv.keys("x").await;
+    assert_eq!(d.request_status(second), Some(MembershipStatus::Declined));
+    let third = drv.selected();
+    drv.keys("Dy").await;
+    assert_eq!(d.request_status(third), None, "deleted on the server");
+    assert_eq!(
+        drv.m.queue.get(third).map(|i| i.state.clone()),
+        Some(RowState::Deleted)
+    );
+
+    drv.keys("j   ").await;
+    let marked = drv.m.queue.marked_ids();
+    assert_eq!(marked.len(), 3);
+    drv.keys("ay").await;
+    for id in &marked {
+        assert_eq!(d.request_status(*id), Some(MembershipStatus::Approved));
+    }
+    assert!(drv.m.queue.marked_ids().is_empty());
+    assert!(
+        drv.m
+            .status
+            .as_ref()
+            .expect("status")
+            .text
+            .contains("3 of 3 done")
+    );
+
+    // Club lookup and a new contact on a club the moderator staffs.
+    let club_id = match &drv.m.listing.scope {
+        ListScope::Clubs(c) => c[0],
+        _ => unreachable!(),
+    };
+    drv.send(key('c')).await;
+    for c in club_id.to_string().chars() {
+        drv.send(key(c)).await;
+    }
+    drv.send(code(KeyCode::Enter)).await;
+    assert_eq!(drv.m.club.club.get().map(|c| c.id), Some(club_id));
+    drv.keys("n").await;
+    drv.send(code(KeyCode::Right)).await; // email
+    drv.send(code(KeyCode::Tab)).await;
+    for c in "new-contact@school.example.ac.th".chars() {
+        drv.send(key(c)).await;
+    }
+    drv.send(code(KeyCode::Enter)).await;
+    assert!(
+        d.contact_values(club_id)
+            .contains(&"new-contact@school.example.ac.th".to_owned())
+    );
+    assert!(
+        drv.m
+            .club
+            .club
+            .get()
+            .and_then(|c| c.contacts.as_ref())
+            .is_some_and(|c| c
+                .iter()
+                .any(|x| x.value.as_deref() == Some("new-contact@school.example.ac.th")))
+    );
+
+    let muts = d.mutations();
+    let mut dedup = muts.clone();
+    dedup.sort();
+    dedup.dedup();
+    assert_eq!(muts.len(), dedup.len(), "no action sent twice: {muts:?}");
+    assert_eq!(muts.len(), 7);
+    assert_eq!(drv.audit.len(), 7);
+    assert!(drv.audit.iter().all(|a| a.outcome == "ok"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_connection_never_shows_an_unconfirmed_approval() {
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let mut drv = Driver::new(&d, "moderator").await;
+    let first = drv.selected();
+    d.set_faults(Faults {
+        drop_rate: 1.0,
+        ..Faults::default()
+    });
+    drv.keys("a").await;
+    let row = drv.m.queue.get(first).expect("row");
+    assert_eq!(
+        row.status(),
+        Some(&MembershipStatus::Pending),
+        "not shown approved"
+    );
+    assert!(
+        row.error.as_deref().unwrap_or("").contains("connection"),
+        "{:?}",
+        row.error
+    );
+    assert!(matches!(drv.m.connection, Connection::Offline(_)));
+    assert_eq!(d.request_status(first), Some(MembershipStatus::Pending));
+    d.set_faults(Faults::default());
+    drv.keys("r").await;
+    assert!(matches!(drv.m.connection, Connection::Online));
+    assert_eq!(
+        drv.m.queue.get(first).and_then(|i| i.status().cloned()),
+        Some(MembershipStatus::Pending)
+    );
+    assert!(d.mutations().is_empty(), "the write was never resent");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn approved_elsewhere_shows_its_new_state() {
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let mut drv = Driver::new(&d, "moderator").await;
+    let target = drv.selected();
+    let admin = d.user("admin").expect("admin");
+    let other = ApiClient::new(
+        &d.base_url,
+        Credentials::new(Some(admin.api_key.clone()), Some(admin.token.clone())),
+        ClientOptions::default(),
+    )
+    .expect("client");
+    other
+        .update_club_request(target, &MembershipStatus::Approved, Levels::ID_ONLY)
+        .await
+        .expect("approved elsewhere");
+    drv.keys("a").await;
+    let row = drv.m.queue.get(target).expect("row");
+    assert!(
+        row.error
+            .as_deref()
+            .unwrap_or("")
+            .contains("already been approved"),
+        "{:?}",
+        row.error
+    );
+    assert_eq!(
+        row.status(),
+        Some(&MembershipStatus::Approved),
+        "re-read shows the true state"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expired_session_keeps_the_queue_and_signing_in_resumes() {
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let mut drv = Driver::new(&d, "moderator").await;
+    let n = drv.m.queue.items.len();
+    let expired = d
+        .issue_token(
+            "moderator",
+            chrono::Utc::now() - chrono::Duration::seconds(1),
+        )
+        .expect("token");
+    drv.client
+        .set_token(Some(secrecy::SecretString::from(expired)));
+    let target = drv.selected();
+    drv.keys("a").await;
+    assert!(drv.m.session_expired);
+    assert!(matches!(
+        drv.m.popup,
+        Some(club_admin::app::Popup::SignIn { .. })
+    ));
+    assert_eq!(drv.m.queue.items.len(), n);
+    assert_eq!(d.request_status(target), Some(MembershipStatus::Pending));
+    let fresh = d
+        .issue_token("moderator", chrono::Utc::now() + chrono::Duration::hours(1))
+        .expect("token");
+    drv.send(Msg::Paste(fresh)).await;
+    drv.send(code(KeyCode::Enter)).await;
+    assert!(!drv.m.session_expired);
+    assert!(matches!(drv.m.user, Loadable::Loaded(_)));
+    // The failed row is still pending and can be approved now.
+    drv.send(key('k')).await;
+    while drv.selected() != target {
+        drv.send(key('k')).await;
+    }
+    drv.keys("a").await;
+    assert_eq!(d.request_status(target), Some(MembershipStatus::Approved));
+}

@@ -1,0 +1,961 @@
+//! `update` tests: Msg in, Model and Effects out.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use club_admin::api::*;
+use club_admin::app::model::*;
+use club_admin::app::{ApiCall, ApiOutcome, Effect, Keymap, Msg, Popup, update};
+use common::*;
+use crossterm::event::KeyCode;
+use uuid::Uuid;
+
+fn id(n: u128) -> Uuid {
+    Uuid::from_u128(n)
+}
+
+fn selected(m: &Model) -> Uuid {
+    m.queue.selected().expect("selected").id
+}
+
+fn answer(m: &mut Model, rid: u64, outcome: ApiOutcome) -> Vec<Effect> {
+    update(
+        m,
+        Msg::Api {
+            request_id: rid,
+            outcome,
+        },
+    )
+}
+
+#[test]
+fn start_reads_the_user_and_asks_for_a_token_when_none() {
+    let mut m = model();
+    let fx = club_admin::app::start(&mut m);
+    assert_eq!(api_ids(&fx, |c| *c == ApiCall::CurrentUser).len(), 1);
+    assert!(m.popup.is_none());
+    let mut m = model();
+    m.has_token = false;
+    let _ = club_admin::app::start(&mut m);
+    assert!(
+        matches!(m.popup, Some(Popup::SignIn { .. })),
+        "sign-in popup without a token"
+    );
+}
+
+#[test]
+fn a_student_moderator_lists_the_pending_requests_of_the_clubs_they_staff() {
+    let mut m = model();
+    let fx = club_admin::app::start(&mut m);
+    let rid = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
+    let student: User = serde_json::from_value(serde_json::json!({"id": id(9), "email": "s@x", "role": "student", "meta": {"student_id": id(77)}, "is_admin": false})).expect("user");
+    let fx = answer(&mut m, rid, ApiOutcome::User(Ok(reply(student))));
+    let calls: Vec<&ApiCall> = fx
+        .iter()
+        .filter_map(|e| {
+            if let Effect::Api { call, .. } = e {
+                Some(call)
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert!(
+        matches!(calls[0], ApiCall::SearchClubs { query: ClubQuery::StaffIds(ids), .. } if ids == &vec![id(77)]),
+        "{calls:?}"
+    );
+    let rid = api_ids(&fx, |_| true)[0];
+    let club: Club = serde_json::from_value(
+        serde_json::json!({"id": id(5), "name": {"en-US": "Robotics", "th": "หุ่นยนต์"}}),
+    )
+    .expect("club");
+    let fx = answer(&mut m, rid, ApiOutcome::Clubs(Ok(reply(vec![club]))));
+    match &fx[..] {
+        [
+            Effect::Api {
+                call:
+                    ApiCall::ListRequests {
+                        filter,
+                        levels,
+                        sort,
+                        page,
+                    },
+                ..
+            },
+        ] => {
+            assert_eq!(filter.club_ids, vec![id(5)]);
+            assert_eq!(filter.membership_status, Some(MembershipStatus::Pending));
+            assert_eq!(
+                *levels,
+                Levels::REQUEST_ROW,
+                "descendants at compact by default"
+            );
+            assert!(!sort.by.is_empty(), "always sorted: stable pages");
+            assert_eq!(page.p, 1);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn listing_unavailable_falls_back_to_ids() {
+    let mut m = model();
+    let fx = club_admin::app::start(&mut m);
+    let rid = api_ids(&fx, |_| true)[0];
+    let fx = answer(&mut m, rid, ApiOutcome::User(Ok(reply(admin()))));
+    let rid = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
+    let e = ApiError::OperationUnavailable(ErrorInfo {
+        status: Some(404),
+        detail: Some("Route not found".into()),
+        ..ErrorInfo::default()
+    });
+    answer(&mut m, rid, ApiOutcome::Listing(Err(e)));
+    assert_eq!(m.listing.support, ListingSupport::Unavailable);
+    assert!(
+        m.status
+            .as_ref()
+            .expect("status")
+            .text
+            .contains("add request ids")
+    );
+    let fx = update(
+        &mut m,
+        Msg::AddIds {
+            text: format!("{}", id(42)),
+            origin: "arguments".into(),
+        },
+    );
+    assert_eq!(
+        api_ids(
+            &fx,
+            |c| matches!(c, ApiCall::GetRequest { id: x, .. } if *x == id(42))
+        )
+        .len(),
+        1
+    );
+}
+
+#[test]
+fn rows_arrive_sorted_oldest_first_and_the_next_page_loads_near_the_end() {
+    let mut m = model();
+    let fx = club_admin::app::start(&mut m);
+    let rid = api_ids(&fx, |_| true)[0];
+    let fx = answer(&mut m, rid, ApiOutcome::User(Ok(reply(admin()))));
+    let rid = api_ids(&fx, |_| true)[0];
+    let fx = answer(
+        &mut m,
+        rid,
+        ApiOutcome::Listing(Ok(listing_reply(sample_rows(), Some(2), 120))),
+    );
+    assert_eq!(m.queue.items.len(), 4);
+    assert_eq!(m.listing.total, Some(120));
+    let order: Vec<Uuid> = m
+        .queue
+        .visible
+        .iter()
+        .map(|&i| m.queue.items[i].id)
+        .collect();
+    assert_eq!(order, vec![id(3), id(1), id(2), id(4)], "oldest first");
+    let pages = api_ids(
+        &fx,
+        |c| matches!(c, ApiCall::ListRequests { page, .. } if page.p == 2),
+    );
+    assert_eq!(pages.len(), 1, "short queue: page 2 is fetched at once");
+    assert!(m.listing.loading);
+    let fx = update(&mut m, key('j'));
+    assert!(
+        api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. })).is_empty(),
+        "no second request while one is loading"
+    );
+}
+
+#[test]
+fn navigation_keys() {
+    let mut m = model_with(sample_rows());
+    assert_eq!(m.queue.cursor, 0);
+    update(&mut m, key('j'));
+    assert_eq!(m.queue.cursor, 1);
+    update(&mut m, code(KeyCode::Down));
+    assert_eq!(m.queue.cursor, 2);
+    update(&mut m, key('k'));
+    update(&mut m, code(KeyCode::Up));
+    assert_eq!(m.queue.cursor, 0);
+    update(&mut m, key('G'));
+    assert_eq!(m.queue.cursor, 3);
+    update(&mut m, key('g'));
+    assert_eq!(m.queue.cursor, 0);
+    update(&mut m, code(KeyCode::PageDown));
+    assert_eq!(m.queue.cursor, 3);
+    update(&mut m, code(KeyCode::PageUp));
+    assert_eq!(m.queue.cursor, 0);
+    update(&mut m, key('k'));
+    assert_eq!(m.queue.cursor, 0, "stays at the top");
+    update(&mut m, code(KeyCode::Tab));
+    assert_eq!(m.focus, Pane::Club);
+    update(&mut m, code(KeyCode::BackTab));
+    assert_eq!(m.focus, Pane::Queue);
+    update(&mut m, key('L'));
+    assert!(m.log_visible);
+    update(&mut m, code(KeyCode::Tab));
+    update(&mut m, code(KeyCode::Tab));
+    assert_eq!(m.focus, Pane::Log);
+    update(&mut m, key('L'));
+    assert_eq!(m.focus, Pane::Queue, "hiding the log leaves its focus");
+}
+
+#[test]
+fn approve_moves_on_at_once_and_marks_done_only_when_the_server_confirms() {
+    let mut m = model_with(sample_rows());
+    update(&mut m, key('j')); // id 1 (pending)
+    assert_eq!(selected(&m), id(1));
+    let fx = update(&mut m, key('a'));
+    let put = api_ids(
+        &fx,
+        |c| matches!(c, ApiCall::UpdateRequest { id: x, status: MembershipStatus::Approved, .. } if *x == id(1)),
+    );
+    assert_eq!(put.len(), 1);
+    assert_eq!(
+        selected(&m),
+        id(2),
+        "cursor on the next pending request at once"
+    );
+    let row = m.queue.get(id(1)).expect("row");
+    assert_eq!(row.state, RowState::Acting(RowAction::Approve));
+    assert_eq!(
+        row.status(),
+        Some(&MembershipStatus::Pending),
+        "not marked done before the server says so"
+    );
+    let mut answer_req = sample_rows()[0].clone();
+    answer_req.membership_status = Some(MembershipStatus::Approved);
+    let fx = answer(&mut m, put[0], ApiOutcome::Updated(Ok(reply(answer_req))));
+    let row = m.queue.get(id(1)).expect("row");
+    assert_eq!(row.state, RowState::Ready);
+    assert_eq!(row.status(), Some(&MembershipStatus::Approved));
+    match &fx[..] {
+        [Effect::Audit(a)] => {
+            assert_eq!(
+                (a.action.as_str(), a.target, a.outcome.as_str()),
+                ("approve", id(1), "ok")
+            );
+            assert_eq!(a.user.as_deref(), Some("admin@school.example.ac.th"));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(m.status.as_ref().expect("status").text.contains("approved"));
+    assert_eq!(m.log.last().map(|e| e.outcome.clone()), Some(Outcome::Ok));
+}
+
+#[test]
+fn decline_and_non_pending_rows() {
+    let mut m = model_with(sample_rows());
+    assert_eq!(selected(&m), id(3), "approved row first (oldest)");
+    let fx = update(&mut m, key('a'));
+    assert!(
+        fx.is_empty(),
+        "an approved request cannot be approved again"
+    );
+    assert!(
+        m.status
+            .as_ref()
+            .expect("status")
+            .text
+            .contains("already approved")
+    );
+    update(&mut m, key('j'));
+    let fx = update(&mut m, key('x'));
+    assert_eq!(
+        api_ids(&fx, |c| matches!(
+            c,
+            ApiCall::UpdateRequest {
+                status: MembershipStatus::Declined,
+                ..
+            }
+        ))
+        .len(),
+        1
+    );
+}
+
+#[test]
+fn a_refused_action_keeps_the_row_with_the_servers_detail_and_rereads_it() {
+    let mut m = model_with(sample_rows());
+    update(&mut m, key('j'));
+    let fx = update(&mut m, key('a'));
+    let put = api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. }))[0];
+    let fx = answer(
+        &mut m,
+        put,
+        ApiOutcome::Updated(Err(forbidden("Club request has already been approved"))),
+    );
+    let row = m.queue.get(id(1)).expect("row stays");
+    assert!(
+        row.error
+            .as_deref()
+            .unwrap_or("")
+            .contains("Club request has already been approved")
+    );
+    assert_eq!(row.state, RowState::Loading, "being re-read");
+    assert_eq!(
+        row.status(),
+        Some(&MembershipStatus::Pending),
+        "nothing shown approved that the server did not confirm"
+    );
+    assert_eq!(
+        api_ids(
+            &fx,
+            |c| matches!(c, ApiCall::GetRequest { id: x, .. } if *x == id(1))
+        )
+        .len(),
+        1,
+        "re-read to show the true state"
+    );
+    assert!(api_ids(&fx, |c| c.is_mutation()).is_empty(), "never resent");
+    assert!(fx.iter().any(|e| matches!(e, Effect::Audit(a) if a.outcome == "failed" && a.detail.as_deref().unwrap_or("").contains("already been approved"))));
+    assert!(matches!(
+        m.log.last().map(|e| &e.outcome),
+        Some(Outcome::Failed(_))
+    ));
+}
+
+#[test]
+fn lost_answers_are_reread_not_resent_and_404_means_gone() {
+    let mut m = model_with(sample_rows());
+    update(&mut m, key('j'));
+    let fx = update(&mut m, key('a'));
+    let put = api_ids(&fx, |_| true)[0];
+    let fx = answer(
+        &mut m,
+        put,
+        ApiOutcome::Updated(Err(ApiError::Connect {
+            message: "closed".into(),
+        })),
+    );
+    assert!(
+        m.queue
+            .get(id(1))
+            .and_then(|r| r.error.clone())
+            .unwrap_or_default()
+            .contains("outcome unknown")
+    );
+    assert_eq!(
+        api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. })).len(),
+        1
+    );
+    assert!(
+        matches!(m.connection, Connection::Offline(_)),
+        "offline notice"
+    );
+    let fx = update(&mut m, key('a')); // now on id 2
+    let put = api_ids(&fx, |_| true)[0];
+    let fx = answer(
+        &mut m,
+        put,
+        ApiOutcome::Updated(Err(ApiError::NotFound(ErrorInfo {
+            status: Some(404),
+            ..ErrorInfo::default()
+        }))),
+    );
+    assert_eq!(
+        m.queue.get(id(2)).map(|r| r.state.clone()),
+        Some(RowState::Gone)
+    );
+    assert!(api_ids(&fx, |_| true).is_empty());
+}
+
+#[test]
+fn delete_asks_with_focus_on_cancel() {
+    let mut m = model_with(sample_rows());
+    update(&mut m, key('j'));
+    let fx = update(&mut m, key('D'));
+    assert!(fx.is_empty());
+    match &m.popup {
+        Some(Popup::Confirm {
+            action: RowAction::Delete,
+            ids,
+            on_confirm: false,
+            ..
+        }) => assert_eq!(ids, &vec![id(1)]),
+        other => panic!("{other:?}"),
+    }
+    let fx = update(&mut m, code(KeyCode::Enter));
+    assert!(
+        fx.is_empty() && m.popup.is_none(),
+        "Enter on Cancel cancels"
+    );
+    update(&mut m, key('D'));
+    update(&mut m, code(KeyCode::Right));
+    assert!(matches!(
+        m.popup,
+        Some(Popup::Confirm {
+            on_confirm: true,
+            ..
+        })
+    ));
+    update(&mut m, code(KeyCode::Esc));
+    assert!(m.popup.is_none());
+    update(&mut m, key('D'));
+    let fx = update(&mut m, key('y'));
+    let del = api_ids(&fx, |c| *c == ApiCall::DeleteRequest { id: id(1) });
+    assert_eq!(del.len(), 1);
+    let fx = answer(&mut m, del[0], ApiOutcome::Deleted(Ok(reply(()))));
+    assert_eq!(
+        m.queue.get(id(1)).map(|r| r.state.clone()),
+        Some(RowState::Deleted)
+    );
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Audit(a) if a.action == "delete" && a.outcome == "ok"))
+    );
+}
+
+#[test]
+fn bulk_approve_confirms_the_count_and_keeps_failures_marked() {
+    let mut m = model_with(sample_rows());
+    update(&mut m, key('j'));
+    update(&mut m, key(' ')); // mark id 1, cursor to id 2
+    update(&mut m, key(' ')); // mark id 2
+    assert_eq!(m.queue.marked_ids().len(), 2);
+    let fx = update(&mut m, key('a'));
+    assert!(fx.is_empty());
+    assert!(
+        matches!(&m.popup, Some(Popup::Confirm { ids, hidden: 0, action: RowAction::Approve, .. }) if ids.len() == 2)
+    );
+    let fx = update(&mut m, key('y'));
+    let puts = api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. }));
+    assert_eq!(puts.len(), 2);
+    assert_eq!(m.bulk.as_ref().map(|b| b.total), Some(2));
+    let mut ok = sample_rows()[0].clone();
+    ok.membership_status = Some(MembershipStatus::Approved);
+    answer(&mut m, puts[0], ApiOutcome::Updated(Ok(reply(ok))));
+    assert!(m.status.as_ref().expect("status").text.contains("1/2"));
+    answer(
+        &mut m,
+        puts[1],
+        ApiOutcome::Updated(Err(forbidden(
+            "Insufficient permissions to perform this action",
+        ))),
+    );
+    assert!(m.bulk.is_none());
+    let st = &m.status.as_ref().expect("status").text;
+    assert!(
+        st.contains("1 of 2 done") && st.contains("1 failed"),
+        "{st}"
+    );
+    assert_eq!(
+        m.queue.marked_ids(),
+        vec![id(2)],
+        "the failed row stays marked for a retry"
+    );
+    assert!(m.queue.get(id(2)).and_then(|r| r.error.clone()).is_some());
+}
+
+#[test]
+fn marks_range_all_clear_and_hidden_count() {
+    let mut m = model_with(sample_rows());
+    update(&mut m, key(' '));
+    update(&mut m, key('j'));
+    update(&mut m, key('V'));
+    assert_eq!(
+        m.queue.marked_ids().len(),
+        3,
+        "range from the mark to the cursor"
+    );
+    update(&mut m, key('u'));
+    assert!(m.queue.marked_ids().is_empty());
+    update(&mut m, key('*'));
+    assert_eq!(m.queue.marked_ids().len(), 3, "all visible pending rows");
+    update(&mut m, key('/'));
+    typed(&mut m, "chess");
+    update(&mut m, code(KeyCode::Enter));
+    assert_eq!(m.queue.visible.len(), 1);
+    update(&mut m, key('x'));
+    assert!(
+        matches!(&m.popup, Some(Popup::Confirm { ids, hidden: 2, .. }) if ids.len() == 3),
+        "{:?}",
+        m.popup
+    );
+}
+
+#[test]
+fn filter_matches_thai_and_terms_and_esc_restores() {
+    let mut m = model_with(sample_rows());
+    update(&mut m, key('/'));
+    typed(&mut m, "หุ่นยนต์");
+    assert_eq!(m.queue.visible.len(), 2, "live while typing");
+    update(&mut m, code(KeyCode::Esc));
+    assert_eq!(m.queue.visible.len(), 4, "Esc restores the old filter");
+    update(&mut m, key('/'));
+    let fx = typed(&mut m, "status:approved");
+    assert!(fx.is_empty());
+    let fx = update(&mut m, code(KeyCode::Enter));
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::SaveQueue(q) if q.filter == "status:approved"))
+    );
+    assert_eq!(m.queue.visible.len(), 1);
+    update(&mut m, key('/'));
+    for _ in 0..20 {
+        update(&mut m, code(KeyCode::Backspace));
+    }
+    typed(&mut m, "-robotics 2026");
+    update(&mut m, code(KeyCode::Enter));
+    assert_eq!(m.queue.visible.len(), 1, "Pimchanok → Chess");
+    update(&mut m, key('/'));
+    for _ in 0..20 {
+        update(&mut m, code(KeyCode::Backspace));
+    }
+    typed(&mut m, "51004");
+    update(&mut m, code(KeyCode::Enter));
+    assert_eq!(selected(&m), id(4));
+}
+
+#[test]
+fn single_letter_commands_never_fire_in_a_text_field() {
+    let mut m = model_with(sample_rows());
+    update(&mut m, key('/'));
+    let fx = typed(&mut m, "qaxD?");
+    assert!(fx.is_empty());
+    assert!(!m.quitting);
+    assert!(matches!(&m.popup, Some(Popup::Filter { input, .. }) if input.value() == "qaxD?"));
+    update(&mut m, code(KeyCode::Esc));
+    update(&mut m, key('c'));
+    assert!(m.club.editing);
+    let fx = typed(&mut m, "qa");
+    assert!(fx.is_empty() && !m.quitting);
+    assert_eq!(m.club.input.value(), "qa");
+}
+
+#[test]
+fn add_ids_skips_invalid_uuids_before_any_request() {
+    let mut m = model_with(sample_rows());
+    update(&mut m, key('i'));
+    update(
+        &mut m,
+        Msg::Paste(format!("{},  not-a-uuid\n{};{}", id(10), id(11), id(1))),
+    );
+    let fx = update(&mut m, code(KeyCode::Enter));
+    let gets: Vec<Uuid> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Api {
+                call: ApiCall::GetRequest { id, .. },
+                ..
+            } => Some(*id),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(gets, vec![id(10), id(11)], "only new, valid ids are read");
+    let st = &m.status.as_ref().expect("status").text;
+    assert!(st.contains("added 2") && st.contains("not-a-uuid"), "{st}");
+    assert_eq!(m.queue.items.len(), 6);
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::SaveQueue(q) if q.manual_ids.contains(&id(10))))
+    );
+}
+
+#[test]
+fn club_lookup_refuses_a_bad_id_and_reads_at_the_chosen_level() {
+    let mut m = model_with(sample_rows());
+    update(&mut m, key('c'));
+    typed(&mut m, "12345678-abcd-zz");
+    let fx = update(&mut m, code(KeyCode::Enter));
+    // Not hex-only, so not meant as an id: it is searched as a name.
+    assert!(
+        matches!(&fx[..], [Effect::Api { call: ApiCall::SearchClubs { query: ClubQuery::Text(t), .. }, .. }] if t == "12345678-abcd-zz"),
+        "{fx:?}"
+    );
+    update(&mut m, key('c'));
+    for _ in 0..20 {
+        update(&mut m, code(KeyCode::Backspace));
+    }
+    typed(&mut m, "12345678-abcd-ef");
+    let fx = update(&mut m, code(KeyCode::Enter));
+    assert!(
+        fx.is_empty(),
+        "a malformed UUID is refused before any request"
+    );
+    assert!(
+        m.status
+            .as_ref()
+            .expect("status")
+            .text
+            .contains("not a valid club id")
+    );
+    update(&mut m, key('c'));
+    for _ in 0..20 {
+        update(&mut m, code(KeyCode::Backspace));
+    }
+    typed(&mut m, &id(5).to_string());
+    let fx = update(&mut m, code(KeyCode::Enter));
+    assert!(
+        matches!(&fx[..], [Effect::Api { call: ApiCall::GetClub { id: x, levels }, .. }] if *x == id(5) && levels.fetch_level == FetchLevel::Default)
+    );
+    let fx = update(&mut m, key('f'));
+    assert!(
+        matches!(&fx[..], [Effect::Api { call: ApiCall::GetClub { levels, .. }, .. }] if levels.fetch_level == FetchLevel::Detailed)
+    );
+    let fx = update(&mut m, key('F'));
+    let rid = api_ids(&fx, |_| true)[0];
+    let club: Club = serde_json::from_value(serde_json::json!({"id": id(5), "name": {"en-US": "Robotics", "th": "หุ่นยนต์"}, "contacts": []})).expect("club");
+    answer(&mut m, rid, ApiOutcome::Club(Ok(reply(club))));
+    assert!(m.club.club.get().is_some());
+}
+
+#[test]
+fn new_contact_form_posts_and_shows_the_created_contact() {
+    let mut m = model_with(sample_rows());
+    update(&mut m, code(KeyCode::Tab));
+    update(&mut m, key('n'));
+    assert!(
+        m.popup.is_none()
+            && m.status
+                .as_ref()
+                .expect("status")
+                .text
+                .contains("look up a club first")
+    );
+    m.club.club_id = Some(id(5));
+    m.club.club = Loadable::Loaded(
+        serde_json::from_value(serde_json::json!({"id": id(5), "contacts": []})).expect("club"),
+    );
+    update(&mut m, key('n'));
+    assert!(matches!(
+        m.popup,
+        Some(Popup::AddContact {
+            kind: 0,
+            on_value: false,
+            ..
+        })
+    ));
+    update(&mut m, code(KeyCode::Right)); // email
+    update(&mut m, code(KeyCode::Right)); // facebook
+    update(&mut m, code(KeyCode::Left)); // email
+    update(&mut m, code(KeyCode::Tab));
+    let fx = update(&mut m, code(KeyCode::Enter));
+    assert!(fx.is_empty(), "empty value refused");
+    typed(&mut m, "club@school.ac.th");
+    let fx = update(&mut m, code(KeyCode::Enter));
+    let rid = match &fx[..] {
+        [
+            Effect::Api {
+                request_id,
+                call:
+                    ApiCall::CreateContact {
+                        club_id, contact, ..
+                    },
+            },
+        ] => {
+            assert_eq!(*club_id, id(5));
+            assert_eq!(contact.kind, ContactType::Email);
+            assert_eq!(contact.value, "club@school.ac.th");
+            *request_id
+        }
+        other => panic!("{other:?}"),
+    };
+    let dup = ApiError::Invalid(ErrorInfo {
+        status: Some(400),
+        detail: Some("Contact with the same value already exists".into()),
+        ..ErrorInfo::default()
+    });
+    answer(&mut m, rid, ApiOutcome::ContactCreated(Err(dup)));
+    assert!(
+        matches!(&m.popup, Some(Popup::AddContact { error: Some(e), .. }) if e.contains("already exists")),
+        "the form stays open with the error"
+    );
+    let fx = update(&mut m, code(KeyCode::Enter));
+    let rid = api_ids(&fx, |_| true)[0];
+    let contact: Contact = serde_json::from_value(
+        serde_json::json!({"id": id(6), "type": "email", "value": "club@school.ac.th"}),
+    )
+    .expect("contact");
+    let fx = answer(&mut m, rid, ApiOutcome::ContactCreated(Ok(reply(contact))));
+    assert!(m.popup.is_none());
+    assert_eq!(
+        m.club
+            .club
+            .get()
+            .and_then(|c| c.contacts.as_ref())
+            .map(|c| c.len()),
+        Some(1)
+    );
+    assert!(
+        fx.iter().any(
+            |e| matches!(e, Effect::Audit(a) if a.action == "add-contact" && a.outcome == "ok")
+        )
+    );
+}
+
+#[test]
+fn unauthorised_anywhere_becomes_session_expired_without_losing_the_queue() {
+    let mut m = model_with(sample_rows());
+    update(&mut m, key('j'));
+    let fx = update(&mut m, key('a'));
+    let put = api_ids(&fx, |_| true)[0];
+    let e = ApiError::Unauthorized {
+        kind: AuthErrorKind::InvalidToken,
+        info: ErrorInfo {
+            status: Some(401),
+            ..ErrorInfo::default()
+        },
+    };
+    answer(&mut m, put, ApiOutcome::Updated(Err(e)));
+    assert!(m.session_expired);
+    assert!(
+        matches!(&m.popup, Some(Popup::SignIn { error: Some(e), .. }) if e.contains("session expired"))
+    );
+    assert_eq!(m.queue.items.len(), 4);
+    let token = "eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjE3OTUzNjY1NDF9.c2ln";
+    update(
+        &mut m,
+        Msg::Paste(format!("{{\"data\":{{\"access_token\":\"{token}\"}}}}")),
+    );
+    let fx = update(&mut m, code(KeyCode::Enter));
+    assert!(matches!(fx.first(), Some(Effect::SetToken(_))));
+    assert!(fx.iter().any(|e| matches!(e, Effect::SaveToken(_))));
+    assert_eq!(api_ids(&fx, |c| *c == ApiCall::CurrentUser).len(), 1);
+    assert!(!m.session_expired);
+    assert_eq!(m.token_expires.map(|t| t.timestamp()), Some(1795366541));
+    let dbg = format!("{fx:?}");
+    assert!(
+        !dbg.contains(token),
+        "the token never appears in Debug output"
+    );
+}
+
+#[test]
+fn a_bad_pasted_token_is_explained() {
+    let mut m = model();
+    update(&mut m, key('S'));
+    update(&mut m, Msg::Paste("{\"data\":{}}".into()));
+    let fx = update(&mut m, code(KeyCode::Enter));
+    assert!(fx.is_empty());
+    assert!(
+        matches!(&m.popup, Some(Popup::SignIn { error: Some(e), .. }) if e.contains("access_token"))
+    );
+    update(&mut m, code(KeyCode::Tab));
+    assert!(
+        matches!(&m.popup, Some(Popup::SignIn { save: false, .. })),
+        "Tab toggles saving"
+    );
+}
+
+#[test]
+fn read_only_refuses_every_change() {
+    let mut m = model_with(sample_rows());
+    m.read_only = true;
+    update(&mut m, key('j'));
+    for k in ['a', 'x', 'D'] {
+        let fx = update(&mut m, key(k));
+        assert!(fx.is_empty() && m.popup.is_none(), "{k}");
+        assert!(
+            m.status
+                .as_ref()
+                .expect("status")
+                .text
+                .contains("read-only")
+        );
+    }
+}
+
+#[test]
+fn quit_saves_the_queue_and_asks_twice_while_actions_run() {
+    let mut m = model_with(sample_rows());
+    update(&mut m, key('j'));
+    update(&mut m, key('a'));
+    let fx = update(&mut m, key('q'));
+    assert!(fx.is_empty() && !m.quitting, "first q warns");
+    assert!(
+        m.status
+            .as_ref()
+            .expect("status")
+            .text
+            .contains("press q again")
+    );
+    let fx = update(&mut m, key('q'));
+    assert!(m.quitting);
+    assert!(matches!(&fx[..], [Effect::SaveQueue(_), Effect::Quit]));
+    let mut m = model_with(sample_rows());
+    let fx = update(&mut m, ctrl('c'));
+    assert!(m.quitting && matches!(fx.last(), Some(Effect::Quit)));
+}
+
+#[test]
+fn help_is_searchable_and_command_line_runs_commands() {
+    let mut m = model_with(sample_rows());
+    update(&mut m, key('?'));
+    typed(&mut m, "approve");
+    let rows = m.keymap.help_rows("approve");
+    assert!(rows.iter().any(|r| r.2 == "approve"));
+    assert!(rows.len() < m.keymap.help_rows("").len());
+    update(&mut m, code(KeyCode::Esc));
+    assert!(m.popup.is_none());
+    update(&mut m, key(':'));
+    typed(&mut m, "sort club");
+    update(&mut m, code(KeyCode::Enter));
+    assert_eq!(m.queue.sort, QueueSort::Club);
+    update(&mut m, key(':'));
+    typed(&mut m, "bogus");
+    update(&mut m, code(KeyCode::Enter));
+    assert!(
+        m.status
+            .as_ref()
+            .expect("status")
+            .text
+            .contains("unknown command")
+    );
+    update(&mut m, key(':'));
+    typed(&mut m, "level detailed default");
+    update(&mut m, code(KeyCode::Enter));
+    assert_eq!(
+        m.levels,
+        Levels::new(FetchLevel::Detailed, FetchLevel::Default)
+    );
+    update(&mut m, key(':'));
+    typed(&mut m, "mouse on");
+    let fx = update(&mut m, code(KeyCode::Enter));
+    assert!(matches!(&fx[..], [Effect::SetMouse(true)]));
+    update(&mut m, key('s'));
+    assert_eq!(m.queue.sort, QueueSort::Status);
+}
+
+#[test]
+fn copy_sends_osc52_text_of_selected_or_marked_ids() {
+    let mut m = model_with(sample_rows());
+    let fx = update(&mut m, key('y'));
+    assert!(matches!(&fx[..], [Effect::Copy(t)] if *t == id(3).to_string()));
+    update(&mut m, key('*'));
+    let fx = update(&mut m, key('y'));
+    assert!(matches!(&fx[..], [Effect::Copy(t)] if t.lines().count() == 3));
+}
+
+#[test]
+fn stale_answers_are_dropped_and_ticks_and_resizes_apply() {
+    let mut m = model_with(sample_rows());
+    let before = m.queue.items.clone();
+    let fx = answer(&mut m, 9999, ApiOutcome::Deleted(Ok(reply(()))));
+    assert!(fx.is_empty());
+    assert_eq!(m.queue.items, before);
+    let later = now() + chrono::Duration::minutes(5);
+    update(&mut m, Msg::Tick(later));
+    assert_eq!(m.now, later);
+    update(&mut m, Msg::Resize(80, 24));
+    assert_eq!(m.size, (80, 24));
+}
+
+#[test]
+fn refresh_relists_and_rereads_rows_by_id_and_marks_vanished_ones_gone() {
+    let mut m = model_with(sample_rows());
+    let fx = update(&mut m, key('r'));
+    let page1 = api_ids(
+        &fx,
+        |c| matches!(c, ApiCall::ListRequests { filter, .. } if filter.ids.is_empty()),
+    );
+    assert_eq!(page1.len(), 1);
+    let reread: Vec<(u64, Vec<Uuid>)> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Api {
+                request_id,
+                call: ApiCall::ListRequests { filter, .. },
+            } if !filter.ids.is_empty() => Some((*request_id, filter.ids.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reread.len(), 1, "4 rows: one call");
+    assert_eq!(reread[0].1.len(), 4);
+    let mut rows = sample_rows();
+    rows.retain(|r| r.id != id(2));
+    rows[0].membership_status = Some(MembershipStatus::Approved);
+    answer(
+        &mut m,
+        reread[0].0,
+        ApiOutcome::Listing(Ok(listing_reply(rows, None, 3))),
+    );
+    assert_eq!(
+        m.queue.get(id(2)).map(|r| r.state.clone()),
+        Some(RowState::Gone),
+        "deleted elsewhere"
+    );
+    assert_eq!(
+        m.queue.get(id(1)).and_then(|r| r.status().cloned()),
+        Some(MembershipStatus::Approved),
+        "approved elsewhere shows its new state"
+    );
+}
+
+#[test]
+fn restore_applies_only_to_the_same_server() {
+    let mut m = model();
+    let saved = SavedQueue {
+        server: "http://other".into(),
+        manual_ids: vec![id(1)],
+        filter: "x".into(),
+        sort: QueueSort::Club,
+    };
+    assert!(update(&mut m, Msg::Restore(saved.clone())).is_empty());
+    assert!(m.queue.items.is_empty());
+    let saved = SavedQueue {
+        server: m.base_url.clone(),
+        ..saved
+    };
+    let fx = update(&mut m, Msg::Restore(saved));
+    assert_eq!(m.queue.items.len(), 1);
+    assert_eq!(m.queue.filter, "x");
+    assert_eq!(
+        api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. })).len(),
+        1
+    );
+}
+
+#[test]
+fn keymap_overrides_apply_and_bad_bindings_are_reported() {
+    let mut o = BTreeMap::new();
+    o.insert(
+        "approve".to_owned(),
+        vec!["A".to_owned(), "ctrl-a".to_owned()],
+    );
+    let km = Keymap::default().with_overrides(&o).expect("valid");
+    let a =
+        crossterm::event::KeyEvent::new(KeyCode::Char('A'), crossterm::event::KeyModifiers::NONE);
+    assert_eq!(
+        km.lookup(club_admin::app::Scope::Queue, &a),
+        Some(club_admin::app::Action::Approve)
+    );
+    let mut bad = BTreeMap::new();
+    bad.insert("aprove".to_owned(), vec!["a".to_owned()]);
+    bad.insert("decline".to_owned(), vec!["a".to_owned()]);
+    bad.insert("delete".to_owned(), vec!["esc".to_owned()]);
+    let errs = Keymap::default().with_overrides(&bad).expect_err("invalid");
+    let all = errs.join("\n");
+    assert!(all.contains("aprove: no such action"), "{all}");
+    assert!(all.contains("bound to both"), "{all}");
+    assert!(all.contains("Esc only cancels"), "{all}");
+    let hints = Keymap::default().hints(club_admin::app::Scope::Queue);
+    assert!(hints.iter().any(|(k, l)| k == "a" && *l == "approve"));
+}
+
+#[test]
+fn mouse_wheel_moves_the_cursor() {
+    let mut m = model_with(sample_rows());
+    let ev = crossterm::event::MouseEvent {
+        kind: crossterm::event::MouseEventKind::ScrollDown,
+        column: 1,
+        row: 1,
+        modifiers: crossterm::event::KeyModifiers::NONE,
+    };
+    update(&mut m, Msg::Mouse(ev));
+    assert_eq!(m.queue.cursor, 1);
+}
+
+#[test]
+fn pasted_ids_outside_a_field_are_added() {
+    let mut m = model_with(sample_rows());
+    let fx = update(&mut m, Msg::Paste(format!("{}\n{}", id(20), id(21))));
+    assert_eq!(
+        api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. })).len(),
+        2
+    );
+}
