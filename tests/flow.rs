@@ -6,20 +6,15 @@ mod common;
 use std::time::Duration;
 
 use club_admin::api::*;
+use club_admin::app::Msg;
 use club_admin::app::model::*;
-use club_admin::app::{Effect, Msg, update};
 use club_admin::demo::{self, DemoHandle, DemoOptions, Faults};
-use club_admin::runtime::worker;
+use club_admin::runtime::headless::Headless;
 use common::*;
 use crossterm::event::KeyCode;
-use tokio::sync::mpsc;
 
 struct Driver {
-    m: Model,
-    rx: mpsc::UnboundedReceiver<Msg>,
-    worker: worker::Worker,
-    client: ApiClient,
-    audit: Vec<club_admin::app::AuditEntry>,
+    h: Headless,
 }
 
 impl Driver {
@@ -34,49 +29,24 @@ impl Driver {
             },
         )
         .expect("client");
-        let (tx, rx) = mpsc::unbounded_channel();
-        let worker = worker::spawn(client.clone(), 8, tx);
         let mut m = model();
         m.base_url = d.base_url.clone();
         let mut drv = Driver {
-            m,
-            rx,
-            worker,
-            client,
-            audit: Vec::new(),
+            h: Headless::new(m, client, 8),
         };
-        let fx = club_admin::app::start(&mut drv.m);
-        drv.run(fx);
         drv.settle().await;
         drv
     }
 
-    fn run(&mut self, fx: Vec<Effect>) {
-        for e in fx {
-            match e {
-                Effect::Api { request_id, call } => self.worker.send(request_id, call),
-                Effect::SetToken(t) => self.client.set_token(Some(t)),
-                Effect::Audit(a) => self.audit.push(a),
-                _ => {}
-            }
-        }
-    }
-
     async fn settle(&mut self) {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-        while self.m.busy() {
-            let msg = tokio::time::timeout_at(deadline, self.rx.recv())
-                .await
-                .expect("settled in time")
-                .expect("channel open");
-            let fx = update(&mut self.m, msg);
-            self.run(fx);
-        }
+        self.h
+            .settle(Duration::from_secs(20))
+            .await
+            .expect("settled in time");
     }
 
     async fn send(&mut self, msg: Msg) {
-        let fx = update(&mut self.m, msg);
-        self.run(fx);
+        self.h.send(msg);
         self.settle().await;
     }
 
@@ -87,7 +57,7 @@ impl Driver {
     }
 
     fn selected(&self) -> uuid::Uuid {
-        self.m.queue.selected().expect("selected").id
+        self.h.model.queue.selected().expect("selected").id
     }
 }
 
@@ -96,19 +66,20 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
     let d = demo::start(DemoOptions::default()).await.expect("demo");
     let mut drv = Driver::new(&d, "moderator").await;
     let pending = d.pending_for("moderator");
-    assert!(matches!(drv.m.user, Loadable::Loaded(_)));
+    assert!(matches!(drv.h.model.user, Loadable::Loaded(_)));
     assert!(
-        matches!(drv.m.listing.scope, ListScope::Clubs(ref c) if c.len() == 4),
+        matches!(drv.h.model.listing.scope, ListScope::Clubs(ref c) if c.len() == 4),
         "{:?}",
-        drv.m.listing.scope
+        drv.h.model.listing.scope
     );
-    assert_eq!(drv.m.listing.total, Some(pending.len() as u64));
+    assert_eq!(drv.h.model.listing.total, Some(pending.len() as u64));
     assert!(
-        drv.m.queue.items.len() >= 50,
+        drv.h.model.queue.items.len() >= 50,
         "first page (and maybe the next) loaded"
     );
     assert!(
-        drv.m
+        drv.h
+            .model
             .queue
             .items
             .iter()
@@ -119,7 +90,11 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
     drv.keys("a").await;
     assert_eq!(d.request_status(first), Some(MembershipStatus::Approved));
     assert_eq!(
-        drv.m.queue.get(first).and_then(|i| i.status().cloned()),
+        drv.h
+            .model
+            .queue
+            .get(first)
+            .and_then(|i| i.status().cloned()),
         Some(MembershipStatus::Approved)
     );
     let second = drv.selected();
@@ -130,20 +105,21 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
     drv.keys("Dy").await;
     assert_eq!(d.request_status(third), None, "deleted on the server");
     assert_eq!(
-        drv.m.queue.get(third).map(|i| i.state.clone()),
+        drv.h.model.queue.get(third).map(|i| i.state.clone()),
         Some(RowState::Deleted)
     );
 
     drv.keys("j   ").await;
-    let marked = drv.m.queue.marked_ids();
+    let marked = drv.h.model.queue.marked_ids();
     assert_eq!(marked.len(), 3);
     drv.keys("ay").await;
     for id in &marked {
         assert_eq!(d.request_status(*id), Some(MembershipStatus::Approved));
     }
-    assert!(drv.m.queue.marked_ids().is_empty());
+    assert!(drv.h.model.queue.marked_ids().is_empty());
     assert!(
-        drv.m
+        drv.h
+            .model
             .status
             .as_ref()
             .expect("status")
@@ -152,7 +128,7 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
     );
 
     // Club lookup and a new contact on a club the moderator staffs.
-    let club_id = match &drv.m.listing.scope {
+    let club_id = match &drv.h.model.listing.scope {
         ListScope::Clubs(c) => c[0],
         _ => unreachable!(),
     };
@@ -161,7 +137,7 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
         drv.send(key(c)).await;
     }
     drv.send(code(KeyCode::Enter)).await;
-    assert_eq!(drv.m.club.club.get().map(|c| c.id), Some(club_id));
+    assert_eq!(drv.h.model.club.club.get().map(|c| c.id), Some(club_id));
     drv.keys("n").await;
     drv.send(code(KeyCode::Right)).await; // email
     drv.send(code(KeyCode::Tab)).await;
@@ -174,7 +150,8 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
             .contains(&"new-contact@school.example.ac.th".to_owned())
     );
     assert!(
-        drv.m
+        drv.h
+            .model
             .club
             .club
             .get()
@@ -190,8 +167,8 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
     dedup.dedup();
     assert_eq!(muts.len(), dedup.len(), "no action sent twice: {muts:?}");
     assert_eq!(muts.len(), 7);
-    assert_eq!(drv.audit.len(), 7);
-    assert!(drv.audit.iter().all(|a| a.outcome == "ok"));
+    assert_eq!(drv.h.audit.len(), 7);
+    assert!(drv.h.audit.iter().all(|a| a.outcome == "ok"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -204,7 +181,7 @@ async fn a_dropped_connection_never_shows_an_unconfirmed_approval() {
         ..Faults::default()
     });
     drv.keys("a").await;
-    let row = drv.m.queue.get(first).expect("row");
+    let row = drv.h.model.queue.get(first).expect("row");
     assert_eq!(
         row.status(),
         Some(&MembershipStatus::Pending),
@@ -215,13 +192,17 @@ async fn a_dropped_connection_never_shows_an_unconfirmed_approval() {
         "{:?}",
         row.error
     );
-    assert!(matches!(drv.m.connection, Connection::Offline(_)));
+    assert!(matches!(drv.h.model.connection, Connection::Offline(_)));
     assert_eq!(d.request_status(first), Some(MembershipStatus::Pending));
     d.set_faults(Faults::default());
     drv.keys("r").await;
-    assert!(matches!(drv.m.connection, Connection::Online));
+    assert!(matches!(drv.h.model.connection, Connection::Online));
     assert_eq!(
-        drv.m.queue.get(first).and_then(|i| i.status().cloned()),
+        drv.h
+            .model
+            .queue
+            .get(first)
+            .and_then(|i| i.status().cloned()),
         Some(MembershipStatus::Pending)
     );
     assert!(d.mutations().is_empty(), "the write was never resent");
@@ -244,7 +225,7 @@ async fn approved_elsewhere_shows_its_new_state() {
         .await
         .expect("approved elsewhere");
     drv.keys("a").await;
-    let row = drv.m.queue.get(target).expect("row");
+    let row = drv.h.model.queue.get(target).expect("row");
     assert!(
         row.error
             .as_deref()
@@ -264,31 +245,32 @@ async fn approved_elsewhere_shows_its_new_state() {
 async fn expired_session_keeps_the_queue_and_signing_in_resumes() {
     let d = demo::start(DemoOptions::default()).await.expect("demo");
     let mut drv = Driver::new(&d, "moderator").await;
-    let n = drv.m.queue.items.len();
+    let n = drv.h.model.queue.items.len();
     let expired = d
         .issue_token(
             "moderator",
             chrono::Utc::now() - chrono::Duration::seconds(1),
         )
         .expect("token");
-    drv.client
+    drv.h
+        .client
         .set_token(Some(secrecy::SecretString::from(expired)));
     let target = drv.selected();
     drv.keys("a").await;
-    assert!(drv.m.session_expired);
+    assert!(drv.h.model.session_expired);
     assert!(matches!(
-        drv.m.popup,
+        drv.h.model.popup,
         Some(club_admin::app::Popup::SignIn { .. })
     ));
-    assert_eq!(drv.m.queue.items.len(), n);
+    assert_eq!(drv.h.model.queue.items.len(), n);
     assert_eq!(d.request_status(target), Some(MembershipStatus::Pending));
     let fresh = d
         .issue_token("moderator", chrono::Utc::now() + chrono::Duration::hours(1))
         .expect("token");
     drv.send(Msg::Paste(fresh)).await;
     drv.send(code(KeyCode::Enter)).await;
-    assert!(!drv.m.session_expired);
-    assert!(matches!(drv.m.user, Loadable::Loaded(_)));
+    assert!(!drv.h.model.session_expired);
+    assert!(matches!(drv.h.model.user, Loadable::Loaded(_)));
     // The failed row is still pending and can be approved now.
     drv.send(key('k')).await;
     while drv.selected() != target {

@@ -959,3 +959,45 @@ fn pasted_ids_outside_a_field_are_added() {
         2
     );
 }
+
+#[test]
+fn incremental_counts_match_a_full_recount() {
+    let mut m = model_with(sample_rows());
+    let script = "j a * x y u j D y / status:pending\r s j  V a y s s";
+    for c in script.chars() {
+        let msg = if c == '\r' {
+            code(KeyCode::Enter)
+        } else {
+            key(c)
+        };
+        let fx = update(&mut m, msg);
+        // Answer every action as the server would.
+        for e in fx {
+            if let Effect::Api { request_id, call } = e {
+                let outcome = match call {
+                    ApiCall::UpdateRequest { id, status, .. } => {
+                        let mut r = sample_rows().into_iter().find(|r| r.id == id).expect("row");
+                        r.membership_status = Some(status);
+                        ApiOutcome::Updated(Ok(reply(r)))
+                    }
+                    ApiCall::DeleteRequest { .. } => ApiOutcome::Deleted(Ok(reply(()))),
+                    _ => continue,
+                };
+                update(
+                    &mut m,
+                    Msg::Api {
+                        request_id,
+                        outcome,
+                    },
+                );
+            }
+        }
+        let incremental = m.queue.stats;
+        let mut full = m.queue.clone();
+        full.refresh_view();
+        assert_eq!(incremental, full.stats, "after {c:?}");
+        assert_eq!(m.queue.visible, full.visible, "after {c:?}");
+    }
+    let (p, a, d, o) = m.queue.counts();
+    assert_eq!(p + a + d + o, 4);
+}

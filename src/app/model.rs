@@ -290,7 +290,60 @@ impl QueueSort {
     }
 }
 
+/// Counts over all rows of the queue, kept up to date as rows change (so drawing a frame
+/// never walks the whole queue).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct QueueStats {
+    /// Pending rows.
+    pub pending: usize,
+    /// Approved rows.
+    pub approved: usize,
+    /// Declined rows.
+    pub declined: usize,
+    /// Deleted, gone, unknown or other rows.
+    pub other: usize,
+    /// Marked rows.
+    pub marked: usize,
+}
+
+/// What of a row decides its place in the view and the counts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct RowKey {
+    category: u8,
+    marked: bool,
+    created: Option<i64>,
+    club: Option<String>,
+}
+
+fn category(item: &QueueItem) -> u8 {
+    match (&item.state, item.status()) {
+        (RowState::Deleted | RowState::Gone, _) => 3,
+        (_, Some(MembershipStatus::Pending)) => 0,
+        (_, Some(MembershipStatus::Approved)) => 1,
+        (_, Some(MembershipStatus::Declined)) => 2,
+        _ => 3,
+    }
+}
+
+fn row_key(item: &QueueItem) -> RowKey {
+    RowKey {
+        category: category(item),
+        marked: item.marked,
+        created: item
+            .request
+            .as_ref()
+            .and_then(|r| r.created_at)
+            .map(|t| t.timestamp_micros()),
+        club: item.club_name().map(str::to_lowercase),
+    }
+}
+
 /// The review queue.
+///
+/// Rows changed through [`Queue::get_mut`] or [`Queue::set_marked`] are settled by
+/// [`Queue::settle`] (which `update` calls once per message): counts are adjusted in place, and
+/// the view is rebuilt only when a changed row enters or leaves the filter or moves in the
+/// sort order.
 #[derive(Debug, Clone, Default)]
 pub struct Queue {
     /// Rows in arrival order.
@@ -303,12 +356,17 @@ pub struct Queue {
     pub cursor: usize,
     /// First visible row drawn (scroll).
     pub offset: usize,
-    /// The filter text.
+    /// The filter text (change it with [`Queue::set_filter`]).
     pub filter: String,
     /// The order.
     pub sort: QueueSort,
     /// Where the last mark was set (for range marks), a position in `visible`.
     pub anchor: Option<usize>,
+    /// Counts over all rows.
+    pub stats: QueueStats,
+    terms: Vec<super::filter::Term>,
+    shown: Vec<bool>,
+    touched: Vec<(usize, RowKey)>,
 }
 
 impl Queue {
@@ -322,15 +380,44 @@ impl Queue {
         self.index.get(&id).map(|&i| &self.items[i])
     }
 
-    /// The row with this id, mutably.
+    /// The row with this id, to change; settled by [`Queue::settle`].
     pub fn get_mut(&mut self, id: Uuid) -> Option<&mut QueueItem> {
-        match self.index.get(&id) {
-            Some(&i) => Some(&mut self.items[i]),
-            None => None,
+        let i = *self.index.get(&id)?;
+        self.touched.push((i, row_key(&self.items[i])));
+        Some(&mut self.items[i])
+    }
+
+    /// Marks or unmarks the row at `index` (into `items`).
+    pub fn set_marked(&mut self, index: usize, marked: bool) {
+        if let Some(item) = self.items.get_mut(index)
+            && item.marked != marked
+        {
+            item.marked = marked;
+            if marked {
+                self.stats.marked += 1;
+            } else {
+                self.stats.marked -= 1;
+            }
         }
     }
 
-    /// Adds a row unless the id is already there; returns true when added.
+    /// Unmarks every row.
+    pub fn clear_marks(&mut self) {
+        for i in &mut self.items {
+            i.marked = false;
+        }
+        self.stats.marked = 0;
+    }
+
+    /// Sets the filter and rebuilds the view.
+    pub fn set_filter(&mut self, filter: &str) {
+        self.filter = filter.to_owned();
+        self.terms = super::filter::parse(filter);
+        self.refresh_view();
+    }
+
+    /// Adds a row unless the id is already there; returns true when added. Call
+    /// [`Queue::refresh_view`] after adding.
     pub fn push(&mut self, item: QueueItem) -> bool {
         if self.index.contains_key(&item.id) {
             return false;
@@ -340,8 +427,24 @@ impl Queue {
         true
     }
 
+    /// Replaces all rows (keeping those `keep` accepts) and rebuilds everything.
+    pub fn retain(&mut self, keep: impl Fn(&QueueItem) -> bool) {
+        self.items.retain(|i| keep(i));
+        self.index = self
+            .items
+            .iter()
+            .enumerate()
+            .map(|(n, i)| (i.id, n))
+            .collect();
+        self.touched.clear();
+        self.refresh_view();
+    }
+
     /// Ids of marked rows (all, visible or not).
     pub fn marked_ids(&self) -> Vec<Uuid> {
+        if self.stats.marked == 0 {
+            return Vec::new();
+        }
         self.items
             .iter()
             .filter(|i| i.marked)
@@ -349,37 +452,106 @@ impl Queue {
             .collect()
     }
 
-    /// Recomputes `visible` from the filter and sort, keeping the cursor on the same row
-    /// when it is still visible.
+    /// Applies the changes made through [`Queue::get_mut`]: re-indexes the changed rows,
+    /// adjusts the counts, and rebuilds the view only if a row's filter match or sort key
+    /// changed.
+    pub fn settle(&mut self) {
+        if self.touched.is_empty() {
+            return;
+        }
+        let mut touched = std::mem::take(&mut self.touched);
+        touched.sort_by_key(|t| t.0);
+        touched.dedup_by_key(|t| t.0);
+        let mut rebuild = false;
+        for (i, before) in touched {
+            if i >= self.items.len() {
+                rebuild = true;
+                continue;
+            }
+            self.items[i].reindex();
+            let after = row_key(&self.items[i]);
+            self.count(&before, -1);
+            self.count(&after, 1);
+            let matches = super::filter::matches(&self.terms, &self.items[i].search);
+            let moved = match self.sort {
+                QueueSort::Age => before.created != after.created,
+                QueueSort::Club => before.club != after.club,
+                QueueSort::Status => before.category != after.category,
+                QueueSort::Server => false,
+            };
+            if self.shown.get(i).copied() != Some(matches) || moved {
+                rebuild = true;
+            }
+        }
+        if rebuild {
+            self.refresh_view();
+        }
+    }
+
+    fn count(&mut self, k: &RowKey, d: isize) {
+        let slot = match k.category {
+            0 => &mut self.stats.pending,
+            1 => &mut self.stats.approved,
+            2 => &mut self.stats.declined,
+            _ => &mut self.stats.other,
+        };
+        *slot = slot.saturating_add_signed(d);
+        if k.marked {
+            self.stats.marked = self.stats.marked.saturating_add_signed(d);
+        }
+    }
+
+    /// Recomputes `visible` from the filter and sort (and the counts), keeping the cursor on
+    /// the same row when it is still visible.
     pub fn refresh_view(&mut self) {
+        for (i, _) in std::mem::take(&mut self.touched) {
+            if let Some(item) = self.items.get_mut(i) {
+                item.reindex();
+            }
+        }
         let keep = self.selected().map(|i| i.id);
-        let terms = super::filter::parse(&self.filter);
-        let mut vis: Vec<usize> = (0..self.items.len())
-            .filter(|&i| super::filter::matches(&terms, &self.items[i].search))
+        if self.terms.is_empty() && !self.filter.trim().is_empty() {
+            self.terms = super::filter::parse(&self.filter);
+        }
+        let terms = &self.terms;
+        self.shown = self
+            .items
+            .iter()
+            .map(|i| super::filter::matches(terms, &i.search))
             .collect();
+        let mut vis: Vec<usize> = (0..self.items.len()).filter(|&i| self.shown[i]).collect();
         let items = &self.items;
         match self.sort {
             QueueSort::Server => {}
-            QueueSort::Age => vis.sort_by(|&a, &b| {
-                let ka = items[a].request.as_ref().and_then(|r| r.created_at);
-                let kb = items[b].request.as_ref().and_then(|r| r.created_at);
+            QueueSort::Age => vis.sort_by_cached_key(|&i| {
+                let k = items[i].request.as_ref().and_then(|r| r.created_at);
                 // Unknown ages last; then oldest first.
-                (ka.is_none(), ka).cmp(&(kb.is_none(), kb))
+                (k.is_none(), k)
             }),
-            QueueSort::Club => vis.sort_by(|&a, &b| {
-                let ka = items[a].club_name().map(str::to_lowercase);
-                let kb = items[b].club_name().map(str::to_lowercase);
-                (ka.is_none(), ka).cmp(&(kb.is_none(), kb))
+            QueueSort::Club => vis.sort_by_cached_key(|&i| {
+                let k = items[i].club_name().map(str::to_lowercase);
+                (k.is_none(), k)
             }),
-            QueueSort::Status => vis.sort_by_key(|&i| match items[i].status() {
-                Some(MembershipStatus::Pending) => 0,
-                None => 1,
-                Some(MembershipStatus::Approved) => 2,
-                Some(MembershipStatus::Declined) => 3,
-                Some(MembershipStatus::Other(_)) => 4,
+            QueueSort::Status => vis.sort_by_key(|&i| match category(&items[i]) {
+                0 => 0,
+                3 if items[i].status().is_none() => 1,
+                c => c + 1,
             }),
         }
         self.visible = vis;
+        let mut stats = QueueStats::default();
+        for item in &self.items {
+            match category(item) {
+                0 => stats.pending += 1,
+                1 => stats.approved += 1,
+                2 => stats.declined += 1,
+                _ => stats.other += 1,
+            }
+            if item.marked {
+                stats.marked += 1;
+            }
+        }
+        self.stats = stats;
         if let Some(id) = keep
             && let Some(&row) = self.index.get(&id)
             && let Some(pos) = self.visible.iter().position(|&v| v == row)
@@ -400,17 +572,8 @@ impl Queue {
 
     /// Counts by membership status over all rows: (pending, approved, declined, other/unknown).
     pub fn counts(&self) -> (usize, usize, usize, usize) {
-        let mut c = (0, 0, 0, 0);
-        for i in &self.items {
-            match (i.status(), &i.state) {
-                (_, RowState::Deleted | RowState::Gone) => c.3 += 1,
-                (Some(MembershipStatus::Pending), _) => c.0 += 1,
-                (Some(MembershipStatus::Approved), _) => c.1 += 1,
-                (Some(MembershipStatus::Declined), _) => c.2 += 1,
-                _ => c.3 += 1,
-            }
-        }
-        c
+        let s = self.stats;
+        (s.pending, s.approved, s.declined, s.other)
     }
 }
 

@@ -40,6 +40,7 @@ pub fn start(m: &mut Model) -> Vec<Effect> {
 /// Applies one message.
 pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
     let fx = dispatch(m, msg);
+    m.queue.settle();
     scroll_into_view(m);
     fx
 }
@@ -339,8 +340,8 @@ fn run_action(m: &mut Model, a: Action) -> Vec<Effect> {
         Action::Mark => {
             let cur = m.queue.cursor;
             if let Some(&i) = m.queue.visible.get(cur) {
-                let item = &mut m.queue.items[i];
-                item.marked = !item.marked;
+                let marked = m.queue.items[i].marked;
+                m.queue.set_marked(i, !marked);
                 m.queue.anchor = Some(cur);
                 return navigate(m, Action::Down);
             }
@@ -352,35 +353,25 @@ fn run_action(m: &mut Model, a: Action) -> Vec<Effect> {
             let (lo, hi) = (from.min(cur), from.max(cur));
             for pos in lo..=hi {
                 if let Some(&i) = m.queue.visible.get(pos) {
-                    m.queue.items[i].marked = true;
+                    m.queue.set_marked(i, true);
                 }
             }
             m.queue.anchor = Some(cur);
-            status(
-                m,
-                Level::Info,
-                &format!("{} marked", m.queue.marked_ids().len()),
-            );
+            status(m, Level::Info, &format!("{} marked", m.queue.stats.marked));
             Vec::new()
         }
         Action::MarkAll => {
             for pos in 0..m.queue.visible.len() {
                 let i = m.queue.visible[pos];
                 if m.queue.items[i].is_actionable() {
-                    m.queue.items[i].marked = true;
+                    m.queue.set_marked(i, true);
                 }
             }
-            status(
-                m,
-                Level::Info,
-                &format!("{} marked", m.queue.marked_ids().len()),
-            );
+            status(m, Level::Info, &format!("{} marked", m.queue.stats.marked));
             Vec::new()
         }
         Action::ClearMarks => {
-            for i in &mut m.queue.items {
-                i.marked = false;
-            }
+            m.queue.clear_marks();
             m.queue.anchor = None;
             status(m, Level::Info, "marks cleared");
             Vec::new()
@@ -789,7 +780,7 @@ fn restore(m: &mut Model, saved: SavedQueue) -> Vec<Effect> {
     if saved.server != m.base_url {
         return Vec::new();
     }
-    m.queue.filter = saved.filter;
+    m.queue.set_filter(&saved.filter);
     m.queue.sort = saved.sort;
     let mut added = Vec::new();
     for id in saved.manual_ids {
@@ -835,8 +826,7 @@ fn on_paste(m: &mut Model, text: &str) -> Vec<Effect> {
         | Some(Popup::Help { query: input, .. }) => put(input),
         Some(Popup::Filter { input, .. }) => {
             put(input);
-            m.queue.filter = input.value().to_owned();
-            m.queue.refresh_view();
+            m.queue.set_filter(input.value());
         }
         Some(Popup::AddContact { value, .. }) => put(value),
         Some(Popup::Confirm { .. }) => {}
@@ -981,21 +971,18 @@ fn on_popup_key(m: &mut Model, popup: Popup, k: KeyEvent) -> Vec<Effect> {
         }
         Popup::Filter { mut input, before } => {
             if esc {
-                m.queue.filter = before;
-                m.queue.refresh_view();
+                m.queue.set_filter(&before);
                 return Vec::new();
             }
             if enter {
-                m.queue.filter = input.value().trim().to_owned();
-                m.queue.refresh_view();
+                m.queue.set_filter(input.value().trim());
                 m.queue.cursor = m.queue.cursor.min(m.queue.visible.len().saturating_sub(1));
                 let mut fx = prefetch(m);
                 fx.push(Effect::SaveQueue(m.saved_queue()));
                 return fx;
             }
             input_key(&mut input, k);
-            m.queue.filter = input.value().to_owned();
-            m.queue.refresh_view();
+            m.queue.set_filter(input.value());
             m.popup = Some(Popup::Filter { input, before });
             Vec::new()
         }
@@ -1259,8 +1246,7 @@ fn run_command(m: &mut Model, text: &str) -> Vec<Effect> {
         "signin" | "sign-in" | "login" => run_action(m, Action::SignIn),
         "refresh" => refresh(m),
         "filter" => {
-            m.queue.filter = arg.to_owned();
-            m.queue.refresh_view();
+            m.queue.set_filter(arg);
             vec![Effect::SaveQueue(m.saved_queue())]
         }
         "sort" => {
@@ -1362,19 +1348,11 @@ fn run_command(m: &mut Model, text: &str) -> Vec<Effect> {
             vec![Effect::SetMouse(on)]
         }
         "clear-done" => {
-            let keep: Vec<QueueItem> = m
-                .queue
-                .items
-                .drain(..)
-                .filter(|i| {
-                    matches!(i.state, RowState::Acting(_))
-                        || (!matches!(i.state, RowState::Deleted | RowState::Gone)
-                            && i.status().is_none_or(|s| *s == MembershipStatus::Pending))
-                })
-                .collect();
-            m.queue.index = keep.iter().enumerate().map(|(n, i)| (i.id, n)).collect();
-            m.queue.items = keep;
-            m.queue.refresh_view();
+            m.queue.retain(|i| {
+                matches!(i.state, RowState::Acting(_))
+                    || (!matches!(i.state, RowState::Deleted | RowState::Gone)
+                        && i.status().is_none_or(|s| *s == MembershipStatus::Pending))
+            });
             vec![Effect::SaveQueue(m.saved_queue())]
         }
         "log" => run_action(m, Action::ToggleLog),
@@ -1582,7 +1560,6 @@ fn on_api(m: &mut Model, pending: Pending, outcome: ApiOutcome) -> Vec<Effect> {
                         item.reindex();
                     }
                 }
-                m.queue.refresh_view();
                 if m.status.as_ref().is_some_and(|s| s.text == "refreshing…") {
                     status(m, Level::Success, "refreshed");
                 }
@@ -1612,7 +1589,6 @@ fn on_api(m: &mut Model, pending: Pending, outcome: ApiOutcome) -> Vec<Effect> {
             Ok(reply) => {
                 note_ok(m, &reply.api_version);
                 merge_row(m, reply.data);
-                m.queue.refresh_view();
             }
             Err(e) => {
                 note_error(m, &e);
@@ -1883,6 +1859,5 @@ fn on_action_answer(
             );
         }
     }
-    m.queue.refresh_view();
     fx
 }

@@ -2,6 +2,7 @@
 //! point of the binary.
 
 pub mod event_loop;
+pub mod headless;
 pub mod terminal;
 pub mod worker;
 

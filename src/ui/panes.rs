@@ -135,7 +135,7 @@ pub(super) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     let focused = m.focus == Pane::Queue && m.popup.is_none();
     let q = &m.queue;
     let (pending, approved, declined, _) = q.counts();
-    let marked = q.items.iter().filter(|i| i.marked).count();
+    let marked = q.stats.marked;
     let mut title = if q.visible.len() == q.items.len() {
         format!(" Queue {}", q.items.len())
     } else {
