@@ -367,6 +367,9 @@ pub struct Queue {
     terms: Vec<super::filter::Term>,
     shown: Vec<bool>,
     touched: Vec<(usize, RowKey)>,
+    /// Every row in sort order (filter not applied); rebuilt only when rows or the sort
+    /// change, so a new filter costs one pass over the rows.
+    order: Vec<usize>,
 }
 
 impl Queue {
@@ -409,11 +412,39 @@ impl Queue {
         self.stats.marked = 0;
     }
 
-    /// Sets the filter and rebuilds the view.
+    /// Sets the filter and rebuilds the view (one pass over the rows; the sort order is kept).
     pub fn set_filter(&mut self, filter: &str) {
         self.filter = filter.to_owned();
         self.terms = super::filter::parse(filter);
-        self.refresh_view();
+        if self.order.len() != self.items.len() || !self.touched.is_empty() {
+            self.refresh_view();
+        } else {
+            self.apply_filter();
+        }
+    }
+
+    /// Recomputes which rows pass the filter and the visible list from the kept order.
+    fn apply_filter(&mut self) {
+        let keep = self.selected().map(|i| i.id);
+        let terms = &self.terms;
+        self.shown = self
+            .items
+            .iter()
+            .map(|i| super::filter::matches(terms, &i.search))
+            .collect();
+        let shown = &self.shown;
+        self.visible = self.order.iter().copied().filter(|&i| shown[i]).collect();
+        self.keep_cursor_on(keep);
+    }
+
+    fn keep_cursor_on(&mut self, keep: Option<Uuid>) {
+        if let Some(id) = keep
+            && let Some(&row) = self.index.get(&id)
+            && let Some(pos) = self.visible.iter().position(|&v| v == row)
+        {
+            self.cursor = pos;
+        }
+        self.clamp();
     }
 
     /// Adds a row unless the id is already there; returns true when added. Call
@@ -463,6 +494,7 @@ impl Queue {
         touched.sort_by_key(|t| t.0);
         touched.dedup_by_key(|t| t.0);
         let mut rebuild = false;
+        let mut refilter = false;
         for (i, before) in touched {
             if i >= self.items.len() {
                 rebuild = true;
@@ -479,12 +511,13 @@ impl Queue {
                 QueueSort::Status => before.category != after.category,
                 QueueSort::Server => false,
             };
-            if self.shown.get(i).copied() != Some(matches) || moved {
-                rebuild = true;
-            }
+            rebuild |= moved;
+            refilter |= self.shown.get(i).copied() != Some(matches);
         }
-        if rebuild {
+        if rebuild || self.order.len() != self.items.len() {
             self.refresh_view();
+        } else if refilter {
+            self.apply_filter();
         }
     }
 
@@ -509,36 +542,29 @@ impl Queue {
                 item.reindex();
             }
         }
-        let keep = self.selected().map(|i| i.id);
         if self.terms.is_empty() && !self.filter.trim().is_empty() {
             self.terms = super::filter::parse(&self.filter);
         }
-        let terms = &self.terms;
-        self.shown = self
-            .items
-            .iter()
-            .map(|i| super::filter::matches(terms, &i.search))
-            .collect();
-        let mut vis: Vec<usize> = (0..self.items.len()).filter(|&i| self.shown[i]).collect();
         let items = &self.items;
+        let mut order: Vec<usize> = (0..items.len()).collect();
         match self.sort {
             QueueSort::Server => {}
-            QueueSort::Age => vis.sort_by_cached_key(|&i| {
+            QueueSort::Age => order.sort_by_cached_key(|&i| {
                 let k = items[i].request.as_ref().and_then(|r| r.created_at);
                 // Unknown ages last; then oldest first.
                 (k.is_none(), k)
             }),
-            QueueSort::Club => vis.sort_by_cached_key(|&i| {
+            QueueSort::Club => order.sort_by_cached_key(|&i| {
                 let k = items[i].club_name().map(str::to_lowercase);
                 (k.is_none(), k)
             }),
-            QueueSort::Status => vis.sort_by_key(|&i| match category(&items[i]) {
+            QueueSort::Status => order.sort_by_key(|&i| match category(&items[i]) {
                 0 => 0,
                 3 if items[i].status().is_none() => 1,
                 c => c + 1,
             }),
         }
-        self.visible = vis;
+        self.order = order;
         let mut stats = QueueStats::default();
         for item in &self.items {
             match category(item) {
@@ -552,13 +578,7 @@ impl Queue {
             }
         }
         self.stats = stats;
-        if let Some(id) = keep
-            && let Some(&row) = self.index.get(&id)
-            && let Some(pos) = self.visible.iter().position(|&v| v == row)
-        {
-            self.cursor = pos;
-        }
-        self.clamp();
+        self.apply_filter();
     }
 
     /// Keeps the cursor inside `visible`.

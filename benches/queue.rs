@@ -1,0 +1,173 @@
+//! Criterion benches: the cost of `view` and `update` as the queue grows.
+//!
+//! Targets (issue 5): a frame of the queue at 120x40 costs the same for 100, 10,000 and
+//! 100,000 requests (within 1.5x: only visible rows are built); filtering 100,000 requests by
+//! text under 20 ms. Run: `cargo bench --bench queue`.
+
+use std::hint::black_box;
+
+use chrono::{TimeZone, Utc};
+use club_admin::api::{ClubRequest, MembershipStatus};
+use club_admin::app::model::{Origin, QueueItem, RowState};
+use club_admin::app::{ApiOutcome, Keymap, Model, ModelOptions, Msg, update};
+use club_admin::ui::{Theme, view};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use uuid::Uuid;
+
+const FIRST: [(&str, &str); 6] = [
+    ("Somchai", "สมชาย"),
+    ("Pimchanok", "พิมพ์ชนก"),
+    ("Nattawut", "ณัฐวุฒิ"),
+    ("Kanyanat", "กัญญาณัฐ"),
+    ("Thanakrit", "ธนกฤต"),
+    ("Yanisa", "ญาณิศา"),
+];
+const CLUBS: [(&str, &str); 5] = [
+    ("Robotics Club", "ชุมนุมหุ่นยนต์"),
+    ("Chess Club", "ชุมนุมหมากรุก"),
+    ("Astronomy Club", "ชุมนุมดาราศาสตร์"),
+    ("Debate Society", "ชุมนุมโต้วาที"),
+    ("Football", "ชุมนุมฟุตบอล"),
+];
+
+fn request(i: usize) -> ClubRequest {
+    let (en, th) = FIRST[i % FIRST.len()];
+    let (cen, cth) = CLUBS[i % CLUBS.len()];
+    serde_json::from_value(serde_json::json!({
+        "id": Uuid::from_u128(i as u128 + 1),
+        "created_at": (Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).single().expect("t") + chrono::Duration::minutes(i as i64)).to_rfc3339(),
+        "club": {"id": Uuid::from_u128(1_000_000 + (i % CLUBS.len()) as u128), "name": {"en-US": cen, "th": cth}},
+        "student": {"id": Uuid::from_u128(2_000_000 + i as u128), "student_id": format!("{}", 50000 + i),
+                    "person": {"first_name": {"en-US": en, "th": th}, "last_name": {"en-US": "Jaidee", "th": "ใจดี"}}},
+        "year": 2026,
+        "membership_status": "pending",
+    }))
+    .expect("request")
+}
+
+/// A model whose queue holds `n` loaded pending requests.
+pub fn model(n: usize) -> Model {
+    let mut m = Model::new(ModelOptions {
+        base_url: "http://127.0.0.1:9".into(),
+        read_only: false,
+        keymap: Keymap::default(),
+        has_token: true,
+        token_expires: None,
+        sign_in_url: String::new(),
+        page_size: 50,
+        now: Utc
+            .with_ymd_and_hms(2026, 11, 22, 9, 0, 0)
+            .single()
+            .expect("t"),
+        mouse: false,
+        save_token: false,
+    });
+    for i in 0..n {
+        let mut item = QueueItem::new(Uuid::from_u128(i as u128 + 1), Origin::Manual);
+        item.request = Some(request(i));
+        item.state = RowState::Ready;
+        item.reindex();
+        m.queue.push(item);
+    }
+    m.queue.refresh_view();
+    let _ = update(&mut m, Msg::Layout { queue_rows: 35 });
+    // Put the cursor in the middle, as during a review.
+    m.queue.cursor = n / 2;
+    let now = m.now;
+    let _ = update(&mut m, Msg::Tick(now));
+    m
+}
+
+fn key(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+}
+
+fn benches(c: &mut Criterion) {
+    let theme = Theme::new(true);
+    let mut g = c.benchmark_group("view_120x40");
+    for n in [100usize, 1_000, 3_000, 10_000, 100_000] {
+        let m = model(n);
+        let mut term = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+        g.bench_with_input(BenchmarkId::from_parameter(n), &m, |b, m| {
+            b.iter(|| {
+                term.draw(|f| view(f, black_box(m), &theme)).expect("draw");
+            })
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("update_cursor_move");
+    for n in [10_000usize, 100_000] {
+        let mut m = model(n);
+        g.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter(|| {
+                let _ = update(&mut m, key('j'));
+                let _ = update(&mut m, key('k'));
+            })
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("update_approve_and_answer");
+    for n in [10_000usize, 100_000] {
+        let base = model(n);
+        g.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter_batched(
+                || base.clone(),
+                |mut m| {
+                    let fx = update(&mut m, key('a'));
+                    for e in fx {
+                        if let club_admin::app::Effect::Api {
+                            request_id,
+                            call: club_admin::app::ApiCall::UpdateRequest { id, .. },
+                        } = e
+                        {
+                            let mut r = request(id.as_u128() as usize - 1);
+                            r.membership_status = Some(MembershipStatus::Approved);
+                            let reply = club_admin::api::Reply {
+                                data: r,
+                                api_version: None,
+                                meta: None,
+                            };
+                            let _ = update(
+                                &mut m,
+                                Msg::Api {
+                                    request_id,
+                                    outcome: ApiOutcome::Updated(Ok(reply)),
+                                },
+                            );
+                        }
+                    }
+                    m
+                },
+                criterion::BatchSize::LargeInput,
+            )
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("filter_text");
+    g.sample_size(20);
+    for n in [10_000usize, 100_000] {
+        let mut m = model(n);
+        g.bench_function(BenchmarkId::from_parameter(n), |b| {
+            // One filter change per iteration, alternating between two texts.
+            let mut flip = false;
+            b.iter(|| {
+                flip = !flip;
+                m.queue.set_filter(black_box(if flip {
+                    "หมากรุก 5001"
+                } else {
+                    "robotics"
+                }));
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(queue, benches);
+criterion_main!(queue);
