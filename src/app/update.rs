@@ -1373,7 +1373,26 @@ fn run_command(m: &mut Model, text: &str) -> Vec<Effect> {
 // ---------------------------------------------------------------------------------------
 // answers
 
+/// Drops what no row or detail shows (club descriptions, logos, nested lists), so a queue of
+/// many thousand requests stays small.
+fn slim(mut r: ClubRequest) -> ClubRequest {
+    if let Some(c) = r.club.as_mut() {
+        c.description = None;
+        c.logo_url = None;
+        c.background_color = None;
+        c.accent_color = None;
+        c.contacts = None;
+        c.staffs = None;
+        c.members = None;
+    }
+    if let Some(s) = r.student.as_mut() {
+        s.contacts = None;
+    }
+    r
+}
+
 fn merge_row(m: &mut Model, r: ClubRequest) {
+    let r = slim(r);
     let id = r.id;
     if let Some(item) = m.queue.get_mut(id) {
         match &mut item.request {

@@ -1,8 +1,8 @@
 //! The worker: runs API calls on a bounded `JoinSet` and posts each result back as a `Msg`.
 
-use std::sync::Arc;
+use std::collections::VecDeque;
 
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use crate::api::ApiClient;
@@ -59,31 +59,51 @@ pub async fn perform(client: &ApiClient, call: ApiCall) -> ApiOutcome {
 }
 
 /// Starts the worker task: at most `concurrency` calls in flight, results to `msgs`.
+///
+/// Calls wait in a queue, not as spawned tasks, so ten thousand queued reads cost a few
+/// hundred kilobytes. Writes (approve, decline, delete, new contact) go to the front of the
+/// queue: a decision never waits behind prefetching.
 pub fn spawn(client: ApiClient, concurrency: usize, msgs: mpsc::UnboundedSender<Msg>) -> Worker {
     let (tx, mut rx) = mpsc::unbounded_channel::<(u64, ApiCall)>();
-    let limit = Arc::new(Semaphore::new(concurrency.max(1)));
+    let limit = concurrency.max(1);
     tokio::spawn(async move {
         let mut set: JoinSet<()> = JoinSet::new();
+        let mut waiting: VecDeque<(u64, ApiCall)> = VecDeque::new();
+        let mut open = true;
         loop {
+            while set.len() < limit
+                && let Some((request_id, call)) = waiting.pop_front()
+            {
+                let client = client.clone();
+                let msgs = msgs.clone();
+                set.spawn(async move {
+                    let mutation = call.is_mutation();
+                    let what = format!("{call:?}");
+                    let outcome = perform(&client, call).await;
+                    if mutation {
+                        tracing::info!(request_id, call = %what, ok = outcome_ok(&outcome), "mutation answered");
+                    } else {
+                        tracing::debug!(request_id, call = %what, ok = outcome_ok(&outcome), "read answered");
+                    }
+                    let _ = msgs.send(Msg::Api { request_id, outcome });
+                });
+            }
+            if !open && set.is_empty() && waiting.is_empty() {
+                break;
+            }
             tokio::select! {
-                next = rx.recv() => {
-                    let Some((request_id, call)) = next else { break };
-                    let client = client.clone();
-                    let msgs = msgs.clone();
-                    let limit = limit.clone();
-                    set.spawn(async move {
-                        let Ok(_permit) = limit.acquire_owned().await else { return };
-                        let mutation = call.is_mutation();
-                        let what = format!("{call:?}");
-                        let outcome = perform(&client, call).await;
-                        if mutation {
-                            tracing::info!(request_id, call = %what, ok = outcome_ok(&outcome), "mutation answered");
+                next = rx.recv(), if open => match next {
+                    Some((request_id, call)) => {
+                        if call.is_mutation() {
+                            // Behind earlier writes, ahead of every read.
+                            let pos = waiting.iter().position(|(_, c)| !c.is_mutation()).unwrap_or(waiting.len());
+                            waiting.insert(pos, (request_id, call));
                         } else {
-                            tracing::debug!(request_id, call = %what, ok = outcome_ok(&outcome), "read answered");
+                            waiting.push_back((request_id, call));
                         }
-                        let _ = msgs.send(Msg::Api { request_id, outcome });
-                    });
-                }
+                    }
+                    None => open = false,
+                },
                 Some(res) = set.join_next(), if !set.is_empty() => {
                     if let Err(e) = res {
                         tracing::error!("an API task failed: {e}");
@@ -91,7 +111,6 @@ pub fn spawn(client: ApiClient, concurrency: usize, msgs: mpsc::UnboundedSender<
                 }
             }
         }
-        while set.join_next().await.is_some() {}
     });
     Worker { tx }
 }

@@ -261,18 +261,26 @@ pub(super) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
                 (false, true) => Span::styled("!", theme.error()),
                 (false, false) => Span::raw(" "),
             };
+            let selected = offset + n == q.cursor;
+            // The selected row is plain reverse video: readable in any palette, and moving
+            // the cursor rewrites as few bytes as possible (a slow SSH link pays for each).
+            let status = if selected {
+                Span::raw(st)
+            } else {
+                Span::styled(st, st_style)
+            };
             let mut cells = vec![
                 Cell::from(mark),
-                Cell::from(Span::styled(st, st_style)),
+                Cell::from(status),
                 Cell::from(clean(&student, name_w)),
             ];
             if wide {
                 cells.push(Cell::from(clean(&club, name_w)));
             }
             cells.push(Cell::from(year));
-            cells.push(Cell::from(Span::styled(ago, theme.dim())));
+            cells.push(Cell::from(ago));
             let mut row = Row::new(cells);
-            if offset + n == q.cursor {
+            if selected {
                 row = row.style(theme.selected(focused));
             } else if matches!(item.state, RowState::Deleted | RowState::Gone) {
                 row = row.style(theme.dim());
@@ -370,7 +378,12 @@ pub(super) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
             lines.push(kv("student", student_line(s), w, theme, theme.bold()));
         }
         if let Some(c) = &r.club {
-            let name = ml(&c.name)
+            // One language here (the club pane shows both): less to redraw per cursor move.
+            let name = c
+                .name
+                .as_ref()
+                .and_then(|n| n.best())
+                .map(str::to_owned)
                 .or_else(|| m.listing.club_names.get(&c.id).cloned())
                 .unwrap_or_else(|| c.id.to_string());
             lines.push(kv("club", name, w, theme, plain));

@@ -32,14 +32,12 @@ impl Theme {
         }
     }
 
-    /// The selected row: reverse video (visible with or without colour), bold when focused.
+    /// The selected row: reverse video, visible with or without colour. (No bold: moving the
+    /// cursor then rewrites only what it must.) `focused` is kept for callers that want to
+    /// tell panes apart; the pane border already does.
     pub fn selected(&self, focused: bool) -> Style {
-        let s = Style::default().add_modifier(Modifier::REVERSED);
-        if focused {
-            s.add_modifier(Modifier::BOLD)
-        } else {
-            s
-        }
+        let _ = focused;
+        Style::default().add_modifier(Modifier::REVERSED)
     }
 
     /// Secondary text.
