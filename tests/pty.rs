@@ -16,12 +16,19 @@ struct Session {
     writer: Box<dyn Write + Send>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
     master: Box<dyn portable_pty::MasterPty + Send>,
-    _dir: tempfile::TempDir,
+    _dir: Option<tempfile::TempDir>,
 }
 
 impl Session {
     fn start(args: &[&str], envs: &[(&str, &str)]) -> Session {
         let dir = tempfile::tempdir().expect("tempdir");
+        let mut s = Session::start_in(dir.path(), args, envs);
+        s._dir = Some(dir);
+        s
+    }
+
+    /// Starts with `XDG_STATE_HOME` and `XDG_CONFIG_HOME` under `dir` (kept across runs).
+    fn start_in(dir: &std::path::Path, args: &[&str], envs: &[(&str, &str)]) -> Session {
         let pty = native_pty_system();
         let pair = pty
             .openpty(PtySize {
@@ -34,8 +41,8 @@ impl Session {
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_club-admin"));
         cmd.args(args);
         cmd.env("TERM", "xterm-256color");
-        cmd.env("XDG_STATE_HOME", dir.path().join("state"));
-        cmd.env("XDG_CONFIG_HOME", dir.path().join("config"));
+        cmd.env("XDG_STATE_HOME", dir.join("state"));
+        cmd.env("XDG_CONFIG_HOME", dir.join("config"));
         cmd.env_remove("NO_COLOR");
         for (k, v) in envs {
             cmd.env(k, v);
@@ -60,7 +67,7 @@ impl Session {
             writer,
             child,
             master: pair.master,
-            _dir: dir,
+            _dir: None,
         }
     }
 
@@ -235,4 +242,303 @@ fn sigterm_and_panic_restore_the_terminal() {
         !raw.contains(&m.token) && !raw.contains(&m.api_key),
         "no secret in the panic output"
     );
+}
+
+/// Every file the program wrote under `dir`, as text.
+fn files_under(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if let Ok(bytes) = std::fs::read(&p) {
+                out.push((p, String::from_utf8_lossy(&bytes).to_string()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn restart_restores_the_queue_and_no_secret_reaches_any_file() {
+    let rt = rt();
+    let d = rt
+        .block_on(demo::start(DemoOptions::default()))
+        .expect("demo");
+    let m = d.moderator().clone();
+    let envs = [
+        ("CLUB_ADMIN_API_KEY", m.api_key.as_str()),
+        ("CLUB_ADMIN_TOKEN", m.token.as_str()),
+    ];
+    let dir = tempfile::tempdir().expect("dir");
+    // A request of a club the moderator does not staff: only in the queue because it was added by hand.
+    let other = d
+        .pending_for("admin")
+        .into_iter()
+        .find(|id| !d.pending_for("moderator").contains(id))
+        .expect("other");
+    let mut s = Session::start_in(
+        dir.path(),
+        &["--base-url", &d.base_url, &other.to_string()],
+        &envs,
+    );
+    s.wait_for("the queue", |t| t.contains("pending request(s) loaded"));
+    // Approve a request of a club the moderator staffs, found by its id.
+    let mine = d.pending_for("moderator")[0];
+    s.send(b":filter ");
+    s.send(&mine.to_string().as_bytes()[..13]);
+    s.send(b"\r");
+    s.wait_for("one row", |t| t.contains("Queue 1/"));
+    s.send(b"a");
+    s.wait_for("the approval", |t| t.contains(": approved"));
+    s.send(b"q");
+    assert!(s.wait_exit().success());
+    let state = dir.path().join("state").join("club-admin");
+    let audit = std::fs::read_to_string(state.join("audit.jsonl")).expect("audit file");
+    assert_eq!(audit.lines().count(), 1, "{audit}");
+    let entry: serde_json::Value =
+        serde_json::from_str(audit.lines().next().unwrap_or("")).expect("json line");
+    assert_eq!(entry["action"], "approve");
+    assert_eq!(entry["outcome"], "ok");
+    assert_eq!(entry["server"], d.base_url.as_str());
+    let queue_files: Vec<_> = files_under(&state)
+        .into_iter()
+        .filter(|(p, _)| p.to_string_lossy().contains("queue-"))
+        .collect();
+    assert_eq!(queue_files.len(), 1);
+    assert!(
+        queue_files[0].1.contains(&other.to_string()),
+        "the hand-added id is saved"
+    );
+
+    let mut s = Session::start_in(dir.path(), &["--base-url", &d.base_url], &envs);
+    let screen = s.wait_for("the restored queue", |t| {
+        t.contains("pending request(s) loaded")
+    });
+    s.send(b"L");
+    let screen2 = s.wait_for("the activity log", |t| t.contains("Activity"));
+    assert!(
+        screen2.contains("approve") && screen2.contains("earlier"),
+        "history of decisions shown:\n{screen2}"
+    );
+    let _ = screen;
+    s.send(b":filter ");
+    s.send(&other.to_string().as_bytes()[..8]);
+    s.send(b"\r");
+    s.wait_for("the restored row", |t| t.contains("Queue 1/"));
+    s.send(b"q");
+    assert!(s.wait_exit().success());
+
+    for (path, text) in files_under(dir.path()) {
+        assert!(!text.contains(&m.api_key), "API key in {}", path.display());
+        assert!(!text.contains(&m.token), "token in {}", path.display());
+    }
+    let raw = String::from_utf8_lossy(&s.raw_bytes()).to_string();
+    assert!(!raw.contains(&m.api_key) && !raw.contains(&m.token));
+}
+
+#[test]
+fn help_and_errors_never_show_secrets_and_insecure_http_is_refused() {
+    let key = "mysk_secret_key_for_help_test";
+    let token = "secret.token.value";
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_club-admin"))
+        .arg("--help")
+        .env("CLUB_ADMIN_API_KEY", key)
+        .env("CLUB_ADMIN_TOKEN", token)
+        .output()
+        .expect("run");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && text.contains("--base-url"),
+        "{text}"
+    );
+    assert!(!text.contains(key) && !text.contains(token), "{text}");
+    let dir = tempfile::tempdir().expect("dir");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_club-admin"))
+        .args(["--base-url", "http://club.example.ac.th"])
+        .env("CLUB_ADMIN_API_KEY", key)
+        .env("CLUB_ADMIN_TOKEN", token)
+        .env("XDG_STATE_HOME", dir.path().join("s"))
+        .env("XDG_CONFIG_HOME", dir.path().join("c"))
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!out.status.success());
+    assert!(text.contains("refusing http://"), "{text}");
+    assert!(!text.contains(key) && !text.contains(token), "{text}");
+    for (path, content) in files_under(dir.path()) {
+        assert!(
+            !content.contains(key) && !content.contains(token),
+            "secret in {}",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn resize_storm_small_terminal_notice_and_closed_pty() {
+    let rt = rt();
+    let d = rt
+        .block_on(demo::start(DemoOptions::default()))
+        .expect("demo");
+    let m = d.moderator().clone();
+    let envs = [
+        ("CLUB_ADMIN_API_KEY", m.api_key.as_str()),
+        ("CLUB_ADMIN_TOKEN", m.token.as_str()),
+    ];
+    let mut s = Session::start(&["--base-url", &d.base_url], &envs);
+    s.wait_for("the queue", |t| t.contains("pending request(s) loaded"));
+    for i in 0..60u16 {
+        let (cols, rows) = (30 + (i * 37) % 150, 8 + (i * 13) % 50);
+        s.master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("resize");
+    }
+    s.master
+        .resize(PtySize {
+            rows: 10,
+            cols: 40,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("resize");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let bytes = s.raw_bytes();
+        let mut p = vt100::Parser::new(
+            std::num::NonZero::new(10).expect("r"),
+            std::num::NonZero::new(40).expect("c"),
+            0,
+        );
+        // Only what was drawn after the last full clear matters; replaying all is fine too.
+        p.process(&bytes);
+        if p.screen().contents().contains("Terminal too small") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no small-terminal notice");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        s.child.try_wait().expect("wait").is_none(),
+        "still running after the storm"
+    );
+    s.master
+        .resize(PtySize {
+            rows: 40,
+            cols: 120,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("resize");
+    s.send(b"q");
+    assert!(s.wait_exit().success());
+    s.assert_restored();
+}
+
+/// Closing the terminal (an SSH connection dropping) ends the program instead of leaving it
+/// spinning. Uses a pseudo-terminal whose every master descriptor this test owns, so that
+/// closing it really closes it.
+#[test]
+fn a_closed_terminal_ends_the_program() {
+    use std::os::fd::{AsFd, AsRawFd, OwnedFd};
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+
+    let rt = rt();
+    let d = rt
+        .block_on(demo::start(DemoOptions::default()))
+        .expect("demo");
+    let m = d.moderator().clone();
+    let dir = tempfile::tempdir().expect("dir");
+    let ws = nix::pty::Winsize {
+        ws_row: 40,
+        ws_col: 120,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    let pty = nix::pty::openpty(Some(&ws), None).expect("openpty");
+    // Close-on-exec, or the child (and children of other tests running in parallel)
+    // inherit the master and the terminal never hangs up.
+    for fd in [&pty.master, &pty.slave] {
+        nix::fcntl::fcntl(
+            fd.as_raw_fd(),
+            nix::fcntl::FcntlArg::F_SETFD(nix::fcntl::FdFlag::FD_CLOEXEC),
+        )
+        .expect("cloexec");
+    }
+    let slave: OwnedFd = pty.slave;
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_club-admin"));
+    cmd.args(["--base-url", &d.base_url])
+        .env("CLUB_ADMIN_API_KEY", &m.api_key)
+        .env("CLUB_ADMIN_TOKEN", &m.token)
+        .env("TERM", "xterm-256color")
+        .env("XDG_STATE_HOME", dir.path().join("s"))
+        .env("XDG_CONFIG_HOME", dir.path().join("c"))
+        .stdin(Stdio::from(slave.try_clone().expect("dup")))
+        .stdout(Stdio::from(slave.try_clone().expect("dup")))
+        .stderr(Stdio::from(slave.try_clone().expect("dup")));
+    // SAFETY: only async-signal-safe calls between fork and exec: a new session with the
+    // pseudo-terminal (stdin) as its controlling terminal, as a login shell has.
+    unsafe {
+        cmd.pre_exec(|| {
+            nix::libc::setsid();
+            nix::libc::ioctl(0, nix::libc::TIOCSCTTY as _, 0);
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().expect("spawn");
+    drop(slave);
+    let master = Arc::new(Mutex::new(Some(pty.master)));
+    let out = Arc::new(Mutex::new(Vec::new()));
+    let (mref, oref) = (master.clone(), out.clone());
+    let reader = std::thread::spawn(move || {
+        loop {
+            let guard = mref.lock().expect("lock");
+            let Some(fd) = guard.as_ref() else { break };
+            let mut fds = [nix::poll::PollFd::new(
+                fd.as_fd(),
+                nix::poll::PollFlags::POLLIN,
+            )];
+            let ready = nix::poll::poll(&mut fds, nix::poll::PollTimeout::from(20u16)).unwrap_or(0);
+            if ready > 0 {
+                let mut buf = [0u8; 65536];
+                match nix::unistd::read(fd.as_raw_fd(), &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => oref.lock().expect("lock").extend_from_slice(&buf[..n]),
+                }
+            }
+            drop(guard);
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !String::from_utf8_lossy(&out.lock().expect("lock")).contains("loaded") {
+        assert!(
+            Instant::now() < deadline,
+            "the dashboard never drew the queue"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Close every master descriptor.
+    drop(master.lock().expect("lock").take());
+    let _ = reader.join();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            break;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("still running 10 s after its terminal closed");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }

@@ -42,6 +42,10 @@ pub enum Msg {
     },
     /// The saved queue state for this server (restored at start).
     Restore(super::model::SavedQueue),
+    /// Decisions of earlier sessions on this server, from the audit file, oldest first.
+    History(Vec<AuditEntry>),
+    /// A notice for the status line and the activity log (start-up warnings).
+    Notice(String),
     /// An API call finished.
     Api {
         /// The id `update` gave the call; answers to calls no longer awaited are dropped.

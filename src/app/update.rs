@@ -94,6 +94,37 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::AddIds { text, origin } => add_ids(m, &text, &origin),
         Msg::Restore(saved) => restore(m, saved),
+        Msg::History(entries) => {
+            let earlier: Vec<LogEntry> = entries
+                .into_iter()
+                .map(|e| LogEntry {
+                    at: e.at,
+                    what: e.action,
+                    target: Some(e.target),
+                    label: "(earlier session)".into(),
+                    outcome: match e.detail {
+                        Some(d) if e.outcome != "ok" => {
+                            Outcome::Failed(crate::text::clean(&d, 300))
+                        }
+                        _ if e.outcome != "ok" => Outcome::Failed("failed".into()),
+                        _ => Outcome::Ok,
+                    },
+                })
+                .collect();
+            m.log.splice(0..0, earlier);
+            Vec::new()
+        }
+        Msg::Notice(text) => {
+            log(
+                m,
+                "start",
+                None,
+                crate::text::clean(&text, 200),
+                Outcome::Failed("warning".into()),
+            );
+            status(m, Level::Error, &text);
+            Vec::new()
+        }
         Msg::Api {
             request_id,
             outcome,

@@ -50,7 +50,8 @@ pub fn run(cli: Cli) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("club-admin: {e}");
+            // Not eprintln!: it panics when standard error is a terminal that hung up.
+            let _ = writeln!(std::io::stderr(), "club-admin: {e}");
             ExitCode::FAILURE
         }
     }
@@ -162,7 +163,7 @@ async fn dashboard(
     )
     .map_err(|e| e.to_string())?;
     for w in &settings.warnings {
-        eprintln!("club-admin: warning: {w}");
+        let _ = writeln!(std::io::stderr(), "club-admin: warning: {w}");
         tracing::warn!("{w}");
     }
 
@@ -179,6 +180,24 @@ async fn dashboard(
         && let Ok(saved) = serde_json::from_str::<SavedQueue>(&text)
     {
         initial.push(Msg::Restore(saved));
+    }
+    if let Some(p) = state_dir.as_ref().map(|d| d.join("audit.jsonl"))
+        && let Ok(text) = std::fs::read_to_string(&p)
+    {
+        let base = client.base_url().to_owned();
+        let mut earlier: Vec<crate::app::AuditEntry> = text
+            .lines()
+            .filter_map(|l| serde_json::from_str::<crate::app::AuditEntry>(l).ok())
+            .filter(|e| e.server == base)
+            .collect();
+        let skip = earlier.len().saturating_sub(500);
+        earlier.drain(..skip);
+        if !earlier.is_empty() {
+            initial.push(Msg::History(earlier));
+        }
+    }
+    for w in &settings.warnings {
+        initial.push(Msg::Notice(format!("warning: {w}")));
     }
     if !args.ids.is_empty() {
         initial.push(Msg::AddIds {
@@ -251,10 +270,18 @@ async fn dashboard(
         msg_tx,
         msg_rx,
         initial,
-        stop_signal(),
+        async {
+            tokio::select! {
+                _ = stop_signal() => {}
+                _ = terminal::hangup() => {}
+            }
+        },
     )
     .await;
     terminal::restore();
+    // The terminal is restored; ratatui's own clean-up on drop would try again and, on a
+    // terminal that hung up, report the failure by panicking. Nothing of it is needed now.
+    std::mem::forget(tui);
     let saved = model.saved_queue();
     if let Some(p) = &env_.queue_path {
         let _ =

@@ -72,3 +72,55 @@ pub fn set_mouse(on: bool) {
         execute!(out, DisableMouseCapture)
     };
 }
+
+/// Resolves when the terminal hangs up (the SSH connection dropped, the terminal window
+/// closed): `POLLHUP` on the terminal, watched by a thread blocked in `poll` that asks for no
+/// events, so it never wakes while the terminal is alive. Without this, a closed terminal
+/// that sends no SIGHUP (no controlling terminal) would leave the program running.
+pub async fn hangup() {
+    #[cfg(unix)]
+    {
+        use std::io::IsTerminal;
+        use std::os::fd::AsRawFd;
+        let tty = if io::stdin().is_terminal() {
+            None
+        } else {
+            match std::fs::File::open("/dev/tty") {
+                Ok(f) => Some(f),
+                Err(_) => return std::future::pending().await,
+            }
+        };
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let spawned = std::thread::Builder::new()
+            .name("tty-hangup".into())
+            .spawn(move || {
+                let fd = tty
+                    .as_ref()
+                    .map(|f| f.as_raw_fd())
+                    .unwrap_or(libc::STDIN_FILENO);
+                loop {
+                    let mut p = libc::pollfd {
+                        fd,
+                        events: 0,
+                        revents: 0,
+                    };
+                    // SAFETY: one valid pollfd, for the length of the call.
+                    let r = unsafe { libc::poll(&mut p, 1, -1) };
+                    if r > 0 && p.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+                        let _ = tx.send(());
+                        return;
+                    }
+                    if r < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+                        return;
+                    }
+                }
+            });
+        if spawned.is_ok() && rx.await.is_ok() {
+            tracing::info!("the terminal hung up");
+            return;
+        }
+        std::future::pending::<()>().await
+    }
+    #[cfg(not(unix))]
+    std::future::pending::<()>().await
+}

@@ -1,0 +1,194 @@
+//! Configuration: flags > environment > config file > defaults; secrets from files; bad key
+//! bindings and world-readable secrets reported.
+
+use std::collections::HashMap;
+use std::io::Write;
+
+use club_admin::cli::DashboardArgs;
+use club_admin::config::{permission_warning, resolve};
+use secrecy::ExposeSecret;
+
+fn write(path: &std::path::Path, text: &str, mode: u32) {
+    let mut f = std::fs::File::create(path).expect("create");
+    f.write_all(text.as_bytes()).expect("write");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+    }
+    let _ = mode;
+}
+
+fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+    let map: HashMap<String, String> = pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    move |k: &str| map.get(k).cloned()
+}
+
+#[test]
+fn precedence_flags_env_file_defaults() {
+    let dir = tempfile::tempdir().expect("dir");
+    let cfg = dir.path().join("config.toml");
+    write(
+        &cfg,
+        "base_url = \"https://file.example\"\napi_key = \"mysk_file_key\"\nconcurrency = 3\nauto_refresh_secs = 30\nread_only = true\n",
+        0o600,
+    );
+    let mut args = DashboardArgs {
+        config: Some(cfg.clone()),
+        ..DashboardArgs::default()
+    };
+    let s = resolve(&args, &env_of(&[]), None).expect("file only");
+    assert_eq!(s.base_url, "https://file.example");
+    assert_eq!(
+        s.credentials
+            .api_key
+            .as_ref()
+            .map(|k| k.expose_secret().to_owned())
+            .as_deref(),
+        Some("mysk_file_key")
+    );
+    assert_eq!(s.concurrency, 3);
+    assert_eq!(s.auto_refresh, Some(std::time::Duration::from_secs(30)));
+    assert!(s.read_only);
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    let env = env_of(&[
+        ("CLUB_ADMIN_BASE_URL", "https://env.example"),
+        ("CLUB_ADMIN_API_KEY", "mysk_env_key"),
+        ("CLUB_ADMIN_TOKEN", "env.token.x"),
+    ]);
+    let s = resolve(&args, &env, None).expect("env over file");
+    assert_eq!(s.base_url, "https://env.example");
+    assert_eq!(
+        s.credentials
+            .api_key
+            .as_ref()
+            .map(|k| k.expose_secret().to_owned())
+            .as_deref(),
+        Some("mysk_env_key")
+    );
+    assert_eq!(
+        s.credentials
+            .token
+            .as_ref()
+            .map(|k| k.expose_secret().to_owned())
+            .as_deref(),
+        Some("env.token.x")
+    );
+    args.base_url = Some("https://flag.example".into());
+    args.concurrency = Some(12);
+    let keyf = dir.path().join("key");
+    write(&keyf, "mysk_flag_key\n", 0o600);
+    args.api_key_file = Some(keyf);
+    let s = resolve(&args, &env, None).expect("flags over env");
+    assert_eq!(s.base_url, "https://flag.example");
+    assert_eq!(s.concurrency, 12);
+    assert_eq!(
+        s.credentials
+            .api_key
+            .as_ref()
+            .map(|k| k.expose_secret().to_owned())
+            .as_deref(),
+        Some("mysk_flag_key")
+    );
+    let dbg = format!("{s:?}");
+    assert!(
+        !dbg.contains("mysk_flag_key") && !dbg.contains("env.token.x"),
+        "settings Debug redacts secrets"
+    );
+}
+
+#[test]
+fn missing_base_url_is_explained() {
+    let dir = tempfile::tempdir().expect("dir");
+    let args = DashboardArgs {
+        config: Some(dir.path().join("none.toml")),
+        ..DashboardArgs::default()
+    };
+    let e = resolve(&args, &env_of(&[]), None).expect_err("explicit missing config file");
+    assert!(e.contains("could not read config file"), "{e}");
+    let cfg = dir.path().join("c.toml");
+    write(&cfg, "", 0o600);
+    let args = DashboardArgs {
+        config: Some(cfg),
+        ..DashboardArgs::default()
+    };
+    let e = resolve(&args, &env_of(&[]), None).expect_err("no url");
+    assert!(
+        e.contains("--base-url") && e.contains("club-admin demo"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unknown_config_keys_and_bad_bindings_stop_the_start() {
+    let dir = tempfile::tempdir().expect("dir");
+    let cfg = dir.path().join("c.toml");
+    write(
+        &cfg,
+        "base_url = \"https://x.example\"\nconcurency = 3\n",
+        0o600,
+    );
+    let args = DashboardArgs {
+        config: Some(cfg.clone()),
+        ..DashboardArgs::default()
+    };
+    let e = resolve(&args, &env_of(&[]), None).expect_err("typo");
+    assert!(e.contains("concurency"), "{e}");
+    write(
+        &cfg,
+        "base_url = \"https://x.example\"\n[keys]\napprove = \"x\"\nfrobnicate = \"z\"\n",
+        0o600,
+    );
+    let e = resolve(&args, &env_of(&[]), None).expect_err("bad bindings");
+    assert!(
+        e.contains("frobnicate: no such action") && e.contains("bound to both approve and decline"),
+        "{e}"
+    );
+    write(
+        &cfg,
+        "base_url = \"https://x.example\"\n[keys]\napprove = [\"A\", \"ctrl-a\"]\ndecline = \"X\"\n",
+        0o600,
+    );
+    let s = resolve(&args, &env_of(&[]), None).expect("good bindings");
+    let hints = s.keymap.hints(club_admin::app::Scope::Queue);
+    assert!(
+        hints.iter().any(|(k, l)| k == "A" && *l == "approve"),
+        "{hints:?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn secrets_readable_by_others_are_reported() {
+    let dir = tempfile::tempdir().expect("dir");
+    let cfg = dir.path().join("c.toml");
+    write(
+        &cfg,
+        "base_url = \"https://x.example\"\napi_key = \"mysk_secret_in_file\"\n",
+        0o644,
+    );
+    let tok = dir.path().join("token");
+    write(&tok, "a.b.c", 0o640);
+    let args = DashboardArgs {
+        config: Some(cfg.clone()),
+        token_file: Some(tok.clone()),
+        ..DashboardArgs::default()
+    };
+    let s = resolve(&args, &env_of(&[]), None).expect("resolves");
+    let all = s.warnings.join("\n");
+    assert!(
+        all.contains("config file") && all.contains("chmod 600"),
+        "{all}"
+    );
+    assert!(all.contains("token file"), "{all}");
+    assert!(
+        !all.contains("mysk_secret_in_file") && !all.contains("a.b.c"),
+        "warnings name files, never secrets"
+    );
+    assert!(permission_warning(&tok, "x").is_some());
+    write(&tok, "a.b.c", 0o600);
+    assert!(permission_warning(&tok, "x").is_none());
+}

@@ -1,0 +1,100 @@
+//! Hostile text: nothing but printable text reaches the terminal, and every cell keeps its
+//! width (proptest plus fixed cases).
+
+use club_admin::text::{clean, fit_width, sanitize, width};
+use proptest::prelude::*;
+use unicode_segmentation::UnicodeSegmentation;
+
+fn printable(s: &str) -> bool {
+    !s.chars().any(|c| {
+        c.is_control()
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{feff}')
+    })
+}
+
+const FIXED: &[&str] = &[
+    "Evil\u{1b}]0;pwned title\u{7}after",
+    "\u{1b}]52;c;ZXZpbCBjbGlwYm9hcmQ=\u{7}clip",
+    "\u{1b}]52;c;ZXZpbA==\u{1b}\\st-terminated",
+    "\u{1b}[2J\u{1b}[H\u{1b}[31mred\u{1b}[0m",
+    "\u{9b}31mC1 CSI\u{9d}0;title\u{9c}end",
+    "bell\u{7} backspace\u{8} del\u{7f} nul\u{0}",
+    "\u{202e}esreveR \u{2066}isolate\u{2069}",
+    "zero\u{200b}width\u{200d}joiner",
+    "กิ๊กฺฺฺ๊๊๊ ศรีสุวรรณวิจิตรเลิศล้ำอำไพพงศ์",
+    "王小明 한국어 日本語テキスト",
+    "👩🏽‍💻👨‍👩‍👧‍👦🏳️‍🌈 emoji",
+    "tab\tnew\nline\rreturn",
+    "\u{1b}P+q544e\u{1b}\\DCS",
+    "\u{1b}_APC payload\u{1b}\\ok",
+    "\u{1b}",
+    "\u{1b}[",
+    "\u{1b}]no terminator",
+];
+
+#[test]
+fn fixed_cases_are_printable_and_fit() {
+    for s in FIXED {
+        let out = sanitize(s);
+        assert!(printable(&out), "{s:?} -> {out:?}");
+        for w in [0usize, 1, 2, 3, 5, 10, 40] {
+            let c = clean(s, w);
+            assert!(width(&c) <= w, "{s:?} at {w}: {c:?} is {} wide", width(&c));
+            assert!(printable(&c));
+        }
+    }
+    assert_eq!(sanitize("Evil\u{1b}]0;pwned title\u{7}after"), "Evilafter");
+    assert_eq!(sanitize("\u{1b}[2J\u{1b}[H\u{1b}[31mred\u{1b}[0m"), "red");
+    assert_eq!(sanitize("\u{202e}esreveR"), "esreveR");
+    assert_eq!(fit_width("王小明", 5), "王小…");
+    assert_eq!(fit_width("abc", 3), "abc");
+    assert_eq!(fit_width("abcd", 3), "ab…");
+    assert_eq!(
+        fit_width("👩🏽‍💻👩🏽‍💻", 3),
+        "👩🏽‍💻…",
+        "an emoji sequence is kept whole"
+    );
+}
+
+#[test]
+fn a_hundred_thousand_characters() {
+    let long: String = "ชื่อยาวมาก\u{1b}[31m".repeat(10_000);
+    assert!(long.chars().count() >= 100_000);
+    let c = clean(&long, 60);
+    assert!(width(&c) <= 60);
+    assert!(printable(&c));
+    assert!(c.ends_with('…'));
+}
+
+fn hostile_char() -> impl Strategy<Value = char> {
+    prop_oneof![
+        4 => any::<char>(),
+        2 => prop::sample::select(vec!['\u{1b}', '[', ']', '\u{7}', '\u{9b}', '\u{9d}', '\u{9c}', '\\', ';', 'P', '_']),
+        2 => prop::sample::select(vec!['\u{202e}', '\u{2066}', '\u{200d}', '\u{200b}', '\u{fe0f}', '\u{1f3fd}']),
+        3 => prop::sample::select(vec!['ก', 'ิ', '๊', 'ฺ', 'ี', 'ั', '王', '한', '👩', '💻', 'a', ' ']),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn clean_never_lets_controls_through_and_never_overflows(chars in prop::collection::vec(hostile_char(), 0..200), w in 0usize..80) {
+        let s: String = chars.into_iter().collect();
+        let c = clean(&s, w);
+        prop_assert!(printable(&c), "{:?} -> {:?}", s, c);
+        prop_assert!(width(&c) <= w, "{:?} at {} -> {:?}", s, w, c);
+    }
+
+    #[test]
+    fn fit_width_keeps_whole_graphemes(chars in prop::collection::vec(hostile_char(), 0..100), w in 1usize..40) {
+        let s = sanitize(&chars.into_iter().collect::<String>());
+        let out = fit_width(&s, w);
+        prop_assert!(width(&out) <= w);
+        let body = out.strip_suffix('…').unwrap_or(&out);
+        prop_assert!(s.starts_with(body), "a prefix of the input");
+        // The cut falls on a grapheme boundary of the input.
+        let boundary = s.grapheme_indices(true).any(|(i, _)| i == body.len()) || body.len() == s.len();
+        prop_assert!(boundary, "{:?} cut inside a grapheme at {}", s, body.len());
+    }
+}
