@@ -64,6 +64,7 @@ pub fn model(n: usize) -> Model {
             .expect("t"),
         mouse: false,
         save_token: false,
+        server_key: None,
     });
     for i in 0..n {
         let mut item = QueueItem::new(Uuid::from_u128(i as u128 + 1), Origin::Manual);

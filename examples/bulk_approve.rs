@@ -41,6 +41,7 @@ async fn run(n: usize, latency: Duration, concurrency: usize) -> Result<Duration
         now: chrono::Utc::now(),
         mouse: false,
         save_token: false,
+        server_key: None,
     });
     let mut h = Headless::new(model, client, concurrency);
     h.settle(Duration::from_secs(60)).await?;

@@ -36,7 +36,7 @@ pub struct DashboardArgs {
     /// Club request ids to put in the queue (any mix of spaces, commas, newlines).
     #[arg(value_name = "REQUEST_ID")]
     pub ids: Vec<String>,
-    /// Base URL of the service, e.g. https://api.example.ac.th [env: CLUB_ADMIN_BASE_URL].
+    /// Base URL of the service (https; http only to loopback) [env: CLUB_ADMIN_BASE_URL].
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
     /// File holding the API key (instead of CLUB_ADMIN_API_KEY).

@@ -4,6 +4,8 @@
 //! Layers (arrows point one way): [`ui`] reads [`app`]; [`runtime`] drives [`app`] and
 //! [`api`]; [`app`] knows neither the terminal nor HTTP; [`api`] knows nothing above it.
 
+#![warn(missing_docs)]
+
 pub mod api;
 pub mod app;
 pub mod cli;

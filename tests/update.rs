@@ -139,6 +139,8 @@ fn listing_unavailable_falls_back_to_ids() {
 #[test]
 fn rows_arrive_sorted_oldest_first_and_the_next_page_loads_near_the_end() {
     let mut m = model();
+    assert_eq!(m.queue.sort, QueueSort::Server, "server order by default");
+    m.queue.sort = QueueSort::Age;
     let fx = club_admin::app::start(&mut m);
     let rid = api_ids(&fx, |_| true)[0];
     let fx = answer(&mut m, rid, ApiOutcome::User(Ok(reply(admin()))));
@@ -157,11 +159,12 @@ fn rows_arrive_sorted_oldest_first_and_the_next_page_loads_near_the_end() {
         .map(|&i| m.queue.items[i].id)
         .collect();
     assert_eq!(order, vec![id(3), id(1), id(2), id(4)], "oldest first");
-    let pages = api_ids(
-        &fx,
-        |c| matches!(c, ApiCall::ListRequests { page, .. } if page.p == 2),
+    let pages = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }));
+    assert_eq!(
+        pages.len(),
+        1,
+        "short queue: the next stretch is fetched at once"
     );
-    assert_eq!(pages.len(), 1, "short queue: page 2 is fetched at once");
     assert!(m.listing.loading);
     let fx = update(&mut m, key('j'));
     assert!(
@@ -819,6 +822,8 @@ fn help_is_searchable_and_command_line_runs_commands() {
     assert!(matches!(&fx[..], [Effect::SetMouse(true)]));
     update(&mut m, key('s'));
     assert_eq!(m.queue.sort, QueueSort::Status);
+    update(&mut m, key('s'));
+    assert_eq!(m.queue.sort, QueueSort::Server);
 }
 
 #[test]
@@ -1000,4 +1005,81 @@ fn incremental_counts_match_a_full_recount() {
     }
     let (p, a, d, o) = m.queue.counts();
     assert_eq!(p + a + d + o, 4);
+}
+
+#[test]
+fn decisions_shift_the_pending_listing_and_no_request_is_skipped() {
+    let mut m = model();
+    m.page_size = 2;
+    let fx = club_admin::app::start(&mut m);
+    let rid = api_ids(&fx, |_| true)[0];
+    let fx = answer(&mut m, rid, ApiOutcome::User(Ok(reply(admin()))));
+    let rid = api_ids(&fx, |_| true)[0];
+    let rows = sample_rows();
+    let page1 = vec![rows[0].clone(), rows[1].clone()];
+    let fx = answer(
+        &mut m,
+        rid,
+        ApiOutcome::Listing(Ok(listing_reply(page1, Some(2), 4))),
+    );
+    // Both listed requests are pending here: the next stretch starts at page 2.
+    let more: Vec<u32> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Api {
+                call: ApiCall::ListRequests { page, .. },
+                ..
+            } => Some(page.p),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(more, vec![2]);
+    let rid = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
+    // Meanwhile both are approved: on the server, what was page 2 is now page 1.
+    for id in [id(1), id(2)] {
+        let pos = m
+            .queue
+            .visible
+            .iter()
+            .position(|&i| m.queue.items[i].id == id)
+            .expect("row");
+        m.queue.cursor = pos;
+        let fx = update(&mut m, key('a'));
+        let put = api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. }))[0];
+        let mut r = rows.iter().find(|r| r.id == id).expect("row").clone();
+        r.membership_status = Some(MembershipStatus::Approved);
+        answer(&mut m, put, ApiOutcome::Updated(Ok(reply(r))));
+    }
+    // The page-2 answer (asked before the approvals) comes back empty.
+    let fx = answer(
+        &mut m,
+        rid,
+        ApiOutcome::Listing(Ok(listing_reply(vec![], None, 2))),
+    );
+    // The server still counts 2 pending requests this dashboard has not seen: it goes on.
+    let more: Vec<u32> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Api {
+                call: ApiCall::ListRequests { page, .. },
+                ..
+            } => Some(page.p),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        more,
+        vec![1],
+        "no listed request is still pending here, so page 1 holds the unseen ones"
+    );
+    let rid = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
+    answer(
+        &mut m,
+        rid,
+        ApiOutcome::Listing(Ok(listing_reply(vec![rows[3].clone()], None, 1))),
+    );
+    assert!(
+        m.queue.get(id(4)).is_some(),
+        "the shifted request is in the queue"
+    );
 }

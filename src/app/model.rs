@@ -255,27 +255,32 @@ impl QueueItem {
 }
 
 /// Order of the queue.
+///
+/// The default is the server's listing order (year, then id): pages load at the end, below
+/// the cursor, as the moderator works down the queue. The listing cannot sort by age
+/// (api-notes.md: sort keys are id, club_id, student_id, membership_status, year), so
+/// "oldest first" sorts what is loaded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum QueueSort {
-    /// Oldest request first.
+    /// As the server listed them (and ids as added).
     #[default]
+    Server,
+    /// Oldest request first.
     Age,
     /// By club name.
     Club,
     /// Pending first, then approved, declined.
     Status,
-    /// As the server listed them (and ids as added).
-    Server,
 }
 
 impl QueueSort {
     /// The next order in the cycle.
     pub fn next(self) -> QueueSort {
         match self {
+            QueueSort::Server => QueueSort::Age,
             QueueSort::Age => QueueSort::Club,
             QueueSort::Club => QueueSort::Status,
             QueueSort::Status => QueueSort::Server,
-            QueueSort::Server => QueueSort::Age,
         }
     }
 
@@ -896,6 +901,9 @@ pub struct ModelOptions {
     pub mouse: bool,
     /// Save a pasted token by default.
     pub save_token: bool,
+    /// What the saved queue and the audit entries are keyed by: the base URL, or `demo` for
+    /// the in-process demo server (whose port changes at every start). `None`: the base URL.
+    pub server_key: Option<String>,
 }
 
 /// The whole state of the dashboard.
@@ -903,6 +911,8 @@ pub struct ModelOptions {
 pub struct Model {
     /// Base URL.
     pub base_url: String,
+    /// Key of this server in the saved queue and the audit file (see [`ModelOptions`]).
+    pub server_key: String,
     /// Where to sign in.
     pub sign_in_url: String,
     /// `--read-only`.
@@ -969,6 +979,7 @@ impl Model {
     /// A fresh model.
     pub fn new(o: ModelOptions) -> Self {
         Model {
+            server_key: o.server_key.unwrap_or_else(|| o.base_url.clone()),
             base_url: o.base_url,
             sign_in_url: o.sign_in_url,
             read_only: o.read_only,
@@ -1011,7 +1022,7 @@ impl Model {
     /// The snapshot saved for the next start.
     pub fn saved_queue(&self) -> SavedQueue {
         SavedQueue {
-            server: self.base_url.clone(),
+            server: self.server_key.clone(),
             manual_ids: self
                 .queue
                 .items

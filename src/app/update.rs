@@ -191,7 +191,7 @@ fn log(m: &mut Model, what: &str, target: Option<Uuid>, label: String, outcome: 
 fn audit(m: &Model, action: &str, target: Uuid, result: Result<(), String>) -> Effect {
     Effect::Audit(AuditEntry {
         at: m.now,
-        server: m.base_url.clone(),
+        server: m.server_key.clone(),
         user: m.user.get().and_then(|u| u.email.clone()),
         action: action.to_owned(),
         target,
@@ -577,9 +577,9 @@ fn prefetch(m: &mut Model) -> Vec<Effect> {
     let mut fx = fetch_rows(m, &ids);
     if m.queue.cursor + PAGE_AHEAD >= m.queue.visible.len()
         && !m.listing.loading
-        && let Some(p) = m.listing.next_page
+        && m.listing.next_page.is_some()
     {
-        fx.extend(load_page(m, p));
+        fx.extend(load_more(m));
     }
     fx
 }
@@ -750,6 +750,28 @@ fn refresh(m: &mut Model) -> Vec<Effect> {
     fx
 }
 
+/// Loads the next stretch of the listing. The listing is filtered to pending requests, so
+/// every decision shifts later pages left: the page asked for is computed from how many
+/// listed requests are still pending here, which never skips a request (an overlap is merged).
+fn load_more(m: &mut Model) -> Vec<Effect> {
+    let still_pending = listed_pending(m);
+    load_page(m, still_pending / m.page_size.max(1) + 1)
+}
+
+/// Listed requests that are still pending here (the server's pending listing holds them
+/// before any request this dashboard has not seen yet).
+fn listed_pending(m: &Model) -> u32 {
+    m.queue
+        .items
+        .iter()
+        .filter(|i| {
+            i.origin == Origin::Listing
+                && !matches!(i.state, RowState::Deleted | RowState::Gone)
+                && i.status() == Some(&MembershipStatus::Pending)
+        })
+        .count() as u32
+}
+
 fn load_page(m: &mut Model, page: u32) -> Vec<Effect> {
     let filter = match &m.listing.scope {
         ListScope::Clubs(ids) => RequestFilter {
@@ -808,7 +830,7 @@ fn add_ids(m: &mut Model, text: &str, origin: &str) -> Vec<Effect> {
 }
 
 fn restore(m: &mut Model, saved: SavedQueue) -> Vec<Effect> {
-    if saved.server != m.base_url {
+    if saved.server != m.server_key {
         return Vec::new();
     }
     m.queue.set_filter(&saved.filter);
@@ -1540,21 +1562,32 @@ fn on_api(m: &mut Model, pending: Pending, outcome: ApiOutcome) -> Vec<Effect> {
                     note_ok(m, &reply.api_version);
                     m.listing.support = ListingSupport::Available;
                     let pag = reply.meta.as_ref().and_then(|x| x.pagination.clone());
-                    m.listing.next_page = pag.as_ref().and_then(|p| p.next_p).filter(|n| *n > page);
+                    let last_page = pag.as_ref().and_then(|p| p.last_p).unwrap_or(page);
                     m.listing.total = pag.as_ref().and_then(|p| p.total);
+                    let first_load = m.listing.refreshed_at.is_none();
                     if page == 1 {
                         m.listing.refreshed_at = Some(m.now);
                     }
-                    let n = reply.data.len();
+                    let mut added = 0;
                     for r in reply.data {
                         let id = r.id;
                         if m.queue.get(id).is_none() {
                             m.queue.push(QueueItem::new(id, Origin::Listing));
+                            added += 1;
                         }
                         merge_row(m, r);
                     }
                     m.queue.refresh_view();
-                    if m.status.as_ref().is_some_and(|s| s.text == "refreshing…") || page == 1 {
+                    // More to load while the server counts more pending requests than this
+                    // dashboard has seen (decisions shift pages; see `load_more`).
+                    let seen = u64::from(listed_pending(m));
+                    let more = m.listing.total.is_some_and(|t| t > seen);
+                    m.listing.next_page = more.then_some(page + 1);
+                    if added == 0 && more && page < last_page {
+                        // Everything on this page was known already (pages shifted): go on.
+                        return load_page(m, page + 1);
+                    }
+                    if first_load || m.status.as_ref().is_some_and(|s| s.text == "refreshing…") {
                         let total = m
                             .listing
                             .total
@@ -1566,7 +1599,6 @@ fn on_api(m: &mut Model, pending: Pending, outcome: ApiOutcome) -> Vec<Effect> {
                             &format!("{} pending request(s) loaded{total}", m.queue.counts().0),
                         );
                     }
-                    let _ = n;
                     fx.extend(prefetch(m));
                 }
                 Err(e) => {

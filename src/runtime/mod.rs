@@ -171,11 +171,17 @@ async fn dashboard(
     // is taken over.
     let mut initial = Vec::new();
     let state_dir = settings.state_dir.clone();
+    // The demo server's port changes at every start: its saved queue and history are keyed
+    // by "demo" instead of its address.
+    let server_key = if demo_mode {
+        "demo".to_owned()
+    } else {
+        client.base_url().to_owned()
+    };
     let queue_path = state_dir
         .as_ref()
-        .map(|d| d.join(queue_file_name(client.base_url())));
-    if !demo_mode
-        && let Some(p) = &queue_path
+        .map(|d| d.join(queue_file_name(&server_key)));
+    if let Some(p) = &queue_path
         && let Ok(text) = std::fs::read_to_string(p)
         && let Ok(saved) = serde_json::from_str::<SavedQueue>(&text)
     {
@@ -184,7 +190,7 @@ async fn dashboard(
     if let Some(p) = state_dir.as_ref().map(|d| d.join("audit.jsonl"))
         && let Ok(text) = std::fs::read_to_string(&p)
     {
-        let base = client.base_url().to_owned();
+        let base = server_key.clone();
         let mut earlier: Vec<crate::app::AuditEntry> = text
             .lines()
             .filter_map(|l| serde_json::from_str::<crate::app::AuditEntry>(l).ok())
@@ -242,13 +248,14 @@ async fn dashboard(
         now: chrono::Utc::now(),
         mouse: settings.mouse,
         save_token: settings.save_token && settings.token_path.is_some(),
+        server_key: Some(server_key),
     });
     let env_ = event_loop::Env {
         client,
         worker,
         token_path: settings.token_path.clone(),
         audit_path: state_dir.as_ref().map(|d| d.join("audit.jsonl")),
-        queue_path: if demo_mode { None } else { queue_path },
+        queue_path,
         auto_refresh: settings.auto_refresh,
         theme: crate::ui::Theme::from_env(),
         real_terminal: true,

@@ -161,11 +161,11 @@ pub(super) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
         theme.dim(),
     ));
     if let Some(at) = m.listing.refreshed_at {
-        let a = age(m.now, at);
-        let text = if a == "now" {
-            " updated just now ".to_owned()
+        let secs = (m.now - at).num_seconds().max(0);
+        let text = if secs < 60 {
+            format!(" updated {secs} s ago ")
         } else {
-            format!(" updated {a} ago ")
+            format!(" updated {} ago ", age(m.now, at))
         };
         bottom.push(Span::styled(text, theme.dim()));
     }

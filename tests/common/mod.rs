@@ -27,6 +27,7 @@ pub fn model() -> Model {
         now: now(),
         mouse: false,
         save_token: true,
+        server_key: None,
     });
     let _ = update(&mut m, Msg::Layout { queue_rows: 20 });
     m
@@ -154,9 +155,11 @@ pub fn sample_rows() -> Vec<ClubRequest> {
     ]
 }
 
-/// A model whose queue holds `rows` as if listed by the server.
+/// A model whose queue holds `rows` as if listed by the server, sorted oldest first (the
+/// tests below were written against that order; the default is the server's order).
 pub fn model_with(rows: Vec<ClubRequest>) -> Model {
     let mut m = model();
+    m.queue.sort = QueueSort::Age;
     // Sign in as an admin so the listing is scoped to all pending requests.
     let fx = update(
         &mut m,
@@ -177,6 +180,11 @@ pub fn model_with(rows: Vec<ClubRequest>) -> Model {
             outcome: club_admin::app::ApiOutcome::User(Ok(reply(admin()))),
         },
     );
+    // A pending-only listing: its total counts the pending rows.
+    let pending = rows
+        .iter()
+        .filter(|r| r.membership() == Some(&MembershipStatus::Pending))
+        .count() as u64;
     let list = api_ids(&fx, |c| {
         matches!(c, club_admin::app::ApiCall::ListRequests { .. })
     });
@@ -185,7 +193,7 @@ pub fn model_with(rows: Vec<ClubRequest>) -> Model {
         &mut m,
         Msg::Api {
             request_id: list[0],
-            outcome: club_admin::app::ApiOutcome::Listing(Ok(listing_reply(rows, None, 4))),
+            outcome: club_admin::app::ApiOutcome::Listing(Ok(listing_reply(rows, None, pending))),
         },
     );
     drop(fx);
