@@ -156,6 +156,7 @@ impl Env {
 }
 
 fn to_msg(ev: Event) -> Option<Msg> {
+    tracing::trace!(?ev, "terminal event");
     match ev {
         Event::Key(k) if k.kind != KeyEventKind::Release => Some(Msg::Key(k)),
         Event::Paste(s) => Some(Msg::Paste(s)),
