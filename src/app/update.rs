@@ -1809,6 +1809,13 @@ fn on_action_answer(
     let ok = result.is_ok();
     match result {
         Ok(answer) => {
+            let was_listed_pending = m.queue.get(id).is_some_and(|i| {
+                i.origin == Origin::Listing && i.status() == Some(&MembershipStatus::Pending)
+            });
+            if was_listed_pending && let Some(t) = m.listing.total.as_mut() {
+                // The server's pending count shrinks with each confirmed decision.
+                *t = t.saturating_sub(1);
+            }
             if let Some(item) = m.queue.get_mut(id) {
                 item.error = None;
                 item.read_error = None;

@@ -153,7 +153,9 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
             hidden,
             on_confirm,
         } => {
-            let r = centered(area, w.min(70), 9);
+            let extra =
+                u16::from(ids.len() == 1 || *hidden > 0) + u16::from(*action == RowAction::Delete);
+            let r = centered(area, w.min(74), 6 + extra);
             let verb = match action {
                 RowAction::Approve => "Approve",
                 RowAction::Decline => "Decline",
