@@ -69,6 +69,9 @@ pub struct DashboardArgs {
     /// Capture the mouse (off by default: keeps the terminal's own selection working).
     #[arg(long)]
     pub mouse: bool,
+    /// Reload the queue every N seconds (0, the default, is off; at least 5).
+    #[arg(long, value_name = "SECONDS")]
+    pub auto_refresh: Option<u64>,
 }
 
 /// Options of `demo`.

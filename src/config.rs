@@ -130,7 +130,18 @@ pub fn permission_warning(path: &Path, what: &str) -> Option<String> {
     }
 }
 
+/// Expands a leading `~/` to the home directory (config files are written by hand).
+pub fn expand_home(path: &Path) -> PathBuf {
+    match path.strip_prefix("~") {
+        Ok(rest) => directories::BaseDirs::new()
+            .map(|b| b.home_dir().join(rest))
+            .unwrap_or_else(|| path.to_path_buf()),
+        Err(_) => path.to_path_buf(),
+    }
+}
+
 fn read_secret_file(path: &Path, what: &str, warnings: &mut Vec<String>) -> Result<String, String> {
+    let path = &expand_home(path);
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("could not read the {what} file {}: {e}", path.display()))?;
     if let Some(w) = permission_warning(path, &format!("the {what} file")) {
@@ -218,7 +229,7 @@ pub fn resolve(
     let token_path = args
         .token_file
         .clone()
-        .or_else(|| file.token_file.clone())
+        .or_else(|| file.token_file.as_deref().map(expand_home))
         .or_else(|| state_dir.as_ref().map(|d| d.join("token")));
     let token = if let Some(p) = &args.token_file {
         Some(read_secret_file(p, "token", &mut warnings)?)
@@ -259,7 +270,7 @@ pub fn resolve(
         allow_insecure_http: args.allow_insecure_http || file.allow_insecure_http.unwrap_or(false),
         ..ClientOptions::default()
     };
-    let refresh = file.auto_refresh_secs.unwrap_or(0);
+    let refresh = args.auto_refresh.or(file.auto_refresh_secs).unwrap_or(0);
     Ok(Settings {
         base_url,
         credentials: Credentials {

@@ -192,3 +192,26 @@ fn secrets_readable_by_others_are_reported() {
     write(&tok, "a.b.c", 0o600);
     assert!(permission_warning(&tok, "x").is_none());
 }
+
+#[test]
+fn a_leading_tilde_is_the_home_directory() {
+    let dir = tempfile::tempdir().expect("dir");
+    let cfg = dir.path().join("c.toml");
+    write(
+        &cfg,
+        "base_url = \"https://x.example\"\ntoken_file = \"~/club-admin-token-test\"\n",
+        0o600,
+    );
+    let args = DashboardArgs {
+        config: Some(cfg),
+        ..DashboardArgs::default()
+    };
+    let s = resolve(&args, &env_of(&[]), None).expect("resolves");
+    let p = s.token_path.expect("token path");
+    assert!(!p.starts_with("~"), "{}", p.display());
+    assert!(p.ends_with("club-admin-token-test"));
+    assert_eq!(
+        club_admin::config::expand_home(std::path::Path::new("/abs/path")),
+        std::path::PathBuf::from("/abs/path")
+    );
+}

@@ -618,6 +618,15 @@ async fn raw_wire_traps_match_api_notes() {
         .await
         .expect("send");
     assert_eq!(r.status(), 200);
+    let r = get("/auth/user/").send().await.expect("send");
+    assert_eq!(r.status(), 200, "a trailing slash is tolerated");
+    let r = get("/v1/clubs/requests/?pagination%5Bp%5D=1&pagination%5Bsize%5D=1")
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(r.status(), 200);
+    let body: serde_json::Value = r.json().await.expect("json");
+    assert_eq!(body["meta"]["pagination"]["size"], 1, "the query survives");
 }
 
 #[tokio::test]

@@ -218,10 +218,14 @@ pub async fn start(options: DemoOptions) -> Result<DemoHandle, String> {
     let addr = listener
         .local_addr()
         .map_err(|e| format!("no local address: {e}"))?;
-    let app = routes::router(app_state.clone());
+    // A trailing slash is tolerated, as on the deployed service: it is stripped before
+    // routing (a `Router` layer would run after routing).
+    let app =
+        tower::ServiceExt::map_request(routes::router(app_state.clone()), strip_trailing_slash);
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(async move {
-        let serve = axum::serve(listener, app).with_graceful_shutdown(async {
+        let make = axum::ServiceExt::<axum::extract::Request>::into_make_service(app);
+        let serve = axum::serve(listener, make).with_graceful_shutdown(async {
             let _ = rx.await;
         });
         if let Err(e) = serve.await {
@@ -235,6 +239,25 @@ pub async fn start(options: DemoOptions) -> Result<DemoHandle, String> {
         state: app_state,
         shutdown: Some(tx),
     })
+}
+
+fn strip_trailing_slash(mut req: axum::extract::Request) -> axum::extract::Request {
+    let path = req.uri().path();
+    if path.len() > 1 && path.ends_with('/') {
+        let trimmed = path.trim_end_matches('/');
+        let new = match req.uri().query() {
+            Some(q) => format!("{trimmed}?{q}"),
+            None => trimmed.to_owned(),
+        };
+        if let Ok(pq) = new.parse::<axum::http::uri::PathAndQuery>() {
+            let mut parts = req.uri().clone().into_parts();
+            parts.path_and_query = Some(pq);
+            if let Ok(uri) = axum::http::Uri::from_parts(parts) {
+                *req.uri_mut() = uri;
+            }
+        }
+    }
+    req
 }
 
 fn add_extra_requests(state: &mut DemoState, n: usize) {
