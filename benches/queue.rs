@@ -9,7 +9,7 @@ use std::hint::black_box;
 use chrono::{TimeZone, Utc};
 use club_admin::api::{ClubRequest, MembershipStatus};
 use club_admin::app::model::{Origin, QueueItem, RowState};
-use club_admin::app::{ApiOutcome, Keymap, Model, ModelOptions, Msg, update};
+use club_admin::app::{ApiOutcome, Model, ModelOptions, Msg, update};
 use club_admin::ui::{Theme, view};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -51,20 +51,11 @@ fn request(i: usize) -> ClubRequest {
 /// A model whose queue holds `n` loaded pending requests.
 pub fn model(n: usize) -> Model {
     let mut m = Model::new(ModelOptions {
-        base_url: "http://127.0.0.1:9".into(),
-        read_only: false,
-        keymap: Keymap::default(),
-        has_token: true,
-        token_expires: None,
-        sign_in_url: String::new(),
-        page_size: 50,
         now: Utc
             .with_ymd_and_hms(2026, 11, 22, 9, 0, 0)
             .single()
             .expect("t"),
-        mouse: false,
-        save_token: false,
-        server_key: None,
+        ..ModelOptions::new("http://127.0.0.1:9")
     });
     for i in 0..n {
         let mut item = QueueItem::new(Uuid::from_u128(i as u128 + 1), Origin::Manual);

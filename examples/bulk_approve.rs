@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use club_admin::api::{ApiClient, ClientOptions, Credentials, MembershipStatus};
-use club_admin::app::{Keymap, Model, ModelOptions, Msg, Popup};
+use club_admin::app::{Model, ModelOptions, Msg, Popup};
 use club_admin::demo::{self, DemoOptions, Faults};
 use club_admin::runtime::headless::Headless;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -30,19 +30,7 @@ async fn run(n: usize, latency: Duration, concurrency: usize) -> Result<Duration
         ClientOptions::default(),
     )
     .map_err(|e| e.to_string())?;
-    let model = Model::new(ModelOptions {
-        base_url: d.base_url.clone(),
-        read_only: false,
-        keymap: Keymap::default(),
-        has_token: true,
-        token_expires: None,
-        sign_in_url: String::new(),
-        page_size: 50,
-        now: chrono::Utc::now(),
-        mouse: false,
-        save_token: false,
-        server_key: None,
-    });
+    let model = Model::new(ModelOptions::new(&d.base_url));
     let mut h = Headless::new(model, client, concurrency);
     h.settle(Duration::from_secs(60)).await?;
     let ids: Vec<String> = d

@@ -906,6 +906,25 @@ pub struct ModelOptions {
     pub server_key: Option<String>,
 }
 
+impl ModelOptions {
+    /// Defaults for `base_url`: default keymap, a token present, pages of 50, now, no mouse.
+    pub fn new(base_url: &str) -> ModelOptions {
+        ModelOptions {
+            base_url: base_url.to_owned(),
+            read_only: false,
+            keymap: Keymap::default(),
+            has_token: true,
+            token_expires: None,
+            sign_in_url: format!("{}/auth/oauth/init", base_url.trim_end_matches('/')),
+            page_size: 50,
+            now: chrono::Utc::now(),
+            mouse: false,
+            save_token: false,
+            server_key: None,
+        }
+    }
+}
+
 /// The whole state of the dashboard.
 #[derive(Debug, Clone)]
 pub struct Model {

@@ -1460,6 +1460,23 @@ fn merge_row(m: &mut Model, r: ClubRequest) {
     }
 }
 
+/// A listing call failed: a 404 means the server has no listing (api-notes.md: fall back to
+/// request ids); anything else is reported with `what`.
+fn listing_failed(m: &mut Model, e: &ApiError, what: &str) {
+    note_error(m, e);
+    if matches!(e, ApiError::OperationUnavailable(_) | ApiError::NotFound(_)) {
+        m.listing.support = ListingSupport::Unavailable;
+        m.listing.scope = ListScope::None;
+        status(
+            m,
+            Level::Info,
+            "this server has no listing: add request ids with i (or pass them as arguments)",
+        );
+    } else {
+        status(m, Level::Error, &format!("{what}: {}", error_text(e)));
+    }
+}
+
 fn on_api(m: &mut Model, pending: Pending, outcome: ApiOutcome) -> Vec<Effect> {
     let mut fx = Vec::new();
     match (pending, outcome) {
@@ -1534,22 +1551,7 @@ fn on_api(m: &mut Model, pending: Pending, outcome: ApiOutcome) -> Vec<Effect> {
                 }
             }
             Err(e) => {
-                note_error(m, &e);
-                if matches!(e, ApiError::OperationUnavailable(_) | ApiError::NotFound(_)) {
-                    m.listing.support = ListingSupport::Unavailable;
-                    m.listing.scope = ListScope::None;
-                    status(
-                        m,
-                        Level::Info,
-                        "this server has no listing: add request ids with i (or pass them as arguments)",
-                    );
-                } else {
-                    status(
-                        m,
-                        Level::Error,
-                        &format!("could not find your clubs: {}", error_text(&e)),
-                    );
-                }
+                listing_failed(m, &e, "could not find your clubs");
             }
         },
         (Pending::ListPage { page, generation }, ApiOutcome::Listing(res)) => {
@@ -1602,21 +1604,7 @@ fn on_api(m: &mut Model, pending: Pending, outcome: ApiOutcome) -> Vec<Effect> {
                     fx.extend(prefetch(m));
                 }
                 Err(e) => {
-                    note_error(m, &e);
-                    if matches!(e, ApiError::OperationUnavailable(_) | ApiError::NotFound(_)) {
-                        m.listing.support = ListingSupport::Unavailable;
-                        status(
-                            m,
-                            Level::Info,
-                            "this server has no listing: add request ids with i (or pass them as arguments)",
-                        );
-                    } else {
-                        status(
-                            m,
-                            Level::Error,
-                            &format!("could not load the queue: {}", error_text(&e)),
-                        );
-                    }
+                    listing_failed(m, &e, "could not load the queue");
                 }
             }
         }

@@ -19,6 +19,16 @@ use super::Faults;
 use super::state::{DemoState, Refusal};
 use crate::api::{ContactType, FetchLevel, Levels, MembershipStatus};
 
+/// Unwraps a `Result<T, Response>`, answering with the error response.
+macro_rules! or_respond {
+    ($e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(response) => return response,
+        }
+    };
+}
+
 /// The version label the deployed service reports.
 pub const API_VERSION: &str = "0.8.4";
 
@@ -171,10 +181,7 @@ async fn health(State(state): State<AppState>) -> Response {
 }
 
 async fn current_user(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    let user = match auth(&state, &headers, true) {
-        Ok(u) => u,
-        Err(r) => return r,
-    };
+    let user = or_respond!(auth(&state, &headers, true));
     let st = state.lock();
     let u = &st.users[user];
     ok(
@@ -193,18 +200,9 @@ async fn get_club(
     Path(id): Path<String>,
     RawQuery(q): RawQuery,
 ) -> Response {
-    let id = match parse_id(&id) {
-        Ok(i) => i,
-        Err(r) => return r,
-    };
-    let user = match auth(&state, &headers, false) {
-        Ok(u) => u,
-        Err(r) => return r,
-    };
-    let levels = match query_levels(&query_pairs(&q)) {
-        Ok(l) => l,
-        Err(r) => return r,
-    };
+    let id = or_respond!(parse_id(&id));
+    let user = or_respond!(auth(&state, &headers, false));
+    let levels = or_respond!(query_levels(&query_pairs(&q)));
     let st = state.lock();
     match st.club(id) {
         None => error(404, "entity_not_found", &format!("Club {id} not found")),
@@ -246,18 +244,9 @@ async fn create_contact(
     Path(id): Path<String>,
     body: Bytes,
 ) -> Response {
-    let club_id = match parse_id(&id) {
-        Ok(i) => i,
-        Err(r) => return r,
-    };
-    let user = match auth(&state, &headers, true) {
-        Ok(u) => u,
-        Err(r) => return r,
-    };
-    let (data, _levels) = match parse_body(&body) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+    let club_id = or_respond!(parse_id(&id));
+    let user = or_respond!(auth(&state, &headers, true));
+    let (data, _levels) = or_respond!(parse_body(&body));
     let kind = match data.get("type").and_then(|t| t.as_str()) {
         Some(t) => match ContactType::parse(t) {
             ContactType::Other(o) => {
@@ -302,19 +291,10 @@ async fn get_request(
     Path(id): Path<String>,
     RawQuery(q): RawQuery,
 ) -> Response {
-    let id = match parse_id(&id) {
-        Ok(i) => i,
-        Err(r) => return r,
-    };
+    let id = or_respond!(parse_id(&id));
     // Deployed behaviour: the token is demanded here too (api-notes.md).
-    let user = match auth(&state, &headers, true) {
-        Ok(u) => u,
-        Err(r) => return r,
-    };
-    let levels = match query_levels(&query_pairs(&q)) {
-        Ok(l) => l,
-        Err(r) => return r,
-    };
+    let user = or_respond!(auth(&state, &headers, true));
+    let levels = or_respond!(query_levels(&query_pairs(&q)));
     let st = state.lock();
     match st.requests.iter().find(|r| r.id == id) {
         None => error(
@@ -335,18 +315,9 @@ async fn update_request(
     Path(id): Path<String>,
     body: Bytes,
 ) -> Response {
-    let id = match parse_id(&id) {
-        Ok(i) => i,
-        Err(r) => return r,
-    };
-    let user = match auth(&state, &headers, true) {
-        Ok(u) => u,
-        Err(r) => return r,
-    };
-    let (data, levels) = match parse_body(&body) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+    let id = or_respond!(parse_id(&id));
+    let user = or_respond!(auth(&state, &headers, true));
+    let (data, levels) = or_respond!(parse_body(&body));
     let status = match data.get("status").and_then(|s| s.as_str()) {
         None => {
             return error(
@@ -393,14 +364,8 @@ async fn delete_request(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    let id = match parse_id(&id) {
-        Ok(i) => i,
-        Err(r) => return r,
-    };
-    let user = match auth(&state, &headers, true) {
-        Ok(u) => u,
-        Err(r) => return r,
-    };
+    let id = or_respond!(parse_id(&id));
+    let user = or_respond!(auth(&state, &headers, true));
     match state.lock().delete_request(user, id) {
         Ok(()) => ok(Value::Null, None),
         Err(r) => refused(r),
@@ -510,10 +475,7 @@ async fn list_requests(
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Response {
-    let user = match auth(&state, &headers, true) {
-        Ok(u) => u,
-        Err(r) => return r,
-    };
+    let user = or_respond!(auth(&state, &headers, true));
     let pairs = query_pairs(&q);
     let run = || -> Result<Response, Response> {
         let levels = query_levels(&pairs)?;
@@ -595,10 +557,7 @@ async fn list_clubs(
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Response {
-    let user = match auth(&state, &headers, true) {
-        Ok(u) => u,
-        Err(r) => return r,
-    };
+    let user = or_respond!(auth(&state, &headers, true));
     let pairs = query_pairs(&q);
     let run = || -> Result<Response, Response> {
         let levels = query_levels(&pairs)?;

@@ -4,7 +4,7 @@
 use chrono::{DateTime, TimeZone, Utc};
 use club_admin::api::*;
 use club_admin::app::model::*;
-use club_admin::app::{Effect, Keymap, Model, ModelOptions, Msg, update};
+use club_admin::app::{Effect, Model, ModelOptions, Msg, update};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
 use uuid::Uuid;
@@ -17,17 +17,10 @@ pub fn now() -> DateTime<Utc> {
 
 pub fn model() -> Model {
     let mut m = Model::new(ModelOptions {
-        base_url: "http://127.0.0.1:9".into(),
-        read_only: false,
-        keymap: Keymap::default(),
-        has_token: true,
         token_expires: Some(now() + chrono::Duration::hours(7) + chrono::Duration::minutes(59)),
-        sign_in_url: "http://127.0.0.1:9/auth/oauth/init".into(),
-        page_size: 50,
         now: now(),
-        mouse: false,
         save_token: true,
-        server_key: None,
+        ..ModelOptions::new("http://127.0.0.1:9")
     });
     let _ = update(&mut m, Msg::Layout { queue_rows: 20 });
     m
