@@ -143,6 +143,23 @@ impl Session {
     }
 }
 
+/// A demo server and its moderator account.
+fn demo_server(rt: &tokio::runtime::Runtime) -> (demo::DemoHandle, demo::DemoUser) {
+    let d = rt
+        .block_on(demo::start(DemoOptions::default()))
+        .expect("demo");
+    let m = d.moderator().clone();
+    (d, m)
+}
+
+/// The environment that hands the moderator's secrets to the binary.
+fn secrets_env(m: &demo::DemoUser) -> [(&'static str, &str); 2] {
+    [
+        ("CLUB_ADMIN_API_KEY", m.api_key.as_str()),
+        ("CLUB_ADMIN_TOKEN", m.token.as_str()),
+    ]
+}
+
 fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -154,10 +171,7 @@ fn rt() -> tokio::runtime::Runtime {
 #[test]
 fn approve_in_a_real_terminal_then_quit_restores_it() {
     let rt = rt();
-    let d = rt
-        .block_on(demo::start(DemoOptions::default()))
-        .expect("demo");
-    let m = d.moderator().clone();
+    let (d, m) = demo_server(&rt);
     let mut s = Session::start(
         &["--base-url", &d.base_url],
         &[
@@ -206,14 +220,8 @@ fn approve_in_a_real_terminal_then_quit_restores_it() {
 #[test]
 fn sigterm_and_panic_restore_the_terminal() {
     let rt = rt();
-    let d = rt
-        .block_on(demo::start(DemoOptions::default()))
-        .expect("demo");
-    let m = d.moderator().clone();
-    let envs = [
-        ("CLUB_ADMIN_API_KEY", m.api_key.as_str()),
-        ("CLUB_ADMIN_TOKEN", m.token.as_str()),
-    ];
+    let (d, m) = demo_server(&rt);
+    let envs = secrets_env(&m);
     for signal in [
         nix::sys::signal::Signal::SIGTERM,
         nix::sys::signal::Signal::SIGHUP,
@@ -264,14 +272,8 @@ fn files_under(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
 #[test]
 fn restart_restores_the_queue_and_no_secret_reaches_any_file() {
     let rt = rt();
-    let d = rt
-        .block_on(demo::start(DemoOptions::default()))
-        .expect("demo");
-    let m = d.moderator().clone();
-    let envs = [
-        ("CLUB_ADMIN_API_KEY", m.api_key.as_str()),
-        ("CLUB_ADMIN_TOKEN", m.token.as_str()),
-    ];
+    let (d, m) = demo_server(&rt);
+    let envs = secrets_env(&m);
     let dir = tempfile::tempdir().expect("dir");
     // A request of a club the moderator does not staff: only in the queue because it was added by hand.
     let other = d
@@ -381,14 +383,8 @@ fn help_and_errors_never_show_secrets_and_insecure_http_is_refused() {
 #[test]
 fn resize_storm_small_terminal_notice_and_closed_pty() {
     let rt = rt();
-    let d = rt
-        .block_on(demo::start(DemoOptions::default()))
-        .expect("demo");
-    let m = d.moderator().clone();
-    let envs = [
-        ("CLUB_ADMIN_API_KEY", m.api_key.as_str()),
-        ("CLUB_ADMIN_TOKEN", m.token.as_str()),
-    ];
+    let (d, m) = demo_server(&rt);
+    let envs = secrets_env(&m);
     let mut s = Session::start(&["--base-url", &d.base_url], &envs);
     s.wait_for("the queue", |t| t.contains("pending request(s) loaded"));
     for i in 0..60u16 {
@@ -453,10 +449,7 @@ fn a_closed_terminal_ends_the_program() {
     use std::process::Stdio;
 
     let rt = rt();
-    let d = rt
-        .block_on(demo::start(DemoOptions::default()))
-        .expect("demo");
-    let m = d.moderator().clone();
+    let (d, m) = demo_server(&rt);
     let dir = tempfile::tempdir().expect("dir");
     let ws = nix::pty::Winsize {
         ws_row: 40,

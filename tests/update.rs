@@ -15,6 +15,19 @@ fn id(n: u128) -> Uuid {
     Uuid::from_u128(n)
 }
 
+/// The page numbers of the listing calls among `fx`.
+fn list_pages(fx: &[Effect]) -> Vec<u32> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Api {
+                call: ApiCall::ListRequests { page, .. },
+                ..
+            } => Some(page.p),
+            _ => None,
+        })
+        .collect()
+}
+
 fn selected(m: &Model) -> Uuid {
     m.queue.selected().expect("selected").id
 }
@@ -1023,16 +1036,7 @@ fn decisions_shift_the_pending_listing_and_no_request_is_skipped() {
         ApiOutcome::Listing(Ok(listing_reply(page1, Some(2), 4))),
     );
     // Both listed requests are pending here: the next stretch starts at page 2.
-    let more: Vec<u32> = fx
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Api {
-                call: ApiCall::ListRequests { page, .. },
-                ..
-            } => Some(page.p),
-            _ => None,
-        })
-        .collect();
+    let more = list_pages(&fx);
     assert_eq!(more, vec![2]);
     let rid = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
     // Meanwhile both are approved: on the server, what was page 2 is now page 1.
@@ -1057,16 +1061,7 @@ fn decisions_shift_the_pending_listing_and_no_request_is_skipped() {
         ApiOutcome::Listing(Ok(listing_reply(vec![], None, 2))),
     );
     // The server still counts 2 pending requests this dashboard has not seen: it goes on.
-    let more: Vec<u32> = fx
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Api {
-                call: ApiCall::ListRequests { page, .. },
-                ..
-            } => Some(page.p),
-            _ => None,
-        })
-        .collect();
+    let more = list_pages(&fx);
     assert_eq!(
         more,
         vec![1],

@@ -922,10 +922,10 @@ fn on_popup_key(m: &mut Model, popup: Popup, k: KeyEvent) -> Vec<Effect> {
             hidden,
             mut on_confirm,
         } => {
-            let confirm = match k.code {
-                KeyCode::Char('y') | KeyCode::Char('Y') => true,
-                KeyCode::Enter => on_confirm,
-                KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => false,
+            let decision = match k.code {
+                KeyCode::Char('y') | KeyCode::Char('Y') => Some(true),
+                KeyCode::Enter => Some(on_confirm),
+                KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => Some(false),
                 KeyCode::Left
                 | KeyCode::Right
                 | KeyCode::Tab
@@ -933,23 +933,18 @@ fn on_popup_key(m: &mut Model, popup: Popup, k: KeyEvent) -> Vec<Effect> {
                 | KeyCode::Char('h')
                 | KeyCode::Char('l') => {
                     on_confirm = !on_confirm;
-                    m.popup = Some(Popup::Confirm {
-                        action,
-                        ids,
-                        hidden,
-                        on_confirm,
-                    });
-                    return Vec::new();
+                    None
                 }
-                _ => {
-                    m.popup = Some(Popup::Confirm {
-                        action,
-                        ids,
-                        hidden,
-                        on_confirm,
-                    });
-                    return Vec::new();
-                }
+                _ => None,
+            };
+            let Some(confirm) = decision else {
+                m.popup = Some(Popup::Confirm {
+                    action,
+                    ids,
+                    hidden,
+                    on_confirm,
+                });
+                return Vec::new();
             };
             if !confirm {
                 status(m, Level::Info, &format!("{} cancelled", action.verb()));
