@@ -901,6 +901,8 @@ pub struct ModelOptions {
     pub mouse: bool,
     /// Save a pasted token by default.
     pub save_token: bool,
+    /// A pasted token can be saved (there is a token file to save it to).
+    pub can_save_token: bool,
     /// What the saved queue and the audit entries are keyed by: the base URL, or `demo` for
     /// the in-process demo server (whose port changes at every start). `None`: the base URL.
     pub server_key: Option<String>,
@@ -920,6 +922,7 @@ impl ModelOptions {
             now: chrono::Utc::now(),
             mouse: false,
             save_token: false,
+            can_save_token: false,
             server_key: None,
         }
     }
@@ -988,6 +991,8 @@ pub struct Model {
     pub mouse: bool,
     /// Save pasted tokens by default.
     pub save_token: bool,
+    /// A pasted token can be saved.
+    pub can_save_token: bool,
     /// The user asked to quit.
     pub quitting: bool,
     /// `q` was pressed once while actions were in flight; a second `q` quits.
@@ -1027,7 +1032,8 @@ impl Model {
             page_rows: 20,
             page_size: o.page_size.clamp(1, 100),
             mouse: o.mouse,
-            save_token: o.save_token,
+            save_token: o.save_token && o.can_save_token,
+            can_save_token: o.can_save_token,
             quitting: false,
             quit_armed: false,
         }

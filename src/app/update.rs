@@ -976,7 +976,7 @@ fn on_popup_key(m: &mut Model, popup: Popup, k: KeyEvent) -> Vec<Effect> {
                 return Vec::new();
             }
             if k.code == KeyCode::Tab {
-                save = !save;
+                save = !save && m.can_save_token;
                 m.popup = Some(Popup::SignIn {
                     input,
                     save,

@@ -247,7 +247,8 @@ async fn dashboard(
         page_size: settings.page_size,
         now: chrono::Utc::now(),
         mouse: settings.mouse,
-        save_token: settings.save_token && settings.token_path.is_some(),
+        save_token: settings.save_token,
+        can_save_token: settings.token_path.is_some(),
         server_key: Some(server_key),
     });
     let env_ = event_loop::Env {

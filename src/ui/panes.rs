@@ -58,17 +58,15 @@ pub(super) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
             }
         }
         Loadable::Loading => left.push(Span::styled("signing in…", theme.dim())),
-        Loadable::Failed(e) => left.push(Span::styled(
-            format!("not signed in: {}", clean(e, 50)),
-            theme.error(),
-        )),
+        // The reason is in the status line; the header keeps room for the session state.
+        Loadable::Failed(_) => left.push(Span::styled("not signed in", theme.error())),
         Loadable::NotAsked => {}
     }
     let mut right = Vec::new();
-    if m.session_expired {
-        right.push(Span::styled("session expired: S to sign in", theme.error()));
-    } else if !m.has_token {
+    if !m.has_token {
         right.push(Span::styled("no token: S to sign in", theme.warn()));
+    } else if m.session_expired {
+        right.push(Span::styled("session expired: S to sign in", theme.error()));
     } else if let Some(exp) = m.token_expires {
         let left_s = time_left(m.now, exp);
         let style = if left_s == "expired" {
@@ -186,6 +184,13 @@ pub(super) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
                 (Loadable::Loading, _) => "Loading…".to_owned(),
                 (_, ListingSupport::Unavailable) => {
                     "No requests. This server has no listing: press i to add club request ids."
+                        .to_owned()
+                }
+                _ if m.session_expired || !m.has_token => {
+                    "Not signed in: press S to sign in, and the queue loads.".to_owned()
+                }
+                (Loadable::Failed(_), _) => {
+                    "Could not read the signed-in user (see the status line): r to try again."
                         .to_owned()
                 }
                 _ if m.listing.loading => "Loading the queue…".to_owned(),

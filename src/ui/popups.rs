@@ -34,7 +34,7 @@ pub(super) fn hints(p: &Popup) -> Vec<(String, &'static str)> {
         ]),
         Popup::SignIn { .. } => v(&[
             ("Enter", "sign in"),
-            ("Tab", "toggle saving"),
+            ("Tab", "saving on/off"),
             ("Esc", "cancel"),
         ]),
         Popup::AddContact { .. } => v(&[
@@ -255,11 +255,15 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
                 true,
                 theme,
             );
-            let save_line = Line::from(vec![
-                Span::raw(if *save { "[x]" } else { "[ ]" }),
-                Span::raw(" save the token to a private file (0600) for next time  "),
-                Span::styled("Tab", theme.accent()),
-            ]);
+            let save_line = if m.can_save_token {
+                Line::from(vec![
+                    Span::raw(if *save { "[x]" } else { "[ ]" }),
+                    Span::raw(" save the token to a private file (0600) for next time  "),
+                    Span::styled("Tab", theme.accent()),
+                ])
+            } else {
+                Line::styled("The token is kept in memory only.", theme.dim())
+            };
             frame.render_widget(
                 Paragraph::new(save_line),
                 Rect::new(inner.x, inner.y + 6, inner.width, 1),

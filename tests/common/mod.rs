@@ -20,6 +20,7 @@ pub fn model() -> Model {
         token_expires: Some(now() + chrono::Duration::hours(7) + chrono::Duration::minutes(59)),
         now: now(),
         save_token: true,
+        can_save_token: true,
         ..ModelOptions::new("http://127.0.0.1:9")
     });
     let _ = update(&mut m, Msg::Layout { queue_rows: 20 });
