@@ -799,3 +799,18 @@ fn fetch_levels_round_trip() {
         serde_json::from_value(json!({"en-US": null, "th": null})).expect("both null");
     assert_eq!(m.best(), None);
 }
+
+#[test]
+fn secrets_that_cannot_be_headers_are_refused_at_once() {
+    let e = ApiClient::new(
+        "https://x.example",
+        Credentials::new(Some("mysk_a\u{7}b".into()), None),
+        ClientOptions::default(),
+    )
+    .expect_err("control character");
+    assert!(e.to_string().contains("API key has characters"), "{e}");
+    assert!(
+        !e.to_string().contains("mysk_a"),
+        "the secret is not echoed"
+    );
+}

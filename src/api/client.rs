@@ -191,6 +191,18 @@ impl ApiClient {
         options: ClientOptions,
     ) -> Result<Self, ApiError> {
         let url = validate_base_url(base_url, options.allow_insecure_http)?;
+        for (what, secret) in [
+            ("API key", &credentials.api_key),
+            ("token", &credentials.token),
+        ] {
+            if let Some(s) = secret
+                && reqwest::header::HeaderValue::from_str(s.expose_secret()).is_err()
+            {
+                return Err(ApiError::Config(format!(
+                    "the {what} has characters an HTTP header cannot carry (check for a stray newline or quote)"
+                )));
+            }
+        }
         let http = reqwest::Client::builder()
             .connect_timeout(options.connect_timeout)
             .timeout(options.request_timeout)
@@ -241,16 +253,23 @@ impl ApiClient {
             .http
             .request(method, format!("{}{}", self.base, path))
             .header(reqwest::header::ACCEPT, "application/json");
-        if let Some(key) = &self.api_key {
-            rb = rb.header("X-Api-Key", key.expose_secret());
+        // Marked sensitive, so that no Debug output or trace log of the HTTP stack shows them.
+        let secret = |text: &str| {
+            reqwest::header::HeaderValue::from_str(text).map(|mut v| {
+                v.set_sensitive(true);
+                v
+            })
+        };
+        if let Some(key) = &self.api_key
+            && let Ok(v) = secret(key.expose_secret())
+        {
+            rb = rb.header("X-Api-Key", v);
         }
         if let Ok(guard) = self.token.read()
             && let Some(token) = guard.as_ref()
+            && let Ok(v) = secret(&format!("Bearer {}", token.expose_secret()))
         {
-            rb = rb.header(
-                reqwest::header::AUTHORIZATION,
-                format!("Bearer {}", token.expose_secret()),
-            );
+            rb = rb.header(reqwest::header::AUTHORIZATION, v);
         }
         rb
     }

@@ -126,7 +126,10 @@ impl Action {
             Action::MarkAll => ("mark_all", "mark every visible row"),
             Action::ClearMarks => ("clear_marks", "clear marks"),
             Action::Filter => ("filter", "filter (status: club: year: or any text)"),
-            Action::Sort => ("sort", "cycle the sort: age, club, status, server"),
+            Action::Sort => (
+                "sort",
+                "cycle the sort: server order, oldest first, club, status",
+            ),
             Action::Open => ("open", "re-read the selected request / load the club"),
             Action::RaiseLevel => ("raise_level", "raise the fetch level"),
             Action::LowerLevel => ("lower_level", "lower the fetch level"),
