@@ -1078,3 +1078,22 @@ fn decisions_shift_the_pending_listing_and_no_request_is_skipped() {
         "the shifted request is in the queue"
     );
 }
+
+#[test]
+fn auto_refresh_reloads_unless_busy_or_signed_out() {
+    let mut m = model_with(sample_rows());
+    let fx = update(&mut m, Msg::AutoRefresh);
+    assert_eq!(
+        list_pages(&fx),
+        vec![1, 1],
+        "page 1 and the re-read of the known rows"
+    );
+    let fx = update(&mut m, Msg::AutoRefresh);
+    assert!(list_pages(&fx).is_empty(), "not while a page is loading");
+    let mut m = model_with(sample_rows());
+    m.session_expired = true;
+    assert!(
+        update(&mut m, Msg::AutoRefresh).is_empty(),
+        "not while signed out"
+    );
+}
