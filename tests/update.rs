@@ -15,6 +15,19 @@ fn id(n: u128) -> Uuid {
     Uuid::from_u128(n)
 }
 
+/// The `ids` filters of the listing calls among `fx` (rows read by id, 50 per call).
+fn read_by_ids(fx: &[Effect]) -> Vec<Vec<Uuid>> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Api {
+                call: ApiCall::ListRequests { filter, .. },
+                ..
+            } if !filter.ids.is_empty() => Some(filter.ids.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The page numbers of the listing calls among `fx`.
 fn list_pages(fx: &[Effect]) -> Vec<u32> {
     fx.iter()
@@ -552,17 +565,12 @@ fn add_ids_skips_invalid_uuids_before_any_request() {
         Msg::Paste(format!("{},  not-a-uuid\n{};{}", id(10), id(11), id(1))),
     );
     let fx = update(&mut m, code(KeyCode::Enter));
-    let gets: Vec<Uuid> = fx
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Api {
-                call: ApiCall::GetRequest { id, .. },
-                ..
-            } => Some(*id),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(gets, vec![id(10), id(11)], "only new, valid ids are read");
+    // The server lists: both are read in one listing call with the `ids` filter.
+    assert_eq!(
+        read_by_ids(&fx),
+        vec![vec![id(10), id(11)]],
+        "only new, valid ids are read"
+    );
     let st = &m.status.as_ref().expect("status").text;
     assert!(st.contains("added 2") && st.contains("not-a-uuid"), "{st}");
     assert_eq!(m.queue.items.len(), 6);
@@ -972,9 +980,77 @@ fn mouse_wheel_moves_the_cursor() {
 fn pasted_ids_outside_a_field_are_added() {
     let mut m = model_with(sample_rows());
     let fx = update(&mut m, Msg::Paste(format!("{}\n{}", id(20), id(21))));
+    assert_eq!(read_by_ids(&fx), vec![vec![id(20), id(21)]]);
+}
+
+#[test]
+fn a_long_id_list_at_start_waits_for_the_listing_then_is_read_fifty_at_a_time() {
+    let mut m = model();
+    let fx = club_admin::app::start(&mut m);
+    let user = api_ids(&fx, |_| true)[0];
+    let text: Vec<String> = (1000..1120).map(|n| id(n).to_string()).collect();
+    let fx = update(
+        &mut m,
+        Msg::AddIds {
+            text: text.join("\n"),
+            origin: "arguments".into(),
+        },
+    );
+    let gets = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }));
+    assert!(
+        gets.is_empty(),
+        "not read one by one before the server's listing support is known"
+    );
+    let fx = update(&mut m, key('j'));
+    let gets = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }));
+    assert!(
+        !gets.is_empty() && gets.len() <= 5,
+        "only the rows near the cursor: {}",
+        gets.len()
+    );
+    let fx = answer(&mut m, user, ApiOutcome::User(Ok(reply(admin()))));
+    let list = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
+    let fx = answer(
+        &mut m,
+        list,
+        ApiOutcome::Listing(Ok(listing_reply(vec![], None, 0))),
+    );
+    let chunks = read_by_ids(&fx);
+    assert_eq!(
+        chunks.iter().map(Vec::len).sum::<usize>(),
+        120 - gets.len(),
+        "every unread row"
+    );
+    assert!(chunks.iter().all(|c| c.len() <= 50), "at most 50 per call");
+    assert_eq!(chunks.len(), 3);
+}
+
+#[test]
+fn without_listing_ids_are_read_one_by_one() {
+    let mut m = model();
+    let fx = club_admin::app::start(&mut m);
+    let user = api_ids(&fx, |_| true)[0];
+    update(
+        &mut m,
+        Msg::AddIds {
+            text: (1000..1010)
+                .map(|n| id(n).to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+            origin: "arguments".into(),
+        },
+    );
+    let fx = answer(&mut m, user, ApiOutcome::User(Ok(reply(admin()))));
+    let list = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
+    let e = ApiError::OperationUnavailable(ErrorInfo {
+        status: Some(404),
+        detail: Some("Route not found".into()),
+        ..ErrorInfo::default()
+    });
+    let fx = answer(&mut m, list, ApiOutcome::Listing(Err(e)));
     assert_eq!(
         api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. })).len(),
-        2
+        10
     );
 }
 

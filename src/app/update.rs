@@ -584,27 +584,76 @@ fn prefetch(m: &mut Model) -> Vec<Effect> {
     fx
 }
 
+/// Reads rows. Where the server lists, through the listing's `ids` filter, 50 rows a call
+/// (one round trip instead of fifty on a slow link); else one GET per row. While the first
+/// answers are still awaited at start (whether the server lists is not known yet), a long
+/// list waits, except the rows near the cursor: [`fetch_unloaded`] reads it once known.
 fn fetch_rows(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
-    let mut fx = Vec::new();
-    for &id in ids {
-        let Some(item) = m.queue.get_mut(id) else {
-            continue;
-        };
-        if matches!(
-            item.state,
-            RowState::Acting(_) | RowState::Loading | RowState::Deleted
-        ) {
-            continue;
+    let ids: Vec<Uuid> = ids
+        .iter()
+        .copied()
+        .filter(|id| {
+            m.queue.get(*id).is_some_and(|i| {
+                !matches!(
+                    i.state,
+                    RowState::Acting(_) | RowState::Loading | RowState::Deleted
+                )
+            })
+        })
+        .collect();
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    let batch = m.listing.support == ListingSupport::Available && ids.len() > 1;
+    if !batch
+        && m.listing.support == ListingSupport::Unknown
+        && matches!(m.user, Loadable::Loading)
+        && ids.len() > PREFETCH_AHEAD + 1
+    {
+        return Vec::new();
+    }
+    for id in &ids {
+        if let Some(item) = m.queue.get_mut(*id) {
+            item.state = RowState::Loading;
         }
-        item.state = RowState::Loading;
-        let levels = m.levels;
-        fx.push(call(
-            m,
-            Pending::Fetch(id),
-            ApiCall::GetRequest { id, levels },
-        ));
+    }
+    let levels = m.levels;
+    let mut fx = Vec::new();
+    if batch {
+        for chunk in ids.chunks(REREAD_CHUNK) {
+            let c = ApiCall::ListRequests {
+                filter: RequestFilter {
+                    ids: chunk.to_vec(),
+                    ..RequestFilter::default()
+                },
+                sort: Sort::default(),
+                page: Page::new(1, REREAD_CHUNK as u32),
+                levels,
+            };
+            fx.push(call(m, Pending::Reread(chunk.to_vec()), c));
+        }
+    } else {
+        for id in ids {
+            fx.push(call(
+                m,
+                Pending::Fetch(id),
+                ApiCall::GetRequest { id, levels },
+            ));
+        }
     }
     fx
+}
+
+/// Reads every row not read yet (once the server's listing support is known).
+fn fetch_unloaded(m: &mut Model) -> Vec<Effect> {
+    let ids: Vec<Uuid> = m
+        .queue
+        .items
+        .iter()
+        .filter(|i| i.state == RowState::Unloaded)
+        .map(|i| i.id)
+        .collect();
+    fetch_rows(m, &ids)
 }
 
 /// Approve, decline or delete: marked rows after one confirmation; else the selected row
@@ -725,27 +774,7 @@ fn refresh(m: &mut Model) -> Vec<Effect> {
         })
         .map(|i| i.id)
         .collect();
-    if m.listing.support == ListingSupport::Available {
-        for chunk in ids.chunks(REREAD_CHUNK) {
-            for id in chunk {
-                if let Some(i) = m.queue.get_mut(*id) {
-                    i.state = RowState::Loading;
-                }
-            }
-            let c = ApiCall::ListRequests {
-                filter: RequestFilter {
-                    ids: chunk.to_vec(),
-                    ..RequestFilter::default()
-                },
-                sort: Sort::default(),
-                page: Page::new(1, REREAD_CHUNK as u32),
-                levels: m.levels,
-            };
-            fx.push(call(m, Pending::Reread(chunk.to_vec()), c));
-        }
-    } else {
-        fx.extend(fetch_rows(m, &ids));
-    }
+    fx.extend(fetch_rows(m, &ids));
     status(m, Level::Info, "refreshing…");
     fx
 }
@@ -1457,7 +1486,7 @@ fn merge_row(m: &mut Model, r: ClubRequest) {
 
 /// A listing call failed: a 404 means the server has no listing (api-notes.md: fall back to
 /// request ids); anything else is reported with `what`.
-fn listing_failed(m: &mut Model, e: &ApiError, what: &str) {
+fn listing_failed(m: &mut Model, e: &ApiError, what: &str) -> Vec<Effect> {
     note_error(m, e);
     if matches!(e, ApiError::OperationUnavailable(_) | ApiError::NotFound(_)) {
         m.listing.support = ListingSupport::Unavailable;
@@ -1467,8 +1496,11 @@ fn listing_failed(m: &mut Model, e: &ApiError, what: &str) {
             Level::Info,
             "this server has no listing: add request ids with i (or pass them as arguments)",
         );
+        // Rows given by id are read one by one now that the listing is known to be missing.
+        fetch_unloaded(m)
     } else {
         status(m, Level::Error, &format!("{what}: {}", error_text(e)));
+        Vec::new()
     }
 }
 
@@ -1527,6 +1559,7 @@ fn on_api(m: &mut Model, pending: Pending, outcome: ApiOutcome) -> Vec<Effect> {
             Ok(reply) => {
                 note_ok(m, &reply.api_version);
                 m.listing.support = ListingSupport::Available;
+                fx.extend(fetch_unloaded(m));
                 let ids: Vec<Uuid> = reply.data.iter().map(|c| c.id).collect();
                 for c in &reply.data {
                     if let Some(n) = c.name.as_ref().and_then(|n| n.best()) {
@@ -1546,7 +1579,7 @@ fn on_api(m: &mut Model, pending: Pending, outcome: ApiOutcome) -> Vec<Effect> {
                 }
             }
             Err(e) => {
-                listing_failed(m, &e, "could not find your clubs");
+                fx.extend(listing_failed(m, &e, "could not find your clubs"));
             }
         },
         (Pending::ListPage { page, generation }, ApiOutcome::Listing(res)) => {
@@ -1557,7 +1590,11 @@ fn on_api(m: &mut Model, pending: Pending, outcome: ApiOutcome) -> Vec<Effect> {
             match res {
                 Ok(reply) => {
                     note_ok(m, &reply.api_version);
+                    let newly_known = m.listing.support != ListingSupport::Available;
                     m.listing.support = ListingSupport::Available;
+                    if newly_known {
+                        fx.extend(fetch_unloaded(m));
+                    }
                     let pag = reply.meta.as_ref().and_then(|x| x.pagination.clone());
                     let last_page = pag.as_ref().and_then(|p| p.last_p).unwrap_or(page);
                     m.listing.total = pag.as_ref().and_then(|p| p.total);
@@ -1599,7 +1636,7 @@ fn on_api(m: &mut Model, pending: Pending, outcome: ApiOutcome) -> Vec<Effect> {
                     fx.extend(prefetch(m));
                 }
                 Err(e) => {
-                    listing_failed(m, &e, "could not load the queue");
+                    fx.extend(listing_failed(m, &e, "could not load the queue"));
                 }
             }
         }
