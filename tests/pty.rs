@@ -325,7 +325,10 @@ fn restart_restores_the_queue_and_no_secret_reaches_any_file() {
         screen2.contains("approve") && screen2.contains("earlier"),
         "history of decisions shown:\n{screen2}"
     );
-    let _ = screen;
+    assert!(
+        screen.contains(&format!("/-{}", &other.to_string()[..13])),
+        "the filter of the last session is restored:\n{screen}"
+    );
     s.send(b":filter ");
     s.send(&other.to_string().as_bytes()[..8]);
     s.send(b"\r");
