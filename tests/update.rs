@@ -1173,3 +1173,23 @@ fn auto_refresh_reloads_unless_busy_or_signed_out() {
         "not while signed out"
     );
 }
+
+#[test]
+fn add_ids_with_nothing_valid_keeps_the_text() {
+    let mut m = model_with(sample_rows());
+    update(&mut m, key('i'));
+    update(&mut m, Msg::Paste("12345-not-an-id".into()));
+    let fx = update(&mut m, code(KeyCode::Enter));
+    assert!(fx.is_empty(), "nothing is sent");
+    assert!(
+        matches!(&m.popup, Some(Popup::AddIds { input }) if input.value() == "12345-not-an-id"),
+        "the text is kept"
+    );
+    assert!(
+        m.status
+            .as_ref()
+            .expect("status")
+            .text
+            .contains("not a club request id")
+    );
+}

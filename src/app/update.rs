@@ -987,6 +987,18 @@ fn on_popup_key(m: &mut Model, popup: Popup, k: KeyEvent) -> Vec<Effect> {
             }
             if enter {
                 let text = input.value().to_owned();
+                let (ids, bad) = parse_ids(&text);
+                if ids.is_empty() {
+                    // Nothing usable: say so and keep the text for correcting.
+                    let msg = if bad.is_empty() {
+                        "type or paste at least one club request id".to_owned()
+                    } else {
+                        format!("not a club request id (UUID): {}", bad.join(", "))
+                    };
+                    status(m, Level::Error, &msg);
+                    m.popup = Some(Popup::AddIds { input });
+                    return Vec::new();
+                }
                 return add_ids(m, &text, "added");
             }
             input_key(&mut input, k);
