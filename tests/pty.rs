@@ -538,3 +538,37 @@ fn a_closed_terminal_ends_the_program() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn with_mouse_capture_a_click_selects_a_row() {
+    let rt = rt();
+    let (d, m) = demo_server(&rt);
+    let envs = secrets_env(&m);
+    let mut s = Session::start(&["--base-url", &d.base_url, "--mouse"], &envs);
+    let screen = s.wait_for("the queue", |t| t.contains("pending request(s) loaded"));
+    // Screen row 5 (0-based) is the third request: header line, border, column titles.
+    let line: String = screen.lines().nth(5).unwrap_or("").to_owned();
+    let number = line
+        .split_whitespace()
+        .find(|w| w.starts_with('#'))
+        .map(|w| w.trim_end_matches('…').to_owned())
+        .expect("a school number on the row");
+    // SGR mouse report, 1-based: left button down then up at column 10, row 6.
+    s.send(b"\x1b[<0;10;6M\x1b[<0;10;6m");
+    let screen = s.wait_for("the clicked row in the detail pane", |t| {
+        t.lines()
+            .any(|l| l.contains("student") && l.contains(&number))
+    });
+    assert!(screen.contains(&number));
+    s.send(b"q");
+    assert!(s.wait_exit().success());
+    let raw = String::from_utf8_lossy(&s.raw_bytes()).to_string();
+    assert!(
+        raw.contains("\x1b[?1000h") || raw.contains("\x1b[?1006h"),
+        "mouse capture was on"
+    );
+    assert!(
+        raw.contains("\x1b[?1006l") || raw.contains("\x1b[?1000l"),
+        "and is off again"
+    );
+}

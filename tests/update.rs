@@ -1193,3 +1193,49 @@ fn add_ids_with_nothing_valid_keeps_the_text() {
             .contains("not a club request id")
     );
 }
+
+#[test]
+fn a_click_selects_a_row_or_focuses_a_pane() {
+    let mut m = model_with(sample_rows());
+    update(
+        &mut m,
+        Msg::Click {
+            pane: Pane::Queue,
+            row: Some(2),
+        },
+    );
+    assert_eq!(m.queue.cursor, 2);
+    update(
+        &mut m,
+        Msg::Click {
+            pane: Pane::Queue,
+            row: Some(40),
+        },
+    );
+    assert_eq!(m.queue.cursor, 2, "below the last row: nothing");
+    update(
+        &mut m,
+        Msg::Click {
+            pane: Pane::Club,
+            row: None,
+        },
+    );
+    assert_eq!(m.focus, Pane::Club);
+    update(
+        &mut m,
+        Msg::Click {
+            pane: Pane::Log,
+            row: None,
+        },
+    );
+    assert_eq!(m.focus, Pane::Queue, "the log is hidden");
+    update(&mut m, key('?'));
+    update(
+        &mut m,
+        Msg::Click {
+            pane: Pane::Club,
+            row: None,
+        },
+    );
+    assert_eq!(m.focus, Pane::Queue, "a pop-up takes no clicks behind it");
+}

@@ -22,6 +22,14 @@ pub enum Msg {
     Paste(String),
     /// A mouse event (only when mouse capture is on).
     Mouse(MouseEvent),
+    /// A click, already placed by the runtime: the pane under it and, in the queue, the row
+    /// counted from the first row drawn.
+    Click {
+        /// The pane clicked.
+        pane: super::model::Pane,
+        /// Queue row from the top of the drawn rows, when a row was clicked.
+        row: Option<usize>,
+    },
     /// The terminal changed size (columns, rows).
     Resize(u16, u16),
     /// The view drew the queue with this many rows (for paging and scrolling).

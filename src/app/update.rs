@@ -77,6 +77,24 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             MouseEventKind::ScrollUp => run_action(m, Action::Up),
             _ => Vec::new(),
         },
+        Msg::Click { pane, row } => {
+            if m.popup.is_some() {
+                return Vec::new();
+            }
+            m.club.editing = false;
+            m.focus = if pane == Pane::Log && !m.log_visible {
+                Pane::Queue
+            } else {
+                pane
+            };
+            match row {
+                Some(r) if pane == Pane::Queue && m.queue.offset + r < m.queue.visible.len() => {
+                    m.queue.cursor = m.queue.offset + r;
+                    prefetch(m)
+                }
+                _ => Vec::new(),
+            }
+        }
         Msg::Resize(w, h) => {
             m.size = (w, h);
             Vec::new()

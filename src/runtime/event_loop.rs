@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use base64::Engine;
-use crossterm::event::{Event, KeyEventKind};
+use crossterm::event::{Event, KeyEventKind, MouseButton, MouseEventKind};
 use futures::{Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
@@ -15,7 +15,7 @@ use tokio::sync::mpsc;
 
 use super::worker::Worker;
 use crate::api::ApiClient;
-use crate::app::{Effect, Model, Msg, update};
+use crate::app::{Effect, Model, Msg, Pane, update};
 use crate::ui::{Theme, queue_rows, view};
 
 /// What the loop needs besides the model: the client (for the token), the worker, files.
@@ -155,6 +155,36 @@ impl Env {
     }
 }
 
+/// Places a left click: which pane, and in the queue which drawn row (below the border and
+/// the column header).
+fn click(width: u16, height: u16, log_visible: bool, x: u16, y: u16) -> Msg {
+    let a = crate::ui::areas(ratatui::layout::Rect::new(0, 0, width, height), log_visible);
+    let pos = ratatui::layout::Position::new(x, y);
+    if a.queue.contains(pos) {
+        let first = a.queue.y + 2;
+        let row = (y >= first && y + 1 < a.queue.bottom()).then(|| usize::from(y - first));
+        Msg::Click {
+            pane: Pane::Queue,
+            row,
+        }
+    } else if a.club.contains(pos) {
+        Msg::Click {
+            pane: Pane::Club,
+            row: None,
+        }
+    } else if a.log.contains(pos) {
+        Msg::Click {
+            pane: Pane::Log,
+            row: None,
+        }
+    } else {
+        Msg::Click {
+            pane: Pane::Queue,
+            row: None,
+        }
+    }
+}
+
 fn to_msg(ev: Event) -> Option<Msg> {
     tracing::trace!(?ev, "terminal event");
     match ev {
@@ -239,6 +269,12 @@ where
             biased;
             _ = &mut stop => break,
             ev = events.next() => match ev {
+                Some(Ok(Event::Mouse(me))) if matches!(me.kind, MouseEventKind::Down(MouseButton::Left)) => {
+                    match terminal.size() {
+                        Ok(size) => click(size.width, size.height, model.log_visible, me.column, me.row),
+                        Err(_) => continue,
+                    }
+                }
                 Some(Ok(ev)) => match to_msg(ev) {
                     Some(m) => m,
                     None => continue,
