@@ -800,7 +800,16 @@ fn quit_saves_the_queue_and_asks_twice_while_actions_run() {
     );
     let fx = update(&mut m, key('q'));
     assert!(m.quitting);
-    assert!(matches!(&fx[..], [Effect::SaveQueue(_), Effect::Quit]));
+    match &fx[..] {
+        [Effect::Audit(a), Effect::SaveQueue(_), Effect::Quit] => {
+            assert_eq!(
+                (a.action.as_str(), a.target, a.outcome.as_str()),
+                ("approve", id(1), "unknown"),
+                "recorded as sent, outcome unknown"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
     let mut m = model_with(sample_rows());
     let fx = update(&mut m, ctrl('c'));
     assert!(m.quitting && matches!(fx.last(), Some(Effect::Quit)));
@@ -1238,4 +1247,34 @@ fn a_click_selects_a_row_or_focuses_a_pane() {
         },
     );
     assert_eq!(m.focus, Pane::Queue, "a pop-up takes no clicks behind it");
+}
+
+#[test]
+fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
+    let mut m = model_with(sample_rows());
+    let entry = |outcome: &str, detail: Option<&str>| club_admin::app::AuditEntry {
+        at: now(),
+        server: m.server_key.clone(),
+        user: None,
+        action: "approve".into(),
+        target: id(1),
+        outcome: outcome.into(),
+        detail: detail.map(str::to_owned),
+    };
+    let entries = vec![
+        entry("ok", None),
+        entry("failed", Some("Club request has already been approved")),
+        entry("unknown", Some("quit before the server answered")),
+    ];
+    update(&mut m, Msg::History(entries));
+    let outcomes: Vec<Outcome> = m.log.iter().take(3).map(|e| e.outcome.clone()).collect();
+    assert_eq!(
+        outcomes,
+        vec![
+            Outcome::Ok,
+            Outcome::Failed("Club request has already been approved".into()),
+            Outcome::Unknown("quit before the server answered".into()),
+        ]
+    );
+    assert!(m.log.iter().take(3).all(|e| e.label == "(earlier session)"));
 }

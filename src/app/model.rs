@@ -800,6 +800,8 @@ pub enum Outcome {
     Ok,
     /// Failed, with the reason.
     Failed(String),
+    /// Sent, but no answer was seen (the program quit first), with the explanation.
+    Unknown(String),
 }
 
 /// One entry of the activity log.

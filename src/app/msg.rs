@@ -181,7 +181,7 @@ pub struct AuditEntry {
     pub action: String,
     /// The club request or club acted on.
     pub target: Uuid,
-    /// `ok` or `failed`.
+    /// `ok`, `failed`, or `unknown` (sent, but the program quit before the answer).
     pub outcome: String,
     /// The server's `detail` or the error in words, on failure.
     pub detail: Option<String>,

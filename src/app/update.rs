@@ -120,12 +120,14 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
                     what: e.action,
                     target: Some(e.target),
                     label: "(earlier session)".into(),
-                    outcome: match e.detail {
-                        Some(d) if e.outcome != "ok" => {
-                            Outcome::Failed(crate::text::clean(&d, 300))
-                        }
-                        _ if e.outcome != "ok" => Outcome::Failed("failed".into()),
-                        _ => Outcome::Ok,
+                    outcome: match (e.outcome.as_str(), e.detail) {
+                        ("ok", _) => Outcome::Ok,
+                        ("unknown", d) => Outcome::Unknown(crate::text::clean(
+                            d.as_deref().unwrap_or("no answer seen"),
+                            300,
+                        )),
+                        (_, Some(d)) => Outcome::Failed(crate::text::clean(&d, 300)),
+                        (_, None) => Outcome::Failed("failed".into()),
                     },
                 })
                 .collect();
@@ -308,7 +310,30 @@ fn quit(m: &mut Model, force: bool) -> Vec<Effect> {
         return Vec::new();
     }
     m.quitting = true;
-    vec![Effect::SaveQueue(m.saved_queue()), Effect::Quit]
+    // Writes still unanswered are recorded as such: sent, outcome unknown (never as done).
+    let mut fx: Vec<Effect> = m
+        .inflight
+        .values()
+        .filter_map(|p| match p {
+            Pending::Act(id, action) => Some((*id, action.verb())),
+            Pending::Contact(club) => Some((*club, "add-contact")),
+            _ => None,
+        })
+        .map(|(target, action)| {
+            Effect::Audit(AuditEntry {
+                at: m.now,
+                server: m.server_key.clone(),
+                user: m.user.get().and_then(|u| u.email.clone()),
+                action: action.to_owned(),
+                target,
+                outcome: "unknown".to_owned(),
+                detail: Some("quit before the server answered; check the request's state".into()),
+            })
+        })
+        .collect();
+    fx.push(Effect::SaveQueue(m.saved_queue()));
+    fx.push(Effect::Quit);
+    fx
 }
 
 fn run_action(m: &mut Model, a: Action) -> Vec<Effect> {

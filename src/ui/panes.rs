@@ -610,6 +610,7 @@ pub(super) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
                 Outcome::Ok => ("ok", theme.success(), String::new()),
                 Outcome::Running => ("…", theme.dim(), String::new()),
                 Outcome::Failed(why) => ("failed", theme.error(), format!(": {why}")),
+                Outcome::Unknown(why) => ("outcome unknown", theme.warn(), format!(": {why}")),
             };
             let target = e
                 .target
