@@ -209,14 +209,26 @@ fn log(m: &mut Model, what: &str, target: Option<Uuid>, label: String, outcome: 
 }
 
 fn audit(m: &Model, action: &str, target: Uuid, result: Result<(), String>) -> Effect {
+    let outcome = if result.is_ok() { "ok" } else { "failed" };
+    audit_entry(m, action, target, outcome, result.err())
+}
+
+/// An audit line: `outcome` is `ok`, `failed` or `unknown`.
+fn audit_entry(
+    m: &Model,
+    action: &str,
+    target: Uuid,
+    outcome: &str,
+    detail: Option<String>,
+) -> Effect {
     Effect::Audit(AuditEntry {
         at: m.now,
         server: m.server_key.clone(),
         user: m.user.get().and_then(|u| u.email.clone()),
         action: action.to_owned(),
         target,
-        outcome: if result.is_ok() { "ok" } else { "failed" }.to_owned(),
-        detail: result.err(),
+        outcome: outcome.to_owned(),
+        detail,
     })
 }
 
@@ -320,15 +332,8 @@ fn quit(m: &mut Model, force: bool) -> Vec<Effect> {
             _ => None,
         })
         .map(|(target, action)| {
-            Effect::Audit(AuditEntry {
-                at: m.now,
-                server: m.server_key.clone(),
-                user: m.user.get().and_then(|u| u.email.clone()),
-                action: action.to_owned(),
-                target,
-                outcome: "unknown".to_owned(),
-                detail: Some("quit before the server answered; check the request's state".into()),
-            })
+            let detail = "quit before the server answered; check the request's state";
+            audit_entry(m, action, target, "unknown", Some(detail.into()))
         })
         .collect();
     fx.push(Effect::SaveQueue(m.saved_queue()));
