@@ -402,6 +402,26 @@ fn pagination(pairs: &[(String, String)]) -> Result<(usize, usize), Response> {
     Ok((p.max(1), size))
 }
 
+/// Page `p` (from 1) of `size` rows, each shaped by `shape`, with `meta.pagination`; a
+/// refusal while shaping (a student reading `default` students) answers for the whole page.
+fn page_of<T>(
+    rows: &[T],
+    p: usize,
+    size: usize,
+    shape: impl Fn(&T) -> Result<Value, Refusal>,
+) -> Response {
+    let page: Result<Vec<Value>, Refusal> = rows
+        .iter()
+        .skip((p - 1).saturating_mul(size))
+        .take(size)
+        .map(shape)
+        .collect();
+    match page {
+        Ok(page) => ok(Value::Array(page), Some(page_meta(rows.len(), p, size))),
+        Err(r) => refused(r),
+    }
+}
+
 fn page_meta(total: usize, p: usize, size: usize) -> Value {
     let last = if total == 0 || size == 0 {
         0
@@ -539,15 +559,9 @@ async fn list_requests(
                 if asc { ord } else { ord.reverse() }
             });
         }
-        let total = rows.len();
-        let page: Vec<Value> = rows
-            .iter()
-            .skip((p - 1).saturating_mul(size))
-            .take(size)
-            .map(|r| st.request_json(r, levels, Some(user)))
-            .collect::<Result<_, _>>()
-            .map_err(refused)?;
-        Ok(ok(Value::Array(page), Some(page_meta(total, p, size))))
+        Ok(page_of(&rows, p, size, |r| {
+            st.request_json(r, levels, Some(user))
+        }))
     };
     run().unwrap_or_else(|r| r)
 }
@@ -620,15 +634,9 @@ async fn list_clubs(
                 }
             });
         }
-        let total = rows.len();
-        let page: Vec<Value> = rows
-            .iter()
-            .skip((p - 1).saturating_mul(size))
-            .take(size)
-            .map(|c| st.club_json(c, levels, Some(user)))
-            .collect::<Result<_, _>>()
-            .map_err(refused)?;
-        Ok(ok(Value::Array(page), Some(page_meta(total, p, size))))
+        Ok(page_of(&rows, p, size, |c| {
+            st.club_json(c, levels, Some(user))
+        }))
     };
     run().unwrap_or_else(|r| r)
 }
