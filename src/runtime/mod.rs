@@ -290,8 +290,12 @@ async fn dashboard(
     // The terminal is restored; ratatui's own clean-up on drop would try again and, on a
     // terminal that hung up, report the failure by panicking. Nothing of it is needed now.
     std::mem::forget(tui);
-    let saved = model.saved_queue();
-    if let Some(p) = &env_.queue_path {
+    // A quit through `update` already saved the queue (Effect::SaveQueue); a signal or a
+    // hung-up terminal ended the loop without it.
+    if !model.quitting
+        && let Some(p) = &env_.queue_path
+    {
+        let saved = model.saved_queue();
         let _ =
             event_loop::write_private(p, &serde_json::to_vec_pretty(&saved).unwrap_or_default());
     }
