@@ -635,8 +635,9 @@ pub struct Listing {
     pub support: ListingSupport,
     /// What is listed.
     pub scope: ListScope,
-    /// Next page to load, if any.
-    pub next_page: Option<u32>,
+    /// The server counts more pending requests than the queue has seen: scrolling near the
+    /// end loads the next stretch (its page is computed by `load_more`).
+    pub has_more: bool,
     /// A page request is in flight.
     pub loading: bool,
     /// Total matching, per `meta.pagination.total`.

@@ -625,7 +625,7 @@ fn prefetch(m: &mut Model) -> Vec<Effect> {
     let mut fx = fetch_rows(m, &ids);
     if m.queue.cursor + PAGE_AHEAD >= m.queue.visible.len()
         && !m.listing.loading
-        && m.listing.next_page.is_some()
+        && m.listing.has_more
     {
         fx.extend(load_more(m));
     }
@@ -1676,7 +1676,7 @@ fn on_api(m: &mut Model, pending: Pending, outcome: ApiOutcome) -> Vec<Effect> {
                     // dashboard has seen (decisions shift pages; see `load_more`).
                     let seen = u64::from(listed_pending(m));
                     let more = m.listing.total.is_some_and(|t| t > seen);
-                    m.listing.next_page = more.then_some(page + 1);
+                    m.listing.has_more = more;
                     if added == 0 && more && page < last_page {
                         // Everything on this page was known already (pages shifted): go on.
                         return load_page(m, page + 1);

@@ -172,7 +172,7 @@ pub(super) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     }
     if m.listing.loading {
         bottom.push(Span::styled(" loading more… ", theme.dim()));
-    } else if m.listing.next_page.is_some() {
+    } else if m.listing.has_more {
         bottom.push(Span::styled(" more below ", theme.dim()));
     }
     blk = blk.title_bottom(Line::from(bottom));
