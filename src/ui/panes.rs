@@ -286,7 +286,7 @@ pub(super) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
             cells.push(Cell::from(ago));
             let mut row = Row::new(cells);
             if selected {
-                row = row.style(theme.selected(focused));
+                row = row.style(theme.selected());
             } else if matches!(item.state, RowState::Deleted | RowState::Gone) {
                 row = row.style(theme.dim());
             }
@@ -564,7 +564,7 @@ pub(super) fn club(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
                         let name = ml(&c.name).unwrap_or_else(|| c.id.to_string());
                         let line = Line::raw(clean(&name, w));
                         if i == m.club.result_cursor {
-                            line.style(theme.selected(focused))
+                            line.style(theme.selected())
                         } else {
                             line
                         }

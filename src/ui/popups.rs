@@ -200,7 +200,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
             lines.push(Line::raw(""));
             let btn = |label: &str, active: bool| {
                 let s = if active {
-                    theme.selected(true)
+                    theme.selected()
                 } else {
                     Style::default()
                 };
@@ -316,7 +316,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
                     if *on_value {
                         theme.bold().add_modifier(Modifier::UNDERLINED)
                     } else {
-                        theme.selected(true)
+                        theme.selected()
                     }
                 } else {
                     theme.dim()

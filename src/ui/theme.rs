@@ -33,10 +33,8 @@ impl Theme {
     }
 
     /// The selected row: reverse video, visible with or without colour. (No bold: moving the
-    /// cursor then rewrites only what it must.) `focused` is kept for callers that want to
-    /// tell panes apart; the pane border already does.
-    pub fn selected(&self, focused: bool) -> Style {
-        let _ = focused;
+    /// cursor then rewrites only what it must; the pane border shows which pane has focus.)
+    pub fn selected(&self) -> Style {
         Style::default().add_modifier(Modifier::REVERSED)
     }
 
