@@ -795,8 +795,6 @@ pub enum Pending {
 /// How an entry in the activity log ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
-    /// Still running.
-    Running,
     /// Succeeded.
     Ok,
     /// Failed, with the reason.

@@ -608,7 +608,6 @@ pub(super) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
         .map(|e| {
             let (mark, style, extra) = match &e.outcome {
                 Outcome::Ok => ("ok", theme.success(), String::new()),
-                Outcome::Running => ("…", theme.dim(), String::new()),
                 Outcome::Failed(why) => ("failed", theme.error(), format!(": {why}")),
                 Outcome::Unknown(why) => ("outcome unknown", theme.warn(), format!(": {why}")),
             };
