@@ -806,7 +806,7 @@ pub enum Outcome {
 /// One entry of the activity log.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LogEntry {
-    /// When it finished (or started, while running).
+    /// When the answer arrived (or, for earlier sessions, when it was recorded).
     pub at: Timestamp,
     /// What (`approve`, `delete`, `add-contact`, `sign-in`, `load`...).
     pub what: String,
