@@ -8,11 +8,11 @@ use std::hint::black_box;
 
 use chrono::{TimeZone, Utc};
 use club_admin::api::{ClubRequest, MembershipStatus};
+use club_admin::app::Key;
 use club_admin::app::model::{Origin, QueueItem, RowState};
-use club_admin::app::{ApiOutcome, Model, ModelOptions, Msg, update};
+use club_admin::app::{ApiAnswer, Model, ModelOptions, Msg, update};
 use club_admin::ui::{Theme, view};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use uuid::Uuid;
@@ -67,14 +67,14 @@ pub fn model(n: usize) -> Model {
     m.queue.refresh_view();
     let _ = update(&mut m, Msg::Layout { queue_rows: 35 });
     // Put the cursor in the middle, as during a review.
-    m.queue.cursor = n / 2;
+    m.queue.set_cursor(n / 2);
     let now = m.now;
     let _ = update(&mut m, Msg::Tick(now));
     m
 }
 
 fn key(c: char) -> Msg {
-    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+    Msg::Key(Key::char(c))
 }
 
 fn benches(c: &mut Criterion) {
@@ -128,7 +128,7 @@ fn benches(c: &mut Criterion) {
                                 &mut m,
                                 Msg::Api {
                                     request_id,
-                                    outcome: ApiOutcome::Updated(Ok(reply)),
+                                    answer: ApiAnswer::Updated(Ok(reply)),
                                 },
                             );
                         }

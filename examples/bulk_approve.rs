@@ -8,13 +8,13 @@
 use std::time::{Duration, Instant};
 
 use club_admin::api::{ApiClient, ClientOptions, Credentials, MembershipStatus};
+use club_admin::app::{Key, KeyCode};
 use club_admin::app::{Model, ModelOptions, Msg, Popup};
 use club_admin::demo::{self, DemoOptions, Faults};
 use club_admin::runtime::headless::Headless;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 fn key(c: char) -> Msg {
-    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+    Msg::Key(Key::char(c))
 }
 
 async fn run(n: usize, latency: Duration, concurrency: usize) -> Result<Duration, String> {
@@ -45,19 +45,16 @@ async fn run(n: usize, latency: Duration, concurrency: usize) -> Result<Duration
     });
     h.settle(Duration::from_secs(120)).await?;
     // Only the N chosen rows are marked.
-    h.send(Msg::Key(KeyEvent::new(
-        KeyCode::Char('/'),
-        KeyModifiers::NONE,
-    )));
-    h.send(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
-    for (pos, &i) in h.model.queue.visible.clone().iter().enumerate() {
-        let id = h.model.queue.items[i].id;
+    h.send(Msg::Key(Key::new(KeyCode::Char('/'))));
+    h.send(Msg::Key(Key::new(KeyCode::Enter)));
+    for (pos, i) in h.model.queue.visible().to_vec().into_iter().enumerate() {
+        let id = h.model.queue.items()[i].id;
         if ids.contains(&id.to_string()) {
-            h.model.queue.cursor = pos;
+            h.model.queue.set_cursor(pos);
             h.send(key(' '));
         }
     }
-    let marked = h.model.queue.stats.marked;
+    let marked = h.model.queue.stats().marked;
     if marked != n {
         return Err(format!("marked {marked}, expected {n}"));
     }

@@ -153,7 +153,7 @@ fn unknown_config_keys_and_bad_bindings_stop_the_start() {
         0o600,
     );
     let s = resolve(&args, &env_of(&[]), None).expect("good bindings");
-    let hints = s.keymap.hints(club_admin::app::Scope::Queue);
+    let hints = s.keymap.hints(club_admin::app::Scope::Queue, false);
     assert!(
         hints.iter().any(|(k, l)| k == "A" && *l == "approve"),
         "{hints:?}"

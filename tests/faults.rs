@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use club_admin::api::*;
 use club_admin::app::model::*;
-use club_admin::app::{Msg, Popup};
+use club_admin::app::{Msg, Outcome, Popup};
 use club_admin::runtime::headless::Headless;
 use common::*;
 use serde_json::json;
@@ -78,7 +78,7 @@ async fn driver(url: &str) -> Headless {
     m.base_url = url.to_owned();
     let mut h = Headless::new(m, client, 8);
     h.settle(Duration::from_secs(10)).await.expect("settle");
-    assert_eq!(h.model.queue.items.len(), 2, "listing loaded");
+    assert_eq!(h.model.queue.items().len(), 2, "listing loaded");
     h
 }
 
@@ -86,11 +86,11 @@ fn sel(h: &mut Headless, n: u128) {
     let pos = h
         .model
         .queue
-        .visible
+        .visible()
         .iter()
-        .position(|&i| h.model.queue.items[i].id == Uuid::from_u128(n))
+        .position(|&i| h.model.queue.items()[i].id == Uuid::from_u128(n))
         .expect("row");
-    h.model.queue.cursor = pos;
+    h.model.queue.set_cursor(pos);
 }
 
 async fn approve(h: &mut Headless, n: u128) {
@@ -108,29 +108,32 @@ fn puts(received: &[wiremock::Request], n: u128) -> usize {
 }
 
 fn status_text(h: &Headless) -> String {
-    h.model
-        .status
-        .as_ref()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
+    h.model.status_text().unwrap_or_default()
 }
 
 /// The reason of the last failed action in the log.
 fn last_failed_action(h: &Headless) -> String {
     h.model
         .log
+        .entries()
         .iter()
         .rev()
-        .find_map(|e| match &e.outcome {
-            Outcome::Failed(why) if e.what == "approve" => Some(why.to_lowercase()),
+        .find_map(|e| match (&e.outcome, &e.detail) {
+            (Outcome::Failed, Some(why)) if e.what == "approve" => Some(why.to_lowercase()),
             _ => None,
         })
         .unwrap_or_default()
 }
 
 fn last_log_failed(h: &Headless) -> String {
-    match h.model.log.last().map(|e| &e.outcome) {
-        Some(Outcome::Failed(why)) => why.clone(),
+    match h
+        .model
+        .log
+        .entries()
+        .last()
+        .map(|e| (&e.outcome, &e.detail))
+    {
+        Some((Outcome::Failed, Some(why))) => why.clone(),
         other => panic!("last log entry is not a failure: {other:?}"),
     }
 }
@@ -286,8 +289,20 @@ async fn unauthorised_in_the_middle_of_a_bulk_action() {
     );
     let rec = s.received_requests().await.expect("rec");
     assert_eq!((puts(&rec, A), puts(&rec, B)), (1, 1));
-    assert_eq!(h.audit.iter().filter(|e| e.outcome == "ok").count(), 1);
-    assert_eq!(h.audit.iter().filter(|e| e.outcome == "failed").count(), 1);
+    assert_eq!(
+        h.audit()
+            .iter()
+            .filter(|e| e.outcome == Outcome::Ok)
+            .count(),
+        1
+    );
+    assert_eq!(
+        h.audit()
+            .iter()
+            .filter(|e| e.outcome == Outcome::Failed)
+            .count(),
+        1
+    );
 }
 
 #[tokio::test]

@@ -6,12 +6,12 @@ mod common;
 use std::time::Duration;
 
 use club_admin::api::*;
+use club_admin::app::KeyCode;
 use club_admin::app::Msg;
 use club_admin::app::model::*;
 use club_admin::demo::{self, DemoHandle, DemoOptions, Faults};
 use club_admin::runtime::headless::Headless;
 use common::*;
-use crossterm::event::KeyCode;
 
 struct Driver {
     h: Headless,
@@ -74,14 +74,14 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
     );
     assert_eq!(drv.h.model.listing.total, Some(pending.len() as u64));
     assert!(
-        drv.h.model.queue.items.len() >= 50,
+        drv.h.model.queue.items().len() >= 50,
         "first page (and maybe the next) loaded"
     );
     assert!(
         drv.h
             .model
             .queue
-            .items
+            .items()
             .iter()
             .all(|i| i.status() == Some(&MembershipStatus::Pending))
     );
@@ -120,10 +120,8 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
     assert!(
         drv.h
             .model
-            .status
-            .as_ref()
+            .status_text()
             .expect("status")
-            .text
             .contains("3 of 3 done")
     );
 
@@ -167,8 +165,13 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
     dedup.dedup();
     assert_eq!(muts.len(), dedup.len(), "no action sent twice: {muts:?}");
     assert_eq!(muts.len(), 7);
-    assert_eq!(drv.h.audit.len(), 7);
-    assert!(drv.h.audit.iter().all(|a| a.outcome == "ok"));
+    assert_eq!(drv.h.audit().len(), 7);
+    assert!(
+        drv.h
+            .audit()
+            .iter()
+            .all(|a| a.outcome == club_admin::app::Outcome::Ok)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -245,7 +248,7 @@ async fn approved_elsewhere_shows_its_new_state() {
 async fn expired_session_keeps_the_queue_and_signing_in_resumes() {
     let d = demo::start(DemoOptions::default()).await.expect("demo");
     let mut drv = Driver::new(&d, "moderator").await;
-    let n = drv.h.model.queue.items.len();
+    let n = drv.h.model.queue.items().len();
     let expired = d
         .issue_token(
             "moderator",
@@ -253,7 +256,7 @@ async fn expired_session_keeps_the_queue_and_signing_in_resumes() {
         )
         .expect("token");
     drv.h
-        .client
+        .client()
         .set_token(Some(secrecy::SecretString::from(expired)));
     let target = drv.selected();
     drv.keys("a").await;
@@ -262,7 +265,7 @@ async fn expired_session_keeps_the_queue_and_signing_in_resumes() {
         drv.h.model.popup,
         Some(club_admin::app::Popup::SignIn { .. })
     ));
-    assert_eq!(drv.h.model.queue.items.len(), n);
+    assert_eq!(drv.h.model.queue.items().len(), n);
     assert_eq!(d.request_status(target), Some(MembershipStatus::Pending));
     let fresh = d
         .issue_token("moderator", chrono::Utc::now() + chrono::Duration::hours(1))

@@ -5,10 +5,10 @@ mod common;
 use std::collections::BTreeMap;
 
 use club_admin::api::*;
+use club_admin::app::KeyCode;
 use club_admin::app::model::*;
-use club_admin::app::{ApiCall, ApiOutcome, Effect, Keymap, Msg, Popup, update};
+use club_admin::app::{ApiAnswer, ApiCall, Effect, Keymap, Msg, Outcome, Popup, update};
 use common::*;
-use crossterm::event::KeyCode;
 use uuid::Uuid;
 
 fn id(n: u128) -> Uuid {
@@ -45,12 +45,12 @@ fn selected(m: &Model) -> Uuid {
     m.queue.selected().expect("selected").id
 }
 
-fn answer(m: &mut Model, rid: u64, outcome: ApiOutcome) -> Vec<Effect> {
+fn answer(m: &mut Model, rid: u64, outcome: ApiAnswer) -> Vec<Effect> {
     update(
         m,
         Msg::Api {
             request_id: rid,
-            outcome,
+            answer: outcome,
         },
     )
 }
@@ -76,7 +76,7 @@ fn a_student_moderator_lists_the_pending_requests_of_the_clubs_they_staff() {
     let fx = club_admin::app::start(&mut m);
     let rid = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
     let student: User = serde_json::from_value(serde_json::json!({"id": id(9), "email": "s@x", "role": "student", "meta": {"student_id": id(77)}, "is_admin": false})).expect("user");
-    let fx = answer(&mut m, rid, ApiOutcome::User(Ok(reply(student))));
+    let fx = answer(&mut m, rid, ApiAnswer::User(Ok(reply(student))));
     let calls: Vec<&ApiCall> = fx
         .iter()
         .filter_map(|e| {
@@ -96,7 +96,7 @@ fn a_student_moderator_lists_the_pending_requests_of_the_clubs_they_staff() {
         serde_json::json!({"id": id(5), "name": {"en-US": "Robotics", "th": "หุ่นยนต์"}}),
     )
     .expect("club");
-    let fx = answer(&mut m, rid, ApiOutcome::Clubs(Ok(reply(vec![club]))));
+    let fx = answer(&mut m, rid, ApiAnswer::Clubs(Ok(reply(vec![club]))));
     match &fx[..] {
         [
             Effect::Api {
@@ -129,22 +129,16 @@ fn listing_unavailable_falls_back_to_ids() {
     let mut m = model();
     let fx = club_admin::app::start(&mut m);
     let rid = api_ids(&fx, |_| true)[0];
-    let fx = answer(&mut m, rid, ApiOutcome::User(Ok(reply(admin()))));
+    let fx = answer(&mut m, rid, ApiAnswer::User(Ok(reply(admin()))));
     let rid = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
     let e = ApiError::OperationUnavailable(ErrorInfo {
         status: Some(404),
         detail: Some("Route not found".into()),
         ..ErrorInfo::default()
     });
-    answer(&mut m, rid, ApiOutcome::Listing(Err(e)));
+    answer(&mut m, rid, ApiAnswer::Listing(Err(e)));
     assert_eq!(m.listing.support, ListingSupport::Unavailable);
-    assert!(
-        m.status
-            .as_ref()
-            .expect("status")
-            .text
-            .contains("add request ids")
-    );
+    assert!(m.status_text().expect("status").contains("add request ids"));
     let fx = update(
         &mut m,
         Msg::AddIds {
@@ -165,24 +159,24 @@ fn listing_unavailable_falls_back_to_ids() {
 #[test]
 fn rows_arrive_sorted_oldest_first_and_the_next_page_loads_near_the_end() {
     let mut m = model();
-    assert_eq!(m.queue.sort, QueueSort::Server, "server order by default");
-    m.queue.sort = QueueSort::Age;
+    assert_eq!(m.queue.sort(), QueueSort::Server, "server order by default");
+    m.queue.set_sort(QueueSort::Age);
     let fx = club_admin::app::start(&mut m);
     let rid = api_ids(&fx, |_| true)[0];
-    let fx = answer(&mut m, rid, ApiOutcome::User(Ok(reply(admin()))));
+    let fx = answer(&mut m, rid, ApiAnswer::User(Ok(reply(admin()))));
     let rid = api_ids(&fx, |_| true)[0];
     let fx = answer(
         &mut m,
         rid,
-        ApiOutcome::Listing(Ok(listing_reply(sample_rows(), Some(2), 120))),
+        ApiAnswer::Listing(Ok(listing_reply(sample_rows(), Some(2), 120))),
     );
-    assert_eq!(m.queue.items.len(), 4);
+    assert_eq!(m.queue.items().len(), 4);
     assert_eq!(m.listing.total, Some(120));
     let order: Vec<Uuid> = m
         .queue
-        .visible
+        .visible()
         .iter()
-        .map(|&i| m.queue.items[i].id)
+        .map(|&i| m.queue.items()[i].id)
         .collect();
     assert_eq!(order, vec![id(3), id(1), id(2), id(4)], "oldest first");
     let pages = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }));
@@ -202,30 +196,30 @@ fn rows_arrive_sorted_oldest_first_and_the_next_page_loads_near_the_end() {
 #[test]
 fn navigation_keys() {
     let mut m = model_with(sample_rows());
-    assert_eq!(m.queue.cursor, 0);
+    assert_eq!(m.queue.cursor(), 0);
     update(&mut m, key('j'));
-    assert_eq!(m.queue.cursor, 1);
+    assert_eq!(m.queue.cursor(), 1);
     update(&mut m, code(KeyCode::Down));
-    assert_eq!(m.queue.cursor, 2);
+    assert_eq!(m.queue.cursor(), 2);
     update(&mut m, key('k'));
     update(&mut m, code(KeyCode::Up));
-    assert_eq!(m.queue.cursor, 0);
+    assert_eq!(m.queue.cursor(), 0);
     update(&mut m, key('G'));
-    assert_eq!(m.queue.cursor, 3);
+    assert_eq!(m.queue.cursor(), 3);
     update(&mut m, key('g'));
-    assert_eq!(m.queue.cursor, 0);
+    assert_eq!(m.queue.cursor(), 0);
     update(&mut m, code(KeyCode::PageDown));
-    assert_eq!(m.queue.cursor, 3);
+    assert_eq!(m.queue.cursor(), 3);
     update(&mut m, code(KeyCode::PageUp));
-    assert_eq!(m.queue.cursor, 0);
+    assert_eq!(m.queue.cursor(), 0);
     update(&mut m, key('k'));
-    assert_eq!(m.queue.cursor, 0, "stays at the top");
+    assert_eq!(m.queue.cursor(), 0, "stays at the top");
     update(&mut m, code(KeyCode::Tab));
     assert_eq!(m.focus, Pane::Club);
     update(&mut m, code(KeyCode::BackTab));
     assert_eq!(m.focus, Pane::Queue);
     update(&mut m, key('L'));
-    assert!(m.log_visible);
+    assert!(m.log.visible);
     update(&mut m, code(KeyCode::Tab));
     update(&mut m, code(KeyCode::Tab));
     assert_eq!(m.focus, Pane::Log);
@@ -258,7 +252,7 @@ fn approve_moves_on_at_once_and_marks_done_only_when_the_server_confirms() {
     );
     let mut answer_req = sample_rows()[0].clone();
     answer_req.membership_status = Some(MembershipStatus::Approved);
-    let fx = answer(&mut m, put[0], ApiOutcome::Updated(Ok(reply(answer_req))));
+    let fx = answer(&mut m, put[0], ApiAnswer::Updated(Ok(reply(answer_req))));
     let row = m.queue.get(id(1)).expect("row");
     assert_eq!(row.state, RowState::Ready);
     assert_eq!(row.status(), Some(&MembershipStatus::Approved));
@@ -272,8 +266,8 @@ fn approve_moves_on_at_once_and_marks_done_only_when_the_server_confirms() {
         }
         other => panic!("{other:?}"),
     }
-    assert!(m.status.as_ref().expect("status").text.contains("approved"));
-    assert_eq!(m.log.last().map(|e| e.outcome.clone()), Some(Outcome::Ok));
+    assert!(m.status_text().expect("status").contains("approved"));
+    assert_eq!(m.log.entries().last().map(|e| e.outcome), Some(Outcome::Ok));
 }
 
 #[test]
@@ -286,10 +280,8 @@ fn decline_and_non_pending_rows() {
         "an approved request cannot be approved again"
     );
     assert!(
-        m.status
-            .as_ref()
+        m.status_text()
             .expect("status")
-            .text
             .contains("already approved")
     );
     update(&mut m, key('j'));
@@ -316,7 +308,7 @@ fn a_refused_action_keeps_the_row_with_the_servers_detail_and_rereads_it() {
     let fx = answer(
         &mut m,
         put,
-        ApiOutcome::Updated(Err(forbidden("Club request has already been approved"))),
+        ApiAnswer::Updated(Err(forbidden("Club request has already been approved"))),
     );
     let row = m.queue.get(id(1)).expect("row stays");
     assert!(
@@ -341,10 +333,10 @@ fn a_refused_action_keeps_the_row_with_the_servers_detail_and_rereads_it() {
         "re-read to show the true state"
     );
     assert!(api_ids(&fx, |c| c.is_mutation()).is_empty(), "never resent");
-    assert!(fx.iter().any(|e| matches!(e, Effect::Audit(a) if a.outcome == "failed" && a.detail.as_deref().unwrap_or("").contains("already been approved"))));
+    assert!(fx.iter().any(|e| matches!(e, Effect::Audit(a) if a.outcome == Outcome::Failed && a.detail.as_deref().unwrap_or("").contains("already been approved"))));
     assert!(matches!(
-        m.log.last().map(|e| &e.outcome),
-        Some(Outcome::Failed(_))
+        m.log.entries().last().map(|e| e.outcome),
+        Some(Outcome::Failed)
     ));
 }
 
@@ -357,7 +349,7 @@ fn lost_answers_are_reread_not_resent_and_404_means_gone() {
     let fx = answer(
         &mut m,
         put,
-        ApiOutcome::Updated(Err(ApiError::Connect {
+        ApiAnswer::Updated(Err(ApiError::Connect {
             message: "closed".into(),
         })),
     );
@@ -381,7 +373,7 @@ fn lost_answers_are_reread_not_resent_and_404_means_gone() {
     let fx = answer(
         &mut m,
         put,
-        ApiOutcome::Updated(Err(ApiError::NotFound(ErrorInfo {
+        ApiAnswer::Updated(Err(ApiError::NotFound(ErrorInfo {
             status: Some(404),
             ..ErrorInfo::default()
         }))),
@@ -428,15 +420,14 @@ fn delete_asks_with_focus_on_cancel() {
     let fx = update(&mut m, key('y'));
     let del = api_ids(&fx, |c| *c == ApiCall::DeleteRequest { id: id(1) });
     assert_eq!(del.len(), 1);
-    let fx = answer(&mut m, del[0], ApiOutcome::Deleted(Ok(reply(()))));
+    let fx = answer(&mut m, del[0], ApiAnswer::Deleted(Ok(reply(()))));
     assert_eq!(
         m.queue.get(id(1)).map(|r| r.state.clone()),
         Some(RowState::Deleted)
     );
-    assert!(
-        fx.iter()
-            .any(|e| matches!(e, Effect::Audit(a) if a.action == "delete" && a.outcome == "ok"))
-    );
+    assert!(fx.iter().any(
+        |e| matches!(e, Effect::Audit(a) if a.action == "delete" && a.outcome == Outcome::Ok)
+    ));
 }
 
 #[test]
@@ -454,20 +445,20 @@ fn bulk_approve_confirms_the_count_and_keeps_failures_marked() {
     let fx = update(&mut m, key('y'));
     let puts = api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. }));
     assert_eq!(puts.len(), 2);
-    assert_eq!(m.bulk.as_ref().map(|b| b.total), Some(2));
+    assert_eq!(m.bulk().map(|b| b.total), Some(2));
     let mut ok = sample_rows()[0].clone();
     ok.membership_status = Some(MembershipStatus::Approved);
-    answer(&mut m, puts[0], ApiOutcome::Updated(Ok(reply(ok))));
-    assert!(m.status.as_ref().expect("status").text.contains("1/2"));
+    answer(&mut m, puts[0], ApiAnswer::Updated(Ok(reply(ok))));
+    assert!(m.status_text().expect("status").contains("1/2"));
     answer(
         &mut m,
         puts[1],
-        ApiOutcome::Updated(Err(forbidden(
+        ApiAnswer::Updated(Err(forbidden(
             "Insufficient permissions to perform this action",
         ))),
     );
-    assert!(m.bulk.is_none());
-    let st = &m.status.as_ref().expect("status").text;
+    assert!(m.bulk().is_none());
+    let st = m.status_text().expect("status");
     assert!(
         st.contains("1 of 2 done") && st.contains("1 failed"),
         "{st}"
@@ -498,7 +489,7 @@ fn marks_range_all_clear_and_hidden_count() {
     update(&mut m, key('/'));
     typed(&mut m, "chess");
     update(&mut m, code(KeyCode::Enter));
-    assert_eq!(m.queue.visible.len(), 1);
+    assert_eq!(m.queue.visible().len(), 1);
     update(&mut m, key('x'));
     assert!(
         matches!(&m.popup, Some(Popup::Confirm { ids, hidden: 2, .. }) if ids.len() == 3),
@@ -512,9 +503,9 @@ fn filter_matches_thai_and_terms_and_esc_restores() {
     let mut m = model_with(sample_rows());
     update(&mut m, key('/'));
     typed(&mut m, "หุ่นยนต์");
-    assert_eq!(m.queue.visible.len(), 2, "live while typing");
+    assert_eq!(m.queue.visible().len(), 2, "live while typing");
     update(&mut m, code(KeyCode::Esc));
-    assert_eq!(m.queue.visible.len(), 4, "Esc restores the old filter");
+    assert_eq!(m.queue.visible().len(), 4, "Esc restores the old filter");
     update(&mut m, key('/'));
     let fx = typed(&mut m, "status:approved");
     assert!(fx.is_empty());
@@ -523,14 +514,14 @@ fn filter_matches_thai_and_terms_and_esc_restores() {
         fx.iter()
             .any(|e| matches!(e, Effect::SaveQueue(q) if q.filter == "status:approved"))
     );
-    assert_eq!(m.queue.visible.len(), 1);
+    assert_eq!(m.queue.visible().len(), 1);
     update(&mut m, key('/'));
     for _ in 0..20 {
         update(&mut m, code(KeyCode::Backspace));
     }
     typed(&mut m, "-robotics 2026");
     update(&mut m, code(KeyCode::Enter));
-    assert_eq!(m.queue.visible.len(), 1, "Pimchanok → Chess");
+    assert_eq!(m.queue.visible().len(), 1, "Pimchanok → Chess");
     update(&mut m, key('/'));
     for _ in 0..20 {
         update(&mut m, code(KeyCode::Backspace));
@@ -571,9 +562,9 @@ fn add_ids_skips_invalid_uuids_before_any_request() {
         vec![vec![id(10), id(11)]],
         "only new, valid ids are read"
     );
-    let st = &m.status.as_ref().expect("status").text;
+    let st = m.status_text().expect("status");
     assert!(st.contains("added 2") && st.contains("not-a-uuid"), "{st}");
-    assert_eq!(m.queue.items.len(), 6);
+    assert_eq!(m.queue.items().len(), 6);
     assert!(
         fx.iter()
             .any(|e| matches!(e, Effect::SaveQueue(q) if q.manual_ids.contains(&id(10))))
@@ -602,10 +593,8 @@ fn club_lookup_refuses_a_bad_id_and_reads_at_the_chosen_level() {
         "a malformed UUID is refused before any request"
     );
     assert!(
-        m.status
-            .as_ref()
+        m.status_text()
             .expect("status")
-            .text
             .contains("not a valid club id")
     );
     update(&mut m, key('c'));
@@ -624,7 +613,7 @@ fn club_lookup_refuses_a_bad_id_and_reads_at_the_chosen_level() {
     let fx = update(&mut m, key('F'));
     let rid = api_ids(&fx, |_| true)[0];
     let club: Club = serde_json::from_value(serde_json::json!({"id": id(5), "name": {"en-US": "Robotics", "th": "หุ่นยนต์"}, "contacts": []})).expect("club");
-    answer(&mut m, rid, ApiOutcome::Club(Ok(reply(club))));
+    answer(&mut m, rid, ApiAnswer::Club(Ok(reply(club))));
     assert!(m.club.club.get().is_some());
 }
 
@@ -635,10 +624,8 @@ fn new_contact_form_posts_and_shows_the_created_contact() {
     update(&mut m, key('n'));
     assert!(
         m.popup.is_none()
-            && m.status
-                .as_ref()
+            && m.status_text()
                 .expect("status")
-                .text
                 .contains("look up a club first")
     );
     m.club.club_id = Some(id(5));
@@ -684,7 +671,7 @@ fn new_contact_form_posts_and_shows_the_created_contact() {
         detail: Some("Contact with the same value already exists".into()),
         ..ErrorInfo::default()
     });
-    answer(&mut m, rid, ApiOutcome::ContactCreated(Err(dup)));
+    answer(&mut m, rid, ApiAnswer::ContactCreated(Err(dup)));
     assert!(
         matches!(&m.popup, Some(Popup::AddContact { error: Some(e), .. }) if e.contains("already exists")),
         "the form stays open with the error"
@@ -695,7 +682,7 @@ fn new_contact_form_posts_and_shows_the_created_contact() {
         serde_json::json!({"id": id(6), "type": "email", "value": "club@school.ac.th"}),
     )
     .expect("contact");
-    let fx = answer(&mut m, rid, ApiOutcome::ContactCreated(Ok(reply(contact))));
+    let fx = answer(&mut m, rid, ApiAnswer::ContactCreated(Ok(reply(contact))));
     assert!(m.popup.is_none());
     assert_eq!(
         m.club
@@ -705,11 +692,9 @@ fn new_contact_form_posts_and_shows_the_created_contact() {
             .map(|c| c.len()),
         Some(1)
     );
-    assert!(
-        fx.iter().any(
-            |e| matches!(e, Effect::Audit(a) if a.action == "add-contact" && a.outcome == "ok")
-        )
-    );
+    assert!(fx.iter().any(
+        |e| matches!(e, Effect::Audit(a) if a.action == "add-contact" && a.outcome == Outcome::Ok)
+    ));
 }
 
 #[test]
@@ -725,12 +710,12 @@ fn unauthorised_anywhere_becomes_session_expired_without_losing_the_queue() {
             ..ErrorInfo::default()
         },
     };
-    answer(&mut m, put, ApiOutcome::Updated(Err(e)));
+    answer(&mut m, put, ApiAnswer::Updated(Err(e)));
     assert!(m.session_expired);
     assert!(
         matches!(&m.popup, Some(Popup::SignIn { error: Some(e), .. }) if e.contains("session expired"))
     );
-    assert_eq!(m.queue.items.len(), 4);
+    assert_eq!(m.queue.items().len(), 4);
     let token = "eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjE3OTUzNjY1NDF9.c2ln";
     update(
         &mut m,
@@ -774,13 +759,7 @@ fn read_only_refuses_every_change() {
     for k in ['a', 'x', 'D'] {
         let fx = update(&mut m, key(k));
         assert!(fx.is_empty() && m.popup.is_none(), "{k}");
-        assert!(
-            m.status
-                .as_ref()
-                .expect("status")
-                .text
-                .contains("read-only")
-        );
+        assert!(m.status_text().expect("status").contains("read-only"));
     }
 }
 
@@ -791,17 +770,11 @@ fn quit_saves_the_queue_and_asks_twice_while_actions_run() {
     update(&mut m, key('a'));
     let fx = update(&mut m, key('q'));
     assert!(fx.is_empty() && !m.quitting, "first q warns");
-    assert!(
-        m.status
-            .as_ref()
-            .expect("status")
-            .text
-            .contains("press q again")
-    );
+    assert!(m.status_text().expect("status").contains("press q again"));
     let fx = update(&mut m, key('q'));
     assert!(m.quitting);
     match &fx[..] {
-        [Effect::Audit(a), Effect::SaveQueue(_), Effect::Quit] => {
+        [Effect::Audit(a), Effect::Quit] => {
             assert_eq!(
                 (a.action.as_str(), a.target, a.outcome.as_str()),
                 ("approve", id(1), "unknown"),
@@ -828,17 +801,11 @@ fn help_is_searchable_and_command_line_runs_commands() {
     update(&mut m, key(':'));
     typed(&mut m, "sort club");
     update(&mut m, code(KeyCode::Enter));
-    assert_eq!(m.queue.sort, QueueSort::Club);
+    assert_eq!(m.queue.sort(), QueueSort::Club);
     update(&mut m, key(':'));
     typed(&mut m, "bogus");
     update(&mut m, code(KeyCode::Enter));
-    assert!(
-        m.status
-            .as_ref()
-            .expect("status")
-            .text
-            .contains("unknown command")
-    );
+    assert!(m.status_text().expect("status").contains("unknown command"));
     update(&mut m, key(':'));
     typed(&mut m, "level detailed default");
     update(&mut m, code(KeyCode::Enter));
@@ -851,9 +818,9 @@ fn help_is_searchable_and_command_line_runs_commands() {
     let fx = update(&mut m, code(KeyCode::Enter));
     assert!(matches!(&fx[..], [Effect::SetMouse(true)]));
     update(&mut m, key('s'));
-    assert_eq!(m.queue.sort, QueueSort::Status);
+    assert_eq!(m.queue.sort(), QueueSort::Status);
     update(&mut m, key('s'));
-    assert_eq!(m.queue.sort, QueueSort::Server);
+    assert_eq!(m.queue.sort(), QueueSort::Server);
 }
 
 #[test]
@@ -869,10 +836,10 @@ fn copy_sends_osc52_text_of_selected_or_marked_ids() {
 #[test]
 fn stale_answers_are_dropped_and_ticks_and_resizes_apply() {
     let mut m = model_with(sample_rows());
-    let before = m.queue.items.clone();
-    let fx = answer(&mut m, 9999, ApiOutcome::Deleted(Ok(reply(()))));
+    let before = m.queue.items().to_vec();
+    let fx = answer(&mut m, 9999, ApiAnswer::Deleted(Ok(reply(()))));
     assert!(fx.is_empty());
-    assert_eq!(m.queue.items, before);
+    assert_eq!(m.queue.items(), before);
     let later = now() + chrono::Duration::minutes(5);
     update(&mut m, Msg::Tick(later));
     assert_eq!(m.now, later);
@@ -907,7 +874,7 @@ fn refresh_relists_and_rereads_rows_by_id_and_marks_vanished_ones_gone() {
     answer(
         &mut m,
         reread[0].0,
-        ApiOutcome::Listing(Ok(listing_reply(rows, None, 3))),
+        ApiAnswer::Listing(Ok(listing_reply(rows, None, 3))),
     );
     assert_eq!(
         m.queue.get(id(2)).map(|r| r.state.clone()),
@@ -931,14 +898,14 @@ fn restore_applies_only_to_the_same_server() {
         sort: QueueSort::Club,
     };
     assert!(update(&mut m, Msg::Restore(saved.clone())).is_empty());
-    assert!(m.queue.items.is_empty());
+    assert!(m.queue.items().is_empty());
     let saved = SavedQueue {
         server: m.base_url.clone(),
         ..saved
     };
     let fx = update(&mut m, Msg::Restore(saved));
-    assert_eq!(m.queue.items.len(), 1);
-    assert_eq!(m.queue.filter, "x");
+    assert_eq!(m.queue.items().len(), 1);
+    assert_eq!(m.queue.filter(), "x");
     assert_eq!(
         api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. })).len(),
         1
@@ -953,8 +920,7 @@ fn keymap_overrides_apply_and_bad_bindings_are_reported() {
         vec!["A".to_owned(), "ctrl-a".to_owned()],
     );
     let km = Keymap::default().with_overrides(&o).expect("valid");
-    let a =
-        crossterm::event::KeyEvent::new(KeyCode::Char('A'), crossterm::event::KeyModifiers::NONE);
+    let a = club_admin::app::Key::char('A');
     assert_eq!(
         km.lookup(club_admin::app::Scope::Queue, &a),
         Some(club_admin::app::Action::Approve)
@@ -968,7 +934,7 @@ fn keymap_overrides_apply_and_bad_bindings_are_reported() {
     assert!(all.contains("aprove: no such action"), "{all}");
     assert!(all.contains("bound to both"), "{all}");
     assert!(all.contains("Esc only cancels"), "{all}");
-    let hints = Keymap::default().hints(club_admin::app::Scope::Queue);
+    let hints = Keymap::default().hints(club_admin::app::Scope::Queue, false);
     assert!(hints.iter().any(|(k, l)| k == "a" && *l == "approve"));
 }
 
@@ -981,8 +947,12 @@ fn mouse_wheel_moves_the_cursor() {
         row: 1,
         modifiers: crossterm::event::KeyModifiers::NONE,
     };
-    update(&mut m, Msg::Mouse(ev));
-    assert_eq!(m.queue.cursor, 1);
+    let msg =
+        club_admin::runtime::input::to_msg(crossterm::event::Event::Mouse(ev), (120, 40), false)
+            .expect("the wheel is a message");
+    assert!(matches!(msg, Msg::Wheel { down: true }));
+    update(&mut m, msg);
+    assert_eq!(m.queue.cursor(), 1);
 }
 
 #[test]
@@ -1017,12 +987,12 @@ fn a_long_id_list_at_start_waits_for_the_listing_then_is_read_fifty_at_a_time() 
         "only the rows near the cursor: {}",
         gets.len()
     );
-    let fx = answer(&mut m, user, ApiOutcome::User(Ok(reply(admin()))));
+    let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(admin()))));
     let list = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
     let fx = answer(
         &mut m,
         list,
-        ApiOutcome::Listing(Ok(listing_reply(vec![], None, 0))),
+        ApiAnswer::Listing(Ok(listing_reply(vec![], None, 0))),
     );
     let chunks = read_by_ids(&fx);
     assert_eq!(
@@ -1049,14 +1019,14 @@ fn without_listing_ids_are_read_one_by_one() {
             origin: "arguments".into(),
         },
     );
-    let fx = answer(&mut m, user, ApiOutcome::User(Ok(reply(admin()))));
+    let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(admin()))));
     let list = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
     let e = ApiError::OperationUnavailable(ErrorInfo {
         status: Some(404),
         detail: Some("Route not found".into()),
         ..ErrorInfo::default()
     });
-    let fx = answer(&mut m, list, ApiOutcome::Listing(Err(e)));
+    let fx = answer(&mut m, list, ApiAnswer::Listing(Err(e)));
     assert_eq!(
         api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. })).len(),
         10
@@ -1077,29 +1047,23 @@ fn incremental_counts_match_a_full_recount() {
         // Answer every action as the server would.
         for e in fx {
             if let Effect::Api { request_id, call } = e {
-                let outcome = match call {
+                let answer = match call {
                     ApiCall::UpdateRequest { id, status, .. } => {
                         let mut r = sample_rows().into_iter().find(|r| r.id == id).expect("row");
                         r.membership_status = Some(status);
-                        ApiOutcome::Updated(Ok(reply(r)))
+                        ApiAnswer::Updated(Ok(reply(r)))
                     }
-                    ApiCall::DeleteRequest { .. } => ApiOutcome::Deleted(Ok(reply(()))),
+                    ApiCall::DeleteRequest { .. } => ApiAnswer::Deleted(Ok(reply(()))),
                     _ => continue,
                 };
-                update(
-                    &mut m,
-                    Msg::Api {
-                        request_id,
-                        outcome,
-                    },
-                );
+                update(&mut m, Msg::Api { request_id, answer });
             }
         }
-        let incremental = m.queue.stats;
+        let incremental = m.queue.stats();
         let mut full = m.queue.clone();
         full.refresh_view();
-        assert_eq!(incremental, full.stats, "after {c:?}");
-        assert_eq!(m.queue.visible, full.visible, "after {c:?}");
+        assert_eq!(incremental, full.stats(), "after {c:?}");
+        assert_eq!(m.queue.visible(), full.visible(), "after {c:?}");
     }
     let (p, a, d, o) = m.queue.counts();
     assert_eq!(p + a + d + o, 4);
@@ -1111,14 +1075,14 @@ fn decisions_shift_the_pending_listing_and_no_request_is_skipped() {
     m.page_size = 2;
     let fx = club_admin::app::start(&mut m);
     let rid = api_ids(&fx, |_| true)[0];
-    let fx = answer(&mut m, rid, ApiOutcome::User(Ok(reply(admin()))));
+    let fx = answer(&mut m, rid, ApiAnswer::User(Ok(reply(admin()))));
     let rid = api_ids(&fx, |_| true)[0];
     let rows = sample_rows();
     let page1 = vec![rows[0].clone(), rows[1].clone()];
     let fx = answer(
         &mut m,
         rid,
-        ApiOutcome::Listing(Ok(listing_reply(page1, Some(2), 4))),
+        ApiAnswer::Listing(Ok(listing_reply(page1, Some(2), 4))),
     );
     // Both listed requests are pending here: the next stretch starts at page 2.
     let more = list_pages(&fx);
@@ -1128,22 +1092,22 @@ fn decisions_shift_the_pending_listing_and_no_request_is_skipped() {
     for id in [id(1), id(2)] {
         let pos = m
             .queue
-            .visible
+            .visible()
             .iter()
-            .position(|&i| m.queue.items[i].id == id)
+            .position(|&i| m.queue.items()[i].id == id)
             .expect("row");
-        m.queue.cursor = pos;
+        m.queue.set_cursor(pos);
         let fx = update(&mut m, key('a'));
         let put = api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. }))[0];
         let mut r = rows.iter().find(|r| r.id == id).expect("row").clone();
         r.membership_status = Some(MembershipStatus::Approved);
-        answer(&mut m, put, ApiOutcome::Updated(Ok(reply(r))));
+        answer(&mut m, put, ApiAnswer::Updated(Ok(reply(r))));
     }
     // The page-2 answer (asked before the approvals) comes back empty.
     let fx = answer(
         &mut m,
         rid,
-        ApiOutcome::Listing(Ok(listing_reply(vec![], None, 2))),
+        ApiAnswer::Listing(Ok(listing_reply(vec![], None, 2))),
     );
     // The server still counts 2 pending requests this dashboard has not seen: it goes on.
     let more = list_pages(&fx);
@@ -1156,7 +1120,7 @@ fn decisions_shift_the_pending_listing_and_no_request_is_skipped() {
     answer(
         &mut m,
         rid,
-        ApiOutcome::Listing(Ok(listing_reply(vec![rows[3].clone()], None, 1))),
+        ApiAnswer::Listing(Ok(listing_reply(vec![rows[3].clone()], None, 1))),
     );
     assert!(
         m.queue.get(id(4)).is_some(),
@@ -1195,10 +1159,8 @@ fn add_ids_with_nothing_valid_keeps_the_text() {
         "the text is kept"
     );
     assert!(
-        m.status
-            .as_ref()
+        m.status_text()
             .expect("status")
-            .text
             .contains("not a club request id")
     );
 }
@@ -1213,7 +1175,7 @@ fn a_click_selects_a_row_or_focuses_a_pane() {
             row: Some(2),
         },
     );
-    assert_eq!(m.queue.cursor, 2);
+    assert_eq!(m.queue.cursor(), 2);
     update(
         &mut m,
         Msg::Click {
@@ -1221,7 +1183,7 @@ fn a_click_selects_a_row_or_focuses_a_pane() {
             row: Some(40),
         },
     );
-    assert_eq!(m.queue.cursor, 2, "below the last row: nothing");
+    assert_eq!(m.queue.cursor(), 2, "below the last row: nothing");
     update(
         &mut m,
         Msg::Click {
@@ -1252,29 +1214,50 @@ fn a_click_selects_a_row_or_focuses_a_pane() {
 #[test]
 fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
     let mut m = model_with(sample_rows());
-    let entry = |outcome: &str, detail: Option<&str>| club_admin::app::AuditEntry {
+    let entry = |outcome: Outcome, detail: Option<&str>| club_admin::app::AuditEntry {
         at: now(),
         server: m.server_key.clone(),
         user: None,
         action: "approve".into(),
         target: id(1),
-        outcome: outcome.into(),
+        outcome,
         detail: detail.map(str::to_owned),
     };
     let entries = vec![
-        entry("ok", None),
-        entry("failed", Some("Club request has already been approved")),
-        entry("unknown", Some("quit before the server answered")),
+        entry(Outcome::Ok, None),
+        entry(
+            Outcome::Failed,
+            Some("Club request has already been approved"),
+        ),
+        entry(Outcome::Unknown, Some("quit before the server answered")),
     ];
     update(&mut m, Msg::History(entries));
-    let outcomes: Vec<Outcome> = m.log.iter().take(3).map(|e| e.outcome.clone()).collect();
+    let outcomes: Vec<(Outcome, Option<String>)> = m
+        .log
+        .entries()
+        .iter()
+        .take(3)
+        .map(|e| (e.outcome, e.detail.clone()))
+        .collect();
     assert_eq!(
         outcomes,
         vec![
-            Outcome::Ok,
-            Outcome::Failed("Club request has already been approved".into()),
-            Outcome::Unknown("quit before the server answered".into()),
+            (Outcome::Ok, None),
+            (
+                Outcome::Failed,
+                Some("Club request has already been approved".into())
+            ),
+            (
+                Outcome::Unknown,
+                Some("quit before the server answered".into())
+            ),
         ]
     );
-    assert!(m.log.iter().take(3).all(|e| e.label == "(earlier session)"));
+    assert!(
+        m.log
+            .entries()
+            .iter()
+            .take(3)
+            .all(|e| e.label == "(earlier session)")
+    );
 }

@@ -4,11 +4,11 @@
 mod common;
 
 use club_admin::api::*;
+use club_admin::app::KeyCode;
 use club_admin::app::model::*;
-use club_admin::app::{ApiOutcome, Msg, Popup, update};
+use club_admin::app::{ApiAnswer, Msg, Popup, update};
 use club_admin::ui::{Theme, view};
 use common::*;
-use crossterm::event::KeyCode;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::Modifier;
@@ -117,7 +117,7 @@ fn errors_loading_and_acting_rows() {
         &mut m,
         Msg::Api {
             request_id: put2,
-            outcome: ApiOutcome::Updated(Err(forbidden(
+            answer: ApiAnswer::Updated(Err(forbidden(
                 "Student must be a staff member of the club to update club requests",
             ))),
         },
@@ -244,7 +244,7 @@ fn club_pane_and_log() {
         &mut m,
         Msg::Api {
             request_id: put,
-            outcome: ApiOutcome::Updated(Err(forbidden("Club request has already been approved"))),
+            answer: ApiAnswer::Updated(Err(forbidden("Club request has already been approved"))),
         },
     );
     let s = text(&draw(&m, 120, 40, true));

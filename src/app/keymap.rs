@@ -1,9 +1,8 @@
 //! The keymap: one table drives key handling, the footer hints and the `?` help.
 
 use std::collections::BTreeMap;
-use std::fmt;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use super::key::{Key, KeyCode};
 
 /// Where a binding applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -33,8 +32,11 @@ impl Scope {
 /// Something a key can do. The names are what the config file's `[keys]` table uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Action {
-    /// Leave.
+    /// Leave (asks first while decisions wait for the server).
     Quit,
+    /// Leave at once, from anywhere, even a text field; writes still unanswered are audited
+    /// with outcome `unknown`.
+    ForceQuit,
     /// Show the help.
     Help,
     /// Next pane.
@@ -102,6 +104,7 @@ impl Action {
     pub fn info(self) -> (&'static str, &'static str) {
         match self {
             Action::Quit => ("quit", "quit"),
+            Action::ForceQuit => ("force_quit", "quit at once, from anywhere"),
             Action::Help => ("help", "this help"),
             Action::NextPane => ("next_pane", "next pane"),
             Action::PrevPane => ("prev_pane", "previous pane"),
@@ -152,184 +155,6 @@ impl Action {
     }
 }
 
-/// A key with modifiers, e.g. `ctrl-l`, `shift-tab`, `space`, `G`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct KeyCombo {
-    /// Key.
-    pub code: KeyCodeKey,
-    /// Control held.
-    pub ctrl: bool,
-    /// Alt held.
-    pub alt: bool,
-}
-
-/// The subset of key codes a binding may use (ordered, hashable).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum KeyCodeKey {
-    /// A character (case matters: `G` is shift-g).
-    Char(char),
-    /// Enter.
-    Enter,
-    /// Tab.
-    Tab,
-    /// Shift-Tab.
-    BackTab,
-    /// Up arrow.
-    Up,
-    /// Down arrow.
-    Down,
-    /// Left arrow.
-    Left,
-    /// Right arrow.
-    Right,
-    /// Home.
-    Home,
-    /// End.
-    End,
-    /// Page up.
-    PageUp,
-    /// Page down.
-    PageDown,
-    /// Delete.
-    Delete,
-    /// Function key.
-    F(u8),
-}
-
-impl KeyCombo {
-    /// From a crossterm event; `None` for keys no binding can use (Esc is never bindable:
-    /// it only cancels).
-    pub fn from_event(ev: &KeyEvent) -> Option<KeyCombo> {
-        let code = match ev.code {
-            KeyCode::Char(c) => KeyCodeKey::Char(c),
-            KeyCode::Enter => KeyCodeKey::Enter,
-            KeyCode::Tab => KeyCodeKey::Tab,
-            KeyCode::BackTab => KeyCodeKey::BackTab,
-            KeyCode::Up => KeyCodeKey::Up,
-            KeyCode::Down => KeyCodeKey::Down,
-            KeyCode::Left => KeyCodeKey::Left,
-            KeyCode::Right => KeyCodeKey::Right,
-            KeyCode::Home => KeyCodeKey::Home,
-            KeyCode::End => KeyCodeKey::End,
-            KeyCode::PageUp => KeyCodeKey::PageUp,
-            KeyCode::PageDown => KeyCodeKey::PageDown,
-            KeyCode::Delete => KeyCodeKey::Delete,
-            KeyCode::F(n) => KeyCodeKey::F(n),
-            _ => return None,
-        };
-        Some(KeyCombo {
-            code,
-            ctrl: ev.modifiers.contains(KeyModifiers::CONTROL),
-            alt: ev.modifiers.contains(KeyModifiers::ALT),
-        })
-    }
-
-    /// Parses `a`, `G`, `space`, `enter`, `tab`, `shift-tab`, `ctrl-l`, `alt-x`, `up`,
-    /// `pagedown`, `f5`, ...
-    ///
-    /// Errors: a message naming the part that is not a key.
-    pub fn parse(text: &str) -> Result<KeyCombo, String> {
-        let mut ctrl = false;
-        let mut alt = false;
-        let mut rest = text.trim();
-        loop {
-            let lower = rest.to_ascii_lowercase();
-            if lower.starts_with("ctrl-") || lower.starts_with("ctrl+") {
-                ctrl = true;
-                rest = &rest[5..];
-            } else if lower.starts_with("alt-") || lower.starts_with("alt+") {
-                alt = true;
-                rest = &rest[4..];
-            } else {
-                break;
-            }
-        }
-        let lower = rest.to_ascii_lowercase();
-        let code = match lower.as_str() {
-            "space" => KeyCodeKey::Char(' '),
-            "enter" | "return" => KeyCodeKey::Enter,
-            "tab" => KeyCodeKey::Tab,
-            "shift-tab" | "backtab" => KeyCodeKey::BackTab,
-            "up" => KeyCodeKey::Up,
-            "down" => KeyCodeKey::Down,
-            "left" => KeyCodeKey::Left,
-            "right" => KeyCodeKey::Right,
-            "home" => KeyCodeKey::Home,
-            "end" => KeyCodeKey::End,
-            "pageup" | "pgup" => KeyCodeKey::PageUp,
-            "pagedown" | "pgdn" => KeyCodeKey::PageDown,
-            "delete" | "del" => KeyCodeKey::Delete,
-            "esc" | "escape" => return Err("Esc only cancels and cannot be bound".into()),
-            f if f.len() >= 2 && f.starts_with('f') && f[1..].parse::<u8>().is_ok() => {
-                KeyCodeKey::F(f[1..].parse().unwrap_or(1))
-            }
-            _ => {
-                let mut chars = rest.chars();
-                match (chars.next(), chars.next()) {
-                    (Some(c), None) if !c.is_control() => {
-                        KeyCodeKey::Char(if ctrl { c.to_ascii_lowercase() } else { c })
-                    }
-                    _ => return Err(format!("{text:?} is not a key")),
-                }
-            }
-        };
-        Ok(KeyCombo { code, ctrl, alt })
-    }
-
-    fn plain(c: char) -> KeyCombo {
-        KeyCombo {
-            code: KeyCodeKey::Char(c),
-            ctrl: false,
-            alt: false,
-        }
-    }
-
-    fn key(code: KeyCodeKey) -> KeyCombo {
-        KeyCombo {
-            code,
-            ctrl: false,
-            alt: false,
-        }
-    }
-
-    fn ctrl(c: char) -> KeyCombo {
-        KeyCombo {
-            code: KeyCodeKey::Char(c),
-            ctrl: true,
-            alt: false,
-        }
-    }
-}
-
-impl fmt::Display for KeyCombo {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.ctrl {
-            f.write_str("Ctrl-")?;
-        }
-        if self.alt {
-            f.write_str("Alt-")?;
-        }
-        match self.code {
-            KeyCodeKey::Char(' ') => f.write_str("Space"),
-            KeyCodeKey::Char(c) if self.ctrl => write!(f, "{}", c.to_ascii_uppercase()),
-            KeyCodeKey::Char(c) => write!(f, "{c}"),
-            KeyCodeKey::Enter => f.write_str("Enter"),
-            KeyCodeKey::Tab => f.write_str("Tab"),
-            KeyCodeKey::BackTab => f.write_str("Shift-Tab"),
-            KeyCodeKey::Up => f.write_str("↑"),
-            KeyCodeKey::Down => f.write_str("↓"),
-            KeyCodeKey::Left => f.write_str("←"),
-            KeyCodeKey::Right => f.write_str("→"),
-            KeyCodeKey::Home => f.write_str("Home"),
-            KeyCodeKey::End => f.write_str("End"),
-            KeyCodeKey::PageUp => f.write_str("PgUp"),
-            KeyCodeKey::PageDown => f.write_str("PgDn"),
-            KeyCodeKey::Delete => f.write_str("Del"),
-            KeyCodeKey::F(n) => write!(f, "F{n}"),
-        }
-    }
-}
-
 /// One row of the table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Binding {
@@ -338,7 +163,7 @@ pub struct Binding {
     /// The action.
     pub action: Action,
     /// Keys, the first one shown in hints.
-    pub keys: Vec<KeyCombo>,
+    pub keys: Vec<Key>,
     /// Shown in the footer of this scope.
     pub hint: bool,
 }
@@ -353,11 +178,11 @@ pub struct Keymap {
 impl Default for Keymap {
     fn default() -> Self {
         use Action::*;
-        use KeyCodeKey as K;
-        let p = KeyCombo::plain;
-        let k = KeyCombo::key;
-        let c = KeyCombo::ctrl;
-        let b = |scope, action, keys: Vec<KeyCombo>, hint| Binding {
+        use KeyCode as K;
+        let p = Key::char;
+        let k = Key::new;
+        let c = Key::ctrl;
+        let b = |scope, action, keys: Vec<Key>, hint| Binding {
             scope,
             action,
             keys,
@@ -409,7 +234,8 @@ impl Default for Keymap {
             b(Scope::Global, ToggleLog, vec![p('L')], false),
             b(Scope::Global, SignIn, vec![p('S')], false),
             b(Scope::Global, Redraw, vec![c('l')], false),
-            b(Scope::Global, Quit, vec![p('q'), c('c')], true),
+            b(Scope::Global, Quit, vec![p('q')], true),
+            b(Scope::Global, ForceQuit, vec![c('c')], false),
         ]);
         Keymap { bindings }
     }
@@ -417,8 +243,8 @@ impl Default for Keymap {
 
 impl Keymap {
     /// The action bound to `key` in `scope` (scope bindings first, then global).
-    pub fn lookup(&self, scope: Scope, key: &KeyEvent) -> Option<Action> {
-        let combo = KeyCombo::from_event(key)?;
+    pub fn lookup(&self, scope: Scope, combo: &Key) -> Option<Action> {
+        let combo = *combo;
         let find = |s: Scope| {
             self.bindings
                 .iter()
@@ -429,15 +255,16 @@ impl Keymap {
     }
 
     /// The first key of `action` in `scope` (or global), for hints.
-    pub fn key_for(&self, scope: Scope, action: Action) -> Option<KeyCombo> {
+    pub fn key_for(&self, scope: Scope, action: Action) -> Option<Key> {
         self.bindings
             .iter()
             .find(|b| b.action == action && (b.scope == scope || b.scope == Scope::Global))
             .and_then(|b| b.keys.first().copied())
     }
 
-    /// Footer hints for `scope`: `(keys, label)` pairs, scope first then global.
-    pub fn hints(&self, scope: Scope) -> Vec<(String, &'static str)> {
+    /// Footer hints for `scope`: `(keys, label)` pairs, scope first then global. With
+    /// `read_only`, actions that change data are left out (they would only be refused).
+    pub fn hints(&self, scope: Scope, read_only: bool) -> Vec<(String, &'static str)> {
         let short = |a: Action| match a {
             Action::Approve => "approve",
             Action::Decline => "decline",
@@ -459,6 +286,7 @@ impl Keymap {
         self.bindings
             .iter()
             .filter(|b| b.hint && (b.scope == scope || b.scope == Scope::Global))
+            .filter(|b| !(read_only && b.action.mutates()))
             .filter_map(|b| b.keys.first().map(|k| (k.to_string(), short(b.action))))
             .collect()
     }
@@ -515,7 +343,7 @@ impl Keymap {
             }
             let mut parsed = Vec::new();
             for k in keys {
-                match KeyCombo::parse(k) {
+                match Key::parse(k) {
                     Ok(c) => parsed.push(c),
                     Err(e) => errors.push(format!("[keys] {name}: {e}")),
                 }

@@ -1,13 +1,9 @@
-//! Messages into `update` and effects out of it.
+//! Messages into `update`: keys, answers of the worker, timers and start-up input.
 
-use crossterm::event::{KeyEvent, MouseEvent};
-use secrecy::SecretString;
-use uuid::Uuid;
-
-use crate::api::{
-    ApiError, Club, ClubQuery, ClubRequest, Contact, Levels, MembershipStatus, NewContact, Page,
-    Reply, RequestFilter, RequestSortKey, Sort, Timestamp, User,
-};
+use super::effect::AuditEntry;
+use super::key::Key;
+use super::model::{Pane, SavedQueue};
+use crate::api::{ApiError, Club, ClubRequest, Contact, Reply, Timestamp, User};
 
 /// Everything that can happen to the model. `update` is its only reader.
 ///
@@ -16,17 +12,20 @@ use crate::api::{
 #[derive(Debug)]
 #[allow(clippy::large_enum_variant)]
 pub enum Msg {
-    /// A key press (release and repeat events are filtered out by the runtime).
-    Key(KeyEvent),
-    /// Bracketed paste.
+    /// A key press (the runtime drops releases and converts the terminal's event).
+    Key(Key),
+    /// Bracketed paste: the text as pasted (control characters are flattened by `update`).
     Paste(String),
-    /// A mouse event (only when mouse capture is on).
-    Mouse(MouseEvent),
-    /// A click, already placed by the runtime: the pane under it and, in the queue, the row
-    /// counted from the first row drawn.
+    /// The mouse wheel turned one notch (only when mouse capture is on): `down` or up.
+    Wheel {
+        /// True for towards the user (scroll down).
+        down: bool,
+    },
+    /// A left click, already placed by the view's own geometry (`ui::hit_test`): the pane
+    /// under it and, in the queue, the row counted from the first row drawn.
     Click {
         /// The pane clicked.
-        pane: super::model::Pane,
+        pane: Pane,
         /// Queue row from the top of the drawn rows, when a row was clicked.
         row: Option<usize>,
     },
@@ -37,180 +36,75 @@ pub enum Msg {
         /// Rows of the queue table.
         queue_rows: usize,
     },
-    /// Wall-clock time, sent while something animates and once a second for ages.
+    /// Wall-clock time: sent before every frame is drawn, and every 120 ms while calls are
+    /// in flight (the spinner). Ages and the token's time left are computed from it.
     Tick(Timestamp),
-    /// The auto-refresh timer fired.
+    /// The auto-refresh timer fired (`--auto-refresh`, at least 5 s apart).
     AutoRefresh,
-    /// Ids from the command line, `--queue-file`, standard input or the saved queue.
+    /// Ids from the command line, `--queue-file`, standard input or `:add`.
     AddIds {
         /// Raw text: any mix of whitespace, commas, newlines.
         text: String,
-        /// Where it came from (for the status line).
+        /// Where it came from, for the status line (`arguments`, a file name, ...).
         origin: String,
     },
     /// The saved queue state for this server (restored at start).
-    Restore(super::model::SavedQueue),
-    /// Decisions of earlier sessions on this server, from the audit file, oldest first.
+    Restore(SavedQueue),
+    /// Decisions of earlier sessions on this server, from the audit file, oldest first
+    /// (at most [`super::effect::HISTORY_LINES`]).
     History(Vec<AuditEntry>),
-    /// A notice for the status line and the activity log (start-up warnings).
+    /// A start-up warning (e.g. a config file others can read), for the status line and the
+    /// activity log.
     Notice(String),
     /// An API call finished.
     Api {
         /// The id `update` gave the call; answers to calls no longer awaited are dropped.
         request_id: u64,
-        /// The result.
-        outcome: ApiOutcome,
+        /// The answer.
+        answer: ApiAnswer,
     },
-    /// The result of a local side effect (saving a token, writing the audit file, copying).
-    EffectDone {
-        /// What it was, in words.
+    /// A local side effect failed (saving the token, writing the audit file or the saved
+    /// queue): shown on the status line.
+    EffectFailed {
+        /// What it was, in words (`saving the token`).
         what: String,
-        /// `Err` with a message when it failed.
-        result: Result<(), String>,
+        /// The error in words (never holds a secret).
+        error: String,
     },
 }
 
-/// The result of one API call.
+/// The answer to one [`super::effect::ApiCall`], one variant per operation.
 #[derive(Debug)]
-pub enum ApiOutcome {
-    /// `GET /auth/user`.
+pub enum ApiAnswer {
+    /// `GET /auth/user` (interface-spec.md, operation 1).
     User(Result<Reply<User>, ApiError>),
-    /// `GET /v1/clubs/requests/{id}`.
+    /// `GET /v1/clubs/requests/{id}` (operation 5).
     Request(Result<Reply<ClubRequest>, ApiError>),
-    /// `PUT /v1/clubs/requests/{id}`.
+    /// `PUT /v1/clubs/requests/{id}` (operation 3).
     Updated(Result<Reply<ClubRequest>, ApiError>),
-    /// `DELETE /v1/clubs/requests/{id}`.
+    /// `DELETE /v1/clubs/requests/{id}` (operation 6; `data` is null).
     Deleted(Result<Reply<()>, ApiError>),
-    /// `GET /v1/clubs/{id}`.
+    /// `GET /v1/clubs/{id}` (operation 4).
     Club(Result<Reply<Club>, ApiError>),
-    /// `GET /v1/clubs`.
+    /// `GET /v1/clubs` (deployed listing, api-notes.md).
     Clubs(Result<Reply<Vec<Club>>, ApiError>),
-    /// `POST /v1/clubs/{id}/contacts`.
+    /// `POST /v1/clubs/{id}/contacts` (operation 2).
     ContactCreated(Result<Reply<Contact>, ApiError>),
-    /// `GET /v1/clubs/requests`.
+    /// `GET /v1/clubs/requests` (deployed listing, api-notes.md).
     Listing(Result<Reply<Vec<ClubRequest>>, ApiError>),
 }
 
-/// One API call for the worker.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ApiCall {
-    /// Operation 1.
-    CurrentUser,
-    /// Operation 5.
-    GetRequest {
-        /// Request id.
-        id: Uuid,
-        /// Levels.
-        levels: Levels,
-    },
-    /// Operation 3.
-    UpdateRequest {
-        /// Request id.
-        id: Uuid,
-        /// New status.
-        status: MembershipStatus,
-        /// Levels of the answer.
-        levels: Levels,
-    },
-    /// Operation 6.
-    DeleteRequest {
-        /// Request id.
-        id: Uuid,
-    },
-    /// Operation 4.
-    GetClub {
-        /// Club id.
-        id: Uuid,
-        /// Levels.
-        levels: Levels,
-    },
-    /// Operation 2.
-    CreateContact {
-        /// Club id.
-        club_id: Uuid,
-        /// Type and value.
-        contact: NewContact,
-        /// Levels of the answer.
-        levels: Levels,
-    },
-    /// Deployed listing of requests.
-    ListRequests {
-        /// Filter.
-        filter: RequestFilter,
-        /// Sort.
-        sort: Sort<RequestSortKey>,
-        /// Page.
-        page: Page,
-        /// Levels.
-        levels: Levels,
-    },
-    /// Deployed listing of clubs.
-    SearchClubs {
-        /// Query.
-        query: ClubQuery,
-        /// Page.
-        page: Page,
-        /// Levels.
-        levels: Levels,
-    },
-}
-
-impl ApiCall {
-    /// True for calls that change data on the server (never retried, always audited).
-    pub fn is_mutation(&self) -> bool {
-        matches!(
-            self,
-            ApiCall::UpdateRequest { .. }
-                | ApiCall::DeleteRequest { .. }
-                | ApiCall::CreateContact { .. }
-        )
+impl ApiAnswer {
+    /// True when the call succeeded (for the worker's log line).
+    pub fn is_ok(&self) -> bool {
+        match self {
+            ApiAnswer::User(r) => r.is_ok(),
+            ApiAnswer::Request(r) | ApiAnswer::Updated(r) => r.is_ok(),
+            ApiAnswer::Deleted(r) => r.is_ok(),
+            ApiAnswer::Club(r) => r.is_ok(),
+            ApiAnswer::Clubs(r) => r.is_ok(),
+            ApiAnswer::ContactCreated(r) => r.is_ok(),
+            ApiAnswer::Listing(r) => r.is_ok(),
+        }
     }
-}
-
-/// One line of the audit file (JSON Lines): what was done, to what, when, with what outcome.
-/// Never holds a secret.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct AuditEntry {
-    /// When the answer arrived (RFC 3339).
-    pub at: Timestamp,
-    /// Base URL of the server.
-    pub server: String,
-    /// E-mail of the signed-in user, when known.
-    pub user: Option<String>,
-    /// `approve`, `decline`, `delete` or `add-contact`.
-    pub action: String,
-    /// The club request or club acted on.
-    pub target: Uuid,
-    /// `ok`, `failed`, or `unknown` (sent, but the program quit before the answer).
-    pub outcome: String,
-    /// The server's `detail` or the error in words, on failure.
-    pub detail: Option<String>,
-}
-
-/// Work handed out of `update`: API calls go to the worker, the rest to the runtime.
-#[derive(Debug)]
-pub enum Effect {
-    /// Run an API call; its result comes back as [`Msg::Api`] with the same `request_id`.
-    Api {
-        /// Correlation id.
-        request_id: u64,
-        /// The call.
-        call: ApiCall,
-    },
-    /// Use this bearer token from now on.
-    SetToken(SecretString),
-    /// Save the token to the token file (0600).
-    SaveToken(SecretString),
-    /// Append to the audit file.
-    Audit(AuditEntry),
-    /// Save the queue state for the next start.
-    SaveQueue(super::model::SavedQueue),
-    /// Put text on the user's clipboard with OSC 52 (works over SSH).
-    Copy(String),
-    /// Turn mouse capture on or off.
-    SetMouse(bool),
-    /// Clear and redraw the whole screen.
-    Redraw,
-    /// Leave the program.
-    Quit,
 }

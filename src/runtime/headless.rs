@@ -1,41 +1,61 @@
-//! The app without a terminal: `update`, the real worker and API client, and the effects the
-//! event loop would run, driven by scripted messages. For flow tests and the measuring
-//! harnesses; `settle` waits until no call is in flight.
+//! The app without a terminal: `update`, the real worker and API client, and the same
+//! effect [`Runner`] as the terminal loop, driven by scripted messages. For flow tests and
+//! the measuring harnesses; [`Headless::settle`] waits until no call is in flight.
 
 use std::time::Duration;
 
 use tokio::sync::mpsc;
 
-use super::worker::{self, Worker};
+use super::effects::{Files, Runner, Screen};
+use super::worker;
 use crate::api::ApiClient;
-use crate::app::{AuditEntry, Effect, Model, Msg, update};
+use crate::app::{AuditEntry, Model, Msg, update};
+
+/// Records what the app asked of the terminal.
+#[derive(Debug, Default)]
+struct Recorder {
+    copied: Vec<String>,
+}
+
+impl Screen for Recorder {
+    fn redraw(&mut self) {}
+    fn set_mouse(&mut self, _on: bool) {}
+    fn copy(&mut self, text: &str) {
+        self.copied.push(text.to_owned());
+    }
+}
 
 /// A model driven by scripted messages against a real server.
 pub struct Headless {
     /// The model.
     pub model: Model,
-    /// The client (its token is what `SetToken` changes).
-    pub client: ApiClient,
-    /// Audit entries the app emitted, in order.
-    pub audit: Vec<AuditEntry>,
-    /// Text the app asked to copy.
-    pub copied: Vec<String>,
-    worker: Worker,
+    runner: Runner,
+    screen: Recorder,
+    tx: mpsc::UnboundedSender<Msg>,
     rx: mpsc::UnboundedReceiver<Msg>,
 }
 
 impl Headless {
     /// Starts the worker with `concurrency` and runs [`crate::app::start`]; call
-    /// [`Headless::settle`] to wait for the first answers.
+    /// [`Headless::settle`] to wait for the first answers. Writes no files.
     pub fn new(model: Model, client: ApiClient, concurrency: usize) -> Headless {
+        Headless::with_files(model, client, concurrency, Files::default())
+    }
+
+    /// As [`Headless::new`], writing the audit file, token and saved queue to `files`.
+    pub fn with_files(
+        model: Model,
+        client: ApiClient,
+        concurrency: usize,
+        files: Files,
+    ) -> Headless {
         let (tx, rx) = mpsc::unbounded_channel();
-        let worker = worker::spawn(client.clone(), concurrency, tx);
+        let worker = worker::spawn(client.clone(), concurrency, tx.clone());
         let mut h = Headless {
             model,
-            client,
-            audit: Vec::new(),
-            copied: Vec::new(),
-            worker,
+            runner: Runner::new(client, worker, files).keep_journal(),
+            screen: Recorder::default(),
+            tx,
             rx,
         };
         let fx = crate::app::start(&mut h.model);
@@ -43,16 +63,27 @@ impl Headless {
         h
     }
 
-    fn run(&mut self, fx: Vec<Effect>) {
-        for e in fx {
-            match e {
-                Effect::Api { request_id, call } => self.worker.send(request_id, call),
-                Effect::SetToken(t) => self.client.set_token(Some(t)),
-                Effect::Audit(a) => self.audit.push(a),
-                Effect::Copy(t) => self.copied.push(t),
-                _ => {}
-            }
+    fn run(&mut self, fx: Vec<crate::app::Effect>) {
+        let mut feedback = Vec::new();
+        self.runner.run(fx, &mut self.screen, &mut feedback);
+        for f in feedback {
+            let _ = self.tx.send(f);
         }
+    }
+
+    /// The client (its token is what `SetToken` changes).
+    pub fn client(&self) -> &ApiClient {
+        self.runner.client()
+    }
+
+    /// Audit entries the app emitted, in order.
+    pub fn audit(&self) -> &[AuditEntry] {
+        self.runner.journal()
+    }
+
+    /// Text the app asked to copy.
+    pub fn copied(&self) -> &[String] {
+        &self.screen.copied
     }
 
     /// Applies a message and runs its effects (without waiting for answers).
@@ -61,25 +92,25 @@ impl Headless {
         self.run(fx);
     }
 
-    /// Applies answers until nothing is in flight.
+    /// Applies answers until nothing is in flight, then writes a saved queue that waits.
     ///
     /// Errors: `limit` passed first (the message says how many calls were still waiting).
     pub async fn settle(&mut self, limit: Duration) -> Result<(), String> {
         let deadline = tokio::time::Instant::now() + limit;
-        while self.model.busy() {
+        while self.model.busy() || !self.rx.is_empty() {
             match tokio::time::timeout_at(deadline, self.rx.recv()).await {
-                Ok(Some(msg)) => {
-                    let fx = update(&mut self.model, msg);
-                    self.run(fx);
-                }
+                Ok(Some(msg)) => self.send(msg),
                 Ok(None) => return Err("the worker stopped".into()),
                 Err(_) => {
                     return Err(format!(
                         "{} call(s) still in flight after {limit:?}",
-                        self.model.inflight.len()
+                        self.model.in_flight()
                     ));
                 }
             }
+        }
+        if let Some(m) = self.runner.flush_save() {
+            self.send(m);
         }
         Ok(())
     }

@@ -1,8 +1,11 @@
 //! The runtime: terminal set-up, the event loop and the API worker; and [`run`], the entry
 //! point of the binary.
 
+pub mod effects;
 pub mod event_loop;
+pub mod files;
 pub mod headless;
+pub mod input;
 pub mod terminal;
 pub mod worker;
 
@@ -251,12 +254,16 @@ async fn dashboard(
         can_save_token: settings.token_path.is_some(),
         server_key: Some(server_key),
     });
-    let env_ = event_loop::Env {
+    let mut runner = effects::Runner::new(
         client,
         worker,
-        token_path: settings.token_path.clone(),
-        audit_path: state_dir.as_ref().map(|d| d.join("audit.jsonl")),
-        queue_path,
+        effects::Files {
+            token_path: settings.token_path.clone(),
+            audit_path: state_dir.as_ref().map(|d| d.join("audit.jsonl")),
+            queue_path,
+        },
+    );
+    let opts = event_loop::LoopOptions {
         auto_refresh: settings.auto_refresh,
         theme: crate::ui::Theme::from_env(),
         real_terminal: true,
@@ -273,7 +280,8 @@ async fn dashboard(
     let result = event_loop::run_loop(
         &mut tui,
         &mut model,
-        &env_,
+        &mut runner,
+        &opts,
         events,
         msg_tx,
         msg_rx,
@@ -290,15 +298,6 @@ async fn dashboard(
     // The terminal is restored; ratatui's own clean-up on drop would try again and, on a
     // terminal that hung up, report the failure by panicking. Nothing of it is needed now.
     std::mem::forget(tui);
-    // A quit through `update` already saved the queue (Effect::SaveQueue); a signal or a
-    // hung-up terminal ended the loop without it.
-    if !model.quitting
-        && let Some(p) = &env_.queue_path
-    {
-        let saved = model.saved_queue();
-        let _ =
-            event_loop::write_private(p, &serde_json::to_vec_pretty(&saved).unwrap_or_default());
-    }
     tracing::info!("club-admin stopped");
     result.map_err(|e| format!("terminal error: {e}"))
 }

@@ -6,7 +6,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use crate::api::ApiClient;
-use crate::app::{ApiCall, ApiOutcome, Msg};
+use crate::app::{ApiAnswer, ApiCall, Msg};
 
 /// Handle to send calls to the worker.
 #[derive(Debug, Clone)]
@@ -21,31 +21,29 @@ impl Worker {
     }
 }
 
-/// Runs one call.
-pub async fn perform(client: &ApiClient, call: ApiCall) -> ApiOutcome {
+/// Runs one call and returns its answer (errors are in the answer, per operation).
+pub async fn perform(client: &ApiClient, call: ApiCall) -> ApiAnswer {
     match call {
-        ApiCall::CurrentUser => ApiOutcome::User(client.current_user().await),
+        ApiCall::CurrentUser => ApiAnswer::User(client.current_user().await),
         ApiCall::GetRequest { id, levels } => {
-            ApiOutcome::Request(client.club_request(id, levels).await)
+            ApiAnswer::Request(client.club_request(id, levels).await)
         }
         ApiCall::UpdateRequest { id, status, levels } => {
-            ApiOutcome::Updated(client.update_club_request(id, &status, levels).await)
+            ApiAnswer::Updated(client.update_club_request(id, &status, levels).await)
         }
-        ApiCall::DeleteRequest { id } => ApiOutcome::Deleted(client.delete_club_request(id).await),
-        ApiCall::GetClub { id, levels } => ApiOutcome::Club(client.club(id, levels).await),
+        ApiCall::DeleteRequest { id } => ApiAnswer::Deleted(client.delete_club_request(id).await),
+        ApiCall::GetClub { id, levels } => ApiAnswer::Club(client.club(id, levels).await),
         ApiCall::CreateContact {
             club_id,
             contact,
             levels,
-        } => {
-            ApiOutcome::ContactCreated(client.create_club_contact(club_id, &contact, levels).await)
-        }
+        } => ApiAnswer::ContactCreated(client.create_club_contact(club_id, &contact, levels).await),
         ApiCall::ListRequests {
             filter,
             sort,
             page,
             levels,
-        } => ApiOutcome::Listing(
+        } => ApiAnswer::Listing(
             client
                 .list_club_requests(&filter, &sort, page, levels)
                 .await,
@@ -54,7 +52,7 @@ pub async fn perform(client: &ApiClient, call: ApiCall) -> ApiOutcome {
             query,
             page,
             levels,
-        } => ApiOutcome::Clubs(client.search_clubs(&query, page, levels).await),
+        } => ApiAnswer::Clubs(client.search_clubs(&query, page, levels).await),
     }
 }
 
@@ -79,13 +77,13 @@ pub fn spawn(client: ApiClient, concurrency: usize, msgs: mpsc::UnboundedSender<
                 set.spawn(async move {
                     let mutation = call.is_mutation();
                     let what = format!("{call:?}");
-                    let outcome = perform(&client, call).await;
+                    let answer = perform(&client, call).await;
                     if mutation {
-                        tracing::info!(request_id, call = %what, ok = outcome_ok(&outcome), "mutation answered");
+                        tracing::info!(request_id, call = %what, ok = answer.is_ok(), "mutation answered");
                     } else {
-                        tracing::debug!(request_id, call = %what, ok = outcome_ok(&outcome), "read answered");
+                        tracing::debug!(request_id, call = %what, ok = answer.is_ok(), "read answered");
                     }
-                    let _ = msgs.send(Msg::Api { request_id, outcome });
+                    let _ = msgs.send(Msg::Api { request_id, answer });
                 });
             }
             if !open && set.is_empty() && waiting.is_empty() {
@@ -113,16 +111,4 @@ pub fn spawn(client: ApiClient, concurrency: usize, msgs: mpsc::UnboundedSender<
         }
     });
     Worker { tx }
-}
-
-fn outcome_ok(o: &ApiOutcome) -> bool {
-    match o {
-        ApiOutcome::User(r) => r.is_ok(),
-        ApiOutcome::Request(r) | ApiOutcome::Updated(r) => r.is_ok(),
-        ApiOutcome::Deleted(r) => r.is_ok(),
-        ApiOutcome::Club(r) => r.is_ok(),
-        ApiOutcome::Clubs(r) => r.is_ok(),
-        ApiOutcome::ContactCreated(r) => r.is_ok(),
-        ApiOutcome::Listing(r) => r.is_ok(),
-    }
 }

@@ -13,7 +13,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::app::model::{Level, Model};
+use crate::app::model::{Model, Pane, Severity};
 pub use theme::Theme;
 
 /// Smallest usable terminal (columns, rows); below it a notice is shown instead.
@@ -83,11 +83,41 @@ pub fn areas(area: Rect, log_visible: bool) -> Areas {
     }
 }
 
+/// What a click at (`x`, `y`) on a screen of `width` x `height` hits: the pane and, in the
+/// queue, the row counted from the first row drawn (rows start below the border and the
+/// column header, as [`view`] draws them).
+pub fn hit_test(
+    width: u16,
+    height: u16,
+    log_visible: bool,
+    x: u16,
+    y: u16,
+) -> (Pane, Option<usize>) {
+    let a = areas(Rect::new(0, 0, width, height), log_visible);
+    let pos = ratatui::layout::Position::new(x, y);
+    if a.queue.contains(pos) {
+        let first = a.queue.y + QUEUE_FIRST_ROW;
+        let row = (y >= first && y + 1 < a.queue.bottom()).then(|| usize::from(y - first));
+        (Pane::Queue, row)
+    } else if a.club.contains(pos) {
+        (Pane::Club, None)
+    } else if a.log.contains(pos) {
+        (Pane::Log, None)
+    } else {
+        (Pane::Queue, None)
+    }
+}
+
+/// Lines above the first queue row inside the queue's area: the border and the column
+/// header.
+const QUEUE_FIRST_ROW: u16 = 2;
+
 /// Rows of the queue table for a terminal of this size (inside the border, below the
 /// column header).
 pub fn queue_rows(width: u16, height: u16, log_visible: bool) -> usize {
     let a = areas(Rect::new(0, 0, width, height), log_visible);
-    a.queue.height.saturating_sub(3) as usize
+    // The bottom border is the third line that is not a row.
+    a.queue.height.saturating_sub(QUEUE_FIRST_ROW + 1) as usize
 }
 
 /// Draws the whole dashboard.
@@ -104,12 +134,12 @@ pub fn view(frame: &mut Frame, m: &Model, theme: &Theme) {
         );
         return;
     }
-    let a = areas(area, m.log_visible);
+    let a = areas(area, m.log.visible);
     panes::header(frame, a.header, m, theme);
     panes::queue(frame, a.queue, m, theme);
     panes::detail(frame, a.detail, m, theme);
     panes::club(frame, a.club, m, theme);
-    if m.log_visible {
+    if m.log.visible {
         panes::log(frame, a.log, m, theme);
     }
     status_line(frame, a.status, m, theme);
@@ -123,30 +153,30 @@ fn status_line(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
         let i = (m.now.timestamp_subsec_millis() / 250) as usize % SPINNER.len();
         spans.push(Span::styled(format!("{} ", SPINNER[i]), theme.accent()));
         spans.push(Span::styled(
-            format!("{} in flight  ", m.inflight.len()),
+            format!("{} in flight  ", m.in_flight()),
             theme.dim(),
         ));
     }
-    if let Some(s) = &m.status {
-        let style = match s.level {
-            Level::Info => ratatui::style::Style::default(),
-            Level::Success => theme.success(),
-            Level::Error => theme.error(),
+    if let Some((severity, text)) = m.status_line() {
+        let style = match severity {
+            Severity::Info => ratatui::style::Style::default(),
+            Severity::Success => theme.success(),
+            Severity::Error => theme.error(),
         };
         let used: usize = spans.iter().map(|s| s.width()).sum();
         let room = (area.width as usize).saturating_sub(used);
-        spans.push(Span::styled(crate::text::clean(&s.text, room), style));
+        spans.push(Span::styled(crate::text::clean(&text, room), style));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
 fn footer(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     let hints: Vec<(String, &str)> = if let Some(p) = &m.popup {
-        popups::hints(p)
-    } else if m.club.editing && m.focus == crate::app::Pane::Club {
+        p.hints()
+    } else if m.club.editing && m.focus == Pane::Club {
         vec![("Enter".into(), "look up"), ("Esc".into(), "cancel")]
     } else {
-        m.keymap.hints(m.focus.scope())
+        m.keymap.hints(m.focus.scope(), m.read_only)
     };
     let mut spans = Vec::new();
     let mut used = 0usize;

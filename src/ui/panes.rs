@@ -8,8 +8,9 @@ use ratatui::widgets::{Block, Cell, Paragraph, Row, Table, Wrap};
 
 use super::{Theme, age, time_left};
 use crate::api::{Club, MembershipStatus, MultiLangText, Student};
+use crate::app::Outcome;
 use crate::app::model::{
-    Connection, ListingSupport, Loadable, Model, Origin, Outcome, Pane, QueueItem, RowState,
+    Connection, ListingSupport, Loadable, Model, Origin, Pane, QueueItem, RowState,
 };
 use crate::text::clean;
 
@@ -133,11 +134,11 @@ pub(super) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     let focused = m.focus == Pane::Queue && m.popup.is_none();
     let q = &m.queue;
     let (pending, approved, declined, _) = q.counts();
-    let marked = q.stats.marked;
-    let mut title = if q.visible.len() == q.items.len() {
-        format!(" Queue {}", q.items.len())
+    let marked = q.stats().marked;
+    let mut title = if q.visible().len() == q.items().len() {
+        format!(" Queue {}", q.items().len())
     } else {
-        format!(" Queue {}/{}", q.visible.len(), q.items.len())
+        format!(" Queue {}/{}", q.visible().len(), q.items().len())
     };
     title.push_str(&format!(
         " · {pending} pending · {approved} approved · {declined} declined"
@@ -148,14 +149,14 @@ pub(super) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     title.push(' ');
     let mut blk = block(title, focused, theme);
     let mut bottom = Vec::new();
-    if !q.filter.is_empty() {
+    if !q.filter().is_empty() {
         bottom.push(Span::styled(
-            format!(" /{} ", clean(&q.filter, 30)),
+            format!(" /{} ", clean(q.filter(), 30)),
             theme.warn(),
         ));
     }
     bottom.push(Span::styled(
-        format!(" sort: {} ", q.sort.label()),
+        format!(" sort: {} ", q.sort().label()),
         theme.dim(),
     ));
     if let Some(at) = m.listing.refreshed_at {
@@ -178,8 +179,8 @@ pub(super) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     blk = blk.title_bottom(Line::from(bottom));
     let inner = blk.inner(area);
     frame.render_widget(blk, area);
-    if q.visible.is_empty() {
-        let msg = if q.items.is_empty() {
+    if q.visible().is_empty() {
+        let msg = if q.items().is_empty() {
             match (&m.user, m.listing.support) {
                 (Loadable::Loading, _) => "Loading…".to_owned(),
                 (_, ListingSupport::Unavailable) => {
@@ -201,7 +202,7 @@ pub(super) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
         } else {
             format!(
                 "No request matches the filter /{}  (/ to change, Esc in the filter to undo)",
-                clean(&q.filter, 30)
+                clean(q.filter(), 30)
             )
         };
         frame.render_widget(
@@ -214,9 +215,9 @@ pub(super) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     }
     let rows_room = inner.height.saturating_sub(1) as usize;
     // The offset is kept by `update`; clamp here too so the cursor is always drawn.
-    let mut offset = q.offset.min(q.cursor);
-    if q.cursor >= offset + rows_room.max(1) {
-        offset = q.cursor + 1 - rows_room.max(1);
+    let mut offset = q.offset().min(q.cursor());
+    if q.cursor() >= offset + rows_room.max(1) {
+        offset = q.cursor() + 1 - rows_room.max(1);
     }
     let wide = inner.width >= 56;
     let name_w = if wide {
@@ -224,11 +225,11 @@ pub(super) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     } else {
         (inner.width as usize).saturating_sub(22)
     };
-    let rows: Vec<Row> = q.visible[offset..(offset + rows_room).min(q.visible.len())]
+    let rows: Vec<Row> = q.visible()[offset..(offset + rows_room).min(q.visible().len())]
         .iter()
         .enumerate()
         .map(|(n, &i)| {
-            let item = &q.items[i];
+            let item = &q.items()[i];
             let (st, st_style) = status_cell(item, theme);
             let student = item
                 .student_name()
@@ -266,7 +267,7 @@ pub(super) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
                 (false, true) => Span::styled("!", theme.error()),
                 (false, false) => Span::raw(" "),
             };
-            let selected = offset + n == q.cursor;
+            let selected = offset + n == q.cursor();
             // The selected row is plain reverse video: readable in any palette, and moving
             // the cursor rewrites as few bytes as possible (a slow SSH link pays for each).
             let status = if selected {
@@ -596,21 +597,30 @@ pub(super) fn club(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
 
 pub(super) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     let focused = m.focus == Pane::Log && m.popup.is_none();
-    let blk = block(format!(" Activity ({}) ", m.log.len()), focused, theme);
+    let blk = block(
+        format!(" Activity ({}) ", m.log.entries().len()),
+        focused,
+        theme,
+    );
     let inner = blk.inner(area);
     frame.render_widget(blk, area);
     let h = inner.height as usize;
-    let end = m.log.len().saturating_sub(m.log_scroll);
+    let end = m.log.entries().len().saturating_sub(m.log.scroll);
     let start = end.saturating_sub(h);
     let w = inner.width as usize;
-    let lines: Vec<Line> = m.log[start..end]
+    let lines: Vec<Line> = m.log.entries()[start..end]
         .iter()
         .map(|e| {
-            let (mark, style, extra) = match &e.outcome {
-                Outcome::Ok => ("ok", theme.success(), String::new()),
-                Outcome::Failed(why) => ("failed", theme.error(), format!(": {why}")),
-                Outcome::Unknown(why) => ("outcome unknown", theme.warn(), format!(": {why}")),
+            let (mark, style) = match e.outcome {
+                Outcome::Ok => ("ok", theme.success()),
+                Outcome::Failed => ("failed", theme.error()),
+                Outcome::Unknown => ("outcome unknown", theme.warn()),
             };
+            let extra = e
+                .detail
+                .as_ref()
+                .map(|d| format!(": {d}"))
+                .unwrap_or_default();
             let target = e
                 .target
                 .map(|t| t.to_string()[..8].to_owned())

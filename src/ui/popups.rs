@@ -9,7 +9,8 @@ use tui_input::Input;
 
 use super::Theme;
 use crate::app::keymap::Scope;
-use crate::app::model::{Model, Popup, RowAction};
+use crate::app::model::{Model, Popup, RowAction, popup};
+use crate::app::update::COMMANDS;
 use crate::text::clean;
 
 fn centered(area: Rect, w: u16, h: u16) -> Rect {
@@ -20,33 +21,6 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
         .flex(Flex::Center)
         .areas(r);
     r
-}
-
-/// Footer hints while a pop-up is open.
-pub(super) fn hints(p: &Popup) -> Vec<(String, &'static str)> {
-    let v = |a: &[(&str, &'static str)]| a.iter().map(|(k, l)| (k.to_string(), *l)).collect();
-    match p {
-        Popup::Confirm { .. } => v(&[
-            ("y", "confirm"),
-            ("n/Esc", "cancel"),
-            ("←/→", "choose"),
-            ("Enter", "press"),
-        ]),
-        Popup::SignIn { .. } => v(&[
-            ("Enter", "sign in"),
-            ("Tab", "saving on/off"),
-            ("Esc", "cancel"),
-        ]),
-        Popup::AddContact { .. } => v(&[
-            ("Tab", "type/value"),
-            ("←/→", "type"),
-            ("Enter", "add"),
-            ("Esc", "cancel"),
-        ]),
-        Popup::Help { .. } => v(&[("type", "search"), ("↑/↓", "scroll"), ("Esc", "close")]),
-        Popup::Filter { .. } => v(&[("Enter", "keep"), ("Esc", "undo")]),
-        _ => v(&[("Enter", "run"), ("Esc", "cancel")]),
-    }
 }
 
 /// One text field: label, value (masked when `mask`), cursor placed when focused.
@@ -132,9 +106,44 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
                     Span::styled(name, theme.dim()),
                 ]));
             }
+            let q = query.value().trim().to_lowercase();
+            for (title, keys) in popup::help_sections() {
+                let rows: Vec<_> = keys
+                    .iter()
+                    .filter(|k| k.op.is_some())
+                    .filter(|k| {
+                        q.is_empty()
+                            || k.help.to_lowercase().contains(&q)
+                            || k.shown.to_lowercase().contains(&q)
+                            || title.to_lowercase().contains(&q)
+                    })
+                    .collect();
+                if rows.is_empty() {
+                    continue;
+                }
+                lines.push(Line::styled(
+                    title,
+                    theme.bold().add_modifier(Modifier::UNDERLINED),
+                ));
+                for k in rows {
+                    let keys: Vec<String> = k.keys.iter().map(|k| k.to_string()).collect();
+                    lines.push(Line::from(vec![
+                        Span::styled(format!("  {:<16}", keys.join(" ")), theme.accent()),
+                        Span::raw(k.help),
+                    ]));
+                }
+            }
             lines.push(Line::raw(""));
-            lines.push(Line::styled("Commands (:): add IDS · club ID|NAME · scope mine|all|CLUB · level L [D] · club-level L", theme.dim()));
-            lines.push(Line::styled("  filter TEXT · sort age|club|status|server · signin · mouse on|off · refresh · clear-done · log · quit", theme.dim()));
+            lines.push(Line::styled(
+                "Commands (:)",
+                theme.bold().add_modifier(Modifier::UNDERLINED),
+            ));
+            for chunk in COMMANDS.chunks(4) {
+                lines.push(Line::styled(
+                    format!("  {}", chunk.join(" · ")),
+                    theme.dim(),
+                ));
+            }
             lines.push(Line::styled(
                 "Filter terms: status:pending club:robot year:2026 -term, any text (Thai too)",
                 theme.dim(),
@@ -165,18 +174,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
             let mut lines = Vec::new();
             if ids.len() == 1 {
                 let id = ids[0];
-                let who = m
-                    .queue
-                    .get(id)
-                    .map(|i| {
-                        let s = i
-                            .student_name()
-                            .or_else(|| i.school_number().map(|n| format!("#{n}")))
-                            .unwrap_or_default();
-                        let c = i.club_name().unwrap_or("").to_owned();
-                        format!("{s} → {c}")
-                    })
-                    .unwrap_or_default();
+                let who = m.queue.get(id).map(|i| i.label()).unwrap_or_default();
                 lines.push(Line::raw(format!("{verb} club request {id}?")));
                 lines.push(Line::styled(
                     clean(&who, inner.width as usize),
@@ -231,7 +229,9 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
                 theme,
             );
         }
-        Popup::SignIn { input, save, error } => {
+        Popup::SignIn {
+            input, save, error, ..
+        } => {
             let r = centered(area, w, 11);
             let inner = frame_box(frame, r, "Sign in", theme);
             let lines = vec![
@@ -283,7 +283,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
         Popup::Filter { input, .. } => {
             let r = Rect::new(area.x, area.bottom().saturating_sub(3), area.width, 1);
             frame.render_widget(Clear, r);
-            let label = format!("filter ({} match): /", m.queue.visible.len());
+            let label = format!("filter ({} match): /", m.queue.visible().len());
             field(frame, r, &label, input, false, true, theme);
         }
         Popup::AddContact {
@@ -311,7 +311,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
                 Rect::new(inner.x, inner.y, inner.width, 1),
             );
             let mut spans = vec![Span::styled("type: ", theme.accent())];
-            for (i, t) in Model::contact_types().iter().enumerate() {
+            for (i, t) in Popup::contact_types().iter().enumerate() {
                 let s = if i == *kind {
                     if *on_value {
                         theme.bold().add_modifier(Modifier::UNDERLINED)

@@ -5,7 +5,7 @@ use chrono::{DateTime, TimeZone, Utc};
 use club_admin::api::*;
 use club_admin::app::model::*;
 use club_admin::app::{Effect, Model, ModelOptions, Msg, update};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use club_admin::app::{Key, KeyCode};
 use serde_json::json;
 use uuid::Uuid;
 
@@ -28,15 +28,15 @@ pub fn model() -> Model {
 }
 
 pub fn key(c: char) -> Msg {
-    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+    Msg::Key(Key::char(c))
 }
 
 pub fn code(c: KeyCode) -> Msg {
-    Msg::Key(KeyEvent::new(c, KeyModifiers::NONE))
+    Msg::Key(Key::new(c))
 }
 
 pub fn ctrl(c: char) -> Msg {
-    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
+    Msg::Key(Key::ctrl(c))
 }
 
 pub fn typed(m: &mut Model, text: &str) -> Vec<Effect> {
@@ -153,25 +153,26 @@ pub fn sample_rows() -> Vec<ClubRequest> {
 /// tests below were written against that order; the default is the server's order).
 pub fn model_with(rows: Vec<ClubRequest>) -> Model {
     let mut m = model();
-    m.queue.sort = QueueSort::Age;
+    m.queue.set_sort(QueueSort::Age);
     // Sign in as an admin so the listing is scoped to all pending requests.
     let fx = update(
         &mut m,
         Msg::Api {
             request_id: 0,
-            outcome: club_admin::app::ApiOutcome::User(Ok(reply(admin()))),
+            answer: club_admin::app::ApiAnswer::User(Ok(reply(admin()))),
         },
     );
     assert!(
-        fx.is_empty(),
+        !fx.iter().any(|e| matches!(e, Effect::Api { .. })),
         "request 0 is not in flight, so the answer is dropped"
     );
-    m.inflight.insert(0, Pending::User);
+    let start = club_admin::app::start(&mut m);
+    let user = api_ids(&start, |c| *c == club_admin::app::ApiCall::CurrentUser);
     let fx = update(
         &mut m,
         Msg::Api {
-            request_id: 0,
-            outcome: club_admin::app::ApiOutcome::User(Ok(reply(admin()))),
+            request_id: user[0],
+            answer: club_admin::app::ApiAnswer::User(Ok(reply(admin()))),
         },
     );
     // A pending-only listing: its total counts the pending rows.
@@ -187,7 +188,7 @@ pub fn model_with(rows: Vec<ClubRequest>) -> Model {
         &mut m,
         Msg::Api {
             request_id: list[0],
-            outcome: club_admin::app::ApiOutcome::Listing(Ok(listing_reply(rows, None, pending))),
+            answer: club_admin::app::ApiAnswer::Listing(Ok(listing_reply(rows, None, pending))),
         },
     );
     drop(fx);

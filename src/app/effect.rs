@@ -1,0 +1,168 @@
+//! Effects: the work `update` hands out. API calls go to the worker; the rest (files,
+//! clipboard, terminal) to the runtime's effect runner.
+
+use secrecy::SecretString;
+use uuid::Uuid;
+
+use super::model::SavedQueue;
+use crate::api::{
+    ClubQuery, Levels, MembershipStatus, NewContact, Page, RequestFilter, RequestSortKey, Sort,
+    Timestamp,
+};
+
+/// Audit lines of earlier sessions shown in the activity log at start: the newest 500 for
+/// this server (a day of heavy moderation; older lines stay in the file).
+pub const HISTORY_LINES: usize = 500;
+
+/// One API call for the worker; its answer comes back as the [`super::msg::ApiAnswer`]
+/// variant of the same operation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ApiCall {
+    /// `GET /auth/user` (interface-spec.md, operation 1).
+    CurrentUser,
+    /// `GET /v1/clubs/requests/{id}` (operation 5).
+    GetRequest {
+        /// The club request.
+        id: Uuid,
+        /// Fetch levels of the answer.
+        levels: Levels,
+    },
+    /// `PUT /v1/clubs/requests/{id}` (operation 3): only a `pending` request changes
+    /// (deployed behaviour, api-notes.md).
+    UpdateRequest {
+        /// The club request.
+        id: Uuid,
+        /// `approved` or `declined` (`pending` is refused with 400).
+        status: MembershipStatus,
+        /// Fetch levels of the answer.
+        levels: Levels,
+    },
+    /// `DELETE /v1/clubs/requests/{id}` (operation 6).
+    DeleteRequest {
+        /// The club request.
+        id: Uuid,
+    },
+    /// `GET /v1/clubs/{id}` (operation 4).
+    GetClub {
+        /// The club.
+        id: Uuid,
+        /// Fetch levels of the answer.
+        levels: Levels,
+    },
+    /// `POST /v1/clubs/{id}/contacts` (operation 2).
+    CreateContact {
+        /// The club.
+        club_id: Uuid,
+        /// Type and value (the server ignores a name).
+        contact: NewContact,
+        /// Fetch levels of the answer.
+        levels: Levels,
+    },
+    /// `GET /v1/clubs/requests` (deployed listing, api-notes.md; bracket syntax).
+    ListRequests {
+        /// `filter[data]`: ids, club ids, membership status, year.
+        filter: RequestFilter,
+        /// `sort[by]`: stable order across pages.
+        sort: Sort<RequestSortKey>,
+        /// `pagination[p]` (from 1) and `pagination[size]`.
+        page: Page,
+        /// Fetch levels of the rows.
+        levels: Levels,
+    },
+    /// `GET /v1/clubs` (deployed listing): by text, or by staff ids.
+    SearchClubs {
+        /// `filter[q]` or `filter[data]` (never both: 400).
+        query: ClubQuery,
+        /// Page of the results.
+        page: Page,
+        /// Fetch levels of the clubs.
+        levels: Levels,
+    },
+}
+
+impl ApiCall {
+    /// True for calls that change data on the server (never retried, always audited).
+    pub fn is_mutation(&self) -> bool {
+        matches!(
+            self,
+            ApiCall::UpdateRequest { .. }
+                | ApiCall::DeleteRequest { .. }
+                | ApiCall::CreateContact { .. }
+        )
+    }
+}
+
+/// How a write ended, in the audit file and the activity log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// The server confirmed it.
+    Ok,
+    /// The server refused it, or it could not be sent.
+    Failed,
+    /// Sent, but no answer was seen (the program quit first, or the answer was lost).
+    Unknown,
+}
+
+impl Outcome {
+    /// The word in the audit file: `ok`, `failed` or `unknown`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::Failed => "failed",
+            Outcome::Unknown => "unknown",
+        }
+    }
+}
+
+/// One line of the audit file (`<state dir>/audit.jsonl`, JSON Lines, mode 0600): what was
+/// done, to what, when, with what outcome. Never holds a secret.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AuditEntry {
+    /// When the outcome became known: the answer's arrival, or the quit for `unknown`
+    /// (RFC 3339, UTC).
+    pub at: Timestamp,
+    /// The server: its base URL, or `demo` for the embedded demo server.
+    pub server: String,
+    /// E-mail of the signed-in user, when known.
+    pub user: Option<String>,
+    /// `approve`, `decline`, `delete` or `add-contact`.
+    pub action: String,
+    /// The club request (or, for `add-contact`, the club) acted on.
+    pub target: Uuid,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// The server's `detail` or the error in words, when not `ok`.
+    pub detail: Option<String>,
+}
+
+/// Work handed out of `update`.
+#[derive(Debug)]
+pub enum Effect {
+    /// Run an API call; its answer comes back as [`super::Msg::Api`] with the same
+    /// `request_id`.
+    Api {
+        /// Correlation id, unique for the life of the model.
+        request_id: u64,
+        /// The call.
+        call: ApiCall,
+    },
+    /// Use this bearer token from now on (every call after this one).
+    SetToken(SecretString),
+    /// Save the token to the token file (mode 0600).
+    SaveToken(SecretString),
+    /// Append one line to the audit file.
+    Audit(AuditEntry),
+    /// The saved part of the queue changed (emitted by `update` itself when it differs
+    /// from the last one emitted): the runner writes it after a short quiet spell, and on
+    /// exit.
+    SaveQueue(SavedQueue),
+    /// Put text on the user's clipboard with OSC 52 (works over SSH).
+    Copy(String),
+    /// Turn mouse capture on or off.
+    SetMouse(bool),
+    /// Clear and redraw the whole screen.
+    Redraw,
+    /// Leave the program.
+    Quit,
+}

@@ -1,0 +1,71 @@
+//! The club lookup pane, and [`Loadable`], the state of anything fetched for it.
+
+use tui_input::Input;
+use uuid::Uuid;
+
+use crate::api::{Club, FetchLevel, Levels};
+
+/// Something fetched from the server.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Loadable<T> {
+    /// Not asked for.
+    #[default]
+    NotAsked,
+    /// In flight.
+    Loading,
+    /// Arrived.
+    Loaded(T),
+    /// Failed, with the error in words.
+    Failed(String),
+}
+
+impl<T> Loadable<T> {
+    /// The value, when loaded.
+    pub fn get(&self) -> Option<&T> {
+        match self {
+            Loadable::Loaded(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// The club lookup pane.
+#[derive(Debug, Clone, Default)]
+pub struct ClubPane {
+    /// The id or name field.
+    pub input: Input,
+    /// The field has focus (printable keys go to it).
+    pub editing: bool,
+    /// Level of the club.
+    pub level: Option<FetchLevel>,
+    /// The club shown.
+    pub club: Loadable<Club>,
+    /// Search results (when a name was looked up).
+    pub results: Loadable<Vec<Club>>,
+    /// Selected search result.
+    pub result_cursor: usize,
+    /// Scroll of the club details.
+    pub scroll: u16,
+    /// Id of the club shown or being loaded.
+    pub club_id: Option<Uuid>,
+}
+
+impl ClubPane {
+    /// The level in use (`default` unless changed).
+    pub fn level(&self) -> FetchLevel {
+        self.level.unwrap_or(FetchLevel::Default)
+    }
+
+    /// Levels for reading the club: descendants at `compact` unless `detailed` at the top.
+    pub fn levels(&self) -> Levels {
+        let l = self.level();
+        Levels::new(
+            l,
+            if l >= FetchLevel::Default {
+                FetchLevel::Compact
+            } else {
+                FetchLevel::IdOnly
+            },
+        )
+    }
+}

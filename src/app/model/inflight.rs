@@ -1,0 +1,108 @@
+//! Everything in flight, typed: the API calls awaited (and what each is for), the sign-in
+//! check, a refresh and a bulk action. The status line is derived from these, never read
+//! back.
+
+use std::collections::{HashMap, HashSet};
+
+use uuid::Uuid;
+
+use super::row::RowAction;
+
+/// What an API call in flight is for: its answer is applied accordingly.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Awaiting {
+    /// The current user (`/auth/user`).
+    User,
+    /// Reading one request row.
+    Fetch(Uuid),
+    /// A decision on a row (approve, decline, delete).
+    Act(Uuid, RowAction),
+    /// The club shown in the club pane.
+    Club(Uuid),
+    /// Club search results (by name).
+    ClubSearch,
+    /// The clubs the user staffs (to scope the listing).
+    StaffedClubs,
+    /// A contact being added to this club.
+    Contact(Uuid),
+    /// A page of the listing.
+    ListPage {
+        /// Page number, from 1.
+        page: u32,
+        /// Listing generation when asked (answers of older generations are dropped).
+        generation: u64,
+    },
+    /// Re-reading known rows by id through the listing's `ids` filter.
+    Reread(Vec<Uuid>),
+}
+
+impl Awaiting {
+    /// True for writes (their outcome must be audited, even when unknown).
+    pub fn is_write(&self) -> bool {
+        matches!(self, Awaiting::Act(..) | Awaiting::Contact(_))
+    }
+}
+
+/// The API calls in flight, by request id.
+#[derive(Debug, Clone, Default)]
+pub struct Calls {
+    inflight: HashMap<u64, Awaiting>,
+    next_id: u64,
+}
+
+impl Calls {
+    /// Records a call and returns its request id (unique for the life of the model).
+    pub fn start(&mut self, awaiting: Awaiting) -> u64 {
+        self.next_id += 1;
+        self.inflight.insert(self.next_id, awaiting);
+        self.next_id
+    }
+
+    /// What the answer with this id is for; `None` for an answer no longer awaited.
+    pub fn finish(&mut self, request_id: u64) -> Option<Awaiting> {
+        self.inflight.remove(&request_id)
+    }
+
+    /// Calls in flight.
+    pub fn len(&self) -> usize {
+        self.inflight.len()
+    }
+
+    /// True when nothing is in flight.
+    pub fn is_empty(&self) -> bool {
+        self.inflight.is_empty()
+    }
+
+    /// Every call in flight (in no particular order).
+    pub fn iter(&self) -> impl Iterator<Item = &Awaiting> {
+        self.inflight.values()
+    }
+}
+
+/// A bulk action in progress (several rows after one confirmation).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BulkTask {
+    /// The decision.
+    pub action: RowAction,
+    /// The rows in the task.
+    pub ids: HashSet<Uuid>,
+    /// Rows in the task (`ids.len()` at the start).
+    pub total: usize,
+    /// Answered so far (confirmed or refused).
+    pub done: usize,
+    /// Refused or failed so far.
+    pub failed: usize,
+    /// The model's sequence number of the last progress (for the status line).
+    pub seq: u64,
+}
+
+/// Activities that own the status line while they run.
+#[derive(Debug, Clone, Default)]
+pub struct Activities {
+    /// A pasted token is being checked (`/auth/user`); the sequence number when it started.
+    pub signing_in: Option<u64>,
+    /// A refresh is under way; the sequence number when it started.
+    pub refreshing: Option<u64>,
+    /// A bulk action.
+    pub bulk: Option<BulkTask>,
+}

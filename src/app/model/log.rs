@@ -1,0 +1,96 @@
+//! The activity log (what ran, when, against what, with what outcome) and the status line's
+//! notices.
+
+use uuid::Uuid;
+
+use crate::api::Timestamp;
+use crate::app::effect::{AuditEntry, Outcome};
+
+/// Entries kept in memory. A heavy day of moderation writes about 2,000; past the cap the
+/// oldest [`LOG_TRIM`] go at once, so trimming is rare. The audit file keeps everything.
+pub const LOG_CAP: usize = 5000;
+/// Entries dropped at once when the log passes [`LOG_CAP`].
+pub const LOG_TRIM: usize = 1000;
+
+/// One entry of the activity log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogEntry {
+    /// When the outcome became known (for earlier sessions: when it was audited).
+    pub at: Timestamp,
+    /// What ran: `approve`, `decline`, `delete`, `add-contact`, `sign-in`, `start`, ...
+    pub what: String,
+    /// The club request or club, when any.
+    pub target: Option<Uuid>,
+    /// "student → club", an e-mail or a contact, sanitised.
+    pub label: String,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Why, when not `ok` (the server's `detail` or the error in words), sanitised.
+    pub detail: Option<String>,
+}
+
+/// The activity log, oldest first, with its pane's state.
+#[derive(Debug, Clone, Default)]
+pub struct ActivityLog {
+    entries: Vec<LogEntry>,
+    /// The pane is shown (`L`).
+    pub visible: bool,
+    /// Scroll, in entries from the newest.
+    pub scroll: usize,
+}
+
+impl ActivityLog {
+    /// Every entry, oldest first.
+    pub fn entries(&self) -> &[LogEntry] {
+        &self.entries
+    }
+
+    /// Adds an entry (dropping the oldest past [`LOG_CAP`]).
+    pub fn push(&mut self, entry: LogEntry) {
+        self.entries.push(entry);
+        if self.entries.len() > LOG_CAP {
+            self.entries.drain(..LOG_TRIM);
+        }
+    }
+
+    /// Puts the decisions of earlier sessions before this session's entries.
+    pub fn prepend_history(&mut self, earlier: Vec<AuditEntry>) {
+        let earlier = earlier.into_iter().map(|e| LogEntry {
+            at: e.at,
+            what: e.action,
+            target: Some(e.target),
+            label: "(earlier session)".into(),
+            outcome: e.outcome,
+            detail: match (e.outcome, e.detail) {
+                (Outcome::Ok, _) => None,
+                (_, Some(d)) => Some(crate::text::clean(&d, 300)),
+                (Outcome::Unknown, None) => Some("no answer seen".into()),
+                (_, None) => None,
+            },
+        });
+        self.entries.splice(0..0, earlier);
+    }
+}
+
+/// Severity of a status-line notice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// Neutral.
+    Info,
+    /// Good news (a confirmed decision).
+    Success,
+    /// A problem the moderator should read.
+    Error,
+}
+
+/// A message for the status line, and when it was said (a sequence number of the model's:
+/// the status line shows the newest of the notice and the activities in flight).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    /// The text, as shown (sanitised by the view).
+    pub text: String,
+    /// How it is drawn.
+    pub severity: Severity,
+    /// The model's sequence number when it was said.
+    pub seq: u64,
+}

@@ -1,0 +1,316 @@
+//! The Model: everything the view shows and `update` changes.
+//!
+//! Rooms: [`row`] (one club request), [`queue`] (the rows, view, cursor and counts),
+//! [`listing`] (the server's listing and paging), [`club`] (the club lookup pane),
+//! [`popup`] (pop-ups and their key tables), [`log`] (activity log and notices),
+//! [`inflight`] (calls in flight and the activities they belong to).
+
+pub mod club;
+pub mod inflight;
+pub mod listing;
+pub mod log;
+pub mod popup;
+pub mod queue;
+pub mod row;
+
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+pub use club::{ClubPane, Loadable};
+pub use inflight::{Activities, Awaiting, BulkTask, Calls};
+pub use listing::{ListScope, Listing, ListingSupport};
+pub use log::{ActivityLog, LogEntry, Notice, Severity};
+pub use popup::{Popup, PopupKey, PopupOp};
+pub use queue::{Queue, QueueSort, QueueStats};
+pub use row::{Origin, QueueItem, RowAction, RowState, short_id};
+
+use super::keymap::{Keymap, Scope};
+use crate::api::{Levels, Timestamp, User};
+
+/// A pane that can have focus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    /// The review queue (and its detail pane).
+    Queue,
+    /// The club lookup.
+    Club,
+    /// The activity log.
+    Log,
+}
+
+impl Pane {
+    /// The keymap scope of this pane.
+    pub fn scope(self) -> Scope {
+        match self {
+            Pane::Queue => Scope::Queue,
+            Pane::Club => Scope::Club,
+            Pane::Log => Scope::Log,
+        }
+    }
+}
+
+/// Connection state for the header: what the last call said about the link.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Connection {
+    /// Nothing answered yet.
+    #[default]
+    Unknown,
+    /// The last call reached the server (whatever it answered).
+    Online,
+    /// The last call could not reach the server: the error in words.
+    Offline(String),
+}
+
+/// What is saved between starts for one server (`<state dir>/queue-<server>.json`, 0600):
+/// ids added by hand, the filter and the sort.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SavedQueue {
+    /// The server it belongs to (see [`ModelOptions::server_key`]).
+    pub server: String,
+    /// Ids added by hand (arguments, file, stdin, pasted), in order; deleted ones left out.
+    pub manual_ids: Vec<Uuid>,
+    /// The filter text.
+    pub filter: String,
+    /// The sort.
+    #[serde(default)]
+    pub sort: QueueSort,
+}
+
+/// Settings the model starts with.
+#[derive(Debug, Clone)]
+pub struct ModelOptions {
+    /// Base URL of the service, shown in the header.
+    pub base_url: String,
+    /// `--read-only`: refuse every action that changes data, before any call.
+    pub read_only: bool,
+    /// The keymap (defaults with the config file's overrides).
+    pub keymap: Keymap,
+    /// A bearer token is configured.
+    pub has_token: bool,
+    /// When the token expires (the JWT's `exp`, api-notes.md).
+    pub token_expires: Option<Timestamp>,
+    /// Where to sign in: `{base_url}/auth/oauth/init` (api-notes.md).
+    pub sign_in_url: String,
+    /// Listing page size, 1..=100 (clamped).
+    pub page_size: u32,
+    /// The wall clock at start.
+    pub now: Timestamp,
+    /// Mouse capture on at start.
+    pub mouse: bool,
+    /// Save a pasted token by default.
+    pub save_token: bool,
+    /// There is a token file a pasted token can be saved to.
+    pub can_save_token: bool,
+    /// What the saved queue and the audit entries are keyed by: the base URL, or `demo` for
+    /// the in-process demo server (whose port changes at every start). `None`: the base URL.
+    pub server_key: Option<String>,
+}
+
+impl ModelOptions {
+    /// Defaults for `base_url`: default keymap, a token present, pages of 50, now, no mouse.
+    pub fn new(base_url: &str) -> ModelOptions {
+        ModelOptions {
+            base_url: base_url.to_owned(),
+            read_only: false,
+            keymap: Keymap::default(),
+            has_token: true,
+            token_expires: None,
+            sign_in_url: format!("{}/auth/oauth/init", base_url.trim_end_matches('/')),
+            page_size: 50,
+            now: chrono::Utc::now(),
+            mouse: false,
+            save_token: false,
+            can_save_token: false,
+            server_key: None,
+        }
+    }
+}
+
+/// The whole state of the dashboard.
+#[derive(Debug, Clone)]
+pub struct Model {
+    /// Base URL of the service.
+    pub base_url: String,
+    /// Key of this server in the saved queue and the audit file (see [`ModelOptions`]).
+    pub server_key: String,
+    /// Where to sign in.
+    pub sign_in_url: String,
+    /// `--read-only`.
+    pub read_only: bool,
+    /// The signed-in user.
+    pub user: Loadable<User>,
+    /// `api_version` of the last answer (sanitised).
+    pub api_version: Option<String>,
+    /// A token is set.
+    pub has_token: bool,
+    /// Token expiry from `exp`.
+    pub token_expires: Option<Timestamp>,
+    /// A 401 said the session is over; cleared by signing in.
+    pub session_expired: bool,
+    /// Header connection state.
+    pub connection: Connection,
+    /// The queue.
+    pub queue: Queue,
+    /// Listing state.
+    pub listing: Listing,
+    /// Fetch levels for reading requests (default / compact: a student moderator may read
+    /// students at `compact` only outside their classroom, api-notes.md).
+    pub levels: Levels,
+    /// Focused pane.
+    pub focus: Pane,
+    /// Open pop-up.
+    pub popup: Option<Popup>,
+    /// Club pane.
+    pub club: ClubPane,
+    /// Activity log.
+    pub log: ActivityLog,
+    /// The keymap.
+    pub keymap: Keymap,
+    /// Wall clock (set by ticks; keeps `view` deterministic).
+    pub now: Timestamp,
+    /// Terminal size (columns, rows).
+    pub size: (u16, u16),
+    /// Rows of the queue table last drawn (for paging).
+    pub page_rows: usize,
+    /// Listing page size, 1..=100.
+    pub page_size: u32,
+    /// Mouse capture on.
+    pub mouse: bool,
+    /// Save pasted tokens by default.
+    pub save_token: bool,
+    /// A pasted token can be saved.
+    pub can_save_token: bool,
+    /// The user asked to quit.
+    pub quitting: bool,
+    /// `q` was pressed once while actions were in flight; a second `q` quits.
+    pub quit_armed: bool,
+    pub(crate) calls: Calls,
+    pub(crate) activities: Activities,
+    pub(crate) notice: Option<Notice>,
+    /// Sequence number of status-line events (notices and activities): the newest shows.
+    pub(crate) seq: u64,
+    /// [`Queue::persist_version`] when the saved part was last compared.
+    pub(crate) saved_version: u64,
+    /// The saved part as last handed out for saving (or restored).
+    pub(crate) last_saved: Option<SavedQueue>,
+}
+
+impl Model {
+    /// A fresh model.
+    pub fn new(o: ModelOptions) -> Self {
+        Model {
+            server_key: o.server_key.unwrap_or_else(|| o.base_url.clone()),
+            base_url: o.base_url,
+            sign_in_url: o.sign_in_url,
+            read_only: o.read_only,
+            user: Loadable::NotAsked,
+            api_version: None,
+            has_token: o.has_token,
+            token_expires: o.token_expires,
+            session_expired: false,
+            connection: Connection::Unknown,
+            queue: Queue::default(),
+            listing: Listing::default(),
+            levels: Levels::REQUEST_ROW,
+            focus: Pane::Queue,
+            popup: None,
+            club: ClubPane::default(),
+            log: ActivityLog::default(),
+            keymap: o.keymap,
+            now: o.now,
+            size: (120, 40),
+            page_rows: 20,
+            page_size: o.page_size.clamp(1, 100),
+            mouse: o.mouse,
+            save_token: o.save_token && o.can_save_token,
+            can_save_token: o.can_save_token,
+            quitting: false,
+            quit_armed: false,
+            calls: Calls::default(),
+            activities: Activities::default(),
+            notice: None,
+            seq: 0,
+            saved_version: 0,
+            last_saved: None,
+        }
+    }
+
+    /// True while API calls are in flight (the runtime ticks only then, for the spinner).
+    pub fn busy(&self) -> bool {
+        !self.calls.is_empty()
+    }
+
+    /// API calls in flight.
+    pub fn in_flight(&self) -> usize {
+        self.calls.len()
+    }
+
+    /// What the calls in flight are for.
+    pub fn awaiting(&self) -> impl Iterator<Item = &Awaiting> {
+        self.calls.iter()
+    }
+
+    /// The bulk action under way, if any.
+    pub fn bulk(&self) -> Option<&BulkTask> {
+        self.activities.bulk.as_ref()
+    }
+
+    /// The status line, derived from state: the newest of the last notice and the
+    /// activities under way (checking a token, refreshing, a bulk action's progress).
+    pub fn status_line(&self) -> Option<(Severity, String)> {
+        let mut best: Option<(u64, Severity, String)> = self
+            .notice
+            .as_ref()
+            .map(|n| (n.seq, n.severity, n.text.clone()));
+        let mut offer = |seq: u64, text: String| {
+            if best.as_ref().is_none_or(|b| seq >= b.0) {
+                best = Some((seq, Severity::Info, text));
+            }
+        };
+        if let Some(s) = self.activities.signing_in {
+            offer(s, "signed in: checking the token…".into());
+        }
+        if let Some(s) = self.activities.refreshing {
+            offer(s, "refreshing…".into());
+        }
+        if let Some(b) = &self.activities.bulk {
+            let failed = if b.failed > 0 {
+                format!(" ({} failed)", b.failed)
+            } else {
+                String::new()
+            };
+            offer(
+                b.seq,
+                format!("{} {}/{}{failed}", b.action.progress(), b.done, b.total),
+            );
+        }
+        best.map(|(_, sev, text)| (sev, text))
+    }
+
+    /// The status line's text (see [`Model::status_line`]).
+    pub fn status_text(&self) -> Option<String> {
+        self.status_line().map(|(_, t)| t)
+    }
+
+    /// The snapshot saved for the next start.
+    pub fn saved_queue(&self) -> SavedQueue {
+        SavedQueue {
+            server: self.server_key.clone(),
+            manual_ids: self
+                .queue
+                .items()
+                .iter()
+                .filter(|i| i.origin == Origin::Manual && !matches!(i.state, RowState::Deleted))
+                .map(|i| i.id)
+                .collect(),
+            filter: self.queue.filter().to_owned(),
+            sort: self.queue.sort(),
+        }
+    }
+
+    /// The next sequence number for the status line.
+    pub(crate) fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+}

@@ -1,0 +1,455 @@
+//! Pop-ups over the panes. Each pop-up is a small component: one table of its keys gives
+//! what a key does ([`Popup::op_for`]), the hint bar ([`Popup::hints`]) and its lines in the
+//! help ([`help_sections`]), so a hint can never offer a key that does nothing. Keys no
+//! table names go to the pop-up's text field, when it has one with focus.
+
+use tui_input::Input;
+use uuid::Uuid;
+
+use super::row::RowAction;
+use crate::api::ContactType;
+use crate::app::key::{Key, KeyCode};
+
+/// What a key does in a pop-up. `update` applies it (see `update::popups`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PopupOp {
+    /// Close without doing anything (the filter goes back to what it was).
+    Close,
+    /// Run what the pop-up is for (add ids, sign in, run the command, keep the filter,
+    /// add the contact).
+    Submit,
+    /// Confirmation: yes.
+    Yes,
+    /// Confirmation: no.
+    No,
+    /// Confirmation: press the button with focus.
+    Press,
+    /// Confirmation: move focus to the other button.
+    Toggle,
+    /// Sign-in: turn saving the token on or off.
+    ToggleSave,
+    /// New contact: move focus between the type picker and the value.
+    NextField,
+    /// New contact: previous contact type.
+    PrevKind,
+    /// New contact: next contact type.
+    NextKind,
+    /// Help: scroll one line up.
+    ScrollUp,
+    /// Help: scroll one line down.
+    ScrollDown,
+    /// Help: scroll ten lines up.
+    PageUp,
+    /// Help: scroll ten lines down.
+    PageDown,
+}
+
+/// One row of a pop-up's key table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PopupKey {
+    /// The keys (empty for typing into the field).
+    pub keys: &'static [Key],
+    /// The keys as the hint bar and help show them.
+    pub shown: &'static str,
+    /// Short label for the hint bar.
+    pub hint: &'static str,
+    /// Longer text for the help.
+    pub help: &'static str,
+    /// What it does; `None` for typing into the field.
+    pub op: Option<PopupOp>,
+}
+
+const fn pk(
+    keys: &'static [Key],
+    shown: &'static str,
+    hint: &'static str,
+    help: &'static str,
+    op: PopupOp,
+) -> PopupKey {
+    PopupKey {
+        keys,
+        shown,
+        hint,
+        help,
+        op: Some(op),
+    }
+}
+
+const fn typing(hint: &'static str, help: &'static str) -> PopupKey {
+    PopupKey {
+        keys: &[],
+        shown: "type",
+        hint,
+        help,
+        op: None,
+    }
+}
+
+const ESC: Key = Key::new(KeyCode::Esc);
+const ENTER: Key = Key::new(KeyCode::Enter);
+const TAB: Key = Key::new(KeyCode::Tab);
+const BACKTAB: Key = Key::new(KeyCode::BackTab);
+const LEFT: Key = Key::new(KeyCode::Left);
+const RIGHT: Key = Key::new(KeyCode::Right);
+const UP: Key = Key::new(KeyCode::Up);
+const DOWN: Key = Key::new(KeyCode::Down);
+
+const HELP_KEYS: &[PopupKey] = &[
+    typing("search", "type to search the keys"),
+    pk(&[UP], "↑/↓", "scroll", "scroll up", PopupOp::ScrollUp),
+    pk(&[DOWN], "↓", "", "scroll down", PopupOp::ScrollDown),
+    pk(
+        &[Key::new(KeyCode::PageUp)],
+        "PgUp",
+        "",
+        "scroll a page up",
+        PopupOp::PageUp,
+    ),
+    pk(
+        &[Key::new(KeyCode::PageDown)],
+        "PgDn",
+        "",
+        "scroll a page down",
+        PopupOp::PageDown,
+    ),
+    pk(&[ESC], "Esc", "close", "close the help", PopupOp::Close),
+];
+const HELP_KEYS_EMPTY: &[PopupKey] = &[
+    typing("search", "type to search the keys"),
+    pk(&[UP], "↑/↓", "scroll", "scroll up", PopupOp::ScrollUp),
+    pk(&[DOWN], "↓", "", "scroll down", PopupOp::ScrollDown),
+    pk(
+        &[Key::new(KeyCode::PageUp)],
+        "PgUp",
+        "",
+        "scroll a page up",
+        PopupOp::PageUp,
+    ),
+    pk(
+        &[Key::new(KeyCode::PageDown)],
+        "PgDn",
+        "",
+        "scroll a page down",
+        PopupOp::PageDown,
+    ),
+    pk(
+        &[ESC, Key::char('?')],
+        "Esc",
+        "close",
+        "close the help (also ?)",
+        PopupOp::Close,
+    ),
+];
+const CONFIRM_KEYS: &[PopupKey] = &[
+    pk(
+        &[Key::char('y'), Key::char('Y')],
+        "y",
+        "confirm",
+        "confirm",
+        PopupOp::Yes,
+    ),
+    pk(
+        &[Key::char('n'), Key::char('N'), ESC],
+        "n/Esc",
+        "cancel",
+        "cancel",
+        PopupOp::No,
+    ),
+    pk(
+        &[LEFT, RIGHT, TAB, BACKTAB, Key::char('h'), Key::char('l')],
+        "←/→",
+        "choose",
+        "move between Cancel and the action",
+        PopupOp::Toggle,
+    ),
+    pk(
+        &[ENTER],
+        "Enter",
+        "press",
+        "press the chosen button",
+        PopupOp::Press,
+    ),
+];
+const ADD_IDS_KEYS: &[PopupKey] = &[
+    typing("ids", "type or paste club request ids"),
+    pk(
+        &[ENTER],
+        "Enter",
+        "add",
+        "add the ids to the queue",
+        PopupOp::Submit,
+    ),
+    pk(
+        &[ESC],
+        "Esc",
+        "cancel",
+        "close without adding",
+        PopupOp::Close,
+    ),
+];
+const SIGN_IN_KEYS: &[PopupKey] = &[
+    pk(
+        &[ENTER],
+        "Enter",
+        "sign in",
+        "check the pasted token and use it",
+        PopupOp::Submit,
+    ),
+    pk(
+        &[TAB],
+        "Tab",
+        "saving on/off",
+        "save the token to a private file, or not",
+        PopupOp::ToggleSave,
+    ),
+    pk(
+        &[ESC],
+        "Esc",
+        "cancel",
+        "close without signing in",
+        PopupOp::Close,
+    ),
+];
+const SIGN_IN_KEYS_NO_SAVE: &[PopupKey] = &[
+    pk(
+        &[ENTER],
+        "Enter",
+        "sign in",
+        "check the pasted token and use it",
+        PopupOp::Submit,
+    ),
+    pk(
+        &[ESC],
+        "Esc",
+        "cancel",
+        "close without signing in",
+        PopupOp::Close,
+    ),
+];
+const COMMAND_KEYS: &[PopupKey] = &[
+    pk(&[ENTER], "Enter", "run", "run the command", PopupOp::Submit),
+    pk(
+        &[ESC],
+        "Esc",
+        "cancel",
+        "close without running",
+        PopupOp::Close,
+    ),
+];
+const FILTER_KEYS: &[PopupKey] = &[
+    pk(
+        &[ENTER],
+        "Enter",
+        "keep",
+        "keep the filter",
+        PopupOp::Submit,
+    ),
+    pk(
+        &[ESC],
+        "Esc",
+        "undo",
+        "go back to the filter before",
+        PopupOp::Close,
+    ),
+];
+const CONTACT_PICKER_KEYS: &[PopupKey] = &[
+    pk(
+        &[TAB, BACKTAB],
+        "Tab",
+        "type/value",
+        "move between type and value",
+        PopupOp::NextField,
+    ),
+    pk(
+        &[LEFT, UP, Key::char('h'), Key::char('k')],
+        "←",
+        "",
+        "previous contact type",
+        PopupOp::PrevKind,
+    ),
+    pk(
+        &[RIGHT, DOWN, Key::char('l'), Key::char('j')],
+        "→",
+        "type",
+        "next contact type",
+        PopupOp::NextKind,
+    ),
+    pk(
+        &[ENTER],
+        "Enter",
+        "value",
+        "go to the value",
+        PopupOp::NextField,
+    ),
+    pk(
+        &[ESC],
+        "Esc",
+        "cancel",
+        "close without adding",
+        PopupOp::Close,
+    ),
+];
+const CONTACT_VALUE_KEYS: &[PopupKey] = &[
+    pk(
+        &[TAB, BACKTAB],
+        "Tab",
+        "type/value",
+        "move between type and value",
+        PopupOp::NextField,
+    ),
+    pk(&[ENTER], "Enter", "add", "add the contact", PopupOp::Submit),
+    pk(
+        &[ESC],
+        "Esc",
+        "cancel",
+        "close without adding",
+        PopupOp::Close,
+    ),
+];
+
+/// The help's sections for pop-ups: a title and the pop-up's key table.
+pub fn help_sections() -> [(&'static str, &'static [PopupKey]); 6] {
+    [
+        ("Confirmation", CONFIRM_KEYS),
+        ("Filter (/)", FILTER_KEYS),
+        ("Command line (:)", COMMAND_KEYS),
+        ("Add ids (i)", ADD_IDS_KEYS),
+        ("Sign in (S)", SIGN_IN_KEYS),
+        (
+            "New contact (n): type picker, then value",
+            CONTACT_PICKER_KEYS,
+        ),
+    ]
+}
+
+/// A pop-up over the panes.
+#[derive(Debug, Clone)]
+pub enum Popup {
+    /// Key help, searchable.
+    Help {
+        /// Search text.
+        query: Input,
+        /// Scroll, in lines.
+        scroll: u16,
+    },
+    /// Confirmation of a delete or a bulk action. Focus starts on Cancel.
+    Confirm {
+        /// The decision.
+        action: RowAction,
+        /// The club requests it applies to.
+        ids: Vec<Uuid>,
+        /// How many of `ids` the filter hides.
+        hidden: usize,
+        /// Focus on the confirming button (false: on Cancel).
+        on_confirm: bool,
+    },
+    /// Paste or type request ids.
+    AddIds {
+        /// The text.
+        input: Input,
+    },
+    /// Paste a token.
+    SignIn {
+        /// The token, drawn masked.
+        input: Input,
+        /// Save it to the token file.
+        save: bool,
+        /// There is a token file to save to (else Tab does nothing and is not offered).
+        can_save: bool,
+        /// Why the last token was refused, or why signing in is needed.
+        error: Option<String>,
+    },
+    /// The `:` command line.
+    Command {
+        /// The command.
+        input: Input,
+    },
+    /// The queue filter (applied as typed).
+    Filter {
+        /// The filter text.
+        input: Input,
+        /// The filter before editing (restored by Esc).
+        before: String,
+    },
+    /// New contact for a club.
+    AddContact {
+        /// The club.
+        club_id: Uuid,
+        /// Index into [`ContactType::KNOWN`].
+        kind: usize,
+        /// The value.
+        value: Input,
+        /// Focus on the value field (false: on the type picker).
+        on_value: bool,
+        /// Why the last try failed.
+        error: Option<String>,
+    },
+}
+
+impl Popup {
+    /// This pop-up's key table in its current state.
+    pub fn keys(&self) -> &'static [PopupKey] {
+        match self {
+            Popup::Help { query, .. } if query.value().is_empty() => HELP_KEYS_EMPTY,
+            Popup::Help { .. } => HELP_KEYS,
+            Popup::Confirm { .. } => CONFIRM_KEYS,
+            Popup::AddIds { .. } => ADD_IDS_KEYS,
+            Popup::SignIn { can_save: true, .. } => SIGN_IN_KEYS,
+            Popup::SignIn { .. } => SIGN_IN_KEYS_NO_SAVE,
+            Popup::Command { .. } => COMMAND_KEYS,
+            Popup::Filter { .. } => FILTER_KEYS,
+            Popup::AddContact {
+                on_value: false, ..
+            } => CONTACT_PICKER_KEYS,
+            Popup::AddContact { .. } => CONTACT_VALUE_KEYS,
+        }
+    }
+
+    /// What `key` does here; `None`: it goes to the text field (if any has focus).
+    pub fn op_for(&self, key: &Key) -> Option<PopupOp> {
+        self.keys()
+            .iter()
+            .find(|k| k.keys.contains(key))
+            .and_then(|k| k.op)
+    }
+
+    /// Hint bar entries `(keys, label)`, from the key table.
+    pub fn hints(&self) -> Vec<(String, &'static str)> {
+        self.keys()
+            .iter()
+            .filter(|k| !k.hint.is_empty())
+            .map(|k| (k.shown.to_owned(), k.hint))
+            .collect()
+    }
+
+    /// The text field with focus, if any (printable keys and pastes go to it).
+    pub fn input_mut(&mut self) -> Option<&mut Input> {
+        match self {
+            Popup::Help { query, .. } => Some(query),
+            Popup::AddIds { input }
+            | Popup::SignIn { input, .. }
+            | Popup::Command { input }
+            | Popup::Filter { input, .. } => Some(input),
+            Popup::AddContact {
+                value,
+                on_value: true,
+                ..
+            } => Some(value),
+            Popup::AddContact { .. } | Popup::Confirm { .. } => None,
+        }
+    }
+
+    /// True when the pop-up has a text field with focus.
+    pub fn takes_text(&self) -> bool {
+        match self {
+            Popup::Confirm { .. } => false,
+            Popup::AddContact { on_value, .. } => *on_value,
+            _ => true,
+        }
+    }
+
+    /// The contact types in picker order (per api-notes.md, Contact `type`).
+    pub fn contact_types() -> &'static [ContactType] {
+        ContactType::KNOWN
+    }
+}

@@ -1,0 +1,223 @@
+//! One row of the review queue: a club request, its state in this dashboard and where it
+//! came from.
+
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::api::{ClubRequest, MembershipStatus};
+
+/// A decision on a club request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RowAction {
+    /// PUT status approved.
+    Approve,
+    /// PUT status declined.
+    Decline,
+    /// DELETE.
+    Delete,
+}
+
+impl RowAction {
+    /// Verb for the audit file and log (`approve`).
+    pub fn verb(self) -> &'static str {
+        match self {
+            RowAction::Approve => "approve",
+            RowAction::Decline => "decline",
+            RowAction::Delete => "delete",
+        }
+    }
+
+    /// Progressive form for the row (`approving…`).
+    pub fn progress(self) -> &'static str {
+        match self {
+            RowAction::Approve => "approving…",
+            RowAction::Decline => "declining…",
+            RowAction::Delete => "deleting…",
+        }
+    }
+
+    /// The membership status a PUT sets, if any.
+    pub fn status(self) -> Option<MembershipStatus> {
+        match self {
+            RowAction::Approve => Some(MembershipStatus::Approved),
+            RowAction::Decline => Some(MembershipStatus::Declined),
+            RowAction::Delete => None,
+        }
+    }
+}
+
+/// The state of one row of the queue.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum RowState {
+    /// Known by id only; not read yet.
+    #[default]
+    Unloaded,
+    /// Being read.
+    Loading,
+    /// Read.
+    Ready,
+    /// The last read failed (the row's `error` says why); `Enter` tries again.
+    Failed,
+    /// An action is in flight; the row shows it until the server answers.
+    Acting(RowAction),
+    /// Deleted on the server (confirmed by the server's answer).
+    Deleted,
+    /// The server does not know this id (404): deleted elsewhere, or never existed.
+    Gone,
+}
+
+/// Where a row came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Origin {
+    /// The server's listing.
+    Listing,
+    /// Ids given by the user (arguments, file, stdin, pasted).
+    Manual,
+}
+
+/// One club request in the queue.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueueItem {
+    /// Request id.
+    pub id: Uuid,
+    /// What the server last said (merged across levels).
+    pub request: Option<ClubRequest>,
+    /// Row state.
+    pub state: RowState,
+    /// The last failed action on this row (the server's `detail`), shown until the next
+    /// action; a later successful read does not clear it.
+    pub error: Option<String>,
+    /// The last failed read of this row, cleared by the next successful read.
+    pub read_error: Option<String>,
+    /// Marked for a bulk action.
+    pub marked: bool,
+    /// Where it came from.
+    pub origin: Origin,
+    /// Lower-case text the filter matches against (status, club, student, year, id).
+    pub search: String,
+}
+
+impl QueueItem {
+    /// A row known by id only.
+    pub fn new(id: Uuid, origin: Origin) -> Self {
+        let mut item = QueueItem {
+            id,
+            request: None,
+            state: RowState::Unloaded,
+            error: None,
+            read_error: None,
+            marked: false,
+            origin,
+            search: String::new(),
+        };
+        item.reindex();
+        item
+    }
+
+    /// The error to show: the failed action's, else the failed read's.
+    pub fn shown_error(&self) -> Option<&str> {
+        self.error.as_deref().or(self.read_error.as_deref())
+    }
+
+    /// The membership status, when known.
+    pub fn status(&self) -> Option<&MembershipStatus> {
+        self.request.as_ref().and_then(|r| r.membership())
+    }
+
+    /// True when an approve/decline can still apply (pending, or not yet known).
+    pub fn is_actionable(&self) -> bool {
+        !matches!(
+            self.state,
+            RowState::Acting(_) | RowState::Deleted | RowState::Gone
+        ) && self
+            .status()
+            .is_none_or(|s| *s == MembershipStatus::Pending)
+    }
+
+    /// Club name (English, else Thai), when known.
+    pub fn club_name(&self) -> Option<&str> {
+        self.request
+            .as_ref()
+            .and_then(|r| r.club.as_ref())
+            .and_then(|c| c.name.as_ref())
+            .and_then(|n| n.best())
+    }
+
+    /// Student name, when the level carried it.
+    pub fn student_name(&self) -> Option<String> {
+        self.request
+            .as_ref()
+            .and_then(|r| r.student.as_ref())
+            .and_then(|s| s.person.as_ref())
+            .and_then(|p| p.full_name(false))
+    }
+
+    /// School number, when known.
+    pub fn school_number(&self) -> Option<&str> {
+        self.request
+            .as_ref()
+            .and_then(|r| r.student.as_ref())
+            .and_then(|s| s.student_id.as_deref())
+    }
+
+    /// "student → club" for messages and the confirmation (sanitised, at most 60 columns):
+    /// the student's name, else `#` and the school number, else the first 8 characters of
+    /// the request id; the club's name, else `?`.
+    pub fn label(&self) -> String {
+        let who = self
+            .student_name()
+            .or_else(|| self.school_number().map(|n| format!("#{n}")))
+            .unwrap_or_else(|| short_id(self.id));
+        let club = self.club_name().unwrap_or("?");
+        crate::text::clean(&format!("{who} → {club}"), 60)
+    }
+
+    /// Rebuilds the filter text after the request changed.
+    pub fn reindex(&mut self) {
+        let mut s = format!("{} ", self.id);
+        if let Some(st) = self.status() {
+            s.push_str(&format!("status:{st} "));
+        }
+        if let Some(r) = &self.request {
+            if let Some(y) = r.year {
+                s.push_str(&format!("year:{y} "));
+            }
+            if let Some(n) = r.club.as_ref().and_then(|c| c.name.as_ref()) {
+                for t in [&n.en, &n.th].into_iter().flatten() {
+                    s.push_str(&format!("club:{} ", t.to_lowercase().replace(' ', "_")));
+                    s.push_str(&t.to_lowercase());
+                    s.push(' ');
+                }
+            }
+            if let Some(st) = &r.student {
+                if let Some(n) = &st.student_id {
+                    s.push_str(n);
+                    s.push(' ');
+                }
+                if let Some(p) = &st.person {
+                    for part in [&p.first_name, &p.last_name, &p.nickname]
+                        .into_iter()
+                        .flatten()
+                    {
+                        for t in [&part.en, &part.th].into_iter().flatten() {
+                            s.push_str(&t.to_lowercase());
+                            s.push(' ');
+                        }
+                    }
+                }
+            }
+        }
+        for e in [&self.error, &self.read_error].into_iter().flatten() {
+            s.push_str(" error ");
+            s.push_str(&e.to_lowercase());
+        }
+        self.search = s;
+    }
+}
+
+/// The first 8 hex digits of an id: enough to tell rows apart on screen.
+pub fn short_id(id: Uuid) -> String {
+    let mut s = id.to_string();
+    s.truncate(8);
+    s
+}

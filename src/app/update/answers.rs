@@ -1,0 +1,141 @@
+//! Answers of the worker, routed by what the call was for; the current user's answer
+//! scopes the listing.
+
+use uuid::Uuid;
+
+use super::{call, club, error_text, fetch, log, note_error, note_ok, say, verdict};
+use crate::api::{ApiError, ClubQuery, FetchLevel, Levels, Page, Reply, User};
+use crate::app::effect::{ApiCall, Effect};
+use crate::app::model::{Awaiting, ListScope, ListingSupport, Loadable, Model, Severity};
+use crate::app::msg::ApiAnswer;
+
+/// Clubs one student staffs, asked in one page: a student on the staff of more than 100
+/// clubs is not a case the service knows (a club has a handful of staff).
+const STAFFED_CLUBS_PAGE: u32 = 100;
+
+/// Applies an answer.
+pub(super) fn on_api(m: &mut Model, awaiting: Awaiting, answer: ApiAnswer) -> Vec<Effect> {
+    let fx = match (awaiting, answer) {
+        (Awaiting::User, ApiAnswer::User(res)) => on_user(m, res),
+        (Awaiting::StaffedClubs, ApiAnswer::Clubs(res)) => on_staffed_clubs(m, res),
+        (Awaiting::ListPage { page, generation }, ApiAnswer::Listing(res)) => {
+            fetch::on_list_page(m, page, generation, res)
+        }
+        (Awaiting::Reread(ids), ApiAnswer::Listing(res)) => fetch::on_reread(m, ids, res),
+        (Awaiting::Fetch(id), ApiAnswer::Request(res)) => fetch::on_fetch(m, id, res),
+        (Awaiting::Act(id, action), answer) => verdict::on_action_answer(m, id, action, answer),
+        (Awaiting::Club(id), ApiAnswer::Club(res)) => club::on_club(m, id, res),
+        (Awaiting::ClubSearch, ApiAnswer::Clubs(res)) => club::on_club_search(m, res),
+        (Awaiting::Contact(club_id), ApiAnswer::ContactCreated(res)) => {
+            club::on_contact_created(m, club_id, res)
+        }
+        (p, o) => {
+            tracing::warn!("answer of the wrong kind for {p:?}: {o:?}");
+            Vec::new()
+        }
+    };
+    end_refresh_when_read(m);
+    fx
+}
+
+/// A refresh ends when none of its reads is in flight any more (where no listing answer
+/// said so first).
+fn end_refresh_when_read(m: &mut Model) {
+    if m.activities.refreshing.is_some()
+        && !m.calls.iter().any(|a| {
+            matches!(
+                a,
+                Awaiting::User
+                    | Awaiting::StaffedClubs
+                    | Awaiting::Fetch(_)
+                    | Awaiting::ListPage { .. }
+                    | Awaiting::Reread(_)
+            )
+        })
+    {
+        m.activities.refreshing = None;
+        say(m, Severity::Success, "refreshed");
+    }
+}
+
+fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<Effect> {
+    let reply = match res {
+        Ok(reply) => reply,
+        Err(e) => {
+            note_error(m, &e);
+            m.activities.signing_in = None;
+            m.user = Loadable::Failed(error_text(&e));
+            say(
+                m,
+                Severity::Error,
+                &format!("could not read the current user: {}", error_text(&e)),
+            );
+            return Vec::new();
+        }
+    };
+    note_ok(m, &reply.api_version);
+    m.session_expired = false;
+    let user = reply.data;
+    let email = user.email.clone().unwrap_or_default();
+    log(
+        m,
+        "signed in",
+        Some(user.id),
+        crate::text::clean(&email, 60),
+        Ok(()),
+    );
+    let mut fx = Vec::new();
+    if m.listing.scope == ListScope::Undecided {
+        let student = user.meta.as_ref().and_then(|x| x.student_id);
+        match (student, user.is_admin.unwrap_or(false)) {
+            (Some(sid), false) => {
+                let c = ApiCall::SearchClubs {
+                    query: ClubQuery::StaffIds(vec![sid]),
+                    page: Page::new(1, STAFFED_CLUBS_PAGE),
+                    levels: Levels::new(FetchLevel::Compact, FetchLevel::IdOnly),
+                };
+                fx.push(call(m, Awaiting::StaffedClubs, c));
+            }
+            _ => {
+                m.listing.scope = ListScope::All;
+                fx.extend(fetch::load_page(m, 1));
+            }
+        }
+    }
+    m.user = Loadable::Loaded(user);
+    if m.activities.signing_in.take().is_some() {
+        say(m, Severity::Success, "signed in");
+    }
+    fx
+}
+
+fn on_staffed_clubs(
+    m: &mut Model,
+    res: Result<Reply<Vec<crate::api::Club>>, ApiError>,
+) -> Vec<Effect> {
+    let reply = match res {
+        Ok(reply) => reply,
+        Err(e) => return fetch::listing_failed(m, &e, "could not find your clubs"),
+    };
+    note_ok(m, &reply.api_version);
+    m.listing.support = ListingSupport::Available;
+    let mut fx = fetch::fetch_unloaded(m);
+    let ids: Vec<Uuid> = reply.data.iter().map(|c| c.id).collect();
+    for c in &reply.data {
+        if let Some(n) = c.name.as_ref().and_then(|n| n.best()) {
+            m.listing.club_names.insert(c.id, crate::text::clean(n, 60));
+        }
+    }
+    if ids.is_empty() {
+        m.listing.scope = ListScope::None;
+        say(
+            m,
+            Severity::Info,
+            "you are not on the staff of any club: add request ids with i, or :scope <club id>",
+        );
+    } else {
+        m.listing.scope = ListScope::Clubs(ids);
+        fx.extend(fetch::load_page(m, 1));
+    }
+    fx
+}

@@ -1,0 +1,170 @@
+//! The `:` command line: less frequent commands, by name.
+
+use tui_input::Input;
+use uuid::Uuid;
+
+use super::{call, club, fetch, ids, keys, say};
+use crate::api::FetchLevel;
+use crate::app::effect::{ApiCall, Effect};
+use crate::app::keymap::Action;
+use crate::app::model::{
+    Awaiting, ListScope, Loadable, Model, Pane, QueueSort, RowState, Severity,
+};
+
+/// The commands, for the error message and the help (`name ARGS`).
+pub const COMMANDS: &[&str] = &[
+    "add IDS",
+    "club ID|NAME",
+    "scope mine|all|CLUB",
+    "level L [D]",
+    "club-level L",
+    "filter TEXT",
+    "sort age|club|status|server",
+    "signin",
+    "mouse on|off",
+    "refresh",
+    "clear-done",
+    "log",
+    "quit",
+];
+
+/// Runs one command line.
+pub(super) fn run_command(m: &mut Model, text: &str) -> Vec<Effect> {
+    let text = text.trim().trim_start_matches(':');
+    let (cmd, arg) = match text.split_once(char::is_whitespace) {
+        Some((c, a)) => (c, a.trim()),
+        None => (text, ""),
+    };
+    match cmd {
+        "" => Vec::new(),
+        "q" | "quit" => keys::quit(m, false),
+        "q!" | "quit!" => keys::quit(m, true),
+        "help" | "h" => keys::run_action(m, Action::Help),
+        "add" | "ids" => ids::add_ids(m, arg, "added"),
+        "club" => {
+            m.focus = Pane::Club;
+            m.club.input = Input::new(arg.to_owned());
+            club::lookup_club(m, arg)
+        }
+        "signin" | "sign-in" | "login" => keys::run_action(m, Action::SignIn),
+        "refresh" => fetch::refresh(m),
+        "filter" => {
+            m.queue.set_filter(arg);
+            Vec::new()
+        }
+        "sort" => sort(m, arg),
+        "level" => level(m, arg),
+        "club-level" => match crate::api::query::parse_level(arg) {
+            Ok(l) => {
+                m.club.level = Some(l);
+                match m.club.club_id {
+                    Some(id) => club::load_club(m, id),
+                    None => Vec::new(),
+                }
+            }
+            Err(e) => {
+                say(m, Severity::Error, &e);
+                Vec::new()
+            }
+        },
+        "scope" => scope(m, arg),
+        "mouse" => {
+            let on = match arg {
+                "on" => true,
+                "off" => false,
+                _ => !m.mouse,
+            };
+            m.mouse = on;
+            say(m, Severity::Info, if on { "mouse on" } else { "mouse off" });
+            vec![Effect::SetMouse(on)]
+        }
+        "clear-done" => {
+            m.queue.retain(|i| {
+                matches!(i.state, RowState::Acting(_))
+                    || (!matches!(i.state, RowState::Deleted | RowState::Gone)
+                        && i.status()
+                            .is_none_or(|s| *s == crate::api::MembershipStatus::Pending))
+            });
+            Vec::new()
+        }
+        "log" => keys::run_action(m, Action::ToggleLog),
+        other => {
+            let names: Vec<&str> = COMMANDS
+                .iter()
+                .filter_map(|c| c.split_whitespace().next())
+                .collect();
+            let text = format!(
+                "unknown command {:?}: try {}",
+                crate::text::clean(other, 20),
+                names.join(", ")
+            );
+            say(m, Severity::Error, &text);
+            Vec::new()
+        }
+    }
+}
+
+fn sort(m: &mut Model, arg: &str) -> Vec<Effect> {
+    let s = match arg {
+        "age" => QueueSort::Age,
+        "club" => QueueSort::Club,
+        "status" => QueueSort::Status,
+        "server" => QueueSort::Server,
+        _ => {
+            say(m, Severity::Error, "sort takes age, club, status or server");
+            return Vec::new();
+        }
+    };
+    m.queue.set_sort(s);
+    Vec::new()
+}
+
+fn level(m: &mut Model, arg: &str) -> Vec<Effect> {
+    let parsed: Result<Vec<FetchLevel>, String> = arg
+        .split_whitespace()
+        .map(crate::api::query::parse_level)
+        .collect();
+    match parsed {
+        Ok(l) if l.len() == 1 || l.len() == 2 => {
+            let desc = if l.len() == 2 {
+                l[1]
+            } else {
+                m.levels.descendant_fetch_level
+            };
+            m.levels = crate::api::Levels::new(l[0], desc);
+            say(
+                m,
+                Severity::Info,
+                &format!("request fetch level {} / descendants {}", l[0], desc),
+            );
+        }
+        Ok(_) => say(m, Severity::Error, "level takes one or two fetch levels"),
+        Err(e) => say(m, Severity::Error, &e),
+    }
+    Vec::new()
+}
+
+fn scope(m: &mut Model, arg: &str) -> Vec<Effect> {
+    let scope = match arg {
+        "mine" => None,
+        "all" => Some(ListScope::All),
+        other => match Uuid::parse_str(other) {
+            Ok(id) => Some(ListScope::Clubs(vec![id])),
+            Err(_) => {
+                say(m, Severity::Error, "scope takes mine, all or a club id");
+                return Vec::new();
+            }
+        },
+    };
+    match scope {
+        Some(s) => {
+            m.listing.scope = s;
+            fetch::refresh(m)
+        }
+        None => {
+            m.listing.scope = ListScope::Undecided;
+            m.user = Loadable::Loading;
+            vec![call(m, Awaiting::User, ApiCall::CurrentUser)]
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! Decisions: approve, decline and delete, on the selected row or on the marked rows after
+//! one confirmation. The cursor moves on at once; the row shows the decision until the
+//! server answers ([`super::verdict`]).
+
+use std::collections::HashSet;
+
+use uuid::Uuid;
+
+use super::{call, fetch, label_of, say};
+use crate::app::effect::{ApiCall, Effect};
+use crate::app::model::{Awaiting, BulkTask, Model, Popup, RowAction, RowState, Severity};
+
+/// Approve, decline or delete: marked rows after one confirmation; else the selected row
+/// (delete always asks).
+pub(super) fn decide(m: &mut Model, action: RowAction) -> Vec<Effect> {
+    let marked = m.queue.marked_ids();
+    if !marked.is_empty() {
+        let visible: HashSet<Uuid> = m
+            .queue
+            .visible()
+            .iter()
+            .map(|&i| m.queue.items()[i].id)
+            .collect();
+        let hidden = marked.iter().filter(|id| !visible.contains(id)).count();
+        m.popup = Some(Popup::Confirm {
+            action,
+            ids: marked,
+            hidden,
+            on_confirm: false,
+        });
+        return Vec::new();
+    }
+    let Some(item) = m.queue.selected() else {
+        say(
+            m,
+            Severity::Info,
+            "the queue is empty: add request ids with i",
+        );
+        return Vec::new();
+    };
+    let id = item.id;
+    if !item.is_actionable() && action != RowAction::Delete {
+        let why = match (&item.state, item.status()) {
+            (RowState::Acting(a), _) => format!("already {}", a.progress()),
+            (RowState::Deleted, _) => "it was deleted".to_owned(),
+            (RowState::Gone, _) => "the server does not know it".to_owned(),
+            (_, Some(s)) => format!("it is already {s}"),
+            _ => "it cannot change".to_owned(),
+        };
+        let text = format!("cannot {} {}: {why}", action.verb(), label_of(m, id));
+        say(m, Severity::Error, &text);
+        return Vec::new();
+    }
+    if action == RowAction::Delete {
+        if matches!(item.state, RowState::Acting(_) | RowState::Deleted) {
+            say(
+                m,
+                Severity::Error,
+                "that request is already being changed or deleted",
+            );
+            return Vec::new();
+        }
+        m.popup = Some(Popup::Confirm {
+            action,
+            ids: vec![id],
+            hidden: 0,
+            on_confirm: false,
+        });
+        return Vec::new();
+    }
+    let mut fx = act(m, id, action);
+    advance(m);
+    fx.extend(fetch::prefetch(m));
+    fx
+}
+
+/// The confirmed decision on `ids` (from the confirmation pop-up): rows that can no longer
+/// take it are left out; two or more make a bulk task with its own progress.
+pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effect> {
+    let ids: Vec<Uuid> = ids
+        .into_iter()
+        .filter(|id| {
+            m.queue.get(*id).is_some_and(|i| {
+                !matches!(i.state, RowState::Acting(_) | RowState::Deleted)
+                    && (action == RowAction::Delete || i.is_actionable())
+            })
+        })
+        .collect();
+    if ids.is_empty() {
+        say(
+            m,
+            Severity::Error,
+            "nothing to do: those requests are no longer pending",
+        );
+        return Vec::new();
+    }
+    if ids.len() > 1 {
+        let seq = m.next_seq();
+        m.activities.bulk = Some(BulkTask {
+            action,
+            ids: ids.iter().copied().collect(),
+            total: ids.len(),
+            done: 0,
+            failed: 0,
+            seq,
+        });
+    }
+    let single = ids.len() == 1 && m.queue.selected().map(|i| i.id) == ids.first().copied();
+    let mut fx = Vec::new();
+    for id in ids {
+        fx.extend(act(m, id, action));
+    }
+    if single && action != RowAction::Delete {
+        advance(m);
+    }
+    fx.extend(fetch::prefetch(m));
+    fx
+}
+
+/// Moves the cursor to the next actionable row after it (the moderator never waits).
+fn advance(m: &mut Model) {
+    let n = m.queue.visible().len();
+    for pos in m.queue.cursor() + 1..n {
+        if m.queue.visible_item(pos).is_some_and(|i| i.is_actionable()) {
+            m.queue.set_cursor(pos);
+            return;
+        }
+    }
+}
+
+/// Sends one decision: the row shows it until the answer.
+fn act(m: &mut Model, id: Uuid, action: RowAction) -> Vec<Effect> {
+    let Some(item) = m.queue.get_mut(id) else {
+        return Vec::new();
+    };
+    if matches!(item.state, RowState::Acting(_) | RowState::Deleted) {
+        return Vec::new();
+    }
+    item.state = RowState::Acting(action);
+    item.error = None;
+    let levels = m.levels;
+    let c = match action.status() {
+        Some(status) => ApiCall::UpdateRequest { id, status, levels },
+        None => ApiCall::DeleteRequest { id },
+    };
+    if m.activities.bulk.is_none() {
+        let label = label_of(m, id);
+        say(m, Severity::Info, &format!("{} {label}", action.progress()));
+    }
+    vec![call(m, Awaiting::Act(id, action), c)]
+}

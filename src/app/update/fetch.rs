@@ -1,0 +1,388 @@
+//! Reading: rows near the cursor, rows by id (through the listing, 50 a call), listing
+//! pages as the moderator works down the queue, refresh; and the answers to those reads.
+
+use std::collections::HashSet;
+
+use uuid::Uuid;
+
+use super::{call, error_text, note_error, note_ok, say};
+use crate::api::{ApiError, ClubRequest, MembershipStatus, Page, Reply, RequestFilter, Sort};
+use crate::app::effect::{ApiCall, Effect};
+use crate::app::model::{
+    Awaiting, ListScope, ListingSupport, Loadable, Model, Origin, QueueItem, RowState, Severity,
+};
+
+/// Rows re-read per listing call (the `ids` filter of the listing): the deployed
+/// listing's page size limit is 100; 50 keeps each answer small on a slow link.
+pub const REREAD_CHUNK: usize = 50;
+/// Rows ahead of the cursor whose details are prefetched.
+pub const PREFETCH_AHEAD: usize = 4;
+/// Load the next listing page when the cursor is this close to the end.
+pub const PAGE_AHEAD: usize = 15;
+
+/// Reads unread rows at and just after the cursor, and the next listing page near the end.
+pub(super) fn prefetch(m: &mut Model) -> Vec<Effect> {
+    let start = m.queue.cursor();
+    let end = (start + 1 + PREFETCH_AHEAD).min(m.queue.visible().len());
+    let ids: Vec<Uuid> = (start..end)
+        .filter_map(|pos| m.queue.visible_item(pos))
+        .filter(|i| i.state == RowState::Unloaded)
+        .map(|i| i.id)
+        .collect();
+    let mut fx = fetch_rows(m, &ids);
+    if m.queue.cursor() + PAGE_AHEAD >= m.queue.visible().len()
+        && !m.listing.loading
+        && m.listing.has_more
+    {
+        fx.extend(load_more(m));
+    }
+    fx
+}
+
+/// Reads rows. Where the server lists, through the listing's `ids` filter, 50 rows a call
+/// (one round trip instead of fifty on a slow link); else one GET per row. While the first
+/// answers are still awaited at start (whether the server lists is not known yet), a long
+/// list waits, except the rows near the cursor: [`fetch_unloaded`] reads it once known.
+pub(super) fn fetch_rows(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
+    let ids: Vec<Uuid> = ids
+        .iter()
+        .copied()
+        .filter(|id| {
+            m.queue.get(*id).is_some_and(|i| {
+                !matches!(
+                    i.state,
+                    RowState::Acting(_) | RowState::Loading | RowState::Deleted
+                )
+            })
+        })
+        .collect();
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    let batch = m.listing.support == ListingSupport::Available && ids.len() > 1;
+    if !batch
+        && m.listing.support == ListingSupport::Unknown
+        && matches!(m.user, Loadable::Loading)
+        && ids.len() > PREFETCH_AHEAD + 1
+    {
+        return Vec::new();
+    }
+    for id in &ids {
+        if let Some(item) = m.queue.get_mut(*id) {
+            item.state = RowState::Loading;
+        }
+    }
+    let levels = m.levels;
+    if !batch {
+        return ids
+            .into_iter()
+            .map(|id| call(m, Awaiting::Fetch(id), ApiCall::GetRequest { id, levels }))
+            .collect();
+    }
+    ids.chunks(REREAD_CHUNK)
+        .map(|chunk| {
+            let c = ApiCall::ListRequests {
+                filter: RequestFilter {
+                    ids: chunk.to_vec(),
+                    ..RequestFilter::default()
+                },
+                sort: Sort::default(),
+                page: Page::new(1, REREAD_CHUNK as u32),
+                levels,
+            };
+            call(m, Awaiting::Reread(chunk.to_vec()), c)
+        })
+        .collect()
+}
+
+/// Reads every row not read yet (once the server's listing support is known).
+pub(super) fn fetch_unloaded(m: &mut Model) -> Vec<Effect> {
+    let ids: Vec<Uuid> = m
+        .queue
+        .items()
+        .iter()
+        .filter(|i| i.state == RowState::Unloaded)
+        .map(|i| i.id)
+        .collect();
+    fetch_rows(m, &ids)
+}
+
+/// Reloads the listing from page 1 and re-reads every known row. The status line says
+/// "refreshing…" until the first answer.
+pub(super) fn refresh(m: &mut Model) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    if !matches!(m.user, Loadable::Loaded(_) | Loadable::Loading) {
+        m.user = Loadable::Loading;
+        fx.push(call(m, Awaiting::User, ApiCall::CurrentUser));
+    }
+    m.listing.generation += 1;
+    m.listing.loading = false;
+    if m.listing.support != ListingSupport::Unavailable
+        && matches!(m.listing.scope, ListScope::Clubs(_) | ListScope::All)
+    {
+        fx.extend(load_page(m, 1));
+    }
+    let ids: Vec<Uuid> = m
+        .queue
+        .items()
+        .iter()
+        .filter(|i| {
+            !matches!(
+                i.state,
+                RowState::Acting(_) | RowState::Deleted | RowState::Loading
+            )
+        })
+        .map(|i| i.id)
+        .collect();
+    fx.extend(fetch_rows(m, &ids));
+    let seq = m.next_seq();
+    m.activities.refreshing = Some(seq);
+    fx
+}
+
+/// Loads the next stretch of the listing. The listing is filtered to pending requests, so
+/// every decision shifts later pages left: the page asked for is computed from how many
+/// listed requests are still pending here, which never skips a request (an overlap is merged).
+fn load_more(m: &mut Model) -> Vec<Effect> {
+    let still_pending = listed_pending(m);
+    load_page(m, still_pending / m.page_size.max(1) + 1)
+}
+
+/// Listed requests that are still pending here (the server's pending listing holds them
+/// before any request this dashboard has not seen yet).
+fn listed_pending(m: &Model) -> u32 {
+    m.queue
+        .items()
+        .iter()
+        .filter(|i| {
+            i.origin == Origin::Listing
+                && !matches!(i.state, RowState::Deleted | RowState::Gone)
+                && i.status() == Some(&MembershipStatus::Pending)
+        })
+        .count() as u32
+}
+
+/// Asks for one page of the pending requests in scope.
+pub(super) fn load_page(m: &mut Model, page: u32) -> Vec<Effect> {
+    let filter = match &m.listing.scope {
+        ListScope::Clubs(ids) => RequestFilter {
+            club_ids: ids.clone(),
+            membership_status: Some(MembershipStatus::Pending),
+            ..RequestFilter::default()
+        },
+        ListScope::All => RequestFilter {
+            membership_status: Some(MembershipStatus::Pending),
+            ..RequestFilter::default()
+        },
+        _ => return Vec::new(),
+    };
+    m.listing.loading = true;
+    let generation = m.listing.generation;
+    let c = ApiCall::ListRequests {
+        filter,
+        sort: Sort::default(),
+        page: Page::new(page, m.page_size),
+        levels: m.levels,
+    };
+    vec![call(m, Awaiting::ListPage { page, generation }, c)]
+}
+
+/// Drops what no row or detail shows (club descriptions, logos, nested lists), so a queue of
+/// many thousand requests stays small.
+fn slim(mut r: ClubRequest) -> ClubRequest {
+    if let Some(c) = r.club.as_mut() {
+        c.description = None;
+        c.logo_url = None;
+        c.background_color = None;
+        c.accent_color = None;
+        c.contacts = None;
+        c.staffs = None;
+        c.members = None;
+    }
+    if let Some(s) = r.student.as_mut() {
+        s.contacts = None;
+    }
+    r
+}
+
+/// Merges what the server said of a row into it (the row keeps fields of other levels).
+pub(super) fn merge_row(m: &mut Model, r: ClubRequest) {
+    let r = slim(r);
+    if let Some(item) = m.queue.get_mut(r.id) {
+        match &mut item.request {
+            Some(old) => old.merge_from(r),
+            None => item.request = Some(r),
+        }
+        if !matches!(item.state, RowState::Acting(_)) {
+            item.state = RowState::Ready;
+        }
+        item.read_error = None;
+    }
+}
+
+/// A listing call failed: a 404 means the server has no listing (api-notes.md: fall back to
+/// request ids); anything else is reported with `what`.
+pub(super) fn listing_failed(m: &mut Model, e: &ApiError, what: &str) -> Vec<Effect> {
+    note_error(m, e);
+    m.activities.refreshing = None;
+    if matches!(e, ApiError::OperationUnavailable(_) | ApiError::NotFound(_)) {
+        m.listing.support = ListingSupport::Unavailable;
+        m.listing.scope = ListScope::None;
+        say(
+            m,
+            Severity::Info,
+            "this server has no listing: add request ids with i (or pass them as arguments)",
+        );
+        // Rows given by id are read one by one now that the listing is known to be missing.
+        fetch_unloaded(m)
+    } else {
+        say(m, Severity::Error, &format!("{what}: {}", error_text(e)));
+        Vec::new()
+    }
+}
+
+/// A page of the listing arrived.
+pub(super) fn on_list_page(
+    m: &mut Model,
+    page: u32,
+    generation: u64,
+    res: Result<Reply<Vec<ClubRequest>>, ApiError>,
+) -> Vec<Effect> {
+    if generation != m.listing.generation {
+        return Vec::new();
+    }
+    m.listing.loading = false;
+    let reply = match res {
+        Ok(reply) => reply,
+        Err(e) => return listing_failed(m, &e, "could not load the queue"),
+    };
+    let mut fx = Vec::new();
+    note_ok(m, &reply.api_version);
+    if m.listing.support != ListingSupport::Available {
+        m.listing.support = ListingSupport::Available;
+        fx.extend(fetch_unloaded(m));
+    }
+    let pag = reply.meta.as_ref().and_then(|x| x.pagination.clone());
+    let last_page = pag.as_ref().and_then(|p| p.last_p).unwrap_or(page);
+    m.listing.total = pag.as_ref().and_then(|p| p.total);
+    let first_load = m.listing.refreshed_at.is_none();
+    if page == 1 {
+        m.listing.refreshed_at = Some(m.now);
+    }
+    let mut added = 0;
+    for r in reply.data {
+        if m.queue.push(QueueItem::new(r.id, Origin::Listing)) {
+            added += 1;
+        }
+        merge_row(m, r);
+    }
+    m.queue.refresh_view();
+    // More to load while the server counts more pending requests than this dashboard has
+    // seen (decisions shift pages; see `load_more`).
+    let seen = u64::from(listed_pending(m));
+    let more = m.listing.total.is_some_and(|t| t > seen);
+    m.listing.has_more = more;
+    if added == 0 && more && page < last_page {
+        // Everything on this page was known already (pages shifted): go on.
+        return load_page(m, page + 1);
+    }
+    if first_load || m.activities.refreshing.take().is_some() {
+        let total = m
+            .listing
+            .total
+            .map(|t| format!(" of {t}"))
+            .unwrap_or_default();
+        let text = format!(
+            "{} pending request(s) loaded{total}",
+            m.queue.stats().pending
+        );
+        say(m, Severity::Info, &text);
+    }
+    fx.extend(prefetch(m));
+    fx
+}
+
+/// Rows read by id through the listing arrived; ids the server did not list are gone.
+pub(super) fn on_reread(
+    m: &mut Model,
+    ids: Vec<Uuid>,
+    res: Result<Reply<Vec<ClubRequest>>, ApiError>,
+) -> Vec<Effect> {
+    match res {
+        Ok(reply) => {
+            note_ok(m, &reply.api_version);
+            let found: HashSet<Uuid> = reply.data.iter().map(|r| r.id).collect();
+            for r in reply.data {
+                merge_row(m, r);
+            }
+            for id in ids.into_iter().filter(|id| !found.contains(id)) {
+                if let Some(item) = m.queue.get_mut(id)
+                    && item.state == RowState::Loading
+                {
+                    item.state = RowState::Gone;
+                    item.read_error =
+                        Some("not on the server any more (deleted elsewhere?)".into());
+                    item.marked = false;
+                }
+            }
+            if m.activities.refreshing.take().is_some() {
+                say(m, Severity::Success, "refreshed");
+            }
+        }
+        Err(e) => {
+            note_error(m, &e);
+            for id in &ids {
+                if let Some(item) = m.queue.get_mut(*id)
+                    && item.state == RowState::Loading
+                {
+                    item.state = if item.request.is_some() {
+                        RowState::Ready
+                    } else {
+                        RowState::Failed
+                    };
+                    item.read_error = Some(error_text(&e));
+                }
+            }
+            m.activities.refreshing = None;
+            say(
+                m,
+                Severity::Error,
+                &format!("refresh failed: {}", error_text(&e)),
+            );
+        }
+    }
+    Vec::new()
+}
+
+/// One row read by id arrived.
+pub(super) fn on_fetch(
+    m: &mut Model,
+    id: Uuid,
+    res: Result<Reply<ClubRequest>, ApiError>,
+) -> Vec<Effect> {
+    match res {
+        Ok(reply) => {
+            note_ok(m, &reply.api_version);
+            merge_row(m, reply.data);
+        }
+        Err(e) => {
+            note_error(m, &e);
+            if let Some(item) = m.queue.get_mut(id) {
+                if !matches!(item.state, RowState::Acting(_)) {
+                    item.state = match (&e, item.request.is_some()) {
+                        (ApiError::NotFound(_), _) => RowState::Gone,
+                        (_, true) => RowState::Ready,
+                        (_, false) => RowState::Failed,
+                    };
+                }
+                item.read_error = Some(match &e {
+                    ApiError::NotFound(_) => {
+                        "not found on the server (deleted elsewhere, or a wrong id)".to_owned()
+                    }
+                    _ => error_text(&e),
+                });
+            }
+        }
+    }
+    Vec::new()
+}

@@ -1,0 +1,99 @@
+//! Ids added by hand: arguments, `--queue-file`, standard input, `i`, a paste anywhere;
+//! and the saved queue restored at start.
+
+use tui_input::InputRequest;
+
+use super::{fetch, say};
+use crate::app::effect::Effect;
+use crate::app::filter::parse_ids;
+use crate::app::model::{Model, Origin, Pane, Popup, QueueItem, SavedQueue, Severity};
+
+/// Invalid tokens quoted in the status line (the rest are counted).
+const BAD_IDS_SHOWN: usize = 3;
+
+/// Bracketed paste: into the focused text field, or, with none, as ids for the queue.
+pub(super) fn on_paste(m: &mut Model, text: &str) -> Vec<Effect> {
+    let flat: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let field = match m.popup.as_mut() {
+        Some(p) => p.input_mut(),
+        None if m.focus == Pane::Club && m.club.editing => Some(&mut m.club.input),
+        // Pasting ids anywhere adds them: the quickest way to build a queue.
+        None => return add_ids(m, text, "pasted"),
+    };
+    if let Some(input) = field {
+        for c in flat.chars() {
+            input.handle(InputRequest::InsertChar(c));
+        }
+    }
+    if let Some(Popup::Filter { input, .. }) = m.popup.as_ref() {
+        let text = input.value().to_owned();
+        m.queue.set_filter(&text);
+    }
+    Vec::new()
+}
+
+/// Adds the valid ids of `text` to the queue (a row already listed becomes one added by
+/// hand) and reads them; the rest are reported, never sent.
+pub(super) fn add_ids(m: &mut Model, text: &str, origin: &str) -> Vec<Effect> {
+    let (ids, bad) = parse_ids(text);
+    let mut added = Vec::new();
+    for id in ids {
+        if m.queue.push(QueueItem::new(id, Origin::Manual)) {
+            added.push(id);
+        } else if let Some(item) = m.queue.get_mut(id) {
+            item.origin = Origin::Manual;
+        }
+    }
+    m.queue.refresh_view();
+    let mut msg = format!("{origin}: added {} request id(s)", added.len());
+    if !bad.is_empty() {
+        msg.push_str(&format!(
+            "; skipped {} that are not UUIDs ({})",
+            bad.len(),
+            bad.iter()
+                .take(BAD_IDS_SHOWN)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let severity = if bad.is_empty() {
+        Severity::Info
+    } else {
+        Severity::Error
+    };
+    say(m, severity, &msg);
+    fetch::fetch_rows(m, &added)
+}
+
+/// Restores the saved queue of this server: ids added by hand, the filter and the sort.
+pub(super) fn restore(m: &mut Model, saved: SavedQueue) -> Vec<Effect> {
+    if saved.server != m.server_key {
+        return Vec::new();
+    }
+    m.queue.set_filter(&saved.filter);
+    m.queue.set_sort(saved.sort);
+    let mut added = Vec::new();
+    for id in &saved.manual_ids {
+        if m.queue.push(QueueItem::new(*id, Origin::Manual)) {
+            added.push(*id);
+        }
+    }
+    m.queue.refresh_view();
+    // What was just read need not be written back.
+    m.last_saved = Some(saved);
+    if !added.is_empty() {
+        say(
+            m,
+            Severity::Info,
+            &format!(
+                "restored {} request id(s) from the last session",
+                added.len()
+            ),
+        );
+    }
+    fetch::fetch_rows(m, &added)
+}

@@ -1,0 +1,357 @@
+//! Keys: where a key goes (pop-up, text field, keymap) and the actions of the keymap.
+
+use tui_input::Input;
+use uuid::Uuid;
+
+use super::{club, decide, fetch, popups, say, sign_in_popup};
+use crate::app::effect::{Effect, Outcome};
+use crate::app::key::{Key, KeyCode};
+use crate::app::keymap::{Action, Scope};
+use crate::app::model::{Awaiting, Model, Pane, Popup, RowAction, Severity};
+
+/// A key press: Ctrl-C (force quit) first, then the pop-up, the club field, Esc, the keymap.
+pub(super) fn on_key(m: &mut Model, k: Key) -> Vec<Effect> {
+    if m.keymap.lookup(Scope::Global, &k) == Some(Action::ForceQuit) {
+        return quit(m, true);
+    }
+    if m.popup.is_some() {
+        return popups::on_popup_key(m, k);
+    }
+    if m.focus == Pane::Club && m.club.editing {
+        return club::on_club_input_key(m, k);
+    }
+    if k.code == KeyCode::Esc {
+        // Esc only cancels: a pending quit, a range anchor, the status message.
+        m.quit_armed = false;
+        m.queue.set_anchor(None);
+        m.notice = None;
+        return Vec::new();
+    }
+    match m.keymap.lookup(m.focus.scope(), &k) {
+        Some(a) => {
+            if a != Action::Quit {
+                m.quit_armed = false;
+            }
+            run_action(m, a)
+        }
+        None => Vec::new(),
+    }
+}
+
+/// A click placed by the view: focus the pane; in the queue, select the row.
+pub(super) fn on_click(m: &mut Model, pane: Pane, row: Option<usize>) -> Vec<Effect> {
+    if m.popup.is_some() {
+        return Vec::new();
+    }
+    m.club.editing = false;
+    m.focus = if pane == Pane::Log && !m.log.visible {
+        Pane::Queue
+    } else {
+        pane
+    };
+    match row {
+        Some(r) if pane == Pane::Queue && m.queue.offset() + r < m.queue.visible().len() => {
+            m.queue.set_cursor(m.queue.offset() + r);
+            fetch::prefetch(m)
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Quits: with decisions still waiting for the server, the first `q` only warns (`force`
+/// skips that). Writes still unanswered are audited with outcome `unknown`, never as done.
+pub(super) fn quit(m: &mut Model, force: bool) -> Vec<Effect> {
+    let running = m.calls.iter().filter(|a| a.is_write()).count();
+    if running > 0 && !force && !m.quit_armed {
+        m.quit_armed = true;
+        say(
+            m,
+            Severity::Error,
+            &format!(
+                "{running} action(s) still waiting for the server: press q again to quit anyway"
+            ),
+        );
+        return Vec::new();
+    }
+    m.quitting = true;
+    let unanswered: Vec<(Uuid, &'static str)> = m
+        .calls
+        .iter()
+        .filter_map(|a| match a {
+            Awaiting::Act(id, action) => Some((*id, action.verb())),
+            Awaiting::Contact(club) => Some((*club, "add-contact")),
+            _ => None,
+        })
+        .collect();
+    let mut fx: Vec<Effect> = unanswered
+        .into_iter()
+        .map(|(target, action)| {
+            let detail = "quit before the server answered; check the request's state";
+            super::audit_entry(m, action, target, Outcome::Unknown, Some(detail.into()))
+        })
+        .collect();
+    fx.push(Effect::Quit);
+    fx
+}
+
+/// Runs an action of the keymap.
+pub(super) fn run_action(m: &mut Model, a: Action) -> Vec<Effect> {
+    if a.mutates() && m.read_only {
+        say(
+            m,
+            Severity::Error,
+            "read-only mode: nothing can be changed (started with --read-only)",
+        );
+        return Vec::new();
+    }
+    match a {
+        Action::Quit => quit(m, false),
+        Action::ForceQuit => quit(m, true),
+        Action::Help => open(
+            m,
+            Popup::Help {
+                query: Input::default(),
+                scroll: 0,
+            },
+        ),
+        Action::NextPane | Action::PrevPane => {
+            cycle_pane(m, a == Action::NextPane);
+            Vec::new()
+        }
+        Action::Refresh => fetch::refresh(m),
+        Action::ToggleLog => {
+            m.log.visible = !m.log.visible;
+            if !m.log.visible && m.focus == Pane::Log {
+                m.focus = Pane::Queue;
+            }
+            if m.log.visible {
+                m.log.scroll = 0;
+            }
+            Vec::new()
+        }
+        Action::CommandLine => open(
+            m,
+            Popup::Command {
+                input: Input::default(),
+            },
+        ),
+        Action::AddIds => open(
+            m,
+            Popup::AddIds {
+                input: Input::default(),
+            },
+        ),
+        Action::ClubLookup => {
+            m.focus = Pane::Club;
+            m.club.editing = true;
+            Vec::new()
+        }
+        Action::SignIn => {
+            let p = sign_in_popup(m, None);
+            open(m, p)
+        }
+        Action::Redraw => vec![Effect::Redraw],
+        Action::Down
+        | Action::Up
+        | Action::Top
+        | Action::Bottom
+        | Action::PageDown
+        | Action::PageUp => navigate(m, a),
+        Action::Approve => decide::decide(m, RowAction::Approve),
+        Action::Decline => decide::decide(m, RowAction::Decline),
+        Action::Delete => decide::decide(m, RowAction::Delete),
+        Action::Mark | Action::MarkRange | Action::MarkAll | Action::ClearMarks => mark(m, a),
+        Action::Filter => {
+            let before = m.queue.filter().to_owned();
+            open(
+                m,
+                Popup::Filter {
+                    input: Input::new(before.clone()),
+                    before,
+                },
+            )
+        }
+        Action::Sort => {
+            m.queue.set_sort(m.queue.sort().next());
+            say(
+                m,
+                Severity::Info,
+                &format!("sorted: {}", m.queue.sort().label()),
+            );
+            Vec::new()
+        }
+        Action::Open => match m.focus {
+            Pane::Club => club::club_open(m),
+            _ => match m.queue.selected().map(|i| i.id) {
+                Some(id) => fetch::fetch_rows(m, &[id]),
+                None => Vec::new(),
+            },
+        },
+        Action::RaiseLevel | Action::LowerLevel => change_level(m, a == Action::RaiseLevel),
+        Action::Copy => copy(m),
+        Action::NewContact => club::new_contact(m),
+    }
+}
+
+fn open(m: &mut Model, popup: Popup) -> Vec<Effect> {
+    m.popup = Some(popup);
+    Vec::new()
+}
+
+fn cycle_pane(m: &mut Model, forward: bool) {
+    let order: &[Pane] = if m.log.visible {
+        &[Pane::Queue, Pane::Club, Pane::Log]
+    } else {
+        &[Pane::Queue, Pane::Club]
+    };
+    let pos = order.iter().position(|p| *p == m.focus).unwrap_or(0);
+    let n = order.len();
+    m.focus = if forward {
+        order[(pos + 1) % n]
+    } else {
+        order[(pos + n - 1) % n]
+    };
+}
+
+fn mark(m: &mut Model, a: Action) -> Vec<Effect> {
+    let cur = m.queue.cursor();
+    match a {
+        Action::Mark => {
+            if let Some(&i) = m.queue.visible().get(cur) {
+                let marked = m.queue.items()[i].marked;
+                m.queue.set_marked(i, !marked);
+                m.queue.set_anchor(Some(cur));
+                return navigate(m, Action::Down);
+            }
+            return Vec::new();
+        }
+        Action::MarkRange => {
+            let from = m.queue.anchor().unwrap_or(cur);
+            let (lo, hi) = (from.min(cur), from.max(cur));
+            for pos in lo..=hi {
+                if let Some(&i) = m.queue.visible().get(pos) {
+                    m.queue.set_marked(i, true);
+                }
+            }
+            m.queue.set_anchor(Some(cur));
+        }
+        Action::MarkAll => {
+            for pos in 0..m.queue.visible().len() {
+                let i = m.queue.visible()[pos];
+                if m.queue.items()[i].is_actionable() {
+                    m.queue.set_marked(i, true);
+                }
+            }
+        }
+        _ => {
+            m.queue.clear_marks();
+            m.queue.set_anchor(None);
+            say(m, Severity::Info, "marks cleared");
+            return Vec::new();
+        }
+    }
+    say(
+        m,
+        Severity::Info,
+        &format!("{} marked", m.queue.stats().marked),
+    );
+    Vec::new()
+}
+
+fn change_level(m: &mut Model, up: bool) -> Vec<Effect> {
+    if m.focus == Pane::Club {
+        let l = m.club.level();
+        m.club.level = Some(if up { l.raise() } else { l.lower() });
+        say(
+            m,
+            Severity::Info,
+            &format!("club fetch level: {}", m.club.level()),
+        );
+        return match m.club.club_id {
+            Some(id) => club::load_club(m, id),
+            None => Vec::new(),
+        };
+    }
+    let d = m.levels.descendant_fetch_level;
+    let nd = if up { d.raise() } else { d.lower() };
+    m.levels = crate::api::Levels::new(crate::api::FetchLevel::Default, nd);
+    // Every row is read again at the new level (one listing call per 50 rows where the
+    // server lists).
+    let fx = fetch::refresh(m);
+    say(
+        m,
+        Severity::Info,
+        &format!("request fetch level: default, student and club at {nd}: reloading…"),
+    );
+    fx
+}
+
+fn copy(m: &mut Model) -> Vec<Effect> {
+    let ids: Vec<String> = if m.focus == Pane::Club {
+        m.club
+            .club_id
+            .map(|i| vec![i.to_string()])
+            .unwrap_or_default()
+    } else {
+        let marked = m.queue.marked_ids();
+        if marked.is_empty() {
+            m.queue
+                .selected()
+                .map(|i| vec![i.id.to_string()])
+                .unwrap_or_default()
+        } else {
+            marked.iter().map(Uuid::to_string).collect()
+        }
+    };
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    say(
+        m,
+        Severity::Success,
+        &format!("copied {} id(s) to the clipboard", ids.len()),
+    );
+    vec![Effect::Copy(ids.join("\n"))]
+}
+
+/// Moves in the focused pane: rows of the queue, club results or details, the log.
+pub(super) fn navigate(m: &mut Model, a: Action) -> Vec<Effect> {
+    match m.focus {
+        Pane::Queue => {
+            let n = m.queue.visible().len();
+            if n == 0 {
+                return Vec::new();
+            }
+            let page = m.page_rows.max(1);
+            let c = m.queue.cursor();
+            m.queue.set_cursor(match a {
+                Action::Down => (c + 1).min(n - 1),
+                Action::Up => c.saturating_sub(1),
+                Action::Top => 0,
+                Action::Bottom => n - 1,
+                Action::PageDown => (c + page).min(n - 1),
+                Action::PageUp => c.saturating_sub(page),
+                _ => c,
+            });
+            fetch::prefetch(m)
+        }
+        Pane::Club => {
+            club::navigate(m, a);
+            Vec::new()
+        }
+        Pane::Log => {
+            let max = m.log.entries().len().saturating_sub(1);
+            let s = m.log.scroll;
+            m.log.scroll = match a {
+                Action::Up => (s + 1).min(max),
+                Action::Down => s.saturating_sub(1),
+                Action::PageUp => (s + 10).min(max),
+                Action::PageDown => s.saturating_sub(10),
+                Action::Top => max,
+                Action::Bottom => 0,
+                _ => s,
+            };
+            Vec::new()
+        }
+    }
+}

@@ -1,0 +1,259 @@
+//! `update`: the only writer of the Model. Msg in, Model changed, Effects out.
+//!
+//! Rooms, by what a change is about: [`keys`] (keys and the actions they run),
+//! [`decide`] (approve, decline, delete and bulk), [`verdict`] (the server's answer to a
+//! decision), [`fetch`] (reading rows, listing pages, refresh), [`answers`] (every other
+//! answer), [`popups`] (pop-up keys and what they submit), [`commands`] (the `:` line),
+//! [`club`] (club lookup and contacts), [`ids`] (ids added by hand, paste, restore).
+
+mod answers;
+mod club;
+mod commands;
+mod decide;
+mod fetch;
+mod ids;
+mod keys;
+mod popups;
+mod verdict;
+
+use tui_input::Input;
+use uuid::Uuid;
+
+use super::effect::{ApiCall, AuditEntry, Effect, Outcome};
+use super::model::{Awaiting, Connection, LogEntry, Model, Notice, Popup, RowAction, Severity};
+use super::msg::Msg;
+use crate::api::{ApiError, AuthErrorKind};
+
+pub use commands::COMMANDS;
+pub use fetch::{PAGE_AHEAD, PREFETCH_AHEAD, REREAD_CHUNK};
+
+/// The effects to run at start: read the current user (which then scopes the listing).
+pub fn start(m: &mut Model) -> Vec<Effect> {
+    m.user = super::model::Loadable::Loading;
+    let fx = vec![call(m, Awaiting::User, ApiCall::CurrentUser)];
+    if !m.has_token {
+        m.popup = Some(sign_in_popup(m, None));
+        say(
+            m,
+            Severity::Info,
+            "no token: reads that need only the API key work; sign in to review requests",
+        );
+    }
+    fx
+}
+
+/// Applies one message: dispatches it, settles the queue (counts and view follow the rows),
+/// keeps the cursor in the drawn window, and hands out the saved part of the queue when it
+/// changed.
+pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
+    let mut fx = dispatch(m, msg);
+    m.queue.settle();
+    m.queue.scroll_into_view(m.page_rows);
+    if let Some(saved) = persist_change(m) {
+        fx.push(Effect::SaveQueue(saved));
+    }
+    fx
+}
+
+/// The saved part of the queue, when it differs from the last one handed out. A filter
+/// being typed is a preview: it is saved once kept (Enter), never if undone (Esc).
+fn persist_change(m: &mut Model) -> Option<super::model::SavedQueue> {
+    let v = m.queue.persist_version();
+    if v == m.saved_version || matches!(m.popup, Some(Popup::Filter { .. })) {
+        return None;
+    }
+    m.saved_version = v;
+    let saved = m.saved_queue();
+    if m.last_saved.as_ref() == Some(&saved) {
+        return None;
+    }
+    m.last_saved = Some(saved.clone());
+    Some(saved)
+}
+
+fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Layout { queue_rows } => {
+            m.page_rows = queue_rows.max(1);
+            Vec::new()
+        }
+        Msg::Key(k) => keys::on_key(m, k),
+        Msg::Paste(text) => ids::on_paste(m, &text),
+        Msg::Wheel { down } => keys::run_action(
+            m,
+            if down {
+                super::Action::Down
+            } else {
+                super::Action::Up
+            },
+        ),
+        Msg::Click { pane, row } => keys::on_click(m, pane, row),
+        Msg::Resize(w, h) => {
+            m.size = (w, h);
+            Vec::new()
+        }
+        Msg::Tick(now) => {
+            m.now = now;
+            Vec::new()
+        }
+        Msg::AutoRefresh => {
+            if m.listing.loading || m.session_expired {
+                Vec::new()
+            } else {
+                fetch::refresh(m)
+            }
+        }
+        Msg::AddIds { text, origin } => ids::add_ids(m, &text, &origin),
+        Msg::Restore(saved) => ids::restore(m, saved),
+        Msg::History(entries) => {
+            m.log.prepend_history(entries);
+            Vec::new()
+        }
+        Msg::Notice(text) => {
+            log(
+                m,
+                "start",
+                None,
+                crate::text::clean(&text, 200),
+                Err("warning".into()),
+            );
+            say(m, Severity::Error, &text);
+            Vec::new()
+        }
+        Msg::Api { request_id, answer } => match m.calls.finish(request_id) {
+            Some(awaiting) => answers::on_api(m, awaiting, answer),
+            None => Vec::new(),
+        },
+        Msg::EffectFailed { what, error } => {
+            say(m, Severity::Error, &format!("{what} failed: {error}"));
+            Vec::new()
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// helpers shared by the rooms
+
+/// Records a call in flight and returns its effect.
+fn call(m: &mut Model, awaiting: Awaiting, call: ApiCall) -> Effect {
+    let request_id = m.calls.start(awaiting);
+    Effect::Api { request_id, call }
+}
+
+/// Puts a notice on the status line.
+fn say(m: &mut Model, severity: Severity, text: &str) {
+    let seq = m.next_seq();
+    m.notice = Some(Notice {
+        text: text.to_owned(),
+        severity,
+        seq,
+    });
+}
+
+/// "student → club" of a row, or the short id of a request not in the queue.
+fn label_of(m: &Model, id: Uuid) -> String {
+    m.queue
+        .get(id)
+        .map(|i| i.label())
+        .unwrap_or_else(|| super::model::short_id(id))
+}
+
+/// Adds an activity-log entry: `Ok(())`, or `Err(why)` for a failure.
+fn log(m: &mut Model, what: &str, target: Option<Uuid>, label: String, result: Result<(), String>) {
+    let (outcome, detail) = match result {
+        Ok(()) => (Outcome::Ok, None),
+        Err(why) => (Outcome::Failed, Some(why)),
+    };
+    m.log.push(LogEntry {
+        at: m.now,
+        what: what.to_owned(),
+        target,
+        label,
+        outcome,
+        detail,
+    });
+}
+
+/// An audit line for a write whose answer arrived: `ok`, or `failed` with the reason.
+fn audit(m: &Model, action: &str, target: Uuid, result: Result<(), String>) -> Effect {
+    match result {
+        Ok(()) => audit_entry(m, action, target, Outcome::Ok, None),
+        Err(why) => audit_entry(m, action, target, Outcome::Failed, Some(why)),
+    }
+}
+
+/// An audit line.
+fn audit_entry(
+    m: &Model,
+    action: &str,
+    target: Uuid,
+    outcome: Outcome,
+    detail: Option<String>,
+) -> Effect {
+    Effect::Audit(AuditEntry {
+        at: m.now,
+        server: m.server_key.clone(),
+        user: m.user.get().and_then(|u| u.email.clone()),
+        action: action.to_owned(),
+        target,
+        outcome,
+        detail,
+    })
+}
+
+/// Records what an error says about the connection and the session.
+fn note_error(m: &mut Model, e: &ApiError) {
+    match e {
+        ApiError::Connect { message } => m.connection = Connection::Offline(message.clone()),
+        ApiError::Timeout { .. } => m.connection = Connection::Offline(e.to_string()),
+        _ => m.connection = Connection::Online,
+    }
+    if let ApiError::Unauthorized { kind, .. } = e
+        && kind.needs_sign_in()
+    {
+        let first = !m.session_expired;
+        m.session_expired = true;
+        if first && m.popup.is_none() {
+            let why = match kind {
+                AuthErrorKind::MissingToken => "this needs a sign-in token",
+                _ => "session expired: sign in again",
+            };
+            m.popup = Some(sign_in_popup(m, Some(why.to_owned())));
+        }
+    }
+}
+
+/// Records a successful answer: online, and the server's `api_version`.
+fn note_ok(m: &mut Model, api_version: &Option<String>) {
+    m.connection = Connection::Online;
+    if let Some(v) = api_version {
+        m.api_version = Some(crate::text::clean(v, 20));
+    }
+}
+
+/// An error in words, at most 300 characters (a proxy's HTML page is not a message).
+fn error_text(e: &ApiError) -> String {
+    crate::text::truncate_chars(&e.to_string(), 300)
+}
+
+fn sign_in_popup(m: &Model, error: Option<String>) -> Popup {
+    Popup::SignIn {
+        input: Input::default(),
+        save: m.save_token,
+        can_save: m.can_save_token,
+        error,
+    }
+}
+
+/// The key bound to a decision in the queue, for messages ("press a to retry").
+fn key_for(m: &Model, action: RowAction) -> String {
+    let a = match action {
+        RowAction::Approve => super::Action::Approve,
+        RowAction::Decline => super::Action::Decline,
+        RowAction::Delete => super::Action::Delete,
+    };
+    m.keymap
+        .key_for(super::keymap::Scope::Queue, a)
+        .map(|k| k.to_string())
+        .unwrap_or_default()
+}

@@ -1,0 +1,191 @@
+//! Pop-up keys: the pop-up's own key table says what a key does ([`Popup::op_for`]); keys
+//! it does not name go to its text field. Submitting runs what the pop-up is for.
+
+use super::{club, commands, decide, fetch, ids, log, say};
+use crate::api::parse_pasted_token;
+use crate::app::effect::Effect;
+use crate::app::key::{Key, edit};
+use crate::app::model::{Awaiting, Model, Popup, PopupOp, Severity};
+
+/// A key while a pop-up is open.
+pub(super) fn on_popup_key(m: &mut Model, k: Key) -> Vec<Effect> {
+    let Some(popup) = m.popup.as_mut() else {
+        return Vec::new();
+    };
+    match popup.op_for(&k) {
+        Some(op) => apply(m, op),
+        None => {
+            let edited = popup.input_mut().is_some_and(|input| edit(input, &k));
+            if edited {
+                after_edit(m);
+            }
+            Vec::new()
+        }
+    }
+}
+
+/// Keeps what follows the text as it is typed: the filter applies at once, the help
+/// scrolls back to the top, the sign-in error goes.
+fn after_edit(m: &mut Model) {
+    match m.popup.as_mut() {
+        Some(Popup::Filter { input, .. }) => {
+            let text = input.value().to_owned();
+            m.queue.set_filter(&text);
+        }
+        Some(Popup::Help { scroll, .. }) => *scroll = 0,
+        Some(Popup::SignIn { error, .. }) => *error = None,
+        _ => {}
+    }
+}
+
+fn apply(m: &mut Model, op: PopupOp) -> Vec<Effect> {
+    let Some(popup) = m.popup.as_mut() else {
+        return Vec::new();
+    };
+    match (op, popup) {
+        (PopupOp::ScrollUp, Popup::Help { scroll, .. }) => *scroll = scroll.saturating_sub(1),
+        (PopupOp::ScrollDown, Popup::Help { scroll, .. }) => *scroll = scroll.saturating_add(1),
+        (PopupOp::PageUp, Popup::Help { scroll, .. }) => *scroll = scroll.saturating_sub(10),
+        (PopupOp::PageDown, Popup::Help { scroll, .. }) => *scroll = scroll.saturating_add(10),
+        (PopupOp::Toggle, Popup::Confirm { on_confirm, .. }) => *on_confirm = !*on_confirm,
+        (PopupOp::Press, Popup::Confirm { on_confirm, .. }) => {
+            let yes = *on_confirm;
+            return apply(m, if yes { PopupOp::Yes } else { PopupOp::No });
+        }
+        (PopupOp::Yes, Popup::Confirm { .. }) => {
+            if let Some(Popup::Confirm { action, ids, .. }) = m.popup.take() {
+                return decide::run_confirmed(m, action, ids);
+            }
+        }
+        (PopupOp::No, Popup::Confirm { action, .. }) => {
+            let text = format!("{} cancelled", action.verb());
+            m.popup = None;
+            say(m, Severity::Info, &text);
+        }
+        (
+            PopupOp::ToggleSave,
+            Popup::SignIn {
+                save,
+                can_save,
+                error,
+                ..
+            },
+        ) => {
+            *save = !*save && *can_save;
+            *error = None;
+        }
+        (PopupOp::NextField, Popup::AddContact { on_value, .. }) => *on_value = !*on_value,
+        (PopupOp::PrevKind, Popup::AddContact { kind, .. }) => {
+            let n = Popup::contact_types().len();
+            *kind = (*kind + n - 1) % n;
+        }
+        (PopupOp::NextKind, Popup::AddContact { kind, .. }) => {
+            *kind = (*kind + 1) % Popup::contact_types().len();
+        }
+        (PopupOp::Close, _) => close(m),
+        (PopupOp::Submit, _) => return submit(m),
+        (op, p) => tracing::warn!("pop-up op {op:?} has no meaning in {p:?}"),
+    }
+    Vec::new()
+}
+
+/// Closes the pop-up without doing anything.
+fn close(m: &mut Model) {
+    match m.popup.take() {
+        Some(Popup::Filter { before, .. }) => m.queue.set_filter(&before),
+        Some(Popup::SignIn { .. }) if m.session_expired => {
+            say(m, Severity::Error, "not signed in: press S to sign in");
+        }
+        _ => {}
+    }
+}
+
+/// Runs what the pop-up is for.
+fn submit(m: &mut Model) -> Vec<Effect> {
+    match m.popup.as_mut() {
+        Some(Popup::AddIds { input }) => {
+            let text = input.value().to_owned();
+            let (found, bad) = crate::app::filter::parse_ids(&text);
+            if found.is_empty() {
+                // Nothing usable: say so and keep the text for correcting.
+                let msg = if bad.is_empty() {
+                    "type or paste at least one club request id".to_owned()
+                } else {
+                    format!("not a club request id (UUID): {}", bad.join(", "))
+                };
+                say(m, Severity::Error, &msg);
+                return Vec::new();
+            }
+            m.popup = None;
+            ids::add_ids(m, &text, "added")
+        }
+        Some(Popup::SignIn { input, save, .. }) => {
+            let save = *save;
+            match parse_pasted_token(input.value()) {
+                Ok(token) => {
+                    m.popup = None;
+                    sign_in(m, token, save)
+                }
+                Err(e) => {
+                    if let Some(Popup::SignIn { input, error, .. }) = m.popup.as_mut() {
+                        *input = tui_input::Input::default();
+                        *error = Some(e.to_string());
+                    }
+                    Vec::new()
+                }
+            }
+        }
+        Some(Popup::Command { input }) => {
+            let text = input.value().to_owned();
+            m.popup = None;
+            commands::run_command(m, &text)
+        }
+        Some(Popup::Filter { input, .. }) => {
+            let text = input.value().trim().to_owned();
+            m.popup = None;
+            m.queue.set_filter(&text);
+            fetch::prefetch(m)
+        }
+        Some(Popup::AddContact { .. }) => club::submit_contact(m),
+        _ => Vec::new(),
+    }
+}
+
+/// Uses a pasted token: set it, maybe save it, and check it with `/auth/user`.
+fn sign_in(m: &mut Model, token: secrecy::SecretString, save: bool) -> Vec<Effect> {
+    use secrecy::ExposeSecret;
+    m.token_expires = crate::api::jwt_expiry(token.expose_secret());
+    m.has_token = true;
+    m.session_expired = false;
+    m.save_token = save;
+    m.user = crate::app::model::Loadable::Loading;
+    log(m, "sign-in", None, "token pasted".into(), Ok(()));
+    let seq = m.next_seq();
+    m.activities.signing_in = Some(seq);
+    let mut fx = vec![Effect::SetToken(token.clone())];
+    if save {
+        fx.push(Effect::SaveToken(token));
+    }
+    fx.push(super::call(
+        m,
+        Awaiting::User,
+        crate::app::effect::ApiCall::CurrentUser,
+    ));
+    // Rows that failed for want of a token are read again, the first stretch of them
+    // (as many as one listing call reads): the rest follow the cursor.
+    let failed: Vec<uuid::Uuid> = m
+        .queue
+        .items()
+        .iter()
+        .filter(|i| {
+            matches!(
+                i.state,
+                crate::app::model::RowState::Failed | crate::app::model::RowState::Unloaded
+            )
+        })
+        .map(|i| i.id)
+        .take(fetch::REREAD_CHUNK)
+        .collect();
+    fx.extend(fetch::fetch_rows(m, &failed));
+    fx
+}

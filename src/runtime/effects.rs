@@ -1,0 +1,158 @@
+//! The one effect runner, used by the terminal loop and by [`super::headless::Headless`]:
+//! API calls to the worker; token, audit file and saved queue to their files; clipboard,
+//! mouse and redraw to a [`Screen`].
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use secrecy::ExposeSecret;
+use tokio::time::Instant;
+
+use super::files::{append_json_line, write_private};
+use super::worker::Worker;
+use crate::api::ApiClient;
+use crate::app::model::SavedQueue;
+use crate::app::{AuditEntry, Effect, Msg};
+
+/// How long the saved queue waits for the next change before it is written: typing a
+/// filter writes once, not once per key.
+pub const SAVE_DEBOUNCE: Duration = Duration::from_millis(500);
+
+/// Where the runner writes (each `None` when there is no state directory).
+#[derive(Debug, Clone, Default)]
+pub struct Files {
+    /// The token file (mode 0600).
+    pub token_path: Option<PathBuf>,
+    /// The audit file (JSON Lines, appended, mode 0600).
+    pub audit_path: Option<PathBuf>,
+    /// This server's saved queue (mode 0600).
+    pub queue_path: Option<PathBuf>,
+}
+
+/// What the terminal does for the runner: the real terminal in the program; a recorder in
+/// headless runs.
+pub trait Screen {
+    /// Clears and redraws everything on the next frame.
+    fn redraw(&mut self);
+    /// Turns mouse capture on or off.
+    fn set_mouse(&mut self, on: bool);
+    /// Puts text on the user's clipboard (OSC 52).
+    fn copy(&mut self, text: &str);
+}
+
+/// Runs effects; see the module documentation.
+pub struct Runner {
+    client: ApiClient,
+    worker: Worker,
+    files: Files,
+    pending_save: Option<(SavedQueue, Instant)>,
+    journal: Option<Vec<AuditEntry>>,
+}
+
+impl Runner {
+    /// A runner sending calls to `worker` and setting tokens on `client` (which shares its
+    /// token with the worker's clones).
+    pub fn new(client: ApiClient, worker: Worker, files: Files) -> Runner {
+        Runner {
+            client,
+            worker,
+            files,
+            pending_save: None,
+            journal: None,
+        }
+    }
+
+    /// Also keeps every audit entry in memory ([`Runner::journal`]), for tests and
+    /// harnesses.
+    pub fn keep_journal(mut self) -> Runner {
+        self.journal = Some(Vec::new());
+        self
+    }
+
+    /// Audit entries seen so far, when kept.
+    pub fn journal(&self) -> &[AuditEntry] {
+        self.journal.as_deref().unwrap_or_default()
+    }
+
+    /// The client (its token is what `SetToken` changes).
+    pub fn client(&self) -> &ApiClient {
+        &self.client
+    }
+
+    /// Runs `effects`. Returns true when one of them was [`Effect::Quit`], and pushes onto
+    /// `feedback` a message for every local effect that failed.
+    pub fn run(
+        &mut self,
+        effects: Vec<Effect>,
+        screen: &mut dyn Screen,
+        feedback: &mut Vec<Msg>,
+    ) -> bool {
+        let mut quit = false;
+        for fx in effects {
+            match fx {
+                Effect::Api { request_id, call } => self.worker.send(request_id, call),
+                Effect::SetToken(t) => self.client.set_token(Some(t)),
+                Effect::SaveToken(t) => {
+                    let result = match &self.files.token_path {
+                        Some(p) => write_private(p, t.expose_secret().as_bytes())
+                            .map_err(|e| e.to_string()),
+                        None => Err("no place to save it (no state directory)".into()),
+                    };
+                    match result {
+                        Ok(()) => tracing::info!("token saved to the token file"),
+                        Err(error) => feedback.push(Msg::EffectFailed {
+                            what: "saving the token".into(),
+                            error,
+                        }),
+                    }
+                }
+                Effect::Audit(entry) => {
+                    tracing::info!(action = %entry.action, target = %entry.target, outcome = ?entry.outcome, "audit");
+                    if let Some(p) = &self.files.audit_path
+                        && let Err(e) = append_json_line(p, &entry)
+                    {
+                        feedback.push(Msg::EffectFailed {
+                            what: "writing the audit file".into(),
+                            error: e.to_string(),
+                        });
+                    }
+                    if let Some(j) = self.journal.as_mut() {
+                        j.push(entry);
+                    }
+                }
+                Effect::SaveQueue(q) => {
+                    self.pending_save = Some((q, Instant::now() + SAVE_DEBOUNCE));
+                }
+                Effect::Copy(text) => screen.copy(&text),
+                Effect::SetMouse(on) => screen.set_mouse(on),
+                Effect::Redraw => screen.redraw(),
+                Effect::Quit => quit = true,
+            }
+        }
+        quit
+    }
+
+    /// When the saved queue is due to be written, if a change waits.
+    pub fn save_due(&self) -> Option<Instant> {
+        self.pending_save.as_ref().map(|(_, at)| *at)
+    }
+
+    /// Writes the saved queue now if a change waits; a failure comes back as a message.
+    pub fn flush_save(&mut self) -> Option<Msg> {
+        let (q, _) = self.pending_save.take()?;
+        let p = self.files.queue_path.as_ref()?;
+        let bytes = match serde_json::to_vec_pretty(&q) {
+            Ok(b) => b,
+            Err(e) => {
+                return Some(Msg::EffectFailed {
+                    what: "saving the queue".into(),
+                    error: e.to_string(),
+                });
+            }
+        };
+        write_private(p, &bytes).err().map(|e| Msg::EffectFailed {
+            what: "saving the queue".into(),
+            error: e.to_string(),
+        })
+    }
+}
