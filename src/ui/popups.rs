@@ -74,275 +74,330 @@ fn frame_box(frame: &mut Frame, area: Rect, title: &str, theme: &Theme) -> Rect 
     inner
 }
 
+/// Width of a centred pop-up: the screen less a margin, at most 90 columns.
+fn popup_width(area: Rect) -> u16 {
+    area.width.saturating_sub(4).min(90)
+}
+
+/// Draws the open pop-up, if any, over the panes.
 pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     let Some(p) = &m.popup else { return };
-    let w = area.width.saturating_sub(4).min(90);
     match p {
-        Popup::Help { query, scroll } => {
-            let r = centered(area, w, area.height.saturating_sub(2));
-            let inner = frame_box(frame, r, "Keys (? or Esc to close)", theme);
-            field(
-                frame,
-                Rect::new(inner.x, inner.y, inner.width, 1),
-                "search: ",
-                query,
-                false,
-                true,
-                theme,
-            );
-            let mut lines = Vec::new();
-            let mut last: Option<Scope> = None;
-            for (scope, keys, name, desc) in m.keymap.help_rows(query.value()) {
-                if last != Some(scope) {
-                    lines.push(Line::styled(
-                        scope.title(),
-                        theme.bold().add_modifier(Modifier::UNDERLINED),
-                    ));
-                    last = Some(scope);
-                }
-                lines.push(Line::from(vec![
-                    Span::styled(format!("  {keys:<16}"), theme.accent()),
-                    Span::raw(format!("{desc}  ")),
-                    Span::styled(name, theme.dim()),
-                ]));
-            }
-            let q = query.value().trim().to_lowercase();
-            for (title, keys) in popup::help_sections() {
-                let rows: Vec<_> = keys
-                    .iter()
-                    .filter(|k| k.op.is_some())
-                    .filter(|k| {
-                        q.is_empty()
-                            || k.help.to_lowercase().contains(&q)
-                            || k.shown.to_lowercase().contains(&q)
-                            || title.to_lowercase().contains(&q)
-                    })
-                    .collect();
-                if rows.is_empty() {
-                    continue;
-                }
-                lines.push(Line::styled(
-                    title,
-                    theme.bold().add_modifier(Modifier::UNDERLINED),
-                ));
-                for k in rows {
-                    let keys: Vec<String> = k.keys.iter().map(|k| k.to_string()).collect();
-                    lines.push(Line::from(vec![
-                        Span::styled(format!("  {:<16}", keys.join(" ")), theme.accent()),
-                        Span::raw(k.help),
-                    ]));
-                }
-            }
-            lines.push(Line::raw(""));
+        Popup::Help { .. } => help(frame, area, m, p, theme),
+        Popup::Confirm { .. } => confirm(frame, area, m, p, theme),
+        Popup::AddIds { .. } => add_ids(frame, area, p, theme),
+        Popup::SignIn { .. } => sign_in(frame, area, m, p, theme),
+        Popup::Command { .. } => command_line(frame, area, p, theme),
+        Popup::Filter { .. } => filter_line(frame, area, m, p, theme),
+        Popup::AddContact { .. } => add_contact(frame, area, m, p, theme),
+    }
+}
+
+fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
+    let w = popup_width(area);
+    let Popup::Help { query, scroll } = p else {
+        return;
+    };
+    let r = centered(area, w, area.height.saturating_sub(2));
+    let inner = frame_box(frame, r, "Keys (? or Esc to close)", theme);
+    field(
+        frame,
+        Rect::new(inner.x, inner.y, inner.width, 1),
+        "search: ",
+        query,
+        false,
+        true,
+        theme,
+    );
+    let mut lines = Vec::new();
+    let mut last: Option<Scope> = None;
+    for (scope, keys, name, desc) in m.keymap.help_rows(query.value()) {
+        if last != Some(scope) {
             lines.push(Line::styled(
-                "Commands (:)",
+                scope.title(),
                 theme.bold().add_modifier(Modifier::UNDERLINED),
             ));
-            for chunk in COMMANDS.chunks(4) {
-                lines.push(Line::styled(
-                    format!("  {}", chunk.join(" · ")),
-                    theme.dim(),
-                ));
-            }
-            lines.push(Line::styled(
-                "Filter terms: status:pending club:robot year:2026 -term, any text (Thai too)",
-                theme.dim(),
-            ));
-            let body = Rect::new(
-                inner.x,
-                inner.y + 2,
-                inner.width,
-                inner.height.saturating_sub(2),
-            );
-            frame.render_widget(Paragraph::new(lines).scroll((*scroll, 0)), body);
+            last = Some(scope);
         }
-        Popup::Confirm {
-            action,
-            ids,
-            hidden,
-            on_confirm,
-        } => {
-            let extra =
-                u16::from(ids.len() == 1 || *hidden > 0) + u16::from(*action == RowAction::Delete);
-            let r = centered(area, w.min(74), 6 + extra);
-            let verb = match action {
-                RowAction::Approve => "Approve",
-                RowAction::Decline => "Decline",
-                RowAction::Delete => "Delete",
-            };
-            let inner = frame_box(frame, r, &format!("{verb}?"), theme);
-            let mut lines = Vec::new();
-            if ids.len() == 1 {
-                let id = ids[0];
-                let who = m.queue.get(id).map(|i| i.label()).unwrap_or_default();
-                lines.push(Line::raw(format!("{verb} club request {id}?")));
-                lines.push(Line::styled(
-                    clean(&who, inner.width as usize),
-                    theme.bold(),
-                ));
-            } else {
-                lines.push(Line::styled(
-                    format!("{verb} {} marked club requests?", ids.len()),
-                    theme.bold(),
-                ));
-                if *hidden > 0 {
-                    lines.push(Line::styled(
-                        format!("{hidden} of them are hidden by the current filter."),
-                        theme.warn(),
-                    ));
-                }
-            }
-            if *action == RowAction::Delete {
-                lines.push(Line::styled("Deleting cannot be undone.", theme.error()));
-            }
-            lines.push(Line::raw(""));
-            let btn = |label: &str, active: bool| {
-                let s = if active {
-                    theme.selected()
-                } else {
-                    Style::default()
-                };
-                Span::styled(format!("[ {label} ]"), s)
-            };
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {keys:<16}"), theme.accent()),
+            Span::raw(format!("{desc}  ")),
+            Span::styled(name, theme.dim()),
+        ]));
+    }
+    lines.extend(popup_help_lines(query.value(), theme));
+    let body = Rect::new(
+        inner.x,
+        inner.y + 2,
+        inner.width,
+        inner.height.saturating_sub(2),
+    );
+    frame.render_widget(Paragraph::new(lines).scroll((*scroll, 0)), body);
+}
+
+/// The help's lines for the pop-ups' keys (from their key tables), the commands and the
+/// filter terms, filtered by the search text `query`.
+fn popup_help_lines(query: &str, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let q = query.trim().to_lowercase();
+    for (title, keys) in popup::help_sections() {
+        let rows: Vec<_> = keys
+            .iter()
+            .filter(|k| k.op.is_some())
+            .filter(|k| {
+                q.is_empty()
+                    || k.help.to_lowercase().contains(&q)
+                    || k.shown.to_lowercase().contains(&q)
+                    || title.to_lowercase().contains(&q)
+            })
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        lines.push(Line::styled(
+            title,
+            theme.bold().add_modifier(Modifier::UNDERLINED),
+        ));
+        for k in rows {
+            let keys: Vec<String> = k.keys.iter().map(|k| k.to_string()).collect();
             lines.push(Line::from(vec![
-                btn("Cancel", !on_confirm),
-                Span::raw("   "),
-                btn(verb, *on_confirm),
+                Span::styled(format!("  {:<16}", keys.join(" ")), theme.accent()),
+                Span::raw(k.help),
             ]));
-            frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
         }
-        Popup::AddIds { input } => {
-            let r = centered(area, w, 6);
-            let inner = frame_box(frame, r, "Add club request ids", theme);
-            frame.render_widget(
-                Paragraph::new("Paste or type ids: spaces, commas or new lines between them.")
-                    .style(theme.dim()),
-                Rect::new(inner.x, inner.y, inner.width, 1),
-            );
-            field(
-                frame,
-                Rect::new(inner.x, inner.y + 2, inner.width, 1),
-                "ids: ",
-                input,
-                false,
-                true,
-                theme,
-            );
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        "Commands (:)",
+        theme.bold().add_modifier(Modifier::UNDERLINED),
+    ));
+    for chunk in COMMANDS.chunks(4) {
+        lines.push(Line::styled(
+            format!("  {}", chunk.join(" · ")),
+            theme.dim(),
+        ));
+    }
+    lines.push(Line::styled(
+        "Filter terms: status:pending club:robot year:2026 -term, any text (Thai too)",
+        theme.dim(),
+    ));
+    lines
+}
+
+fn confirm(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
+    let w = popup_width(area);
+    let Popup::Confirm {
+        action,
+        ids,
+        hidden,
+        on_confirm,
+    } = p
+    else {
+        return;
+    };
+    let extra = u16::from(ids.len() == 1 || *hidden > 0) + u16::from(*action == RowAction::Delete);
+    let r = centered(area, w.min(74), 6 + extra);
+    let verb = match action {
+        RowAction::Approve => "Approve",
+        RowAction::Decline => "Decline",
+        RowAction::Delete => "Delete",
+    };
+    let inner = frame_box(frame, r, &format!("{verb}?"), theme);
+    let mut lines = Vec::new();
+    if ids.len() == 1 {
+        let id = ids[0];
+        let who = m.queue.get(id).map(|i| i.label()).unwrap_or_default();
+        lines.push(Line::raw(format!("{verb} club request {id}?")));
+        lines.push(Line::styled(
+            clean(&who, inner.width as usize),
+            theme.bold(),
+        ));
+    } else {
+        lines.push(Line::styled(
+            format!("{verb} {} marked club requests?", ids.len()),
+            theme.bold(),
+        ));
+        if *hidden > 0 {
+            lines.push(Line::styled(
+                format!("{hidden} of them are hidden by the current filter."),
+                theme.warn(),
+            ));
         }
-        Popup::SignIn {
-            input, save, error, ..
-        } => {
-            let r = centered(area, w, 11);
-            let inner = frame_box(frame, r, "Sign in", theme);
-            let lines = vec![
-                Line::raw("Open this address in a browser on your own computer and sign in:"),
-                Line::styled(
-                    clean(&m.sign_in_url, inner.width as usize),
-                    theme.accent().add_modifier(Modifier::BOLD),
-                ),
-                Line::raw("Then paste the token, or the whole JSON page it ends on:"),
-            ];
-            frame.render_widget(
-                Paragraph::new(lines),
-                Rect::new(inner.x, inner.y, inner.width, 3),
-            );
-            field(
-                frame,
-                Rect::new(inner.x, inner.y + 4, inner.width, 1),
-                "token: ",
-                input,
-                true,
-                true,
-                theme,
-            );
-            let save_line = if m.can_save_token {
-                Line::from(vec![
-                    Span::raw(if *save { "[x]" } else { "[ ]" }),
-                    Span::raw(" save the token to a private file (0600) for next time  "),
-                    Span::styled("Tab", theme.accent()),
-                ])
+    }
+    if *action == RowAction::Delete {
+        lines.push(Line::styled("Deleting cannot be undone.", theme.error()));
+    }
+    lines.push(Line::raw(""));
+    let btn = |label: &str, active: bool| {
+        let s = if active {
+            theme.selected()
+        } else {
+            Style::default()
+        };
+        Span::styled(format!("[ {label} ]"), s)
+    };
+    lines.push(Line::from(vec![
+        btn("Cancel", !on_confirm),
+        Span::raw("   "),
+        btn(verb, *on_confirm),
+    ]));
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+}
+
+fn add_ids(frame: &mut Frame, area: Rect, p: &Popup, theme: &Theme) {
+    let w = popup_width(area);
+    let Popup::AddIds { input } = p else {
+        return;
+    };
+    let r = centered(area, w, 6);
+    let inner = frame_box(frame, r, "Add club request ids", theme);
+    frame.render_widget(
+        Paragraph::new("Paste or type ids: spaces, commas or new lines between them.")
+            .style(theme.dim()),
+        Rect::new(inner.x, inner.y, inner.width, 1),
+    );
+    field(
+        frame,
+        Rect::new(inner.x, inner.y + 2, inner.width, 1),
+        "ids: ",
+        input,
+        false,
+        true,
+        theme,
+    );
+}
+
+fn sign_in(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
+    let w = popup_width(area);
+    let Popup::SignIn {
+        input, save, error, ..
+    } = p
+    else {
+        return;
+    };
+    let r = centered(area, w, 11);
+    let inner = frame_box(frame, r, "Sign in", theme);
+    let lines = vec![
+        Line::raw("Open this address in a browser on your own computer and sign in:"),
+        Line::styled(
+            clean(&m.sign_in_url, inner.width as usize),
+            theme.accent().add_modifier(Modifier::BOLD),
+        ),
+        Line::raw("Then paste the token, or the whole JSON page it ends on:"),
+    ];
+    frame.render_widget(
+        Paragraph::new(lines),
+        Rect::new(inner.x, inner.y, inner.width, 3),
+    );
+    field(
+        frame,
+        Rect::new(inner.x, inner.y + 4, inner.width, 1),
+        "token: ",
+        input,
+        true,
+        true,
+        theme,
+    );
+    let save_line = if m.can_save_token {
+        Line::from(vec![
+            Span::raw(if *save { "[x]" } else { "[ ]" }),
+            Span::raw(" save the token to a private file (0600) for next time  "),
+            Span::styled("Tab", theme.accent()),
+        ])
+    } else {
+        Line::styled("The token is kept in memory only.", theme.dim())
+    };
+    frame.render_widget(
+        Paragraph::new(save_line),
+        Rect::new(inner.x, inner.y + 6, inner.width, 1),
+    );
+    if let Some(e) = error {
+        frame.render_widget(
+            Paragraph::new(Line::styled(clean(e, inner.width as usize), theme.error())),
+            Rect::new(inner.x, inner.y + 8, inner.width, 1),
+        );
+    }
+}
+
+fn command_line(frame: &mut Frame, area: Rect, p: &Popup, theme: &Theme) {
+    let Popup::Command { input } = p else {
+        return;
+    };
+    let r = Rect::new(area.x, area.bottom().saturating_sub(3), area.width, 1);
+    frame.render_widget(Clear, r);
+    field(frame, r, ":", input, false, true, theme);
+}
+
+fn filter_line(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
+    let Popup::Filter { input, .. } = p else {
+        return;
+    };
+    let r = Rect::new(area.x, area.bottom().saturating_sub(3), area.width, 1);
+    frame.render_widget(Clear, r);
+    let label = format!("filter ({} match): /", m.queue.visible().len());
+    field(frame, r, &label, input, false, true, theme);
+}
+
+fn add_contact(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
+    let w = popup_width(area);
+    let Popup::AddContact {
+        club_id,
+        kind,
+        value,
+        on_value,
+        error,
+    } = p
+    else {
+        return;
+    };
+    let r = centered(area, w.min(70), 10);
+    let inner = frame_box(frame, r, "New club contact", theme);
+    let club = m
+        .club
+        .club
+        .get()
+        .and_then(|c| c.name.as_ref())
+        .and_then(|n| n.best())
+        .map(|n| clean(n, 40))
+        .unwrap_or_else(|| club_id.to_string());
+    frame.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled("club: ", theme.accent()),
+            Span::raw(club),
+        ])),
+        Rect::new(inner.x, inner.y, inner.width, 1),
+    );
+    let mut spans = vec![Span::styled("type: ", theme.accent())];
+    for (i, t) in Popup::contact_types().iter().enumerate() {
+        let s = if i == *kind {
+            if *on_value {
+                theme.bold().add_modifier(Modifier::UNDERLINED)
             } else {
-                Line::styled("The token is kept in memory only.", theme.dim())
-            };
-            frame.render_widget(
-                Paragraph::new(save_line),
-                Rect::new(inner.x, inner.y + 6, inner.width, 1),
-            );
-            if let Some(e) = error {
-                frame.render_widget(
-                    Paragraph::new(Line::styled(clean(e, inner.width as usize), theme.error())),
-                    Rect::new(inner.x, inner.y + 8, inner.width, 1),
-                );
+                theme.selected()
             }
-        }
-        Popup::Command { input } => {
-            let r = Rect::new(area.x, area.bottom().saturating_sub(3), area.width, 1);
-            frame.render_widget(Clear, r);
-            field(frame, r, ":", input, false, true, theme);
-        }
-        Popup::Filter { input, .. } => {
-            let r = Rect::new(area.x, area.bottom().saturating_sub(3), area.width, 1);
-            frame.render_widget(Clear, r);
-            let label = format!("filter ({} match): /", m.queue.visible().len());
-            field(frame, r, &label, input, false, true, theme);
-        }
-        Popup::AddContact {
-            club_id,
-            kind,
-            value,
-            on_value,
-            error,
-        } => {
-            let r = centered(area, w.min(70), 10);
-            let inner = frame_box(frame, r, "New club contact", theme);
-            let club = m
-                .club
-                .club
-                .get()
-                .and_then(|c| c.name.as_ref())
-                .and_then(|n| n.best())
-                .map(|n| clean(n, 40))
-                .unwrap_or_else(|| club_id.to_string());
-            frame.render_widget(
-                Paragraph::new(Line::from(vec![
-                    Span::styled("club: ", theme.accent()),
-                    Span::raw(club),
-                ])),
-                Rect::new(inner.x, inner.y, inner.width, 1),
-            );
-            let mut spans = vec![Span::styled("type: ", theme.accent())];
-            for (i, t) in Popup::contact_types().iter().enumerate() {
-                let s = if i == *kind {
-                    if *on_value {
-                        theme.bold().add_modifier(Modifier::UNDERLINED)
-                    } else {
-                        theme.selected()
-                    }
-                } else {
-                    theme.dim()
-                };
-                spans.push(Span::styled(t.to_string(), s));
-                spans.push(Span::raw(" "));
-            }
-            frame.render_widget(
-                Paragraph::new(Line::from(spans)).wrap(Wrap { trim: true }),
-                Rect::new(inner.x, inner.y + 2, inner.width, 2),
-            );
-            field(
-                frame,
-                Rect::new(inner.x, inner.y + 5, inner.width, 1),
-                "value: ",
-                value,
-                false,
-                *on_value,
-                theme,
-            );
-            if let Some(e) = error {
-                frame.render_widget(
-                    Paragraph::new(Line::styled(clean(e, inner.width as usize), theme.error())),
-                    Rect::new(inner.x, inner.y + 7, inner.width, 1),
-                );
-            }
-        }
+        } else {
+            theme.dim()
+        };
+        spans.push(Span::styled(t.to_string(), s));
+        spans.push(Span::raw(" "));
+    }
+    frame.render_widget(
+        Paragraph::new(Line::from(spans)).wrap(Wrap { trim: true }),
+        Rect::new(inner.x, inner.y + 2, inner.width, 2),
+    );
+    field(
+        frame,
+        Rect::new(inner.x, inner.y + 5, inner.width, 1),
+        "value: ",
+        value,
+        false,
+        *on_value,
+        theme,
+    );
+    if let Some(e) = error {
+        frame.render_widget(
+            Paragraph::new(Line::styled(clean(e, inner.width as usize), theme.error())),
+            Rect::new(inner.x, inner.y + 7, inner.width, 1),
+        );
     }
 }
