@@ -1,0 +1,222 @@
+//! The dashboard in the terminal: settings, the messages it starts with, the terminal
+//! taken over and given back.
+
+use std::io::{IsTerminal, Read, Write};
+
+use tokio::sync::mpsc;
+
+use super::{effects, event_loop, stop_signal, terminal, worker};
+use crate::api::{ApiClient, Credentials};
+use crate::app::effect::HISTORY_LINES;
+use crate::app::model::SavedQueue;
+use crate::app::{Model, ModelOptions, Msg};
+use crate::cli::DashboardArgs;
+use crate::config::{self, Settings};
+
+/// Piped standard input read for ids, at most (16 MiB: 400,000 ids).
+const STDIN_LIMIT: u64 = 16 * 1024 * 1024;
+
+/// Opens the dashboard. `base_url` and `creds` override the configuration (demo mode).
+pub(super) async fn dashboard(
+    args: DashboardArgs,
+    base_url: Option<String>,
+    creds: Option<Credentials>,
+) -> Result<(), String> {
+    let demo_mode = creds.is_some();
+    let settings = settings_for(&args, base_url, creds)?;
+    let client = ApiClient::new(
+        &settings.base_url,
+        settings.credentials.clone(),
+        settings.client.clone(),
+    )
+    .map_err(|e| e.to_string())?;
+    for w in &settings.warnings {
+        let _ = writeln!(std::io::stderr(), "club-admin: warning: {w}");
+        tracing::warn!("{w}");
+    }
+
+    let state_dir = settings.state_dir.clone();
+    // The demo server's port changes at every start: its saved queue and history are keyed
+    // by "demo" instead of its address.
+    let server_key = if demo_mode {
+        "demo".to_owned()
+    } else {
+        client.base_url().to_owned()
+    };
+    let queue_path = state_dir
+        .as_ref()
+        .map(|d| d.join(super::queue_file_name(&server_key)));
+    let initial = initial_messages(&args, &settings, &server_key, queue_path.as_deref())?;
+    if !std::io::stdout().is_terminal() {
+        return Err("standard output is not a terminal".into());
+    }
+
+    let (msg_tx, msg_rx) = mpsc::unbounded_channel();
+    let worker = worker::spawn(client.clone(), settings.concurrency, msg_tx.clone());
+    let mut model = Model::new(ModelOptions {
+        base_url: client.base_url().to_owned(),
+        read_only: settings.read_only,
+        keymap: settings.keymap.clone(),
+        has_token: client.has_token(),
+        token_expires: client.token_expiry(),
+        sign_in_url: client.sign_in_url(),
+        page_size: settings.page_size,
+        now: chrono::Utc::now(),
+        mouse: settings.mouse,
+        save_token: settings.save_token,
+        can_save_token: settings.token_path.is_some(),
+        server_key: Some(server_key),
+    });
+    let mut runner = effects::Runner::new(
+        client,
+        worker,
+        effects::Files {
+            token_path: settings.token_path.clone(),
+            audit_path: state_dir.as_ref().map(|d| d.join("audit.jsonl")),
+            queue_path,
+        },
+    );
+    let opts = event_loop::LoopOptions {
+        auto_refresh: settings.auto_refresh,
+        theme: crate::ui::Theme::from_env(),
+        real_terminal: true,
+    };
+
+    terminal::install_panic_hook();
+    let mut tui = terminal::enter(settings.mouse)
+        .map_err(|e| format!("could not set up the terminal: {e}"))?;
+    if std::env::var_os("CLUB_ADMIN_TEST_PANIC").is_some() {
+        // Test-only trigger: proves the panic hook restores the terminal.
+        panic!("test panic requested by CLUB_ADMIN_TEST_PANIC");
+    }
+    let events = crossterm::event::EventStream::new();
+    let result = event_loop::run_loop(
+        &mut tui,
+        &mut model,
+        &mut runner,
+        &opts,
+        events,
+        msg_tx,
+        msg_rx,
+        initial,
+        async {
+            tokio::select! {
+                _ = stop_signal() => {}
+                _ = terminal::hangup() => {}
+            }
+        },
+    )
+    .await;
+    terminal::restore();
+    // The terminal is restored; ratatui's own clean-up on drop would try again and, on a
+    // terminal that hung up, report the failure by panicking. Nothing of it is needed now.
+    std::mem::forget(tui);
+    tracing::info!("club-admin stopped");
+    result.map_err(|e| format!("terminal error: {e}"))
+}
+
+/// The settings: the configuration, or in demo mode the demo server's address and
+/// credentials (the user's configured secrets are ignored; keys and options are kept).
+///
+/// Errors: the configuration is invalid, or there is no API key.
+fn settings_for(
+    args: &DashboardArgs,
+    base_url: Option<String>,
+    creds: Option<Credentials>,
+) -> Result<Settings, String> {
+    let demo_mode = creds.is_some();
+    let env = |k: &str| std::env::var(k).ok();
+    let mut settings: Settings = if demo_mode {
+        // The demo ignores the user's configured secrets, but keeps keys and options.
+        let s = config::resolve(
+            args,
+            &|k| {
+                if k.starts_with("CLUB_ADMIN_") {
+                    None
+                } else {
+                    env(k)
+                }
+            },
+            base_url.clone(),
+        )?;
+        Settings {
+            token_path: None,
+            ..s
+        }
+    } else {
+        config::resolve(args, &env, base_url)?
+    };
+    if let Some(c) = creds {
+        settings.credentials = c;
+    }
+    if settings.credentials.api_key.is_none() {
+        return Err(
+            "no API key: set CLUB_ADMIN_API_KEY, --api-key-file or api_key_file in the config file"
+                .into(),
+        );
+    }
+    Ok(settings)
+}
+
+/// The messages applied after start: the saved queue, earlier decisions from the audit
+/// file, start-up warnings, and ids from arguments, `--queue-file` and piped standard input
+/// (read before the terminal is taken over).
+///
+/// Errors: `--queue-file` cannot be read.
+fn initial_messages(
+    args: &DashboardArgs,
+    settings: &Settings,
+    server_key: &str,
+    queue_path: Option<&std::path::Path>,
+) -> Result<Vec<Msg>, String> {
+    let mut initial = Vec::new();
+    if let Some(p) = queue_path
+        && let Ok(text) = std::fs::read_to_string(p)
+        && let Ok(saved) = serde_json::from_str::<SavedQueue>(&text)
+    {
+        initial.push(Msg::Restore(saved));
+    }
+    if let Some(p) = settings.state_dir.as_ref().map(|d| d.join("audit.jsonl"))
+        && let Ok(text) = std::fs::read_to_string(&p)
+    {
+        let base = server_key;
+        let mut earlier: Vec<crate::app::AuditEntry> = text
+            .lines()
+            .filter_map(|l| serde_json::from_str::<crate::app::AuditEntry>(l).ok())
+            .filter(|e| e.server == base)
+            .collect();
+        let skip = earlier.len().saturating_sub(HISTORY_LINES);
+        earlier.drain(..skip);
+        if !earlier.is_empty() {
+            initial.push(Msg::History(earlier));
+        }
+    }
+    for w in &settings.warnings {
+        initial.push(Msg::Notice(format!("warning: {w}")));
+    }
+    if !args.ids.is_empty() {
+        initial.push(Msg::AddIds {
+            text: args.ids.join(" "),
+            origin: "arguments".into(),
+        });
+    }
+    if let Some(p) = &args.queue_file {
+        let text = std::fs::read_to_string(p)
+            .map_err(|e| format!("could not read --queue-file {}: {e}", p.display()))?;
+        initial.push(Msg::AddIds {
+            text,
+            origin: format!("{}", p.display()),
+        });
+    }
+    if !std::io::stdin().is_terminal() {
+        let mut text = String::new();
+        let _ = std::io::stdin().take(STDIN_LIMIT).read_to_string(&mut text);
+        if !text.trim().is_empty() {
+            initial.push(Msg::AddIds {
+                text,
+                origin: "standard input".into(),
+            });
+        }
+    }
+    Ok(initial)
+}
