@@ -1260,6 +1260,7 @@ fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
         target: id(1),
         outcome: outcome.into(),
         detail: detail.map(str::to_owned),
+        via: Some("dashboard".into()),
     };
     let entries = vec![
         entry("ok", None),

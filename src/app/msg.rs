@@ -185,6 +185,10 @@ pub struct AuditEntry {
     pub outcome: String,
     /// The server's `detail` or the error in words, on failure.
     pub detail: Option<String>,
+    /// Which front end acted: `dashboard` or `cli`. Absent in lines written before the
+    /// field existed (they still parse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
 }
 
 /// Work handed out of `update`: API calls go to the worker, the rest to the runtime.

@@ -229,6 +229,7 @@ fn audit_entry(
         target,
         outcome: outcome.to_owned(),
         detail,
+        via: Some("dashboard".to_owned()),
     })
 }
 
