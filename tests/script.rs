@@ -746,3 +746,219 @@ fn audit_lines_written_before_the_via_field_still_parse() {
     let back = serde_json::to_string(&e).expect("json");
     assert!(!back.contains("via"), "absent stays absent: {back}");
 }
+
+/// The binary in a pseudo-terminal: standard input, output and error are a terminal.
+#[cfg(unix)]
+mod on_a_terminal {
+    use std::io::{Read, Write};
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    use club_admin::api::MembershipStatus;
+    use club_admin::demo::{self, DemoHandle, DemoOptions, Faults};
+    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+    const ROWS: u16 = 500;
+    const COLS: u16 = 120;
+
+    struct Tty {
+        out: Arc<Mutex<Vec<u8>>>,
+        writer: Box<dyn Write + Send>,
+        child: Box<dyn portable_pty::Child + Send + Sync>,
+        _master: Box<dyn portable_pty::MasterPty + Send>,
+        _dir: tempfile::TempDir,
+    }
+
+    impl Tty {
+        fn start(d: &DemoHandle, args: &[&str]) -> Tty {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let pair = native_pty_system()
+                .openpty(PtySize {
+                    rows: ROWS,
+                    cols: COLS,
+                    pixel_width: 0,
+                    pixel_height: 0,
+                })
+                .expect("pty");
+            let m = d.moderator();
+            let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_club-admin"));
+            cmd.args(args);
+            cmd.env("TERM", "xterm-256color");
+            cmd.env("XDG_STATE_HOME", dir.path().join("state"));
+            cmd.env("XDG_CONFIG_HOME", dir.path().join("config"));
+            cmd.env("CLUB_ADMIN_BASE_URL", &d.base_url);
+            cmd.env("CLUB_ADMIN_API_KEY", &m.api_key);
+            cmd.env("CLUB_ADMIN_TOKEN", &m.token);
+            let child = pair.slave.spawn_command(cmd).expect("spawn");
+            drop(pair.slave);
+            let mut reader = pair.master.try_clone_reader().expect("reader");
+            let out = Arc::new(Mutex::new(Vec::new()));
+            let sink = out.clone();
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 8192];
+                while let Ok(n) = reader.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    sink.lock().expect("lock").extend_from_slice(&buf[..n]);
+                }
+            });
+            let writer = pair.master.take_writer().expect("writer");
+            Tty {
+                out,
+                writer,
+                child,
+                _master: pair.master,
+                _dir: dir,
+            }
+        }
+
+        fn raw(&self) -> Vec<u8> {
+            self.out.lock().expect("lock").clone()
+        }
+
+        fn parser(&self) -> vt100::Parser {
+            let mut p = vt100::Parser::new(
+                std::num::NonZero::new(ROWS).expect("rows"),
+                std::num::NonZero::new(COLS).expect("cols"),
+                0,
+            );
+            p.process(&self.raw());
+            p
+        }
+
+        fn wait_for(&self, what: &str) {
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while !self.parser().screen().contents().contains(what) {
+                assert!(
+                    Instant::now() < deadline,
+                    "timed out waiting for {what:?}:\n{}",
+                    self.parser().screen().contents()
+                );
+                std::thread::sleep(Duration::from_millis(30));
+            }
+        }
+
+        fn send(&mut self, bytes: &[u8]) {
+            self.writer.write_all(bytes).expect("write");
+            self.writer.flush().expect("flush");
+        }
+
+        fn exit_code(&mut self) -> u32 {
+            let deadline = Instant::now() + Duration::from_secs(20);
+            loop {
+                if let Some(st) = self.child.try_wait().expect("try_wait") {
+                    // Let the reader thread drain what was written last.
+                    std::thread::sleep(Duration::from_millis(100));
+                    return st.exit_code();
+                }
+                assert!(Instant::now() < deadline, "did not exit");
+                std::thread::sleep(Duration::from_millis(30));
+            }
+        }
+    }
+
+    fn demo_with(rt: &tokio::runtime::Runtime, faults: Faults) -> DemoHandle {
+        rt.block_on(demo::start(DemoOptions {
+            faults,
+            ..DemoOptions::default()
+        }))
+        .expect("demo")
+    }
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime")
+    }
+
+    /// The column (cell index) where `needle` starts on screen row `row`, as the terminal
+    /// emulator placed it.
+    fn column_of(screen: &vt100::Screen, row: u16, needle: char) -> Option<u16> {
+        (0..COLS).find(|&c| {
+            screen
+                .cell(row, c)
+                .is_some_and(|cell| cell.contents().starts_with(needle))
+        })
+    }
+
+    #[test]
+    fn the_table_lines_up_thai_names_on_a_real_terminal() {
+        let rt = runtime();
+        let d = demo_with(&rt, Faults::default());
+        let mut t = Tty::start(&d, &["requests", "list", "--mine", "--status", "all"]);
+        assert_eq!(t.exit_code(), 0);
+        let p = t.parser();
+        let screen = p.screen();
+        let text = screen.contents();
+        assert!(text.contains("STATUS") && text.contains("ชุมนุม"), "{text}");
+        let header = (0..ROWS)
+            .find(|&r| screen.contents_between(r, 0, r, COLS).starts_with("ID "))
+            .expect("header row");
+        let student_col = screen
+            .contents_between(header, 0, header, COLS)
+            .find("STUDENT")
+            .expect("STUDENT header") as u16;
+        let mut rows = 0;
+        for r in header + 1..ROWS {
+            let line = screen.contents_between(r, 0, r, COLS);
+            if !line.contains("ชุมนุม") {
+                continue;
+            }
+            rows += 1;
+            assert_eq!(
+                column_of(screen, r, '#'),
+                Some(student_col),
+                "row {r} {line:?} is not aligned under STUDENT"
+            );
+        }
+        assert!(rows > 5, "rows with Thai names were drawn:\n{text}");
+    }
+
+    #[test]
+    fn delete_asks_on_a_terminal() {
+        let rt = runtime();
+        let d = demo_with(&rt, Faults::default());
+        let p = d.pending_for("moderator");
+
+        let mut no = Tty::start(&d, &["requests", "delete", &p[0].to_string()]);
+        no.wait_for("[y/N]");
+        no.send(b"n\r");
+        assert_eq!(no.exit_code(), 1);
+        assert_eq!(d.request_status(p[0]), Some(MembershipStatus::Pending));
+
+        let mut yes = Tty::start(&d, &["requests", "delete", &p[0].to_string()]);
+        yes.wait_for("Delete 1 club request?");
+        yes.send(b"y\r");
+        assert_eq!(yes.exit_code(), 0);
+        assert_eq!(d.request_status(p[0]), None);
+    }
+
+    #[test]
+    fn a_long_bulk_run_shows_progress_on_standard_error() {
+        let rt = runtime();
+        let d = demo_with(
+            &rt,
+            Faults {
+                latency: Duration::from_millis(60),
+                ..Faults::default()
+            },
+        );
+        let ids: Vec<String> = d
+            .pending_for("moderator")
+            .iter()
+            .take(24)
+            .map(|i| i.to_string())
+            .collect();
+        let mut args = vec!["requests", "approve", "--concurrency", "2"];
+        args.extend(ids.iter().map(String::as_str));
+        let mut t = Tty::start(&d, &args);
+        assert_eq!(t.exit_code(), 0);
+        let raw = String::from_utf8_lossy(&t.raw()).into_owned();
+        assert!(raw.contains("/24"), "a progress bar counted to 24: {raw:?}");
+        let text = t.parser().screen().contents();
+        assert!(text.contains("approved 24 of 24"), "{text}");
+    }
+}
