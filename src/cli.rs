@@ -28,6 +28,9 @@ pub enum Command {
     Demo(DemoArgs),
     /// Run the demo server alone and print its URL and credentials (for curl and tests).
     ServeDemo(ServeDemoArgs),
+    /// The scripting subcommands (whoami, requests, clubs, completions, man).
+    #[command(flatten)]
+    Script(crate::script::ScriptCommand),
 }
 
 /// Options of the dashboard (also used by `demo`).

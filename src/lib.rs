@@ -12,5 +12,6 @@ pub mod cli;
 pub mod config;
 pub mod demo;
 pub mod runtime;
+pub mod script;
 pub mod text;
 pub mod ui;

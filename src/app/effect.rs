@@ -134,6 +134,10 @@ pub struct AuditEntry {
     pub outcome: Outcome,
     /// The server's `detail` or the error in words, when not `ok`.
     pub detail: Option<String>,
+    /// Which front end acted: `dashboard` or `cli` (absent in lines written before it
+    /// existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
 }
 
 /// Work handed out of `update`.

@@ -33,6 +33,12 @@ pub fn run(cli: Cli) -> ExitCode {
         }
     };
     let result = match cli.command {
+        Some(Command::Script(cmd)) => {
+            init_logging(crate::script::log_file(&cmd, &cli.dashboard), "script");
+            let exit = rt.block_on(crate::script::run(cmd, cli.dashboard));
+            rt.shutdown_timeout(std::time::Duration::from_millis(200));
+            return exit.into();
+        }
         Some(Command::ServeDemo(args)) => {
             init_logging(None, "serve-demo");
             rt.block_on(serve_demo(args))

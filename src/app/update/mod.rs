@@ -198,6 +198,7 @@ fn audit_entry(
         target,
         outcome,
         detail,
+        via: Some("dashboard".to_owned()),
     })
 }
 

@@ -1,0 +1,310 @@
+//! Command-line definitions of the scripting subcommands (clap derive). They are flattened
+//! into [`crate::cli::Command`] as its `Script` variant.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand, ValueEnum};
+
+use crate::api::{ContactType, FetchLevel, query::parse_level};
+use crate::cli::DashboardArgs;
+
+/// The non-interactive subcommands: the same client, configuration, sign-in, audit file and
+/// read-only switch as the dashboard.
+#[derive(Debug, Subcommand)]
+pub enum ScriptCommand {
+    /// Print the signed-in user (GET /auth/user).
+    Whoami(WhoamiArgs),
+    /// List, show, approve, decline or delete club requests.
+    #[command(subcommand)]
+    Requests(RequestsCommand),
+    /// Show a club, add a club contact.
+    #[command(subcommand)]
+    Clubs(ClubsCommand),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to standard output.
+    Completions(CompletionsArgs),
+    /// Print the man page (roff) to standard output, or write one page per subcommand.
+    Man(ManArgs),
+}
+
+/// `club-admin requests ...`
+#[derive(Debug, Subcommand)]
+pub enum RequestsCommand {
+    /// Every page of the listing of club requests, sorted by id.
+    ///
+    /// Piped output is tab-separated without a header, one request per line:
+    /// id, status, year, club id, club name (English), club name (Thai), school number,
+    /// student name, created at (RFC 3339).
+    List(ListArgs),
+    /// Read club requests by id (same columns as `list`).
+    Show(ShowArgs),
+    /// Approve pending club requests (PUT /v1/clubs/requests/{id} status=approved).
+    Approve(ActArgs),
+    /// Decline pending club requests (PUT /v1/clubs/requests/{id} status=declined).
+    Decline(ActArgs),
+    /// Delete club requests (DELETE /v1/clubs/requests/{id}); asks first on a terminal.
+    Delete(DeleteArgs),
+}
+
+/// `club-admin clubs ...`
+#[derive(Debug, Subcommand)]
+pub enum ClubsCommand {
+    /// Show a club by id, or by name (searched in both languages; one match needed).
+    Show(ClubShowArgs),
+    /// Club contacts.
+    #[command(subcommand)]
+    Contact(ContactCommand),
+}
+
+/// `club-admin clubs contact ...`
+#[derive(Debug, Subcommand)]
+pub enum ContactCommand {
+    /// Add a contact to a club (POST /v1/clubs/{id}/contacts).
+    Add(ContactAddArgs),
+}
+
+/// Connection and configuration options, as the dashboard's (they override the same flags
+/// given before the subcommand).
+#[derive(Debug, Args, Clone, Default)]
+pub struct ConnArgs {
+    /// Base URL of the service (https; http only to loopback) [env: CLUB_ADMIN_BASE_URL].
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// File holding the API key (instead of CLUB_ADMIN_API_KEY).
+    #[arg(long, value_name = "PATH")]
+    pub api_key_file: Option<PathBuf>,
+    /// File holding the bearer token (instead of CLUB_ADMIN_TOKEN or the saved token).
+    #[arg(long, value_name = "PATH")]
+    pub token_file: Option<PathBuf>,
+    /// Config file (default: $XDG_CONFIG_HOME/club-admin/config.toml).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Log file (default: $XDG_STATE_HOME/club-admin/club-admin.log).
+    #[arg(long, value_name = "PATH")]
+    pub log_file: Option<PathBuf>,
+    /// Refuse every write before anything is sent (also `read_only = true` in the config).
+    #[arg(long)]
+    pub read_only: bool,
+    /// Allow http:// to a host that is not loopback (secrets travel unencrypted).
+    #[arg(long)]
+    pub allow_insecure_http: bool,
+    /// Most API calls in flight at once (default 8, or `concurrency` in the config).
+    #[arg(long, value_name = "N")]
+    pub concurrency: Option<usize>,
+    /// Whole-request timeout in seconds (default 20).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<u64>,
+}
+
+impl ConnArgs {
+    /// The dashboard's arguments (`top`, the flags given before the subcommand) with these
+    /// options laid over them: what [`crate::config::resolve`] takes.
+    pub fn over(&self, top: &DashboardArgs) -> DashboardArgs {
+        let mut a = top.clone();
+        a.ids.clear();
+        a.queue_file = None;
+        if self.base_url.is_some() {
+            a.base_url = self.base_url.clone();
+        }
+        if self.api_key_file.is_some() {
+            a.api_key_file = self.api_key_file.clone();
+        }
+        if self.token_file.is_some() {
+            a.token_file = self.token_file.clone();
+        }
+        if self.config.is_some() {
+            a.config = self.config.clone();
+        }
+        if self.log_file.is_some() {
+            a.log_file = self.log_file.clone();
+        }
+        a.read_only |= self.read_only;
+        a.allow_insecure_http |= self.allow_insecure_http;
+        if self.concurrency.is_some() {
+            a.concurrency = self.concurrency;
+        }
+        if self.timeout.is_some() {
+            a.timeout = self.timeout;
+        }
+        a
+    }
+}
+
+/// Output options. Without them: an aligned table when standard output is a terminal,
+/// tab-separated values (no header) when it is not.
+#[derive(Debug, Args, Clone, Default)]
+pub struct OutputArgs {
+    /// Print the service's objects as one JSON document (an array for lists).
+    #[arg(long, conflicts_with_all = ["ids_only", "table"])]
+    pub json: bool,
+    /// Print only ids, one per line (for `... --ids | club-admin requests approve -`).
+    #[arg(long = "ids", id = "ids_only", conflicts_with = "table")]
+    pub ids_only: bool,
+    /// Print the aligned table even when standard output is not a terminal.
+    #[arg(long)]
+    pub table: bool,
+}
+
+/// Options shared by every scripting subcommand that talks to the server.
+#[derive(Debug, Args, Clone, Default)]
+pub struct Common {
+    /// Connection and configuration.
+    #[command(flatten)]
+    pub conn: ConnArgs,
+    /// Output format.
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// `whoami`
+#[derive(Debug, Args)]
+pub struct WhoamiArgs {
+    /// Shared options.
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// Membership status filter of `requests list`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StatusArg {
+    /// Waiting for a decision.
+    Pending,
+    /// Approved.
+    Approved,
+    /// Declined.
+    Declined,
+    /// Any status.
+    All,
+}
+
+/// Fetch levels of the requests read (the request itself, and its club and student).
+#[derive(Debug, Args, Clone)]
+pub struct LevelArgs {
+    /// Fetch level of each request: id_only, compact, default, detailed.
+    #[arg(long, value_name = "LEVEL", default_value = "default", value_parser = parse_level)]
+    pub level: FetchLevel,
+    /// Fetch level of each request's club and student (`default` adds student names; a
+    /// student account may only read its own classroom's students at that level).
+    #[arg(long, value_name = "LEVEL", default_value = "compact", value_parser = parse_level)]
+    pub descendant_level: FetchLevel,
+}
+
+/// `requests list`
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Only requests to this club (repeat for several).
+    #[arg(long = "club", value_name = "CLUB_ID")]
+    pub clubs: Vec<uuid::Uuid>,
+    /// Only this membership status.
+    #[arg(long, value_enum, default_value_t = StatusArg::Pending)]
+    pub status: StatusArg,
+    /// Only this academic year.
+    #[arg(long, value_name = "N")]
+    pub year: Option<i32>,
+    /// Only the clubs you are on the staff of (teachers and administrators: every club, as
+    /// in the dashboard).
+    #[arg(long, conflicts_with = "clubs")]
+    pub mine: bool,
+    /// Levels.
+    #[command(flatten)]
+    pub levels: LevelArgs,
+    /// Shared options.
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `requests show`
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// Club request ids (any mix of spaces, commas, new lines); `-` reads standard input.
+    #[arg(value_name = "ID", required = true)]
+    pub targets: Vec<String>,
+    /// Levels.
+    #[command(flatten)]
+    pub levels: LevelArgs,
+    /// Shared options.
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `requests approve` and `requests decline`
+#[derive(Debug, Args)]
+pub struct ActArgs {
+    /// Club request ids (any mix of spaces, commas, new lines); `-` reads standard input.
+    #[arg(value_name = "ID", required = true)]
+    pub targets: Vec<String>,
+    /// Say what would be sent, send nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Shared options.
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `requests delete`
+#[derive(Debug, Args)]
+pub struct DeleteArgs {
+    /// The ids and options of approve/decline.
+    #[command(flatten)]
+    pub act: ActArgs,
+    /// Do not ask (required when standard input is not a terminal or carries the ids).
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+}
+
+/// `clubs show`
+#[derive(Debug, Args)]
+pub struct ClubShowArgs {
+    /// A club id, or (part of) a club name in English or Thai.
+    #[arg(value_name = "ID|NAME")]
+    pub club: String,
+    /// Fetch level of the club (`default` includes its contacts).
+    #[arg(long, value_name = "LEVEL", default_value = "default", value_parser = parse_level)]
+    pub level: FetchLevel,
+    /// Shared options.
+    #[command(flatten)]
+    pub common: Common,
+}
+
+fn contact_types() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(ContactType::KNOWN.iter().map(|t| {
+        // `as_str` of a known variant is a literal; the 'static borrow comes from KNOWN.
+        let s: &'static str = t.as_str();
+        s
+    }))
+}
+
+/// `clubs contact add`
+#[derive(Debug, Args)]
+pub struct ContactAddArgs {
+    /// The club's id.
+    #[arg(value_name = "CLUB_ID")]
+    pub club: uuid::Uuid,
+    /// Contact type.
+    #[arg(long = "type", value_name = "T", value_parser = contact_types())]
+    pub kind: String,
+    /// Contact value (a number, an address, a handle).
+    #[arg(long, value_name = "V")]
+    pub value: String,
+    /// Say what would be sent, send nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Shared options.
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `completions`
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// `man`
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write `club-admin.1` and one page per subcommand into this directory instead.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+}

@@ -1,0 +1,106 @@
+//! Exit codes of the scripting subcommands (documented in README.md, "Scripting").
+
+use std::process::ExitCode;
+
+use crate::api::ApiError;
+
+/// How a scripting run ended. The process exit code is the discriminant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// 0: everything succeeded.
+    Ok = 0,
+    /// 1: one or more items failed; the others still ran.
+    Failed = 1,
+    /// 2: usage or configuration error (bad arguments or ids, no server or API key,
+    /// read-only mode, credentials refused with 401).
+    Usage = 2,
+    /// 3: the server lacks the operation (404 "Route not found", api-notes.md).
+    Unavailable = 3,
+}
+
+impl Exit {
+    /// The worse of two outcomes, ranked Ok < Failed < Unavailable < Usage: a run that hit
+    /// a configuration problem reports it even if some item also failed.
+    pub fn and(self, other: Exit) -> Exit {
+        if other.rank() > self.rank() {
+            other
+        } else {
+            self
+        }
+    }
+
+    fn rank(self) -> u8 {
+        match self {
+            Exit::Ok => 0,
+            Exit::Failed => 1,
+            Exit::Unavailable => 2,
+            Exit::Usage => 3,
+        }
+    }
+
+    /// The outcome one failed API call stands for: 401 is a configuration problem (the key
+    /// or token), [`ApiError::OperationUnavailable`] is 3, anything else is 1.
+    pub fn of(e: &ApiError) -> Exit {
+        match e {
+            ApiError::OperationUnavailable(_) => Exit::Unavailable,
+            ApiError::Unauthorized { .. } | ApiError::Config(_) => Exit::Usage,
+            _ => Exit::Failed,
+        }
+    }
+
+    /// True when no further call of the same kind can succeed in this run (the operation is
+    /// missing, or the credentials were refused): stop sending the rest.
+    pub fn stops_run(e: &ApiError) -> bool {
+        Exit::of(e) != Exit::Failed
+    }
+
+    /// The numeric code.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+}
+
+impl From<Exit> for ExitCode {
+    fn from(e: Exit) -> ExitCode {
+        ExitCode::from(e.code())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{AuthErrorKind, ErrorInfo};
+
+    #[test]
+    fn codes_and_ranking() {
+        assert_eq!(
+            [Exit::Ok, Exit::Failed, Exit::Usage, Exit::Unavailable].map(Exit::code),
+            [0, 1, 2, 3]
+        );
+        assert_eq!(Exit::Ok.and(Exit::Failed), Exit::Failed);
+        assert_eq!(Exit::Failed.and(Exit::Unavailable), Exit::Unavailable);
+        assert_eq!(Exit::Unavailable.and(Exit::Usage), Exit::Usage);
+    }
+
+    #[test]
+    fn classification_follows_the_api_error_class() {
+        let route = ApiError::from_response(
+            404,
+            br#"{"error":{"error_type":"entity_not_found","detail":"Route not found"}}"#,
+        );
+        assert_eq!(Exit::of(&route), Exit::Unavailable);
+        assert!(Exit::stops_run(&route));
+        let unknown = ApiError::from_response(
+            404,
+            br#"{"error":{"error_type":"entity_not_found","detail":"Club request not found"}}"#,
+        );
+        assert_eq!(Exit::of(&unknown), Exit::Failed);
+        assert!(!Exit::stops_run(&unknown));
+        let auth = ApiError::Unauthorized {
+            kind: AuthErrorKind::InvalidToken,
+            info: ErrorInfo::default(),
+        };
+        assert_eq!(Exit::of(&auth), Exit::Usage);
+        assert!(Exit::stops_run(&auth));
+    }
+}

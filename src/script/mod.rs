@@ -1,0 +1,593 @@
+//! The scripting subcommands: `whoami`, `requests list|show|approve|decline|delete`,
+//! `clubs show|contact add`, `completions`, `man`.
+//!
+//! They share the dashboard's [`ApiClient`], configuration ([`config::resolve`]: defaults <
+//! file < environment < flags, the saved token file), audit file
+//! (`<state_dir>/audit.jsonl`, lines with `"via": "cli"`) and read-only switch. Output goes to
+//! standard output in the [`output::Format`] chosen; errors go to standard error, one line
+//! each (the id, the server's `detail`, the HTTP status); the exit code is an [`Exit`].
+
+pub mod args;
+pub mod clubs;
+pub mod exit;
+pub mod output;
+pub mod requests;
+
+use std::future::Future;
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use futures::StreamExt;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use uuid::Uuid;
+
+pub use args::ScriptCommand;
+pub use exit::Exit;
+use output::Format;
+
+use crate::api::{ApiClient, ApiError, User};
+use crate::app::AuditEntry;
+use crate::app::Outcome as AuditOutcome;
+use crate::cli::DashboardArgs;
+use crate::config::{self, Settings};
+
+/// Bulk runs of at least this many items show a progress bar (when standard error is a
+/// terminal).
+pub const LONG_RUN: usize = 10;
+
+/// Runs one scripting subcommand. `top` holds the dashboard flags given before the
+/// subcommand (the subcommand's own flags win). Never panics on server data; never prints
+/// a secret.
+pub async fn run(cmd: ScriptCommand, top: DashboardArgs) -> Exit {
+    use args::{ClubsCommand, ContactCommand, RequestsCommand};
+    match cmd {
+        ScriptCommand::Completions(a) => completions(a.shell),
+        ScriptCommand::Man(a) => man(a.out_dir),
+        ScriptCommand::Whoami(a) => whoami(&a.common, &top).await,
+        ScriptCommand::Requests(r) => match r {
+            RequestsCommand::List(a) => requests::list(&a, &top).await,
+            RequestsCommand::Show(a) => requests::show(&a, &top).await,
+            RequestsCommand::Approve(a) => {
+                requests::act(requests::Action::Approve, &a, false, &top).await
+            }
+            RequestsCommand::Decline(a) => {
+                requests::act(requests::Action::Decline, &a, false, &top).await
+            }
+            RequestsCommand::Delete(a) => {
+                requests::act(requests::Action::Delete, &a.act, a.yes, &top).await
+            }
+        },
+        ScriptCommand::Clubs(c) => match c {
+            ClubsCommand::Show(a) => clubs::show(&a, &top).await,
+            ClubsCommand::Contact(ContactCommand::Add(a)) => clubs::add_contact(&a, &top).await,
+        },
+    }
+}
+
+/// The resolved configuration, the client and the output format of one run.
+pub struct Ctx {
+    /// The shared API client.
+    pub client: ApiClient,
+    /// The resolved settings (concurrency, page size, read-only, state directory).
+    pub settings: Settings,
+    /// Where the output goes and how.
+    pub format: Format,
+    /// True when standard error is a terminal (progress bar, summaries).
+    pub stderr_tty: bool,
+}
+
+impl Ctx {
+    /// Resolves the configuration exactly as the dashboard does and builds the client.
+    /// `need_key`: refuse to run without an API key (every call but a dry run needs one).
+    ///
+    /// Errors (already printed): a config problem, no server, no key: [`Exit::Usage`].
+    pub fn new(common: &args::Common, top: &DashboardArgs, need_key: bool) -> Result<Ctx, Exit> {
+        let dash = common.conn.over(top);
+        let env = |k: &str| std::env::var(k).ok();
+        let settings = config::resolve(&dash, &env, None).map_err(|e| {
+            say(&e);
+            Exit::Usage
+        })?;
+        for w in &settings.warnings {
+            say(&format!("warning: {w}"));
+            tracing::warn!("{w}");
+        }
+        if need_key && settings.credentials.api_key.is_none() {
+            say(
+                "no API key: set CLUB_ADMIN_API_KEY, --api-key-file or api_key_file in the config file",
+            );
+            return Err(Exit::Usage);
+        }
+        let client = ApiClient::new(
+            &settings.base_url,
+            settings.credentials.clone(),
+            settings.client.clone(),
+        )
+        .map_err(|e| {
+            say(&e.to_string());
+            Exit::Usage
+        })?;
+        Ok(Ctx {
+            client,
+            settings,
+            format: Format::detect(&common.out),
+            stderr_tty: io::stderr().is_terminal(),
+        })
+    }
+
+    /// Refuses a write in read-only mode (`--read-only` or `read_only = true`), before
+    /// anything is sent: prints why and returns [`Exit::Usage`].
+    pub fn check_writable(&self, what: &str) -> Result<(), Exit> {
+        if self.settings.read_only {
+            say(&format!(
+                "read-only mode (--read-only or read_only in the config): {what} refused, nothing was sent"
+            ));
+            return Err(Exit::Usage);
+        }
+        Ok(())
+    }
+
+    /// The signed-in user, read before writes so that the audit lines name them and a
+    /// refused key or token stops the run before any write is sent.
+    ///
+    /// Errors (already printed): the class of the failure as an [`Exit`].
+    pub async fn user_for_writes(&self) -> Result<User, Exit> {
+        match self.client.current_user().await {
+            Ok(r) => Ok(r.data),
+            Err(e) => {
+                report(None, &e);
+                hint(&self.client, &e);
+                Err(Exit::of(&e))
+            }
+        }
+    }
+
+    /// `<state_dir>/audit.jsonl`, as the dashboard writes it.
+    pub fn audit_path(&self) -> Option<PathBuf> {
+        self.settings
+            .state_dir
+            .as_ref()
+            .map(|d| d.join("audit.jsonl"))
+    }
+
+    /// The audit writer for writes by `user` on this server.
+    pub fn auditor(&self, user: Option<&User>) -> Auditor {
+        Auditor {
+            path: self.audit_path(),
+            server: self.client.base_url().to_owned(),
+            user: user.and_then(|u| u.email.clone()),
+        }
+    }
+
+    /// A progress bar on standard error for `len` items: drawn only when standard error
+    /// is a terminal and the run has at least [`LONG_RUN`] items; hidden otherwise.
+    pub fn progress(&self, len: usize, what: &str) -> ProgressBar {
+        if !self.stderr_tty || len < LONG_RUN {
+            return ProgressBar::hidden();
+        }
+        let style = ProgressStyle::with_template("{msg} {wide_bar} {pos}/{len} {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+        let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr())
+            .with_style(style);
+        bar.set_message(what.to_owned());
+        bar
+    }
+}
+
+/// Writes audit lines (`<state_dir>/audit.jsonl`, JSON Lines, the dashboard's
+/// [`AuditEntry`] with `via: "cli"`) through the dashboard's writer
+/// ([`crate::runtime::files::append_json_line`]). Holds no secret.
+#[derive(Debug, Clone)]
+pub struct Auditor {
+    path: Option<PathBuf>,
+    server: String,
+    user: Option<String>,
+}
+
+impl Auditor {
+    /// Appends one line: `outcome` is `ok`, `failed` or `unknown` (sent, but the program
+    /// left before the answer, [`AuditOutcome::Unknown`]); `detail` is the error text on failure. Without a state
+    /// directory nothing is written (as in the dashboard).
+    ///
+    /// Errors: the file cannot be written (the message names it).
+    pub fn write(
+        &self,
+        action: &str,
+        target: Uuid,
+        outcome: AuditOutcome,
+        detail: Option<String>,
+    ) -> Result<(), String> {
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        let entry = AuditEntry {
+            at: chrono::Utc::now(),
+            server: self.server.clone(),
+            user: self.user.clone(),
+            action: action.to_owned(),
+            target,
+            outcome,
+            detail,
+            via: Some("cli".to_owned()),
+        };
+        crate::runtime::files::append_json_line(path, &entry)
+            .map_err(|e| format!("could not write the audit file {}: {e}", path.display()))
+    }
+
+    /// [`Auditor::write`] of a finished call: `ok`, or `failed` with the error text.
+    /// A failure to write is printed once per run (`warned`) and returned as `false`.
+    pub fn record(
+        &self,
+        action: &str,
+        target: Uuid,
+        result: Result<(), String>,
+        warned: &AtomicBool,
+    ) -> bool {
+        let (outcome, detail) = match result {
+            Ok(()) => (AuditOutcome::Ok, None),
+            Err(e) => (AuditOutcome::Failed, Some(e)),
+        };
+        match self.write(action, target, outcome, detail) {
+            Ok(()) => true,
+            Err(e) => {
+                if !warned.swap(true, Ordering::SeqCst) {
+                    say(&e);
+                }
+                false
+            }
+        }
+    }
+}
+
+/// Prints `club-admin: <text>` on standard error (one line; never panics when standard
+/// error is closed).
+pub fn say(text: &str) {
+    let _ = writeln!(io::stderr(), "club-admin: {text}");
+}
+
+/// The one-line description of a failed call: the server's `detail` (sanitised) and the
+/// HTTP status, e.g. `Club request has already been approved (HTTP 403)`; for failures
+/// without an answer, the error in words.
+pub fn error_text(e: &ApiError) -> String {
+    if let Some(info) = e.info() {
+        let msg = info.message();
+        if let Some(status) = info.status
+            && !msg.is_empty()
+            && !msg.starts_with("HTTP ")
+        {
+            return match e {
+                ApiError::Unauthorized { kind, .. } => {
+                    format!("{msg} (HTTP {status}): {}", kind.describe())
+                }
+                _ => format!("{msg} (HTTP {status})"),
+            };
+        }
+    }
+    crate::text::sanitize(&e.to_string())
+}
+
+/// Prints one error line: `club-admin: <target>: <detail> (HTTP <status>)`.
+pub fn report(target: Option<&dyn std::fmt::Display>, e: &ApiError) {
+    match target {
+        Some(t) => say(&format!("{t}: {}", error_text(e))),
+        None => say(&error_text(e)),
+    }
+}
+
+/// After a 401 that a new token can fix: where to sign in (never the token itself).
+pub fn hint(client: &ApiClient, e: &ApiError) {
+    if e.needs_sign_in() {
+        say(&format!(
+            "sign in at {} and set CLUB_ADMIN_TOKEN (or --token-file, or paste it in the dashboard and save it)",
+            client.sign_in_url()
+        ));
+    }
+}
+
+/// Writes `text` to standard output. A closed pipe (`| head`) is not an error.
+///
+/// Errors: any other write failure, printed; [`Exit::Failed`].
+pub fn emit(text: &str) -> Result<(), Exit> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => {
+            say(&format!("could not write the output: {e}"));
+            Err(Exit::Failed)
+        }
+    }
+}
+
+/// [`emit`] of a JSON document.
+pub fn emit_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<(), Exit> {
+    match output::json(value) {
+        Ok(s) => emit(&s),
+        Err(e) => {
+            say(&format!("could not write JSON: {e}"));
+            Err(Exit::Failed)
+        }
+    }
+}
+
+/// The ids named on the command line: each argument may hold several (any mix of spaces,
+/// commas, new lines); `-` reads standard input (up to 16 MiB). Returns the ids
+/// (deduplicated, in order) and whether standard input was read.
+///
+/// Errors (already printed, one line per bad token): a token that is not a UUID, no id at
+/// all, or unreadable standard input: [`Exit::Usage`]. Nothing is sent in that case.
+pub fn read_ids(targets: &[String]) -> Result<(Vec<Uuid>, bool), Exit> {
+    let mut text = String::new();
+    let mut from_stdin = false;
+    for t in targets {
+        if t == "-" {
+            if from_stdin {
+                continue;
+            }
+            from_stdin = true;
+            let mut s = String::new();
+            if let Err(e) = io::stdin().take(16 * 1024 * 1024).read_to_string(&mut s) {
+                say(&format!("could not read ids from standard input: {e}"));
+                return Err(Exit::Usage);
+            }
+            text.push_str(&s);
+        } else {
+            text.push_str(t);
+        }
+        text.push('\n');
+    }
+    let (ids, bad) = crate::app::filter::parse_ids(&text);
+    if !bad.is_empty() {
+        for b in &bad {
+            say(&format!("{b}: not a club request id (a UUID)"));
+        }
+        say(&format!("{} invalid id(s): nothing was sent", bad.len()));
+        return Err(Exit::Usage);
+    }
+    if ids.is_empty() {
+        say(if from_stdin {
+            "no ids on standard input: nothing to do"
+        } else {
+            "no ids given: nothing to do"
+        });
+        return Err(Exit::Usage);
+    }
+    Ok((ids, from_stdin))
+}
+
+/// What became of one item of a bulk run.
+#[derive(Debug)]
+pub enum Outcome<T> {
+    /// The server answered with success.
+    Done(T),
+    /// The call failed (already reported on standard error).
+    Failed(ApiError),
+    /// Not sent: an earlier answer showed that no further call could succeed, or the user
+    /// pressed Ctrl-C.
+    NotSent,
+}
+
+/// Runs `call` for every id with at most `ctx.settings.concurrency` in flight, results in
+/// input order. Each failure is reported on standard error as its answer arrives. After an
+/// answer that no further call can beat (see [`Exit::stops_run`]) or a Ctrl-C, the ids
+/// not yet started are not sent; a second Ctrl-C leaves at once, after `on_abandon` for the
+/// calls still in flight (the audit's `unknown` lines).
+pub async fn bulk<T, F, Fut>(
+    ctx: &Ctx,
+    ids: &[Uuid],
+    what: &str,
+    call: F,
+    on_abandon: impl Fn(Uuid) + Send + Sync + 'static,
+) -> Vec<(Uuid, Outcome<T>)>
+where
+    F: Fn(Uuid) -> Fut,
+    Fut: Future<Output = Result<T, ApiError>>,
+{
+    let stop = Arc::new(AtomicBool::new(false));
+    let inflight: Arc<Mutex<Vec<Uuid>>> = Arc::new(Mutex::new(Vec::new()));
+    let bar = ctx.progress(ids.len(), what);
+    let watcher = {
+        let stop = stop.clone();
+        let inflight = inflight.clone();
+        let bar = bar.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_err() {
+                return;
+            }
+            stop.store(true, Ordering::SeqCst);
+            bar.suspend(|| {
+                say("interrupted: waiting for the answers in flight (Ctrl-C again to leave now)")
+            });
+            if tokio::signal::ctrl_c().await.is_err() {
+                return;
+            }
+            bar.finish_and_clear();
+            let left: Vec<Uuid> = inflight.lock().map(|v| v.clone()).unwrap_or_default();
+            for id in left {
+                on_abandon(id);
+            }
+            say("interrupted again: leaving without the answers in flight");
+            std::process::exit(130);
+        })
+    };
+    let results: Vec<(Uuid, Outcome<T>)> = futures::stream::iter(ids.iter().copied())
+        .map(|id| {
+            let stop = stop.clone();
+            let inflight = inflight.clone();
+            let bar = bar.clone();
+            // `buffered` calls this closure only when a slot is free, so the flag read here
+            // is current when the call would start.
+            let fut = (!stop.load(Ordering::SeqCst)).then(|| call(id));
+            async move {
+                let Some(fut) = fut else {
+                    bar.inc(1);
+                    return (id, Outcome::NotSent);
+                };
+                if let Ok(mut v) = inflight.lock() {
+                    v.push(id);
+                }
+                let r = fut.await;
+                if let Ok(mut v) = inflight.lock() {
+                    v.retain(|x| *x != id);
+                }
+                bar.inc(1);
+                match r {
+                    Ok(t) => (id, Outcome::Done(t)),
+                    Err(e) => {
+                        bar.suspend(|| report(Some(&id), &e));
+                        if Exit::stops_run(&e) {
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                        (id, Outcome::Failed(e))
+                    }
+                }
+            }
+        })
+        .buffered(ctx.settings.concurrency.max(1))
+        .collect()
+        .await;
+    watcher.abort();
+    bar.finish_and_clear();
+    let not_sent = results
+        .iter()
+        .filter(|(_, o)| matches!(o, Outcome::NotSent))
+        .count();
+    if not_sent > 0 {
+        for (id, o) in &results {
+            if matches!(o, Outcome::NotSent) {
+                say(&format!("{id}: not sent (the run stopped early)"));
+            }
+        }
+    }
+    results
+}
+
+/// The exit code of a bulk run: the worst of its failures.
+pub fn exit_of<T>(results: &[(Uuid, Outcome<T>)]) -> Exit {
+    results.iter().fold(Exit::Ok, |acc, (_, o)| match o {
+        Outcome::Done(_) => acc,
+        Outcome::Failed(e) => acc.and(Exit::of(e)),
+        Outcome::NotSent => acc.and(Exit::Failed),
+    })
+}
+
+async fn whoami(common: &args::Common, top: &DashboardArgs) -> Exit {
+    let ctx = match Ctx::new(common, top, true) {
+        Ok(c) => c,
+        Err(e) => return e,
+    };
+    let user = match ctx.client.current_user().await {
+        Ok(r) => r.data,
+        Err(e) => {
+            report(None, &e);
+            hint(&ctx.client, &e);
+            return Exit::of(&e);
+        }
+    };
+    let expires = ctx
+        .client
+        .token_expiry()
+        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+        .unwrap_or_default();
+    let fields: Vec<(String, String)> = vec![
+        ("id".into(), user.id.to_string()),
+        ("email".into(), user.email.clone().unwrap_or_default()),
+        ("role".into(), user.role.clone().unwrap_or_default()),
+        (
+            "is_admin".into(),
+            user.is_admin.map(|b| b.to_string()).unwrap_or_default(),
+        ),
+        (
+            "onboarded".into(),
+            user.onboarded.map(|b| b.to_string()).unwrap_or_default(),
+        ),
+        (
+            "permissions".into(),
+            user.permissions.clone().unwrap_or_default().join(","),
+        ),
+        (
+            "student_id".into(),
+            user.meta
+                .as_ref()
+                .and_then(|m| m.student_id)
+                .map(|i| i.to_string())
+                .unwrap_or_default(),
+        ),
+        ("server".into(), ctx.client.base_url().to_owned()),
+        ("token_expires".into(), expires),
+    ];
+    let done = match ctx.format {
+        Format::Json => emit_json(&user),
+        Format::Ids => emit(&output::ids([user.id])),
+        Format::Tsv => emit(&output::tsv(
+            &fields
+                .into_iter()
+                .map(|(k, v)| vec![k, v])
+                .collect::<Vec<_>>(),
+        )),
+        Format::Table { width } => emit(&output::pairs(&fields, width)),
+    };
+    done.err().unwrap_or(Exit::Ok)
+}
+
+fn completions(shell: clap_complete::Shell) -> Exit {
+    use clap::CommandFactory;
+    let mut cmd = crate::cli::Cli::command();
+    let mut buf = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "club-admin", &mut buf);
+    emit(&String::from_utf8_lossy(&buf))
+        .err()
+        .unwrap_or(Exit::Ok)
+}
+
+fn man(out_dir: Option<PathBuf>) -> Exit {
+    use clap::CommandFactory;
+    let cmd = crate::cli::Cli::command();
+    match out_dir {
+        Some(dir) => {
+            let r =
+                std::fs::create_dir_all(&dir).and_then(|()| clap_mangen::generate_to(cmd, &dir));
+            match r {
+                Ok(()) => Exit::Ok,
+                Err(e) => {
+                    say(&format!(
+                        "could not write man pages to {}: {e}",
+                        dir.display()
+                    ));
+                    Exit::Failed
+                }
+            }
+        }
+        None => {
+            let mut buf = Vec::new();
+            if let Err(e) = clap_mangen::Man::new(cmd).render(&mut buf) {
+                say(&format!("could not render the man page: {e}"));
+                return Exit::Failed;
+            }
+            emit(&String::from_utf8_lossy(&buf))
+                .err()
+                .unwrap_or(Exit::Ok)
+        }
+    }
+}
+
+/// The log file a scripting subcommand asked for (`--log-file` after or before it).
+pub fn log_file(cmd: &ScriptCommand, top: &DashboardArgs) -> Option<PathBuf> {
+    use args::{ClubsCommand, ContactCommand, RequestsCommand};
+    let common = match cmd {
+        ScriptCommand::Whoami(a) => Some(&a.common),
+        ScriptCommand::Requests(RequestsCommand::List(a)) => Some(&a.common),
+        ScriptCommand::Requests(RequestsCommand::Show(a)) => Some(&a.common),
+        ScriptCommand::Requests(RequestsCommand::Approve(a))
+        | ScriptCommand::Requests(RequestsCommand::Decline(a)) => Some(&a.common),
+        ScriptCommand::Requests(RequestsCommand::Delete(a)) => Some(&a.act.common),
+        ScriptCommand::Clubs(ClubsCommand::Show(a)) => Some(&a.common),
+        ScriptCommand::Clubs(ClubsCommand::Contact(ContactCommand::Add(a))) => Some(&a.common),
+        ScriptCommand::Completions(_) | ScriptCommand::Man(_) => None,
+    };
+    common
+        .and_then(|c| c.conn.log_file.clone())
+        .or_else(|| top.log_file.clone())
+}
