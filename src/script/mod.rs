@@ -7,7 +7,8 @@
 //! standard output in the [`output::Format`] chosen; errors go to standard error, one line
 //! each (the id, the server's `detail`, the HTTP status); the exit code is an [`Exit`].
 
-pub mod args;
+pub mod act;
+mod args;
 pub mod clubs;
 pub mod exit;
 pub mod output;
@@ -50,13 +51,13 @@ pub async fn run(cmd: ScriptCommand, top: DashboardArgs) -> Exit {
             RequestsCommand::List(a) => requests::list(&a, &top).await,
             RequestsCommand::Show(a) => requests::show(&a, &top).await,
             RequestsCommand::Approve(a) => {
-                requests::act(requests::Action::Approve, &a, false, &top).await
+                act::act(crate::app::RowAction::Approve, &a, false, &top).await
             }
             RequestsCommand::Decline(a) => {
-                requests::act(requests::Action::Decline, &a, false, &top).await
+                act::act(crate::app::RowAction::Decline, &a, false, &top).await
             }
             RequestsCommand::Delete(a) => {
-                requests::act(requests::Action::Delete, &a.act, a.yes, &top).await
+                act::act(crate::app::RowAction::Delete, &a.act, a.yes, &top).await
             }
         },
         ScriptCommand::Clubs(c) => match c {

@@ -27,6 +27,15 @@ impl RowAction {
         }
     }
 
+    /// Past participle for messages (`approved`).
+    pub fn past(self) -> &'static str {
+        match self {
+            RowAction::Approve => "approved",
+            RowAction::Decline => "declined",
+            RowAction::Delete => "deleted",
+        }
+    }
+
     /// Progressive form for the row (`approving…`).
     pub fn progress(self) -> &'static str {
         match self {
