@@ -681,3 +681,44 @@ async fn injected_faults() {
     d.set_faults(Faults::default());
     cl.current_user().await.expect("healthy again");
 }
+
+#[tokio::test]
+async fn listing_reads_brackets_plain_and_percent_encoded_alike() {
+    let d = server().await;
+    let a = d.user("admin").expect("admin");
+    let club = d.club_ids()[0];
+    let http = reqwest::Client::new();
+    let plain = format!(
+        "filter[data][club_ids][0]={club}&filter[data][membership_status]=pending&sort[by][0]=id&pagination[p]=1&pagination[size]=100&fetch_level=default"
+    );
+    let mut totals = Vec::new();
+    for q in [
+        plain.clone(),
+        plain.replace('[', "%5B").replace(']', "%5D"),
+        plain.replace('[', "%5b").replace(']', "%5d"),
+    ] {
+        let r = http
+            .get(format!("{}/v1/clubs/requests?{q}", d.base_url))
+            .header("X-Api-Key", &a.api_key)
+            .header("Authorization", format!("Bearer {}", a.token))
+            .send()
+            .await
+            .expect("send");
+        assert_eq!(r.status(), 200, "{q}");
+        let body: serde_json::Value = r.json().await.expect("json");
+        let total = body["meta"]["pagination"]["total"].as_u64().expect("total");
+        totals.push(total);
+        let rows = body["data"].as_array().expect("rows");
+        assert_eq!(rows.len() as u64, total, "one page holds them all");
+        assert!(
+            rows.iter().all(|r| r["club"]["id"] == club.to_string()
+                && r["membership_status"] == "pending"),
+            "every row is a pending request of the club"
+        );
+    }
+    assert!(
+        totals[0] > 0 && totals[0] < 240,
+        "the filter applied: {totals:?}"
+    );
+    assert!(totals.iter().all(|t| *t == totals[0]), "{totals:?}");
+}

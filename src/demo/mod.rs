@@ -6,6 +6,7 @@
 //! accounts' credentials; `club-admin serve-demo` runs it alone.
 
 mod faults;
+pub mod query;
 pub mod routes;
 pub mod seed;
 pub mod state;
