@@ -83,6 +83,9 @@ pub struct DemoArgs {
     /// Sign in with the API key only (shows the sign-in popup, as a new user would see it).
     #[arg(long)]
     pub no_token: bool,
+    /// Which service version the demo server imitates.
+    #[command(flatten)]
+    pub server: DemoServerArgs,
     /// Faults of the demo server.
     #[command(flatten)]
     pub faults: FaultArgs,
@@ -97,12 +100,24 @@ pub struct ServeDemoArgs {
     /// TCP port on 127.0.0.1 (0 picks a free one).
     #[arg(long, default_value_t = 0)]
     pub port: u16,
+    /// Which service version the demo server imitates.
+    #[command(flatten)]
+    pub server: DemoServerArgs,
     /// Faults of the demo server.
     #[command(flatten)]
     pub faults: FaultArgs,
     /// Extra pending requests to add (for scale tests).
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub extra_requests: usize,
+}
+
+/// The deployed service the demo server imitates (`demo` and `serve-demo`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct DemoServerArgs {
+    /// Service version to imitate: 0.8 (0.8.4: approve and decline exist) or 0.9 (0.9.0: no
+    /// update route, joining inserts an approved request).
+    #[arg(long, value_name = "VERSION", default_value = "0.8", value_parser = crate::demo::ServiceVersion::parse)]
+    pub api_version: crate::demo::ServiceVersion,
 }
 
 /// Fault injection of the demo server (all off by default).

@@ -15,9 +15,9 @@ use chrono::{SecondsFormat, Utc};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::Faults;
 use super::query;
 use super::state::{DemoState, Refusal};
+use super::{Faults, ServiceVersion};
 use crate::api::{ContactType, FetchLevel, Levels, MembershipStatus};
 
 /// Unwraps a `Result<T, Response>`, answering with the error response.
@@ -30,8 +30,20 @@ macro_rules! or_respond {
     };
 }
 
-/// The version label the deployed service reports.
+/// The version label the older deployed service reports (api-notes.md); the default.
 pub const API_VERSION: &str = "0.8.4";
+
+tokio::task_local! {
+    /// `api_version` of the envelopes built while a request is handled: set per request by
+    /// [`router`] from [`AppState::version`], so that the free helpers [`ok`] and [`error`]
+    /// need no state (two demo servers of different versions share one process in tests).
+    static VERSION: &'static str;
+}
+
+/// The `api_version` label for the request being handled ([`API_VERSION`] outside one).
+fn version_label() -> &'static str {
+    VERSION.try_with(|v| *v).unwrap_or(API_VERSION)
+}
 
 /// Shared handler state.
 #[derive(Clone)]
@@ -40,6 +52,8 @@ pub struct AppState {
     pub data: Arc<Mutex<DemoState>>,
     /// Fault injection, changeable while running.
     pub faults: Arc<Mutex<Faults>>,
+    /// Which deployed service the server imitates.
+    pub version: ServiceVersion,
 }
 
 impl AppState {
@@ -55,7 +69,7 @@ fn now_text() -> String {
 /// A success envelope.
 fn ok(data: Value, pagination: Option<Value>) -> Response {
     let body = json!({
-        "api_version": API_VERSION,
+        "api_version": version_label(),
         "data": data,
         "error": null,
         "meta": { "timestamp": now_text(), "pagination": pagination },
@@ -67,7 +81,7 @@ fn ok(data: Value, pagination: Option<Value>) -> Response {
 pub fn error(status: u16, error_type: &str, detail: &str) -> Response {
     let code = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let body = json!({
-        "api_version": API_VERSION,
+        "api_version": version_label(),
         "error": {
             "id": Uuid::new_v4(),
             "code": status,
@@ -496,27 +510,48 @@ async fn list_clubs(
     page_of(&rows, p, size, |c| st.club_json(c, l.levels, Some(user)))
 }
 
+/// 404 JSON `entity_not_found` "Route not found": the deployed answer to an unknown route,
+/// and to a known path with a method it does not serve (0.9.0 answers `PUT
+/// /v1/clubs/requests/{id}` so while GET and DELETE of that path still work).
 async fn not_found() -> Response {
     error(404, "entity_not_found", "Route not found")
 }
 
-/// The router with every operation of the interface and the two listings.
+/// Runs the rest of the request with [`VERSION`] set to the server's label.
+async fn with_version(
+    State(state): State<AppState>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    VERSION.scope(state.version.label(), next.run(req)).await
+}
+
+/// The router with every operation of the interface and the two listings, as the service of
+/// `state.version` offers them: 0.9.0 has no `PUT /v1/clubs/requests/{id}`.
 pub fn router(state: AppState) -> Router {
+    let request = get(get_request).delete(delete_request);
+    let request = if state.version.has_update_route() {
+        request.put(update_request)
+    } else {
+        request
+    };
     Router::new()
         .route("/health-check", get(health))
         .route("/auth/user", get(current_user))
         .route("/v1/clubs", get(list_clubs))
         .route("/v1/clubs/requests", get(list_requests))
-        .route(
-            "/v1/clubs/requests/{id}",
-            get(get_request).put(update_request).delete(delete_request),
-        )
+        .route("/v1/clubs/requests/{id}", request)
         .route("/v1/clubs/{id}", get(get_club))
         .route("/v1/clubs/{id}/contacts", post(create_contact))
+        .method_not_allowed_fallback(not_found)
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             super::faults::inject,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            with_version,
         ))
         .with_state(state)
 }
