@@ -135,6 +135,17 @@ pub struct FaultArgs {
     /// Share of requests (0.0-1.0) whose connection is closed without an answer.
     #[arg(long, default_value_t = 0.0, value_name = "RATE")]
     pub drop_rate: f64,
+    /// Share of successful writes (0.0-1.0) whose answer is lost after the write committed.
+    #[arg(long, default_value_t = 0.0, value_name = "RATE", value_parser = rate)]
+    pub drop_after_write_rate: f64,
+}
+
+/// A share from 0.0 to 1.0.
+fn rate(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(r) if (0.0..=1.0).contains(&r) => Ok(r),
+        _ => Err(format!("{text:?} is not a rate from 0.0 to 1.0")),
+    }
 }
 
 impl FaultArgs {
@@ -145,6 +156,7 @@ impl FaultArgs {
             jitter: std::time::Duration::from_millis(self.jitter_ms),
             failure_rate: self.failure_rate.clamp(0.0, 1.0),
             drop_rate: self.drop_rate.clamp(0.0, 1.0),
+            drop_after_write_rate: self.drop_after_write_rate,
         }
     }
 }

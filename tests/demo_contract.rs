@@ -722,3 +722,68 @@ async fn listing_reads_brackets_plain_and_percent_encoded_alike() {
     );
     assert!(totals.iter().all(|t| *t == totals[0]), "{totals:?}");
 }
+
+#[tokio::test]
+async fn answer_lost_after_the_write_committed() {
+    let d = server().await;
+    let cl = as_user(&d, "moderator");
+    let ids = d.pending_for("moderator");
+    d.set_faults(Faults {
+        drop_after_write_rate: 1.0,
+        ..Faults::default()
+    });
+    // Reads are answered.
+    cl.current_user().await.expect("reads are not dropped");
+    // The approval lands, its answer does not.
+    let e = cl
+        .update_club_request(ids[0], &MembershipStatus::Approved, Levels::ID_ONLY)
+        .await
+        .expect_err("answer lost");
+    assert!(matches!(e, ApiError::Connect { .. }), "{e:?}");
+    let read = cl
+        .club_request(ids[0], Levels::REQUEST_ROW)
+        .await
+        .expect("re-read");
+    assert_eq!(read.data.membership(), Some(&MembershipStatus::Approved));
+    assert_eq!(d.mutations(), vec![format!("update {} approved", ids[0])]);
+    // A refused write changed nothing and is answered as usual.
+    let e = cl
+        .update_club_request(ids[0], &MembershipStatus::Declined, Levels::ID_ONLY)
+        .await
+        .expect_err("refused");
+    assert!(matches!(e, ApiError::Forbidden(_)), "{e:?}");
+    // Delete and a new contact: committed, answers lost.
+    let e = cl
+        .delete_club_request(ids[1])
+        .await
+        .expect_err("answer lost");
+    assert!(matches!(e, ApiError::Connect { .. }), "{e:?}");
+    let e = cl
+        .club_request(ids[1], Levels::REQUEST_ROW)
+        .await
+        .expect_err("deleted");
+    assert!(matches!(e, ApiError::NotFound(_)), "{e:?}");
+    let club = d.club_ids()[0];
+    let mine = as_user(&d, "admin");
+    let e = mine
+        .create_club_contact(
+            club,
+            &NewContact {
+                kind: ContactType::Website,
+                value: "https://lost.example".into(),
+            },
+            Levels::new(FetchLevel::Default, FetchLevel::IdOnly),
+        )
+        .await
+        .expect_err("answer lost");
+    assert!(matches!(e, ApiError::Connect { .. }), "{e:?}");
+    assert!(
+        d.contact_values(club)
+            .contains(&"https://lost.example".to_owned())
+    );
+    // With the rate back at 0 the next write is answered.
+    d.set_faults(Faults::default());
+    cl.update_club_request(ids[2], &MembershipStatus::Declined, Levels::ID_ONLY)
+        .await
+        .expect("answered");
+}

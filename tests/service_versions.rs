@@ -239,7 +239,7 @@ fn version_names_parse() {
 }
 
 #[test]
-fn both_demo_commands_take_api_version() {
+fn both_demo_commands_take_api_version_and_the_lost_answer_fault() {
     use clap::Parser;
     use club_admin::cli::{Cli, Command};
     let cli = Cli::try_parse_from(["club-admin", "demo", "--api-version", "0.9"]).expect("demo");
@@ -257,4 +257,15 @@ fn both_demo_commands_take_api_version() {
     );
     let e = Cli::try_parse_from(["club-admin", "demo", "--api-version", "2"]).expect_err("bad");
     assert!(e.to_string().contains("0.9"), "{e}");
+    // The fault that loses a write's answer after it committed, bounded to a share.
+    let cli = Cli::try_parse_from(["club-admin", "serve-demo", "--drop-after-write-rate", "0.5"])
+        .expect("rate");
+    assert!(
+        matches!(cli.command, Some(Command::ServeDemo(ref a)) if a.faults.to_faults().drop_after_write_rate == 0.5)
+    );
+    for bad in ["2", "1.5", "x"] {
+        let e = Cli::try_parse_from(["club-admin", "demo", "--drop-after-write-rate", bad])
+            .expect_err(bad);
+        assert!(e.to_string().contains("0.0 to 1.0"), "{e}");
+    }
 }
