@@ -787,3 +787,41 @@ async fn answer_lost_after_the_write_committed() {
         .await
         .expect("answered");
 }
+
+#[tokio::test]
+async fn the_client_works_through_the_delay_proxy() {
+    use club_admin::demo::proxy::{DelayProxy, ProxyOptions};
+    let d = server().await;
+    let proxy = DelayProxy::start(
+        d.addr,
+        ProxyOptions {
+            round_trip: Duration::from_millis(20),
+            connect_round_trips: 1,
+        },
+    )
+    .await
+    .expect("proxy");
+    let m = d.moderator();
+    let cl = ApiClient::new(
+        &proxy.base_url,
+        Credentials::new(Some(m.api_key.clone()), Some(m.token.clone())),
+        opts(),
+    )
+    .expect("client");
+    let before = d.calls();
+    let user = cl.current_user().await.expect("user through the proxy");
+    assert_eq!(user.data.role.as_deref(), Some("student"));
+    let id = d.pending_for("moderator")[0];
+    cl.update_club_request(id, &MembershipStatus::Approved, Levels::ID_ONLY)
+        .await
+        .expect("write through the proxy");
+    assert_eq!(d.request_status(id), Some(MembershipStatus::Approved));
+    assert_eq!(d.calls() - before, 2, "the demo counts each call once");
+    assert_eq!(
+        proxy.connections(),
+        1,
+        "the second call reused the connection"
+    );
+    let (up, down) = proxy.bytes();
+    assert!(up > 0 && down > 0, "{up} {down}");
+}

@@ -47,6 +47,9 @@ fn drop_connection(what: &'static str) -> ! {
 /// The middleware: sleeps, then maybe fails or drops, else passes the request on; a write's
 /// answer may then be dropped after the handler ran.
 pub async fn inject(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    state
+        .calls
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let faults = state.faults.lock().map(|f| f.clone()).unwrap_or_default();
     let mut delay = faults.latency;
     if !faults.jitter.is_zero() {

@@ -6,6 +6,7 @@
 //! accounts' credentials; `club-admin serve-demo` runs it alone.
 
 mod faults;
+pub mod proxy;
 pub mod query;
 pub mod routes;
 pub mod seed;
@@ -218,6 +219,12 @@ impl DemoHandle {
         st.mutations.clone()
     }
 
+    /// HTTP requests received so far (every route, answered or dropped), for harnesses that
+    /// count calls.
+    pub fn calls(&self) -> u64 {
+        self.state.calls.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// Which deployed service this server imitates.
     pub fn api_version(&self) -> ServiceVersion {
         self.state.version
@@ -311,6 +318,7 @@ pub async fn start(options: DemoOptions) -> Result<DemoHandle, String> {
         data: Arc::new(Mutex::new(state)),
         faults: Arc::new(Mutex::new(options.faults.clone())),
         version: options.api_version,
+        calls: Arc::new(std::sync::atomic::AtomicU64::new(0)),
     };
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", options.port))
         .await

@@ -54,6 +54,8 @@ pub struct AppState {
     pub faults: Arc<Mutex<Faults>>,
     /// Which deployed service the server imitates.
     pub version: ServiceVersion,
+    /// Requests received (counted by the fault layer, before any fault).
+    pub calls: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl AppState {
