@@ -86,6 +86,9 @@ pub struct DemoArgs {
     /// Sign in with the API key only (shows the sign-in popup, as a new user would see it).
     #[arg(long)]
     pub no_token: bool,
+    /// Which service version the demo server imitates.
+    #[command(flatten)]
+    pub server: DemoServerArgs,
     /// Faults of the demo server.
     #[command(flatten)]
     pub faults: FaultArgs,
@@ -100,12 +103,24 @@ pub struct ServeDemoArgs {
     /// TCP port on 127.0.0.1 (0 picks a free one).
     #[arg(long, default_value_t = 0)]
     pub port: u16,
+    /// Which service version the demo server imitates.
+    #[command(flatten)]
+    pub server: DemoServerArgs,
     /// Faults of the demo server.
     #[command(flatten)]
     pub faults: FaultArgs,
     /// Extra pending requests to add (for scale tests).
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub extra_requests: usize,
+}
+
+/// The deployed service the demo server imitates (`demo` and `serve-demo`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct DemoServerArgs {
+    /// Service version to imitate: 0.8 (0.8.4: approve and decline exist) or 0.9 (0.9.0: no
+    /// update route, joining inserts an approved request).
+    #[arg(long, value_name = "VERSION", default_value = "0.8", value_parser = crate::demo::ServiceVersion::parse)]
+    pub api_version: crate::demo::ServiceVersion,
 }
 
 /// Fault injection of the demo server (all off by default).
@@ -123,6 +138,17 @@ pub struct FaultArgs {
     /// Share of requests (0.0-1.0) whose connection is closed without an answer.
     #[arg(long, default_value_t = 0.0, value_name = "RATE")]
     pub drop_rate: f64,
+    /// Share of successful writes (0.0-1.0) whose answer is lost after the write committed.
+    #[arg(long, default_value_t = 0.0, value_name = "RATE", value_parser = rate)]
+    pub drop_after_write_rate: f64,
+}
+
+/// A share from 0.0 to 1.0.
+fn rate(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(r) if (0.0..=1.0).contains(&r) => Ok(r),
+        _ => Err(format!("{text:?} is not a rate from 0.0 to 1.0")),
+    }
 }
 
 impl FaultArgs {
@@ -133,6 +159,7 @@ impl FaultArgs {
             jitter: std::time::Duration::from_millis(self.jitter_ms),
             failure_rate: self.failure_rate.clamp(0.0, 1.0),
             drop_rate: self.drop_rate.clamp(0.0, 1.0),
+            drop_after_write_rate: self.drop_after_write_rate,
         }
     }
 }

@@ -681,3 +681,147 @@ async fn injected_faults() {
     d.set_faults(Faults::default());
     cl.current_user().await.expect("healthy again");
 }
+
+#[tokio::test]
+async fn listing_reads_brackets_plain_and_percent_encoded_alike() {
+    let d = server().await;
+    let a = d.user("admin").expect("admin");
+    let club = d.club_ids()[0];
+    let http = reqwest::Client::new();
+    let plain = format!(
+        "filter[data][club_ids][0]={club}&filter[data][membership_status]=pending&sort[by][0]=id&pagination[p]=1&pagination[size]=100&fetch_level=default"
+    );
+    let mut totals = Vec::new();
+    for q in [
+        plain.clone(),
+        plain.replace('[', "%5B").replace(']', "%5D"),
+        plain.replace('[', "%5b").replace(']', "%5d"),
+    ] {
+        let r = http
+            .get(format!("{}/v1/clubs/requests?{q}", d.base_url))
+            .header("X-Api-Key", &a.api_key)
+            .header("Authorization", format!("Bearer {}", a.token))
+            .send()
+            .await
+            .expect("send");
+        assert_eq!(r.status(), 200, "{q}");
+        let body: serde_json::Value = r.json().await.expect("json");
+        let total = body["meta"]["pagination"]["total"].as_u64().expect("total");
+        totals.push(total);
+        let rows = body["data"].as_array().expect("rows");
+        assert_eq!(rows.len() as u64, total, "one page holds them all");
+        assert!(
+            rows.iter().all(|r| r["club"]["id"] == club.to_string()
+                && r["membership_status"] == "pending"),
+            "every row is a pending request of the club"
+        );
+    }
+    assert!(
+        totals[0] > 0 && totals[0] < 240,
+        "the filter applied: {totals:?}"
+    );
+    assert!(totals.iter().all(|t| *t == totals[0]), "{totals:?}");
+}
+
+#[tokio::test]
+async fn answer_lost_after_the_write_committed() {
+    let d = server().await;
+    let cl = as_user(&d, "moderator");
+    let ids = d.pending_for("moderator");
+    d.set_faults(Faults {
+        drop_after_write_rate: 1.0,
+        ..Faults::default()
+    });
+    // Reads are answered.
+    cl.current_user().await.expect("reads are not dropped");
+    // The approval lands, its answer does not.
+    let e = cl
+        .update_club_request(ids[0], &MembershipStatus::Approved, Levels::ID_ONLY)
+        .await
+        .expect_err("answer lost");
+    assert!(matches!(e, ApiError::Connect { .. }), "{e:?}");
+    let read = cl
+        .club_request(ids[0], Levels::REQUEST_ROW)
+        .await
+        .expect("re-read");
+    assert_eq!(read.data.membership(), Some(&MembershipStatus::Approved));
+    assert_eq!(d.mutations(), vec![format!("update {} approved", ids[0])]);
+    // A refused write changed nothing and is answered as usual.
+    let e = cl
+        .update_club_request(ids[0], &MembershipStatus::Declined, Levels::ID_ONLY)
+        .await
+        .expect_err("refused");
+    assert!(matches!(e, ApiError::Forbidden(_)), "{e:?}");
+    // Delete and a new contact: committed, answers lost.
+    let e = cl
+        .delete_club_request(ids[1])
+        .await
+        .expect_err("answer lost");
+    assert!(matches!(e, ApiError::Connect { .. }), "{e:?}");
+    let e = cl
+        .club_request(ids[1], Levels::REQUEST_ROW)
+        .await
+        .expect_err("deleted");
+    assert!(matches!(e, ApiError::NotFound(_)), "{e:?}");
+    let club = d.club_ids()[0];
+    let mine = as_user(&d, "admin");
+    let e = mine
+        .create_club_contact(
+            club,
+            &NewContact {
+                kind: ContactType::Website,
+                value: "https://lost.example".into(),
+            },
+            Levels::new(FetchLevel::Default, FetchLevel::IdOnly),
+        )
+        .await
+        .expect_err("answer lost");
+    assert!(matches!(e, ApiError::Connect { .. }), "{e:?}");
+    assert!(
+        d.contact_values(club)
+            .contains(&"https://lost.example".to_owned())
+    );
+    // With the rate back at 0 the next write is answered.
+    d.set_faults(Faults::default());
+    cl.update_club_request(ids[2], &MembershipStatus::Declined, Levels::ID_ONLY)
+        .await
+        .expect("answered");
+}
+
+#[tokio::test]
+async fn the_client_works_through_the_delay_proxy() {
+    use club_admin::demo::proxy::{DelayProxy, ProxyOptions};
+    let d = server().await;
+    let proxy = DelayProxy::start(
+        d.addr,
+        ProxyOptions {
+            round_trip: Duration::from_millis(20),
+            connect_round_trips: 1,
+        },
+    )
+    .await
+    .expect("proxy");
+    let m = d.moderator();
+    let cl = ApiClient::new(
+        &proxy.base_url,
+        Credentials::new(Some(m.api_key.clone()), Some(m.token.clone())),
+        opts(),
+    )
+    .expect("client");
+    let before = d.calls();
+    let user = cl.current_user().await.expect("user through the proxy");
+    assert_eq!(user.data.role.as_deref(), Some("student"));
+    let id = d.pending_for("moderator")[0];
+    cl.update_club_request(id, &MembershipStatus::Approved, Levels::ID_ONLY)
+        .await
+        .expect("write through the proxy");
+    assert_eq!(d.request_status(id), Some(MembershipStatus::Approved));
+    assert_eq!(d.calls() - before, 2, "the demo counts each call once");
+    assert_eq!(
+        proxy.connections(),
+        1,
+        "the second call reused the connection"
+    );
+    let (up, down) = proxy.bytes();
+    assert!(up > 0 && down > 0, "{up} {down}");
+}

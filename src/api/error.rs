@@ -2,6 +2,10 @@
 
 use thiserror::Error;
 
+/// The 403 detail with which the deployed 0.8.x service refuses approve and decline to a
+/// caller who is not a student (issue 13 item 2); see [`ApiError::is_role_refusal`].
+pub const ROLE_REFUSAL_DETAIL: &str = "User is not a student";
+
 /// What was known about a failed HTTP exchange.
 ///
 /// `status` is the HTTP status (absent for transport failures). `error_type`, `detail` and
@@ -197,6 +201,20 @@ impl ApiError {
     /// or is a plain 404 on a listing route, which api-notes.md says means the same.
     pub fn is_unavailable(&self) -> bool {
         matches!(self, ApiError::OperationUnavailable(_))
+    }
+
+    /// True for the service refusing an operation to the caller's *role*, not to one request:
+    /// 403 whose detail contains "not a student" — the deployed 0.8.x text is
+    /// [`ROLE_REFUSAL_DETAIL`], "User is not a student", answered to every approve and
+    /// decline by a teacher (issue 13 item 2). Not the per-club refusal of a student
+    /// moderator ("Student must be a staff member of the club to update club requests"), nor
+    /// "Club request has already been approved", nor the generic "Insufficient permissions
+    /// to perform this action": those are about one request.
+    pub fn is_role_refusal(&self) -> bool {
+        matches!(self, ApiError::Forbidden(info) if info
+            .detail
+            .as_deref()
+            .is_some_and(|d| d.to_ascii_lowercase().contains("not a student")))
     }
 
     /// True for failures where the request may never have reached the server or the server

@@ -4,16 +4,19 @@
 //! - [`client`]: [`ApiClient`], one async method per operation.
 //! - [`error`]: [`ApiError`], classed for the UI.
 //! - [`query`]: the bracket query syntax of the deployed listings.
+//! - [`capability`]: [`UpdateRoute`], whether approve and decline exist on this server.
 //! - [`token`]: JWT expiry and pasted-token parsing.
 
+pub mod capability;
 pub mod client;
 pub mod error;
 pub mod models;
 pub mod query;
 pub mod token;
 
+pub use capability::{UpdateRoute, classify_update_probe};
 pub use client::{ApiClient, ClientOptions, Credentials, Reply, validate_base_url};
-pub use error::{ApiError, AuthErrorKind, ErrorInfo};
+pub use error::{ApiError, AuthErrorKind, ErrorInfo, ROLE_REFUSAL_DETAIL};
 pub use models::*;
 pub use query::{ClubQuery, Page, RequestFilter, RequestSortKey, Sort};
 pub use token::{TokenError, jwt_expiry, parse_pasted_token};

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use axum::extract::{Request, State};
+use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::Response;
 
@@ -17,12 +18,38 @@ pub struct Faults {
     pub jitter: Duration,
     /// Share of requests (0.0 to 1.0) answered with 500 or 503.
     pub failure_rate: f64,
-    /// Share of requests (0.0 to 1.0) whose connection is closed with no response at all.
+    /// Share of requests (0.0 to 1.0) whose connection is closed with no response at all,
+    /// before the handler runs: the request changed nothing.
     pub drop_rate: f64,
+    /// Share of successful writes (PUT, POST, DELETE, PATCH answered 2xx) whose answer is lost
+    /// *after* the write committed: the handler runs, then the connection is closed with no
+    /// response (issue 10 item 4). The client sees a connection error while the server holds
+    /// the new state; only a re-read tells the truth. Refused writes changed nothing and are
+    /// answered as usual.
+    pub drop_after_write_rate: f64,
 }
 
-/// The middleware: sleeps, then maybe fails or drops, else passes the request on.
+/// True for the methods that change data on the server.
+fn is_write(method: &Method) -> bool {
+    matches!(
+        *method,
+        Method::PUT | Method::POST | Method::DELETE | Method::PATCH
+    )
+}
+
+/// Closes the connection without writing a response. Unwinding out of the connection task
+/// makes hyper drop the socket, as a crashed upstream does; `resume_unwind` skips the panic
+/// hook, so nothing is printed over a terminal user interface sharing the process.
+fn drop_connection(what: &'static str) -> ! {
+    std::panic::resume_unwind(Box::new(what))
+}
+
+/// The middleware: sleeps, then maybe fails or drops, else passes the request on; a write's
+/// answer may then be dropped after the handler ran.
 pub async fn inject(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    state
+        .calls
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let faults = state.faults.lock().map(|f| f.clone()).unwrap_or_default();
     let mut delay = faults.latency;
     if !faults.jitter.is_zero() {
@@ -32,10 +59,7 @@ pub async fn inject(State(state): State<AppState>, req: Request, next: Next) -> 
         tokio::time::sleep(delay).await;
     }
     if faults.drop_rate > 0.0 && fastrand::f64() < faults.drop_rate {
-        // Unwinding out of the connection task makes hyper close the socket without writing
-        // a response, as a crashed upstream does. `resume_unwind` skips the panic hook, so
-        // nothing is printed over a terminal user interface sharing the process.
-        std::panic::resume_unwind(Box::new("demo fault: connection dropped"));
+        drop_connection("demo fault: connection dropped");
     }
     if faults.failure_rate > 0.0 && fastrand::f64() < faults.failure_rate {
         return if fastrand::bool() {
@@ -48,5 +72,14 @@ pub async fn inject(State(state): State<AppState>, req: Request, next: Next) -> 
             error(503, "service_unavailable", "Service unavailable (injected)")
         };
     }
-    next.run(req).await
+    let write = is_write(req.method());
+    let response = next.run(req).await;
+    if write
+        && response.status().is_success()
+        && faults.drop_after_write_rate > 0.0
+        && fastrand::f64() < faults.drop_after_write_rate
+    {
+        drop_connection("demo fault: answer dropped after the write");
+    }
+    response
 }

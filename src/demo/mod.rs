@@ -6,6 +6,8 @@
 //! accounts' credentials; `club-admin serve-demo` runs it alone.
 
 mod faults;
+pub mod proxy;
+pub mod query;
 pub mod routes;
 pub mod seed;
 pub mod state;
@@ -23,6 +25,56 @@ pub use faults::Faults;
 use crate::api::{MembershipStatus, Timestamp};
 use state::{DemoState, IssuedToken};
 
+/// Which deployed service the demo server imitates (issue 13: both are deployed).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ServiceVersion {
+    /// 0.8.4, the version api-notes.md records: `PUT /v1/clubs/requests/{id}` approves and
+    /// declines; a student's request to join a club is inserted `pending`.
+    #[default]
+    V0_8,
+    /// 0.9.0, the current deployment: no update route (`PUT /v1/clubs/requests/{id}` answers
+    /// 404 `entity_not_found` "Route not found", as any unknown route does); a request to join
+    /// is inserted `approved` (no moderation step). Requests already in the data (the seed)
+    /// keep their status: they were made before the upgrade.
+    V0_9,
+}
+
+impl ServiceVersion {
+    /// The `api_version` label of the envelopes: `0.8.4` or `0.9.0`.
+    pub fn label(self) -> &'static str {
+        match self {
+            ServiceVersion::V0_8 => routes::API_VERSION,
+            ServiceVersion::V0_9 => "0.9.0",
+        }
+    }
+
+    /// True when `PUT /v1/clubs/requests/{id}` exists.
+    pub fn has_update_route(self) -> bool {
+        self == ServiceVersion::V0_8
+    }
+
+    /// The status a newly joined request is inserted with.
+    pub fn join_status(self) -> MembershipStatus {
+        match self {
+            ServiceVersion::V0_8 => MembershipStatus::Pending,
+            ServiceVersion::V0_9 => MembershipStatus::Approved,
+        }
+    }
+
+    /// Reads `0.8`, `0.8.4`, `0.9` or `0.9.0` (the value of `--api-version`).
+    ///
+    /// Errors: any other text, with the accepted values.
+    pub fn parse(text: &str) -> Result<ServiceVersion, String> {
+        match text.trim() {
+            "0.8" | "0.8.4" => Ok(ServiceVersion::V0_8),
+            "0.9" | "0.9.0" => Ok(ServiceVersion::V0_9),
+            other => Err(format!(
+                "unknown API version {other:?}: the demo imitates 0.8 (0.8.4) or 0.9 (0.9.0)"
+            )),
+        }
+    }
+}
+
 /// How to start the demo server.
 #[derive(Debug, Clone, Default)]
 pub struct DemoOptions {
@@ -32,8 +84,11 @@ pub struct DemoOptions {
     pub faults: Faults,
     /// Validity of the issued tokens; `None` means 8 hours.
     pub token_ttl: Option<ChronoDuration>,
-    /// Extra pending requests to add (spread over the moderator's clubs), for scale tests.
+    /// Extra requests to add (spread over the moderator's clubs), for scale tests; they are
+    /// joined at start, so `pending` on 0.8 and `approved` on 0.9 ([`ServiceVersion::join_status`]).
     pub extra_requests: usize,
+    /// Which deployed service to imitate; 0.8.4 by default.
+    pub api_version: ServiceVersion,
 }
 
 /// A demo account with its credentials. `Debug` redacts both secrets.
@@ -164,6 +219,53 @@ impl DemoHandle {
         st.mutations.clone()
     }
 
+    /// HTTP requests received so far (every route, answered or dropped), for harnesses that
+    /// count calls.
+    pub fn calls(&self) -> u64 {
+        self.state.calls.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Which deployed service this server imitates.
+    pub fn api_version(&self) -> ServiceVersion {
+        self.state.version
+    }
+
+    /// A student asks to join a club, as the service's join operation does (the demo has no
+    /// HTTP route for it: the dashboard never joins). The row is inserted with the status of
+    /// [`ServiceVersion::join_status`]: `pending` on 0.8, `approved` on 0.9 (and the student
+    /// becomes a member). Returns the new request's id; `None` for an unknown club or student.
+    pub fn join(&self, student: Uuid, club: Uuid) -> Option<Uuid> {
+        let mut st = self.state.data.lock().unwrap_or_else(|p| p.into_inner());
+        if !st.students.contains_key(&student) || st.club(club).is_none() {
+            return None;
+        }
+        let status = self.state.version.join_status();
+        let id = Uuid::new_v4();
+        st.requests.push(seed::SeedRequest {
+            id,
+            created_at: Some(Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)),
+            club_id: club,
+            student_id: student,
+            year: Some(2026),
+            membership_status: status.clone(),
+        });
+        if status == MembershipStatus::Approved
+            && let Some(c) = st.clubs.iter_mut().find(|c| c.id == club)
+            && !c.member_ids.contains(&student)
+        {
+            c.member_ids.push(student);
+        }
+        Some(id)
+    }
+
+    /// Ids of every student, sorted.
+    pub fn student_ids(&self) -> Vec<Uuid> {
+        let st = self.state.data.lock().unwrap_or_else(|p| p.into_inner());
+        let mut ids: Vec<Uuid> = st.students.keys().copied().collect();
+        ids.sort();
+        ids
+    }
+
     /// Ids of every club, in seed order.
     pub fn club_ids(&self) -> Vec<Uuid> {
         let st = self.state.data.lock().unwrap_or_else(|p| p.into_inner());
@@ -190,7 +292,11 @@ impl DemoHandle {
 pub async fn start(options: DemoOptions) -> Result<DemoHandle, String> {
     let seed = seed::load()?;
     let mut state = DemoState::new(seed);
-    add_extra_requests(&mut state, options.extra_requests);
+    add_extra_requests(
+        &mut state,
+        options.extra_requests,
+        options.api_version.join_status(),
+    );
     let ttl = options.token_ttl.unwrap_or(ChronoDuration::hours(8));
     let expires = Utc::now() + ttl;
     let mut users = Vec::new();
@@ -211,6 +317,8 @@ pub async fn start(options: DemoOptions) -> Result<DemoHandle, String> {
     let app_state = routes::AppState {
         data: Arc::new(Mutex::new(state)),
         faults: Arc::new(Mutex::new(options.faults.clone())),
+        version: options.api_version,
+        calls: Arc::new(std::sync::atomic::AtomicU64::new(0)),
     };
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", options.port))
         .await
@@ -260,7 +368,7 @@ fn strip_trailing_slash(mut req: axum::extract::Request) -> axum::extract::Reque
     req
 }
 
-fn add_extra_requests(state: &mut DemoState, n: usize) {
+fn add_extra_requests(state: &mut DemoState, n: usize, status: MembershipStatus) {
     if n == 0 {
         return;
     }
@@ -292,7 +400,7 @@ fn add_extra_requests(state: &mut DemoState, n: usize) {
             club_id: clubs[i % clubs.len()],
             student_id: students[i % students.len()],
             year: Some(2026),
-            membership_status: MembershipStatus::Pending,
+            membership_status: status.clone(),
         });
     }
 }

@@ -15,8 +15,9 @@ use chrono::{SecondsFormat, Utc};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::Faults;
+use super::query;
 use super::state::{DemoState, Refusal};
+use super::{Faults, ServiceVersion};
 use crate::api::{ContactType, FetchLevel, Levels, MembershipStatus};
 
 /// Unwraps a `Result<T, Response>`, answering with the error response.
@@ -29,8 +30,20 @@ macro_rules! or_respond {
     };
 }
 
-/// The version label the deployed service reports.
+/// The version label the older deployed service reports (api-notes.md); the default.
 pub const API_VERSION: &str = "0.8.4";
+
+tokio::task_local! {
+    /// `api_version` of the envelopes built while a request is handled: set per request by
+    /// [`router`] from [`AppState::version`], so that the free helpers [`ok`] and [`error`]
+    /// need no state (two demo servers of different versions share one process in tests).
+    static VERSION: &'static str;
+}
+
+/// The `api_version` label for the request being handled ([`API_VERSION`] outside one).
+fn version_label() -> &'static str {
+    VERSION.try_with(|v| *v).unwrap_or(API_VERSION)
+}
 
 /// Shared handler state.
 #[derive(Clone)]
@@ -39,6 +52,10 @@ pub struct AppState {
     pub data: Arc<Mutex<DemoState>>,
     /// Fault injection, changeable while running.
     pub faults: Arc<Mutex<Faults>>,
+    /// Which deployed service the server imitates.
+    pub version: ServiceVersion,
+    /// Requests received (counted by the fault layer, before any fault).
+    pub calls: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl AppState {
@@ -54,7 +71,7 @@ fn now_text() -> String {
 /// A success envelope.
 fn ok(data: Value, pagination: Option<Value>) -> Response {
     let body = json!({
-        "api_version": API_VERSION,
+        "api_version": version_label(),
         "data": data,
         "error": null,
         "meta": { "timestamp": now_text(), "pagination": pagination },
@@ -66,7 +83,7 @@ fn ok(data: Value, pagination: Option<Value>) -> Response {
 pub fn error(status: u16, error_type: &str, detail: &str) -> Response {
     let code = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let body = json!({
-        "api_version": API_VERSION,
+        "api_version": version_label(),
         "error": {
             "id": Uuid::new_v4(),
             "code": status,
@@ -133,43 +150,16 @@ fn auth(state: &AppState, headers: &HeaderMap, need_token: bool) -> Result<usize
     }
 }
 
-fn parse_level(v: Option<&str>) -> Result<FetchLevel, Response> {
-    match v {
-        None => Ok(FetchLevel::IdOnly),
-        Some(t) => FetchLevel::parse(t).ok_or_else(|| {
-            error(
-                400,
-                "invalid_request",
-                &format!(
-                    "Query deserialize error: unknown variant `{t}`, expected one of `id_only`, `compact`, `default`, `detailed`"
-                ),
-            )
-        }),
-    }
+/// A 400 `invalid_request` with `detail`.
+fn invalid(detail: String) -> Response {
+    error(400, "invalid_request", &detail)
 }
 
-fn query_pairs(raw: &Option<String>) -> Vec<(String, String)> {
-    raw.as_deref()
-        .map(|q| {
-            url::form_urlencoded::parse(q.as_bytes())
-                .map(|(k, v)| (k.into_owned(), v.into_owned()))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn get_pair<'a>(pairs: &'a [(String, String)], key: &str) -> Option<&'a str> {
-    pairs
-        .iter()
-        .find(|(k, _)| k == key)
-        .map(|(_, v)| v.as_str())
-}
-
-fn query_levels(pairs: &[(String, String)]) -> Result<Levels, Response> {
-    Ok(Levels::new(
-        parse_level(get_pair(pairs, "fetch_level"))?,
-        parse_level(get_pair(pairs, "descendant_fetch_level"))?,
-    ))
+/// `fetch_level` / `descendant_fetch_level` of a single read's query string.
+fn query_levels(raw: &Option<String>) -> Result<Levels, Response> {
+    query::parse::<query::LevelsQuery>(raw.as_deref())
+        .and_then(|q| q.levels())
+        .map_err(invalid)
 }
 
 async fn health(State(state): State<AppState>) -> Response {
@@ -202,7 +192,7 @@ async fn get_club(
 ) -> Response {
     let id = or_respond!(parse_id(&id));
     let user = or_respond!(auth(&state, &headers, false));
-    let levels = or_respond!(query_levels(&query_pairs(&q)));
+    let levels = or_respond!(query_levels(&q));
     let st = state.lock();
     match st.club(id) {
         None => error(404, "entity_not_found", &format!("Club {id} not found")),
@@ -222,7 +212,7 @@ fn parse_body(body: &Bytes) -> Result<(Value, Levels), Response> {
             &format!("Json deserialize error: {e}"),
         )
     })?;
-    let lv = |k: &str| parse_level(v.get(k).and_then(|x| x.as_str()));
+    let lv = |k: &str| query::parse_level(v.get(k).and_then(|x| x.as_str())).map_err(invalid);
     let levels = Levels::new(lv("fetch_level")?, lv("descendant_fetch_level")?);
     let data = v
         .get("data")
@@ -294,7 +284,7 @@ async fn get_request(
     let id = or_respond!(parse_id(&id));
     // Deployed behaviour: the token is demanded here too (api-notes.md).
     let user = or_respond!(auth(&state, &headers, true));
-    let levels = or_respond!(query_levels(&query_pairs(&q)));
+    let levels = or_respond!(query_levels(&q));
     let st = state.lock();
     match st.requests.iter().find(|r| r.id == id) {
         None => error(
@@ -372,36 +362,6 @@ async fn delete_request(
     }
 }
 
-/// Parsed `pagination[p]` / `pagination[size]`; 400 for the traps api-notes.md lists.
-fn pagination(pairs: &[(String, String)]) -> Result<(usize, usize), Response> {
-    let p = get_pair(pairs, "pagination[p]");
-    let size = get_pair(pairs, "pagination[size]");
-    let any = pairs.iter().any(|(k, _)| k.starts_with("pagination"));
-    if !any {
-        return Ok((1, 50));
-    }
-    let Some(p) = p else {
-        return Err(error(
-            400,
-            "invalid_request",
-            "Query deserialize error: missing field `p`",
-        ));
-    };
-    let bad = |what: &str| {
-        error(
-            400,
-            "invalid_request",
-            &format!("Query deserialize error: invalid {what}"),
-        )
-    };
-    let p: usize = p.parse().map_err(|_| bad("pagination[p]"))?;
-    let size: usize = match size {
-        Some(s) => s.parse().map_err(|_| bad("pagination[size]"))?,
-        None => 50,
-    };
-    Ok((p.max(1), size))
-}
-
 /// Page `p` (from 1) of `size` rows, each shaped by `shape`, with `meta.pagination`; a
 /// refusal while shaping (a student reading `default` students) answers for the whole page.
 fn page_of<T>(
@@ -438,132 +398,57 @@ fn page_meta(total: usize, p: usize, size: usize) -> Value {
     })
 }
 
-fn indexed_ids(pairs: &[(String, String)], name: &str) -> Result<Vec<Uuid>, Response> {
-    let prefix = format!("filter[data][{name}][");
-    pairs
-        .iter()
-        .filter(|(k, _)| k.starts_with(&prefix))
-        .map(|(_, v)| {
-            Uuid::parse_str(v).map_err(|_| {
-                error(
-                    400,
-                    "invalid_request",
-                    &format!("Query deserialize error: invalid UUID in {name}"),
-                )
-            })
-        })
-        .collect()
-}
-
-fn filter_data_present(pairs: &[(String, String)]) -> Result<bool, Response> {
-    if pairs
-        .iter()
-        .any(|(k, _)| k == "filter[data]" || k == "filter")
-    {
-        return Err(error(
-            400,
-            "invalid_request",
-            "Query deserialize error: filter[data] must not be empty",
-        ));
-    }
-    Ok(pairs.iter().any(|(k, _)| k.starts_with("filter[data][")))
-}
-
-fn sort_keys(
-    pairs: &[(String, String)],
-    allowed: &[&str],
-) -> Result<(Vec<String>, bool), Response> {
-    let mut keys = Vec::new();
-    for (k, v) in pairs {
-        if k.starts_with("sort[by][") {
-            if !allowed.contains(&v.as_str()) {
-                return Err(error(
-                    400,
-                    "invalid_request",
-                    &format!("Query deserialize error: unknown variant `{v}` for sort"),
-                ));
-            }
-            keys.push(v.clone());
-        }
-    }
-    let asc = get_pair(pairs, "sort[ascending]").is_none_or(|v| v != "false");
-    Ok((keys, asc))
-}
-
 async fn list_requests(
     State(state): State<AppState>,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Response {
     let user = or_respond!(auth(&state, &headers, true));
-    let pairs = query_pairs(&q);
-    let run = || -> Result<Response, Response> {
-        let levels = query_levels(&pairs)?;
-        let (p, size) = pagination(&pairs)?;
-        filter_data_present(&pairs)?;
-        let ids = indexed_ids(&pairs, "ids")?;
-        let club_ids = indexed_ids(&pairs, "club_ids")?;
-        let student_ids = indexed_ids(&pairs, "student_ids")?;
-        let status = match get_pair(&pairs, "filter[data][membership_status]") {
-            None => None,
-            Some(s) => match MembershipStatus::parse(s) {
-                MembershipStatus::Other(o) => {
-                    return Err(error(
-                        400,
-                        "invalid_request",
-                        &format!("Query deserialize error: unknown variant `{o}`"),
-                    ));
-                }
-                s => Some(s),
-            },
-        };
-        let year: Option<i32> = match get_pair(&pairs, "filter[data][year]") {
-            None => None,
-            Some(y) => Some(y.parse().map_err(|_| {
-                error(
-                    400,
-                    "invalid_request",
-                    "Query deserialize error: invalid year",
-                )
-            })?),
-        };
-        let (keys, asc) = sort_keys(
-            &pairs,
+    let l: query::Listing<query::RequestFilterData> = or_respond!(
+        query::listing(
+            q.as_deref(),
             &["id", "club_id", "student_id", "membership_status", "year"],
-        )?;
-        let st = state.lock();
-        let mut rows: Vec<_> = st
-            .requests
-            .iter()
-            .filter(|r| ids.is_empty() || ids.contains(&r.id))
-            .filter(|r| club_ids.is_empty() || club_ids.contains(&r.club_id))
-            .filter(|r| student_ids.is_empty() || student_ids.contains(&r.student_id))
-            .filter(|r| status.as_ref().is_none_or(|s| &r.membership_status == s))
-            .filter(|r| year.is_none_or(|y| r.year == Some(y)))
-            .collect();
-        if !keys.is_empty() {
-            rows.sort_by(|a, b| {
-                let mut ord = std::cmp::Ordering::Equal;
-                for k in &keys {
-                    ord = ord.then_with(|| match k.as_str() {
-                        "club_id" => a.club_id.cmp(&b.club_id),
-                        "student_id" => a.student_id.cmp(&b.student_id),
-                        "membership_status" => a
-                            .membership_status
-                            .as_str()
-                            .cmp(b.membership_status.as_str()),
-                        "year" => a.year.cmp(&b.year),
-                        _ => a.id.cmp(&b.id),
-                    });
-                }
-                if asc { ord } else { ord.reverse() }
-            });
-        }
-        Ok(page_of(&rows, p, size, |r| {
-            st.request_json(r, levels, Some(user))
-        }))
+        )
+        .map_err(invalid)
+    );
+    let f = l.data.unwrap_or_default();
+    let status = match f.membership_status.as_deref().map(query::membership_status) {
+        None => None,
+        Some(s) => Some(or_respond!(s.map_err(invalid))),
     };
-    run().unwrap_or_else(|r| r)
+    let ids = f.ids.unwrap_or_default();
+    let club_ids = f.club_ids.unwrap_or_default();
+    let student_ids = f.student_ids.unwrap_or_default();
+    let st = state.lock();
+    let mut rows: Vec<_> = st
+        .requests
+        .iter()
+        .filter(|r| ids.is_empty() || ids.contains(&r.id))
+        .filter(|r| club_ids.is_empty() || club_ids.contains(&r.club_id))
+        .filter(|r| student_ids.is_empty() || student_ids.contains(&r.student_id))
+        .filter(|r| status.as_ref().is_none_or(|s| &r.membership_status == s))
+        .filter(|r| f.year.is_none_or(|y| r.year == Some(y)))
+        .collect();
+    if !l.sort_by.is_empty() {
+        rows.sort_by(|a, b| {
+            let mut ord = std::cmp::Ordering::Equal;
+            for k in &l.sort_by {
+                ord = ord.then_with(|| match k.as_str() {
+                    "club_id" => a.club_id.cmp(&b.club_id),
+                    "student_id" => a.student_id.cmp(&b.student_id),
+                    "membership_status" => a
+                        .membership_status
+                        .as_str()
+                        .cmp(b.membership_status.as_str()),
+                    "year" => a.year.cmp(&b.year),
+                    _ => a.id.cmp(&b.id),
+                });
+            }
+            if l.ascending { ord } else { ord.reverse() }
+        });
+    }
+    let (p, size) = l.page;
+    page_of(&rows, p, size, |r| st.request_json(r, l.levels, Some(user)))
 }
 
 async fn list_clubs(
@@ -572,96 +457,103 @@ async fn list_clubs(
     RawQuery(q): RawQuery,
 ) -> Response {
     let user = or_respond!(auth(&state, &headers, true));
-    let pairs = query_pairs(&q);
-    let run = || -> Result<Response, Response> {
-        let levels = query_levels(&pairs)?;
-        let (p, size) = pagination(&pairs)?;
-        let has_data = filter_data_present(&pairs)?;
-        let text = get_pair(&pairs, "filter[q]").map(|t| t.to_lowercase());
-        if text.is_some() && has_data {
-            return Err(error(
-                400,
-                "invalid_request",
-                "filter[q] cannot be combined with filter[data]",
-            ));
-        }
-        let ids = indexed_ids(&pairs, "ids")?;
-        let contact_ids = indexed_ids(&pairs, "contact_ids")?;
-        let member_ids = indexed_ids(&pairs, "member_ids")?;
-        let staff_ids = indexed_ids(&pairs, "staff_ids")?;
-        let name = get_pair(&pairs, "filter[data][name]").map(|t| t.to_lowercase());
-        let (keys, asc) = sort_keys(&pairs, &["id"])?;
-        let st = state.lock();
-        let texts = |c: &super::seed::SeedClub| {
-            let mut all = String::new();
-            for t in [&c.name, &c.description].into_iter().flatten() {
-                for s in [&t.en, &t.th].into_iter().flatten() {
-                    all.push_str(&s.to_lowercase());
-                    all.push('\n');
-                }
+    let l: query::Listing<query::ClubFilterData> =
+        or_respond!(query::listing(q.as_deref(), &["id"]).map_err(invalid));
+    let text = l.text.as_ref().map(|t| t.to_lowercase());
+    if text.is_some() && l.data.is_some() {
+        return invalid("filter[q] cannot be combined with filter[data]".into());
+    }
+    let f = l.data.unwrap_or_default();
+    let ids = f.ids.unwrap_or_default();
+    let contact_ids = f.contact_ids.unwrap_or_default();
+    let member_ids = f.member_ids.unwrap_or_default();
+    let staff_ids = f.staff_ids.unwrap_or_default();
+    let name = f.name.as_ref().map(|t| t.to_lowercase());
+    let st = state.lock();
+    let texts = |c: &super::seed::SeedClub| {
+        let mut all = String::new();
+        for t in [&c.name, &c.description].into_iter().flatten() {
+            for s in [&t.en, &t.th].into_iter().flatten() {
+                all.push_str(&s.to_lowercase());
+                all.push('\n');
             }
-            all
-        };
-        let mut rows: Vec<_> = st
-            .clubs
-            .iter()
-            .filter(|c| ids.is_empty() || ids.contains(&c.id))
-            .filter(|c| {
-                contact_ids.is_empty() || c.contact_ids.iter().any(|x| contact_ids.contains(x))
-            })
-            .filter(|c| {
-                member_ids.is_empty() || c.member_ids.iter().any(|x| member_ids.contains(x))
-            })
-            .filter(|c| staff_ids.is_empty() || c.staff_ids.iter().any(|x| staff_ids.contains(x)))
-            .filter(|c| {
-                name.as_ref().is_none_or(|n| {
-                    c.name.as_ref().is_some_and(|t| {
-                        [&t.en, &t.th]
-                            .into_iter()
-                            .flatten()
-                            .any(|s| s.to_lowercase().contains(n.as_str()))
-                    })
+        }
+        all
+    };
+    let mut rows: Vec<_> = st
+        .clubs
+        .iter()
+        .filter(|c| ids.is_empty() || ids.contains(&c.id))
+        .filter(|c| contact_ids.is_empty() || c.contact_ids.iter().any(|x| contact_ids.contains(x)))
+        .filter(|c| member_ids.is_empty() || c.member_ids.iter().any(|x| member_ids.contains(x)))
+        .filter(|c| staff_ids.is_empty() || c.staff_ids.iter().any(|x| staff_ids.contains(x)))
+        .filter(|c| {
+            name.as_ref().is_none_or(|n| {
+                c.name.as_ref().is_some_and(|t| {
+                    [&t.en, &t.th]
+                        .into_iter()
+                        .flatten()
+                        .any(|s| s.to_lowercase().contains(n.as_str()))
                 })
             })
-            .filter(|c| text.as_ref().is_none_or(|t| texts(c).contains(t.as_str())))
-            .collect();
-        if !keys.is_empty() {
-            rows.sort_by(|a, b| {
-                if asc {
-                    a.id.cmp(&b.id)
-                } else {
-                    b.id.cmp(&a.id)
-                }
-            });
-        }
-        Ok(page_of(&rows, p, size, |c| {
-            st.club_json(c, levels, Some(user))
-        }))
-    };
-    run().unwrap_or_else(|r| r)
+        })
+        .filter(|c| text.as_ref().is_none_or(|t| texts(c).contains(t.as_str())))
+        .collect();
+    if !l.sort_by.is_empty() {
+        rows.sort_by(|a, b| {
+            if l.ascending {
+                a.id.cmp(&b.id)
+            } else {
+                b.id.cmp(&a.id)
+            }
+        });
+    }
+    let (p, size) = l.page;
+    page_of(&rows, p, size, |c| st.club_json(c, l.levels, Some(user)))
 }
 
+/// 404 JSON `entity_not_found` "Route not found": the deployed answer to an unknown route,
+/// and to a known path with a method it does not serve (0.9.0 answers `PUT
+/// /v1/clubs/requests/{id}` so while GET and DELETE of that path still work).
 async fn not_found() -> Response {
     error(404, "entity_not_found", "Route not found")
 }
 
-/// The router with every operation of the interface and the two listings.
+/// Runs the rest of the request with [`VERSION`] set to the server's label.
+async fn with_version(
+    State(state): State<AppState>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    VERSION.scope(state.version.label(), next.run(req)).await
+}
+
+/// The router with every operation of the interface and the two listings, as the service of
+/// `state.version` offers them: 0.9.0 has no `PUT /v1/clubs/requests/{id}`.
 pub fn router(state: AppState) -> Router {
+    let request = get(get_request).delete(delete_request);
+    let request = if state.version.has_update_route() {
+        request.put(update_request)
+    } else {
+        request
+    };
     Router::new()
         .route("/health-check", get(health))
         .route("/auth/user", get(current_user))
         .route("/v1/clubs", get(list_clubs))
         .route("/v1/clubs/requests", get(list_requests))
-        .route(
-            "/v1/clubs/requests/{id}",
-            get(get_request).put(update_request).delete(delete_request),
-        )
+        .route("/v1/clubs/requests/{id}", request)
         .route("/v1/clubs/{id}", get(get_club))
         .route("/v1/clubs/{id}/contacts", post(create_contact))
+        .method_not_allowed_fallback(not_found)
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             super::faults::inject,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            with_version,
         ))
         .with_state(state)
 }

@@ -44,6 +44,10 @@ pub type Refusal = (u16, &'static str, String);
 /// The standard 403 detail of the deployed service.
 pub const NO_PERMISSION: &str = "Insufficient permissions to perform this action";
 
+/// The 403 detail 0.8.x gives a caller whose role is not `student` on approve and decline
+/// (issue 13, item 2).
+pub const NOT_A_STUDENT: &str = "User is not a student";
+
 impl DemoState {
     /// Builds the state from the seed.
     pub fn new(seed: Seed) -> Self {
@@ -217,13 +221,21 @@ impl DemoState {
         }))
     }
 
-    /// Applies a status change (PUT), checking what the deployed service checks, in its order.
+    /// Applies a status change (PUT), checking what the deployed service checks, in its order:
+    /// the caller's role first (issue 13: on 0.8.x a teacher gets 403 "User is not a student"
+    /// to every approve; an admin is let through here, as the demo has always done), then the
+    /// id (404), then club staff (403 "Student must be a staff member ..."), then `pending`
+    /// (403 "Club request has already been ...").
     pub fn update_request(
         &mut self,
         user: usize,
         id: Uuid,
         status: MembershipStatus,
     ) -> Result<usize, Refusal> {
+        let u = &self.users[user];
+        if !u.is_admin && u.role != "student" {
+            return Err((403, "invalid_permission", NOT_A_STUDENT.into()));
+        }
         let idx = self.requests.iter().position(|r| r.id == id).ok_or((
             404,
             "entity_not_found",
@@ -231,12 +243,12 @@ impl DemoState {
         ))?;
         let club = self.requests[idx].club_id;
         if !self.may_moderate(user, club) {
-            let detail = if self.users[user].role == "student" {
-                "Student must be a staff member of the club to update club requests".into()
-            } else {
-                NO_PERMISSION.into()
-            };
-            return Err((403, "invalid_permission", detail));
+            // Only students reach this point (an admin may moderate every club).
+            return Err((
+                403,
+                "invalid_permission",
+                "Student must be a staff member of the club to update club requests".into(),
+            ));
         }
         match &self.requests[idx].membership_status {
             MembershipStatus::Pending => {}

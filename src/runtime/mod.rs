@@ -110,6 +110,7 @@ async fn demo(args: DemoArgs) -> Result<(), String> {
         faults: args.faults.to_faults(),
         token_ttl: None,
         extra_requests: 0,
+        api_version: args.server.api_version,
     })
     .await?;
     let user = handle
@@ -132,13 +133,15 @@ async fn serve_demo(args: ServeDemoArgs) -> Result<(), String> {
         faults: args.faults.to_faults(),
         token_ttl: None,
         extra_requests: args.extra_requests,
+        api_version: args.server.api_version,
     })
     .await?;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,
-        "club-admin demo server listening on {}",
-        handle.base_url
+        "club-admin demo server listening on {} (imitating service {})",
+        handle.base_url,
+        handle.api_version().label()
     );
     let _ = writeln!(
         out,
