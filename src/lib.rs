@@ -1,5 +1,5 @@
 //! club-admin: a terminal dashboard for the moderators of a school's club administration
-//! service. See `README.md` for use; `shared/design.md` for the shape of the code.
+//! service. See `README.md` for use; `docs/architecture.md` for the shape of the code.
 //!
 //! Layers (arrows point one way): [`ui`] reads [`app`]; [`runtime`] drives [`app`] and
 //! [`api`]; [`app`] knows neither the terminal nor HTTP; [`api`] knows nothing above it.

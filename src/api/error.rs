@@ -119,7 +119,7 @@ pub enum ApiError {
     /// 401: see [`AuthErrorKind`].
     #[error("unauthorised: {}{}", kind.describe(), info.suffix())]
     Unauthorized {
-        /// Why.
+        /// Which 401 it is (`error_type`): missing or invalid key, token, scheme.
         kind: AuthErrorKind,
         /// The answer.
         info: ErrorInfo,
@@ -197,8 +197,9 @@ impl ApiError {
         matches!(self, ApiError::Unauthorized { kind, .. } if kind.needs_sign_in())
     }
 
-    /// True when the answer proves the server lacks the operation (404 "Route not found"),
-    /// or is a plain 404 on a listing route, which api-notes.md says means the same.
+    /// True when the answer proves the server lacks the operation: 404 with the service's
+    /// JSON `detail` "Route not found" (deployed behaviour, api-notes.md). A plain 404 for an
+    /// unknown id is [`ApiError::NotFound`], not this.
     pub fn is_unavailable(&self) -> bool {
         matches!(self, ApiError::OperationUnavailable(_))
     }

@@ -98,7 +98,7 @@ pub struct DemoUser {
     pub label: String,
     /// E-mail.
     pub email: String,
-    /// Role.
+    /// The account's `role` as `/auth/user` reports it.
     pub role: String,
     /// API key.
     pub api_key: String,

@@ -91,7 +91,7 @@ pub struct ListQuery<D> {
     pub fetch_level: Option<String>,
     /// Level of the records below the rows.
     pub descendant_fetch_level: Option<String>,
-    /// Filter.
+    /// `filter[data][...]` or `filter[q]` (never both: 400, api-notes.md).
     pub filter: Option<FilterQuery<D>>,
     /// Sort.
     pub sort: Option<SortQuery>,

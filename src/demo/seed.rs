@@ -18,7 +18,8 @@ pub struct SeedStudent {
     pub user_id: Uuid,
     /// Name parts.
     pub person: Option<Person>,
-    /// Classroom.
+    /// The student's classroom (`{id}`), for the rule that a student reads `default`
+    /// students only in their own classroom (api-notes.md).
     pub classroom: Option<Classroom>,
     /// Number in class.
     pub class_no: Option<i64>,
@@ -29,7 +30,7 @@ pub struct SeedStudent {
 pub struct SeedClub {
     /// Club id.
     pub id: Uuid,
-    /// Name.
+    /// The club's name in Thai and English.
     pub name: Option<MultiLangText>,
     /// Description.
     pub description: Option<MultiLangText>,
@@ -73,7 +74,7 @@ pub struct SeedUser {
     pub created_at: Option<String>,
     /// E-mail.
     pub email: String,
-    /// Role.
+    /// `student`, `teacher` or `management` (the `role` of `/auth/user`).
     pub role: String,
     /// Person link.
     pub meta: Option<UserMeta>,
@@ -91,7 +92,7 @@ pub struct SeedUser {
 
 /// Everything the demo server starts with.
 pub struct Seed {
-    /// Students.
+    /// Students (`assets/demo/students.json`).
     pub students: Vec<SeedStudent>,
     /// Clubs.
     pub clubs: Vec<SeedClub>,

@@ -30,7 +30,7 @@ pub struct DemoState {
     pub contacts: HashMap<Uuid, Contact>,
     /// Requests in seed order (deleted ones removed).
     pub requests: Vec<SeedRequest>,
-    /// Accounts.
+    /// The demo accounts (moderator, teacher, admin) with their keys and tokens.
     pub users: Vec<SeedUser>,
     /// Issued tokens by their text.
     pub tokens: HashMap<String, IssuedToken>,

@@ -204,7 +204,7 @@ pub struct ListArgs {
     /// in the dashboard).
     #[arg(long, conflicts_with = "clubs")]
     pub mine: bool,
-    /// Levels.
+    /// `--fetch-level` and `--descendant-fetch-level` of the records printed.
     #[command(flatten)]
     pub levels: LevelArgs,
     /// Shared options.
@@ -218,7 +218,7 @@ pub struct ShowArgs {
     /// Club request ids (any mix of spaces, commas, new lines); `-` reads standard input.
     #[arg(value_name = "ID", required = true)]
     pub targets: Vec<String>,
-    /// Levels.
+    /// `--fetch-level` and `--descendant-fetch-level` of the records printed.
     #[command(flatten)]
     pub levels: LevelArgs,
     /// Shared options.

@@ -47,7 +47,7 @@ impl Theme {
         }
     }
 
-    /// Errors.
+    /// Failures and refusals (red where colour is on; bold under `NO_COLOR`).
     pub fn error(&self) -> Style {
         if self.color {
             Style::default().fg(Color::Red)
@@ -84,7 +84,7 @@ impl Theme {
         }
     }
 
-    /// Bold.
+    /// Emphasis that needs no colour (titles, names).
     pub fn bold(&self) -> Style {
         Style::default().add_modifier(Modifier::BOLD)
     }

@@ -99,7 +99,7 @@ pub struct Person {
     pub last_name: Option<MultiLangText>,
     /// Middle name.
     pub middle_name: Option<MultiLangText>,
-    /// Nickname.
+    /// Nickname, in either language (students are often known by it).
     pub nickname: Option<MultiLangText>,
 }
 
@@ -176,7 +176,7 @@ pub struct Club {
     /// Club name.
     #[serde(default)]
     pub name: Option<MultiLangText>,
-    /// Description.
+    /// What the club is about; `null` as a whole or in both languages (api-notes.md).
     #[serde(default)]
     pub description: Option<MultiLangText>,
     /// Logo address.

@@ -40,7 +40,7 @@ impl QueueSort {
         }
     }
 
-    /// Label.
+    /// How the order is named in the queue's bottom line and the status line.
     pub fn label(self) -> &'static str {
         match self {
             QueueSort::Age => "oldest first",
