@@ -133,10 +133,10 @@ pub struct FaultArgs {
     #[arg(long, default_value_t = 0, value_name = "MS")]
     pub jitter_ms: u64,
     /// Share of requests (0.0-1.0) answered with 500 or 503.
-    #[arg(long, default_value_t = 0.0, value_name = "RATE")]
+    #[arg(long, default_value_t = 0.0, value_name = "RATE", value_parser = rate)]
     pub failure_rate: f64,
     /// Share of requests (0.0-1.0) whose connection is closed without an answer.
-    #[arg(long, default_value_t = 0.0, value_name = "RATE")]
+    #[arg(long, default_value_t = 0.0, value_name = "RATE", value_parser = rate)]
     pub drop_rate: f64,
     /// Share of successful writes (0.0-1.0) whose answer is lost after the write committed.
     #[arg(long, default_value_t = 0.0, value_name = "RATE", value_parser = rate)]
@@ -157,8 +157,8 @@ impl FaultArgs {
         crate::demo::Faults {
             latency: std::time::Duration::from_millis(self.latency_ms),
             jitter: std::time::Duration::from_millis(self.jitter_ms),
-            failure_rate: self.failure_rate.clamp(0.0, 1.0),
-            drop_rate: self.drop_rate.clamp(0.0, 1.0),
+            failure_rate: self.failure_rate,
+            drop_rate: self.drop_rate,
             drop_after_write_rate: self.drop_after_write_rate,
         }
     }

@@ -180,6 +180,51 @@ pub fn load_file(
     }
 }
 
+/// `value` when it lies in `min..=max`.
+///
+/// Errors: a message naming the setting and the bound (never clamped silently).
+pub fn bounded<T: PartialOrd + std::fmt::Display + Copy>(
+    name: &str,
+    value: T,
+    min: T,
+    max: T,
+) -> Result<T, String> {
+    if value < min || value > max {
+        Err(format!(
+            "{name} must be between {min} and {max}, not {value}"
+        ))
+    } else {
+        Ok(value)
+    }
+}
+
+/// The keymap: defaults with the config file's `[keys]` overrides.
+///
+/// Errors: every bad binding, in words (the program does not start).
+fn keymap_of(file: &FileConfig) -> Result<Keymap, String> {
+    let overrides: BTreeMap<String, Vec<String>> = file
+        .keys
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.clone(),
+                match v {
+                    KeyList::One(s) => vec![s.clone()],
+                    KeyList::Many(v) => v.clone(),
+                },
+            )
+        })
+        .collect();
+    Keymap::default()
+        .with_overrides(&overrides)
+        .map_err(|errs| {
+            format!(
+                "bad key bindings in the config file:\n  {}",
+                errs.join("\n  ")
+            )
+        })
+}
+
 /// Resolves the settings: flags > environment (`CLUB_ADMIN_BASE_URL`, `CLUB_ADMIN_API_KEY`,
 /// `CLUB_ADMIN_TOKEN`) > config file > defaults. `env` looks up environment variables
 /// (injected for tests).
@@ -242,35 +287,29 @@ pub fn resolve(
         }
     };
 
-    let overrides: BTreeMap<String, Vec<String>> = file
-        .keys
-        .iter()
-        .map(|(k, v)| {
-            (
-                k.clone(),
-                match v {
-                    KeyList::One(s) => vec![s.clone()],
-                    KeyList::Many(v) => v.clone(),
-                },
-            )
-        })
-        .collect();
-    let keymap = Keymap::default()
-        .with_overrides(&overrides)
-        .map_err(|errs| {
-            format!(
-                "bad key bindings in the config file:\n  {}",
-                errs.join("\n  ")
-            )
-        })?;
-
-    let timeout = args.timeout.or(file.timeout_secs).unwrap_or(20).max(1);
+    let keymap = keymap_of(&file)?;
+    let timeout = bounded(
+        "timeout (seconds)",
+        args.timeout.or(file.timeout_secs).unwrap_or(20),
+        1,
+        600,
+    )?;
     let client = ClientOptions {
         request_timeout: Duration::from_secs(timeout),
         allow_insecure_http: args.allow_insecure_http || file.allow_insecure_http.unwrap_or(false),
         ..ClientOptions::default()
     };
     let refresh = args.auto_refresh.or(file.auto_refresh_secs).unwrap_or(0);
+    if refresh != 0 {
+        bounded("auto-refresh (seconds; 0 is off)", refresh, 5, 86_400)?;
+    }
+    let concurrency = bounded(
+        "concurrency",
+        args.concurrency.or(file.concurrency).unwrap_or(8),
+        1,
+        64,
+    )?;
+    let page_size = bounded("page_size", file.page_size.unwrap_or(50), 1, 100)?;
     Ok(Settings {
         base_url,
         credentials: Credentials {
@@ -278,13 +317,9 @@ pub fn resolve(
             token: token.map(SecretString::from),
         },
         client,
-        concurrency: args
-            .concurrency
-            .or(file.concurrency)
-            .unwrap_or(8)
-            .clamp(1, 64),
-        auto_refresh: (refresh > 0).then(|| Duration::from_secs(refresh.max(5))),
-        page_size: file.page_size.unwrap_or(50).clamp(1, 100),
+        concurrency,
+        auto_refresh: (refresh > 0).then(|| Duration::from_secs(refresh)),
+        page_size,
         read_only: args.read_only || file.read_only.unwrap_or(false),
         mouse: args.mouse || file.mouse.unwrap_or(false),
         save_token: file.save_token.unwrap_or(true),

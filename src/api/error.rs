@@ -42,19 +42,18 @@ impl ErrorInfo {
         }
     }
 
+    /// `: {detail} (HTTP {status})`: the reason first (it is what the moderator reads),
+    /// then the status. The error id is left to the log and the activity pane
+    /// ([`ApiError::error_id`]).
     fn suffix(&self) -> String {
         let mut out = String::new();
-        if let Some(s) = self.status {
-            out.push_str(&format!(" (HTTP {s}"));
-            if let Some(id) = &self.error_id {
-                out.push_str(&format!(", error id {}", crate::text::sanitize(id)));
-            }
-            out.push(')');
-        }
         let msg = self.message();
         if !msg.is_empty() && !msg.starts_with("HTTP ") {
             out.push_str(": ");
             out.push_str(&msg);
+        }
+        if let Some(s) = self.status {
+            out.push_str(&format!(" (HTTP {s})"));
         }
         out
     }
@@ -195,6 +194,14 @@ impl ApiError {
     /// True for a 401 that signing in again can fix.
     pub fn needs_sign_in(&self) -> bool {
         matches!(self, ApiError::Unauthorized { kind, .. } if kind.needs_sign_in())
+    }
+
+    /// The error body's `id` (a random UUID per error, api-notes.md), sanitised: for the log
+    /// and the activity pane, where a server administrator can look it up.
+    pub fn error_id(&self) -> Option<String> {
+        self.info()
+            .and_then(|i| i.error_id.as_deref())
+            .map(crate::text::sanitize)
     }
 
     /// True when the answer proves the server lacks the operation: 404 with the service's

@@ -1,8 +1,8 @@
 //! The queue filter: whitespace-separated terms that must all match (case-insensitive).
 //!
-//! `status:pending`, `club:robot` (prefix of a club name word, `_` for spaces), `year:2026`,
-//! or any text matched anywhere (Thai included: matching is on characters, not bytes).
-//! A term starting with `-` must not match.
+//! `status:pending`, `year:2026`, `club:robot` or `club:หุ่นยนต์` (any part of the club's
+//! name in either language, `_` for spaces), or any text matched anywhere (Thai included:
+//! matching is on characters, not bytes). A term starting with `-` must not match.
 
 /// One term.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -11,6 +11,9 @@ pub struct Term {
     pub needle: String,
     /// True for `-term`.
     pub negated: bool,
+    /// True for `club:...`: matched against the club's names only (the needle is what
+    /// follows `club:`).
+    pub club: bool,
 }
 
 /// Parses the filter text.
@@ -22,16 +25,30 @@ pub fn parse(text: &str) -> Vec<Term> {
                 _ => (false, t),
             };
             let needle = t.to_lowercase();
-            (!needle.is_empty()).then_some(Term { needle, negated })
+            let (needle, club) = match needle.strip_prefix("club:") {
+                Some(rest) if !rest.is_empty() => (rest.to_owned(), true),
+                _ => (needle, false),
+            };
+            (!needle.is_empty()).then_some(Term {
+                needle,
+                negated,
+                club,
+            })
         })
         .collect()
 }
 
-/// True when `haystack` (an item's lower-case search text) satisfies every term.
-pub fn matches(terms: &[Term], haystack: &str) -> bool {
-    terms
-        .iter()
-        .all(|t| haystack.contains(t.needle.as_str()) != t.negated)
+/// True when the row satisfies every term: `club:` terms against its club names, the
+/// others against its whole search text (both lower-case, see `QueueItem::reindex`).
+pub fn matches(terms: &[Term], item: &crate::app::model::QueueItem) -> bool {
+    terms.iter().all(|t| {
+        let haystack = if t.club {
+            &item.club_search
+        } else {
+            &item.search
+        };
+        haystack.contains(t.needle.as_str()) != t.negated
+    })
 }
 
 /// Splits pasted text into request ids: any mix of whitespace, commas, semicolons and

@@ -323,7 +323,8 @@ impl Keymap {
     /// `action = ["key", "key"]`, replacing that action's keys in every scope.
     ///
     /// Errors: every unknown action name, unparseable key, and key now bound to two actions
-    /// in one scope, each in words (reported at start, never ignored).
+    /// in one scope or in a pane and everywhere, each in words (reported at start, never
+    /// ignored: the program does not start).
     pub fn with_overrides(
         mut self,
         overrides: &BTreeMap<String, Vec<String>>,
@@ -358,18 +359,25 @@ impl Keymap {
         }
         for (i, a) in self.bindings.iter().enumerate() {
             for bnd in &self.bindings[i + 1..] {
-                // A pane's binding may shadow a global one on purpose; two actions on one
-                // key within one scope are a mistake.
-                if a.scope != bnd.scope || a.action == bnd.action {
+                // Two actions on one key are a mistake within one scope, and between a pane
+                // and the global keys (the pane's would silently win there, and the hint
+                // bar would offer both).
+                let related =
+                    a.scope == bnd.scope || a.scope == Scope::Global || bnd.scope == Scope::Global;
+                if !related || a.action == bnd.action {
                     continue;
                 }
                 for k in &a.keys {
                     if bnd.keys.contains(k) {
+                        let place = if a.scope == bnd.scope {
+                            a.scope.title().to_owned()
+                        } else {
+                            format!("{} and {}", a.scope.title(), bnd.scope.title())
+                        };
                         errors.push(format!(
-                            "[keys] {k} is bound to both {} and {} in {}",
+                            "[keys] {k} is bound to both {} and {} ({place})",
                             a.action.name(),
                             bnd.action.name(),
-                            a.scope.title()
                         ));
                     }
                 }

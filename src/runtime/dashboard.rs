@@ -197,7 +197,7 @@ fn initial_messages(
     if !args.ids.is_empty() {
         initial.push(Msg::AddIds {
             text: args.ids.join(" "),
-            origin: "arguments".into(),
+            origin: "the command line".into(),
         });
     }
     if let Some(p) = &args.queue_file {

@@ -22,6 +22,14 @@ pub fn append_json_line<T: serde::Serialize>(path: &Path, value: &T) -> io::Resu
         opts.mode(0o600);
     }
     let mut f = opts.open(path)?;
+    #[cfg(unix)]
+    {
+        // A file made by an older version (0644) is made private too.
+        use std::os::unix::fs::PermissionsExt;
+        if f.metadata()?.permissions().mode() & 0o077 != 0 {
+            f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        }
+    }
     f.write_all(&line)?;
     f.flush()
 }

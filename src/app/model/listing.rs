@@ -51,6 +51,9 @@ pub struct Listing {
     pub refreshed_at: Option<Timestamp>,
     /// Bumped on every refresh; answers from older generations are dropped.
     pub generation: u64,
+    /// Why the last listing call failed (cleared by the next page that arrives): an empty
+    /// queue then says so instead of "no pending requests".
+    pub error: Option<String>,
     /// Club names learnt from the staffed-clubs lookup.
     pub club_names: HashMap<Uuid, String>,
 }

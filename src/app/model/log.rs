@@ -93,4 +93,6 @@ pub struct Notice {
     pub severity: Severity,
     /// The model's sequence number when it was said.
     pub seq: u64,
+    /// It tells how much of the listing is loaded: later pages update it in place.
+    pub about_listing: bool,
 }

@@ -265,36 +265,68 @@ impl Queue {
     }
 
     /// Sets the filter and rebuilds the view (one pass over the rows; the sort order is kept).
+    /// The cursor stays on its request if still shown, else goes to the first row.
     pub fn set_filter(&mut self, filter: &str) {
         if self.filter != filter {
             self.persist_version += 1;
         }
         self.filter = filter.to_owned();
         self.terms = crate::app::filter::parse(filter);
+        let old = self.view_ids();
         if self.order.len() != self.items.len() || !self.touched.is_empty() {
-            self.refresh_view();
-        } else {
-            self.apply_filter();
+            self.rebuild_order();
         }
+        self.apply_filter(old, true);
     }
 
-    /// Recomputes which rows pass the filter and the visible list from the kept order.
-    fn apply_filter(&mut self) {
-        let keep = self.selected().map(|i| i.id);
+    /// The ids of the view, in order (what the moderator sees before a change).
+    fn view_ids(&self) -> Vec<Uuid> {
+        self.visible
+            .iter()
+            .filter_map(|&i| self.items.get(i))
+            .map(|i| i.id)
+            .collect()
+    }
+
+    /// Recomputes which rows pass the filter and the visible list from the kept order, then
+    /// puts the cursor back on what the moderator saw (see [`Queue::relocate`]).
+    fn apply_filter(&mut self, old: Vec<Uuid>, filter_changed: bool) {
+        let old_cursor = self.cursor;
         let terms = &self.terms;
         self.shown = self
             .items
             .iter()
-            .map(|i| crate::app::filter::matches(terms, &i.search))
+            .map(|i| crate::app::filter::matches(terms, i))
             .collect();
         let shown = &self.shown;
         self.visible = self.order.iter().copied().filter(|&i| shown[i]).collect();
-        self.keep_cursor_on(keep);
+        self.relocate(&old, old_cursor, filter_changed);
     }
 
-    fn keep_cursor_on(&mut self, keep: Option<Uuid>) {
-        if let Some(id) = keep
-            && let Some(&row) = self.index.get(&id)
+    /// The cursor follows the request, not the row number: the request selected in `old`
+    /// (the view before) stays selected if still shown; after a filter that hides it, the
+    /// first row; otherwise its nearest neighbour in the old order (the next one still
+    /// shown, else the previous one).
+    fn relocate(&mut self, old: &[Uuid], old_cursor: usize, filter_changed: bool) {
+        let shown_row = |q: &Queue, id: &Uuid| {
+            q.index
+                .get(id)
+                .copied()
+                .filter(|&i| q.shown.get(i).copied().unwrap_or(false))
+        };
+        let target = match old.get(old_cursor) {
+            Some(sel) if shown_row(self, sel).is_some() => shown_row(self, sel),
+            Some(_) if filter_changed => {
+                self.cursor = 0;
+                return;
+            }
+            Some(_) => old[old_cursor + 1..]
+                .iter()
+                .chain(old[..old_cursor].iter().rev())
+                .find_map(|id| shown_row(self, id)),
+            None => None,
+        };
+        if let Some(row) = target
             && let Some(pos) = self.visible.iter().position(|&v| v == row)
         {
             self.cursor = pos;
@@ -317,8 +349,15 @@ impl Queue {
     }
 
     /// Replaces all rows (keeping those `keep` accepts) and rebuilds everything.
+    /// The cursor moves to the nearest remaining neighbour when its row goes.
     pub fn retain(&mut self, keep: impl Fn(&QueueItem) -> bool) {
         self.persist_version += 1;
+        let old = self.view_ids();
+        for (i, _) in std::mem::take(&mut self.touched) {
+            if let Some(item) = self.items.get_mut(i) {
+                item.reindex();
+            }
+        }
         self.items.retain(|i| keep(i));
         self.index = self
             .items
@@ -326,8 +365,8 @@ impl Queue {
             .enumerate()
             .map(|(n, i)| (i.id, n))
             .collect();
-        self.touched.clear();
-        self.refresh_view();
+        self.rebuild_order();
+        self.apply_filter(old, false);
     }
 
     /// Ids of marked rows (all, visible or not).
@@ -367,7 +406,7 @@ impl Queue {
             }
             self.count(&before, -1);
             self.count(&after, 1);
-            let matches = crate::app::filter::matches(&self.terms, &self.items[i].search);
+            let matches = crate::app::filter::matches(&self.terms, &self.items[i]);
             let moved = match self.sort {
                 QueueSort::Age => before.created != after.created,
                 QueueSort::Club => before.club != after.club,
@@ -380,7 +419,8 @@ impl Queue {
         if rebuild || self.order.len() != self.items.len() {
             self.refresh_view();
         } else if refilter {
-            self.apply_filter();
+            let old = self.view_ids();
+            self.apply_filter(old, false);
         }
     }
 
@@ -397,9 +437,16 @@ impl Queue {
         }
     }
 
-    /// Recomputes `visible` from the filter and sort (and the counts), keeping the cursor on
-    /// the same row when it is still visible.
+    /// Recomputes `visible` from the filter and sort (and the counts); the cursor follows its
+    /// request (see [`Queue::relocate`]).
     pub fn refresh_view(&mut self) {
+        let old = self.view_ids();
+        self.rebuild_order();
+        self.apply_filter(old, false);
+    }
+
+    /// Re-indexes changed rows, sorts every row and recounts (the filter is not applied).
+    fn rebuild_order(&mut self) {
         for (i, _) in std::mem::take(&mut self.touched) {
             if let Some(item) = self.items.get_mut(i) {
                 item.reindex();
@@ -441,7 +488,6 @@ impl Queue {
             }
         }
         self.stats = stats;
-        self.apply_filter();
     }
 
     /// Keeps the cursor inside `visible`.

@@ -104,6 +104,8 @@ pub struct QueueItem {
     pub origin: Origin,
     /// Lower-case text the filter matches against (status, club, student, year, id).
     pub search: String,
+    /// Lower-case club names, both languages, also with `_` for spaces (`club:` terms).
+    pub club_search: String,
 }
 
 impl QueueItem {
@@ -118,6 +120,7 @@ impl QueueItem {
             marked: false,
             origin,
             search: String::new(),
+            club_search: String::new(),
         };
         item.reindex();
         item
@@ -184,17 +187,24 @@ impl QueueItem {
     /// Rebuilds the filter text after the request changed.
     pub fn reindex(&mut self) {
         let mut s = format!("{} ", self.id);
-        if let Some(st) = self.status() {
-            s.push_str(&format!("status:{st} "));
+        // A deleted row is no longer pending, whatever the server last said of it.
+        match (&self.state, self.status()) {
+            (RowState::Deleted, _) => s.push_str("status:deleted "),
+            (RowState::Gone, _) => s.push_str("status:gone "),
+            (_, Some(st)) => s.push_str(&format!("status:{st} ")),
+            (_, None) => {}
         }
+        let mut club = String::new();
         if let Some(r) = &self.request {
             if let Some(y) = r.year {
                 s.push_str(&format!("year:{y} "));
             }
             if let Some(n) = r.club.as_ref().and_then(|c| c.name.as_ref()) {
                 for t in [&n.en, &n.th].into_iter().flatten() {
-                    s.push_str(&format!("club:{} ", t.to_lowercase().replace(' ', "_")));
-                    s.push_str(&t.to_lowercase());
+                    let lower = t.to_lowercase();
+                    club.push_str(&format!("{lower}\n{}\n", lower.replace(' ', "_")));
+                    s.push_str(&format!("club:{} ", lower.replace(' ', "_")));
+                    s.push_str(&lower);
                     s.push(' ');
                 }
             }
@@ -221,6 +231,7 @@ impl QueueItem {
             s.push_str(&e.to_lowercase());
         }
         self.search = s;
+        self.club_search = club;
     }
 }
 

@@ -135,6 +135,7 @@ fn on_staffed_clubs(
         );
     } else {
         m.listing.scope = ListScope::Clubs(ids);
+        fetch::apply_scope(m);
         fx.extend(fetch::load_page(m, 1));
     }
     fx

@@ -59,6 +59,10 @@ pub(super) fn lookup_club(m: &mut Model, text: &str) -> Vec<Effect> {
             "{:?} is not a valid club id (UUID)",
             crate::text::clean(text, 40)
         );
+        // The pane no longer shows the club of the last query under this one.
+        m.club.club_id = None;
+        m.club.results = Loadable::NotAsked;
+        m.club.club = Loadable::Failed(text.clone());
         say(m, Severity::Error, &text);
         return Vec::new();
     }
@@ -279,15 +283,16 @@ pub(super) fn on_contact_created(
             if let Some(Popup::AddContact { error, .. }) = m.popup.as_mut() {
                 *error = Some(text.clone());
             }
+            let detail = super::log_text(&e);
             log(
                 m,
                 "add-contact",
                 Some(club_id),
                 String::new(),
-                Err(text.clone()),
+                Err(detail.clone()),
             );
             say(m, Severity::Error, &format!("contact not added: {text}"));
-            vec![audit(m, "add-contact", club_id, Err(text))]
+            vec![audit(m, "add-contact", club_id, Err(detail))]
         }
     }
 }

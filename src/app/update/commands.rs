@@ -40,7 +40,7 @@ pub(super) fn run_command(m: &mut Model, text: &str) -> Vec<Effect> {
         "q" | "quit" => keys::quit(m, false),
         "q!" | "quit!" => keys::quit(m, true),
         "help" | "h" => keys::run_action(m, Action::Help),
-        "add" | "ids" => ids::add_ids(m, arg, "added"),
+        "add" | "ids" => ids::add_ids(m, arg, ":add"),
         "club" => {
             m.focus = Pane::Club;
             m.club.input = Input::new(arg.to_owned());
@@ -54,25 +54,21 @@ pub(super) fn run_command(m: &mut Model, text: &str) -> Vec<Effect> {
         }
         "sort" => sort(m, arg),
         "level" => level(m, arg),
-        "club-level" => match crate::api::query::parse_level(arg) {
-            Ok(l) => {
-                m.club.level = Some(l);
-                match m.club.club_id {
-                    Some(id) => club::load_club(m, id),
-                    None => Vec::new(),
-                }
-            }
-            Err(e) => {
-                say(m, Severity::Error, &e);
-                Vec::new()
-            }
-        },
+        "club-level" => club_level(m, arg),
         "scope" => scope(m, arg),
         "mouse" => {
             let on = match arg {
                 "on" => true,
                 "off" => false,
-                _ => !m.mouse,
+                "" => !m.mouse,
+                other => {
+                    let text = format!(
+                        "mouse takes on or off (not {:?})",
+                        crate::text::clean(other, 20)
+                    );
+                    say(m, Severity::Error, &text);
+                    return Vec::new();
+                }
             };
             m.mouse = on;
             say(m, Severity::Info, if on { "mouse on" } else { "mouse off" });
@@ -87,7 +83,16 @@ pub(super) fn run_command(m: &mut Model, text: &str) -> Vec<Effect> {
             });
             Vec::new()
         }
-        "log" => keys::run_action(m, Action::ToggleLog),
+        "log" => {
+            let fx = keys::run_action(m, Action::ToggleLog);
+            let text = if m.log.visible {
+                "activity log shown (L or :log hides it)"
+            } else {
+                "activity log hidden"
+            };
+            say(m, Severity::Info, text);
+            fx
+        }
         other => {
             let names: Vec<&str> = COMMANDS
                 .iter()
@@ -116,7 +121,34 @@ fn sort(m: &mut Model, arg: &str) -> Vec<Effect> {
         }
     };
     m.queue.set_sort(s);
+    say(m, Severity::Info, &format!("sorted: {}", s.label()));
     Vec::new()
+}
+
+/// `:club-level L`: the club pane's fetch level (the club is read again at it).
+fn club_level(m: &mut Model, arg: &str) -> Vec<Effect> {
+    if arg.is_empty() {
+        say(
+            m,
+            Severity::Error,
+            "club-level takes a fetch level: id_only, compact, default or detailed",
+        );
+        return Vec::new();
+    }
+    match crate::api::query::parse_level(arg) {
+        Ok(l) => {
+            m.club.level = Some(l);
+            say(m, Severity::Info, &format!("club fetch level: {l}"));
+            match m.club.club_id {
+                Some(id) => club::load_club(m, id),
+                None => Vec::new(),
+            }
+        }
+        Err(e) => {
+            say(m, Severity::Error, &e);
+            Vec::new()
+        }
+    }
 }
 
 fn level(m: &mut Model, arg: &str) -> Vec<Effect> {
@@ -159,6 +191,7 @@ fn scope(m: &mut Model, arg: &str) -> Vec<Effect> {
     match scope {
         Some(s) => {
             m.listing.scope = s;
+            fetch::apply_scope(m);
             fetch::refresh(m)
         }
         None => {

@@ -162,6 +162,27 @@ fn listed_pending(m: &Model) -> u32 {
         .count() as u32
 }
 
+/// Drops the rows the listing brought that the scope no longer covers (rows added by hand
+/// and rows with a decision on its way stay), after `:scope` or once the user's clubs are
+/// known. The cursor moves to the nearest remaining row.
+pub(super) fn apply_scope(m: &mut Model) {
+    let ListScope::Clubs(clubs) = &m.listing.scope else {
+        return;
+    };
+    let clubs: HashSet<Uuid> = clubs.iter().copied().collect();
+    let outside = |i: &QueueItem| {
+        i.origin == Origin::Listing
+            && !matches!(i.state, RowState::Acting(_))
+            && i.request
+                .as_ref()
+                .and_then(|r| r.club.as_ref())
+                .is_some_and(|c| !clubs.contains(&c.id))
+    };
+    if m.queue.items().iter().any(outside) {
+        m.queue.retain(|i| !outside(i));
+    }
+}
+
 /// Asks for one page of the pending requests in scope.
 pub(super) fn load_page(m: &mut Model, page: u32) -> Vec<Effect> {
     let filter = match &m.listing.scope {
@@ -236,6 +257,7 @@ pub(super) fn listing_failed(m: &mut Model, e: &ApiError, what: &str) -> Vec<Eff
         // Rows given by id are read one by one now that the listing is known to be missing.
         fetch_unloaded(m)
     } else {
+        m.listing.error = Some(error_text(e));
         say(m, Severity::Error, &format!("{what}: {}", error_text(e)));
         Vec::new()
     }
@@ -258,6 +280,7 @@ pub(super) fn on_list_page(
     };
     let mut fx = Vec::new();
     note_ok(m, &reply.api_version);
+    m.listing.error = None;
     if m.listing.support != ListingSupport::Available {
         m.listing.support = ListingSupport::Available;
         fx.extend(fetch_unloaded(m));
@@ -286,17 +309,21 @@ pub(super) fn on_list_page(
         // Everything on this page was known already (pages shifted): go on.
         return load_page(m, page + 1);
     }
-    if first_load || m.activities.refreshing.take().is_some() {
+    let refreshed = m.activities.refreshing.take().is_some();
+    let current = m.notice.as_ref();
+    let calm = current.is_none_or(|n| n.severity != Severity::Error);
+    let update_count = current.is_some_and(|n| n.about_listing);
+    if refreshed || (first_load && calm) || update_count {
         let total = m
             .listing
             .total
             .map(|t| format!(" of {t}"))
             .unwrap_or_default();
-        let text = format!(
-            "{} pending request(s) loaded{total}",
-            m.queue.stats().pending
-        );
+        let text = format!("{} pending request(s) loaded{total}", listed_pending(m));
         say(m, Severity::Info, &text);
+        if let Some(n) = m.notice.as_mut() {
+            n.about_listing = true;
+        }
     }
     fx.extend(prefetch(m));
     fx
@@ -376,13 +403,21 @@ pub(super) fn on_fetch(
                     };
                 }
                 item.read_error = Some(match &e {
-                    ApiError::NotFound(_) => {
-                        "not found on the server (deleted elsewhere, or a wrong id)".to_owned()
-                    }
+                    ApiError::NotFound(_) => not_found_text(item.request.is_some()),
                     _ => error_text(&e),
                 });
             }
         }
     }
     Vec::new()
+}
+
+/// Why a row the server does not know is shown as it is: a row read before was deleted
+/// elsewhere; one never read was never there (a mistyped or foreign id).
+fn not_found_text(was_read: bool) -> String {
+    if was_read {
+        "gone: deleted on the server since it was read".to_owned()
+    } else {
+        "not found: the server has no club request with this id".to_owned()
+    }
 }

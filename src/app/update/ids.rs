@@ -3,7 +3,7 @@
 
 use tui_input::InputRequest;
 
-use super::{fetch, say};
+use super::{fetch, log, say};
 use crate::app::effect::Effect;
 use crate::app::filter::parse_ids;
 use crate::app::model::{Model, Origin, Pane, Popup, QueueItem, SavedQueue, Severity};
@@ -21,7 +21,7 @@ pub(super) fn on_paste(m: &mut Model, text: &str) -> Vec<Effect> {
         Some(p) => p.input_mut(),
         None if m.focus == Pane::Club && m.club.editing => Some(&mut m.club.input),
         // Pasting ids anywhere adds them: the quickest way to build a queue.
-        None => return add_ids(m, text, "pasted"),
+        None => return add_ids(m, text, "a paste"),
     };
     if let Some(input) = field {
         for c in flat.chars() {
@@ -48,17 +48,18 @@ pub(super) fn add_ids(m: &mut Model, text: &str, origin: &str) -> Vec<Effect> {
         }
     }
     m.queue.refresh_view();
-    let mut msg = format!("{origin}: added {} request id(s)", added.len());
+    let mut msg = format!("added {} request id(s) from {origin}", added.len());
     if !bad.is_empty() {
+        let shown: Vec<String> = bad.iter().take(BAD_IDS_SHOWN).cloned().collect();
         msg.push_str(&format!(
             "; skipped {} that are not UUIDs ({})",
             bad.len(),
-            bad.iter()
-                .take(BAD_IDS_SHOWN)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", ")
+            shown.join(", ")
         ));
+        // Kept in the activity log too: the status line moves on, the log does not.
+        let detail = format!("not club request ids, never sent: {}", bad.join(", "));
+        tracing::warn!("{origin}: {} invalid id(s) skipped", bad.len());
+        log(m, "add ids", None, origin.to_owned(), Err(detail));
     }
     let severity = if bad.is_empty() {
         Severity::Info
@@ -83,17 +84,23 @@ pub(super) fn restore(m: &mut Model, saved: SavedQueue) -> Vec<Effect> {
         }
     }
     m.queue.refresh_view();
+    let filter = saved.filter.clone();
     // What was just read need not be written back.
     m.last_saved = Some(saved);
+    let mut restored = Vec::new();
     if !added.is_empty() {
-        say(
-            m,
-            Severity::Info,
-            &format!(
-                "restored {} request id(s) from the last session",
-                added.len()
-            ),
-        );
+        restored.push(format!("{} request id(s)", added.len()));
+    }
+    if !filter.trim().is_empty() {
+        // A filter nobody remembers setting would hide most of the queue without a word.
+        restored.push(format!(
+            "the filter /{} (/ to change it)",
+            crate::text::clean(&filter, 40)
+        ));
+    }
+    if !restored.is_empty() {
+        let text = format!("restored from the last session: {}", restored.join(" and "));
+        say(m, Severity::Info, &text);
     }
     fetch::fetch_rows(m, &added)
 }

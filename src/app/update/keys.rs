@@ -180,13 +180,7 @@ pub(super) fn run_action(m: &mut Model, a: Action) -> Vec<Effect> {
             );
             Vec::new()
         }
-        Action::Open => match m.focus {
-            Pane::Club => club::club_open(m),
-            _ => match m.queue.selected().map(|i| i.id) {
-                Some(id) => fetch::fetch_rows(m, &[id]),
-                None => Vec::new(),
-            },
-        },
+        Action::Open => open_selected(m),
         Action::RaiseLevel | Action::LowerLevel => change_level(m, a == Action::RaiseLevel),
         Action::Copy => copy(m),
         Action::NewContact => club::new_contact(m),
@@ -353,5 +347,26 @@ pub(super) fn navigate(m: &mut Model, a: Action) -> Vec<Effect> {
             };
             Vec::new()
         }
+    }
+}
+
+/// `Enter`: in the club pane, open the result or reload the club; in the queue, read the
+/// selected request again (saying so).
+fn open_selected(m: &mut Model) -> Vec<Effect> {
+    match m.focus {
+        Pane::Club => club::club_open(m),
+        _ => match m.queue.selected().map(|i| (i.id, i.label())) {
+            Some((id, label)) => {
+                let fx = fetch::fetch_rows(m, &[id]);
+                let text = if fx.is_empty() {
+                    format!("{label}: already being read or changed")
+                } else {
+                    format!("reading {label}…")
+                };
+                say(m, Severity::Info, &text);
+                fx
+            }
+            None => Vec::new(),
+        },
     }
 }

@@ -147,6 +147,7 @@ fn say(m: &mut Model, severity: Severity, text: &str) {
         text: text.to_owned(),
         severity,
         seq,
+        about_listing: false,
     });
 }
 
@@ -235,6 +236,15 @@ fn note_ok(m: &mut Model, api_version: &Option<String>) {
 /// An error in words, at most 300 characters (a proxy's HTML page is not a message).
 fn error_text(e: &ApiError) -> String {
     crate::text::truncate_chars(&e.to_string(), 300)
+}
+
+/// An error for the activity log: the words, then the error id a server administrator can
+/// look up (the status line leaves the id out).
+fn log_text(e: &ApiError) -> String {
+    match e.error_id() {
+        Some(id) => format!("{} · error id {id}", error_text(e)),
+        None => error_text(e),
+    }
 }
 
 fn sign_in_popup(m: &Model, error: Option<String>) -> Popup {

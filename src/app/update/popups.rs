@@ -117,7 +117,7 @@ fn submit(m: &mut Model) -> Vec<Effect> {
                 return Vec::new();
             }
             m.popup = None;
-            ids::add_ids(m, &text, "added")
+            ids::add_ids(m, &text, "the i dialog")
         }
         Some(Popup::SignIn { input, save, .. }) => {
             let save = *save;

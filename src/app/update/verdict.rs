@@ -3,7 +3,7 @@
 
 use uuid::Uuid;
 
-use super::{audit, error_text, fetch, key_for, label_of, log, note_error, note_ok, say};
+use super::{audit, error_text, fetch, key_for, label_of, log, log_text, note_error, note_ok, say};
 use crate::api::{ApiError, ClubRequest, MembershipStatus};
 use crate::app::effect::Effect;
 use crate::app::model::{Model, Origin, RowAction, RowState, Severity};
@@ -72,17 +72,14 @@ fn confirmed(
     log(m, action.verb(), Some(id), label.to_owned(), Ok(()));
     let fx = vec![audit(m, action.verb(), id, Ok(()))];
     if m.activities.bulk.is_none() {
-        let shown = m
-            .queue
-            .get(id)
-            .and_then(|i| i.status().map(|s| s.to_string()))
-            .unwrap_or_else(|| {
-                if action == RowAction::Delete {
-                    "deleted".into()
-                } else {
-                    "done".into()
-                }
-            });
+        let shown = match action {
+            RowAction::Delete => "deleted".to_owned(),
+            _ => m
+                .queue
+                .get(id)
+                .and_then(|i| i.status().map(|s| s.to_string()))
+                .unwrap_or_else(|| action.past().to_owned()),
+        };
         say(m, Severity::Success, &format!("{label}: {shown}"));
     }
     fx
@@ -110,14 +107,17 @@ fn refused(m: &mut Model, id: Uuid, action: RowAction, e: ApiError, label: &str)
             text.clone()
         });
     }
+    if let Some(eid) = e.error_id() {
+        tracing::warn!(action = action.verb(), target = %id, error_id = %eid, "refused: {text}");
+    }
     log(
         m,
         action.verb(),
         Some(id),
         label.to_owned(),
-        Err(text.clone()),
+        Err(log_text(&e)),
     );
-    let mut fx = vec![audit(m, action.verb(), id, Err(text.clone()))];
+    let mut fx = vec![audit(m, action.verb(), id, Err(log_text(&e)))];
     if m.activities.bulk.is_none() {
         say(
             m,

@@ -22,6 +22,7 @@ pub(super) fn status_cell(item: &QueueItem, theme: &Theme) -> (String, Style) {
             "deleted".into(),
             theme.dim().add_modifier(Modifier::CROSSED_OUT),
         ),
+        RowState::Gone if item.request.is_none() => ("not found".into(), theme.dim()),
         RowState::Gone => ("gone".into(), theme.dim()),
         RowState::Loading if item.request.is_none() => ("loading…".into(), theme.dim()),
         RowState::Failed => ("error".into(), theme.error()),
@@ -173,6 +174,10 @@ fn empty_message(m: &Model) -> String {
                     .to_owned()
             }
             _ if m.listing.loading => "Loading the queue…".to_owned(),
+            _ if m.listing.error.is_some() => format!(
+                "Could not load the queue: {}. Press r to try again.",
+                clean(m.listing.error.as_deref().unwrap_or(""), 200)
+            ),
             _ => "No pending requests. Press i to add club request ids, r to refresh.".to_owned(),
         }
     } else {
@@ -200,7 +205,7 @@ fn row<'a>(
             None => n,
         })
         .or_else(|| item.school_number().map(|no| format!("#{no}")))
-        .unwrap_or_else(|| item.id.to_string()[..8].to_owned() + "…");
+        .unwrap_or_else(|| unnamed_student(item));
     let club = item
         .club_name()
         .map(str::to_owned)
@@ -253,4 +258,18 @@ fn row<'a>(
         row = row.style(theme.dim());
     }
     row
+}
+
+/// The student cell when the fetch level carried no name or number: the student's own id
+/// (never the request's, which would read as a person), or a dot until the row is read.
+fn unnamed_student(item: &QueueItem) -> String {
+    match item
+        .request
+        .as_ref()
+        .map(|r| r.student.as_ref().map(|s| s.id))
+    {
+        Some(Some(id)) => format!("student {}…", crate::app::model::short_id(id)),
+        Some(None) => "—".to_owned(),
+        None => "·".to_owned(),
+    }
 }
