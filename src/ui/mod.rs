@@ -14,6 +14,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::app::model::{Model, Pane, Severity};
+use crate::text;
 pub use theme::Theme;
 
 /// Smallest usable terminal (columns, rows); below it a notice is shown instead.
@@ -178,14 +179,10 @@ fn footer(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     } else {
         m.keymap.hints(m.focus.scope(), m.read_only)
     };
+    let room = (area.width as usize).saturating_sub(if m.read_only { 9 } else { 0 });
+    let hints = fit_hints(hints, room);
     let mut spans = Vec::new();
-    let mut used = 0usize;
     for (k, label) in hints {
-        let w = crate::text::width(&k) + crate::text::width(label) + 3;
-        if used + w > area.width as usize {
-            break;
-        }
-        used += w;
         spans.push(Span::styled(
             k,
             theme.accent().add_modifier(ratatui::style::Modifier::BOLD),
@@ -196,6 +193,22 @@ fn footer(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
         spans.push(Span::styled("read-only", theme.warn()));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The hints that fit in `width` columns, in order: when some must go, the last ones go
+/// first, but `help` and `quit` always stay (a moderator needs them first).
+fn fit_hints(mut hints: Vec<(String, &str)>, width: usize) -> Vec<(String, &str)> {
+    let cost = |h: &(String, &str)| text::width(&h.0) + text::width(h.1) + 3;
+    let pinned = |h: &(String, &str)| matches!(h.1, "help" | "quit");
+    while hints.iter().map(cost).sum::<usize>() > width {
+        match hints.iter().rposition(|h| !pinned(h)) {
+            Some(i) => {
+                hints.remove(i);
+            }
+            None => break,
+        }
+    }
+    hints
 }
 
 /// "5m", "3h", "2d", "3w", "1y": the age of `t` at `now`.

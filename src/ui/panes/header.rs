@@ -12,19 +12,25 @@ use crate::ui::{Theme, time_left};
 
 pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     let w = area.width as usize;
-    let mut left = vec![
+    let left = vec![
         Span::styled(
             " club-admin ",
             theme.bold().add_modifier(Modifier::REVERSED),
         ),
         Span::raw(" "),
     ];
+    // (priority, on the right, span): lower numbers are kept first when the line is short.
+    let mut items: Vec<(u8, bool, Span)> = Vec::new();
     match &m.user {
         Loadable::Loaded(u) => {
             let room = w.saturating_sub(62).clamp(12, 40);
-            left.push(Span::styled(
-                clean(u.email.as_deref().unwrap_or("(no e-mail)"), room),
-                theme.bold(),
+            items.push((
+                1,
+                false,
+                Span::styled(
+                    clean(u.email.as_deref().unwrap_or("(no e-mail)"), room),
+                    theme.bold(),
+                ),
             ));
             let mut role = clean(u.role.as_deref().unwrap_or("?"), 14);
             if u.is_admin == Some(true) {
@@ -33,57 +39,73 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
             if u.onboarded == Some(false) {
                 role.push_str(", not onboarded");
             }
-            left.push(Span::styled(format!(" ({role})"), theme.dim()));
+            items.push((4, false, Span::styled(format!(" ({role})"), theme.dim())));
             if let Some(p) = u.permissions.as_ref().filter(|p| !p.is_empty()) {
-                left.push(Span::styled(
-                    format!(" [{}]", clean(&p.join(","), 30)),
-                    theme.dim(),
-                ));
+                let perms = format!(" [{}]", clean(&p.join(","), 30));
+                items.push((7, false, Span::styled(perms, theme.dim())));
             }
         }
-        Loadable::Loading => left.push(Span::styled("signing in…", theme.dim())),
+        Loadable::Loading => items.push((1, false, Span::styled("signing in…", theme.dim()))),
         // The reason is in the status line; the header keeps room for the session state.
-        Loadable::Failed(_) => left.push(Span::styled("not signed in", theme.error())),
+        Loadable::Failed(_) => items.push((1, false, Span::styled("not signed in", theme.error()))),
         Loadable::NotAsked => {}
     }
-    let mut right = Vec::new();
-    if !m.has_token {
-        right.push(Span::styled("no token: S to sign in", theme.warn()));
-    } else if m.session_expired {
-        right.push(Span::styled("session expired: S to sign in", theme.error()));
-    } else if let Some(exp) = m.token_expires {
-        let left_s = time_left(m.now, exp);
-        let style = if left_s == "expired" {
-            theme.error()
-        } else {
-            theme.dim()
-        };
-        right.push(Span::styled(format!("token {left_s}"), style));
+    if let Some(s) = session(m, theme) {
+        items.push((2, true, s));
     }
-    match &m.connection {
-        Connection::Online => right.push(Span::styled("  ● online", theme.success())),
-        Connection::Offline(_) => right.push(Span::styled("  ○ offline", theme.error())),
-        Connection::Unknown => right.push(Span::styled("  ○ connecting", theme.dim())),
-    }
+    let link = match &m.connection {
+        Connection::Online => Span::styled("  ● online", theme.success()),
+        Connection::Offline(_) => Span::styled("  ○ offline", theme.error()),
+        Connection::Unknown => Span::styled("  ○ connecting", theme.dim()),
+    };
+    items.push((3, true, link));
     if let Some(v) = &m.api_version {
-        right.push(Span::styled(format!("  API {v}"), theme.dim()));
+        items.push((5, true, Span::styled(format!("  API {v}"), theme.dim())));
     }
     let host = m.base_url.split("://").nth(1).unwrap_or(&m.base_url);
-    right.push(Span::styled(format!("  {} ", clean(host, 40)), theme.dim()));
-    let right_w: usize = right.iter().map(|s| s.width()).sum();
-    let left_w: usize = left.iter().map(|s| s.width()).sum();
-    let mut spans = left;
-    // Right-hand items in order of importance; keep as many as fit.
-    let mut kept = Vec::new();
-    let mut used = left_w;
-    for s in right {
-        if used + s.width() < w {
-            used += s.width();
-            kept.push(s);
+    items.push((
+        6,
+        true,
+        Span::styled(format!("  {} ", clean(host, 40)), theme.dim()),
+    ));
+    let mut used: usize = left.iter().map(|s| s.width()).sum();
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_key(|&i| items[i].0);
+    let mut keep = vec![false; items.len()];
+    for i in order {
+        let sw = items[i].2.width();
+        if used + sw < w {
+            used += sw;
+            keep[i] = true;
         }
     }
-    let _ = right_w;
+    let (mut l, mut r) = (Vec::new(), Vec::new());
+    for (i, (_, right, span)) in items.into_iter().enumerate() {
+        if keep[i] {
+            if right { r.push(span) } else { l.push(span) }
+        }
+    }
+    let mut spans = left;
+    spans.extend(l);
     spans.push(Span::raw(" ".repeat(w.saturating_sub(used))));
-    spans.extend(kept);
+    spans.extend(r);
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The session's state: no token, expired, or the time the token has left.
+fn session<'a>(m: &Model, theme: &Theme) -> Option<Span<'a>> {
+    if !m.has_token {
+        return Some(Span::styled("no token: S to sign in", theme.warn()));
+    }
+    if m.session_expired {
+        return Some(Span::styled("session expired: S to sign in", theme.error()));
+    }
+    let exp = m.token_expires?;
+    let left = time_left(m.now, exp);
+    let style = if left == "expired" {
+        theme.error()
+    } else {
+        theme.dim()
+    };
+    Some(Span::styled(format!("token {left}"), style))
 }
