@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use club_admin::api::*;
 use club_admin::app::model::*;
-use club_admin::app::{ApiAnswer, ApiCall, Effect, KeyCode, Keymap, Msg, Outcome, update};
+use club_admin::app::{ApiAnswer, ApiCall, Effect, KeyCode, Keymap, Msg, Outcome, Popup, update};
 use common::*;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -431,4 +431,44 @@ fn a_restored_filter_is_announced() {
         "{}",
         status(&m)
     );
+}
+
+#[test]
+fn a_pasted_token_is_checked_before_it_replaces_the_session() {
+    let mut m = model_with(sample_rows());
+    let sign_in = |m: &mut Model, token: &str| {
+        update(m, key('S'));
+        update(m, Msg::Paste(token.to_owned()));
+        let fx = update(m, code(KeyCode::Enter));
+        assert!(
+            fx.iter().all(|e| !matches!(e, Effect::SetToken(_))),
+            "not used before the server takes it"
+        );
+        api_ids(&fx, |c| matches!(c, ApiCall::CheckToken(_)))[0]
+    };
+    let rid = sign_in(&mut m, "mistyped.token.value");
+    let refused = ApiError::Unauthorized {
+        kind: AuthErrorKind::InvalidToken,
+        info: ErrorInfo {
+            status: Some(401),
+            detail: Some("Invalid token".into()),
+            ..ErrorInfo::default()
+        },
+    };
+    let fx = answer(&mut m, rid, ApiAnswer::User(Err(refused)));
+    assert!(fx.iter().all(|e| !matches!(e, Effect::SetToken(_))));
+    assert!(
+        !m.session_expired && m.has_token,
+        "the working session stays"
+    );
+    assert!(
+        matches!(&m.popup, Some(Popup::SignIn { error: Some(e), .. }) if e.starts_with("that token was refused")),
+        "{:?}",
+        m.popup
+    );
+    update(&mut m, code(KeyCode::Esc));
+    let rid = sign_in(&mut m, "good.token.value");
+    let fx = answer(&mut m, rid, ApiAnswer::User(Ok(reply(admin()))));
+    assert!(fx.iter().any(|e| matches!(e, Effect::SetToken(_))));
+    assert_eq!(status(&m), "signed in");
 }

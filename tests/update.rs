@@ -721,13 +721,17 @@ fn unauthorised_anywhere_becomes_session_expired_without_losing_the_queue() {
         &mut m,
         Msg::Paste(format!("{{\"data\":{{\"access_token\":\"{token}\"}}}}")),
     );
-    let fx = update(&mut m, code(KeyCode::Enter));
+    let check = update(&mut m, code(KeyCode::Enter));
+    // The pasted token is checked with /auth/user before it is used or saved.
+    let rid = api_ids(&check, |c| matches!(c, ApiCall::CheckToken(_)));
+    assert_eq!(rid.len(), 1);
+    assert!(check.iter().all(|e| !matches!(e, Effect::SetToken(_))));
+    let fx = answer(&mut m, rid[0], ApiAnswer::User(Ok(reply(admin()))));
     assert!(matches!(fx.first(), Some(Effect::SetToken(_))));
     assert!(fx.iter().any(|e| matches!(e, Effect::SaveToken(_))));
-    assert_eq!(api_ids(&fx, |c| *c == ApiCall::CurrentUser).len(), 1);
     assert!(!m.session_expired);
     assert_eq!(m.token_expires.map(|t| t.timestamp()), Some(1795366541));
-    let dbg = format!("{fx:?}");
+    let dbg = format!("{check:?}{fx:?}");
     assert!(
         !dbg.contains(token),
         "the token never appears in Debug output"

@@ -401,6 +401,16 @@ impl ApiClient {
         self.get("/auth/user", &[]).await
     }
 
+    /// Operation 1 with a candidate token instead of the one in use (which is left as it
+    /// is): checks a pasted token before it replaces a working session.
+    ///
+    /// Errors: as [`ApiClient::current_user`]; `Unauthorized` when the token is refused.
+    pub async fn current_user_with(&self, token: &SecretString) -> Result<Reply<User>, ApiError> {
+        let mut probe = self.clone();
+        probe.token = Arc::new(RwLock::new(Some(token.clone())));
+        probe.current_user().await
+    }
+
     /// Operation 4: `GET /v1/clubs/{id}` at `levels` (query parameters).
     ///
     /// Errors: `NotFound` for an unknown club, `Invalid` for a level the server rejects.

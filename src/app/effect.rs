@@ -14,12 +14,32 @@ use crate::api::{
 /// this server (a day of heavy moderation; older lines stay in the file).
 pub const HISTORY_LINES: usize = 500;
 
+/// A pasted token on its way to being checked (`Debug` shows no secret; equal when the
+/// tokens are).
+#[derive(Clone)]
+pub struct CandidateToken(pub SecretString);
+
+impl std::fmt::Debug for CandidateToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CandidateToken([redacted])")
+    }
+}
+
+impl PartialEq for CandidateToken {
+    fn eq(&self, other: &Self) -> bool {
+        use secrecy::ExposeSecret;
+        self.0.expose_secret() == other.0.expose_secret()
+    }
+}
+
 /// One API call for the worker; its answer comes back as the [`super::msg::ApiAnswer`]
 /// variant of the same operation.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ApiCall {
     /// `GET /auth/user` (interface-spec.md, operation 1).
     CurrentUser,
+    /// `GET /auth/user` with a pasted token, before it replaces the one in use.
+    CheckToken(CandidateToken),
     /// `GET /v1/clubs/requests/{id}` (operation 5).
     GetRequest {
         /// The club request.

@@ -25,6 +25,7 @@ impl Worker {
 pub async fn perform(client: &ApiClient, call: ApiCall) -> ApiAnswer {
     match call {
         ApiCall::CurrentUser => ApiAnswer::User(client.current_user().await),
+        ApiCall::CheckToken(t) => ApiAnswer::User(client.current_user_with(&t.0).await),
         ApiCall::GetRequest { id, levels } => {
             ApiAnswer::Request(client.club_request(id, levels).await)
         }

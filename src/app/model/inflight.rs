@@ -13,6 +13,13 @@ use super::row::RowAction;
 pub enum Awaiting {
     /// The current user (`/auth/user`).
     User,
+    /// A pasted token being checked; it replaces the session only if the server takes it.
+    TokenCheck {
+        /// The token.
+        token: crate::app::effect::CandidateToken,
+        /// Save it to the token file once taken.
+        save: bool,
+    },
     /// Reading one request row.
     Fetch(Uuid),
     /// A decision on a row (approve, decline, delete).

@@ -5,8 +5,10 @@ use uuid::Uuid;
 
 use super::{call, club, error_text, fetch, log, note_error, note_ok, say, verdict};
 use crate::api::{ApiError, ClubQuery, FetchLevel, Levels, Page, Reply, User};
-use crate::app::effect::{ApiCall, Effect};
-use crate::app::model::{Awaiting, ListScope, ListingSupport, Loadable, Model, Severity};
+use crate::app::effect::{ApiCall, CandidateToken, Effect};
+use crate::app::model::{
+    Awaiting, ListScope, ListingSupport, Loadable, Model, Popup, RowState, Severity,
+};
 use crate::app::msg::ApiAnswer;
 
 /// Clubs one student staffs, asked in one page: a student on the staff of more than 100
@@ -17,6 +19,9 @@ const STAFFED_CLUBS_PAGE: u32 = 100;
 pub(super) fn on_api(m: &mut Model, awaiting: Awaiting, answer: ApiAnswer) -> Vec<Effect> {
     let fx = match (awaiting, answer) {
         (Awaiting::User, ApiAnswer::User(res)) => on_user(m, res),
+        (Awaiting::TokenCheck { token, save }, ApiAnswer::User(res)) => {
+            on_token_check(m, token, save, res)
+        }
         (Awaiting::StaffedClubs, ApiAnswer::Clubs(res)) => on_staffed_clubs(m, res),
         (Awaiting::ListPage { page, generation }, ApiAnswer::Listing(res)) => {
             fetch::on_list_page(m, page, generation, res)
@@ -46,6 +51,7 @@ fn end_refresh_when_read(m: &mut Model) {
             matches!(
                 a,
                 Awaiting::User
+                    | Awaiting::TokenCheck { .. }
                     | Awaiting::StaffedClubs
                     | Awaiting::Fetch(_)
                     | Awaiting::ListPage { .. }
@@ -106,6 +112,56 @@ fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<Effect> {
     if m.activities.signing_in.take().is_some() {
         say(m, Severity::Success, "signed in");
     }
+    fx
+}
+
+/// The server's word on a pasted token: taken, it replaces the session (and is saved if
+/// asked); refused, the sign-in pop-up says so and the session in use stays.
+fn on_token_check(
+    m: &mut Model,
+    token: CandidateToken,
+    save: bool,
+    res: Result<Reply<User>, ApiError>,
+) -> Vec<Effect> {
+    if let Err(e) = &res {
+        m.activities.signing_in = None;
+        let why = if matches!(e, ApiError::Unauthorized { .. }) {
+            m.connection = crate::app::model::Connection::Online;
+            format!("that token was refused: {}", error_text(e))
+        } else {
+            note_error(m, e);
+            format!("could not check the token: {}", error_text(e))
+        };
+        let mut popup = super::sign_in_popup(m, Some(why.clone()));
+        if let Popup::SignIn { save: s, .. } = &mut popup {
+            *s = save;
+        }
+        m.popup = Some(popup);
+        say(m, Severity::Error, &why);
+        return Vec::new();
+    }
+    use secrecy::ExposeSecret;
+    m.token_expires = crate::api::jwt_expiry(token.0.expose_secret());
+    m.has_token = true;
+    m.session_expired = false;
+    m.save_token = save;
+    log(m, "sign-in", None, "token pasted and taken".into(), Ok(()));
+    let mut fx = vec![Effect::SetToken(token.0.clone())];
+    if save {
+        fx.push(Effect::SaveToken(token.0));
+    }
+    fx.extend(on_user(m, res));
+    // Rows that failed for want of a token are read again, the first stretch of them
+    // (as many as one listing call reads): the rest follow the cursor.
+    let failed: Vec<Uuid> = m
+        .queue
+        .items()
+        .iter()
+        .filter(|i| matches!(i.state, RowState::Failed | RowState::Unloaded))
+        .map(|i| i.id)
+        .take(fetch::REREAD_CHUNK)
+        .collect();
+    fx.extend(fetch::fetch_rows(m, &failed));
     fx
 }
 

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use uuid::Uuid;
 
-use super::{call, error_text, note_error, note_ok, say};
+use super::{call, error_text, note_error, note_ok, read_error_text, say};
 use crate::api::{ApiError, ClubRequest, MembershipStatus, Page, Reply, RequestFilter, Sort};
 use crate::app::effect::{ApiCall, Effect};
 use crate::app::model::{
@@ -257,8 +257,9 @@ pub(super) fn listing_failed(m: &mut Model, e: &ApiError, what: &str) -> Vec<Eff
         // Rows given by id are read one by one now that the listing is known to be missing.
         fetch_unloaded(m)
     } else {
-        m.listing.error = Some(error_text(e));
-        say(m, Severity::Error, &format!("{what}: {}", error_text(e)));
+        let text = read_error_text(m, e);
+        m.listing.error = Some(text.clone());
+        say(m, Severity::Error, &format!("{what}: {text}"));
         Vec::new()
     }
 }
@@ -358,6 +359,7 @@ pub(super) fn on_reread(
         }
         Err(e) => {
             note_error(m, &e);
+            let text = read_error_text(m, &e);
             for id in &ids {
                 if let Some(item) = m.queue.get_mut(*id)
                     && item.state == RowState::Loading
@@ -367,7 +369,7 @@ pub(super) fn on_reread(
                     } else {
                         RowState::Failed
                     };
-                    item.read_error = Some(error_text(&e));
+                    item.read_error = Some(text.clone());
                 }
             }
             m.activities.refreshing = None;
@@ -394,6 +396,7 @@ pub(super) fn on_fetch(
         }
         Err(e) => {
             note_error(m, &e);
+            let text = read_error_text(m, &e);
             if let Some(item) = m.queue.get_mut(id) {
                 if !matches!(item.state, RowState::Acting(_)) {
                     item.state = match (&e, item.request.is_some()) {
@@ -404,7 +407,7 @@ pub(super) fn on_fetch(
                 }
                 item.read_error = Some(match &e {
                     ApiError::NotFound(_) => not_found_text(item.request.is_some()),
-                    _ => error_text(&e),
+                    _ => text,
                 });
             }
         }

@@ -268,6 +268,16 @@ fn change_level(m: &mut Model, up: bool) -> Vec<Effect> {
     }
     let d = m.levels.descendant_fetch_level;
     let nd = if up { d.raise() } else { d.lower() };
+    if nd > crate::api::FetchLevel::Compact && is_student(m) {
+        // The service refuses `default` students to a student outside their own classroom,
+        // for the whole request (deployed behaviour, api-notes.md): every read would fail.
+        say(
+            m,
+            Severity::Error,
+            "a student account reads students at compact: the service refuses more outside your own classroom",
+        );
+        return Vec::new();
+    }
     m.levels = crate::api::Levels::new(crate::api::FetchLevel::Default, nd);
     // Every row is read again at the new level (one listing call per 50 rows where the
     // server lists).
@@ -369,4 +379,13 @@ fn open_selected(m: &mut Model) -> Vec<Effect> {
             None => Vec::new(),
         },
     }
+}
+
+/// True when the signed-in account is a student's (role `student`, or a student id in its
+/// `meta`): the service limits what such an account may read (api-notes.md).
+pub(super) fn is_student(m: &Model) -> bool {
+    m.user.get().is_some_and(|u| {
+        u.role.as_deref() == Some("student")
+            || u.meta.as_ref().is_some_and(|x| x.student_id.is_some())
+    })
 }

@@ -238,6 +238,18 @@ fn error_text(e: &ApiError) -> String {
     crate::text::truncate_chars(&e.to_string(), 300)
 }
 
+/// A failed read in words; a 403 while students are read above `compact` says that the
+/// fetch level is why (a student account may not read `default` students, api-notes.md).
+fn read_error_text(m: &Model, e: &ApiError) -> String {
+    let text = error_text(e);
+    let level = m.levels.descendant_fetch_level;
+    if matches!(e, ApiError::Forbidden(_)) && level > crate::api::FetchLevel::Compact {
+        format!("{text} — at fetch level {level}: press F to lower it")
+    } else {
+        text
+    }
+}
+
 /// An error for the activity log: the words, then the error id a server administrator can
 /// look up (the status line leaves the id out).
 fn log_text(e: &ApiError) -> String {

@@ -1,7 +1,7 @@
 //! Pop-up keys: the pop-up's own key table says what a key does ([`Popup::op_for`]); keys
 //! it does not name go to its text field. Submitting runs what the pop-up is for.
 
-use super::{club, commands, decide, fetch, ids, log, say};
+use super::{club, commands, decide, fetch, ids, say};
 use crate::api::parse_pasted_token;
 use crate::app::effect::Effect;
 use crate::app::key::{Key, edit};
@@ -151,41 +151,12 @@ fn submit(m: &mut Model) -> Vec<Effect> {
     }
 }
 
-/// Uses a pasted token: set it, maybe save it, and check it with `/auth/user`.
+/// Checks a pasted token with `/auth/user` before it replaces the one in use: a mistyped
+/// token never ends a working session ([`super::answers`] takes the answer).
 fn sign_in(m: &mut Model, token: secrecy::SecretString, save: bool) -> Vec<Effect> {
-    use secrecy::ExposeSecret;
-    m.token_expires = crate::api::jwt_expiry(token.expose_secret());
-    m.has_token = true;
-    m.session_expired = false;
-    m.save_token = save;
-    m.user = crate::app::model::Loadable::Loading;
-    log(m, "sign-in", None, "token pasted".into(), Ok(()));
     let seq = m.next_seq();
     m.activities.signing_in = Some(seq);
-    let mut fx = vec![Effect::SetToken(token.clone())];
-    if save {
-        fx.push(Effect::SaveToken(token));
-    }
-    fx.push(super::call(
-        m,
-        Awaiting::User,
-        crate::app::effect::ApiCall::CurrentUser,
-    ));
-    // Rows that failed for want of a token are read again, the first stretch of them
-    // (as many as one listing call reads): the rest follow the cursor.
-    let failed: Vec<uuid::Uuid> = m
-        .queue
-        .items()
-        .iter()
-        .filter(|i| {
-            matches!(
-                i.state,
-                crate::app::model::RowState::Failed | crate::app::model::RowState::Unloaded
-            )
-        })
-        .map(|i| i.id)
-        .take(fetch::REREAD_CHUNK)
-        .collect();
-    fx.extend(fetch::fetch_rows(m, &failed));
-    fx
+    let token = crate::app::effect::CandidateToken(token);
+    let c = crate::app::effect::ApiCall::CheckToken(token.clone());
+    vec![super::call(m, Awaiting::TokenCheck { token, save }, c)]
 }
