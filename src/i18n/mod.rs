@@ -25,6 +25,7 @@
 //! and for the rest of the UI `header-*`, `status-*`, `error-*`, `confirm-*`, `popup-*`,
 //! `empty-*`, `log-*`, `club-*`. Arguments are short snake-case names (`$n` for a count).
 
+pub mod dates;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
