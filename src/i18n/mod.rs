@@ -26,6 +26,7 @@
 //! `empty-*`, `log-*`, `club-*`. Arguments are short snake-case names (`$n` for a count).
 
 pub mod dates;
+pub mod kedmanee;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
