@@ -118,6 +118,12 @@ fn advance(c: char) -> usize {
     UnicodeWidthChar::width(c).unwrap_or(1).min(2)
 }
 
+/// True for the Thai and Lao blocks, whose graphemes are a base and zero-width marks (SARA
+/// AM and Lao AM apart) and whose width is the sum of the code points' widths.
+fn thai_or_lao(c: char) -> bool {
+    ('\u{0E00}'..='\u{0EFF}').contains(&c)
+}
+
 /// ratatui's width of one grapheme (a control character is never drawn).
 fn cell_width(g: &str) -> usize {
     if g.contains(char::is_control) {
@@ -186,6 +192,15 @@ pub fn for_terminal(text: &str) -> Cow<'_, str> {
     if text.is_ascii() {
         return Cow::Borrowed(text);
     }
+    // The common case, ASCII and Thai without SARA AM starting with a letter: every grapheme
+    // is a base with zero-width marks.
+    if text.chars().next().is_some_and(|c| advance(c) > 0)
+        && text
+            .chars()
+            .all(|c| c.is_ascii() || (thai_or_lao(c) && c != '\u{0E33}' && c != '\u{0EB3}'))
+    {
+        return Cow::Borrowed(text);
+    }
     let mapped: Cow<'_, str> = if text.chars().any(|c| replacement(c).is_some()) {
         let mut out = String::with_capacity(text.len() + 8);
         for c in text.chars() {
@@ -239,26 +254,53 @@ pub fn for_terminal(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// True when `b` placed right after `a` joins `a`'s last grapheme.
+/// True when `b` placed right after the grapheme `a` joins it (becomes part of its grapheme).
 fn joins(a: &str, b: &str) -> bool {
-    let joined = format!("{a}{b}");
-    joined.graphemes(true).next_back().map(str::len) != Some(b.len())
-        || joined.graphemes(true).count() < a.graphemes(true).count() + b.graphemes(true).count()
+    // Small texts are joined on the stack: this runs for every cleaned text.
+    let mut buf = [0u8; 64];
+    let owned;
+    let joined = if a.len() + b.len() <= buf.len() {
+        buf[..a.len()].copy_from_slice(a.as_bytes());
+        buf[a.len()..a.len() + b.len()].copy_from_slice(b.as_bytes());
+        match std::str::from_utf8(&buf[..a.len() + b.len()]) {
+            Ok(s) => s,
+            Err(_) => return false,
+        }
+    } else {
+        owned = format!("{a}{b}");
+        owned.as_str()
+    };
+    joined.graphemes(true).next().map(str::len) != Some(a.len())
+}
+
+/// Characters that start a grapheme whatever precedes them and end one whatever follows
+/// (UAX #29: no Extend, SpacingMark, ZWJ, Prepend, regional indicator or Hangul jamo among
+/// them): ASCII, Thai consonants and leading vowels, CJK ideographs. Saves the segmenter.
+fn plain_base(c: char) -> bool {
+    c.is_ascii()
+        || matches!(c, '\u{0E01}'..='\u{0E2E}' | '\u{0E40}'..='\u{0E44}' | '\u{4E00}'..='\u{9FFF}')
 }
 
 /// True when grapheme `g`, at the start of a text, would join whatever the UI puts before it
 /// (a spacing mark or an emoji modifier with no base): it is dropped.
 fn joins_before(g: &str) -> bool {
-    joins("a", g)
+    match g.chars().next() {
+        Some(c) if plain_base(c) => false,
+        _ => joins("a", g),
+    }
 }
 
 /// True when grapheme `g`, at the end of a text, would join whatever the UI puts after it
 /// (a prepended concatenation mark, a trailing ZWJ, a lone regional indicator, a conjoining
 /// jamo): the text then ends with [`BREAK`], which ratatui keeps in the last cell.
 fn joins_after(g: &str) -> bool {
-    ["a", "\u{1F469}", "\u{1F1F9}", "\u{AC00}", "\u{1100}"]
-        .iter()
-        .any(|n| joins(g, n))
+    match g.chars().next_back() {
+        // A Thai or Lao vowel or tone mark ends a grapheme too.
+        Some(c) if plain_base(c) || ('\u{0E00}'..='\u{0EFF}').contains(&c) => false,
+        _ => ["a", "\u{1F469}", "\u{1F1F9}", "\u{AC00}", "\u{1100}"]
+            .iter()
+            .any(|n| joins(g, n)),
+    }
 }
 
 /// One code point that advances the cursor and the zero-width ones after it, made one cell:
@@ -309,6 +351,12 @@ fn push_piece(out: &mut String, piece: &str) {
 pub fn width(text: &str) -> usize {
     if text.is_ascii() {
         return text.bytes().filter(|b| !b.is_ascii_control()).count();
+    }
+    if text
+        .chars()
+        .all(|c| thai_or_lao(c) || c.is_ascii_graphic() || c == ' ')
+    {
+        return text.chars().map(advance).sum();
     }
     text.graphemes(true).map(cell_width).sum()
 }
@@ -373,4 +421,40 @@ pub fn truncate_chars(text: &str, max: usize) -> String {
     let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
     out.push('…');
     for_terminal(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortcuts above hold for the Unicode tables the segmenter and unicode-width ship.
+    #[test]
+    fn shortcuts_agree_with_the_segmenter_and_the_widths() {
+        let neighbours = ['a', 'ก', '\u{1F469}', '\u{1F1F9}', '\u{AC00}', '\u{1100}'];
+        for c in ('\0'..='\u{9FFF}').filter(|&c| plain_base(c) || thai_or_lao(c)) {
+            if c.is_control() {
+                continue;
+            }
+            let s = c.to_string();
+            for n in neighbours {
+                assert!(!joins(&s, &n.to_string()), "U+{:04X} joins {n}", c as u32);
+            }
+            if plain_base(c) {
+                assert!(!joins("a", &s), "U+{:04X} joins what precedes", c as u32);
+            }
+            if thai_or_lao(c) && c != '\u{0E33}' && c != '\u{0EB3}' && advance(c) > 0 {
+                assert!(!joins("ก", &s), "U+{:04X} joins a consonant", c as u32);
+            }
+            for base in ["ก", "ກ", "a"] {
+                let g = format!("{base}{c}");
+                let sum: usize = g.chars().map(advance).sum();
+                assert_eq!(width(&g), sum, "{g:?}");
+                assert_eq!(
+                    g.graphemes(true).map(cell_width).sum::<usize>(),
+                    sum,
+                    "{g:?}"
+                );
+            }
+        }
+    }
 }

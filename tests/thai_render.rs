@@ -369,6 +369,12 @@ proptest! {
         prop_assert_eq!(again, c, "idempotent");
     }
 
+}
+
+proptest! {
+    // Each case draws a dozen frames through the emulator: fewer cases (1500 passed once, and 5000 of the width tests).
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
     /// Incremental frames of random Thai names equal a full redraw.
     #[test]
     fn random_thai_lists_redraw_like_a_full_draw(
