@@ -296,7 +296,7 @@ fn joins_before(g: &str) -> bool {
 fn joins_after(g: &str) -> bool {
     match g.chars().next_back() {
         // A Thai or Lao vowel or tone mark ends a grapheme too.
-        Some(c) if plain_base(c) || ('\u{0E00}'..='\u{0EFF}').contains(&c) => false,
+        Some(c) if plain_base(c) || thai_or_lao(c) => false,
         _ => ["a", "\u{1F469}", "\u{1F1F9}", "\u{AC00}", "\u{1100}"]
             .iter()
             .any(|n| joins(g, n)),
