@@ -75,6 +75,10 @@ pub struct DashboardArgs {
     /// Reload the queue every N seconds (0, the default, is off; at least 5).
     #[arg(long, value_name = "SECONDS")]
     pub auto_refresh: Option<u64>,
+    /// Language of the dashboard: th (Thai) or en (English). Default: the config file's
+    /// `language`, else LC_ALL / LC_MESSAGES / LANG (th* is Thai), else English.
+    #[arg(long, value_name = "LANG", value_parser = ["th", "en"])]
+    pub lang: Option<String>,
 }
 
 /// Options of `demo`.

@@ -14,6 +14,8 @@ use serde::Deserialize;
 use crate::api::{ClientOptions, Credentials};
 use crate::app::Keymap;
 use crate::cli::DashboardArgs;
+use crate::i18n::Lang;
+use crate::i18n::dates::YearStyle;
 
 /// A key binding value: one key or a list.
 #[derive(Debug, Clone, Deserialize)]
@@ -53,6 +55,14 @@ pub struct FileConfig {
     pub save_token: Option<bool>,
     /// Allow http:// to non-loopback hosts.
     pub allow_insecure_http: Option<bool>,
+    /// Language of the dashboard: `"th"` or `"en"` (`--lang` wins; default from the locale).
+    pub language: Option<String>,
+    /// How years are written: `"be"` (Buddhist Era, 2569; the default in Thai) or `"ce"`
+    /// (2026; the default in English).
+    pub year_style: Option<String>,
+    /// Single-key commands also accept the character of the same key on the Thai Kedmanee
+    /// layout (default true).
+    pub thai_keys: Option<bool>,
     /// Key overrides: `action = "key"` or `action = ["key", ...]`.
     #[serde(default)]
     pub keys: BTreeMap<String, KeyList>,
@@ -85,6 +95,15 @@ pub struct Settings {
     pub keymap: Keymap,
     /// The state directory (audit file, saved queues, default log).
     pub state_dir: Option<PathBuf>,
+    /// Language of the user interface ([`Lang::detect`]: `--lang` > config `language` >
+    /// `LC_ALL` / `LC_MESSAGES` / `LANG` > English).
+    pub lang: Lang,
+    /// How dates and academic years write the year (config `year_style`; default BE in
+    /// Thai, CE in English).
+    pub year_style: YearStyle,
+    /// Map Thai Kedmanee characters to the QWERTY key at the same place for single-key
+    /// commands (config `thai_keys`, default true).
+    pub thai_keys: bool,
     /// Warnings to show at start (world-readable secrets, ...).
     pub warnings: Vec<String>,
 }
@@ -198,6 +217,32 @@ pub fn bounded<T: PartialOrd + std::fmt::Display + Copy>(
     }
 }
 
+/// The UI language (`--lang` > config `language` > `LC_ALL`/`LC_MESSAGES`/`LANG` >
+/// English) and how years are written (config `year_style`, else BE in Thai, CE in English).
+///
+/// Errors: a `language` or `year_style` in the config file that is not one of the choices.
+fn language_of(
+    args: &DashboardArgs,
+    file: &FileConfig,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<(Lang, YearStyle), String> {
+    if let Some(l) = file.language.as_deref()
+        && Lang::parse(l).is_none()
+    {
+        return Err(format!(
+            "config file: language = {l:?} is not a language of the dashboard: use \"th\" or \"en\""
+        ));
+    }
+    let lang = Lang::detect(args.lang.as_deref(), file.language.as_deref(), |k| env(k));
+    let year_style = match file.year_style.as_deref() {
+        None => YearStyle::default_for(lang),
+        Some(v) => YearStyle::parse(v).ok_or_else(|| {
+            format!("config file: year_style = {v:?} must be \"be\" (2569) or \"ce\" (2026)")
+        })?,
+    };
+    Ok((lang, year_style))
+}
+
 /// The keymap: defaults with the config file's `[keys]` overrides.
 ///
 /// Errors: every bad binding, in words (the program does not start).
@@ -288,6 +333,7 @@ pub fn resolve(
     };
 
     let keymap = keymap_of(&file)?;
+    let (lang, year_style) = language_of(args, &file, env)?;
     let timeout = bounded(
         "timeout (seconds)",
         args.timeout.or(file.timeout_secs).unwrap_or(20),
@@ -326,6 +372,9 @@ pub fn resolve(
         token_path,
         keymap,
         state_dir,
+        lang,
+        year_style,
+        thai_keys: file.thai_keys.unwrap_or(true),
         warnings,
     })
 }

@@ -11,6 +11,7 @@ pub mod app;
 pub mod cli;
 pub mod config;
 pub mod demo;
+pub mod i18n;
 pub mod runtime;
 pub mod script;
 pub mod text;

@@ -215,3 +215,124 @@ fn a_leading_tilde_is_the_home_directory() {
         std::path::PathBuf::from("/abs/path")
     );
 }
+
+#[test]
+fn language_year_style_and_thai_keys() {
+    use club_admin::i18n::Lang;
+    use club_admin::i18n::dates::YearStyle;
+
+    let dir = tempfile::tempdir().expect("dir");
+    let cfg = dir.path().join("c.toml");
+    write(&cfg, "base_url = \"https://x.example\"\n", 0o600);
+    let mut args = DashboardArgs {
+        config: Some(cfg.clone()),
+        ..DashboardArgs::default()
+    };
+    // Defaults: English without a Thai locale, CE years in English, Thai keys on.
+    let s = resolve(&args, &env_of(&[("LANG", "C.UTF-8")]), None).expect("defaults");
+    assert_eq!(
+        (s.lang, s.year_style, s.thai_keys),
+        (Lang::English, YearStyle::Ce, true)
+    );
+    // The locale: Thai, and BE years by default in Thai.
+    let thai_env = env_of(&[("LANG", "th_TH.UTF-8")]);
+    let s = resolve(&args, &thai_env, None).expect("thai locale");
+    assert_eq!((s.lang, s.year_style), (Lang::Thai, YearStyle::Be));
+    let s = resolve(
+        &args,
+        &env_of(&[("LC_ALL", "en_US.UTF-8"), ("LANG", "th_TH.UTF-8")]),
+        None,
+    )
+    .expect("LC_ALL first");
+    assert_eq!(s.lang, Lang::English);
+    // The config file over the locale, the flag over the config file.
+    write(
+        &cfg,
+        "base_url = \"https://x.example\"\nlanguage = \"en\"\nyear_style = \"be\"\nthai_keys = false\n",
+        0o600,
+    );
+    let s = resolve(&args, &thai_env, None).expect("config");
+    assert_eq!(
+        (s.lang, s.year_style, s.thai_keys),
+        (Lang::English, YearStyle::Be, false)
+    );
+    args.lang = Some("th".into());
+    let s = resolve(&args, &env_of(&[]), None).expect("flag");
+    assert_eq!(
+        (s.lang, s.year_style),
+        (Lang::Thai, YearStyle::Be),
+        "--lang th"
+    );
+    write(
+        &cfg,
+        "base_url = \"https://x.example\"\nlanguage = \"th\"\nyear_style = \"ce\"\n",
+        0o600,
+    );
+    args.lang = None;
+    let s = resolve(&args, &env_of(&[]), None).expect("thai with CE years");
+    assert_eq!((s.lang, s.year_style), (Lang::Thai, YearStyle::Ce));
+    // Values the dashboard does not know stop the start, named.
+    write(
+        &cfg,
+        "base_url = \"https://x.example\"\nlanguage = \"fr\"\n",
+        0o600,
+    );
+    let e = resolve(&args, &env_of(&[]), None).expect_err("bad language");
+    assert!(e.contains("language") && e.contains("\"fr\""), "{e}");
+    write(
+        &cfg,
+        "base_url = \"https://x.example\"\nyear_style = \"ad\"\n",
+        0o600,
+    );
+    let e = resolve(&args, &env_of(&[]), None).expect_err("bad year style");
+    assert!(e.contains("year_style") && e.contains("\"ad\""), "{e}");
+}
+
+#[test]
+fn lang_flag_takes_th_or_en() {
+    use clap::Parser;
+    use club_admin::cli::Cli;
+
+    let cli = Cli::try_parse_from(["club-admin", "--lang", "th"]).expect("th");
+    assert_eq!(cli.dashboard.lang.as_deref(), Some("th"));
+    let cli = Cli::try_parse_from(["club-admin", "demo", "--lang", "en"]).expect("demo en");
+    match cli.command {
+        Some(club_admin::cli::Command::Demo(d)) => {
+            assert_eq!(d.dashboard.lang.as_deref(), Some("en"))
+        }
+        other => panic!("not demo: {other:?}"),
+    }
+    let e = Cli::try_parse_from(["club-admin", "--lang", "fr"]).expect_err("fr");
+    assert!(e.to_string().contains("th"), "{e}");
+}
+
+#[test]
+fn the_example_config_parses_with_every_key_set() {
+    // Every commented `key = value` line of the example, uncommented, is a valid config.
+    let text = include_str!("../assets/config.example.toml");
+    let mut lines = Vec::new();
+    let mut in_keys = false;
+    for line in text.lines() {
+        if line.starts_with('[') {
+            in_keys = true;
+        }
+        let body = line.trim_start_matches("# ");
+        let is_setting = body
+            .split_once(" = ")
+            .is_some_and(|(k, _)| !k.contains(' ') && !k.is_empty());
+        if line.starts_with("# ") && is_setting {
+            // `api_key` and `api_key_file` are alternatives; keep the file one out too (it
+            // must exist).
+            if !body.starts_with("api_key") && !body.starts_with("token_file") {
+                lines.push(body.split(" #").next().unwrap_or(body).to_owned());
+            }
+        } else if in_keys || line.starts_with('[') {
+            lines.push(line.to_owned());
+        }
+    }
+    let parsed: Result<club_admin::config::FileConfig, _> = toml::from_str(&lines.join("\n"));
+    let cfg = parsed.expect("example config");
+    assert_eq!(cfg.language.as_deref(), Some("th"));
+    assert_eq!(cfg.year_style.as_deref(), Some("be"));
+    assert_eq!(cfg.thai_keys, Some(true));
+}

@@ -49,11 +49,12 @@ fn fixed_cases_are_printable_and_fit() {
     assert_eq!(fit_width("王小明", 5), "王小…");
     assert_eq!(fit_width("abc", 3), "abc");
     assert_eq!(fit_width("abcd", 3), "ab…");
-    assert_eq!(
-        fit_width("👩🏽‍💻👩🏽‍💻", 3),
-        "👩🏽‍💻…",
-        "an emoji sequence is kept whole"
-    );
+    // An emoji ZWJ sequence takes the cells the terminal gives it (woman, skin tone, laptop:
+    // 6), one grapheme per cell (text::for_terminal), and is cut on those cells.
+    assert_eq!(width("👩🏽‍💻"), 2, "not through for_terminal: one grapheme");
+    assert_eq!(width(&sanitize("👩🏽‍💻")), 6);
+    assert_eq!(fit_width("👩🏽‍💻👩🏽‍💻", 3), "👩\u{200b}…");
+    assert_eq!(fit_width("น้ำใจดี", 3), "น้\u{e4d}า…", "SARA AM is two cells");
 }
 
 #[test]

@@ -1,0 +1,109 @@
+# club-admin user interface, English.
+#
+# Key scheme (see src/i18n/mod.rs): <area>-<item>, lower-case kebab-case, e.g.
+#   scope-*   help section titles (one per keymap Scope)
+#   action-*  help text of an action; the suffix is the action's config name with _ as -
+#   hint-*    short label of an action in the footer hints
+#   age-*     relative ages and times left
+#   club-*, header-*, status-*, error-*, confirm-*, popup-*, empty-*, log-*: the rest of the UI
+# Every key here must exist in th/main.ftl with the same $placeholders (tests/i18n.rs).
+
+## Help section titles (keymap Scope)
+
+scope-global = Everywhere
+scope-queue = Review queue
+scope-club = Club lookup
+scope-log = Activity log
+
+## Help texts of actions (keymap Action::info)
+
+action-force-quit = quit at once, from anywhere
+action-quit = quit
+action-help = this help
+action-next-pane = next pane
+action-prev-pane = previous pane
+action-refresh = reload the queue from the server
+action-toggle-log = show or hide the activity log
+action-command-line = command line (:help for commands)
+action-add-ids = add club request ids
+action-club-lookup = look up a club
+action-sign-in = sign in (paste a token)
+action-redraw = redraw the screen
+action-down = down
+action-up = up
+action-top = first row
+action-bottom = last row
+action-page-down = page down
+action-page-up = page up
+action-approve = approve (marked rows, else the selected one)
+action-decline = decline (marked rows, else the selected one)
+action-delete = delete, after confirmation
+action-mark = mark or unmark the row
+action-mark-range = mark from the last mark to here
+action-mark-all = mark every visible row
+action-clear-marks = clear marks
+action-filter = filter (status: club: year: or any text)
+action-sort = cycle the sort: server order, oldest first, club, status
+action-open = re-read the selected request / load the club
+action-raise-level = raise the fetch level
+action-lower-level = lower the fetch level
+action-copy = copy the id(s) to the clipboard (OSC 52)
+action-new-contact = add a contact to the club
+
+## Footer hints (keymap Keymap::hints): short labels
+
+hint-force-quit = force quit
+hint-quit = quit
+hint-help = help
+hint-next-pane = pane
+hint-prev-pane = prev pane
+hint-refresh = refresh
+hint-toggle-log = log
+hint-command-line = command
+hint-add-ids = add ids
+hint-club-lookup = club
+hint-sign-in = sign in
+hint-redraw = redraw
+hint-down = down
+hint-up = up
+hint-top = top
+hint-bottom = bottom
+hint-page-down = page down
+hint-page-up = page up
+hint-approve = approve
+hint-decline = decline
+hint-delete = delete
+hint-mark = mark
+hint-mark-range = mark range
+hint-mark-all = mark all
+hint-clear-marks = clear marks
+hint-filter = filter
+hint-sort = sort
+hint-open = load
+hint-raise-level = more
+hint-lower-level = less
+hint-copy = copy
+hint-new-contact = new contact
+
+## Relative ages (ui::age, ui::time_left) and counts
+
+age-now = now
+age-minutes = { $n }m
+age-hours = { $n }h
+age-days = { $n }d
+age-weeks = { $n }w
+age-years = { $n }y
+# "5m ago", "3d ago": $age is one of the age-* texts above.
+age-ago = { $age } ago
+age-updated-seconds = updated { $n } s ago
+age-updated = updated { $age } ago
+# Time left until a token expires: "3d 4h", "7h 59m", "12m".
+age-left-days-hours = { $days }d { $hours }h
+age-left-hours-minutes = { $hours }h { $minutes }m
+age-left-minutes = { $minutes }m
+age-expired = expired
+
+club-members = { $n ->
+    [one] { $n } member
+   *[other] { $n } members
+}
