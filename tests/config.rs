@@ -336,3 +336,32 @@ fn the_example_config_parses_with_every_key_set() {
     assert_eq!(cfg.year_style.as_deref(), Some("be"));
     assert_eq!(cfg.thai_keys, Some(true));
 }
+
+#[test]
+fn numbers_out_of_bounds_are_refused_with_the_bound() {
+    let dir = tempfile::tempdir().expect("dir");
+    let cfg = dir.path().join("c.toml");
+    write(&cfg, "base_url = \"https://api.example.ac.th\"\n", 0o600);
+    let with = |f: &dyn Fn(&mut DashboardArgs)| {
+        let mut args = DashboardArgs {
+            config: Some(cfg.clone()),
+            ..DashboardArgs::default()
+        };
+        f(&mut args);
+        resolve(&args, &env_of(&[]), None)
+    };
+    let e = with(&|a| a.concurrency = Some(0)).expect_err("concurrency 0");
+    assert!(e.contains("concurrency must be between 1 and 64"), "{e}");
+    let e = with(&|a| a.timeout = Some(0)).expect_err("timeout 0");
+    assert!(e.contains("between 1 and 600"), "{e}");
+    let e = with(&|a| a.auto_refresh = Some(3)).expect_err("auto-refresh 3");
+    assert!(e.contains("between 5 and 86400"), "{e}");
+    assert!(with(&|a| a.auto_refresh = Some(0)).is_ok(), "0 is off");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_club-admin"))
+        .args(["serve-demo", "--failure-rate", "2"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2), "a usage error");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not a rate from 0.0 to 1.0"), "{err}");
+}

@@ -825,3 +825,50 @@ async fn the_client_works_through_the_delay_proxy() {
     let (up, down) = proxy.bytes();
     assert!(up > 0 && down > 0, "{up} {down}");
 }
+
+#[tokio::test]
+async fn the_sign_in_page_ends_on_the_token_json_that_the_dashboard_takes() {
+    let d = server().await;
+    let http = reqwest::Client::new();
+    let page = http
+        .get(format!("{}/auth/oauth/init", d.base_url))
+        .send()
+        .await
+        .expect("init page");
+    assert_eq!(page.status().as_u16(), 200);
+    let html = page.text().await.expect("html");
+    assert!(
+        html.contains("/auth/oauth/callback?account=moderator"),
+        "{html}"
+    );
+    let last = http
+        .get(format!(
+            "{}/auth/oauth/callback?account=teacher",
+            d.base_url
+        ))
+        .send()
+        .await
+        .expect("callback")
+        .text()
+        .await
+        .expect("json page");
+    // What a moderator pastes: the whole JSON page.
+    let token = parse_pasted_token(&last).expect("a token in the page");
+    let c = ApiClient::new(
+        &d.base_url,
+        Credentials {
+            api_key: Some(d.user("teacher").expect("teacher").api_key.clone().into()),
+            token: Some(token),
+        },
+        opts(),
+    )
+    .expect("client");
+    let me = c.current_user().await.expect("the new token works");
+    assert_eq!(me.data.role.as_deref(), Some("teacher"));
+    let bad = http
+        .get(format!("{}/auth/oauth/callback?account=nobody", d.base_url))
+        .send()
+        .await
+        .expect("bad callback");
+    assert_eq!(bad.status().as_u16(), 400);
+}

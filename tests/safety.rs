@@ -472,3 +472,41 @@ fn a_pasted_token_is_checked_before_it_replaces_the_session() {
     assert!(fx.iter().any(|e| matches!(e, Effect::SetToken(_))));
     assert_eq!(status(&m), "signed in");
 }
+
+#[test]
+fn a_contact_value_is_checked_before_it_is_sent_and_audited_with_its_type() {
+    let mut m = model_with(sample_rows());
+    let fx = command(&mut m, &format!("club {}", id(20)));
+    let rid = api_ids(&fx, |c| matches!(c, ApiCall::GetClub { .. }))[0];
+    let club: Club =
+        serde_json::from_value(serde_json::json!({"id": id(20), "contacts": []})).expect("club");
+    answer(&mut m, rid, ApiAnswer::Club(Ok(reply(club))));
+    update(&mut m, key('n'));
+    // The first type in the picker is phone.
+    update(&mut m, code(KeyCode::Enter));
+    typed(&mut m, "call the club");
+    let fx = update(&mut m, code(KeyCode::Enter));
+    assert!(fx.is_empty(), "refused before any request");
+    assert!(
+        matches!(&m.popup, Some(Popup::AddContact { error: Some(e), .. }) if e.contains("not a valid phone")),
+        "{:?}",
+        m.popup
+    );
+    for _ in 0.."call the club".len() {
+        update(&mut m, code(KeyCode::Backspace));
+    }
+    typed(&mut m, "+66 81 234 5678");
+    let fx = update(&mut m, code(KeyCode::Enter));
+    let post = api_ids(&fx, |c| matches!(c, ApiCall::CreateContact { .. }))[0];
+    let made: Contact = serde_json::from_value(
+        serde_json::json!({"id": id(30), "type": "phone", "value": "+66 81 234 5678"}),
+    )
+    .expect("contact");
+    let fx = answer(&mut m, post, ApiAnswer::ContactCreated(Ok(reply(made))));
+    assert!(
+        fx.iter().any(
+            |e| matches!(e, Effect::Audit(a) if a.value.as_deref() == Some("phone +66 81 234 5678"))
+        ),
+        "{fx:?}"
+    );
+}

@@ -1226,6 +1226,7 @@ fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
         target: id(1),
         outcome,
         detail: detail.map(str::to_owned),
+        value: None,
         via: Some("dashboard".into()),
     };
     let entries = vec![

@@ -154,6 +154,9 @@ pub struct AuditEntry {
     pub outcome: Outcome,
     /// The server's `detail` or the error in words, when not `ok`.
     pub detail: Option<String>,
+    /// For `add-contact`: the contact's type and value (`line @robot_club`), sanitised.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
     /// Which front end acted: `dashboard` or `cli` (absent in lines written before it
     /// existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]

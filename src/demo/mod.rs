@@ -10,6 +10,7 @@ pub mod proxy;
 pub mod query;
 pub mod routes;
 pub mod seed;
+mod signin;
 pub mod state;
 
 use std::fmt;

@@ -59,7 +59,7 @@ pub struct AppState {
 }
 
 impl AppState {
-    fn lock(&self) -> MutexGuard<'_, DemoState> {
+    pub(super) fn lock(&self) -> MutexGuard<'_, DemoState> {
         self.data.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
@@ -69,7 +69,7 @@ fn now_text() -> String {
 }
 
 /// A success envelope.
-fn ok(data: Value, pagination: Option<Value>) -> Response {
+pub(super) fn ok(data: Value, pagination: Option<Value>) -> Response {
     let body = json!({
         "api_version": version_label(),
         "data": data,
@@ -540,6 +540,8 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/health-check", get(health))
         .route("/auth/user", get(current_user))
+        .route("/auth/oauth/init", get(super::signin::init))
+        .route("/auth/oauth/callback", get(super::signin::callback))
         .route("/v1/clubs", get(list_clubs))
         .route("/v1/clubs/requests", get(list_requests))
         .route("/v1/clubs/requests/{id}", request)

@@ -211,6 +211,7 @@ impl Auditor {
             target,
             outcome,
             detail,
+            value: None,
             via: Some("cli".to_owned()),
         };
         crate::runtime::files::append_json_line(path, &entry)

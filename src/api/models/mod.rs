@@ -10,6 +10,7 @@
 //! enumerations: membership status, contact type), [`envelope`] (envelope, meta, errors),
 //! [`records`] (user, contact, student, club, club request).
 
+mod contact_check;
 mod enums;
 mod envelope;
 mod level;

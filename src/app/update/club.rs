@@ -173,17 +173,17 @@ pub(super) fn submit_contact(m: &mut Model) -> Vec<Effect> {
     else {
         return Vec::new();
     };
-    let v = value.value().trim().to_owned();
-    if v.is_empty() {
-        *error = Some("type a value".into());
+    let contact = NewContact {
+        kind: Popup::contact_types()[*kind].clone(),
+        value: value.value().trim().to_owned(),
+    };
+    if let Err(why) = contact.check() {
+        // Refused here, before any request: the form keeps the value for correcting.
+        *error = Some(why);
         return Vec::new();
     }
     *error = None;
     let club_id = *club_id;
-    let contact = NewContact {
-        kind: Popup::contact_types()[*kind].clone(),
-        value: v,
-    };
     say(m, Severity::Info, "adding contact…");
     let c = ApiCall::CreateContact {
         club_id,
@@ -275,13 +275,19 @@ pub(super) fn on_contact_created(
             }
             log(m, "add-contact", Some(club_id), label.clone(), Ok(()));
             say(m, Severity::Success, &format!("contact added: {label}"));
-            vec![audit(m, "add-contact", club_id, Ok(()))]
+            vec![with_value(audit(m, "add-contact", club_id, Ok(())), label)]
         }
         Err(e) => {
             note_error(m, &e);
             let text = error_text(&e);
-            if let Some(Popup::AddContact { error, .. }) = m.popup.as_mut() {
+            let mut tried = String::new();
+            if let Some(Popup::AddContact {
+                error, kind, value, ..
+            }) = m.popup.as_mut()
+            {
                 *error = Some(text.clone());
+                let kind = &Popup::contact_types()[*kind];
+                tried = crate::text::clean(&format!("{kind} {}", value.value().trim()), 60);
             }
             let detail = super::log_text(&e);
             log(
@@ -292,7 +298,20 @@ pub(super) fn on_contact_created(
                 Err(detail.clone()),
             );
             say(m, Severity::Error, &format!("contact not added: {text}"));
-            vec![audit(m, "add-contact", club_id, Err(detail))]
+            let line = audit(m, "add-contact", club_id, Err(detail));
+            vec![if tried.is_empty() {
+                line
+            } else {
+                with_value(line, tried)
+            }]
         }
     }
+}
+
+/// The audit line of a contact, with the contact's type and value.
+fn with_value(mut fx: Effect, value: String) -> Effect {
+    if let Effect::Audit(a) = &mut fx {
+        a.value = Some(value);
+    }
+    fx
 }

@@ -199,6 +199,7 @@ fn audit_entry(
         target,
         outcome,
         detail,
+        value: None,
         via: Some("dashboard".to_owned()),
     })
 }
