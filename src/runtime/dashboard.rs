@@ -66,6 +66,9 @@ pub(super) async fn dashboard(
         save_token: settings.save_token,
         can_save_token: settings.token_path.is_some(),
         server_key: Some(server_key),
+        lang: settings.lang,
+        year_style: settings.year_style,
+        thai_keys: settings.thai_keys,
     });
     let mut runner = effects::Runner::new(
         client,

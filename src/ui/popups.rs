@@ -206,7 +206,11 @@ fn confirm(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
     let mut lines = Vec::new();
     if ids.len() == 1 {
         let id = ids[0];
-        let who = m.queue.get(id).map(|i| i.label()).unwrap_or_default();
+        let who = m
+            .queue
+            .get(id)
+            .map(|i| i.label_for(m.lang == crate::i18n::Lang::Thai))
+            .unwrap_or_default();
         lines.push(Line::raw(format!("{verb} club request {id}?")));
         lines.push(Line::styled(
             clean(&who, inner.width as usize),

@@ -104,6 +104,13 @@ pub struct ModelOptions {
     /// What the saved queue and the audit entries are keyed by: the base URL, or `demo` for
     /// the in-process demo server (whose port changes at every start). `None`: the base URL.
     pub server_key: Option<String>,
+    /// The UI language (`--lang`, config `language`, the locale; English by default).
+    pub lang: crate::i18n::Lang,
+    /// How years are written (config `year_style`: BE in Thai by default).
+    pub year_style: crate::i18n::dates::YearStyle,
+    /// Single-key commands also take the Thai (Kedmanee) character of the same key, for a
+    /// keyboard left on the Thai layout (config `thai_keys`, on by default).
+    pub thai_keys: bool,
 }
 
 impl ModelOptions {
@@ -122,6 +129,9 @@ impl ModelOptions {
             save_token: false,
             can_save_token: false,
             server_key: None,
+            lang: crate::i18n::Lang::English,
+            year_style: crate::i18n::dates::YearStyle::Ce,
+            thai_keys: true,
         }
     }
 }
@@ -180,6 +190,12 @@ pub struct Model {
     pub save_token: bool,
     /// A pasted token can be saved.
     pub can_save_token: bool,
+    /// The UI language.
+    pub lang: crate::i18n::Lang,
+    /// How years are written.
+    pub year_style: crate::i18n::dates::YearStyle,
+    /// Thai-layout characters work as their keys (see [`ModelOptions::thai_keys`]).
+    pub thai_keys: bool,
     /// The user asked to quit.
     pub quitting: bool,
     /// `q` was pressed once while actions were in flight; a second `q` quits.
@@ -224,6 +240,9 @@ impl Model {
             mouse: o.mouse,
             save_token: o.save_token && o.can_save_token,
             can_save_token: o.can_save_token,
+            lang: o.lang,
+            year_style: o.year_style,
+            thai_keys: o.thai_keys,
             quitting: false,
             quit_armed: false,
             calls: Calls::default(),

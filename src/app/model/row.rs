@@ -146,22 +146,33 @@ impl QueueItem {
             .is_none_or(|s| *s == MembershipStatus::Pending)
     }
 
-    /// Club name (English, else Thai), when known.
+    /// Club name (English, else Thai), when known: the sort key.
     pub fn club_name(&self) -> Option<&str> {
-        self.request
-            .as_ref()
-            .and_then(|r| r.club.as_ref())
-            .and_then(|c| c.name.as_ref())
-            .and_then(|n| n.best())
+        self.club_name_for(false)
     }
 
-    /// Student name, when the level carried it.
+    /// Club name in the reader's language (`thai`), else the other, when known.
+    pub fn club_name_for(&self, thai: bool) -> Option<&str> {
+        let n = self
+            .request
+            .as_ref()
+            .and_then(|r| r.club.as_ref())
+            .and_then(|c| c.name.as_ref())?;
+        if thai { n.thai_first() } else { n.best() }
+    }
+
+    /// Student name (English, else Thai), when the level carried it.
     pub fn student_name(&self) -> Option<String> {
+        self.student_name_for(false)
+    }
+
+    /// Student name in the reader's language (`thai`), else the other.
+    pub fn student_name_for(&self, thai: bool) -> Option<String> {
         self.request
             .as_ref()
             .and_then(|r| r.student.as_ref())
             .and_then(|s| s.person.as_ref())
-            .and_then(|p| p.full_name(false))
+            .and_then(|p| p.full_name(thai))
     }
 
     /// School number, when known.
@@ -176,11 +187,16 @@ impl QueueItem {
     /// the student's name, else `#` and the school number, else the first 8 characters of
     /// the request id; the club's name, else `?`.
     pub fn label(&self) -> String {
+        self.label_for(false)
+    }
+
+    /// [`QueueItem::label`] with the names in the reader's language (`thai`).
+    pub fn label_for(&self, thai: bool) -> String {
         let who = self
-            .student_name()
+            .student_name_for(thai)
             .or_else(|| self.school_number().map(|n| format!("#{n}")))
             .unwrap_or_else(|| short_id(self.id));
-        let club = self.club_name().unwrap_or("?");
+        let club = self.club_name_for(thai).unwrap_or("?");
         crate::text::clean(&format!("{who} → {club}"), 60)
     }
 

@@ -27,7 +27,7 @@ pub(super) fn on_key(m: &mut Model, k: Key) -> Vec<Effect> {
         m.notice = None;
         return Vec::new();
     }
-    match m.keymap.lookup(m.focus.scope(), &k) {
+    match lookup(m, &k) {
         Some(a) => {
             if a != Action::Quit {
                 m.quit_armed = false;
@@ -36,6 +36,20 @@ pub(super) fn on_key(m: &mut Model, k: Key) -> Vec<Effect> {
         }
         None => Vec::new(),
     }
+}
+
+/// The action of `k` in the focused pane; with `thai_keys`, a Thai character no binding
+/// names is tried as the key it sits on in the Kedmanee layout (ฟ is `a`, ป is `x`), so a
+/// keyboard left on the Thai layout does not get in the way. Only ever outside text fields.
+fn lookup(m: &Model, k: &Key) -> Option<Action> {
+    let scope = m.focus.scope();
+    m.keymap.lookup(scope, k).or_else(|| {
+        let KeyCode::Char(c) = k.code else {
+            return None;
+        };
+        let q = crate::i18n::kedmanee::qwerty_for(c).filter(|_| m.thai_keys && k.is_text())?;
+        m.keymap.lookup(scope, &Key::char(q))
+    })
 }
 
 /// A click placed by the view: focus the pane; in the queue, select the row.

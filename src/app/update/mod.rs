@@ -155,7 +155,7 @@ fn say(m: &mut Model, severity: Severity, text: &str) {
 fn label_of(m: &Model, id: Uuid) -> String {
     m.queue
         .get(id)
-        .map(|i| i.label())
+        .map(|i| i.label_for(m.lang == crate::i18n::Lang::Thai))
         .unwrap_or_else(|| super::model::short_id(id))
 }
 

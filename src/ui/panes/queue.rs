@@ -199,7 +199,7 @@ fn row<'a>(
 ) -> Row<'a> {
     let (st, st_style) = status_cell(item, theme);
     let student = item
-        .student_name()
+        .student_name_for(m.lang == crate::i18n::Lang::Thai)
         .map(|n| match item.school_number() {
             Some(no) => format!("{n} #{no}"),
             None => n,
@@ -207,7 +207,7 @@ fn row<'a>(
         .or_else(|| item.school_number().map(|no| format!("#{no}")))
         .unwrap_or_else(|| unnamed_student(item));
     let club = item
-        .club_name()
+        .club_name_for(m.lang == crate::i18n::Lang::Thai)
         .map(str::to_owned)
         .or_else(|| {
             item.request
