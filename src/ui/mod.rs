@@ -7,7 +7,6 @@ mod panes;
 mod popups;
 pub mod theme;
 
-use chrono::{DateTime, Utc};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -209,33 +208,4 @@ fn fit_hints(mut hints: Vec<(String, &str)>, width: usize) -> Vec<(String, &str)
         }
     }
     hints
-}
-
-/// "5m", "3h", "2d", "3w", "1y": the age of `t` at `now`.
-pub fn age(now: DateTime<Utc>, t: DateTime<Utc>) -> String {
-    let s = (now - t).num_seconds().max(0);
-    match s {
-        0..60 => "now".into(),
-        60..3600 => format!("{}m", s / 60),
-        3600..86400 => format!("{}h", s / 3600),
-        86400..1_209_600 => format!("{}d", s / 86400),
-        1_209_600..31_536_000 => format!("{}w", s / 604_800),
-        _ => format!("{}y", s / 31_536_000),
-    }
-}
-
-/// "7h 59m", "3d 4h", "expired": time left until `t`.
-pub fn time_left(now: DateTime<Utc>, t: DateTime<Utc>) -> String {
-    let s = (t - now).num_seconds();
-    if s <= 0 {
-        return "expired".into();
-    }
-    let (d, h, m) = (s / 86400, (s % 86400) / 3600, (s % 3600) / 60);
-    if d > 0 {
-        format!("{d}d {h}h")
-    } else if h > 0 {
-        format!("{h}h {m}m")
-    } else {
-        format!("{m}m")
-    }
 }

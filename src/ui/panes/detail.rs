@@ -11,7 +11,7 @@ use super::queue::status_cell;
 use crate::api::{MultiLangText, Student};
 use crate::app::model::{Model, Origin, RowState};
 use crate::text::clean;
-use crate::ui::{Theme, age};
+use crate::ui::Theme;
 
 pub(super) fn ml(t: &Option<MultiLangText>) -> Option<String> {
     let t = t.as_ref()?;
@@ -94,12 +94,17 @@ pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
             lines.push(kv("club", name, w, theme, plain));
         }
         if let Some(y) = r.year {
-            lines.push(kv("year", y.to_string(), w, theme, plain));
+            let y = crate::i18n::dates::academic_year(m.year_style, y);
+            lines.push(kv("year", y, w, theme, plain));
         }
         if let Some(t) = r.created_at {
             lines.push(kv(
                 "asked",
-                format!("{} ({} ago)", t.format("%Y-%m-%d %H:%M UTC"), age(m.now, t)),
+                format!(
+                    "{} ({})",
+                    crate::i18n::dates::date_time_utc(m.lang, m.year_style, t),
+                    crate::i18n::dates::ago(m.lang, m.now, t)
+                ),
                 w,
                 theme,
                 plain,

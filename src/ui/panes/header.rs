@@ -8,7 +8,7 @@ use ratatui::widgets::Paragraph;
 
 use crate::app::model::{Connection, Loadable, Model};
 use crate::text::clean;
-use crate::ui::{Theme, time_left};
+use crate::ui::Theme;
 
 pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     let w = area.width as usize;
@@ -101,8 +101,8 @@ fn session<'a>(m: &Model, theme: &Theme) -> Option<Span<'a>> {
         return Some(Span::styled("session expired: S to sign in", theme.error()));
     }
     let exp = m.token_expires?;
-    let left = time_left(m.now, exp);
-    let style = if left == "expired" {
+    let left = crate::i18n::dates::time_left(m.lang, m.now, exp);
+    let style = if exp <= m.now {
         theme.error()
     } else {
         theme.dim()

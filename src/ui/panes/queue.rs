@@ -10,7 +10,7 @@ use super::block;
 use crate::api::MembershipStatus;
 use crate::app::model::{ListingSupport, Loadable, Model, Pane, QueueItem, RowState};
 use crate::text::clean;
-use crate::ui::{Theme, age};
+use crate::ui::Theme;
 
 pub(super) fn status_cell(item: &QueueItem, theme: &Theme) -> (String, Style) {
     match &item.state {
@@ -141,7 +141,7 @@ fn bottom_line<'a>(m: &Model, theme: &Theme) -> Vec<Span<'a>> {
         let text = if secs < 60 {
             format!(" updated {secs} s ago ")
         } else {
-            format!(" updated {} ago ", age(m.now, at))
+            format!(" updated {} ", crate::i18n::dates::ago(m.lang, m.now, at))
         };
         bottom.push(Span::styled(text, theme.dim()));
     }
@@ -220,13 +220,13 @@ fn row<'a>(
         .request
         .as_ref()
         .and_then(|r| r.year)
-        .map(|y| y.to_string())
+        .map(|y| crate::i18n::dates::academic_year(m.year_style, y))
         .unwrap_or_default();
     let ago = item
         .request
         .as_ref()
         .and_then(|r| r.created_at)
-        .map(|t| age(m.now, t))
+        .map(|t| crate::i18n::dates::age(m.lang, m.now, t))
         .unwrap_or_default();
     let mark = match (item.marked, item.shown_error().is_some()) {
         (true, true) => Span::styled("✱", theme.error().add_modifier(Modifier::BOLD)),
