@@ -15,6 +15,9 @@ use crate::config::{self, Settings};
 
 /// Piped standard input read for ids, at most (16 MiB: 400,000 ids).
 const STDIN_LIMIT: u64 = 16 * 1024 * 1024;
+/// On a signal, held decisions are sent and their answers awaited for the client's timeout
+/// and this much more (a call that times out answers just after its timeout).
+const FINAL_WAIT_MARGIN: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Opens the dashboard. `base_url` and `creds` override the configuration (demo mode).
 pub(super) async fn dashboard(
@@ -66,6 +69,7 @@ pub(super) async fn dashboard(
         save_token: settings.save_token,
         can_save_token: settings.token_path.is_some(),
         server_key: Some(server_key),
+        decision_delay: settings.decision_delay,
     });
     let mut runner = effects::Runner::new(
         client,
@@ -80,6 +84,7 @@ pub(super) async fn dashboard(
         auto_refresh: settings.auto_refresh,
         theme: crate::ui::Theme::from_env(),
         real_terminal: true,
+        final_wait: settings.client.request_timeout + FINAL_WAIT_MARGIN,
     };
 
     terminal::install_panic_hook();
