@@ -210,6 +210,34 @@ async fn timeout_on_a_write() {
 }
 
 #[tokio::test]
+async fn a_write_that_timed_out_but_was_applied_is_settled_ok_by_the_re_read() {
+    let s = server().await;
+    Mock::given(method("PUT"))
+        .and(path_regex("^/v1/clubs/requests/.*$"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(env(row(A, "approved")))
+                .set_delay(Duration::from_secs(3)),
+        )
+        .mount(&s)
+        .await;
+    // The server applied it: its re-read says approved.
+    Mock::given(method("GET"))
+        .and(path(format!("/v1/clubs/requests/{}", Uuid::from_u128(A))))
+        .respond_with(ResponseTemplate::new(200).set_body_json(env(row(A, "approved"))))
+        .mount(&s)
+        .await;
+    let mut h = driver(&s.uri()).await;
+    approve(&mut h, A).await;
+    assert_eq!(audited(&h, A), vec![Outcome::Unknown, Outcome::Ok]);
+    let item = h.model.queue.get(Uuid::from_u128(A)).expect("row");
+    assert_eq!(item.status(), Some(&MembershipStatus::Approved));
+    assert!(item.error.is_none(), "{:?}", item.error);
+    assert!(status_text(&h).contains("approved"), "{}", status_text(&h));
+    assert_eq!(puts(&s.received_requests().await.expect("rec"), A), 1);
+}
+
+#[tokio::test]
 async fn html_502_from_a_proxy() {
     put_fault(
         ResponseTemplate::new(502).set_body_raw(
