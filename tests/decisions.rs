@@ -198,6 +198,42 @@ fn a_bulk_decision_is_held_and_taken_back_as_a_whole() {
 }
 
 #[test]
+fn two_bulk_decisions_sent_on_one_tick_share_one_truthful_progress() {
+    let club = ("Computer Club", "ชุมนุมคอมพิวเตอร์");
+    let rows: Vec<ClubRequest> = (1..=4).map(|n| pending_row(n, club)).collect();
+    let mut m = held_model(rows.clone(), 5);
+    update(&mut m, key(' '));
+    update(&mut m, key(' '));
+    update(&mut m, key('a'));
+    update(&mut m, key('y'));
+    update(&mut m, key(' '));
+    update(&mut m, key(' '));
+    update(&mut m, key('a'));
+    match &m.popup {
+        Some(Popup::Confirm { ids, .. }) => assert_eq!(ids.len(), 4, "1 and 2 are still marked"),
+        other => panic!("{other:?}"),
+    }
+    update(&mut m, key('y'));
+    assert_eq!(m.held().len(), 2);
+    assert_eq!(m.held().requests(), 4, "1 and 2 are held once");
+    let fx = tick(&mut m, 5);
+    let p = puts(&fx);
+    assert_eq!(p.len(), 4);
+    assert_eq!(m.bulk().map(|b| (b.total, b.done)), Some((4, 0)));
+    for (rid, r, _) in p {
+        let mut req = rows.iter().find(|x| x.id == r).expect("row").clone();
+        req.membership_status = Some(MembershipStatus::Approved);
+        answer(&mut m, rid, ApiAnswer::Updated(Ok(reply(req))));
+    }
+    assert!(m.bulk().is_none());
+    assert!(
+        status(&m).contains("approve: 4 of 4 done"),
+        "{}",
+        status(&m)
+    );
+}
+
+#[test]
 fn delete_keeps_its_confirmation_and_is_never_held() {
     let mut m = held5();
     update(&mut m, key('D'));

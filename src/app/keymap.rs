@@ -32,10 +32,10 @@ impl Scope {
 /// Something a key can do. The names are what the config file's `[keys]` table uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Action {
-    /// Leave (asks first while decisions wait for the server).
+    /// Leave (asks first while decisions wait for the server, or are held).
     Quit,
     /// Leave at once, from anywhere, even a text field; writes still unanswered are audited
-    /// with outcome `unknown`.
+    /// with outcome `unknown`, decisions still held are discarded (`undone`).
     ForceQuit,
     /// Show the help.
     Help,

@@ -182,17 +182,7 @@ where
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     loop {
         if dirty {
-            let now = Msg::Tick(chrono::Utc::now());
-            apply(terminal, real, model, runner, [now], msg_tx);
-            terminal
-                .draw(|f| view(f, model, &opts.theme))
-                .map_err(|e| io::Error::other(e.to_string()))?;
-            let (w, h) = size_of(terminal)?;
-            let rows = queue_rows(w, h, model.log.visible);
-            if rows != model.page_rows {
-                let layout = Msg::Layout { queue_rows: rows };
-                apply(terminal, real, model, runner, [layout], msg_tx);
-            }
+            draw_frame(terminal, model, runner, opts, msg_tx)?;
             dirty = false;
         }
         let busy = model.animating();
@@ -241,6 +231,31 @@ where
         if quit || model.quitting {
             break;
         }
+    }
+    Ok(())
+}
+
+/// One frame: the clock, the view, and the queue's height if the layout changed.
+///
+/// Errors: drawing failed.
+fn draw_frame<B: Backend>(
+    terminal: &mut Terminal<B>,
+    model: &mut Model,
+    runner: &mut Runner,
+    opts: &LoopOptions,
+    msg_tx: &mpsc::UnboundedSender<Msg>,
+) -> io::Result<()> {
+    let real = opts.real_terminal;
+    let now = Msg::Tick(chrono::Utc::now());
+    apply(terminal, real, model, runner, [now], msg_tx);
+    terminal
+        .draw(|f| view(f, model, &opts.theme))
+        .map_err(|e| io::Error::other(e.to_string()))?;
+    let (w, h) = size_of(terminal)?;
+    let rows = queue_rows(w, h, model.log.visible);
+    if rows != model.page_rows {
+        let layout = Msg::Layout { queue_rows: rows };
+        apply(terminal, real, model, runner, [layout], msg_tx);
     }
     Ok(())
 }

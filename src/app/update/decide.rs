@@ -126,15 +126,26 @@ pub(super) fn start(
 ) -> Vec<Effect> {
     if ids.len() > 1 {
         let seq = m.next_seq();
-        m.activities.bulk = Some(BulkTask {
-            action,
-            ids: ids.iter().copied().collect(),
-            total: ids.len(),
-            done: 0,
-            failed: 0,
-            unknown: 0,
-            seq,
-        });
+        // Two bulk decisions of the same kind may go within one grace period: one task
+        // counts them both, so the progress stays true.
+        match m.activities.bulk.as_mut().filter(|b| b.action == action) {
+            Some(b) => {
+                b.total += ids.len();
+                b.ids.extend(ids.iter().copied());
+                b.seq = seq;
+            }
+            None => {
+                m.activities.bulk = Some(BulkTask {
+                    action,
+                    ids: ids.iter().copied().collect(),
+                    total: ids.len(),
+                    done: 0,
+                    failed: 0,
+                    unknown: 0,
+                    seq,
+                });
+            }
+        }
     }
     let mut fx = Vec::new();
     for id in ids {
