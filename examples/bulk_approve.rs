@@ -30,7 +30,11 @@ async fn run(n: usize, latency: Duration, concurrency: usize) -> Result<Duration
         ClientOptions::default(),
     )
     .map_err(|e| e.to_string())?;
-    let model = Model::new(ModelOptions::new(&d.base_url));
+    // No grace period: the harness measures sending.
+    let model = Model::new(ModelOptions {
+        decision_delay: Duration::ZERO,
+        ..ModelOptions::new(&d.base_url)
+    });
     let mut h = Headless::new(model, client, concurrency);
     h.settle(Duration::from_secs(60)).await?;
     let ids: Vec<String> = d

@@ -79,6 +79,10 @@ pub struct DashboardArgs {
     /// `language`, else LC_ALL / LC_MESSAGES / LANG (th* is Thai), else English.
     #[arg(long, value_name = "LANG", value_parser = ["th", "en"])]
     pub lang: Option<String>,
+    /// Hold each approve/decline this long before sending it (z takes it back meanwhile);
+    /// 0 sends at once [default: 5, at most 60].
+    #[arg(long, value_name = "SECONDS")]
+    pub decision_delay: Option<u64>,
 }
 
 /// Options of `demo`.

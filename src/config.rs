@@ -13,6 +13,7 @@ use serde::Deserialize;
 
 use crate::api::{ClientOptions, Credentials};
 use crate::app::Keymap;
+use crate::app::model::decisions::{DEFAULT_DECISION_DELAY_SECS, MAX_DECISION_DELAY_SECS};
 use crate::cli::DashboardArgs;
 use crate::i18n::Lang;
 use crate::i18n::dates::YearStyle;
@@ -47,6 +48,9 @@ pub struct FileConfig {
     pub auto_refresh_secs: Option<u64>,
     /// Listing page size (default 50, at most 100).
     pub page_size: Option<u32>,
+    /// Grace period before an approve/decline is sent, seconds (default 5, 0 sends at
+    /// once, at most 60).
+    pub decision_delay_secs: Option<u64>,
     /// Disable mutating actions.
     pub read_only: Option<bool>,
     /// Capture the mouse.
@@ -93,6 +97,8 @@ pub struct Settings {
     pub token_path: Option<PathBuf>,
     /// The keymap with overrides applied.
     pub keymap: Keymap,
+    /// Grace period before an approve/decline is sent (zero: at once).
+    pub decision_delay: Duration,
     /// The state directory (audit file, saved queues, default log).
     pub state_dir: Option<PathBuf>,
     /// Language of the user interface ([`Lang::detect`]: `--lang` > config `language` >
@@ -356,6 +362,7 @@ pub fn resolve(
         64,
     )?;
     let page_size = bounded("page_size", file.page_size.unwrap_or(50), 1, 100)?;
+    let decision_delay = decision_delay(args.decision_delay.or(file.decision_delay_secs))?;
     Ok(Settings {
         base_url,
         credentials: Credentials {
@@ -371,10 +378,24 @@ pub fn resolve(
         save_token: file.save_token.unwrap_or(true),
         token_path,
         keymap,
+        decision_delay,
         state_dir,
         lang,
         year_style,
         thai_keys: file.thai_keys.unwrap_or(true),
         warnings,
     })
+}
+
+/// The grace period: `secs` (from the flag or the config file) or the default.
+///
+/// Errors: more than [`MAX_DECISION_DELAY_SECS`] seconds, in words naming the bound.
+pub fn decision_delay(secs: Option<u64>) -> Result<Duration, String> {
+    let secs = bounded(
+        "--decision-delay / decision_delay_secs (seconds; 0 sends at once)",
+        secs.unwrap_or(DEFAULT_DECISION_DELAY_SECS),
+        0,
+        MAX_DECISION_DELAY_SECS,
+    )?;
+    Ok(Duration::from_secs(secs))
 }

@@ -138,12 +138,28 @@ fn last_log_failed(h: &Headless) -> String {
     }
 }
 
-/// Mounts `template` for PUT of A and checks the aftermath.
+/// The outcomes audited for request `n`, in order.
+fn audited(h: &Headless, n: u128) -> Vec<Outcome> {
+    h.audit()
+        .iter()
+        .filter(|e| e.target == Uuid::from_u128(n))
+        .map(|e| e.outcome)
+        .collect()
+}
+
+/// Mounts `template` for PUT of A and checks the aftermath: the answer is lost (or
+/// unusable), the row re-reads itself and shows the server's truth (still pending), the
+/// audit file says `unknown` and then `failed`.
 async fn put_fault(template: ResponseTemplate, expect_words: &str) {
     let s = server().await;
     Mock::given(method("PUT"))
         .and(path_regex("^/v1/clubs/requests/.*$"))
         .respond_with(template)
+        .mount(&s)
+        .await;
+    Mock::given(method("GET"))
+        .and(path(format!("/v1/clubs/requests/{}", Uuid::from_u128(A))))
+        .respond_with(ResponseTemplate::new(200).set_body_json(env(row(A, "pending"))))
         .mount(&s)
         .await;
     let mut h = driver(&s.uri()).await;
@@ -153,6 +169,16 @@ async fn put_fault(template: ResponseTemplate, expect_words: &str) {
         item.status(),
         Some(&MembershipStatus::Pending),
         "never shown approved without the server's word"
+    );
+    assert_eq!(
+        audited(&h, A),
+        vec![Outcome::Unknown, Outcome::Failed],
+        "unknown first, then what the re-read settled"
+    );
+    assert!(
+        item.shown_error().unwrap_or("").contains("still pending"),
+        "{:?}",
+        item.shown_error()
     );
     let shown = item.shown_error().unwrap_or("").to_lowercase();
     assert!(
@@ -181,6 +207,34 @@ async fn timeout_on_a_write() {
         "timed out",
     )
     .await;
+}
+
+#[tokio::test]
+async fn a_write_that_timed_out_but_was_applied_is_settled_ok_by_the_re_read() {
+    let s = server().await;
+    Mock::given(method("PUT"))
+        .and(path_regex("^/v1/clubs/requests/.*$"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(env(row(A, "approved")))
+                .set_delay(Duration::from_secs(3)),
+        )
+        .mount(&s)
+        .await;
+    // The server applied it: its re-read says approved.
+    Mock::given(method("GET"))
+        .and(path(format!("/v1/clubs/requests/{}", Uuid::from_u128(A))))
+        .respond_with(ResponseTemplate::new(200).set_body_json(env(row(A, "approved"))))
+        .mount(&s)
+        .await;
+    let mut h = driver(&s.uri()).await;
+    approve(&mut h, A).await;
+    assert_eq!(audited(&h, A), vec![Outcome::Unknown, Outcome::Ok]);
+    let item = h.model.queue.get(Uuid::from_u128(A)).expect("row");
+    assert_eq!(item.status(), Some(&MembershipStatus::Approved));
+    assert!(item.error.is_none(), "{:?}", item.error);
+    assert!(status_text(&h).contains("approved"), "{}", status_text(&h));
+    assert_eq!(puts(&s.received_requests().await.expect("rec"), A), 1);
 }
 
 #[tokio::test]
@@ -357,8 +411,11 @@ async fn raw_server(
                     let _ = sock.write_all(fault).await;
                     return;
                 }
+                let one = format!("GET /v1/clubs/requests/{}", Uuid::from_u128(A));
                 let body = if head.starts_with("GET /auth/user") {
                     env(serde_json::to_value(admin()).expect("user"))
+                } else if head.starts_with(&one) {
+                    env(row(A, "pending"))
                 } else {
                     env(json!([row(A, "pending"), row(B, "pending")]))
                 }
@@ -386,8 +443,9 @@ async fn connection_dropped_mid_response_and_without_response() {
         let item = h.model.queue.get(Uuid::from_u128(A)).expect("row");
         assert_eq!(item.status(), Some(&MembershipStatus::Pending));
         let e = item.shown_error().unwrap_or("").to_lowercase();
-        assert!(e.contains("connection") && e.contains("outcome unknown"), "{e}");
+        assert!(e.contains("connection") && e.contains("still pending"), "{e}");
         assert!(last_failed_action(&h).contains("connection"), "the log says what happened");
+        assert_eq!(audited(&h, A), vec![Outcome::Unknown, Outcome::Failed]);
         assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), 1, "the write is never resent");
     }
 }

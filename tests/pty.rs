@@ -13,6 +13,8 @@ use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 
 struct Session {
     out: Arc<Mutex<Vec<u8>>>,
+    /// Set when the reader has seen the end of the program's output.
+    drained: Arc<std::sync::atomic::AtomicBool>,
     writer: Box<dyn Write + Send>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
     master: Box<dyn portable_pty::MasterPty + Send>,
@@ -52,6 +54,8 @@ impl Session {
         let mut reader = pair.master.try_clone_reader().expect("reader");
         let out = Arc::new(Mutex::new(Vec::new()));
         let sink = out.clone();
+        let drained = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let done = drained.clone();
         std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
             while let Ok(n) = reader.read(&mut buf) {
@@ -60,10 +64,12 @@ impl Session {
                 }
                 sink.lock().expect("lock").extend_from_slice(&buf[..n]);
             }
+            done.store(true, std::sync::atomic::Ordering::SeqCst);
         });
         let writer = pair.master.take_writer().expect("writer");
         Session {
             out,
+            drained,
             writer,
             child,
             master: pair.master,
@@ -106,6 +112,12 @@ impl Session {
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
             if let Some(st) = self.child.try_wait().expect("try_wait") {
+                // Everything it wrote before exiting is read before anyone looks at it.
+                while !self.drained.load(std::sync::atomic::Ordering::SeqCst)
+                    && Instant::now() < deadline
+                {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
                 return st;
             }
             assert!(
@@ -183,7 +195,12 @@ fn approve_in_a_real_terminal_then_quit_restores_it() {
     assert!(screen.contains("ton.jaidee@"), "{screen}");
     let before = d.pending_for("moderator").len();
     s.send(b"a");
-    let deadline = Instant::now() + Duration::from_secs(10);
+    // Held for the default grace period first: the row counts down, then the ticks of the
+    // event loop send it.
+    s.wait_for("the countdown", |t| {
+        t.contains("approving in") && t.contains("z undo")
+    });
+    let deadline = Instant::now() + Duration::from_secs(20);
     while d.mutations().is_empty() {
         assert!(
             Instant::now() < deadline,
@@ -252,6 +269,48 @@ fn sigterm_and_panic_restore_the_terminal() {
     );
 }
 
+#[test]
+fn a_hang_up_sends_the_held_decision_and_audits_it_before_exiting() {
+    let rt = rt();
+    let (d, m) = demo_server(&rt);
+    let envs = secrets_env(&m);
+    for signal in [
+        nix::sys::signal::Signal::SIGTERM,
+        nix::sys::signal::Signal::SIGHUP,
+    ] {
+        let dir = tempfile::tempdir().expect("dir");
+        let mut s = Session::start_in(
+            dir.path(),
+            &["--base-url", &d.base_url, "--decision-delay", "60"],
+            &envs,
+        );
+        s.wait_for("the queue", |t| t.contains("pending request(s) loaded"));
+        let before = d.mutations().len();
+        s.send(b"a");
+        s.wait_for("the countdown", |t| {
+            t.contains("approving in") && t.contains("z undo")
+        });
+        let pid = s.child.process_id().expect("pid");
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid as i32), signal).expect("kill");
+        let st = s.wait_exit();
+        assert!(st.success(), "{signal}: {st:?}");
+        s.assert_restored();
+        let muts = d.mutations();
+        assert_eq!(
+            muts.len(),
+            before + 1,
+            "{signal}: the held approval was sent"
+        );
+        assert!(muts[before].ends_with(" approved"), "{muts:?}");
+        let audit = std::fs::read_to_string(dir.path().join("state/club-admin/audit.jsonl"))
+            .expect("audit file");
+        let entry: serde_json::Value =
+            serde_json::from_str(audit.lines().last().unwrap_or("")).expect("json line");
+        assert_eq!(entry["action"], "approve", "{signal}");
+        assert_eq!(entry["outcome"], "ok", "{signal}: the answer was awaited");
+    }
+}
+
 /// Every file the program wrote under `dir`, as text.
 fn files_under(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
     let mut out = Vec::new();
@@ -283,7 +342,13 @@ fn restart_restores_the_queue_and_no_secret_reaches_any_file() {
         .expect("other");
     let mut s = Session::start_in(
         dir.path(),
-        &["--base-url", &d.base_url, &other.to_string()],
+        &[
+            "--base-url",
+            &d.base_url,
+            "--decision-delay",
+            "0",
+            &other.to_string(),
+        ],
         &envs,
     );
     s.wait_for("the queue", |t| t.contains("pending request(s) loaded"));

@@ -120,17 +120,21 @@ pub enum Outcome {
     Ok,
     /// The server refused it, or it could not be sent.
     Failed,
-    /// Sent, but no answer was seen (the program quit first, or the answer was lost).
+    /// Sent, but no answer was seen (the program quit first, or the answer was lost). A
+    /// lost answer is followed by a second line with the outcome a re-read settled.
     Unknown,
+    /// Taken back during the grace period (`z`, or discarded on quitting): never sent.
+    Undone,
 }
 
 impl Outcome {
-    /// The word in the audit file: `ok`, `failed` or `unknown`.
+    /// The word in the audit file: `ok`, `failed`, `unknown` or `undone`.
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Ok => "ok",
             Outcome::Failed => "failed",
             Outcome::Unknown => "unknown",
+            Outcome::Undone => "undone",
         }
     }
 }

@@ -32,10 +32,10 @@ impl Scope {
 /// Something a key can do. The names are what the config file's `[keys]` table uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Action {
-    /// Leave (asks first while decisions wait for the server).
+    /// Leave (asks first while decisions wait for the server, or are held).
     Quit,
     /// Leave at once, from anywhere, even a text field; writes still unanswered are audited
-    /// with outcome `unknown`.
+    /// with outcome `unknown`, decisions still held are discarded (`undone`).
     ForceQuit,
     /// Show the help.
     Help,
@@ -75,11 +75,13 @@ pub enum Action {
     Decline,
     /// Delete the selected (or marked) requests, after confirmation.
     Delete,
+    /// Take back the latest approve or decline while it is held (the grace period).
+    Undo,
     /// Mark or unmark the selected row.
     Mark,
     /// Mark from the last mark to the cursor.
     MarkRange,
-    /// Mark every visible row.
+    /// Mark every request matching the filter (the rest of the listing loads first).
     MarkAll,
     /// Clear all marks.
     ClearMarks,
@@ -124,9 +126,16 @@ impl Action {
             Action::Approve => ("approve", "approve (marked rows, else the selected one)"),
             Action::Decline => ("decline", "decline (marked rows, else the selected one)"),
             Action::Delete => ("delete", "delete, after confirmation"),
+            Action::Undo => (
+                "undo",
+                "take back the latest approve/decline before it is sent",
+            ),
             Action::Mark => ("mark", "mark or unmark the row"),
             Action::MarkRange => ("mark_range", "mark from the last mark to here"),
-            Action::MarkAll => ("mark_all", "mark every visible row"),
+            Action::MarkAll => (
+                "mark_all",
+                "mark all matching the filter (loads every page)",
+            ),
             Action::ClearMarks => ("clear_marks", "clear marks"),
             Action::Filter => ("filter", "filter (status: club: year: or any text)"),
             Action::Sort => (
@@ -202,6 +211,8 @@ impl Default for Keymap {
             b(Scope::Queue, Approve, vec![p('a')], true),
             b(Scope::Queue, Decline, vec![p('x')], true),
             b(Scope::Queue, Delete, vec![p('D'), k(K::Delete)], true),
+            // Shown in the hint bar only while a decision is held (see `ui::footer`).
+            b(Scope::Queue, Undo, vec![p('z')], false),
             b(Scope::Queue, Mark, vec![p(' ')], true),
             b(Scope::Queue, MarkRange, vec![p('V')], false),
             b(Scope::Queue, MarkAll, vec![p('*')], false),

@@ -36,8 +36,9 @@ pub enum Msg {
         /// Rows of the queue table.
         queue_rows: usize,
     },
-    /// Wall-clock time: sent before every frame is drawn, and every 120 ms while calls are
-    /// in flight (the spinner). Ages and the token's time left are computed from it.
+    /// Wall-clock time: sent before every batch of messages and every frame, and every
+    /// 120 ms while calls are in flight or decisions are held (the spinner, the countdown).
+    /// Ages, the token's time left and the end of a grace period are computed from it.
     Tick(Timestamp),
     /// The auto-refresh timer fired (`--auto-refresh`, at least 5 s apart).
     AutoRefresh,
@@ -63,6 +64,13 @@ pub enum Msg {
         /// The answer.
         answer: ApiAnswer,
     },
+    /// The program is ending on a hang-up or SIGTERM: send every held decision now (the
+    /// moderator meant them). The runtime then applies answers until no write is pending
+    /// (or the client's timeout passes) and ends with [`Msg::Stop`].
+    Flush,
+    /// The program ends now (after [`Msg::Flush`] on a signal): writes still unanswered are
+    /// audited with outcome `unknown`, decisions still held are discarded (`undone`).
+    Stop,
     /// A local side effect failed (saving the token, writing the audit file or the saved
     /// queue): shown on the status line.
     EffectFailed {

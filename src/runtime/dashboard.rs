@@ -15,6 +15,9 @@ use crate::config::{self, Settings};
 
 /// Piped standard input read for ids, at most (16 MiB: 400,000 ids).
 const STDIN_LIMIT: u64 = 16 * 1024 * 1024;
+/// On a signal, held decisions are sent and their answers awaited for the client's timeout
+/// and this much more (a call that times out answers just after its timeout).
+const FINAL_WAIT_MARGIN: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Opens the dashboard. `base_url` and `creds` override the configuration (demo mode).
 pub(super) async fn dashboard(
@@ -69,6 +72,7 @@ pub(super) async fn dashboard(
         lang: settings.lang,
         year_style: settings.year_style,
         thai_keys: settings.thai_keys,
+        decision_delay: settings.decision_delay,
     });
     let mut runner = effects::Runner::new(
         client,
@@ -83,6 +87,7 @@ pub(super) async fn dashboard(
         auto_refresh: settings.auto_refresh,
         theme: crate::ui::Theme::from_env(),
         real_terminal: true,
+        final_wait: settings.client.request_timeout + FINAL_WAIT_MARGIN,
     };
 
     terminal::install_panic_hook();

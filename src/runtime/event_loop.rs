@@ -30,6 +30,9 @@ pub struct LoopOptions {
     pub theme: Theme,
     /// True when drawing to the real terminal (OSC 52 and mouse capture go to stdout).
     pub real_terminal: bool,
+    /// On a hang-up or SIGTERM, how long to wait for the answers to the writes sent last
+    /// (the held decisions, sent at once): the client's request timeout.
+    pub final_wait: Duration,
 }
 
 /// The terminal as the runner's [`Screen`].
@@ -91,8 +94,9 @@ fn size_of<B: Backend>(terminal: &Terminal<B>) -> io::Result<(u16, u16)> {
     Ok((s.width, s.height))
 }
 
-/// Runs the dashboard until quit, the input ends, or `stop` resolves (a signal). On the
-/// way out, a saved queue still waiting is written.
+/// Runs the dashboard until quit, the input ends, or `stop` resolves (a signal). On a
+/// signal, decisions still held are sent at once and their answers awaited (see
+/// [`finish_on_signal`]). On the way out, a saved queue still waiting is written.
 ///
 /// `initial` messages (ids from arguments, the restored queue) are applied after
 /// [`crate::app::start`]. Draws only after something changed, once the pending messages are
@@ -178,24 +182,17 @@ where
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     loop {
         if dirty {
-            let now = Msg::Tick(chrono::Utc::now());
-            apply(terminal, real, model, runner, [now], msg_tx);
-            terminal
-                .draw(|f| view(f, model, &opts.theme))
-                .map_err(|e| io::Error::other(e.to_string()))?;
-            let (w, h) = size_of(terminal)?;
-            let rows = queue_rows(w, h, model.log.visible);
-            if rows != model.page_rows {
-                let layout = Msg::Layout { queue_rows: rows };
-                apply(terminal, real, model, runner, [layout], msg_tx);
-            }
+            draw_frame(terminal, model, runner, opts, msg_tx)?;
             dirty = false;
         }
-        let busy = model.busy();
+        let busy = model.animating();
         let save_due = runner.save_due();
         let msg = tokio::select! {
             biased;
-            _ = &mut stop => break,
+            _ = &mut stop => {
+                finish_on_signal(terminal, real, model, runner, msg_tx, msg_rx, opts.final_wait).await;
+                break;
+            }
             ev = events.next() => match ev {
                 Some(Ok(ev)) => {
                     let size = size_of(terminal)?;
@@ -220,7 +217,9 @@ where
                 continue;
             }
         };
-        let mut batch = vec![msg];
+        // The clock first: a key is handled at the time it was pressed (a decision's grace
+        // period counts from then), even after an idle spell without ticks.
+        let mut batch = vec![Msg::Tick(chrono::Utc::now()), msg];
         while let Ok(m) = msg_rx.try_recv() {
             batch.push(m);
             if batch.len() >= BATCH {
@@ -234,4 +233,55 @@ where
         }
     }
     Ok(())
+}
+
+/// One frame: the clock, the view, and the queue's height if the layout changed.
+///
+/// Errors: drawing failed.
+fn draw_frame<B: Backend>(
+    terminal: &mut Terminal<B>,
+    model: &mut Model,
+    runner: &mut Runner,
+    opts: &LoopOptions,
+    msg_tx: &mpsc::UnboundedSender<Msg>,
+) -> io::Result<()> {
+    let real = opts.real_terminal;
+    let now = Msg::Tick(chrono::Utc::now());
+    apply(terminal, real, model, runner, [now], msg_tx);
+    terminal
+        .draw(|f| view(f, model, &opts.theme))
+        .map_err(|e| io::Error::other(e.to_string()))?;
+    let (w, h) = size_of(terminal)?;
+    let rows = queue_rows(w, h, model.log.visible);
+    if rows != model.page_rows {
+        let layout = Msg::Layout { queue_rows: rows };
+        apply(terminal, real, model, runner, [layout], msg_tx);
+    }
+    Ok(())
+}
+
+/// The end on a hang-up or SIGTERM: held decisions are sent at once (the moderator meant
+/// them; [`Msg::Flush`]), answers are applied until no write is pending or `wait` passes,
+/// then [`Msg::Stop`] audits what is still unanswered as `unknown`. Nothing is drawn: the
+/// terminal may be gone.
+async fn finish_on_signal<B: Backend>(
+    terminal: &mut Terminal<B>,
+    real: bool,
+    model: &mut Model,
+    runner: &mut Runner,
+    msg_tx: &mpsc::UnboundedSender<Msg>,
+    msg_rx: &mut mpsc::UnboundedReceiver<Msg>,
+    wait: Duration,
+) {
+    let deadline = tokio::time::Instant::now() + wait;
+    apply(terminal, real, model, runner, [Msg::Flush], msg_tx);
+    while model.writes_pending() > 0 {
+        match tokio::time::timeout_at(deadline, msg_rx.recv()).await {
+            Ok(Some(m)) => {
+                apply(terminal, real, model, runner, [m], msg_tx);
+            }
+            Ok(None) | Err(_) => break,
+        }
+    }
+    apply(terminal, real, model, runner, [Msg::Stop], msg_tx);
 }

@@ -176,7 +176,17 @@ fn footer(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     } else if m.club.editing && m.focus == Pane::Club {
         vec![("Enter".into(), "look up"), ("Esc".into(), "cancel")]
     } else {
-        m.keymap.hints(m.focus.scope(), m.read_only)
+        let mut hints = m.keymap.hints(m.focus.scope(), m.read_only);
+        // Taking a decision back is offered first, and only while one is held.
+        if !m.held().is_empty()
+            && m.focus == Pane::Queue
+            && let Some(k) = m
+                .keymap
+                .key_for(m.focus.scope(), crate::app::keymap::Action::Undo)
+        {
+            hints.insert(0, (k.to_string(), "undo"));
+        }
+        hints
     };
     let room = (area.width as usize).saturating_sub(if m.read_only { 9 } else { 0 });
     let hints = fit_hints(hints, room);

@@ -85,6 +85,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     match p {
         Popup::Help { .. } => help(frame, area, m, p, theme),
         Popup::Confirm { .. } => confirm(frame, area, m, p, theme),
+        Popup::QuitHeld => quit_held(frame, area, m, theme),
         Popup::AddIds { .. } => add_ids(frame, area, p, theme),
         Popup::SignIn { .. } => sign_in(frame, area, m, p, theme),
         Popup::Command { .. } => command_line(frame, area, p, theme),
@@ -217,8 +218,12 @@ fn confirm(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
             theme.bold(),
         ));
     } else {
+        let of = m
+            .one_club(ids)
+            .map(|c| format!(" of {c}"))
+            .unwrap_or_default();
         lines.push(Line::styled(
-            format!("{verb} {} marked club requests?", ids.len()),
+            format!("{verb} {} marked club requests{of}?", ids.len()),
             theme.bold(),
         ));
         if *hidden > 0 {
@@ -245,6 +250,56 @@ fn confirm(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
         Span::raw("   "),
         btn(verb, *on_confirm),
     ]));
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+}
+
+/// Quitting with decisions held: what is held, and the three ways out.
+fn quit_held(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
+    const SHOWN: usize = 4;
+    let w = popup_width(area).min(74);
+    let held: Vec<_> = m.held().iter().collect();
+    let shown = held.len().min(SHOWN);
+    let extra = u16::from(held.len() > SHOWN);
+    let r = centered(area, w, 7 + shown as u16 + extra);
+    let inner = frame_box(frame, r, "Quit?", theme);
+    let mut lines = vec![Line::styled(
+        format!(
+            "{} decision(s) on {} request(s) not sent yet:",
+            held.len(),
+            m.held().requests()
+        ),
+        theme.bold(),
+    )];
+    for d in held.iter().rev().take(SHOWN) {
+        let what = match d.ids.as_slice() {
+            [id] => m
+                .queue
+                .get(*id)
+                .map(|i| i.label())
+                .unwrap_or_else(|| id.to_string()),
+            ids => format!("{} requests", ids.len()),
+        };
+        lines.push(Line::raw(clean(
+            &format!("  {} {what}", d.action.verb()),
+            inner.width as usize,
+        )));
+    }
+    if held.len() > SHOWN {
+        lines.push(Line::styled(
+            format!("  … and {} more", held.len() - SHOWN),
+            theme.dim(),
+        ));
+    }
+    lines.push(Line::raw(""));
+    let mut keys = Vec::new();
+    for k in Popup::QuitHeld.keys() {
+        keys.push(Span::styled(
+            k.shown,
+            theme.accent().add_modifier(Modifier::BOLD),
+        ));
+        keys.push(Span::raw(format!(" {}   ", k.hint)));
+    }
+    lines.push(Line::from(keys));
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
 }
 

@@ -21,9 +21,18 @@ pub fn model() -> Model {
         now: now(),
         save_token: true,
         can_save_token: true,
+        // Decisions go at once here; the grace period has its own tests (`held_model`).
+        decision_delay: std::time::Duration::ZERO,
         ..ModelOptions::new("http://127.0.0.1:9")
     });
     let _ = update(&mut m, Msg::Layout { queue_rows: 20 });
+    m
+}
+
+/// [`model_with`] whose approve/decline are held for `secs` seconds (the grace period).
+pub fn held_model(rows: Vec<ClubRequest>, secs: u64) -> Model {
+    let mut m = model_with(rows);
+    m.decision_delay = std::time::Duration::from_secs(secs);
     m
 }
 
@@ -207,4 +216,30 @@ pub fn forbidden(detail: &str) -> ApiError {
         error_id: None,
         excerpt: None,
     })
+}
+
+/// The screen's text as drawn by the real view on a `w` x `h` `TestBackend`, one line per
+/// row (wide characters once).
+pub fn screen(m: &Model, w: u16, h: u16) -> String {
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).expect("terminal");
+    t.draw(|f| club_admin::ui::view(f, m, &club_admin::ui::Theme::new(false)))
+        .expect("draw");
+    let buf = t.backend().buffer();
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let mut line = String::new();
+        let mut skip = 0;
+        for x in 0..buf.area.width {
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            let sym = buf[(x, y)].symbol();
+            skip = club_admin::text::width(sym).saturating_sub(1);
+            line.push_str(sym);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
 }

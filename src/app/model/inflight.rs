@@ -99,6 +99,8 @@ pub struct BulkTask {
     pub done: usize,
     /// Refused or failed so far.
     pub failed: usize,
+    /// Answers lost so far (outcome unknown until the row's re-read settles it).
+    pub unknown: usize,
     /// The model's sequence number of the last progress (for the status line).
     pub seq: u64,
 }
@@ -112,4 +114,14 @@ pub struct Activities {
     pub refreshing: Option<u64>,
     /// A bulk action.
     pub bulk: Option<BulkTask>,
+    /// `*` is loading the rest of the listing before it marks every matching request.
+    pub marking_all: Option<MarkAll>,
+}
+
+/// `*` on a queue whose listing has more pages: the pages load first, then every request
+/// matching the filter is marked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MarkAll {
+    /// The model's sequence number when it started (for the status line).
+    pub seq: u64,
 }

@@ -3,9 +3,11 @@
 //! Rooms: [`row`] (one club request), [`queue`] (the rows, view, cursor and counts),
 //! [`listing`] (the server's listing and paging), [`club`] (the club lookup pane),
 //! [`popup`] (pop-ups and their key tables), [`log`] (activity log and notices),
-//! [`inflight`] (calls in flight and the activities they belong to).
+//! [`inflight`] (calls in flight and the activities they belong to), [`decisions`]
+//! (decisions held for the grace period, and those whose answer was lost).
 
 pub mod club;
+pub mod decisions;
 pub mod inflight;
 pub mod listing;
 pub mod log;
@@ -17,7 +19,8 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 pub use club::{ClubPane, Loadable};
-pub use inflight::{Activities, Awaiting, BulkTask, Calls};
+pub use decisions::{Held, HeldDecision, Unsettled};
+pub use inflight::{Activities, Awaiting, BulkTask, Calls, MarkAll};
 pub use listing::{ListScope, Listing, ListingSupport};
 pub use log::{ActivityLog, LogEntry, Notice, Severity};
 pub use popup::{Popup, PopupKey, PopupOp};
@@ -111,6 +114,9 @@ pub struct ModelOptions {
     /// Single-key commands also take the Thai (Kedmanee) character of the same key, for a
     /// keyboard left on the Thai layout (config `thai_keys`, on by default).
     pub thai_keys: bool,
+    /// Grace period before an approve or decline is sent (`z` takes it back meanwhile);
+    /// zero sends at once. At most [`decisions::MAX_DECISION_DELAY_SECS`] (config checks it).
+    pub decision_delay: std::time::Duration,
 }
 
 impl ModelOptions {
@@ -132,6 +138,7 @@ impl ModelOptions {
             lang: crate::i18n::Lang::English,
             year_style: crate::i18n::dates::YearStyle::Ce,
             thai_keys: true,
+            decision_delay: std::time::Duration::from_secs(decisions::DEFAULT_DECISION_DELAY_SECS),
         }
     }
 }
@@ -200,6 +207,13 @@ pub struct Model {
     pub quitting: bool,
     /// `q` was pressed once while actions were in flight; a second `q` quits.
     pub quit_armed: bool,
+    /// Grace period before an approve or decline is sent (zero: at once).
+    pub decision_delay: std::time::Duration,
+    /// "Send now" was chosen on quitting with decisions held: quit once no write is in
+    /// flight.
+    pub quit_when_sent: bool,
+    pub(crate) held: Held,
+    pub(crate) unsettled: Unsettled,
     pub(crate) calls: Calls,
     pub(crate) activities: Activities,
     pub(crate) notice: Option<Notice>,
@@ -245,6 +259,10 @@ impl Model {
             thai_keys: o.thai_keys,
             quitting: false,
             quit_armed: false,
+            decision_delay: o.decision_delay,
+            quit_when_sent: false,
+            held: Held::default(),
+            unsettled: Unsettled::default(),
             calls: Calls::default(),
             activities: Activities::default(),
             notice: None,
@@ -257,6 +275,35 @@ impl Model {
     /// True while API calls are in flight (the runtime ticks only then, for the spinner).
     pub fn busy(&self) -> bool {
         !self.calls.is_empty()
+    }
+
+    /// True while the screen changes by itself: calls in flight (the spinner) or decisions
+    /// held (their countdown). The runtime ticks only then.
+    pub fn animating(&self) -> bool {
+        self.busy() || !self.held.is_empty()
+    }
+
+    /// The decisions held for the grace period, oldest first.
+    pub fn held(&self) -> &Held {
+        &self.held
+    }
+
+    /// Writes whose answer was lost, waiting for a re-read to settle them.
+    pub fn unsettled(&self) -> &Unsettled {
+        &self.unsettled
+    }
+
+    /// Writes still waiting for the server: calls in flight that change data, and re-reads
+    /// that will settle a write whose answer was lost.
+    pub fn writes_pending(&self) -> usize {
+        self.calls
+            .iter()
+            .filter(|a| match a {
+                Awaiting::Fetch(id) => self.unsettled.get(*id).is_some(),
+                Awaiting::Reread(ids) => ids.iter().any(|id| self.unsettled.get(*id).is_some()),
+                other => other.is_write(),
+            })
+            .count()
     }
 
     /// API calls in flight.
@@ -293,17 +340,67 @@ impl Model {
             offer(s, "refreshing…".into());
         }
         if let Some(b) = &self.activities.bulk {
-            let failed = if b.failed > 0 {
-                format!(" ({} failed)", b.failed)
-            } else {
+            let mut tail = Vec::new();
+            if b.failed > 0 {
+                tail.push(format!("{} failed", b.failed));
+            }
+            if b.unknown > 0 {
+                tail.push(format!("{} unknown, re-reading", b.unknown));
+            }
+            let tail = if tail.is_empty() {
                 String::new()
+            } else {
+                format!(" ({})", tail.join(", "))
             };
             offer(
                 b.seq,
-                format!("{} {}/{}{failed}", b.action.progress(), b.done, b.total),
+                format!("{} {}/{}{tail}", b.action.progress(), b.done, b.total),
             );
         }
+        if let Some(task) = &self.activities.marking_all {
+            let total = self
+                .listing
+                .total
+                .map(|t| format!(" of {t}"))
+                .unwrap_or_default();
+            offer(
+                task.seq,
+                format!(
+                    "mark all: loading the rest of the queue, {} loaded{total}…",
+                    self.queue.stats().pending
+                ),
+            );
+        }
+        if let Some(d) = self.held.latest() {
+            offer(d.seq, self.held_text(d));
+        }
         best.map(|(_, sev, text)| (sev, text))
+    }
+
+    /// "approving Somchai → Robotics in 4 s · z undo" (or "approving 51 requests …").
+    fn held_text(&self, d: &HeldDecision) -> String {
+        let what = match d.ids.as_slice() {
+            [id] => self
+                .queue
+                .get(*id)
+                .map(|i| i.label())
+                .unwrap_or_else(|| short_id(*id)),
+            ids => format!("{} requests", ids.len()),
+        };
+        let verb = d.action.progress().trim_end_matches('…');
+        let undo = self
+            .keymap
+            .key_for(Scope::Queue, super::keymap::Action::Undo)
+            .map(|k| format!(" · {k} undo"))
+            .unwrap_or_default();
+        let more = match self.held.len() {
+            1 => String::new(),
+            n => format!(" ({n} decisions held)"),
+        };
+        format!(
+            "{verb} {what} in {} s{undo}{more}",
+            d.seconds_left(self.now)
+        )
     }
 
     /// The status line's text (see [`Model::status_line`]).
@@ -325,6 +422,29 @@ impl Model {
             filter: self.queue.filter().to_owned(),
             sort: self.queue.sort(),
         }
+    }
+
+    /// The club's name when every request of `ids` is of one named club (for "approve 51
+    /// requests of Computer Club?"); `None` when they are of several, or a club is unknown.
+    pub fn one_club(&self, ids: &[Uuid]) -> Option<String> {
+        let first = self
+            .queue
+            .get(*ids.first()?)?
+            .request
+            .as_ref()?
+            .club
+            .as_ref()?;
+        let mut name = None;
+        for id in ids {
+            let item = self.queue.get(*id)?;
+            let club = item.request.as_ref()?.club.as_ref()?;
+            if club.id != first.id {
+                return None;
+            }
+            name = name.or_else(|| item.club_name().map(str::to_owned));
+        }
+        name.or_else(|| self.listing.club_names.get(&first.id).cloned())
+            .map(|n| crate::text::clean(&n, 40))
     }
 
     /// The next sequence number for the status line.

@@ -42,6 +42,10 @@ pub enum PopupOp {
     PageUp,
     /// Help: scroll ten lines down.
     PageDown,
+    /// Quitting with decisions held: send them now, quit once answered.
+    SendHeld,
+    /// Quitting with decisions held: discard them (never sent, audited `undone`) and quit.
+    DiscardHeld,
 }
 
 /// One row of a pop-up's key table.
@@ -307,10 +311,35 @@ const CONTACT_VALUE_KEYS: &[PopupKey] = &[
     ),
 ];
 
+const QUIT_HELD_KEYS: &[PopupKey] = &[
+    pk(
+        &[Key::char('s'), Key::char('S')],
+        "s",
+        "send now, quit",
+        "send the held decisions now, quit once the server has answered",
+        PopupOp::SendHeld,
+    ),
+    pk(
+        &[Key::char('d'), Key::char('D')],
+        "d",
+        "discard, quit",
+        "discard the held decisions (never sent) and quit",
+        PopupOp::DiscardHeld,
+    ),
+    pk(
+        &[ESC, Key::char('n'), Key::char('N')],
+        "Esc",
+        "stay",
+        "stay; the held decisions go when their time is up",
+        PopupOp::Close,
+    ),
+];
+
 /// The help's sections for pop-ups: a title and the pop-up's key table.
-pub fn help_sections() -> [(&'static str, &'static [PopupKey]); 6] {
+pub fn help_sections() -> [(&'static str, &'static [PopupKey]); 7] {
     [
         ("Confirmation", CONFIRM_KEYS),
+        ("Quit with decisions held (q)", QUIT_HELD_KEYS),
         ("Filter (/)", FILTER_KEYS),
         ("Command line (:)", COMMAND_KEYS),
         ("Add ids (i)", ADD_IDS_KEYS),
@@ -371,6 +400,9 @@ pub enum Popup {
         /// The filter before editing (restored by Esc).
         before: String,
     },
+    /// `q` with decisions still in their grace period: send them now, discard them, or
+    /// stay. Their countdown waits while this is open.
+    QuitHeld,
     /// New contact for a club.
     AddContact {
         /// The club.
@@ -393,6 +425,7 @@ impl Popup {
             Popup::Help { query, .. } if query.value().is_empty() => HELP_KEYS_EMPTY,
             Popup::Help { .. } => HELP_KEYS,
             Popup::Confirm { .. } => CONFIRM_KEYS,
+            Popup::QuitHeld => QUIT_HELD_KEYS,
             Popup::AddIds { .. } => ADD_IDS_KEYS,
             Popup::SignIn { can_save: true, .. } => SIGN_IN_KEYS,
             Popup::SignIn { .. } => SIGN_IN_KEYS_NO_SAVE,
@@ -435,14 +468,14 @@ impl Popup {
                 on_value: true,
                 ..
             } => Some(value),
-            Popup::AddContact { .. } | Popup::Confirm { .. } => None,
+            Popup::AddContact { .. } | Popup::Confirm { .. } | Popup::QuitHeld => None,
         }
     }
 
     /// True when the pop-up has a text field with focus.
     pub fn takes_text(&self) -> bool {
         match self {
-            Popup::Confirm { .. } => false,
+            Popup::Confirm { .. } | Popup::QuitHeld => false,
             Popup::AddContact { on_value, .. } => *on_value,
             _ => true,
         }

@@ -67,7 +67,8 @@ pub enum RowState {
     Ready,
     /// The last read failed (the row's `error` says why); `Enter` tries again.
     Failed,
-    /// An action is in flight; the row shows it until the server answers.
+    /// An action is held for its grace period (see [`super::Model::held`]) or in flight;
+    /// the row shows it until the server answers.
     Acting(RowAction),
     /// Deleted on the server (confirmed by the server's answer).
     Deleted,

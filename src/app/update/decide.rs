@@ -1,12 +1,13 @@
 //! Decisions: approve, decline and delete, on the selected row or on the marked rows after
-//! one confirmation. The cursor moves on at once; the row shows the decision until the
-//! server answers ([`super::verdict`]).
+//! one confirmation. The cursor moves on at once; an approve or decline is held for the
+//! grace period first ([`super::held`]); the row shows the decision until the server
+//! answers ([`super::verdict`]).
 
 use std::collections::HashSet;
 
 use uuid::Uuid;
 
-use super::{call, fetch, label_of, say};
+use super::{call, fetch, held, label_of, say};
 use crate::app::effect::{ApiCall, Effect};
 use crate::app::model::{Awaiting, BulkTask, Model, Popup, RowAction, RowState, Severity};
 
@@ -68,7 +69,7 @@ pub(super) fn decide(m: &mut Model, action: RowAction) -> Vec<Effect> {
         });
         return Vec::new();
     }
-    let mut fx = act(m, id, action);
+    let mut fx = held::hold(m, action, vec![id]);
     advance(m);
     fx.extend(fetch::prefetch(m));
     fx
@@ -94,22 +95,8 @@ pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) ->
         );
         return Vec::new();
     }
-    if ids.len() > 1 {
-        let seq = m.next_seq();
-        m.activities.bulk = Some(BulkTask {
-            action,
-            ids: ids.iter().copied().collect(),
-            total: ids.len(),
-            done: 0,
-            failed: 0,
-            seq,
-        });
-    }
     let single = ids.len() == 1 && m.queue.selected().map(|i| i.id) == ids.first().copied();
-    let mut fx = Vec::new();
-    for id in ids {
-        fx.extend(act(m, id, action));
-    }
+    let mut fx = held::hold(m, action, ids);
     if single && action != RowAction::Delete {
         advance(m);
     }
@@ -128,16 +115,57 @@ fn advance(m: &mut Model) {
     }
 }
 
-/// Sends one decision: the row shows it until the answer.
-fn act(m: &mut Model, id: Uuid, action: RowAction) -> Vec<Effect> {
-    let Some(item) = m.queue.get_mut(id) else {
-        return Vec::new();
-    };
-    if matches!(item.state, RowState::Acting(_) | RowState::Deleted) {
-        return Vec::new();
+/// Sends a decision on `ids` now; two or more make a bulk task with its own progress.
+/// `from_hold`: the rows were held for the grace period (they already show the decision),
+/// and a request that left the queue meanwhile is still sent (the moderator meant it).
+pub(super) fn start(
+    m: &mut Model,
+    action: RowAction,
+    ids: Vec<Uuid>,
+    from_hold: bool,
+) -> Vec<Effect> {
+    if ids.len() > 1 {
+        let seq = m.next_seq();
+        // Two bulk decisions of the same kind may go within one grace period: one task
+        // counts them both, so the progress stays true.
+        match m.activities.bulk.as_mut().filter(|b| b.action == action) {
+            Some(b) => {
+                b.total += ids.len();
+                b.ids.extend(ids.iter().copied());
+                b.seq = seq;
+            }
+            None => {
+                m.activities.bulk = Some(BulkTask {
+                    action,
+                    ids: ids.iter().copied().collect(),
+                    total: ids.len(),
+                    done: 0,
+                    failed: 0,
+                    unknown: 0,
+                    seq,
+                });
+            }
+        }
     }
-    item.state = RowState::Acting(action);
-    item.error = None;
+    let mut fx = Vec::new();
+    for id in ids {
+        fx.extend(act(m, id, action, from_hold));
+    }
+    fx
+}
+
+/// Sends one decision: the row shows it until the answer.
+fn act(m: &mut Model, id: Uuid, action: RowAction, from_hold: bool) -> Vec<Effect> {
+    match m.queue.get_mut(id) {
+        Some(item)
+            if from_hold || !matches!(item.state, RowState::Acting(_) | RowState::Deleted) =>
+        {
+            item.state = RowState::Acting(action);
+            item.error = None;
+        }
+        None if from_hold => {}
+        _ => return Vec::new(),
+    }
     let levels = m.levels;
     let c = match action.status() {
         Some(status) => ApiCall::UpdateRequest { id, status, levels },

@@ -143,7 +143,7 @@ pub(super) fn refresh(m: &mut Model) -> Vec<Effect> {
 /// Loads the next stretch of the listing. The listing is filtered to pending requests, so
 /// every decision shifts later pages left: the page asked for is computed from how many
 /// listed requests are still pending here, which never skips a request (an overlap is merged).
-fn load_more(m: &mut Model) -> Vec<Effect> {
+pub(super) fn load_more(m: &mut Model) -> Vec<Effect> {
     let still_pending = listed_pending(m);
     load_page(m, still_pending / m.page_size.max(1) + 1)
 }

@@ -3,7 +3,7 @@
 use tui_input::Input;
 use uuid::Uuid;
 
-use super::{club, decide, fetch, popups, say, sign_in_popup};
+use super::{club, decide, fetch, held, marking, popups, say, sign_in_popup};
 use crate::app::effect::{Effect, Outcome};
 use crate::app::key::{Key, KeyCode};
 use crate::app::keymap::{Action, Scope};
@@ -75,6 +75,14 @@ pub(super) fn on_click(m: &mut Model, pane: Pane, row: Option<usize>) -> Vec<Eff
 /// Quits: with decisions still waiting for the server, the first `q` only warns (`force`
 /// skips that). Writes still unanswered are audited with outcome `unknown`, never as done.
 pub(super) fn quit(m: &mut Model, force: bool) -> Vec<Effect> {
+    // Decisions still in their grace period: `q` asks; a force quit discards them.
+    let mut fx = Vec::new();
+    if !m.held().is_empty() {
+        if !force {
+            return held::ask_on_quit(m);
+        }
+        fx = held::discard_all(m, "force quit before it was sent");
+    }
     let running = m.calls.iter().filter(|a| a.is_write()).count();
     if running > 0 && !force && !m.quit_armed {
         m.quit_armed = true;
@@ -97,13 +105,10 @@ pub(super) fn quit(m: &mut Model, force: bool) -> Vec<Effect> {
             _ => None,
         })
         .collect();
-    let mut fx: Vec<Effect> = unanswered
-        .into_iter()
-        .map(|(target, action)| {
-            let detail = "quit before the server answered; check the request's state";
-            super::audit_entry(m, action, target, Outcome::Unknown, Some(detail.into()))
-        })
-        .collect();
+    fx.extend(unanswered.into_iter().map(|(target, action)| {
+        let detail = "quit before the server answered; check the request's state";
+        super::audit_entry(m, action, target, Outcome::Unknown, Some(detail.into()))
+    }));
     fx.push(Effect::Quit);
     fx
 }
@@ -174,6 +179,7 @@ pub(super) fn run_action(m: &mut Model, a: Action) -> Vec<Effect> {
         Action::Approve => decide::decide(m, RowAction::Approve),
         Action::Decline => decide::decide(m, RowAction::Decline),
         Action::Delete => decide::decide(m, RowAction::Delete),
+        Action::Undo => held::undo(m),
         Action::Mark | Action::MarkRange | Action::MarkAll | Action::ClearMarks => mark(m, a),
         Action::Filter => {
             let before = m.queue.filter().to_owned();
@@ -243,15 +249,9 @@ fn mark(m: &mut Model, a: Action) -> Vec<Effect> {
             }
             m.queue.set_anchor(Some(cur));
         }
-        Action::MarkAll => {
-            for pos in 0..m.queue.visible().len() {
-                let i = m.queue.visible()[pos];
-                if m.queue.items()[i].is_actionable() {
-                    m.queue.set_marked(i, true);
-                }
-            }
-        }
+        Action::MarkAll => return marking::mark_all(m),
         _ => {
+            m.activities.marking_all = None;
             m.queue.clear_marks();
             m.queue.set_anchor(None);
             say(m, Severity::Info, "marks cleared");

@@ -4,15 +4,18 @@
 //! [`decide`] (approve, decline, delete and bulk), [`verdict`] (the server's answer to a
 //! decision), [`fetch`] (reading rows, listing pages, refresh), [`answers`] (every other
 //! answer), [`popups`] (pop-up keys and what they submit), [`commands`] (the `:` line),
-//! [`club`] (club lookup and contacts), [`ids`] (ids added by hand, paste, restore).
+//! [`club`] (club lookup and contacts), [`ids`] (ids added by hand, paste, restore),
+//! [`held`] (the grace period before a decision is sent, undo), [`marking`] (mark all).
 
 mod answers;
 mod club;
 mod commands;
 mod decide;
 mod fetch;
+mod held;
 mod ids;
 mod keys;
+mod marking;
 mod popups;
 mod verdict;
 
@@ -94,8 +97,10 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::Tick(now) => {
             m.now = now;
-            Vec::new()
+            held::send_due(m)
         }
+        Msg::Flush => held::flush(m),
+        Msg::Stop => keys::quit(m, true),
         Msg::AutoRefresh => {
             if m.listing.loading || m.session_expired {
                 Vec::new()
@@ -121,7 +126,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Api { request_id, answer } => match m.calls.finish(request_id) {
-            Some(awaiting) => answers::on_api(m, awaiting, answer),
+            Some(awaiting) => on_answer(m, awaiting, answer),
             None => Vec::new(),
         },
         Msg::EffectFailed { what, error } => {
@@ -129,6 +134,28 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
     }
+}
+
+/// An awaited answer: applied by [`answers`]; then what waits on reads goes on: a write
+/// whose answer was lost is settled by its row's re-read, mark-all loads its next page,
+/// "send now and quit" quits once the server has answered.
+fn on_answer(m: &mut Model, awaiting: Awaiting, answer: super::msg::ApiAnswer) -> Vec<Effect> {
+    let read: Vec<Uuid> = match &awaiting {
+        Awaiting::Fetch(id) if !m.unsettled.is_empty() => vec![*id],
+        Awaiting::Reread(ids) if !m.unsettled.is_empty() => ids.clone(),
+        _ => Vec::new(),
+    };
+    let page = match (&awaiting, &answer) {
+        (Awaiting::ListPage { .. }, super::msg::ApiAnswer::Listing(r)) => Some(r.is_ok()),
+        _ => None,
+    };
+    let mut fx = answers::on_api(m, awaiting, answer);
+    fx.extend(verdict::settle_unknown(m, &read));
+    if let Some(ok) = page {
+        fx.extend(marking::on_page(m, ok));
+    }
+    fx.extend(held::quit_if_sent(m));
+    fx
 }
 
 // ---------------------------------------------------------------------------------------

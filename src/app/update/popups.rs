@@ -1,7 +1,7 @@
 //! Pop-up keys: the pop-up's own key table says what a key does ([`Popup::op_for`]); keys
 //! it does not name go to its text field. Submitting runs what the pop-up is for.
 
-use super::{club, commands, decide, fetch, ids, say};
+use super::{club, commands, decide, fetch, held, ids, say};
 use crate::api::parse_pasted_token;
 use crate::app::effect::Effect;
 use crate::app::key::{Key, edit};
@@ -82,6 +82,8 @@ fn apply(m: &mut Model, op: PopupOp) -> Vec<Effect> {
         (PopupOp::NextKind, Popup::AddContact { kind, .. }) => {
             *kind = (*kind + 1) % Popup::contact_types().len();
         }
+        (PopupOp::SendHeld, Popup::QuitHeld) => return held::send_now_and_quit(m),
+        (PopupOp::DiscardHeld, Popup::QuitHeld) => return held::discard_and_quit(m),
         (PopupOp::Close, _) => close(m),
         (PopupOp::Submit, _) => return submit(m),
         (op, p) => tracing::warn!("pop-up op {op:?} has no meaning in {p:?}"),

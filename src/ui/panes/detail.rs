@@ -76,7 +76,7 @@ pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
     let w = inner.width as usize;
     let plain = Style::default();
     let mut lines = vec![kv("id", item.id.to_string(), w, theme, plain)];
-    let (st, st_style) = status_cell(item, theme);
+    let (st, st_style) = status_cell(m, item, true, theme);
     lines.push(kv("status", st, w, theme, st_style));
     if let Some(r) = &item.request {
         if let Some(s) = &r.student {

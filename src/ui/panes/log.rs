@@ -31,6 +31,7 @@ pub(in crate::ui) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme
                 Outcome::Ok => ("ok", theme.success()),
                 Outcome::Failed => ("failed", theme.error()),
                 Outcome::Unknown => ("outcome unknown", theme.warn()),
+                Outcome::Undone => ("undone", theme.dim()),
             };
             let extra = e
                 .detail

@@ -8,16 +8,41 @@ use ratatui::widgets::{Cell, Paragraph, Row, Table, Wrap};
 
 use super::block;
 use crate::api::MembershipStatus;
+use crate::app::keymap::{Action, Scope};
 use crate::app::model::{ListingSupport, Loadable, Model, Pane, QueueItem, RowState};
 use crate::text::clean;
 use crate::ui::Theme;
 
-pub(super) fn status_cell(item: &QueueItem, theme: &Theme) -> (String, Style) {
+/// Width of the status column: room for "approving in 4 s · z undo" while a decision is
+/// held on a drawn row, else 11.
+const STATUS_W: u16 = 11;
+const STATUS_HELD_W: u16 = 25;
+
+/// The status cell of a row: its membership status, or what is under way. A decision in its
+/// grace period counts down: "approving in 4 s · z undo" (`long`), "approving 4 s" (narrow).
+pub(super) fn status_cell(
+    m: &Model,
+    item: &QueueItem,
+    long: bool,
+    theme: &Theme,
+) -> (String, Style) {
     match &item.state {
-        RowState::Acting(a) => (
-            a.progress().to_owned(),
-            theme.accent().add_modifier(Modifier::BOLD),
-        ),
+        RowState::Acting(a) => {
+            let verb = a.progress().trim_end_matches('…');
+            let text = match m.held().for_request(item.id) {
+                Some(d) if long => {
+                    let undo = m
+                        .keymap
+                        .key_for(Scope::Queue, Action::Undo)
+                        .map(|k| format!(" · {k} undo"))
+                        .unwrap_or_default();
+                    format!("{verb} in {} s{undo}", d.seconds_left(m.now))
+                }
+                Some(d) => format!("{verb} {} s", d.seconds_left(m.now)),
+                None => a.progress().to_owned(),
+            };
+            (text, theme.accent().add_modifier(Modifier::BOLD))
+        }
         RowState::Deleted => (
             "deleted".into(),
             theme.dim().add_modifier(Modifier::CROSSED_OUT),
@@ -63,28 +88,35 @@ pub(in crate::ui) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &The
         offset = q.cursor() + 1 - rows_room.max(1);
     }
     let wide = inner.width >= 56;
-    let name_w = if wide {
-        (inner.width as usize).saturating_sub(26) / 2
-    } else {
-        (inner.width as usize).saturating_sub(22)
+    let drawn = &q.visible()[offset..(offset + rows_room).min(q.visible().len())];
+    // A held decision on a drawn row widens the status column for its countdown.
+    let held_here = !m.held().is_empty()
+        && drawn
+            .iter()
+            .any(|&i| m.held().for_request(q.items()[i].id).is_some());
+    let long = inner.width >= 64;
+    let status_w = match (held_here, long) {
+        (true, true) => STATUS_HELD_W,
+        (true, false) => STATUS_W + 2,
+        _ => STATUS_W,
     };
-    let rows: Vec<Row> = q.visible()[offset..(offset + rows_room).min(q.visible().len())]
+    let extra = usize::from(status_w - STATUS_W);
+    let name_w = if wide {
+        (inner.width as usize).saturating_sub(26 + extra) / 2
+    } else {
+        (inner.width as usize).saturating_sub(22 + extra)
+    };
+    let rows: Vec<Row> = drawn
         .iter()
         .enumerate()
         .map(|(n, &i)| {
-            row(
-                m,
-                &q.items()[i],
-                offset + n == q.cursor(),
-                wide,
-                name_w,
-                theme,
-            )
+            let cells = Cells { wide, long, name_w };
+            row(m, &q.items()[i], offset + n == q.cursor(), cells, theme)
         })
         .collect();
     let mut widths = vec![
         Constraint::Length(1),
-        Constraint::Length(11),
+        Constraint::Length(status_w),
         Constraint::Fill(1),
     ];
     let mut head = vec!["", "status", "student"];
@@ -188,16 +220,21 @@ fn empty_message(m: &Model) -> String {
     }
 }
 
-/// One row of the table.
-fn row<'a>(
-    m: &Model,
-    item: &QueueItem,
-    selected: bool,
+/// How the row's cells are laid out.
+#[derive(Clone, Copy)]
+struct Cells {
+    /// A club column.
     wide: bool,
+    /// Room for the long countdown.
+    long: bool,
+    /// Width of the name columns.
     name_w: usize,
-    theme: &Theme,
-) -> Row<'a> {
-    let (st, st_style) = status_cell(item, theme);
+}
+
+/// One row of the table.
+fn row<'a>(m: &Model, item: &QueueItem, selected: bool, cells: Cells, theme: &Theme) -> Row<'a> {
+    let Cells { wide, long, name_w } = cells;
+    let (st, st_style) = status_cell(m, item, long, theme);
     let student = item
         .student_name_for(m.lang == crate::i18n::Lang::Thai)
         .map(|n| match item.school_number() {

@@ -1,0 +1,148 @@
+//! Decisions between the moderator's key and the server's word: those held for the grace
+//! period (they can still be taken back with `z`), and those whose answer was lost (the
+//! row re-reads itself; the audit file gets `unknown`, then the settled outcome).
+
+use std::collections::HashMap;
+
+use uuid::Uuid;
+
+use super::row::RowAction;
+use crate::api::Timestamp;
+
+/// Default grace period before an approve or decline is sent (`--decision-delay`,
+/// `decision_delay_secs`), in seconds.
+pub const DEFAULT_DECISION_DELAY_SECS: u64 = 5;
+/// The longest grace period accepted, in seconds: longer, and a decision would wait
+/// unseen after the moderator has moved on.
+pub const MAX_DECISION_DELAY_SECS: u64 = 60;
+
+/// One decision (one key, or one confirmed bulk action) waiting for its grace period to end.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeldDecision {
+    /// Approve or decline (a delete is confirmed instead, never held).
+    pub action: RowAction,
+    /// The club requests, in the order they are sent.
+    pub ids: Vec<Uuid>,
+    /// When it is sent: the first tick at or after this time sends it.
+    pub send_at: Timestamp,
+    /// Came from a confirmation of marked rows: sent as one bulk task with its progress.
+    pub bulk: bool,
+    /// The model's sequence number when it was held (for the status line).
+    pub seq: u64,
+}
+
+impl HeldDecision {
+    /// Whole seconds left at `now`, rounded up (0 once due).
+    pub fn seconds_left(&self, now: Timestamp) -> i64 {
+        let ms = (self.send_at - now).num_milliseconds().max(0);
+        (ms + 999) / 1000
+    }
+
+    /// True when `id` is one of its requests.
+    pub fn holds(&self, id: Uuid) -> bool {
+        self.ids.contains(&id)
+    }
+}
+
+/// The decisions held, oldest first; `z` takes back the newest.
+#[derive(Debug, Clone, Default)]
+pub struct Held {
+    decisions: Vec<HeldDecision>,
+}
+
+impl Held {
+    /// True when nothing is held.
+    pub fn is_empty(&self) -> bool {
+        self.decisions.is_empty()
+    }
+
+    /// Decisions held (a bulk action counts once).
+    pub fn len(&self) -> usize {
+        self.decisions.len()
+    }
+
+    /// Requests held, over all decisions.
+    pub fn requests(&self) -> usize {
+        self.decisions.iter().map(|d| d.ids.len()).sum()
+    }
+
+    /// Every decision held, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = &HeldDecision> {
+        self.decisions.iter()
+    }
+
+    /// The newest decision (what `z` takes back).
+    pub fn latest(&self) -> Option<&HeldDecision> {
+        self.decisions.last()
+    }
+
+    /// The decision holding the request `id`, if any.
+    pub fn for_request(&self, id: Uuid) -> Option<&HeldDecision> {
+        self.decisions.iter().rev().find(|d| d.holds(id))
+    }
+
+    /// Holds a decision.
+    pub fn push(&mut self, d: HeldDecision) {
+        self.decisions.push(d);
+    }
+
+    /// Takes back the newest decision.
+    pub fn take_latest(&mut self) -> Option<HeldDecision> {
+        self.decisions.pop()
+    }
+
+    /// Takes out every decision due at `now`, oldest first.
+    pub fn take_due(&mut self, now: Timestamp) -> Vec<HeldDecision> {
+        let (due, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut self.decisions)
+            .into_iter()
+            .partition(|d| d.send_at <= now);
+        self.decisions = keep;
+        due
+    }
+
+    /// Takes out every decision, oldest first.
+    pub fn take_all(&mut self) -> Vec<HeldDecision> {
+        std::mem::take(&mut self.decisions)
+    }
+}
+
+/// Writes whose answer was lost (connection dropped, timeout, an unreadable or 5xx answer
+/// after the request was sent): the decision may or may not have been applied. The row is
+/// re-read; the first successful read settles it.
+#[derive(Debug, Clone, Default)]
+pub struct Unsettled {
+    /// The decision and how its answer was lost (the error in words).
+    rows: HashMap<Uuid, (RowAction, String)>,
+}
+
+impl Unsettled {
+    /// True when no outcome is waiting to be settled.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Requests waiting to be settled.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// The decision on `id` whose outcome is unknown, if any.
+    pub fn get(&self, id: Uuid) -> Option<RowAction> {
+        self.rows.get(&id).map(|r| r.0)
+    }
+
+    /// How the answer to the decision on `id` was lost (the error in words).
+    pub fn cause(&self, id: Uuid) -> Option<&str> {
+        self.rows.get(&id).map(|r| r.1.as_str())
+    }
+
+    /// Records a write on `id` whose answer was lost, and how (`cause`, in words).
+    pub fn insert(&mut self, id: Uuid, action: RowAction, cause: String) {
+        self.rows.insert(id, (action, cause));
+    }
+
+    /// Forgets `id` (settled); returns the decision and the cause.
+    pub fn remove(&mut self, id: Uuid) -> Option<(RowAction, String)> {
+        self.rows.remove(&id)
+    }
+}

@@ -1,0 +1,178 @@
+//! The grace period: an approve or decline is held for `decision_delay` before it is sent.
+//! The cursor moves on at once; the row and the status line count down; `z` takes the
+//! newest decision back (a bulk action as a whole), and it is never sent. Ticks send what
+//! is due; quitting with decisions held asks; a hang-up sends them at once.
+
+use uuid::Uuid;
+
+use super::{audit_entry, decide, fetch, keys, label_of, say};
+use crate::app::effect::{Effect, Outcome};
+use crate::app::model::{HeldDecision, LogEntry, Model, Popup, RowAction, RowState, Severity};
+
+/// Holds a decision on `ids` for the grace period (or sends it at once when the delay is
+/// zero). The rows show it as under way at once, so no other key acts on them meanwhile.
+pub(super) fn hold(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effect> {
+    let Ok(delay) = chrono::TimeDelta::from_std(m.decision_delay) else {
+        return decide::start(m, action, ids, false);
+    };
+    if delay.is_zero() || action == RowAction::Delete || ids.is_empty() {
+        return decide::start(m, action, ids, false);
+    }
+    for id in &ids {
+        if let Some(item) = m.queue.get_mut(*id) {
+            item.state = RowState::Acting(action);
+            item.error = None;
+        }
+    }
+    let seq = m.next_seq();
+    m.held.push(HeldDecision {
+        action,
+        bulk: ids.len() > 1,
+        ids,
+        send_at: m.now + delay,
+        seq,
+    });
+    Vec::new()
+}
+
+/// On a tick: sends every decision whose grace period has ended (not while the quit
+/// question is open: the moderator is deciding what happens to them).
+pub(super) fn send_due(m: &mut Model) -> Vec<Effect> {
+    if m.held.is_empty() || matches!(m.popup, Some(Popup::QuitHeld)) {
+        return Vec::new();
+    }
+    let due = m.held.take_due(m.now);
+    send(m, due)
+}
+
+/// Sends every held decision now (on a hang-up or SIGTERM, or "send now" on quitting).
+pub(super) fn flush(m: &mut Model) -> Vec<Effect> {
+    let all = m.held.take_all();
+    send(m, all)
+}
+
+fn send(m: &mut Model, decisions: Vec<HeldDecision>) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    for d in decisions {
+        fx.extend(decide::start(m, d.action, d.ids, true));
+    }
+    fx
+}
+
+/// `z`: takes back the newest held decision. Its rows are pending again (the cursor goes
+/// back to a single row); it is audited `undone` and never sent.
+pub(super) fn undo(m: &mut Model) -> Vec<Effect> {
+    let Some(d) = m.held.take_latest() else {
+        say(
+            m,
+            Severity::Info,
+            "nothing to undo: no decision is waiting to be sent (sent ones are final)",
+        );
+        return Vec::new();
+    };
+    let what = match d.ids.as_slice() {
+        [id] => label_of(m, *id),
+        ids => format!("{} requests", ids.len()),
+    };
+    let verb = d.action.verb();
+    let mut fx = take_back(m, &d, "taken back (z) before it was sent");
+    if let [id] = d.ids.as_slice()
+        && let Some(pos) = m
+            .queue
+            .visible()
+            .iter()
+            .position(|&i| m.queue.items()[i].id == *id)
+    {
+        m.queue.set_cursor(pos);
+    }
+    say(
+        m,
+        Severity::Info,
+        &format!("{verb} of {what} taken back: pending again, nothing was sent"),
+    );
+    fx.extend(fetch::prefetch(m));
+    fx
+}
+
+/// Discards every held decision (audited `undone` with `why`); none is sent.
+pub(super) fn discard_all(m: &mut Model, why: &str) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    for d in m.held.take_all() {
+        fx.extend(take_back(m, &d, why));
+    }
+    fx
+}
+
+/// The rows of `d` go back to what they were before the key; one `undone` audit line and
+/// log entry per request.
+fn take_back(m: &mut Model, d: &HeldDecision, why: &str) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    for &id in &d.ids {
+        if let Some(item) = m.queue.get_mut(id)
+            && item.state == RowState::Acting(d.action)
+        {
+            item.state = if item.request.is_some() {
+                RowState::Ready
+            } else {
+                RowState::Unloaded
+            };
+        }
+        let label = label_of(m, id);
+        m.log.push(LogEntry {
+            at: m.now,
+            what: d.action.verb().to_owned(),
+            target: Some(id),
+            label,
+            outcome: Outcome::Undone,
+            detail: Some(why.to_owned()),
+        });
+        fx.push(audit_entry(
+            m,
+            d.action.verb(),
+            id,
+            Outcome::Undone,
+            Some(why.to_owned()),
+        ));
+    }
+    fx
+}
+
+/// `q` with decisions held: ask whether to send them now, discard them, or stay.
+pub(super) fn ask_on_quit(m: &mut Model) -> Vec<Effect> {
+    m.quit_armed = false;
+    m.popup = Some(Popup::QuitHeld);
+    Vec::new()
+}
+
+/// "Send now" on quitting: every held decision goes now; the program quits once no write
+/// waits for the server (`q` twice quits before that).
+pub(super) fn send_now_and_quit(m: &mut Model) -> Vec<Effect> {
+    m.popup = None;
+    let mut fx = flush(m);
+    m.quit_when_sent = true;
+    fx.extend(quit_if_sent(m));
+    if !m.quitting {
+        say(
+            m,
+            Severity::Info,
+            "sending the held decisions: quitting when the server has answered (q q quits now)",
+        );
+    }
+    fx
+}
+
+/// "Discard" on quitting: every held decision is taken back (audited `undone`), then quit.
+pub(super) fn discard_and_quit(m: &mut Model) -> Vec<Effect> {
+    m.popup = None;
+    let mut fx = discard_all(m, "discarded on quitting before it was sent");
+    fx.extend(keys::quit(m, false));
+    fx
+}
+
+/// After an answer: quits when "send now" was chosen and nothing it sent is still waiting.
+pub(super) fn quit_if_sent(m: &mut Model) -> Vec<Effect> {
+    if m.quit_when_sent && !m.quitting && m.held.is_empty() && m.writes_pending() == 0 {
+        return keys::quit(m, true);
+    }
+    Vec::new()
+}
