@@ -276,6 +276,58 @@ fn keymap_of(file: &FileConfig) -> Result<Keymap, String> {
         })
 }
 
+/// The API key and the token, and where a token is saved: flag files > environment
+/// (`CLUB_ADMIN_API_KEY`, `CLUB_ADMIN_TOKEN`) > config file > the saved token file.
+/// Readable-by-others files add a warning.
+///
+/// Errors: a named secret file cannot be read.
+fn secrets_of(
+    args: &DashboardArgs,
+    file: &FileConfig,
+    env: &dyn Fn(&str) -> Option<String>,
+    state_dir: Option<&Path>,
+    warnings: &mut Vec<String>,
+) -> Result<(Credentials, Option<PathBuf>), String> {
+    let env_nonempty = |k: &str| {
+        env(k)
+            .map(|v| v.trim().to_owned())
+            .filter(|v| !v.is_empty())
+    };
+    let api_key = if let Some(p) = &args.api_key_file {
+        Some(read_secret_file(p, "API key", warnings)?)
+    } else if let Some(k) = env_nonempty("CLUB_ADMIN_API_KEY") {
+        Some(k)
+    } else if let Some(p) = &file.api_key_file {
+        Some(read_secret_file(p, "API key", warnings)?)
+    } else {
+        file.api_key.clone()
+    };
+
+    let token_path = args
+        .token_file
+        .clone()
+        .or_else(|| file.token_file.as_deref().map(expand_home))
+        .or_else(|| state_dir.map(|d| d.join("token")));
+    let token = if let Some(p) = &args.token_file {
+        Some(read_secret_file(p, "token", warnings)?)
+    } else if let Some(t) = env_nonempty("CLUB_ADMIN_TOKEN") {
+        Some(t)
+    } else {
+        match &token_path {
+            Some(p) if p.exists() => Some(read_secret_file(p, "token", warnings)?),
+            _ => None,
+        }
+    };
+
+    Ok((
+        Credentials {
+            api_key: api_key.map(SecretString::from),
+            token: token.map(SecretString::from),
+        },
+        token_path,
+    ))
+}
+
 /// Resolves the settings: flags > environment (`CLUB_ADMIN_BASE_URL`, `CLUB_ADMIN_API_KEY`,
 /// `CLUB_ADMIN_TOKEN`) > config file > defaults. `env` looks up environment variables
 /// (injected for tests).
@@ -311,33 +363,9 @@ pub fn resolve(
             "no server given: use --base-url URL, CLUB_ADMIN_BASE_URL or base_url in the config file (or `club-admin demo` to try the demo)".to_owned()
         })?;
 
-    let api_key = if let Some(p) = &args.api_key_file {
-        Some(read_secret_file(p, "API key", &mut warnings)?)
-    } else if let Some(k) = env_nonempty("CLUB_ADMIN_API_KEY") {
-        Some(k)
-    } else if let Some(p) = &file.api_key_file {
-        Some(read_secret_file(p, "API key", &mut warnings)?)
-    } else {
-        file.api_key.clone()
-    };
-
     let state_dir = default_state_dir();
-    let token_path = args
-        .token_file
-        .clone()
-        .or_else(|| file.token_file.as_deref().map(expand_home))
-        .or_else(|| state_dir.as_ref().map(|d| d.join("token")));
-    let token = if let Some(p) = &args.token_file {
-        Some(read_secret_file(p, "token", &mut warnings)?)
-    } else if let Some(t) = env_nonempty("CLUB_ADMIN_TOKEN") {
-        Some(t)
-    } else {
-        match &token_path {
-            Some(p) if p.exists() => Some(read_secret_file(p, "token", &mut warnings)?),
-            _ => None,
-        }
-    };
-
+    let (credentials, token_path) =
+        secrets_of(args, &file, env, state_dir.as_deref(), &mut warnings)?;
     let keymap = keymap_of(&file)?;
     let (lang, year_style) = language_of(args, &file, env)?;
     let timeout = bounded(
@@ -365,10 +393,7 @@ pub fn resolve(
     let decision_delay = decision_delay(args.decision_delay.or(file.decision_delay_secs))?;
     Ok(Settings {
         base_url,
-        credentials: Credentials {
-            api_key: api_key.map(SecretString::from),
-            token: token.map(SecretString::from),
-        },
+        credentials,
         client,
         concurrency,
         auto_refresh: (refresh > 0).then(|| Duration::from_secs(refresh)),

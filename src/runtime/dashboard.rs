@@ -56,24 +56,7 @@ pub(super) async fn dashboard(
 
     let (msg_tx, msg_rx) = mpsc::unbounded_channel();
     let worker = worker::spawn(client.clone(), settings.concurrency, msg_tx.clone());
-    let mut model = Model::new(ModelOptions {
-        base_url: client.base_url().to_owned(),
-        read_only: settings.read_only,
-        keymap: settings.keymap.clone(),
-        has_token: client.has_token(),
-        token_expires: client.token_expiry(),
-        sign_in_url: client.sign_in_url(),
-        page_size: settings.page_size,
-        now: chrono::Utc::now(),
-        mouse: settings.mouse,
-        save_token: settings.save_token,
-        can_save_token: settings.token_path.is_some(),
-        server_key: Some(server_key),
-        lang: settings.lang,
-        year_style: settings.year_style,
-        thai_keys: settings.thai_keys,
-        decision_delay: settings.decision_delay,
-    });
+    let mut model = Model::new(model_options(&settings, &client, server_key));
     let mut runner = effects::Runner::new(
         client,
         worker,
@@ -227,4 +210,26 @@ fn initial_messages(
         }
     }
     Ok(initial)
+}
+
+/// What the model starts with, from the settings and the client (which knows the token).
+fn model_options(settings: &Settings, client: &ApiClient, server_key: String) -> ModelOptions {
+    ModelOptions {
+        base_url: client.base_url().to_owned(),
+        read_only: settings.read_only,
+        keymap: settings.keymap.clone(),
+        has_token: client.has_token(),
+        token_expires: client.token_expiry(),
+        sign_in_url: client.sign_in_url(),
+        page_size: settings.page_size,
+        now: chrono::Utc::now(),
+        mouse: settings.mouse,
+        save_token: settings.save_token,
+        can_save_token: settings.token_path.is_some(),
+        server_key: Some(server_key),
+        lang: settings.lang,
+        year_style: settings.year_style,
+        thai_keys: settings.thai_keys,
+        decision_delay: settings.decision_delay,
+    }
 }
