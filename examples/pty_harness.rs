@@ -213,10 +213,7 @@ fn main() -> Result<(), String> {
     // 1. First frame, cursor move, idleness.
     let mut r = start(&args, &envs, &tmp)?;
     let first_any = r.wait_for(|s| s.contains("club-admin"), Duration::from_secs(10))?;
-    let first_full = r.wait_for(
-        |s| s.contains("pending request(s) loaded"),
-        Duration::from_secs(10),
-    )?;
+    let first_full = r.wait_for(|s| s.contains("server: "), Duration::from_secs(10))?;
     r.quiesce(Duration::from_millis(500));
     let first_bytes = r.bytes();
     let before = r.bytes();

@@ -43,6 +43,18 @@ fn is_invisible_format(c: char) -> bool {
 /// invisible format characters removed, then made [`for_terminal`] (SARA AM drawn as NIKHAHIT
 /// + SARA AA, one grapheme per terminal cell). Tabs and newlines become a single space.
 pub fn sanitize(text: &str) -> String {
+    let out = strip_controls(text);
+    match for_terminal(&out) {
+        Cow::Borrowed(_) => out,
+        Cow::Owned(fixed) => fixed,
+    }
+}
+
+/// Returns `text` with escape sequences, control characters (C0, DEL, C1) and bidi or
+/// invisible format characters removed, tabs and newlines as a single space, and nothing
+/// else changed: for text that leaves through a pipe (scripts `grep` the server's own
+/// characters), where [`sanitize`]'s terminal forms would not match.
+pub fn strip_controls(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -85,10 +97,7 @@ pub fn sanitize(text: &str) -> String {
             c => out.push(c),
         }
     }
-    match for_terminal(&out) {
-        Cow::Borrowed(_) => out,
-        Cow::Owned(fixed) => fixed,
-    }
+    out
 }
 
 fn skip_string(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {

@@ -191,7 +191,7 @@ fn approve_in_a_real_terminal_then_quit_restores_it() {
             ("CLUB_ADMIN_TOKEN", &m.token),
         ],
     );
-    let screen = s.wait_for("the queue", |t| t.contains("pending request(s) loaded"));
+    let screen = s.wait_for("the queue", |t| t.contains("server: "));
     assert!(screen.contains("ton.jaidee@"), "{screen}");
     let before = d.pending_for("moderator").len();
     s.send(b"a");
@@ -244,7 +244,7 @@ fn sigterm_and_panic_restore_the_terminal() {
         nix::sys::signal::Signal::SIGHUP,
     ] {
         let mut s = Session::start(&["--base-url", &d.base_url], &envs);
-        s.wait_for("the queue", |t| t.contains("pending request(s) loaded"));
+        s.wait_for("the queue", |t| t.contains("server: "));
         let pid = s.child.process_id().expect("pid");
         nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid as i32), signal).expect("kill");
         let st = s.wait_exit();
@@ -284,7 +284,7 @@ fn a_hang_up_sends_the_held_decision_and_audits_it_before_exiting() {
             &["--base-url", &d.base_url, "--decision-delay", "60"],
             &envs,
         );
-        s.wait_for("the queue", |t| t.contains("pending request(s) loaded"));
+        s.wait_for("the queue", |t| t.contains("server: "));
         let before = d.mutations().len();
         s.send(b"a");
         s.wait_for("the countdown", |t| {
@@ -351,7 +351,7 @@ fn restart_restores_the_queue_and_no_secret_reaches_any_file() {
         ],
         &envs,
     );
-    s.wait_for("the queue", |t| t.contains("pending request(s) loaded"));
+    s.wait_for("the queue", |t| t.contains("server: "));
     // Approve a request of a club the moderator staffs: hide the hand-added one (the
     // moderator may not decide it) with a negated filter term.
     s.send(b":filter -");
@@ -381,8 +381,9 @@ fn restart_restores_the_queue_and_no_secret_reaches_any_file() {
     );
 
     let mut s = Session::start_in(dir.path(), &["--base-url", &d.base_url], &envs);
+    // The restore is announced and stays readable while the listing loads behind it.
     let screen = s.wait_for("the restored queue", |t| {
-        t.contains("pending request(s) loaded")
+        t.contains("server: ") && t.contains("restored from the last session")
     });
     s.send(b"L");
     let screen2 = s.wait_for("the activity log", |t| t.contains("Activity"));
@@ -397,7 +398,7 @@ fn restart_restores_the_queue_and_no_secret_reaches_any_file() {
     s.send(b":filter ");
     s.send(&other.to_string().as_bytes()[..8]);
     s.send(b"\r");
-    s.wait_for("the restored row", |t| t.contains("Queue 1/"));
+    s.wait_for("the restored row", |t| t.contains("Queue 1 shown of"));
     s.send(b"q");
     assert!(s.wait_exit().success());
 
@@ -454,7 +455,7 @@ fn resize_storm_small_terminal_notice_and_closed_pty() {
     let (d, m) = demo_server(&rt);
     let envs = secrets_env(&m);
     let mut s = Session::start(&["--base-url", &d.base_url], &envs);
-    s.wait_for("the queue", |t| t.contains("pending request(s) loaded"));
+    s.wait_for("the queue", |t| t.contains("server: "));
     for i in 0..60u16 {
         let (cols, rows) = (30 + (i * 37) % 150, 8 + (i * 13) % 50);
         s.master
@@ -610,7 +611,7 @@ fn with_mouse_capture_a_click_selects_a_row() {
     let (d, m) = demo_server(&rt);
     let envs = secrets_env(&m);
     let mut s = Session::start(&["--base-url", &d.base_url, "--mouse"], &envs);
-    let screen = s.wait_for("the queue", |t| t.contains("pending request(s) loaded"));
+    let screen = s.wait_for("the queue", |t| t.contains("server: "));
     // Screen row 5 (0-based) is the third request: header line, border, column titles.
     let line: String = screen.lines().nth(5).unwrap_or("").to_owned();
     let number = line

@@ -151,6 +151,9 @@ impl Key {
             (KeyCode::Left, true, _) | (KeyCode::Char('b'), false, true) => GoToPrevWord,
             (KeyCode::Right, false, false) | (KeyCode::Char('f'), true, false) => GoToNextChar,
             (KeyCode::Right, true, _) | (KeyCode::Char('f'), false, true) => GoToNextWord,
+            // A line feed typed into a field (Ctrl-J: terminals send it for a newline that
+            // is not Enter) separates words, as a space does: ids never run together.
+            (KeyCode::Char('j'), true, false) => InsertChar(' '),
             (KeyCode::Char('u'), true, false) => DeleteLine,
             (KeyCode::Char('w'), true, false)
             | (KeyCode::Char('d'), false, true)

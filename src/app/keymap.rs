@@ -305,7 +305,8 @@ impl Keymap {
     /// Help rows `(scope, keys, action name, description)`, filtered by `query`
     /// (case-insensitive, matching keys, names or descriptions).
     pub fn help_rows(&self, query: &str) -> Vec<(Scope, String, &'static str, &'static str)> {
-        let q = query.trim().to_lowercase();
+        // A `/` typed out of habit (as for the queue filter) is not part of the search.
+        let q = query.trim().trim_start_matches('/').to_lowercase();
         let mut rows: Vec<_> = self
             .bindings
             .iter()

@@ -164,12 +164,13 @@ pub fn pairs(pairs: &[(String, String)], width: Option<usize>) -> String {
     out
 }
 
-/// Renders rows as tab-separated values: each field sanitised (tabs and new lines become a
-/// space, control characters go), one row per line, no header.
+/// Renders rows as tab-separated values: each field stripped of control characters (tabs
+/// and new lines become a space) and otherwise as the server wrote it (no terminal forms:
+/// a script greps the server's own characters), one row per line, no header.
 pub fn tsv(rows: &[Vec<String>]) -> String {
     let mut out = String::new();
     for r in rows {
-        let fields: Vec<String> = r.iter().map(|f| text::sanitize(f)).collect();
+        let fields: Vec<String> = r.iter().map(|f| text::strip_controls(f)).collect();
         out.push_str(&fields.join("\t"));
         out.push('\n');
     }

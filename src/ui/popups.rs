@@ -140,7 +140,7 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
 /// filter terms, filtered by the search text `query`.
 fn popup_help_lines(query: &str, theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
-    let q = query.trim().to_lowercase();
+    let q = query.trim().trim_start_matches('/').to_lowercase();
     for (title, keys) in popup::help_sections() {
         let rows: Vec<_> = keys
             .iter()

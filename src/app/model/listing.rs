@@ -43,6 +43,9 @@ pub struct Listing {
     /// The server counts more pending requests than the queue has seen: scrolling near the
     /// end loads the next stretch (its page is computed by `load_more`).
     pub has_more: bool,
+    /// A sweep from page 1 is under way or done since rows were last added (see
+    /// `update::fetch::on_list_page`): at most one per gap, never a loop.
+    pub swept: bool,
     /// A page request is in flight.
     pub loading: bool,
     /// Total matching, per `meta.pagination.total`.

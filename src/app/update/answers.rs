@@ -127,7 +127,15 @@ fn on_token_check(
         m.activities.signing_in = None;
         let why = if matches!(e, ApiError::Unauthorized { .. }) {
             m.connection = crate::app::model::Connection::Online;
-            format!("that token was refused: {}", error_text(e))
+            // The server's own words, not the 401's usual "sign in again": the session in
+            // use is still signed in.
+            match e.info().and_then(|i| i.detail.as_deref()) {
+                Some(d) => format!(
+                    "that token was refused: {} (HTTP 401)",
+                    crate::text::clean(d, 80)
+                ),
+                None => "that token was refused (HTTP 401)".to_owned(),
+            }
         } else {
             note_error(m, e);
             format!("could not check the token: {}", error_text(e))

@@ -201,7 +201,16 @@ pub(super) fn on_club(m: &mut Model, id: Uuid, res: Result<Reply<Club>, ApiError
     match res {
         Ok(reply) => {
             note_ok(m, &reply.api_version);
+            let thai = m.lang == crate::i18n::Lang::Thai;
+            let name = reply
+                .data
+                .name
+                .as_ref()
+                .and_then(|n| if thai { n.thai_first() } else { n.best() })
+                .map(|n| crate::text::clean(n, 50))
+                .unwrap_or_else(|| id.to_string());
             m.club.club = Loadable::Loaded(reply.data);
+            say(m, Severity::Info, &format!("club: {name}"));
         }
         Err(e) => {
             note_error(m, &e);

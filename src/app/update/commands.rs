@@ -75,12 +75,19 @@ pub(super) fn run_command(m: &mut Model, text: &str) -> Vec<Effect> {
             vec![Effect::SetMouse(on)]
         }
         "clear-done" => {
+            let before = m.queue.len();
             m.queue.retain(|i| {
                 matches!(i.state, RowState::Acting(_))
                     || (!matches!(i.state, RowState::Deleted | RowState::Gone)
                         && i.status()
                             .is_none_or(|s| *s == crate::api::MembershipStatus::Pending))
             });
+            let cleared = before - m.queue.len();
+            say(
+                m,
+                Severity::Info,
+                &format!("cleared {cleared} decided or deleted request(s) from the queue"),
+            );
             Vec::new()
         }
         "log" => {

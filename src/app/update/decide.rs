@@ -97,7 +97,7 @@ pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) ->
     }
     let single = ids.len() == 1 && m.queue.selected().map(|i| i.id) == ids.first().copied();
     let mut fx = held::hold(m, action, ids);
-    if single && action != RowAction::Delete {
+    if single {
         advance(m);
     }
     fx.extend(fetch::prefetch(m));

@@ -117,6 +117,7 @@ pub(super) fn refresh(m: &mut Model) -> Vec<Effect> {
     }
     m.listing.generation += 1;
     m.listing.loading = false;
+    m.listing.swept = false;
     if m.listing.support != ListingSupport::Unavailable
         && matches!(m.listing.scope, ListScope::Clubs(_) | ListScope::All)
     {
@@ -306,15 +307,28 @@ pub(super) fn on_list_page(
     let seen = u64::from(listed_pending(m));
     let more = m.listing.total.is_some_and(|t| t > seen);
     m.listing.has_more = more;
-    if added == 0 && more && page < last_page {
+    if added > 0 {
+        m.listing.swept = false;
+    } else if more && page < last_page {
         // Everything on this page was known already (pages shifted): go on.
         return load_page(m, page + 1);
+    } else if more && !m.listing.swept {
+        // The last page brought nothing new, yet the server counts a pending request this
+        // queue has not seen: a decision confirmed while a page was on its way shifted it
+        // onto a page already read. Read the listing again from page 1, once.
+        m.listing.swept = true;
+        return load_page(m, 1);
+    } else if more {
+        // A whole sweep found nothing new: the count is off (a request changed elsewhere
+        // meanwhile). Stop asking rather than ask for ever; `r` reloads.
+        m.listing.has_more = false;
     }
     let refreshed = m.activities.refreshing.take().is_some();
     let current = m.notice.as_ref();
-    let calm = current.is_none_or(|n| n.severity != Severity::Error);
+    // At start, what was already said (a restored filter, a warning) stays readable.
+    let nothing_said = current.is_none();
     let update_count = current.is_some_and(|n| n.about_listing);
-    if refreshed || (first_load && calm) || update_count {
+    if refreshed || (first_load && nothing_said) || update_count {
         let total = m
             .listing
             .total

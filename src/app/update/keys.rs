@@ -288,7 +288,7 @@ fn change_level(m: &mut Model, up: bool) -> Vec<Effect> {
         say(
             m,
             Severity::Error,
-            "a student account reads students at compact: the service refuses more outside your own classroom",
+            "students stay at compact: the service refuses more to a student account",
         );
         return Vec::new();
     }

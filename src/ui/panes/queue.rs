@@ -137,16 +137,24 @@ pub(in crate::ui) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &The
 /// The pane's title: rows shown of all, counts by membership status, marks.
 fn title(m: &Model) -> String {
     let q = &m.queue;
-    let (pending, approved, declined, _) = q.counts();
+    let (pending, approved, declined, other) = q.counts();
     let marked = q.stats().marked;
+    // The counts are of the whole queue; with a filter the title says so.
     let mut title = if q.visible().len() == q.items().len() {
         format!(" Queue {}", q.items().len())
     } else {
-        format!(" Queue {}/{}", q.visible().len(), q.items().len())
+        format!(
+            " Queue {} shown of {}, in all",
+            q.visible().len(),
+            q.items().len()
+        )
     };
     title.push_str(&format!(
         " · {pending} pending · {approved} approved · {declined} declined"
     ));
+    if other > 0 {
+        title.push_str(&format!(" · {other} deleted or not found"));
+    }
     if marked > 0 {
         title.push_str(&format!(" · {marked} marked"));
     }
