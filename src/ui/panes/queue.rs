@@ -153,7 +153,7 @@ fn title(m: &Model) -> String {
         " · {pending} pending · {approved} approved · {declined} declined"
     ));
     if other > 0 {
-        title.push_str(&format!(" · {other} deleted or not found"));
+        title.push_str(&format!(" · {other} gone"));
     }
     if marked > 0 {
         title.push_str(&format!(" · {marked} marked"));
