@@ -49,6 +49,16 @@ impl<B: Backend> Screen for TermScreen<'_, B> {
         }
     }
 
+    fn suspend(&mut self) {
+        if self.real {
+            if let Err(e) = super::terminal::suspend() {
+                tracing::error!("could not take the terminal back after a suspend: {e}");
+            }
+            // Everything is drawn again on the next frame.
+            let _ = self.terminal.clear();
+        }
+    }
+
     fn copy(&mut self, text: &str) {
         if self.real {
             let mut o = io::stdout();
@@ -82,6 +92,12 @@ fn apply<B: Backend>(
         }
     }
     quit
+}
+
+/// How long until the model wants `Msg::Retry` (the server could not be reached), if it does.
+fn retry_wait(model: &Model) -> Option<Duration> {
+    let at = model.retry_at()?;
+    Some((at - chrono::Utc::now()).to_std().unwrap_or(Duration::ZERO))
 }
 
 fn size_of<B: Backend>(terminal: &Terminal<B>) -> io::Result<(u16, u16)> {
@@ -193,6 +209,7 @@ where
         }
         let busy = model.busy();
         let save_due = runner.save_due();
+        let retry_in = retry_wait(model);
         let msg = tokio::select! {
             biased;
             _ = &mut stop => break,
@@ -212,6 +229,7 @@ where
             },
             Some(m) = msg_rx.recv() => m,
             _ = tick.tick(), if busy => Msg::Tick(chrono::Utc::now()),
+            _ = async { match retry_in { Some(d) => tokio::time::sleep(d).await, None => std::future::pending::<()>().await } } => Msg::Retry(chrono::Utc::now()),
             _ = async { match refresh.as_mut() { Some(i) => { i.tick().await; } None => std::future::pending::<()>().await } } => Msg::AutoRefresh,
             _ = async { match save_due { Some(at) => tokio::time::sleep_until(at).await, None => std::future::pending::<()>().await } } => {
                 if let Some(m) = runner.flush_save() {

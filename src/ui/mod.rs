@@ -176,7 +176,7 @@ fn footer(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     } else if m.club.editing && m.focus == Pane::Club {
         vec![("Enter".into(), "look up"), ("Esc".into(), "cancel")]
     } else {
-        m.keymap.hints(m.focus.scope(), m.read_only)
+        m.keymap.hints_offered(m.focus.scope(), m.offered())
     };
     let mut spans = Vec::new();
     let mut used = 0usize;

@@ -316,9 +316,11 @@ impl Queue {
         true
     }
 
-    /// Replaces all rows (keeping those `keep` accepts) and rebuilds everything.
+    /// Replaces all rows (keeping those `keep` accepts) and rebuilds everything. The cursor
+    /// stays on its request when that is kept, else at its position (clamped).
     pub fn retain(&mut self, keep: impl Fn(&QueueItem) -> bool) {
         self.persist_version += 1;
+        let selected = self.selected().map(|i| i.id);
         self.items.retain(|i| keep(i));
         self.index = self
             .items
@@ -327,7 +329,10 @@ impl Queue {
             .map(|(n, i)| (i.id, n))
             .collect();
         self.touched.clear();
+        // The view indexes the old rows: none of it may be read before the rebuild.
+        self.visible.clear();
         self.refresh_view();
+        self.keep_cursor_on(selected);
     }
 
     /// Ids of marked rows (all, visible or not).

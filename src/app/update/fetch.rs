@@ -298,6 +298,7 @@ pub(super) fn on_list_page(
         );
         say(m, Severity::Info, &text);
     }
+    super::paging::honour_bottom(m);
     fx.extend(prefetch(m));
     fx
 }

@@ -3,7 +3,7 @@
 
 use tui_input::InputRequest;
 
-use super::{fetch, say};
+use super::{fetch, say, scope};
 use crate::app::effect::Effect;
 use crate::app::filter::parse_ids;
 use crate::app::model::{Model, Origin, Pane, Popup, QueueItem, SavedQueue, Severity};
@@ -69,7 +69,8 @@ pub(super) fn add_ids(m: &mut Model, text: &str, origin: &str) -> Vec<Effect> {
     fetch::fetch_rows(m, &added)
 }
 
-/// Restores the saved queue of this server: ids added by hand, the filter and the sort.
+/// Restores the saved queue of this server: ids added by hand, the filter and the sort; and
+/// lists the remembered scope at once ([`scope::list_remembered`]).
 pub(super) fn restore(m: &mut Model, saved: SavedQueue) -> Vec<Effect> {
     if saved.server != m.server_key {
         return Vec::new();
@@ -83,6 +84,7 @@ pub(super) fn restore(m: &mut Model, saved: SavedQueue) -> Vec<Effect> {
         }
     }
     m.queue.refresh_view();
+    let mut fx = scope::list_remembered(m, saved.scope.as_ref());
     // What was just read need not be written back.
     m.last_saved = Some(saved);
     if !added.is_empty() {
@@ -95,5 +97,6 @@ pub(super) fn restore(m: &mut Model, saved: SavedQueue) -> Vec<Effect> {
             ),
         );
     }
-    fetch::fetch_rows(m, &added)
+    fx.extend(fetch::fetch_rows(m, &added));
+    fx
 }

@@ -151,6 +151,7 @@ pub(super) fn run_action(m: &mut Model, a: Action) -> Vec<Effect> {
             open(m, p)
         }
         Action::Redraw => vec![Effect::Redraw],
+        Action::Suspend => vec![Effect::Suspend],
         Action::Down
         | Action::Up
         | Action::Top
@@ -333,6 +334,9 @@ pub(super) fn navigate(m: &mut Model, a: Action) -> Vec<Effect> {
                 Action::PageUp => c.saturating_sub(page),
                 _ => c,
             });
+            if a == Action::Bottom {
+                super::paging::want_bottom(m);
+            }
             fetch::prefetch(m)
         }
         Pane::Club => {

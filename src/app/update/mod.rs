@@ -4,16 +4,22 @@
 //! [`decide`] (approve, decline, delete and bulk), [`verdict`] (the server's answer to a
 //! decision), [`fetch`] (reading rows, listing pages, refresh), [`answers`] (every other
 //! answer), [`popups`] (pop-up keys and what they submit), [`commands`] (the `:` line),
-//! [`club`] (club lookup and contacts), [`ids`] (ids added by hand, paste, restore).
+//! [`club`] (club lookup and contacts), [`ids`] (ids added by hand, paste, restore),
+//! [`capability`] (whether approve and decline exist here), [`scope`] (the listing's scope
+//! across starts), [`paging`] (`G` while pages load), [`link`] (online, offline, retries).
 
 mod answers;
+mod capability;
 mod club;
 mod commands;
 mod decide;
 mod fetch;
 mod ids;
 mod keys;
+mod link;
+mod paging;
 mod popups;
+mod scope;
 mod verdict;
 
 use tui_input::Input;
@@ -27,10 +33,13 @@ use crate::api::{ApiError, AuthErrorKind};
 pub use commands::COMMANDS;
 pub use fetch::{PAGE_AHEAD, PREFETCH_AHEAD, REREAD_CHUNK};
 
-/// The effects to run at start: read the current user (which then scopes the listing).
+/// The effects to run at start: read the current user (which then scopes the listing) and,
+/// with a token, probe whether approve and decline exist, at the same time. (A saved scope
+/// restored next starts the listing too: see `Msg::Restore`.)
 pub fn start(m: &mut Model) -> Vec<Effect> {
     m.user = super::model::Loadable::Loading;
-    let fx = vec![call(m, Awaiting::User, ApiCall::CurrentUser)];
+    let mut fx = vec![call(m, Awaiting::User, ApiCall::CurrentUser)];
+    fx.extend(capability::probe(m));
     if !m.has_token {
         m.popup = Some(sign_in_popup(m, None));
         say(
@@ -58,7 +67,8 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
 /// The saved part of the queue, when it differs from the last one handed out. A filter
 /// being typed is a preview: it is saved once kept (Enter), never if undone (Esc).
 fn persist_change(m: &mut Model) -> Option<super::model::SavedQueue> {
-    let v = m.queue.persist_version();
+    // Both counters only grow: their sum changes whenever either does.
+    let v = m.queue.persist_version() + m.listing.remembered_version;
     if v == m.saved_version || matches!(m.popup, Some(Popup::Filter { .. })) {
         return None;
     }
@@ -103,6 +113,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
                 fetch::refresh(m)
             }
         }
+        Msg::Retry(now) => link::retry(m, now),
         Msg::AddIds { text, origin } => ids::add_ids(m, &text, &origin),
         Msg::Restore(saved) => ids::restore(m, saved),
         Msg::History(entries) => {
@@ -121,7 +132,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Api { request_id, answer } => match m.calls.finish(request_id) {
-            Some(awaiting) => answers::on_api(m, awaiting, answer),
+            Some(awaiting) => link::on_answer(m, awaiting, answer),
             None => Vec::new(),
         },
         Msg::EffectFailed { what, error } => {

@@ -46,7 +46,7 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
         Loadable::Failed(_) => left.push(Span::styled("not signed in", theme.error())),
         Loadable::NotAsked => {}
     }
-    let mut right = Vec::new();
+    let mut right: Vec<Span> = capability_notice(m, theme).into_iter().collect();
     if !m.has_token {
         right.push(Span::styled("no token: S to sign in", theme.warn()));
     } else if m.session_expired {
@@ -86,4 +86,13 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
     spans.push(Span::raw(" ".repeat(w.saturating_sub(used))));
     spans.extend(kept);
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// "this server cannot approve or decline" (or "this account ..."), once, in the header,
+/// while the server or the account refuses decisions (issue 13 item 2); first of the
+/// right-hand items, so it is the last to give way on a narrow terminal.
+fn capability_notice<'a>(m: &Model, theme: &Theme) -> Option<Span<'a>> {
+    m.capabilities
+        .header_notice()
+        .map(|text| Span::styled(format!("{text}  "), theme.warn()))
 }
