@@ -11,10 +11,12 @@ use crossterm::terminal::{
 };
 use crossterm::{cursor, execute};
 use ratatui::Terminal;
-use ratatui::backend::CrosstermBackend;
 
-/// The program's terminal: frames go through a `BufWriter` on stdout.
-pub type Tui = Terminal<CrosstermBackend<BufWriter<Stdout>>>;
+use super::lean::LeanBackend;
+
+/// The program's terminal: frames go through a `BufWriter` on stdout, written by
+/// [`LeanBackend`] (fewer bytes per frame than ratatui's crossterm backend).
+pub type Tui = Terminal<LeanBackend<BufWriter<Stdout>>>;
 
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 /// Mouse capture is on (restored with the rest of the terminal after a suspend).
@@ -37,7 +39,7 @@ pub fn enter(mouse: bool) -> io::Result<Tui> {
         execute!(out, EnableMouseCapture)?;
     }
     MOUSE.store(mouse, Ordering::SeqCst);
-    Terminal::new(CrosstermBackend::new(BufWriter::new(io::stdout())))
+    Terminal::new(LeanBackend::new(BufWriter::new(io::stdout())))
 }
 
 /// Leaves raw mode and the alternate screen; safe to call more than once.
