@@ -38,9 +38,21 @@ struct TermScreen<'a, B: Backend> {
     real: bool,
 }
 
+/// Clears the screen and makes the next frame draw everything. Unlike `Terminal::clear`, it
+/// does not ask the terminal where its cursor is (a round trip over SSH, and a 2 s wait
+/// where the terminal does not answer).
+fn full_redraw<B: Backend>(terminal: &mut Terminal<B>) {
+    let _ = terminal
+        .backend_mut()
+        .clear_region(ratatui::backend::ClearType::All);
+    // After a draw the current buffer is empty; this empties the last frame too, so the
+    // next frame is compared with nothing.
+    terminal.swap_buffers();
+}
+
 impl<B: Backend> Screen for TermScreen<'_, B> {
     fn redraw(&mut self) {
-        let _ = self.terminal.clear();
+        full_redraw(self.terminal);
     }
 
     fn set_mouse(&mut self, on: bool) {
@@ -55,7 +67,7 @@ impl<B: Backend> Screen for TermScreen<'_, B> {
                 tracing::error!("could not take the terminal back after a suspend: {e}");
             }
             // Everything is drawn again on the next frame.
-            let _ = self.terminal.clear();
+            full_redraw(self.terminal);
         }
     }
 
