@@ -574,3 +574,52 @@ fn a_write_that_could_not_reach_the_server_is_never_resent() {
         at = m.retry_at().expect("planned");
     }
 }
+
+#[test]
+fn the_header_says_it_once_and_the_footer_and_help_leave_approve_out() {
+    let (mut m, probe) = listed(page(1, 4), 4);
+    let _ = answer(
+        &mut m,
+        probe,
+        ApiAnswer::UpdateRoute(Ok(UpdateRoute::Missing)),
+    );
+    let screen = |m: &Model, w: u16, h: u16| {
+        let mut t =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).expect("terminal");
+        t.draw(|f| club_admin::ui::view(f, m, &club_admin::ui::Theme::new(true)))
+            .expect("draw");
+        let b = t.backend().buffer().clone();
+        (0..h)
+            .map(|y| (0..w).map(|x| b[(x, y)].symbol()).collect::<String>())
+            .collect::<Vec<_>>()
+    };
+    let lines = screen(&m, 120, 40);
+    assert!(
+        lines[0].contains("this server cannot approve or decline"),
+        "{}",
+        lines[0]
+    );
+    let narrow = screen(&m, 80, 24);
+    assert!(narrow[0].contains("no approve/decline"), "{}", narrow[0]);
+    // The status line said it when it was learnt; the header keeps saying it after.
+    let _ = update(&mut m, key('s'));
+    let lines = screen(&m, 120, 40);
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains("cannot approve"))
+            .count(),
+        1,
+        "in the header only, once"
+    );
+    let footer = &lines[39];
+    assert!(
+        !footer.contains("approve") && !footer.contains("decline"),
+        "{footer}"
+    );
+    assert!(footer.contains("delete"), "{footer}");
+    let _ = update(&mut m, key('?'));
+    let help = screen(&m, 120, 40).join("\n");
+    assert!(!help.contains("approve (marked rows"), "{help}");
+    assert!(help.contains("delete, after confirmation"), "{help}");
+}

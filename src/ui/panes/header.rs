@@ -46,7 +46,8 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
         Loadable::Failed(_) => left.push(Span::styled("not signed in", theme.error())),
         Loadable::NotAsked => {}
     }
-    let mut right: Vec<Span> = capability_notice(m, theme).into_iter().collect();
+    let room: usize = w.saturating_sub(left.iter().map(|s| s.width()).sum());
+    let mut right: Vec<Span> = capability_notice(m, theme, room).into_iter().collect();
     if !m.has_token {
         right.push(Span::styled("no token: S to sign in", theme.warn()));
     } else if m.session_expired {
@@ -90,9 +91,15 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
 
 /// "this server cannot approve or decline" (or "this account ..."), once, in the header,
 /// while the server or the account refuses decisions (issue 13 item 2); first of the
-/// right-hand items, so it is the last to give way on a narrow terminal.
-fn capability_notice<'a>(m: &Model, theme: &Theme) -> Option<Span<'a>> {
-    m.capabilities
-        .header_notice()
-        .map(|text| Span::styled(format!("{text}  "), theme.warn()))
+/// right-hand items, so it is the last to give way. Where `room` (columns right of the
+/// user) leaves too little beside the connection state, the short form: "no approve/decline".
+fn capability_notice<'a>(m: &Model, theme: &Theme, room: usize) -> Option<Span<'a>> {
+    let text = m.capabilities.header_notice()?;
+    // Keep about 12 columns for "● online" after it.
+    let text = if text.len() + 2 + 12 <= room {
+        text
+    } else {
+        "no approve/decline"
+    };
+    Some(Span::styled(format!("{text}  "), theme.warn()))
 }
