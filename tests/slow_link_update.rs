@@ -623,3 +623,39 @@ fn the_header_says_it_once_and_the_footer_and_help_leave_approve_out() {
     assert!(!help.contains("approve (marked rows"), "{help}");
     assert!(help.contains("delete, after confirmation"), "{help}");
 }
+
+#[test]
+fn a_remembered_scope_whose_listing_failed_is_listed_once_confirmed() {
+    let mut m = model();
+    let fx = club_admin::app::start(&mut m);
+    let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
+    let saved = SavedQueue {
+        server: m.server_key.clone(),
+        scope: Some(SavedScope::All),
+        ..SavedQueue::default()
+    };
+    let fx = update(&mut m, Msg::Restore(saved));
+    let list = listing_ids(&fx)[0];
+    let _ = answer(&mut m, list, ApiAnswer::Listing(Err(forbidden("no"))));
+    let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(admin()))));
+    let c = calls(&fx);
+    assert!(
+        matches!(c[..], [ApiCall::ListRequests { page, .. }] if page.p == 1),
+        "{c:?}"
+    );
+}
+
+#[test]
+fn ctrl_z_suspends_from_anywhere_even_a_text_field() {
+    let mut m = model();
+    let fx = update(&mut m, ctrl('z'));
+    assert!(matches!(fx[..], [Effect::Suspend]), "{fx:?}");
+    let _ = update(&mut m, key('/'));
+    assert!(matches!(m.popup, Some(Popup::Filter { .. })));
+    let fx = update(&mut m, ctrl('z'));
+    assert!(matches!(fx[..], [Effect::Suspend]), "{fx:?}");
+    assert!(
+        matches!(m.popup, Some(Popup::Filter { .. })),
+        "the filter stays open"
+    );
+}

@@ -49,6 +49,11 @@ pub(super) fn decided(m: &mut Model, scope: ListScope) -> Vec<Effect> {
     }
     let provisional = std::mem::take(&mut m.listing.provisional);
     if provisional && m.listing.scope == scope {
+        // Confirmed. Its first page is loaded or on its way, unless it failed (a session
+        // that had expired, say): then it is asked for now.
+        if m.listing.refreshed_at.is_none() && !m.listing.loading {
+            return fetch::load_page(m, 1);
+        }
         return Vec::new();
     }
     if provisional {
