@@ -407,7 +407,11 @@ async fn raw_server(
                 let n = sock.read(&mut buf).await.unwrap_or(0);
                 let head = String::from_utf8_lossy(&buf[..n]).to_string();
                 if head.starts_with("PUT") {
-                    p.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    // The start-up probe of the update route (PUT of the nil UUID) is not
+                    // a write: only real approvals are counted.
+                    if !head.contains(&Uuid::nil().to_string()) {
+                        p.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    }
                     let _ = sock.write_all(fault).await;
                     return;
                 }

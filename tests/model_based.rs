@@ -197,6 +197,12 @@ impl Server {
             ApiCall::DeleteRequest { id: r } => {
                 ApiAnswer::Deleted(self.write(*r, None, how).map(|()| common::reply(())))
             }
+            // This server has approve and decline; a pasted token (`S`) is refused.
+            ApiCall::ProbeUpdateRoute => ApiAnswer::UpdateRoute(Ok(UpdateRoute::Present)),
+            ApiCall::CheckToken(_) => ApiAnswer::User(Err(ApiError::Unauthorized {
+                kind: AuthErrorKind::InvalidToken,
+                info: ErrorInfo::default(),
+            })),
             // Typed letters may open the club lookup (`c`): this server knows no club.
             ApiCall::SearchClubs { .. } => ApiAnswer::Clubs(Err(Server::not_found())),
             ApiCall::GetClub { .. } => ApiAnswer::Club(Err(Server::not_found())),

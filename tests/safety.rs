@@ -424,6 +424,7 @@ fn a_restored_filter_is_announced() {
             manual_ids: vec![],
             filter: "club:chess".into(),
             sort: QueueSort::Server,
+            scope: None,
         }),
     );
     assert!(

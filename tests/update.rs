@@ -96,7 +96,15 @@ fn a_student_moderator_lists_the_pending_requests_of_the_clubs_they_staff() {
         serde_json::json!({"id": id(5), "name": {"en-US": "Robotics", "th": "หุ่นยนต์"}}),
     )
     .expect("club");
-    let fx = answer(&mut m, rid, ApiAnswer::Clubs(Ok(reply(vec![club]))));
+    let mut fx = answer(&mut m, rid, ApiAnswer::Clubs(Ok(reply(vec![club]))));
+    // The scope is remembered for the next start (the saved queue changed).
+    assert!(
+        fx.iter().any(
+            |e| matches!(e, Effect::SaveQueue(q) if q.scope == Some(SavedScope::Clubs(vec![id(5)])))
+        ),
+        "{fx:?}"
+    );
+    fx.retain(|e| matches!(e, Effect::Api { .. }));
     match &fx[..] {
         [
             Effect::Api {
@@ -900,6 +908,7 @@ fn restore_applies_only_to_the_same_server() {
         manual_ids: vec![id(1)],
         filter: "x".into(),
         sort: QueueSort::Club,
+        scope: None,
     };
     assert!(update(&mut m, Msg::Restore(saved.clone())).is_empty());
     assert!(m.queue.items().is_empty());

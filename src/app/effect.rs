@@ -89,6 +89,11 @@ pub enum ApiCall {
         /// Fetch levels of the rows.
         levels: Levels,
     },
+    /// Whether approve and decline exist for this account (issue 13 item 2): operation 3 for
+    /// the nil UUID, which no request has, so nothing changes
+    /// ([`crate::api::ApiClient::probe_update_route`]). Treated as a read: not audited, not
+    /// ahead of other reads in the worker's queue.
+    ProbeUpdateRoute,
     /// `GET /v1/clubs` (deployed listing): by text, or by staff ids.
     SearchClubs {
         /// `filter[q]` or `filter[data]` (never both: 400).
@@ -194,6 +199,9 @@ pub enum Effect {
     SetMouse(bool),
     /// Clear and redraw the whole screen.
     Redraw,
+    /// Give the terminal back and stop the program (SIGTSTP, as Ctrl-Z does in a shell);
+    /// on `fg` take the terminal again and redraw it whole.
+    Suspend,
     /// Leave the program.
     Quit,
 }

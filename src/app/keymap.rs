@@ -57,6 +57,8 @@ pub enum Action {
     SignIn,
     /// Redraw the screen.
     Redraw,
+    /// Suspend to the shell (`fg` resumes).
+    Suspend,
     /// Move down.
     Down,
     /// Move up.
@@ -117,6 +119,7 @@ impl Action {
             Action::ClubLookup => ("club_lookup", "look up a club"),
             Action::SignIn => ("sign_in", "sign in (paste a token)"),
             Action::Redraw => ("redraw", "redraw the screen"),
+            Action::Suspend => ("suspend", "suspend to the shell (fg resumes)"),
             Action::Down => ("down", "down"),
             Action::Up => ("up", "up"),
             Action::Top => ("top", "first row"),
@@ -155,6 +158,12 @@ impl Action {
         self.info().0
     }
 
+    /// True for approve and decline (`PUT /v1/clubs/requests/{id}`), which a server or an
+    /// account may not allow (issue 13 item 2).
+    pub fn decides(self) -> bool {
+        matches!(self, Action::Approve | Action::Decline)
+    }
+
     /// True for actions that change data on the server (refused in `--read-only`).
     pub fn mutates(self) -> bool {
         matches!(
@@ -162,6 +171,24 @@ impl Action {
             Action::Approve | Action::Decline | Action::Delete | Action::NewContact
         )
     }
+}
+
+/// What the hint bar and the help offer ([`crate::app::Model::offered`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Offered {
+    /// `--read-only`: actions that change data are left out of the hints.
+    pub read_only: bool,
+    /// Approve and decline are possible here (false when the server lacks the update route
+    /// or refuses it to this account's role): left out of the hints and the help.
+    pub decisions: bool,
+}
+
+impl Offered {
+    /// Everything offered.
+    pub const ALL: Offered = Offered {
+        read_only: false,
+        decisions: true,
+    };
 }
 
 /// One row of the table.
@@ -245,6 +272,7 @@ impl Default for Keymap {
             b(Scope::Global, ToggleLog, vec![p('L')], false),
             b(Scope::Global, SignIn, vec![p('S')], false),
             b(Scope::Global, Redraw, vec![c('l')], false),
+            b(Scope::Global, Suspend, vec![c('z')], false),
             b(Scope::Global, Quit, vec![p('q')], true),
             b(Scope::Global, ForceQuit, vec![c('c')], false),
         ]);
@@ -276,6 +304,18 @@ impl Keymap {
     /// Footer hints for `scope`: `(keys, label)` pairs, scope first then global. With
     /// `read_only`, actions that change data are left out (they would only be refused).
     pub fn hints(&self, scope: Scope, read_only: bool) -> Vec<(String, &'static str)> {
+        self.hints_offered(
+            scope,
+            Offered {
+                read_only,
+                ..Offered::ALL
+            },
+        )
+    }
+
+    /// Footer hints for `scope`, leaving out what is not `offered` (see [`Keymap::hints`]).
+    pub fn hints_offered(&self, scope: Scope, offered: Offered) -> Vec<(String, &'static str)> {
+        let read_only = offered.read_only;
         let short = |a: Action| match a {
             Action::Approve => "approve",
             Action::Decline => "decline",
@@ -298,6 +338,7 @@ impl Keymap {
             .iter()
             .filter(|b| b.hint && (b.scope == scope || b.scope == Scope::Global))
             .filter(|b| !(read_only && b.action.mutates()))
+            .filter(|b| offered.decisions || !b.action.decides())
             .filter_map(|b| b.keys.first().map(|k| (k.to_string(), short(b.action))))
             .collect()
     }
@@ -305,11 +346,22 @@ impl Keymap {
     /// Help rows `(scope, keys, action name, description)`, filtered by `query`
     /// (case-insensitive, matching keys, names or descriptions).
     pub fn help_rows(&self, query: &str) -> Vec<(Scope, String, &'static str, &'static str)> {
+        self.help_rows_offered(query, Offered::ALL)
+    }
+
+    /// Help rows as [`Keymap::help_rows`], without approve and decline where they are not
+    /// `offered` (the server or the account does not allow them).
+    pub fn help_rows_offered(
+        &self,
+        query: &str,
+        offered: Offered,
+    ) -> Vec<(Scope, String, &'static str, &'static str)> {
         // A `/` typed out of habit (as for the queue filter) is not part of the search.
         let q = query.trim().trim_start_matches('/').to_lowercase();
         let mut rows: Vec<_> = self
             .bindings
             .iter()
+            .filter(|b| offered.decisions || !b.action.decides())
             .map(|b| {
                 let keys = b
                     .keys

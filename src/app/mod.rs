@@ -14,7 +14,7 @@ pub mod update;
 
 pub use effect::{ApiCall, AuditEntry, Effect, Outcome};
 pub use key::{Key, KeyCode};
-pub use keymap::{Action, Keymap, Scope};
+pub use keymap::{Action, Keymap, Offered, Scope};
 pub use model::{Model, ModelOptions, Pane, Popup, RowAction, RowState};
 pub use msg::{ApiAnswer, Msg};
 pub use update::{start, update};

@@ -3,7 +3,7 @@
 use super::effect::AuditEntry;
 use super::key::Key;
 use super::model::{Pane, SavedQueue};
-use crate::api::{ApiError, Club, ClubRequest, Contact, Reply, Timestamp, User};
+use crate::api::{ApiError, Club, ClubRequest, Contact, Reply, Timestamp, UpdateRoute, User};
 
 /// Everything that can happen to the model. `update` is its only reader.
 ///
@@ -42,6 +42,11 @@ pub enum Msg {
     Tick(Timestamp),
     /// The auto-refresh timer fired (`--auto-refresh`, at least 5 s apart).
     AutoRefresh,
+    /// The retry timer fired, at this wall-clock time: sent by the event loop at
+    /// [`super::Model::retry_at`] while the server cannot be reached (1 s after the first
+    /// failure, backing off to 30 s). Reads lost meanwhile are sent again once the server
+    /// answers; writes never are.
+    Retry(Timestamp),
     /// Ids from the command line, `--queue-file`, standard input or `:add`.
     AddIds {
         /// Raw text: any mix of whitespace, commas, newlines.
@@ -100,6 +105,9 @@ pub enum ApiAnswer {
     ContactCreated(Result<Reply<Contact>, ApiError>),
     /// `GET /v1/clubs/requests` (deployed listing, api-notes.md).
     Listing(Result<Reply<Vec<ClubRequest>>, ApiError>),
+    /// The probe of operation 3 ([`super::effect::ApiCall::ProbeUpdateRoute`]): whether approve
+    /// and decline exist; an error when the answer could not tell (401, 5xx, no answer).
+    UpdateRoute(Result<UpdateRoute, ApiError>),
 }
 
 impl ApiAnswer {
@@ -113,6 +121,21 @@ impl ApiAnswer {
             ApiAnswer::Clubs(r) => r.is_ok(),
             ApiAnswer::ContactCreated(r) => r.is_ok(),
             ApiAnswer::Listing(r) => r.is_ok(),
+            ApiAnswer::UpdateRoute(r) => r.is_ok(),
+        }
+    }
+
+    /// The error, when the call failed.
+    pub fn error(&self) -> Option<&ApiError> {
+        match self {
+            ApiAnswer::User(r) => r.as_ref().err(),
+            ApiAnswer::Request(r) | ApiAnswer::Updated(r) => r.as_ref().err(),
+            ApiAnswer::Deleted(r) => r.as_ref().err(),
+            ApiAnswer::Club(r) => r.as_ref().err(),
+            ApiAnswer::Clubs(r) => r.as_ref().err(),
+            ApiAnswer::ContactCreated(r) => r.as_ref().err(),
+            ApiAnswer::Listing(r) => r.as_ref().err(),
+            ApiAnswer::UpdateRoute(r) => r.as_ref().err(),
         }
     }
 }

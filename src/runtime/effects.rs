@@ -38,6 +38,9 @@ pub trait Screen {
     fn set_mouse(&mut self, on: bool);
     /// Puts text on the user's clipboard (OSC 52).
     fn copy(&mut self, text: &str);
+    /// Gives the terminal back and stops the program until `fg` (SIGTSTP), then takes the
+    /// terminal again and redraws it whole. Nothing to do without a terminal.
+    fn suspend(&mut self) {}
 }
 
 /// Runs effects; see the module documentation.
@@ -126,6 +129,7 @@ impl Runner {
                 Effect::Copy(text) => screen.copy(&text),
                 Effect::SetMouse(on) => screen.set_mouse(on),
                 Effect::Redraw => screen.redraw(),
+                Effect::Suspend => screen.suspend(),
                 Effect::Quit => quit = true,
             }
         }

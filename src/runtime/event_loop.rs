@@ -41,14 +41,36 @@ struct TermScreen<'a, B: Backend> {
     real: bool,
 }
 
+/// Clears the screen and makes the next frame draw everything. Unlike `Terminal::clear`, it
+/// does not ask the terminal where its cursor is (a round trip over SSH, and a 2 s wait
+/// where the terminal does not answer).
+fn full_redraw<B: Backend>(terminal: &mut Terminal<B>) {
+    let _ = terminal
+        .backend_mut()
+        .clear_region(ratatui::backend::ClearType::All);
+    // After a draw the current buffer is empty; this empties the last frame too, so the
+    // next frame is compared with nothing.
+    terminal.swap_buffers();
+}
+
 impl<B: Backend> Screen for TermScreen<'_, B> {
     fn redraw(&mut self) {
-        let _ = self.terminal.clear();
+        full_redraw(self.terminal);
     }
 
     fn set_mouse(&mut self, on: bool) {
         if self.real {
             super::terminal::set_mouse(on);
+        }
+    }
+
+    fn suspend(&mut self) {
+        if self.real {
+            if let Err(e) = super::terminal::suspend() {
+                tracing::error!("could not take the terminal back after a suspend: {e}");
+            }
+            // Everything is drawn again on the next frame.
+            full_redraw(self.terminal);
         }
     }
 
@@ -85,6 +107,12 @@ fn apply<B: Backend>(
         }
     }
     quit
+}
+
+/// How long until the model wants `Msg::Retry` (the server could not be reached), if it does.
+fn retry_wait(model: &Model) -> Option<Duration> {
+    let at = model.retry_at()?;
+    Some((at - chrono::Utc::now()).to_std().unwrap_or(Duration::ZERO))
 }
 
 fn size_of<B: Backend>(terminal: &Terminal<B>) -> io::Result<(u16, u16)> {
@@ -187,6 +215,7 @@ where
         }
         let busy = model.animating();
         let save_due = runner.save_due();
+        let retry_in = retry_wait(model);
         let msg = tokio::select! {
             biased;
             _ = &mut stop => {
@@ -209,6 +238,7 @@ where
             },
             Some(m) = msg_rx.recv() => m,
             _ = tick.tick(), if busy => Msg::Tick(chrono::Utc::now()),
+            _ = async { match retry_in { Some(d) => tokio::time::sleep(d).await, None => std::future::pending::<()>().await } } => Msg::Retry(chrono::Utc::now()),
             _ = async { match refresh.as_mut() { Some(i) => { i.tick().await; } None => std::future::pending::<()>().await } } => Msg::AutoRefresh,
             _ = async { match save_due { Some(at) => tokio::time::sleep_until(at).await, None => std::future::pending::<()>().await } } => {
                 if let Some(m) = runner.flush_save() {

@@ -92,6 +92,16 @@ impl Headless {
         self.run(fx);
     }
 
+    /// As [`Headless::send`], and returns how long `update` took (the model's time for the
+    /// message, without handing its effects out): for the measuring harnesses.
+    pub fn send_timed(&mut self, msg: Msg) -> Duration {
+        let started = std::time::Instant::now();
+        let fx = update(&mut self.model, msg);
+        let took = started.elapsed();
+        self.run(fx);
+        took
+    }
+
     /// Applies answers until nothing is in flight, then writes a saved queue that waits.
     ///
     /// Errors: `limit` passed first (the message says how many calls were still waiting).

@@ -7,6 +7,7 @@ pub mod event_loop;
 pub mod files;
 pub mod headless;
 pub mod input;
+pub mod lean;
 pub mod terminal;
 pub mod worker;
 

@@ -11,12 +11,16 @@ use crossterm::terminal::{
 };
 use crossterm::{cursor, execute};
 use ratatui::Terminal;
-use ratatui::backend::CrosstermBackend;
 
-/// The program's terminal: frames go through a `BufWriter` on stdout.
-pub type Tui = Terminal<CrosstermBackend<BufWriter<Stdout>>>;
+use super::lean::LeanBackend;
+
+/// The program's terminal: frames go through a `BufWriter` on stdout, written by
+/// [`LeanBackend`] (fewer bytes per frame than ratatui's crossterm backend).
+pub type Tui = Terminal<LeanBackend<BufWriter<Stdout>>>;
 
 static ACTIVE: AtomicBool = AtomicBool::new(false);
+/// Mouse capture is on (restored with the rest of the terminal after a suspend).
+static MOUSE: AtomicBool = AtomicBool::new(false);
 
 /// Raw mode, alternate screen, bracketed paste (and mouse capture when asked).
 ///
@@ -34,7 +38,8 @@ pub fn enter(mouse: bool) -> io::Result<Tui> {
     if mouse {
         execute!(out, EnableMouseCapture)?;
     }
-    Terminal::new(CrosstermBackend::new(BufWriter::new(io::stdout())))
+    MOUSE.store(mouse, Ordering::SeqCst);
+    Terminal::new(LeanBackend::new(BufWriter::new(io::stdout())))
 }
 
 /// Leaves raw mode and the alternate screen; safe to call more than once.
@@ -54,6 +59,43 @@ pub fn restore() {
     let _ = out.flush();
 }
 
+/// Ctrl-Z (issue 13 item 4): gives the terminal back as on exit, stops the process group with
+/// SIGTSTP as the terminal's own suspend character would (the shell then shows its prompt),
+/// and once continued (`fg`) takes the terminal again: raw mode, alternate screen, bracketed
+/// paste, hidden cursor, mouse capture as it was. The caller redraws everything (the screen
+/// is blank on return).
+///
+/// Where nothing can continue the process (a process group no shell controls: the kernel
+/// drops the signal), the call returns at once and the dashboard simply comes back.
+///
+/// Errors: the terminal could not be taken again (the dashboard then stops, restored).
+pub fn suspend() -> io::Result<()> {
+    if !ACTIVE.load(Ordering::SeqCst) {
+        return Ok(());
+    }
+    let mouse = MOUSE.load(Ordering::SeqCst);
+    restore();
+    #[cfg(unix)]
+    // SAFETY: kill(2) with pid 0 signals this process's group; no memory is involved.
+    unsafe {
+        libc::kill(0, libc::SIGTSTP);
+    }
+    // Here after SIGCONT (or at once when the signal was dropped).
+    enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    let mut out = io::stdout();
+    execute!(
+        out,
+        EnterAlternateScreen,
+        EnableBracketedPaste,
+        cursor::Hide
+    )?;
+    if mouse {
+        execute!(out, EnableMouseCapture)?;
+    }
+    Ok(())
+}
+
 /// Restores the terminal before the panic message is printed, so it is readable.
 pub fn install_panic_hook() {
     let previous = std::panic::take_hook();
@@ -65,6 +107,7 @@ pub fn install_panic_hook() {
 
 /// Turns mouse capture on or off.
 pub fn set_mouse(on: bool) {
+    MOUSE.store(on, Ordering::SeqCst);
     let mut out = io::stdout();
     let _ = if on {
         execute!(out, EnableMouseCapture)

@@ -54,6 +54,7 @@ pub async fn perform(client: &ApiClient, call: ApiCall) -> ApiAnswer {
             page,
             levels,
         } => ApiAnswer::Clubs(client.search_clubs(&query, page, levels).await),
+        ApiCall::ProbeUpdateRoute => ApiAnswer::UpdateRoute(client.probe_update_route().await),
     }
 }
 

@@ -147,27 +147,36 @@ pub fn view(frame: &mut Frame, m: &Model, theme: &Theme) {
     popups::draw(frame, area, m, theme);
 }
 
+/// The status line: the message on the left; while calls are in flight, their count and the
+/// spinner at the right end, so that their coming and going never moves the message (each
+/// cell rewritten costs bytes on a slow link; issue 13 item 3).
 fn status_line(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
-    let mut spans = Vec::new();
+    let mut right = Vec::new();
     if m.busy() {
         let i = (m.now.timestamp_subsec_millis() / 250) as usize % SPINNER.len();
-        spans.push(Span::styled(format!("{} ", SPINNER[i]), theme.accent()));
-        spans.push(Span::styled(
-            format!("{} in flight  ", m.in_flight()),
+        right.push(Span::styled(
+            format!("  {} in flight ", m.in_flight()),
             theme.dim(),
         ));
+        right.push(Span::styled(SPINNER[i], theme.accent()));
     }
+    let right_w: usize = right.iter().map(|s| s.width()).sum();
+    let right_w = right_w.min(area.width as usize);
     if let Some((severity, text)) = m.status_line() {
         let style = match severity {
             Severity::Info => ratatui::style::Style::default(),
             Severity::Success => theme.success(),
             Severity::Error => theme.error(),
         };
-        let used: usize = spans.iter().map(|s| s.width()).sum();
-        let room = (area.width as usize).saturating_sub(used);
-        spans.push(Span::styled(crate::text::clean(&text, room), style));
+        let room = (area.width as usize).saturating_sub(right_w);
+        let left = Span::styled(crate::text::clean(&text, room), style);
+        frame.render_widget(Paragraph::new(Line::from(left)), area);
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    if right_w > 0 {
+        let w = right_w as u16;
+        let r = Rect::new(area.right() - w, area.y, w, 1);
+        frame.render_widget(Paragraph::new(Line::from(right)), r);
+    }
 }
 
 fn footer(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
@@ -176,7 +185,7 @@ fn footer(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     } else if m.club.editing && m.focus == Pane::Club {
         vec![("Enter".into(), "look up"), ("Esc".into(), "cancel")]
     } else {
-        let mut hints = m.keymap.hints(m.focus.scope(), m.read_only);
+        let mut hints = m.keymap.hints_offered(m.focus.scope(), m.offered());
         // Taking a decision back is offered first, and only while one is held.
         if !m.held().is_empty()
             && m.focus == Pane::Queue

@@ -112,7 +112,7 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
     );
     let mut lines = Vec::new();
     let mut last: Option<Scope> = None;
-    for (scope, keys, name, desc) in m.keymap.help_rows(query.value()) {
+    for (scope, keys, name, desc) in m.keymap.help_rows_offered(query.value(), m.offered()) {
         if last != Some(scope) {
             lines.push(Line::styled(
                 scope.title(),

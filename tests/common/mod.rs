@@ -177,6 +177,16 @@ pub fn model_with(rows: Vec<ClubRequest>) -> Model {
     );
     let start = club_admin::app::start(&mut m);
     let user = api_ids(&start, |c| *c == club_admin::app::ApiCall::CurrentUser);
+    // The server has approve and decline (the update-route probe of issue 13).
+    for probe in api_ids(&start, |c| *c == club_admin::app::ApiCall::ProbeUpdateRoute) {
+        let _ = update(
+            &mut m,
+            Msg::Api {
+                request_id: probe,
+                answer: club_admin::app::ApiAnswer::UpdateRoute(Ok(UpdateRoute::Present)),
+            },
+        );
+    }
     let fx = update(
         &mut m,
         Msg::Api {

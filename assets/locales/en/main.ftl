@@ -18,6 +18,7 @@ scope-log = Activity log
 ## Help texts of actions (keymap Action::info)
 
 action-force-quit = quit at once, from anywhere
+action-suspend = suspend to the shell (fg resumes)
 action-quit = quit
 action-help = this help
 action-next-pane = next pane
@@ -54,6 +55,7 @@ action-new-contact = add a contact to the club
 ## Footer hints (keymap Keymap::hints): short labels
 
 hint-force-quit = force quit
+hint-suspend = suspend
 hint-quit = quit
 hint-help = help
 hint-next-pane = pane

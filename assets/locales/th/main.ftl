@@ -14,6 +14,7 @@ scope-log = บันทึกกิจกรรม
 ## Help texts of actions (keymap Action::info)
 
 action-force-quit = ออกทันที จากทุกที่
+action-suspend = พักโปรแกรมกลับไปที่เชลล์ (fg เพื่อกลับมา)
 action-quit = ออกจากโปรแกรม
 action-help = หน้าช่วยเหลือนี้
 action-next-pane = ไปแผงถัดไป
@@ -50,6 +51,7 @@ action-new-contact = เพิ่มช่องทางติดต่อข�
 ## Footer hints (keymap Keymap::hints): short labels
 
 hint-force-quit = ออกทันที
+hint-suspend = พัก
 hint-quit = ออก
 hint-help = ช่วยเหลือ
 hint-next-pane = สลับแผง

@@ -41,6 +41,8 @@ pub enum Awaiting {
     },
     /// Re-reading known rows by id through the listing's `ids` filter.
     Reread(Vec<Uuid>),
+    /// The probe of the update route (whether approve and decline exist).
+    UpdateRoute,
 }
 
 impl Awaiting {

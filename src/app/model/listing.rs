@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::api::Timestamp;
@@ -33,6 +34,42 @@ pub enum ListScope {
     None,
 }
 
+/// The scope as remembered for the next start (in the saved queue, per server; issue 13
+/// item 1): what the server's answers decided last time, so a warm start lists at once,
+/// while `/auth/user` (and the staffed clubs) confirm or correct it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SavedScope {
+    /// Every pending request (teachers, admins).
+    All,
+    /// The pending requests of these clubs (the clubs a student moderator staffs).
+    Clubs(Vec<Uuid>),
+    /// Nothing to list (a student on the staff of no club).
+    None,
+}
+
+impl SavedScope {
+    /// The remembered form of a scope the server's answers decided; `None` for
+    /// [`ListScope::Undecided`].
+    pub fn of(scope: &ListScope) -> Option<SavedScope> {
+        match scope {
+            ListScope::Undecided => None,
+            ListScope::All => Some(SavedScope::All),
+            ListScope::Clubs(ids) => Some(SavedScope::Clubs(ids.clone())),
+            ListScope::None => Some(SavedScope::None),
+        }
+    }
+
+    /// The scope to list with.
+    pub fn scope(&self) -> ListScope {
+        match self {
+            SavedScope::All => ListScope::All,
+            SavedScope::Clubs(ids) => ListScope::Clubs(ids.clone()),
+            SavedScope::None => ListScope::None,
+        }
+    }
+}
+
 /// The listing's paging state.
 #[derive(Debug, Clone, Default)]
 pub struct Listing {
@@ -59,4 +96,13 @@ pub struct Listing {
     pub error: Option<String>,
     /// Club names learnt from the staffed-clubs lookup.
     pub club_names: HashMap<Uuid, String>,
+    /// The scope the server's answers decided last (saved for the next start).
+    pub remembered: Option<SavedScope>,
+    /// Bumped when `remembered` changes (`update` then saves the queue).
+    pub remembered_version: u64,
+    /// The scope was taken from the saved queue and the server has not confirmed it yet.
+    pub provisional: bool,
+    /// `G` was pressed while more pages were to come: the row it selected then. Each page
+    /// that arrives moves the cursor on to the last row, while the cursor is still there.
+    pub bottom_wanted: Option<Uuid>,
 }

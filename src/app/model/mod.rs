@@ -6,9 +6,11 @@
 //! [`inflight`] (calls in flight and the activities they belong to), [`decisions`]
 //! (decisions held for the grace period, and those whose answer was lost).
 
+pub mod capability;
 pub mod club;
 pub mod decisions;
 pub mod inflight;
+pub mod link;
 pub mod listing;
 pub mod log;
 pub mod popup;
@@ -18,16 +20,18 @@ pub mod row;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+pub use capability::Capabilities;
 pub use club::{ClubPane, Loadable};
 pub use decisions::{Held, HeldDecision, Unsettled};
 pub use inflight::{Activities, Awaiting, BulkTask, Calls, MarkAll};
-pub use listing::{ListScope, Listing, ListingSupport};
+pub use link::Link;
+pub use listing::{ListScope, Listing, ListingSupport, SavedScope};
 pub use log::{ActivityLog, LogEntry, Notice, Severity};
 pub use popup::{Popup, PopupKey, PopupOp};
 pub use queue::{Queue, QueueSort, QueueStats};
 pub use row::{Origin, QueueItem, RowAction, RowState, short_id};
 
-use super::keymap::{Keymap, Scope};
+use super::keymap::{Keymap, Offered, Scope};
 use crate::api::{Levels, Timestamp, User};
 
 /// A pane that can have focus.
@@ -65,7 +69,7 @@ pub enum Connection {
 }
 
 /// What is saved between starts for one server (`<state dir>/queue-<server>.json`, 0600):
-/// ids added by hand, the filter and the sort.
+/// ids added by hand, the filter, the sort and the listing's scope.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SavedQueue {
     /// The server it belongs to (see [`ModelOptions::server_key`]).
@@ -77,6 +81,10 @@ pub struct SavedQueue {
     /// The sort.
     #[serde(default)]
     pub sort: QueueSort,
+    /// The listing's scope as the server's answers decided it last (issue 13 item 1: a warm
+    /// start lists at once); absent in files written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<SavedScope>,
 }
 
 /// Settings the model starts with.
@@ -203,6 +211,8 @@ pub struct Model {
     pub year_style: crate::i18n::dates::YearStyle,
     /// Thai-layout characters work as their keys (see [`ModelOptions::thai_keys`]).
     pub thai_keys: bool,
+    /// What the server lets this account do (approve and decline or not).
+    pub capabilities: Capabilities,
     /// The user asked to quit.
     pub quitting: bool,
     /// `q` was pressed once while actions were in flight; a second `q` quits.
@@ -223,6 +233,8 @@ pub struct Model {
     pub(crate) saved_version: u64,
     /// The saved part as last handed out for saving (or restored).
     pub(crate) last_saved: Option<SavedQueue>,
+    /// Reads lost while the server could not be reached, and the retry schedule.
+    pub(crate) link: Link,
 }
 
 impl Model {
@@ -257,6 +269,7 @@ impl Model {
             lang: o.lang,
             year_style: o.year_style,
             thai_keys: o.thai_keys,
+            capabilities: Capabilities::default(),
             quitting: false,
             quit_armed: false,
             decision_delay: o.decision_delay,
@@ -269,7 +282,23 @@ impl Model {
             seq: 0,
             saved_version: 0,
             last_saved: None,
+            link: Link::default(),
         }
+    }
+
+    /// What the hint bar and the help offer: changes only where allowed (not in
+    /// `--read-only`), approve and decline only where the server and the account allow them.
+    pub fn offered(&self) -> Offered {
+        Offered {
+            read_only: self.read_only,
+            decisions: self.capabilities.decisions_allowed(),
+        }
+    }
+
+    /// When the event loop should send `Msg::Retry` (wall clock): set while the server
+    /// cannot be reached, 1 s after the first failure and then backing off to 30 s.
+    pub fn retry_at(&self) -> Option<Timestamp> {
+        self.link.retry_at
     }
 
     /// True while API calls are in flight (the runtime ticks only then, for the spinner).
@@ -421,6 +450,7 @@ impl Model {
                 .collect(),
             filter: self.queue.filter().to_owned(),
             sort: self.queue.sort(),
+            scope: self.listing.remembered.clone(),
         }
     }
 

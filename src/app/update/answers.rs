@@ -3,7 +3,9 @@
 
 use uuid::Uuid;
 
-use super::{call, club, error_text, fetch, log, note_error, note_ok, say, verdict};
+use super::{
+    call, capability, club, error_text, fetch, log, note_error, note_ok, say, scope, verdict,
+};
 use crate::api::{ApiError, ClubQuery, FetchLevel, Levels, Page, Reply, User};
 use crate::app::effect::{ApiCall, CandidateToken, Effect};
 use crate::app::model::{
@@ -34,6 +36,7 @@ pub(super) fn on_api(m: &mut Model, awaiting: Awaiting, answer: ApiAnswer) -> Ve
         (Awaiting::Contact(club_id), ApiAnswer::ContactCreated(res)) => {
             club::on_contact_created(m, club_id, res)
         }
+        (Awaiting::UpdateRoute, ApiAnswer::UpdateRoute(res)) => capability::on_update_route(m, res),
         (p, o) => {
             tracing::warn!("answer of the wrong kind for {p:?}: {o:?}");
             Vec::new()
@@ -90,8 +93,8 @@ fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<Effect> {
         crate::text::clean(&email, 60),
         Ok(()),
     );
-    let mut fx = Vec::new();
-    if m.listing.scope == ListScope::Undecided {
+    let mut fx = capability::probe(m);
+    if m.listing.scope == ListScope::Undecided || scope::unconfirmed(m) {
         let student = user.meta.as_ref().and_then(|x| x.student_id);
         match (student, user.is_admin.unwrap_or(false)) {
             (Some(sid), false) => {
@@ -102,10 +105,7 @@ fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<Effect> {
                 };
                 fx.push(call(m, Awaiting::StaffedClubs, c));
             }
-            _ => {
-                m.listing.scope = ListScope::All;
-                fx.extend(fetch::load_page(m, 1));
-            }
+            _ => fx.extend(scope::decided(m, ListScope::All)),
         }
     }
     m.user = Loadable::Loaded(user);
@@ -191,16 +191,14 @@ fn on_staffed_clubs(
         }
     }
     if ids.is_empty() {
-        m.listing.scope = ListScope::None;
+        fx.extend(scope::decided(m, ListScope::None));
         say(
             m,
             Severity::Info,
             "you are not on the staff of any club: add request ids with i, or :scope <club id>",
         );
     } else {
-        m.listing.scope = ListScope::Clubs(ids);
-        fetch::apply_scope(m);
-        fx.extend(fetch::load_page(m, 1));
+        fx.extend(scope::decided(m, ListScope::Clubs(ids)));
     }
     fx
 }

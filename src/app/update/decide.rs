@@ -14,6 +14,9 @@ use crate::app::model::{Awaiting, BulkTask, Model, Popup, RowAction, RowState, S
 /// Approve, decline or delete: marked rows after one confirmation; else the selected row
 /// (delete always asks).
 pub(super) fn decide(m: &mut Model, action: RowAction) -> Vec<Effect> {
+    if super::capability::refuse_decision(m, action) {
+        return Vec::new();
+    }
     let marked = m.queue.marked_ids();
     if !marked.is_empty() {
         let visible: HashSet<Uuid> = m
@@ -78,6 +81,9 @@ pub(super) fn decide(m: &mut Model, action: RowAction) -> Vec<Effect> {
 /// The confirmed decision on `ids` (from the confirmation pop-up): rows that can no longer
 /// take it are left out; two or more make a bulk task with its own progress.
 pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effect> {
+    if super::capability::refuse_decision(m, action) {
+        return Vec::new();
+    }
     let ids: Vec<Uuid> = ids
         .into_iter()
         .filter(|id| {

@@ -340,6 +340,7 @@ pub(super) fn on_list_page(
             n.about_listing = true;
         }
     }
+    super::paging::honour_bottom(m);
     fx.extend(prefetch(m));
     fx
 }

@@ -3,7 +3,7 @@
 
 use tui_input::InputRequest;
 
-use super::{fetch, log, say};
+use super::{fetch, log, say, scope};
 use crate::app::effect::Effect;
 use crate::app::filter::parse_ids;
 use crate::app::model::{Model, Origin, Pane, Popup, QueueItem, SavedQueue, Severity};
@@ -70,7 +70,8 @@ pub(super) fn add_ids(m: &mut Model, text: &str, origin: &str) -> Vec<Effect> {
     fetch::fetch_rows(m, &added)
 }
 
-/// Restores the saved queue of this server: ids added by hand, the filter and the sort.
+/// Restores the saved queue of this server: ids added by hand, the filter and the sort; and
+/// lists the remembered scope at once ([`scope::list_remembered`]).
 pub(super) fn restore(m: &mut Model, saved: SavedQueue) -> Vec<Effect> {
     if saved.server != m.server_key {
         return Vec::new();
@@ -85,6 +86,7 @@ pub(super) fn restore(m: &mut Model, saved: SavedQueue) -> Vec<Effect> {
     }
     m.queue.refresh_view();
     let filter = saved.filter.clone();
+    let mut fx = scope::list_remembered(m, saved.scope.as_ref());
     // What was just read need not be written back.
     m.last_saved = Some(saved);
     let mut restored = Vec::new();
@@ -102,5 +104,6 @@ pub(super) fn restore(m: &mut Model, saved: SavedQueue) -> Vec<Effect> {
         let text = format!("restored from the last session: {}", restored.join(" and "));
         say(m, Severity::Info, &text);
     }
-    fetch::fetch_rows(m, &added)
+    fx.extend(fetch::fetch_rows(m, &added));
+    fx
 }

@@ -9,10 +9,15 @@ use crate::app::key::{Key, KeyCode};
 use crate::app::keymap::{Action, Scope};
 use crate::app::model::{Awaiting, Model, Pane, Popup, RowAction, Severity};
 
-/// A key press: Ctrl-C (force quit) first, then the pop-up, the club field, Esc, the keymap.
+/// A key press: Ctrl-C (force quit) and Ctrl-Z (suspend) first, then the pop-up, the club
+/// field, Esc, the keymap.
 pub(super) fn on_key(m: &mut Model, k: Key) -> Vec<Effect> {
     if m.keymap.lookup(Scope::Global, &k) == Some(Action::ForceQuit) {
         return quit(m, true);
+    }
+    // Ctrl-Z suspends from anywhere, as in any terminal program (a text field included).
+    if m.keymap.lookup(Scope::Global, &k) == Some(Action::Suspend) {
+        return vec![Effect::Suspend];
     }
     if m.popup.is_some() {
         return popups::on_popup_key(m, k);
@@ -170,6 +175,7 @@ pub(super) fn run_action(m: &mut Model, a: Action) -> Vec<Effect> {
             open(m, p)
         }
         Action::Redraw => vec![Effect::Redraw],
+        Action::Suspend => vec![Effect::Suspend],
         Action::Down
         | Action::Up
         | Action::Top
@@ -351,6 +357,9 @@ pub(super) fn navigate(m: &mut Model, a: Action) -> Vec<Effect> {
                 Action::PageUp => c.saturating_sub(page),
                 _ => c,
             });
+            if a == Action::Bottom {
+                super::paging::want_bottom(m);
+            }
             fetch::prefetch(m)
         }
         Pane::Club => {

@@ -6,8 +6,11 @@
 //! answer), [`popups`] (pop-up keys and what they submit), [`commands`] (the `:` line),
 //! [`club`] (club lookup and contacts), [`ids`] (ids added by hand, paste, restore),
 //! [`held`] (the grace period before a decision is sent, undo), [`marking`] (mark all).
+//! [`capability`] (whether approve and decline exist here), [`scope`] (the listing's scope
+//! across starts), [`paging`] (`G` while pages load), [`link`] (online, offline, retries).
 
 mod answers;
+mod capability;
 mod club;
 mod commands;
 mod decide;
@@ -15,8 +18,11 @@ mod fetch;
 mod held;
 mod ids;
 mod keys;
+mod link;
 mod marking;
+mod paging;
 mod popups;
+mod scope;
 mod verdict;
 
 use tui_input::Input;
@@ -30,10 +36,13 @@ use crate::api::{ApiError, AuthErrorKind};
 pub use commands::COMMANDS;
 pub use fetch::{PAGE_AHEAD, PREFETCH_AHEAD, REREAD_CHUNK};
 
-/// The effects to run at start: read the current user (which then scopes the listing).
+/// The effects to run at start: read the current user (which then scopes the listing) and,
+/// with a token, probe whether approve and decline exist, at the same time. (A saved scope
+/// restored next starts the listing too: see `Msg::Restore`.)
 pub fn start(m: &mut Model) -> Vec<Effect> {
     m.user = super::model::Loadable::Loading;
-    let fx = vec![call(m, Awaiting::User, ApiCall::CurrentUser)];
+    let mut fx = vec![call(m, Awaiting::User, ApiCall::CurrentUser)];
+    fx.extend(capability::probe(m));
     if !m.has_token {
         m.popup = Some(sign_in_popup(m, None));
         say(
@@ -61,7 +70,8 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
 /// The saved part of the queue, when it differs from the last one handed out. A filter
 /// being typed is a preview: it is saved once kept (Enter), never if undone (Esc).
 fn persist_change(m: &mut Model) -> Option<super::model::SavedQueue> {
-    let v = m.queue.persist_version();
+    // Both counters only grow: their sum changes whenever either does.
+    let v = m.queue.persist_version() + m.listing.remembered_version;
     if v == m.saved_version || matches!(m.popup, Some(Popup::Filter { .. })) {
         return None;
     }
@@ -108,6 +118,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
                 fetch::refresh(m)
             }
         }
+        Msg::Retry(now) => link::retry(m, now),
         Msg::AddIds { text, origin } => ids::add_ids(m, &text, &origin),
         Msg::Restore(saved) => ids::restore(m, saved),
         Msg::History(entries) => {
@@ -149,12 +160,13 @@ fn on_answer(m: &mut Model, awaiting: Awaiting, answer: super::msg::ApiAnswer) -
         (Awaiting::ListPage { .. }, super::msg::ApiAnswer::Listing(r)) => Some(r.is_ok()),
         _ => None,
     };
-    let mut fx = answers::on_api(m, awaiting, answer);
+    let mut fx = link::on_answer(m, awaiting, answer);
     fx.extend(verdict::settle_unknown(m, &read));
     if let Some(ok) = page {
         fx.extend(marking::on_page(m, ok));
     }
     fx.extend(held::quit_if_sent(m));
+    fx.extend(link::resend_lost(m));
     fx
 }
 

@@ -9,7 +9,7 @@ use super::{
     audit, audit_entry, error_text, fetch, key_for, label_of, log, log_text, note_error, note_ok,
     say,
 };
-use crate::api::{ApiError, ClubRequest, MembershipStatus};
+use crate::api::{ApiError, ClubRequest, MembershipStatus, UpdateRoute};
 use crate::app::effect::{Effect, Outcome};
 use crate::app::model::{LogEntry, Model, Origin, RowAction, RowState, Severity};
 use crate::app::msg::ApiAnswer;
@@ -29,6 +29,12 @@ pub(super) fn on_action_answer(
     action: RowAction,
     answer: ApiAnswer,
 ) -> Vec<Effect> {
+    if let ApiAnswer::Updated(r) = &answer
+        && let Some(route) = UpdateRoute::learned_from(r)
+        && let Err(e) = r
+    {
+        return refused_by_route(m, id, action, route, e);
+    }
     let result: Result<Option<ClubRequest>, ApiError> = match answer {
         ApiAnswer::Updated(r) => r.map(|reply| {
             note_ok(m, &reply.api_version);
@@ -345,4 +351,44 @@ fn count_in_bulk(m: &mut Model, id: Uuid, counted: Counted) -> Vec<Effect> {
         ),
     );
     Vec::new()
+}
+
+/// A decision refused because the server lacks the update route or refuses it to this
+/// account's role (issue 13 item 2): the server is learnt to refuse every decision, which the
+/// status line and the log say once ([`super::capability::learn`]), not once per answer; the
+/// row keeps its state with the reason; the audit file records the refusal; nothing is
+/// re-read (nothing changed).
+fn refused_by_route(
+    m: &mut Model,
+    id: Uuid,
+    action: RowAction,
+    route: UpdateRoute,
+    e: &ApiError,
+) -> Vec<Effect> {
+    note_error(m, e);
+    super::capability::learn(m, route);
+    let text = error_text(e);
+    if let Some(item) = m.queue.get_mut(id) {
+        item.state = if item.request.is_some() {
+            RowState::Ready
+        } else {
+            RowState::Failed
+        };
+        item.error = Some(text.clone());
+    }
+    let mut fx = vec![audit(m, action.verb(), id, Err(text))];
+    let in_bulk = m.activities.bulk.is_some();
+    fx.extend(count_in_bulk(m, id, Counted::Failed));
+    if in_bulk
+        && m.activities.bulk.is_none()
+        && let Some(text) = m
+            .capabilities
+            .update_route
+            .as_ref()
+            .and_then(UpdateRoute::notice)
+    {
+        // The bulk summary would offer a retry that cannot work: the notice stays instead.
+        say(m, Severity::Error, &crate::text::clean(&text, 300));
+    }
+    fx
 }

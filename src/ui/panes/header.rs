@@ -50,7 +50,15 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
         Loadable::Failed(_) => items.push((1, false, Span::styled("not signed in", theme.error()))),
         Loadable::NotAsked => {}
     }
-    if let Some(s) = session(m, theme) {
+    let session = session(m, theme);
+    // What is kept before the notice: the title, the user, the session.
+    let taken: usize = left.iter().map(|s| s.width()).sum::<usize>()
+        + items.iter().filter(|i| i.0 == 1).map(|i| i.2.width()).sum::<usize>()
+        + session.as_ref().map_or(0, |s| s.width());
+    if let Some(n) = capability_notice(m, theme, w.saturating_sub(taken)) {
+        items.push((2, true, n));
+    }
+    if let Some(s) = session {
         items.push((2, true, s));
     }
     let link = match &m.connection {
@@ -108,4 +116,19 @@ fn session<'a>(m: &Model, theme: &Theme) -> Option<Span<'a>> {
         theme.dim()
     };
     Some(Span::styled(format!("token {left}"), style))
+}
+
+/// "this server cannot approve or decline" (or "this account ..."), once, in the header,
+/// while the server or the account refuses decisions (issue 13 item 2); first of the
+/// right-hand items, so it is the last to give way. Where `room` (columns right of the
+/// user) leaves too little beside the connection state, the short form: "no approve/decline".
+fn capability_notice<'a>(m: &Model, theme: &Theme, room: usize) -> Option<Span<'a>> {
+    let text = m.capabilities.header_notice()?;
+    // Keep about 12 columns for "● online" after it.
+    let text = if text.len() + 2 + 12 <= room {
+        text
+    } else {
+        "no approve/decline"
+    };
+    Some(Span::styled(format!("{text}  "), theme.warn()))
 }

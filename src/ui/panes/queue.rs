@@ -177,20 +177,17 @@ fn bottom_line<'a>(m: &Model, theme: &Theme) -> Vec<Span<'a>> {
         theme.dim(),
     ));
     if let Some(at) = m.listing.refreshed_at {
-        let secs = (m.now - at).num_seconds().max(0);
-        let text = if secs < 60 {
-            format!(" updated {secs} s ago ")
-        } else {
-            format!(" updated {} ", crate::i18n::dates::ago(m.lang, m.now, at))
-        };
+        // Minutes, not seconds: a text that changed every second would be rewritten with
+        // every key pressed (issue 13 item 3).
+        let text = format!(" updated {} ", crate::i18n::dates::ago(m.lang, m.now, at));
         bottom.push(Span::styled(text, theme.dim()));
     }
     if let Some(t) = m.listing.total {
         bottom.push(Span::styled(format!(" server: {t} pending "), theme.dim()));
     }
-    if m.listing.loading {
-        bottom.push(Span::styled(" loading more… ", theme.dim()));
-    } else if m.listing.has_more {
+    // One text while more is to come, loading or not (the status line's spinner shows a
+    // page being loaded): the line does not flicker with every page.
+    if m.listing.has_more || m.listing.loading {
         bottom.push(Span::styled(" more below ", theme.dim()));
     }
     bottom

@@ -1,0 +1,78 @@
+//! The link to the server (issue 13 item 4): reads lost while it was down, and when to try
+//! again. The event loop sends `Msg::Retry` at [`Link::retry_at`]; `update` sends one read
+//! as the probe and, once an answer arrives, every lost read again. Writes are never retried.
+
+use std::time::Duration;
+
+use super::inflight::Awaiting;
+use crate::api::Timestamp;
+
+/// The first retry after the link went down.
+pub const RETRY_FIRST: Duration = Duration::from_secs(1);
+/// The longest wait between two retries.
+pub const RETRY_MAX: Duration = Duration::from_secs(30);
+
+/// Reads to send again and the retry schedule.
+#[derive(Debug, Clone, Default)]
+pub struct Link {
+    /// Reads whose call failed because the server could not be reached (connection failed,
+    /// timed out), oldest first, without duplicates. Never a write.
+    pub lost: Vec<Awaiting>,
+    /// Retries sent since the link went down (the backoff's exponent).
+    pub attempts: u32,
+    /// When the next retry is due (wall clock); `None` while online.
+    pub retry_at: Option<Timestamp>,
+    /// The server answered again after being unreachable: the kept reads are to be sent
+    /// again once the answer is applied.
+    pub back: bool,
+}
+
+/// The wait before retry number `attempts + 1`: 1 s, 2 s, 4 s, ... at most 30 s.
+pub fn backoff(attempts: u32) -> Duration {
+    RETRY_FIRST
+        .saturating_mul(1u32 << attempts.min(5))
+        .min(RETRY_MAX)
+}
+
+impl Link {
+    /// Remembers a lost read (once).
+    pub fn lose(&mut self, read: Awaiting) {
+        if !read.is_write() && !self.lost.contains(&read) {
+            self.lost.push(read);
+        }
+    }
+
+    /// Plans the next retry after `attempts` tries, from `now`.
+    pub fn schedule(&mut self, now: Timestamp) {
+        let wait = chrono::Duration::from_std(backoff(self.attempts))
+            .unwrap_or_else(|_| chrono::Duration::seconds(30));
+        self.retry_at = Some(now + wait);
+    }
+
+    /// The link is back: no schedule, backoff from the start.
+    pub fn reset(&mut self) {
+        self.attempts = 0;
+        self.retry_at = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_from_one_second_to_thirty() {
+        let waits: Vec<u64> = (0..8).map(|a| backoff(a).as_secs()).collect();
+        assert_eq!(waits, vec![1, 2, 4, 8, 16, 30, 30, 30]);
+    }
+
+    #[test]
+    fn writes_are_never_kept_for_a_retry() {
+        let mut l = Link::default();
+        let id = uuid::Uuid::nil();
+        l.lose(Awaiting::Act(id, super::super::RowAction::Approve));
+        l.lose(Awaiting::Fetch(id));
+        l.lose(Awaiting::Fetch(id));
+        assert_eq!(l.lost, vec![Awaiting::Fetch(id)]);
+    }
+}

@@ -1,0 +1,78 @@
+//! What the server lets this account do (issue 13 item 2): the probe of the update route at
+//! start (or after signing in), its answer, approve and decline refused here, before any
+//! call, where they cannot work.
+
+use super::{call, log, note_error, say};
+use crate::api::{ApiError, UpdateRoute};
+use crate::app::effect::{ApiCall, Effect};
+use crate::app::model::capability::PROBE_LIMIT;
+use crate::app::model::{Awaiting, Connection, Model, RowAction, Severity};
+
+/// The probe (`PUT` of the nil UUID, which changes nothing), when it can tell something new:
+/// a token is set (the route needs one), not `--read-only` (nothing would be offered
+/// anyway), the route is not known yet, no probe is in flight, and fewer than
+/// [`PROBE_LIMIT`] were sent.
+pub(super) fn probe(m: &mut Model) -> Vec<Effect> {
+    if !m.has_token
+        || m.read_only
+        || m.capabilities.update_route.is_some()
+        || m.capabilities.probes >= PROBE_LIMIT
+        || m.calls.iter().any(|a| *a == Awaiting::UpdateRoute)
+    {
+        return Vec::new();
+    }
+    m.capabilities.probes += 1;
+    vec![call(m, Awaiting::UpdateRoute, ApiCall::ProbeUpdateRoute)]
+}
+
+/// The probe's answer. An error leaves the route unknown: approve and decline stay offered,
+/// and the first answer to one tells ([`UpdateRoute::learned_from`]).
+pub(super) fn on_update_route(m: &mut Model, res: Result<UpdateRoute, ApiError>) -> Vec<Effect> {
+    match res {
+        Ok(route) => {
+            m.connection = Connection::Online;
+            learn(m, route);
+        }
+        Err(e) => {
+            tracing::info!("the update-route probe could not tell: {e}");
+            note_error(m, &e);
+        }
+    }
+    Vec::new()
+}
+
+/// Records what the server said about approve and decline. The first time they turn out
+/// impossible, the status line and the activity log say so (once: later refusals and key
+/// presses do not repeat it in the log).
+pub(super) fn learn(m: &mut Model, route: UpdateRoute) {
+    let changed = m.capabilities.update_route.as_ref() != Some(&route);
+    let notice = route.notice();
+    m.capabilities.update_route = Some(route);
+    match notice {
+        Some(text) if changed || !m.capabilities.notice_given => {
+            m.capabilities.notice_given = true;
+            let text = crate::text::clean(&text, 300);
+            log(m, "capability", None, text.clone(), Ok(()));
+            say(m, Severity::Error, &text);
+        }
+        Some(_) => {}
+        None => m.capabilities.notice_given = false,
+    }
+}
+
+/// Refuses approve or decline here, without a call, where the server or the account does
+/// not allow them; true when refused. Delete is never refused here.
+pub(super) fn refuse_decision(m: &mut Model, action: RowAction) -> bool {
+    if action == RowAction::Delete || m.capabilities.decisions_allowed() {
+        return false;
+    }
+    let why = m
+        .capabilities
+        .update_route
+        .as_ref()
+        .and_then(UpdateRoute::notice)
+        .unwrap_or_default();
+    let text = format!("cannot {}: {why} (nothing was sent)", action.verb());
+    say(m, Severity::Error, &crate::text::clean(&text, 300));
+    true
+}

@@ -1,0 +1,98 @@
+//! The listing's scope across starts (issue 13 item 1). The scope the server's answers decide
+//! (every pending request, or those of the clubs the user staffs) is remembered per server in
+//! the saved queue. A warm start lists the remembered scope at once, beside `/auth/user`, so
+//! the first rows come after one round trip; the answers then confirm it, or correct the
+//! queue without losing the cursor.
+
+use super::{fetch, say};
+use crate::app::effect::Effect;
+use crate::app::model::{
+    ListScope, ListingSupport, Loadable, Model, Origin, QueueItem, RowState, SavedScope, Severity,
+};
+
+/// At restore: lists the remembered scope at once while the start-up still waits for the
+/// user (a token is set, nothing decided yet, the server not known to lack the listing).
+pub(super) fn list_remembered(m: &mut Model, saved: Option<&SavedScope>) -> Vec<Effect> {
+    let Some(saved) = saved else {
+        return Vec::new();
+    };
+    if m.listing.scope != ListScope::Undecided
+        || !m.has_token
+        || m.listing.support == ListingSupport::Unavailable
+        || !matches!(m.user, Loadable::Loading)
+    {
+        return Vec::new();
+    }
+    m.listing.remembered = Some(saved.clone());
+    m.listing.scope = saved.scope();
+    m.listing.provisional = true;
+    fetch::load_page(m, 1)
+}
+
+/// True while the scope in use came from the saved queue and awaits the server's word (the
+/// user's answer then decides it again).
+pub(super) fn unconfirmed(m: &Model) -> bool {
+    m.listing.provisional
+}
+
+/// The scope the server's answers decided (`/auth/user`, then the staffed clubs): remembered
+/// for the next start, and listed. A remembered scope already listed is kept when it is the
+/// same; otherwise the queue is corrected: rows the listing brought from clubs no longer in
+/// scope go (rows added by hand and rows with a decision in flight stay), answers for the old
+/// scope are dropped, and the new scope is listed from page 1. The cursor stays on its
+/// request where that is still there.
+pub(super) fn decided(m: &mut Model, scope: ListScope) -> Vec<Effect> {
+    let saved = SavedScope::of(&scope);
+    if m.listing.remembered != saved {
+        m.listing.remembered = saved;
+        m.listing.remembered_version += 1;
+    }
+    let provisional = std::mem::take(&mut m.listing.provisional);
+    if provisional && m.listing.scope == scope {
+        // Confirmed. Its first page is loaded or on its way, unless it failed (a session
+        // that had expired, say): then it is asked for now.
+        if m.listing.refreshed_at.is_none() && !m.listing.loading {
+            return fetch::load_page(m, 1);
+        }
+        return Vec::new();
+    }
+    if provisional {
+        correct(m, &scope);
+    }
+    m.listing.scope = scope;
+    fetch::apply_scope(m);
+    fetch::load_page(m, 1)
+}
+
+/// Drops what the old scope listed and the new one does not hold.
+fn correct(m: &mut Model, scope: &ListScope) {
+    m.listing.generation += 1;
+    m.listing.loading = false;
+    m.listing.has_more = false;
+    m.listing.total = None;
+    let in_scope = |item: &QueueItem| {
+        let club = item
+            .request
+            .as_ref()
+            .and_then(|r| r.club.as_ref())
+            .map(|c| c.id);
+        match scope {
+            ListScope::All => true,
+            ListScope::Clubs(ids) => club.is_some_and(|c| ids.contains(&c)),
+            ListScope::Undecided | ListScope::None => false,
+        }
+    };
+    let before = m.queue.len();
+    m.queue.retain(|i| {
+        i.origin != Origin::Listing || matches!(i.state, RowState::Acting(_)) || in_scope(i)
+    });
+    let dropped = before - m.queue.len();
+    let text = if dropped > 0 {
+        format!(
+            "your clubs changed since the last start: {dropped} request(s) of other clubs left the queue"
+        )
+    } else {
+        "your clubs changed since the last start: listing them".to_owned()
+    };
+    say(m, Severity::Info, &text);
+}
