@@ -258,3 +258,45 @@ fn club_pane_and_log() {
     );
     insta::assert_snapshot!("club_and_log_120x40", s);
 }
+
+/// The same model read by a Thai user: names in Thai first, hints, help titles and dates
+/// in Thai, years in the Buddhist Era.
+fn thai(mut m: Model) -> Model {
+    m.lang = club_admin::i18n::Lang::Thai;
+    m.year_style = club_admin::i18n::dates::YearStyle::Be;
+    m
+}
+
+#[test]
+fn queue_in_thai_at_120x40_and_80x24() {
+    let m = thai(model_with(sample_rows()));
+    let wide = text(&draw(&m, 120, 40, true));
+    assert!(
+        wide.contains("ชุมนุมหุ่นยนต์") && wide.contains("2569"),
+        "{wide}"
+    );
+    assert!(
+        wide.contains("อนุมัติ") && wide.contains("ออก"),
+        "Thai hints:\n{wide}"
+    );
+    insta::assert_snapshot!("queue_th_120x40", wide);
+    let narrow = text(&draw(&m, 80, 24, true));
+    assert!(
+        narrow.contains("ออก"),
+        "quit stays in the hint bar:\n{narrow}"
+    );
+    insta::assert_snapshot!("queue_th_80x24", narrow);
+}
+
+#[test]
+fn help_in_thai_is_searchable_in_thai() {
+    let mut m = thai(model_with(sample_rows()));
+    update(&mut m, key('?'));
+    let screen = text(&draw(&m, 120, 40, true));
+    assert!(screen.contains("ทุกหน้า"), "scope titles in Thai:\n{screen}");
+    insta::assert_snapshot!("help_th_120x40", screen);
+    typed(&mut m, "อนุมัติ");
+    let found = text(&draw(&m, 120, 40, true));
+    assert!(found.contains("approve"), "{found}");
+    assert!(!found.contains("page_down"), "{found}");
+}

@@ -343,6 +343,18 @@ impl Keymap {
             .collect()
     }
 
+    /// The actions in the hint bar of `scope` with their first key, in order, without what
+    /// is not `offered`: for a view that names them in the reader's language.
+    pub fn hint_actions(&self, scope: Scope, offered: Offered) -> Vec<(String, Action)> {
+        self.bindings
+            .iter()
+            .filter(|b| b.hint && (b.scope == scope || b.scope == Scope::Global))
+            .filter(|b| !(offered.read_only && b.action.mutates()))
+            .filter(|b| offered.decisions || !b.action.decides())
+            .filter_map(|b| b.keys.first().map(|k| (k.to_string(), b.action)))
+            .collect()
+    }
+
     /// Help rows `(scope, keys, action name, description)`, filtered by `query`
     /// (case-insensitive, matching keys, names or descriptions).
     pub fn help_rows(&self, query: &str) -> Vec<(Scope, String, &'static str, &'static str)> {

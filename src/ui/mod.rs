@@ -12,7 +12,9 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use crate::app::Action;
 use crate::app::model::{Model, Pane, Severity};
+use crate::i18n;
 use crate::text;
 pub use theme::Theme;
 
@@ -180,27 +182,11 @@ fn status_line(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
 }
 
 fn footer(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
-    let hints: Vec<(String, &str)> = if let Some(p) = &m.popup {
-        p.hints()
-    } else if m.club.editing && m.focus == Pane::Club {
-        vec![("Enter".into(), "look up"), ("Esc".into(), "cancel")]
-    } else {
-        let mut hints = m.keymap.hints_offered(m.focus.scope(), m.offered());
-        // Taking a decision back is offered first, and only while one is held.
-        if !m.held().is_empty()
-            && m.focus == Pane::Queue
-            && let Some(k) = m
-                .keymap
-                .key_for(m.focus.scope(), crate::app::keymap::Action::Undo)
-        {
-            hints.insert(0, (k.to_string(), "undo"));
-        }
-        hints
-    };
+    let hints = footer_hints(m);
     let room = (area.width as usize).saturating_sub(if m.read_only { 9 } else { 0 });
     let hints = fit_hints(hints, room);
     let mut spans = Vec::new();
-    for (k, label) in hints {
+    for (k, label, _) in hints {
         spans.push(Span::styled(
             k,
             theme.accent().add_modifier(ratatui::style::Modifier::BOLD),
@@ -213,13 +199,43 @@ fn footer(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
+/// The hint bar's `(keys, label, pinned)`: the pop-up's own keys, the club field's, or the
+/// keymap's for the focused pane, named in the reader's language; help and quit are pinned.
+fn footer_hints(m: &Model) -> Vec<(String, String, bool)> {
+    let plain = |v: Vec<(String, &str)>| {
+        v.into_iter()
+            .map(|(k, l)| (k, l.to_owned(), false))
+            .collect::<Vec<_>>()
+    };
+    if let Some(p) = &m.popup {
+        return plain(p.hints());
+    }
+    if m.club.editing && m.focus == Pane::Club {
+        return plain(vec![("Enter".into(), "look up"), ("Esc".into(), "cancel")]);
+    }
+    let label = |a: Action| i18n::tr(m.lang, &i18n::action_key("hint", a.name()));
+    let mut hints: Vec<(String, String, bool)> = m
+        .keymap
+        .hint_actions(m.focus.scope(), m.offered())
+        .into_iter()
+        .map(|(k, a)| (k, label(a), matches!(a, Action::Help | Action::Quit)))
+        .collect();
+    // Taking a decision back is offered first, and only while one is held.
+    if !m.held().is_empty()
+        && m.focus == Pane::Queue
+        && let Some(k) = m.keymap.key_for(m.focus.scope(), Action::Undo)
+    {
+        hints.insert(0, (k.to_string(), label(Action::Undo), false));
+    }
+    hints
+}
+
 /// The hints that fit in `width` columns, in order: when some must go, the last ones go
 /// first, but `help` and `quit` always stay (a moderator needs them first).
-fn fit_hints(mut hints: Vec<(String, &str)>, width: usize) -> Vec<(String, &str)> {
-    let cost = |h: &(String, &str)| text::width(&h.0) + text::width(h.1) + 3;
-    let pinned = |h: &(String, &str)| matches!(h.1, "help" | "quit");
+fn fit_hints(mut hints: Vec<(String, String, bool)>, width: usize) -> Vec<(String, String, bool)> {
+    let cost = |h: &(String, String, bool)| text::width(&h.0) + text::width(&h.1) + 3;
     while hints.iter().map(cost).sum::<usize>() > width {
-        match hints.iter().rposition(|h| !pinned(h)) {
+        match hints.iter().rposition(|h| !h.2) {
             Some(i) => {
                 hints.remove(i);
             }

@@ -74,6 +74,39 @@ fn frame_box(frame: &mut Frame, area: Rect, title: &str, theme: &Theme) -> Rect 
     inner
 }
 
+/// The keymap's help rows `(scope, keys, config name, description)` with the description in
+/// the reader's language; the search matches keys, names and the description in either
+/// language.
+fn help_rows(m: &Model, query: &str) -> Vec<(Scope, String, &'static str, String)> {
+    let q = query.trim().trim_start_matches('/').to_lowercase();
+    m.keymap
+        .help_rows_offered("", m.offered())
+        .into_iter()
+        .map(|(scope, keys, name, desc)| {
+            let said = crate::i18n::tr(m.lang, &crate::i18n::action_key("action", name));
+            (scope, keys, name, desc, said)
+        })
+        .filter(|(_, keys, name, desc, said)| {
+            q.is_empty()
+                || keys.to_lowercase().contains(&q)
+                || name.contains(&q)
+                || desc.to_lowercase().contains(&q)
+                || said.to_lowercase().contains(&q)
+        })
+        .map(|(scope, keys, name, _, said)| (scope, keys, name, said))
+        .collect()
+}
+
+/// The locale key part of a scope (`scope-queue`).
+fn scope_key(scope: Scope) -> &'static str {
+    match scope {
+        Scope::Global => "global",
+        Scope::Queue => "queue",
+        Scope::Club => "club",
+        Scope::Log => "log",
+    }
+}
+
 /// Width of a centred pop-up: the screen less a margin, at most 90 columns.
 fn popup_width(area: Rect) -> u16 {
     area.width.saturating_sub(4).min(90)
@@ -112,10 +145,11 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
     );
     let mut lines = Vec::new();
     let mut last: Option<Scope> = None;
-    for (scope, keys, name, desc) in m.keymap.help_rows_offered(query.value(), m.offered()) {
+    for (scope, keys, name, desc) in help_rows(m, query.value()) {
         if last != Some(scope) {
+            let title = crate::i18n::tr(m.lang, &format!("scope-{}", scope_key(scope)));
             lines.push(Line::styled(
-                scope.title(),
+                title,
                 theme.bold().add_modifier(Modifier::UNDERLINED),
             ));
             last = Some(scope);

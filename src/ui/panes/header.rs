@@ -53,7 +53,11 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
     let session = session(m, theme);
     // What is kept before the notice: the title, the user, the session.
     let taken: usize = left.iter().map(|s| s.width()).sum::<usize>()
-        + items.iter().filter(|i| i.0 == 1).map(|i| i.2.width()).sum::<usize>()
+        + items
+            .iter()
+            .filter(|i| i.0 == 1)
+            .map(|i| i.2.width())
+            .sum::<usize>()
         + session.as_ref().map_or(0, |s| s.width());
     if let Some(n) = capability_notice(m, theme, w.saturating_sub(taken)) {
         items.push((2, true, n));

@@ -125,7 +125,12 @@ pub(in crate::ui) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &The
         head.push("club");
     }
     widths.push(Constraint::Length(4));
-    widths.push(Constraint::Length(4));
+    // Thai ages are words ("3 สัปดาห์"), English ones a number and a letter ("3w").
+    widths.push(Constraint::Length(if m.lang == crate::i18n::Lang::Thai {
+        10
+    } else {
+        4
+    }));
     head.push("year");
     head.push("age");
     let table = Table::new(rows, widths)
