@@ -511,3 +511,31 @@ fn a_contact_value_is_checked_before_it_is_sent_and_audited_with_its_type() {
         "{fx:?}"
     );
 }
+
+#[test]
+fn the_queue_bottom_line_gives_way_by_whole_parts() {
+    let mut m = model_with(sample_rows());
+    m.listing.total = Some(1234);
+    m.listing.has_more = true;
+    update(&mut m, key('/'));
+    typed(&mut m, "club:robotics_club status:pending");
+    update(&mut m, code(KeyCode::Enter));
+    for (w, h) in [(80, 24), (120, 40), (60, 15)] {
+        let screen = draw(&m, w, h);
+        let line = screen
+            .lines()
+            .find(|l| l.contains("sort:"))
+            .expect("the bottom line");
+        for part in [
+            " more below ",
+            " server: 1234 pending ",
+            " sort: oldest first ",
+        ] {
+            let half = &part[..part.len() / 2];
+            assert!(
+                line.contains(part) || !line.contains(half),
+                "{part:?} cut at {w}x{h}: {line}"
+            );
+        }
+    }
+}

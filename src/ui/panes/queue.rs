@@ -67,7 +67,7 @@ pub(in crate::ui) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &The
     let q = &m.queue;
     let title = title(m);
     let mut blk = block(title, focused, theme);
-    let bottom = bottom_line(m, theme);
+    let bottom = bottom_line(m, theme, area.width.saturating_sub(2) as usize);
     blk = blk.title_bottom(Line::from(bottom));
     let inner = blk.inner(area);
     frame.render_widget(blk, area);
@@ -168,32 +168,55 @@ fn title(m: &Model) -> String {
 }
 
 /// The pane's bottom line: filter, sort, last refresh, the server's count, paging.
-fn bottom_line<'a>(m: &Model, theme: &Theme) -> Vec<Span<'a>> {
+/// Parts are kept whole: where `room` is short, the least needed go first (the time of the
+/// last refresh, then the server's count), never cut mid-word.
+fn bottom_line<'a>(m: &Model, theme: &Theme, room: usize) -> Vec<Span<'a>> {
+    let mut parts = bottom_parts(m, theme);
+    let width = |p: &[(u8, Span)]| p.iter().map(|(_, s)| s.width()).sum::<usize>();
+    while width(&parts) > room {
+        let Some(pos) = parts
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, (rank, _))| *rank)
+            .map(|(i, _)| i)
+        else {
+            break;
+        };
+        parts.remove(pos);
+    }
+    parts.into_iter().map(|(_, s)| s).collect()
+}
+
+/// The bottom line's parts with how readily each gives way (higher goes first).
+fn bottom_parts<'a>(m: &Model, theme: &Theme) -> Vec<(u8, Span<'a>)> {
     let q = &m.queue;
     let mut bottom = Vec::new();
     if !q.filter().is_empty() {
-        bottom.push(Span::styled(
-            format!(" /{} ", clean(q.filter(), 30)),
-            theme.warn(),
+        bottom.push((
+            0,
+            Span::styled(format!(" /{} ", clean(q.filter(), 30)), theme.warn()),
         ));
     }
-    bottom.push(Span::styled(
-        format!(" sort: {} ", q.sort().label()),
-        theme.dim(),
+    bottom.push((
+        1,
+        Span::styled(format!(" sort: {} ", q.sort().label()), theme.dim()),
     ));
     if let Some(at) = m.listing.refreshed_at {
         // Minutes, not seconds: a text that changed every second would be rewritten with
         // every key pressed (issue 13 item 3).
         let text = format!(" updated {} ", crate::i18n::dates::ago(m.lang, m.now, at));
-        bottom.push(Span::styled(text, theme.dim()));
+        bottom.push((4, Span::styled(text, theme.dim())));
     }
     if let Some(t) = m.listing.total {
-        bottom.push(Span::styled(format!(" server: {t} pending "), theme.dim()));
+        bottom.push((
+            3,
+            Span::styled(format!(" server: {t} pending "), theme.dim()),
+        ));
     }
     // One text while more is to come, loading or not (the status line's spinner shows a
     // page being loaded): the line does not flicker with every page.
     if m.listing.has_more || m.listing.loading {
-        bottom.push(Span::styled(" more below ", theme.dim()));
+        bottom.push((2, Span::styled(" more below ", theme.dim())));
     }
     bottom
 }
