@@ -383,7 +383,7 @@ fn restart_restores_the_queue_and_no_secret_reaches_any_file() {
     let mut s = Session::start_in(dir.path(), &["--base-url", &d.base_url], &envs);
     // The restore is announced and stays readable while the listing loads behind it.
     let screen = s.wait_for("the restored queue", |t| {
-        t.contains("server: ") && t.contains("restored from the last session")
+        t.contains(" pending ") && t.contains("restored from the last session")
     });
     s.send(b"L");
     let screen2 = s.wait_for("the activity log", |t| t.contains("Activity"));
