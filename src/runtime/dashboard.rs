@@ -73,9 +73,35 @@ pub(super) async fn dashboard(
         final_wait: settings.client.request_timeout + FINAL_WAIT_MARGIN,
     };
 
+    let mouse = settings.mouse;
+    in_terminal(
+        &mut model,
+        &mut runner,
+        &opts,
+        mouse,
+        msg_tx,
+        msg_rx,
+        initial,
+    )
+    .await
+}
+
+/// Takes over the terminal (mouse capture if `mouse`), runs the event loop until quit or a
+/// hang-up or stop signal, and gives the terminal back.
+///
+/// Errors: the terminal could not be set up, or drawing failed.
+async fn in_terminal(
+    model: &mut Model,
+    runner: &mut effects::Runner,
+    opts: &event_loop::LoopOptions,
+    mouse: bool,
+    msg_tx: mpsc::UnboundedSender<Msg>,
+    msg_rx: mpsc::UnboundedReceiver<Msg>,
+    initial: Vec<Msg>,
+) -> Result<(), String> {
     terminal::install_panic_hook();
-    let mut tui = terminal::enter(settings.mouse)
-        .map_err(|e| format!("could not set up the terminal: {e}"))?;
+    let mut tui =
+        terminal::enter(mouse).map_err(|e| format!("could not set up the terminal: {e}"))?;
     if std::env::var_os("CLUB_ADMIN_TEST_PANIC").is_some() {
         // Test-only trigger: proves the panic hook restores the terminal.
         panic!("test panic requested by CLUB_ADMIN_TEST_PANIC");
@@ -83,9 +109,9 @@ pub(super) async fn dashboard(
     let events = crossterm::event::EventStream::new();
     let result = event_loop::run_loop(
         &mut tui,
-        &mut model,
-        &mut runner,
-        &opts,
+        model,
+        runner,
+        opts,
         events,
         msg_tx,
         msg_rx,

@@ -185,67 +185,31 @@ where
 {
     tokio::pin!(stop);
     let real = opts.real_terminal;
-    let (w, h) = size_of(terminal)?;
-    let fx = crate::app::start(model);
-    let mut feedback = Vec::new();
-    let mut quit = runner.run(fx, &mut TermScreen { terminal, real }, &mut feedback);
-    for f in feedback {
-        let _ = msg_tx.send(f);
-    }
-    let layout = Msg::Layout {
-        queue_rows: queue_rows(w, h, model.log.visible),
-    };
-    let first = [Msg::Resize(w, h), layout].into_iter().chain(initial);
-    quit |= apply(terminal, real, model, runner, first, msg_tx);
-    if quit {
+    if start_up(terminal, model, runner, opts, msg_tx, initial)? {
         return Ok(());
     }
     let mut dirty = true;
-    let mut refresh = opts.auto_refresh.map(|d| {
-        let mut i = tokio::time::interval_at(tokio::time::Instant::now() + d, d);
-        i.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        i
-    });
-    let mut tick = tokio::time::interval(TICK);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut timers = Timers::new(opts);
     loop {
         if dirty {
             draw_frame(terminal, model, runner, opts, msg_tx)?;
             dirty = false;
         }
-        let busy = model.animating();
-        let save_due = runner.save_due();
-        let retry_in = retry_wait(model);
-        let msg = tokio::select! {
-            biased;
-            _ = &mut stop => {
-                finish_on_signal(terminal, real, model, runner, msg_tx, msg_rx, opts.final_wait).await;
-                break;
-            }
-            ev = events.next() => match ev {
-                Some(Ok(ev)) => {
-                    let size = size_of(terminal)?;
-                    match super::input::to_msg(ev, size, model.log.visible) {
-                        Some(m) => m,
-                        None => continue,
-                    }
-                }
-                Some(Err(e)) => {
-                    tracing::error!("input error: {e}");
-                    break;
-                }
-                None => break,
-            },
-            Some(m) = msg_rx.recv() => m,
-            _ = tick.tick(), if busy => Msg::Tick(chrono::Utc::now()),
-            _ = async { match retry_in { Some(d) => tokio::time::sleep(d).await, None => std::future::pending::<()>().await } } => Msg::Retry(chrono::Utc::now()),
-            _ = async { match refresh.as_mut() { Some(i) => { i.tick().await; } None => std::future::pending::<()>().await } } => Msg::AutoRefresh,
-            _ = async { match save_due { Some(at) => tokio::time::sleep_until(at).await, None => std::future::pending::<()>().await } } => {
-                if let Some(m) = runner.flush_save() {
-                    let _ = msg_tx.send(m);
-                }
-                continue;
-            }
+        let next = next_msg(
+            terminal,
+            model,
+            runner,
+            opts,
+            events,
+            msg_tx,
+            msg_rx,
+            &mut timers,
+            &mut stop,
+        );
+        let msg = match next.await? {
+            Next::Msg(m) => m,
+            Next::Again => continue,
+            Next::End => break,
         };
         // The clock first: a key is handled at the time it was pressed (a decision's grace
         // period counts from then), even after an idle spell without ticks.
@@ -263,6 +227,130 @@ where
         }
     }
     Ok(())
+}
+
+/// Start-up: the effects of [`crate::app::start`], then the terminal's size, the layout and
+/// the `initial` messages. True when the app asked to quit already.
+///
+/// Errors: the terminal's size could not be read.
+fn start_up<B: Backend>(
+    terminal: &mut Terminal<B>,
+    model: &mut Model,
+    runner: &mut Runner,
+    opts: &LoopOptions,
+    msg_tx: &mpsc::UnboundedSender<Msg>,
+    initial: Vec<Msg>,
+) -> io::Result<bool> {
+    let real = opts.real_terminal;
+    let (w, h) = size_of(terminal)?;
+    let fx = crate::app::start(model);
+    let mut feedback = Vec::new();
+    let mut quit = runner.run(fx, &mut TermScreen { terminal, real }, &mut feedback);
+    for f in feedback {
+        let _ = msg_tx.send(f);
+    }
+    let layout = Msg::Layout {
+        queue_rows: queue_rows(w, h, model.log.visible),
+    };
+    let first = [Msg::Resize(w, h), layout].into_iter().chain(initial);
+    quit |= apply(terminal, real, model, runner, first, msg_tx);
+    Ok(quit)
+}
+
+/// The loop's timers: the spinner tick (polled only while busy) and the auto-refresh.
+struct Timers {
+    /// Every [`TICK`]; missed ticks are skipped.
+    tick: tokio::time::Interval,
+    /// Every `--auto-refresh` period, first one period from now; none without the option.
+    refresh: Option<tokio::time::Interval>,
+}
+
+impl Timers {
+    /// The timers for `opts`, started now.
+    fn new(opts: &LoopOptions) -> Self {
+        let refresh = opts.auto_refresh.map(|d| {
+            let mut i = tokio::time::interval_at(tokio::time::Instant::now() + d, d);
+            i.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            i
+        });
+        let mut tick = tokio::time::interval(TICK);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        Timers { tick, refresh }
+    }
+}
+
+/// What waiting for the next message gave.
+// As large as a `Msg` (which allows this lint too); returned once per message and never
+// stored, so boxing would only add an allocation.
+#[allow(clippy::large_enum_variant)]
+enum Next {
+    /// A message to apply.
+    Msg(Msg),
+    /// Nothing to apply (an ignored event, a saved queue written): wait again.
+    Again,
+    /// The loop ends: a signal was handled, or the input ended or failed.
+    End,
+}
+
+/// Waits for the next message: a signal first, then input, answers, the spinner tick
+/// (while busy), a retry, an auto-refresh, or a debounced queue save (written here).
+///
+/// Errors: the terminal's size could not be read.
+#[allow(clippy::too_many_arguments)]
+async fn next_msg<B, S, F>(
+    terminal: &mut Terminal<B>,
+    model: &mut Model,
+    runner: &mut Runner,
+    opts: &LoopOptions,
+    events: &mut S,
+    msg_tx: &mpsc::UnboundedSender<Msg>,
+    msg_rx: &mut mpsc::UnboundedReceiver<Msg>,
+    timers: &mut Timers,
+    stop: &mut std::pin::Pin<&mut F>,
+) -> io::Result<Next>
+where
+    B: Backend,
+    S: Stream<Item = io::Result<Event>> + Unpin,
+    F: Future<Output = ()>,
+{
+    let real = opts.real_terminal;
+    let busy = model.animating();
+    let save_due = runner.save_due();
+    let retry_in = retry_wait(model);
+    let tick = &mut timers.tick;
+    let refresh = &mut timers.refresh;
+    let next = tokio::select! {
+        biased;
+        _ = stop.as_mut() => {
+            finish_on_signal(terminal, real, model, runner, msg_tx, msg_rx, opts.final_wait).await;
+            Next::End
+        }
+        ev = events.next() => match ev {
+            Some(Ok(ev)) => {
+                let size = size_of(terminal)?;
+                match super::input::to_msg(ev, size, model.log.visible) {
+                    Some(m) => Next::Msg(m),
+                    None => Next::Again,
+                }
+            }
+            Some(Err(e)) => {
+                tracing::error!("input error: {e}");
+                Next::End
+            }
+            None => Next::End,
+        },
+        Some(m) = msg_rx.recv() => Next::Msg(m),
+        _ = tick.tick(), if busy => Next::Msg(Msg::Tick(chrono::Utc::now())),
+        _ = async { match retry_in { Some(d) => tokio::time::sleep(d).await, None => std::future::pending::<()>().await } } => Next::Msg(Msg::Retry(chrono::Utc::now())),
+        _ = async { match refresh.as_mut() { Some(i) => { i.tick().await; } None => std::future::pending::<()>().await } } => Next::Msg(Msg::AutoRefresh),
+        _ = async { match save_due { Some(at) => tokio::time::sleep_until(at).await, None => std::future::pending::<()>().await } } => {
+            if let Some(m) = runner.flush_save() {
+                let _ = msg_tx.send(m);
+            }
+            Next::Again
+        }
+    };
+    Ok(next)
 }
 
 /// One frame: the clock, the view, and the queue's height if the layout changed.

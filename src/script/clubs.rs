@@ -235,20 +235,7 @@ pub async fn add_contact(args: &ContactAddArgs, top: &DashboardArgs) -> Exit {
     };
     let levels = Levels::new(FetchLevel::Default, FetchLevel::IdOnly);
     if args.dry_run {
-        let url = format!("{}/v1/clubs/{}/contacts", ctx.client.base_url(), args.club);
-        let body = json!({
-            "data": new,
-            "fetch_level": levels.fetch_level.as_str(),
-            "descendant_fetch_level": levels.descendant_fetch_level.as_str(),
-        });
-        say("dry run: nothing was sent");
-        let done = match ctx.format {
-            Format::Json => emit_json(&json!([{"method": "POST", "url": url, "body": body}])),
-            Format::Ids => emit(&output::ids([args.club])),
-            Format::Tsv => emit(&output::tsv(&[vec!["POST".into(), url, body.to_string()]])),
-            Format::Table { .. } => emit(&format!("POST {url} {body}\n")),
-        };
-        return done.err().unwrap_or(Exit::Ok);
+        return dry_run(&ctx, args.club, &new, &levels);
     }
     if let Err(e) = ctx.check_writable("add-contact") {
         return e;
@@ -277,6 +264,33 @@ pub async fn add_contact(args: &ContactAddArgs, top: &DashboardArgs) -> Exit {
             return Exit::of(&e);
         }
     };
+    let done = print_contact(&ctx, args.club, &contact);
+    let audit_exit = if audited { Exit::Ok } else { Exit::Failed };
+    done.err().unwrap_or(Exit::Ok).and(audit_exit)
+}
+
+/// `--dry-run`: says nothing was sent and prints the request that would be: method, URL
+/// and body, in the chosen format (`ids` gives the club's id).
+fn dry_run(ctx: &Ctx, club: Uuid, new: &NewContact, levels: &Levels) -> Exit {
+    let url = format!("{}/v1/clubs/{}/contacts", ctx.client.base_url(), club);
+    let body = json!({
+        "data": new,
+        "fetch_level": levels.fetch_level.as_str(),
+        "descendant_fetch_level": levels.descendant_fetch_level.as_str(),
+    });
+    say("dry run: nothing was sent");
+    let done = match ctx.format {
+        Format::Json => emit_json(&json!([{"method": "POST", "url": url, "body": body}])),
+        Format::Ids => emit(&output::ids([club])),
+        Format::Tsv => emit(&output::tsv(&[vec!["POST".into(), url, body.to_string()]])),
+        Format::Table { .. } => emit(&format!("POST {url} {body}\n")),
+    };
+    done.err().unwrap_or(Exit::Ok)
+}
+
+/// Prints the contact the server created for `club`: its id, type, value and club, in the
+/// chosen format. Errors: standard output could not be written.
+fn print_contact(ctx: &Ctx, club: Uuid, contact: &Contact) -> Result<(), Exit> {
     let fields = vec![
         ("id".to_owned(), contact.id.to_string()),
         (
@@ -291,19 +305,17 @@ pub async fn add_contact(args: &ContactAddArgs, top: &DashboardArgs) -> Exit {
             "value".to_owned(),
             contact.value.clone().unwrap_or_default(),
         ),
-        ("club".to_owned(), args.club.to_string()),
+        ("club".to_owned(), club.to_string()),
     ];
-    let done = match ctx.format {
-        Format::Json => emit_json(&contact),
+    match ctx.format {
+        Format::Json => emit_json(contact),
         Format::Ids => emit(&output::ids([contact.id])),
         Format::Tsv => emit(&output::tsv(&[vec![
             contact.id.to_string(),
             fields[1].1.clone(),
             fields[2].1.clone(),
-            args.club.to_string(),
+            club.to_string(),
         ]])),
         Format::Table { width } => emit(&output::pairs(&fields, width)),
-    };
-    let audit_exit = if audited { Exit::Ok } else { Exit::Failed };
-    done.err().unwrap_or(Exit::Ok).and(audit_exit)
+    }
 }

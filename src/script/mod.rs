@@ -9,22 +9,21 @@
 
 pub mod act;
 mod args;
+mod bulk;
 pub mod clubs;
 pub mod exit;
 pub mod output;
 pub mod requests;
 
-use std::future::Future;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 
-use futures::StreamExt;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use uuid::Uuid;
 
 pub use args::ScriptCommand;
+pub use bulk::{Outcome, bulk, exit_of};
 pub use exit::Exit;
 use output::Format;
 
@@ -357,122 +356,6 @@ pub fn read_ids(targets: &[String]) -> Result<(Vec<Uuid>, bool), Exit> {
         return Err(Exit::Usage);
     }
     Ok((ids, from_stdin))
-}
-
-/// What became of one item of a bulk run.
-#[derive(Debug)]
-pub enum Outcome<T> {
-    /// The server answered with success.
-    Done(T),
-    /// The call failed (already reported on standard error).
-    Failed(ApiError),
-    /// Not sent: an earlier answer showed that no further call could succeed, or the user
-    /// pressed Ctrl-C.
-    NotSent,
-}
-
-/// Runs `call` for every id with at most `ctx.settings.concurrency` in flight, results in
-/// input order. Each failure is reported on standard error as its answer arrives. After an
-/// answer that no further call can beat (see [`Exit::stops_run`]) or a Ctrl-C, the ids
-/// not yet started are not sent; a second Ctrl-C leaves at once, after `on_abandon` for the
-/// calls still in flight (the audit's `unknown` lines).
-pub async fn bulk<T, F, Fut>(
-    ctx: &Ctx,
-    ids: &[Uuid],
-    what: &str,
-    call: F,
-    on_abandon: impl Fn(Uuid) + Send + Sync + 'static,
-) -> Vec<(Uuid, Outcome<T>)>
-where
-    F: Fn(Uuid) -> Fut,
-    Fut: Future<Output = Result<T, ApiError>>,
-{
-    let stop = Arc::new(AtomicBool::new(false));
-    let inflight: Arc<Mutex<Vec<Uuid>>> = Arc::new(Mutex::new(Vec::new()));
-    let bar = ctx.progress(ids.len(), what);
-    let watcher = {
-        let stop = stop.clone();
-        let inflight = inflight.clone();
-        let bar = bar.clone();
-        tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_err() {
-                return;
-            }
-            stop.store(true, Ordering::SeqCst);
-            bar.suspend(|| {
-                say("interrupted: waiting for the answers in flight (Ctrl-C again to leave now)")
-            });
-            if tokio::signal::ctrl_c().await.is_err() {
-                return;
-            }
-            bar.finish_and_clear();
-            let left: Vec<Uuid> = inflight.lock().map(|v| v.clone()).unwrap_or_default();
-            for id in left {
-                on_abandon(id);
-            }
-            say("interrupted again: leaving without the answers in flight");
-            std::process::exit(130);
-        })
-    };
-    let results: Vec<(Uuid, Outcome<T>)> = futures::stream::iter(ids.iter().copied())
-        .map(|id| {
-            let stop = stop.clone();
-            let inflight = inflight.clone();
-            let bar = bar.clone();
-            // `buffered` calls this closure only when a slot is free, so the flag read here
-            // is current when the call would start.
-            let fut = (!stop.load(Ordering::SeqCst)).then(|| call(id));
-            async move {
-                let Some(fut) = fut else {
-                    bar.inc(1);
-                    return (id, Outcome::NotSent);
-                };
-                if let Ok(mut v) = inflight.lock() {
-                    v.push(id);
-                }
-                let r = fut.await;
-                if let Ok(mut v) = inflight.lock() {
-                    v.retain(|x| *x != id);
-                }
-                bar.inc(1);
-                match r {
-                    Ok(t) => (id, Outcome::Done(t)),
-                    Err(e) => {
-                        bar.suspend(|| report(Some(&id), &e));
-                        if Exit::stops_run(&e) {
-                            stop.store(true, Ordering::SeqCst);
-                        }
-                        (id, Outcome::Failed(e))
-                    }
-                }
-            }
-        })
-        .buffered(ctx.settings.concurrency.max(1))
-        .collect()
-        .await;
-    watcher.abort();
-    bar.finish_and_clear();
-    let not_sent = results
-        .iter()
-        .filter(|(_, o)| matches!(o, Outcome::NotSent))
-        .count();
-    if not_sent > 0 {
-        for (id, o) in &results {
-            if matches!(o, Outcome::NotSent) {
-                say(&format!("{id}: not sent (the run stopped early)"));
-            }
-        }
-    }
-    results
-}
-
-/// The exit code of a bulk run: the worst of its failures.
-pub fn exit_of<T>(results: &[(Uuid, Outcome<T>)]) -> Exit {
-    results.iter().fold(Exit::Ok, |acc, (_, o)| match o {
-        Outcome::Done(_) => acc,
-        Outcome::Failed(e) => acc.and(Exit::of(e)),
-        Outcome::NotSent => acc.and(Exit::Failed),
-    })
 }
 
 async fn whoami(common: &args::Common, top: &DashboardArgs) -> Exit {

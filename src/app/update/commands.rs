@@ -56,64 +56,77 @@ pub(super) fn run_command(m: &mut Model, text: &str) -> Vec<Effect> {
         "level" => level(m, arg),
         "club-level" => club_level(m, arg),
         "scope" => scope(m, arg),
-        "mouse" => {
-            let on = match arg {
-                "on" => true,
-                "off" => false,
-                "" => !m.mouse,
-                other => {
-                    let text = format!(
-                        "mouse takes on or off (not {:?})",
-                        crate::text::clean(other, 20)
-                    );
-                    say(m, Severity::Error, &text);
-                    return Vec::new();
-                }
-            };
-            m.mouse = on;
-            say(m, Severity::Info, if on { "mouse on" } else { "mouse off" });
-            vec![Effect::SetMouse(on)]
-        }
-        "clear-done" => {
-            let before = m.queue.len();
-            m.queue.retain(|i| {
-                matches!(i.state, RowState::Acting(_))
-                    || (!matches!(i.state, RowState::Deleted | RowState::Gone)
-                        && i.status()
-                            .is_none_or(|s| *s == crate::api::MembershipStatus::Pending))
-            });
-            let cleared = before - m.queue.len();
-            say(
-                m,
-                Severity::Info,
-                &format!("cleared {cleared} decided or deleted request(s) from the queue"),
-            );
-            Vec::new()
-        }
-        "log" => {
-            let fx = keys::run_action(m, Action::ToggleLog);
-            let text = if m.log.visible {
-                "activity log shown (L or :log hides it)"
-            } else {
-                "activity log hidden"
-            };
-            say(m, Severity::Info, text);
-            fx
-        }
+        "mouse" => mouse(m, arg),
+        "clear-done" => clear_done(m),
+        "log" => log(m),
+        other => unknown(m, other),
+    }
+}
+
+/// `:mouse on|off` (no argument toggles): mouse capture on or off, said on the status line.
+fn mouse(m: &mut Model, arg: &str) -> Vec<Effect> {
+    let on = match arg {
+        "on" => true,
+        "off" => false,
+        "" => !m.mouse,
         other => {
-            let names: Vec<&str> = COMMANDS
-                .iter()
-                .filter_map(|c| c.split_whitespace().next())
-                .collect();
             let text = format!(
-                "unknown command {:?}: try {}",
-                crate::text::clean(other, 20),
-                names.join(", ")
+                "mouse takes on or off (not {:?})",
+                crate::text::clean(other, 20)
             );
             say(m, Severity::Error, &text);
-            Vec::new()
+            return Vec::new();
         }
-    }
+    };
+    m.mouse = on;
+    say(m, Severity::Info, if on { "mouse on" } else { "mouse off" });
+    vec![Effect::SetMouse(on)]
+}
+
+/// `:clear-done`: drops decided, deleted and gone rows from the queue (rows being acted on
+/// stay) and says how many went.
+fn clear_done(m: &mut Model) -> Vec<Effect> {
+    let before = m.queue.len();
+    m.queue.retain(|i| {
+        matches!(i.state, RowState::Acting(_))
+            || (!matches!(i.state, RowState::Deleted | RowState::Gone)
+                && i.status()
+                    .is_none_or(|s| *s == crate::api::MembershipStatus::Pending))
+    });
+    let cleared = before - m.queue.len();
+    say(
+        m,
+        Severity::Info,
+        &format!("cleared {cleared} decided or deleted request(s) from the queue"),
+    );
+    Vec::new()
+}
+
+/// `:log`: shows or hides the activity log (as `L`) and says which.
+fn log(m: &mut Model) -> Vec<Effect> {
+    let fx = keys::run_action(m, Action::ToggleLog);
+    let text = if m.log.visible {
+        "activity log shown (L or :log hides it)"
+    } else {
+        "activity log hidden"
+    };
+    say(m, Severity::Info, text);
+    fx
+}
+
+/// An unknown command: says so, with the names of the commands.
+fn unknown(m: &mut Model, other: &str) -> Vec<Effect> {
+    let names: Vec<&str> = COMMANDS
+        .iter()
+        .filter_map(|c| c.split_whitespace().next())
+        .collect();
+    let text = format!(
+        "unknown command {:?}: try {}",
+        crate::text::clean(other, 20),
+        names.join(", ")
+    );
+    say(m, Severity::Error, &text);
+    Vec::new()
 }
 
 fn sort(m: &mut Model, arg: &str) -> Vec<Effect> {

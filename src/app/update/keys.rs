@@ -131,49 +131,14 @@ pub(super) fn run_action(m: &mut Model, a: Action) -> Vec<Effect> {
     match a {
         Action::Quit => quit(m, false),
         Action::ForceQuit => quit(m, true),
-        Action::Help => open(
-            m,
-            Popup::Help {
-                query: Input::default(),
-                scroll: 0,
-            },
-        ),
-        Action::NextPane | Action::PrevPane => {
-            cycle_pane(m, a == Action::NextPane);
+        Action::Help | Action::CommandLine | Action::AddIds | Action::SignIn | Action::Filter => {
+            open_popup(m, a)
+        }
+        Action::NextPane | Action::PrevPane | Action::ToggleLog | Action::ClubLookup => {
+            pane_action(m, a);
             Vec::new()
         }
         Action::Refresh => fetch::refresh(m),
-        Action::ToggleLog => {
-            m.log.visible = !m.log.visible;
-            if !m.log.visible && m.focus == Pane::Log {
-                m.focus = Pane::Queue;
-            }
-            if m.log.visible {
-                m.log.scroll = 0;
-            }
-            Vec::new()
-        }
-        Action::CommandLine => open(
-            m,
-            Popup::Command {
-                input: Input::default(),
-            },
-        ),
-        Action::AddIds => open(
-            m,
-            Popup::AddIds {
-                input: Input::default(),
-            },
-        ),
-        Action::ClubLookup => {
-            m.focus = Pane::Club;
-            m.club.editing = true;
-            Vec::new()
-        }
-        Action::SignIn => {
-            let p = sign_in_popup(m, None);
-            open(m, p)
-        }
         Action::Redraw => vec![Effect::Redraw],
         Action::Suspend => vec![Effect::Suspend],
         Action::Down
@@ -187,30 +152,72 @@ pub(super) fn run_action(m: &mut Model, a: Action) -> Vec<Effect> {
         Action::Delete => decide::decide(m, RowAction::Delete),
         Action::Undo => held::undo(m),
         Action::Mark | Action::MarkRange | Action::MarkAll | Action::ClearMarks => mark(m, a),
-        Action::Filter => {
-            let before = m.queue.filter().to_owned();
-            open(
-                m,
-                Popup::Filter {
-                    input: Input::new(before.clone()),
-                    before,
-                },
-            )
-        }
-        Action::Sort => {
-            m.queue.set_sort(m.queue.sort().next());
-            say(
-                m,
-                Severity::Info,
-                &format!("sorted: {}", m.queue.sort().label()),
-            );
-            Vec::new()
-        }
+        Action::Sort => next_sort(m),
         Action::Open => open_selected(m),
         Action::RaiseLevel | Action::LowerLevel => change_level(m, a == Action::RaiseLevel),
         Action::Copy => copy(m),
         Action::NewContact => club::new_contact(m),
     }
+}
+
+/// The actions that open a pop-up: help, the command line, add ids, sign in, the filter
+/// (filled with the current one). Any other action does nothing here.
+fn open_popup(m: &mut Model, a: Action) -> Vec<Effect> {
+    let popup = match a {
+        Action::Help => Popup::Help {
+            query: Input::default(),
+            scroll: 0,
+        },
+        Action::CommandLine => Popup::Command {
+            input: Input::default(),
+        },
+        Action::AddIds => Popup::AddIds {
+            input: Input::default(),
+        },
+        Action::SignIn => sign_in_popup(m, None),
+        Action::Filter => {
+            let before = m.queue.filter().to_owned();
+            Popup::Filter {
+                input: Input::new(before.clone()),
+                before,
+            }
+        }
+        _ => return Vec::new(),
+    };
+    open(m, popup)
+}
+
+/// The pane actions: cycle the focus, show or hide the log (focus leaves a hidden log; a
+/// shown log starts at its newest line), edit the club lookup. Any other action does nothing.
+fn pane_action(m: &mut Model, a: Action) {
+    match a {
+        Action::NextPane | Action::PrevPane => cycle_pane(m, a == Action::NextPane),
+        Action::ToggleLog => {
+            m.log.visible = !m.log.visible;
+            if !m.log.visible && m.focus == Pane::Log {
+                m.focus = Pane::Queue;
+            }
+            if m.log.visible {
+                m.log.scroll = 0;
+            }
+        }
+        Action::ClubLookup => {
+            m.focus = Pane::Club;
+            m.club.editing = true;
+        }
+        _ => {}
+    }
+}
+
+/// Moves to the next sort order and says which it is.
+fn next_sort(m: &mut Model) -> Vec<Effect> {
+    m.queue.set_sort(m.queue.sort().next());
+    say(
+        m,
+        Severity::Info,
+        &format!("sorted: {}", m.queue.sort().label()),
+    );
+    Vec::new()
 }
 
 fn open(m: &mut Model, popup: Popup) -> Vec<Effect> {

@@ -8,8 +8,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::block;
 use super::queue::status_cell;
-use crate::api::{MultiLangText, Student};
-use crate::app::model::{Model, Origin, RowState};
+use crate::api::{ClubRequest, MultiLangText, Student};
+use crate::app::model::{Model, Origin, QueueItem, RowState};
 use crate::text::clean;
 use crate::ui::Theme;
 
@@ -62,6 +62,8 @@ pub(super) fn student_line(s: &Student) -> String {
     out.trim().to_owned()
 }
 
+/// Draws the detail pane: the selected row's id and status, its request (student, club,
+/// year, when asked), where it came from, the levels, and its last errors.
 pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     let blk = block(" Request ".into(), false, theme);
     let inner = blk.inner(area);
@@ -79,40 +81,56 @@ pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
     let (st, st_style) = status_cell(m, item, true, theme);
     lines.push(kv("status", st, w, theme, st_style));
     if let Some(r) = &item.request {
-        if let Some(s) = &r.student {
-            lines.push(kv("student", student_line(s), w, theme, theme.bold()));
-        }
-        if let Some(c) = &r.club {
-            // One language here (the club pane shows both): less to redraw per cursor move.
-            let name = c
-                .name
-                .as_ref()
-                .and_then(|n| n.best())
-                .map(str::to_owned)
-                .or_else(|| m.listing.club_names.get(&c.id).cloned())
-                .unwrap_or_else(|| c.id.to_string());
-            lines.push(kv("club", name, w, theme, plain));
-        }
-        if let Some(y) = r.year {
-            let y = crate::i18n::dates::academic_year(m.year_style, y);
-            lines.push(kv("year", y, w, theme, plain));
-        }
-        if let Some(t) = r.created_at {
-            lines.push(kv(
-                "asked",
-                format!(
-                    "{} ({})",
-                    crate::i18n::dates::date_time_utc(m.lang, m.year_style, t),
-                    crate::i18n::dates::ago(m.lang, m.now, t)
-                ),
-                w,
-                theme,
-                plain,
-            ));
-        }
+        lines.extend(request_lines(m, r, w, theme));
     } else if matches!(item.state, RowState::Loading) {
         lines.push(Line::styled("loading…", theme.dim()));
     }
+    lines.extend(trailer_lines(m, item, w, theme));
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+}
+
+/// The request's lines: student, club (one language), academic year, when it was asked.
+fn request_lines<'a>(m: &Model, r: &ClubRequest, w: usize, theme: &Theme) -> Vec<Line<'a>> {
+    let plain = Style::default();
+    let mut lines = Vec::new();
+    if let Some(s) = &r.student {
+        lines.push(kv("student", student_line(s), w, theme, theme.bold()));
+    }
+    if let Some(c) = &r.club {
+        // One language here (the club pane shows both): less to redraw per cursor move.
+        let name = c
+            .name
+            .as_ref()
+            .and_then(|n| n.best())
+            .map(str::to_owned)
+            .or_else(|| m.listing.club_names.get(&c.id).cloned())
+            .unwrap_or_else(|| c.id.to_string());
+        lines.push(kv("club", name, w, theme, plain));
+    }
+    if let Some(y) = r.year {
+        let y = crate::i18n::dates::academic_year(m.year_style, y);
+        lines.push(kv("year", y, w, theme, plain));
+    }
+    if let Some(t) = r.created_at {
+        lines.push(kv(
+            "asked",
+            format!(
+                "{} ({})",
+                crate::i18n::dates::date_time_utc(m.lang, m.year_style, t),
+                crate::i18n::dates::ago(m.lang, m.now, t)
+            ),
+            w,
+            theme,
+            plain,
+        ));
+    }
+    lines
+}
+
+/// The row's closing lines: where it came from, the fetch levels, and its last action and
+/// read errors (after a blank line).
+fn trailer_lines<'a>(m: &Model, item: &QueueItem, w: usize, theme: &Theme) -> Vec<Line<'a>> {
+    let mut lines = Vec::new();
     lines.push(kv(
         "source",
         match item.origin {
@@ -148,5 +166,5 @@ pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
             theme.error(),
         ));
     }
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+    lines
 }

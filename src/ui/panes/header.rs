@@ -10,6 +10,12 @@ use crate::app::model::{Connection, Loadable, Model};
 use crate::text::clean;
 use crate::ui::Theme;
 
+/// One item of the header: (priority, on the right, span); lower priorities are kept first
+/// when the line is short.
+type Item<'a> = (u8, bool, Span<'a>);
+
+/// Draws the header in one line: the title, the user's items on the left, the session, the
+/// link and the server on the right; what does not fit is left out, lowest priority first.
 pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     let w = area.width as usize;
     let left = vec![
@@ -19,8 +25,22 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
         ),
         Span::raw(" "),
     ];
-    // (priority, on the right, span): lower numbers are kept first when the line is short.
-    let mut items: Vec<(u8, bool, Span)> = Vec::new();
+    let mut items = user_items(m, theme, w);
+    // What is kept before the notice: the title, the user (the session is added there).
+    let before: usize = left.iter().map(|s| s.width()).sum::<usize>()
+        + items
+            .iter()
+            .filter(|i| i.0 == 1)
+            .map(|i| i.2.width())
+            .sum::<usize>();
+    items.extend(right_items(m, theme, w, before));
+    frame.render_widget(Paragraph::new(fit(left, items, w)), area);
+}
+
+/// The left-hand items: the user's e-mail (priority 1), role (4) and permissions (7); or
+/// "signing in…" / "not signed in" while there is no user.
+fn user_items<'a>(m: &Model, theme: &Theme, w: usize) -> Vec<Item<'a>> {
+    let mut items: Vec<Item> = Vec::new();
     match &m.user {
         Loadable::Loaded(u) => {
             let room = w.saturating_sub(62).clamp(12, 40);
@@ -50,15 +70,15 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
         Loadable::Failed(_) => items.push((1, false, Span::styled("not signed in", theme.error()))),
         Loadable::NotAsked => {}
     }
+    items
+}
+
+/// The right-hand items: the capability notice and the session (priority 2), the link (3),
+/// the API version (5), the host (6). `before` is the width of the title and the user.
+fn right_items<'a>(m: &Model, theme: &Theme, w: usize, before: usize) -> Vec<Item<'a>> {
+    let mut items: Vec<Item> = Vec::new();
     let session = session(m, theme);
-    // What is kept before the notice: the title, the user, the session.
-    let taken: usize = left.iter().map(|s| s.width()).sum::<usize>()
-        + items
-            .iter()
-            .filter(|i| i.0 == 1)
-            .map(|i| i.2.width())
-            .sum::<usize>()
-        + session.as_ref().map_or(0, |s| s.width());
+    let taken = before + session.as_ref().map_or(0, |s| s.width());
     if let Some(n) = capability_notice(m, theme, w.saturating_sub(taken)) {
         items.push((2, true, n));
     }
@@ -80,6 +100,12 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
         true,
         Span::styled(format!("  {} ", clean(host, 40)), theme.dim()),
     ));
+    items
+}
+
+/// Fits `items` after `left` into `w` columns: kept by priority while they fit, in their
+/// order, the left-hand ones after `left`, the right-hand ones flush right.
+fn fit<'a>(left: Vec<Span<'a>>, items: Vec<Item<'a>>, w: usize) -> Line<'a> {
     let mut used: usize = left.iter().map(|s| s.width()).sum();
     let mut order: Vec<usize> = (0..items.len()).collect();
     order.sort_by_key(|&i| items[i].0);
@@ -101,7 +127,7 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
     spans.extend(l);
     spans.push(Span::raw(" ".repeat(w.saturating_sub(used))));
     spans.extend(r);
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    Line::from(spans)
 }
 
 /// The session's state: no token, expired, or the time the token has left.
