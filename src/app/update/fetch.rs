@@ -283,8 +283,10 @@ pub(super) fn on_list_page(
     let more = m.listing.total.is_some_and(|t| t > seen);
     m.listing.has_more = more;
     if added == 0 && more && page < last_page {
-        // Everything on this page was known already (pages shifted): go on.
-        return load_page(m, page + 1);
+        // Everything on this page was known already (pages shifted): go on (keeping the
+        // reads asked for above: they are in flight already).
+        fx.extend(load_page(m, page + 1));
+        return fx;
     }
     if first_load || m.activities.refreshing.take().is_some() {
         let total = m
