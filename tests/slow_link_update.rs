@@ -734,3 +734,24 @@ fn reads_asked_for_while_a_known_page_is_skipped_are_sent() {
         "every call awaited was handed out (+ user, probe)"
     );
 }
+
+#[test]
+fn calls_in_flight_show_only_once_they_last() {
+    let (mut m, _probe) = listed(page(1, 4), 4);
+    let status_row = |m: &Model| {
+        let mut t =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 40)).expect("terminal");
+        t.draw(|f| club_admin::ui::view(f, m, &club_admin::ui::Theme::new(true)))
+            .expect("draw");
+        let b = t.backend().buffer().clone();
+        (0..120).map(|x| b[(x, 38)].symbol()).collect::<String>()
+    };
+    assert!(m.busy(), "the probe is in flight");
+    let t0 = m.now;
+    let _ = update(&mut m, Msg::Tick(t0));
+    assert!(!status_row(&m).contains("in flight"), "not at once");
+    let _ = update(&mut m, Msg::Tick(t0 + chrono::Duration::milliseconds(240)));
+    assert!(!status_row(&m).contains("in flight"));
+    let _ = update(&mut m, Msg::Tick(t0 + chrono::Duration::milliseconds(360)));
+    assert!(status_row(&m).contains("1 in flight"), "{}", status_row(&m));
+}

@@ -205,6 +205,8 @@ pub struct Model {
     pub(crate) last_saved: Option<SavedQueue>,
     /// Reads lost while the server could not be reached, and the retry schedule.
     pub(crate) link: Link,
+    /// Since when calls have been in flight without a break (set at the first tick).
+    pub(crate) busy_since: Option<Timestamp>,
 }
 
 impl Model {
@@ -246,6 +248,7 @@ impl Model {
             saved_version: 0,
             last_saved: None,
             link: Link::default(),
+            busy_since: None,
         }
     }
 
@@ -267,6 +270,12 @@ impl Model {
     /// True while API calls are in flight (the runtime ticks only then, for the spinner).
     pub fn busy(&self) -> bool {
         !self.calls.is_empty()
+    }
+
+    /// How long calls have been in flight without a break, by the model's clock (ticks come
+    /// every 120 ms while they are); `None` when nothing is in flight or no tick came yet.
+    pub fn busy_for(&self) -> Option<chrono::Duration> {
+        self.busy_since.map(|t| self.now - t)
     }
 
     /// API calls in flight.
