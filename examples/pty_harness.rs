@@ -112,10 +112,12 @@ impl Run {
             std::thread::sleep(Duration::from_millis(2));
         }
     }
-    /// Waits until no byte arrives for `quiet`.
+    /// Waits until no byte arrives for `quiet` (at most 60 s; then the screen is printed to
+    /// standard error, for the reason).
     fn quiesce(&self, quiet: Duration) {
         let mut last = self.bytes();
         let mut since = Instant::now();
+        let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             std::thread::sleep(Duration::from_millis(20));
             let now = self.bytes();
@@ -123,6 +125,13 @@ impl Run {
                 last = now;
                 since = Instant::now();
             } else if since.elapsed() >= quiet {
+                return;
+            }
+            if Instant::now() > deadline {
+                eprintln!(
+                    "never quiet for {quiet:?} in 60 s; screen:\n{}",
+                    self.screen()
+                );
                 return;
             }
         }

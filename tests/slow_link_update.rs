@@ -659,3 +659,99 @@ fn ctrl_z_suspends_from_anywhere_even_a_text_field() {
         "the filter stays open"
     );
 }
+
+#[test]
+fn the_same_clubs_in_another_order_are_the_same_scope() {
+    let mut m = model();
+    let fx = club_admin::app::start(&mut m);
+    let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
+    let saved = SavedQueue {
+        server: m.server_key.clone(),
+        scope: Some(SavedScope::Clubs(vec![id(6), id(5)])),
+        ..SavedQueue::default()
+    };
+    let _ = update(&mut m, Msg::Restore(saved));
+    let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(student(77)))));
+    let staffed = api_ids(&fx, |c| matches!(c, ApiCall::SearchClubs { .. }))[0];
+    let fx = answer(
+        &mut m,
+        staffed,
+        ApiAnswer::Clubs(Ok(reply(vec![club(5), club(6)]))),
+    );
+    assert!(
+        listing_ids(&fx).is_empty(),
+        "confirmed, not corrected: {fx:?}"
+    );
+    assert!(!status(&m).contains("changed"), "{}", status(&m));
+}
+
+#[test]
+fn reads_asked_for_while_a_known_page_is_skipped_are_sent() {
+    // A warm start with the ids of the first page already queued (a queue file): the page
+    // adds nothing, the next one is asked for, and the rows read by id are sent too (their
+    // calls are awaited: dropping them would leave the rows loading for ever).
+    let mut m = model();
+    let fx = club_admin::app::start(&mut m);
+    let _ = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
+    let saved = SavedQueue {
+        server: m.server_key.clone(),
+        scope: Some(SavedScope::Clubs(vec![id(5)])),
+        ..SavedQueue::default()
+    };
+    let fx = update(&mut m, Msg::Restore(saved));
+    let list = listing_ids(&fx)[0];
+    let text: Vec<String> = (1..=60u128).map(|n| id(n).to_string()).collect();
+    let fx = update(
+        &mut m,
+        Msg::AddIds {
+            text: text.join(" "),
+            origin: "file".into(),
+        },
+    );
+    assert!(calls(&fx).is_empty(), "waits for the listing to be known");
+    let fx = answer(
+        &mut m,
+        list,
+        ApiAnswer::Listing(Ok(listing_reply(page(1, 50), Some(2), 120))),
+    );
+    let c = calls(&fx);
+    let rereads = c
+        .iter()
+        .filter(|c| matches!(c, ApiCall::ListRequests { filter, .. } if !filter.ids.is_empty()))
+        .count();
+    let pages = c
+        .iter()
+        .filter(|c| matches!(c, ApiCall::ListRequests { filter, .. } if filter.ids.is_empty()))
+        .count();
+    assert_eq!(
+        (rereads, pages),
+        (2, 1),
+        "60 ids read 50 a call, and page 2: {c:?}"
+    );
+    assert_eq!(
+        m.in_flight(),
+        c.len() + 2,
+        "every call awaited was handed out (+ user, probe)"
+    );
+}
+
+#[test]
+fn calls_in_flight_show_only_once_they_last() {
+    let (mut m, _probe) = listed(page(1, 4), 4);
+    let status_row = |m: &Model| {
+        let mut t =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 40)).expect("terminal");
+        t.draw(|f| club_admin::ui::view(f, m, &club_admin::ui::Theme::new(true)))
+            .expect("draw");
+        let b = t.backend().buffer().clone();
+        (0..120).map(|x| b[(x, 38)].symbol()).collect::<String>()
+    };
+    assert!(m.busy(), "the probe is in flight");
+    let t0 = m.now;
+    let _ = update(&mut m, Msg::Tick(t0));
+    assert!(!status_row(&m).contains("in flight"), "not at once");
+    let _ = update(&mut m, Msg::Tick(t0 + chrono::Duration::milliseconds(240)));
+    assert!(!status_row(&m).contains("in flight"));
+    let _ = update(&mut m, Msg::Tick(t0 + chrono::Duration::milliseconds(360)));
+    assert!(status_row(&m).contains("1 in flight"), "{}", status_row(&m));
+}

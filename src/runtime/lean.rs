@@ -4,7 +4,7 @@
 //! - a short stretch of unchanged cells between two changed ones on a row is written again
 //!   instead of moving the cursor over it, where that is shorter (`ESC[12;40H` is 8 bytes;
 //!   two unchanged letters in the same style are 2), and a longer one is skipped with a
-//!   relative move where that is shorter (`ESC[17C`, 5 bytes);
+//!   relative move where that is shorter (`ESC[17C`, 5 bytes; to the next row, `LF CR`);
 //! - the 16 colours of the terminal's own palette are set with their short codes (`ESC[33m`,
 //!   not `ESC[38;5;3;49m`), and foreground and background only when each changes;
 //! - a frame ends with one `ESC[0m`, and only when it left an attribute or colour set;
@@ -132,23 +132,27 @@ impl<W: Write> LeanBackend<W> {
 }
 
 /// The shortest way from the cursor at `at` to (`x`, `y`): forward on the same row
-/// (`ESC[nC`), else to the place itself (`ESC[row;colH`). Forward moves never start in the
-/// last column (nothing lies right of it), so the terminal's pending wrap there does not
-/// matter.
+/// (`ESC[nC`); to the next row with a line feed and a carriage return, then forward
+/// (`LF CR ESC[nC`); else to the place itself (`ESC[row;colH`).
+///
+/// Forward moves never start in the last column (nothing lies right of it), so the
+/// terminal's pending wrap there does not matter; the carriage return ends it in any case.
+/// The line feed never scrolls: it leaves a row that has a row below it (raw mode sends it
+/// as it is, and it moves straight down).
 fn jump(at: Option<(u16, u16)>, x: u16, y: u16) -> String {
     let absolute = format!("\x1b[{};{}H", y + 1, x + 1);
-    match at {
-        Some((ax, ay)) if ay == y && ax < x => {
-            let forward = match x - ax {
-                1 => "\x1b[C".to_owned(),
-                n => format!("\x1b[{n}C"),
-            };
-            if forward.len() < absolute.len() {
-                forward
-            } else {
-                absolute
-            }
-        }
+    let forward = |n: u16| match n {
+        0 => String::new(),
+        1 => "\x1b[C".to_owned(),
+        n => format!("\x1b[{n}C"),
+    };
+    let relative = match at {
+        Some((ax, ay)) if ay == y && ax < x => Some(forward(x - ax)),
+        Some((_, ay)) if y == ay + 1 => Some(format!("\n\r{}", forward(x))),
+        _ => None,
+    };
+    match relative {
+        Some(r) if r.len() < absolute.len() => r,
         _ => absolute,
     }
 }

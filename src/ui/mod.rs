@@ -23,6 +23,9 @@ pub const MIN_SIZE: (u16, u16) = (60, 15);
 
 /// Spinner frames, advanced by ticks while calls are in flight.
 const SPINNER: [&str; 4] = ["⠋", "⠙", "⠸", "⠴"];
+/// Calls in flight are shown once they have lasted this long: a quick read (a listing page
+/// on a good link) neither flickers nor costs bytes.
+const SPINNER_DELAY_MS: i64 = 300;
 
 /// The areas of the screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,12 +152,16 @@ pub fn view(frame: &mut Frame, m: &Model, theme: &Theme) {
     popups::draw(frame, area, m, theme);
 }
 
-/// The status line: the message on the left; while calls are in flight, their count and the
-/// spinner at the right end, so that their coming and going never moves the message (each
-/// cell rewritten costs bytes on a slow link; issue 13 item 3).
+/// The status line: the message on the left; while calls are in flight (for more than
+/// [`SPINNER_DELAY_MS`]), their count and the spinner at the right end, so that their coming
+/// and going never moves the message (each cell rewritten costs bytes on a slow link; issue
+/// 13 item 3).
 fn status_line(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     let mut right = Vec::new();
-    if m.busy() {
+    if m.busy()
+        && m.busy_for()
+            .is_some_and(|d| d.num_milliseconds() >= SPINNER_DELAY_MS)
+    {
         let i = (m.now.timestamp_subsec_millis() / 250) as usize % SPINNER.len();
         right.push(Span::styled(
             format!("  {} in flight ", m.in_flight()),

@@ -235,6 +235,8 @@ pub struct Model {
     pub(crate) last_saved: Option<SavedQueue>,
     /// Reads lost while the server could not be reached, and the retry schedule.
     pub(crate) link: Link,
+    /// Since when calls have been in flight without a break (set at the first tick).
+    pub(crate) busy_since: Option<Timestamp>,
 }
 
 impl Model {
@@ -283,6 +285,7 @@ impl Model {
             saved_version: 0,
             last_saved: None,
             link: Link::default(),
+            busy_since: None,
         }
     }
 
@@ -333,6 +336,12 @@ impl Model {
                 other => other.is_write(),
             })
             .count()
+    }
+
+    /// How long calls have been in flight without a break, by the model's clock (ticks come
+    /// every 120 ms while they are); `None` when nothing is in flight or no tick came yet.
+    pub fn busy_for(&self) -> Option<chrono::Duration> {
+        self.busy_since.map(|t| self.now - t)
     }
 
     /// API calls in flight.

@@ -310,14 +310,17 @@ pub(super) fn on_list_page(
     if added > 0 {
         m.listing.swept = false;
     } else if more && page < last_page {
-        // Everything on this page was known already (pages shifted): go on.
-        return load_page(m, page + 1);
+        // Everything on this page was known already (pages shifted): go on (keeping the
+        // reads asked for above: they are in flight already).
+        fx.extend(load_page(m, page + 1));
+        return fx;
     } else if more && !m.listing.swept {
         // The last page brought nothing new, yet the server counts a pending request this
         // queue has not seen: a decision confirmed while a page was on its way shifted it
         // onto a page already read. Read the listing again from page 1, once.
         m.listing.swept = true;
-        return load_page(m, 1);
+        fx.extend(load_page(m, 1));
+        return fx;
     } else if more {
         // A whole sweep found nothing new: the count is off (a request changed elsewhere
         // meanwhile). Stop asking rather than ask for ever; `r` reloads.

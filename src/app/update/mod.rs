@@ -58,13 +58,26 @@ pub fn start(m: &mut Model) -> Vec<Effect> {
 /// keeps the cursor in the drawn window, and hands out the saved part of the queue when it
 /// changed.
 pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
+    let tick = matches!(msg, Msg::Tick(_));
     let mut fx = dispatch(m, msg);
+    note_busy(m, tick);
     m.queue.settle();
     m.queue.scroll_into_view(m.page_rows);
     if let Some(saved) = persist_change(m) {
         fx.push(Effect::SaveQueue(saved));
     }
     fx
+}
+
+/// Keeps when calls began to be in flight without a break (on the first tick after, which
+/// carries the time): the status line shows them only once they last (a quick read never
+/// flickers on the screen, nor costs bytes on a slow link).
+fn note_busy(m: &mut Model, tick: bool) {
+    if !m.busy() {
+        m.busy_since = None;
+    } else if tick && m.busy_since.is_none() {
+        m.busy_since = Some(m.now);
+    }
 }
 
 /// The saved part of the queue, when it differs from the last one handed out. A filter

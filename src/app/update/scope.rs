@@ -23,8 +23,9 @@ pub(super) fn list_remembered(m: &mut Model, saved: Option<&SavedScope>) -> Vec<
     {
         return Vec::new();
     }
-    m.listing.remembered = Some(saved.clone());
-    m.listing.scope = saved.scope();
+    let scope = in_order(saved.scope());
+    m.listing.remembered = SavedScope::of(&scope);
+    m.listing.scope = scope;
     m.listing.provisional = true;
     fetch::load_page(m, 1)
 }
@@ -42,6 +43,7 @@ pub(super) fn unconfirmed(m: &Model) -> bool {
 /// scope are dropped, and the new scope is listed from page 1. The cursor stays on its
 /// request where that is still there.
 pub(super) fn decided(m: &mut Model, scope: ListScope) -> Vec<Effect> {
+    let scope = in_order(scope);
     let saved = SavedScope::of(&scope);
     if m.listing.remembered != saved {
         m.listing.remembered = saved;
@@ -62,6 +64,19 @@ pub(super) fn decided(m: &mut Model, scope: ListScope) -> Vec<Effect> {
     m.listing.scope = scope;
     fetch::apply_scope(m);
     fetch::load_page(m, 1)
+}
+
+/// The scope with its clubs sorted and without repeats: the server may list the same
+/// clubs in another order, which is the same scope.
+fn in_order(scope: ListScope) -> ListScope {
+    match scope {
+        ListScope::Clubs(mut ids) => {
+            ids.sort_unstable();
+            ids.dedup();
+            ListScope::Clubs(ids)
+        }
+        other => other,
+    }
 }
 
 /// Drops what the old scope listed and the new one does not hold.
