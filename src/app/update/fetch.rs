@@ -326,9 +326,17 @@ pub(super) fn on_list_page(
         // meanwhile). Stop asking rather than ask for ever; `r` reloads.
         m.listing.has_more = false;
     }
+    say_loaded(m, first_load);
+    super::paging::honour_bottom(m);
+    fx.extend(prefetch(m));
+    fx
+}
+
+/// "N pending request(s) loaded of T": after a refresh, at the first load when nothing was
+/// said yet (a restored filter or a warning stays readable), and as later pages update it.
+fn say_loaded(m: &mut Model, first_load: bool) {
     let refreshed = m.activities.refreshing.take().is_some();
     let current = m.notice.as_ref();
-    // At start, what was already said (a restored filter, a warning) stays readable.
     let nothing_said = current.is_none();
     let update_count = current.is_some_and(|n| n.about_listing);
     if refreshed || (first_load && nothing_said) || update_count {
@@ -343,9 +351,6 @@ pub(super) fn on_list_page(
             n.about_listing = true;
         }
     }
-    super::paging::honour_bottom(m);
-    fx.extend(prefetch(m));
-    fx
 }
 
 /// Rows read by id through the listing arrived; ids the server did not list are gone.
