@@ -539,3 +539,20 @@ fn the_queue_bottom_line_gives_way_by_whole_parts() {
         }
     }
 }
+
+#[test]
+fn question_mark_closes_the_help_only_while_its_search_is_empty() {
+    let mut m = model_with(sample_rows());
+    update(&mut m, key('?'));
+    typed(&mut m, "del?");
+    assert!(
+        matches!(&m.popup, Some(Popup::Help { query, .. }) if query.value() == "del?"),
+        "{:?}",
+        m.popup
+    );
+    for _ in 0..4 {
+        update(&mut m, code(KeyCode::Backspace));
+    }
+    update(&mut m, key('?'));
+    assert!(m.popup.is_none(), "an empty search: ? closes");
+}

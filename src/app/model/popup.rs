@@ -98,27 +98,9 @@ const RIGHT: Key = Key::new(KeyCode::Right);
 const UP: Key = Key::new(KeyCode::Up);
 const DOWN: Key = Key::new(KeyCode::Down);
 
+/// The help's keys. `?` closes it only while the search is empty (once something is typed,
+/// a `?` is part of the search: see [`Popup::op_for`]).
 const HELP_KEYS: &[PopupKey] = &[
-    typing("search", "type to search the keys"),
-    pk(&[UP], "↑/↓", "scroll", "scroll up", PopupOp::ScrollUp),
-    pk(&[DOWN], "↓", "", "scroll down", PopupOp::ScrollDown),
-    pk(
-        &[Key::new(KeyCode::PageUp)],
-        "PgUp",
-        "",
-        "scroll a page up",
-        PopupOp::PageUp,
-    ),
-    pk(
-        &[Key::new(KeyCode::PageDown)],
-        "PgDn",
-        "",
-        "scroll a page down",
-        PopupOp::PageDown,
-    ),
-    pk(&[ESC], "Esc", "close", "close the help", PopupOp::Close),
-];
-const HELP_KEYS_EMPTY: &[PopupKey] = &[
     typing("search", "type to search the keys"),
     pk(&[UP], "↑/↓", "scroll", "scroll up", PopupOp::ScrollUp),
     pk(&[DOWN], "↓", "", "scroll down", PopupOp::ScrollDown),
@@ -422,7 +404,6 @@ impl Popup {
     /// This pop-up's key table in its current state.
     pub fn keys(&self) -> &'static [PopupKey] {
         match self {
-            Popup::Help { query, .. } if query.value().is_empty() => HELP_KEYS_EMPTY,
             Popup::Help { .. } => HELP_KEYS,
             Popup::Confirm { .. } => CONFIRM_KEYS,
             Popup::QuitHeld => QUIT_HELD_KEYS,
@@ -440,6 +421,12 @@ impl Popup {
 
     /// What `key` does here; `None`: it goes to the text field (if any has focus).
     pub fn op_for(&self, key: &Key) -> Option<PopupOp> {
+        if let Popup::Help { query, .. } = self
+            && !query.value().is_empty()
+            && key.is_text()
+        {
+            return None;
+        }
         self.keys()
             .iter()
             .find(|k| k.keys.contains(key))
