@@ -40,7 +40,7 @@ pub(in crate::ui) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme
                 .unwrap_or_default();
             let target = e
                 .target
-                .map(|t| t.to_string()[..8].to_owned())
+                .map(crate::app::model::short_id)
                 .unwrap_or_default();
             Line::from(vec![
                 Span::styled(e.at.format("%H:%M:%S ").to_string(), theme.dim()),
