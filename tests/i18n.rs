@@ -8,8 +8,25 @@ use club_admin::app::Keymap;
 use club_admin::i18n::{FluentValue, Lang, action_key, tr, tr_args};
 use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternElement};
 
-const EN: &str = include_str!("../assets/locales/en/main.ftl");
-const TH: &str = include_str!("../assets/locales/th/main.ftl");
+/// Every `.ftl` file of a language folder under `assets/locales`, in file-name order, joined
+/// (the loader reads them all; a key defined in two files is reported as defined twice).
+fn locale(lang: &str) -> String {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/locales")
+        .join(lang);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("locale folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ftl"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no .ftl file in {}", dir.display());
+    files
+        .iter()
+        .map(|p| std::fs::read_to_string(p).expect("readable .ftl"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
 
 /// Message id (and `id.attribute`) → the variables its pattern uses.
 type Keys = BTreeMap<String, BTreeSet<String>>;
@@ -122,13 +139,17 @@ fn differences(en: &str, th: &str) -> Vec<String> {
 
 #[test]
 fn both_languages_have_the_same_keys_and_placeholders() {
-    let diff = differences(EN, TH);
+    let (en, th) = (locale("en"), locale("th"));
+    let diff = differences(&en, &th);
     assert!(
         diff.is_empty(),
         "locale files differ:\n  {}",
         diff.join("\n  ")
     );
-    assert!(keys("en", EN).expect("en").len() >= 80, "the seed is there");
+    assert!(
+        keys("en", &en).expect("en").len() >= 80,
+        "the seed is there"
+    );
 }
 
 #[test]
@@ -162,8 +183,8 @@ fn dummy_args(vars: &BTreeSet<String>) -> Vec<(&str, FluentValue<'static>)> {
 
 #[test]
 fn every_key_resolves_in_both_languages_without_falling_back() {
-    let en = keys("en", EN).expect("en");
-    let th = keys("th", TH).expect("th");
+    let en = keys("en", &locale("en")).expect("en");
+    let th = keys("th", &locale("th")).expect("th");
     for (k, vars) in en.iter().filter(|(k, _)| !k.starts_with('-')) {
         let args = dummy_args(vars);
         let e = tr_args(Lang::English, k, &args);

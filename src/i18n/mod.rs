@@ -1,9 +1,10 @@
 //! The dashboard in Thai or English (issue 11, item 2).
 //!
-//! Words come from the Fluent files `assets/locales/en/main.ftl` and
-//! `assets/locales/th/main.ftl`, embedded at compile time by `fluent-templates`
+//! Words come from the Fluent files under `assets/locales/en/` and `assets/locales/th/`
+//! (every `.ftl` file of a folder: `main.ftl` for keys and hints, one file per area of the
+//! UI beside it), embedded at compile time by `fluent-templates`
 //! (`static_loader!`; plural rules are CLDR's through `fluent-bundle`: English has `one` and
-//! `other`, Thai only `other`). `tests/i18n.rs` fails when the two files differ in keys or in
+//! `other`, Thai only `other`). `tests/i18n.rs` fails when the two languages differ in keys or in
 //! `$placeholders`.
 //!
 //! ## Calls
