@@ -300,3 +300,44 @@ fn help_in_thai_is_searchable_in_thai() {
     assert!(found.contains("approve"), "{found}");
     assert!(!found.contains("page_down"), "{found}");
 }
+
+/// The detail and club panes read by a Thai user: field names, statuses, both names (Thai
+/// first), the row's error, the club's counts, contacts and fetch level in Thai.
+#[test]
+fn detail_and_club_in_thai_at_120x40_and_80x24() {
+    let mut m = thai(model_with(sample_rows()));
+    update(&mut m, key('j'));
+    let fx = update(&mut m, key('x'));
+    let put = api_ids(&fx, |c| {
+        matches!(c, club_admin::app::ApiCall::UpdateRequest { .. })
+    })[0];
+    update(
+        &mut m,
+        Msg::Api {
+            request_id: put,
+            answer: ApiAnswer::Updated(Err(forbidden("Club request has already been approved"))),
+        },
+    );
+    update(&mut m, key('k'));
+    m.club.club_id = Some(Uuid::from_u128(5));
+    m.club.club = Loadable::Loaded(serde_json::from_value(serde_json::json!({
+        "id": Uuid::from_u128(5), "name": {"en-US": "Robotics Club", "th": "ชุมนุมหุ่นยนต์"},
+        "description": {"en-US": "We build robots", "th": "สร้างหุ่นยนต์"}, "member_count": 22, "staff_count": 3,
+        "contacts": [
+            {"id": Uuid::from_u128(6), "type": "line", "value": "@robot", "name": {"en-US": "LINE group", "th": null}},
+            {"id": Uuid::from_u128(7), "type": "phone", "value": "02-123-4567", "name": null}
+        ]
+    })).expect("club"));
+    let wide = text(&draw(&m, 120, 40, true));
+    let thai_text = |s: &str| club_admin::text::for_terminal(s).into_owned();
+    assert!(
+        wide.contains(&thai_text("ทำรายการล่าสุดไม่สำเร็จ"))
+            && wide.contains(&thai_text("สมาชิก 22 คน"))
+            && wide.contains(&thai_text("โทรศัพท์")),
+        "{wide}"
+    );
+    insta::assert_snapshot!("detail_and_club_th_120x40", wide);
+    let narrow = text(&draw(&m, 80, 24, true));
+    assert!(narrow.contains(&thai_text("นักเรียน")), "{narrow}");
+    insta::assert_snapshot!("detail_and_club_th_80x24", narrow);
+}

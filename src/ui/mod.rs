@@ -129,9 +129,13 @@ pub fn queue_rows(width: u16, height: u16, log_visible: bool) -> usize {
 pub fn view(frame: &mut Frame, m: &Model, theme: &Theme) {
     let area = frame.area();
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
-        let msg = format!(
-            "Terminal too small ({}x{}): club-admin needs at least {}x{}.",
-            area.width, area.height, MIN_SIZE.0, MIN_SIZE.1
+        let msg = crate::tr!(
+            m.lang,
+            "empty-terminal-too-small",
+            width = area.width,
+            height = area.height,
+            min_width = MIN_SIZE.0,
+            min_height = MIN_SIZE.1
         );
         frame.render_widget(
             Paragraph::new(msg).wrap(ratatui::widgets::Wrap { trim: true }),
@@ -190,7 +194,8 @@ fn status_line(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
 
 fn footer(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     let hints = footer_hints(m);
-    let room = (area.width as usize).saturating_sub(if m.read_only { 9 } else { 0 });
+    let read_only = m.read_only.then(|| i18n::tr(m.lang, "header-read-only"));
+    let room = (area.width as usize).saturating_sub(read_only.as_deref().map_or(0, text::width));
     let hints = fit_hints(hints, room);
     let mut spans = Vec::new();
     for (k, label, _) in hints {
@@ -200,8 +205,8 @@ fn footer(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
         ));
         spans.push(Span::raw(format!(" {label}  ")));
     }
-    if m.read_only {
-        spans.push(Span::styled("read-only", theme.warn()));
+    if let Some(r) = read_only {
+        spans.push(Span::styled(r, theme.warn()));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
@@ -218,7 +223,10 @@ fn footer_hints(m: &Model) -> Vec<(String, String, bool)> {
         return plain(p.hints());
     }
     if m.club.editing && m.focus == Pane::Club {
-        return plain(vec![("Enter".into(), "look up"), ("Esc".into(), "cancel")]);
+        return vec![
+            ("Enter".into(), i18n::tr(m.lang, "club-hint-look-up"), false),
+            ("Esc".into(), i18n::tr(m.lang, "club-hint-cancel"), false),
+        ];
     }
     let label = |a: Action| i18n::tr(m.lang, &i18n::action_key("hint", a.name()));
     let mut hints: Vec<(String, String, bool)> = m

@@ -40,7 +40,20 @@ impl QueueSort {
         }
     }
 
-    /// How the order is named in the queue's bottom line and the status line.
+    /// How the order is named in the queue's bottom line (in `lang`: keys `queue-sort-*`):
+    /// "oldest first" / "เก่าสุดก่อน".
+    pub fn label_in(self, lang: crate::i18n::Lang) -> String {
+        let key = match self {
+            QueueSort::Age => "queue-sort-age",
+            QueueSort::Club => "queue-sort-club",
+            QueueSort::Status => "queue-sort-status",
+            QueueSort::Server => "queue-sort-server",
+        };
+        crate::i18n::tr(lang, key)
+    }
+
+    /// How the order is named in English (the status line's messages still made in
+    /// English); the bottom line uses [`QueueSort::label_in`].
     pub fn label(self) -> &'static str {
         match self {
             QueueSort::Age => "oldest first",

@@ -7,30 +7,77 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::block;
-use super::detail::{kv, ml, student_line};
-use crate::api::Club;
+use super::detail::{field, kv, level_name, ml, student_line};
+use crate::api::{Club, Contact, ContactType};
 use crate::app::model::{Loadable, Model, Pane};
-use crate::text::clean;
+use crate::i18n::Lang;
+use crate::text::{clean, width};
+use crate::tr;
 use crate::ui::Theme;
 
+/// A contact's type in the reader's language: phone, e-mail, website and other are
+/// translated (`club-contact-*`); LINE, Facebook, Instagram, Discord and types no document
+/// lists keep the server's word.
+fn contact_kind(lang: Lang, kind: Option<&ContactType>) -> String {
+    let key = match kind {
+        None => return "?".into(),
+        Some(ContactType::Phone) => "club-contact-phone",
+        Some(ContactType::Email) => "club-contact-email",
+        Some(ContactType::Website) => "club-contact-website",
+        Some(ContactType::OtherType) => "club-contact-other",
+        Some(k) => return k.to_string(),
+    };
+    crate::i18n::tr(lang, key)
+}
+
+/// "contacts (2)" and one line per contact: its type (padded to 10 columns by display
+/// width), value and name.
+fn contact_lines<'a>(contacts: &[Contact], lang: Lang, w: usize, theme: &Theme) -> Vec<Line<'a>> {
+    let mut lines = vec![Line::styled(
+        tr!(lang, "club-contacts", n = contacts.len()),
+        theme.accent(),
+    )];
+    for ct in contacts {
+        let kind = clean(&contact_kind(lang, ct.kind.as_ref()), 10);
+        let pad = " ".repeat(10usize.saturating_sub(width(&kind)));
+        let value = ct.value.clone().unwrap_or_else(|| ct.id.to_string());
+        let name = ml(lang, &ct.name)
+            .map(|n| format!(" ({n})"))
+            .unwrap_or_default();
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {kind}{pad}"), theme.dim()),
+            Span::raw(clean(&format!("{value}{name}"), w.saturating_sub(12))),
+        ]));
+    }
+    lines
+}
+
+/// The club's lines: id, names and description in both languages (the reader's first),
+/// counts, colours, contacts, staff and members (at the levels that carry them), and the
+/// pane's fetch level.
 fn club_lines<'a>(c: &Club, m: &Model, w: usize, theme: &Theme) -> Vec<Line<'a>> {
     let plain = Style::default();
-    let mut lines = vec![kv("id", c.id.to_string(), w, theme, theme.dim())];
-    if let Some(n) = ml(&c.name) {
-        lines.push(kv("name", n, w, theme, theme.bold()));
+    let lang = m.lang;
+    let label = |name: &str| match name {
+        "id" => field(lang, "id"),
+        _ => crate::i18n::tr(lang, &format!("club-field-{name}")),
+    };
+    let mut lines = vec![kv(&label("id"), c.id.to_string(), w, theme, theme.dim())];
+    if let Some(n) = ml(lang, &c.name) {
+        lines.push(kv(&label("name"), n, w, theme, theme.bold()));
     }
-    if let Some(d) = ml(&c.description) {
-        lines.push(kv("about", d, w, theme, plain));
+    if let Some(d) = ml(lang, &c.description) {
+        lines.push(kv(&label("about"), d, w, theme, plain));
     }
     let mut counts = Vec::new();
     if let Some(n) = c.member_count {
-        counts.push(format!("{n} members"));
+        counts.push(tr!(lang, "club-members", n = n));
     }
     if let Some(n) = c.staff_count {
-        counts.push(format!("{n} staff"));
+        counts.push(tr!(lang, "club-staff-count", n = n));
     }
     if !counts.is_empty() {
-        lines.push(kv("people", counts.join(", "), w, theme, plain));
+        lines.push(kv(&label("people"), counts.join(", "), w, theme, plain));
     }
     let colours: Vec<String> = [&c.background_color, &c.accent_color]
         .into_iter()
@@ -38,43 +85,34 @@ fn club_lines<'a>(c: &Club, m: &Model, w: usize, theme: &Theme) -> Vec<Line<'a>>
         .cloned()
         .collect();
     if !colours.is_empty() {
-        lines.push(kv("colours", colours.join(" "), w, theme, theme.dim()));
+        lines.push(kv(
+            &label("colours"),
+            colours.join(" "),
+            w,
+            theme,
+            theme.dim(),
+        ));
     }
     if let Some(contacts) = &c.contacts {
-        lines.push(Line::styled(
-            format!("contacts ({})", contacts.len()),
-            theme.accent(),
-        ));
-        for ct in contacts {
-            let kind = ct
-                .kind
-                .as_ref()
-                .map(|k| k.to_string())
-                .unwrap_or_else(|| "?".into());
-            let value = ct.value.clone().unwrap_or_else(|| ct.id.to_string());
-            let name = ml(&ct.name).map(|n| format!(" ({n})")).unwrap_or_default();
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {:<10}", clean(&kind, 10)), theme.dim()),
-                Span::raw(clean(&format!("{value}{name}"), w.saturating_sub(12))),
-            ]));
-        }
+        lines.extend(contact_lines(contacts, lang, w, theme));
     }
-    for (label, list) in [("staff", &c.staffs), ("members", &c.members)] {
+    for (key, list) in [
+        ("club-staff-list", &c.staffs),
+        ("club-member-list", &c.members),
+    ] {
         if let Some(list) = list {
-            lines.push(Line::styled(
-                format!("{label} ({})", list.len()),
-                theme.accent(),
-            ));
+            lines.push(Line::styled(tr!(lang, key, n = list.len()), theme.accent()));
             for s in list {
                 lines.push(Line::raw(format!(
                     "  {}",
-                    clean(&student_line(s), w.saturating_sub(2))
+                    clean(&student_line(lang, s), w.saturating_sub(2))
                 )));
             }
         }
     }
+    let level = level_name(lang, m.club.level());
     lines.push(Line::styled(
-        format!("fetch level {} (f/F) · n new contact", m.club.level()),
+        tr!(lang, "club-footer", level = level),
         theme.dim(),
     ));
     lines
@@ -82,7 +120,8 @@ fn club_lines<'a>(c: &Club, m: &Model, w: usize, theme: &Theme) -> Vec<Line<'a>>
 
 pub(in crate::ui) fn club(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     let focused = m.focus == Pane::Club && m.popup.is_none();
-    let blk = block(" Club lookup (c) ".into(), focused, theme);
+    let lang = m.lang;
+    let blk = block(format!(" {} ", tr!(lang, "club-title")), focused, theme);
     let inner = blk.inner(area);
     frame.render_widget(blk, area);
     if inner.height < 2 {
@@ -90,8 +129,9 @@ pub(in crate::ui) fn club(frame: &mut Frame, area: Rect, m: &Model, theme: &Them
     }
     let w = inner.width as usize;
     let field = Rect::new(inner.x, inner.y, inner.width, 1);
-    let label = "id or name: ";
-    let room = w.saturating_sub(label.len() + 1);
+    let label = format!("{} ", tr!(lang, "club-field-label"));
+    let label_w = width(&label);
+    let room = w.saturating_sub(label_w + 1);
     let scroll = m.club.input.visual_scroll(room);
     let value: String = m.club.input.value().chars().skip(scroll).collect();
     let editing = m.club.editing && focused;
@@ -110,25 +150,24 @@ pub(in crate::ui) fn club(frame: &mut Frame, area: Rect, m: &Model, theme: &Them
         field,
     );
     if editing {
-        let x = field.x
-            + label.len() as u16
-            + (m.club.input.visual_cursor().saturating_sub(scroll)) as u16;
+        let x =
+            field.x + label_w as u16 + (m.club.input.visual_cursor().saturating_sub(scroll)) as u16;
         frame.set_cursor_position((x.min(field.right().saturating_sub(1)), field.y));
     }
     let body = Rect::new(inner.x, inner.y + 1, inner.width, inner.height - 1);
     let lines: Vec<Line> = match (&m.club.club, &m.club.results) {
         (Loadable::Loaded(c), _) => club_lines(c, m, w, theme),
-        (Loadable::Loading, _) => vec![Line::styled("loading…", theme.dim())],
+        (Loadable::Loading, _) => vec![Line::styled(tr!(lang, "club-loading"), theme.dim())],
         (Loadable::Failed(e), _) => vec![Line::styled(clean(e, 500), theme.error())],
         (Loadable::NotAsked, Loadable::Loaded(results)) => {
             if results.is_empty() {
-                vec![Line::styled("no club matches", theme.dim())]
+                vec![Line::styled(tr!(lang, "empty-no-club-match"), theme.dim())]
             } else {
                 results
                     .iter()
                     .enumerate()
                     .map(|(i, c)| {
-                        let name = ml(&c.name).unwrap_or_else(|| c.id.to_string());
+                        let name = ml(lang, &c.name).unwrap_or_else(|| c.id.to_string());
                         let line = Line::raw(clean(&name, w));
                         if i == m.club.result_cursor {
                             line.style(theme.selected())
@@ -139,14 +178,15 @@ pub(in crate::ui) fn club(frame: &mut Frame, area: Rect, m: &Model, theme: &Them
                     .collect()
             }
         }
-        (Loadable::NotAsked, Loadable::Loading) => vec![Line::styled("searching…", theme.dim())],
+        (Loadable::NotAsked, Loadable::Loading) => {
+            vec![Line::styled(tr!(lang, "club-searching"), theme.dim())]
+        }
         (Loadable::NotAsked, Loadable::Failed(e)) => {
             vec![Line::styled(clean(e, 500), theme.error())]
         }
-        (Loadable::NotAsked, Loadable::NotAsked) => vec![Line::styled(
-            "Press c, type a club id (or a name to search), Enter.",
-            theme.dim(),
-        )],
+        (Loadable::NotAsked, Loadable::NotAsked) => {
+            vec![Line::styled(tr!(lang, "empty-club-hint"), theme.dim())]
+        }
     };
     let scroll = if matches!(m.club.club, Loadable::Loaded(_)) {
         m.club.scroll

@@ -8,53 +8,85 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::block;
 use super::queue::status_cell;
-use crate::api::{ClubRequest, MultiLangText, Student};
+use crate::api::{ClubRequest, FetchLevel, MultiLangText, Student};
 use crate::app::model::{Model, Origin, QueueItem, RowState};
-use crate::text::clean;
+use crate::i18n::Lang;
+use crate::text::{clean, width};
+use crate::tr;
 use crate::ui::Theme;
 
-pub(super) fn ml(t: &Option<MultiLangText>) -> Option<String> {
-    let t = t.as_ref()?;
-    match (
-        t.en.as_deref().filter(|s| !s.trim().is_empty()),
-        t.th.as_deref().filter(|s| !s.trim().is_empty()),
-    ) {
-        (Some(en), Some(th)) if en != th => Some(format!("{en} / {th}")),
-        (Some(en), _) => Some(en.to_owned()),
-        (None, Some(th)) => Some(th.to_owned()),
-        (None, None) => None,
+/// Both names, the reader's language first: "Robotics Club / ชุมนุมหุ่นยนต์" in English,
+/// "ชุมนุมหุ่นยนต์ / Robotics Club" in Thai; one name where the other is missing or the same.
+pub(super) fn both(lang: Lang, en: Option<String>, th: Option<String>) -> Option<String> {
+    let (first, second) = match lang {
+        Lang::Thai => (th, en),
+        Lang::English => (en, th),
+    };
+    match (first, second) {
+        (Some(a), Some(b)) if a != b => Some(format!("{a} / {b}")),
+        (Some(a), _) => Some(a),
+        (None, b) => b,
     }
 }
 
+/// A text the server gives in both languages: both, the reader's first (see [`both`]);
+/// blank texts count as missing.
+pub(super) fn ml(lang: Lang, t: &Option<MultiLangText>) -> Option<String> {
+    let t = t.as_ref()?;
+    let some = |s: &Option<String>| {
+        s.as_deref()
+            .filter(|s| !s.trim().is_empty())
+            .map(str::to_owned)
+    };
+    both(lang, some(&t.en), some(&t.th))
+}
+
+/// Width of the field-name column of the detail and club panes.
+const KEY_W: usize = 9;
+
+/// A "name    value" line: the field name (already in the reader's language) padded to
+/// [`KEY_W`] columns by display width, the value cut to what is left of `w`.
 pub(super) fn kv<'a>(key: &str, value: String, w: usize, theme: &Theme, style: Style) -> Line<'a> {
+    let pad = " ".repeat(KEY_W.saturating_sub(width(key)).max(1));
     Line::from(vec![
-        Span::styled(format!("{key:<9}"), theme.accent()),
-        Span::styled(clean(&value, w.saturating_sub(9)), style),
+        Span::styled(format!("{key}{pad}"), theme.accent()),
+        Span::styled(clean(&value, w.saturating_sub(KEY_W)), style),
     ])
 }
 
-pub(super) fn student_line(s: &Student) -> String {
+/// The field name `detail-field-<name>` in the reader's language.
+pub(super) fn field(lang: Lang, name: &str) -> String {
+    crate::i18n::tr(lang, &format!("detail-field-{name}"))
+}
+
+/// A fetch level's name in the reader's language (`detail-level-*`; the English names are
+/// the wire names the `:level` command takes).
+pub(super) fn level_name(lang: Lang, level: FetchLevel) -> String {
+    let key = match level {
+        FetchLevel::IdOnly => "detail-level-id-only",
+        FetchLevel::Compact => "detail-level-compact",
+        FetchLevel::Default => "detail-level-default",
+        FetchLevel::Detailed => "detail-level-detailed",
+    };
+    crate::i18n::tr(lang, key)
+}
+
+/// A student in one line: both names (the reader's first), `#` school number, nickname,
+/// number in class ("no. 12" / "เลขที่ 12"); the id when nothing else is known.
+pub(super) fn student_line(lang: Lang, s: &Student) -> String {
     let mut out = s
         .person
         .as_ref()
-        .and_then(|p| {
-            let en = p.full_name(false);
-            let th = p.full_name(true);
-            match (en, th) {
-                (Some(a), Some(b)) if a != b => Some(format!("{a} / {b}")),
-                (Some(a), _) => Some(a),
-                (None, b) => b,
-            }
-        })
+        .and_then(|p| both(lang, p.full_name(false), p.full_name(true)))
         .unwrap_or_default();
     if let Some(n) = &s.student_id {
         out.push_str(&format!(" #{n}"));
     }
-    if let Some(nick) = s.person.as_ref().and_then(|p| ml(&p.nickname)) {
+    if let Some(nick) = s.person.as_ref().and_then(|p| ml(lang, &p.nickname)) {
         out.push_str(&format!(" ({nick})"));
     }
     if let Some(no) = s.class_no {
-        out.push_str(&format!(" · no. {no}"));
+        out.push_str(&format!(" · {}", tr!(lang, "detail-class-no", n = no)));
     }
     if out.trim().is_empty() {
         out = s.id.to_string();
@@ -65,25 +97,26 @@ pub(super) fn student_line(s: &Student) -> String {
 /// Draws the detail pane: the selected row's id and status, its request (student, club,
 /// year, when asked), where it came from, the levels, and its last errors.
 pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
-    let blk = block(" Request ".into(), false, theme);
+    let lang = m.lang;
+    let blk = block(format!(" {} ", tr!(lang, "detail-title")), false, theme);
     let inner = blk.inner(area);
     frame.render_widget(blk, area);
     let Some(item) = m.queue.selected() else {
         frame.render_widget(
-            Paragraph::new("Nothing selected.").style(theme.dim()),
+            Paragraph::new(tr!(lang, "empty-nothing-selected")).style(theme.dim()),
             inner,
         );
         return;
     };
     let w = inner.width as usize;
     let plain = Style::default();
-    let mut lines = vec![kv("id", item.id.to_string(), w, theme, plain)];
+    let mut lines = vec![kv(&field(lang, "id"), item.id.to_string(), w, theme, plain)];
     let (st, st_style) = status_cell(m, item, true, theme);
-    lines.push(kv("status", st, w, theme, st_style));
+    lines.push(kv(&field(lang, "status"), st, w, theme, st_style));
     if let Some(r) = &item.request {
         lines.extend(request_lines(m, r, w, theme));
     } else if matches!(item.state, RowState::Loading) {
-        lines.push(Line::styled("loading…", theme.dim()));
+        lines.push(Line::styled(tr!(lang, "row-loading"), theme.dim()));
     }
     lines.extend(trailer_lines(m, item, w, theme));
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
@@ -92,28 +125,34 @@ pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
 /// The request's lines: student, club (one language), academic year, when it was asked.
 fn request_lines<'a>(m: &Model, r: &ClubRequest, w: usize, theme: &Theme) -> Vec<Line<'a>> {
     let plain = Style::default();
+    let lang = m.lang;
     let mut lines = Vec::new();
     if let Some(s) = &r.student {
-        lines.push(kv("student", student_line(s), w, theme, theme.bold()));
+        let who = student_line(lang, s);
+        lines.push(kv(&field(lang, "student"), who, w, theme, theme.bold()));
     }
     if let Some(c) = &r.club {
-        // One language here (the club pane shows both): less to redraw per cursor move.
+        // One language here, the reader's (the club pane shows both): less to redraw per
+        // cursor move.
         let name = c
             .name
             .as_ref()
-            .and_then(|n| n.best())
+            .and_then(|n| match lang {
+                Lang::Thai => n.thai_first(),
+                Lang::English => n.best(),
+            })
             .map(str::to_owned)
             .or_else(|| m.listing.club_names.get(&c.id).cloned())
             .unwrap_or_else(|| c.id.to_string());
-        lines.push(kv("club", name, w, theme, plain));
+        lines.push(kv(&field(lang, "club"), name, w, theme, plain));
     }
     if let Some(y) = r.year {
         let y = crate::i18n::dates::academic_year(m.year_style, y);
-        lines.push(kv("year", y, w, theme, plain));
+        lines.push(kv(&field(lang, "year"), y, w, theme, plain));
     }
     if let Some(t) = r.created_at {
         lines.push(kv(
-            "asked",
+            &field(lang, "asked"),
             format!(
                 "{} ({})",
                 crate::i18n::dates::date_time_utc(m.lang, m.year_style, t),
@@ -130,41 +169,29 @@ fn request_lines<'a>(m: &Model, r: &ClubRequest, w: usize, theme: &Theme) -> Vec
 /// The row's closing lines: where it came from, the fetch levels, and its last action and
 /// read errors (after a blank line).
 fn trailer_lines<'a>(m: &Model, item: &QueueItem, w: usize, theme: &Theme) -> Vec<Line<'a>> {
+    let lang = m.lang;
     let mut lines = Vec::new();
-    lines.push(kv(
-        "source",
-        match item.origin {
-            Origin::Listing => "server listing".into(),
-            Origin::Manual => "added by id".into(),
-        },
-        w,
-        theme,
-        theme.dim(),
-    ));
-    lines.push(kv(
-        "levels",
-        format!(
-            "{} / {} (f/F)",
-            m.levels.fetch_level, m.levels.descendant_fetch_level
-        ),
-        w,
-        theme,
-        theme.dim(),
-    ));
+    let source = match item.origin {
+        Origin::Listing => tr!(lang, "detail-source-listing"),
+        Origin::Manual => tr!(lang, "detail-source-manual"),
+    };
+    lines.push(kv(&field(lang, "source"), source, w, theme, theme.dim()));
+    let levels = format!(
+        "{} / {} (f/F)",
+        level_name(lang, m.levels.fetch_level),
+        level_name(lang, m.levels.descendant_fetch_level)
+    );
+    lines.push(kv(&field(lang, "levels"), levels, w, theme, theme.dim()));
     if item.error.is_some() || item.read_error.is_some() {
         lines.push(Line::raw(""));
     }
     if let Some(e) = &item.error {
-        lines.push(Line::styled(
-            clean(&format!("last action: {e}"), 2000),
-            theme.error(),
-        ));
+        let text = tr!(lang, "detail-last-action", error = e.as_str());
+        lines.push(Line::styled(clean(&text, 2000), theme.error()));
     }
     if let Some(e) = &item.read_error {
-        lines.push(Line::styled(
-            clean(&format!("last read: {e}"), 2000),
-            theme.error(),
-        ));
+        let text = tr!(lang, "detail-last-read", error = e.as_str());
+        lines.push(Line::styled(clean(&text, 2000), theme.error()));
     }
     lines
 }

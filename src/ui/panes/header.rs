@@ -6,8 +6,10 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use crate::api::UpdateRoute;
 use crate::app::model::{Connection, Loadable, Model};
-use crate::text::clean;
+use crate::text::{clean, width};
+use crate::tr;
 use crate::ui::Theme;
 
 /// One item of the header: (priority, on the right, span); lower priorities are kept first
@@ -38,26 +40,26 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
 }
 
 /// The left-hand items: the user's e-mail (priority 1), role (4) and permissions (7); or
-/// "signing in…" / "not signed in" while there is no user.
+/// "signing in…" / "not signed in" while there is no user. The role is the server's word;
+/// "admin" and "not onboarded" are in the reader's language.
 fn user_items<'a>(m: &Model, theme: &Theme, w: usize) -> Vec<Item<'a>> {
     let mut items: Vec<Item> = Vec::new();
     match &m.user {
         Loadable::Loaded(u) => {
             let room = w.saturating_sub(62).clamp(12, 40);
-            items.push((
-                1,
-                false,
-                Span::styled(
-                    clean(u.email.as_deref().unwrap_or("(no e-mail)"), room),
-                    theme.bold(),
-                ),
-            ));
+            let email = match u.email.as_deref() {
+                Some(e) => clean(e, room),
+                None => tr!(m.lang, "header-no-email"),
+            };
+            items.push((1, false, Span::styled(email, theme.bold())));
             let mut role = clean(u.role.as_deref().unwrap_or("?"), 14);
             if u.is_admin == Some(true) {
-                role.push_str(", admin");
+                role.push_str(", ");
+                role.push_str(&tr!(m.lang, "header-role-admin"));
             }
             if u.onboarded == Some(false) {
-                role.push_str(", not onboarded");
+                role.push_str(", ");
+                role.push_str(&tr!(m.lang, "header-role-not-onboarded"));
             }
             items.push((4, false, Span::styled(format!(" ({role})"), theme.dim())));
             if let Some(p) = u.permissions.as_ref().filter(|p| !p.is_empty()) {
@@ -65,9 +67,15 @@ fn user_items<'a>(m: &Model, theme: &Theme, w: usize) -> Vec<Item<'a>> {
                 items.push((7, false, Span::styled(perms, theme.dim())));
             }
         }
-        Loadable::Loading => items.push((1, false, Span::styled("signing in…", theme.dim()))),
+        Loadable::Loading => {
+            let text = tr!(m.lang, "header-signing-in");
+            items.push((1, false, Span::styled(text, theme.dim())));
+        }
         // The reason is in the status line; the header keeps room for the session state.
-        Loadable::Failed(_) => items.push((1, false, Span::styled("not signed in", theme.error()))),
+        Loadable::Failed(_) => {
+            let text = tr!(m.lang, "header-not-signed-in");
+            items.push((1, false, Span::styled(text, theme.error())));
+        }
         Loadable::NotAsked => {}
     }
     items
@@ -85,12 +93,14 @@ fn right_items<'a>(m: &Model, theme: &Theme, w: usize, before: usize) -> Vec<Ite
     if let Some(s) = session {
         items.push((2, true, s));
     }
-    let link = match &m.connection {
-        Connection::Online => Span::styled("  ● online", theme.success()),
-        Connection::Offline(_) => Span::styled("  ○ offline", theme.error()),
-        Connection::Unknown => Span::styled("  ○ connecting", theme.dim()),
+    let (mark, key, style) = match &m.connection {
+        Connection::Online => ("●", "header-online", theme.success()),
+        Connection::Offline(_) => ("○", "header-offline", theme.error()),
+        Connection::Unknown => ("○", "header-connecting", theme.dim()),
     };
+    let link = Span::styled(format!("  {mark} {}", tr!(m.lang, key)), style);
     items.push((3, true, link));
+    // "API" is the same word in both languages.
     if let Some(v) = &m.api_version {
         items.push((5, true, Span::styled(format!("  API {v}"), theme.dim())));
     }
@@ -104,17 +114,26 @@ fn right_items<'a>(m: &Model, theme: &Theme, w: usize, before: usize) -> Vec<Ite
 }
 
 /// Fits `items` after `left` into `w` columns: kept by priority while they fit, in their
-/// order, the left-hand ones after `left`, the right-hand ones flush right.
+/// order, the left-hand ones after `left`, the right-hand ones flush right. Once an item
+/// does not fit, no item of a lower priority takes its place: the role is not left out for
+/// the API version when longer (Thai) words take the room.
 fn fit<'a>(left: Vec<Span<'a>>, items: Vec<Item<'a>>, w: usize) -> Line<'a> {
     let mut used: usize = left.iter().map(|s| s.width()).sum();
     let mut order: Vec<usize> = (0..items.len()).collect();
     order.sort_by_key(|&i| items[i].0);
     let mut keep = vec![false; items.len()];
+    let mut dropped: Option<u8> = None;
     for i in order {
-        let sw = items[i].2.width();
+        let (priority, _, span) = &items[i];
+        if dropped.is_some_and(|d| *priority > d) {
+            break;
+        }
+        let sw = span.width();
         if used + sw < w {
             used += sw;
             keep[i] = true;
+        } else {
+            dropped = Some(*priority);
         }
     }
     let (mut l, mut r) = (Vec::new(), Vec::new());
@@ -133,10 +152,11 @@ fn fit<'a>(left: Vec<Span<'a>>, items: Vec<Item<'a>>, w: usize) -> Line<'a> {
 /// The session's state: no token, expired, or the time the token has left.
 fn session<'a>(m: &Model, theme: &Theme) -> Option<Span<'a>> {
     if !m.has_token {
-        return Some(Span::styled("no token: S to sign in", theme.warn()));
+        return Some(Span::styled(tr!(m.lang, "header-no-token"), theme.warn()));
     }
     if m.session_expired {
-        return Some(Span::styled("session expired: S to sign in", theme.error()));
+        let text = tr!(m.lang, "header-session-expired");
+        return Some(Span::styled(text, theme.error()));
     }
     let exp = m.token_expires?;
     let left = crate::i18n::dates::time_left(m.lang, m.now, exp);
@@ -145,20 +165,30 @@ fn session<'a>(m: &Model, theme: &Theme) -> Option<Span<'a>> {
     } else {
         theme.dim()
     };
-    Some(Span::styled(format!("token {left}"), style))
+    Some(Span::styled(
+        tr!(m.lang, "header-token", left = left),
+        style,
+    ))
 }
 
 /// "this server cannot approve or decline" (or "this account ..."), once, in the header,
 /// while the server or the account refuses decisions (issue 13 item 2); first of the
 /// right-hand items, so it is the last to give way. Where `room` (columns right of the
 /// user) leaves too little beside the connection state, the short form: "no approve/decline".
+/// The words are those of [`crate::app::model::Capabilities::header_notice`] (English, for
+/// the status line and the log) in the reader's language.
 fn capability_notice<'a>(m: &Model, theme: &Theme, room: usize) -> Option<Span<'a>> {
-    let text = m.capabilities.header_notice()?;
+    let key = match m.capabilities.update_route.as_ref()? {
+        UpdateRoute::Present => return None,
+        UpdateRoute::Missing => "header-server-cannot-decide",
+        UpdateRoute::RoleRefused { .. } => "header-account-cannot-decide",
+    };
+    let text = tr!(m.lang, key);
     // Keep about 12 columns for "● online" after it.
-    let text = if text.len() + 2 + 12 <= room {
+    let text = if width(&text) + 2 + 12 <= room {
         text
     } else {
-        "no approve/decline"
+        tr!(m.lang, "header-cannot-decide-short")
     };
     Some(Span::styled(format!("{text}  "), theme.warn()))
 }

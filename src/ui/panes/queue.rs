@@ -9,8 +9,11 @@ use ratatui::widgets::{Cell, Paragraph, Row, Table, Wrap};
 use super::block;
 use crate::api::MembershipStatus;
 use crate::app::keymap::{Action, Scope};
+use crate::app::model::row::membership_text;
 use crate::app::model::{ListingSupport, Loadable, Model, Pane, QueueItem, RowState};
+use crate::i18n::Lang;
 use crate::text::clean;
+use crate::tr;
 use crate::ui::Theme;
 
 /// Width of the status column: room for "approving in 4 s · z undo" while a decision is
@@ -18,44 +21,60 @@ use crate::ui::Theme;
 const STATUS_W: u16 = 11;
 const STATUS_HELD_W: u16 = 25;
 
-/// The status cell of a row: its membership status, or what is under way. A decision in its
-/// grace period counts down: "approving in 4 s · z undo" (`long`), "approving 4 s" (narrow).
+/// The status cell of a row, in the reader's language: its membership status, or what is
+/// under way. A decision in its grace period counts down: "approving in 4 s · z undo"
+/// (`long`), "approving 4 s" (narrow).
 pub(super) fn status_cell(
     m: &Model,
     item: &QueueItem,
     long: bool,
     theme: &Theme,
 ) -> (String, Style) {
+    let word = |key: &str| tr!(m.lang, key);
     match &item.state {
         RowState::Acting(a) => {
-            let verb = a.progress().trim_end_matches('…');
+            let progress = a.progress_in(m.lang);
+            let verb = progress.trim_end_matches('…');
             let text = match m.held().for_request(item.id) {
                 Some(d) if long => {
                     let undo = m
                         .keymap
                         .key_for(Scope::Queue, Action::Undo)
-                        .map(|k| format!(" · {k} undo"))
+                        .map(|k| {
+                            format!(" · {}", tr!(m.lang, "row-held-undo", key = k.to_string()))
+                        })
                         .unwrap_or_default();
-                    format!("{verb} in {} s{undo}", d.seconds_left(m.now))
+                    let n = d.seconds_left(m.now);
+                    tr!(m.lang, "row-held", verb = verb, n = n) + &undo
                 }
-                Some(d) => format!("{verb} {} s", d.seconds_left(m.now)),
-                None => a.progress().to_owned(),
+                Some(d) => tr!(
+                    m.lang,
+                    "row-held-short",
+                    verb = verb,
+                    n = d.seconds_left(m.now)
+                ),
+                None => progress.clone(),
             };
             (text, theme.accent().add_modifier(Modifier::BOLD))
         }
         RowState::Deleted => (
-            "deleted".into(),
+            word("row-deleted"),
             theme.dim().add_modifier(Modifier::CROSSED_OUT),
         ),
-        RowState::Gone if item.request.is_none() => ("not found".into(), theme.dim()),
-        RowState::Gone => ("gone".into(), theme.dim()),
-        RowState::Loading if item.request.is_none() => ("loading…".into(), theme.dim()),
-        RowState::Failed => ("error".into(), theme.error()),
+        RowState::Gone if item.request.is_none() => (word("row-not-found"), theme.dim()),
+        RowState::Gone => (word("row-gone"), theme.dim()),
+        RowState::Loading if item.request.is_none() => (word("row-loading"), theme.dim()),
+        RowState::Failed => (word("row-error"), theme.error()),
         _ => match item.status() {
-            Some(MembershipStatus::Pending) => ("pending".into(), theme.warn()),
-            Some(MembershipStatus::Approved) => ("approved".into(), theme.success()),
-            Some(MembershipStatus::Declined) => ("declined".into(), theme.error()),
-            Some(MembershipStatus::Other(o)) => (clean(o, 10), Style::default()),
+            Some(s) => {
+                let style = match s {
+                    MembershipStatus::Pending => theme.warn(),
+                    MembershipStatus::Approved => theme.success(),
+                    MembershipStatus::Declined => theme.error(),
+                    MembershipStatus::Other(_) => Style::default(),
+                };
+                (membership_text(m.lang, s), style)
+            }
             None if item.state == RowState::Unloaded => ("·".into(), theme.dim()),
             None => ("?".into(), theme.dim()),
         },
@@ -65,7 +84,7 @@ pub(super) fn status_cell(
 pub(in crate::ui) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     let focused = m.focus == Pane::Queue && m.popup.is_none();
     let q = &m.queue;
-    let title = title(m);
+    let title = title(m, area.width.saturating_sub(2) as usize);
     let mut blk = block(title, focused, theme);
     let bottom = bottom_line(m, theme, area.width.saturating_sub(2) as usize);
     blk = blk.title_bottom(Line::from(bottom));
@@ -119,52 +138,82 @@ pub(in crate::ui) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &The
         Constraint::Length(status_w),
         Constraint::Fill(1),
     ];
-    let mut head = vec!["", "status", "student"];
+    let col = |key: &str| tr!(m.lang, key);
+    let mut head = vec![
+        String::new(),
+        col("queue-col-status"),
+        col("queue-col-student"),
+    ];
     if wide {
         widths.push(Constraint::Fill(1));
-        head.push("club");
+        head.push(col("queue-col-club"));
     }
     widths.push(Constraint::Length(4));
     // Thai ages are words ("3 สัปดาห์"), English ones a number and a letter ("3w").
-    widths.push(Constraint::Length(if m.lang == crate::i18n::Lang::Thai {
+    widths.push(Constraint::Length(if m.lang == Lang::Thai {
         10
     } else {
         4
     }));
-    head.push("year");
-    head.push("age");
+    head.push(col("queue-col-year"));
+    head.push(col("queue-col-age"));
     let table = Table::new(rows, widths)
         .header(Row::new(head).style(theme.dim().add_modifier(Modifier::UNDERLINED)))
         .column_spacing(1);
     frame.render_widget(table, inner);
 }
 
-/// The pane's title: rows shown of all, counts by membership status, marks.
-fn title(m: &Model) -> String {
+/// The pane's title in at most `room` columns: rows shown of all, counts by membership
+/// status, marks. Parts are kept whole and in order; where the room is short (Thai words are
+/// longer, a filter adds "shown of"), the least needed go first: declined, approved, gone,
+/// then marked; the row count and the pending count stay.
+fn title(m: &Model, room: usize) -> String {
     let q = &m.queue;
     let (pending, approved, declined, other) = q.counts();
     let marked = q.stats().marked;
+    let lang = m.lang;
     // The counts are of the whole queue; with a filter the title says so.
-    let mut title = if q.visible().len() == q.items().len() {
-        format!(" Queue {}", q.items().len())
+    let head = if q.visible().len() == q.items().len() {
+        tr!(lang, "queue-title", n = q.items().len())
     } else {
-        format!(
-            " Queue {} shown of {}, in all",
-            q.visible().len(),
-            q.items().len()
+        tr!(
+            lang,
+            "queue-title-filtered",
+            shown = q.visible().len(),
+            total = q.items().len()
         )
     };
-    title.push_str(&format!(
-        " · {pending} pending · {approved} approved · {declined} declined"
-    ));
+    // (how readily it gives way, text)
+    let mut parts = vec![
+        (0, head),
+        (1, tr!(lang, "queue-count-pending", n = pending)),
+        (4, tr!(lang, "queue-count-approved", n = approved)),
+        (5, tr!(lang, "queue-count-declined", n = declined)),
+    ];
     if other > 0 {
-        title.push_str(&format!(" · {other} gone"));
+        parts.push((3, tr!(lang, "queue-count-gone", n = other)));
     }
     if marked > 0 {
-        title.push_str(&format!(" · {marked} marked"));
+        parts.push((2, tr!(lang, "queue-count-marked", n = marked)));
     }
-    title.push(' ');
-    title
+    let width = |p: &[(u8, String)]| {
+        p.iter()
+            .map(|(_, t)| crate::text::width(t) + 3)
+            .sum::<usize>()
+    };
+    while width(&parts) > room && parts.len() > 2 {
+        let Some(pos) = parts
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, (rank, _))| *rank)
+            .map(|(i, _)| i)
+        else {
+            break;
+        };
+        parts.remove(pos);
+    }
+    let texts: Vec<String> = parts.into_iter().map(|(_, t)| t).collect();
+    format!(" {} ", texts.join(" · "))
 }
 
 /// The pane's bottom line: filter, sort, last refresh, the server's count, paging.
@@ -199,57 +248,57 @@ fn bottom_parts<'a>(m: &Model, theme: &Theme) -> Vec<(u8, Span<'a>)> {
     }
     bottom.push((
         1,
-        Span::styled(format!(" sort: {} ", q.sort().label()), theme.dim()),
+        Span::styled(
+            format!(
+                " {} ",
+                tr!(m.lang, "queue-sort", order = q.sort().label_in(m.lang))
+            ),
+            theme.dim(),
+        ),
     ));
     if let Some(at) = m.listing.refreshed_at {
         // Minutes, not seconds: a text that changed every second would be rewritten with
         // every key pressed (issue 13 item 3).
-        let text = format!(" updated {} ", crate::i18n::dates::ago(m.lang, m.now, at));
+        let ago = crate::i18n::dates::ago(m.lang, m.now, at);
+        let text = format!(" {} ", tr!(m.lang, "queue-updated", ago = ago));
         bottom.push((4, Span::styled(text, theme.dim())));
     }
     if let Some(t) = m.listing.total {
         bottom.push((
             3,
-            Span::styled(format!(" server: {t} pending "), theme.dim()),
+            Span::styled(
+                format!(" {} ", tr!(m.lang, "queue-server-total", n = t)),
+                theme.dim(),
+            ),
         ));
     }
     // One text while more is to come, loading or not (the status line's spinner shows a
     // page being loaded): the line does not flicker with every page.
     if m.listing.has_more || m.listing.loading {
-        bottom.push((2, Span::styled(" more below ", theme.dim())));
+        let text = format!(" {} ", tr!(m.lang, "queue-more-below"));
+        bottom.push((2, Span::styled(text, theme.dim())));
     }
     bottom
 }
 
-/// What the empty queue says: why it is empty and what to press.
+/// What the empty queue says, in the reader's language: why it is empty and what to press.
 fn empty_message(m: &Model) -> String {
     let q = &m.queue;
-    if q.items().is_empty() {
-        match (&m.user, m.listing.support) {
-            (Loadable::Loading, _) => "Loading…".to_owned(),
-            (_, ListingSupport::Unavailable) => {
-                "No requests. This server has no listing: press i to add club request ids."
-                    .to_owned()
-            }
-            _ if m.session_expired || !m.has_token => {
-                "Not signed in: press S to sign in, and the queue loads.".to_owned()
-            }
-            (Loadable::Failed(_), _) => {
-                "Could not read the signed-in user (see the status line): r to try again."
-                    .to_owned()
-            }
-            _ if m.listing.loading => "Loading the queue…".to_owned(),
-            _ if m.listing.error.is_some() => format!(
-                "Could not load the queue: {}. Press r to try again.",
-                clean(m.listing.error.as_deref().unwrap_or(""), 200)
-            ),
-            _ => "No pending requests. Press i to add club request ids, r to refresh.".to_owned(),
+    let lang = m.lang;
+    if !q.items().is_empty() {
+        return tr!(lang, "empty-no-match", filter = clean(q.filter(), 30));
+    }
+    match (&m.user, m.listing.support) {
+        (Loadable::Loading, _) => tr!(lang, "empty-loading"),
+        (_, ListingSupport::Unavailable) => tr!(lang, "empty-no-listing"),
+        _ if m.session_expired || !m.has_token => tr!(lang, "empty-not-signed-in"),
+        (Loadable::Failed(_), _) => tr!(lang, "empty-user-failed"),
+        _ if m.listing.loading => tr!(lang, "empty-loading-queue"),
+        _ if m.listing.error.is_some() => {
+            let error = clean(m.listing.error.as_deref().unwrap_or(""), 200);
+            tr!(lang, "empty-queue-failed", error = error)
         }
-    } else {
-        format!(
-            "No request matches the filter /{}  (/ to change, Esc in the filter to undo)",
-            clean(q.filter(), 30)
-        )
+        _ => tr!(lang, "empty-no-pending"),
     }
 }
 
@@ -269,15 +318,15 @@ fn row<'a>(m: &Model, item: &QueueItem, selected: bool, cells: Cells, theme: &Th
     let Cells { wide, long, name_w } = cells;
     let (st, st_style) = status_cell(m, item, long, theme);
     let student = item
-        .student_name_for(m.lang == crate::i18n::Lang::Thai)
+        .student_name_for(m.lang == Lang::Thai)
         .map(|n| match item.school_number() {
             Some(no) => format!("{n} #{no}"),
             None => n,
         })
         .or_else(|| item.school_number().map(|no| format!("#{no}")))
-        .unwrap_or_else(|| unnamed_student(item));
+        .unwrap_or_else(|| unnamed_student(m.lang, item));
     let club = item
-        .club_name_for(m.lang == crate::i18n::Lang::Thai)
+        .club_name_for(m.lang == Lang::Thai)
         .map(str::to_owned)
         .or_else(|| {
             item.request
@@ -332,13 +381,13 @@ fn row<'a>(m: &Model, item: &QueueItem, selected: bool, cells: Cells, theme: &Th
 
 /// The student cell when the fetch level carried no name or number: the student's own id
 /// (never the request's, which would read as a person), or a dot until the row is read.
-fn unnamed_student(item: &QueueItem) -> String {
+fn unnamed_student(lang: Lang, item: &QueueItem) -> String {
     match item
         .request
         .as_ref()
         .map(|r| r.student.as_ref().map(|s| s.id))
     {
-        Some(Some(id)) => format!("student {}…", crate::app::model::short_id(id)),
+        Some(Some(id)) => tr!(lang, "row-student-id", id = crate::app::model::short_id(id)),
         Some(None) => "—".to_owned(),
         None => "·".to_owned(),
     }

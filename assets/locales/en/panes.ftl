@@ -1,0 +1,139 @@
+# club-admin panes, English: header, queue, detail, club lookup, and the words of rows and
+# membership statuses (src/ui/panes/*, src/ui/mod.rs, src/app/model/row.rs and queue.rs).
+#
+# Same keys and $placeholders as th/panes.ftl (tests/i18n.rs checks). Separators (" · ",
+# ", ", "  ") and symbols (● ○ # —) are added by the code, so no text here starts or ends
+# with a blank. Key letters (S, i, r, c, n, f/F) are the default keys.
+
+## Header (src/ui/panes/header.rs) and the footer's read-only mark
+
+header-no-email = (no e-mail)
+# After the server's role: "(management, admin)".
+header-role-admin = admin
+header-role-not-onboarded = not onboarded
+header-signing-in = signing in…
+header-not-signed-in = not signed in
+header-online = online
+header-offline = offline
+header-connecting = connecting
+header-no-token = no token: S to sign in
+header-session-expired = session expired: S to sign in
+# $left: a time left, age-left-* or age-expired.
+header-token = token { $left }
+header-server-cannot-decide = this server cannot approve or decline
+header-account-cannot-decide = this account cannot approve or decline
+# The short form where the header is narrow.
+header-cannot-decide-short = no approve/decline
+header-read-only = read-only
+
+## Membership status of a club request, as the server says it (the filter keeps the
+## server's words: status:pending)
+
+membership-pending = pending
+membership-approved = approved
+membership-declined = declined
+
+## Rows of the queue (status cell, student cell)
+
+row-approving = approving…
+row-declining = declining…
+row-deleting = deleting…
+# A decision held for its grace period: $verb is row-approving without "…", $n seconds.
+row-held = { $verb } in { $n } s
+row-held-short = { $verb } { $n } s
+# After row-held: "· z undo".
+row-held-undo = { $key } undo
+row-deleted = deleted
+row-not-found = not found
+row-gone = gone
+row-loading = loading…
+row-error = error
+# A student known by id only: the first 8 hex digits of the id.
+row-student-id = student { $id }…
+
+## Queue pane (src/ui/panes/queue.rs)
+
+queue-title = Queue { $n }
+queue-title-filtered = Queue { $shown } shown of { $total }, in all
+queue-count-pending = { $n } pending
+queue-count-approved = { $n } approved
+queue-count-declined = { $n } declined
+queue-count-gone = { $n } gone
+queue-count-marked = { $n } marked
+queue-col-status = status
+queue-col-student = student
+queue-col-club = club
+queue-col-year = year
+queue-col-age = age
+# Bottom line: $order is one of queue-sort-*.
+queue-sort = sort: { $order }
+queue-sort-server = server order
+queue-sort-age = oldest first
+queue-sort-club = club
+queue-sort-status = status
+# $ago: "now" or "5m ago" (age-now, age-ago).
+queue-updated = updated { $ago }
+queue-server-total = server: { $n } pending
+queue-more-below = more below
+
+## Empty states
+
+empty-loading = Loading…
+empty-no-listing = No requests. This server has no listing: press i to add club request ids.
+empty-not-signed-in = Not signed in: press S to sign in, and the queue loads.
+empty-user-failed = Could not read the signed-in user (see the status line): r to try again.
+empty-loading-queue = Loading the queue…
+empty-queue-failed = Could not load the queue: { $error }. Press r to try again.
+empty-no-pending = No pending requests. Press i to add club request ids, r to refresh.
+empty-no-match = No request matches the filter /{ $filter }  (/ to change, Esc in the filter to undo)
+empty-nothing-selected = Nothing selected.
+empty-no-club-match = no club matches
+empty-club-hint = Press c, type a club id (or a name to search), Enter.
+empty-terminal-too-small = Terminal too small ({ $width }x{ $height }): club-admin needs at least { $min_width }x{ $min_height }.
+
+## Detail pane (src/ui/panes/detail.rs): field names at most 8 columns wide
+
+detail-title = Request
+detail-field-id = id
+detail-field-status = status
+detail-field-student = student
+detail-field-club = club
+detail-field-year = year
+detail-field-asked = asked
+detail-field-source = source
+detail-field-levels = levels
+# A student's number in class.
+detail-class-no = no. { $n }
+detail-source-listing = server listing
+detail-source-manual = added by id
+detail-last-action = last action: { $error }
+detail-last-read = last read: { $error }
+# Fetch level names (the `:level` command takes the English ones).
+detail-level-id-only = id_only
+detail-level-compact = compact
+detail-level-default = default
+detail-level-detailed = detailed
+
+## Club lookup pane (src/ui/panes/club.rs): field names at most 8 columns wide
+
+club-title = Club lookup (c)
+club-field-label = id or name:
+club-field-name = name
+club-field-about = about
+club-field-people = people
+club-field-colours = colours
+club-staff-count = { $n } staff
+club-contacts = contacts ({ $n })
+club-staff-list = staff ({ $n })
+club-member-list = members ({ $n })
+# Contact types the server names; LINE, Facebook, Instagram and Discord keep their names.
+club-contact-phone = phone
+club-contact-email = email
+club-contact-website = website
+club-contact-other = other
+club-footer = fetch level { $level } (f/F) · n new contact
+club-loading = loading…
+club-searching = searching…
+# Footer hints while the club field has focus.
+club-hint-look-up = look up
+club-hint-cancel = cancel
