@@ -166,11 +166,11 @@ status-cannot-act = { $action } { $label } ไม่ได้: { $why }
 status-why-already-acting = { $progress } อยู่แล้ว
 status-why-deleted = ถูกลบไปแล้ว
 status-why-gone = เซิร์ฟเวอร์ไม่รู้จักคำขอนี้
-status-why-already = สถานะเป็น { $status } อยู่แล้ว
+status-why-already = คำขอนี้{ $status }
 status-why-cannot-change = เปลี่ยนไม่ได้
 status-already-changing = คำขอนี้กำลังถูกเปลี่ยนหรือลบอยู่แล้ว
 status-nothing-to-do = ไม่มีอะไรต้องทำ: คำขอเหล่านั้นไม่ได้รอพิจารณาแล้ว
-status-decision-refused-here = { $action } ไม่ได้: { $why } (ไม่ได้ส่งอะไรไป)
+status-decision-refused-here = { $action }ไม่ได้: { $why } (ไม่ได้ส่งอะไรไป)
 status-nothing-to-undo = ไม่มีอะไรให้ยกเลิก: ไม่มีการตัดสินที่รอส่ง (ที่ส่งไปแล้วยกเลิกไม่ได้)
 status-taken-back = ยกเลิกการ{ $action } { $what } แล้ว: กลับไปรอพิจารณา ไม่ได้ส่งอะไรไป
 status-sending-held = กำลังส่งการตัดสินที่รออยู่: จะออกเมื่อเซิร์ฟเวอร์ตอบแล้ว (กด q q เพื่อออกทันที)
@@ -206,7 +206,7 @@ status-clubs-changed-dropped = ชมรมของคุณเปลี่ย�
 
 ## รหัสที่เพิ่มเอง คิวที่บันทึกไว้
 
-status-ids-added = เพิ่มรหัสคำขอ { $n } รายการจาก{ $origin }
+status-ids-added = เพิ่มรหัสคำขอ { $n } รายการจาก { $origin }
 status-ids-skipped = ข้าม { $n } รายการที่ไม่ใช่ UUID ({ $ids })
 log-ids-never-sent = ไม่ใช่รหัสคำขอเข้าชมรม ไม่ได้ส่งไป: { $ids }
 status-origin-paste = การวาง
