@@ -44,8 +44,8 @@ impl ErrorInfo {
 
     /// `: {detail} (HTTP {status})`: the reason first (it is what the moderator reads),
     /// then the status. The error id is left to the log and the activity pane
-    /// ([`ApiError::error_id`]).
-    fn suffix(&self) -> String {
+    /// ([`ApiError::error_id`]). No words: the same in every language.
+    pub(super) fn suffix(&self) -> String {
         let mut out = String::new();
         let msg = self.message();
         if !msg.is_empty() && !msg.starts_with("HTTP ") {

@@ -2,7 +2,8 @@
 //!
 //! - [`models`]: the envelope and the records (User, Club, ClubRequest, Student, Contact).
 //! - [`client`]: [`ApiClient`], one async method per operation.
-//! - [`error`]: [`ApiError`], classed for the UI.
+//! - [`error`]: [`ApiError`], classed for the UI; `error_text`: the same in the reader's
+//!   language ([`ApiError::describe`]).
 //! - [`query`]: the bracket query syntax of the deployed listings.
 //! - [`capability`]: [`UpdateRoute`], whether approve and decline exist on this server.
 //! - [`token`]: JWT expiry and pasted-token parsing.
@@ -10,6 +11,7 @@
 pub mod capability;
 pub mod client;
 pub mod error;
+mod error_text;
 pub mod models;
 pub mod query;
 pub mod token;

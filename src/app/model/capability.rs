@@ -2,6 +2,7 @@
 //! update route, and from the answers to real decisions.
 
 use crate::api::UpdateRoute;
+use crate::i18n::Lang;
 
 /// What the server and the account allow, as far as known.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -39,5 +40,67 @@ impl Capabilities {
             UpdateRoute::Missing => Some("this server cannot approve or decline"),
             UpdateRoute::RoleRefused { .. } => Some("this account cannot approve or decline"),
         }
+    }
+
+    /// [`Capabilities::header_notice`] in the reader's language (keys `status-cannot-decide-*`);
+    /// in English the same words.
+    pub fn header_notice_in(&self, lang: Lang) -> Option<String> {
+        let key = match self.update_route.as_ref()? {
+            UpdateRoute::Present => return None,
+            UpdateRoute::Missing => "status-cannot-decide-server",
+            UpdateRoute::RoleRefused { .. } => "status-cannot-decide-account",
+        };
+        Some(crate::i18n::tr(lang, key))
+    }
+}
+
+/// [`UpdateRoute::notice`] in the reader's language, for the status line and the activity
+/// log: "this server cannot approve or decline", or "this account cannot approve or decline:
+/// <the server's detail>" (the detail as the server gave it). `None` when decisions are
+/// allowed.
+pub fn route_notice(lang: Lang, route: &UpdateRoute) -> Option<String> {
+    match route {
+        UpdateRoute::Present => None,
+        UpdateRoute::Missing => Some(crate::i18n::tr(lang, "status-cannot-decide-server")),
+        UpdateRoute::RoleRefused { detail } => Some(crate::tr!(
+            lang,
+            "status-cannot-decide-account-why",
+            detail = detail.as_str()
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notices_in_english_are_the_api_words_and_in_thai_thai() {
+        let routes = [
+            UpdateRoute::Present,
+            UpdateRoute::Missing,
+            UpdateRoute::RoleRefused {
+                detail: "User is not a student".into(),
+            },
+        ];
+        for r in routes {
+            assert_eq!(route_notice(Lang::English, &r), r.notice());
+            let caps = Capabilities {
+                update_route: Some(r.clone()),
+                ..Capabilities::default()
+            };
+            assert_eq!(
+                caps.header_notice_in(Lang::English).as_deref(),
+                caps.header_notice()
+            );
+            if let Some(th) = route_notice(Lang::Thai, &r) {
+                assert!(th.contains("อนุมัติ"), "{th}");
+            }
+        }
+        let role = UpdateRoute::RoleRefused {
+            detail: "User is not a student".into(),
+        };
+        let th = route_notice(Lang::Thai, &role).unwrap_or_default();
+        assert!(th.ends_with(": User is not a student"), "{th}");
     }
 }

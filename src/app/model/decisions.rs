@@ -111,8 +111,9 @@ impl Held {
 /// re-read; the first successful read settles it.
 #[derive(Debug, Clone, Default)]
 pub struct Unsettled {
-    /// The decision and how its answer was lost (the error in words).
-    rows: HashMap<Uuid, (RowAction, String)>,
+    /// The decision and how its answer was lost (the error: put in words in each language
+    /// where it is shown, the audit file's in English).
+    rows: HashMap<Uuid, (RowAction, crate::api::ApiError)>,
 }
 
 impl Unsettled {
@@ -131,18 +132,18 @@ impl Unsettled {
         self.rows.get(&id).map(|r| r.0)
     }
 
-    /// How the answer to the decision on `id` was lost (the error in words).
-    pub fn cause(&self, id: Uuid) -> Option<&str> {
-        self.rows.get(&id).map(|r| r.1.as_str())
+    /// How the answer to the decision on `id` was lost.
+    pub fn cause(&self, id: Uuid) -> Option<&crate::api::ApiError> {
+        self.rows.get(&id).map(|r| &r.1)
     }
 
-    /// Records a write on `id` whose answer was lost, and how (`cause`, in words).
-    pub fn insert(&mut self, id: Uuid, action: RowAction, cause: String) {
+    /// Records a write on `id` whose answer was lost, and how (`cause`).
+    pub fn insert(&mut self, id: Uuid, action: RowAction, cause: crate::api::ApiError) {
         self.rows.insert(id, (action, cause));
     }
 
     /// Forgets `id` (settled); returns the decision and the cause.
-    pub fn remove(&mut self, id: Uuid) -> Option<(RowAction, String)> {
+    pub fn remove(&mut self, id: Uuid) -> Option<(RowAction, crate::api::ApiError)> {
         self.rows.remove(&id)
     }
 }

@@ -5,6 +5,7 @@ use uuid::Uuid;
 
 use crate::api::Timestamp;
 use crate::app::effect::{AuditEntry, Outcome};
+use crate::i18n::Lang;
 
 /// Entries kept in memory. A heavy day of moderation writes about 2,000; past the cap the
 /// oldest [`LOG_TRIM`] go at once, so trimming is rare. The audit file keeps everything.
@@ -17,16 +18,29 @@ pub const LOG_TRIM: usize = 1000;
 pub struct LogEntry {
     /// When the outcome became known (for earlier sessions: when it was audited).
     pub at: Timestamp,
-    /// What ran: `approve`, `decline`, `delete`, `add-contact`, `sign-in`, `start`, ...
+    /// What ran, as a code (not translated: the audit file's action names are the same):
+    /// `approve`, `decline`, `delete`, `add-contact`, `sign-in`, `signed in`, `start`,
+    /// `capability`, `add ids`. The log pane shows it in the reader's language
+    /// (`log-what-*`), or as it is when it has no words.
     pub what: String,
     /// The club request or club, when any.
     pub target: Option<Uuid>,
-    /// "student → club", an e-mail or a contact, sanitised.
+    /// "student → club", an e-mail or a contact, sanitised, in the reader's language.
     pub label: String,
     /// How it ended.
     pub outcome: Outcome,
-    /// Why, when not `ok` (the server's `detail` or the error in words), sanitised.
+    /// Why, when not `ok` (the server's `detail` or the error in words), sanitised, in the
+    /// reader's language (the server's own words as given).
     pub detail: Option<String>,
+}
+
+/// The words of a [`LogEntry::what`] code in `lang` (key `log-what-<code>`, spaces as `-`):
+/// `approve` → "อนุมัติ"; a code without words (an action an audit file of a later version
+/// holds) as it is.
+pub fn what_text(lang: Lang, what: &str) -> String {
+    let key = format!("log-what-{}", what.replace(' ', "-"));
+    let text = crate::i18n::tr(lang, &key);
+    if text == key { what.to_owned() } else { text }
 }
 
 /// The activity log, oldest first, with its pane's state.
@@ -53,18 +67,20 @@ impl ActivityLog {
         }
     }
 
-    /// Puts the decisions of earlier sessions before this session's entries.
-    pub fn prepend_history(&mut self, earlier: Vec<AuditEntry>) {
+    /// Puts the decisions of earlier sessions before this session's entries; the words this
+    /// dashboard adds are in `lang` (an audited detail stays as written: the audit file is
+    /// English).
+    pub fn prepend_history(&mut self, earlier: Vec<AuditEntry>, lang: Lang) {
         let earlier = earlier.into_iter().map(|e| LogEntry {
             at: e.at,
             what: e.action,
             target: Some(e.target),
-            label: "(earlier session)".into(),
+            label: crate::i18n::tr(lang, "log-earlier-session"),
             outcome: e.outcome,
             detail: match (e.outcome, e.detail) {
                 (Outcome::Ok, _) => None,
                 (_, Some(d)) => Some(crate::text::clean(&d, 300)),
-                (Outcome::Unknown, None) => Some("no answer seen".into()),
+                (Outcome::Unknown, None) => Some(crate::i18n::tr(lang, "log-no-answer-seen")),
                 (_, None) => None,
             },
         });

@@ -16,6 +16,7 @@ pub mod log;
 pub mod popup;
 pub mod queue;
 pub mod row;
+pub mod words;
 
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -360,7 +361,8 @@ impl Model {
     }
 
     /// The status line, derived from state: the newest of the last notice and the
-    /// activities under way (checking a token, refreshing, a bulk action's progress).
+    /// activities under way (checking a token, refreshing, a bulk action's progress), in the
+    /// reader's language (keys `status-*`).
     pub fn status_line(&self) -> Option<(Severity, String)> {
         let mut best: Option<(u64, Severity, String)> = self
             .notice
@@ -372,42 +374,21 @@ impl Model {
             }
         };
         if let Some(s) = self.activities.signing_in {
-            offer(s, "signed in: checking the token…".into());
+            offer(s, crate::i18n::tr(self.lang, "status-checking-token"));
         }
         if let Some(s) = self.activities.refreshing {
-            offer(s, "refreshing…".into());
+            offer(s, crate::i18n::tr(self.lang, "status-refreshing"));
         }
         if let Some(b) = &self.activities.bulk {
-            let mut tail = Vec::new();
-            if b.failed > 0 {
-                tail.push(format!("{} failed", b.failed));
-            }
-            if b.unknown > 0 {
-                tail.push(format!("{} unknown, re-reading", b.unknown));
-            }
-            let tail = if tail.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", tail.join(", "))
-            };
-            offer(
-                b.seq,
-                format!("{} {}/{}{tail}", b.action.progress(), b.done, b.total),
-            );
+            offer(b.seq, self.bulk_text(b));
         }
         if let Some(task) = &self.activities.marking_all {
-            let total = self
-                .listing
-                .total
-                .map(|t| format!(" of {t}"))
-                .unwrap_or_default();
-            offer(
-                task.seq,
-                format!(
-                    "mark all: loading the rest of the queue, {} loaded{total}…",
-                    self.queue.stats().pending
-                ),
-            );
+            let n = self.queue.stats().pending;
+            let text = match self.listing.total {
+                Some(t) => crate::tr!(self.lang, "status-mark-all-loading-of", n = n, total = t),
+                None => crate::tr!(self.lang, "status-mark-all-loading", n = n),
+            };
+            offer(task.seq, text);
         }
         if let Some(d) = self.held.latest() {
             offer(d.seq, self.held_text(d));
@@ -415,30 +396,55 @@ impl Model {
         best.map(|(_, sev, text)| (sev, text))
     }
 
-    /// "approving Somchai → Robotics in 4 s · z undo" (or "approving 51 requests …").
+    /// "approving… 16/99 (3 failed, 1 unknown, re-reading)".
+    fn bulk_text(&self, b: &BulkTask) -> String {
+        let mut tail = Vec::new();
+        if b.failed > 0 {
+            tail.push(crate::tr!(self.lang, "status-bulk-failed", n = b.failed));
+        }
+        if b.unknown > 0 {
+            tail.push(crate::tr!(self.lang, "status-bulk-unknown", n = b.unknown));
+        }
+        let tail = if tail.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", tail.join(", "))
+        };
+        let progress = words::progress(self.lang, b.action);
+        format!("{progress} {}/{}{tail}", b.done, b.total)
+    }
+
+    /// "approving Somchai → Robotics in 4 s · z undo" (or "approving 51 requests …"), the
+    /// names in the reader's language.
     fn held_text(&self, d: &HeldDecision) -> String {
+        let thai = self.lang == crate::i18n::Lang::Thai;
         let what = match d.ids.as_slice() {
             [id] => self
                 .queue
                 .get(*id)
-                .map(|i| i.label())
+                .map(|i| i.label_for(thai))
                 .unwrap_or_else(|| short_id(*id)),
-            ids => format!("{} requests", ids.len()),
+            ids => words::requests(self.lang, ids.len()),
         };
-        let verb = d.action.progress().trim_end_matches('…');
-        let undo = self
+        let mut text = crate::tr!(
+            self.lang,
+            "status-held",
+            action = d.action.verb(),
+            what = what,
+            seconds = d.seconds_left(self.now)
+        );
+        if let Some(k) = self
             .keymap
             .key_for(Scope::Queue, super::keymap::Action::Undo)
-            .map(|k| format!(" · {k} undo"))
-            .unwrap_or_default();
-        let more = match self.held.len() {
-            1 => String::new(),
-            n => format!(" ({n} decisions held)"),
-        };
-        format!(
-            "{verb} {what} in {} s{undo}{more}",
-            d.seconds_left(self.now)
-        )
+        {
+            let undo = crate::tr!(self.lang, "status-held-undo", key = k.to_string());
+            text.push_str(&format!(" · {undo}"));
+        }
+        if let n @ 2.. = self.held.len() {
+            let more = crate::tr!(self.lang, "status-held-more", n = n);
+            text.push_str(&format!(" {more}"));
+        }
+        text
     }
 
     /// The status line's text (see [`Model::status_line`]).
@@ -463,8 +469,9 @@ impl Model {
         }
     }
 
-    /// The club's name when every request of `ids` is of one named club (for "approve 51
-    /// requests of Computer Club?"); `None` when they are of several, or a club is unknown.
+    /// The club's name, in the reader's language, when every request of `ids` is of one
+    /// named club (for "approve 51 requests of Computer Club?"); `None` when they are of
+    /// several, or a club is unknown.
     pub fn one_club(&self, ids: &[Uuid]) -> Option<String> {
         let first = self
             .queue
@@ -473,6 +480,7 @@ impl Model {
             .as_ref()?
             .club
             .as_ref()?;
+        let thai = self.lang == crate::i18n::Lang::Thai;
         let mut name = None;
         for id in ids {
             let item = self.queue.get(*id)?;
@@ -480,7 +488,7 @@ impl Model {
             if club.id != first.id {
                 return None;
             }
-            name = name.or_else(|| item.club_name().map(str::to_owned));
+            name = name.or_else(|| item.club_name_for(thai).map(str::to_owned));
         }
         name.or_else(|| self.listing.club_names.get(&first.id).cloned())
             .map(|n| crate::text::clean(&n, 40))

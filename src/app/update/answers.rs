@@ -12,6 +12,7 @@ use crate::app::model::{
     Awaiting, ListScope, ListingSupport, Loadable, Model, Popup, RowState, Severity,
 };
 use crate::app::msg::ApiAnswer;
+use crate::i18n::tr;
 
 /// Clubs one student staffs, asked in one page: a student on the staff of more than 100
 /// clubs is not a case the service knows (a club has a handful of staff).
@@ -63,7 +64,8 @@ fn end_refresh_when_read(m: &mut Model) {
         })
     {
         m.activities.refreshing = None;
-        say(m, Severity::Success, "refreshed");
+        let text = tr(m.lang, "status-refreshed");
+        say(m, Severity::Success, &text);
     }
 }
 
@@ -73,12 +75,10 @@ fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<Effect> {
         Err(e) => {
             note_error(m, &e);
             m.activities.signing_in = None;
-            m.user = Loadable::Failed(error_text(&e));
-            say(
-                m,
-                Severity::Error,
-                &format!("could not read the current user: {}", error_text(&e)),
-            );
+            let why = error_text(m.lang, &e);
+            m.user = Loadable::Failed(why.clone());
+            let text = crate::tr!(m.lang, "status-user-failed", error = why);
+            say(m, Severity::Error, &text);
             return Vec::new();
         }
     };
@@ -110,7 +110,8 @@ fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<Effect> {
     }
     m.user = Loadable::Loaded(user);
     if m.activities.signing_in.take().is_some() {
-        say(m, Severity::Success, "signed in");
+        let text = tr(m.lang, "status-signed-in");
+        say(m, Severity::Success, &text);
     }
     fx
 }
@@ -130,15 +131,20 @@ fn on_token_check(
             // The server's own words, not the 401's usual "sign in again": the session in
             // use is still signed in.
             match e.info().and_then(|i| i.detail.as_deref()) {
-                Some(d) => format!(
-                    "that token was refused: {} (HTTP 401)",
-                    crate::text::clean(d, 80)
+                Some(d) => crate::tr!(
+                    m.lang,
+                    "status-token-refused-why",
+                    detail = crate::text::clean(d, 80)
                 ),
-                None => "that token was refused (HTTP 401)".to_owned(),
+                None => tr(m.lang, "status-token-refused"),
             }
         } else {
             note_error(m, e);
-            format!("could not check the token: {}", error_text(e))
+            crate::tr!(
+                m.lang,
+                "status-token-check-failed",
+                error = error_text(m.lang, e)
+            )
         };
         let mut popup = super::sign_in_popup(m, Some(why.clone()));
         if let Popup::SignIn { save: s, .. } = &mut popup {
@@ -153,7 +159,8 @@ fn on_token_check(
     m.has_token = true;
     m.session_expired = false;
     m.save_token = save;
-    log(m, "sign-in", None, "token pasted and taken".into(), Ok(()));
+    let label = tr(m.lang, "log-token-taken");
+    log(m, "sign-in", None, label, Ok(()));
     let mut fx = vec![Effect::SetToken(token.0.clone())];
     if save {
         fx.push(Effect::SaveToken(token.0));
@@ -179,24 +186,26 @@ fn on_staffed_clubs(
 ) -> Vec<Effect> {
     let reply = match res {
         Ok(reply) => reply,
-        Err(e) => return fetch::listing_failed(m, &e, "could not find your clubs"),
+        Err(e) => {
+            let what = tr(m.lang, "status-staffed-clubs-failed");
+            return fetch::listing_failed(m, &e, &what);
+        }
     };
     note_ok(m, &reply.api_version);
     m.listing.support = ListingSupport::Available;
     let mut fx = fetch::fetch_unloaded(m);
     let ids: Vec<Uuid> = reply.data.iter().map(|c| c.id).collect();
+    let thai = m.lang == crate::i18n::Lang::Thai;
     for c in &reply.data {
-        if let Some(n) = c.name.as_ref().and_then(|n| n.best()) {
+        let name = c.name.as_ref();
+        if let Some(n) = name.and_then(|n| if thai { n.thai_first() } else { n.best() }) {
             m.listing.club_names.insert(c.id, crate::text::clean(n, 60));
         }
     }
     if ids.is_empty() {
         fx.extend(scope::decided(m, ListScope::None));
-        say(
-            m,
-            Severity::Info,
-            "you are not on the staff of any club: add request ids with i, or :scope <club id>",
-        );
+        let text = tr(m.lang, "status-no-staffed-clubs");
+        say(m, Severity::Info, &text);
     } else {
         fx.extend(scope::decided(m, ListScope::Clubs(ids)));
     }

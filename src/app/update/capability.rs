@@ -5,7 +5,7 @@
 use super::{call, log, note_error, say};
 use crate::api::{ApiError, UpdateRoute};
 use crate::app::effect::{ApiCall, Effect};
-use crate::app::model::capability::PROBE_LIMIT;
+use crate::app::model::capability::{PROBE_LIMIT, route_notice};
 use crate::app::model::{Awaiting, Connection, Model, RowAction, Severity};
 
 /// The probe (`PUT` of the nil UUID, which changes nothing), when it can tell something new:
@@ -46,7 +46,7 @@ pub(super) fn on_update_route(m: &mut Model, res: Result<UpdateRoute, ApiError>)
 /// presses do not repeat it in the log).
 pub(super) fn learn(m: &mut Model, route: UpdateRoute) {
     let changed = m.capabilities.update_route.as_ref() != Some(&route);
-    let notice = route.notice();
+    let notice = route_notice(m.lang, &route);
     m.capabilities.update_route = Some(route);
     match notice {
         Some(text) if changed || !m.capabilities.notice_given => {
@@ -70,9 +70,14 @@ pub(super) fn refuse_decision(m: &mut Model, action: RowAction) -> bool {
         .capabilities
         .update_route
         .as_ref()
-        .and_then(UpdateRoute::notice)
+        .and_then(|r| route_notice(m.lang, r))
         .unwrap_or_default();
-    let text = format!("cannot {}: {why} (nothing was sent)", action.verb());
+    let text = crate::tr!(
+        m.lang,
+        "status-decision-refused-here",
+        action = crate::app::model::words::verb(m.lang, action),
+        why = why
+    );
     say(m, Severity::Error, &crate::text::clean(&text, 300));
     true
 }

@@ -10,6 +10,7 @@ use crate::app::effect::{ApiCall, Effect};
 use crate::app::key::{Key, KeyCode, edit};
 use crate::app::keymap::Action;
 use crate::app::model::{Awaiting, ListingSupport, Loadable, Model, Popup, Severity};
+use crate::i18n::tr;
 
 /// Club search results asked for at once (`GET /v1/clubs?filter[q]=...`): a school has
 /// a few dozen clubs; a query matching more is refined by typing more.
@@ -47,7 +48,8 @@ pub(super) fn on_club_input_key(m: &mut Model, k: Key) -> Vec<Effect> {
 /// id is refused before any request.
 pub(super) fn lookup_club(m: &mut Model, text: &str) -> Vec<Effect> {
     if text.is_empty() {
-        say(m, Severity::Error, "type a club id, or a name to search");
+        let text = tr(m.lang, "status-club-type-something");
+        say(m, Severity::Error, &text);
         return Vec::new();
     }
     if let Ok(id) = Uuid::parse_str(text) {
@@ -55,9 +57,10 @@ pub(super) fn lookup_club(m: &mut Model, text: &str) -> Vec<Effect> {
         return load_club(m, id);
     }
     if looks_like_uuid_attempt(text) {
-        let text = format!(
-            "{:?} is not a valid club id (UUID)",
-            crate::text::clean(text, 40)
+        let text = crate::tr!(
+            m.lang,
+            "status-bad-club-id",
+            text = format!("{:?}", crate::text::clean(text, 40))
         );
         // The pane no longer shows the club of the last query under this one.
         m.club.club_id = None;
@@ -67,11 +70,8 @@ pub(super) fn lookup_club(m: &mut Model, text: &str) -> Vec<Effect> {
         return Vec::new();
     }
     if m.listing.support == ListingSupport::Unavailable {
-        say(
-            m,
-            Severity::Error,
-            "this server cannot search clubs by name: enter a club id",
-        );
+        let text = tr(m.lang, "status-no-club-search");
+        say(m, Severity::Error, &text);
         return Vec::new();
     }
     m.club.results = Loadable::Loading;
@@ -156,7 +156,15 @@ pub(super) fn new_contact(m: &mut Model) -> Vec<Effect> {
                 error: None,
             });
         }
-        None => say(m, Severity::Error, "look up a club first (c)"),
+        None => {
+            let key = m
+                .keymap
+                .key_for(crate::app::keymap::Scope::Queue, Action::ClubLookup)
+                .map(|k| k.to_string())
+                .unwrap_or_else(|| ":club".to_owned());
+            let text = crate::tr!(m.lang, "status-club-first", key = key);
+            say(m, Severity::Error, &text);
+        }
     }
     Vec::new()
 }
@@ -184,7 +192,8 @@ pub(super) fn submit_contact(m: &mut Model) -> Vec<Effect> {
     }
     *error = None;
     let club_id = *club_id;
-    say(m, Severity::Info, "adding contact…");
+    let text = tr(m.lang, "status-adding-contact");
+    say(m, Severity::Info, &text);
     let c = ApiCall::CreateContact {
         club_id,
         contact,
@@ -210,13 +219,14 @@ pub(super) fn on_club(m: &mut Model, id: Uuid, res: Result<Reply<Club>, ApiError
                 .map(|n| crate::text::clean(n, 50))
                 .unwrap_or_else(|| id.to_string());
             m.club.club = Loadable::Loaded(reply.data);
-            say(m, Severity::Info, &format!("club: {name}"));
+            let text = crate::tr!(m.lang, "status-club-shown", name = name);
+            say(m, Severity::Info, &text);
         }
         Err(e) => {
             note_error(m, &e);
             let text = match &e {
-                ApiError::NotFound(_) => format!("no club with id {id}"),
-                _ => error_text(&e),
+                ApiError::NotFound(_) => crate::tr!(m.lang, "status-no-club", id = id.to_string()),
+                _ => error_text(m.lang, &e),
             };
             m.club.club = Loadable::Failed(text);
         }
@@ -237,20 +247,19 @@ pub(super) fn on_club_search(
             m.club.results = Loadable::Loaded(reply.data);
             match one {
                 Some(id) => return load_club(m, id),
-                None => say(
-                    m,
-                    Severity::Info,
-                    &format!("{n} club(s) found: j/k and Enter to open"),
-                ),
+                None => {
+                    let text = crate::tr!(m.lang, "status-clubs-found", n = n);
+                    say(m, Severity::Info, &text);
+                }
             }
         }
         Err(e) => {
             note_error(m, &e);
             m.club.results = Loadable::Failed(
                 if matches!(e, ApiError::OperationUnavailable(_) | ApiError::NotFound(_)) {
-                    "this server cannot search clubs by name: enter a club id".into()
+                    tr(m.lang, "status-no-club-search")
                 } else {
-                    error_text(&e)
+                    error_text(m.lang, &e)
                 },
             );
         }
@@ -283,12 +292,13 @@ pub(super) fn on_contact_created(
                 m.popup = None;
             }
             log(m, "add-contact", Some(club_id), label.clone(), Ok(()));
-            say(m, Severity::Success, &format!("contact added: {label}"));
+            let text = crate::tr!(m.lang, "status-contact-added", contact = label.as_str());
+            say(m, Severity::Success, &text);
             vec![with_value(audit(m, "add-contact", club_id, Ok(())), label)]
         }
         Err(e) => {
             note_error(m, &e);
-            let text = error_text(&e);
+            let text = error_text(m.lang, &e);
             let mut tried = String::new();
             if let Some(Popup::AddContact {
                 error, kind, value, ..
@@ -298,16 +308,12 @@ pub(super) fn on_contact_created(
                 let kind = &Popup::contact_types()[*kind];
                 tried = crate::text::clean(&format!("{kind} {}", value.value().trim()), 60);
             }
-            let detail = super::log_text(&e);
-            log(
-                m,
-                "add-contact",
-                Some(club_id),
-                String::new(),
-                Err(detail.clone()),
-            );
-            say(m, Severity::Error, &format!("contact not added: {text}"));
-            let line = audit(m, "add-contact", club_id, Err(detail));
+            let detail = super::log_text(m.lang, &e);
+            log(m, "add-contact", Some(club_id), String::new(), Err(detail));
+            let said = crate::tr!(m.lang, "status-contact-not-added", error = text);
+            say(m, Severity::Error, &said);
+            let english = super::log_text(crate::i18n::Lang::English, &e);
+            let line = audit(m, "add-contact", club_id, Err(english));
             vec![if tried.is_empty() {
                 line
             } else {

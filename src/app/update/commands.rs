@@ -10,8 +10,18 @@ use crate::app::keymap::Action;
 use crate::app::model::{
     Awaiting, ListScope, Loadable, Model, Pane, QueueSort, RowState, Severity,
 };
+use crate::i18n::{Lang, tr};
 
-/// The commands, for the error message and the help (`name ARGS`).
+/// A fetch level typed after `:level` or `:club-level` (the wire names); the error in `lang`.
+fn parse_level(lang: Lang, text: &str) -> Result<FetchLevel, String> {
+    FetchLevel::parse(text).ok_or_else(|| {
+        let given = format!("{:?}", crate::text::clean(text, 20));
+        crate::tr!(lang, "command-unknown-level", given = given)
+    })
+}
+
+/// The commands, for the error message and the help (`name ARGS`; names and arguments as
+/// typed, so English in every language; [`command_help`] gives them with their help text).
 pub const COMMANDS: &[&str] = &[
     "add IDS",
     "club ID|NAME",
@@ -27,6 +37,28 @@ pub const COMMANDS: &[&str] = &[
     "log",
     "quit",
 ];
+
+/// Every command of [`COMMANDS`] with its help text in `lang` (keys `command-help-<name>`):
+/// "add IDS — add club request ids to the queue" / "add รหัส… — เพิ่มรหัสคำขอเข้าคิว". The
+/// command names and fixed arguments stay as they are typed.
+pub fn command_help(lang: Lang) -> Vec<String> {
+    COMMANDS
+        .iter()
+        .filter_map(|c| c.split_whitespace().next())
+        .map(|name| tr(lang, &format!("command-help-{name}")))
+        .collect()
+}
+
+/// "sorted: oldest first" in `lang`.
+pub(super) fn sorted_text(lang: Lang, sort: QueueSort) -> String {
+    let code = match sort {
+        QueueSort::Server => "server",
+        QueueSort::Age => "age",
+        QueueSort::Club => "club",
+        QueueSort::Status => "status",
+    };
+    crate::tr!(lang, "status-sorted", sort = code)
+}
 
 /// Runs one command line.
 pub(super) fn run_command(m: &mut Model, text: &str) -> Vec<Effect> {
@@ -70,16 +102,22 @@ fn mouse(m: &mut Model, arg: &str) -> Vec<Effect> {
         "off" => false,
         "" => !m.mouse,
         other => {
-            let text = format!(
-                "mouse takes on or off (not {:?})",
-                crate::text::clean(other, 20)
-            );
+            let given = format!("{:?}", crate::text::clean(other, 20));
+            let text = crate::tr!(m.lang, "command-mouse-usage", given = given);
             say(m, Severity::Error, &text);
             return Vec::new();
         }
     };
     m.mouse = on;
-    say(m, Severity::Info, if on { "mouse on" } else { "mouse off" });
+    let text = tr(
+        m.lang,
+        if on {
+            "command-mouse-on"
+        } else {
+            "command-mouse-off"
+        },
+    );
+    say(m, Severity::Info, &text);
     vec![Effect::SetMouse(on)]
 }
 
@@ -94,23 +132,21 @@ fn clear_done(m: &mut Model) -> Vec<Effect> {
                     .is_none_or(|s| *s == crate::api::MembershipStatus::Pending))
     });
     let cleared = before - m.queue.len();
-    say(
-        m,
-        Severity::Info,
-        &format!("cleared {cleared} decided or deleted request(s) from the queue"),
-    );
+    let text = crate::tr!(m.lang, "command-cleared", n = cleared);
+    say(m, Severity::Info, &text);
     Vec::new()
 }
 
 /// `:log`: shows or hides the activity log (as `L`) and says which.
 fn log(m: &mut Model) -> Vec<Effect> {
     let fx = keys::run_action(m, Action::ToggleLog);
-    let text = if m.log.visible {
-        "activity log shown (L or :log hides it)"
+    let key = if m.log.visible {
+        "command-log-shown"
     } else {
-        "activity log hidden"
+        "command-log-hidden"
     };
-    say(m, Severity::Info, text);
+    let text = tr(m.lang, key);
+    say(m, Severity::Info, &text);
     fx
 }
 
@@ -120,10 +156,11 @@ fn unknown(m: &mut Model, other: &str) -> Vec<Effect> {
         .iter()
         .filter_map(|c| c.split_whitespace().next())
         .collect();
-    let text = format!(
-        "unknown command {:?}: try {}",
-        crate::text::clean(other, 20),
-        names.join(", ")
+    let text = crate::tr!(
+        m.lang,
+        "command-unknown",
+        given = format!("{:?}", crate::text::clean(other, 20)),
+        names = names.join(", ")
     );
     say(m, Severity::Error, &text);
     Vec::new()
@@ -136,29 +173,29 @@ fn sort(m: &mut Model, arg: &str) -> Vec<Effect> {
         "status" => QueueSort::Status,
         "server" => QueueSort::Server,
         _ => {
-            say(m, Severity::Error, "sort takes age, club, status or server");
+            let text = tr(m.lang, "command-sort-usage");
+            say(m, Severity::Error, &text);
             return Vec::new();
         }
     };
     m.queue.set_sort(s);
-    say(m, Severity::Info, &format!("sorted: {}", s.label()));
+    let text = sorted_text(m.lang, s);
+    say(m, Severity::Info, &text);
     Vec::new()
 }
 
 /// `:club-level L`: the club pane's fetch level (the club is read again at it).
 fn club_level(m: &mut Model, arg: &str) -> Vec<Effect> {
     if arg.is_empty() {
-        say(
-            m,
-            Severity::Error,
-            "club-level takes a fetch level: id_only, compact, default or detailed",
-        );
+        let text = tr(m.lang, "command-club-level-usage");
+        say(m, Severity::Error, &text);
         return Vec::new();
     }
-    match crate::api::query::parse_level(arg) {
+    match parse_level(m.lang, arg) {
         Ok(l) => {
             m.club.level = Some(l);
-            say(m, Severity::Info, &format!("club fetch level: {l}"));
+            let text = crate::tr!(m.lang, "status-club-level", level = l.as_str());
+            say(m, Severity::Info, &text);
             match m.club.club_id {
                 Some(id) => club::load_club(m, id),
                 None => Vec::new(),
@@ -174,7 +211,7 @@ fn club_level(m: &mut Model, arg: &str) -> Vec<Effect> {
 fn level(m: &mut Model, arg: &str) -> Vec<Effect> {
     let parsed: Result<Vec<FetchLevel>, String> = arg
         .split_whitespace()
-        .map(crate::api::query::parse_level)
+        .map(|a| parse_level(m.lang, a))
         .collect();
     match parsed {
         Ok(l) if l.len() == 1 || l.len() == 2 => {
@@ -184,13 +221,18 @@ fn level(m: &mut Model, arg: &str) -> Vec<Effect> {
                 m.levels.descendant_fetch_level
             };
             m.levels = crate::api::Levels::new(l[0], desc);
-            say(
-                m,
-                Severity::Info,
-                &format!("request fetch level {} / descendants {}", l[0], desc),
+            let text = crate::tr!(
+                m.lang,
+                "command-level-set",
+                level = l[0].as_str(),
+                descendants = desc.as_str()
             );
+            say(m, Severity::Info, &text);
         }
-        Ok(_) => say(m, Severity::Error, "level takes one or two fetch levels"),
+        Ok(_) => {
+            let text = tr(m.lang, "command-level-usage");
+            say(m, Severity::Error, &text);
+        }
         Err(e) => say(m, Severity::Error, &e),
     }
     Vec::new()
@@ -203,7 +245,8 @@ fn scope(m: &mut Model, arg: &str) -> Vec<Effect> {
         other => match Uuid::parse_str(other) {
             Ok(id) => Some(ListScope::Clubs(vec![id])),
             Err(_) => {
-                say(m, Severity::Error, "scope takes mine, all or a club id");
+                let text = tr(m.lang, "command-scope-usage");
+                say(m, Severity::Error, &text);
                 return Vec::new();
             }
         },

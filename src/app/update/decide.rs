@@ -9,7 +9,9 @@ use uuid::Uuid;
 
 use super::{call, fetch, held, label_of, say};
 use crate::app::effect::{ApiCall, Effect};
+use crate::app::model::words::{progress, status_word, verb};
 use crate::app::model::{Awaiting, BulkTask, Model, Popup, RowAction, RowState, Severity};
+use crate::i18n::tr;
 
 /// Approve, decline or delete: marked rows after one confirmation; else the selected row
 /// (delete always asks).
@@ -35,33 +37,40 @@ pub(super) fn decide(m: &mut Model, action: RowAction) -> Vec<Effect> {
         return Vec::new();
     }
     let Some(item) = m.queue.selected() else {
-        say(
-            m,
-            Severity::Info,
-            "the queue is empty: add request ids with i",
-        );
+        let text = tr(m.lang, "status-queue-empty");
+        say(m, Severity::Info, &text);
         return Vec::new();
     };
     let id = item.id;
     if !item.is_actionable() && action != RowAction::Delete {
+        let lang = m.lang;
         let why = match (&item.state, item.status()) {
-            (RowState::Acting(a), _) => format!("already {}", a.progress()),
-            (RowState::Deleted, _) => "it was deleted".to_owned(),
-            (RowState::Gone, _) => "the server does not know it".to_owned(),
-            (_, Some(s)) => format!("it is already {s}"),
-            _ => "it cannot change".to_owned(),
+            (RowState::Acting(a), _) => {
+                crate::tr!(
+                    lang,
+                    "status-why-already-acting",
+                    progress = progress(lang, *a)
+                )
+            }
+            (RowState::Deleted, _) => tr(lang, "status-why-deleted"),
+            (RowState::Gone, _) => tr(lang, "status-why-gone"),
+            (_, Some(s)) => crate::tr!(lang, "status-why-already", status = status_word(lang, s)),
+            _ => tr(lang, "status-why-cannot-change"),
         };
-        let text = format!("cannot {} {}: {why}", action.verb(), label_of(m, id));
+        let text = crate::tr!(
+            lang,
+            "status-cannot-act",
+            action = verb(lang, action),
+            label = label_of(m, id),
+            why = why
+        );
         say(m, Severity::Error, &text);
         return Vec::new();
     }
     if action == RowAction::Delete {
         if matches!(item.state, RowState::Acting(_) | RowState::Deleted) {
-            say(
-                m,
-                Severity::Error,
-                "that request is already being changed or deleted",
-            );
+            let text = tr(m.lang, "status-already-changing");
+            say(m, Severity::Error, &text);
             return Vec::new();
         }
         m.popup = Some(Popup::Confirm {
@@ -94,11 +103,8 @@ pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) ->
         })
         .collect();
     if ids.is_empty() {
-        say(
-            m,
-            Severity::Error,
-            "nothing to do: those requests are no longer pending",
-        );
+        let text = tr(m.lang, "status-nothing-to-do");
+        say(m, Severity::Error, &text);
         return Vec::new();
     }
     let single = ids.len() == 1 && m.queue.selected().map(|i| i.id) == ids.first().copied();
@@ -179,7 +185,8 @@ fn act(m: &mut Model, id: Uuid, action: RowAction, from_hold: bool) -> Vec<Effec
     };
     if m.activities.bulk.is_none() {
         let label = label_of(m, id);
-        say(m, Severity::Info, &format!("{} {label}", action.progress()));
+        let text = format!("{} {label}", progress(m.lang, action));
+        say(m, Severity::Info, &text);
     }
     vec![call(m, Awaiting::Act(id, action), c)]
 }

@@ -11,6 +11,7 @@ use crate::app::effect::{ApiCall, Effect};
 use crate::app::model::{
     Awaiting, ListScope, ListingSupport, Loadable, Model, Origin, QueueItem, RowState, Severity,
 };
+use crate::i18n::{Lang, tr};
 
 /// Rows re-read per listing call (the `ids` filter of the listing): the deployed
 /// listing's page size limit is 100; 50 keeps each answer small on a slow link.
@@ -250,11 +251,8 @@ pub(super) fn listing_failed(m: &mut Model, e: &ApiError, what: &str) -> Vec<Eff
     if matches!(e, ApiError::OperationUnavailable(_) | ApiError::NotFound(_)) {
         m.listing.support = ListingSupport::Unavailable;
         m.listing.scope = ListScope::None;
-        say(
-            m,
-            Severity::Info,
-            "this server has no listing: add request ids with i (or pass them as arguments)",
-        );
+        let text = tr(m.lang, "status-no-listing");
+        say(m, Severity::Info, &text);
         // Rows given by id are read one by one now that the listing is known to be missing.
         fetch_unloaded(m)
     } else {
@@ -278,7 +276,10 @@ pub(super) fn on_list_page(
     m.listing.loading = false;
     let reply = match res {
         Ok(reply) => reply,
-        Err(e) => return listing_failed(m, &e, "could not load the queue"),
+        Err(e) => {
+            let what = tr(m.lang, "status-queue-failed");
+            return listing_failed(m, &e, &what);
+        }
     };
     let mut fx = Vec::new();
     note_ok(m, &reply.api_version);
@@ -340,12 +341,11 @@ fn say_loaded(m: &mut Model, first_load: bool) {
     let nothing_said = current.is_none();
     let update_count = current.is_some_and(|n| n.about_listing);
     if refreshed || (first_load && nothing_said) || update_count {
-        let total = m
-            .listing
-            .total
-            .map(|t| format!(" of {t}"))
-            .unwrap_or_default();
-        let text = format!("{} pending request(s) loaded{total}", listed_pending(m));
+        let n = listed_pending(m);
+        let text = match m.listing.total {
+            Some(t) => crate::tr!(m.lang, "status-loaded-of", n = n, total = t),
+            None => crate::tr!(m.lang, "status-loaded", n = n),
+        };
         say(m, Severity::Info, &text);
         if let Some(n) = m.notice.as_mut() {
             n.about_listing = true;
@@ -371,13 +371,13 @@ pub(super) fn on_reread(
                     && item.state == RowState::Loading
                 {
                     item.state = RowState::Gone;
-                    item.read_error =
-                        Some("not on the server any more (deleted elsewhere?)".into());
+                    item.read_error = Some(tr(m.lang, "error-row-gone-elsewhere"));
                     item.marked = false;
                 }
             }
             if m.activities.refreshing.take().is_some() {
-                say(m, Severity::Success, "refreshed");
+                let text = tr(m.lang, "status-refreshed");
+                say(m, Severity::Success, &text);
             }
         }
         Err(e) => {
@@ -396,11 +396,12 @@ pub(super) fn on_reread(
                 }
             }
             m.activities.refreshing = None;
-            say(
-                m,
-                Severity::Error,
-                &format!("refresh failed: {}", error_text(&e)),
+            let text = crate::tr!(
+                m.lang,
+                "status-refresh-failed",
+                error = error_text(m.lang, &e)
             );
+            say(m, Severity::Error, &text);
         }
     }
     Vec::new()
@@ -429,7 +430,7 @@ pub(super) fn on_fetch(
                     };
                 }
                 item.read_error = Some(match &e {
-                    ApiError::NotFound(_) => not_found_text(item.request.is_some()),
+                    ApiError::NotFound(_) => not_found_text(m.lang, item.request.is_some()),
                     _ => text,
                 });
             }
@@ -440,10 +441,10 @@ pub(super) fn on_fetch(
 
 /// Why a row the server does not know is shown as it is: a row read before was deleted
 /// elsewhere; one never read was never there (a mistyped or foreign id).
-fn not_found_text(was_read: bool) -> String {
+fn not_found_text(lang: Lang, was_read: bool) -> String {
     if was_read {
-        "gone: deleted on the server since it was read".to_owned()
+        tr(lang, "error-row-deleted-since-read")
     } else {
-        "not found: the server has no club request with this id".to_owned()
+        tr(lang, "error-row-not-found")
     }
 }

@@ -7,7 +7,10 @@ use uuid::Uuid;
 
 use super::{audit_entry, decide, fetch, keys, label_of, say};
 use crate::app::effect::{Effect, Outcome};
-use crate::app::model::{HeldDecision, LogEntry, Model, Popup, RowAction, RowState, Severity};
+use crate::app::model::{
+    HeldDecision, LogEntry, Model, Popup, RowAction, RowState, Severity, words,
+};
+use crate::i18n::{Lang, tr};
 
 /// Holds a decision on `ids` for the grace period (or sends it at once when the delay is
 /// zero). The rows show it as under way at once, so no other key acts on them meanwhile.
@@ -63,19 +66,16 @@ fn send(m: &mut Model, decisions: Vec<HeldDecision>) -> Vec<Effect> {
 /// back to a single row); it is audited `undone` and never sent.
 pub(super) fn undo(m: &mut Model) -> Vec<Effect> {
     let Some(d) = m.held.take_latest() else {
-        say(
-            m,
-            Severity::Info,
-            "nothing to undo: no decision is waiting to be sent (sent ones are final)",
-        );
+        let text = tr(m.lang, "status-nothing-to-undo");
+        say(m, Severity::Info, &text);
         return Vec::new();
     };
     let what = match d.ids.as_slice() {
         [id] => label_of(m, *id),
-        ids => format!("{} requests", ids.len()),
+        ids => words::requests(m.lang, ids.len()),
     };
-    let verb = d.action.verb();
-    let mut fx = take_back(m, &d, "taken back (z) before it was sent");
+    let verb = words::verb(m.lang, d.action);
+    let mut fx = take_back(m, &d, Why::Undone);
     if let [id] = d.ids.as_slice()
         && let Some(pos) = m
             .queue
@@ -85,17 +85,37 @@ pub(super) fn undo(m: &mut Model) -> Vec<Effect> {
     {
         m.queue.set_cursor(pos);
     }
-    say(
-        m,
-        Severity::Info,
-        &format!("{verb} of {what} taken back: pending again, nothing was sent"),
-    );
+    let text = crate::tr!(m.lang, "status-taken-back", action = verb, what = what);
+    say(m, Severity::Info, &text);
     fx.extend(fetch::prefetch(m));
     fx
 }
 
+/// Why a held decision was not sent: the log says it in the reader's language, the audit
+/// file in English.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Why {
+    /// `z`.
+    Undone,
+    /// A force quit (Ctrl-C) while it was held.
+    ForceQuit,
+    /// "Discard" on quitting.
+    Discarded,
+}
+
+impl Why {
+    fn text(self, lang: Lang) -> String {
+        let key = match self {
+            Why::Undone => "log-why-undone",
+            Why::ForceQuit => "log-why-force-quit",
+            Why::Discarded => "log-why-discarded",
+        };
+        tr(lang, key)
+    }
+}
+
 /// Discards every held decision (audited `undone` with `why`); none is sent.
-pub(super) fn discard_all(m: &mut Model, why: &str) -> Vec<Effect> {
+pub(super) fn discard_all(m: &mut Model, why: Why) -> Vec<Effect> {
     let mut fx = Vec::new();
     for d in m.held.take_all() {
         fx.extend(take_back(m, &d, why));
@@ -105,7 +125,7 @@ pub(super) fn discard_all(m: &mut Model, why: &str) -> Vec<Effect> {
 
 /// The rows of `d` go back to what they were before the key; one `undone` audit line and
 /// log entry per request.
-fn take_back(m: &mut Model, d: &HeldDecision, why: &str) -> Vec<Effect> {
+fn take_back(m: &mut Model, d: &HeldDecision, why: Why) -> Vec<Effect> {
     let mut fx = Vec::new();
     for &id in &d.ids {
         if let Some(item) = m.queue.get_mut(id)
@@ -124,14 +144,14 @@ fn take_back(m: &mut Model, d: &HeldDecision, why: &str) -> Vec<Effect> {
             target: Some(id),
             label,
             outcome: Outcome::Undone,
-            detail: Some(why.to_owned()),
+            detail: Some(why.text(m.lang)),
         });
         fx.push(audit_entry(
             m,
             d.action.verb(),
             id,
             Outcome::Undone,
-            Some(why.to_owned()),
+            Some(why.text(Lang::English)),
         ));
     }
     fx
@@ -152,11 +172,8 @@ pub(super) fn send_now_and_quit(m: &mut Model) -> Vec<Effect> {
     m.quit_when_sent = true;
     fx.extend(quit_if_sent(m));
     if !m.quitting {
-        say(
-            m,
-            Severity::Info,
-            "sending the held decisions: quitting when the server has answered (q q quits now)",
-        );
+        let text = tr(m.lang, "status-sending-held");
+        say(m, Severity::Info, &text);
     }
     fx
 }
@@ -164,7 +181,7 @@ pub(super) fn send_now_and_quit(m: &mut Model) -> Vec<Effect> {
 /// "Discard" on quitting: every held decision is taken back (audited `undone`), then quit.
 pub(super) fn discard_and_quit(m: &mut Model) -> Vec<Effect> {
     m.popup = None;
-    let mut fx = discard_all(m, "discarded on quitting before it was sent");
+    let mut fx = discard_all(m, Why::Discarded);
     fx.extend(keys::quit(m, false));
     fx
 }

@@ -7,6 +7,7 @@ use super::{fetch, log, say, scope};
 use crate::app::effect::Effect;
 use crate::app::filter::parse_ids;
 use crate::app::model::{Model, Origin, Pane, Popup, QueueItem, SavedQueue, Severity};
+use crate::i18n::Lang;
 
 /// Invalid tokens quoted in the status line (the rest are counted).
 const BAD_IDS_SHOWN: usize = 3;
@@ -48,18 +49,26 @@ pub(super) fn add_ids(m: &mut Model, text: &str, origin: &str) -> Vec<Effect> {
         }
     }
     m.queue.refresh_view();
-    let mut msg = format!("added {} request id(s) from {origin}", added.len());
+    let source = origin_words(m.lang, origin);
+    let mut msg = crate::tr!(
+        m.lang,
+        "status-ids-added",
+        n = added.len(),
+        origin = source.as_str()
+    );
     if !bad.is_empty() {
         let shown: Vec<String> = bad.iter().take(BAD_IDS_SHOWN).cloned().collect();
-        msg.push_str(&format!(
-            "; skipped {} that are not UUIDs ({})",
-            bad.len(),
-            shown.join(", ")
-        ));
+        let skipped = crate::tr!(
+            m.lang,
+            "status-ids-skipped",
+            n = bad.len(),
+            ids = shown.join(", ")
+        );
+        msg.push_str(&format!("; {skipped}"));
         // Kept in the activity log too: the status line moves on, the log does not.
-        let detail = format!("not club request ids, never sent: {}", bad.join(", "));
+        let detail = crate::tr!(m.lang, "log-ids-never-sent", ids = bad.join(", "));
         tracing::warn!("{origin}: {} invalid id(s) skipped", bad.len());
-        log(m, "add ids", None, origin.to_owned(), Err(detail));
+        log(m, "add ids", None, source, Err(detail));
     }
     let severity = if bad.is_empty() {
         Severity::Info
@@ -68,6 +77,19 @@ pub(super) fn add_ids(m: &mut Model, text: &str, origin: &str) -> Vec<Effect> {
     };
     say(m, severity, &msg);
     fetch::fetch_rows(m, &added)
+}
+
+/// Where ids came from, in `lang`: the origins this program names ("a paste", "the i
+/// dialog", "the command line", "standard input"); a file's path or `:add` as it is.
+fn origin_words(lang: Lang, origin: &str) -> String {
+    let key = match origin {
+        "a paste" => "status-origin-paste",
+        "the i dialog" => "status-origin-dialog",
+        "the command line" => "status-origin-arguments",
+        "standard input" => "status-origin-stdin",
+        other => return crate::text::clean(other, 60),
+    };
+    crate::i18n::tr(lang, key)
 }
 
 /// Restores the saved queue of this server: ids added by hand, the filter and the sort; and
@@ -89,19 +111,24 @@ pub(super) fn restore(m: &mut Model, saved: SavedQueue) -> Vec<Effect> {
     let mut fx = scope::list_remembered(m, saved.scope.as_ref());
     // What was just read need not be written back.
     m.last_saved = Some(saved);
-    let mut restored = Vec::new();
-    if !added.is_empty() {
-        restored.push(format!("{} request id(s)", added.len()));
-    }
-    if !filter.trim().is_empty() {
-        // A filter nobody remembers setting would hide most of the queue without a word.
-        restored.push(format!(
-            "the filter /{} (/ to change it)",
-            crate::text::clean(&filter, 40)
-        ));
-    }
-    if !restored.is_empty() {
-        let text = format!("restored from the last session: {}", restored.join(" and "));
+    // A filter nobody remembers setting would hide most of the queue without a word.
+    let filter = crate::text::clean(&filter, 40);
+    let text = match (added.len(), filter.trim().is_empty()) {
+        (0, true) => None,
+        (n, true) => Some(crate::tr!(m.lang, "status-restored-ids", n = n)),
+        (0, false) => Some(crate::tr!(
+            m.lang,
+            "status-restored-filter",
+            filter = filter
+        )),
+        (n, false) => Some(crate::tr!(
+            m.lang,
+            "status-restored-both",
+            n = n,
+            filter = filter
+        )),
+    };
+    if let Some(text) = text {
         say(m, Severity::Info, &text);
     }
     fx.extend(fetch::fetch_rows(m, &added));

@@ -8,6 +8,7 @@ use crate::app::effect::{Effect, Outcome};
 use crate::app::key::{Key, KeyCode};
 use crate::app::keymap::{Action, Scope};
 use crate::app::model::{Awaiting, Model, Pane, Popup, RowAction, Severity};
+use crate::i18n::tr;
 
 /// A key press: Ctrl-C (force quit) and Ctrl-Z (suspend) first, then the pop-up, the club
 /// field, Esc, the keymap.
@@ -86,18 +87,13 @@ pub(super) fn quit(m: &mut Model, force: bool) -> Vec<Effect> {
         if !force {
             return held::ask_on_quit(m);
         }
-        fx = held::discard_all(m, "force quit before it was sent");
+        fx = held::discard_all(m, held::Why::ForceQuit);
     }
     let running = m.calls.iter().filter(|a| a.is_write()).count();
     if running > 0 && !force && !m.quit_armed {
         m.quit_armed = true;
-        say(
-            m,
-            Severity::Error,
-            &format!(
-                "{running} action(s) still waiting for the server: press q again to quit anyway"
-            ),
-        );
+        let text = crate::tr!(m.lang, "status-quit-armed", n = running);
+        say(m, Severity::Error, &text);
         return Vec::new();
     }
     m.quitting = true;
@@ -121,11 +117,8 @@ pub(super) fn quit(m: &mut Model, force: bool) -> Vec<Effect> {
 /// Runs an action of the keymap.
 pub(super) fn run_action(m: &mut Model, a: Action) -> Vec<Effect> {
     if a.mutates() && m.read_only {
-        say(
-            m,
-            Severity::Error,
-            "read-only mode: nothing can be changed (started with --read-only)",
-        );
+        let text = tr(m.lang, "status-read-only");
+        say(m, Severity::Error, &text);
         return Vec::new();
     }
     match a {
@@ -212,11 +205,8 @@ fn pane_action(m: &mut Model, a: Action) {
 /// Moves to the next sort order and says which it is.
 fn next_sort(m: &mut Model) -> Vec<Effect> {
     m.queue.set_sort(m.queue.sort().next());
-    say(
-        m,
-        Severity::Info,
-        &format!("sorted: {}", m.queue.sort().label()),
-    );
+    let text = super::commands::sorted_text(m.lang, m.queue.sort());
+    say(m, Severity::Info, &text);
     Vec::new()
 }
 
@@ -267,15 +257,13 @@ fn mark(m: &mut Model, a: Action) -> Vec<Effect> {
             m.activities.marking_all = None;
             m.queue.clear_marks();
             m.queue.set_anchor(None);
-            say(m, Severity::Info, "marks cleared");
+            let text = tr(m.lang, "status-marks-cleared");
+            say(m, Severity::Info, &text);
             return Vec::new();
         }
     }
-    say(
-        m,
-        Severity::Info,
-        &format!("{} marked", m.queue.stats().marked),
-    );
+    let text = crate::tr!(m.lang, "status-marked", n = m.queue.stats().marked);
+    say(m, Severity::Info, &text);
     Vec::new()
 }
 
@@ -283,11 +271,8 @@ fn change_level(m: &mut Model, up: bool) -> Vec<Effect> {
     if m.focus == Pane::Club {
         let l = m.club.level();
         m.club.level = Some(if up { l.raise() } else { l.lower() });
-        say(
-            m,
-            Severity::Info,
-            &format!("club fetch level: {}", m.club.level()),
-        );
+        let text = crate::tr!(m.lang, "status-club-level", level = m.club.level().as_str());
+        say(m, Severity::Info, &text);
         return match m.club.club_id {
             Some(id) => club::load_club(m, id),
             None => Vec::new(),
@@ -298,22 +283,16 @@ fn change_level(m: &mut Model, up: bool) -> Vec<Effect> {
     if nd > crate::api::FetchLevel::Compact && is_student(m) {
         // The service refuses `default` students to a student outside their own classroom,
         // for the whole request (deployed behaviour, api-notes.md): every read would fail.
-        say(
-            m,
-            Severity::Error,
-            "students stay at compact: the service refuses more to a student account",
-        );
+        let text = tr(m.lang, "status-student-level");
+        say(m, Severity::Error, &text);
         return Vec::new();
     }
     m.levels = crate::api::Levels::new(crate::api::FetchLevel::Default, nd);
     // Every row is read again at the new level (one listing call per 50 rows where the
     // server lists).
     let fx = fetch::refresh(m);
-    say(
-        m,
-        Severity::Info,
-        &format!("request fetch level: default, student and club at {nd}: reloading…"),
-    );
+    let text = crate::tr!(m.lang, "status-request-level", level = nd.as_str());
+    say(m, Severity::Info, &text);
     fx
 }
 
@@ -337,11 +316,8 @@ fn copy(m: &mut Model) -> Vec<Effect> {
     if ids.is_empty() {
         return Vec::new();
     }
-    say(
-        m,
-        Severity::Success,
-        &format!("copied {} id(s) to the clipboard", ids.len()),
-    );
+    let text = crate::tr!(m.lang, "status-copied", n = ids.len());
+    say(m, Severity::Success, &text);
     vec![Effect::Copy(ids.join("\n"))]
 }
 
@@ -395,13 +371,14 @@ pub(super) fn navigate(m: &mut Model, a: Action) -> Vec<Effect> {
 fn open_selected(m: &mut Model) -> Vec<Effect> {
     match m.focus {
         Pane::Club => club::club_open(m),
-        _ => match m.queue.selected().map(|i| (i.id, i.label())) {
-            Some((id, label)) => {
+        _ => match m.queue.selected().map(|i| i.id) {
+            Some(id) => {
+                let label = super::label_of(m, id);
                 let fx = fetch::fetch_rows(m, &[id]);
                 let text = if fx.is_empty() {
-                    format!("{label}: already being read or changed")
+                    crate::tr!(m.lang, "status-busy-row", label = label)
                 } else {
-                    format!("reading {label}…")
+                    crate::tr!(m.lang, "status-reading-row", label = label)
                 };
                 say(m, Severity::Info, &text);
                 fx

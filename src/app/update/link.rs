@@ -8,11 +8,12 @@ use crate::api::{ApiError, Timestamp};
 use crate::app::effect::{ApiCall, Effect};
 use crate::app::model::{Awaiting, Connection, ListScope, Model};
 use crate::app::msg::ApiAnswer;
+use crate::i18n::Lang;
 
-/// The error in words when it says the server could not be reached (no connection, no
-/// answer in time); `None` for an answer, even a refusal.
-fn unreachable(e: &ApiError) -> Option<String> {
-    matches!(e, ApiError::Connect { .. } | ApiError::Timeout { .. }).then(|| e.to_string())
+/// The error in words (in `lang`, for the header) when it says the server could not be
+/// reached (no connection, no answer in time); `None` for an answer, even a refusal.
+fn unreachable(lang: Lang, e: &ApiError) -> Option<String> {
+    matches!(e, ApiError::Connect { .. } | ApiError::Timeout { .. }).then(|| e.describe(lang))
 }
 
 /// Applies an answer ([`answers::on_api`]); then the header follows it (offline when the
@@ -20,7 +21,7 @@ fn unreachable(e: &ApiError) -> Option<String> {
 /// for a retry, and when the server answers again after being unreachable, every kept read is
 /// sent again.
 pub(super) fn on_answer(m: &mut Model, awaiting: Awaiting, answer: ApiAnswer) -> Vec<Effect> {
-    let down = answer.error().and_then(unreachable);
+    let down = answer.error().and_then(|e| unreachable(m.lang, e));
     let was_offline = matches!(m.connection, Connection::Offline(_));
     let lost = (down.is_some() && !awaiting.is_write()).then(|| awaiting.clone());
     let fx = answers::on_api(m, awaiting, answer);

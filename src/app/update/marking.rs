@@ -35,11 +35,8 @@ pub(super) fn on_page(m: &mut Model, ok: bool) -> Vec<Effect> {
     }
     if !ok {
         m.activities.marking_all = None;
-        say(
-            m,
-            Severity::Error,
-            "mark all stopped: the rest of the queue could not be loaded, nothing was marked (press * to try again)",
-        );
+        let text = crate::i18n::tr(m.lang, "status-mark-all-stopped");
+        say(m, Severity::Error, &text);
         return Vec::new();
     }
     if m.listing.loading {
@@ -67,21 +64,17 @@ fn finish(m: &mut Model) {
         m.queue.set_marked(i, true);
     }
     let ids: Vec<Uuid> = rows.iter().map(|&i| m.queue.items()[i].id).collect();
-    let of = m
-        .one_club(&ids)
-        .map(|c| format!(" of {c}"))
-        .unwrap_or_default();
+    let club = m.one_club(&ids);
     let marked = m.queue.stats().marked;
-    let text = if marked == ids.len() {
-        format!(
-            "{} marked: every pending request{of} matching the filter",
-            ids.len()
-        )
-    } else {
-        format!(
-            "{} marked{of} matching the filter ({marked} marked in all)",
-            ids.len()
-        )
+    let n = ids.len();
+    let lang = m.lang;
+    let text = match (marked == n, club) {
+        (true, None) => crate::tr!(lang, "status-marked-every", n = n),
+        (true, Some(c)) => crate::tr!(lang, "status-marked-every-of", n = n, club = c),
+        (false, None) => crate::tr!(lang, "status-marked-some", n = n, all = marked),
+        (false, Some(c)) => {
+            crate::tr!(lang, "status-marked-some-of", n = n, club = c, all = marked)
+        }
     };
     say(m, Severity::Info, &text);
 }

@@ -32,8 +32,9 @@ use super::effect::{ApiCall, AuditEntry, Effect, Outcome};
 use super::model::{Awaiting, Connection, LogEntry, Model, Notice, Popup, RowAction, Severity};
 use super::msg::Msg;
 use crate::api::{ApiError, AuthErrorKind};
+use crate::i18n::{Lang, tr};
 
-pub use commands::COMMANDS;
+pub use commands::{COMMANDS, command_help};
 pub use fetch::{PAGE_AHEAD, PREFETCH_AHEAD, REREAD_CHUNK};
 
 /// The effects to run at start: read the current user (which then scopes the listing) and,
@@ -45,11 +46,8 @@ pub fn start(m: &mut Model) -> Vec<Effect> {
     fx.extend(capability::probe(m));
     if !m.has_token {
         m.popup = Some(sign_in_popup(m, None));
-        say(
-            m,
-            Severity::Info,
-            "no token: reads that need only the API key work; sign in to review requests",
-        );
+        let text = tr(m.lang, "status-no-token");
+        say(m, Severity::Info, &text);
     }
     fx
 }
@@ -135,16 +133,17 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::AddIds { text, origin } => ids::add_ids(m, &text, &origin),
         Msg::Restore(saved) => ids::restore(m, saved),
         Msg::History(entries) => {
-            m.log.prepend_history(entries);
+            m.log.prepend_history(entries, m.lang);
             Vec::new()
         }
         Msg::Notice(text) => {
+            let warning = tr(m.lang, "log-detail-warning");
             log(
                 m,
                 "start",
                 None,
                 crate::text::clean(&text, 200),
-                Err("warning".into()),
+                Err(warning),
             );
             say(m, Severity::Error, &text);
             Vec::new()
@@ -154,7 +153,13 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             None => Vec::new(),
         },
         Msg::EffectFailed { what, error } => {
-            say(m, Severity::Error, &format!("{what} failed: {error}"));
+            let text = crate::tr!(
+                m.lang,
+                "status-effect-failed",
+                what = effect_words(m.lang, &what),
+                error = error
+            );
+            say(m, Severity::Error, &text);
             Vec::new()
         }
     }
@@ -260,7 +265,7 @@ fn audit_entry(
 fn note_error(m: &mut Model, e: &ApiError) {
     match e {
         ApiError::Connect { message } => m.connection = Connection::Offline(message.clone()),
-        ApiError::Timeout { .. } => m.connection = Connection::Offline(e.to_string()),
+        ApiError::Timeout { .. } => m.connection = Connection::Offline(e.describe(m.lang)),
         _ => m.connection = Connection::Online,
     }
     if let ApiError::Unauthorized { kind, .. } = e
@@ -270,10 +275,10 @@ fn note_error(m: &mut Model, e: &ApiError) {
         m.session_expired = true;
         if first && m.popup.is_none() {
             let why = match kind {
-                AuthErrorKind::MissingToken => "this needs a sign-in token",
-                _ => "session expired: sign in again",
+                AuthErrorKind::MissingToken => "status-needs-token",
+                _ => "status-session-expired",
             };
-            m.popup = Some(sign_in_popup(m, Some(why.to_owned())));
+            m.popup = Some(sign_in_popup(m, Some(tr(m.lang, why))));
         }
     }
 }
@@ -286,30 +291,56 @@ fn note_ok(m: &mut Model, api_version: &Option<String>) {
     }
 }
 
-/// An error in words, at most 300 characters (a proxy's HTML page is not a message).
-fn error_text(e: &ApiError) -> String {
-    crate::text::truncate_chars(&e.to_string(), 300)
+/// An error in words in `lang` ([`ApiError::describe`]), at most 300 characters (a proxy's
+/// HTML page is not a message). `Lang::English` for the audit file.
+fn error_text(lang: Lang, e: &ApiError) -> String {
+    crate::text::truncate_chars(&e.describe(lang), 300)
 }
 
 /// A failed read in words; a 403 while students are read above `compact` says that the
-/// fetch level is why (a student account may not read `default` students, api-notes.md).
+/// fetch level is why (a student account may not read `default` students, api-notes.md),
+/// and which key lowers it.
 fn read_error_text(m: &Model, e: &ApiError) -> String {
-    let text = error_text(e);
+    let text = error_text(m.lang, e);
     let level = m.levels.descendant_fetch_level;
     if matches!(e, ApiError::Forbidden(_)) && level > crate::api::FetchLevel::Compact {
-        format!("{text} — at fetch level {level}: press F to lower it")
+        let key = m
+            .keymap
+            .key_for(super::keymap::Scope::Queue, super::Action::LowerLevel)
+            .map(|k| k.to_string())
+            .unwrap_or_else(|| ":level".to_owned());
+        crate::tr!(
+            m.lang,
+            "error-at-fetch-level",
+            error = text,
+            level = level.as_str(),
+            key = key
+        )
     } else {
         text
     }
 }
 
-/// An error for the activity log: the words, then the error id a server administrator can
-/// look up (the status line leaves the id out).
-fn log_text(e: &ApiError) -> String {
+/// An error for the activity log (in `lang`) and the audit file (`Lang::English`): the
+/// words, then the error id a server administrator can look up (the status line leaves the
+/// id out).
+fn log_text(lang: Lang, e: &ApiError) -> String {
     match e.error_id() {
-        Some(id) => format!("{} · error id {id}", error_text(e)),
-        None => error_text(e),
+        Some(id) => crate::tr!(lang, "log-error-id", error = error_text(lang, e), id = id),
+        None => error_text(lang, e),
     }
+}
+
+/// What the runtime says failed (`Msg::EffectFailed`'s `what`, English words it chose) in
+/// `lang`; words it may add later are shown as they are.
+fn effect_words(lang: Lang, what: &str) -> String {
+    let key = match what {
+        "saving the token" => "status-effect-saving-token",
+        "writing the audit file" => "status-effect-audit-file",
+        "saving the queue" => "status-effect-saving-queue",
+        other => return crate::text::clean(other, 60),
+    };
+    tr(lang, key)
 }
 
 fn sign_in_popup(m: &Model, error: Option<String>) -> Popup {

@@ -103,11 +103,9 @@ fn correct(m: &mut Model, scope: &ListScope) {
     });
     let dropped = before - m.queue.len();
     let text = if dropped > 0 {
-        format!(
-            "your clubs changed since the last start: {dropped} request(s) of other clubs left the queue"
-        )
+        crate::tr!(m.lang, "status-clubs-changed-dropped", n = dropped)
     } else {
-        "your clubs changed since the last start: listing them".to_owned()
+        crate::i18n::tr(m.lang, "status-clubs-changed")
     };
     say(m, Severity::Info, &text);
 }

@@ -11,8 +11,12 @@ use super::{
 };
 use crate::api::{ApiError, ClubRequest, MembershipStatus, UpdateRoute};
 use crate::app::effect::{Effect, Outcome};
+use crate::app::model::capability::route_notice;
+use crate::app::model::words::{past, status_word, verb};
 use crate::app::model::{LogEntry, Model, Origin, RowAction, RowState, Severity};
 use crate::app::msg::ApiAnswer;
+use crate::i18n::{Lang, tr};
+use crate::tr;
 
 /// How an answer counts in a bulk task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,12 +96,12 @@ fn confirmed(
     let fx = vec![audit(m, action.verb(), id, Ok(()))];
     if m.activities.bulk.is_none() {
         let shown = match action {
-            RowAction::Delete => "deleted".to_owned(),
+            RowAction::Delete => past(m.lang, action),
             _ => m
                 .queue
                 .get(id)
-                .and_then(|i| i.status().map(|s| s.to_string()))
-                .unwrap_or_else(|| action.past().to_owned()),
+                .and_then(|i| i.status().map(|s| status_word(m.lang, s)))
+                .unwrap_or_else(|| past(m.lang, action)),
         };
         say(m, Severity::Success, &format!("{label}: {shown}"));
     }
@@ -118,7 +122,7 @@ fn answer_lost(e: &ApiError) -> bool {
 
 fn refused(m: &mut Model, id: Uuid, action: RowAction, e: ApiError, label: &str) -> Vec<Effect> {
     note_error(m, &e);
-    let text = error_text(&e);
+    let text = error_text(m.lang, &e);
     if let Some(item) = m.queue.get_mut(id) {
         item.state = match e {
             ApiError::NotFound(_) => RowState::Gone,
@@ -128,22 +132,30 @@ fn refused(m: &mut Model, id: Uuid, action: RowAction, e: ApiError, label: &str)
         item.error = Some(text.clone());
     }
     if let Some(eid) = e.error_id() {
-        tracing::warn!(action = action.verb(), target = %id, error_id = %eid, "refused: {text}");
+        tracing::warn!(action = action.verb(), target = %id, error_id = %eid, "refused: {e}");
     }
     log(
         m,
         action.verb(),
         Some(id),
         label.to_owned(),
-        Err(log_text(&e)),
+        Err(log_text(m.lang, &e)),
     );
-    let mut fx = vec![audit(m, action.verb(), id, Err(log_text(&e)))];
+    let mut fx = vec![audit(
+        m,
+        action.verb(),
+        id,
+        Err(log_text(Lang::English, &e)),
+    )];
     if m.activities.bulk.is_none() {
-        say(
-            m,
-            Severity::Error,
-            &format!("{} {label} failed: {text}", action.verb()),
+        let text = crate::tr!(
+            m.lang,
+            "status-action-failed",
+            action = verb(m.lang, action),
+            label = label,
+            error = text
         );
+        say(m, Severity::Error, &text);
     }
     // Learn the request's true state: approved or deleted elsewhere. Never resend the write.
     if !matches!(e, ApiError::NotFound(_) | ApiError::Unauthorized { .. }) {
@@ -156,41 +168,35 @@ fn refused(m: &mut Model, id: Uuid, action: RowAction, e: ApiError, label: &str)
 /// re-read settles the outcome ([`settle_unknown`]). Never resent.
 fn lost(m: &mut Model, id: Uuid, action: RowAction, e: ApiError, label: &str) -> Vec<Effect> {
     note_error(m, &e);
-    let text = error_text(&e);
-    let detail = format!(
-        "the answer was lost ({}): re-reading the request",
-        log_text(&e)
-    );
+    let lang = m.lang;
+    let detail = |l: Lang| tr!(l, "log-answer-lost", error = log_text(l, &e));
     if let Some(item) = m.queue.get_mut(id) {
         item.state = if item.request.is_some() {
             RowState::Ready
         } else {
             RowState::Failed
         };
-        item.error = Some(format!(
-            "{} sent, answer lost: outcome unknown, re-reading",
-            action.verb()
-        ));
+        item.error = Some(tr!(lang, "error-answer-lost", action = verb(lang, action)));
     }
-    m.unsettled.insert(id, action, text.clone());
-    push_log(m, action, id, label, Outcome::Unknown, &detail);
+    push_log(m, action, id, label, Outcome::Unknown, &detail(lang));
     let mut fx = vec![audit_entry(
         m,
         action.verb(),
         id,
         Outcome::Unknown,
-        Some(detail),
+        Some(detail(Lang::English)),
     )];
     if m.activities.bulk.is_none() {
-        say(
-            m,
-            Severity::Error,
-            &format!(
-                "{} {label}: the answer was lost ({text}); re-reading to learn the outcome",
-                action.verb()
-            ),
+        let text = tr!(
+            lang,
+            "status-answer-lost",
+            action = verb(lang, action),
+            label = label,
+            error = error_text(lang, &e)
         );
+        say(m, Severity::Error, &text);
     }
+    m.unsettled.insert(id, action, e);
     fx.extend(fetch::fetch_rows(m, &[id]));
     fx
 }
@@ -213,6 +219,42 @@ fn push_log(
     });
 }
 
+/// What a re-read showed of a write whose answer was lost.
+#[derive(Debug, Clone, PartialEq)]
+enum Found {
+    /// Applied: the request is gone after a delete.
+    Deleted,
+    /// Applied: the request has the decided status.
+    Decided(MembershipStatus),
+    /// Not applied: the request is not on the server any more (after an approve/decline).
+    Gone,
+    /// Not applied: the request is still there after a delete.
+    NotDeleted,
+    /// Not applied: the request is still pending.
+    StillPending,
+    /// Not applied: the request has another status now.
+    Now(MembershipStatus),
+}
+
+impl Found {
+    /// True when the write was applied.
+    fn applied(&self) -> bool {
+        matches!(self, Found::Deleted | Found::Decided(_))
+    }
+
+    /// In words in `lang` ("approved", "not applied: still pending").
+    fn text(&self, lang: Lang) -> String {
+        match self {
+            Found::Deleted => past(lang, RowAction::Delete),
+            Found::Decided(s) => status_word(lang, s),
+            Found::Gone => tr(lang, "error-verdict-gone"),
+            Found::NotDeleted => tr(lang, "error-verdict-not-deleted"),
+            Found::StillPending => tr(lang, "error-verdict-still-pending"),
+            Found::Now(s) => tr!(lang, "error-verdict-now", status = status_word(lang, s)),
+        }
+    }
+}
+
 /// After reads of `ids` were applied: every one of them whose write lost its answer, and
 /// whose row is read now, is settled by what the server says: `ok` when the request has the
 /// decided status (or, for a delete, is gone), `failed` when it has not. A re-read that
@@ -226,85 +268,111 @@ pub(super) fn settle_unknown(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
         let Some(item) = m.queue.get(id) else {
             continue;
         };
-        let verdict: Result<String, String> = match (&item.state, item.status()) {
+        let found = match (&item.state, item.status()) {
             (RowState::Loading, _) => continue,
-            (RowState::Gone, _) if action == RowAction::Delete => Ok("deleted".into()),
-            (RowState::Gone, _) => Err("the request is not on the server any more".into()),
+            (RowState::Gone, _) if action == RowAction::Delete => Found::Deleted,
+            (RowState::Gone, _) => Found::Gone,
             _ if item.read_error.is_some() => {
                 let why = item.read_error.clone().unwrap_or_default();
-                still_unknown(m, id, action, &format!("the re-read failed too: {why}"));
+                let why = tr!(m.lang, "error-reread-failed-too", error = why);
+                still_unknown(m, id, action, &why);
                 continue;
             }
-            (_, _) if action == RowAction::Delete => Err("still on the server: not deleted".into()),
-            (_, Some(s)) if Some(s) == action.status().as_ref() => Ok(s.to_string()),
-            (_, Some(MembershipStatus::Pending)) => Err("not applied: still pending".into()),
-            (_, Some(s)) => Err(format!("not applied: the request is {s} now")),
+            (_, _) if action == RowAction::Delete => Found::NotDeleted,
+            (_, Some(s)) if Some(s) == action.status().as_ref() => Found::Decided(s.clone()),
+            (_, Some(MembershipStatus::Pending)) => Found::StillPending,
+            (_, Some(s)) => Found::Now(s.clone()),
             (_, None) => {
-                still_unknown(m, id, action, "this fetch level does not show the status");
+                let why = tr(m.lang, "error-level-hides-status");
+                still_unknown(m, id, action, &why);
                 continue;
             }
         };
-        let cause = m.unsettled.remove(id).map(|u| u.1).unwrap_or_default();
-        fx.extend(settled(m, id, action, verdict, &cause));
+        if let Some((_, cause)) = m.unsettled.remove(id) {
+            fx.extend(settled(m, id, action, found, &cause));
+        }
     }
     fx
 }
 
 /// A re-read could not settle the write on `id`: the row says why; Enter reads again.
 fn still_unknown(m: &mut Model, id: Uuid, action: RowAction, why: &str) {
+    let text = tr!(
+        m.lang,
+        "error-still-unknown",
+        action = verb(m.lang, action),
+        why = why
+    );
     if let Some(item) = m.queue.get_mut(id) {
-        item.error = Some(format!(
-            "{} sent, answer lost: outcome still unknown ({why}); Enter reads again",
-            action.verb()
-        ));
+        item.error = Some(text);
     }
 }
 
-/// Records how a write whose answer was lost (`cause`) ended, as a re-read showed it.
+/// Records how a write whose answer was lost (`cause`) ended, as a re-read showed it: the
+/// row, the log and the status line in the reader's language, the audit line in English.
 fn settled(
     m: &mut Model,
     id: Uuid,
     action: RowAction,
-    verdict: Result<String, String>,
-    cause: &str,
+    found: Found,
+    cause: &ApiError,
 ) -> Vec<Effect> {
     let label = label_of(m, id);
-    let verb = action.verb();
-    let lost = format!("its answer had been lost: {cause}");
+    let lang = m.lang;
+    let lost = |l: Lang| tr!(l, "log-answer-had-been-lost", error = error_text(l, cause));
+    let detail = |l: Lang| tr!(l, "log-settled", lost = lost(l), outcome = found.text(l));
+    let (what, why) = (verb(lang, action), found.text(lang));
     if let Some(item) = m.queue.get_mut(id) {
-        match &verdict {
-            Ok(_) => {
-                if item.origin == Origin::Listing
-                    && let Some(t) = m.listing.total.as_mut()
-                {
-                    *t = t.saturating_sub(1);
-                }
-                item.error = None;
-                item.marked = false;
-                if action == RowAction::Delete {
-                    item.state = RowState::Deleted;
-                }
+        if found.applied() {
+            if item.origin == Origin::Listing
+                && let Some(t) = m.listing.total.as_mut()
+            {
+                *t = t.saturating_sub(1);
             }
-            Err(why) => item.error = Some(format!("{verb} {why} ({lost})")),
+            item.error = None;
+            item.marked = false;
+            if action == RowAction::Delete {
+                item.state = RowState::Deleted;
+            }
+        } else {
+            let text = tr!(
+                lang,
+                "error-settled-failed",
+                action = what.as_str(),
+                why = why.as_str(),
+                lost = lost(lang)
+            );
+            item.error = Some(text);
         }
     }
-    let (outcome, detail, severity, text) = match &verdict {
-        Ok(s) => (
-            Outcome::Ok,
-            format!("settled by a re-read ({lost}): {s}"),
-            Severity::Success,
-            format!("{label}: {s} (re-read after the answer was lost)"),
-        ),
-        Err(why) => (
-            Outcome::Failed,
-            format!("settled by a re-read ({lost}): {why}"),
-            Severity::Error,
-            format!("{verb} {label}: {why} ({lost})"),
-        ),
+    let (outcome, severity, text) = if found.applied() {
+        let text = tr!(
+            lang,
+            "status-settled-ok",
+            label = label.as_str(),
+            outcome = why
+        );
+        (Outcome::Ok, Severity::Success, text)
+    } else {
+        let text = tr!(
+            lang,
+            "status-settled-failed",
+            action = what,
+            label = label.as_str(),
+            why = why,
+            lost = lost(lang)
+        );
+        (Outcome::Failed, Severity::Error, text)
     };
-    push_log(m, action, id, &label, outcome, &detail);
+    push_log(m, action, id, &label, outcome, &detail(lang));
     say(m, severity, &text);
-    vec![audit_entry(m, action.verb(), id, outcome, Some(detail))]
+    vec![audit_entry(
+        m,
+        action.verb(),
+        id,
+        outcome,
+        Some(detail(Lang::English)),
+    )]
 }
 
 /// Counts an answer in the bulk task it belongs to; the last one ends the task with a
@@ -326,30 +394,33 @@ fn count_in_bulk(m: &mut Model, id: Uuid, counted: Counted) -> Vec<Effect> {
     }
     let (done, total, failed, unknown, act) = (b.done, b.total, b.failed, b.unknown, b.action);
     m.activities.bulk = None;
-    let mut tail = String::new();
+    let lang = m.lang;
+    let mut text = tr!(
+        lang,
+        "status-bulk-summary",
+        action = verb(lang, act),
+        ok = done - failed - unknown,
+        total = total
+    );
     if failed > 0 {
-        tail.push_str(&format!(
-            ", {failed} failed (still marked: press {} to retry)",
-            key_for(m, act)
-        ));
+        let more = tr!(
+            lang,
+            "status-bulk-summary-failed",
+            n = failed,
+            key = key_for(m, act)
+        );
+        text.push_str(&format!(", {more}"));
     }
     if unknown > 0 {
-        tail.push_str(&format!(", {unknown} unknown (answer lost: re-reading)"));
+        let more = tr!(lang, "status-bulk-summary-unknown", n = unknown);
+        text.push_str(&format!(", {more}"));
     }
     let severity = if failed + unknown == 0 {
         Severity::Success
     } else {
         Severity::Error
     };
-    say(
-        m,
-        severity,
-        &format!(
-            "{}: {} of {total} done{tail}",
-            act.verb(),
-            done - failed - unknown
-        ),
-    );
+    say(m, severity, &text);
     Vec::new()
 }
 
@@ -367,16 +438,17 @@ fn refused_by_route(
 ) -> Vec<Effect> {
     note_error(m, e);
     super::capability::learn(m, route);
-    let text = error_text(e);
+    let text = error_text(m.lang, e);
     if let Some(item) = m.queue.get_mut(id) {
         item.state = if item.request.is_some() {
             RowState::Ready
         } else {
             RowState::Failed
         };
-        item.error = Some(text.clone());
+        item.error = Some(text);
     }
-    let mut fx = vec![audit(m, action.verb(), id, Err(text))];
+    let english = error_text(Lang::English, e);
+    let mut fx = vec![audit(m, action.verb(), id, Err(english))];
     let in_bulk = m.activities.bulk.is_some();
     fx.extend(count_in_bulk(m, id, Counted::Failed));
     if in_bulk
@@ -385,7 +457,7 @@ fn refused_by_route(
             .capabilities
             .update_route
             .as_ref()
-            .and_then(UpdateRoute::notice)
+            .and_then(|r| route_notice(m.lang, r))
     {
         // The bulk summary would offer a retry that cannot work: the notice stays instead.
         say(m, Severity::Error, &crate::text::clean(&text, 300));

@@ -1,4 +1,5 @@
-//! The activity log pane.
+//! The activity log pane, in the reader's language (keys `log-*`): what ran, the request,
+//! the label, and how it ended with why.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -7,19 +8,26 @@ use ratatui::widgets::Paragraph;
 
 use super::block;
 use crate::app::Outcome;
+use crate::app::model::log::what_text;
 use crate::app::model::{Model, Pane};
-use crate::text::clean;
+use crate::i18n::tr;
+use crate::text::{clean, width};
 use crate::ui::Theme;
+
+/// Columns of the "what" column (an action in either language fits).
+const WHAT_COLS: usize = 11;
 
 pub(in crate::ui) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     let focused = m.focus == Pane::Log && m.popup.is_none();
-    let blk = block(
-        format!(" Activity ({}) ", m.log.entries().len()),
-        focused,
-        theme,
-    );
+    let title = crate::tr!(m.lang, "log-title", n = m.log.entries().len());
+    let blk = block(format!(" {title} "), focused, theme);
     let inner = blk.inner(area);
     frame.render_widget(blk, area);
+    if m.log.entries().is_empty() {
+        let empty = Span::styled(tr(m.lang, "log-empty"), theme.dim());
+        frame.render_widget(Paragraph::new(Line::from(empty)), inner);
+        return;
+    }
     let h = inner.height as usize;
     let end = m.log.entries().len().saturating_sub(m.log.scroll);
     let start = end.saturating_sub(h);
@@ -28,11 +36,12 @@ pub(in crate::ui) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme
         .iter()
         .map(|e| {
             let (mark, style) = match e.outcome {
-                Outcome::Ok => ("ok", theme.success()),
-                Outcome::Failed => ("failed", theme.error()),
-                Outcome::Unknown => ("outcome unknown", theme.warn()),
-                Outcome::Undone => ("undone", theme.dim()),
+                Outcome::Ok => ("log-outcome-ok", theme.success()),
+                Outcome::Failed => ("log-outcome-failed", theme.error()),
+                Outcome::Unknown => ("log-outcome-unknown", theme.warn()),
+                Outcome::Undone => ("log-outcome-undone", theme.dim()),
             };
+            let mark = tr(m.lang, mark);
             let extra = e
                 .detail
                 .as_ref()
@@ -42,9 +51,11 @@ pub(in crate::ui) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme
                 .target
                 .map(crate::app::model::short_id)
                 .unwrap_or_default();
+            let what = clean(&what_text(m.lang, &e.what), WHAT_COLS);
+            let pad = " ".repeat(WHAT_COLS.saturating_sub(width(&what)) + 1);
             Line::from(vec![
                 Span::styled(e.at.format("%H:%M:%S ").to_string(), theme.dim()),
-                Span::styled(format!("{:<11} ", clean(&e.what, 11)), theme.bold()),
+                Span::styled(format!("{what}{pad}"), theme.bold()),
                 Span::styled(format!("{target} "), theme.dim()),
                 Span::raw(clean(&e.label, 40)),
                 Span::raw(" "),

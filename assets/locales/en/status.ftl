@@ -1,0 +1,261 @@
+# club-admin: the status line, row errors, the activity log and the : command line, English.
+#
+# Prefixes: status-* (status line and row texts), error-* (API errors as the dashboard shows
+# them), log-* (activity log pane and entries), command-* (the : command line).
+# Every key here must exist in th/status.ftl with the same $placeholders (tests/i18n.rs).
+# A $suffix, $status or $excerpt argument starts with its own space or colon (": detail (HTTP 403)").
+
+## API errors (ApiError::describe; English equals the Display text)
+
+error-unauthorised = unauthorised: { $why }{ $suffix }
+error-auth-missing-key = no API key was sent
+error-auth-invalid-key = the API key is not valid
+error-auth-missing-token = this needs a sign-in token
+error-auth-invalid-token = session expired or token invalid: sign in again
+error-auth-unknown = not authorised
+error-refused = refused{ $suffix }
+error-not-found = not found{ $suffix }
+error-unavailable = this server does not offer that operation{ $suffix }
+error-invalid = invalid request{ $suffix }
+error-conflict = conflict{ $suffix }
+error-server = server error{ $suffix }
+# $seconds: one decimal, "2.5".
+error-timeout = timed out after { $seconds } s
+error-connect = connection failed: { $message }
+error-decode = unreadable answer{ $status }: { $message }{ $excerpt }
+error-config = configuration error: { $message }
+
+## Words of decisions and statuses (app::model::words). $action is approve, decline or delete.
+
+status-verb = { $action ->
+    [approve] approve
+    [decline] decline
+   *[delete] delete
+}
+status-progress = { $action ->
+    [approve] approving…
+    [decline] declining…
+   *[delete] deleting…
+}
+status-past = { $action ->
+    [approve] approved
+    [decline] declined
+   *[delete] deleted
+}
+# A membership status; $status is pending, approved, declined (or deleted for a row).
+status-state = { $status ->
+    [pending] pending
+    [approved] approved
+    [declined] declined
+   *[deleted] deleted
+}
+status-requests = { $n ->
+    [one] { $n } request
+   *[other] { $n } requests
+}
+
+## Activities on the status line (Model::status_line)
+
+status-checking-token = signed in: checking the token…
+status-refreshing = refreshing…
+status-mark-all-loading = mark all: loading the rest of the queue, { $n } loaded…
+status-mark-all-loading-of = mark all: loading the rest of the queue, { $n } loaded of { $total }…
+# Bulk progress: "approving… 16/99 (3 failed, 1 unknown, re-reading)".
+status-bulk-failed = { $n } failed
+status-bulk-unknown = { $n } unknown, re-reading
+# A decision held for the grace period: "approving Somchai → Robotics in 4 s · z undo (2 decisions held)".
+status-held = { $action ->
+    [approve] approving
+    [decline] declining
+   *[delete] deleting
+} { $what } in { $seconds } s
+status-held-undo = { $key } undo
+status-held-more = ({ $n } decisions held)
+
+## What the server lets this account do (model::capability)
+
+status-cannot-decide-server = this server cannot approve or decline
+status-cannot-decide-account = this account cannot approve or decline
+status-cannot-decide-account-why = this account cannot approve or decline: { $detail }
+
+## Activity log: entries (model::log) and the pane (ui::panes::log)
+
+log-earlier-session = (earlier session)
+log-no-answer-seen = no answer seen
+# What ran (LogEntry::what codes; the audit file's action names).
+log-what-approve = approve
+log-what-decline = decline
+log-what-delete = delete
+log-what-add-contact = add-contact
+log-what-sign-in = sign-in
+log-what-signed-in = signed in
+log-what-start = start
+log-what-capability = capability
+log-what-add-ids = add ids
+log-title = Activity ({ $n })
+log-empty = nothing done yet in this session
+log-outcome-ok = ok
+log-outcome-failed = failed
+log-outcome-unknown = outcome unknown
+log-outcome-undone = undone
+
+## Status line: start, local failures, sessions (update/mod.rs)
+
+status-no-token = no token: reads that need only the API key work; sign in to review requests
+log-detail-warning = warning
+status-effect-failed = { $what } failed: { $error }
+status-effect-saving-token = saving the token
+status-effect-audit-file = writing the audit file
+status-effect-saving-queue = saving the queue
+status-needs-token = this needs a sign-in token
+status-session-expired = session expired: sign in again
+# A 403 while students are read above compact: $level is the wire name, $key lowers it.
+error-at-fetch-level = { $error } — at fetch level { $level }: press { $key } to lower it
+log-error-id = { $error } · error id { $id }
+
+## Answers: user, token, staffed clubs (update/answers.rs)
+
+status-refreshed = refreshed
+status-user-failed = could not read the current user: { $error }
+status-signed-in = signed in
+status-token-refused-why = that token was refused: { $detail } (HTTP 401)
+status-token-refused = that token was refused (HTTP 401)
+status-token-check-failed = could not check the token: { $error }
+log-token-taken = token pasted and taken
+status-staffed-clubs-failed = could not find your clubs
+status-no-staffed-clubs = you are not on the staff of any club: add request ids with i, or :scope <club id>
+
+## Reading rows and the listing (update/fetch.rs)
+
+status-no-listing = this server has no listing: add request ids with i (or pass them as arguments)
+status-queue-failed = could not load the queue
+status-loaded = { $n } pending request(s) loaded
+status-loaded-of = { $n } pending request(s) loaded of { $total }
+status-refresh-failed = refresh failed: { $error }
+error-row-gone-elsewhere = not on the server any more (deleted elsewhere?)
+error-row-deleted-since-read = gone: deleted on the server since it was read
+error-row-not-found = not found: the server has no club request with this id
+
+## Decisions: answers, lost answers, bulk summaries (update/verdict.rs)
+
+status-action-failed = { $action } { $label } failed: { $error }
+error-answer-lost = { $action } sent, answer lost: outcome unknown, re-reading
+status-answer-lost = { $action } { $label }: the answer was lost ({ $error }); re-reading to learn the outcome
+log-answer-lost = the answer was lost ({ $error }): re-reading the request
+error-reread-failed-too = the re-read failed too: { $error }
+error-level-hides-status = this fetch level does not show the status
+error-still-unknown = { $action } sent, answer lost: outcome still unknown ({ $why }); Enter reads again
+error-verdict-gone = the request is not on the server any more
+error-verdict-not-deleted = still on the server: not deleted
+error-verdict-still-pending = not applied: still pending
+error-verdict-now = not applied: the request is { $status } now
+log-answer-had-been-lost = its answer had been lost: { $error }
+log-settled = settled by a re-read ({ $lost }): { $outcome }
+error-settled-failed = { $action } { $why } ({ $lost })
+status-settled-ok = { $label }: { $outcome } (re-read after the answer was lost)
+status-settled-failed = { $action } { $label }: { $why } ({ $lost })
+status-bulk-summary = { $action }: { $ok } of { $total } done
+status-bulk-summary-failed = { $n } failed (still marked: press { $key } to retry)
+status-bulk-summary-unknown = { $n } unknown (answer lost: re-reading)
+
+## Club lookup and contacts (update/club.rs)
+
+status-club-type-something = type a club id, or a name to search
+status-bad-club-id = { $text } is not a valid club id (UUID)
+status-no-club-search = this server cannot search clubs by name: enter a club id
+status-club-first = look up a club first ({ $key })
+status-adding-contact = adding contact…
+status-club-shown = club: { $name }
+status-no-club = no club with id { $id }
+status-clubs-found = { $n } club(s) found: j/k and Enter to open
+status-contact-added = contact added: { $contact }
+status-contact-not-added = contact not added: { $error }
+
+## Deciding (update/decide.rs, update/held.rs, update/capability.rs)
+
+status-queue-empty = the queue is empty: add request ids with i
+status-cannot-act = cannot { $action } { $label }: { $why }
+status-why-already-acting = already { $progress }
+status-why-deleted = it was deleted
+status-why-gone = the server does not know it
+status-why-already = it is already { $status }
+status-why-cannot-change = it cannot change
+status-already-changing = that request is already being changed or deleted
+status-nothing-to-do = nothing to do: those requests are no longer pending
+status-decision-refused-here = cannot { $action }: { $why } (nothing was sent)
+status-nothing-to-undo = nothing to undo: no decision is waiting to be sent (sent ones are final)
+status-taken-back = { $action } of { $what } taken back: pending again, nothing was sent
+status-sending-held = sending the held decisions: quitting when the server has answered (q q quits now)
+# Why a held decision was never sent (activity log; the audit file has the English).
+log-why-undone = taken back (z) before it was sent
+log-why-force-quit = force quit before it was sent
+log-why-discarded = discarded on quitting before it was sent
+
+## Keys (update/keys.rs, update/marking.rs, update/scope.rs)
+
+status-quit-armed = { $n } action(s) still waiting for the server: press q again to quit anyway
+status-read-only = read-only mode: nothing can be changed (started with --read-only)
+# $sort: server, age, club or status.
+status-sorted = sorted: { $sort ->
+    [age] oldest first
+    [club] club
+    [status] status
+   *[server] server order
+}
+status-marks-cleared = marks cleared
+status-marked = { $n } marked
+status-club-level = club fetch level: { $level }
+status-student-level = students stay at compact: the service refuses more to a student account
+status-request-level = request fetch level: default, student and club at { $level }: reloading…
+status-copied = copied { $n } id(s) to the clipboard
+status-busy-row = { $label }: already being read or changed
+status-reading-row = reading { $label }…
+status-mark-all-stopped = mark all stopped: the rest of the queue could not be loaded, nothing was marked (press * to try again)
+status-marked-every = { $n } marked: every pending request matching the filter
+status-marked-every-of = { $n } marked: every pending request of { $club } matching the filter
+status-marked-some = { $n } marked matching the filter ({ $all } marked in all)
+status-marked-some-of = { $n } marked of { $club } matching the filter ({ $all } marked in all)
+status-clubs-changed = your clubs changed since the last start: listing them
+status-clubs-changed-dropped = your clubs changed since the last start: { $n } request(s) of other clubs left the queue
+
+## Ids added by hand, the saved queue (update/ids.rs)
+
+status-ids-added = added { $n } request id(s) from { $origin }
+status-ids-skipped = skipped { $n } that are not UUIDs ({ $ids })
+log-ids-never-sent = not club request ids, never sent: { $ids }
+status-origin-paste = a paste
+status-origin-dialog = the i dialog
+status-origin-arguments = the command line
+status-origin-stdin = standard input
+status-restored-ids = restored from the last session: { $n } request id(s)
+status-restored-filter = restored from the last session: the filter /{ $filter } (/ to change it)
+status-restored-both = restored from the last session: { $n } request id(s) and the filter /{ $filter } (/ to change it)
+
+## The : command line (update/commands.rs): help texts and answers
+
+command-help-add = add IDS — add club request ids to the queue
+command-help-club = club ID|NAME — look up a club by id, or search by name
+command-help-scope = scope mine|all|CLUB — which requests the listing brings
+command-help-level = level L [D] — fetch level of requests [and of their students and clubs]
+command-help-club-level = club-level L — fetch level of the club pane
+command-help-filter = filter TEXT — filter the queue (status: club: year: or any text)
+command-help-sort = sort age|club|status|server — sort the queue
+command-help-signin = signin — sign in (paste a token)
+command-help-mouse = mouse on|off — mouse on or off
+command-help-refresh = refresh — reload the queue from the server
+command-help-clear-done = clear-done — drop decided and deleted requests from the queue
+command-help-log = log — show or hide the activity log
+command-help-quit = quit — quit (quit! quits at once)
+command-mouse-usage = mouse takes on or off (not { $given })
+command-mouse-on = mouse on
+command-mouse-off = mouse off
+command-cleared = cleared { $n } decided or deleted request(s) from the queue
+command-log-shown = activity log shown (L or :log hides it)
+command-log-hidden = activity log hidden
+command-unknown = unknown command { $given }: try { $names }
+command-sort-usage = sort takes age, club, status or server
+command-club-level-usage = club-level takes a fetch level: id_only, compact, default or detailed
+command-unknown-level = unknown fetch level { $given }: use id_only, compact, default or detailed
+command-level-set = request fetch level { $level } / descendants { $descendants }
+command-level-usage = level takes one or two fetch levels
+command-scope-usage = scope takes mine, all or a club id

@@ -1,0 +1,247 @@
+# club-admin: แถบสถานะ ข้อผิดพลาดของแถว บันทึกกิจกรรม และบรรทัดคำสั่ง : ภาษาไทย
+#
+# คีย์ต้องตรงกับ en/status.ftl และใช้ $placeholder ชุดเดียวกัน (tests/i18n.rs)
+
+## ข้อผิดพลาดของ API (ApiError::describe)
+
+error-unauthorised = ไม่ได้รับอนุญาต: { $why }{ $suffix }
+error-auth-missing-key = ไม่ได้ส่งคีย์ API
+error-auth-invalid-key = คีย์ API ไม่ถูกต้อง
+error-auth-missing-token = ต้องลงชื่อเข้าใช้ด้วยโทเค็นก่อน
+error-auth-invalid-token = เซสชันหมดอายุหรือโทเค็นไม่ถูกต้อง: โปรดลงชื่อเข้าใช้อีกครั้ง
+error-auth-unknown = ไม่ได้รับอนุญาต
+error-refused = ถูกปฏิเสธ{ $suffix }
+error-not-found = ไม่พบ{ $suffix }
+error-unavailable = เซิร์ฟเวอร์นี้ไม่มีบริการนี้{ $suffix }
+error-invalid = คำขอไม่ถูกต้อง{ $suffix }
+error-conflict = ข้อมูลขัดแย้งกัน{ $suffix }
+error-server = เซิร์ฟเวอร์ผิดพลาด{ $suffix }
+error-timeout = หมดเวลาหลังรอ { $seconds } วินาที
+error-connect = เชื่อมต่อไม่ได้: { $message }
+error-decode = อ่านคำตอบไม่ได้{ $status }: { $message }{ $excerpt }
+error-config = การตั้งค่าผิดพลาด: { $message }
+
+## คำของการตัดสินและสถานะ
+
+status-verb = { $action ->
+    [approve] อนุมัติ
+    [decline] ปฏิเสธ
+   *[delete] ลบ
+}
+status-progress = { $action ->
+    [approve] กำลังอนุมัติ…
+    [decline] กำลังปฏิเสธ…
+   *[delete] กำลังลบ…
+}
+status-past = { $action ->
+    [approve] อนุมัติแล้ว
+    [decline] ปฏิเสธแล้ว
+   *[delete] ลบแล้ว
+}
+status-state = { $status ->
+    [pending] รอพิจารณา
+    [approved] อนุมัติแล้ว
+    [declined] ปฏิเสธแล้ว
+   *[deleted] ลบแล้ว
+}
+status-requests = { $n } คำขอ
+
+## กิจกรรมบนแถบสถานะ
+
+status-checking-token = ลงชื่อเข้าใช้แล้ว: กำลังตรวจโทเค็น…
+status-refreshing = กำลังโหลดใหม่…
+status-mark-all-loading = เลือกทั้งหมด: กำลังโหลดคำขอที่เหลือ โหลดแล้ว { $n } รายการ…
+status-mark-all-loading-of = เลือกทั้งหมด: กำลังโหลดคำขอที่เหลือ โหลดแล้ว { $n } จาก { $total } รายการ…
+status-bulk-failed = ไม่สำเร็จ { $n }
+status-bulk-unknown = ไม่ทราบผล { $n } กำลังอ่านใหม่
+status-held = { $action ->
+    [approve] จะอนุมัติ
+    [decline] จะปฏิเสธ
+   *[delete] จะลบ
+} { $what } ในอีก { $seconds } วินาที
+status-held-undo = { $key } ยกเลิก
+status-held-more = (รอส่ง { $n } รายการ)
+
+## สิ่งที่เซิร์ฟเวอร์อนุญาต
+
+status-cannot-decide-server = เซิร์ฟเวอร์นี้อนุมัติหรือปฏิเสธไม่ได้
+status-cannot-decide-account = บัญชีนี้อนุมัติหรือปฏิเสธไม่ได้
+status-cannot-decide-account-why = บัญชีนี้อนุมัติหรือปฏิเสธไม่ได้: { $detail }
+
+## บันทึกกิจกรรม
+
+log-earlier-session = (รอบก่อน)
+log-no-answer-seen = ไม่ได้รับคำตอบ
+log-what-approve = อนุมัติ
+log-what-decline = ปฏิเสธ
+log-what-delete = ลบ
+log-what-add-contact = เพิ่มช่องทาง
+log-what-sign-in = ลงชื่อเข้าใช้
+log-what-signed-in = เข้าใช้แล้ว
+log-what-start = เริ่มต้น
+log-what-capability = สิทธิ์
+log-what-add-ids = เพิ่มรหัส
+log-title = กิจกรรม ({ $n })
+log-empty = ยังไม่มีกิจกรรมในรอบนี้
+log-outcome-ok = สำเร็จ
+log-outcome-failed = ไม่สำเร็จ
+log-outcome-unknown = ไม่ทราบผล
+log-outcome-undone = ยกเลิกแล้ว
+
+## แถบสถานะ: เริ่มต้น งานในเครื่องที่ล้มเหลว เซสชัน
+
+status-no-token = ไม่มีโทเค็น: อ่านได้เฉพาะข้อมูลที่ใช้แค่คีย์ API ลงชื่อเข้าใช้เพื่อพิจารณาคำขอ
+log-detail-warning = คำเตือน
+status-effect-failed = { $what } ไม่สำเร็จ: { $error }
+status-effect-saving-token = การบันทึกโทเค็น
+status-effect-audit-file = การเขียนไฟล์บันทึกการตรวจสอบ
+status-effect-saving-queue = การบันทึกคิว
+status-needs-token = ต้องลงชื่อเข้าใช้ด้วยโทเค็นก่อน
+status-session-expired = เซสชันหมดอายุ: โปรดลงชื่อเข้าใช้อีกครั้ง
+error-at-fetch-level = { $error } — ที่ระดับการดึงข้อมูล { $level }: กด { $key } เพื่อลดระดับ
+log-error-id = { $error } · รหัสข้อผิดพลาด { $id }
+
+## คำตอบ: ผู้ใช้ โทเค็น ชมรมที่ดูแล
+
+status-refreshed = โหลดใหม่แล้ว
+status-user-failed = อ่านข้อมูลผู้ใช้ปัจจุบันไม่ได้: { $error }
+status-signed-in = ลงชื่อเข้าใช้แล้ว
+status-token-refused-why = โทเค็นนี้ถูกปฏิเสธ: { $detail } (HTTP 401)
+status-token-refused = โทเค็นนี้ถูกปฏิเสธ (HTTP 401)
+status-token-check-failed = ตรวจโทเค็นไม่ได้: { $error }
+log-token-taken = วางโทเค็นและใช้งานได้แล้ว
+status-staffed-clubs-failed = หาชมรมที่คุณดูแลไม่ได้
+status-no-staffed-clubs = คุณไม่ได้เป็นผู้ดูแลชมรมใด: เพิ่มรหัสคำขอด้วย i หรือ :scope <รหัสชมรม>
+
+## การอ่านแถวและรายการ
+
+status-no-listing = เซิร์ฟเวอร์นี้ไม่มีรายการคำขอ: เพิ่มรหัสคำขอด้วย i (หรือระบุเป็นอาร์กิวเมนต์)
+status-queue-failed = โหลดคิวไม่ได้
+status-loaded = โหลดคำขอที่รอพิจารณาแล้ว { $n } รายการ
+status-loaded-of = โหลดคำขอที่รอพิจารณาแล้ว { $n } จาก { $total } รายการ
+status-refresh-failed = โหลดใหม่ไม่สำเร็จ: { $error }
+error-row-gone-elsewhere = ไม่มีบนเซิร์ฟเวอร์แล้ว (ถูกลบจากที่อื่น?)
+error-row-deleted-since-read = หายไปแล้ว: ถูกลบบนเซิร์ฟเวอร์หลังจากอ่านครั้งก่อน
+error-row-not-found = ไม่พบ: เซิร์ฟเวอร์ไม่มีคำขอเข้าชมรมที่มีรหัสนี้
+
+## การตัดสิน: คำตอบ คำตอบที่หาย สรุปงานหลายรายการ
+
+status-action-failed = { $action } { $label } ไม่สำเร็จ: { $error }
+error-answer-lost = ส่งคำสั่ง{ $action }แล้ว แต่คำตอบหาย: ยังไม่ทราบผล กำลังอ่านใหม่
+status-answer-lost = { $action } { $label }: คำตอบหาย ({ $error }) กำลังอ่านใหม่เพื่อดูผล
+log-answer-lost = คำตอบหาย ({ $error }): กำลังอ่านคำขอใหม่
+error-reread-failed-too = อ่านใหม่ก็ไม่สำเร็จ: { $error }
+error-level-hides-status = ระดับการดึงข้อมูลนี้ไม่แสดงสถานะ
+error-still-unknown = ส่งคำสั่ง{ $action }แล้ว แต่คำตอบหาย: ยังไม่ทราบผล ({ $why }) กด Enter เพื่ออ่านใหม่
+error-verdict-gone = คำขอนี้ไม่มีบนเซิร์ฟเวอร์แล้ว
+error-verdict-not-deleted = ยังอยู่บนเซิร์ฟเวอร์: ไม่ได้ลบ
+error-verdict-still-pending = ไม่มีผล: ยังรอพิจารณาอยู่
+error-verdict-now = ไม่มีผล: ตอนนี้คำขอมีสถานะ { $status }
+log-answer-had-been-lost = คำตอบเคยหาย: { $error }
+log-settled = ทราบผลจากการอ่านใหม่ ({ $lost }): { $outcome }
+error-settled-failed = { $action } { $why } ({ $lost })
+status-settled-ok = { $label }: { $outcome } (อ่านใหม่หลังคำตอบหาย)
+status-settled-failed = { $action } { $label }: { $why } ({ $lost })
+status-bulk-summary = { $action }: สำเร็จ { $ok } จาก { $total } รายการ
+status-bulk-summary-failed = ไม่สำเร็จ { $n } รายการ (ยังเลือกไว้: กด { $key } เพื่อลองใหม่)
+status-bulk-summary-unknown = ไม่ทราบผล { $n } รายการ (คำตอบหาย: กำลังอ่านใหม่)
+
+## ค้นหาชมรมและช่องทางติดต่อ
+
+status-club-type-something = พิมพ์รหัสชมรม หรือชื่อเพื่อค้นหา
+status-bad-club-id = { $text } ไม่ใช่รหัสชมรมที่ถูกต้อง (UUID)
+status-no-club-search = เซิร์ฟเวอร์นี้ค้นหาชมรมด้วยชื่อไม่ได้: ใส่รหัสชมรม
+status-club-first = ค้นหาชมรมก่อน ({ $key })
+status-adding-contact = กำลังเพิ่มช่องทางติดต่อ…
+status-club-shown = ชมรม: { $name }
+status-no-club = ไม่มีชมรมรหัส { $id }
+status-clubs-found = พบ { $n } ชมรม: j/k แล้ว Enter เพื่อเปิด
+status-contact-added = เพิ่มช่องทางติดต่อแล้ว: { $contact }
+status-contact-not-added = เพิ่มช่องทางติดต่อไม่สำเร็จ: { $error }
+
+## การตัดสิน
+
+status-queue-empty = คิวว่าง: เพิ่มรหัสคำขอด้วย i
+status-cannot-act = { $action } { $label } ไม่ได้: { $why }
+status-why-already-acting = { $progress } อยู่แล้ว
+status-why-deleted = ถูกลบไปแล้ว
+status-why-gone = เซิร์ฟเวอร์ไม่รู้จักคำขอนี้
+status-why-already = คำขอนี้{ $status }
+status-why-cannot-change = เปลี่ยนไม่ได้
+status-already-changing = คำขอนี้กำลังถูกเปลี่ยนหรือลบอยู่แล้ว
+status-nothing-to-do = ไม่มีอะไรต้องทำ: คำขอเหล่านั้นไม่ได้รอพิจารณาแล้ว
+status-decision-refused-here = { $action }ไม่ได้: { $why } (ไม่ได้ส่งอะไรไป)
+status-nothing-to-undo = ไม่มีอะไรให้ยกเลิก: ไม่มีการตัดสินที่รอส่ง (ที่ส่งไปแล้วยกเลิกไม่ได้)
+status-taken-back = ยกเลิกการ{ $action } { $what } แล้ว: กลับไปรอพิจารณา ไม่ได้ส่งอะไรไป
+status-sending-held = กำลังส่งการตัดสินที่รออยู่: จะออกเมื่อเซิร์ฟเวอร์ตอบแล้ว (กด q q เพื่อออกทันที)
+log-why-undone = ยกเลิก (z) ก่อนส่ง
+log-why-force-quit = บังคับออกก่อนส่ง
+log-why-discarded = ทิ้งไปตอนออกก่อนส่ง
+
+## ปุ่มลัด
+
+status-quit-armed = ยังมี { $n } รายการรอเซิร์ฟเวอร์ตอบ: กด q อีกครั้งเพื่อออกเลย
+status-read-only = โหมดอ่านอย่างเดียว: เปลี่ยนแปลงอะไรไม่ได้ (เริ่มด้วย --read-only)
+status-sorted = เรียงตาม: { $sort ->
+    [age] เก่าสุดก่อน
+    [club] ชมรม
+    [status] สถานะ
+   *[server] ลำดับของเซิร์ฟเวอร์
+}
+status-marks-cleared = ล้างการเลือกแล้ว
+status-marked = เลือกแล้ว { $n } รายการ
+status-club-level = ระดับการดึงข้อมูลชมรม: { $level }
+status-student-level = นักเรียนอยู่ที่ระดับ compact: บริการไม่ให้บัญชีนักเรียนดึงข้อมูลมากกว่านี้
+status-request-level = ระดับการดึงข้อมูลคำขอ: default นักเรียนและชมรมที่ { $level }: กำลังโหลดใหม่…
+status-copied = คัดลอกรหัส { $n } รายการไปยังคลิปบอร์ดแล้ว
+status-busy-row = { $label }: กำลังอ่านหรือเปลี่ยนแปลงอยู่แล้ว
+status-reading-row = กำลังอ่าน { $label }…
+status-mark-all-stopped = หยุดเลือกทั้งหมด: โหลดคำขอที่เหลือไม่ได้ ยังไม่ได้เลือกอะไร (กด * เพื่อลองใหม่)
+status-marked-every = เลือกแล้ว { $n } รายการ: คำขอที่รอพิจารณาทั้งหมดที่ตรงกับตัวกรอง
+status-marked-every-of = เลือกแล้ว { $n } รายการ: คำขอที่รอพิจารณาทั้งหมดของ { $club } ที่ตรงกับตัวกรอง
+status-marked-some = เลือกแล้ว { $n } รายการที่ตรงกับตัวกรอง (เลือกไว้ทั้งหมด { $all } รายการ)
+status-marked-some-of = เลือกแล้ว { $n } รายการของ { $club } ที่ตรงกับตัวกรอง (เลือกไว้ทั้งหมด { $all } รายการ)
+status-clubs-changed = ชมรมของคุณเปลี่ยนไปตั้งแต่ครั้งก่อน: กำลังแสดงรายการใหม่
+status-clubs-changed-dropped = ชมรมของคุณเปลี่ยนไปตั้งแต่ครั้งก่อน: นำคำขอของชมรมอื่น { $n } รายการออกจากคิวแล้ว
+
+## รหัสที่เพิ่มเอง คิวที่บันทึกไว้
+
+status-ids-added = เพิ่มรหัสคำขอ { $n } รายการจาก { $origin }
+status-ids-skipped = ข้าม { $n } รายการที่ไม่ใช่ UUID ({ $ids })
+log-ids-never-sent = ไม่ใช่รหัสคำขอเข้าชมรม ไม่ได้ส่งไป: { $ids }
+status-origin-paste = การวาง
+status-origin-dialog = หน้าต่าง i
+status-origin-arguments = บรรทัดคำสั่ง
+status-origin-stdin = อินพุตมาตรฐาน
+status-restored-ids = คืนค่าจากรอบก่อน: รหัสคำขอ { $n } รายการ
+status-restored-filter = คืนค่าจากรอบก่อน: ตัวกรอง /{ $filter } (กด / เพื่อเปลี่ยน)
+status-restored-both = คืนค่าจากรอบก่อน: รหัสคำขอ { $n } รายการ และตัวกรอง /{ $filter } (กด / เพื่อเปลี่ยน)
+
+## บรรทัดคำสั่ง :
+
+command-help-add = add รหัส… — เพิ่มรหัสคำขอเข้าคิว
+command-help-club = club รหัส|ชื่อ — ค้นหาชมรมด้วยรหัสหรือชื่อ
+command-help-scope = scope mine|all|ชมรม — เลือกว่ารายการจะแสดงคำขอใด
+command-help-level = level ระดับ [ระดับย่อย] — ระดับการดึงข้อมูลของคำขอ [และของนักเรียนกับชมรม]
+command-help-club-level = club-level ระดับ — ระดับการดึงข้อมูลของช่องชมรม
+command-help-filter = filter ข้อความ — กรองคิว (status: club: year: หรือข้อความใดก็ได้)
+command-help-sort = sort age|club|status|server — เรียงคิว
+command-help-signin = signin — ลงชื่อเข้าใช้ (วางโทเค็น)
+command-help-mouse = mouse on|off — เปิดหรือปิดเมาส์
+command-help-refresh = refresh — โหลดคิวใหม่จากเซิร์ฟเวอร์
+command-help-clear-done = clear-done — นำคำขอที่ตัดสินแล้วหรือลบแล้วออกจากคิว
+command-help-log = log — แสดงหรือซ่อนบันทึกกิจกรรม
+command-help-quit = quit — ออก (quit! ออกทันที)
+command-mouse-usage = mouse ใช้ได้กับ on หรือ off (ไม่ใช่ { $given })
+command-mouse-on = เปิดเมาส์แล้ว
+command-mouse-off = ปิดเมาส์แล้ว
+command-cleared = นำคำขอที่ตัดสินแล้วหรือลบแล้ว { $n } รายการออกจากคิว
+command-log-shown = แสดงบันทึกกิจกรรมแล้ว (กด L หรือ :log เพื่อซ่อน)
+command-log-hidden = ซ่อนบันทึกกิจกรรมแล้ว
+command-unknown = ไม่รู้จักคำสั่ง { $given }: ลอง { $names }
+command-sort-usage = sort ใช้ได้กับ age, club, status หรือ server
+command-club-level-usage = club-level ต้องตามด้วยระดับการดึงข้อมูล: id_only, compact, default หรือ detailed
+command-unknown-level = ไม่รู้จักระดับการดึงข้อมูล { $given }: ใช้ id_only, compact, default หรือ detailed
+command-level-set = ระดับการดึงข้อมูลคำขอ { $level } / ระดับย่อย { $descendants }
+command-level-usage = level ต้องตามด้วยระดับการดึงข้อมูลหนึ่งหรือสองระดับ
+command-scope-usage = scope ใช้ได้กับ mine, all หรือรหัสชมรม

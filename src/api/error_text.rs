@@ -1,0 +1,167 @@
+//! [`ApiError`] in the reader's language, for the dashboard (issue 11, item 2).
+//!
+//! `Display` stays English: the command line (`src/script`), the audit file and the logs use
+//! it. [`ApiError::describe`] gives the same text from the locale files (keys `error-*` of
+//! `assets/locales/*/status.ftl`); in English it equals `Display` word for word. What the
+//! server said (its `detail`, a body excerpt, the transport's message) and the HTTP status
+//! stay as given.
+
+use super::error::{ApiError, AuthErrorKind};
+use crate::i18n::Lang;
+use crate::tr;
+
+impl AuthErrorKind {
+    /// [`AuthErrorKind::describe`] in `lang`: "the API key is not valid" /
+    /// "คีย์ API ไม่ถูกต้อง".
+    pub fn describe_in(self, lang: Lang) -> String {
+        let key = match self {
+            AuthErrorKind::MissingKey => "error-auth-missing-key",
+            AuthErrorKind::InvalidKey => "error-auth-invalid-key",
+            AuthErrorKind::MissingToken => "error-auth-missing-token",
+            AuthErrorKind::InvalidToken => "error-auth-invalid-token",
+            AuthErrorKind::Unknown => "error-auth-unknown",
+        };
+        crate::i18n::tr(lang, key)
+    }
+}
+
+impl ApiError {
+    /// The error in words in `lang`, for the dashboard: the class of the failure in the
+    /// reader's language ("refused", "ถูกปฏิเสธ"), then the server's own words and the HTTP
+    /// status as given (`: Club request has already been approved (HTTP 403)`). Not cut: the
+    /// caller bounds it. In English it is exactly the `Display` text.
+    pub fn describe(&self, lang: Lang) -> String {
+        match self {
+            ApiError::Unauthorized { kind, info } => tr!(
+                lang,
+                "error-unauthorised",
+                why = kind.describe_in(lang),
+                suffix = info.suffix()
+            ),
+            ApiError::Forbidden(i) => tr!(lang, "error-refused", suffix = i.suffix()),
+            ApiError::NotFound(i) => tr!(lang, "error-not-found", suffix = i.suffix()),
+            ApiError::OperationUnavailable(i) => {
+                tr!(lang, "error-unavailable", suffix = i.suffix())
+            }
+            ApiError::Invalid(i) => tr!(lang, "error-invalid", suffix = i.suffix()),
+            ApiError::Conflict(i) => tr!(lang, "error-conflict", suffix = i.suffix()),
+            ApiError::Server(i) => tr!(lang, "error-server", suffix = i.suffix()),
+            ApiError::Timeout { millis } => tr!(
+                lang,
+                "error-timeout",
+                seconds = format!("{:.1}", *millis as f64 / 1000.0)
+            ),
+            ApiError::Connect { message } => {
+                tr!(lang, "error-connect", message = message.as_str())
+            }
+            ApiError::Decode {
+                status,
+                message,
+                excerpt,
+            } => tr!(
+                lang,
+                "error-decode",
+                status = status.map(|s| format!(" (HTTP {s})")).unwrap_or_default(),
+                message = message.as_str(),
+                excerpt = excerpt
+                    .as_ref()
+                    .map(|e| format!(" [{e}]"))
+                    .unwrap_or_default()
+            ),
+            ApiError::Config(message) => tr!(lang, "error-config", message = message.as_str()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::ErrorInfo;
+
+    fn info(status: u16, detail: Option<&str>) -> ErrorInfo {
+        ErrorInfo {
+            status: Some(status),
+            detail: detail.map(str::to_owned),
+            ..ErrorInfo::default()
+        }
+    }
+
+    fn every_error() -> Vec<ApiError> {
+        let mut all: Vec<ApiError> = [
+            AuthErrorKind::MissingKey,
+            AuthErrorKind::InvalidKey,
+            AuthErrorKind::MissingToken,
+            AuthErrorKind::InvalidToken,
+            AuthErrorKind::Unknown,
+        ]
+        .into_iter()
+        .map(|kind| ApiError::Unauthorized {
+            kind,
+            info: info(401, Some("Token expired")),
+        })
+        .collect();
+        all.extend([
+            ApiError::Forbidden(info(403, Some("Club request has already been approved"))),
+            ApiError::NotFound(info(404, None)),
+            ApiError::OperationUnavailable(info(404, Some("Route not found"))),
+            ApiError::Invalid(info(400, Some("bad enum"))),
+            ApiError::Conflict(info(409, None)),
+            ApiError::Server(ErrorInfo {
+                status: Some(502),
+                excerpt: Some("Bad Gateway nginx".into()),
+                ..ErrorInfo::default()
+            }),
+            ApiError::Timeout { millis: 2500 },
+            ApiError::Connect {
+                message: "connection refused".into(),
+            },
+            ApiError::Decode {
+                status: Some(200),
+                message: "expected value at line 1".into(),
+                excerpt: Some("<html>".into()),
+            },
+            ApiError::Decode {
+                status: None,
+                message: "too large".into(),
+                excerpt: None,
+            },
+            ApiError::Config("bad base URL".into()),
+        ]);
+        all
+    }
+
+    #[test]
+    fn english_is_the_display_text_word_for_word() {
+        for e in every_error() {
+            assert_eq!(e.describe(Lang::English), e.to_string());
+        }
+        for k in [AuthErrorKind::MissingKey, AuthErrorKind::Unknown] {
+            assert_eq!(k.describe_in(Lang::English), k.describe());
+        }
+    }
+
+    #[test]
+    fn thai_has_thai_words_and_keeps_the_servers_words_and_status() {
+        for e in every_error() {
+            let th = e.describe(Lang::Thai);
+            assert_ne!(th, e.to_string(), "{th}");
+            assert!(
+                th.chars().any(|c| ('\u{0e00}'..='\u{0e7f}').contains(&c)),
+                "{th}"
+            );
+            if let Some(s) = e.status() {
+                assert!(th.contains(&format!("(HTTP {s})")), "{th}");
+            }
+        }
+        let refused =
+            ApiError::Forbidden(info(403, Some("Club request has already been approved")));
+        assert_eq!(
+            refused.describe(Lang::Thai),
+            "ถูกปฏิเสธ: Club request has already been approved (HTTP 403)"
+        );
+        assert_eq!(
+            ApiError::Timeout { millis: 2500 }.describe(Lang::Thai),
+            "หมดเวลาหลังรอ 2.5 วินาที"
+        );
+    }
+}
