@@ -516,10 +516,10 @@ fn detail_pane_shows_the_row_errors_in_thai() {
     thai_words(
         &s,
         &[
-            "ทำรายการล่าสุดไม่สำเร็จ: refused: Student must be",
+            "ทำรายการล่าสุดไม่สำเร็จ: ถูกปฏิเสธ: Student must be",
             "รายการจากเซิร์ฟเวอร์",
         ],
-        &["last action", "server listing"],
+        &["last action", "refused", "server listing"],
     );
     let mut m = rows_in_every_state(Lang::English);
     select(&mut m, 1);
@@ -642,25 +642,25 @@ fn club_pane_states_and_field_hints_in_thai() {
 
 #[test]
 fn membership_words_and_sort_names() {
-    use club_admin::app::model::row::membership_text;
+    use club_admin::app::model::words::{progress, status_word};
     let cases = [
         (MembershipStatus::Pending, "รอพิจารณา", "pending"),
         (MembershipStatus::Approved, "อนุมัติแล้ว", "approved"),
         (MembershipStatus::Declined, "ปฏิเสธแล้ว", "declined"),
     ];
     for (s, thai, english) in cases {
-        assert_eq!(membership_text(Lang::Thai, &s), th(thai));
-        assert_eq!(membership_text(Lang::English, &s), english);
+        assert_eq!(status_word(Lang::Thai, &s), th(thai));
+        assert_eq!(status_word(Lang::English, &s), english);
     }
     let other = MembershipStatus::Other("waitlisted".into());
     assert_eq!(
-        membership_text(Lang::Thai, &other),
+        status_word(Lang::Thai, &other),
         "waitlisted",
         "the server's word"
     );
-    assert_eq!(RowAction::Delete.progress_in(Lang::Thai), th("กำลังลบ…"));
+    assert_eq!(progress(Lang::Thai, RowAction::Delete), th("กำลังลบ…"));
     assert_eq!(
-        RowAction::Delete.progress_in(Lang::English),
+        progress(Lang::English, RowAction::Delete),
         RowAction::Delete.progress()
     );
     for s in [

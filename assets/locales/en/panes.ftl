@@ -20,25 +20,13 @@ header-no-token = no token: S to sign in
 header-session-expired = session expired: S to sign in
 # $left: a time left, age-left-* or age-expired.
 header-token = token { $left }
-header-server-cannot-decide = this server cannot approve or decline
-header-account-cannot-decide = this account cannot approve or decline
 # The short form where the header is narrow.
 header-cannot-decide-short = no approve/decline
 header-read-only = read-only
 
-## Membership status of a club request, as the server says it (the filter keeps the
-## server's words: status:pending)
-
-membership-pending = pending
-membership-approved = approved
-membership-declined = declined
-
 ## Rows of the queue (status cell, student cell)
 
-row-approving = approving…
-row-declining = declining…
-row-deleting = deleting…
-# A decision held for its grace period: $verb is row-approving without "…", $n seconds.
+# A decision held for its grace period: $verb is status-progress without "…", $n seconds.
 row-held = { $verb } in { $n } s
 row-held-short = { $verb } { $n } s
 # After row-held: "· z undo".

@@ -16,22 +16,11 @@ header-connecting = กำลังเชื่อมต่อ
 header-no-token = ไม่มีโทเคน: กด S เพื่อเข้าสู่ระบบ
 header-session-expired = เซสชันหมดอายุ: กด S เพื่อเข้าสู่ระบบ
 header-token = โทเคน { $left }
-header-server-cannot-decide = เซิร์ฟเวอร์นี้อนุมัติหรือปฏิเสธไม่ได้
-header-account-cannot-decide = บัญชีนี้อนุมัติหรือปฏิเสธไม่ได้
 header-cannot-decide-short = อนุมัติ/ปฏิเสธไม่ได้
 header-read-only = อ่านอย่างเดียว
 
-## Membership status (the filter keeps the server's English words: status:pending)
-
-membership-pending = รอพิจารณา
-membership-approved = อนุมัติแล้ว
-membership-declined = ปฏิเสธแล้ว
-
 ## Rows of the queue
 
-row-approving = กำลังอนุมัติ…
-row-declining = กำลังปฏิเสธ…
-row-deleting = กำลังลบ…
 row-held = { $verb }ใน { $n } วิ
 row-held-short = { $verb } { $n } วิ
 row-held-undo = { $key } ถอน

@@ -5,20 +5,6 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::api::{ClubRequest, MembershipStatus};
-use crate::i18n::Lang;
-
-/// A membership status in the reader's language: "pending" / "รอพิจารณา", "approved" /
-/// "อนุมัติแล้ว", "declined" / "ปฏิเสธแล้ว" (keys `membership-*`); a value no document lists
-/// is the server's own word, sanitised and at most 10 columns wide. The filter keeps matching
-/// the server's words (`status:pending`, see [`QueueItem::reindex`]).
-pub fn membership_text(lang: Lang, status: &MembershipStatus) -> String {
-    match status {
-        MembershipStatus::Pending => crate::i18n::tr(lang, "membership-pending"),
-        MembershipStatus::Approved => crate::i18n::tr(lang, "membership-approved"),
-        MembershipStatus::Declined => crate::i18n::tr(lang, "membership-declined"),
-        MembershipStatus::Other(o) => crate::text::clean(o, 10),
-    }
-}
 
 /// A decision on a club request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -51,24 +37,13 @@ impl RowAction {
     }
 
     /// Progressive form for the row (`approving…`), in English (messages still made in
-    /// English use it); the row shows [`RowAction::progress_in`].
+    /// English use it); the row shows [`super::words::progress`].
     pub fn progress(self) -> &'static str {
         match self {
             RowAction::Approve => "approving…",
             RowAction::Decline => "declining…",
             RowAction::Delete => "deleting…",
         }
-    }
-
-    /// [`RowAction::progress`] in `lang`: "approving…" / "กำลังอนุมัติ…" (keys `row-approving`,
-    /// `row-declining`, `row-deleting`).
-    pub fn progress_in(self, lang: Lang) -> String {
-        let key = match self {
-            RowAction::Approve => "row-approving",
-            RowAction::Decline => "row-declining",
-            RowAction::Delete => "row-deleting",
-        };
-        crate::i18n::tr(lang, key)
     }
 
     /// The membership status a PUT sets, if any.

@@ -6,7 +6,6 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::api::UpdateRoute;
 use crate::app::model::{Connection, Loadable, Model};
 use crate::text::{clean, width};
 use crate::tr;
@@ -175,15 +174,9 @@ fn session<'a>(m: &Model, theme: &Theme) -> Option<Span<'a>> {
 /// while the server or the account refuses decisions (issue 13 item 2); first of the
 /// right-hand items, so it is the last to give way. Where `room` (columns right of the
 /// user) leaves too little beside the connection state, the short form: "no approve/decline".
-/// The words are those of [`crate::app::model::Capabilities::header_notice`] (English, for
-/// the status line and the log) in the reader's language.
+/// The words are [`crate::app::model::Capabilities::header_notice_in`]'s.
 fn capability_notice<'a>(m: &Model, theme: &Theme, room: usize) -> Option<Span<'a>> {
-    let key = match m.capabilities.update_route.as_ref()? {
-        UpdateRoute::Present => return None,
-        UpdateRoute::Missing => "header-server-cannot-decide",
-        UpdateRoute::RoleRefused { .. } => "header-account-cannot-decide",
-    };
-    let text = tr!(m.lang, key);
+    let text = m.capabilities.header_notice_in(m.lang)?;
     // Keep about 12 columns for "● online" after it.
     let text = if width(&text) + 2 + 12 <= room {
         text

@@ -9,7 +9,7 @@ use ratatui::widgets::{Cell, Paragraph, Row, Table, Wrap};
 use super::block;
 use crate::api::MembershipStatus;
 use crate::app::keymap::{Action, Scope};
-use crate::app::model::row::membership_text;
+use crate::app::model::words;
 use crate::app::model::{ListingSupport, Loadable, Model, Pane, QueueItem, RowState};
 use crate::i18n::Lang;
 use crate::text::clean;
@@ -33,7 +33,7 @@ pub(super) fn status_cell(
     let word = |key: &str| tr!(m.lang, key);
     match &item.state {
         RowState::Acting(a) => {
-            let progress = a.progress_in(m.lang);
+            let progress = words::progress(m.lang, *a);
             let verb = progress.trim_end_matches('…');
             let text = match m.held().for_request(item.id) {
                 Some(d) if long => {
@@ -73,7 +73,7 @@ pub(super) fn status_cell(
                     MembershipStatus::Declined => theme.error(),
                     MembershipStatus::Other(_) => Style::default(),
                 };
-                (membership_text(m.lang, s), style)
+                (words::status_word(m.lang, s), style)
             }
             None if item.state == RowState::Unloaded => ("·".into(), theme.dim()),
             None => ("?".into(), theme.dim()),
