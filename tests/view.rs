@@ -300,3 +300,38 @@ fn help_in_thai_is_searchable_in_thai() {
     assert!(found.contains("approve"), "{found}");
     assert!(!found.contains("page_down"), "{found}");
 }
+
+#[test]
+fn delete_confirmation_in_thai_at_80x24() {
+    let mut m = thai(model_with(sample_rows()));
+    update(&mut m, key('j'));
+    update(&mut m, key('D'));
+    let s = text(&draw(&m, 80, 24, true));
+    assert!(s.contains("ยืนยันการลบ") && s.contains("[ ยกเลิก ]"), "{s}");
+    insta::assert_snapshot!("confirm_delete_th_80x24", s);
+}
+
+#[test]
+fn sign_in_box_in_thai_at_80x24() {
+    let mut m = thai(model_with(sample_rows()));
+    update(&mut m, key('S'));
+    update(&mut m, code(KeyCode::Enter));
+    let s = text(&draw(&m, 80, 24, true));
+    assert!(
+        s.contains("โทเคน:") && s.contains("ยังไม่ได้วางอะไรเลย"),
+        "{s}"
+    );
+    insta::assert_snapshot!("sign_in_th_80x24", s);
+}
+
+#[test]
+fn quit_with_decisions_held_in_thai_at_80x24() {
+    let mut m = thai(held_model(sample_rows(), 30));
+    update(&mut m, key('j'));
+    update(&mut m, key('a'));
+    update(&mut m, key('a'));
+    update(&mut m, key('q'));
+    let s = text(&draw(&m, 80, 24, true));
+    assert!(s.contains("อยู่ต่อ"), "{s}");
+    insta::assert_snapshot!("quit_held_th_80x24", s);
+}

@@ -194,7 +194,13 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
         inner.width,
         inner.height.saturating_sub(2),
     );
-    frame.render_widget(Paragraph::new(lines).scroll((*scroll, 0)), body);
+    // Wrapped: a long text (Thai ones are longer) goes on under its row instead of being cut.
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((*scroll, 0)),
+        body,
+    );
 }
 
 /// The help's lines for the pop-ups' keys (from their key tables), filtered by the search
@@ -224,8 +230,10 @@ fn popup_key_lines(lang: Lang, query: &str, theme: &Theme) -> Vec<Line<'static>>
         ));
         for k in rows {
             let keys: Vec<String> = k.keys.iter().map(|k| k.to_string()).collect();
+            // A space after keys that fill their column ("← → Tab Shift-Tab h l").
+            let keys = format!("  {:<15} ", keys.join(" "));
             lines.push(Line::from(vec![
-                Span::styled(format!("  {:<16}", keys.join(" ")), theme.accent()),
+                Span::styled(keys, theme.accent()),
                 Span::raw(k.help_in(lang)),
             ]));
         }
