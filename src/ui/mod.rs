@@ -209,12 +209,20 @@ fn footer(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
 /// The hint bar's `(keys, label, pinned)`: the pop-up's own keys, the club field's, or the
 /// keymap's for the focused pane, named in the reader's language; help and quit are pinned.
 fn footer_hints(m: &Model) -> Vec<(String, String, bool)> {
-    let plain = |v: Vec<(String, String)>| v.into_iter().map(|(k, l)| (k, l, false)).collect();
+    let plain = |v: Vec<(String, &str)>| {
+        v.into_iter()
+            .map(|(k, l)| (k, l.to_owned(), false))
+            .collect::<Vec<_>>()
+    };
     if let Some(p) = &m.popup {
-        return plain(p.hints(m.lang));
+        return p
+            .hints(m.lang)
+            .into_iter()
+            .map(|(k, l)| (k, l, false))
+            .collect();
     }
     if m.club.editing && m.focus == Pane::Club {
-        return plain(crate::app::model::popup::club_lookup_hints(m.lang));
+        return plain(vec![("Enter".into(), "look up"), ("Esc".into(), "cancel")]);
     }
     let label = |a: Action| i18n::tr(m.lang, &i18n::action_key("hint", a.name()));
     let mut hints: Vec<(String, String, bool)> = m

@@ -48,7 +48,6 @@ popup-hint-value = value
 popup-hint-send-quit = send now, quit
 popup-hint-discard-quit = discard, quit
 popup-hint-stay = stay
-popup-hint-look-up = look up
 
 popup-help-type-search = type to search the keys
 popup-help-scroll-up = scroll up

@@ -43,7 +43,6 @@ popup-hint-value = ข้อมูล
 popup-hint-send-quit = ส่งเลยแล้วออก
 popup-hint-discard-quit = ทิ้งแล้วออก
 popup-hint-stay = อยู่ต่อ
-popup-hint-look-up = ค้นหา
 
 popup-help-type-search = พิมพ์เพื่อค้นหาปุ่ม
 popup-help-scroll-up = เลื่อนขึ้น

@@ -366,15 +366,6 @@ pub fn help_sections() -> [(&'static str, &'static [PopupKey]); 7] {
     ]
 }
 
-/// The hint bar while the club lookup field has focus: `(keys, label)` in `lang`
-/// (Enter looks up, Esc cancels; `update::club` handles the keys).
-pub fn club_lookup_hints(lang: Lang) -> Vec<(String, String)> {
-    vec![
-        ("Enter".into(), tr(lang, "popup-hint-look-up")),
-        ("Esc".into(), tr(lang, "popup-hint-cancel")),
-    ]
-}
-
 /// A pop-up over the panes.
 #[derive(Debug, Clone)]
 pub enum Popup {
