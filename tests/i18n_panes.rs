@@ -157,7 +157,7 @@ fn header_in_thai_and_english() {
             &["แอดมิน", "โทเคน 7 ชม. 59 นาที", "● ออนไลน์"],
             &[", admin", "token", "online"],
         );
-        assert!(header.contains("(management, "), "the role stays: {header}");
+        assert!(header.contains("(ฝ่ายบริหาร, "), "the role in Thai: {header}");
     }
     let m = in_lang(model_with(sample_rows()), Lang::English);
     let header = screen(&m, 80, 24).lines().next().unwrap_or("").to_owned();
@@ -269,7 +269,7 @@ fn header_while_signing_in_and_for_a_user_not_onboarded() {
         match lang {
             Lang::Thai => thai_words(
                 &header,
-                &["(ไม่มีอีเมล)", "(student, ยังไม่ลงทะเบียน)"],
+                &["(ไม่มีอีเมล)", "(นักเรียน, ยังไม่ลงทะเบียน)"],
                 &["no e-mail", "not onboarded"],
             ),
             Lang::English => english_words(&header, &["(no e-mail)", "(student, not onboarded)"]),

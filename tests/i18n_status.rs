@@ -124,7 +124,7 @@ fn a_start_without_a_token_says_so_in_the_readers_language() {
             status(&m),
             pick(
                 lang,
-                "ไม่มีโทเค็น: อ่านได้เฉพาะข้อมูลที่ใช้แค่คีย์ API ลงชื่อเข้าใช้เพื่อพิจารณาคำขอ",
+                "ไม่มีโทเคน: อ่านได้เฉพาะข้อมูลที่ใช้แค่คีย์ API เข้าสู่ระบบเพื่อพิจารณาคำขอ",
                 "no token: reads that need only the API key work; sign in to review requests"
             )
         );
@@ -174,7 +174,7 @@ fn a_pasted_token_is_checked_then_refused_in_the_readers_language() {
             status(&m),
             pick(
                 lang,
-                "ลงชื่อเข้าใช้แล้ว: กำลังตรวจโทเค็น…",
+                "เข้าสู่ระบบแล้ว: กำลังตรวจโทเคน…",
                 "signed in: checking the token…"
             )
         );
@@ -191,7 +191,7 @@ fn a_pasted_token_is_checked_then_refused_in_the_readers_language() {
         answer(&mut m, check[0], ApiAnswer::User(Err(refused)));
         let want = pick(
             lang,
-            "โทเค็นนี้ถูกปฏิเสธ: Token expired (HTTP 401)",
+            "โทเคนนี้ถูกปฏิเสธ: Token expired (HTTP 401)",
             "that token was refused: Token expired (HTTP 401)",
         );
         assert_eq!(status(&m), want);
@@ -216,7 +216,7 @@ fn a_held_decision_names_student_and_club_in_the_readers_language() {
             status(&m),
             pick(
                 lang,
-                "จะอนุมัติ สมชาย ใจดี → ชุมนุมหุ่นยนต์ ในอีก 5 วินาที · z ยกเลิก",
+                "จะอนุมัติ สมชาย ใจดี → ชุมนุมหุ่นยนต์ ในอีก 5 วินาที · z ถอน",
                 "approving Somchai Jaidee → Robotics Club in 5 s · z undo"
             )
         );
@@ -225,7 +225,7 @@ fn a_held_decision_names_student_and_club_in_the_readers_language() {
             status(&m),
             pick(
                 lang,
-                "จะปฏิเสธ พิมพ์ชนก ใจดี → ชุมนุมหมากรุก ในอีก 5 วินาที · z ยกเลิก (รอส่ง 2 รายการ)",
+                "จะปฏิเสธ พิมพ์ชนก ใจดี → ชุมนุมหมากรุก ในอีก 5 วินาที · z ถอน (รอส่ง 2 รายการ)",
                 "declining Pimchanok Jaidee → Chess Club in 5 s · z undo (2 decisions held)"
             )
         );
@@ -271,7 +271,7 @@ fn a_held_bulk_decision_counts_its_requests() {
             status(&m),
             pick(
                 lang,
-                "จะอนุมัติ 2 คำขอ ในอีก 5 วินาที · z ยกเลิก",
+                "จะอนุมัติ 2 คำขอ ในอีก 5 วินาที · z ถอน",
                 "approving 2 requests in 5 s · z undo"
             )
         );
@@ -529,7 +529,7 @@ fn command_answers_and_errors() {
     for lang in Lang::ALL {
         let mut m = sample_in(lang);
         let cases = [
-            ("sort club", "เรียงตาม: ชมรม", "sorted: club"),
+            ("sort club", "เรียงตาม: ชุมนุม", "sorted: club"),
             (
                 "sort size",
                 "sort ใช้ได้กับ age, club, status หรือ server",
@@ -553,7 +553,7 @@ fn command_answers_and_errors() {
             ("mouse on", "เปิดเมาส์แล้ว", "mouse on"),
             (
                 "scope nowhere",
-                "scope ใช้ได้กับ mine, all หรือรหัสชมรม",
+                "scope ใช้ได้กับ mine, all หรือรหัสชุมนุม",
                 "scope takes mine, all or a club id",
             ),
         ];

@@ -269,7 +269,7 @@ fn thai(mut m: Model) -> Model {
 
 #[test]
 fn queue_in_thai_at_120x40_and_80x24() {
-    let m = thai(model_with(sample_rows()));
+    let m = thai(model_with_lang(sample_rows(), club_admin::i18n::Lang::Thai));
     let wide = text(&draw(&m, 120, 40, true));
     assert!(
         wide.contains("ชุมนุมหุ่นยนต์") && wide.contains("2569"),
@@ -290,7 +290,7 @@ fn queue_in_thai_at_120x40_and_80x24() {
 
 #[test]
 fn help_in_thai_is_searchable_in_thai() {
-    let mut m = thai(model_with(sample_rows()));
+    let mut m = thai(model_with_lang(sample_rows(), club_admin::i18n::Lang::Thai));
     update(&mut m, key('?'));
     let screen = text(&draw(&m, 120, 40, true));
     assert!(screen.contains("ทุกหน้า"), "scope titles in Thai:\n{screen}");
@@ -305,7 +305,7 @@ fn help_in_thai_is_searchable_in_thai() {
 /// first), the row's error, the club's counts, contacts and fetch level in Thai.
 #[test]
 fn detail_and_club_in_thai_at_120x40_and_80x24() {
-    let mut m = thai(model_with(sample_rows()));
+    let mut m = thai(model_with_lang(sample_rows(), club_admin::i18n::Lang::Thai));
     update(&mut m, key('j'));
     let fx = update(&mut m, key('x'));
     let put = api_ids(&fx, |c| {
@@ -340,4 +340,39 @@ fn detail_and_club_in_thai_at_120x40_and_80x24() {
     let narrow = text(&draw(&m, 80, 24, true));
     assert!(narrow.contains(&thai_text("นักเรียน")), "{narrow}");
     insta::assert_snapshot!("detail_and_club_th_80x24", narrow);
+}
+
+#[test]
+fn delete_confirmation_in_thai_at_80x24() {
+    let mut m = thai(model_with_lang(sample_rows(), club_admin::i18n::Lang::Thai));
+    update(&mut m, key('j'));
+    update(&mut m, key('D'));
+    let s = text(&draw(&m, 80, 24, true));
+    assert!(s.contains("ยืนยันการลบ") && s.contains("[ ยกเลิก ]"), "{s}");
+    insta::assert_snapshot!("confirm_delete_th_80x24", s);
+}
+
+#[test]
+fn sign_in_box_in_thai_at_80x24() {
+    let mut m = thai(model_with_lang(sample_rows(), club_admin::i18n::Lang::Thai));
+    update(&mut m, key('S'));
+    update(&mut m, code(KeyCode::Enter));
+    let s = text(&draw(&m, 80, 24, true));
+    assert!(
+        s.contains("โทเคน:") && s.contains("ยังไม่ได้วางอะไรเลย"),
+        "{s}"
+    );
+    insta::assert_snapshot!("sign_in_th_80x24", s);
+}
+
+#[test]
+fn quit_with_decisions_held_in_thai_at_80x24() {
+    let mut m = thai(held_model(sample_rows(), 30));
+    update(&mut m, key('j'));
+    update(&mut m, key('a'));
+    update(&mut m, key('a'));
+    update(&mut m, key('q'));
+    let s = text(&draw(&m, 80, 24, true));
+    assert!(s.contains("อยู่ต่อ"), "{s}");
+    insta::assert_snapshot!("quit_held_th_80x24", s);
 }

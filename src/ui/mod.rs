@@ -214,13 +214,12 @@ fn footer(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
 /// The hint bar's `(keys, label, pinned)`: the pop-up's own keys, the club field's, or the
 /// keymap's for the focused pane, named in the reader's language; help and quit are pinned.
 fn footer_hints(m: &Model) -> Vec<(String, String, bool)> {
-    let plain = |v: Vec<(String, &str)>| {
-        v.into_iter()
-            .map(|(k, l)| (k, l.to_owned(), false))
-            .collect::<Vec<_>>()
-    };
     if let Some(p) = &m.popup {
-        return plain(p.hints());
+        return p
+            .hints(m.lang)
+            .into_iter()
+            .map(|(k, l)| (k, l, false))
+            .collect();
     }
     if m.club.editing && m.focus == Pane::Club {
         return vec![

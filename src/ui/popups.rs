@@ -1,4 +1,8 @@
-//! Pop-ups: help, confirmation, add ids, sign in, command line, filter, new contact.
+//! Pop-ups: help, confirmation, add ids, sign in, command line, filter, new contact. Their
+//! words come from `assets/locales/*/popups.ftl` in the reader's language (`m.lang`); texts
+//! that may be long are wrapped before drawing ([`wrap::wrap`]) so a box grows to hold them.
+
+mod wrap;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -11,7 +15,9 @@ use super::Theme;
 use crate::app::keymap::Scope;
 use crate::app::model::{Model, Popup, RowAction, popup};
 use crate::app::update::COMMANDS;
+use crate::i18n::{Lang, tr};
 use crate::text::clean;
+use wrap::wrap;
 
 fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let [r] = Layout::horizontal([Constraint::Length(w.min(area.width))])
@@ -107,6 +113,19 @@ fn scope_key(scope: Scope) -> &'static str {
     }
 }
 
+/// `text` wrapped to `cols` columns, each line in `style`.
+fn wrapped(text: &str, cols: u16, style: Style) -> Vec<Line<'static>> {
+    wrap(text, cols as usize)
+        .into_iter()
+        .map(|l| Line::styled(l, style))
+        .collect()
+}
+
+/// A field label: the locale text of `key` and a space ("search: ").
+fn label(lang: Lang, key: &str) -> String {
+    format!("{} ", tr(lang, key))
+}
+
 /// Width of a centred pop-up: the screen less a margin, at most 90 columns.
 fn popup_width(area: Rect) -> u16 {
     area.width.saturating_sub(4).min(90)
@@ -119,7 +138,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
         Popup::Help { .. } => help(frame, area, m, p, theme),
         Popup::Confirm { .. } => confirm(frame, area, m, p, theme),
         Popup::QuitHeld => quit_held(frame, area, m, theme),
-        Popup::AddIds { .. } => add_ids(frame, area, p, theme),
+        Popup::AddIds { .. } => add_ids(frame, area, m.lang, p, theme),
         Popup::SignIn { .. } => sign_in(frame, area, m, p, theme),
         Popup::Command { .. } => command_line(frame, area, p, theme),
         Popup::Filter { .. } => filter_line(frame, area, m, p, theme),
@@ -133,11 +152,11 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
         return;
     };
     let r = centered(area, w, area.height.saturating_sub(2));
-    let inner = frame_box(frame, r, "Keys (? or Esc to close)", theme);
+    let inner = frame_box(frame, r, &tr(m.lang, "popup-help-title"), theme);
     field(
         frame,
         Rect::new(inner.x, inner.y, inner.width, 1),
-        "search: ",
+        &label(m.lang, "popup-help-search"),
         query,
         false,
         true,
@@ -147,7 +166,7 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
     let mut last: Option<Scope> = None;
     for (scope, keys, name, desc) in help_rows(m, query.value()) {
         if last != Some(scope) {
-            let title = crate::i18n::tr(m.lang, &format!("scope-{}", scope_key(scope)));
+            let title = tr(m.lang, &format!("scope-{}", scope_key(scope)));
             lines.push(Line::styled(
                 title,
                 theme.bold().add_modifier(Modifier::UNDERLINED),
@@ -160,52 +179,77 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
             Span::styled(name, theme.dim()),
         ]));
     }
-    lines.extend(popup_help_lines(query.value(), theme));
+    lines.extend(popup_key_lines(m.lang, query.value(), theme));
+    if lines.is_empty() {
+        let typed = clean(query.value(), 40);
+        lines.push(Line::styled(
+            crate::tr!(m.lang, "popup-help-no-match", query = typed),
+            theme.warn(),
+        ));
+    }
+    lines.extend(command_lines(m.lang, theme));
     let body = Rect::new(
         inner.x,
         inner.y + 2,
         inner.width,
         inner.height.saturating_sub(2),
     );
-    frame.render_widget(Paragraph::new(lines).scroll((*scroll, 0)), body);
+    // Wrapped: a long text (Thai ones are longer) goes on under its row instead of being cut.
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((*scroll, 0)),
+        body,
+    );
 }
 
-/// The help's lines for the pop-ups' keys (from their key tables), the commands and the
-/// filter terms, filtered by the search text `query`.
-fn popup_help_lines(query: &str, theme: &Theme) -> Vec<Line<'static>> {
+/// The help's lines for the pop-ups' keys (from their key tables), filtered by the search
+/// text `query`, which matches the keys, the texts and the section titles in the reader's
+/// language or in English.
+fn popup_key_lines(lang: Lang, query: &str, theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     let q = query.trim().trim_start_matches('/').to_lowercase();
+    let has = |key: &str| {
+        tr(lang, key).to_lowercase().contains(&q)
+            || tr(Lang::English, key).to_lowercase().contains(&q)
+    };
     for (title, keys) in popup::help_sections() {
         let rows: Vec<_> = keys
             .iter()
             .filter(|k| k.op.is_some())
             .filter(|k| {
-                q.is_empty()
-                    || k.help.to_lowercase().contains(&q)
-                    || k.shown.to_lowercase().contains(&q)
-                    || title.to_lowercase().contains(&q)
+                q.is_empty() || has(k.help) || k.shown.to_lowercase().contains(&q) || has(title)
             })
             .collect();
         if rows.is_empty() {
             continue;
         }
         lines.push(Line::styled(
-            title,
+            tr(lang, title),
             theme.bold().add_modifier(Modifier::UNDERLINED),
         ));
         for k in rows {
             let keys: Vec<String> = k.keys.iter().map(|k| k.to_string()).collect();
+            // A space after keys that fill their column ("← → Tab Shift-Tab h l").
+            let keys = format!("  {:<15} ", keys.join(" "));
             lines.push(Line::from(vec![
-                Span::styled(format!("  {:<16}", keys.join(" ")), theme.accent()),
-                Span::raw(k.help),
+                Span::styled(keys, theme.accent()),
+                Span::raw(k.help_in(lang)),
             ]));
         }
     }
-    lines.push(Line::raw(""));
-    lines.push(Line::styled(
-        "Commands (:)",
-        theme.bold().add_modifier(Modifier::UNDERLINED),
-    ));
+    lines
+}
+
+/// The help's last lines: the `:` commands (their names stay as typed) and the filter terms.
+fn command_lines(lang: Lang, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = vec![
+        Line::raw(""),
+        Line::styled(
+            tr(lang, "popup-help-commands"),
+            theme.bold().add_modifier(Modifier::UNDERLINED),
+        ),
+    ];
     for chunk in COMMANDS.chunks(4) {
         lines.push(Line::styled(
             format!("  {}", chunk.join(" · ")),
@@ -213,65 +257,64 @@ fn popup_help_lines(query: &str, theme: &Theme) -> Vec<Line<'static>> {
         ));
     }
     lines.push(Line::styled(
-        "Filter terms: status:pending club:robot year:2026 -term, any text (Thai too)",
+        tr(lang, "popup-help-filter-terms"),
         theme.dim(),
     ));
     lines
 }
 
-fn confirm(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
-    let w = popup_width(area);
+/// The confirmation's text lines above its buttons: the question (and the request's label
+/// for one), how many the filter hides, that a delete is final; wrapped to `cols`.
+fn confirm_lines(m: &Model, p: &Popup, cols: u16, theme: &Theme) -> Vec<Line<'static>> {
     let Popup::Confirm {
         action,
         ids,
         hidden,
-        on_confirm,
+        ..
+    } = p
+    else {
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    if let [id] = ids.as_slice() {
+        let who = m
+            .queue
+            .get(*id)
+            .map(|i| i.label_for(m.lang == Lang::Thai))
+            .unwrap_or_default();
+        let question = popup::confirm_one(m.lang, *action, *id);
+        lines.extend(wrapped(&question, cols, Style::default()));
+        lines.push(Line::styled(clean(&who, cols as usize), theme.bold()));
+    } else {
+        let club = m.one_club(ids);
+        let question = popup::confirm_many(m.lang, *action, ids.len(), club.as_deref());
+        lines.extend(wrapped(&question, cols, theme.bold()));
+        if *hidden > 0 {
+            let text = popup::confirm_hidden(m.lang, *hidden);
+            lines.extend(wrapped(&text, cols, theme.warn()));
+        }
+    }
+    if *action == RowAction::Delete {
+        let text = tr(m.lang, "confirm-delete-final");
+        lines.extend(wrapped(&text, cols, theme.error()));
+    }
+    lines
+}
+
+fn confirm(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
+    let Popup::Confirm {
+        action, on_confirm, ..
     } = p
     else {
         return;
     };
-    let extra = u16::from(ids.len() == 1 || *hidden > 0) + u16::from(*action == RowAction::Delete);
-    let r = centered(area, w.min(74), 6 + extra);
-    let verb = match action {
-        RowAction::Approve => "Approve",
-        RowAction::Decline => "Decline",
-        RowAction::Delete => "Delete",
-    };
-    let inner = frame_box(frame, r, &format!("{verb}?"), theme);
-    let mut lines = Vec::new();
-    if ids.len() == 1 {
-        let id = ids[0];
-        let who = m
-            .queue
-            .get(id)
-            .map(|i| i.label_for(m.lang == crate::i18n::Lang::Thai))
-            .unwrap_or_default();
-        lines.push(Line::raw(format!("{verb} club request {id}?")));
-        lines.push(Line::styled(
-            clean(&who, inner.width as usize),
-            theme.bold(),
-        ));
-    } else {
-        let of = m
-            .one_club(ids)
-            .map(|c| format!(" of {c}"))
-            .unwrap_or_default();
-        lines.push(Line::styled(
-            format!("{verb} {} marked club requests{of}?", ids.len()),
-            theme.bold(),
-        ));
-        if *hidden > 0 {
-            lines.push(Line::styled(
-                format!("{hidden} of them are hidden by the current filter."),
-                theme.warn(),
-            ));
-        }
-    }
-    if *action == RowAction::Delete {
-        lines.push(Line::styled("Deleting cannot be undone.", theme.error()));
-    }
+    let w = popup_width(area).min(74);
+    let mut lines = confirm_lines(m, p, w.saturating_sub(2), theme);
+    // One spare line under the buttons.
+    let r = centered(area, w, lines.len() as u16 + 5);
+    let inner = frame_box(frame, r, &popup::confirm_title(m.lang, *action), theme);
     lines.push(Line::raw(""));
-    let btn = |label: &str, active: bool| {
+    let btn = |label: String, active: bool| {
         let s = if active {
             theme.selected()
         } else {
@@ -280,84 +323,120 @@ fn confirm(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
         Span::styled(format!("[ {label} ]"), s)
     };
     lines.push(Line::from(vec![
-        btn("Cancel", !on_confirm),
+        btn(tr(m.lang, "confirm-cancel"), !on_confirm),
         Span::raw("   "),
-        btn(verb, *on_confirm),
+        btn(popup::confirm_button(m.lang, *action), *on_confirm),
     ]));
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+    frame.render_widget(Paragraph::new(lines), inner);
 }
 
 /// Quitting with decisions held: what is held, and the three ways out.
 fn quit_held(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     const SHOWN: usize = 4;
     let w = popup_width(area).min(74);
+    let cols = w.saturating_sub(2);
     let held: Vec<_> = m.held().iter().collect();
-    let shown = held.len().min(SHOWN);
-    let extra = u16::from(held.len() > SHOWN);
-    let r = centered(area, w, 7 + shown as u16 + extra);
-    let inner = frame_box(frame, r, "Quit?", theme);
-    let mut lines = vec![Line::styled(
-        format!(
-            "{} decision(s) on {} request(s) not sent yet:",
-            held.len(),
-            m.held().requests()
-        ),
-        theme.bold(),
-    )];
+    let summary = popup::quit_held_summary(m.lang, held.len(), m.held().requests());
+    let mut lines = wrapped(&summary, cols, theme.bold());
     for d in held.iter().rev().take(SHOWN) {
         let what = match d.ids.as_slice() {
             [id] => m
                 .queue
                 .get(*id)
-                .map(|i| i.label())
+                .map(|i| i.label_for(m.lang == Lang::Thai))
                 .unwrap_or_else(|| id.to_string()),
-            ids => format!("{} requests", ids.len()),
+            ids => popup::quit_held_requests(m.lang, ids.len()),
         };
-        lines.push(Line::raw(clean(
-            &format!("  {} {what}", d.action.verb()),
-            inner.width as usize,
-        )));
+        let row = popup::quit_held_row(m.lang, d.action, &what);
+        lines.push(Line::raw(clean(&format!("  {row}"), cols as usize)));
     }
     if held.len() > SHOWN {
-        lines.push(Line::styled(
-            format!("  … and {} more", held.len() - SHOWN),
-            theme.dim(),
-        ));
+        let more = popup::quit_held_more(m.lang, held.len() - SHOWN);
+        lines.push(Line::styled(format!("  {more}"), theme.dim()));
     }
     lines.push(Line::raw(""));
     let mut keys = Vec::new();
     for k in Popup::QuitHeld.keys() {
         keys.push(Span::styled(
-            k.shown,
+            k.shown_in(m.lang),
             theme.accent().add_modifier(Modifier::BOLD),
         ));
-        keys.push(Span::raw(format!(" {}   ", k.hint)));
+        keys.push(Span::raw(format!(
+            " {}   ",
+            k.hint_in(m.lang).unwrap_or_default()
+        )));
     }
     lines.push(Line::from(keys));
+    // Two spare lines: the keys' line may wrap.
+    let r = centered(area, w, lines.len() as u16 + 4);
+    let inner = frame_box(frame, r, &tr(m.lang, "popup-quit-title"), theme);
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
 }
 
-fn add_ids(frame: &mut Frame, area: Rect, p: &Popup, theme: &Theme) {
+fn add_ids(frame: &mut Frame, area: Rect, lang: Lang, p: &Popup, theme: &Theme) {
     let w = popup_width(area);
     let Popup::AddIds { input } = p else {
         return;
     };
-    let r = centered(area, w, 6);
-    let inner = frame_box(frame, r, "Add club request ids", theme);
+    let text = wrapped(
+        &tr(lang, "popup-add-ids-text"),
+        w.saturating_sub(2),
+        theme.dim(),
+    );
+    let n = text.len() as u16;
+    let r = centered(area, w, 5 + n);
+    let inner = frame_box(frame, r, &tr(lang, "popup-add-ids-title"), theme);
     frame.render_widget(
-        Paragraph::new("Paste or type ids: spaces, commas or new lines between them.")
-            .style(theme.dim()),
-        Rect::new(inner.x, inner.y, inner.width, 1),
+        Paragraph::new(text),
+        Rect::new(inner.x, inner.y, inner.width, n),
     );
     field(
         frame,
-        Rect::new(inner.x, inner.y + 2, inner.width, 1),
-        "ids: ",
+        Rect::new(inner.x, inner.y + n + 1, inner.width, 1),
+        &label(lang, "popup-add-ids-label"),
         input,
         false,
         true,
         theme,
     );
+}
+
+/// The sign-in box's lines above the token field: where to sign in and what to paste,
+/// wrapped to `cols` (the address itself is cut, never wrapped).
+fn sign_in_intro(m: &Model, cols: u16, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = wrapped(&tr(m.lang, "popup-sign-in-open"), cols, Style::default());
+    lines.push(Line::styled(
+        clean(&m.sign_in_url, cols as usize),
+        theme.accent().add_modifier(Modifier::BOLD),
+    ));
+    lines.extend(wrapped(
+        &tr(m.lang, "popup-sign-in-paste"),
+        cols,
+        Style::default(),
+    ));
+    lines
+}
+
+/// The line(s) on saving the token: the check box, its words and `Tab` after the last
+/// line; or that the token stays in memory.
+fn sign_in_save(m: &Model, save: bool, cols: u16, theme: &Theme) -> Vec<Line<'static>> {
+    if !m.can_save_token {
+        return wrapped(&tr(m.lang, "popup-sign-in-memory"), cols, theme.dim());
+    }
+    let text = format!(
+        "{} {}",
+        if save { "[x]" } else { "[ ]" },
+        tr(m.lang, "popup-sign-in-save")
+    );
+    let mut lines: Vec<Line> = wrap(&text, cols.saturating_sub(5) as usize)
+        .into_iter()
+        .map(Line::raw)
+        .collect();
+    if let Some(last) = lines.last_mut() {
+        last.spans.push(Span::raw("  "));
+        last.spans.push(Span::styled("Tab", theme.accent()));
+    }
+    lines
 }
 
 fn sign_in(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
@@ -368,47 +447,34 @@ fn sign_in(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
     else {
         return;
     };
-    let r = centered(area, w, 11);
-    let inner = frame_box(frame, r, "Sign in", theme);
-    let lines = vec![
-        Line::raw("Open this address in a browser on your own computer and sign in:"),
-        Line::styled(
-            clean(&m.sign_in_url, inner.width as usize),
-            theme.accent().add_modifier(Modifier::BOLD),
-        ),
-        Line::raw("Then paste the token, or the whole JSON page it ends on:"),
-    ];
-    frame.render_widget(
-        Paragraph::new(lines),
-        Rect::new(inner.x, inner.y, inner.width, 3),
-    );
+    let cols = w.saturating_sub(2);
+    let intro = sign_in_intro(m, cols, theme);
+    let saving = sign_in_save(m, *save, cols, theme);
+    let mut why: Vec<Line> = error
+        .as_deref()
+        .map(|e| wrapped(&crate::text::sanitize(e), cols, theme.error()))
+        .unwrap_or_default();
+    why.truncate(3);
+    let (n_intro, n_save) = (intro.len() as u16, saving.len() as u16);
+    // intro, blank, token, blank, saving, blank, error (one line kept for it).
+    let h = n_intro + 3 + n_save + 1 + (why.len() as u16).max(1);
+    let r = centered(area, w, h + 2);
+    let inner = frame_box(frame, r, &tr(m.lang, "popup-sign-in-title"), theme);
+    let at = |dy: u16, height: u16| Rect::new(inner.x, inner.y + dy, inner.width, height);
+    frame.render_widget(Paragraph::new(intro), at(0, n_intro));
     field(
         frame,
-        Rect::new(inner.x, inner.y + 4, inner.width, 1),
-        "token: ",
+        at(n_intro + 1, 1),
+        &label(m.lang, "popup-sign-in-token"),
         input,
         true,
         true,
         theme,
     );
-    let save_line = if m.can_save_token {
-        Line::from(vec![
-            Span::raw(if *save { "[x]" } else { "[ ]" }),
-            Span::raw(" save the token to a private file (0600) for next time  "),
-            Span::styled("Tab", theme.accent()),
-        ])
-    } else {
-        Line::styled("The token is kept in memory only.", theme.dim())
-    };
-    frame.render_widget(
-        Paragraph::new(save_line),
-        Rect::new(inner.x, inner.y + 6, inner.width, 1),
-    );
-    if let Some(e) = error {
-        frame.render_widget(
-            Paragraph::new(Line::styled(clean(e, inner.width as usize), theme.error())),
-            Rect::new(inner.x, inner.y + 8, inner.width, 1),
-        );
+    frame.render_widget(Paragraph::new(saving), at(n_intro + 3, n_save));
+    if !why.is_empty() {
+        let n = why.len() as u16;
+        frame.render_widget(Paragraph::new(why), at(n_intro + n_save + 4, n));
     }
 }
 
@@ -427,12 +493,13 @@ fn filter_line(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Them
     };
     let r = Rect::new(area.x, area.bottom().saturating_sub(3), area.width, 1);
     frame.render_widget(Clear, r);
-    let label = format!("filter ({} match): /", m.queue.visible().len());
+    let n = m.queue.visible().len();
+    let label = crate::tr!(m.lang, "popup-filter-label", n = n);
     field(frame, r, &label, input, false, true, theme);
 }
 
 fn add_contact(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
-    let w = popup_width(area);
+    let w = popup_width(area).min(70);
     let Popup::AddContact {
         club_id,
         kind,
@@ -443,24 +510,35 @@ fn add_contact(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Them
     else {
         return;
     };
-    let r = centered(area, w.min(70), 10);
-    let inner = frame_box(frame, r, "New club contact", theme);
+    let cols = w.saturating_sub(2);
+    let mut why: Vec<Line> = error
+        .as_deref()
+        .map(|e| wrapped(&crate::text::sanitize(e), cols, theme.error()))
+        .unwrap_or_default();
+    why.truncate(3);
+    let r = centered(area, w, 9 + (why.len() as u16).max(1));
+    let inner = frame_box(frame, r, &tr(m.lang, "form-contact-title"), theme);
+    let at = |dy: u16, height: u16| Rect::new(inner.x, inner.y + dy, inner.width, height);
+    let thai = m.lang == Lang::Thai;
     let club = m
         .club
         .club
         .get()
         .and_then(|c| c.name.as_ref())
-        .and_then(|n| n.best())
+        .and_then(|n| if thai { n.thai_first() } else { n.best() })
         .map(|n| clean(n, 40))
         .unwrap_or_else(|| club_id.to_string());
     frame.render_widget(
         Paragraph::new(Line::from(vec![
-            Span::styled("club: ", theme.accent()),
+            Span::styled(label(m.lang, "form-contact-club"), theme.accent()),
             Span::raw(club),
         ])),
-        Rect::new(inner.x, inner.y, inner.width, 1),
+        at(0, 1),
     );
-    let mut spans = vec![Span::styled("type: ", theme.accent())];
+    let mut spans = vec![Span::styled(
+        label(m.lang, "form-contact-type-label"),
+        theme.accent(),
+    )];
     for (i, t) in Popup::contact_types().iter().enumerate() {
         let s = if i == *kind {
             if *on_value {
@@ -471,26 +549,24 @@ fn add_contact(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Them
         } else {
             theme.dim()
         };
-        spans.push(Span::styled(t.to_string(), s));
+        spans.push(Span::styled(popup::contact_type_name(m.lang, t), s));
         spans.push(Span::raw(" "));
     }
     frame.render_widget(
         Paragraph::new(Line::from(spans)).wrap(Wrap { trim: true }),
-        Rect::new(inner.x, inner.y + 2, inner.width, 2),
+        at(2, 2),
     );
     field(
         frame,
-        Rect::new(inner.x, inner.y + 5, inner.width, 1),
-        "value: ",
+        at(5, 1),
+        &label(m.lang, "form-contact-value"),
         value,
         false,
         *on_value,
         theme,
     );
-    if let Some(e) = error {
-        frame.render_widget(
-            Paragraph::new(Line::styled(clean(e, inner.width as usize), theme.error())),
-            Rect::new(inner.x, inner.y + 7, inner.width, 1),
-        );
+    if !why.is_empty() {
+        let n = why.len() as u16;
+        frame.render_widget(Paragraph::new(why), at(7, n));
     }
 }

@@ -161,7 +161,19 @@ pub fn sample_rows() -> Vec<ClubRequest> {
 /// A model whose queue holds `rows` as if listed by the server, sorted oldest first (the
 /// tests below were written against that order; the default is the server's order).
 pub fn model_with(rows: Vec<ClubRequest>) -> Model {
+    load(model(), rows)
+}
+
+/// [`model_with`] read in `lang` from the start: the messages of signing in and loading
+/// are in that language too.
+pub fn model_with_lang(rows: Vec<ClubRequest>, lang: club_admin::i18n::Lang) -> Model {
     let mut m = model();
+    m.lang = lang;
+    load(m, rows)
+}
+
+/// Signs `m` in as an admin and answers its first listing with `rows`.
+fn load(mut m: Model, rows: Vec<ClubRequest>) -> Model {
     m.queue.set_sort(QueueSort::Age);
     // Sign in as an admin so the listing is scoped to all pending requests.
     let fx = update(

@@ -9,6 +9,14 @@
 
 header-no-email = (no e-mail)
 # After the server's role: "(management, admin)".
+# The user's role (api-notes.md: student, teacher, organization, staff, management).
+header-role = { $role ->
+    [student] student
+    [teacher] teacher
+    [organization] organization
+    [staff] staff
+   *[management] management
+}
 header-role-admin = admin
 header-role-not-onboarded = not onboarded
 header-signing-in = signing in…

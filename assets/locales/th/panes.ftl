@@ -6,6 +6,13 @@
 ## Header and the footer's read-only mark
 
 header-no-email = (ไม่มีอีเมล)
+header-role = { $role ->
+    [student] นักเรียน
+    [teacher] ครู
+    [organization] องค์กร
+    [staff] เจ้าหน้าที่
+   *[management] ฝ่ายบริหาร
+}
 header-role-admin = แอดมิน
 header-role-not-onboarded = ยังไม่ลงทะเบียน
 header-signing-in = กำลังเข้าสู่ระบบ…

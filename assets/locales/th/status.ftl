@@ -7,8 +7,8 @@
 error-unauthorised = ไม่ได้รับอนุญาต: { $why }{ $suffix }
 error-auth-missing-key = ไม่ได้ส่งคีย์ API
 error-auth-invalid-key = คีย์ API ไม่ถูกต้อง
-error-auth-missing-token = ต้องลงชื่อเข้าใช้ด้วยโทเค็นก่อน
-error-auth-invalid-token = เซสชันหมดอายุหรือโทเค็นไม่ถูกต้อง: โปรดลงชื่อเข้าใช้อีกครั้ง
+error-auth-missing-token = ต้องเข้าสู่ระบบด้วยโทเคนก่อน
+error-auth-invalid-token = เซสชันหมดอายุหรือโทเคนไม่ถูกต้อง: โปรดเข้าสู่ระบบอีกครั้ง
 error-auth-unknown = ไม่ได้รับอนุญาต
 error-refused = ถูกปฏิเสธ{ $suffix }
 error-not-found = ไม่พบ{ $suffix }
@@ -48,7 +48,7 @@ status-requests = { $n } คำขอ
 
 ## กิจกรรมบนแถบสถานะ
 
-status-checking-token = ลงชื่อเข้าใช้แล้ว: กำลังตรวจโทเค็น…
+status-checking-token = เข้าสู่ระบบแล้ว: กำลังตรวจโทเคน…
 status-refreshing = กำลังโหลดใหม่…
 status-mark-all-loading = เลือกทั้งหมด: กำลังโหลดคำขอที่เหลือ โหลดแล้ว { $n } รายการ…
 status-mark-all-loading-of = เลือกทั้งหมด: กำลังโหลดคำขอที่เหลือ โหลดแล้ว { $n } จาก { $total } รายการ…
@@ -59,7 +59,7 @@ status-held = { $action ->
     [decline] จะปฏิเสธ
    *[delete] จะลบ
 } { $what } ในอีก { $seconds } วินาที
-status-held-undo = { $key } ยกเลิก
+status-held-undo = { $key } ถอน
 status-held-more = (รอส่ง { $n } รายการ)
 
 ## สิ่งที่เซิร์ฟเวอร์อนุญาต
@@ -76,7 +76,7 @@ log-what-approve = อนุมัติ
 log-what-decline = ปฏิเสธ
 log-what-delete = ลบ
 log-what-add-contact = เพิ่มช่องทาง
-log-what-sign-in = ลงชื่อเข้าใช้
+log-what-sign-in = เข้าสู่ระบบ
 log-what-signed-in = เข้าใช้แล้ว
 log-what-start = เริ่มต้น
 log-what-capability = สิทธิ์
@@ -90,28 +90,28 @@ log-outcome-undone = ยกเลิกแล้ว
 
 ## แถบสถานะ: เริ่มต้น งานในเครื่องที่ล้มเหลว เซสชัน
 
-status-no-token = ไม่มีโทเค็น: อ่านได้เฉพาะข้อมูลที่ใช้แค่คีย์ API ลงชื่อเข้าใช้เพื่อพิจารณาคำขอ
+status-no-token = ไม่มีโทเคน: อ่านได้เฉพาะข้อมูลที่ใช้แค่คีย์ API เข้าสู่ระบบเพื่อพิจารณาคำขอ
 log-detail-warning = คำเตือน
 status-effect-failed = { $what } ไม่สำเร็จ: { $error }
-status-effect-saving-token = การบันทึกโทเค็น
+status-effect-saving-token = การบันทึกโทเคน
 status-effect-audit-file = การเขียนไฟล์บันทึกการตรวจสอบ
 status-effect-saving-queue = การบันทึกคิว
-status-needs-token = ต้องลงชื่อเข้าใช้ด้วยโทเค็นก่อน
-status-session-expired = เซสชันหมดอายุ: โปรดลงชื่อเข้าใช้อีกครั้ง
+status-needs-token = ต้องเข้าสู่ระบบด้วยโทเคนก่อน
+status-session-expired = เซสชันหมดอายุ: โปรดเข้าสู่ระบบอีกครั้ง
 error-at-fetch-level = { $error } — ที่ระดับการดึงข้อมูล { $level }: กด { $key } เพื่อลดระดับ
 log-error-id = { $error } · รหัสข้อผิดพลาด { $id }
 
-## คำตอบ: ผู้ใช้ โทเค็น ชมรมที่ดูแล
+## คำตอบ: ผู้ใช้ โทเคน ชุมนุมที่ดูแล
 
 status-refreshed = โหลดใหม่แล้ว
 status-user-failed = อ่านข้อมูลผู้ใช้ปัจจุบันไม่ได้: { $error }
-status-signed-in = ลงชื่อเข้าใช้แล้ว
-status-token-refused-why = โทเค็นนี้ถูกปฏิเสธ: { $detail } (HTTP 401)
-status-token-refused = โทเค็นนี้ถูกปฏิเสธ (HTTP 401)
-status-token-check-failed = ตรวจโทเค็นไม่ได้: { $error }
-log-token-taken = วางโทเค็นและใช้งานได้แล้ว
-status-staffed-clubs-failed = หาชมรมที่คุณดูแลไม่ได้
-status-no-staffed-clubs = คุณไม่ได้เป็นผู้ดูแลชมรมใด: เพิ่มรหัสคำขอด้วย i หรือ :scope <รหัสชมรม>
+status-signed-in = เข้าสู่ระบบแล้ว
+status-token-refused-why = โทเคนนี้ถูกปฏิเสธ: { $detail } (HTTP 401)
+status-token-refused = โทเคนนี้ถูกปฏิเสธ (HTTP 401)
+status-token-check-failed = ตรวจโทเคนไม่ได้: { $error }
+log-token-taken = วางโทเคนและใช้งานได้แล้ว
+status-staffed-clubs-failed = หาชุมนุมที่คุณดูแลไม่ได้
+status-no-staffed-clubs = คุณไม่ได้เป็นผู้ดูแลชุมนุมใด: เพิ่มรหัสคำขอด้วย i หรือ :scope <รหัสชุมนุม>
 
 ## การอ่านแถวและรายการ
 
@@ -122,7 +122,7 @@ status-loaded-of = โหลดคำขอที่รอพิจารณา�
 status-refresh-failed = โหลดใหม่ไม่สำเร็จ: { $error }
 error-row-gone-elsewhere = ไม่มีบนเซิร์ฟเวอร์แล้ว (ถูกลบจากที่อื่น?)
 error-row-deleted-since-read = หายไปแล้ว: ถูกลบบนเซิร์ฟเวอร์หลังจากอ่านครั้งก่อน
-error-row-not-found = ไม่พบ: เซิร์ฟเวอร์ไม่มีคำขอเข้าชมรมที่มีรหัสนี้
+error-row-not-found = ไม่พบ: เซิร์ฟเวอร์ไม่มีคำขอเข้าชุมนุมที่มีรหัสนี้
 
 ## การตัดสิน: คำตอบ คำตอบที่หาย สรุปงานหลายรายการ
 
@@ -146,16 +146,16 @@ status-bulk-summary = { $action }: สำเร็จ { $ok } จาก { $total
 status-bulk-summary-failed = ไม่สำเร็จ { $n } รายการ (ยังเลือกไว้: กด { $key } เพื่อลองใหม่)
 status-bulk-summary-unknown = ไม่ทราบผล { $n } รายการ (คำตอบหาย: กำลังอ่านใหม่)
 
-## ค้นหาชมรมและช่องทางติดต่อ
+## ค้นหาชุมนุมและช่องทางติดต่อ
 
-status-club-type-something = พิมพ์รหัสชมรม หรือชื่อเพื่อค้นหา
-status-bad-club-id = { $text } ไม่ใช่รหัสชมรมที่ถูกต้อง (UUID)
-status-no-club-search = เซิร์ฟเวอร์นี้ค้นหาชมรมด้วยชื่อไม่ได้: ใส่รหัสชมรม
-status-club-first = ค้นหาชมรมก่อน ({ $key })
+status-club-type-something = พิมพ์รหัสชุมนุม หรือชื่อเพื่อค้นหา
+status-bad-club-id = { $text } ไม่ใช่รหัสชุมนุมที่ถูกต้อง (UUID)
+status-no-club-search = เซิร์ฟเวอร์นี้ค้นหาชุมนุมด้วยชื่อไม่ได้: ใส่รหัสชุมนุม
+status-club-first = ค้นหาชุมนุมก่อน ({ $key })
 status-adding-contact = กำลังเพิ่มช่องทางติดต่อ…
-status-club-shown = ชมรม: { $name }
-status-no-club = ไม่มีชมรมรหัส { $id }
-status-clubs-found = พบ { $n } ชมรม: j/k แล้ว Enter เพื่อเปิด
+status-club-shown = ชุมนุม: { $name }
+status-no-club = ไม่มีชุมนุมรหัส { $id }
+status-clubs-found = พบ { $n } ชุมนุม: j/k แล้ว Enter เพื่อเปิด
 status-contact-added = เพิ่มช่องทางติดต่อแล้ว: { $contact }
 status-contact-not-added = เพิ่มช่องทางติดต่อไม่สำเร็จ: { $error }
 
@@ -184,15 +184,15 @@ status-quit-armed = ยังมี { $n } รายการรอเซิร�
 status-read-only = โหมดอ่านอย่างเดียว: เปลี่ยนแปลงอะไรไม่ได้ (เริ่มด้วย --read-only)
 status-sorted = เรียงตาม: { $sort ->
     [age] เก่าสุดก่อน
-    [club] ชมรม
+    [club] ชุมนุม
     [status] สถานะ
    *[server] ลำดับของเซิร์ฟเวอร์
 }
 status-marks-cleared = ล้างการเลือกแล้ว
 status-marked = เลือกแล้ว { $n } รายการ
-status-club-level = ระดับการดึงข้อมูลชมรม: { $level }
+status-club-level = ระดับการดึงข้อมูลชุมนุม: { $level }
 status-student-level = นักเรียนอยู่ที่ระดับ compact: บริการไม่ให้บัญชีนักเรียนดึงข้อมูลมากกว่านี้
-status-request-level = ระดับการดึงข้อมูลคำขอ: default นักเรียนและชมรมที่ { $level }: กำลังโหลดใหม่…
+status-request-level = ระดับการดึงข้อมูลคำขอ: default นักเรียนและชุมนุมที่ { $level }: กำลังโหลดใหม่…
 status-copied = คัดลอกรหัส { $n } รายการไปยังคลิปบอร์ดแล้ว
 status-busy-row = { $label }: กำลังอ่านหรือเปลี่ยนแปลงอยู่แล้ว
 status-reading-row = กำลังอ่าน { $label }…
@@ -201,14 +201,14 @@ status-marked-every = เลือกแล้ว { $n } รายการ: ค
 status-marked-every-of = เลือกแล้ว { $n } รายการ: คำขอที่รอพิจารณาทั้งหมดของ { $club } ที่ตรงกับตัวกรอง
 status-marked-some = เลือกแล้ว { $n } รายการที่ตรงกับตัวกรอง (เลือกไว้ทั้งหมด { $all } รายการ)
 status-marked-some-of = เลือกแล้ว { $n } รายการของ { $club } ที่ตรงกับตัวกรอง (เลือกไว้ทั้งหมด { $all } รายการ)
-status-clubs-changed = ชมรมของคุณเปลี่ยนไปตั้งแต่ครั้งก่อน: กำลังแสดงรายการใหม่
-status-clubs-changed-dropped = ชมรมของคุณเปลี่ยนไปตั้งแต่ครั้งก่อน: นำคำขอของชมรมอื่น { $n } รายการออกจากคิวแล้ว
+status-clubs-changed = ชุมนุมของคุณเปลี่ยนไปตั้งแต่ครั้งก่อน: กำลังแสดงรายการใหม่
+status-clubs-changed-dropped = ชุมนุมของคุณเปลี่ยนไปตั้งแต่ครั้งก่อน: นำคำขอของชุมนุมอื่น { $n } รายการออกจากคิวแล้ว
 
 ## รหัสที่เพิ่มเอง คิวที่บันทึกไว้
 
 status-ids-added = เพิ่มรหัสคำขอ { $n } รายการจาก { $origin }
 status-ids-skipped = ข้าม { $n } รายการที่ไม่ใช่ UUID ({ $ids })
-log-ids-never-sent = ไม่ใช่รหัสคำขอเข้าชมรม ไม่ได้ส่งไป: { $ids }
+log-ids-never-sent = ไม่ใช่รหัสคำขอเข้าชุมนุม ไม่ได้ส่งไป: { $ids }
 status-origin-paste = การวาง
 status-origin-dialog = หน้าต่าง i
 status-origin-arguments = บรรทัดคำสั่ง
@@ -220,13 +220,13 @@ status-restored-both = คืนค่าจากรอบก่อน: รห�
 ## บรรทัดคำสั่ง :
 
 command-help-add = add รหัส… — เพิ่มรหัสคำขอเข้าคิว
-command-help-club = club รหัส|ชื่อ — ค้นหาชมรมด้วยรหัสหรือชื่อ
-command-help-scope = scope mine|all|ชมรม — เลือกว่ารายการจะแสดงคำขอใด
-command-help-level = level ระดับ [ระดับย่อย] — ระดับการดึงข้อมูลของคำขอ [และของนักเรียนกับชมรม]
-command-help-club-level = club-level ระดับ — ระดับการดึงข้อมูลของช่องชมรม
+command-help-club = club รหัส|ชื่อ — ค้นหาชุมนุมด้วยรหัสหรือชื่อ
+command-help-scope = scope mine|all|ชุมนุม — เลือกว่ารายการจะแสดงคำขอใด
+command-help-level = level ระดับ [ระดับย่อย] — ระดับการดึงข้อมูลของคำขอ [และของนักเรียนกับชุมนุม]
+command-help-club-level = club-level ระดับ — ระดับการดึงข้อมูลของช่องชุมนุม
 command-help-filter = filter ข้อความ — กรองคิว (status: club: year: หรือข้อความใดก็ได้)
 command-help-sort = sort age|club|status|server — เรียงคิว
-command-help-signin = signin — ลงชื่อเข้าใช้ (วางโทเค็น)
+command-help-signin = signin — เข้าสู่ระบบ (วางโทเคน)
 command-help-mouse = mouse on|off — เปิดหรือปิดเมาส์
 command-help-refresh = refresh — โหลดคิวใหม่จากเซิร์ฟเวอร์
 command-help-clear-done = clear-done — นำคำขอที่ตัดสินแล้วหรือลบแล้วออกจากคิว
@@ -244,4 +244,4 @@ command-club-level-usage = club-level ต้องตามด้วยระด
 command-unknown-level = ไม่รู้จักระดับการดึงข้อมูล { $given }: ใช้ id_only, compact, default หรือ detailed
 command-level-set = ระดับการดึงข้อมูลคำขอ { $level } / ระดับย่อย { $descendants }
 command-level-usage = level ต้องตามด้วยระดับการดึงข้อมูลหนึ่งหรือสองระดับ
-command-scope-usage = scope ใช้ได้กับ mine, all หรือรหัสชมรม
+command-scope-usage = scope ใช้ได้กับ mine, all หรือรหัสชุมนุม

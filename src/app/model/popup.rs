@@ -2,6 +2,13 @@
 //! what a key does ([`Popup::op_for`]), the hint bar ([`Popup::hints`]) and its lines in the
 //! help ([`help_sections`]), so a hint can never offer a key that does nothing. Keys no
 //! table names go to the pop-up's text field, when it has one with focus.
+//!
+//! The tables hold locale keys, not words: `assets/locales/{en,th}/popups.ftl` gives them in
+//! the reader's language. The words that depend on a decision, a count or a name
+//! (confirmations, the quit question, refusals) are built by the functions of `texts`,
+//! re-exported here ([`confirm_many`], [`contact_refusal`] …).
+
+mod texts;
 
 use tui_input::Input;
 use uuid::Uuid;
@@ -9,6 +16,9 @@ use uuid::Uuid;
 use super::row::RowAction;
 use crate::api::ContactType;
 use crate::app::key::{Key, KeyCode};
+use crate::i18n::{Lang, tr};
+
+pub use texts::*;
 
 /// What a key does in a pop-up. `update` applies it (see `update::popups`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,19 +58,43 @@ pub enum PopupOp {
     DiscardHeld,
 }
 
-/// One row of a pop-up's key table.
+/// One row of a pop-up's key table. The words are locale keys (`popup-hint-*`,
+/// `popup-help-*` in `assets/locales/*/popups.ftl`), looked up in the reader's language by
+/// [`PopupKey::hint_in`] and [`PopupKey::help_in`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PopupKey {
     /// The keys (empty for typing into the field).
     pub keys: &'static [Key],
-    /// The keys as the hint bar and help show them.
+    /// The keys as the hint bar and help show them; empty for typing into the field (shown
+    /// as the word for typing, see [`PopupKey::shown_in`]).
     pub shown: &'static str,
-    /// Short label for the hint bar.
+    /// Locale key of the short label for the hint bar; empty: not in the hint bar.
     pub hint: &'static str,
-    /// Longer text for the help.
+    /// Locale key of the longer text for the help.
     pub help: &'static str,
     /// What it does; `None` for typing into the field.
     pub op: Option<PopupOp>,
+}
+
+impl PopupKey {
+    /// The keys as shown (`Enter`, `n/Esc`), or the word for typing ("type", "พิมพ์").
+    pub fn shown_in(&self, lang: Lang) -> String {
+        if self.shown.is_empty() {
+            tr(lang, "popup-key-type")
+        } else {
+            self.shown.to_owned()
+        }
+    }
+
+    /// The hint bar label in `lang`; `None` when the row is not in the hint bar.
+    pub fn hint_in(&self, lang: Lang) -> Option<String> {
+        (!self.hint.is_empty()).then(|| tr(lang, self.hint))
+    }
+
+    /// The help text in `lang`.
+    pub fn help_in(&self, lang: Lang) -> String {
+        tr(lang, self.help)
+    }
 }
 
 const fn pk(
@@ -82,7 +116,7 @@ const fn pk(
 const fn typing(hint: &'static str, help: &'static str) -> PopupKey {
     PopupKey {
         keys: &[],
-        shown: "type",
+        shown: "",
         hint,
         help,
         op: None,
@@ -101,28 +135,40 @@ const DOWN: Key = Key::new(KeyCode::Down);
 /// The help's keys. `?` closes it only while the search is empty (once something is typed,
 /// a `?` is part of the search: see [`Popup::op_for`]).
 const HELP_KEYS: &[PopupKey] = &[
-    typing("search", "type to search the keys"),
-    pk(&[UP], "↑/↓", "scroll", "scroll up", PopupOp::ScrollUp),
-    pk(&[DOWN], "↓", "", "scroll down", PopupOp::ScrollDown),
+    typing("popup-hint-search", "popup-help-type-search"),
+    pk(
+        &[UP],
+        "↑/↓",
+        "popup-hint-scroll",
+        "popup-help-scroll-up",
+        PopupOp::ScrollUp,
+    ),
+    pk(
+        &[DOWN],
+        "↓",
+        "",
+        "popup-help-scroll-down",
+        PopupOp::ScrollDown,
+    ),
     pk(
         &[Key::new(KeyCode::PageUp)],
         "PgUp",
         "",
-        "scroll a page up",
+        "popup-help-page-up",
         PopupOp::PageUp,
     ),
     pk(
         &[Key::new(KeyCode::PageDown)],
         "PgDn",
         "",
-        "scroll a page down",
+        "popup-help-page-down",
         PopupOp::PageDown,
     ),
     pk(
         &[ESC, Key::char('?')],
         "Esc",
-        "close",
-        "close the help (also ?)",
+        "popup-hint-close",
+        "popup-help-close-help",
         PopupOp::Close,
     ),
 ];
@@ -130,95 +176,88 @@ const CONFIRM_KEYS: &[PopupKey] = &[
     pk(
         &[Key::char('y'), Key::char('Y')],
         "y",
-        "confirm",
-        "confirm",
+        "popup-hint-confirm",
+        "popup-help-confirm",
         PopupOp::Yes,
     ),
     pk(
         &[Key::char('n'), Key::char('N'), ESC],
         "n/Esc",
-        "cancel",
-        "cancel",
+        "popup-hint-cancel",
+        "popup-help-cancel",
         PopupOp::No,
     ),
     pk(
         &[LEFT, RIGHT, TAB, BACKTAB, Key::char('h'), Key::char('l')],
         "←/→",
-        "choose",
-        "move between Cancel and the action",
+        "popup-hint-choose",
+        "popup-help-choose",
         PopupOp::Toggle,
     ),
     pk(
         &[ENTER],
         "Enter",
-        "press",
-        "press the chosen button",
+        "popup-hint-press",
+        "popup-help-press",
         PopupOp::Press,
     ),
 ];
 const ADD_IDS_KEYS: &[PopupKey] = &[
-    typing("ids", "type or paste club request ids"),
+    typing("popup-hint-ids", "popup-help-type-ids"),
     pk(
         &[ENTER],
         "Enter",
-        "add",
-        "add the ids to the queue",
+        "popup-hint-add",
+        "popup-help-add-ids",
         PopupOp::Submit,
     ),
     pk(
         &[ESC],
         "Esc",
-        "cancel",
-        "close without adding",
+        "popup-hint-cancel",
+        "popup-help-close-no-add",
         PopupOp::Close,
     ),
 ];
+const SIGN_IN_SUBMIT: PopupKey = pk(
+    &[ENTER],
+    "Enter",
+    "popup-hint-sign-in",
+    "popup-help-sign-in",
+    PopupOp::Submit,
+);
+const SIGN_IN_CLOSE: PopupKey = pk(
+    &[ESC],
+    "Esc",
+    "popup-hint-cancel",
+    "popup-help-close-no-sign-in",
+    PopupOp::Close,
+);
 const SIGN_IN_KEYS: &[PopupKey] = &[
-    pk(
-        &[ENTER],
-        "Enter",
-        "sign in",
-        "check the pasted token and use it",
-        PopupOp::Submit,
-    ),
+    SIGN_IN_SUBMIT,
     pk(
         &[TAB],
         "Tab",
-        "saving on/off",
-        "save the token to a private file, or not",
+        "popup-hint-toggle-save",
+        "popup-help-toggle-save",
         PopupOp::ToggleSave,
     ),
-    pk(
-        &[ESC],
-        "Esc",
-        "cancel",
-        "close without signing in",
-        PopupOp::Close,
-    ),
+    SIGN_IN_CLOSE,
 ];
-const SIGN_IN_KEYS_NO_SAVE: &[PopupKey] = &[
+const SIGN_IN_KEYS_NO_SAVE: &[PopupKey] = &[SIGN_IN_SUBMIT, SIGN_IN_CLOSE];
+const COMMAND_KEYS: &[PopupKey] = &[
     pk(
         &[ENTER],
         "Enter",
-        "sign in",
-        "check the pasted token and use it",
+        "popup-hint-run",
+        "popup-help-run",
         PopupOp::Submit,
     ),
     pk(
         &[ESC],
         "Esc",
-        "cancel",
-        "close without signing in",
-        PopupOp::Close,
-    ),
-];
-const COMMAND_KEYS: &[PopupKey] = &[
-    pk(&[ENTER], "Enter", "run", "run the command", PopupOp::Submit),
-    pk(
-        &[ESC],
-        "Esc",
-        "cancel",
-        "close without running",
+        "popup-hint-cancel",
+        "popup-help-close-no-run",
         PopupOp::Close,
     ),
 ];
@@ -226,110 +265,104 @@ const FILTER_KEYS: &[PopupKey] = &[
     pk(
         &[ENTER],
         "Enter",
-        "keep",
-        "keep the filter",
+        "popup-hint-keep",
+        "popup-help-keep-filter",
         PopupOp::Submit,
     ),
     pk(
         &[ESC],
         "Esc",
-        "undo",
-        "go back to the filter before",
+        "popup-hint-undo",
+        "popup-help-filter-before",
         PopupOp::Close,
     ),
 ];
+const CONTACT_SWITCH: PopupKey = pk(
+    &[TAB, BACKTAB],
+    "Tab",
+    "popup-hint-type-value",
+    "popup-help-type-value",
+    PopupOp::NextField,
+);
+const CONTACT_CLOSE: PopupKey = pk(
+    &[ESC],
+    "Esc",
+    "popup-hint-cancel",
+    "popup-help-close-no-add",
+    PopupOp::Close,
+);
 const CONTACT_PICKER_KEYS: &[PopupKey] = &[
-    pk(
-        &[TAB, BACKTAB],
-        "Tab",
-        "type/value",
-        "move between type and value",
-        PopupOp::NextField,
-    ),
+    CONTACT_SWITCH,
     pk(
         &[LEFT, UP, Key::char('h'), Key::char('k')],
         "←",
         "",
-        "previous contact type",
+        "popup-help-prev-type",
         PopupOp::PrevKind,
     ),
     pk(
         &[RIGHT, DOWN, Key::char('l'), Key::char('j')],
         "→",
-        "type",
-        "next contact type",
+        "popup-hint-type",
+        "popup-help-next-type",
         PopupOp::NextKind,
     ),
     pk(
         &[ENTER],
         "Enter",
-        "value",
-        "go to the value",
+        "popup-hint-value",
+        "popup-help-to-value",
         PopupOp::NextField,
     ),
-    pk(
-        &[ESC],
-        "Esc",
-        "cancel",
-        "close without adding",
-        PopupOp::Close,
-    ),
+    CONTACT_CLOSE,
 ];
 const CONTACT_VALUE_KEYS: &[PopupKey] = &[
+    CONTACT_SWITCH,
     pk(
-        &[TAB, BACKTAB],
-        "Tab",
-        "type/value",
-        "move between type and value",
-        PopupOp::NextField,
+        &[ENTER],
+        "Enter",
+        "popup-hint-add",
+        "popup-help-add-contact",
+        PopupOp::Submit,
     ),
-    pk(&[ENTER], "Enter", "add", "add the contact", PopupOp::Submit),
-    pk(
-        &[ESC],
-        "Esc",
-        "cancel",
-        "close without adding",
-        PopupOp::Close,
-    ),
+    CONTACT_CLOSE,
 ];
 
 const QUIT_HELD_KEYS: &[PopupKey] = &[
     pk(
         &[Key::char('s'), Key::char('S')],
         "s",
-        "send now, quit",
-        "send the held decisions now, quit once the server has answered",
+        "popup-hint-send-quit",
+        "popup-help-send-held",
         PopupOp::SendHeld,
     ),
     pk(
         &[Key::char('d'), Key::char('D')],
         "d",
-        "discard, quit",
-        "discard the held decisions (never sent) and quit",
+        "popup-hint-discard-quit",
+        "popup-help-discard-held",
         PopupOp::DiscardHeld,
     ),
     pk(
         &[ESC, Key::char('n'), Key::char('N')],
         "Esc",
-        "stay",
-        "stay; the held decisions go when their time is up",
+        "popup-hint-stay",
+        "popup-help-stay",
         PopupOp::Close,
     ),
 ];
 
-/// The help's sections for pop-ups: a title and the pop-up's key table.
+/// The help's sections for pop-ups: the locale key of a title (`popup-section-*`) and the
+/// pop-up's key table.
 pub fn help_sections() -> [(&'static str, &'static [PopupKey]); 7] {
     [
-        ("Confirmation", CONFIRM_KEYS),
-        ("Quit with decisions held (q)", QUIT_HELD_KEYS),
-        ("Filter (/)", FILTER_KEYS),
-        ("Command line (:)", COMMAND_KEYS),
-        ("Add ids (i)", ADD_IDS_KEYS),
-        ("Sign in (S)", SIGN_IN_KEYS),
-        (
-            "New contact (n): type picker, then value",
-            CONTACT_PICKER_KEYS,
-        ),
+        ("popup-section-confirm", CONFIRM_KEYS),
+        ("popup-section-quit-held", QUIT_HELD_KEYS),
+        ("popup-section-filter", FILTER_KEYS),
+        ("popup-section-command", COMMAND_KEYS),
+        ("popup-section-add-ids", ADD_IDS_KEYS),
+        ("popup-section-sign-in", SIGN_IN_KEYS),
+        ("popup-section-contact", CONTACT_PICKER_KEYS),
     ]
 }
 
@@ -433,12 +466,11 @@ impl Popup {
             .and_then(|k| k.op)
     }
 
-    /// Hint bar entries `(keys, label)`, from the key table.
-    pub fn hints(&self) -> Vec<(String, &'static str)> {
+    /// Hint bar entries `(keys, label)` in `lang`, from the key table.
+    pub fn hints(&self, lang: Lang) -> Vec<(String, String)> {
         self.keys()
             .iter()
-            .filter(|k| !k.hint.is_empty())
-            .map(|k| (k.shown.to_owned(), k.hint))
+            .filter_map(|k| Some((k.shown_in(lang), k.hint_in(lang)?)))
             .collect()
     }
 

@@ -185,7 +185,7 @@ pub(super) fn submit_contact(m: &mut Model) -> Vec<Effect> {
         kind: Popup::contact_types()[*kind].clone(),
         value: value.value().trim().to_owned(),
     };
-    if let Err(why) = contact.check() {
+    if let Some(why) = crate::app::model::popup::contact_refusal(m.lang, &contact) {
         // Refused here, before any request: the form keeps the value for correcting.
         *error = Some(why);
         return Vec::new();

@@ -5,7 +5,7 @@ use super::{club, commands, decide, fetch, held, ids, say};
 use crate::api::parse_pasted_token;
 use crate::app::effect::Effect;
 use crate::app::key::{Key, edit};
-use crate::app::model::{Awaiting, Model, Popup, PopupOp, Severity};
+use crate::app::model::{Awaiting, Model, Popup, PopupOp, Severity, popup};
 
 /// A key while a pop-up is open.
 pub(super) fn on_popup_key(m: &mut Model, k: Key) -> Vec<Effect> {
@@ -58,7 +58,7 @@ fn apply(m: &mut Model, op: PopupOp) -> Vec<Effect> {
             }
         }
         (PopupOp::No, Popup::Confirm { action, .. }) => {
-            let text = format!("{} cancelled", action.verb());
+            let text = popup::confirm_cancelled(m.lang, *action);
             m.popup = None;
             say(m, Severity::Info, &text);
         }
@@ -96,7 +96,8 @@ fn close(m: &mut Model) {
     match m.popup.take() {
         Some(Popup::Filter { before, .. }) => m.queue.set_filter(&before),
         Some(Popup::SignIn { .. }) if m.session_expired => {
-            say(m, Severity::Error, "not signed in: press S to sign in");
+            let text = crate::i18n::tr(m.lang, "popup-not-signed-in");
+            say(m, Severity::Error, &text);
         }
         _ => {}
     }
@@ -110,11 +111,7 @@ fn submit(m: &mut Model) -> Vec<Effect> {
             let (found, bad) = crate::app::filter::parse_ids(&text);
             if found.is_empty() {
                 // Nothing usable: say so and keep the text for correcting.
-                let msg = if bad.is_empty() {
-                    "type or paste at least one club request id".to_owned()
-                } else {
-                    format!("not a club request id (UUID): {}", bad.join(", "))
-                };
+                let msg = popup::add_ids_refusal(m.lang, &bad);
                 say(m, Severity::Error, &msg);
                 return Vec::new();
             }
@@ -129,9 +126,10 @@ fn submit(m: &mut Model) -> Vec<Effect> {
                     sign_in(m, token, save)
                 }
                 Err(e) => {
+                    let why = popup::token_refusal(m.lang, &e);
                     if let Some(Popup::SignIn { input, error, .. }) = m.popup.as_mut() {
                         *input = tui_input::Input::default();
-                        *error = Some(e.to_string());
+                        *error = Some(why);
                     }
                     Vec::new()
                 }

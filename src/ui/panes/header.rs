@@ -38,9 +38,22 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
     frame.render_widget(Paragraph::new(fit(left, items, w)), area);
 }
 
+/// The user's role in `lang`: one of `student`, `teacher`, `organization`, `staff`,
+/// `management` (deployed behaviour, api-notes.md: User) as `header-role-*`; any other value
+/// as the server wrote it (sanitised, at most 14 columns); `?` when the server gave none.
+fn role_text(lang: crate::i18n::Lang, role: Option<&str>) -> String {
+    match role {
+        Some(r @ ("student" | "teacher" | "organization" | "staff" | "management")) => {
+            tr!(lang, "header-role", role = r)
+        }
+        Some(other) => clean(other, 14),
+        None => "?".into(),
+    }
+}
+
 /// The left-hand items: the user's e-mail (priority 1), role (4) and permissions (7); or
-/// "signing in…" / "not signed in" while there is no user. The role is the server's word;
-/// "admin" and "not onboarded" are in the reader's language.
+/// "signing in…" / "not signed in" while there is no user. The role, "admin" and "not
+/// onboarded" are in the reader's language ([`role_text`]).
 fn user_items<'a>(m: &Model, theme: &Theme, w: usize) -> Vec<Item<'a>> {
     let mut items: Vec<Item> = Vec::new();
     match &m.user {
@@ -51,7 +64,7 @@ fn user_items<'a>(m: &Model, theme: &Theme, w: usize) -> Vec<Item<'a>> {
                 None => tr!(m.lang, "header-no-email"),
             };
             items.push((1, false, Span::styled(email, theme.bold())));
-            let mut role = clean(u.role.as_deref().unwrap_or("?"), 14);
+            let mut role = role_text(m.lang, u.role.as_deref());
             if u.is_admin == Some(true) {
                 role.push_str(", ");
                 role.push_str(&tr!(m.lang, "header-role-admin"));
