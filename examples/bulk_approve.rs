@@ -45,7 +45,7 @@ async fn run(n: usize, latency: Duration, concurrency: usize) -> Result<Duration
         .collect();
     h.send(Msg::AddIds {
         text: ids.join("\n"),
-        origin: "harness".into(),
+        origin: club_admin::app::IdsFrom::Dialog,
     });
     h.settle(Duration::from_secs(120)).await?;
     // Only the N chosen rows are marked.

@@ -110,8 +110,8 @@ pub struct Settings {
     /// Map Thai Kedmanee characters to the QWERTY key at the same place for single-key
     /// commands (config `thai_keys`, default true).
     pub thai_keys: bool,
-    /// Warnings to show at start (world-readable secrets, ...).
-    pub warnings: Vec<String>,
+    /// Warnings to show at start: secrets other users can read.
+    pub warnings: Vec<ReadableSecret>,
 }
 
 /// The project's directories (XDG on Linux).
@@ -133,24 +133,70 @@ pub fn default_state_dir() -> Option<PathBuf> {
     })
 }
 
-/// A warning when `path` can be read by group or others (unix); `None` otherwise.
-pub fn permission_warning(path: &Path, what: &str) -> Option<String> {
+/// A file that holds a secret.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SecretFile {
+    /// The config file, when it holds `api_key`.
+    Config,
+    /// `--api-key-file` / `CLUB_ADMIN_API_KEY_FILE`.
+    ApiKey,
+    /// The token file (`--token-file`, or the saved one).
+    Token,
+}
+
+/// A secret file other users can read: a start-up warning. Its `Display` is English (the
+/// command line's stderr, logs); the dashboard says it in the reader's language
+/// ([`ReadableSecret::text`]). It names the file, never the secret.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadableSecret {
+    /// Which file it is.
+    pub file: SecretFile,
+    /// Its path.
+    pub path: PathBuf,
+    /// Its permission bits (`0o644`).
+    pub mode: u32,
+}
+
+impl ReadableSecret {
+    /// The warning in `lang` (keys `warning-readable-*`): "the token file /x can be read by
+    /// other users (mode 644): run chmod 600 on it".
+    pub fn text(&self, lang: Lang) -> String {
+        let key = match self.file {
+            SecretFile::Config => "warning-readable-config",
+            SecretFile::ApiKey => "warning-readable-api-key",
+            SecretFile::Token => "warning-readable-token",
+        };
+        crate::tr!(
+            lang,
+            key,
+            path = self.path.display().to_string(),
+            mode = format!("{:o}", self.mode)
+        )
+    }
+}
+
+impl std::fmt::Display for ReadableSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text(Lang::English))
+    }
+}
+
+/// A warning when `path` (a `file` holding a secret) can be read by group or others (unix);
+/// `None` otherwise.
+pub fn permission_warning(path: &Path, file: SecretFile) -> Option<ReadableSecret> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         let mode = std::fs::metadata(path).ok()?.permissions().mode();
-        if mode & 0o077 != 0 {
-            return Some(format!(
-                "{what} {} can be read by other users (mode {:o}): run chmod 600 on it",
-                path.display(),
-                mode & 0o777
-            ));
-        }
-        None
+        (mode & 0o077 != 0).then(|| ReadableSecret {
+            file,
+            path: path.to_path_buf(),
+            mode: mode & 0o777,
+        })
     }
     #[cfg(not(unix))]
     {
-        let _ = (path, what);
+        let _ = (path, file);
         None
     }
 }
@@ -165,11 +211,20 @@ pub fn expand_home(path: &Path) -> PathBuf {
     }
 }
 
-fn read_secret_file(path: &Path, what: &str, warnings: &mut Vec<String>) -> Result<String, String> {
+fn read_secret_file(
+    path: &Path,
+    file: SecretFile,
+    warnings: &mut Vec<ReadableSecret>,
+) -> Result<String, String> {
+    let what = match file {
+        SecretFile::Config => "config",
+        SecretFile::ApiKey => "API key",
+        SecretFile::Token => "token",
+    };
     let path = &expand_home(path);
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("could not read the {what} file {}: {e}", path.display()))?;
-    if let Some(w) = permission_warning(path, &format!("the {what} file")) {
+    if let Some(w) = permission_warning(path, file) {
         warnings.push(w);
     }
     let value = text.trim().to_owned();
@@ -286,7 +341,7 @@ fn secrets_of(
     file: &FileConfig,
     env: &dyn Fn(&str) -> Option<String>,
     state_dir: Option<&Path>,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<ReadableSecret>,
 ) -> Result<(Credentials, Option<PathBuf>), String> {
     let env_nonempty = |k: &str| {
         env(k)
@@ -294,11 +349,11 @@ fn secrets_of(
             .filter(|v| !v.is_empty())
     };
     let api_key = if let Some(p) = &args.api_key_file {
-        Some(read_secret_file(p, "API key", warnings)?)
+        Some(read_secret_file(p, SecretFile::ApiKey, warnings)?)
     } else if let Some(k) = env_nonempty("CLUB_ADMIN_API_KEY") {
         Some(k)
     } else if let Some(p) = &file.api_key_file {
-        Some(read_secret_file(p, "API key", warnings)?)
+        Some(read_secret_file(p, SecretFile::ApiKey, warnings)?)
     } else {
         file.api_key.clone()
     };
@@ -309,12 +364,12 @@ fn secrets_of(
         .or_else(|| file.token_file.as_deref().map(expand_home))
         .or_else(|| state_dir.map(|d| d.join("token")));
     let token = if let Some(p) = &args.token_file {
-        Some(read_secret_file(p, "token", warnings)?)
+        Some(read_secret_file(p, SecretFile::Token, warnings)?)
     } else if let Some(t) = env_nonempty("CLUB_ADMIN_TOKEN") {
         Some(t)
     } else {
         match &token_path {
-            Some(p) if p.exists() => Some(read_secret_file(p, "token", warnings)?),
+            Some(p) if p.exists() => Some(read_secret_file(p, SecretFile::Token, warnings)?),
             _ => None,
         }
     };
@@ -345,7 +400,7 @@ pub fn resolve(
     let mut warnings = Vec::new();
     if let Some(p) = &file_path
         && file.api_key.is_some()
-        && let Some(w) = permission_warning(p, "the config file, which holds the API key,")
+        && let Some(w) = permission_warning(p, SecretFile::Config)
     {
         warnings.push(w);
     }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::io::Write;
 
 use club_admin::cli::DashboardArgs;
-use club_admin::config::{permission_warning, resolve};
+use club_admin::config::{SecretFile, permission_warning, resolve};
 use secrecy::ExposeSecret;
 
 fn write(path: &std::path::Path, text: &str, mode: u32) {
@@ -178,7 +178,12 @@ fn secrets_readable_by_others_are_reported() {
         ..DashboardArgs::default()
     };
     let s = resolve(&args, &env_of(&[]), None).expect("resolves");
-    let all = s.warnings.join("\n");
+    let all = s
+        .warnings
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n");
     assert!(
         all.contains("config file") && all.contains("chmod 600"),
         "{all}"
@@ -188,9 +193,9 @@ fn secrets_readable_by_others_are_reported() {
         !all.contains("mysk_secret_in_file") && !all.contains("a.b.c"),
         "warnings name files, never secrets"
     );
-    assert!(permission_warning(&tok, "x").is_some());
+    assert!(permission_warning(&tok, SecretFile::Token).is_some());
     write(&tok, "a.b.c", 0o600);
-    assert!(permission_warning(&tok, "x").is_none());
+    assert!(permission_warning(&tok, SecretFile::Token).is_none());
 }
 
 #[test]

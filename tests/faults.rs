@@ -375,7 +375,7 @@ async fn a_ten_megabyte_answer_is_refused_not_swallowed() {
     let mut h = driver(&s.uri()).await;
     h.send(Msg::AddIds {
         text: Uuid::from_u128(0xc).to_string(),
-        origin: "test".into(),
+        origin: club_admin::app::IdsFrom::Dialog,
     });
     h.settle(Duration::from_secs(10)).await.expect("settle");
     let item = h.model.queue.get(Uuid::from_u128(0xc)).expect("row");
@@ -480,7 +480,7 @@ async fn connection_refused_at_start() {
     // Still usable: ids can be added and are reported as failing to load, not lost.
     h.send(Msg::AddIds {
         text: Uuid::from_u128(A).to_string(),
-        origin: "test".into(),
+        origin: club_admin::app::IdsFrom::Dialog,
     });
     h.settle(Duration::from_secs(10)).await.expect("settle");
     let item = h.model.queue.get(Uuid::from_u128(A)).expect("kept");

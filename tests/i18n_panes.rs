@@ -139,7 +139,7 @@ fn rows_in_every_state(lang: Lang) -> Model {
         &mut m,
         Msg::AddIds {
             text: id(99).to_string(),
-            origin: "test".into(),
+            origin: club_admin::app::IdsFrom::Dialog,
         },
     );
     select(&mut m, 1);
@@ -440,7 +440,7 @@ fn detailed_student_row(m: &mut Model) {
         m,
         Msg::AddIds {
             text: id(40).to_string(),
-            origin: "test".into(),
+            origin: club_admin::app::IdsFrom::Dialog,
         },
     );
     let read = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }));

@@ -681,3 +681,55 @@ fn the_log_pane_empty_and_with_earlier_sessions() {
         }
     }
 }
+
+#[test]
+fn start_up_warnings_id_origins_and_local_failures_in_the_readers_language() {
+    use club_admin::app::{IdsFrom, LocalEffect};
+    use club_admin::config::{ReadableSecret, SecretFile};
+    for lang in Lang::ALL {
+        let mut m = model_with_lang(sample_rows(), lang);
+        update(
+            &mut m,
+            Msg::Warning(ReadableSecret {
+                file: SecretFile::Token,
+                path: "/home/t/.local/state/club-admin/token".into(),
+                mode: 0o644,
+            }),
+        );
+        assert_eq!(
+            status(&m),
+            pick(
+                lang,
+                "คำเตือน: ไฟล์โทเคน /home/t/.local/state/club-admin/token ผู้ใช้อื่นอ่านได้ (สิทธิ์ 644): สั่ง chmod 600 กับไฟล์นี้",
+                "warning: the token file /home/t/.local/state/club-admin/token can be read by other users (mode 644): run chmod 600 on it",
+            )
+        );
+        update(
+            &mut m,
+            Msg::AddIds {
+                text: id(77).to_string(),
+                origin: IdsFrom::Stdin,
+            },
+        );
+        assert_eq!(
+            status(&m),
+            pick(
+                lang,
+                "เพิ่มรหัสคำขอ 1 รายการจาก อินพุตมาตรฐาน",
+                "added 1 request id(s) from standard input",
+            )
+        );
+        update(
+            &mut m,
+            Msg::EffectFailed {
+                what: LocalEffect::SavingQueue,
+                error: "No space left on device (os error 28)".into(),
+            },
+        );
+        assert!(
+            status(&m).starts_with(&pick(lang, "การบันทึกคิว ไม่สำเร็จ", "saving the queue failed")),
+            "{}",
+            status(&m)
+        );
+    }
+}

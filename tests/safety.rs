@@ -252,7 +252,7 @@ fn invalid_ids_from_the_command_line_are_reported_and_logged() {
         &mut m,
         Msg::AddIds {
             text: format!("{} not-an-id 1234", id(5)),
-            origin: "the command line".into(),
+            origin: club_admin::app::IdsFrom::Arguments,
         },
     );
     assert!(status(&m).contains("skipped 2"), "{}", status(&m));
@@ -395,7 +395,7 @@ fn an_id_that_never_existed_says_not_found() {
         &mut m,
         Msg::AddIds {
             text: id(404).to_string(),
-            origin: "test".into(),
+            origin: club_admin::app::IdsFrom::Dialog,
         },
     );
     let get = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }))[0];

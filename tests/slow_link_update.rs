@@ -705,7 +705,7 @@ fn reads_asked_for_while_a_known_page_is_skipped_are_sent() {
         &mut m,
         Msg::AddIds {
             text: text.join(" "),
-            origin: "file".into(),
+            origin: club_admin::app::IdsFrom::File("queue.txt".into()),
         },
     );
     assert!(calls(&fx).is_empty(), "waits for the listing to be known");

@@ -151,7 +151,7 @@ fn listing_unavailable_falls_back_to_ids() {
         &mut m,
         Msg::AddIds {
             text: format!("{}", id(42)),
-            origin: "arguments".into(),
+            origin: club_admin::app::IdsFrom::Arguments,
         },
     );
     assert_eq!(
@@ -985,7 +985,7 @@ fn a_long_id_list_at_start_waits_for_the_listing_then_is_read_fifty_at_a_time() 
         &mut m,
         Msg::AddIds {
             text: text.join("\n"),
-            origin: "arguments".into(),
+            origin: club_admin::app::IdsFrom::Arguments,
         },
     );
     let gets = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }));
@@ -1029,7 +1029,7 @@ fn without_listing_ids_are_read_one_by_one() {
                 .map(|n| id(n).to_string())
                 .collect::<Vec<_>>()
                 .join(" "),
-            origin: "arguments".into(),
+            origin: club_admin::app::IdsFrom::Arguments,
         },
     );
     let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(admin()))));

@@ -126,7 +126,7 @@ fn errors_loading_and_acting_rows() {
         &mut m,
         Msg::AddIds {
             text: Uuid::from_u128(99).to_string(),
-            origin: "test".into(),
+            origin: club_admin::app::IdsFrom::Dialog,
         },
     );
     let s = text(&draw(&m, 120, 40, true));

@@ -51,17 +51,17 @@ pub enum Msg {
     AddIds {
         /// Raw text: any mix of whitespace, commas, newlines.
         text: String,
-        /// Where it came from, for the status line (`arguments`, a file name, ...).
-        origin: String,
+        /// Where it came from, for the status line and the activity log.
+        origin: IdsFrom,
     },
     /// The saved queue state for this server (restored at start).
     Restore(SavedQueue),
     /// Decisions of earlier sessions on this server, from the audit file, oldest first
     /// (at most [`super::effect::HISTORY_LINES`]).
     History(Vec<AuditEntry>),
-    /// A start-up warning (e.g. a config file others can read), for the status line and the
+    /// A start-up warning (a secret file others can read), for the status line and the
     /// activity log.
-    Notice(String),
+    Warning(crate::config::ReadableSecret),
     /// An API call finished.
     Api {
         /// The id `update` gave the call; answers to calls no longer awaited are dropped.
@@ -79,11 +79,56 @@ pub enum Msg {
     /// A local side effect failed (saving the token, writing the audit file or the saved
     /// queue): shown on the status line.
     EffectFailed {
-        /// What it was, in words (`saving the token`).
-        what: String,
+        /// What it was.
+        what: LocalEffect,
         /// The error in words (never holds a secret).
         error: String,
     },
+}
+
+/// Where ids added to the queue came from ([`Msg::AddIds`]), named in the reader's language
+/// on the status line (`status-origin-*`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IdsFrom {
+    /// Pasted into the queue (bracketed paste).
+    Paste,
+    /// Typed or pasted into the `i` pop-up.
+    Dialog,
+    /// The `:add` command.
+    Command,
+    /// Ids given as arguments to `club-admin`.
+    Arguments,
+    /// Piped into standard input.
+    Stdin,
+    /// A `--queue-file`: its path as given.
+    File(String),
+}
+
+impl IdsFrom {
+    /// English words for logs: "a paste", "the i dialog", ":add", "the command line",
+    /// "standard input", or the file's path.
+    pub fn english(&self) -> &str {
+        match self {
+            IdsFrom::Paste => "a paste",
+            IdsFrom::Dialog => "the i dialog",
+            IdsFrom::Command => ":add",
+            IdsFrom::Arguments => "the command line",
+            IdsFrom::Stdin => "standard input",
+            IdsFrom::File(path) => path,
+        }
+    }
+}
+
+/// A local side effect of the runtime that can fail ([`Msg::EffectFailed`]), named in the
+/// reader's language on the status line (`status-effect-*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LocalEffect {
+    /// Writing the token file (0600).
+    SavingToken,
+    /// Appending to the audit file.
+    AuditFile,
+    /// Writing the saved queue.
+    SavingQueue,
 }
 
 /// The answer to one [`super::effect::ApiCall`], one variant per operation.

@@ -9,7 +9,7 @@ use super::{effects, event_loop, stop_signal, terminal, worker};
 use crate::api::{ApiClient, Credentials};
 use crate::app::effect::HISTORY_LINES;
 use crate::app::model::SavedQueue;
-use crate::app::{Model, ModelOptions, Msg};
+use crate::app::{IdsFrom, Model, ModelOptions, Msg};
 use crate::cli::DashboardArgs;
 use crate::config::{self, Settings};
 
@@ -209,12 +209,12 @@ fn initial_messages(
         }
     }
     for w in &settings.warnings {
-        initial.push(Msg::Notice(format!("warning: {w}")));
+        initial.push(Msg::Warning(w.clone()));
     }
     if !args.ids.is_empty() {
         initial.push(Msg::AddIds {
             text: args.ids.join(" "),
-            origin: "the command line".into(),
+            origin: IdsFrom::Arguments,
         });
     }
     if let Some(p) = &args.queue_file {
@@ -222,7 +222,7 @@ fn initial_messages(
             .map_err(|e| format!("could not read --queue-file {}: {e}", p.display()))?;
         initial.push(Msg::AddIds {
             text,
-            origin: format!("{}", p.display()),
+            origin: IdsFrom::File(p.display().to_string()),
         });
     }
     if !std::io::stdin().is_terminal() {
@@ -231,7 +231,7 @@ fn initial_messages(
         if !text.trim().is_empty() {
             initial.push(Msg::AddIds {
                 text,
-                origin: "standard input".into(),
+                origin: IdsFrom::Stdin,
             });
         }
     }

@@ -12,7 +12,7 @@ use super::files::{append_json_line, write_private};
 use super::worker::Worker;
 use crate::api::ApiClient;
 use crate::app::model::SavedQueue;
-use crate::app::{AuditEntry, Effect, Msg};
+use crate::app::{AuditEntry, Effect, LocalEffect, Msg};
 
 /// How long the saved queue waits for the next change before it is written: typing a
 /// filter writes once, not once per key.
@@ -104,7 +104,7 @@ impl Runner {
                     match result {
                         Ok(()) => tracing::info!("token saved to the token file"),
                         Err(error) => feedback.push(Msg::EffectFailed {
-                            what: "saving the token".into(),
+                            what: LocalEffect::SavingToken,
                             error,
                         }),
                     }
@@ -115,7 +115,7 @@ impl Runner {
                         && let Err(e) = append_json_line(p, &entry)
                     {
                         feedback.push(Msg::EffectFailed {
-                            what: "writing the audit file".into(),
+                            what: LocalEffect::AuditFile,
                             error: e.to_string(),
                         });
                     }
@@ -149,13 +149,13 @@ impl Runner {
             Ok(b) => b,
             Err(e) => {
                 return Some(Msg::EffectFailed {
-                    what: "saving the queue".into(),
+                    what: LocalEffect::SavingQueue,
                     error: e.to_string(),
                 });
             }
         };
         write_private(p, &bytes).err().map(|e| Msg::EffectFailed {
-            what: "saving the queue".into(),
+            what: LocalEffect::SavingQueue,
             error: e.to_string(),
         })
     }

@@ -161,7 +161,7 @@ where
     )
     .await;
     if let Some(Msg::EffectFailed { what, error }) = runner.flush_save() {
-        tracing::warn!("{what} failed: {error}");
+        tracing::warn!("{what:?} failed: {error}");
     }
     result
 }

@@ -103,6 +103,11 @@ log-outcome-undone = undone
 
 status-no-token = no token: reads that need only the API key work; sign in to review requests
 log-detail-warning = warning
+# A start-up warning on the status line: $warning is one of warning-readable-*.
+status-warning = warning: { $warning }
+warning-readable-config = the config file, which holds the API key, { $path } can be read by other users (mode { $mode }): run chmod 600 on it
+warning-readable-api-key = the API key file { $path } can be read by other users (mode { $mode }): run chmod 600 on it
+warning-readable-token = the token file { $path } can be read by other users (mode { $mode }): run chmod 600 on it
 status-effect-failed = { $what } failed: { $error }
 status-effect-saving-token = saving the token
 status-effect-audit-file = writing the audit file
@@ -225,6 +230,7 @@ status-ids-skipped = skipped { $n } that are not UUIDs ({ $ids })
 log-ids-never-sent = not club request ids, never sent: { $ids }
 status-origin-paste = a paste
 status-origin-dialog = the i dialog
+status-origin-command = :add
 status-origin-arguments = the command line
 status-origin-stdin = standard input
 status-restored-ids = restored from the last session: { $n } request id(s)

@@ -1,5 +1,6 @@
 //! The `:` command line: less frequent commands, by name.
 
+use crate::app::IdsFrom;
 use tui_input::Input;
 use uuid::Uuid;
 
@@ -72,7 +73,7 @@ pub(super) fn run_command(m: &mut Model, text: &str) -> Vec<Effect> {
         "q" | "quit" => keys::quit(m, false),
         "q!" | "quit!" => keys::quit(m, true),
         "help" | "h" => keys::run_action(m, Action::Help),
-        "add" | "ids" => ids::add_ids(m, arg, ":add"),
+        "add" | "ids" => ids::add_ids(m, arg, &IdsFrom::Command),
         "club" => {
             m.focus = Pane::Club;
             m.club.input = Input::new(arg.to_owned());

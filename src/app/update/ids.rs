@@ -1,6 +1,7 @@
 //! Ids added by hand: arguments, `--queue-file`, standard input, `i`, a paste anywhere;
 //! and the saved queue restored at start.
 
+use crate::app::IdsFrom;
 use tui_input::InputRequest;
 
 use super::{fetch, log, say, scope};
@@ -22,7 +23,7 @@ pub(super) fn on_paste(m: &mut Model, text: &str) -> Vec<Effect> {
         Some(p) => p.input_mut(),
         None if m.focus == Pane::Club && m.club.editing => Some(&mut m.club.input),
         // Pasting ids anywhere adds them: the quickest way to build a queue.
-        None => return add_ids(m, text, "a paste"),
+        None => return add_ids(m, text, &IdsFrom::Paste),
     };
     if let Some(input) = field {
         for c in flat.chars() {
@@ -38,7 +39,7 @@ pub(super) fn on_paste(m: &mut Model, text: &str) -> Vec<Effect> {
 
 /// Adds the valid ids of `text` to the queue (a row already listed becomes one added by
 /// hand) and reads them; the rest are reported, never sent.
-pub(super) fn add_ids(m: &mut Model, text: &str, origin: &str) -> Vec<Effect> {
+pub(super) fn add_ids(m: &mut Model, text: &str, origin: &IdsFrom) -> Vec<Effect> {
     let (ids, bad) = parse_ids(text);
     let mut added = Vec::new();
     for id in ids {
@@ -67,7 +68,7 @@ pub(super) fn add_ids(m: &mut Model, text: &str, origin: &str) -> Vec<Effect> {
         msg.push_str(&format!("; {skipped}"));
         // Kept in the activity log too: the status line moves on, the log does not.
         let detail = crate::tr!(m.lang, "log-ids-never-sent", ids = bad.join(", "));
-        tracing::warn!("{origin}: {} invalid id(s) skipped", bad.len());
+        tracing::warn!("{}: {} invalid id(s) skipped", origin.english(), bad.len());
         log(m, "add ids", None, source, Err(detail));
     }
     let severity = if bad.is_empty() {
@@ -79,15 +80,15 @@ pub(super) fn add_ids(m: &mut Model, text: &str, origin: &str) -> Vec<Effect> {
     fetch::fetch_rows(m, &added)
 }
 
-/// Where ids came from, in `lang`: the origins this program names ("a paste", "the i
-/// dialog", "the command line", "standard input"); a file's path or `:add` as it is.
-fn origin_words(lang: Lang, origin: &str) -> String {
+/// Where ids came from, in `lang`; a file's path as it is (sanitised, at most 60 columns).
+fn origin_words(lang: Lang, origin: &IdsFrom) -> String {
     let key = match origin {
-        "a paste" => "status-origin-paste",
-        "the i dialog" => "status-origin-dialog",
-        "the command line" => "status-origin-arguments",
-        "standard input" => "status-origin-stdin",
-        other => return crate::text::clean(other, 60),
+        IdsFrom::Paste => "status-origin-paste",
+        IdsFrom::Dialog => "status-origin-dialog",
+        IdsFrom::Command => "status-origin-command",
+        IdsFrom::Arguments => "status-origin-arguments",
+        IdsFrom::Stdin => "status-origin-stdin",
+        IdsFrom::File(path) => return crate::text::clean(path, 60),
     };
     crate::i18n::tr(lang, key)
 }

@@ -30,7 +30,7 @@ use uuid::Uuid;
 
 use super::effect::{ApiCall, AuditEntry, Effect, Outcome};
 use super::model::{Awaiting, Connection, LogEntry, Model, Notice, Popup, RowAction, Severity};
-use super::msg::Msg;
+use super::msg::{LocalEffect, Msg};
 use crate::api::{ApiError, AuthErrorKind};
 use crate::i18n::{Lang, tr};
 
@@ -136,7 +136,8 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             m.log.prepend_history(entries, m.lang);
             Vec::new()
         }
-        Msg::Notice(text) => {
+        Msg::Warning(w) => {
+            let text = crate::tr!(m.lang, "status-warning", warning = w.text(m.lang));
             let warning = tr(m.lang, "log-detail-warning");
             log(
                 m,
@@ -156,7 +157,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             let text = crate::tr!(
                 m.lang,
                 "status-effect-failed",
-                what = effect_words(m.lang, &what),
+                what = effect_words(m.lang, what),
                 error = error
             );
             say(m, Severity::Error, &text);
@@ -331,14 +332,12 @@ fn log_text(lang: Lang, e: &ApiError) -> String {
     }
 }
 
-/// What the runtime says failed (`Msg::EffectFailed`'s `what`, English words it chose) in
-/// `lang`; words it may add later are shown as they are.
-fn effect_words(lang: Lang, what: &str) -> String {
+/// What the runtime says failed (`Msg::EffectFailed`'s `what`) in `lang`.
+fn effect_words(lang: Lang, what: LocalEffect) -> String {
     let key = match what {
-        "saving the token" => "status-effect-saving-token",
-        "writing the audit file" => "status-effect-audit-file",
-        "saving the queue" => "status-effect-saving-queue",
-        other => return crate::text::clean(other, 60),
+        LocalEffect::SavingToken => "status-effect-saving-token",
+        LocalEffect::AuditFile => "status-effect-audit-file",
+        LocalEffect::SavingQueue => "status-effect-saving-queue",
     };
     tr(lang, key)
 }

@@ -3,6 +3,7 @@
 
 use super::{club, commands, decide, fetch, held, ids, say};
 use crate::api::parse_pasted_token;
+use crate::app::IdsFrom;
 use crate::app::effect::Effect;
 use crate::app::key::{Key, edit};
 use crate::app::model::{Awaiting, Model, Popup, PopupOp, Severity, popup};
@@ -116,7 +117,7 @@ fn submit(m: &mut Model) -> Vec<Effect> {
                 return Vec::new();
             }
             m.popup = None;
-            ids::add_ids(m, &text, "the i dialog")
+            ids::add_ids(m, &text, &IdsFrom::Dialog)
         }
         Some(Popup::SignIn { input, save, .. }) => {
             let save = *save;
