@@ -156,7 +156,7 @@ fn refreshing_and_the_loaded_count() {
             pick(
                 lang,
                 "โหลดคำขอที่รอพิจารณาแล้ว 3 จาก 3 รายการ",
-                "3 pending request(s) loaded of 3"
+                "3 pending requests loaded of 3"
             )
         );
     }
@@ -716,7 +716,7 @@ fn start_up_warnings_id_origins_and_local_failures_in_the_readers_language() {
             pick(
                 lang,
                 "เพิ่มรหัสคำขอ 1 รายการจาก อินพุตมาตรฐาน",
-                "added 1 request id(s) from standard input",
+                "added 1 request id from standard input",
             )
         );
         update(

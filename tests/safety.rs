@@ -280,7 +280,7 @@ fn commands_refuse_unknown_arguments_and_say_what_they_did() {
     update(&mut m, key('i'));
     typed(&mut m, &id(9).to_string());
     update(&mut m, code(KeyCode::Enter));
-    assert_eq!(status(&m), "added 1 request id(s) from the i dialog");
+    assert_eq!(status(&m), "added 1 request id from the i dialog");
 }
 
 #[test]
@@ -300,7 +300,7 @@ fn the_load_message_follows_the_pages() {
         list,
         ApiAnswer::Listing(Ok(listing_reply(a.to_vec(), Some(2), 3))),
     );
-    assert_eq!(status(&m), "2 pending request(s) loaded of 3");
+    assert_eq!(status(&m), "2 pending requests loaded of 3");
     let next = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }));
     let next = match next.as_slice() {
         [n] => *n,
@@ -315,7 +315,7 @@ fn the_load_message_follows_the_pages() {
         next,
         ApiAnswer::Listing(Ok(listing_reply(b.to_vec(), None, 3))),
     );
-    assert_eq!(status(&m), "3 pending request(s) loaded of 3");
+    assert_eq!(status(&m), "3 pending requests loaded of 3");
 }
 
 #[test]

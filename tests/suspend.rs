@@ -151,13 +151,13 @@ fn ctrl_z_stops_and_fg_redraws_in_full() {
         d.base_url
     );
     sh.send(line.as_bytes());
-    sh.wait_for("the queue", |s| s.contains("pending request(s) loaded"));
+    sh.wait_for("the queue", |s| s.contains("pending requests loaded"));
     let shell_pid = sh.child.process_id().expect("bash pid");
     let pid = dashboard_pid(shell_pid).expect("the dashboard runs under bash");
 
     sh.send(b"\x1a");
     let screen = sh.wait_for("bash to report the job stopped", |s| s.contains("Stopped"));
-    assert!(!screen.contains("pending request(s) loaded"), "{screen}");
+    assert!(!screen.contains("pending requests loaded"), "{screen}");
     let deadline = Instant::now() + Duration::from_secs(5);
     while state_of(pid) != Some('T') {
         assert!(

@@ -134,8 +134,14 @@ status-no-staffed-clubs = you are not on the staff of any club: add request ids 
 
 status-no-listing = this server has no listing: add request ids with i (or pass them as arguments)
 status-queue-failed = could not load the queue
-status-loaded = { $n } pending request(s) loaded
-status-loaded-of = { $n } pending request(s) loaded of { $total }
+status-loaded = { $n ->
+    [one] { $n } pending request loaded
+   *[other] { $n } pending requests loaded
+}
+status-loaded-of = { $n ->
+    [one] { $n } pending request loaded of { $total }
+   *[other] { $n } pending requests loaded of { $total }
+}
 status-refresh-failed = refresh failed: { $error }
 error-row-gone-elsewhere = not on the server any more (deleted elsewhere?)
 error-row-deleted-since-read = gone: deleted on the server since it was read
@@ -172,7 +178,10 @@ status-club-first = look up a club first ({ $key })
 status-adding-contact = adding contact…
 status-club-shown = club: { $name }
 status-no-club = no club with id { $id }
-status-clubs-found = { $n } club(s) found: j/k and Enter to open
+status-clubs-found = { $n ->
+    [one] { $n } club found: j/k and Enter to open
+   *[other] { $n } clubs found: j/k and Enter to open
+}
 status-contact-added = contact added: { $contact }
 status-contact-not-added = contact not added: { $error }
 
@@ -198,7 +207,10 @@ log-why-discarded = discarded on quitting before it was sent
 
 ## Keys (update/keys.rs, update/marking.rs, update/scope.rs)
 
-status-quit-armed = { $n } action(s) still waiting for the server: press q again to quit anyway
+status-quit-armed = { $n ->
+    [one] { $n } action still waiting for the server: press q again to quit anyway
+   *[other] { $n } actions still waiting for the server: press q again to quit anyway
+}
 status-read-only = read-only mode: nothing can be changed (started with --read-only)
 # $sort: server, age, club or status.
 status-sorted = sorted: { $sort ->
@@ -212,7 +224,10 @@ status-marked = { $n } marked
 status-club-level = club fetch level: { $level }
 status-student-level = students stay at compact: the service refuses more to a student account
 status-request-level = request fetch level: default, student and club at { $level }: reloading…
-status-copied = copied { $n } id(s) to the clipboard
+status-copied = { $n ->
+    [one] copied { $n } id to the clipboard
+   *[other] copied { $n } ids to the clipboard
+}
 status-busy-row = { $label }: already being read or changed
 status-reading-row = reading { $label }…
 status-mark-all-stopped = mark all stopped: the rest of the queue could not be loaded, nothing was marked (press * to try again)
@@ -221,11 +236,17 @@ status-marked-every-of = { $n } marked: every pending request of { $club } match
 status-marked-some = { $n } marked matching the filter ({ $all } marked in all)
 status-marked-some-of = { $n } marked of { $club } matching the filter ({ $all } marked in all)
 status-clubs-changed = your clubs changed since the last start: listing them
-status-clubs-changed-dropped = your clubs changed since the last start: { $n } request(s) of other clubs left the queue
+status-clubs-changed-dropped = { $n ->
+    [one] your clubs changed since the last start: { $n } request of other clubs left the queue
+   *[other] your clubs changed since the last start: { $n } requests of other clubs left the queue
+}
 
 ## Ids added by hand, the saved queue (update/ids.rs)
 
-status-ids-added = added { $n } request id(s) from { $origin }
+status-ids-added = { $n ->
+    [one] added { $n } request id from { $origin }
+   *[other] added { $n } request ids from { $origin }
+}
 status-ids-skipped = skipped { $n } that are not UUIDs ({ $ids })
 log-ids-never-sent = not club request ids, never sent: { $ids }
 status-origin-paste = a paste
@@ -233,9 +254,15 @@ status-origin-dialog = the i dialog
 status-origin-command = :add
 status-origin-arguments = the command line
 status-origin-stdin = standard input
-status-restored-ids = restored from the last session: { $n } request id(s)
+status-restored-ids = { $n ->
+    [one] restored from the last session: { $n } request id
+   *[other] restored from the last session: { $n } request ids
+}
 status-restored-filter = restored from the last session: the filter /{ $filter } (/ to change it)
-status-restored-both = restored from the last session: { $n } request id(s) and the filter /{ $filter } (/ to change it)
+status-restored-both = { $n ->
+    [one] restored from the last session: { $n } request id and the filter /{ $filter } (/ to change it)
+   *[other] restored from the last session: { $n } request ids and the filter /{ $filter } (/ to change it)
+}
 
 ## The : command line (update/commands.rs): help texts and answers
 
@@ -255,7 +282,10 @@ command-help-quit = quit — quit (quit! quits at once)
 command-mouse-usage = mouse takes on or off (not { $given })
 command-mouse-on = mouse on
 command-mouse-off = mouse off
-command-cleared = cleared { $n } decided or deleted request(s) from the queue
+command-cleared = { $n ->
+    [one] cleared { $n } decided or deleted request from the queue
+   *[other] cleared { $n } decided or deleted requests from the queue
+}
 command-log-shown = activity log shown (L or :log hides it)
 command-log-hidden = activity log hidden
 command-unknown = unknown command { $given }: try { $names }

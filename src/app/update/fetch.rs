@@ -333,7 +333,7 @@ pub(super) fn on_list_page(
     fx
 }
 
-/// "N pending request(s) loaded of T": after a refresh, at the first load when nothing was
+/// "N pending requests loaded of T": after a refresh, at the first load when nothing was
 /// said yet (a restored filter or a warning stays readable), and as later pages update it.
 fn say_loaded(m: &mut Model, first_load: bool) {
     let refreshed = m.activities.refreshing.take().is_some();
