@@ -247,7 +247,7 @@ fn marked_rows_confirmation_says_how_many_of_which_club_and_what_is_hidden() {
             "Enter ใช้ตัวกรองนี้",
             "Esc กลับไปแบบเดิม",
         ],
-        &["match)", "keep", "undo"],
+        &["matches)", "keep", "undo"],
     );
     typed(&mut m, "51001");
     update(&mut m, code(KeyCode::Enter));
@@ -266,7 +266,7 @@ fn marked_rows_confirmation_says_how_many_of_which_club_and_what_is_hidden() {
 
     let mut m = two_of_one_club(Lang::English);
     update(&mut m, key('/'));
-    assert!(screen(&m, 80, 24).contains("filter (4 match): /"));
+    assert!(screen(&m, 80, 24).contains("filter (4 matches): /"));
     typed(&mut m, "51001");
     update(&mut m, code(KeyCode::Enter));
     update(&mut m, key('x'));
@@ -549,7 +549,7 @@ fn the_new_contact_form_and_its_refusals() {
         &[
             "เพิ่มช่องทางติดต่อของชุมนุม",
             "ชุมนุม: ชุมนุมหุ่นยนต์",
-            "ประเภท: โทรศัพท์ อีเมล facebook line instagram เว็บไซต์ discord อื่นๆ",
+            "ประเภท: โทรศัพท์ อีเมล เฟซบุ๊ก ไลน์ อินสตาแกรม เว็บไซต์ ดิสคอร์ด อื่นๆ",
             "ข้อมูล:",
             "Tab ประเภท/ข้อมูล",
             "→ ประเภท",
@@ -573,7 +573,7 @@ fn the_new_contact_form_and_its_refusals() {
     update(&mut m, code(KeyCode::Enter));
     words(
         &screen(&m, 80, 24),
-        &["\"nope\" ไม่ใช่ อีเมล ที่ถูกต้อง"],
+        &["\"nope\" ไม่ใช่อีเมลที่ถูกต้อง"],
         &["is not a valid"],
     );
 

@@ -234,7 +234,7 @@ fn a_held_decision_names_student_and_club_in_the_readers_language() {
             status(&m),
             pick(
                 lang,
-                "ยกเลิกการปฏิเสธ พิมพ์ชนก ใจดี → ชุมนุมหมากรุก แล้ว: กลับไปรอพิจารณา ไม่ได้ส่งอะไรไป",
+                "ถอนการปฏิเสธ พิมพ์ชนก ใจดี → ชุมนุมหมากรุก แล้ว: กลับไปรอพิจารณา ไม่ได้ส่งอะไรไป",
                 "decline of Pimchanok Jaidee → Chess Club taken back: pending again, nothing was sent"
             )
         );
@@ -245,7 +245,7 @@ fn a_held_decision_names_student_and_club_in_the_readers_language() {
             entry.detail.as_deref(),
             Some(&*pick(
                 lang,
-                "ยกเลิก (z) ก่อนส่ง",
+                "ถอน (z) ก่อนส่ง",
                 "taken back (z) before it was sent"
             ))
         );
@@ -271,7 +271,7 @@ fn a_held_bulk_decision_counts_its_requests() {
             status(&m),
             pick(
                 lang,
-                "จะอนุมัติ 2 คำขอ ในอีก 5 วินาที · z ถอน",
+                "จะอนุมัติ คำขอ 2 รายการ ในอีก 5 วินาที · z ถอน",
                 "approving 2 requests in 5 s · z undo"
             )
         );
@@ -435,7 +435,7 @@ fn a_refusal_at_a_high_fetch_level_says_which_key_lowers_it() {
             error_of(&m, id(1)),
             pick(
                 lang,
-                "ถูกปฏิเสธ: Insufficient permissions to perform this action (HTTP 403) — ที่ระดับการดึงข้อมูล default: กด F เพื่อลดระดับ",
+                "ถูกปฏิเสธ: Insufficient permissions to perform this action (HTTP 403) — ที่ระดับการดึงข้อมูล ปกติ: กด F เพื่อลดระดับ",
                 "refused: Insufficient permissions to perform this action (HTTP 403) — at fetch level default: press F to lower it"
             )
         );
@@ -505,7 +505,10 @@ fn mark_all_names_the_one_club_in_the_readers_language() {
             )
         );
         update(&mut m, key('u'));
-        assert_eq!(status(&m), pick(lang, "ล้างการเลือกแล้ว", "marks cleared"));
+        assert_eq!(
+            status(&m),
+            pick(lang, "ยกเลิกการเลือกทั้งหมดแล้ว", "marks cleared")
+        );
     }
 }
 
@@ -542,7 +545,7 @@ fn command_answers_and_errors() {
             ),
             (
                 "level compact id_only",
-                "ระดับการดึงข้อมูลคำขอ compact / ระดับย่อย id_only",
+                "ระดับการดึงข้อมูลคำขอ ย่อ / ระดับย่อย เฉพาะรหัส",
                 "request fetch level compact / descendants id_only",
             ),
             (
@@ -620,7 +623,7 @@ fn the_log_pane_in_both_languages() {
         let words = match lang {
             Lang::Thai => [
                 "กิจกรรม (2)",
-                "เข้าใช้แล้ว",
+                "เข้าสู่ระบบแล้ว",
                 "สำเร็จ",
                 "สมชาย ใจดี → ชุมนุมหุ่นยนต์",
                 "ไม่สำเร็จ: ถูกปฏิเสธ: Club request has already",
@@ -732,4 +735,38 @@ fn start_up_warnings_id_origins_and_local_failures_in_the_readers_language() {
             status(&m)
         );
     }
+}
+
+#[test]
+fn a_held_decision_due_while_the_quit_question_is_open_waits_for_the_answer() {
+    for lang in Lang::ALL {
+        let mut m = model_with_lang(sample_rows(), lang);
+        m.decision_delay = std::time::Duration::from_secs(5);
+        update(&mut m, key('j'));
+        update(&mut m, key('a'));
+        update(&mut m, key('q'));
+        assert!(matches!(m.popup, Some(Popup::QuitHeld)), "{:?}", m.popup);
+        let later = m.now + chrono::Duration::seconds(6);
+        update(&mut m, Msg::Tick(later));
+        let text = status(&m);
+        assert!(
+            text.contains(&pick(lang, "รอคำตอบของคุณก่อน", ", waiting for your answer")),
+            "{text}"
+        );
+        assert!(!text.contains(" 0 "), "no countdown at zero: {text}");
+    }
+}
+
+#[test]
+fn thai_typed_into_a_refusal_is_shown_as_typed_not_escaped() {
+    let mut m = model_with_lang(sample_rows(), Lang::Thai);
+    update(&mut m, key(':'));
+    typed(&mut m, "คำสั่งไทย");
+    update(&mut m, code(KeyCode::Enter));
+    let text = status(&m);
+    assert!(
+        text.contains(&pick(Lang::Thai, "\"คำสั่งไทย\"", "")),
+        "{text}"
+    );
+    assert!(!text.contains("\\u{"), "no Rust escapes: {text}");
 }

@@ -293,7 +293,10 @@ fn help_in_thai_is_searchable_in_thai() {
     let mut m = thai(model_with_lang(sample_rows(), club_admin::i18n::Lang::Thai));
     update(&mut m, key('?'));
     let screen = text(&draw(&m, 120, 40, true));
-    assert!(screen.contains("ทุกหน้า"), "scope titles in Thai:\n{screen}");
+    assert!(
+        screen.contains("ใช้ได้ทุกที่"),
+        "scope titles in Thai:\n{screen}"
+    );
     insta::assert_snapshot!("help_th_120x40", screen);
     typed(&mut m, "อนุมัติ");
     let found = text(&draw(&m, 120, 40, true));

@@ -168,7 +168,10 @@ fn status_line(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     {
         let i = (m.now.timestamp_subsec_millis() / 250) as usize % SPINNER.len();
         right.push(Span::styled(
-            format!("  {} in flight ", m.in_flight()),
+            format!(
+                "  {} ",
+                crate::tr!(m.lang, "status-in-flight", n = m.in_flight())
+            ),
             theme.dim(),
         ));
         right.push(Span::styled(SPINNER[i], theme.accent()));

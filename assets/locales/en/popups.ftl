@@ -175,7 +175,10 @@ popup-token-malformed = that does not look like a token (it has spaces or contro
 ## Filter line (/)
 
 # $n: how many rows match the filter so far.
-popup-filter-label = filter ({ $n } match): /
+popup-filter-label = { $n ->
+    [one] filter (1 match): /
+   *[other] filter ({ $n } matches): /
+}
 
 ## New club contact (n)
 
@@ -188,5 +191,5 @@ form-contact-type = { $kind }
 form-contact-empty = type a value
 form-contact-too-long = at most { $n } characters
 form-contact-control = no control characters
-# $value: the value typed, quoted; $kind: form-contact-type.
+# $value: the value typed, quoted; $kind: the type as the server names it.
 form-contact-invalid = { $value } is not a valid { $kind } value

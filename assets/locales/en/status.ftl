@@ -68,7 +68,10 @@ status-held = { $action ->
     [approve] approving
     [decline] declining
    *[delete] deleting
-} { $what } in { $seconds } s
+} { $what }{ $seconds ->
+    [0] , waiting for your answer
+   *[other] {" "}in { $seconds } s
+}
 status-held-undo = { $key } undo
 status-held-more = ({ $n } decisions held)
 
@@ -103,6 +106,8 @@ log-outcome-undone = undone
 
 status-no-token = no token: reads that need only the API key work; sign in to review requests
 log-detail-warning = warning
+# Calls to the server not answered yet (right of the status line, beside a spinner).
+status-in-flight = { $n } in flight
 # A start-up warning on the status line: $warning is one of warning-readable-*.
 status-warning = warning: { $warning }
 warning-readable-config = the config file, which holds the API key, { $path } can be read by other users (mode { $mode }): run chmod 600 on it
@@ -179,6 +184,7 @@ status-adding-contact = adding contact…
 status-club-shown = club: { $name }
 status-no-club = no club with id { $id }
 status-clubs-found = { $n ->
+    [0] no club has that name: try another name or the club's id
     [one] { $n } club found: j/k and Enter to open
    *[other] { $n } clubs found: j/k and Enter to open
 }

@@ -6,7 +6,7 @@
 
 ## Help section titles (keymap Scope)
 
-scope-global = ทุกหน้า
+scope-global = ใช้ได้ทุกที่
 scope-queue = คิวคำขอ
 scope-club = ค้นหาชุมนุม
 scope-log = บันทึกกิจกรรม

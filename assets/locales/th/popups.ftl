@@ -152,15 +152,27 @@ form-contact-title = เพิ่มช่องทางติดต่อข�
 form-contact-club = ชุมนุม:
 form-contact-type-label = ประเภท:
 form-contact-value = ข้อมูล:
-# Brand names (line, facebook …) stay as the server names them.
 form-contact-type = { $kind ->
     [phone] โทรศัพท์
     [email] อีเมล
     [website] เว็บไซต์
+    [line] ไลน์
+    [facebook] เฟซบุ๊ก
+    [instagram] อินสตาแกรม
+    [discord] ดิสคอร์ด
     [other] อื่นๆ
    *[unknown] { $kind }
 }
 form-contact-empty = กรอกข้อมูลก่อน
 form-contact-too-long = ไม่เกิน { $n } ตัวอักษร
 form-contact-control = ห้ามมีอักขระควบคุม
-form-contact-invalid = { $value } ไม่ใช่ { $kind } ที่ถูกต้อง
+form-contact-invalid = { $value } ไม่ใช่{ $kind ->
+    [phone] เบอร์โทรศัพท์
+    [email] อีเมล
+    [website] ที่อยู่เว็บไซต์
+    [line] ไอดีไลน์
+    [facebook] เพจเฟซบุ๊ก
+    [instagram] ชื่อผู้ใช้อินสตาแกรม
+    [discord] ชื่อหรือลิงก์ดิสคอร์ด
+   *[other] ข้อมูล
+}ที่ถูกต้อง

@@ -44,7 +44,7 @@ status-state = { $status ->
     [declined] ปฏิเสธแล้ว
    *[deleted] ลบแล้ว
 }
-status-requests = { $n } คำขอ
+status-requests = คำขอ { $n } รายการ
 
 ## กิจกรรมบนแถบสถานะ
 
@@ -58,7 +58,10 @@ status-held = { $action ->
     [approve] จะอนุมัติ
     [decline] จะปฏิเสธ
    *[delete] จะลบ
-} { $what } ในอีก { $seconds } วินาที
+} { $what } { $seconds ->
+    [0] รอคำตอบของคุณก่อน
+   *[other] ในอีก { $seconds } วินาที
+}
 status-held-undo = { $key } ถอน
 status-held-more = (รอส่ง { $n } รายการ)
 
@@ -77,7 +80,7 @@ log-what-decline = ปฏิเสธ
 log-what-delete = ลบ
 log-what-add-contact = เพิ่มช่องทาง
 log-what-sign-in = เข้าสู่ระบบ
-log-what-signed-in = เข้าใช้แล้ว
+log-what-signed-in = เข้าสู่ระบบแล้ว
 log-what-start = เริ่มต้น
 log-what-capability = สิทธิ์
 log-what-add-ids = เพิ่มรหัส
@@ -86,12 +89,13 @@ log-empty = ยังไม่มีกิจกรรมในรอบนี�
 log-outcome-ok = สำเร็จ
 log-outcome-failed = ไม่สำเร็จ
 log-outcome-unknown = ไม่ทราบผล
-log-outcome-undone = ยกเลิกแล้ว
+log-outcome-undone = ถอนแล้ว
 
 ## แถบสถานะ: เริ่มต้น งานในเครื่องที่ล้มเหลว เซสชัน
 
 status-no-token = ไม่มีโทเคน: อ่านได้เฉพาะข้อมูลที่ใช้แค่คีย์ API เข้าสู่ระบบเพื่อพิจารณาคำขอ
 log-detail-warning = คำเตือน
+status-in-flight = รอเซิร์ฟเวอร์ { $n } รายการ
 status-warning = คำเตือน: { $warning }
 warning-readable-config = ไฟล์ตั้งค่าซึ่งมีคีย์ API { $path } ผู้ใช้อื่นอ่านได้ (สิทธิ์ { $mode }): สั่ง chmod 600 กับไฟล์นี้
 warning-readable-api-key = ไฟล์คีย์ API { $path } ผู้ใช้อื่นอ่านได้ (สิทธิ์ { $mode }): สั่ง chmod 600 กับไฟล์นี้
@@ -159,7 +163,10 @@ status-club-first = ค้นหาชุมนุมก่อน ({ $key })
 status-adding-contact = กำลังเพิ่มช่องทางติดต่อ…
 status-club-shown = ชุมนุม: { $name }
 status-no-club = ไม่มีชุมนุมรหัส { $id }
-status-clubs-found = พบ { $n } ชุมนุม: j/k แล้ว Enter เพื่อเปิด
+status-clubs-found = { $n ->
+    [0] ไม่พบชุมนุมชื่อนี้: ลองชื่ออื่นหรือรหัสชุมนุม
+   *[other] พบ { $n } ชุมนุม: j/k แล้ว Enter เพื่อเปิด
+}
 status-contact-added = เพิ่มช่องทางติดต่อแล้ว: { $contact }
 status-contact-not-added = เพิ่มช่องทางติดต่อไม่สำเร็จ: { $error }
 
@@ -175,10 +182,10 @@ status-why-cannot-change = เปลี่ยนไม่ได้
 status-already-changing = คำขอนี้กำลังถูกเปลี่ยนหรือลบอยู่แล้ว
 status-nothing-to-do = ไม่มีอะไรต้องทำ: คำขอเหล่านั้นไม่ได้รอพิจารณาแล้ว
 status-decision-refused-here = { $action }ไม่ได้: { $why } (ไม่ได้ส่งอะไรไป)
-status-nothing-to-undo = ไม่มีอะไรให้ยกเลิก: ไม่มีการตัดสินที่รอส่ง (ที่ส่งไปแล้วยกเลิกไม่ได้)
-status-taken-back = ยกเลิกการ{ $action } { $what } แล้ว: กลับไปรอพิจารณา ไม่ได้ส่งอะไรไป
-status-sending-held = กำลังส่งการตัดสินที่รออยู่: จะออกเมื่อเซิร์ฟเวอร์ตอบแล้ว (กด q q เพื่อออกทันที)
-log-why-undone = ยกเลิก (z) ก่อนส่ง
+status-nothing-to-undo = ไม่มีอะไรให้ถอน: ไม่มีการอนุมัติ/ปฏิเสธที่รอส่ง (ที่ส่งไปแล้วถอนไม่ได้)
+status-taken-back = ถอนการ{ $action } { $what } แล้ว: กลับไปรอพิจารณา ไม่ได้ส่งอะไรไป
+status-sending-held = กำลังส่งการอนุมัติ/ปฏิเสธที่รออยู่: จะออกเมื่อเซิร์ฟเวอร์ตอบแล้ว (กด q q เพื่อออกทันที)
+log-why-undone = ถอน (z) ก่อนส่ง
 log-why-force-quit = บังคับออกก่อนส่ง
 log-why-discarded = ทิ้งไปตอนออกก่อนส่ง
 
@@ -192,7 +199,7 @@ status-sorted = เรียงตาม: { $sort ->
     [status] สถานะ
    *[server] ลำดับของเซิร์ฟเวอร์
 }
-status-marks-cleared = ล้างการเลือกแล้ว
+status-marks-cleared = ยกเลิกการเลือกทั้งหมดแล้ว
 status-marked = เลือกแล้ว { $n } รายการ
 status-club-level = ระดับการดึงข้อมูลชุมนุม: { $level }
 status-student-level = นักเรียนอยู่ที่ระดับ compact: บริการไม่ให้บัญชีนักเรียนดึงข้อมูลมากกว่านี้
@@ -214,7 +221,7 @@ status-ids-added = เพิ่มรหัสคำขอ { $n } รายก�
 status-ids-skipped = ข้าม { $n } รายการที่ไม่ใช่ UUID ({ $ids })
 log-ids-never-sent = ไม่ใช่รหัสคำขอเข้าชุมนุม ไม่ได้ส่งไป: { $ids }
 status-origin-paste = การวาง
-status-origin-dialog = หน้าต่าง i
+status-origin-dialog = ช่องเพิ่มรหัส (i)
 status-origin-command = คำสั่ง :add
 status-origin-arguments = บรรทัดคำสั่ง
 status-origin-stdin = อินพุตมาตรฐาน

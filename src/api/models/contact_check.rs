@@ -6,7 +6,31 @@
 use super::{ContactType, NewContact};
 
 /// Longest value accepted (the service's bodies are capped at 2 MiB; a contact is a line).
-const MAX_VALUE: usize = 200;
+pub const MAX_VALUE: usize = 200;
+
+/// What is wrong with a new contact's value ([`NewContact::check`]). `Display` gives English
+/// words for the command line; the dashboard's form says it in the reader's language.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ContactProblem {
+    /// Nothing but spaces.
+    #[error("type a value")]
+    Empty,
+    /// Longer than [`MAX_VALUE`] characters.
+    #[error("at most {MAX_VALUE} characters")]
+    TooLong,
+    /// Holds a control character.
+    #[error("no control characters")]
+    Control,
+    /// Not a value of its type (the value is in the error, as typed and trimmed; it holds
+    /// no control character, checked first).
+    #[error("\"{value}\" is not a valid {kind} value")]
+    Invalid {
+        /// The value, trimmed.
+        value: String,
+        /// Its type.
+        kind: ContactType,
+    },
+}
 
 impl NewContact {
     /// The value, checked for its type: an e-mail address, a phone number (9 to 15 digits,
@@ -15,17 +39,17 @@ impl NewContact {
     /// `A-Z a-z 0-9 . _`), a Facebook page (a `facebook.com` address or a name of 5 to 50
     /// letters, digits and dots), a Discord name or invite; anything else non-empty.
     ///
-    /// Errors: what is wrong, in words, for the form.
-    pub fn check(&self) -> Result<(), String> {
+    /// Errors: what is wrong ([`ContactProblem`]).
+    pub fn check(&self) -> Result<(), ContactProblem> {
         let v = self.value.trim();
         if v.is_empty() {
-            return Err("type a value".into());
+            return Err(ContactProblem::Empty);
         }
         if v.chars().count() > MAX_VALUE {
-            return Err(format!("at most {MAX_VALUE} characters"));
+            return Err(ContactProblem::TooLong);
         }
         if v.chars().any(char::is_control) {
-            return Err("no control characters".into());
+            return Err(ContactProblem::Control);
         }
         let ok = match &self.kind {
             ContactType::Email => is_email(v),
@@ -40,7 +64,10 @@ impl NewContact {
         if ok {
             Ok(())
         } else {
-            Err(format!("{v:?} is not a valid {} value", self.kind))
+            Err(ContactProblem::Invalid {
+                value: v.to_owned(),
+                kind: self.kind.clone(),
+            })
         }
     }
 }
@@ -92,7 +119,7 @@ fn is_name(v: &str, min: usize, max: usize, extra: &str, lower: bool) -> bool {
 mod tests {
     use super::*;
 
-    fn check(kind: ContactType, v: &str) -> Result<(), String> {
+    fn check(kind: ContactType, v: &str) -> Result<(), ContactProblem> {
         NewContact {
             kind,
             value: v.into(),

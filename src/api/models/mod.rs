@@ -11,6 +11,7 @@
 //! [`records`] (user, contact, student, club, club request).
 
 mod contact_check;
+pub use contact_check::{ContactProblem, MAX_VALUE as MAX_CONTACT_VALUE};
 mod enums;
 mod envelope;
 mod level;

@@ -6,7 +6,7 @@
 //! these are what the moderator reads.
 
 use super::row::RowAction;
-use crate::api::MembershipStatus;
+use crate::api::{FetchLevel, MembershipStatus};
 use crate::i18n::Lang;
 use crate::tr;
 
@@ -33,6 +33,18 @@ pub fn status_word(lang: Lang, status: &MembershipStatus) -> String {
         MembershipStatus::Other(s) => crate::text::clean(s, 20),
         known => tr!(lang, "status-state", status = known.as_str()),
     }
+}
+
+/// A fetch level's name in `lang` (keys `detail-level-*`): "default" / "ปกติ". The English
+/// names are the wire names (interface-spec.md) the `:level` command takes.
+pub fn level(lang: Lang, level: FetchLevel) -> String {
+    let key = match level {
+        FetchLevel::IdOnly => "detail-level-id-only",
+        FetchLevel::Compact => "detail-level-compact",
+        FetchLevel::Default => "detail-level-default",
+        FetchLevel::Detailed => "detail-level-detailed",
+    };
+    crate::i18n::tr(lang, key)
 }
 
 /// "N requests" (N ≥ 2 in practice): "51 requests" / "51 คำขอ".
@@ -71,7 +83,7 @@ mod tests {
         assert_eq!(requests(Lang::English, 51), "51 requests");
         assert_eq!(
             requests(Lang::Thai, 51),
-            crate::text::for_terminal("51 คำขอ")
+            crate::text::for_terminal("คำขอ 51 รายการ")
         );
     }
 }

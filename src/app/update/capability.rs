@@ -52,7 +52,8 @@ pub(super) fn learn(m: &mut Model, route: UpdateRoute) {
         Some(text) if changed || !m.capabilities.notice_given => {
             m.capabilities.notice_given = true;
             let text = crate::text::clean(&text, 300);
-            log(m, "capability", None, text.clone(), Ok(()));
+            let warning = crate::i18n::tr(m.lang, "log-detail-warning");
+            log(m, "capability", None, text.clone(), Err(warning));
             say(m, Severity::Error, &text);
         }
         Some(_) => {}

@@ -60,7 +60,7 @@ pub(super) fn lookup_club(m: &mut Model, text: &str) -> Vec<Effect> {
         let text = crate::tr!(
             m.lang,
             "status-bad-club-id",
-            text = format!("{:?}", crate::text::clean(text, 40))
+            text = format!("\"{}\"", crate::text::clean(text, 40))
         );
         // The pane no longer shows the club of the last query under this one.
         m.club.club_id = None;

@@ -1,6 +1,7 @@
 //! The `:` command line: less frequent commands, by name.
 
 use crate::app::IdsFrom;
+use crate::app::model::words;
 use tui_input::Input;
 use uuid::Uuid;
 
@@ -16,7 +17,7 @@ use crate::i18n::{Lang, tr};
 /// A fetch level typed after `:level` or `:club-level` (the wire names); the error in `lang`.
 fn parse_level(lang: Lang, text: &str) -> Result<FetchLevel, String> {
     FetchLevel::parse(text).ok_or_else(|| {
-        let given = format!("{:?}", crate::text::clean(text, 20));
+        let given = format!("\"{}\"", crate::text::clean(text, 20));
         crate::tr!(lang, "command-unknown-level", given = given)
     })
 }
@@ -103,7 +104,7 @@ fn mouse(m: &mut Model, arg: &str) -> Vec<Effect> {
         "off" => false,
         "" => !m.mouse,
         other => {
-            let given = format!("{:?}", crate::text::clean(other, 20));
+            let given = format!("\"{}\"", crate::text::clean(other, 20));
             let text = crate::tr!(m.lang, "command-mouse-usage", given = given);
             say(m, Severity::Error, &text);
             return Vec::new();
@@ -160,7 +161,7 @@ fn unknown(m: &mut Model, other: &str) -> Vec<Effect> {
     let text = crate::tr!(
         m.lang,
         "command-unknown",
-        given = format!("{:?}", crate::text::clean(other, 20)),
+        given = format!("\"{}\"", crate::text::clean(other, 20)),
         names = names.join(", ")
     );
     say(m, Severity::Error, &text);
@@ -195,7 +196,7 @@ fn club_level(m: &mut Model, arg: &str) -> Vec<Effect> {
     match parse_level(m.lang, arg) {
         Ok(l) => {
             m.club.level = Some(l);
-            let text = crate::tr!(m.lang, "status-club-level", level = l.as_str());
+            let text = crate::tr!(m.lang, "status-club-level", level = words::level(m.lang, l));
             say(m, Severity::Info, &text);
             match m.club.club_id {
                 Some(id) => club::load_club(m, id),
@@ -225,8 +226,8 @@ fn level(m: &mut Model, arg: &str) -> Vec<Effect> {
             let text = crate::tr!(
                 m.lang,
                 "command-level-set",
-                level = l[0].as_str(),
-                descendants = desc.as_str()
+                level = words::level(m.lang, l[0]),
+                descendants = words::level(m.lang, desc)
             );
             say(m, Severity::Info, &text);
         }

@@ -1,5 +1,6 @@
 //! Keys: where a key goes (pop-up, text field, keymap) and the actions of the keymap.
 
+use crate::app::model::words;
 use tui_input::Input;
 use uuid::Uuid;
 
@@ -271,7 +272,11 @@ fn change_level(m: &mut Model, up: bool) -> Vec<Effect> {
     if m.focus == Pane::Club {
         let l = m.club.level();
         m.club.level = Some(if up { l.raise() } else { l.lower() });
-        let text = crate::tr!(m.lang, "status-club-level", level = m.club.level().as_str());
+        let text = crate::tr!(
+            m.lang,
+            "status-club-level",
+            level = words::level(m.lang, m.club.level())
+        );
         say(m, Severity::Info, &text);
         return match m.club.club_id {
             Some(id) => club::load_club(m, id),
@@ -291,7 +296,11 @@ fn change_level(m: &mut Model, up: bool) -> Vec<Effect> {
     // Every row is read again at the new level (one listing call per 50 rows where the
     // server lists).
     let fx = fetch::refresh(m);
-    let text = crate::tr!(m.lang, "status-request-level", level = nd.as_str());
+    let text = crate::tr!(
+        m.lang,
+        "status-request-level",
+        level = words::level(m.lang, nd)
+    );
     say(m, Severity::Info, &text);
     fx
 }

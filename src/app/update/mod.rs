@@ -314,7 +314,7 @@ fn read_error_text(m: &Model, e: &ApiError) -> String {
             m.lang,
             "error-at-fetch-level",
             error = text,
-            level = level.as_str(),
+            level = crate::app::model::words::level(m.lang, level),
             key = key
         )
     } else {

@@ -5,7 +5,7 @@
 
 use uuid::Uuid;
 
-use crate::api::{ContactType, NewContact, TokenError};
+use crate::api::{ContactProblem, ContactType, MAX_CONTACT_VALUE, NewContact, TokenError};
 use crate::app::model::RowAction;
 use crate::i18n::Lang;
 use crate::tr;
@@ -102,38 +102,27 @@ pub fn add_ids_refusal(lang: Lang, bad: &[String]) -> String {
     }
 }
 
-/// A contact type's name for the form: the server's name (`phone`, `line` …) in English,
-/// the Thai word for the types that have one (brand names stay as they are).
+/// A contact type's name: the server's name (`phone`, `line` …) in English, the Thai word
+/// in Thai (brand names as Thai writes them: ไลน์, เฟซบุ๊ก); a type no document lists as
+/// the server names it.
 pub fn contact_type_name(lang: Lang, kind: &ContactType) -> String {
     tr!(lang, "form-contact-type", kind = kind.as_str())
 }
 
 /// Why the new-contact form refuses `contact` before any request, in `lang`; `None` when
-/// [`NewContact::check`] accepts it. The reason is the one `check` gives (empty, too long,
-/// control characters, not a valid value of its type), reworded; a reason this function
-/// does not know is shown as `check` words it.
+/// [`NewContact::check`] accepts it: empty, too long, control characters, or not a valid
+/// value of its type (the value quoted as typed).
 pub fn contact_refusal(lang: Lang, contact: &NewContact) -> Option<String> {
-    let why = contact.check().err()?;
-    let v = contact.value.trim();
-    let longest = why
-        .strip_prefix("at most ")
-        .and_then(|rest| rest.strip_suffix(" characters"))
-        .and_then(|n| n.parse::<usize>().ok());
-    Some(if v.is_empty() {
-        crate::i18n::tr(lang, "form-contact-empty")
-    } else if let Some(n) = longest {
-        tr!(lang, "form-contact-too-long", n = n)
-    } else if v.chars().any(char::is_control) {
-        crate::i18n::tr(lang, "form-contact-control")
-    } else if why.ends_with(" value") {
-        tr!(
+    Some(match contact.check().err()? {
+        ContactProblem::Empty => crate::i18n::tr(lang, "form-contact-empty"),
+        ContactProblem::TooLong => tr!(lang, "form-contact-too-long", n = MAX_CONTACT_VALUE),
+        ContactProblem::Control => crate::i18n::tr(lang, "form-contact-control"),
+        ContactProblem::Invalid { value, kind } => tr!(
             lang,
             "form-contact-invalid",
-            value = format!("{v:?}"),
-            kind = contact_type_name(lang, &contact.kind)
-        )
-    } else {
-        why
+            value = format!("\"{value}\""),
+            kind = kind.as_str()
+        ),
     })
 }
 
@@ -166,7 +155,7 @@ mod tests {
             }
             .check()
             .expect_err("refused");
-            assert_eq!(en, check, "English is the check's own words");
+            assert_eq!(en, check.to_string(), "English is the check's own words");
             let th = refusal(Lang::Thai, kind, value).expect("refused");
             assert!(
                 th.chars().any(|c| ('\u{e00}'..='\u{e7f}').contains(&c)),
@@ -181,9 +170,10 @@ mod tests {
     }
 
     #[test]
-    fn contact_types_in_thai_keep_brand_names() {
+    fn contact_types_in_thai_brand_names_as_thai_writes_them() {
         assert_eq!(contact_type_name(Lang::Thai, &ContactType::Phone), "โทรศัพท์");
-        assert_eq!(contact_type_name(Lang::Thai, &ContactType::Line), "line");
+        assert_eq!(contact_type_name(Lang::Thai, &ContactType::Line), "ไลน์");
+        assert_eq!(contact_type_name(Lang::English, &ContactType::Line), "line");
         assert_eq!(
             contact_type_name(Lang::English, &ContactType::Phone),
             "phone"
