@@ -580,7 +580,9 @@ fn a_failed_re_read_leaves_it_unknown_until_a_read_succeeds() {
         &mut m,
         reread,
         ApiAnswer::Request(Err(ApiError::Connect {
-            message: "connection refused".into(),
+            failure: ConnectFailure::NoConnection,
+            host: "127.0.0.1:9".into(),
+            cause: Some("connection refused".into()),
         })),
     );
     assert!(audits(&fx).is_empty(), "nothing settled, nothing guessed");
@@ -614,7 +616,9 @@ fn a_delete_whose_answer_is_lost_is_settled_by_a_404() {
         &mut m,
         del,
         ApiAnswer::Deleted(Err(ApiError::Connect {
-            message: "connection closed before message completed".into(),
+            failure: ConnectFailure::ClosedMidAnswer,
+            host: "127.0.0.1:9".into(),
+            cause: Some("connection closed before message completed".into()),
         })),
     );
     assert_eq!(audits(&fx)[0].1, Outcome::Unknown);

@@ -97,7 +97,9 @@ impl Server {
             Answer::NotFound => Server::not_found(),
             Answer::Timeout => ApiError::Timeout { millis: 20_000 },
             _ => ApiError::Connect {
-                message: "connection closed before message completed".into(),
+                failure: ConnectFailure::ClosedMidAnswer,
+                host: "127.0.0.1:9".into(),
+                cause: Some("connection closed before message completed".into()),
             },
         }
     }

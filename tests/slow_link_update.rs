@@ -43,7 +43,9 @@ fn status(m: &Model) -> String {
 
 fn offline() -> ApiError {
     ApiError::Connect {
-        message: "could not connect to 127.0.0.1:9".into(),
+        failure: ConnectFailure::NoConnection,
+        host: "127.0.0.1:9".into(),
+        cause: None,
     }
 }
 

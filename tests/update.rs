@@ -358,7 +358,9 @@ fn lost_answers_are_reread_not_resent_and_404_means_gone() {
         &mut m,
         put,
         ApiAnswer::Updated(Err(ApiError::Connect {
-            message: "closed".into(),
+            failure: ConnectFailure::ClosedWithoutAnswer,
+            host: "127.0.0.1:9".into(),
+            cause: None,
         })),
     );
     assert!(

@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use url::Url;
 use uuid::Uuid;
 
-use super::error::{ApiError, excerpt};
+use super::error::{ApiError, ConnectFailure, excerpt};
 use super::models::{
     Club, ClubRequest, Contact, Envelope, Levels, MembershipStatus, Meta, NewContact, User,
 };
@@ -287,12 +287,12 @@ impl ApiClient {
                     .map(|h| format!("{h}:{}", u.port_or_known_default().unwrap_or(0)))
             })
             .unwrap_or_else(|| "the server".into());
-        let message = if e.is_connect() {
-            format!("could not connect to {host}")
+        let failure = if e.is_connect() {
+            ConnectFailure::NoConnection
         } else if e.is_body() || e.is_decode() {
-            format!("the connection to {host} closed in the middle of the answer")
+            ConnectFailure::ClosedMidAnswer
         } else {
-            format!("the connection to {host} closed without an answer")
+            ConnectFailure::ClosedWithoutAnswer
         };
         let mut cause = String::new();
         let mut src = std::error::Error::source(&e);
@@ -302,11 +302,9 @@ impl ApiClient {
         }
         let cause = crate::text::truncate_chars(&crate::text::sanitize(&cause), 120);
         ApiError::Connect {
-            message: if cause.is_empty() {
-                message
-            } else {
-                format!("{message} ({cause})")
-            },
+            failure,
+            host,
+            cause: (!cause.is_empty()).then_some(cause),
         }
     }
 

@@ -148,10 +148,15 @@ pub enum ApiError {
         millis: u64,
     },
     /// Could not connect, or the connection closed without (a whole) response.
-    #[error("connection failed: {message}")]
+    #[error("connection failed: {}{}", failure.english(host), cause.as_ref().map(|c| format!(" ({c})")).unwrap_or_default())]
     Connect {
-        /// What the transport said (no secrets: headers are never included).
-        message: String,
+        /// What happened.
+        failure: ConnectFailure,
+        /// `host:port` of the server ("the server" when the URL was not known).
+        host: String,
+        /// What the transport said, sanitised, at most 120 characters (no secrets: headers
+        /// are never included).
+        cause: Option<String>,
     },
     /// A 2xx answer whose body was not the expected JSON (or was too large).
     #[error("unreadable answer{}: {message}{}", status.map(|s| format!(" (HTTP {s})")).unwrap_or_default(), excerpt.as_ref().map(|e| format!(" [{e}]")).unwrap_or_default())]
@@ -166,6 +171,32 @@ pub enum ApiError {
     /// The client could not be built or the request not formed (bad base URL, bad header).
     #[error("configuration error: {0}")]
     Config(String),
+}
+
+/// How a connection failed ([`ApiError::Connect`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConnectFailure {
+    /// No connection could be made (refused, unreachable, DNS, TLS).
+    NoConnection,
+    /// The connection closed before any answer.
+    ClosedWithoutAnswer,
+    /// The connection closed in the middle of the answer.
+    ClosedMidAnswer,
+}
+
+impl ConnectFailure {
+    /// English words, with the server's `host`: "could not connect to 127.0.0.1:9".
+    pub fn english(self, host: &str) -> String {
+        match self {
+            ConnectFailure::NoConnection => format!("could not connect to {host}"),
+            ConnectFailure::ClosedWithoutAnswer => {
+                format!("the connection to {host} closed without an answer")
+            }
+            ConnectFailure::ClosedMidAnswer => {
+                format!("the connection to {host} closed in the middle of the answer")
+            }
+        }
+    }
 }
 
 impl ApiError {

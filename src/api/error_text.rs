@@ -6,7 +6,7 @@
 //! server said (its `detail`, a body excerpt, the transport's message) and the HTTP status
 //! stay as given.
 
-use super::error::{ApiError, AuthErrorKind};
+use super::error::{ApiError, AuthErrorKind, ConnectFailure};
 use crate::i18n::Lang;
 use crate::tr;
 
@@ -51,8 +51,21 @@ impl ApiError {
                 "error-timeout",
                 seconds = format!("{:.1}", *millis as f64 / 1000.0)
             ),
-            ApiError::Connect { message } => {
-                tr!(lang, "error-connect", message = message.as_str())
+            ApiError::Connect {
+                failure,
+                host,
+                cause,
+            } => {
+                let key = match failure {
+                    ConnectFailure::NoConnection => "error-connect-none",
+                    ConnectFailure::ClosedWithoutAnswer => "error-connect-closed",
+                    ConnectFailure::ClosedMidAnswer => "error-connect-mid-answer",
+                };
+                let what = tr!(lang, key, host = host.as_str());
+                match cause {
+                    Some(c) => tr!(lang, "error-connect-cause", what = what, cause = c.as_str()),
+                    None => tr!(lang, "error-connect", what = what),
+                }
             }
             ApiError::Decode {
                 status,
@@ -113,7 +126,14 @@ mod tests {
             }),
             ApiError::Timeout { millis: 2500 },
             ApiError::Connect {
-                message: "connection refused".into(),
+                failure: ConnectFailure::NoConnection,
+                host: "127.0.0.1:9".into(),
+                cause: Some("Connection refused (os error 111)".into()),
+            },
+            ApiError::Connect {
+                failure: ConnectFailure::ClosedWithoutAnswer,
+                host: "127.0.0.1:9".into(),
+                cause: None,
             },
             ApiError::Decode {
                 status: Some(200),

@@ -18,7 +18,7 @@ pub mod token;
 
 pub use capability::{UpdateRoute, classify_update_probe};
 pub use client::{ApiClient, ClientOptions, Credentials, Reply, validate_base_url};
-pub use error::{ApiError, AuthErrorKind, ErrorInfo, ROLE_REFUSAL_DETAIL};
+pub use error::{ApiError, AuthErrorKind, ConnectFailure, ErrorInfo, ROLE_REFUSAL_DETAIL};
 pub use models::*;
 pub use query::{ClubQuery, Page, RequestFilter, RequestSortKey, Sort};
 pub use token::{TokenError, jwt_expiry, parse_pasted_token};

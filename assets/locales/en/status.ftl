@@ -21,7 +21,12 @@ error-conflict = conflict{ $suffix }
 error-server = server error{ $suffix }
 # $seconds: one decimal, "2.5".
 error-timeout = timed out after { $seconds } s
-error-connect = connection failed: { $message }
+# $what: one of error-connect-none, -closed, -mid-answer; $cause: what the system said.
+error-connect = connection failed: { $what }
+error-connect-cause = connection failed: { $what } ({ $cause })
+error-connect-none = could not connect to { $host }
+error-connect-closed = the connection to { $host } closed without an answer
+error-connect-mid-answer = the connection to { $host } closed in the middle of the answer
 error-decode = unreadable answer{ $status }: { $message }{ $excerpt }
 error-config = configuration error: { $message }
 

@@ -17,7 +17,11 @@ error-invalid = คำขอไม่ถูกต้อง{ $suffix }
 error-conflict = ข้อมูลขัดแย้งกัน{ $suffix }
 error-server = เซิร์ฟเวอร์ผิดพลาด{ $suffix }
 error-timeout = หมดเวลาหลังรอ { $seconds } วินาที
-error-connect = เชื่อมต่อไม่ได้: { $message }
+error-connect = เชื่อมต่อไม่ได้: { $what }
+error-connect-cause = เชื่อมต่อไม่ได้: { $what } ({ $cause })
+error-connect-none = ติดต่อ { $host } ไม่ได้
+error-connect-closed = { $host } ปิดการเชื่อมต่อโดยไม่ตอบ
+error-connect-mid-answer = { $host } ปิดการเชื่อมต่อระหว่างส่งคำตอบ
 error-decode = อ่านคำตอบไม่ได้{ $status }: { $message }{ $excerpt }
 error-config = การตั้งค่าผิดพลาด: { $message }
 

@@ -265,8 +265,10 @@ fn audit_entry(
 /// Records what an error says about the connection and the session.
 fn note_error(m: &mut Model, e: &ApiError) {
     match e {
-        ApiError::Connect { message } => m.connection = Connection::Offline(message.clone()),
-        ApiError::Timeout { .. } => m.connection = Connection::Offline(e.describe(m.lang)),
+        ApiError::Connect { .. } | ApiError::Timeout { .. } => {
+            m.connection = Connection::Offline(e.describe(m.lang))
+        }
+
         _ => m.connection = Connection::Online,
     }
     if let ApiError::Unauthorized { kind, .. } = e
