@@ -356,7 +356,8 @@ impl Keymap {
     }
 
     /// Help rows `(scope, keys, action name, description)`, filtered by `query`
-    /// (case-insensitive, matching keys, names or descriptions).
+    /// (compared [`super::filter::fold`]ed: case-insensitive, SARA AM however typed;
+    /// matching keys, names or descriptions).
     pub fn help_rows(&self, query: &str) -> Vec<(Scope, String, &'static str, &'static str)> {
         self.help_rows_offered(query, Offered::ALL)
     }
@@ -369,7 +370,8 @@ impl Keymap {
         offered: Offered,
     ) -> Vec<(Scope, String, &'static str, &'static str)> {
         // A `/` typed out of habit (as for the queue filter) is not part of the search.
-        let q = query.trim().trim_start_matches('/').to_lowercase();
+        let q = super::filter::fold(query.trim().trim_start_matches('/'));
+        let fold = super::filter::fold;
         let mut rows: Vec<_> = self
             .bindings
             .iter()
@@ -386,9 +388,9 @@ impl Keymap {
             })
             .filter(|(_, keys, name, desc)| {
                 q.is_empty()
-                    || keys.to_lowercase().contains(&q)
+                    || fold(keys).contains(&q)
                     || name.contains(&q)
-                    || desc.to_lowercase().contains(&q)
+                    || fold(desc).contains(&q)
             })
             .collect();
         rows.sort_by_key(|r| r.0);
