@@ -1,11 +1,12 @@
 //! What a tester of the Thai release found (issue 11): the filter's `year:` and `status:`
-//! terms match what a Thai moderator sees (BE years, Thai status words), and searches take
-//! SARA AM however it was typed. Each through `update` with real keys and a `TestBackend`
-//! frame, in Thai and in English.
+//! terms match what a Thai moderator sees (BE years, Thai status words), searches take SARA
+//! AM however it was typed, the help offers undo only where approve and decline are offered,
+//! and `Tab` in the sign-in box only where it saves the token. Each through `update` with
+//! real keys and a `TestBackend` frame, in Thai and in English.
 
 mod common;
 
-use club_admin::api::{ApiError, ErrorInfo};
+use club_admin::api::{ApiError, ErrorInfo, UpdateRoute};
 use club_admin::app::{ApiAnswer, ApiCall, Effect, KeyCode, Model, Msg, Popup, update};
 use club_admin::i18n::Lang;
 use common::*;
@@ -172,4 +173,108 @@ fn the_help_search_takes_sara_am_typed_on_a_thai_keyboard() {
     let s = screen(&m, 120, 40);
     assert!(s.contains("command line (:help for commands)"), "{s}");
     assert!(!s.contains("No key matches"), "{s}");
+}
+
+/// The help's text of `z` in `lang`.
+fn undo_text(lang: Lang) -> String {
+    club_admin::i18n::tr(lang, "action-undo")
+}
+
+/// The help of `m`, whole (scrolled page by page), as drawn.
+fn whole_help(m: &mut Model) -> String {
+    update(m, key('?'));
+    let mut all = String::new();
+    for _ in 0..12 {
+        all.push_str(&screen(m, 120, 40));
+        update(m, code(KeyCode::PageDown));
+    }
+    update(m, code(KeyCode::Esc));
+    all
+}
+
+#[test]
+fn undo_is_in_the_help_only_where_approve_and_decline_are() {
+    for lang in Lang::ALL {
+        let approve = club_admin::i18n::tr(lang, "action-approve");
+        let mut m = model_with_lang(sample_rows(), lang);
+        let help = whole_help(&mut m);
+        assert!(help.contains(&undo_text(lang)), "{help}");
+        assert!(help.contains(&approve), "{help}");
+
+        // A server without the update route (service 0.9).
+        m.capabilities.update_route = Some(UpdateRoute::Missing);
+        let help = whole_help(&mut m);
+        assert!(!help.contains(&approve), "{help}");
+        assert!(!help.contains(&undo_text(lang)), "{help}");
+        assert!(
+            help.contains(&club_admin::i18n::tr(lang, "action-delete")),
+            "{help}"
+        );
+
+        // Read-only: nothing that changes data, and nothing to take back.
+        let mut m = model_with_lang(sample_rows(), lang);
+        m.read_only = true;
+        let help = whole_help(&mut m);
+        for gone in [
+            "action-approve",
+            "action-decline",
+            "action-delete",
+            "action-undo",
+        ] {
+            let text = club_admin::i18n::tr(lang, gone);
+            assert!(!help.contains(&text), "{gone} in\n{help}");
+        }
+        assert!(
+            help.contains(&club_admin::i18n::tr(lang, "action-filter")),
+            "{help}"
+        );
+        let rows = m.keymap.help_rows_offered("", m.offered());
+        assert!(!rows.iter().any(|r| r.2 == "undo" || r.2 == "approve"));
+    }
+}
+
+#[test]
+fn tab_in_the_sign_in_box_is_offered_only_where_it_saves_and_then_toggles() {
+    for lang in Lang::ALL {
+        let toggle_help = club_admin::i18n::tr(lang, "popup-help-toggle-save");
+        let toggle_hint = club_admin::i18n::tr(lang, "popup-hint-toggle-save");
+        let memory = club_admin::i18n::tr(lang, "popup-sign-in-memory");
+
+        // No token file (the demo): the box says the token stays in memory; neither the
+        // hint bar nor the help offers Tab, and Tab changes nothing.
+        let mut m = model_with_lang(sample_rows(), lang);
+        m.can_save_token = false;
+        m.save_token = false;
+        let help = whole_help(&mut m);
+        assert!(
+            help.contains(&club_admin::i18n::tr(lang, "popup-help-sign-in")),
+            "{help}"
+        );
+        assert!(!help.contains(&toggle_help), "{help}");
+        update(&mut m, key('S'));
+        let before = screen(&m, 120, 40);
+        assert!(before.contains(&memory), "{before}");
+        assert!(!before.contains(&toggle_hint), "{before}");
+        assert!(
+            !before.contains("[ ]") && !before.contains("[x]"),
+            "{before}"
+        );
+        update(&mut m, code(KeyCode::Tab));
+        assert_eq!(screen(&m, 120, 40), before);
+
+        // A token file: offered in both, and Tab visibly turns saving off and on.
+        let mut m = model_with_lang(sample_rows(), lang);
+        assert!(m.can_save_token && m.save_token);
+        let help = whole_help(&mut m);
+        assert!(help.contains(&toggle_help), "{help}");
+        update(&mut m, key('S'));
+        let on = screen(&m, 120, 40);
+        assert!(on.contains("[x]") && on.contains(&toggle_hint), "{on}");
+        update(&mut m, code(KeyCode::Tab));
+        let off = screen(&m, 120, 40);
+        assert!(off.contains("[ ]") && !off.contains("[x]"), "{off}");
+        assert!(matches!(m.popup, Some(Popup::SignIn { save: false, .. })));
+        update(&mut m, code(KeyCode::Tab));
+        assert_eq!(screen(&m, 120, 40), on);
+    }
 }

@@ -188,7 +188,12 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
             Span::styled(name, theme.dim()),
         ]));
     }
-    lines.extend(popup_key_lines(m.lang, query.value(), theme));
+    lines.extend(popup_key_lines(
+        m.lang,
+        query.value(),
+        m.can_save_token,
+        theme,
+    ));
     if lines.is_empty() {
         let typed = clean(query.value(), 40);
         lines.push(Line::styled(
@@ -214,13 +219,19 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
 
 /// The help's lines for the pop-ups' keys (from their key tables), filtered by the search
 /// text `query`, which matches the keys, the texts and the section titles in the reader's
-/// language or in English.
-fn popup_key_lines(lang: Lang, query: &str, theme: &Theme) -> Vec<Line<'static>> {
+/// language or in English. Without a token file (`can_save_token` false) the sign-in box's
+/// `Tab` is left out: it does nothing there.
+fn popup_key_lines(
+    lang: Lang,
+    query: &str,
+    can_save_token: bool,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     let q = search_text(query);
     let has =
         |key: &str| fold(&tr(lang, key)).contains(&q) || fold(&tr(Lang::English, key)).contains(&q);
-    for (title, keys) in popup::help_sections() {
+    for (title, keys) in popup::help_sections(can_save_token) {
         let rows: Vec<_> = keys
             .iter()
             .filter(|k| k.op.is_some())

@@ -353,15 +353,21 @@ const QUIT_HELD_KEYS: &[PopupKey] = &[
 ];
 
 /// The help's sections for pop-ups: the locale key of a title (`popup-section-*`) and the
-/// pop-up's key table.
-pub fn help_sections() -> [(&'static str, &'static [PopupKey]); 7] {
+/// pop-up's key table. `can_save_token` is [`crate::app::Model::can_save_token`]: without a
+/// token file the sign-in box has no `Tab` (saving on/off), so the help does not offer it.
+pub fn help_sections(can_save_token: bool) -> [(&'static str, &'static [PopupKey]); 7] {
+    let sign_in = if can_save_token {
+        SIGN_IN_KEYS
+    } else {
+        SIGN_IN_KEYS_NO_SAVE
+    };
     [
         ("popup-section-confirm", CONFIRM_KEYS),
         ("popup-section-quit-held", QUIT_HELD_KEYS),
         ("popup-section-filter", FILTER_KEYS),
         ("popup-section-command", COMMAND_KEYS),
         ("popup-section-add-ids", ADD_IDS_KEYS),
-        ("popup-section-sign-in", SIGN_IN_KEYS),
+        ("popup-section-sign-in", sign_in),
         ("popup-section-contact", CONTACT_PICKER_KEYS),
     ]
 }
