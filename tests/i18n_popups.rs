@@ -158,7 +158,7 @@ fn the_whole_help_fits_at_80x24_in_thai() {
     }
     whole(
         &last,
-        "ตัวกรอง: status:pending club:robot year:2026 -คำที่ไม่เอา หรือข้อความใดก็ได้",
+        "ตัวกรอง: status:pending club:robot year:2569 -คำที่ไม่เอา หรือข้อความใดก็ได้",
     );
 }
 

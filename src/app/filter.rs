@@ -1,13 +1,33 @@
 //! The queue filter: whitespace-separated terms that must all match (case-insensitive).
 //!
-//! `status:pending`, `year:2026`, `club:robot` or `club:หุ่นยนต์` (any part of the club's
-//! name in either language, `_` for spaces), or any text matched anywhere (Thai included:
-//! matching is on characters, not bytes). A term starting with `-` must not match.
+//! `status:pending` or `status:รอพิจารณา` (the status in either language), `year:2026` or
+//! `year:2569` (the academic year in CE or BE), `club:robot` or `club:หุ่นยนต์` (any part of
+//! the club's name in either language, `_` for spaces), or any text matched anywhere (Thai
+//! included: matching is on characters, not bytes). A term starting with `-` must not
+//! match. Both sides are compared [`fold`]ed, so SARA AM matches however it was typed.
+
+/// `text` as searches compare it (the queue filter, the help's search): lower-case, SARA AM
+/// (U+0E33) written as NIKHAHIT + SARA AA (U+0E4D U+0E32) and Lao AM (U+0EB3) as U+0ECD
+/// U+0EB2, as [`crate::text::for_terminal`] draws them and as every text from the locale
+/// files comes; ZERO WIDTH SPACE (which `for_terminal` may put between cells) dropped. A
+/// Thai keyboard types SARA AM as one character, the screen shows two: both find the same.
+pub fn fold(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 4);
+    for c in text.chars().flat_map(char::to_lowercase) {
+        match c {
+            '\u{0E33}' => out.push_str("\u{0E4D}\u{0E32}"),
+            '\u{0EB3}' => out.push_str("\u{0ECD}\u{0EB2}"),
+            '\u{200B}' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
 
 /// One term.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Term {
-    /// Lower-case needle.
+    /// The needle, [`fold`]ed.
     pub needle: String,
     /// True for `-term`.
     pub negated: bool,
@@ -24,7 +44,7 @@ pub fn parse(text: &str) -> Vec<Term> {
                 Some(rest) if !rest.is_empty() => (true, rest),
                 _ => (false, t),
             };
-            let needle = t.to_lowercase();
+            let needle = fold(t);
             let (needle, club) = match needle.strip_prefix("club:") {
                 Some(rest) if !rest.is_empty() => (rest.to_owned(), true),
                 _ => (needle, false),
@@ -39,7 +59,7 @@ pub fn parse(text: &str) -> Vec<Term> {
 }
 
 /// True when the row satisfies every term: `club:` terms against its club names, the
-/// others against its whole search text (both lower-case, see `QueueItem::reindex`).
+/// others against its whole search text (both [`fold`]ed, see `QueueItem::reindex`).
 pub fn matches(terms: &[Term], item: &crate::app::model::QueueItem) -> bool {
     terms.iter().all(|t| {
         let haystack = if t.club {
@@ -69,4 +89,30 @@ pub fn parse_ids(text: &str) -> (Vec<uuid::Uuid>, Vec<String>) {
         }
     }
     (ids, bad)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fold_lowers_case_and_writes_sara_am_as_the_screen_draws_it() {
+        assert_eq!(fold("คำสั่ง"), "ค\u{0E4D}\u{0E32}สั่ง");
+        assert_eq!(fold("ค\u{0E4D}\u{0E32}สั่ง"), fold("คำสั่ง"));
+        assert_eq!(fold("Command LINE"), "command line");
+        assert_eq!(fold("ຄຳ"), "ຄ\u{0ECD}\u{0EB2}");
+        assert_eq!(fold("a\u{200B}b"), "ab");
+        // What the locale files give (drawn for the terminal) folds to the same.
+        let drawn = crate::text::for_terminal("บรรทัดคำสั่ง");
+        assert!(fold(&drawn).contains(&fold("คำสั่ง")));
+    }
+
+    #[test]
+    fn terms_are_folded() {
+        let t = parse("Club:วันละคำ -Year:2569");
+        assert_eq!(t[0].needle, "วันละค\u{0E4D}\u{0E32}");
+        assert!(t[0].club && !t[0].negated);
+        assert_eq!(t[1].needle, "year:2569");
+        assert!(t[1].negated);
+    }
 }

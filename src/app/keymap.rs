@@ -176,7 +176,7 @@ impl Action {
 /// What the hint bar and the help offer ([`crate::app::Model::offered`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Offered {
-    /// `--read-only`: actions that change data are left out of the hints.
+    /// `--read-only`: actions that change data are left out of the hints and the help.
     pub read_only: bool,
     /// Approve and decline are possible here (false when the server lacks the update route
     /// or refuses it to this account's role): left out of the hints and the help.
@@ -189,6 +189,15 @@ impl Offered {
         read_only: false,
         decisions: true,
     };
+
+    /// True when `action` is offered: in `--read-only` nothing that changes data, where
+    /// decisions are not possible no approve or decline; undo (`z`, which takes back a held
+    /// approve or decline) only where approve and decline are offered, since nothing can be
+    /// held otherwise.
+    pub fn offers(self, action: Action) -> bool {
+        let decision = action.decides() || action == Action::Undo;
+        !(self.read_only && (action.mutates() || decision)) && (self.decisions || !decision)
+    }
 }
 
 /// One row of the table.
@@ -315,7 +324,6 @@ impl Keymap {
 
     /// Footer hints for `scope`, leaving out what is not `offered` (see [`Keymap::hints`]).
     pub fn hints_offered(&self, scope: Scope, offered: Offered) -> Vec<(String, &'static str)> {
-        let read_only = offered.read_only;
         let short = |a: Action| match a {
             Action::Approve => "approve",
             Action::Decline => "decline",
@@ -337,8 +345,7 @@ impl Keymap {
         self.bindings
             .iter()
             .filter(|b| b.hint && (b.scope == scope || b.scope == Scope::Global))
-            .filter(|b| !(read_only && b.action.mutates()))
-            .filter(|b| offered.decisions || !b.action.decides())
+            .filter(|b| offered.offers(b.action))
             .filter_map(|b| b.keys.first().map(|k| (k.to_string(), short(b.action))))
             .collect()
     }
@@ -349,31 +356,33 @@ impl Keymap {
         self.bindings
             .iter()
             .filter(|b| b.hint && (b.scope == scope || b.scope == Scope::Global))
-            .filter(|b| !(offered.read_only && b.action.mutates()))
-            .filter(|b| offered.decisions || !b.action.decides())
+            .filter(|b| offered.offers(b.action))
             .filter_map(|b| b.keys.first().map(|k| (k.to_string(), b.action)))
             .collect()
     }
 
     /// Help rows `(scope, keys, action name, description)`, filtered by `query`
-    /// (case-insensitive, matching keys, names or descriptions).
+    /// (compared [`super::filter::fold`]ed: case-insensitive, SARA AM however typed;
+    /// matching keys, names or descriptions).
     pub fn help_rows(&self, query: &str) -> Vec<(Scope, String, &'static str, &'static str)> {
         self.help_rows_offered(query, Offered::ALL)
     }
 
-    /// Help rows as [`Keymap::help_rows`], without approve and decline where they are not
-    /// `offered` (the server or the account does not allow them).
+    /// Help rows as [`Keymap::help_rows`], without what is not `offered` ([`Offered::offers`]:
+    /// approve, decline and undo where the server or the account does not allow decisions;
+    /// every change and undo in `--read-only`).
     pub fn help_rows_offered(
         &self,
         query: &str,
         offered: Offered,
     ) -> Vec<(Scope, String, &'static str, &'static str)> {
         // A `/` typed out of habit (as for the queue filter) is not part of the search.
-        let q = query.trim().trim_start_matches('/').to_lowercase();
+        let q = super::filter::fold(query.trim().trim_start_matches('/'));
+        let fold = super::filter::fold;
         let mut rows: Vec<_> = self
             .bindings
             .iter()
-            .filter(|b| offered.decisions || !b.action.decides())
+            .filter(|b| offered.offers(b.action))
             .map(|b| {
                 let keys = b
                     .keys
@@ -386,9 +395,9 @@ impl Keymap {
             })
             .filter(|(_, keys, name, desc)| {
                 q.is_empty()
-                    || keys.to_lowercase().contains(&q)
+                    || fold(keys).contains(&q)
                     || name.contains(&q)
-                    || desc.to_lowercase().contains(&q)
+                    || fold(desc).contains(&q)
             })
             .collect();
         rows.sort_by_key(|r| r.0);

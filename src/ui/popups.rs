@@ -12,6 +12,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use tui_input::Input;
 
 use super::Theme;
+use crate::app::filter::fold;
 use crate::app::keymap::Scope;
 use crate::app::model::{Model, Popup, RowAction, popup};
 use crate::app::update::COMMANDS;
@@ -80,11 +81,19 @@ fn frame_box(frame: &mut Frame, area: Rect, title: &str, theme: &Theme) -> Rect 
     inner
 }
 
+/// The help's search text as compared: without a `/` typed out of habit (as for the queue
+/// filter), [`fold`]ed like the texts it is compared with (case-insensitive; SARA AM typed
+/// on a Thai keyboard, U+0E33, matches the NIKHAHIT + SARA AA the locale texts are drawn
+/// with).
+fn search_text(query: &str) -> String {
+    fold(query.trim().trim_start_matches('/'))
+}
+
 /// The keymap's help rows `(scope, keys, config name, description)` with the description in
 /// the reader's language; the search matches keys, names and the description in either
 /// language.
 fn help_rows(m: &Model, query: &str) -> Vec<(Scope, String, &'static str, String)> {
-    let q = query.trim().trim_start_matches('/').to_lowercase();
+    let q = search_text(query);
     m.keymap
         .help_rows_offered("", m.offered())
         .into_iter()
@@ -94,10 +103,10 @@ fn help_rows(m: &Model, query: &str) -> Vec<(Scope, String, &'static str, String
         })
         .filter(|(_, keys, name, desc, said)| {
             q.is_empty()
-                || keys.to_lowercase().contains(&q)
+                || fold(keys).contains(&q)
                 || name.contains(&q)
-                || desc.to_lowercase().contains(&q)
-                || said.to_lowercase().contains(&q)
+                || fold(desc).contains(&q)
+                || fold(said).contains(&q)
         })
         .map(|(scope, keys, name, _, said)| (scope, keys, name, said))
         .collect()
@@ -179,7 +188,12 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
             Span::styled(name, theme.dim()),
         ]));
     }
-    lines.extend(popup_key_lines(m.lang, query.value(), theme));
+    lines.extend(popup_key_lines(
+        m.lang,
+        query.value(),
+        m.can_save_token,
+        theme,
+    ));
     if lines.is_empty() {
         let typed = clean(query.value(), 40);
         lines.push(Line::styled(
@@ -205,21 +219,23 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
 
 /// The help's lines for the pop-ups' keys (from their key tables), filtered by the search
 /// text `query`, which matches the keys, the texts and the section titles in the reader's
-/// language or in English.
-fn popup_key_lines(lang: Lang, query: &str, theme: &Theme) -> Vec<Line<'static>> {
+/// language or in English. Without a token file (`can_save_token` false) the sign-in box's
+/// `Tab` is left out: it does nothing there.
+fn popup_key_lines(
+    lang: Lang,
+    query: &str,
+    can_save_token: bool,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
-    let q = query.trim().trim_start_matches('/').to_lowercase();
-    let has = |key: &str| {
-        tr(lang, key).to_lowercase().contains(&q)
-            || tr(Lang::English, key).to_lowercase().contains(&q)
-    };
-    for (title, keys) in popup::help_sections() {
+    let q = search_text(query);
+    let has =
+        |key: &str| fold(&tr(lang, key)).contains(&q) || fold(&tr(Lang::English, key)).contains(&q);
+    for (title, keys) in popup::help_sections(can_save_token) {
         let rows: Vec<_> = keys
             .iter()
             .filter(|k| k.op.is_some())
-            .filter(|k| {
-                q.is_empty() || has(k.help) || k.shown.to_lowercase().contains(&q) || has(title)
-            })
+            .filter(|k| q.is_empty() || has(k.help) || fold(k.shown).contains(&q) || has(title))
             .collect();
         if rows.is_empty() {
             continue;
@@ -256,10 +272,7 @@ fn command_lines(lang: Lang, theme: &Theme) -> Vec<Line<'static>> {
             theme.dim(),
         ));
     }
-    lines.push(Line::styled(
-        tr(lang, "popup-help-filter-terms"),
-        theme.dim(),
-    ));
+    lines.push(Line::styled(tr(lang, "help-filter-terms"), theme.dim()));
     lines
 }
 

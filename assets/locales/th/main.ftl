@@ -104,3 +104,6 @@ age-left-minutes = { $minutes } นาที
 age-expired = หมดอายุแล้ว
 
 club-members = สมาชิก { $n } คน
+
+## fix-keys
+help-filter-terms = ตัวกรอง: status:pending club:robot year:2569 -คำที่ไม่เอา หรือข้อความใดก็ได้

@@ -353,15 +353,21 @@ const QUIT_HELD_KEYS: &[PopupKey] = &[
 ];
 
 /// The help's sections for pop-ups: the locale key of a title (`popup-section-*`) and the
-/// pop-up's key table.
-pub fn help_sections() -> [(&'static str, &'static [PopupKey]); 7] {
+/// pop-up's key table. `can_save_token` is [`crate::app::Model::can_save_token`]: without a
+/// token file the sign-in box has no `Tab` (saving on/off), so the help does not offer it.
+pub fn help_sections(can_save_token: bool) -> [(&'static str, &'static [PopupKey]); 7] {
+    let sign_in = if can_save_token {
+        SIGN_IN_KEYS
+    } else {
+        SIGN_IN_KEYS_NO_SAVE
+    };
     [
         ("popup-section-confirm", CONFIRM_KEYS),
         ("popup-section-quit-held", QUIT_HELD_KEYS),
         ("popup-section-filter", FILTER_KEYS),
         ("popup-section-command", COMMAND_KEYS),
         ("popup-section-add-ids", ADD_IDS_KEYS),
-        ("popup-section-sign-in", SIGN_IN_KEYS),
+        ("popup-section-sign-in", sign_in),
         ("popup-section-contact", CONTACT_PICKER_KEYS),
     ]
 }
@@ -464,6 +470,24 @@ impl Popup {
             .iter()
             .find(|k| k.keys.contains(key))
             .and_then(|k| k.op)
+    }
+
+    /// [`Popup::op_for`], and where no text field has focus (a confirmation, the quit
+    /// question, the contact type picker) with `thai_keys` on, a Thai character the table
+    /// does not name is tried as the key it sits on in the Kedmanee layout (`ั` is `y`, `ื`
+    /// is `n`, `ก` is `d`), as on the main screen (issue 11, item 5). A pop-up with a text
+    /// field takes Thai as typed (the help's search included).
+    pub fn op_for_layout(&self, key: &Key, thai_keys: bool) -> Option<PopupOp> {
+        self.op_for(key).or_else(|| {
+            let KeyCode::Char(c) = key.code else {
+                return None;
+            };
+            if !thai_keys || !key.is_text() || self.takes_text() {
+                return None;
+            }
+            let q = crate::i18n::kedmanee::qwerty_for(c)?;
+            self.op_for(&Key::char(q))
+        })
     }
 
     /// Hint bar entries `(keys, label)` in `lang`, from the key table.

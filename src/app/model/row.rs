@@ -202,28 +202,27 @@ impl QueueItem {
         crate::text::clean(&format!("{who} → {club}"), 60)
     }
 
-    /// Rebuilds the filter text after the request changed.
+    /// Rebuilds the filter text after the request changed: the id, `status:` with the
+    /// status in English and in Thai as the queue shows it (`status:pending
+    /// status:รอพิจารณา`, `status:deleted status:ลบแล้ว`), `year:` with the academic year in
+    /// CE and in BE (`year:2026 year:2569`, whatever the reader's year style), `club:` and
+    /// the club's names in both languages, the school number, the student's names, the
+    /// errors. Everything [`crate::app::filter::fold`]ed.
     pub fn reindex(&mut self) {
         let mut s = format!("{} ", self.id);
-        // A deleted row is no longer pending, whatever the server last said of it.
-        match (&self.state, self.status()) {
-            (RowState::Deleted, _) => s.push_str("status:deleted "),
-            (RowState::Gone, _) => s.push_str("status:gone "),
-            (_, Some(st)) => s.push_str(&format!("status:{st} ")),
-            (_, None) => {}
+        for word in self.status_words() {
+            s.push_str(&format!("status:{word} "));
         }
         let mut club = String::new();
         if let Some(r) = &self.request {
             if let Some(y) = r.year {
-                s.push_str(&format!("year:{y} "));
+                let be = crate::i18n::dates::year(crate::i18n::dates::YearStyle::Be, y);
+                s.push_str(&format!("year:{y} year:{be} "));
             }
             if let Some(n) = r.club.as_ref().and_then(|c| c.name.as_ref()) {
                 for t in [&n.en, &n.th].into_iter().flatten() {
-                    let lower = t.to_lowercase();
-                    club.push_str(&format!("{lower}\n{}\n", lower.replace(' ', "_")));
-                    s.push_str(&format!("club:{} ", lower.replace(' ', "_")));
-                    s.push_str(&lower);
-                    s.push(' ');
+                    club.push_str(&format!("{t}\n{}\n", t.replace(' ', "_")));
+                    s.push_str(&format!("club:{} {t} ", t.replace(' ', "_")));
                 }
             }
             if let Some(st) = &r.student {
@@ -237,7 +236,7 @@ impl QueueItem {
                         .flatten()
                     {
                         for t in [&part.en, &part.th].into_iter().flatten() {
-                            s.push_str(&t.to_lowercase());
+                            s.push_str(t);
                             s.push(' ');
                         }
                     }
@@ -246,10 +245,32 @@ impl QueueItem {
         }
         for e in [&self.error, &self.read_error].into_iter().flatten() {
             s.push_str(" error ");
-            s.push_str(&e.to_lowercase());
+            s.push_str(e);
         }
-        self.search = s;
-        self.club_search = club;
+        self.search = crate::app::filter::fold(&s);
+        self.club_search = crate::app::filter::fold(&club);
+    }
+
+    /// The row's status for `status:` terms: the English code, then the Thai word the queue
+    /// shows for it (status.ftl `status-state`, panes.ftl `row-deleted`, `row-gone`,
+    /// `row-not-found`). A deleted row is no longer pending, whatever the server last said of
+    /// it. Empty while the status is unknown.
+    fn status_words(&self) -> Vec<String> {
+        use crate::i18n::{Lang, tr};
+        match (&self.state, self.status()) {
+            (RowState::Deleted, _) => vec!["deleted".into(), tr(Lang::Thai, "row-deleted")],
+            (RowState::Gone, _) => {
+                let shown = if self.request.is_none() {
+                    "row-not-found"
+                } else {
+                    "row-gone"
+                };
+                vec!["gone".into(), tr(Lang::Thai, shown)]
+            }
+            (_, Some(MembershipStatus::Other(st))) => vec![st.clone()],
+            (_, Some(st)) => vec![st.to_string(), super::words::status_word(Lang::Thai, st)],
+            (_, None) => Vec::new(),
+        }
     }
 }
 

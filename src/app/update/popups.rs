@@ -13,7 +13,7 @@ pub(super) fn on_popup_key(m: &mut Model, k: Key) -> Vec<Effect> {
     let Some(popup) = m.popup.as_mut() else {
         return Vec::new();
     };
-    match popup.op_for(&k) {
+    match popup.op_for_layout(&k, m.thai_keys) {
         Some(op) => apply(m, op),
         None => {
             let edited = popup.input_mut().is_some_and(|input| edit(input, &k));
