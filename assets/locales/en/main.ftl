@@ -112,7 +112,6 @@ club-members = { $n ->
    *[other] { $n } members
 }
 
-## fix-keys
-# The help's last line: the queue filter's terms (replaces popup-help-filter-terms of
-# popups.ftl). A Thai reader's example year is BE; year: matches CE and BE in both languages.
+## The help's last line: the queue filter's terms
+# A Thai reader's example year is BE; year: matches CE and BE in both languages.
 help-filter-terms = Filter terms: status:pending club:robot year:2026 -term, any text (Thai too)

@@ -11,7 +11,6 @@
 popup-help-title = Keys (? or Esc to close)
 popup-help-search = search:
 popup-help-commands = Commands (:)
-popup-help-filter-terms = Filter terms: status:pending club:robot year:2026 -term, any text (Thai too)
 # $query: what was typed into the search.
 popup-help-no-match = No key matches "{ $query }".
 

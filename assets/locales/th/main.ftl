@@ -105,5 +105,5 @@ age-expired = หมดอายุแล้ว
 
 club-members = สมาชิก { $n } คน
 
-## fix-keys
+## The help's last line: the queue filter's terms
 help-filter-terms = ตัวกรอง: status:pending club:robot year:2569 -คำที่ไม่เอา หรือข้อความใดก็ได้

@@ -7,7 +7,6 @@
 popup-help-title = ปุ่มลัด (กด ? หรือ Esc เพื่อปิด)
 popup-help-search = ค้นหา:
 popup-help-commands = คำสั่ง (:)
-popup-help-filter-terms = ตัวกรอง: status:pending club:robot year:2026 -คำที่ไม่เอา หรือข้อความใดก็ได้
 popup-help-no-match = ไม่พบปุ่มที่ตรงกับ "{ $query }"
 
 ## Help sections of the pop-ups' keys
