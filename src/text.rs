@@ -370,8 +370,10 @@ pub fn width(text: &str) -> usize {
     text.graphemes(true).map(cell_width).sum()
 }
 
-/// Cuts `text` to at most `max` cells, on grapheme boundaries, ending with `…` when cut.
-/// The result's width is never above `max`. The text is first made [`for_terminal`].
+/// Cuts `text` to at most `max` cells, on grapheme boundaries but never between the two
+/// halves of a SARA AM (NIKHAHIT + SARA AA, as [`for_terminal`] writes it; Lao AM too),
+/// ending with `…` when cut. The result's width is never above `max`. The text is first made
+/// [`for_terminal`].
 pub fn fit_width(text: &str, max: usize) -> String {
     fit_safe_width(&for_terminal(text), max)
 }
@@ -386,12 +388,12 @@ fn fit_safe_width(text: &str, max: usize) -> String {
     }
     let mut out = String::new();
     let mut used = 0;
-    for g in text.graphemes(true) {
-        let w = width(g);
+    for unit in units(text) {
+        let w = width(unit);
         if used + w > max - 1 {
             break;
         }
-        out.push_str(g);
+        out.push_str(unit);
         used += w;
     }
     if out
@@ -403,6 +405,33 @@ fn fit_safe_width(text: &str, max: usize) -> String {
     }
     out.push('…');
     out
+}
+
+/// True when `a` ends with NIKHAHIT (U+0E4D) or Lao NIGGAHITA (U+0ECD) and `b` starts with
+/// SARA AA (U+0E32) or Lao AA (U+0EB2): the two halves of SARA AM (or Lao AM) as
+/// [`for_terminal`] writes it, two graphemes that read as one vowel.
+fn am_halves(a: &str, b: &str) -> bool {
+    matches!(
+        (a.chars().next_back(), b.chars().next()),
+        (Some('\u{0E4D}'), Some('\u{0E32}')) | (Some('\u{0ECD}'), Some('\u{0EB2}'))
+    )
+}
+
+/// The units `text` may be cut between: its graphemes, except that the two halves of a
+/// SARA AM or Lao AM ([`am_halves`]) stay one unit, so a cut never leaves "คํ" for "คำ".
+fn units(text: &str) -> impl Iterator<Item = &str> {
+    let mut graphemes = text.grapheme_indices(true).peekable();
+    std::iter::from_fn(move || {
+        let (start, g) = graphemes.next()?;
+        let mut end = start + g.len();
+        if let Some(&(next_start, next)) = graphemes.peek()
+            && am_halves(g, next)
+        {
+            end = next_start + next.len();
+            graphemes.next();
+        }
+        Some(&text[start..end])
+    })
 }
 
 /// [`sanitize`] then [`fit_width`]: the one call for server text going into a cell.

@@ -105,9 +105,9 @@ fn an_approve_is_held_the_cursor_moves_on_and_it_is_sent_when_the_time_is_up() {
     let fx = tick(&mut m, 4);
     assert_eq!(writes(&fx), 0);
     assert!(status(&m).contains("in 1 s"), "{}", status(&m));
-    // The row counts down too.
+    // The row counts down too, in the short form that fits the status column.
     let shown = screen(&m, 120, 40);
-    assert!(shown.contains("approving in 1 s · z undo"), "{shown}");
+    assert!(shown.contains("│  approving 1 s "), "{shown}");
     assert!(shown.contains("z undo"), "the hint bar offers z");
     let fx = tick(&mut m, 5);
     let p = puts(&fx);

@@ -198,7 +198,7 @@ fn approve_in_a_real_terminal_then_quit_restores_it() {
     // Held for the default grace period first: the row counts down, then the ticks of the
     // event loop send it.
     s.wait_for("the countdown", |t| {
-        t.contains("approving in") && t.contains("z undo")
+        t.contains("approving ") && t.contains("z undo")
     });
     let deadline = Instant::now() + Duration::from_secs(20);
     while d.mutations().is_empty() {
@@ -288,7 +288,7 @@ fn a_hang_up_sends_the_held_decision_and_audits_it_before_exiting() {
         let before = d.mutations().len();
         s.send(b"a");
         s.wait_for("the countdown", |t| {
-            t.contains("approving in") && t.contains("z undo")
+            t.contains("approving ") && t.contains("z undo")
         });
         let pid = s.child.process_id().expect("pid");
         nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid as i32), signal).expect("kill");
@@ -398,7 +398,7 @@ fn restart_restores_the_queue_and_no_secret_reaches_any_file() {
     s.send(b":filter ");
     s.send(&other.to_string().as_bytes()[..8]);
     s.send(b"\r");
-    s.wait_for("the restored row", |t| t.contains("Queue 1 shown of"));
+    s.wait_for("the restored row", |t| t.contains(" · 1 shown · "));
     s.send(b"q");
     assert!(s.wait_exit().success());
 

@@ -408,3 +408,87 @@ fn sara_am_is_drawn_as_nikhahit_and_sara_aa() {
         std::borrow::Cow::Borrowed(_)
     ));
 }
+
+/// The tester's screens on terminal cells: Thai rows with SARA AM in long club names and a
+/// decision held and counting down (`a`, ticks, `j a`, `z`), at 80x24 and 120x40. On the
+/// emulated terminal every student number is whole, SARA AM is never split between its
+/// NIKHAHIT and SARA AA, a cut name ends in "…", and every incremental frame equals a full
+/// redraw.
+#[test]
+fn held_countdown_over_thai_clubs_keeps_cells_whole_on_the_terminal() {
+    let clubs = [
+        ("Model United Nations Club", "ชุมนุมสหประชาชาติจำลอง"),
+        ("Thai Word of the Day Club", "ชุมนุมภาษาไทยวันละคำสำหรับทุกคน"),
+        ("Sportsmanship Club", "ชุมนุมน้ำใจนักกีฬาและการออกกำลังกาย"),
+        ("Computer Club", "ชุมนุมคอมพิวเตอร์และการเขียนโปรแกรม"),
+    ];
+    let names = [
+        ("Premruedee", "เปรมฤดีศรีสุขสวัสดิ์"),
+        ("Kanyanat", "กัญญาณัฐจันทร์เพ็ญ"),
+    ];
+    let rows: Vec<_> = (0..8u128)
+        .map(|n| {
+            let club = clubs[n as usize % clubs.len()];
+            let name = names[n as usize % names.len()];
+            let number = format!("5{:04}", 335 + n * 111);
+            request(
+                Uuid::from_u128(n + 1),
+                "pending",
+                &number,
+                Some(name),
+                club,
+                2025,
+                30 - n as i64,
+            )
+        })
+        .collect();
+    for (w, h) in [(80u16, 24u16), (120, 40)] {
+        let theme = Theme::new(true);
+        let mut m = model_with_lang(rows.clone(), club_admin::i18n::Lang::Thai);
+        m.decision_delay = std::time::Duration::from_secs(5);
+        let queue_rows = queue_rows(w, h, m.log.visible);
+        let _ = update(&mut m, Msg::Layout { queue_rows });
+        let mut e = Emulated::new(w, h);
+        e.draw(|f| view(f, &m, &theme));
+        let steps: Vec<(&str, Msg)> = vec![
+            ("a", key('a')),
+            ("1 s", Msg::Tick(now() + chrono::Duration::seconds(1))),
+            ("j", key('j')),
+            ("a", key('a')),
+            ("2 s", Msg::Tick(now() + chrono::Duration::seconds(2))),
+            ("z", key('z')),
+            ("3 s", Msg::Tick(now() + chrono::Duration::seconds(3))),
+        ];
+        let mut done = String::new();
+        for (name, msg) in steps {
+            let _ = update(&mut m, msg);
+            done.push_str(name);
+            done.push(' ');
+            e.draw(|f| view(f, &m, &theme));
+            let shown = e.screen();
+            let step = format!("{w}x{h} after {done}");
+            assert_same(&step, &shown, &full_draw(w, h, |f| view(f, &m, &theme)));
+            // The first six rows (the title, the header and the column names above them).
+            let table = &shown.0[3..9];
+            for (n, line) in table.iter().enumerate() {
+                let number = format!(" #5{:04} ", 335 + n * 111);
+                assert!(line.contains(&number), "{step}: {number} cut: {line}");
+                let club = for_terminal(clubs[n % clubs.len()].1).into_owned();
+                let cut = club
+                    .char_indices()
+                    .skip(1)
+                    .any(|(i, _)| line.contains(&format!("{}…", &club[..i])));
+                assert!(
+                    line.contains(&club) || cut,
+                    "{step}: club cut silently: {line}"
+                );
+                let chars: Vec<char> = line.chars().collect();
+                for (i, c) in chars.iter().enumerate() {
+                    if *c == '\u{0E4D}' {
+                        assert_eq!(chars.get(i + 1), Some(&'\u{0E32}'), "{step}: {line}");
+                    }
+                }
+            }
+        }
+    }
+}

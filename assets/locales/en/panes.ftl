@@ -133,3 +133,8 @@ club-searching = searching…
 # Footer hints while the club field has focus.
 club-hint-look-up = look up
 club-hint-cancel = cancel
+
+## fix-layout
+
+# After queue-title while a filter hides rows: "Queue 193 · 3 shown · 190 pending".
+queue-shown = { $n } shown

@@ -118,3 +118,7 @@ club-loading = กำลังโหลด…
 club-searching = กำลังค้นหา…
 club-hint-look-up = ค้นหา
 club-hint-cancel = ยกเลิก
+
+## fix-layout
+
+queue-shown = แสดง { $n }

@@ -7,16 +7,46 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::app::model::{Connection, Loadable, Model};
-use crate::text::{clean, width};
+use crate::text::clean;
 use crate::tr;
 use crate::ui::Theme;
 
-/// One item of the header: (priority, on the right, span); lower priorities are kept first
-/// when the line is short.
-type Item<'a> = (u8, bool, Span<'a>);
+/// One item of the header: how readily it gives way (lower priorities are kept first),
+/// whether it sits on the right, and its forms, longest first (the shortest is used where
+/// the longer do not fit).
+struct Item<'a> {
+    priority: u8,
+    right: bool,
+    forms: Vec<Span<'a>>,
+}
+
+impl<'a> Item<'a> {
+    fn new(priority: u8, right: bool, forms: Vec<Span<'a>>) -> Item<'a> {
+        Item {
+            priority,
+            right,
+            forms,
+        }
+    }
+
+    /// The width of its shortest form.
+    fn min_width(&self) -> usize {
+        self.forms.iter().map(Span::width).min().unwrap_or(0)
+    }
+}
+
+/// Items of this priority or less are kept before any other gets room: the user, the
+/// session and the capability notice, the link.
+const ESSENTIAL: u8 = 3;
+/// The longest the user's e-mail is shown.
+const EMAIL_MAX: usize = 40;
+/// The shortest the user's e-mail is cut to.
+const EMAIL_MIN: usize = 12;
 
 /// Draws the header in one line: the title, the user's items on the left, the session, the
-/// link and the server on the right; what does not fit is left out, lowest priority first.
+/// link and the server on the right. The user's e-mail has the room first (cut only where it
+/// would leave no room for the session and the link), then the other items by priority;
+/// what does not fit is left out, lowest priority first.
 pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     let w = area.width as usize;
     let left = vec![
@@ -26,15 +56,19 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
         ),
         Span::raw(" "),
     ];
-    let mut items = user_items(m, theme, w);
-    // What is kept before the notice: the title, the user (the session is added there).
-    let before: usize = left.iter().map(|s| s.width()).sum::<usize>()
-        + items
+    let right = right_items(m, theme);
+    // The e-mail's room: all but the title, the shortest forms of the session, the
+    // capability notice and the link, and the blank `fit` keeps.
+    let taken = left.iter().map(Span::width).sum::<usize>()
+        + right
             .iter()
-            .filter(|i| i.0 == 1)
-            .map(|i| i.2.width())
-            .sum::<usize>();
-    items.extend(right_items(m, theme, w, before));
+            .filter(|i| i.priority <= ESSENTIAL)
+            .map(Item::min_width)
+            .sum::<usize>()
+        + 1;
+    let email_room = w.saturating_sub(taken).clamp(EMAIL_MIN, EMAIL_MAX);
+    let mut items = user_items(m, theme, email_room);
+    items.extend(right);
     frame.render_widget(Paragraph::new(fit(left, items, w)), area);
 }
 
@@ -51,42 +85,47 @@ fn role_text(lang: crate::i18n::Lang, role: Option<&str>) -> String {
     }
 }
 
-/// The left-hand items: the user's e-mail (priority 1), role (4) and permissions (7); or
-/// "signing in…" / "not signed in" while there is no user. The role, "admin" and "not
-/// onboarded" are in the reader's language ([`role_text`]).
-fn user_items<'a>(m: &Model, theme: &Theme, w: usize) -> Vec<Item<'a>> {
-    let mut items: Vec<Item> = Vec::new();
+/// The left-hand items: the user's e-mail in at most `email_room` columns (priority 1),
+/// role (4) and permissions (7); or "signing in…" / "not signed in" while there is no user.
+/// The role, "admin" and "not onboarded" are in the reader's language ([`role_text`]); where
+/// the role does not fit, its short form leaves out the server's role word: "(admin)".
+fn user_items<'a>(m: &Model, theme: &Theme, email_room: usize) -> Vec<Item<'a>> {
+    let mut items = Vec::new();
     match &m.user {
         Loadable::Loaded(u) => {
-            let room = w.saturating_sub(62).clamp(12, 40);
             let email = match u.email.as_deref() {
-                Some(e) => clean(e, room),
+                Some(e) => clean(e, email_room),
                 None => tr!(m.lang, "header-no-email"),
             };
-            items.push((1, false, Span::styled(email, theme.bold())));
-            let mut role = role_text(m.lang, u.role.as_deref());
+            items.push(Item::new(1, false, vec![Span::styled(email, theme.bold())]));
+            let mut extra = Vec::new();
             if u.is_admin == Some(true) {
-                role.push_str(", ");
-                role.push_str(&tr!(m.lang, "header-role-admin"));
+                extra.push(tr!(m.lang, "header-role-admin"));
             }
             if u.onboarded == Some(false) {
-                role.push_str(", ");
-                role.push_str(&tr!(m.lang, "header-role-not-onboarded"));
+                extra.push(tr!(m.lang, "header-role-not-onboarded"));
             }
-            items.push((4, false, Span::styled(format!(" ({role})"), theme.dim())));
+            let role = role_text(m.lang, u.role.as_deref());
+            let full = std::iter::once(role).chain(extra.iter().cloned());
+            let mut forms = vec![format!(" ({})", full.collect::<Vec<_>>().join(", "))];
+            if !extra.is_empty() {
+                forms.push(format!(" ({})", extra.join(", ")));
+            }
+            let forms = forms.into_iter().map(|f| Span::styled(f, theme.dim()));
+            items.push(Item::new(4, false, forms.collect()));
             if let Some(p) = u.permissions.as_ref().filter(|p| !p.is_empty()) {
                 let perms = format!(" [{}]", clean(&p.join(","), 30));
-                items.push((7, false, Span::styled(perms, theme.dim())));
+                items.push(Item::new(7, false, vec![Span::styled(perms, theme.dim())]));
             }
         }
         Loadable::Loading => {
             let text = tr!(m.lang, "header-signing-in");
-            items.push((1, false, Span::styled(text, theme.dim())));
+            items.push(Item::new(1, false, vec![Span::styled(text, theme.dim())]));
         }
         // The reason is in the status line; the header keeps room for the session state.
         Loadable::Failed(_) => {
             let text = tr!(m.lang, "header-not-signed-in");
-            items.push((1, false, Span::styled(text, theme.error())));
+            items.push(Item::new(1, false, vec![Span::styled(text, theme.error())]));
         }
         Loadable::NotAsked => {}
     }
@@ -94,16 +133,14 @@ fn user_items<'a>(m: &Model, theme: &Theme, w: usize) -> Vec<Item<'a>> {
 }
 
 /// The right-hand items: the capability notice and the session (priority 2), the link (3),
-/// the API version (5), the host (6). `before` is the width of the title and the user.
-fn right_items<'a>(m: &Model, theme: &Theme, w: usize, before: usize) -> Vec<Item<'a>> {
-    let mut items: Vec<Item> = Vec::new();
-    let session = session(m, theme);
-    let taken = before + session.as_ref().map_or(0, |s| s.width());
-    if let Some(n) = capability_notice(m, theme, w.saturating_sub(taken)) {
-        items.push((2, true, n));
+/// the API version (5), the host (6).
+fn right_items<'a>(m: &Model, theme: &Theme) -> Vec<Item<'a>> {
+    let mut items = Vec::new();
+    if let Some(forms) = capability_notice(m, theme) {
+        items.push(Item::new(2, true, forms));
     }
-    if let Some(s) = session {
-        items.push((2, true, s));
+    if let Some(s) = session(m, theme) {
+        items.push(Item::new(2, true, vec![s]));
     }
     let (mark, key, style) = match &m.connection {
         Connection::Online => ("●", "header-online", theme.success()),
@@ -111,47 +148,61 @@ fn right_items<'a>(m: &Model, theme: &Theme, w: usize, before: usize) -> Vec<Ite
         Connection::Unknown => ("○", "header-connecting", theme.dim()),
     };
     let link = Span::styled(format!("  {mark} {}", tr!(m.lang, key)), style);
-    items.push((3, true, link));
+    items.push(Item::new(3, true, vec![link]));
     // "API" is the same word in both languages.
     if let Some(v) = &m.api_version {
-        items.push((5, true, Span::styled(format!("  API {v}"), theme.dim())));
+        let version = Span::styled(format!("  API {v}"), theme.dim());
+        items.push(Item::new(5, true, vec![version]));
     }
     let host = m.base_url.split("://").nth(1).unwrap_or(&m.base_url);
-    items.push((
-        6,
-        true,
-        Span::styled(format!("  {} ", clean(host, 40)), theme.dim()),
-    ));
+    let host = Span::styled(format!("  {} ", clean(host, 40)), theme.dim());
+    items.push(Item::new(6, true, vec![host]));
     items
 }
 
-/// Fits `items` after `left` into `w` columns: kept by priority while they fit, in their
-/// order, the left-hand ones after `left`, the right-hand ones flush right. Once an item
-/// does not fit, no item of a lower priority takes its place: the role is not left out for
-/// the API version when longer (Thai) words take the room.
+/// Fits `items` after `left` into `w` columns, leaving at least one blank: kept by priority
+/// while they fit, each in its longest form that fits beside the shortest forms of the
+/// essential items ([`ESSENTIAL`]) not yet placed; shown in their order, the left-hand ones
+/// after `left`, the right-hand ones flush right. Once an item does not fit, no item of a
+/// lower priority takes its place: the role is not left out for the API version when
+/// longer (Thai) words take the room.
 fn fit<'a>(left: Vec<Span<'a>>, items: Vec<Item<'a>>, w: usize) -> Line<'a> {
-    let mut used: usize = left.iter().map(|s| s.width()).sum();
+    let mut used: usize = left.iter().map(Span::width).sum();
     let mut order: Vec<usize> = (0..items.len()).collect();
-    order.sort_by_key(|&i| items[i].0);
-    let mut keep = vec![false; items.len()];
+    order.sort_by_key(|&i| items[i].priority);
+    let mut chosen: Vec<Option<usize>> = vec![None; items.len()];
     let mut dropped: Option<u8> = None;
-    for i in order {
-        let (priority, _, span) = &items[i];
-        if dropped.is_some_and(|d| *priority > d) {
+    for (n, &i) in order.iter().enumerate() {
+        let priority = items[i].priority;
+        if dropped.is_some_and(|d| priority > d) {
             break;
         }
-        let sw = span.width();
-        if used + sw < w {
-            used += sw;
-            keep[i] = true;
-        } else {
-            dropped = Some(*priority);
+        let reserve: usize = order[n + 1..]
+            .iter()
+            .filter(|&&j| items[j].priority <= ESSENTIAL)
+            .map(|&j| items[j].min_width())
+            .sum();
+        let form = items[i]
+            .forms
+            .iter()
+            .position(|f| used + f.width() + reserve < w);
+        match form {
+            Some(f) => {
+                used += items[i].forms[f].width();
+                chosen[i] = Some(f);
+            }
+            None => dropped = Some(priority),
         }
     }
     let (mut l, mut r) = (Vec::new(), Vec::new());
-    for (i, (_, right, span)) in items.into_iter().enumerate() {
-        if keep[i] {
-            if right { r.push(span) } else { l.push(span) }
+    for (item, form) in items.into_iter().zip(chosen) {
+        let Some(span) = form.and_then(|f| item.forms.into_iter().nth(f)) else {
+            continue;
+        };
+        if item.right {
+            r.push(span)
+        } else {
+            l.push(span)
         }
     }
     let mut spans = left;
@@ -185,16 +236,12 @@ fn session<'a>(m: &Model, theme: &Theme) -> Option<Span<'a>> {
 
 /// "this server cannot approve or decline" (or "this account ..."), once, in the header,
 /// while the server or the account refuses decisions (issue 13 item 2); first of the
-/// right-hand items, so it is the last to give way. Where `room` (columns right of the
-/// user) leaves too little beside the connection state, the short form: "no approve/decline".
-/// The words are [`crate::app::model::Capabilities::header_notice_in`]'s.
-fn capability_notice<'a>(m: &Model, theme: &Theme, room: usize) -> Option<Span<'a>> {
-    let text = m.capabilities.header_notice_in(m.lang)?;
-    // Keep about 12 columns for "● online" after it.
-    let text = if width(&text) + 2 + 12 <= room {
-        text
-    } else {
-        tr!(m.lang, "header-cannot-decide-short")
-    };
-    Some(Span::styled(format!("{text}  "), theme.warn()))
+/// right-hand items, so it is the last to give way. Its forms: the long one, and the short
+/// one for a narrow header ("no approve/decline"). The words are
+/// [`crate::app::model::Capabilities::header_notice_in`]'s.
+fn capability_notice<'a>(m: &Model, theme: &Theme) -> Option<Vec<Span<'a>>> {
+    let long = m.capabilities.header_notice_in(m.lang)?;
+    let short = tr!(m.lang, "header-cannot-decide-short");
+    let forms = [long, short].map(|t| Span::styled(format!("{t}  "), theme.warn()));
+    Some(forms.into())
 }

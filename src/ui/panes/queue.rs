@@ -10,20 +10,22 @@ use super::block;
 use crate::api::MembershipStatus;
 use crate::app::keymap::{Action, Scope};
 use crate::app::model::words;
-use crate::app::model::{ListingSupport, Loadable, Model, Pane, QueueItem, RowState};
+use crate::app::model::{ListingSupport, Loadable, Model, Pane, QueueItem, RowAction, RowState};
 use crate::i18n::Lang;
-use crate::text::clean;
+use crate::text::{clean, fit_width, width};
 use crate::tr;
 use crate::ui::Theme;
 
-/// Width of the status column: room for "approving in 4 s · z undo" while a decision is
-/// held on a drawn row, else 11.
-const STATUS_W: u16 = 11;
-const STATUS_HELD_W: u16 = 25;
+/// Narrowest status column: room for every status word ("approving…" is 10 columns).
+const STATUS_MIN_W: usize = 11;
+/// Widest status column, whatever the grace period and the language.
+const STATUS_MAX_W: usize = 16;
+/// Width of the year column ("2569").
+const YEAR_W: usize = 4;
 
 /// The status cell of a row, in the reader's language: its membership status, or what is
 /// under way. A decision in its grace period counts down: "approving in 4 s · z undo"
-/// (`long`), "approving 4 s" (narrow).
+/// (`long`, the detail pane), "approving 4 s" (the queue's column, [`status_width`]).
 pub(super) fn status_cell(
     m: &Model,
     item: &QueueItem,
@@ -106,105 +108,68 @@ pub(in crate::ui) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &The
     if q.cursor() >= offset + rows_room.max(1) {
         offset = q.cursor() + 1 - rows_room.max(1);
     }
-    let wide = inner.width >= 56;
+    let cols = Columns::new(m, inner.width as usize);
     let drawn = &q.visible()[offset..(offset + rows_room).min(q.visible().len())];
-    // A held decision on a drawn row widens the status column for its countdown.
-    let held_here = !m.held().is_empty()
-        && drawn
-            .iter()
-            .any(|&i| m.held().for_request(q.items()[i].id).is_some());
-    let long = inner.width >= 64;
-    let status_w = match (held_here, long) {
-        (true, true) => STATUS_HELD_W,
-        (true, false) => STATUS_W + 2,
-        _ => STATUS_W,
-    };
-    let extra = usize::from(status_w - STATUS_W);
-    let name_w = if wide {
-        (inner.width as usize).saturating_sub(26 + extra) / 2
-    } else {
-        (inner.width as usize).saturating_sub(22 + extra)
-    };
     let rows: Vec<Row> = drawn
         .iter()
         .enumerate()
-        .map(|(n, &i)| {
-            let cells = Cells { wide, long, name_w };
-            row(m, &q.items()[i], offset + n == q.cursor(), cells, theme)
-        })
+        .map(|(n, &i)| row(m, &q.items()[i], offset + n == q.cursor(), &cols, theme))
         .collect();
-    let mut widths = vec![
-        Constraint::Length(1),
-        Constraint::Length(status_w),
-        Constraint::Fill(1),
-    ];
-    let col = |key: &str| tr!(m.lang, key);
+    let col = |key: &str, w: usize| fit_width(&tr!(m.lang, key), w);
     let mut head = vec![
         String::new(),
-        col("queue-col-status"),
-        col("queue-col-student"),
+        col("queue-col-status", cols.status),
+        col("queue-col-student", cols.student),
     ];
-    if wide {
-        widths.push(Constraint::Fill(1));
-        head.push(col("queue-col-club"));
+    if let Some(w) = cols.club {
+        head.push(col("queue-col-club", w));
     }
-    widths.push(Constraint::Length(4));
-    // Thai ages are words ("3 สัปดาห์"), English ones a number and a letter ("3w").
-    widths.push(Constraint::Length(if m.lang == Lang::Thai {
-        10
-    } else {
-        4
-    }));
-    head.push(col("queue-col-year"));
-    head.push(col("queue-col-age"));
-    let table = Table::new(rows, widths)
+    head.push(col("queue-col-year", YEAR_W));
+    head.push(col("queue-col-age", cols.age));
+    let table = Table::new(rows, cols.constraints())
         .header(Row::new(head).style(theme.dim().add_modifier(Modifier::UNDERLINED)))
         .column_spacing(1);
     frame.render_widget(table, inner);
 }
 
-/// The pane's title in at most `room` columns: rows shown of all, counts by membership
-/// status, marks. Parts are kept whole and in order; where the room is short (Thai words are
-/// longer, a filter adds "shown of"), the least needed go first: declined, approved, gone,
-/// then marked; the row count and the pending count stay.
+/// The pane's title in at most `room` columns: "Queue 7", with a filter "3 shown", then
+/// the counts of the whole queue by membership status and the marks. Parts are kept whole
+/// and in order; where the room is short (Thai words are longer, a filter adds a part), the
+/// least needed go first: counts of zero, then gone, declined, approved, marked. The row
+/// count, the rows shown and the pending count stay.
 fn title(m: &Model, room: usize) -> String {
     let q = &m.queue;
     let (pending, approved, declined, other) = q.counts();
     let marked = q.stats().marked;
     let lang = m.lang;
-    // The counts are of the whole queue; with a filter the title says so.
-    let head = if q.visible().len() == q.items().len() {
-        tr!(lang, "queue-title", n = q.items().len())
-    } else {
-        tr!(
-            lang,
-            "queue-title-filtered",
-            shown = q.visible().len(),
-            total = q.items().len()
-        )
-    };
-    // (how readily it gives way, text)
-    let mut parts = vec![
-        (0, head),
-        (1, tr!(lang, "queue-count-pending", n = pending)),
-        (4, tr!(lang, "queue-count-approved", n = approved)),
-        (5, tr!(lang, "queue-count-declined", n = declined)),
-    ];
+    // (how readily it gives way, text); 0 and 1 never do.
+    let mut parts = vec![(0, tr!(lang, "queue-title", n = q.items().len()))];
+    if q.visible().len() != q.items().len() {
+        parts.push((0, tr!(lang, "queue-shown", n = q.visible().len())));
+    }
+    parts.push((1, tr!(lang, "queue-count-pending", n = pending)));
+    // A count of zero says least: it goes before any other.
+    let zero_first = |rank: u8, n: usize| if n == 0 { rank + 10 } else { rank };
+    parts.push((
+        zero_first(3, approved),
+        tr!(lang, "queue-count-approved", n = approved),
+    ));
+    parts.push((
+        zero_first(4, declined),
+        tr!(lang, "queue-count-declined", n = declined),
+    ));
     if other > 0 {
-        parts.push((3, tr!(lang, "queue-count-gone", n = other)));
+        parts.push((5, tr!(lang, "queue-count-gone", n = other)));
     }
     if marked > 0 {
         parts.push((2, tr!(lang, "queue-count-marked", n = marked)));
     }
-    let width = |p: &[(u8, String)]| {
-        p.iter()
-            .map(|(_, t)| crate::text::width(t) + 3)
-            .sum::<usize>()
-    };
-    while width(&parts) > room && parts.len() > 2 {
+    let total = |p: &[(u8, String)]| p.iter().map(|(_, t)| width(t) + 3).sum::<usize>();
+    while total(&parts) > room {
         let Some(pos) = parts
             .iter()
             .enumerate()
+            .filter(|(_, (rank, _))| *rank > 1)
             .max_by_key(|(_, (rank, _))| *rank)
             .map(|(i, _)| i)
         else {
@@ -302,29 +267,92 @@ fn empty_message(m: &Model) -> String {
     }
 }
 
-/// How the row's cells are laid out.
-#[derive(Clone, Copy)]
-struct Cells {
-    /// A club column.
-    wide: bool,
-    /// Room for the long countdown.
-    long: bool,
-    /// Width of the name columns.
-    name_w: usize,
+/// The table's columns in terminal cells: the mark (1), status, student, club (on a pane
+/// at least [`Columns::WIDE`] wide), year ([`YEAR_W`]) and age, one blank between each. Every
+/// width is fixed before a row is drawn and every cell is cut to its column by
+/// [`crate::text::fit_width`] (with `…`), so ratatui never clips a cell silently; no width
+/// depends on what the rows hold or on a decision being held.
+struct Columns {
+    /// The status column: [`status_width`].
+    status: usize,
+    /// The student column.
+    student: usize,
+    /// The club column, when the pane is wide enough.
+    club: Option<usize>,
+    /// The age column: Thai ages are words ("3 สัปดาห์"), English ones a number and a
+    /// letter ("3w").
+    age: usize,
 }
 
-/// One row of the table.
-fn row<'a>(m: &Model, item: &QueueItem, selected: bool, cells: Cells, theme: &Theme) -> Row<'a> {
-    let Cells { wide, long, name_w } = cells;
-    let (st, st_style) = status_cell(m, item, long, theme);
-    let student = item
-        .student_name_for(m.lang == Lang::Thai)
-        .map(|n| match item.school_number() {
-            Some(no) => format!("{n} #{no}"),
-            None => n,
-        })
-        .or_else(|| item.school_number().map(|no| format!("#{no}")))
-        .unwrap_or_else(|| unnamed_student(m.lang, item));
+impl Columns {
+    /// Inner widths from which the club gets a column of its own.
+    const WIDE: usize = 56;
+
+    /// The columns of a table `width` cells wide: the fixed ones first, the rest shared by
+    /// the student and the club (the student gets the odd cell).
+    fn new(m: &Model, width: usize) -> Columns {
+        let status = status_width(m);
+        let age = if m.lang == Lang::Thai { 10 } else { 4 };
+        let wide = width >= Self::WIDE;
+        let gaps = if wide { 5 } else { 4 };
+        let rest = width.saturating_sub(1 + status + YEAR_W + age + gaps);
+        let (student, club) = if wide {
+            (rest - rest / 2, Some(rest / 2))
+        } else {
+            (rest, None)
+        };
+        Columns {
+            status,
+            student,
+            club,
+            age,
+        }
+    }
+
+    /// The widths as ratatui constraints, in the order of the cells.
+    fn constraints(&self) -> Vec<Constraint> {
+        let len = |w: usize| Constraint::Length(u16::try_from(w).unwrap_or(u16::MAX));
+        let mut widths = vec![len(1), len(self.status), len(self.student)];
+        widths.extend(self.club.map(len));
+        widths.push(len(YEAR_W));
+        widths.push(len(self.age));
+        widths
+    }
+}
+
+/// Width of the status column for this session: the widest text it can show in the
+/// reader's language (membership statuses, "approving…", the held countdown "approving 5 s"
+/// at the full grace period, the column's name), between [`STATUS_MIN_W`] and
+/// [`STATUS_MAX_W`]. Depends on the language and the grace period only.
+fn status_width(m: &Model) -> usize {
+    let lang = m.lang;
+    let mut texts: Vec<String> = ["row-deleted", "row-not-found", "row-gone", "row-loading"]
+        .into_iter()
+        .chain(["row-error", "queue-col-status"])
+        .map(|k| tr!(lang, k))
+        .collect();
+    texts.extend(
+        MembershipStatus::KNOWN
+            .iter()
+            .map(|s| words::status_word(lang, s)),
+    );
+    let held = m.decision_delay.as_secs();
+    for action in [RowAction::Approve, RowAction::Decline, RowAction::Delete] {
+        let progress = words::progress(lang, action);
+        if held > 0 && action != RowAction::Delete {
+            let verb = progress.trim_end_matches('…');
+            texts.push(tr!(lang, "row-held-short", verb = verb, n = held));
+        }
+        texts.push(progress);
+    }
+    let widest = texts.iter().map(|t| width(t)).max().unwrap_or(0);
+    widest.clamp(STATUS_MIN_W, STATUS_MAX_W)
+}
+
+/// One row of the table, each cell cut to its column.
+fn row<'a>(m: &Model, item: &QueueItem, selected: bool, cols: &Columns, theme: &Theme) -> Row<'a> {
+    let (st, st_style) = status_cell(m, item, false, theme);
+    let st = fit_width(&st, cols.status);
     let club = item
         .club_name_for(m.lang == Lang::Thai)
         .map(str::to_owned)
@@ -363,13 +391,13 @@ fn row<'a>(m: &Model, item: &QueueItem, selected: bool, cells: Cells, theme: &Th
     let mut cells = vec![
         Cell::from(mark),
         Cell::from(status),
-        Cell::from(clean(&student, name_w)),
+        Cell::from(student_cell(m.lang, item, cols.student)),
     ];
-    if wide {
-        cells.push(Cell::from(clean(&club, name_w)));
+    if let Some(w) = cols.club {
+        cells.push(Cell::from(clean(&club, w)));
     }
-    cells.push(Cell::from(year));
-    cells.push(Cell::from(ago));
+    cells.push(Cell::from(fit_width(&year, YEAR_W)));
+    cells.push(Cell::from(fit_width(&ago, cols.age)));
     let mut row = Row::new(cells);
     if selected {
         row = row.style(theme.selected());
@@ -377,6 +405,26 @@ fn row<'a>(m: &Model, item: &QueueItem, selected: bool, cells: Cells, theme: &Th
         row = row.style(theme.dim());
     }
     row
+}
+
+/// The student cell in at most `room` cells: "name #number". Where the room is short the
+/// name is cut ("Premruedee Sr… #50335"), never the number: a number cut short would read
+/// as another student's. A number alone that does not fit ends in `…`.
+fn student_cell(lang: Lang, item: &QueueItem, room: usize) -> String {
+    let number = item.school_number().map(|no| format!("#{}", clean(no, 20)));
+    match (item.student_name_for(lang == Lang::Thai), number) {
+        (Some(name), Some(no)) => {
+            let name_room = room.saturating_sub(width(&no) + 1);
+            if name_room >= 2 {
+                format!("{} {no}", clean(&name, name_room))
+            } else {
+                fit_width(&no, room)
+            }
+        }
+        (Some(name), None) => clean(&name, room),
+        (None, Some(no)) => fit_width(&no, room),
+        (None, None) => fit_width(&unnamed_student(lang, item), room),
+    }
 }
 
 /// The student cell when the fetch level carried no name or number: the student's own id
