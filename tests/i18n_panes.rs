@@ -573,7 +573,7 @@ fn club_pane_in_thai_and_english() {
                     "รายละเอียด สร้างหุ่นยนต์ / We build robots",
                     "จำนวน    สมาชิก 22 คน, กรรมการ 1 คน",
                     "ช่องทางติดต่อ (3)",
-                    "  line      @robot (LINE group)",
+                    "  ไลน์       @robot (LINE group)",
                     "  โทรศัพท์    02-123-4567",
                     "  เว็บไซต์    https://robot.example",
                     "กรรมการ (1)",

@@ -66,9 +66,9 @@ fn year_matches_the_be_year_shown_and_the_ce_year_in_both_languages() {
         let s = screen(&m, 120, 40);
         if lang == Lang::Thai {
             assert!(s.contains("2569") && !s.contains("2568"), "{s}");
-            assert!(s.contains("คิว แสดง 3 จาก 4"), "{s}");
+            assert!(s.contains("คิว 4 · แสดง 3"), "{s}");
         } else {
-            assert!(s.contains("Queue 3 shown of 4"), "{s}");
+            assert!(s.contains("Queue 4 · 3 shown"), "{s}");
         }
         assert_eq!(filtered(&mut m, "year:2568"), 1, "{lang:?}");
         assert_eq!(filtered(&mut m, "year:2026"), 3, "{lang:?}");

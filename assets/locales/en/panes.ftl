@@ -50,7 +50,6 @@ row-student-id = student { $id }…
 ## Queue pane (src/ui/panes/queue.rs)
 
 queue-title = Queue { $n }
-queue-title-filtered = Queue { $shown } shown of { $total }, in all
 queue-count-pending = { $n } pending
 queue-count-approved = { $n } approved
 queue-count-declined = { $n } declined
@@ -123,10 +122,6 @@ club-contacts = contacts ({ $n })
 club-staff-list = staff ({ $n })
 club-member-list = members ({ $n })
 # Contact types the server names; LINE, Facebook, Instagram and Discord keep their names.
-club-contact-phone = phone
-club-contact-email = email
-club-contact-website = website
-club-contact-other = other
 club-footer = fetch level { $level } (f/F) · n new contact
 club-loading = loading…
 club-searching = searching…
@@ -134,7 +129,7 @@ club-searching = searching…
 club-hint-look-up = look up
 club-hint-cancel = cancel
 
-## fix-layout
+## Queue title while a filter hides rows
 
 # After queue-title while a filter hides rows: "Queue 193 · 3 shown · 190 pending".
 queue-shown = { $n } shown

@@ -41,7 +41,6 @@ row-student-id = นักเรียน { $id }…
 ## Queue pane
 
 queue-title = คิว { $n }
-queue-title-filtered = คิว แสดง { $shown } จาก { $total } นับทั้งคิว
 queue-count-pending = รอพิจารณา { $n }
 queue-count-approved = อนุมัติแล้ว { $n }
 queue-count-declined = ปฏิเสธแล้ว { $n }
@@ -109,16 +108,12 @@ club-staff-count = กรรมการ { $n } คน
 club-contacts = ช่องทางติดต่อ ({ $n })
 club-staff-list = กรรมการ ({ $n })
 club-member-list = สมาชิก ({ $n })
-club-contact-phone = โทรศัพท์
-club-contact-email = อีเมล
-club-contact-website = เว็บไซต์
-club-contact-other = อื่น ๆ
 club-footer = ระดับการดึงข้อมูล { $level } (f/F) · n เพิ่มช่องทางติดต่อ
 club-loading = กำลังโหลด…
 club-searching = กำลังค้นหา…
 club-hint-look-up = ค้นหา
 club-hint-cancel = ยกเลิก
 
-## fix-layout
+## Queue title while a filter hides rows
 
 queue-shown = แสดง { $n }

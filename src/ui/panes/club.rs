@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::block;
-use super::detail::{field, kv, level_name, ml, student_line};
+use super::detail::{field, kv, ml, student_line};
 use crate::api::{Club, Contact, ContactType};
 use crate::app::model::{Loadable, Model, Pane};
 use crate::i18n::Lang;
@@ -15,19 +15,13 @@ use crate::text::{clean, width};
 use crate::tr;
 use crate::ui::Theme;
 
-/// A contact's type in the reader's language: phone, e-mail, website and other are
-/// translated (`club-contact-*`); LINE, Facebook, Instagram, Discord and types no document
-/// lists keep the server's word.
+/// A contact's type in the reader's language (the new-contact form's words,
+/// [`crate::app::model::popup::contact_type_name`]); `?` when the server gave none.
 fn contact_kind(lang: Lang, kind: Option<&ContactType>) -> String {
-    let key = match kind {
-        None => return "?".into(),
-        Some(ContactType::Phone) => "club-contact-phone",
-        Some(ContactType::Email) => "club-contact-email",
-        Some(ContactType::Website) => "club-contact-website",
-        Some(ContactType::OtherType) => "club-contact-other",
-        Some(k) => return k.to_string(),
-    };
-    crate::i18n::tr(lang, key)
+    kind.map_or_else(
+        || "?".into(),
+        |k| crate::app::model::popup::contact_type_name(lang, k),
+    )
 }
 
 /// "contacts (2)" and one line per contact: its type (padded to 10 columns by display
@@ -110,7 +104,7 @@ fn club_lines<'a>(c: &Club, m: &Model, w: usize, theme: &Theme) -> Vec<Line<'a>>
             }
         }
     }
-    let level = level_name(lang, m.club.level());
+    let level = crate::app::model::words::level(lang, m.club.level());
     lines.push(Line::styled(
         tr!(lang, "club-footer", level = level),
         theme.dim(),

@@ -8,8 +8,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::block;
 use super::queue::status_cell;
-use crate::api::{ClubRequest, FetchLevel, MultiLangText, Student};
-use crate::app::model::{Model, Origin, QueueItem, RowState};
+use crate::api::{ClubRequest, MultiLangText, Student};
+use crate::app::model::{Model, Origin, QueueItem, RowState, words};
 use crate::i18n::Lang;
 use crate::text::{clean, width};
 use crate::tr;
@@ -57,18 +57,6 @@ pub(super) fn kv<'a>(key: &str, value: String, w: usize, theme: &Theme, style: S
 /// The field name `detail-field-<name>` in the reader's language.
 pub(super) fn field(lang: Lang, name: &str) -> String {
     crate::i18n::tr(lang, &format!("detail-field-{name}"))
-}
-
-/// A fetch level's name in the reader's language (`detail-level-*`; the English names are
-/// the wire names the `:level` command takes).
-pub(super) fn level_name(lang: Lang, level: FetchLevel) -> String {
-    let key = match level {
-        FetchLevel::IdOnly => "detail-level-id-only",
-        FetchLevel::Compact => "detail-level-compact",
-        FetchLevel::Default => "detail-level-default",
-        FetchLevel::Detailed => "detail-level-detailed",
-    };
-    crate::i18n::tr(lang, key)
 }
 
 /// A student in one line: both names (the reader's first), `#` school number, nickname,
@@ -178,8 +166,8 @@ fn trailer_lines<'a>(m: &Model, item: &QueueItem, w: usize, theme: &Theme) -> Ve
     lines.push(kv(&field(lang, "source"), source, w, theme, theme.dim()));
     let levels = format!(
         "{} / {} (f/F)",
-        level_name(lang, m.levels.fetch_level),
-        level_name(lang, m.levels.descendant_fetch_level)
+        words::level(lang, m.levels.fetch_level),
+        words::level(lang, m.levels.descendant_fetch_level)
     );
     lines.push(kv(&field(lang, "levels"), levels, w, theme, theme.dim()));
     if item.error.is_some() || item.read_error.is_some() {
