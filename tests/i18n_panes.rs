@@ -70,24 +70,6 @@ fn select(m: &mut Model, n: u128) {
     panic!("request {n} is not shown:\n{}", screen(m, 120, 40));
 }
 
-/// Answers the single write the effects hold with `answer`.
-fn answer_write(m: &mut Model, fx: &[club_admin::app::Effect], answer: ApiAnswer) {
-    let ids = api_ids(fx, |c| {
-        matches!(
-            c,
-            ApiCall::UpdateRequest { .. } | ApiCall::DeleteRequest { .. }
-        )
-    });
-    assert_eq!(ids.len(), 1, "one write: {fx:?}");
-    update(
-        m,
-        Msg::Api {
-            request_id: ids[0],
-            answer,
-        },
-    );
-}
-
 /// Sample rows plus request 5 (pending) and 6 (pending), in every state a row can show:
 /// 1 approved by the server answer's refusal kept as an error ("!"), 2 gone (404 to an
 /// approve), 4 deleted, 5 held for its grace period, 6 marked, 99 added by id and loading.

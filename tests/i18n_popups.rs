@@ -9,34 +9,13 @@ mod common;
 use club_admin::app::model::*;
 use club_admin::app::{Key, KeyCode, Msg, Popup, update};
 use club_admin::i18n::Lang;
-use club_admin::ui::{Theme, view};
 use common::*;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use uuid::Uuid;
 
 /// The frame's text, one line per row, trailing spaces cut; a wide character's second cell
 /// is skipped.
 fn screen(m: &Model, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    t.draw(|f| view(f, m, &Theme::new(true))).expect("draw");
-    let buf = t.backend().buffer();
-    let mut out = String::new();
-    for y in 0..buf.area.height {
-        let mut line = String::new();
-        let mut skip = 0;
-        for x in 0..buf.area.width {
-            if skip > 0 {
-                skip -= 1;
-                continue;
-            }
-            let sym = buf[(x, y)].symbol();
-            skip = club_admin::text::width(sym).saturating_sub(1);
-            line.push_str(sym);
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
+    let out = common::screen(m, w, h);
     for line in out.lines() {
         assert!(
             club_admin::text::width(line) <= w as usize,

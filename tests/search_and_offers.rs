@@ -7,7 +7,7 @@
 mod common;
 
 use club_admin::api::{ApiError, ErrorInfo, UpdateRoute};
-use club_admin::app::{ApiAnswer, ApiCall, Effect, KeyCode, Model, Msg, Popup, update};
+use club_admin::app::{ApiAnswer, KeyCode, Model, Popup, update};
 use club_admin::i18n::Lang;
 use common::*;
 use uuid::Uuid;
@@ -26,24 +26,6 @@ fn filtered(m: &mut Model, text: &str) -> usize {
     typed(m, text);
     update(m, code(KeyCode::Enter));
     m.queue.visible().len()
-}
-
-/// The one write among `fx`, answered with `answer`.
-fn answer_write(m: &mut Model, fx: &[Effect], answer: ApiAnswer) {
-    let ids = api_ids(fx, |c| {
-        matches!(
-            c,
-            ApiCall::UpdateRequest { .. } | ApiCall::DeleteRequest { .. }
-        )
-    });
-    assert_eq!(ids.len(), 1, "one write: {fx:?}");
-    update(
-        m,
-        Msg::Api {
-            request_id: ids[0],
-            answer,
-        },
-    );
 }
 
 /// Puts the cursor on the row of request `n`.

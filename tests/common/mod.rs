@@ -265,3 +265,22 @@ pub fn screen(m: &Model, w: u16, h: u16) -> String {
     }
     out
 }
+
+/// Answers the single write (approve, decline or delete) among `fx` with `answer`.
+pub fn answer_write(m: &mut Model, fx: &[Effect], answer: club_admin::app::ApiAnswer) {
+    let ids = api_ids(fx, |c| {
+        matches!(
+            c,
+            club_admin::app::ApiCall::UpdateRequest { .. }
+                | club_admin::app::ApiCall::DeleteRequest { .. }
+        )
+    });
+    assert_eq!(ids.len(), 1, "one write: {fx:?}");
+    update(
+        m,
+        Msg::Api {
+            request_id: ids[0],
+            answer,
+        },
+    );
+}
