@@ -258,7 +258,7 @@ fn marked_rows_confirmation_says_how_many_of_which_club_and_what_is_hidden() {
             "1 of them is hidden by the current filter.",
             "[ Decline ]",
         ],
-        &["ชุมนุมหุ่นยนต์", "ปฏิเสธ", "รายการ"],
+        &["ปฏิเสธ", "รายการ"],
     );
 }
 
@@ -567,7 +567,7 @@ fn the_new_contact_form_and_its_refusals() {
             "value:",
             "Tab type/value",
         ],
-        &["ชุมนุม", "โทรศัพท์"],
+        &["ชุมนุม:", "โทรศัพท์", "ประเภท:"],
     );
     update(&mut m, code(KeyCode::Enter));
     typed(&mut m, "x");

@@ -110,7 +110,7 @@ pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
 }
 
-/// The request's lines: student, club (one language), academic year, when it was asked.
+/// The request's lines: student and club (both names), academic year, when it was asked.
 fn request_lines<'a>(m: &Model, r: &ClubRequest, w: usize, theme: &Theme) -> Vec<Line<'a>> {
     let plain = Style::default();
     let lang = m.lang;
@@ -120,16 +120,8 @@ fn request_lines<'a>(m: &Model, r: &ClubRequest, w: usize, theme: &Theme) -> Vec
         lines.push(kv(&field(lang, "student"), who, w, theme, theme.bold()));
     }
     if let Some(c) = &r.club {
-        // One language here, the reader's (the club pane shows both): less to redraw per
-        // cursor move.
-        let name = c
-            .name
-            .as_ref()
-            .and_then(|n| match lang {
-                Lang::Thai => n.thai_first(),
-                Lang::English => n.best(),
-            })
-            .map(str::to_owned)
+        // Both names, the reader's first (issue 11, item 3).
+        let name = ml(lang, &c.name)
             .or_else(|| m.listing.club_names.get(&c.id).cloned())
             .unwrap_or_else(|| c.id.to_string());
         lines.push(kv(&field(lang, "club"), name, w, theme, plain));
