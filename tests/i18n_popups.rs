@@ -581,3 +581,23 @@ fn the_new_contact_form_and_its_refusals() {
         &["อีเมล"],
     );
 }
+
+#[test]
+fn a_box_over_thai_text_leaves_no_half_of_sara_am() {
+    let mut m = model_with_lang(sample_rows(), Lang::Thai);
+    update(&mut m, key('j'));
+    update(&mut m, key('D'));
+    let s = screen(&m, 80, 24);
+    for line in s.lines() {
+        let chars: Vec<char> = line.chars().collect();
+        for (i, c) in chars.iter().enumerate() {
+            if *c == '\u{e4d}' {
+                assert_eq!(
+                    chars.get(i + 1),
+                    Some(&'\u{e32}'),
+                    "NIKHAHIT without SARA AA: {line}"
+                );
+            }
+        }
+    }
+}

@@ -770,3 +770,24 @@ fn thai_typed_into_a_refusal_is_shown_as_typed_not_escaped() {
     );
     assert!(!text.contains("\\u{"), "no Rust escapes: {text}");
 }
+
+#[test]
+fn a_due_held_row_shows_no_zero_countdown_and_thai_level_names_are_understood() {
+    for lang in Lang::ALL {
+        let mut m = model_with_lang(sample_rows(), lang);
+        m.decision_delay = std::time::Duration::from_secs(5);
+        update(&mut m, key('j'));
+        update(&mut m, key('a'));
+        update(&mut m, key('q'));
+        let later = m.now + chrono::Duration::seconds(6);
+        update(&mut m, Msg::Tick(later));
+        let s = screen(&m, 120, 40);
+        assert!(!s.contains(&pick(lang, "อนุมัติ 0 วิ", "approving 0 s")), "{s}");
+        assert!(s.contains(&pick(lang, "กำลังอนุมัติ…", "approving…")), "{s}");
+    }
+    let mut m = model_with_lang(sample_rows(), Lang::Thai);
+    update(&mut m, key(':'));
+    typed(&mut m, "level ละเอียด");
+    update(&mut m, code(KeyCode::Enter));
+    assert_eq!(m.levels.fetch_level, FetchLevel::Detailed, "{}", status(&m));
+}

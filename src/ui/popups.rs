@@ -72,6 +72,20 @@ fn field(
 }
 
 fn frame_box(frame: &mut Frame, area: Rect, title: &str, theme: &Theme) -> Rect {
+    // A box over Thai text can cover the SARA AA of a SARA AM drawn as NIKHAHIT + SARA AA:
+    // the NIKHAHIT left of the box goes too, so no half of ำ stays on screen.
+    if let Some(x) = area.x.checked_sub(1) {
+        let buf = frame.buffer_mut();
+        for y in area.top()..area.bottom() {
+            let Some(cell) = buf.cell_mut((x, y)) else {
+                continue;
+            };
+            if let Some(base) = cell.symbol().strip_suffix('\u{e4d}') {
+                let base = base.to_owned();
+                cell.set_symbol(if base.is_empty() { " " } else { &base });
+            }
+        }
+    }
     frame.render_widget(Clear, area);
     let blk = Block::bordered()
         .border_style(theme.border(true))

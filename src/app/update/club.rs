@@ -277,11 +277,20 @@ pub(super) fn on_contact_created(
         Ok(reply) => {
             note_ok(m, &reply.api_version);
             let c = reply.data;
-            let label = format!(
-                "{} {}",
-                c.kind.as_ref().map(|k| k.to_string()).unwrap_or_default(),
-                c.value.as_deref().unwrap_or("")
-            );
+            // The audit file's value keeps the server's type name; the screen the reader's.
+            let value = c.value.as_deref().unwrap_or("");
+            let audited = match c.kind.as_ref() {
+                Some(k) => format!("{k} {value}"),
+                None => format!(" {value}"),
+            };
+            let audited = crate::text::clean(&audited, 60);
+            let label = match c.kind.as_ref() {
+                Some(k) => format!(
+                    "{} {value}",
+                    crate::app::model::popup::contact_type_name(m.lang, k)
+                ),
+                None => format!(" {value}"),
+            };
             let label = crate::text::clean(&label, 60);
             if let Loadable::Loaded(club) = &mut m.club.club
                 && club.id == club_id
@@ -294,7 +303,10 @@ pub(super) fn on_contact_created(
             log(m, "add-contact", Some(club_id), label.clone(), Ok(()));
             let text = crate::tr!(m.lang, "status-contact-added", contact = label.as_str());
             say(m, Severity::Success, &text);
-            vec![with_value(audit(m, "add-contact", club_id, Ok(())), label)]
+            vec![with_value(
+                audit(m, "add-contact", club_id, Ok(())),
+                audited,
+            )]
         }
         Err(e) => {
             note_error(m, &e);

@@ -14,12 +14,20 @@ use crate::app::model::{
 };
 use crate::i18n::{Lang, tr};
 
-/// A fetch level typed after `:level` or `:club-level` (the wire names); the error in `lang`.
+/// A fetch level typed after `:level` or `:club-level`: a wire name (`detailed`), or its name
+/// as the UI shows it in either language (`ละเอียด`); the error in `lang`.
 fn parse_level(lang: Lang, text: &str) -> Result<FetchLevel, String> {
-    FetchLevel::parse(text).ok_or_else(|| {
-        let given = format!("\"{}\"", crate::text::clean(text, 20));
-        crate::tr!(lang, "command-unknown-level", given = given)
-    })
+    let shown = |l: FetchLevel| {
+        Lang::ALL.iter().any(|&g| {
+            crate::app::filter::fold(&words::level(g, l)) == crate::app::filter::fold(text)
+        })
+    };
+    FetchLevel::parse(text)
+        .or_else(|| FetchLevel::ALL.into_iter().find(|&l| shown(l)))
+        .ok_or_else(|| {
+            let given = format!("\"{}\"", crate::text::clean(text, 20));
+            crate::tr!(lang, "command-unknown-level", given = given)
+        })
 }
 
 /// The commands, for the error message and the help (`name ARGS`; names and arguments as

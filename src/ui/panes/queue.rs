@@ -38,6 +38,9 @@ pub(super) fn status_cell(
             let progress = words::progress(m.lang, *a);
             let verb = progress.trim_end_matches('…');
             let text = match m.held().for_request(item.id) {
+                // Due but still held (the quit question is open): no countdown at zero; the
+                // status line says it waits for the answer.
+                Some(d) if d.seconds_left(m.now) == 0 => progress.clone(),
                 Some(d) if long => {
                     let undo = m
                         .keymap
