@@ -456,7 +456,7 @@ fn detail_pane_in_thai_and_english() {
             "รหัส",
             "สถานะ",
             "นักเรียน",
-            "มาลี ศรีสุข / Malee Srisuk #51040 (มะลิ / …",
+            "#51040 มาลี ศรีสุข / Malee Srisuk (มะลิ / …",
             "ชุมนุม     ชุมนุมหุ่นยนต์",
             "ปีการศึกษา 2569",
             "ส่งเมื่อ",
@@ -477,7 +477,7 @@ fn detail_pane_in_thai_and_english() {
     let s = screen(&m, 200, 40);
     thai_words(
         &s,
-        &["มาลี ศรีสุข / Malee Srisuk #51040 (มะลิ / Mali) · เลขที่ 12"],
+        &["#51040 มาลี ศรีสุข / Malee Srisuk (มะลิ / Mali) · เลขที่ 12"],
         &["no. 12"],
     );
     let mut m = in_lang(model_with(sample_rows()), Lang::English);
@@ -487,7 +487,7 @@ fn detail_pane_in_thai_and_english() {
         &s,
         &[
             " Request ",
-            "student  Malee Srisuk / มาลี ศรีสุข #51040 (Mali / มะลิ) · no. 12",
+            "student  #51040 Malee Srisuk / มาลี ศรีสุข (Mali / มะลิ) · no. 12",
             "club     Robotics Club",
             "year     2026",
             "asked    19 Nov 2026 09:00 UTC (3d ago)",
@@ -559,7 +559,7 @@ fn club_pane_in_thai_and_english() {
                     "  โทรศัพท์    02-123-4567",
                     "  เว็บไซต์    https://robot.example",
                     "กรรมการ (1)",
-                    "อนันต์ ดี / Anan Dee #51009",
+                    "#51009 อนันต์ ดี / Anan Dee",
                     "สมาชิก (0)",
                     "ระดับการดึงข้อมูล ปกติ (f/F) · n เพิ่มช่องทางติดต่อ",
                 ],
@@ -583,7 +583,7 @@ fn club_pane_in_thai_and_english() {
                     "contacts (3)",
                     "  phone     02-123-4567",
                     "staff (1)",
-                    "Anan Dee / อนันต์ ดี #51009",
+                    "#51009 Anan Dee / อนันต์ ดี",
                     "members (0)",
                     "fetch level default (f/F) · n new contact",
                 ],

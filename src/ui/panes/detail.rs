@@ -59,16 +59,21 @@ pub(super) fn field(lang: Lang, name: &str) -> String {
     crate::i18n::tr(lang, &format!("detail-field-{name}"))
 }
 
-/// A student in one line: both names (the reader's first), `#` school number, nickname,
-/// number in class ("no. 12" / "เลขที่ 12"); the id when nothing else is known.
+/// A student in one line: `#` school number first (a line cut at the pane's edge never cuts
+/// it into another student's), both names (the reader's first), nickname, number in class
+/// ("no. 12" / "เลขที่ 12"); the id when nothing else is known.
 pub(super) fn student_line(lang: Lang, s: &Student) -> String {
     let mut out = s
+        .student_id
+        .as_ref()
+        .map(|n| format!("#{n} "))
+        .unwrap_or_default();
+    if let Some(names) = s
         .person
         .as_ref()
         .and_then(|p| both(lang, p.full_name(false), p.full_name(true)))
-        .unwrap_or_default();
-    if let Some(n) = &s.student_id {
-        out.push_str(&format!(" #{n}"));
+    {
+        out.push_str(&names);
     }
     if let Some(nick) = s.person.as_ref().and_then(|p| ml(lang, &p.nickname)) {
         out.push_str(&format!(" ({nick})"));
