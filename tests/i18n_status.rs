@@ -791,3 +791,47 @@ fn a_due_held_row_shows_no_zero_countdown_and_thai_level_names_are_understood() 
     update(&mut m, code(KeyCode::Enter));
     assert_eq!(m.levels.fetch_level, FetchLevel::Detailed, "{}", status(&m));
 }
+
+#[test]
+fn a_refresh_whose_reads_fail_does_not_say_refreshed() {
+    let dropped = || ApiError::Connect {
+        failure: ConnectFailure::ClosedWithoutAnswer,
+        host: "127.0.0.1:9".into(),
+        cause: None,
+    };
+    // Answers every read among `fx` with a dropped connection, and what those answers ask.
+    let fail_all = |m: &mut Model, mut fx: Vec<Effect>| {
+        for _ in 0..10 {
+            let calls: Vec<(u64, ApiCall)> = fx
+                .iter()
+                .filter_map(|e| match e {
+                    Effect::Api { request_id, call } => Some((*request_id, call.clone())),
+                    _ => None,
+                })
+                .collect();
+            fx = Vec::new();
+            for (id, call) in calls {
+                let a = match call {
+                    ApiCall::CurrentUser => ApiAnswer::User(Err(dropped())),
+                    ApiCall::ListRequests { .. } => ApiAnswer::Listing(Err(dropped())),
+                    ApiCall::GetRequest { .. } => ApiAnswer::Request(Err(dropped())),
+                    ApiCall::ProbeUpdateRoute => ApiAnswer::UpdateRoute(Err(dropped())),
+                    other => panic!("unexpected call {other:?}"),
+                };
+                fx.extend(answer(m, id, a));
+            }
+        }
+    };
+    for lang in Lang::ALL {
+        // The server cannot be reached from the start (the user was never read), then `r`.
+        let mut m = model();
+        m.lang = lang;
+        let fx = club_admin::app::start(&mut m);
+        fail_all(&mut m, fx);
+        let fx = update(&mut m, key('r'));
+        fail_all(&mut m, fx);
+        let text = status(&m);
+        assert!(!text.ends_with('…'), "the refresh ended: {text}");
+        assert_ne!(text, pick(lang, "โหลดใหม่แล้ว", "refreshed"), "{text}");
+    }
+}

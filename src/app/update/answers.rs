@@ -48,9 +48,10 @@ pub(super) fn on_api(m: &mut Model, awaiting: Awaiting, answer: ApiAnswer) -> Ve
 }
 
 /// A refresh ends when none of its reads is in flight any more (where no listing answer
-/// said so first).
+/// said so first). "refreshed" is said only when no error was said since it began: an error
+/// of one of its reads stays on the status line.
 fn end_refresh_when_read(m: &mut Model) {
-    if m.activities.refreshing.is_some()
+    if let Some(started) = m.activities.refreshing
         && !m.calls.iter().any(|a| {
             matches!(
                 a,
@@ -64,8 +65,14 @@ fn end_refresh_when_read(m: &mut Model) {
         })
     {
         m.activities.refreshing = None;
-        let text = tr(m.lang, "status-refreshed");
-        say(m, Severity::Success, &text);
+        let failed = m
+            .notice
+            .as_ref()
+            .is_some_and(|n| n.severity == Severity::Error && n.seq > started);
+        if !failed {
+            let text = tr(m.lang, "status-refreshed");
+            say(m, Severity::Success, &text);
+        }
     }
 }
 
