@@ -260,3 +260,45 @@ fn tab_in_the_sign_in_box_is_offered_only_where_it_saves_and_then_toggles() {
         assert_eq!(screen(&m, 120, 40), on);
     }
 }
+
+#[test]
+fn new_contact_is_offered_only_with_a_club_shown_and_an_id_only_club_shows_its_short_id() {
+    for lang in Lang::ALL {
+        let mut m = model_with_lang(sample_rows(), lang);
+        update(
+            &mut m,
+            club_admin::app::Msg::Key(club_admin::app::Key::new(KeyCode::Tab)),
+        );
+        let hint = |m: &Model| {
+            screen(m, 120, 40)
+                .lines()
+                .last()
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let new_contact = match lang {
+            Lang::Thai => club_admin::text::for_terminal("n เพิ่มช่องทาง").into_owned(),
+            Lang::English => "n new contact".to_owned(),
+        };
+        assert!(!hint(&m).contains(&new_contact), "{}", hint(&m));
+        m.club.club = club_admin::app::model::Loadable::Loaded(
+            serde_json::from_value(serde_json::json!({
+                "id": Uuid::from_u128(5), "name": {"en-US": "Robotics Club", "th": "ชุมนุมหุ่นยนต์"}
+            }))
+            .expect("club"),
+        );
+        assert!(hint(&m).contains(&new_contact), "{}", hint(&m));
+    }
+    // A request read at fetch level id_only names its club by id alone.
+    let bare: club_admin::api::ClubRequest = serde_json::from_value(serde_json::json!({
+        "id": Uuid::from_u128(1),
+        "club": {"id": "abcdef12-0000-0000-0000-000000000000"},
+        "student": {"id": Uuid::from_u128(99)},
+        "year": 2026,
+        "membership_status": "pending",
+    }))
+    .expect("request");
+    let m = model_with(vec![bare]);
+    let s = screen(&m, 120, 40);
+    assert!(s.contains("abcdef12"), "{s}");
+}

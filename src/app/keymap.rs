@@ -181,6 +181,9 @@ pub struct Offered {
     /// Approve and decline are possible here (false when the server lacks the update route
     /// or refuses it to this account's role): left out of the hints and the help.
     pub decisions: bool,
+    /// A club is shown in the club pane: without one, "new contact" is left out of the hints
+    /// (the help still lists it).
+    pub club_shown: bool,
 }
 
 impl Offered {
@@ -188,6 +191,7 @@ impl Offered {
     pub const ALL: Offered = Offered {
         read_only: false,
         decisions: true,
+        club_shown: true,
     };
 
     /// True when `action` is offered: in `--read-only` nothing that changes data, where
@@ -357,6 +361,7 @@ impl Keymap {
             .iter()
             .filter(|b| b.hint && (b.scope == scope || b.scope == Scope::Global))
             .filter(|b| offered.offers(b.action))
+            .filter(|b| offered.club_shown || b.action != Action::NewContact)
             .filter_map(|b| b.keys.first().map(|k| (k.to_string(), b.action)))
             .collect()
     }

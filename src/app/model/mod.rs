@@ -296,6 +296,7 @@ impl Model {
         Offered {
             read_only: self.read_only,
             decisions: self.capabilities.decisions_allowed(),
+            club_shown: matches!(self.club.club, Loadable::Loaded(_)),
         }
     }
 

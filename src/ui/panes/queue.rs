@@ -360,10 +360,15 @@ fn row<'a>(m: &Model, item: &QueueItem, selected: bool, cols: &Columns, theme: &
         .club_name_for(m.lang == Lang::Thai)
         .map(str::to_owned)
         .or_else(|| {
-            item.request
-                .as_ref()
-                .and_then(|r| r.club.as_ref())
-                .and_then(|c| m.listing.club_names.get(&c.id).cloned())
+            let club = item.request.as_ref().and_then(|r| r.club.as_ref())?;
+            // At fetch level id_only the club is an id: its short form, as the student's.
+            Some(
+                m.listing
+                    .club_names
+                    .get(&club.id)
+                    .cloned()
+                    .unwrap_or_else(|| crate::app::model::short_id(club.id)),
+            )
         })
         .unwrap_or_default();
     let year = item
