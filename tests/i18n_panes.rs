@@ -648,18 +648,15 @@ fn membership_words_and_sort_names() {
         "the server's word"
     );
     assert_eq!(progress(Lang::Thai, RowAction::Delete), th("กำลังลบ…"));
-    assert_eq!(
-        progress(Lang::English, RowAction::Delete),
-        RowAction::Delete.progress()
-    );
-    for s in [
-        QueueSort::Server,
-        QueueSort::Age,
-        QueueSort::Club,
-        QueueSort::Status,
+    assert_eq!(progress(Lang::English, RowAction::Delete), "deleting…");
+    for (s, english) in [
+        (QueueSort::Server, "server order"),
+        (QueueSort::Age, "oldest first"),
+        (QueueSort::Club, "club"),
+        (QueueSort::Status, "status"),
     ] {
-        assert_eq!(s.label_in(Lang::English), s.label(), "English as before");
-        assert_ne!(s.label_in(Lang::Thai), s.label());
+        assert_eq!(s.label_in(Lang::English), english, "English as before");
+        assert_ne!(s.label_in(Lang::Thai), english);
     }
 }
 

@@ -78,7 +78,10 @@ async fn on_0_9_approve_and_decline_are_refused_here_and_the_rest_works() {
         "found out at start"
     );
     assert_eq!(
-        h.model.capabilities.header_notice(),
+        h.model
+            .capabilities
+            .header_notice_in(club_admin::i18n::Lang::English)
+            .as_deref(),
         Some("this server cannot approve or decline")
     );
     assert!(
@@ -143,7 +146,10 @@ async fn a_teacher_on_0_8_is_told_once_and_nothing_is_sent() {
         h.model.capabilities.update_route
     );
     assert_eq!(
-        h.model.capabilities.header_notice(),
+        h.model
+            .capabilities
+            .header_notice_in(club_admin::i18n::Lang::English)
+            .as_deref(),
         Some("this account cannot approve or decline")
     );
     assert!(!h.model.queue.items().is_empty(), "the teacher lists");

@@ -132,7 +132,9 @@ fn without_the_update_route_approve_and_decline_are_refused_here_and_offered_now
         ApiAnswer::UpdateRoute(Ok(UpdateRoute::Missing)),
     );
     assert_eq!(
-        m.capabilities.header_notice(),
+        m.capabilities
+            .header_notice_in(club_admin::i18n::Lang::English)
+            .as_deref(),
         Some("this server cannot approve or decline")
     );
     assert!(
@@ -220,7 +222,9 @@ fn a_role_refused_by_every_answer_is_said_once_and_then_refused_here() {
         status(&m)
     );
     assert_eq!(
-        m.capabilities.header_notice(),
+        m.capabilities
+            .header_notice_in(club_admin::i18n::Lang::English)
+            .as_deref(),
         Some("this account cannot approve or decline")
     );
     assert!(

@@ -30,20 +30,10 @@ impl Capabilities {
             .is_none_or(UpdateRoute::allows_decisions)
     }
 
-    /// The header's words when decisions are not possible, short enough for the header:
-    /// "this server cannot approve or decline" (route missing, service 0.9) or "this
+    /// The header's words in `lang` (keys `status-cannot-decide-*`) when decisions are not
+    /// possible, short enough for the header: "this server cannot approve or decline" (route missing, service 0.9) or "this
     /// account cannot approve or decline" (role refused; the server's detail is in the
     /// status line and the log). `None` while decisions are allowed or unknown.
-    pub fn header_notice(&self) -> Option<&'static str> {
-        match self.update_route.as_ref()? {
-            UpdateRoute::Present => None,
-            UpdateRoute::Missing => Some("this server cannot approve or decline"),
-            UpdateRoute::RoleRefused { .. } => Some("this account cannot approve or decline"),
-        }
-    }
-
-    /// [`Capabilities::header_notice`] in the reader's language (keys `status-cannot-decide-*`);
-    /// in English the same words.
     pub fn header_notice_in(&self, lang: Lang) -> Option<String> {
         let key = match self.update_route.as_ref()? {
             UpdateRoute::Present => return None,
@@ -89,10 +79,12 @@ mod tests {
                 update_route: Some(r.clone()),
                 ..Capabilities::default()
             };
-            assert_eq!(
-                caps.header_notice_in(Lang::English).as_deref(),
-                caps.header_notice()
-            );
+            let english = match &r {
+                UpdateRoute::Present => None,
+                UpdateRoute::Missing => Some("this server cannot approve or decline"),
+                UpdateRoute::RoleRefused { .. } => Some("this account cannot approve or decline"),
+            };
+            assert_eq!(caps.header_notice_in(Lang::English).as_deref(), english);
             if let Some(th) = route_notice(Lang::Thai, &r) {
                 assert!(th.contains("อนุมัติ"), "{th}");
             }

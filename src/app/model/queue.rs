@@ -51,17 +51,6 @@ impl QueueSort {
         };
         crate::i18n::tr(lang, key)
     }
-
-    /// How the order is named in English (the status line's messages still made in
-    /// English); the bottom line uses [`QueueSort::label_in`].
-    pub fn label(self) -> &'static str {
-        match self {
-            QueueSort::Age => "oldest first",
-            QueueSort::Club => "club",
-            QueueSort::Status => "status",
-            QueueSort::Server => "server order",
-        }
-    }
 }
 
 /// Counts over all rows of the queue, kept up to date as rows change (so drawing a frame

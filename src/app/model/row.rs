@@ -36,16 +36,6 @@ impl RowAction {
         }
     }
 
-    /// Progressive form for the row (`approving…`), in English (messages still made in
-    /// English use it); the row shows [`super::words::progress`].
-    pub fn progress(self) -> &'static str {
-        match self {
-            RowAction::Approve => "approving…",
-            RowAction::Decline => "declining…",
-            RowAction::Delete => "deleting…",
-        }
-    }
-
     /// The membership status a PUT sets, if any.
     pub fn status(self) -> Option<MembershipStatus> {
         match self {
