@@ -21,25 +21,7 @@ fn draw(m: &Model, w: u16, h: u16, color: bool) -> Terminal<TestBackend> {
 }
 
 fn text(t: &Terminal<TestBackend>) -> String {
-    let buf = t.backend().buffer();
-    let mut out = String::new();
-    for y in 0..buf.area.height {
-        let mut line = String::new();
-        let mut skip = 0;
-        for x in 0..buf.area.width {
-            if skip > 0 {
-                // The cell is covered by the wide character before it.
-                skip -= 1;
-                continue;
-            }
-            let sym = buf[(x, y)].symbol();
-            skip = club_admin::text::width(sym).saturating_sub(1);
-            line.push_str(sym);
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
+    buffer_text(t.backend().buffer())
 }
 
 fn hostile_rows() -> Vec<ClubRequest> {

@@ -246,7 +246,12 @@ pub fn screen(m: &Model, w: u16, h: u16) -> String {
     let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).expect("terminal");
     t.draw(|f| club_admin::ui::view(f, m, &club_admin::ui::Theme::new(false)))
         .expect("draw");
-    let buf = t.backend().buffer();
+    buffer_text(t.backend().buffer())
+}
+
+/// A drawn buffer's text, one line per row, trailing spaces cut; the cells a wide character
+/// covers are skipped (its symbol stands once).
+pub fn buffer_text(buf: &ratatui::buffer::Buffer) -> String {
     let mut out = String::new();
     for y in 0..buf.area.height {
         let mut line = String::new();
