@@ -12,6 +12,7 @@ pub mod cli;
 pub mod config;
 pub mod demo;
 pub mod i18n;
+pub mod ops;
 pub mod runtime;
 pub mod script;
 pub mod text;

@@ -461,6 +461,24 @@ pub fn truncate_chars(text: &str, max: usize) -> String {
     for_terminal(&out).into_owned()
 }
 
+/// `text` as searches compare it (the queue filter, the help's search): lower-case, SARA AM
+/// (U+0E33) written as NIKHAHIT + SARA AA (U+0E4D U+0E32) and Lao AM (U+0EB3) as U+0ECD
+/// U+0EB2, as [`crate::text::for_terminal`] draws them and as every text from the locale
+/// files comes; ZERO WIDTH SPACE (which `for_terminal` may put between cells) dropped. A
+/// Thai keyboard types SARA AM as one character, the screen shows two: both find the same.
+pub fn fold(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 4);
+    for c in text.chars().flat_map(char::to_lowercase) {
+        match c {
+            '\u{0E33}' => out.push_str("\u{0E4D}\u{0E32}"),
+            '\u{0EB3}' => out.push_str("\u{0ECD}\u{0EB2}"),
+            '\u{200B}' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

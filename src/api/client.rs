@@ -181,7 +181,80 @@ struct StatusData<'a> {
     status: &'a str,
 }
 
+/// A write as it would be sent: method, URL and JSON body (none for DELETE). Built by the
+/// same code that sends it ([`ApiClient::plan_update`], [`ApiClient::plan_delete`],
+/// [`ApiClient::plan_new_contact`]), so a dry run shows exactly what a real run sends.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Planned {
+    /// `PUT`, `DELETE` or `POST`.
+    pub method: &'static str,
+    /// The whole URL.
+    pub url: String,
+    /// The JSON body, if any.
+    pub body: Option<serde_json::Value>,
+}
+
+fn body_json<D: Serialize>(data: &D, levels: Levels) -> serde_json::Value {
+    let body = Body {
+        data,
+        fetch_level: levels.fetch_level.as_str(),
+        descendant_fetch_level: levels.descendant_fetch_level.as_str(),
+    };
+    serde_json::to_value(&body).unwrap_or(serde_json::Value::Null)
+}
+
 impl ApiClient {
+    /// Operation 3 as it is sent: `PUT /v1/clubs/requests/{id}` with
+    /// `{"data":{"status"},"fetch_level","descendant_fetch_level"}`.
+    pub fn plan_update(&self, id: Uuid, status: &MembershipStatus, levels: Levels) -> Planned {
+        let data = StatusData {
+            status: status.as_str(),
+        };
+        Planned {
+            method: "PUT",
+            url: format!("{}/v1/clubs/requests/{id}", self.base),
+            body: Some(body_json(&data, levels)),
+        }
+    }
+
+    /// Operation 6 as it is sent: `DELETE /v1/clubs/requests/{id}`, no body.
+    pub fn plan_delete(&self, id: Uuid) -> Planned {
+        Planned {
+            method: "DELETE",
+            url: format!("{}/v1/clubs/requests/{id}", self.base),
+            body: None,
+        }
+    }
+
+    /// Operation 2 as it is sent: `POST /v1/clubs/{club_id}/contacts` with
+    /// `{"data":{"type","value"},"fetch_level","descendant_fetch_level"}`.
+    pub fn plan_new_contact(
+        &self,
+        club_id: Uuid,
+        new_contact: &NewContact,
+        levels: Levels,
+    ) -> Planned {
+        Planned {
+            method: "POST",
+            url: format!("{}/v1/clubs/{club_id}/contacts", self.base),
+            body: Some(body_json(new_contact, levels)),
+        }
+    }
+
+    fn send_planned(&self, plan: Planned) -> RequestBuilder {
+        let method = Method::from_bytes(plan.method.as_bytes()).unwrap_or(Method::GET);
+        let path = plan
+            .url
+            .strip_prefix(&self.base)
+            .unwrap_or(&plan.url)
+            .to_owned();
+        let rb = self.request(method, &path);
+        match plan.body {
+            Some(b) => rb.json(&b),
+            None => rb,
+        }
+    }
+
     /// Builds a client for `base_url` (validated by [`validate_base_url`]).
     ///
     /// Errors: [`ApiError::Config`] for a bad URL or a TLS set-up failure.
@@ -429,14 +502,7 @@ impl ApiClient {
         new_contact: &NewContact,
         levels: Levels,
     ) -> Result<Reply<Contact>, ApiError> {
-        let body = Body {
-            data: new_contact,
-            fetch_level: levels.fetch_level.as_str(),
-            descendant_fetch_level: levels.descendant_fetch_level.as_str(),
-        };
-        let rb = self
-            .request(Method::POST, &format!("/v1/clubs/{club_id}/contacts"))
-            .json(&body);
+        let rb = self.send_planned(self.plan_new_contact(club_id, new_contact, levels));
         Self::require(self.exchange(rb).await?)
     }
 
@@ -465,17 +531,7 @@ impl ApiClient {
         status: &MembershipStatus,
         levels: Levels,
     ) -> Result<Reply<ClubRequest>, ApiError> {
-        let data = StatusData {
-            status: status.as_str(),
-        };
-        let body = Body {
-            data: &data,
-            fetch_level: levels.fetch_level.as_str(),
-            descendant_fetch_level: levels.descendant_fetch_level.as_str(),
-        };
-        let rb = self
-            .request(Method::PUT, &format!("/v1/clubs/requests/{id}"))
-            .json(&body);
+        let rb = self.send_planned(self.plan_update(id, status, levels));
         Self::require(self.exchange(rb).await?)
     }
 
@@ -505,7 +561,7 @@ impl ApiClient {
     ///
     /// Errors: `Forbidden`, `NotFound`.
     pub async fn delete_club_request(&self, id: Uuid) -> Result<Reply<()>, ApiError> {
-        let rb = self.request(Method::DELETE, &format!("/v1/clubs/requests/{id}"));
+        let rb = self.send_planned(self.plan_delete(id));
         let reply = self.exchange::<serde_json::Value>(rb).await?;
         Ok(Reply {
             data: (),

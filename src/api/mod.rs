@@ -17,7 +17,7 @@ pub mod query;
 pub mod token;
 
 pub use capability::{UpdateRoute, classify_update_probe};
-pub use client::{ApiClient, ClientOptions, Credentials, Reply, validate_base_url};
+pub use client::{ApiClient, ClientOptions, Credentials, Planned, Reply, validate_base_url};
 pub use error::{ApiError, AuthErrorKind, ConnectFailure, ErrorInfo, ROLE_REFUSAL_DETAIL};
 pub use models::*;
 pub use query::{ClubQuery, Page, RequestFilter, RequestSortKey, Sort};

@@ -7,7 +7,6 @@ use uuid::Uuid;
 use super::model::SavedQueue;
 use crate::api::{
     ClubQuery, Levels, MembershipStatus, NewContact, Page, RequestFilter, RequestSortKey, Sort,
-    Timestamp,
 };
 
 /// Audit lines of earlier sessions shown in the activity log at start: the newest 500 for
@@ -117,60 +116,7 @@ impl ApiCall {
     }
 }
 
-/// How a write ended, in the audit file and the activity log.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Outcome {
-    /// The server confirmed it.
-    Ok,
-    /// The server refused it, or it could not be sent.
-    Failed,
-    /// Sent, but no answer was seen (the program quit first, or the answer was lost). A
-    /// lost answer is followed by a second line with the outcome a re-read settled.
-    Unknown,
-    /// Taken back during the grace period (`z`, or discarded on quitting): never sent.
-    Undone,
-}
-
-impl Outcome {
-    /// The word in the audit file: `ok`, `failed`, `unknown` or `undone`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Ok => "ok",
-            Outcome::Failed => "failed",
-            Outcome::Unknown => "unknown",
-            Outcome::Undone => "undone",
-        }
-    }
-}
-
-/// One line of the audit file (`<state dir>/audit.jsonl`, JSON Lines, mode 0600): what was
-/// done, to what, when, with what outcome. Never holds a secret.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct AuditEntry {
-    /// When the outcome became known: the answer's arrival, or the quit for `unknown`
-    /// (RFC 3339, UTC).
-    pub at: Timestamp,
-    /// The server: its base URL, or `demo` for the embedded demo server.
-    pub server: String,
-    /// E-mail of the signed-in user, when known.
-    pub user: Option<String>,
-    /// `approve`, `decline`, `delete` or `add-contact`.
-    pub action: String,
-    /// The club request (or, for `add-contact`, the club) acted on.
-    pub target: Uuid,
-    /// How it ended.
-    pub outcome: Outcome,
-    /// The server's `detail` or the error in words, when not `ok`.
-    pub detail: Option<String>,
-    /// For `add-contact`: the contact's type and value (`line @robot_club`), sanitised.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub value: Option<String>,
-    /// Which front end acted: `dashboard` or `cli` (absent in lines written before it
-    /// existed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub via: Option<String>,
-}
+pub use crate::ops::audit::{AuditEntry, Outcome};
 
 /// Work handed out of `update`.
 #[derive(Debug)]

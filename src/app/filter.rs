@@ -6,23 +6,7 @@
 //! included: matching is on characters, not bytes). A term starting with `-` must not
 //! match. Both sides are compared [`fold`]ed, so SARA AM matches however it was typed.
 
-/// `text` as searches compare it (the queue filter, the help's search): lower-case, SARA AM
-/// (U+0E33) written as NIKHAHIT + SARA AA (U+0E4D U+0E32) and Lao AM (U+0EB3) as U+0ECD
-/// U+0EB2, as [`crate::text::for_terminal`] draws them and as every text from the locale
-/// files comes; ZERO WIDTH SPACE (which `for_terminal` may put between cells) dropped. A
-/// Thai keyboard types SARA AM as one character, the screen shows two: both find the same.
-pub fn fold(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 4);
-    for c in text.chars().flat_map(char::to_lowercase) {
-        match c {
-            '\u{0E33}' => out.push_str("\u{0E4D}\u{0E32}"),
-            '\u{0EB3}' => out.push_str("\u{0ECD}\u{0EB2}"),
-            '\u{200B}' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::text::fold;
 
 /// One term.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,25 +55,7 @@ pub fn matches(terms: &[Term], item: &crate::app::model::QueueItem) -> bool {
     })
 }
 
-/// Splits pasted text into request ids: any mix of whitespace, commas, semicolons and
-/// newlines. Returns the valid ids (deduplicated, in order) and the tokens that are not
-/// UUIDs (never sent to the server).
-pub fn parse_ids(text: &str) -> (Vec<uuid::Uuid>, Vec<String>) {
-    let mut ids = Vec::new();
-    let mut bad = Vec::new();
-    for tok in text
-        .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
-        .map(|t| t.trim_matches(|c: char| c == '"' || c == '\'' || c == '[' || c == ']'))
-        .filter(|t| !t.is_empty())
-    {
-        match uuid::Uuid::parse_str(tok) {
-            Ok(id) if !ids.contains(&id) => ids.push(id),
-            Ok(_) => {}
-            Err(_) => bad.push(crate::text::truncate_chars(&crate::text::sanitize(tok), 40)),
-        }
-    }
-    (ids, bad)
-}
+pub use crate::ops::input::parse_ids;
 
 #[cfg(test)]
 mod tests {

@@ -1,8 +1,11 @@
-//! `requests approve|decline|delete`: checked before anything is sent (ids, read-only,
-//! a delete asked on a terminal), then sent with bounded concurrency, each answer audited.
+//! `requests approve|decline|delete`: checked before anything is sent (ids, read-only, the
+//! server's update route, a delete asked on a terminal), then sent through the core's
+//! runner ([`crate::ops::run`]): bounded concurrency, each answer audited, a lost answer
+//! re-read until the server's status is known. What is printed, the audit file and the
+//! exit code follow the server's truth, never a guess.
 
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::json;
 use uuid::Uuid;
@@ -10,62 +13,38 @@ use uuid::Uuid;
 use super::args::ActArgs;
 use super::output::{self, Column, Format};
 use super::requests::print_requests;
-use super::{Ctx, Exit, Outcome, bulk, emit, emit_json, exit_of, read_ids, say};
-use crate::api::{ClubRequest, FetchLevel, Levels};
-use crate::app::RowAction;
+use super::{Ctx, Exit, emit, emit_json, read_ids, say};
+use crate::api::{ApiClient, ApiError, ClubRequest, Planned, UpdateRoute};
 use crate::cli::DashboardArgs;
+use crate::ops::run::{self, Control, DECISION_LEVELS, SETTLE_PATIENCE, Verdict};
+use crate::ops::{Outcome, RowAction, audit, verdict};
 
-/// Levels of the request returned by approve and decline (the row the output shows).
-const ACT_LEVELS: Levels = Levels::new(FetchLevel::Default, FetchLevel::Compact);
-
-/// What a dry run would send for `id`: method, URL, JSON body (the body of operation 3 in
-/// interface-spec.md; none for DELETE).
-pub fn planned(
-    base_url: &str,
-    action: RowAction,
-    id: Uuid,
-) -> (&'static str, String, Option<serde_json::Value>) {
-    let url = format!("{base_url}/v1/clubs/requests/{id}");
+/// What a dry run would send for `id`: the very request a real run sends
+/// ([`ApiClient::plan_update`], [`ApiClient::plan_delete`]).
+pub fn planned(client: &ApiClient, action: RowAction, id: Uuid) -> Planned {
     match action.status() {
-        Some(s) => (
-            "PUT",
-            url,
-            Some(json!({
-                "data": {"status": s.as_str()},
-                "fetch_level": ACT_LEVELS.fetch_level.as_str(),
-                "descendant_fetch_level": ACT_LEVELS.descendant_fetch_level.as_str(),
-            })),
-        ),
-        None => ("DELETE", url, None),
+        Some(s) => client.plan_update(id, &s, DECISION_LEVELS),
+        None => client.plan_delete(id),
     }
 }
 
 /// Prints a dry-run plan (method, URL, body per line; JSON: an array of
-/// `{"method","url","body"}`); nothing is sent.
-pub fn print_plan(
-    format: Format,
-    plan: &[(Uuid, &'static str, String, Option<serde_json::Value>)],
-) -> Result<(), Exit> {
-    let body_text =
-        |b: &Option<serde_json::Value>| b.as_ref().map(|b| b.to_string()).unwrap_or_default();
+/// `{"method","url","body"}`; `--ids`: the targets); nothing is sent.
+pub fn print_plan(format: Format, plan: &[(Uuid, Planned)]) -> Result<(), Exit> {
+    let body_text = |p: &Planned| p.body.as_ref().map(|b| b.to_string()).unwrap_or_default();
     match format {
-        Format::Json => emit_json(
-            &plan
-                .iter()
-                .map(|(_, m, u, b)| json!({"method": m, "url": u, "body": b}))
-                .collect::<Vec<_>>(),
-        ),
+        Format::Json => emit_json(&plan.iter().map(|(_, p)| p).collect::<Vec<_>>()),
         Format::Ids => emit(&output::ids(plan.iter().map(|p| p.0))),
         Format::Tsv => emit(&output::tsv(
             &plan
                 .iter()
-                .map(|(_, m, u, b)| vec![(*m).to_owned(), u.clone(), body_text(b)])
+                .map(|(_, p)| vec![p.method.to_owned(), p.url.clone(), body_text(p)])
                 .collect::<Vec<_>>(),
         )),
         Format::Table { .. } => {
             let mut out = String::new();
-            for (_, m, u, b) in plan {
-                out.push_str(format!("{m} {u} {}", body_text(b)).trim_end());
+            for (_, p) in plan {
+                out.push_str(format!("{} {} {}", p.method, p.url, body_text(p)).trim_end());
                 out.push('\n');
             }
             emit(&out)
@@ -107,15 +86,52 @@ fn confirm_delete(ids: &[Uuid], from_stdin: bool) -> Result<(), Exit> {
     }
 }
 
-/// `requests approve|decline|delete`: ids checked, read-only refused and (for delete) the
-/// user asked before anything is sent; then every id with bounded concurrency, each answer
-/// audited with `"via": "cli"`. Prints what succeeded (approve/decline: the updated
-/// requests; delete: the deleted ids); each failure is one line on standard error.
+/// Approve and decline need the update route (0.8.x; 0.9.0 has none, api-notes.md): asked
+/// once before anything is sent ([`ApiClient::probe_update_route`], which changes nothing).
+/// A server without it, or one that refuses it to this account's role, is one sentence and
+/// no write. A probe that could not be answered lets the run go on: each answer tells.
+async fn check_update_route(ctx: &Ctx) -> Result<(), Exit> {
+    match ctx.client.probe_update_route().await {
+        Ok(UpdateRoute::Missing) => {
+            say("this server cannot approve or decline: it has no update route (nothing was sent)");
+            Err(Exit::Unavailable)
+        }
+        Ok(UpdateRoute::RoleRefused { detail }) => {
+            say(&format!(
+                "this account cannot approve or decline: {} (nothing was sent)",
+                crate::text::clean(&detail, 200)
+            ));
+            Err(Exit::Failed)
+        }
+        Ok(UpdateRoute::Present) => Ok(()),
+        Err(e) if e.needs_sign_in() || matches!(e, ApiError::Unauthorized { .. }) => {
+            super::report(None, &e);
+            super::hint(&ctx.client, &e);
+            Err(Exit::of(&e))
+        }
+        Err(e) => {
+            tracing::warn!("the update-route probe was not answered: {e}");
+            Ok(())
+        }
+    }
+}
+
+/// `requests approve|decline|delete`: ids checked, read-only refused, the update route
+/// asked (approve, decline) and (for delete) the user asked before anything is sent; then
+/// every id through [`run::decide`] with bounded concurrency. Prints what the server shows
+/// as done (approve/decline: the requests; delete: the deleted ids); every other outcome is
+/// one line on standard error. The exit code is the worst outcome ([`Exit`]): 0 when every
+/// write is applied, 4 when an outcome stayed unknown.
 pub async fn act(action: RowAction, args: &ActArgs, yes: bool, top: &DashboardArgs) -> Exit {
     let (ids, from_stdin) = match read_ids(&args.targets) {
         Ok(x) => x,
         Err(e) => return e,
     };
+    if ids.is_empty() {
+        // An empty pipe (`... --ids | club-admin requests approve -` on a quiet night).
+        say("nothing to do: no ids on standard input");
+        return Exit::Ok;
+    }
     let ctx = match Ctx::new(&args.common, top, !args.dry_run) {
         Ok(c) => c,
         Err(e) => return e,
@@ -136,29 +152,147 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, top: &DashboardAr
         Ok(u) => u,
         Err(e) => return e,
     };
-    let auditor = ctx.auditor(Some(&user));
-    let warned = AtomicBool::new(false);
-    let abandon = {
-        let a = auditor.clone();
-        move |id: Uuid| {
-            let _ = a.write(
-                action.verb(),
-                id,
-                crate::app::Outcome::Unknown,
-                Some("interrupted before the server answered".into()),
-            );
+    if action.needs_update_route()
+        && let Err(e) = check_update_route(&ctx).await
+    {
+        return e;
+    }
+    let log = ctx.audit_log(Some(&user));
+    let control = Control::default();
+    let bar = ctx.progress(ids.len(), action.past());
+    let watcher = watch_ctrl_c(control.clone(), log.clone(), bar.clone());
+    let audit_warned = AtomicBool::new(false);
+    let audit_failed = |e: String| {
+        if !audit_warned.swap(true, Ordering::SeqCst) {
+            say(&e);
         }
     };
-    let (exit, printed) = match action.status() {
-        Some(status) => send_updates(&ctx, action, status, &ids, &auditor, &warned, abandon).await,
-        None => send_deletes(&ctx, action, &ids, &auditor, &warned, abandon).await,
+    let results = run::bulk(
+        &ids,
+        ctx.settings.concurrency,
+        &control,
+        |id| {
+            let (client, log, control) = (&ctx.client, &log, &control);
+            let audit_failed = &audit_failed;
+            async move {
+                run::decide(
+                    client,
+                    log,
+                    id,
+                    action,
+                    SETTLE_PATIENCE,
+                    control,
+                    audit_failed,
+                )
+                .await
+            }
+        },
+        |v| matches!(v, Verdict::Refused(e) if verdict::stops_run(e)),
+        |id, v| {
+            bar.inc(1);
+            if let Some(v) = v {
+                bar.suspend(|| tell(action, id, v));
+            }
+        },
+    )
+    .await;
+    watcher.abort();
+    bar.finish_and_clear();
+    for (id, v) in &results {
+        if v.is_none() {
+            say(&format!("{id}: not sent (the run stopped early)"));
+        }
+    }
+    summary(&ctx, action, &results);
+    let mut exit = exit_of(&results);
+    if audit_warned.load(Ordering::SeqCst) {
+        exit = exit.and(Exit::Failed);
+    }
+    let printed = match action {
+        RowAction::Delete => print_deleted(ctx.format, &applied_ids(&results)),
+        _ => {
+            let rows: Vec<ClubRequest> = results
+                .iter()
+                .filter_map(|(_, v)| v.as_ref())
+                .filter(|v| v.outcome() == Outcome::Ok)
+                .filter_map(|v| v.request().cloned())
+                .collect();
+            print_requests(ctx.format, &rows, false)
+        }
     };
-    let audit_exit = if warned.load(std::sync::atomic::Ordering::SeqCst) {
-        Exit::Failed
-    } else {
-        Exit::Ok
-    };
-    exit.and(audit_exit).and(printed.err().unwrap_or(Exit::Ok))
+    exit.and(printed.err().unwrap_or(Exit::Ok))
+}
+
+/// One line on standard error for a verdict that is not a plain success: the server's
+/// refusal, a lost answer and what the re-read showed, or an outcome still unknown.
+fn tell(action: RowAction, id: Uuid, v: &Verdict) {
+    match v {
+        Verdict::Done(_) => {}
+        Verdict::Refused(e) => super::report(Some(&id), e),
+        _ => say(&format!("{id}: {}", v.english(action))),
+    }
+}
+
+/// The ids the server shows as done (confirmed, or settled as applied).
+fn applied_ids(results: &[(Uuid, Option<Verdict>)]) -> Vec<Uuid> {
+    results
+        .iter()
+        .filter(|(_, v)| v.as_ref().is_some_and(|v| v.outcome() == Outcome::Ok))
+        .map(|(id, _)| *id)
+        .collect()
+}
+
+/// The exit code of a run: the worst of its verdicts. Applied (confirmed or settled) is 0;
+/// refused is [`Exit::of`] its error; settled as not applied or not sent is 1; an outcome
+/// still unknown is [`Exit::Unknown`].
+pub fn exit_of(results: &[(Uuid, Option<Verdict>)]) -> Exit {
+    results.iter().fold(Exit::Ok, |acc, (_, v)| match v {
+        None => acc.and(Exit::Failed),
+        Some(Verdict::Refused(e)) => acc.and(Exit::of(e)),
+        Some(v) => acc.and(match v.outcome() {
+            Outcome::Ok => Exit::Ok,
+            Outcome::Unknown => Exit::Unknown,
+            _ => Exit::Failed,
+        }),
+    })
+}
+
+/// Watches for Ctrl-C during a run: the first sends nothing more (the answers in flight
+/// and the re-reads of lost answers go on); the second stops waiting, audits `unknown`
+/// for every write still without an answer and leaves with code 130.
+fn watch_ctrl_c(
+    control: Control,
+    log: audit::AuditLog,
+    bar: indicatif::ProgressBar,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_err() {
+            return;
+        }
+        control.stop();
+        bar.suspend(|| {
+            say("interrupted: nothing more is sent; waiting for the answers in flight (Ctrl-C again to leave now)")
+        });
+        if tokio::signal::ctrl_c().await.is_err() {
+            return;
+        }
+        control.give_up();
+        for (id, verb) in control.in_flight() {
+            let entry = log.entry(
+                chrono::Utc::now(),
+                verb,
+                id,
+                Outcome::Unknown,
+                Some(audit::abandoned_detail()),
+            );
+            let _ = log.write(&entry);
+            say(&format!(
+                "{id}: {verb} sent, no answer seen: outcome unknown"
+            ));
+        }
+        say("interrupted again: leaving without the answers in flight");
+        std::process::exit(130);
+    })
 }
 
 fn print_deleted(format: Format, ids: &[Uuid]) -> Result<(), Exit> {
@@ -185,23 +319,29 @@ fn print_deleted(format: Format, ids: &[Uuid]) -> Result<(), Exit> {
     }
 }
 
-/// One line on a terminal's standard error: how many of how many, and what went wrong.
-fn summary<T>(ctx: &Ctx, action: RowAction, results: &[(Uuid, Outcome<T>)]) {
+/// One line on a terminal's standard error: how many of how many, and what else happened.
+fn summary(ctx: &Ctx, action: RowAction, results: &[(Uuid, Option<Verdict>)]) {
     if !ctx.stderr_tty {
         return;
     }
-    let done = results
-        .iter()
-        .filter(|(_, o)| matches!(o, Outcome::Done(_)))
-        .count();
-    let failed = results
-        .iter()
-        .filter(|(_, o)| matches!(o, Outcome::Failed(_)))
-        .count();
-    let not_sent = results.len() - done - failed;
+    let count = |o: Outcome| {
+        results
+            .iter()
+            .filter(|(_, v)| v.as_ref().is_some_and(|v| v.outcome() == o))
+            .count()
+    };
+    let (done, failed, unknown) = (
+        count(Outcome::Ok),
+        count(Outcome::Failed),
+        count(Outcome::Unknown),
+    );
+    let not_sent = results.iter().filter(|(_, v)| v.is_none()).count();
     let mut line = format!("{} {done} of {}", action.past(), results.len());
     if failed > 0 {
         line.push_str(&format!(", {failed} failed"));
+    }
+    if unknown > 0 {
+        line.push_str(&format!(", {unknown} outcome unknown"));
     }
     if not_sent > 0 {
         line.push_str(&format!(", {not_sent} not sent"));
@@ -211,12 +351,9 @@ fn summary<T>(ctx: &Ctx, action: RowAction, results: &[(Uuid, Outcome<T>)]) {
 
 /// `--dry-run`: says what would be sent, sends nothing.
 fn dry_run(ctx: &Ctx, action: RowAction, ids: &[Uuid]) -> Exit {
-    let plan: Vec<_> = ids
+    let plan: Vec<(Uuid, Planned)> = ids
         .iter()
-        .map(|id| {
-            let (m, u, b) = planned(ctx.client.base_url(), action, *id);
-            (*id, m, u, b)
-        })
+        .map(|id| (*id, planned(&ctx.client, action, *id)))
         .collect();
     say(&format!(
         "dry run: nothing was sent ({} request{} would be {})",
@@ -225,84 +362,4 @@ fn dry_run(ctx: &Ctx, action: RowAction, ids: &[Uuid]) -> Exit {
         action.past()
     ));
     print_plan(ctx.format, &plan).err().unwrap_or(Exit::Ok)
-}
-
-/// Sends approve or decline for every id; returns the exit and what printing the updated
-/// requests gave.
-async fn send_updates(
-    ctx: &Ctx,
-    action: RowAction,
-    status: crate::api::MembershipStatus,
-    ids: &[Uuid],
-    auditor: &super::Auditor,
-    warned: &AtomicBool,
-    abandon: impl Fn(Uuid) + Send + Sync + 'static,
-) -> (Exit, Result<(), Exit>) {
-    let results = bulk(
-        ctx,
-        ids,
-        action.past(),
-        |id| {
-            let client = ctx.client.clone();
-            let status = status.clone();
-            let (auditor, warned) = (&auditor, &warned);
-            async move {
-                let r = client
-                    .update_club_request(id, &status, ACT_LEVELS)
-                    .await
-                    .map(|r| r.data);
-                let res = r.as_ref().map(|_| ()).map_err(super::error_text);
-                auditor.record(action.verb(), id, res, warned);
-                r
-            }
-        },
-        abandon,
-    )
-    .await;
-    let exit = exit_of(&results);
-    summary(ctx, action, &results);
-    let rows: Vec<ClubRequest> = results
-        .into_iter()
-        .filter_map(|(_, o)| match o {
-            Outcome::Done(r) => Some(r),
-            _ => None,
-        })
-        .collect();
-    (exit, print_requests(ctx.format, &rows, false))
-}
-
-/// Sends delete for every id; returns the exit and what printing the deleted ids gave.
-async fn send_deletes(
-    ctx: &Ctx,
-    action: RowAction,
-    ids: &[Uuid],
-    auditor: &super::Auditor,
-    warned: &AtomicBool,
-    abandon: impl Fn(Uuid) + Send + Sync + 'static,
-) -> (Exit, Result<(), Exit>) {
-    let results = bulk(
-        ctx,
-        ids,
-        action.past(),
-        |id| {
-            let client = ctx.client.clone();
-            let (auditor, warned) = (&auditor, &warned);
-            async move {
-                let r = client.delete_club_request(id).await.map(|_| ());
-                let res = r.clone().map_err(|e| super::error_text(&e));
-                auditor.record(action.verb(), id, res, warned);
-                r
-            }
-        },
-        abandon,
-    )
-    .await;
-    let exit = exit_of(&results);
-    summary(ctx, action, &results);
-    let done: Vec<Uuid> = results
-        .iter()
-        .filter(|(_, o)| matches!(o, Outcome::Done(())))
-        .map(|(id, _)| *id)
-        .collect();
-    (exit, print_deleted(ctx.format, &done))
 }

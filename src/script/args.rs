@@ -191,14 +191,15 @@ pub struct LevelArgs {
 /// `requests list`
 #[derive(Debug, Args)]
 pub struct ListArgs {
-    /// Only requests to this club (repeat for several).
-    #[arg(long = "club", value_name = "CLUB_ID")]
-    pub clubs: Vec<uuid::Uuid>,
+    /// Only requests to this club: its id, or (part of) its name in English or Thai (one
+    /// match needed); repeat for several.
+    #[arg(long = "club", value_name = "ID|NAME")]
+    pub clubs: Vec<String>,
     /// Only this membership status.
     #[arg(long, value_enum, default_value_t = StatusArg::Pending)]
     pub status: StatusArg,
-    /// Only this academic year.
-    #[arg(long, value_name = "N")]
+    /// Only this academic year, CE (2026) or BE (2569), from 2000 to 2100 CE.
+    #[arg(long, value_name = "YEAR", value_parser = crate::ops::input::academic_year)]
     pub year: Option<i32>,
     /// Only the clubs you are on the staff of (teachers and administrators: every club, as
     /// in the dashboard).
@@ -276,9 +277,9 @@ fn contact_types() -> clap::builder::PossibleValuesParser {
 /// `clubs contact add`
 #[derive(Debug, Args)]
 pub struct ContactAddArgs {
-    /// The club's id.
-    #[arg(value_name = "CLUB_ID")]
-    pub club: uuid::Uuid,
+    /// The club: its id, or (part of) its name in English or Thai (one match needed).
+    #[arg(value_name = "ID|NAME")]
+    pub club: String,
     /// Contact type.
     #[arg(long = "type", value_name = "T", value_parser = contact_types())]
     pub kind: String,

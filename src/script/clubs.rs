@@ -1,8 +1,5 @@
 //! `club-admin clubs show ID|NAME` and `club-admin clubs contact add`.
 
-use std::sync::atomic::AtomicBool;
-
-use serde_json::json;
 use uuid::Uuid;
 
 use super::args::{ClubShowArgs, ContactAddArgs};
@@ -13,6 +10,9 @@ use crate::api::{
     ApiError, Club, ClubQuery, Contact, ContactType, FetchLevel, Levels, NewContact, Page,
 };
 use crate::cli::DashboardArgs;
+use crate::ops::input::{ClubPick, ClubRef, pick_club};
+use crate::ops::verdict::answer_lost;
+use crate::ops::{Outcome, audit};
 
 /// Levels for reading a club at `level`, as the dashboard's club pane asks: descendants
 /// (contacts, students) at `compact` from `default` up, `id_only` below.
@@ -120,16 +120,26 @@ pub fn club_tsv(c: &Club) -> Vec<Vec<String>> {
     rows
 }
 
-/// Finds the one club a name means: `GET /v1/clubs?filter[q]=NAME`; with several matches,
-/// the one whose English or Thai name equals NAME (ignoring case) if exactly one does.
+/// The club `text` means, by the core's rules ([`ClubRef::parse`], [`pick_club`]): an id as
+/// it is; a name searched with `GET /v1/clubs?filter[q]=NAME` (deployed listing,
+/// api-notes.md), the only match, or the only one whose English or Thai name is the name.
 ///
-/// Errors: `Ok(Err(exit))` (printed) when no club or several match; `Err` when the search
-/// failed (a server without club listing: [`ApiError::OperationUnavailable`]).
-async fn find_by_name(ctx: &Ctx, name: &str) -> Result<Result<Uuid, Exit>, ApiError> {
+/// Errors (already printed): a mistyped id ([`Exit::Usage`]); no club matches (1); several
+/// match (2, with their ids listed); the search failed (its class, with a hint for a server
+/// that cannot search).
+pub async fn resolve_club(ctx: &Ctx, text: &str) -> Result<Uuid, Exit> {
+    let name = match ClubRef::parse(text) {
+        Ok(ClubRef::Id(id)) => return Ok(id),
+        Ok(ClubRef::Name(n)) => n,
+        Err(why) => {
+            say(&why);
+            return Err(Exit::Usage);
+        }
+    };
     let reply = ctx
         .client
         .search_clubs(
-            &ClubQuery::Text(name.to_owned()),
+            &ClubQuery::Text(name.clone()),
             Page::new(1, 100),
             Levels::new(FetchLevel::Compact, FetchLevel::IdOnly),
         )
@@ -137,34 +147,31 @@ async fn find_by_name(ctx: &Ctx, name: &str) -> Result<Result<Uuid, Exit>, ApiEr
         .map_err(|e| match e {
             ApiError::NotFound(info) => ApiError::OperationUnavailable(info),
             e => e,
-        })?;
-    let clubs = reply.data;
-    let wanted = name.trim().to_lowercase();
-    let exact: Vec<&Club> = clubs
-        .iter()
-        .filter(|c| {
-            c.name.as_ref().is_some_and(|n| {
-                [&n.en, &n.th]
-                    .into_iter()
-                    .flatten()
-                    .any(|s| s.trim().to_lowercase() == wanted)
-            })
-        })
-        .collect();
-    match (clubs.len(), exact.len()) {
-        (0, _) => {
+        });
+    let clubs = match reply {
+        Ok(r) => r.data,
+        Err(e) => {
+            report(None, &e);
+            hint(&ctx.client, &e);
+            if e.is_unavailable() {
+                say("this server cannot search clubs by name: give the club's id");
+            }
+            return Err(Exit::of(&e));
+        }
+    };
+    match pick_club(&name, &clubs) {
+        ClubPick::One(id) => Ok(id),
+        ClubPick::None => {
             say(&format!(
                 "no club matches {:?}",
-                crate::text::clean(name, 60)
+                crate::text::clean(&name, 60)
             ));
-            Ok(Err(Exit::Failed))
+            Err(Exit::Failed)
         }
-        (1, _) => Ok(Ok(clubs[0].id)),
-        (_, 1) => Ok(Ok(exact[0].id)),
-        (n, _) => {
+        ClubPick::Many(n) => {
             say(&format!(
                 "{n} clubs match {:?}; give one of these ids:",
-                crate::text::clean(name, 60)
+                crate::text::clean(&name, 60)
             ));
             for c in clubs.iter().take(20) {
                 let label = c
@@ -174,7 +181,7 @@ async fn find_by_name(ctx: &Ctx, name: &str) -> Result<Result<Uuid, Exit>, ApiEr
                     .unwrap_or_default();
                 say(&format!("  {}  {}", c.id, crate::text::clean(&label, 60)));
             }
-            Ok(Err(Exit::Usage))
+            Err(Exit::Usage)
         }
     }
 }
@@ -185,20 +192,9 @@ pub async fn show(args: &ClubShowArgs, top: &DashboardArgs) -> Exit {
         Ok(c) => c,
         Err(e) => return e,
     };
-    let id = match Uuid::parse_str(args.club.trim()) {
+    let id = match resolve_club(&ctx, &args.club).await {
         Ok(id) => id,
-        Err(_) => match find_by_name(&ctx, &args.club).await {
-            Ok(Ok(id)) => id,
-            Ok(Err(exit)) => return exit,
-            Err(e) => {
-                report(None, &e);
-                hint(&ctx.client, &e);
-                if e.is_unavailable() {
-                    say("this server cannot search clubs by name: give the club's id");
-                }
-                return Exit::of(&e);
-            }
-        },
+        Err(e) => return e,
     };
     let club = match ctx.client.club(id, club_levels(args.level)).await {
         Ok(r) => r.data,
@@ -217,25 +213,45 @@ pub async fn show(args: &ClubShowArgs, top: &DashboardArgs) -> Exit {
     done.err().unwrap_or(Exit::Ok)
 }
 
-/// `clubs contact add CLUB_ID --type T --value V`: refused in read-only mode before
-/// anything is sent; audited (`add-contact`, target the club) with `"via": "cli"`.
+/// `clubs contact add ID|NAME --type T --value V`: the value checked for its type by the
+/// dashboard form's rule ([`crate::ops::input::contact`]) and read-only refused before
+/// anything is sent; audited (`add-contact`, target the club, `value` the type and value)
+/// with `"via": "cli"`. A lost answer is audited `unknown` (a contact cannot be re-read by
+/// itself: `clubs show` tells whether it was added).
 pub async fn add_contact(args: &ContactAddArgs, top: &DashboardArgs) -> Exit {
-    let value = args.value.trim().to_owned();
-    if value.is_empty() {
-        say("--value is empty: nothing was sent");
-        return Exit::Usage;
-    }
+    let new = match crate::ops::input::contact(&args.kind, &args.value) {
+        Ok(n) => n,
+        Err(problem) => {
+            say(&format!(
+                "--value: {problem}; a {} contact is {} (nothing was sent)",
+                args.kind,
+                crate::ops::input::contact_format(&ContactType::parse(&args.kind))
+            ));
+            return Exit::Usage;
+        }
+    };
     let ctx = match Ctx::new(&args.common, top, !args.dry_run) {
         Ok(c) => c,
         Err(e) => return e,
     };
-    let new = NewContact {
-        kind: ContactType::parse(&args.kind),
-        value,
-    };
     let levels = Levels::new(FetchLevel::Default, FetchLevel::IdOnly);
+    let club = match ClubRef::parse(&args.club) {
+        Ok(ClubRef::Id(id)) => id,
+        Ok(ClubRef::Name(_)) if args.dry_run => {
+            say("a dry run needs the club's id (a name would be searched on the server)");
+            return Exit::Usage;
+        }
+        Ok(ClubRef::Name(_)) => match resolve_club(&ctx, &args.club).await {
+            Ok(id) => id,
+            Err(e) => return e,
+        },
+        Err(why) => {
+            say(&why);
+            return Exit::Usage;
+        }
+    };
     if args.dry_run {
-        return dry_run(&ctx, args.club, &new, &levels);
+        return dry_run(&ctx, club, &new, levels);
     }
     if let Err(e) = ctx.check_writable("add-contact") {
         return e;
@@ -246,46 +262,50 @@ pub async fn add_contact(args: &ContactAddArgs, top: &DashboardArgs) -> Exit {
     };
     let result = ctx
         .client
-        .create_club_contact(args.club, &new, levels)
+        .create_club_contact(club, &new, levels)
         .await
         .map(|r| r.data);
-    let warned = AtomicBool::new(false);
-    let audited = ctx.auditor(Some(&user)).record(
-        "add-contact",
-        args.club,
-        result.as_ref().map(|_| ()).map_err(super::error_text),
-        &warned,
-    );
+    let log = ctx.audit_log(Some(&user));
+    let (outcome, detail) = match &result {
+        Ok(_) => (Outcome::Ok, None),
+        Err(e) if answer_lost(e) => (Outcome::Unknown, Some(audit::lost_detail(e))),
+        Err(e) => (Outcome::Failed, Some(audit::error_detail(e))),
+    };
+    let mut entry = log.entry(chrono::Utc::now(), "add-contact", club, outcome, detail);
+    entry.value = Some(audit::contact_value(new.kind.as_str(), &new.value));
+    let audit_exit = match log.write(&entry) {
+        Ok(()) => Exit::Ok,
+        Err(e) => {
+            say(&e);
+            Exit::Failed
+        }
+    };
     let contact = match result {
         Ok(c) => c,
         Err(e) => {
-            report(Some(&args.club), &e);
+            report(Some(&club), &e);
             hint(&ctx.client, &e);
+            if outcome == Outcome::Unknown {
+                say(&format!(
+                    "{club}: the answer was lost: the contact may or may not have been added (see `club-admin clubs show {club}`)"
+                ));
+                return Exit::Unknown;
+            }
             return Exit::of(&e);
         }
     };
-    let done = print_contact(&ctx, args.club, &contact);
-    let audit_exit = if audited { Exit::Ok } else { Exit::Failed };
+    let done = print_contact(&ctx, club, &contact);
     done.err().unwrap_or(Exit::Ok).and(audit_exit)
 }
 
 /// `--dry-run`: says nothing was sent and prints the request that would be: method, URL
 /// and body, in the chosen format (`ids` gives the club's id).
-fn dry_run(ctx: &Ctx, club: Uuid, new: &NewContact, levels: &Levels) -> Exit {
-    let url = format!("{}/v1/clubs/{}/contacts", ctx.client.base_url(), club);
-    let body = json!({
-        "data": new,
-        "fetch_level": levels.fetch_level.as_str(),
-        "descendant_fetch_level": levels.descendant_fetch_level.as_str(),
-    });
+fn dry_run(ctx: &Ctx, club: Uuid, new: &NewContact, levels: Levels) -> Exit {
+    let plan = ctx.client.plan_new_contact(club, new, levels);
     say("dry run: nothing was sent");
-    let done = match ctx.format {
-        Format::Json => emit_json(&json!([{"method": "POST", "url": url, "body": body}])),
-        Format::Ids => emit(&output::ids([club])),
-        Format::Tsv => emit(&output::tsv(&[vec!["POST".into(), url, body.to_string()]])),
-        Format::Table { .. } => emit(&format!("POST {url} {body}\n")),
-    };
-    done.err().unwrap_or(Exit::Ok)
+    super::act::print_plan(ctx.format, &[(club, plan)])
+        .err()
+        .unwrap_or(Exit::Ok)
 }
 
 /// Prints the contact the server created for `club`: its id, type, value and club, in the

@@ -16,10 +16,14 @@ pub enum Exit {
     Usage = 2,
     /// 3: the server lacks the operation (404 "Route not found", api-notes.md).
     Unavailable = 3,
+    /// 4: a write's answer was lost and no re-read could tell whether it was applied: its
+    /// outcome is unknown (audited `unknown`; never sent again: check it with
+    /// `club-admin requests show ID` before deciding again).
+    Unknown = 4,
 }
 
 impl Exit {
-    /// The worse of two outcomes, ranked Ok < Failed < Unavailable < Usage: a run that hit
+    /// The worse of two outcomes, ranked Ok < Failed < Unknown < Unavailable < Usage: a run that hit
     /// a configuration problem reports it even if some item also failed.
     pub fn and(self, other: Exit) -> Exit {
         if other.rank() > self.rank() {
@@ -33,8 +37,9 @@ impl Exit {
         match self {
             Exit::Ok => 0,
             Exit::Failed => 1,
-            Exit::Unavailable => 2,
-            Exit::Usage => 3,
+            Exit::Unknown => 2,
+            Exit::Unavailable => 3,
+            Exit::Usage => 4,
         }
     }
 
@@ -48,10 +53,10 @@ impl Exit {
         }
     }
 
-    /// True when no further call of the same kind can succeed in this run (the operation is
-    /// missing, or the credentials were refused): stop sending the rest.
+    /// True when no further call of the same kind can succeed in this run: the core's rule
+    /// ([`crate::ops::verdict::stops_run`]).
     pub fn stops_run(e: &ApiError) -> bool {
-        Exit::of(e) != Exit::Failed
+        crate::ops::verdict::stops_run(e)
     }
 
     /// The numeric code.
@@ -74,11 +79,20 @@ mod tests {
     #[test]
     fn codes_and_ranking() {
         assert_eq!(
-            [Exit::Ok, Exit::Failed, Exit::Usage, Exit::Unavailable].map(Exit::code),
-            [0, 1, 2, 3]
+            [
+                Exit::Ok,
+                Exit::Failed,
+                Exit::Usage,
+                Exit::Unavailable,
+                Exit::Unknown
+            ]
+            .map(Exit::code),
+            [0, 1, 2, 3, 4]
         );
         assert_eq!(Exit::Ok.and(Exit::Failed), Exit::Failed);
         assert_eq!(Exit::Failed.and(Exit::Unavailable), Exit::Unavailable);
+        assert_eq!(Exit::Failed.and(Exit::Unknown), Exit::Unknown);
+        assert_eq!(Exit::Unknown.and(Exit::Unavailable), Exit::Unavailable);
         assert_eq!(Exit::Unavailable.and(Exit::Usage), Exit::Usage);
     }
 

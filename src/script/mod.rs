@@ -9,7 +9,6 @@
 
 pub mod act;
 mod args;
-mod bulk;
 pub mod clubs;
 pub mod exit;
 pub mod output;
@@ -17,21 +16,18 @@ pub mod requests;
 
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use uuid::Uuid;
 
 pub use args::ScriptCommand;
-pub use bulk::{Outcome, bulk, exit_of};
 pub use exit::Exit;
 use output::Format;
 
 use crate::api::{ApiClient, ApiError, User};
-use crate::app::AuditEntry;
-use crate::app::Outcome as AuditOutcome;
 use crate::cli::DashboardArgs;
 use crate::config::{self, Settings};
+use crate::ops::AuditLog;
 
 /// Bulk runs of at least this many items show a progress bar (when standard error is a
 /// terminal).
@@ -144,20 +140,14 @@ impl Ctx {
         }
     }
 
-    /// `<state_dir>/audit.jsonl`, as the dashboard writes it.
-    pub fn audit_path(&self) -> Option<PathBuf> {
-        self.settings
-            .state_dir
-            .as_ref()
-            .map(|d| d.join("audit.jsonl"))
-    }
-
-    /// The audit writer for writes by `user` on this server.
-    pub fn auditor(&self, user: Option<&User>) -> Auditor {
-        Auditor {
-            path: self.audit_path(),
+    /// The audit writer for writes by `user` on this server: `<state_dir>/audit.jsonl`,
+    /// lines with `"via": "cli"`, as the dashboard writes them ([`crate::ops::audit`]).
+    pub fn audit_log(&self, user: Option<&User>) -> AuditLog {
+        AuditLog {
+            path: AuditLog::in_state_dir(self.settings.state_dir.as_deref()),
             server: self.client.base_url().to_owned(),
             user: user.and_then(|u| u.email.clone()),
+            via: "cli",
         }
     }
 
@@ -173,72 +163,6 @@ impl Ctx {
             .with_style(style);
         bar.set_message(what.to_owned());
         bar
-    }
-}
-
-/// Writes audit lines (`<state_dir>/audit.jsonl`, JSON Lines, the dashboard's
-/// [`AuditEntry`] with `via: "cli"`) through the dashboard's writer
-/// ([`crate::runtime::files::append_json_line`]). Holds no secret.
-#[derive(Debug, Clone)]
-pub struct Auditor {
-    path: Option<PathBuf>,
-    server: String,
-    user: Option<String>,
-}
-
-impl Auditor {
-    /// Appends one line: `outcome` is `ok`, `failed` or `unknown` (sent, but the program
-    /// left before the answer, [`AuditOutcome::Unknown`]); `detail` is the error text on failure. Without a state
-    /// directory nothing is written (as in the dashboard).
-    ///
-    /// Errors: the file cannot be written (the message names it).
-    pub fn write(
-        &self,
-        action: &str,
-        target: Uuid,
-        outcome: AuditOutcome,
-        detail: Option<String>,
-    ) -> Result<(), String> {
-        let Some(path) = &self.path else {
-            return Ok(());
-        };
-        let entry = AuditEntry {
-            at: chrono::Utc::now(),
-            server: self.server.clone(),
-            user: self.user.clone(),
-            action: action.to_owned(),
-            target,
-            outcome,
-            detail,
-            value: None,
-            via: Some("cli".to_owned()),
-        };
-        crate::runtime::files::append_json_line(path, &entry)
-            .map_err(|e| format!("could not write the audit file {}: {e}", path.display()))
-    }
-
-    /// [`Auditor::write`] of a finished call: `ok`, or `failed` with the error text.
-    /// A failure to write is printed once per run (`warned`) and returned as `false`.
-    pub fn record(
-        &self,
-        action: &str,
-        target: Uuid,
-        result: Result<(), String>,
-        warned: &AtomicBool,
-    ) -> bool {
-        let (outcome, detail) = match result {
-            Ok(()) => (AuditOutcome::Ok, None),
-            Err(e) => (AuditOutcome::Failed, Some(e)),
-        };
-        match self.write(action, target, outcome, detail) {
-            Ok(()) => true,
-            Err(e) => {
-                if !warned.swap(true, Ordering::SeqCst) {
-                    say(&e);
-                }
-                false
-            }
-        }
     }
 }
 
@@ -315,10 +239,11 @@ pub fn emit_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<(), Exit> {
 
 /// The ids named on the command line: each argument may hold several (any mix of spaces,
 /// commas, new lines); `-` reads standard input (up to 16 MiB). Returns the ids
-/// (deduplicated, in order) and whether standard input was read.
+/// (deduplicated, in order) and whether standard input was read. Standard input with no id
+/// at all (an empty pipe) gives no ids and no error: the caller has nothing to do.
 ///
-/// Errors (already printed, one line per bad token): a token that is not a UUID, no id at
-/// all, or unreadable standard input: [`Exit::Usage`]. Nothing is sent in that case.
+/// Errors (already printed, one line per bad token): a token that is not a UUID, no id in
+/// the arguments, or unreadable standard input: [`Exit::Usage`]. Nothing is sent in that case.
 pub fn read_ids(targets: &[String]) -> Result<(Vec<Uuid>, bool), Exit> {
     let mut text = String::new();
     let mut from_stdin = false;
@@ -339,7 +264,7 @@ pub fn read_ids(targets: &[String]) -> Result<(Vec<Uuid>, bool), Exit> {
         }
         text.push('\n');
     }
-    let (ids, bad) = crate::app::filter::parse_ids(&text);
+    let (ids, bad) = crate::ops::input::parse_ids(&text);
     if !bad.is_empty() {
         for b in &bad {
             say(&format!("{b}: not a club request id (a UUID)"));
@@ -347,12 +272,8 @@ pub fn read_ids(targets: &[String]) -> Result<(Vec<Uuid>, bool), Exit> {
         say(&format!("{} invalid id(s): nothing was sent", bad.len()));
         return Err(Exit::Usage);
     }
-    if ids.is_empty() {
-        say(if from_stdin {
-            "no ids on standard input: nothing to do"
-        } else {
-            "no ids given: nothing to do"
-        });
+    if ids.is_empty() && !from_stdin {
+        say("no ids given: nothing to do");
         return Err(Exit::Usage);
     }
     Ok((ids, from_stdin))

@@ -6,7 +6,7 @@ use uuid::Uuid;
 
 use super::args::{ListArgs, ShowArgs, StatusArg};
 use super::output::{self, Column, Format};
-use super::{Ctx, Exit, Outcome, bulk, emit, emit_json, exit_of, hint, read_ids, report, say};
+use super::{Ctx, Exit, emit, emit_json, hint, read_ids, report, say};
 use crate::api::{
     ApiError, ClubQuery, ClubRequest, Levels, MembershipStatus, MultiLangText, Page, RequestFilter,
     RequestSortKey, Sort,
@@ -243,8 +243,10 @@ pub async fn list(args: &ListArgs, top: &DashboardArgs) -> Exit {
     let levels = Levels::new(args.levels.level, args.levels.descendant_level);
     let mut club_ids: Vec<Uuid> = Vec::new();
     for c in &args.clubs {
-        if !club_ids.contains(c) {
-            club_ids.push(*c);
+        match super::clubs::resolve_club(&ctx, c).await {
+            Ok(id) if !club_ids.contains(&id) => club_ids.push(id),
+            Ok(_) => {}
+            Err(e) => return e,
         }
     }
     let mut filter = RequestFilter {
@@ -304,31 +306,45 @@ pub async fn show(args: &ShowArgs, top: &DashboardArgs) -> Exit {
         Err(e) => return e,
     };
     let levels = Levels::new(args.levels.level, args.levels.descendant_level);
-    let results = bulk(
-        &ctx,
+    let control = crate::ops::Control::default();
+    let bar = ctx.progress(ids.len(), "reading");
+    let results = crate::ops::run::bulk(
         &ids,
-        "reading",
+        ctx.settings.concurrency,
+        &control,
         |id| {
             let client = ctx.client.clone();
             async move { client.club_request(id, levels).await.map(|r| r.data) }
         },
-        |_| {},
+        |r| r.as_ref().is_err_and(crate::ops::verdict::stops_run),
+        |id, r| {
+            bar.inc(1);
+            if let Some(Err(e)) = r {
+                bar.suspend(|| report(Some(&id), e));
+            }
+        },
     )
     .await;
-    if let Some((_, Outcome::Failed(e))) = results
+    bar.finish_and_clear();
+    if let Some(e) = results
         .iter()
-        .find(|(_, o)| matches!(o, Outcome::Failed(e) if e.needs_sign_in()))
+        .filter_map(|(_, r)| r.as_ref()?.as_ref().err())
+        .find(|e| e.needs_sign_in())
     {
         hint(&ctx.client, e);
     }
-    let exit = exit_of(&results);
-    let rows: Vec<ClubRequest> = results
-        .into_iter()
-        .filter_map(|(_, o)| match o {
-            Outcome::Done(r) => Some(r),
-            _ => None,
-        })
-        .collect();
+    let mut exit = Exit::Ok;
+    let mut rows: Vec<ClubRequest> = Vec::new();
+    for (id, r) in results {
+        match r {
+            Some(Ok(r)) => rows.push(r),
+            Some(Err(e)) => exit = exit.and(Exit::of(&e)),
+            None => {
+                say(&format!("{id}: not read (the run stopped early)"));
+                exit = exit.and(Exit::Failed);
+            }
+        }
+    }
     let printed = print_requests(ctx.format, &rows, ctx.stderr_tty);
     exit.and(printed.err().unwrap_or(Exit::Ok))
 }

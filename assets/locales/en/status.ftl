@@ -165,7 +165,7 @@ status-answer-lost = { $action } { $label }: the answer was lost ({ $error }); r
 log-answer-lost = the answer was lost ({ $error }): re-reading the request
 error-reread-failed-too = the re-read failed too: { $error }
 error-level-hides-status = this fetch level does not show the status
-error-still-unknown = { $action } sent, answer lost: outcome still unknown ({ $why }); Enter reads again
+error-still-unknown = { $action } sent, answer lost: outcome still unknown ({ $why }); reading it again in { $secs } s
 error-verdict-gone = the request is not on the server any more
 error-verdict-not-deleted = still on the server: not deleted
 error-verdict-still-pending = not applied: still pending
@@ -306,3 +306,8 @@ command-unknown-level = unknown fetch level { $given }: use id_only, compact, de
 command-level-set = request fetch level { $level } / descendants { $descendants }
 command-level-usage = level takes one or two fetch levels
 command-scope-usage = scope takes mine, all or a club id
+status-unknown-reread = the answer to { $action } { $label } was lost: reading it again instead of sending it twice
+status-rereading-unknown = { $n ->
+    [one] nothing sent: 1 earlier decision's answer was lost, reading it again
+   *[other] nothing sent: { $n } earlier decisions' answers were lost, reading them again
+}

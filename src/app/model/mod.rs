@@ -301,9 +301,13 @@ impl Model {
     }
 
     /// When the event loop should send `Msg::Retry` (wall clock): set while the server
-    /// cannot be reached, 1 s after the first failure and then backing off to 30 s.
+    /// cannot be reached (1 s after the first failure, backing off to 30 s), and while a
+    /// write whose answer was lost waits for its next re-read (the same backoff).
     pub fn retry_at(&self) -> Option<Timestamp> {
-        self.link.retry_at
+        match (self.link.retry_at, self.unsettled.next_due()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// True while API calls are in flight (the runtime ticks only then, for the spinner).

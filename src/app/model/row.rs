@@ -6,45 +6,7 @@ use uuid::Uuid;
 
 use crate::api::{ClubRequest, MembershipStatus};
 
-/// A decision on a club request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RowAction {
-    /// PUT status approved.
-    Approve,
-    /// PUT status declined.
-    Decline,
-    /// DELETE.
-    Delete,
-}
-
-impl RowAction {
-    /// Verb for the audit file and log (`approve`).
-    pub fn verb(self) -> &'static str {
-        match self {
-            RowAction::Approve => "approve",
-            RowAction::Decline => "decline",
-            RowAction::Delete => "delete",
-        }
-    }
-
-    /// Past participle for messages (`approved`).
-    pub fn past(self) -> &'static str {
-        match self {
-            RowAction::Approve => "approved",
-            RowAction::Decline => "declined",
-            RowAction::Delete => "deleted",
-        }
-    }
-
-    /// The membership status a PUT sets, if any.
-    pub fn status(self) -> Option<MembershipStatus> {
-        match self {
-            RowAction::Approve => Some(MembershipStatus::Approved),
-            RowAction::Decline => Some(MembershipStatus::Declined),
-            RowAction::Delete => None,
-        }
-    }
-}
+pub use crate::ops::RowAction;
 
 /// The state of one row of the queue.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

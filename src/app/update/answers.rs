@@ -184,6 +184,8 @@ fn on_token_check(
         .take(fetch::REREAD_CHUNK)
         .collect();
     fx.extend(fetch::fetch_rows(m, &failed));
+    // Writes whose answer was lost are settled at once with the new session.
+    fx.extend(verdict::reread_all(m));
     fx
 }
 

@@ -279,11 +279,10 @@ pub(super) fn on_contact_created(
             let c = reply.data;
             // The audit file's value keeps the server's type name; the screen the reader's.
             let value = c.value.as_deref().unwrap_or("");
-            let audited = match c.kind.as_ref() {
-                Some(k) => format!("{k} {value}"),
-                None => format!(" {value}"),
-            };
-            let audited = crate::text::clean(&audited, 60);
+            let audited = crate::ops::audit::contact_value(
+                c.kind.as_ref().map(|k| k.as_str()).unwrap_or(""),
+                value,
+            );
             let label = match c.kind.as_ref() {
                 Some(k) => format!(
                     "{} {value}",
@@ -318,14 +317,30 @@ pub(super) fn on_contact_created(
             {
                 *error = Some(text.clone());
                 let kind = &Popup::contact_types()[*kind];
-                tried = crate::text::clean(&format!("{kind} {}", value.value().trim()), 60);
+                tried = crate::ops::audit::contact_value(kind.as_str(), value.value().trim());
             }
             let detail = super::log_text(m.lang, &e);
             log(m, "add-contact", Some(club_id), String::new(), Err(detail));
             let said = crate::tr!(m.lang, "status-contact-not-added", error = text);
             say(m, Severity::Error, &said);
-            let english = super::log_text(crate::i18n::Lang::English, &e);
-            let line = audit(m, "add-contact", club_id, Err(english));
+            // The core's rule: a lost answer is `unknown` (the contact may have been added).
+            let line = if crate::ops::verdict::answer_lost(&e) {
+                let detail = crate::ops::audit::lost_detail(&e);
+                super::audit_entry(
+                    m,
+                    "add-contact",
+                    club_id,
+                    crate::ops::Outcome::Unknown,
+                    Some(detail),
+                )
+            } else {
+                audit(
+                    m,
+                    "add-contact",
+                    club_id,
+                    Err(crate::ops::audit::error_detail(&e)),
+                )
+            };
             vec![if tried.is_empty() {
                 line
             } else {

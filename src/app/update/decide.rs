@@ -42,6 +42,9 @@ pub(super) fn decide(m: &mut Model, action: RowAction) -> Vec<Effect> {
         return Vec::new();
     };
     let id = item.id;
+    if let Some(earlier) = m.unsettled.get(id) {
+        return reread_instead(m, id, earlier);
+    }
     if !item.is_actionable() && action != RowAction::Delete {
         let lang = m.lang;
         let why = match (&item.state, item.status()) {
@@ -93,6 +96,10 @@ pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) ->
     if super::capability::refuse_decision(m, action) {
         return Vec::new();
     }
+    let (unsettled, ids): (Vec<Uuid>, Vec<Uuid>) = ids
+        .into_iter()
+        .partition(|id| m.unsettled.get(*id).is_some());
+    let mut fx = fetch::fetch_rows(m, &unsettled);
     let ids: Vec<Uuid> = ids
         .into_iter()
         .filter(|id| {
@@ -103,17 +110,36 @@ pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) ->
         })
         .collect();
     if ids.is_empty() {
-        let text = tr(m.lang, "status-nothing-to-do");
+        let text = if unsettled.is_empty() {
+            tr(m.lang, "status-nothing-to-do")
+        } else {
+            crate::tr!(m.lang, "status-rereading-unknown", n = unsettled.len())
+        };
         say(m, Severity::Error, &text);
-        return Vec::new();
+        return fx;
     }
     let single = ids.len() == 1 && m.queue.selected().map(|i| i.id) == ids.first().copied();
-    let mut fx = held::hold(m, action, ids);
+    fx.extend(held::hold(m, action, ids));
     if single {
         advance(m);
     }
     fx.extend(fetch::prefetch(m));
     fx
+}
+
+/// A decision asked on a row whose earlier write lost its answer: never written again
+/// (the core's rule, [`crate::ops::verdict`]); the row is read now instead, and the read
+/// settles the earlier decision.
+fn reread_instead(m: &mut Model, id: Uuid, earlier: RowAction) -> Vec<Effect> {
+    let lang = m.lang;
+    let text = crate::tr!(
+        lang,
+        "status-unknown-reread",
+        action = verb(lang, earlier),
+        label = label_of(m, id)
+    );
+    say(m, Severity::Info, &text);
+    fetch::fetch_rows(m, &[id])
 }
 
 /// Moves the cursor to the next actionable row after it (the moderator never waits).

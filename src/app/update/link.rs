@@ -53,7 +53,10 @@ pub(super) fn resend_lost(m: &mut Model) -> Vec<Effect> {
         return Vec::new();
     }
     let lost = std::mem::take(&mut m.link.lost);
-    lost.into_iter().flat_map(|read| resend(m, read)).collect()
+    let mut fx: Vec<Effect> = lost.into_iter().flat_map(|read| resend(m, read)).collect();
+    // Writes whose answer was lost are re-read at once, not at their backoff's end.
+    fx.extend(super::verdict::reread_all(m));
+    fx
 }
 
 /// The retry timer fired at `now`: while the server is unreachable, the oldest kept read is

@@ -129,7 +129,11 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
                 fetch::refresh(m)
             }
         }
-        Msg::Retry(now) => link::retry(m, now),
+        Msg::Retry(now) => {
+            let mut fx = link::retry(m, now);
+            fx.extend(verdict::reread_due(m, now));
+            fx
+        }
         Msg::AddIds { text, origin } => ids::add_ids(m, &text, &origin),
         Msg::Restore(saved) => ids::restore(m, saved),
         Msg::History(entries) => {

@@ -16,6 +16,7 @@ use crate::app::model::words::{past, status_word, verb};
 use crate::app::model::{LogEntry, Model, Origin, RowAction, RowState, Severity};
 use crate::app::msg::ApiAnswer;
 use crate::i18n::{Lang, tr};
+use crate::ops::verdict::{Found, Reread, StillUnknown, answer_lost, settle};
 use crate::tr;
 
 /// How an answer counts in a bulk task.
@@ -108,18 +109,6 @@ fn confirmed(
     fx
 }
 
-/// True when the write may have reached the server although no answer says so: the
-/// connection dropped or timed out, the answer could not be read, or a 5xx came back.
-fn answer_lost(e: &ApiError) -> bool {
-    matches!(
-        e,
-        ApiError::Connect { .. }
-            | ApiError::Timeout { .. }
-            | ApiError::Server(_)
-            | ApiError::Decode { .. }
-    )
-}
-
 fn refused(m: &mut Model, id: Uuid, action: RowAction, e: ApiError, label: &str) -> Vec<Effect> {
     note_error(m, &e);
     let text = error_text(m.lang, &e);
@@ -145,7 +134,7 @@ fn refused(m: &mut Model, id: Uuid, action: RowAction, e: ApiError, label: &str)
         m,
         action.verb(),
         id,
-        Err(log_text(Lang::English, &e)),
+        Err(crate::ops::audit::error_detail(&e)),
     )];
     if m.activities.bulk.is_none() {
         let text = crate::tr!(
@@ -184,7 +173,7 @@ fn lost(m: &mut Model, id: Uuid, action: RowAction, e: ApiError, label: &str) ->
         action.verb(),
         id,
         Outcome::Unknown,
-        Some(detail(Lang::English)),
+        Some(crate::ops::audit::lost_detail(&e)),
     )];
     if m.activities.bulk.is_none() {
         let text = tr!(
@@ -219,46 +208,23 @@ fn push_log(
     });
 }
 
-/// What a re-read showed of a write whose answer was lost.
-#[derive(Debug, Clone, PartialEq)]
-enum Found {
-    /// Applied: the request is gone after a delete.
-    Deleted,
-    /// Applied: the request has the decided status.
-    Decided(MembershipStatus),
-    /// Not applied: the request is not on the server any more (after an approve/decline).
-    Gone,
-    /// Not applied: the request is still there after a delete.
-    NotDeleted,
-    /// Not applied: the request is still pending.
-    StillPending,
-    /// Not applied: the request has another status now.
-    Now(MembershipStatus),
-}
-
-impl Found {
-    /// True when the write was applied.
-    fn applied(&self) -> bool {
-        matches!(self, Found::Deleted | Found::Decided(_))
-    }
-
-    /// In words in `lang` ("approved", "not applied: still pending").
-    fn text(&self, lang: Lang) -> String {
-        match self {
-            Found::Deleted => past(lang, RowAction::Delete),
-            Found::Decided(s) => status_word(lang, s),
-            Found::Gone => tr(lang, "error-verdict-gone"),
-            Found::NotDeleted => tr(lang, "error-verdict-not-deleted"),
-            Found::StillPending => tr(lang, "error-verdict-still-pending"),
-            Found::Now(s) => tr!(lang, "error-verdict-now", status = status_word(lang, s)),
-        }
+/// What a re-read showed, in words in `lang` ("approved", "not applied: still pending").
+fn found_text(lang: Lang, found: &Found) -> String {
+    match found {
+        Found::Deleted => past(lang, RowAction::Delete),
+        Found::Decided(s) => status_word(lang, s),
+        Found::Gone => tr(lang, "error-verdict-gone"),
+        Found::NotDeleted => tr(lang, "error-verdict-not-deleted"),
+        Found::StillPending => tr(lang, "error-verdict-still-pending"),
+        Found::Now(s) => tr!(lang, "error-verdict-now", status = status_word(lang, s)),
     }
 }
 
 /// After reads of `ids` were applied: every one of them whose write lost its answer, and
-/// whose row is read now, is settled by what the server says: `ok` when the request has the
-/// decided status (or, for a delete, is gone), `failed` when it has not. A re-read that
-/// failed too leaves it unknown (Enter reads again).
+/// whose row is read now, is settled by the core's rule ([`settle`]): `ok` when the request
+/// has the decided status (or, for a delete, is gone), `failed` when it has not. A re-read
+/// that could not tell leaves it unknown, and the next re-read is planned with the core's
+/// backoff (`Msg::Retry` sends it, no key needed).
 pub(super) fn settle_unknown(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
     let mut fx = Vec::new();
     for &id in ids {
@@ -268,40 +234,58 @@ pub(super) fn settle_unknown(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
         let Some(item) = m.queue.get(id) else {
             continue;
         };
-        let found = match (&item.state, item.status()) {
+        let reread = match (&item.state, &item.read_error) {
             (RowState::Loading, _) => continue,
-            (RowState::Gone, _) if action == RowAction::Delete => Found::Deleted,
-            (RowState::Gone, _) => Found::Gone,
-            _ if item.read_error.is_some() => {
-                let why = item.read_error.clone().unwrap_or_default();
-                let why = tr!(m.lang, "error-reread-failed-too", error = why);
-                still_unknown(m, id, action, &why);
-                continue;
-            }
-            (_, _) if action == RowAction::Delete => Found::NotDeleted,
-            (_, Some(s)) if Some(s) == action.status().as_ref() => Found::Decided(s.clone()),
-            (_, Some(MembershipStatus::Pending)) => Found::StillPending,
-            (_, Some(s)) => Found::Now(s.clone()),
-            (_, None) => {
-                let why = tr(m.lang, "error-level-hides-status");
-                still_unknown(m, id, action, &why);
-                continue;
-            }
+            (RowState::Gone, _) => Reread::Missing,
+            (_, Some(why)) => Reread::Failed(why.clone()),
+            _ => Reread::Found(item.status().cloned()),
         };
-        if let Some((_, cause)) = m.unsettled.remove(id) {
-            fx.extend(settled(m, id, action, found, &cause));
+        match settle(action, &reread) {
+            Ok(found) => {
+                if let Some((_, cause)) = m.unsettled.remove(id) {
+                    fx.extend(settled(m, id, action, found, &cause));
+                }
+            }
+            Err(why) => {
+                let wait = m.unsettled.retry_later(id, m.now);
+                still_unknown(m, id, action, &why, wait.as_secs().max(1));
+            }
         }
     }
     fx
 }
 
-/// A re-read could not settle the write on `id`: the row says why; Enter reads again.
-fn still_unknown(m: &mut Model, id: Uuid, action: RowAction, why: &str) {
+/// Re-reads the rows whose write lost its answer and whose next re-read is due at `now`
+/// (`Msg::Retry`).
+pub(super) fn reread_due(m: &mut Model, now: crate::api::Timestamp) -> Vec<Effect> {
+    let due = m.unsettled.take_due(now);
+    fetch::fetch_rows(m, &due)
+}
+
+/// Re-reads every row whose write lost its answer, at once: the link came back, or a new
+/// sign-in (the backoff starts again).
+pub(super) fn reread_all(m: &mut Model) -> Vec<Effect> {
+    if m.unsettled.is_empty() {
+        return Vec::new();
+    }
+    let all = m.unsettled.take_all();
+    fetch::fetch_rows(m, &all)
+}
+
+/// A re-read could not settle the write on `id`: the row says why and when it is read
+/// again.
+fn still_unknown(m: &mut Model, id: Uuid, action: RowAction, why: &StillUnknown, secs: u64) {
+    let lang = m.lang;
+    let why = match why {
+        StillUnknown::ReadFailed(e) => tr!(lang, "error-reread-failed-too", error = e.as_str()),
+        StillUnknown::LevelHidesStatus => tr(lang, "error-level-hides-status"),
+    };
     let text = tr!(
-        m.lang,
+        lang,
         "error-still-unknown",
-        action = verb(m.lang, action),
-        why = why
+        action = verb(lang, action),
+        why = why,
+        secs = secs
     );
     if let Some(item) = m.queue.get_mut(id) {
         item.error = Some(text);
@@ -320,8 +304,15 @@ fn settled(
     let label = label_of(m, id);
     let lang = m.lang;
     let lost = |l: Lang| tr!(l, "log-answer-had-been-lost", error = error_text(l, cause));
-    let detail = |l: Lang| tr!(l, "log-settled", lost = lost(l), outcome = found.text(l));
-    let (what, why) = (verb(lang, action), found.text(lang));
+    let detail = |l: Lang| {
+        tr!(
+            l,
+            "log-settled",
+            lost = lost(l),
+            outcome = found_text(l, &found)
+        )
+    };
+    let (what, why) = (verb(lang, action), found_text(lang, &found));
     if let Some(item) = m.queue.get_mut(id) {
         if found.applied() {
             if item.origin == Origin::Listing
@@ -366,13 +357,8 @@ fn settled(
     };
     push_log(m, action, id, &label, outcome, &detail(lang));
     say(m, severity, &text);
-    vec![audit_entry(
-        m,
-        action.verb(),
-        id,
-        outcome,
-        Some(detail(Lang::English)),
-    )]
+    let (_, english) = crate::ops::audit::settled_line(cause, &found);
+    vec![audit_entry(m, action.verb(), id, outcome, Some(english))]
 }
 
 /// Counts an answer in the bulk task it belongs to; the last one ends the task with a

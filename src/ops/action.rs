@@ -1,0 +1,50 @@
+//! The three decisions a moderator takes on a club request.
+
+use crate::api::MembershipStatus;
+
+/// A decision on a club request: approve or decline (interface-spec.md, operation 3, `PUT
+/// /v1/clubs/requests/{id}` with `status`) or delete (operation 6, `DELETE`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RowAction {
+    /// PUT status approved.
+    Approve,
+    /// PUT status declined.
+    Decline,
+    /// DELETE.
+    Delete,
+}
+
+impl RowAction {
+    /// Verb for the audit file and log (`approve`).
+    pub fn verb(self) -> &'static str {
+        match self {
+            RowAction::Approve => "approve",
+            RowAction::Decline => "decline",
+            RowAction::Delete => "delete",
+        }
+    }
+
+    /// Past participle for messages (`approved`).
+    pub fn past(self) -> &'static str {
+        match self {
+            RowAction::Approve => "approved",
+            RowAction::Decline => "declined",
+            RowAction::Delete => "deleted",
+        }
+    }
+
+    /// The membership status a PUT sets, if any (`None` for a delete).
+    pub fn status(self) -> Option<MembershipStatus> {
+        match self {
+            RowAction::Approve => Some(MembershipStatus::Approved),
+            RowAction::Decline => Some(MembershipStatus::Declined),
+            RowAction::Delete => None,
+        }
+    }
+
+    /// True for approve and decline: they need the update route (0.8.x; a 0.9.0 server has
+    /// none, api-notes.md).
+    pub fn needs_update_route(self) -> bool {
+        self.status().is_some()
+    }
+}

@@ -1,0 +1,203 @@
+//! How input is read, the same in every face: request ids, academic years (CE or BE),
+//! contact values by type, a club given by id or by name. Nothing here sends a request:
+//! bad input is refused before anything is sent.
+
+use uuid::Uuid;
+
+use crate::api::ContactProblem;
+use crate::api::{Club, ContactType, NewContact};
+use crate::i18n::dates::BE_OFFSET;
+
+/// Splits text into request ids: any mix of whitespace, commas, semicolons and newlines
+/// (quotes and brackets around a token are dropped, so a JSON array of ids reads too).
+/// Returns the valid ids (deduplicated, in order) and the tokens that are not UUIDs,
+/// sanitised and cut to 40 characters (never sent to the server).
+pub fn parse_ids(text: &str) -> (Vec<Uuid>, Vec<String>) {
+    let mut ids = Vec::new();
+    let mut bad = Vec::new();
+    for tok in text
+        .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+        .map(|t| t.trim_matches(|c: char| c == '"' || c == '\'' || c == '[' || c == ']'))
+        .filter(|t| !t.is_empty())
+    {
+        match Uuid::parse_str(tok) {
+            Ok(id) if !ids.contains(&id) => ids.push(id),
+            Ok(_) => {}
+            Err(_) => bad.push(crate::text::truncate_chars(&crate::text::sanitize(tok), 40)),
+        }
+    }
+    (ids, bad)
+}
+
+/// The earliest academic year accepted, CE.
+pub const FIRST_YEAR: i32 = 2000;
+/// The latest academic year accepted, CE.
+pub const LAST_YEAR: i32 = 2100;
+
+/// An academic year as typed, in the Common Era (2026) or the Buddhist Era (2569, as Thai
+/// schools write it): the CE year the API takes (`filter[data][year]`, api-notes.md).
+/// A number from [`FIRST_YEAR`] + 543 up is read as BE.
+///
+/// Errors: not a whole number, or outside 2000-2100 CE (2543-2643 BE), in words.
+pub fn academic_year(text: &str) -> Result<i32, String> {
+    let t = text.trim();
+    let n: i32 = t.parse().map_err(|_| {
+        format!(
+            "{:?} is not a year: give it as 2026 (CE) or 2569 (BE)",
+            crate::text::clean(t, 20)
+        )
+    })?;
+    let ce = if n >= FIRST_YEAR + BE_OFFSET {
+        n - BE_OFFSET
+    } else {
+        n
+    };
+    if !(FIRST_YEAR..=LAST_YEAR).contains(&ce) {
+        return Err(format!(
+            "{n} is not an academic year from {FIRST_YEAR} to {LAST_YEAR} (CE) or {} to {} (BE)",
+            FIRST_YEAR + BE_OFFSET,
+            LAST_YEAR + BE_OFFSET
+        ));
+    }
+    Ok(ce)
+}
+
+/// A new contact read from its type's wire name (`email`, `line`, ...; interface-spec.md
+/// and api-notes.md "Contact") and its value, trimmed and checked for its type
+/// ([`NewContact::check`]): the rule of the dashboard's form and of `clubs contact add`.
+///
+/// Errors: what is wrong with the value ([`ContactProblem`]).
+pub fn contact(kind: &str, value: &str) -> Result<NewContact, ContactProblem> {
+    let new = NewContact {
+        kind: ContactType::parse(kind.trim()),
+        value: value.trim().to_owned(),
+    };
+    new.check()?;
+    Ok(new)
+}
+
+/// The format a contact type expects, in English words (for a refusal).
+pub fn contact_format(kind: &ContactType) -> &'static str {
+    match kind {
+        ContactType::Email => "an e-mail address, like club@school.ac.th",
+        ContactType::Phone => "a phone number of 9 to 15 digits, like +66 81 234 5678",
+        ContactType::Website => "a web address starting with https://",
+        ContactType::Line => "a LINE id of 4 to 20 of a-z 0-9 . _ -, like @robot_club",
+        ContactType::Instagram => "an Instagram name of 1 to 30 of A-Z a-z 0-9 . _",
+        ContactType::Facebook => "a facebook.com address or a page name of 5 to 50 letters",
+        ContactType::Discord => "a Discord name or a discord.gg invite",
+        _ => "any text up to 200 characters",
+    }
+}
+
+/// A club as given: by id, or by (part of) its name in English or Thai.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClubRef {
+    /// A club id.
+    Id(Uuid),
+    /// Text to search clubs by (`filter[q]`, deployed listing, api-notes.md).
+    Name(String),
+}
+
+impl ClubRef {
+    /// Reads a club reference: a UUID is an id; hex digits and dashes that are not a UUID
+    /// are a mistyped id (refused); anything else is a name.
+    ///
+    /// Errors: empty text, or a mistyped id, in words.
+    pub fn parse(text: &str) -> Result<ClubRef, String> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Err("no club given: give its id or (part of) its name".to_owned());
+        }
+        if let Ok(id) = Uuid::parse_str(t) {
+            return Ok(ClubRef::Id(id));
+        }
+        if looks_like_id(t) {
+            return Err(format!(
+                "\"{}\" is not a club id (a UUID)",
+                crate::text::clean(t, 40)
+            ));
+        }
+        Ok(ClubRef::Name(t.to_owned()))
+    }
+}
+
+/// Hex and dashes only, long enough to be meant as an id.
+fn looks_like_id(text: &str) -> bool {
+    text.len() >= 8 && text.contains('-') && text.chars().all(|c| c.is_ascii_hexdigit() || c == '-')
+}
+
+/// Which club a name search means.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClubPick {
+    /// Exactly one club: the only match, or the only one whose English or Thai name equals
+    /// the name typed (ignoring case and how SARA AM was typed).
+    One(Uuid),
+    /// No club matched.
+    None,
+    /// Several matched and none by its whole name: the user chooses.
+    Many(usize),
+}
+
+/// The club `name` means among the search results `clubs`.
+pub fn pick_club(name: &str, clubs: &[Club]) -> ClubPick {
+    let wanted = crate::text::fold(name.trim());
+    let exact: Vec<&Club> = clubs
+        .iter()
+        .filter(|c| {
+            c.name.as_ref().is_some_and(|n| {
+                [&n.en, &n.th]
+                    .into_iter()
+                    .flatten()
+                    .any(|s| crate::text::fold(s.trim()) == wanted)
+            })
+        })
+        .collect();
+    match (clubs.len(), exact.len()) {
+        (0, _) => ClubPick::None,
+        (1, _) => ClubPick::One(clubs[0].id),
+        (_, 1) => ClubPick::One(exact[0].id),
+        (n, _) => ClubPick::Many(n),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn years_are_read_in_either_era_and_bounded() {
+        assert_eq!(academic_year("2026"), Ok(2026));
+        assert_eq!(academic_year(" 2569 "), Ok(2026));
+        assert!(academic_year("26").is_err());
+        assert!(academic_year("3000").is_err());
+        assert!(academic_year("twenty").is_err());
+        assert!(academic_year("2543").is_ok_and(|y| y == 2000));
+    }
+
+    #[test]
+    fn ids_are_split_and_bad_tokens_kept_apart() {
+        let a = "6f1c1b9e-3d57-4c4b-9a38-1b2f6a8b5c01";
+        let (ids, bad) = parse_ids(&format!("[\"{a}\", nope; {a}]"));
+        assert_eq!(ids.len(), 1);
+        assert_eq!(bad, vec!["nope".to_owned()]);
+    }
+
+    #[test]
+    fn a_club_is_an_id_a_mistyped_id_or_a_name() {
+        let a = "6f1c1b9e-3d57-4c4b-9a38-1b2f6a8b5c01";
+        assert!(matches!(ClubRef::parse(a), Ok(ClubRef::Id(_))));
+        assert!(ClubRef::parse("6f1c1b9e-3d57").is_err());
+        assert_eq!(ClubRef::parse(" robot "), Ok(ClubRef::Name("robot".into())));
+        assert!(ClubRef::parse("  ").is_err());
+    }
+
+    #[test]
+    fn contact_values_are_checked_for_their_type() {
+        assert!(contact("email", "nope").is_err());
+        assert!(
+            contact("email", " club@school.ac.th ").is_ok_and(|c| c.value == "club@school.ac.th")
+        );
+        assert!(contact("line", "@robot_club").is_ok());
+    }
+}

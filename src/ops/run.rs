@@ -1,0 +1,291 @@
+//! Sending writes from a face that awaits them (the command line; any future face without
+//! its own event loop): one decision with its answer's meaning and, when the answer is
+//! lost, re-reads with backoff until the server's status is known; and the bulk runner,
+//! with bounded concurrency and its stop rules.
+//!
+//! The dashboard follows the same rules through its effects and `Msg::Retry` (it never
+//! blocks): [`super::verdict`] for the meaning and the settlement, [`super::audit`] for the
+//! lines.
+
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures::StreamExt;
+use uuid::Uuid;
+
+use super::action::RowAction;
+use super::audit::{self, AuditLog, Outcome};
+use super::verdict::{self, Answer, Found, Reread, StillUnknown};
+use crate::api::{ApiClient, ApiError, ClubRequest, FetchLevel, Levels};
+
+/// Levels of the request a decision returns and a re-read reads: the request at `default`
+/// (its membership status), club and student at `compact` (api-notes.md, "Fetch levels": a
+/// student account may not read `default` students outside its classroom).
+pub const DECISION_LEVELS: Levels = Levels::new(FetchLevel::Default, FetchLevel::Compact);
+
+/// How long a face that awaits its writes keeps re-reading a request whose answer was lost
+/// before it leaves the outcome `unknown` (the dashboard never gives up).
+pub const SETTLE_PATIENCE: Duration = Duration::from_secs(120);
+
+/// Shared switches of one run: `stop` sends nothing more (a first Ctrl-C, or an answer that
+/// no further call can beat); `give_up` stops waiting for lost answers to settle (a second
+/// Ctrl-C). Also the writes sent whose answer has not arrived (for an `unknown` line when
+/// the run is abandoned). Clones share the state.
+#[derive(Debug, Clone, Default)]
+pub struct Control {
+    stop: Arc<AtomicBool>,
+    give_up: Arc<AtomicBool>,
+    in_flight: Arc<Mutex<Vec<(Uuid, &'static str)>>>,
+}
+
+impl Control {
+    /// Sends nothing more.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// True once [`Control::stop`] was called.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+
+    /// Stops waiting for lost answers (and sends nothing more).
+    pub fn give_up(&self) {
+        self.stop();
+        self.give_up.store(true, Ordering::SeqCst);
+    }
+
+    /// True once [`Control::give_up`] was called.
+    pub fn given_up(&self) -> bool {
+        self.give_up.load(Ordering::SeqCst)
+    }
+
+    /// The writes sent whose answer has not arrived: `(target, audit verb)`.
+    pub fn in_flight(&self) -> Vec<(Uuid, &'static str)> {
+        self.in_flight.lock().map(|v| v.clone()).unwrap_or_default()
+    }
+
+    fn sent(&self, id: Uuid, verb: &'static str) {
+        if let Ok(mut v) = self.in_flight.lock() {
+            v.push((id, verb));
+        }
+    }
+
+    fn answered(&self, id: Uuid) {
+        if let Ok(mut v) = self.in_flight.lock() {
+            v.retain(|(x, _)| *x != id);
+        }
+    }
+}
+
+/// How a decision ended, as the server says.
+#[derive(Debug)]
+pub enum Verdict {
+    /// The server confirmed it: the updated request (approve, decline) or nothing (delete).
+    Done(Option<ClubRequest>),
+    /// The server refused it: nothing changed.
+    Refused(ApiError),
+    /// The answer was lost and a re-read settled it: applied or not ([`Found::applied`]);
+    /// the request as re-read, when it still exists.
+    Settled {
+        /// What the re-read showed.
+        found: Found,
+        /// How the answer was lost.
+        cause: ApiError,
+        /// The request as re-read (`None` when it is gone).
+        request: Option<ClubRequest>,
+    },
+    /// The answer was lost and no re-read could settle it before the run gave up: the
+    /// outcome is unknown (never sent again).
+    Unknown {
+        /// How the answer was lost.
+        cause: ApiError,
+        /// Why the last re-read did not settle it.
+        why: StillUnknown,
+    },
+}
+
+impl Verdict {
+    /// The audit outcome the verdict ends on: `ok`, `failed` or `unknown`.
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            Verdict::Done(_) => Outcome::Ok,
+            Verdict::Refused(_) => Outcome::Failed,
+            Verdict::Settled { found, .. } if found.applied() => Outcome::Ok,
+            Verdict::Settled { .. } => Outcome::Failed,
+            Verdict::Unknown { .. } => Outcome::Unknown,
+        }
+    }
+
+    /// The request as the server last showed it, when known.
+    pub fn request(&self) -> Option<&ClubRequest> {
+        match self {
+            Verdict::Done(r) | Verdict::Settled { request: r, .. } => r.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The verdict in English words, for the command line: `approved`, the server's refusal,
+    /// `approved (after a lost answer, settled by a re-read)`, ...
+    pub fn english(&self, action: RowAction) -> String {
+        match self {
+            Verdict::Done(_) => action.past().to_owned(),
+            Verdict::Refused(e) => audit::error_detail(e),
+            Verdict::Settled { found, cause, .. } => audit::settled_detail(cause, found),
+            Verdict::Unknown { cause, why } => {
+                let why = match why {
+                    StillUnknown::ReadFailed(e) => format!("the re-read failed too: {e}"),
+                    StillUnknown::LevelHidesStatus => {
+                        "the re-read does not show the status".to_owned()
+                    }
+                };
+                format!(
+                    "outcome unknown: the answer was lost ({}) and {why}; it was not sent again",
+                    audit::error_detail(cause)
+                )
+            }
+        }
+    }
+}
+
+/// Sends one decision and follows it to the server's truth: the audit gets `ok` or `failed`
+/// for an answer; for a lost answer `unknown`, then re-reads ([`DECISION_LEVELS`]) with
+/// [`verdict::settle_backoff`] until [`verdict::settle`] knows, and a second line with the
+/// settled outcome. Never sends the write twice. Gives up re-reading after `patience` or
+/// when `control` gives up (the verdict is then [`Verdict::Unknown`]). Audit lines that
+/// cannot be written are passed to `audit_failed` (the run goes on).
+pub async fn decide(
+    client: &ApiClient,
+    log: &AuditLog,
+    id: Uuid,
+    action: RowAction,
+    patience: Duration,
+    control: &Control,
+    audit_failed: &(dyn Fn(String) + Sync),
+) -> Verdict {
+    let write = |outcome: Outcome, detail: Option<String>| {
+        let entry = log.entry(chrono::Utc::now(), action.verb(), id, outcome, detail);
+        if let Err(e) = log.write(&entry) {
+            audit_failed(e);
+        }
+    };
+    control.sent(id, action.verb());
+    let result = match action.status() {
+        Some(status) => client
+            .update_club_request(id, &status, DECISION_LEVELS)
+            .await
+            .map(|r| Some(r.data)),
+        None => client.delete_club_request(id).await.map(|_| None),
+    };
+    control.answered(id);
+    let cause = match verdict::classify(result) {
+        Answer::Done(r) => {
+            write(Outcome::Ok, None);
+            return Verdict::Done(r);
+        }
+        Answer::Refused(e) => {
+            write(Outcome::Failed, Some(audit::error_detail(&e)));
+            return Verdict::Refused(e);
+        }
+        Answer::Lost(e) => e,
+    };
+    write(Outcome::Unknown, Some(audit::lost_detail(&cause)));
+    let started = tokio::time::Instant::now();
+    let mut attempt = 0;
+    loop {
+        let read = client.club_request(id, DECISION_LEVELS).await;
+        let request = read.as_ref().ok().map(|r| r.data.clone());
+        let reread = Reread::of(read, |r| r.data.membership().cloned());
+        match verdict::settle(action, &reread) {
+            Ok(found) => {
+                let (outcome, detail) = audit::settled_line(&cause, &found);
+                write(outcome, Some(detail));
+                return Verdict::Settled {
+                    found,
+                    cause,
+                    request,
+                };
+            }
+            Err(why) => {
+                let wait = verdict::settle_backoff(attempt);
+                if control.given_up() || started.elapsed() + wait > patience {
+                    return Verdict::Unknown { cause, why };
+                }
+                tokio::time::sleep(wait).await;
+                attempt += 1;
+                if control.given_up() {
+                    return Verdict::Unknown { cause, why };
+                }
+            }
+        }
+    }
+}
+
+/// Runs `call` for every id with at most `limit` in flight (at least 1), results in input
+/// order; `None` for an id not sent because the run stopped first ([`Control::stop`]: a
+/// Ctrl-C, or an earlier result for which `stops` is true, such as a missing route or a
+/// refused key: [`verdict::stops_run`]). `each` sees every result as it arrives (progress,
+/// one line per failure).
+pub async fn bulk<T, F, Fut>(
+    ids: &[Uuid],
+    limit: usize,
+    control: &Control,
+    call: F,
+    stops: impl Fn(&T) -> bool,
+    mut each: impl FnMut(Uuid, Option<&T>),
+) -> Vec<(Uuid, Option<T>)>
+where
+    F: Fn(Uuid) -> Fut,
+    Fut: Future<Output = T>,
+{
+    let mut stream = futures::stream::iter(ids.iter().copied())
+        .map(|id| {
+            // `buffered` calls this closure only when a slot is free, so the flag read here
+            // is current when the call would start.
+            let fut = (!control.stopped()).then(|| call(id));
+            async move {
+                match fut {
+                    Some(f) => (id, Some(f.await)),
+                    None => (id, None),
+                }
+            }
+        })
+        .buffered(limit.max(1));
+    let mut out = Vec::with_capacity(ids.len());
+    while let Some((id, r)) = stream.next().await {
+        if r.as_ref().is_some_and(&stops) {
+            control.stop();
+        }
+        each(id, r.as_ref());
+        out.push((id, r));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_stopping_result_leaves_the_rest_unsent() {
+        let ids: Vec<Uuid> = (0..6).map(|_| Uuid::new_v4()).collect();
+        let control = Control::default();
+        let third = ids[2];
+        let mut seen = 0;
+        let out = bulk(
+            &ids,
+            1,
+            &control,
+            |id| async move { id == third },
+            |stop: &bool| *stop,
+            |_, _| seen += 1,
+        )
+        .await;
+        assert_eq!(seen, 6);
+        let sent = out.iter().filter(|(_, r)| r.is_some()).count();
+        assert_eq!(sent, 3, "{out:?}");
+        assert!(control.stopped());
+    }
+}
