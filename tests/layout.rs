@@ -288,15 +288,28 @@ fn header(m: &Model, w: u16) -> String {
     screen(m, w, 24).lines().next().unwrap_or("").to_owned()
 }
 
-/// Asserts that where the e-mail is cut, one blank is all the room left beside it.
-fn cut_by_the_least(h: &str, what: &str) {
-    if let Some(i) = h.find('…') {
-        let after = &h[i + '…'.len_utf8()..];
-        assert!(
-            after.starts_with(' ') && !after[1..].starts_with(' '),
-            "{what}: the e-mail is cut while room is left: {h}"
-        );
+/// Asserts how the header line `h` shows `email`. With `cut`: cut once, with "…", after a
+/// part of the e-mail, and by the least (one blank is all the room left beside it). Without:
+/// the whole e-mail and no "…" anywhere on the line.
+fn cut_by_the_least(h: &str, email: &str, cut: bool, what: &str) {
+    if !cut {
+        assert!(h.contains(email), "{what}: the whole e-mail: {h}");
+        assert!(!h.contains('…'), "{what}: nothing is cut: {h}");
+        return;
     }
+    assert_eq!(h.matches('…').count(), 1, "{what}: the e-mail is cut: {h}");
+    let (before, after) = h.split_once('…').expect("one \"…\"");
+    let kept = email
+        .char_indices()
+        .map(|(i, _)| &email[..i])
+        .filter(|p| p.len() >= 12 && before.ends_with(p))
+        .max_by_key(|p| p.len());
+    assert!(kept.is_some(), "{what}: \"…\" cuts the e-mail: {h}");
+    assert!(!h.contains(email), "{what}: cut, not whole: {h}");
+    assert!(
+        after.starts_with(' ') && !after[1..].starts_with(' '),
+        "{what}: the e-mail is cut while room is left: {h}"
+    );
 }
 
 #[test]
@@ -313,6 +326,8 @@ fn the_email_has_the_header_room_first() {
         };
         let short = format!("admin@school.example.ac.th ({word})");
         assert!(h.contains(&short), "{lang:?}: {h}");
+        let email = "admin@school.example.ac.th";
+        cut_by_the_least(&h, email, false, &format!("{lang:?} admin"));
         // The moderator: the API version never keeps its room while the e-mail is cut.
         m.user = Loadable::Loaded(user(moderator, "student", false));
         let h = header(&m, 80);
@@ -321,7 +336,9 @@ fn the_email_has_the_header_room_first() {
         if lang == Lang::English {
             assert!(h.contains(moderator), "{h}");
         }
-        cut_by_the_least(&h, &format!("{lang:?} moderator"));
+        // Thai words take more room: the e-mail is cut there, by the least; whole in English.
+        let cut = lang == Lang::Thai;
+        cut_by_the_least(&h, moderator, cut, &format!("{lang:?} moderator"));
         // A 0.9 server: the notice in its short form; the e-mail cut by the least.
         m.user = Loadable::Loaded(admin());
         m.capabilities.update_route = Some(UpdateRoute::Missing);
@@ -334,7 +351,7 @@ fn the_email_has_the_header_room_first() {
         assert!(h.contains(notice), "{lang:?}: {h}");
         assert!(h.contains("admin@school.example."), "{lang:?}: {h}");
         assert!(!h.contains("API"), "{lang:?}: {h}");
-        cut_by_the_least(&h, &format!("{lang:?} 0.9"));
+        cut_by_the_least(&h, email, true, &format!("{lang:?} 0.9"));
         // Wide: everything, the role in full.
         let h = header(&m, 160);
         let role = if lang == Lang::Thai {
@@ -344,6 +361,7 @@ fn the_email_has_the_header_room_first() {
         };
         let full = format!("admin@school.example.ac.th {role}");
         assert!(h.contains(&full), "{lang:?}: {h}");
+        cut_by_the_least(&h, email, false, &format!("{lang:?} 160 wide"));
         assert!(h.contains("API 0.8.4"), "{lang:?}: {h}");
     }
 }

@@ -6,7 +6,7 @@ mod common;
 
 use club_admin::api::*;
 use club_admin::app::model::*;
-use club_admin::app::{ApiAnswer, ApiCall, Effect, Model, Msg, Scope, update};
+use club_admin::app::{ApiAnswer, ApiCall, Effect, Model, Msg, update};
 use common::*;
 use uuid::Uuid;
 
@@ -119,11 +119,10 @@ fn without_the_update_route_approve_and_decline_are_refused_here_and_offered_now
         list,
         ApiAnswer::Listing(Ok(listing_reply(sample_rows(), None, 3))),
     );
+    let bar = hint_bar(&m, 120);
     assert!(
-        m.keymap
-            .hints_offered(Scope::Queue, m.offered())
-            .iter()
-            .any(|h| h.1 == "approve")
+        bar.contains("a approve") && bar.contains("x decline"),
+        "{bar}"
     );
 
     let _ = answer(
@@ -157,18 +156,23 @@ fn without_the_update_route_approve_and_decline_are_refused_here_and_offered_now
     let fx = update(&mut m, key('a'));
     assert!(calls(&fx).is_empty() && m.popup.is_none());
 
-    let hints = m.keymap.hints_offered(Scope::Queue, m.offered());
+    // Neither the hint bar nor the help (as drawn) offers them; delete is still offered.
+    let bar = hint_bar(&m, 120);
     assert!(
-        !hints.iter().any(|h| h.1 == "approve" || h.1 == "decline"),
-        "{hints:?}"
+        !bar.contains("approve") && !bar.contains("decline"),
+        "{bar}"
     );
+    assert!(bar.contains("D delete"), "delete is still offered: {bar}");
+    let en = |k: &str| club_admin::i18n::tr(club_admin::i18n::Lang::English, k);
+    let _ = update(&mut m, key('?'));
+    let help = help_drawn(&m);
     assert!(
-        hints.iter().any(|h| h.1 == "delete"),
-        "delete is still offered"
+        !help.contains(&en("action-approve")) && !help.contains(&en("action-decline")),
+        "{help}"
     );
-    let help = m.keymap.help_rows_offered("", m.offered());
-    assert!(!help.iter().any(|r| r.2 == "approve" || r.2 == "decline"));
-    assert!(help.iter().any(|r| r.2 == "delete"));
+    assert!(help.contains(&en("action-delete")), "{help}");
+    let _ = update(&mut m, code(club_admin::app::KeyCode::Esc));
+    assert!(m.popup.is_none());
 
     // Delete still works: it asks, and its confirmation sends the call.
     let _ = update(&mut m, key('u'));

@@ -804,12 +804,49 @@ fn quit_saves_the_queue_and_asks_twice_while_actions_run() {
 
 #[test]
 fn help_is_searchable_and_command_line_runs_commands() {
+    let en = |k: &str| club_admin::i18n::tr(club_admin::i18n::Lang::English, k);
+    // Rows the search "approve" keeps (their text says approve), and rows it leaves out.
+    let kept = [en("action-approve"), en("action-undo")];
+    let left_out = [
+        en("action-decline"),
+        en("action-delete"),
+        en("action-mark"),
+        en("action-filter"),
+        en("action-refresh"),
+        en("action-sign-in"),
+    ];
     let mut m = model_with(sample_rows());
     update(&mut m, key('?'));
+    let whole = help_drawn(&m);
+    for row in kept.iter().chain(&left_out) {
+        assert!(whole.contains(row.as_str()), "{row:?} unsearched:\n{whole}");
+    }
+    // As a user searches: `/` out of habit (as for the queue filter), then the words.
+    update(&mut m, key('/'));
     typed(&mut m, "approve");
-    let rows = m.keymap.help_rows("approve");
-    assert!(rows.iter().any(|r| r.2 == "approve"));
-    assert!(rows.len() < m.keymap.help_rows("").len());
+    assert!(
+        matches!(&m.popup, Some(Popup::Help { query, .. }) if query.value() == "/approve"),
+        "{:?}",
+        m.popup
+    );
+    let found = help_drawn(&m);
+    for row in &kept {
+        assert!(found.contains(row.as_str()), "{row:?} found:\n{found}");
+    }
+    for row in &left_out {
+        assert!(!found.contains(row.as_str()), "{row:?} left out:\n{found}");
+    }
+    assert!(!found.contains("No key matches"), "{found}");
+    // Typed away and something else typed: no row matches, and the help says so.
+    for _ in "/approve".chars() {
+        update(&mut m, code(KeyCode::Backspace));
+    }
+    typed(&mut m, "xyzzy");
+    let none = help_drawn(&m);
+    for row in kept.iter().chain(&left_out) {
+        assert!(!none.contains(row.as_str()), "{row:?} for xyzzy:\n{none}");
+    }
+    assert!(none.contains("No key matches \"xyzzy\"."), "{none}");
     update(&mut m, code(KeyCode::Esc));
     assert!(m.popup.is_none());
     update(&mut m, key(':'));
@@ -949,8 +986,16 @@ fn keymap_overrides_apply_and_bad_bindings_are_reported() {
     assert!(all.contains("aprove: no such action"), "{all}");
     assert!(all.contains("bound to both"), "{all}");
     assert!(all.contains("Esc only cancels"), "{all}");
-    let hints = Keymap::default().hints(club_admin::app::Scope::Queue, false);
-    assert!(hints.iter().any(|(k, l)| k == "a" && *l == "approve"));
+    // The hint bar as drawn offers approve on its key: `a` by default, `A` once rebound.
+    let mut m = model_with(sample_rows());
+    let bar = hint_bar(&m, 120);
+    assert!(bar.contains("a approve"), "{bar}");
+    m.keymap = km;
+    let bar = hint_bar(&m, 120);
+    assert!(
+        bar.contains("A approve") && !bar.contains("a approve"),
+        "{bar}"
+    );
 }
 
 #[test]

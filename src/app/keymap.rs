@@ -187,13 +187,6 @@ pub struct Offered {
 }
 
 impl Offered {
-    /// Everything offered.
-    pub const ALL: Offered = Offered {
-        read_only: false,
-        decisions: true,
-        club_shown: true,
-    };
-
     /// True when `action` is offered: in `--read-only` nothing that changes data, where
     /// decisions are not possible no approve or decline; undo (`z`, which takes back a held
     /// approve or decline) only where approve and decline are offered, since nothing can be
@@ -314,46 +307,6 @@ impl Keymap {
             .and_then(|b| b.keys.first().copied())
     }
 
-    /// Footer hints for `scope`: `(keys, label)` pairs, scope first then global. With
-    /// `read_only`, actions that change data are left out (they would only be refused).
-    pub fn hints(&self, scope: Scope, read_only: bool) -> Vec<(String, &'static str)> {
-        self.hints_offered(
-            scope,
-            Offered {
-                read_only,
-                ..Offered::ALL
-            },
-        )
-    }
-
-    /// Footer hints for `scope`, leaving out what is not `offered` (see [`Keymap::hints`]).
-    pub fn hints_offered(&self, scope: Scope, offered: Offered) -> Vec<(String, &'static str)> {
-        let short = |a: Action| match a {
-            Action::Approve => "approve",
-            Action::Decline => "decline",
-            Action::Delete => "delete",
-            Action::Mark => "mark",
-            Action::Filter => "filter",
-            Action::Open => "load",
-            Action::NewContact => "new contact",
-            Action::RaiseLevel => "more",
-            Action::LowerLevel => "less",
-            Action::Help => "help",
-            Action::NextPane => "pane",
-            Action::ClubLookup => "club",
-            Action::AddIds => "add ids",
-            Action::CommandLine => "command",
-            Action::Quit => "quit",
-            other => other.name(),
-        };
-        self.bindings
-            .iter()
-            .filter(|b| b.hint && (b.scope == scope || b.scope == Scope::Global))
-            .filter(|b| offered.offers(b.action))
-            .filter_map(|b| b.keys.first().map(|k| (k.to_string(), short(b.action))))
-            .collect()
-    }
-
     /// The actions in the hint bar of `scope` with their first key, in order, without what
     /// is not `offered`: for a view that names them in the reader's language.
     pub fn hint_actions(&self, scope: Scope, offered: Offered) -> Vec<(String, Action)> {
@@ -366,24 +319,14 @@ impl Keymap {
             .collect()
     }
 
-    /// Help rows `(scope, keys, action name, description)`, filtered by `query`
-    /// (compared [`super::filter::fold`]ed: case-insensitive, SARA AM however typed;
-    /// matching keys, names or descriptions).
-    pub fn help_rows(&self, query: &str) -> Vec<(Scope, String, &'static str, &'static str)> {
-        self.help_rows_offered(query, Offered::ALL)
-    }
-
-    /// Help rows as [`Keymap::help_rows`], without what is not `offered` ([`Offered::offers`]:
-    /// approve, decline and undo where the server or the account does not allow decisions;
-    /// every change and undo in `--read-only`).
+    /// Help rows `(scope, keys, action name, description)` in help order, without what is
+    /// not `offered` ([`Offered::offers`]: approve, decline and undo where the server or the
+    /// account does not allow decisions; every change and undo in `--read-only`). The help
+    /// pop-up names them in the reader's language and filters them by its search.
     pub fn help_rows_offered(
         &self,
-        query: &str,
         offered: Offered,
     ) -> Vec<(Scope, String, &'static str, &'static str)> {
-        // A `/` typed out of habit (as for the queue filter) is not part of the search.
-        let q = super::filter::fold(query.trim().trim_start_matches('/'));
-        let fold = super::filter::fold;
         let mut rows: Vec<_> = self
             .bindings
             .iter()
@@ -397,12 +340,6 @@ impl Keymap {
                     .join(" ");
                 let (name, desc) = b.action.info();
                 (b.scope, keys, name, desc)
-            })
-            .filter(|(_, keys, name, desc)| {
-                q.is_empty()
-                    || fold(keys).contains(&q)
-                    || name.contains(&q)
-                    || fold(desc).contains(&q)
             })
             .collect();
         rows.sort_by_key(|r| r.0);

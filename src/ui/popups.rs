@@ -109,7 +109,7 @@ fn search_text(query: &str) -> String {
 fn help_rows(m: &Model, query: &str) -> Vec<(Scope, String, &'static str, String)> {
     let q = search_text(query);
     m.keymap
-        .help_rows_offered("", m.offered())
+        .help_rows_offered(m.offered())
         .into_iter()
         .map(|(scope, keys, name, desc)| {
             let said = crate::i18n::tr(m.lang, &crate::i18n::action_key("action", name));

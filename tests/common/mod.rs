@@ -249,6 +249,31 @@ pub fn screen(m: &Model, w: u16, h: u16) -> String {
     buffer_text(t.backend().buffer())
 }
 
+/// The hint bar as drawn by the real view: the last line of a `w` x 24 screen.
+pub fn hint_bar(m: &Model, w: u16) -> String {
+    screen(m, w, 24)
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// The open help pop-up as drawn by the real view, whole: on a screen tall enough for all of
+/// it (120x200), its last line (the filter terms) on screen, so a row not drawn is left out
+/// by the help, not scrolled out of sight.
+pub fn help_drawn(m: &Model) -> String {
+    assert!(
+        matches!(m.popup, Some(Popup::Help { .. })),
+        "the help is open: {:?}",
+        m.popup
+    );
+    let s = screen(m, 120, 200);
+    let end = club_admin::i18n::tr(m.lang, "help-filter-terms");
+    let end = club_admin::text::for_terminal(&end);
+    assert!(s.contains(end.as_ref()), "the help ends on screen:\n{s}");
+    s
+}
+
 /// A drawn buffer's text, one line per row, trailing spaces cut; the cells a wide character
 /// covers are skipped (its symbol stands once).
 pub fn buffer_text(buf: &ratatui::buffer::Buffer) -> String {
