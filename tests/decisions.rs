@@ -659,3 +659,68 @@ fn a_bulk_action_counts_lost_answers_as_unknown_not_failed() {
     assert!(s.contains("1 of 2 done") && s.contains("1 unknown"), "{s}");
     assert!(!s.contains("failed"), "{s}");
 }
+
+/// Issue 17 item 3: a row whose re-read failed too is read again by itself, at the core's
+/// backoff (`Msg::Retry` at `Model::retry_at`, no key), and `a` on it reads instead of
+/// sending a second write.
+#[test]
+fn an_unknown_outcome_is_re_read_by_itself_and_never_written_twice() {
+    let (mut m, _, reread) = approve_and_lose();
+    let down = || {
+        ApiAnswer::Request(Err(ApiError::Server(ErrorInfo {
+            status: Some(503),
+            ..ErrorInfo::default()
+        })))
+    };
+    let fx = answer(&mut m, reread, down());
+    assert!(audits(&fx).is_empty(), "nothing settled, nothing guessed");
+    // The server answered again after the time-out: the link is back, so the row is read
+    // again at once (not at the end of its backoff).
+    let again = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }));
+    assert_eq!(
+        again.len(),
+        1,
+        "read again at once when the link comes back"
+    );
+    let fx = answer(&mut m, again[0], down());
+    assert!(audits(&fx).is_empty());
+    let due = m.retry_at().expect("a re-read is planned");
+    assert_eq!((due - m.now).num_seconds(), 1, "first backoff: 1 s");
+    let row = m.queue.get(id(1)).expect("row");
+    assert!(
+        row.error
+            .as_deref()
+            .unwrap_or("")
+            .contains("reading it again in 1 s")
+    );
+    // Before it is due, nothing; at the time, the re-read goes out without a key.
+    let now = m.now;
+    let early = update(&mut m, Msg::Retry(now));
+    assert!(api_ids(&early, |c| matches!(c, ApiCall::GetRequest { .. })).is_empty());
+    let fx = update(&mut m, Msg::Retry(due));
+    let rid = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }))[0];
+    let fx = answer(&mut m, rid, down());
+    assert!(audits(&fx).is_empty());
+    let next = m.retry_at().expect("planned again");
+    assert_eq!((next - due).num_seconds(), 2, "second backoff: 2 s");
+    // `a` on the row: a read, not a PUT.
+    let pos = m
+        .queue
+        .visible()
+        .iter()
+        .position(|&i| m.queue.items()[i].id == id(1))
+        .expect("shown");
+    m.queue.set_cursor(pos);
+    let fx = update(&mut m, key('a'));
+    assert!(
+        api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. })).is_empty(),
+        "never a second write while the outcome is unknown"
+    );
+    let rid = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }))[0];
+    assert!(m.held().is_empty(), "nothing held either");
+    let mut r = sample_rows()[0].clone();
+    r.membership_status = Some(MembershipStatus::Approved);
+    let fx = answer(&mut m, rid, ApiAnswer::Request(Ok(reply(r))));
+    assert_eq!(audits(&fx)[0].1, Outcome::Ok);
+    assert!(m.unsettled().is_empty() && m.retry_at().is_none());
+}

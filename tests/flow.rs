@@ -12,6 +12,7 @@ use club_admin::app::model::*;
 use club_admin::demo::{self, DemoHandle, DemoOptions, Faults};
 use club_admin::runtime::headless::Headless;
 use common::*;
+use uuid::Uuid;
 
 struct Driver {
     h: Headless,
@@ -281,4 +282,140 @@ async fn expired_session_keeps_the_queue_and_signing_in_resumes() {
     }
     drv.keys("a").await;
     assert_eq!(d.request_status(target), Some(MembershipStatus::Approved));
+}
+
+/// Issue 17's fault matrix for the dashboard: mark 20, `a`, `y` against the demo server
+/// with every fault flag on (5xx, dropped connections, answers lost after the write), then
+/// no key at all. The dashboard settles every row by itself (re-reads with backoff): each
+/// row, the queue's counts on screen and the audit equal the server, and each request got
+/// at most one write. Then `a` on rows the server still has pending sends once more, and
+/// never to an approved one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fault_matrix_the_dashboard_settles_every_row_by_itself() {
+    let d = demo::start(DemoOptions {
+        extra_requests: 20,
+        ..DemoOptions::default()
+    })
+    .await
+    .expect("demo");
+    let mut drv = Driver::new(&d, "moderator").await;
+    let pending = d.pending_for("moderator");
+    assert!(pending.len() >= 20, "{}", pending.len());
+    for _ in 0..20 {
+        drv.h.send(key(' '));
+    }
+    let marked = drv.h.model.queue.marked_ids();
+    assert_eq!(marked.len(), 20);
+    d.set_faults(Faults {
+        failure_rate: 0.3,
+        drop_rate: 0.2,
+        drop_after_write_rate: 0.3,
+        ..Faults::default()
+    });
+    drv.h.send(key('a'));
+    drv.h.send(key('y'));
+    let settled = |m: &club_admin::app::Model| m.unsettled().is_empty() && m.held().is_empty();
+    let ran = drv.h.run_until(Duration::from_secs(120), settled).await;
+    d.set_faults(Faults::default());
+    ran.expect("every row settled without a key");
+
+    let check = |drv: &Driver, what: &str| {
+        let m = &drv.h.model;
+        let mut approved = 0;
+        for id in &marked {
+            let server = d.request_status(*id);
+            let row = m.queue.get(*id).expect("row").status().cloned();
+            assert_eq!(
+                row, server,
+                "{what}: the row of {id} shows the server's status"
+            );
+            if server == Some(MembershipStatus::Approved) {
+                approved += 1;
+            }
+            let last = drv
+                .h
+                .audit()
+                .iter()
+                .rev()
+                .find(|a| a.target == *id)
+                .map(|a| a.outcome.as_str());
+            match server {
+                Some(MembershipStatus::Approved) => assert_eq!(last, Some("ok"), "{what}: {id}"),
+                _ => assert!(
+                    matches!(last, Some("failed") | None),
+                    "{what}: {id}: {last:?}"
+                ),
+            }
+        }
+        let screen = screen(m, 120, 40);
+        let others = m
+            .queue
+            .items()
+            .iter()
+            .filter(|i| !marked.contains(&i.id))
+            .filter(|i| i.status() == Some(&MembershipStatus::Approved))
+            .count();
+        assert!(
+            screen.contains(&format!("{} approved", approved + others)),
+            "{what}: the counts on screen are the server's ({approved} approved):\n{screen}"
+        );
+        approved
+    };
+    let approved = check(&drv, "after the faults");
+    for (id, n) in writes(&d) {
+        assert_eq!(n, 1, "{id} got {n} writes");
+    }
+    assert!(approved > 0, "some approvals went through the faults");
+    let unknown = drv
+        .h
+        .audit()
+        .iter()
+        .filter(|a| a.outcome == club_admin::app::Outcome::Unknown)
+        .count();
+    assert!(unknown > 0, "answers were lost (and settled by re-reads)");
+
+    // Whatever is still pending is decided again, once, by the moderator.
+    let left: Vec<Uuid> = marked
+        .iter()
+        .copied()
+        .filter(|id| d.request_status(*id) == Some(MembershipStatus::Pending))
+        .collect();
+    if !left.is_empty() {
+        // They stay marked, with their error: `a`, `y` decides them again.
+        let mut still: Vec<Uuid> = drv.h.model.queue.marked_ids();
+        still.sort();
+        let mut want = left.clone();
+        want.sort();
+        assert_eq!(
+            still, want,
+            "the rows not applied stay marked for another try"
+        );
+        drv.send(key('a')).await;
+        drv.send(key('y')).await;
+        drv.h
+            .run_until(Duration::from_secs(30), settled)
+            .await
+            .expect("settled");
+        assert_eq!(check(&drv, "after deciding the rest"), 20);
+    }
+    for (id, n) in writes(&d) {
+        let was_left = left.contains(&id);
+        assert!(n <= 1 + usize::from(was_left), "{id} got {n} writes");
+    }
+}
+
+/// PUTs and DELETEs the demo server received per request (the probe's nil UUID left out).
+fn writes(d: &DemoHandle) -> std::collections::HashMap<Uuid, usize> {
+    let mut n = std::collections::HashMap::new();
+    for w in d.writes_received() {
+        if let Some(id) = w
+            .rsplit('/')
+            .next()
+            .and_then(|s| Uuid::parse_str(s).ok())
+            .filter(|id| !id.is_nil())
+        {
+            *n.entry(id).or_insert(0) += 1;
+        }
+    }
+    n
 }

@@ -50,6 +50,11 @@ pub async fn inject(State(state): State<AppState>, req: Request, next: Next) -> 
     state
         .calls
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    if is_write(req.method())
+        && let Ok(mut w) = state.writes.lock()
+    {
+        w.push(format!("{} {}", req.method(), req.uri().path()));
+    }
     let faults = state.faults.lock().map(|f| f.clone()).unwrap_or_default();
     let mut delay = faults.latency;
     if !faults.jitter.is_zero() {

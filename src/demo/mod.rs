@@ -220,6 +220,17 @@ impl DemoHandle {
         st.mutations.clone()
     }
 
+    /// Every write received so far, answered, refused or dropped (`PUT /v1/clubs/requests/<id>`,
+    /// `DELETE ...`, `POST /v1/clubs/<id>/contacts`), in order: a client that never writes
+    /// twice sends each request's write once.
+    pub fn writes_received(&self) -> Vec<String> {
+        self.state
+            .writes
+            .lock()
+            .map(|w| w.clone())
+            .unwrap_or_default()
+    }
+
     /// HTTP requests received so far (every route, answered or dropped), for harnesses that
     /// count calls.
     pub fn calls(&self) -> u64 {
@@ -320,6 +331,7 @@ pub async fn start(options: DemoOptions) -> Result<DemoHandle, String> {
         faults: Arc::new(Mutex::new(options.faults.clone())),
         version: options.api_version,
         calls: Arc::new(std::sync::atomic::AtomicU64::new(0)),
+        writes: Arc::new(Mutex::new(Vec::new())),
     };
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", options.port))
         .await

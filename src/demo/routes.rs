@@ -56,6 +56,9 @@ pub struct AppState {
     pub version: ServiceVersion,
     /// Requests received (counted by the fault layer, before any fault).
     pub calls: Arc<std::sync::atomic::AtomicU64>,
+    /// Every write received (`PUT /v1/clubs/requests/<id>`, ...), before any fault: how
+    /// many times a client sent each write, whatever became of it.
+    pub writes: Arc<Mutex<Vec<String>>>,
 }
 
 impl AppState {

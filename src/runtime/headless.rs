@@ -102,6 +102,43 @@ impl Headless {
         took
     }
 
+    /// Runs as the event loop does, in real time: applies answers as they arrive, sends
+    /// `Msg::Tick` every 120 ms and `Msg::Retry` when the model asks for it
+    /// ([`Model::retry_at`]: the link's probe, re-reads of writes whose answer was lost),
+    /// until `done` holds for the model with nothing in flight. No key is pressed.
+    ///
+    /// Errors: `limit` passed first (a guard against a hang; the message says what waited).
+    pub async fn run_until(
+        &mut self,
+        limit: Duration,
+        done: impl Fn(&Model) -> bool,
+    ) -> Result<(), String> {
+        let deadline = tokio::time::Instant::now() + limit;
+        let tick = Duration::from_millis(120);
+        loop {
+            self.send(Msg::Tick(chrono::Utc::now()));
+            if let Some(at) = self.model.retry_at()
+                && at <= chrono::Utc::now()
+            {
+                self.send(Msg::Retry(chrono::Utc::now()));
+            }
+            if !self.model.busy() && self.rx.is_empty() && done(&self.model) {
+                return Ok(());
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Err(format!(
+                    "not done after {limit:?}: {} call(s) in flight, {} write(s) unsettled",
+                    self.model.in_flight(),
+                    self.model.unsettled().len()
+                ));
+            }
+            let wake = (tokio::time::Instant::now() + tick).min(deadline);
+            while let Ok(Some(msg)) = tokio::time::timeout_at(wake, self.rx.recv()).await {
+                self.send(msg);
+            }
+        }
+    }
+
     /// Applies answers until nothing is in flight, then writes a saved queue that waits.
     ///
     /// Errors: `limit` passed first (the message says how many calls were still waiting).
