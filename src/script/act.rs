@@ -13,7 +13,7 @@ use super::requests::print_requests;
 use super::{Ctx, Exit, Outcome, bulk, emit, emit_json, exit_of, read_ids, say};
 use crate::api::{ClubRequest, FetchLevel, Levels};
 use crate::app::RowAction;
-use crate::cli::DashboardArgs;
+use crate::config::Flags;
 
 /// Levels of the request returned by approve and decline (the row the output shows).
 const ACT_LEVELS: Levels = Levels::new(FetchLevel::Default, FetchLevel::Compact);
@@ -111,12 +111,12 @@ fn confirm_delete(ids: &[Uuid], from_stdin: bool) -> Result<(), Exit> {
 /// user asked before anything is sent; then every id with bounded concurrency, each answer
 /// audited with `"via": "cli"`. Prints what succeeded (approve/decline: the updated
 /// requests; delete: the deleted ids); each failure is one line on standard error.
-pub async fn act(action: RowAction, args: &ActArgs, yes: bool, top: &DashboardArgs) -> Exit {
+pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) -> Exit {
     let (ids, from_stdin) = match read_ids(&args.targets) {
         Ok(x) => x,
         Err(e) => return e,
     };
-    let ctx = match Ctx::new(&args.common, top, !args.dry_run) {
+    let ctx = match Ctx::new(flags, &args.common.out, !args.dry_run) {
         Ok(c) => c,
         Err(e) => return e,
     };

@@ -12,7 +12,7 @@ use super::{Ctx, Exit, emit, emit_json, hint, report, say};
 use crate::api::{
     ApiError, Club, ClubQuery, Contact, ContactType, FetchLevel, Levels, NewContact, Page,
 };
-use crate::cli::DashboardArgs;
+use crate::config::Flags;
 
 /// Levels for reading a club at `level`, as the dashboard's club pane asks: descendants
 /// (contacts, students) at `compact` from `default` up, `id_only` below.
@@ -180,8 +180,8 @@ async fn find_by_name(ctx: &Ctx, name: &str) -> Result<Result<Uuid, Exit>, ApiEr
 }
 
 /// `clubs show ID|NAME`: one club (JSON: the service's Club object).
-pub async fn show(args: &ClubShowArgs, top: &DashboardArgs) -> Exit {
-    let ctx = match Ctx::new(&args.common, top, true) {
+pub async fn show(args: &ClubShowArgs, flags: &Flags) -> Exit {
+    let ctx = match Ctx::new(flags, &args.common.out, true) {
         Ok(c) => c,
         Err(e) => return e,
     };
@@ -219,13 +219,13 @@ pub async fn show(args: &ClubShowArgs, top: &DashboardArgs) -> Exit {
 
 /// `clubs contact add CLUB_ID --type T --value V`: refused in read-only mode before
 /// anything is sent; audited (`add-contact`, target the club) with `"via": "cli"`.
-pub async fn add_contact(args: &ContactAddArgs, top: &DashboardArgs) -> Exit {
+pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
     let value = args.value.trim().to_owned();
     if value.is_empty() {
         say("--value is empty: nothing was sent");
         return Exit::Usage;
     }
-    let ctx = match Ctx::new(&args.common, top, !args.dry_run) {
+    let ctx = match Ctx::new(flags, &args.common.out, !args.dry_run) {
         Ok(c) => c,
         Err(e) => return e,
     };
