@@ -80,11 +80,11 @@ pub struct ConnArgs {
     pub allow_insecure_http: bool,
     /// Most API calls in flight at once, 1 to 64 (bulk actions, prefetch) [default: 8, or
     /// `concurrency` in the config].
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(long, global = true, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub concurrency: Option<usize>,
     /// Whole-request timeout in seconds, 1 to 600 [default: 20, or `timeout_secs` in the
     /// config].
-    #[arg(long, global = true, value_name = "SECONDS")]
+    #[arg(long, global = true, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub timeout: Option<u64>,
 }
 
@@ -102,7 +102,7 @@ pub struct DashboardArgs {
     #[arg(long)]
     pub mouse: bool,
     /// Reload the queue every N seconds (0, the default, is off; at least 5).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub auto_refresh: Option<u64>,
     /// Language of the dashboard: th (Thai) or en (English). Default: the config file's
     /// `language`, else LC_ALL / LC_MESSAGES / LANG (th* is Thai), else English.
@@ -110,7 +110,7 @@ pub struct DashboardArgs {
     pub lang: Option<String>,
     /// Hold each approve/decline this long before sending it (z takes it back meanwhile);
     /// 0 sends at once [default: 5, at most 60].
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub decision_delay: Option<u64>,
 }
 
@@ -205,7 +205,7 @@ impl DemoArgs {
 #[derive(Debug, Args, Clone)]
 pub struct ServeDemoArgs {
     /// TCP port on 127.0.0.1 (0 picks a free one).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = whole::<u16>)]
     pub port: u16,
     /// Which service version the demo server imitates.
     #[command(flatten)]
@@ -214,7 +214,7 @@ pub struct ServeDemoArgs {
     #[command(flatten)]
     pub faults: FaultArgs,
     /// Extra pending requests to add (for scale tests).
-    #[arg(long, default_value_t = 0, value_name = "N")]
+    #[arg(long, default_value_t = 0, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub extra_requests: usize,
 }
 
@@ -244,27 +244,41 @@ pub struct DemoServerArgs {
 #[derive(Debug, Args, Clone, Default)]
 pub struct FaultArgs {
     /// Fixed delay added to every answer, in milliseconds.
-    #[arg(long, default_value_t = 0, value_name = "MS")]
+    #[arg(long, default_value_t = 0, value_name = "MS", allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub latency_ms: u64,
     /// Extra random delay (0..=N ms) added to every answer.
-    #[arg(long, default_value_t = 0, value_name = "MS")]
+    #[arg(long, default_value_t = 0, value_name = "MS", allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub jitter_ms: u64,
     /// Share of requests (0.0-1.0) answered with 500 or 503.
-    #[arg(long, default_value_t = 0.0, value_name = "RATE", value_parser = rate)]
+    #[arg(long, default_value_t = 0.0, value_name = "RATE", allow_negative_numbers = true, value_parser = rate)]
     pub failure_rate: f64,
     /// Share of requests (0.0-1.0) whose connection is closed without an answer.
-    #[arg(long, default_value_t = 0.0, value_name = "RATE", value_parser = rate)]
+    #[arg(long, default_value_t = 0.0, value_name = "RATE", allow_negative_numbers = true, value_parser = rate)]
     pub drop_rate: f64,
     /// Share of successful writes (0.0-1.0) whose answer is lost after the write committed.
-    #[arg(long, default_value_t = 0.0, value_name = "RATE", value_parser = rate)]
+    #[arg(long, default_value_t = 0.0, value_name = "RATE", allow_negative_numbers = true, value_parser = rate)]
     pub drop_after_write_rate: f64,
 }
 
-/// A share from 0.0 to 1.0.
+/// A share from 0.0 to 1.0. (Its flags take negative numbers as values, so that `-0.1`
+/// is told the bound instead of being taken for a flag.)
 fn rate(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
+    let text = text.trim();
+    match text.parse::<f64>() {
         Ok(r) if (0.0..=1.0).contains(&r) => Ok(r),
-        _ => Err(format!("{text:?} is not a rate from 0.0 to 1.0")),
+        _ => Err(format!("{text} is not a rate from 0.0 to 1.0")),
+    }
+}
+
+/// A whole number, 0 or more, that fits `T`. (Its flags take negative numbers as values, so
+/// that `-5` is told what is wrong instead of being taken for a flag.) Bounds narrower than
+/// the type's are checked by [`config::resolve`], which names them.
+fn whole<T: TryFrom<i128>>(text: &str) -> Result<T, String> {
+    let text = text.trim();
+    match text.parse::<i128>() {
+        Err(_) => Err(format!("{text} is not a whole number")),
+        Ok(n) if n < 0 => Err(format!("{text} is negative: give 0 or more")),
+        Ok(n) => T::try_from(n).map_err(|_| format!("{text} is too large")),
     }
 }
 

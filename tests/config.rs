@@ -528,3 +528,53 @@ fn configuration_errors_exit_2_in_both_faces_before_the_terminal() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("could not read --queue-file"), "{stderr}");
 }
+
+#[test]
+fn numeric_demo_flags_name_their_bound_even_when_negative() {
+    let dir = tempfile::tempdir().expect("dir");
+    for face in ["serve-demo", "demo"] {
+        for flag in ["--failure-rate", "--drop-rate", "--drop-after-write-rate"] {
+            for (value, words) in [
+                ("-0.1", "-0.1 is not a rate from 0.0 to 1.0"),
+                ("1.5", "1.5 is not a rate from 0.0 to 1.0"),
+                ("often", "often is not a rate from 0.0 to 1.0"),
+            ] {
+                let out = run_bin(dir.path(), &[face, flag, value], &[]);
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                assert_eq!(
+                    out.status.code(),
+                    Some(2),
+                    "{face} {flag} {value}: {stderr}"
+                );
+                assert!(
+                    stderr.contains(words) && !stderr.contains("unexpected argument"),
+                    "{face} {flag} {value}: {stderr}"
+                );
+            }
+        }
+    }
+    for args in [
+        &["serve-demo", "--latency-ms", "-5"][..],
+        &["serve-demo", "--jitter-ms", "-1"],
+        &["serve-demo", "--port", "-80"],
+        &["serve-demo", "--extra-requests", "-3"],
+        &["demo", "--latency-ms", "-5"],
+        &["requests", "list", "--concurrency", "-2"],
+        &["--timeout", "-1"],
+        &["--auto-refresh", "-30"],
+        &["demo", "--decision-delay", "-1"],
+    ] {
+        let out = run_bin(dir.path(), args, &[]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let value = args[args.len() - 1];
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!("{value} is negative: give 0 or more")),
+            "{args:?}: {stderr}"
+        );
+    }
+    let out = run_bin(dir.path(), &["serve-demo", "--latency-ms", "1.5"], &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("1.5 is not a whole number"), "{stderr}");
+}
