@@ -429,11 +429,26 @@ fn init_logging(path: Option<PathBuf>, what: &str) {
 }
 
 /// The completion script of `club-admin` for `shell`.
+///
+/// bash: clap_complete (4.6.11, the newest release) spells the state of a subcommand two
+/// ways when the command's name has a hyphen (clap-rs/clap#6421). Its loop over the words
+/// typed reaches `club__admin__subcmd__requests`, but labels the case arms
+/// `club__subcmd__admin__subcmd__requests`; no arm below the top level ever matched, and
+/// bash fell back to file names. The arms are relabelled here as the loop spells them (as
+/// the fix upstream does); a clap_complete that spells both alike leaves nothing to
+/// relabel.
 pub fn completion_script(shell: clap_complete::Shell) -> String {
     let mut cmd = Cli::command();
     let mut buf = Vec::new();
     clap_complete::generate(shell, &mut cmd, BIN, &mut buf);
-    String::from_utf8_lossy(&buf).into_owned()
+    let script = String::from_utf8_lossy(&buf).into_owned();
+    if shell != clap_complete::Shell::Bash {
+        return script;
+    }
+    const SEP: &str = "__subcmd__";
+    let arm = format!("{}{SEP}", BIN.replace('-', SEP));
+    let state = format!("{}{SEP}", BIN.replace('-', "__"));
+    script.replace(&arm, &state)
 }
 
 fn completions(shell: clap_complete::Shell) -> Exit {
