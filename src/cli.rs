@@ -1,20 +1,33 @@
-//! Command-line definitions (clap).
+//! The command line: its definitions (clap derive) and [`run`], which hands each face its
+//! plain values: the dashboard and the demo to [`crate::runtime`], the scripting subcommands
+//! to [`crate::script`], with the flags as a [`config::Flags`]. The only module that knows
+//! both faces.
 
+use std::io::Write;
 use std::path::PathBuf;
+use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
+
+use crate::config;
+use crate::runtime::{self, Failure, StartIds};
+use crate::script::{self, Exit};
 
 /// club-admin: review club membership requests from a terminal.
 ///
 /// Without a subcommand, opens the dashboard on the server given by --base-url,
 /// CLUB_ADMIN_BASE_URL or the config file. Secrets are read from the environment
-/// (CLUB_ADMIN_API_KEY, CLUB_ADMIN_TOKEN) or from files, never from flags.
+/// (CLUB_ADMIN_API_KEY, CLUB_ADMIN_TOKEN) or from files, never from flags. The connection
+/// and configuration flags go before or after any subcommand.
 #[derive(Debug, Parser)]
 #[command(name = "club-admin", version, about, long_about)]
 pub struct Cli {
     /// What to run; the dashboard when omitted.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Connection and configuration (global: every subcommand takes them).
+    #[command(flatten)]
+    pub conn: ConnArgs,
     /// Dashboard options.
     #[command(flatten)]
     pub dashboard: DashboardArgs,
@@ -28,52 +41,68 @@ pub enum Command {
     Demo(DemoArgs),
     /// Run the demo server alone and print its URL and credentials (for curl and tests).
     ServeDemo(ServeDemoArgs),
-    /// The scripting subcommands (whoami, requests, clubs, completions, man).
+    /// The scripting subcommands (whoami, requests, clubs).
     #[command(flatten)]
     Script(crate::script::ScriptCommand),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to standard output.
+    Completions(CompletionsArgs),
+    /// Print the man page (roff) to standard output, or write one page per subcommand.
+    Man(ManArgs),
 }
 
-/// Options of the dashboard (also used by `demo`).
-#[derive(Debug, Args, Clone, Default)]
-pub struct DashboardArgs {
-    /// Club request ids to put in the queue (any mix of spaces, commas, newlines).
-    #[arg(value_name = "REQUEST_ID")]
-    pub ids: Vec<String>,
+/// The connection and configuration flags, defined once for the dashboard, `demo` and every
+/// scripting subcommand. Global: `club-admin --base-url URL requests list` and
+/// `club-admin requests list --base-url URL` are the same (given twice, the later wins).
+#[derive(Debug, Args, Clone, Default, PartialEq, Eq)]
+#[command(next_help_heading = "Connection and configuration")]
+pub struct ConnArgs {
     /// Base URL of the service (https; http only to loopback) [env: CLUB_ADMIN_BASE_URL].
-    #[arg(long, value_name = "URL")]
+    #[arg(long, global = true, value_name = "URL")]
     pub base_url: Option<String>,
     /// File holding the API key (instead of CLUB_ADMIN_API_KEY).
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, global = true, value_name = "PATH")]
     pub api_key_file: Option<PathBuf>,
-    /// File holding the bearer token (instead of CLUB_ADMIN_TOKEN).
-    #[arg(long, value_name = "PATH")]
+    /// File holding the bearer token (instead of CLUB_ADMIN_TOKEN or the saved token).
+    #[arg(long, global = true, value_name = "PATH")]
     pub token_file: Option<PathBuf>,
     /// Config file (default: $XDG_CONFIG_HOME/club-admin/config.toml).
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, global = true, value_name = "PATH")]
     pub config: Option<PathBuf>,
+    /// Log file (default: $XDG_STATE_HOME/club-admin/club-admin.log).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub log_file: Option<PathBuf>,
+    /// Refuse every action that changes data on the server, before anything is sent (also
+    /// `read_only = true` in the config).
+    #[arg(long, global = true)]
+    pub read_only: bool,
+    /// Allow http:// to a host that is not loopback (secrets travel unencrypted).
+    #[arg(long, global = true)]
+    pub allow_insecure_http: bool,
+    /// Most API calls in flight at once, 1 to 64 (bulk actions, prefetch) [default: 8, or
+    /// `concurrency` in the config].
+    #[arg(long, global = true, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub concurrency: Option<usize>,
+    /// Whole-request timeout in seconds, 1 to 600 [default: 20, or `timeout_secs` in the
+    /// config].
+    #[arg(long, global = true, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub timeout: Option<u64>,
+}
+
+/// Options of the dashboard alone (also taken by `demo`, after its name).
+#[derive(Debug, Args, Clone, Default, PartialEq, Eq)]
+#[command(next_help_heading = "Dashboard")]
+pub struct DashboardArgs {
+    /// Club request ids to put in the queue (any mix of spaces, commas, newlines).
+    #[arg(value_name = "REQUEST_ID", help_heading = None::<&str>)]
+    pub ids: Vec<String>,
     /// File of club request ids to add to the queue.
     #[arg(long, value_name = "PATH")]
     pub queue_file: Option<PathBuf>,
-    /// Log file (default: $XDG_STATE_HOME/club-admin/club-admin.log).
-    #[arg(long, value_name = "PATH")]
-    pub log_file: Option<PathBuf>,
-    /// Disable every action that changes data on the server.
-    #[arg(long)]
-    pub read_only: bool,
-    /// Allow http:// to a host that is not loopback (secrets travel unencrypted).
-    #[arg(long)]
-    pub allow_insecure_http: bool,
-    /// Most API calls in flight at once (bulk actions, prefetch).
-    #[arg(long, value_name = "N")]
-    pub concurrency: Option<usize>,
-    /// Whole-request timeout in seconds.
-    #[arg(long, value_name = "SECONDS")]
-    pub timeout: Option<u64>,
     /// Capture the mouse (off by default: keeps the terminal's own selection working).
     #[arg(long)]
     pub mouse: bool,
     /// Reload the queue every N seconds (0, the default, is off; at least 5).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub auto_refresh: Option<u64>,
     /// Language of the dashboard: th (Thai) or en (English). Default: the config file's
     /// `language`, else LC_ALL / LC_MESSAGES / LANG (th* is Thai), else English.
@@ -81,8 +110,58 @@ pub struct DashboardArgs {
     pub lang: Option<String>,
     /// Hold each approve/decline this long before sending it (z takes it back meanwhile);
     /// 0 sends at once [default: 5, at most 60].
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub decision_delay: Option<u64>,
+}
+
+impl ConnArgs {
+    /// The plain flags [`config::resolve`] takes: these, with the dashboard's own options
+    /// when the dashboard (or `demo`) runs.
+    pub fn flags(&self, dashboard: Option<&DashboardArgs>) -> config::Flags {
+        let mut f = config::Flags {
+            base_url: self.base_url.clone(),
+            api_key_file: self.api_key_file.clone(),
+            token_file: self.token_file.clone(),
+            config: self.config.clone(),
+            read_only: self.read_only,
+            allow_insecure_http: self.allow_insecure_http,
+            concurrency: self.concurrency,
+            timeout: self.timeout,
+            ..config::Flags::default()
+        };
+        if let Some(d) = dashboard {
+            f.mouse = d.mouse;
+            f.auto_refresh = d.auto_refresh;
+            f.lang = d.lang.clone();
+            f.decision_delay = d.decision_delay;
+        }
+        f
+    }
+}
+
+impl DashboardArgs {
+    /// What the dashboard starts with besides the configuration.
+    pub fn start_ids(&self) -> StartIds {
+        StartIds {
+            ids: self.ids.clone(),
+            queue_file: self.queue_file.clone(),
+        }
+    }
+
+    /// The first dashboard option given, as written on the command line (`None` when every
+    /// one is left out).
+    pub fn first_given(&self) -> Option<&'static str> {
+        [
+            (!self.ids.is_empty(), "REQUEST_ID"),
+            (self.queue_file.is_some(), "--queue-file"),
+            (self.mouse, "--mouse"),
+            (self.auto_refresh.is_some(), "--auto-refresh"),
+            (self.lang.is_some(), "--lang"),
+            (self.decision_delay.is_some(), "--decision-delay"),
+        ]
+        .into_iter()
+        .find_map(|(given, name)| given.then_some(name))
+    }
 }
 
 /// Options of `demo`.
@@ -105,11 +184,28 @@ pub struct DemoArgs {
     pub dashboard: DashboardArgs,
 }
 
+impl DemoArgs {
+    /// The demo server to start and the account to sign in as.
+    pub fn demo_start(&self) -> runtime::DemoStart {
+        runtime::DemoStart {
+            server: crate::demo::DemoOptions {
+                port: 0,
+                faults: self.faults.to_faults(),
+                token_ttl: None,
+                extra_requests: 0,
+                api_version: self.server.api_version,
+            },
+            account: self.account.clone(),
+            with_token: !self.no_token,
+        }
+    }
+}
+
 /// Options of `serve-demo`.
 #[derive(Debug, Args, Clone)]
 pub struct ServeDemoArgs {
     /// TCP port on 127.0.0.1 (0 picks a free one).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = whole::<u16>)]
     pub port: u16,
     /// Which service version the demo server imitates.
     #[command(flatten)]
@@ -118,8 +214,21 @@ pub struct ServeDemoArgs {
     #[command(flatten)]
     pub faults: FaultArgs,
     /// Extra pending requests to add (for scale tests).
-    #[arg(long, default_value_t = 0, value_name = "N")]
+    #[arg(long, default_value_t = 0, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub extra_requests: usize,
+}
+
+impl ServeDemoArgs {
+    /// The demo server to run.
+    pub fn options(&self) -> crate::demo::DemoOptions {
+        crate::demo::DemoOptions {
+            port: self.port,
+            faults: self.faults.to_faults(),
+            token_ttl: None,
+            extra_requests: self.extra_requests,
+            api_version: self.server.api_version,
+        }
+    }
 }
 
 /// The deployed service the demo server imitates (`demo` and `serve-demo`).
@@ -135,27 +244,41 @@ pub struct DemoServerArgs {
 #[derive(Debug, Args, Clone, Default)]
 pub struct FaultArgs {
     /// Fixed delay added to every answer, in milliseconds.
-    #[arg(long, default_value_t = 0, value_name = "MS")]
+    #[arg(long, default_value_t = 0, value_name = "MS", allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub latency_ms: u64,
     /// Extra random delay (0..=N ms) added to every answer.
-    #[arg(long, default_value_t = 0, value_name = "MS")]
+    #[arg(long, default_value_t = 0, value_name = "MS", allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub jitter_ms: u64,
     /// Share of requests (0.0-1.0) answered with 500 or 503.
-    #[arg(long, default_value_t = 0.0, value_name = "RATE", value_parser = rate)]
+    #[arg(long, default_value_t = 0.0, value_name = "RATE", allow_negative_numbers = true, value_parser = rate)]
     pub failure_rate: f64,
     /// Share of requests (0.0-1.0) whose connection is closed without an answer.
-    #[arg(long, default_value_t = 0.0, value_name = "RATE", value_parser = rate)]
+    #[arg(long, default_value_t = 0.0, value_name = "RATE", allow_negative_numbers = true, value_parser = rate)]
     pub drop_rate: f64,
     /// Share of successful writes (0.0-1.0) whose answer is lost after the write committed.
-    #[arg(long, default_value_t = 0.0, value_name = "RATE", value_parser = rate)]
+    #[arg(long, default_value_t = 0.0, value_name = "RATE", allow_negative_numbers = true, value_parser = rate)]
     pub drop_after_write_rate: f64,
 }
 
-/// A share from 0.0 to 1.0.
+/// A share from 0.0 to 1.0. (Its flags take negative numbers as values, so that `-0.1`
+/// is told the bound instead of being taken for a flag.)
 fn rate(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
+    let text = text.trim();
+    match text.parse::<f64>() {
         Ok(r) if (0.0..=1.0).contains(&r) => Ok(r),
-        _ => Err(format!("{text:?} is not a rate from 0.0 to 1.0")),
+        _ => Err(format!("{text} is not a rate from 0.0 to 1.0")),
+    }
+}
+
+/// A whole number, 0 or more, that fits `T`. (Its flags take negative numbers as values, so
+/// that `-5` is told what is wrong instead of being taken for a flag.) Bounds narrower than
+/// the type's are checked by [`config::resolve`], which names them.
+fn whole<T: TryFrom<i128>>(text: &str) -> Result<T, String> {
+    let text = text.trim();
+    match text.parse::<i128>() {
+        Err(_) => Err(format!("{text} is not a whole number")),
+        Ok(n) if n < 0 => Err(format!("{text} is negative: give 0 or more")),
+        Ok(n) => T::try_from(n).map_err(|_| format!("{text} is too large")),
     }
 }
 
@@ -168,6 +291,198 @@ impl FaultArgs {
             failure_rate: self.failure_rate,
             drop_rate: self.drop_rate,
             drop_after_write_rate: self.drop_after_write_rate,
+        }
+    }
+}
+
+/// `completions`
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// `man`
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write `club-admin.1` and one page per subcommand into this directory instead.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+}
+
+/// The name the shells complete.
+const BIN: &str = "club-admin";
+
+/// Runs the command line and returns the exit code. The scripting subcommands end with
+/// their [`Exit`]; the dashboard, `demo` and `serve-demo` with 0, 2 for a configuration
+/// error (a number out of bounds, a broken config file, bad key bindings, no server or API
+/// key: said before the terminal is touched) or 1 for any other failure. Errors are printed
+/// to standard error, one message each, never a secret.
+pub fn run(cli: Cli) -> ExitCode {
+    let Cli {
+        command,
+        conn,
+        dashboard,
+    } = cli;
+    if command.is_some()
+        && let Some(flag) = dashboard.first_given()
+    {
+        let e = Cli::command().error(
+            clap::error::ErrorKind::ArgumentConflict,
+            format!(
+                "{flag} is an option of the dashboard: give it without a subcommand (or after `demo`)"
+            ),
+        );
+        let _ = e.print();
+        return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+    }
+    match command {
+        Some(Command::Completions(a)) => completions(a.shell).into(),
+        Some(Command::Man(a)) => man(a.out_dir).into(),
+        Some(Command::Script(cmd)) => {
+            init_logging(conn.log_file.clone(), "script");
+            let flags = conn.flags(None);
+            match block_on(script::run(cmd, &flags)) {
+                Ok(exit) => exit.into(),
+                Err(code) => code,
+            }
+        }
+        Some(Command::ServeDemo(a)) => {
+            init_logging(conn.log_file.clone(), "serve-demo");
+            finish(block_on(runtime::serve_demo(a.options())).map(|r| r.map_err(Failure::Other)))
+        }
+        Some(Command::Demo(a)) => {
+            init_logging(conn.log_file.clone(), "dashboard");
+            let flags = conn.flags(Some(&a.dashboard));
+            finish(block_on(runtime::demo(
+                a.demo_start(),
+                &flags,
+                a.dashboard.start_ids(),
+            )))
+        }
+        None => {
+            init_logging(conn.log_file.clone(), "dashboard");
+            let flags = conn.flags(Some(&dashboard));
+            finish(block_on(runtime::dashboard(&flags, dashboard.start_ids())))
+        }
+    }
+}
+
+/// Runs `fut` to its end on a multi-threaded runtime of two workers.
+///
+/// Errors: the runtime could not start (printed): exit code 1.
+fn block_on<T>(fut: impl std::future::Future<Output = T>) -> Result<T, ExitCode> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| {
+            script::say(&format!("could not start the async runtime: {e}"));
+            ExitCode::FAILURE
+        })?;
+    let out = rt.block_on(fut);
+    rt.shutdown_timeout(std::time::Duration::from_millis(200));
+    Ok(out)
+}
+
+/// The exit code of the dashboard, `demo` or `serve-demo`, their failure said on standard
+/// error: 2 for a configuration error, 1 for any other.
+fn finish(result: Result<Result<(), Failure>, ExitCode>) -> ExitCode {
+    match result {
+        Err(code) => code,
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(failure)) => {
+            // Not eprintln!: it panics when standard error is a terminal that hung up.
+            let _ = writeln!(std::io::stderr(), "club-admin: {failure}");
+            match failure {
+                Failure::Config(_) => Exit::Usage.into(),
+                Failure::Other(_) => Exit::Failed.into(),
+            }
+        }
+    }
+}
+
+/// Logs go to a file (default `$XDG_STATE_HOME/club-admin/club-admin.log`), never to the
+/// screen. `CLUB_ADMIN_LOG` sets the filter (default `club_admin=info`).
+fn init_logging(path: Option<PathBuf>, what: &str) {
+    let path = path.or_else(|| config::default_state_dir().map(|d| d.join("club-admin.log")));
+    let Some(path) = path else { return };
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let Ok(file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+    else {
+        return;
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("CLUB_ADMIN_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("club_admin=info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(false)
+        .with_writer(std::sync::Mutex::new(file))
+        .try_init();
+    tracing::info!("club-admin {} starting ({what})", env!("CARGO_PKG_VERSION"));
+}
+
+/// The completion script of `club-admin` for `shell`.
+///
+/// bash: clap_complete (4.6.11, the newest release) spells the state of a subcommand two
+/// ways when the command's name has a hyphen (clap-rs/clap#6421). Its loop over the words
+/// typed reaches `club__admin__subcmd__requests`, but labels the case arms
+/// `club__subcmd__admin__subcmd__requests`; no arm below the top level ever matched, and
+/// bash fell back to file names. The arms are relabelled here as the loop spells them (as
+/// the fix upstream does); a clap_complete that spells both alike leaves nothing to
+/// relabel.
+pub fn completion_script(shell: clap_complete::Shell) -> String {
+    let mut cmd = Cli::command();
+    let mut buf = Vec::new();
+    clap_complete::generate(shell, &mut cmd, BIN, &mut buf);
+    let script = String::from_utf8_lossy(&buf).into_owned();
+    if shell != clap_complete::Shell::Bash {
+        return script;
+    }
+    const SEP: &str = "__subcmd__";
+    let arm = format!("{}{SEP}", BIN.replace('-', SEP));
+    let state = format!("{}{SEP}", BIN.replace('-', "__"));
+    script.replace(&arm, &state)
+}
+
+fn completions(shell: clap_complete::Shell) -> Exit {
+    script::emit(&completion_script(shell))
+        .err()
+        .unwrap_or(Exit::Ok)
+}
+
+fn man(out_dir: Option<PathBuf>) -> Exit {
+    let cmd = Cli::command();
+    match out_dir {
+        Some(dir) => {
+            let r =
+                std::fs::create_dir_all(&dir).and_then(|()| clap_mangen::generate_to(cmd, &dir));
+            match r {
+                Ok(()) => Exit::Ok,
+                Err(e) => {
+                    script::say(&format!(
+                        "could not write man pages to {}: {e}",
+                        dir.display()
+                    ));
+                    Exit::Failed
+                }
+            }
+        }
+        None => {
+            let mut buf = Vec::new();
+            if let Err(e) = clap_mangen::Man::new(cmd).render(&mut buf) {
+                script::say(&format!("could not render the man page: {e}"));
+                return Exit::Failed;
+            }
+            script::emit(&String::from_utf8_lossy(&buf))
+                .err()
+                .unwrap_or(Exit::Ok)
         }
     }
 }

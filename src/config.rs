@@ -12,11 +12,47 @@ use secrecy::SecretString;
 use serde::Deserialize;
 
 use crate::api::{ClientOptions, Credentials};
-use crate::app::Keymap;
-use crate::app::model::decisions::{DEFAULT_DECISION_DELAY_SECS, MAX_DECISION_DELAY_SECS};
-use crate::cli::DashboardArgs;
 use crate::i18n::Lang;
 use crate::i18n::dates::YearStyle;
+
+/// Default grace period before an approve or decline is sent (`--decision-delay`,
+/// `decision_delay_secs`), in seconds.
+pub const DEFAULT_DECISION_DELAY_SECS: u64 = 5;
+/// The longest grace period accepted, in seconds: longer, and a decision would wait
+/// unseen after the moderator has moved on.
+pub const MAX_DECISION_DELAY_SECS: u64 = 60;
+
+/// The values given on the command line that [`resolve`] lays over the environment, the
+/// config file and the defaults. Plain data: the command line (`src/cli.rs`) fills it from
+/// its parsed flags, tests build it by hand. `None` and `false` leave a setting to the
+/// layers below.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Flags {
+    /// `--base-url`.
+    pub base_url: Option<String>,
+    /// `--api-key-file`.
+    pub api_key_file: Option<PathBuf>,
+    /// `--token-file`.
+    pub token_file: Option<PathBuf>,
+    /// `--config` (an explicit file must exist).
+    pub config: Option<PathBuf>,
+    /// `--read-only`.
+    pub read_only: bool,
+    /// `--allow-insecure-http`.
+    pub allow_insecure_http: bool,
+    /// `--concurrency`.
+    pub concurrency: Option<usize>,
+    /// `--timeout`, seconds.
+    pub timeout: Option<u64>,
+    /// `--mouse` (dashboard).
+    pub mouse: bool,
+    /// `--auto-refresh`, seconds (dashboard).
+    pub auto_refresh: Option<u64>,
+    /// `--lang`: `th` or `en` (dashboard).
+    pub lang: Option<String>,
+    /// `--decision-delay`, seconds (dashboard).
+    pub decision_delay: Option<u64>,
+}
 
 /// A key binding value: one key or a list.
 #[derive(Debug, Clone, Deserialize)]
@@ -95,8 +131,10 @@ pub struct Settings {
     pub save_token: bool,
     /// Where a pasted token is saved.
     pub token_path: Option<PathBuf>,
-    /// The keymap with overrides applied.
-    pub keymap: Keymap,
+    /// The config file's `[keys]` overrides, `action -> keys`, as written: checked by the
+    /// dashboard when it builds its keymap (`app::Keymap::with_overrides`), which turns bad
+    /// bindings into a configuration error. The scripting subcommands have no keys.
+    pub key_overrides: BTreeMap<String, Vec<String>>,
     /// Grace period before an approve/decline is sent (zero: at once).
     pub decision_delay: Duration,
     /// The state directory (audit file, saved queues, default log).
@@ -283,7 +321,7 @@ pub fn bounded<T: PartialOrd + std::fmt::Display + Copy>(
 ///
 /// Errors: a `language` or `year_style` in the config file that is not one of the choices.
 fn language_of(
-    args: &DashboardArgs,
+    flags: &Flags,
     file: &FileConfig,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<(Lang, YearStyle), String> {
@@ -294,7 +332,7 @@ fn language_of(
             "config file: language = {l:?} is not a language of the dashboard: use \"th\" or \"en\""
         ));
     }
-    let lang = Lang::detect(args.lang.as_deref(), file.language.as_deref(), |k| env(k));
+    let lang = Lang::detect(flags.lang.as_deref(), file.language.as_deref(), |k| env(k));
     let year_style = match file.year_style.as_deref() {
         None => YearStyle::default_for(lang),
         Some(v) => YearStyle::parse(v).ok_or_else(|| {
@@ -304,12 +342,10 @@ fn language_of(
     Ok((lang, year_style))
 }
 
-/// The keymap: defaults with the config file's `[keys]` overrides.
-///
-/// Errors: every bad binding, in words (the program does not start).
-fn keymap_of(file: &FileConfig) -> Result<Keymap, String> {
-    let overrides: BTreeMap<String, Vec<String>> = file
-        .keys
+/// The config file's `[keys]` overrides as lists (`approve = "a"` is `["a"]`), not yet
+/// checked against the actions and keys the dashboard knows.
+fn key_overrides_of(file: &FileConfig) -> BTreeMap<String, Vec<String>> {
+    file.keys
         .iter()
         .map(|(k, v)| {
             (
@@ -320,15 +356,17 @@ fn keymap_of(file: &FileConfig) -> Result<Keymap, String> {
                 },
             )
         })
-        .collect();
-    Keymap::default()
-        .with_overrides(&overrides)
-        .map_err(|errs| {
-            format!(
-                "bad key bindings in the config file:\n  {}",
-                errs.join("\n  ")
-            )
-        })
+        .collect()
+}
+
+/// The configuration error for bad `[keys]` bindings (every one listed, in words): what
+/// the dashboard says when `app::Keymap::with_overrides` refuses
+/// [`Settings::key_overrides`].
+pub fn key_bindings_error(errors: &[String]) -> String {
+    format!(
+        "bad key bindings in the config file:\n  {}",
+        errors.join("\n  ")
+    )
 }
 
 /// The API key and the token, and where a token is saved: flag files > environment
@@ -337,7 +375,7 @@ fn keymap_of(file: &FileConfig) -> Result<Keymap, String> {
 ///
 /// Errors: a named secret file cannot be read.
 fn secrets_of(
-    args: &DashboardArgs,
+    flags: &Flags,
     file: &FileConfig,
     env: &dyn Fn(&str) -> Option<String>,
     state_dir: Option<&Path>,
@@ -348,7 +386,7 @@ fn secrets_of(
             .map(|v| v.trim().to_owned())
             .filter(|v| !v.is_empty())
     };
-    let api_key = if let Some(p) = &args.api_key_file {
+    let api_key = if let Some(p) = &flags.api_key_file {
         Some(read_secret_file(p, SecretFile::ApiKey, warnings)?)
     } else if let Some(k) = env_nonempty("CLUB_ADMIN_API_KEY") {
         Some(k)
@@ -358,12 +396,12 @@ fn secrets_of(
         file.api_key.clone()
     };
 
-    let token_path = args
+    let token_path = flags
         .token_file
         .clone()
         .or_else(|| file.token_file.as_deref().map(expand_home))
         .or_else(|| state_dir.map(|d| d.join("token")));
-    let token = if let Some(p) = &args.token_file {
+    let token = if let Some(p) = &flags.token_file {
         Some(read_secret_file(p, SecretFile::Token, warnings)?)
     } else if let Some(t) = env_nonempty("CLUB_ADMIN_TOKEN") {
         Some(t)
@@ -387,15 +425,15 @@ fn secrets_of(
 /// `CLUB_ADMIN_TOKEN`) > config file > defaults. `env` looks up environment variables
 /// (injected for tests).
 ///
-/// Errors: a config file that does not parse, a secret file that cannot be read, bad key
-/// bindings (all listed), no base URL.
+/// Errors: a config file that does not parse, a secret file that cannot be read, a number
+/// out of its bounds, no base URL. (`[keys]` is checked later, by the dashboard.)
 pub fn resolve(
-    args: &DashboardArgs,
+    flags: &Flags,
     env: &dyn Fn(&str) -> Option<String>,
     base_url_override: Option<String>,
 ) -> Result<Settings, String> {
-    let explicit = args.config.is_some();
-    let path = args.config.clone().or_else(default_config_path);
+    let explicit = flags.config.is_some();
+    let path = flags.config.clone().or_else(default_config_path);
     let (file, file_path) = load_file(path.as_deref(), explicit)?;
     let mut warnings = Vec::new();
     if let Some(p) = &file_path
@@ -411,7 +449,7 @@ pub fn resolve(
     };
 
     let base_url = base_url_override
-        .or_else(|| args.base_url.clone())
+        .or_else(|| flags.base_url.clone())
         .or_else(|| env_nonempty("CLUB_ADMIN_BASE_URL"))
         .or_else(|| file.base_url.clone())
         .ok_or_else(|| {
@@ -420,32 +458,32 @@ pub fn resolve(
 
     let state_dir = default_state_dir();
     let (credentials, token_path) =
-        secrets_of(args, &file, env, state_dir.as_deref(), &mut warnings)?;
-    let keymap = keymap_of(&file)?;
-    let (lang, year_style) = language_of(args, &file, env)?;
+        secrets_of(flags, &file, env, state_dir.as_deref(), &mut warnings)?;
+    let key_overrides = key_overrides_of(&file);
+    let (lang, year_style) = language_of(flags, &file, env)?;
     let timeout = bounded(
         "timeout (seconds)",
-        args.timeout.or(file.timeout_secs).unwrap_or(20),
+        flags.timeout.or(file.timeout_secs).unwrap_or(20),
         1,
         600,
     )?;
     let client = ClientOptions {
         request_timeout: Duration::from_secs(timeout),
-        allow_insecure_http: args.allow_insecure_http || file.allow_insecure_http.unwrap_or(false),
+        allow_insecure_http: flags.allow_insecure_http || file.allow_insecure_http.unwrap_or(false),
         ..ClientOptions::default()
     };
-    let refresh = args.auto_refresh.or(file.auto_refresh_secs).unwrap_or(0);
+    let refresh = flags.auto_refresh.or(file.auto_refresh_secs).unwrap_or(0);
     if refresh != 0 {
         bounded("auto-refresh (seconds; 0 is off)", refresh, 5, 86_400)?;
     }
     let concurrency = bounded(
         "concurrency",
-        args.concurrency.or(file.concurrency).unwrap_or(8),
+        flags.concurrency.or(file.concurrency).unwrap_or(8),
         1,
         64,
     )?;
     let page_size = bounded("page_size", file.page_size.unwrap_or(50), 1, 100)?;
-    let decision_delay = decision_delay(args.decision_delay.or(file.decision_delay_secs))?;
+    let decision_delay = decision_delay(flags.decision_delay.or(file.decision_delay_secs))?;
     Ok(Settings {
         base_url,
         credentials,
@@ -453,11 +491,11 @@ pub fn resolve(
         concurrency,
         auto_refresh: (refresh > 0).then(|| Duration::from_secs(refresh)),
         page_size,
-        read_only: args.read_only || file.read_only.unwrap_or(false),
-        mouse: args.mouse || file.mouse.unwrap_or(false),
+        read_only: flags.read_only || file.read_only.unwrap_or(false),
+        mouse: flags.mouse || file.mouse.unwrap_or(false),
         save_token: file.save_token.unwrap_or(true),
         token_path,
-        keymap,
+        key_overrides,
         decision_delay,
         state_dir,
         lang,

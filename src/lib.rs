@@ -1,8 +1,10 @@
 //! club-admin: a terminal dashboard for the moderators of a school's club administration
 //! service. See `README.md` for use; `docs/architecture.md` for the shape of the code.
 //!
-//! Layers (arrows point one way): [`ui`] reads [`app`]; [`runtime`] drives [`app`] and
-//! [`api`]; [`app`] knows neither the terminal nor HTTP; [`api`] knows nothing above it.
+//! Layers (arrows point one way): [`cli`] parses and hands plain values to [`runtime`] and
+//! [`script`]; [`ui`] reads [`app`]; [`runtime`] drives [`app`] and [`api`]; [`app`] knows
+//! neither the terminal nor HTTP; [`config`] knows neither [`cli`] nor [`app`]; [`api`]
+//! knows nothing above it.
 
 #![warn(missing_docs)]
 

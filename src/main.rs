@@ -4,5 +4,5 @@ use clap::Parser;
 
 fn main() -> std::process::ExitCode {
     let cli = club_admin::cli::Cli::parse();
-    club_admin::runtime::run(cli)
+    club_admin::cli::run(cli)
 }

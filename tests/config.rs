@@ -6,8 +6,7 @@ mod common;
 use std::collections::HashMap;
 use std::io::Write;
 
-use club_admin::cli::DashboardArgs;
-use club_admin::config::{SecretFile, permission_warning, resolve};
+use club_admin::config::{Flags, SecretFile, permission_warning, resolve};
 use secrecy::ExposeSecret;
 
 fn write(path: &std::path::Path, text: &str, mode: u32) {
@@ -38,9 +37,9 @@ fn precedence_flags_env_file_defaults() {
         "base_url = \"https://file.example\"\napi_key = \"mysk_file_key\"\nconcurrency = 3\nauto_refresh_secs = 30\nread_only = true\n",
         0o600,
     );
-    let mut args = DashboardArgs {
+    let mut args = Flags {
         config: Some(cfg.clone()),
-        ..DashboardArgs::default()
+        ..Flags::default()
     };
     let s = resolve(&args, &env_of(&[]), None).expect("file only");
     assert_eq!(s.base_url, "https://file.example");
@@ -105,17 +104,17 @@ fn precedence_flags_env_file_defaults() {
 #[test]
 fn missing_base_url_is_explained() {
     let dir = tempfile::tempdir().expect("dir");
-    let args = DashboardArgs {
+    let args = Flags {
         config: Some(dir.path().join("none.toml")),
-        ..DashboardArgs::default()
+        ..Flags::default()
     };
     let e = resolve(&args, &env_of(&[]), None).expect_err("explicit missing config file");
     assert!(e.contains("could not read config file"), "{e}");
     let cfg = dir.path().join("c.toml");
     write(&cfg, "", 0o600);
-    let args = DashboardArgs {
+    let args = Flags {
         config: Some(cfg),
-        ..DashboardArgs::default()
+        ..Flags::default()
     };
     let e = resolve(&args, &env_of(&[]), None).expect_err("no url");
     assert!(
@@ -133,9 +132,9 @@ fn unknown_config_keys_and_bad_bindings_stop_the_start() {
         "base_url = \"https://x.example\"\nconcurency = 3\n",
         0o600,
     );
-    let args = DashboardArgs {
+    let args = Flags {
         config: Some(cfg.clone()),
-        ..DashboardArgs::default()
+        ..Flags::default()
     };
     let e = resolve(&args, &env_of(&[]), None).expect_err("typo");
     assert!(e.contains("concurency"), "{e}");
@@ -144,9 +143,14 @@ fn unknown_config_keys_and_bad_bindings_stop_the_start() {
         "base_url = \"https://x.example\"\n[keys]\napprove = \"x\"\nfrobnicate = \"z\"\n",
         0o600,
     );
-    let e = resolve(&args, &env_of(&[]), None).expect_err("bad bindings");
+    // `[keys]` is carried as written; the dashboard's keymap refuses bad bindings, all listed.
+    let s = resolve(&args, &env_of(&[]), None).expect("[keys] is checked by the dashboard");
+    assert_eq!(s.key_overrides["frobnicate"], ["z"]);
+    let e = club_admin::runtime::keymap(&s).expect_err("bad bindings");
     assert!(
-        e.contains("frobnicate: no such action") && e.contains("bound to both approve and decline"),
+        e.starts_with("bad key bindings in the config file:")
+            && e.contains("frobnicate: no such action")
+            && e.contains("bound to both approve and decline"),
         "{e}"
     );
     write(
@@ -155,9 +159,10 @@ fn unknown_config_keys_and_bad_bindings_stop_the_start() {
         0o600,
     );
     let s = resolve(&args, &env_of(&[]), None).expect("good bindings");
+    assert_eq!(s.key_overrides["approve"], ["A", "ctrl-a"]);
     // The dashboard started with these bindings offers approve on `A` in its hint bar.
     let mut m = common::model();
-    m.keymap = s.keymap.clone();
+    m.keymap = club_admin::runtime::keymap(&s).expect("good bindings");
     let bar = common::hint_bar(&m, 120);
     assert!(
         bar.contains("A approve") && bar.contains("X decline"),
@@ -177,10 +182,10 @@ fn secrets_readable_by_others_are_reported() {
     );
     let tok = dir.path().join("token");
     write(&tok, "a.b.c", 0o640);
-    let args = DashboardArgs {
+    let args = Flags {
         config: Some(cfg.clone()),
         token_file: Some(tok.clone()),
-        ..DashboardArgs::default()
+        ..Flags::default()
     };
     let s = resolve(&args, &env_of(&[]), None).expect("resolves");
     let all = s
@@ -212,9 +217,9 @@ fn a_leading_tilde_is_the_home_directory() {
         "base_url = \"https://x.example\"\ntoken_file = \"~/club-admin-token-test\"\n",
         0o600,
     );
-    let args = DashboardArgs {
+    let args = Flags {
         config: Some(cfg),
-        ..DashboardArgs::default()
+        ..Flags::default()
     };
     let s = resolve(&args, &env_of(&[]), None).expect("resolves");
     let p = s.token_path.expect("token path");
@@ -234,9 +239,9 @@ fn language_year_style_and_thai_keys() {
     let dir = tempfile::tempdir().expect("dir");
     let cfg = dir.path().join("c.toml");
     write(&cfg, "base_url = \"https://x.example\"\n", 0o600);
-    let mut args = DashboardArgs {
+    let mut args = Flags {
         config: Some(cfg.clone()),
-        ..DashboardArgs::default()
+        ..Flags::default()
     };
     // Defaults: English without a Thai locale, CE years in English, Thai keys on.
     let s = resolve(&args, &env_of(&[("LANG", "C.UTF-8")]), None).expect("defaults");
@@ -352,10 +357,10 @@ fn numbers_out_of_bounds_are_refused_with_the_bound() {
     let dir = tempfile::tempdir().expect("dir");
     let cfg = dir.path().join("c.toml");
     write(&cfg, "base_url = \"https://api.example.ac.th\"\n", 0o600);
-    let with = |f: &dyn Fn(&mut DashboardArgs)| {
-        let mut args = DashboardArgs {
+    let with = |f: &dyn Fn(&mut Flags)| {
+        let mut args = Flags {
             config: Some(cfg.clone()),
-            ..DashboardArgs::default()
+            ..Flags::default()
         };
         f(&mut args);
         resolve(&args, &env_of(&[]), None)
@@ -374,4 +379,206 @@ fn numbers_out_of_bounds_are_refused_with_the_bound() {
     assert_eq!(out.status.code(), Some(2), "a usage error");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("not a rate from 0.0 to 1.0"), "{err}");
+}
+
+/// Runs the binary with private config and state directories under `dir`, no `CLUB_ADMIN_*`
+/// variable but those in `env`, and empty standard input. Killed after 30 s: a value taken
+/// by mistake must not leave `serve-demo` or the dashboard running.
+fn run_bin(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    use std::process::{Command, Stdio};
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_club-admin"));
+    cmd.args(args)
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("CLUB_ADMIN_")) {
+        cmd.env_remove(k);
+    }
+    cmd.envs(env.iter().copied());
+    let mut child = cmd.spawn().expect("spawn club-admin");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while child.try_wait().expect("wait").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("output");
+            panic!(
+                "club-admin {args:?} still ran after 30 s: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+#[test]
+fn configuration_errors_exit_2_in_both_faces_before_the_terminal() {
+    let dir = tempfile::tempdir().expect("dir");
+    let good = dir.path().join("good.toml");
+    write(&good, "base_url = \"https://api.example.ac.th\"\n", 0o600);
+    let broken = dir.path().join("broken.toml");
+    write(
+        &broken,
+        "base_url = [\"https://api.example.ac.th\"\n",
+        0o600,
+    );
+    let keys = dir.path().join("keys.toml");
+    write(
+        &keys,
+        "base_url = \"https://api.example.ac.th\"\n[keys]\nfrobnicate = \"z\"\napprove = \"x\"\n",
+        0o600,
+    );
+    let (good, broken, keys) = (
+        good.to_str().expect("utf-8"),
+        broken.to_str().expect("utf-8"),
+        keys.to_str().expect("utf-8"),
+    );
+    let env = [("CLUB_ADMIN_API_KEY", "mysk_config_test_key_0123")];
+    let dashboard: &[&str] = &[];
+    let demo: &[&str] = &["demo"];
+    let script: &[&str] = &["requests", "list"];
+    /// The arguments of a face (before the flags).
+    type Face<'a> = &'a [&'a str];
+    // (flags, the message, the faces it stops): the scripting subcommands have no keys.
+    let cases: [(Vec<&str>, &str, Vec<Face>); 5] = [
+        (
+            vec!["--config", good, "--concurrency", "0"],
+            "concurrency must be between 1 and 64, not 0",
+            vec![dashboard, demo, script],
+        ),
+        (
+            vec!["--config", good, "--timeout", "9999"],
+            "timeout (seconds) must be between 1 and 600, not 9999",
+            vec![dashboard, demo, script],
+        ),
+        (
+            vec!["--config", good, "--decision-delay", "61"],
+            "must be between 0 and 60, not 61",
+            vec![dashboard, demo],
+        ),
+        (
+            vec!["--config", broken],
+            "config file",
+            vec![dashboard, demo, script],
+        ),
+        (
+            vec!["--config", keys],
+            "bad key bindings in the config file:\n  ",
+            vec![dashboard, demo],
+        ),
+    ];
+    for (flags, words, faces) in cases {
+        let mut said = Vec::new();
+        for face in faces {
+            let args: Vec<&str> = face.iter().chain(&flags).copied().collect();
+            let out = run_bin(dir.path(), &args, &env);
+            let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+            assert!(
+                stderr.starts_with("club-admin: ") && stderr.contains(words),
+                "{args:?}: {stderr}"
+            );
+            assert!(
+                out.stdout.is_empty() && !stderr.contains('\u{1b}'),
+                "{args:?}: the terminal was touched"
+            );
+            assert!(!stderr.contains("mysk_config_test_key"), "{args:?}");
+            said.push(stderr);
+        }
+        assert!(
+            said.windows(2).all(|w| w[0] == w[1]),
+            "the same words in every face: {said:?}"
+        );
+    }
+
+    // The scripting subcommands do not read the keys: a dry run goes through.
+    let out = run_bin(
+        dir.path(),
+        &[
+            "requests",
+            "approve",
+            "--dry-run",
+            "6f1c2a3b-0000-4000-8000-000000000001",
+            "--config",
+            keys,
+        ],
+        &[],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // Other failures of the dashboard keep exit code 1.
+    let out = run_bin(dir.path(), &["--config", good], &env);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("standard output is not a terminal"),
+        "{stderr}"
+    );
+    let missing = dir.path().join("no-such-ids.txt");
+    let missing = missing.to_str().expect("utf-8");
+    let out = run_bin(
+        dir.path(),
+        &["--config", good, "--queue-file", missing],
+        &env,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("could not read --queue-file"), "{stderr}");
+}
+
+#[test]
+fn numeric_demo_flags_name_their_bound_even_when_negative() {
+    let dir = tempfile::tempdir().expect("dir");
+    for face in ["serve-demo", "demo"] {
+        for flag in ["--failure-rate", "--drop-rate", "--drop-after-write-rate"] {
+            for (value, words) in [
+                ("-0.1", "-0.1 is not a rate from 0.0 to 1.0"),
+                ("1.5", "1.5 is not a rate from 0.0 to 1.0"),
+                ("often", "often is not a rate from 0.0 to 1.0"),
+            ] {
+                let out = run_bin(dir.path(), &[face, flag, value], &[]);
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                assert_eq!(
+                    out.status.code(),
+                    Some(2),
+                    "{face} {flag} {value}: {stderr}"
+                );
+                assert!(
+                    stderr.contains(words) && !stderr.contains("unexpected argument"),
+                    "{face} {flag} {value}: {stderr}"
+                );
+            }
+        }
+    }
+    for args in [
+        &["serve-demo", "--latency-ms", "-5"][..],
+        &["serve-demo", "--jitter-ms", "-1"],
+        &["serve-demo", "--port", "-80"],
+        &["serve-demo", "--extra-requests", "-3"],
+        &["demo", "--latency-ms", "-5"],
+        &["requests", "list", "--concurrency", "-2"],
+        &["--timeout", "-1"],
+        &["--auto-refresh", "-30"],
+        &["demo", "--decision-delay", "-1"],
+    ] {
+        let out = run_bin(dir.path(), args, &[]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let value = args[args.len() - 1];
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!("{value} is negative: give 0 or more")),
+            "{args:?}: {stderr}"
+        );
+    }
+    let out = run_bin(dir.path(), &["serve-demo", "--latency-ms", "1.5"], &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("1.5 is not a whole number"), "{stderr}");
 }

@@ -744,6 +744,171 @@ async fn completions_and_man_page() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connection_flags_go_before_or_after_the_subcommand() {
+    let d = start(0).await;
+    let m = d.moderator();
+    // No server in the environment: only the flag names it.
+    let bin = Bin::new("", Some(&m.api_key), Some(&m.token));
+    let url = d.base_url.as_str();
+
+    let before = bin.run(&["--base-url", url, "whoami", "--ids"], None).await;
+    assert_eq!(before.code, 0, "{before:?}");
+    let after = bin.run(&["whoami", "--ids", "--base-url", url], None).await;
+    assert_eq!(after.code, 0, "{after:?}");
+    assert_eq!(before.ids(), after.ids());
+    assert_eq!(before.ids().len(), 1);
+    // Given twice, the later wins.
+    let twice = bin
+        .run(
+            &[
+                "--base-url",
+                "https://nowhere.invalid",
+                "whoami",
+                "--ids",
+                "--base-url",
+                url,
+            ],
+            None,
+        )
+        .await;
+    assert_eq!(twice.code, 0, "{twice:?}");
+    assert_eq!(twice.ids(), before.ids());
+
+    // Every connection flag is read where it is given, e.g. --read-only before the name.
+    let p = d.pending_for("moderator");
+    let id = p[0].to_string();
+    let ro = bin
+        .run(
+            &["--read-only", "--base-url", url, "requests", "approve", &id],
+            None,
+        )
+        .await;
+    assert_eq!(ro.code, 2, "{ro:?}");
+    assert!(ro.stderr.contains("read-only"), "{ro:?}");
+    let bounds = bin
+        .run(
+            &[
+                "requests",
+                "approve",
+                &id,
+                "--base-url",
+                url,
+                "--concurrency",
+                "0",
+            ],
+            None,
+        )
+        .await;
+    assert_eq!(bounds.code, 2, "{bounds:?}");
+    assert_eq!(
+        bounds.stderr,
+        "club-admin: concurrency must be between 1 and 64, not 0\n"
+    );
+    assert!(d.mutations().is_empty(), "{:?}", d.mutations());
+
+    // The dashboard's own options belong to the dashboard (and `demo`), not to a subcommand.
+    let mouse = bin
+        .run(&["--mouse", "--base-url", url, "requests", "list"], None)
+        .await;
+    assert_eq!(mouse.code, 2, "{mouse:?}");
+    assert!(
+        mouse
+            .stderr
+            .contains("--mouse is an option of the dashboard"),
+        "{mouse:?}"
+    );
+}
+
+/// The words of the "Connection and configuration" section of `club-admin <path> --help`.
+fn connection_help(path: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_club-admin"))
+        .args(path)
+        .arg("--help")
+        .output()
+        .expect("run club-admin");
+    assert!(out.status.success(), "{path:?}");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut lines = text
+        .lines()
+        .skip_while(|l| *l != "Connection and configuration:");
+    let heading = lines
+        .next()
+        .unwrap_or_else(|| panic!("{path:?} --help has no connection flags:\n{text}"));
+    // The section ends at the next heading (a line that does not start with a space). Its
+    // words only: clap lays a flag and its help on one line or two, by the command.
+    let flags: Vec<&str> = lines
+        .take_while(|l| l.is_empty() || l.starts_with(' '))
+        .flat_map(str::split_whitespace)
+        .collect();
+    format!("{heading} {}", flags.join(" "))
+}
+
+#[test]
+fn every_subcommand_shows_the_same_connection_flags() {
+    let top = connection_help(&[]);
+    for flag in [
+        "--base-url <URL>",
+        "--api-key-file <PATH>",
+        "--token-file <PATH>",
+        "--config <PATH>",
+        "--log-file <PATH>",
+        "--read-only",
+        "--allow-insecure-http",
+        "--concurrency <N>",
+        "--timeout <SECONDS>",
+    ] {
+        assert!(top.contains(flag), "{flag} in:\n{top}");
+    }
+    for path in [
+        &["demo"][..],
+        &["serve-demo"],
+        &["whoami"],
+        &["requests", "list"],
+        &["requests", "show"],
+        &["requests", "approve"],
+        &["requests", "decline"],
+        &["requests", "delete"],
+        &["clubs", "show"],
+        &["clubs", "contact", "add"],
+    ] {
+        assert_eq!(connection_help(path), top, "{path:?}");
+    }
+
+    use clap::Parser;
+    use club_admin::cli::Cli;
+    for args in [
+        &[
+            "club-admin",
+            "--base-url",
+            "https://x.example",
+            "requests",
+            "list",
+        ][..],
+        &[
+            "club-admin",
+            "requests",
+            "list",
+            "--base-url",
+            "https://x.example",
+        ],
+        &[
+            "club-admin",
+            "requests",
+            "--base-url",
+            "https://x.example",
+            "list",
+        ],
+    ] {
+        let cli = Cli::try_parse_from(args).expect("parses");
+        assert_eq!(
+            cli.conn.base_url.as_deref(),
+            Some("https://x.example"),
+            "{args:?}"
+        );
+    }
+}
+
 #[test]
 fn audit_lines_written_before_the_via_field_still_parse() {
     let old = r#"{"at":"2026-11-22T08:20:31.565Z","server":"https://api.example.ac.th","user":null,"action":"approve","target":"00000000-0000-0000-0000-000000000001","outcome":"ok","detail":null}"#;

@@ -5,13 +5,12 @@ use std::io::{IsTerminal, Read, Write};
 
 use tokio::sync::mpsc;
 
-use super::{effects, event_loop, stop_signal, terminal, worker};
+use super::{Failure, StartIds, effects, event_loop, stop_signal, terminal, worker};
 use crate::api::{ApiClient, Credentials};
 use crate::app::effect::HISTORY_LINES;
 use crate::app::model::SavedQueue;
-use crate::app::{IdsFrom, Model, ModelOptions, Msg};
-use crate::cli::DashboardArgs;
-use crate::config::{self, Settings};
+use crate::app::{IdsFrom, Keymap, Model, ModelOptions, Msg};
+use crate::config::{self, Flags, Settings};
 
 /// Piped standard input read for ids, at most (16 MiB: 400,000 ids).
 const STDIN_LIMIT: u64 = 16 * 1024 * 1024;
@@ -20,19 +19,24 @@ const STDIN_LIMIT: u64 = 16 * 1024 * 1024;
 const FINAL_WAIT_MARGIN: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Opens the dashboard. `base_url` and `creds` override the configuration (demo mode).
+///
+/// Errors: [`Failure::Config`] (the settings, the keymap, the client's refusal of the
+/// base URL), found before the terminal is touched; [`Failure::Other`] for the rest.
 pub(super) async fn dashboard(
-    args: DashboardArgs,
+    flags: &Flags,
+    start: StartIds,
     base_url: Option<String>,
     creds: Option<Credentials>,
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     let demo_mode = creds.is_some();
-    let settings = settings_for(&args, base_url, creds)?;
+    let settings = settings_for(flags, base_url, creds).map_err(Failure::Config)?;
+    let keymap = keymap(&settings).map_err(Failure::Config)?;
     let client = ApiClient::new(
         &settings.base_url,
         settings.credentials.clone(),
         settings.client.clone(),
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| Failure::Config(e.to_string()))?;
     for w in &settings.warnings {
         let _ = writeln!(std::io::stderr(), "club-admin: warning: {w}");
         tracing::warn!("{w}");
@@ -49,14 +53,15 @@ pub(super) async fn dashboard(
     let queue_path = state_dir
         .as_ref()
         .map(|d| d.join(super::queue_file_name(&server_key)));
-    let initial = initial_messages(&args, &settings, &server_key, queue_path.as_deref())?;
+    let initial = initial_messages(&start, &settings, &server_key, queue_path.as_deref())
+        .map_err(Failure::Other)?;
     if !std::io::stdout().is_terminal() {
-        return Err("standard output is not a terminal".into());
+        return Err(Failure::Other("standard output is not a terminal".into()));
     }
 
     let (msg_tx, msg_rx) = mpsc::unbounded_channel();
     let worker = worker::spawn(client.clone(), settings.concurrency, msg_tx.clone());
-    let mut model = Model::new(model_options(&settings, &client, server_key));
+    let mut model = Model::new(model_options(&settings, keymap, &client, server_key));
     let mut runner = effects::Runner::new(
         client,
         worker,
@@ -84,6 +89,18 @@ pub(super) async fn dashboard(
         initial,
     )
     .await
+    .map_err(Failure::Other)
+}
+
+/// The dashboard's keymap: the defaults with the config file's `[keys]` overrides
+/// ([`Settings::key_overrides`]).
+///
+/// Errors: every bad binding, listed ([`config::key_bindings_error`]): a configuration
+/// error, the dashboard does not start.
+pub fn keymap(settings: &Settings) -> Result<Keymap, String> {
+    Keymap::default()
+        .with_overrides(&settings.key_overrides)
+        .map_err(|errors| config::key_bindings_error(&errors))
 }
 
 /// Takes over the terminal (mouse capture if `mouse`), runs the event loop until quit or a
@@ -137,7 +154,7 @@ async fn in_terminal(
 ///
 /// Errors: the configuration is invalid, or there is no API key.
 fn settings_for(
-    args: &DashboardArgs,
+    flags: &Flags,
     base_url: Option<String>,
     creds: Option<Credentials>,
 ) -> Result<Settings, String> {
@@ -146,7 +163,7 @@ fn settings_for(
     let mut settings: Settings = if demo_mode {
         // The demo ignores the user's configured secrets, but keeps keys and options.
         let s = config::resolve(
-            args,
+            flags,
             &|k| {
                 if k.starts_with("CLUB_ADMIN_") {
                     None
@@ -161,7 +178,7 @@ fn settings_for(
             ..s
         }
     } else {
-        config::resolve(args, &env, base_url)?
+        config::resolve(flags, &env, base_url)?
     };
     if let Some(c) = creds {
         settings.credentials = c;
@@ -181,7 +198,7 @@ fn settings_for(
 ///
 /// Errors: `--queue-file` cannot be read.
 fn initial_messages(
-    args: &DashboardArgs,
+    start: &StartIds,
     settings: &Settings,
     server_key: &str,
     queue_path: Option<&std::path::Path>,
@@ -211,13 +228,13 @@ fn initial_messages(
     for w in &settings.warnings {
         initial.push(Msg::Warning(w.clone()));
     }
-    if !args.ids.is_empty() {
+    if !start.ids.is_empty() {
         initial.push(Msg::AddIds {
-            text: args.ids.join(" "),
+            text: start.ids.join(" "),
             origin: IdsFrom::Arguments,
         });
     }
-    if let Some(p) = &args.queue_file {
+    if let Some(p) = &start.queue_file {
         let text = std::fs::read_to_string(p)
             .map_err(|e| format!("could not read --queue-file {}: {e}", p.display()))?;
         initial.push(Msg::AddIds {
@@ -239,11 +256,16 @@ fn initial_messages(
 }
 
 /// What the model starts with, from the settings and the client (which knows the token).
-fn model_options(settings: &Settings, client: &ApiClient, server_key: String) -> ModelOptions {
+fn model_options(
+    settings: &Settings,
+    keymap: Keymap,
+    client: &ApiClient,
+    server_key: String,
+) -> ModelOptions {
     ModelOptions {
         base_url: client.base_url().to_owned(),
         read_only: settings.read_only,
-        keymap: settings.keymap.clone(),
+        keymap,
         has_token: client.has_token(),
         token_expires: client.token_expiry(),
         sign_in_url: client.sign_in_url(),

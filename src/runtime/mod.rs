@@ -1,5 +1,6 @@
-//! The runtime: terminal set-up, the event loop and the API worker; and [`run`], the entry
-//! point of the binary.
+//! The runtime: terminal set-up, the event loop and the API worker; and the faces that run
+//! in it, each taking plain values: [`dashboard`], [`demo`] (the dashboard on the embedded
+//! demo server) and [`serve_demo`]. The command line (`src/cli.rs`) calls them.
 
 mod dashboard;
 pub mod effects;
@@ -13,80 +14,86 @@ pub mod worker;
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use crate::api::Credentials;
-use crate::cli::{Cli, Command, DemoArgs, ServeDemoArgs};
-use crate::config::{self};
+use crate::config::Flags;
 
-/// Runs the command line: the dashboard, `demo` or `serve-demo`. Returns the exit code;
-/// errors are printed to standard error in words (never a secret).
-pub fn run(cli: Cli) -> ExitCode {
-    let rt = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("club-admin: could not start the async runtime: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let result = match cli.command {
-        Some(Command::Script(cmd)) => {
-            init_logging(crate::script::log_file(&cmd, &cli.dashboard), "script");
-            let exit = rt.block_on(crate::script::run(cmd, cli.dashboard));
-            rt.shutdown_timeout(std::time::Duration::from_millis(200));
-            return exit.into();
-        }
-        Some(Command::ServeDemo(args)) => {
-            init_logging(None, "serve-demo");
-            rt.block_on(serve_demo(args))
-        }
-        Some(Command::Demo(args)) => {
-            init_logging(args.dashboard.log_file.clone(), "dashboard");
-            rt.block_on(demo(args))
-        }
-        None => {
-            init_logging(cli.dashboard.log_file.clone(), "dashboard");
-            rt.block_on(dashboard::dashboard(cli.dashboard, None, None))
-        }
-    };
-    rt.shutdown_timeout(std::time::Duration::from_millis(200));
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            // Not eprintln!: it panics when standard error is a terminal that hung up.
-            let _ = writeln!(std::io::stderr(), "club-admin: {e}");
-            ExitCode::FAILURE
+pub use dashboard::keymap;
+
+/// Why the dashboard, `demo` or `serve-demo` stopped with an error. `Display` is the message
+/// in words (one line, except the list of bad key bindings; never a secret).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The configuration cannot be used (a number out of its bounds, a config file that does
+    /// not parse, bad key bindings, a secret file that cannot be read, no server or API key,
+    /// a base URL the client refuses). Found before the terminal is touched; nothing was
+    /// sent.
+    Config(String),
+    /// Anything else: a `--queue-file` that cannot be read, standard output that is not a
+    /// terminal, the terminal itself, the demo server.
+    Other(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Config(text) | Failure::Other(text) => f.write_str(text),
         }
     }
 }
 
-/// Logs go to a file (default `$XDG_STATE_HOME/club-admin/club-admin.log`), never to the
-/// screen. `CLUB_ADMIN_LOG` sets the filter (default `club_admin=info`).
-fn init_logging(path: Option<PathBuf>, what: &str) {
-    let path = path.or_else(|| config::default_state_dir().map(|d| d.join("club-admin.log")));
-    let Some(path) = path else { return };
-    if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    let Ok(file) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-    else {
-        return;
-    };
-    let filter = tracing_subscriber::EnvFilter::try_from_env("CLUB_ADMIN_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("club_admin=info"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_ansi(false)
-        .with_writer(std::sync::Mutex::new(file))
-        .try_init();
-    tracing::info!("club-admin {} starting ({what})", env!("CARGO_PKG_VERSION"));
+/// The request ids the dashboard starts with, besides the saved queue and piped standard
+/// input: those given as arguments and the file named by `--queue-file`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StartIds {
+    /// Ids as given on the command line (any mix of spaces, commas, new lines).
+    pub ids: Vec<String>,
+    /// A file of ids to read before the terminal is taken over.
+    pub queue_file: Option<PathBuf>,
+}
+
+/// What `demo` starts: the demo server, and the account the dashboard signs in as.
+#[derive(Debug, Clone)]
+pub struct DemoStart {
+    /// The demo server (its port is chosen freely).
+    pub server: crate::demo::DemoOptions,
+    /// `moderator`, `teacher` or `admin`.
+    pub account: String,
+    /// Sign in with the account's token too (false: the key only, as a new user).
+    pub with_token: bool,
+}
+
+/// Opens the dashboard on the configured server: `flags` over the environment, the config
+/// file and the defaults; `start` adds ids to the queue.
+///
+/// Errors: [`Failure::Config`] before the terminal is touched; [`Failure::Other`] for the
+/// rest.
+pub async fn dashboard(flags: &Flags, start: StartIds) -> Result<(), Failure> {
+    dashboard::dashboard(flags, start, None, None).await
+}
+
+/// `club-admin demo`: starts the demo server in-process and opens the dashboard on it,
+/// signed in as `demo.account`. The user's `CLUB_ADMIN_*` variables and configured secrets
+/// are ignored; the other settings (keys, options, `flags`) are kept.
+///
+/// Errors: as [`dashboard`]; the demo server could not start, or has no such account:
+/// [`Failure::Other`].
+pub async fn demo(demo: DemoStart, flags: &Flags, start: StartIds) -> Result<(), Failure> {
+    let handle = crate::demo::start(demo.server)
+        .await
+        .map_err(Failure::Other)?;
+    let user = handle
+        .user(&demo.account)
+        .ok_or_else(|| Failure::Other(format!("no demo account {:?}", demo.account)))?
+        .clone();
+    let creds = Credentials::new(
+        Some(user.api_key.clone()),
+        demo.with_token.then(|| user.token.clone()),
+    );
+    let result =
+        dashboard::dashboard(flags, start, Some(handle.base_url.clone()), Some(creds)).await;
+    drop(handle);
+    result
 }
 
 /// A file name for this server's saved queue: the base URL with everything but letters,
@@ -105,38 +112,12 @@ pub fn queue_file_name(base_url: &str) -> String {
     format!("queue-{s}.json")
 }
 
-async fn demo(args: DemoArgs) -> Result<(), String> {
-    let handle = crate::demo::start(crate::demo::DemoOptions {
-        port: 0,
-        faults: args.faults.to_faults(),
-        token_ttl: None,
-        extra_requests: 0,
-        api_version: args.server.api_version,
-    })
-    .await?;
-    let user = handle
-        .user(&args.account)
-        .ok_or_else(|| format!("no demo account {:?}", args.account))?
-        .clone();
-    let creds = Credentials::new(
-        Some(user.api_key.clone()),
-        (!args.no_token).then(|| user.token.clone()),
-    );
-    let result =
-        dashboard::dashboard(args.dashboard, Some(handle.base_url.clone()), Some(creds)).await;
-    drop(handle);
-    result
-}
-
-async fn serve_demo(args: ServeDemoArgs) -> Result<(), String> {
-    let handle = crate::demo::start(crate::demo::DemoOptions {
-        port: args.port,
-        faults: args.faults.to_faults(),
-        token_ttl: None,
-        extra_requests: args.extra_requests,
-        api_version: args.server.api_version,
-    })
-    .await?;
+/// `club-admin serve-demo`: runs the demo server until a stop signal, after printing its
+/// address and the demo accounts' credentials (demo data only) to standard output.
+///
+/// Errors: the demo server could not start.
+pub async fn serve_demo(options: crate::demo::DemoOptions) -> Result<(), String> {
+    let handle = crate::demo::start(options).await?;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,

@@ -15,7 +15,7 @@ use super::output::{self, Column, Format};
 use super::requests::print_requests;
 use super::{Ctx, Exit, emit, emit_json, read_ids, say};
 use crate::api::{ApiClient, ApiError, ClubRequest, Planned, UpdateRoute};
-use crate::cli::DashboardArgs;
+use crate::config::Flags;
 use crate::ops::run::{self, Control, DECISION_LEVELS, SETTLE_PATIENCE, Verdict};
 use crate::ops::{Outcome, RowAction, audit, verdict};
 
@@ -122,7 +122,7 @@ async fn check_update_route(ctx: &Ctx) -> Result<(), Exit> {
 /// as done (approve/decline: the requests; delete: the deleted ids); every other outcome is
 /// one line on standard error. The exit code is the worst outcome ([`Exit`]): 0 when every
 /// write is applied, 4 when an outcome stayed unknown.
-pub async fn act(action: RowAction, args: &ActArgs, yes: bool, top: &DashboardArgs) -> Exit {
+pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) -> Exit {
     let (ids, from_stdin) = match read_ids(&args.targets) {
         Ok(x) => x,
         Err(e) => return e,
@@ -132,7 +132,7 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, top: &DashboardAr
         say("nothing to do: no ids on standard input");
         return Exit::Ok;
     }
-    let ctx = match Ctx::new(&args.common, top, !args.dry_run) {
+    let ctx = match Ctx::new(flags, &args.common.out, !args.dry_run) {
         Ok(c) => c,
         Err(e) => return e,
     };

@@ -1,12 +1,10 @@
-//! Command-line definitions of the scripting subcommands (clap derive). They are flattened
-//! into [`crate::cli::Command`] as its `Script` variant.
-
-use std::path::PathBuf;
+//! Command-line definitions of the scripting subcommands (clap derive). The command line
+//! flattens them into its subcommands; the connection and configuration flags are global
+//! there and reach [`super::run`] as a [`crate::config::Flags`].
 
 use clap::{Args, Subcommand, ValueEnum};
 
 use crate::api::{ContactType, FetchLevel, query::parse_level};
-use crate::cli::DashboardArgs;
 
 /// The non-interactive subcommands: the same client, configuration, sign-in, audit file and
 /// read-only switch as the dashboard.
@@ -20,10 +18,6 @@ pub enum ScriptCommand {
     /// Show a club, add a club contact.
     #[command(subcommand)]
     Clubs(ClubsCommand),
-    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to standard output.
-    Completions(CompletionsArgs),
-    /// Print the man page (roff) to standard output, or write one page per subcommand.
-    Man(ManArgs),
 }
 
 /// `club-admin requests ...`
@@ -62,73 +56,6 @@ pub enum ContactCommand {
     Add(ContactAddArgs),
 }
 
-/// Connection and configuration options, as the dashboard's (they override the same flags
-/// given before the subcommand).
-#[derive(Debug, Args, Clone, Default)]
-pub struct ConnArgs {
-    /// Base URL of the service (https; http only to loopback) [env: CLUB_ADMIN_BASE_URL].
-    #[arg(long, value_name = "URL")]
-    pub base_url: Option<String>,
-    /// File holding the API key (instead of CLUB_ADMIN_API_KEY).
-    #[arg(long, value_name = "PATH")]
-    pub api_key_file: Option<PathBuf>,
-    /// File holding the bearer token (instead of CLUB_ADMIN_TOKEN or the saved token).
-    #[arg(long, value_name = "PATH")]
-    pub token_file: Option<PathBuf>,
-    /// Config file (default: $XDG_CONFIG_HOME/club-admin/config.toml).
-    #[arg(long, value_name = "PATH")]
-    pub config: Option<PathBuf>,
-    /// Log file (default: $XDG_STATE_HOME/club-admin/club-admin.log).
-    #[arg(long, value_name = "PATH")]
-    pub log_file: Option<PathBuf>,
-    /// Refuse every write before anything is sent (also `read_only = true` in the config).
-    #[arg(long)]
-    pub read_only: bool,
-    /// Allow http:// to a host that is not loopback (secrets travel unencrypted).
-    #[arg(long)]
-    pub allow_insecure_http: bool,
-    /// Most API calls in flight at once (default 8, or `concurrency` in the config).
-    #[arg(long, value_name = "N")]
-    pub concurrency: Option<usize>,
-    /// Whole-request timeout in seconds (default 20).
-    #[arg(long, value_name = "SECONDS")]
-    pub timeout: Option<u64>,
-}
-
-impl ConnArgs {
-    /// The dashboard's arguments (`top`, the flags given before the subcommand) with these
-    /// options laid over them: what [`crate::config::resolve`] takes.
-    pub fn over(&self, top: &DashboardArgs) -> DashboardArgs {
-        let mut a = top.clone();
-        a.ids.clear();
-        a.queue_file = None;
-        if self.base_url.is_some() {
-            a.base_url = self.base_url.clone();
-        }
-        if self.api_key_file.is_some() {
-            a.api_key_file = self.api_key_file.clone();
-        }
-        if self.token_file.is_some() {
-            a.token_file = self.token_file.clone();
-        }
-        if self.config.is_some() {
-            a.config = self.config.clone();
-        }
-        if self.log_file.is_some() {
-            a.log_file = self.log_file.clone();
-        }
-        a.read_only |= self.read_only;
-        a.allow_insecure_http |= self.allow_insecure_http;
-        if self.concurrency.is_some() {
-            a.concurrency = self.concurrency;
-        }
-        if self.timeout.is_some() {
-            a.timeout = self.timeout;
-        }
-        a
-    }
-}
-
 /// Output options. Without them: an aligned table when standard output is a terminal,
 /// tab-separated values (no header) when it is not.
 #[derive(Debug, Args, Clone, Default)]
@@ -144,12 +71,10 @@ pub struct OutputArgs {
     pub table: bool,
 }
 
-/// Options shared by every scripting subcommand that talks to the server.
+/// Options shared by every scripting subcommand that talks to the server (the connection
+/// and configuration flags are global, defined once by the command line).
 #[derive(Debug, Args, Clone, Default)]
 pub struct Common {
-    /// Connection and configuration.
-    #[command(flatten)]
-    pub conn: ConnArgs,
     /// Output format.
     #[command(flatten)]
     pub out: OutputArgs,
@@ -292,20 +217,4 @@ pub struct ContactAddArgs {
     /// Shared options.
     #[command(flatten)]
     pub common: Common,
-}
-
-/// `completions`
-#[derive(Debug, Args)]
-pub struct CompletionsArgs {
-    /// The shell.
-    #[arg(value_enum)]
-    pub shell: clap_complete::Shell,
-}
-
-/// `man`
-#[derive(Debug, Args)]
-pub struct ManArgs {
-    /// Write `club-admin.1` and one page per subcommand into this directory instead.
-    #[arg(long, value_name = "DIR")]
-    pub out_dir: Option<PathBuf>,
 }

@@ -9,7 +9,7 @@ use super::{Ctx, Exit, emit, emit_json, hint, report, say};
 use crate::api::{
     ApiError, Club, ClubQuery, Contact, ContactType, FetchLevel, Levels, NewContact, Page,
 };
-use crate::cli::DashboardArgs;
+use crate::config::Flags;
 use crate::ops::input::{ClubPick, ClubRef, pick_club};
 use crate::ops::verdict::answer_lost;
 use crate::ops::{Outcome, audit};
@@ -187,8 +187,8 @@ pub async fn resolve_club(ctx: &Ctx, text: &str) -> Result<Uuid, Exit> {
 }
 
 /// `clubs show ID|NAME`: one club (JSON: the service's Club object).
-pub async fn show(args: &ClubShowArgs, top: &DashboardArgs) -> Exit {
-    let ctx = match Ctx::new(&args.common, top, true) {
+pub async fn show(args: &ClubShowArgs, flags: &Flags) -> Exit {
+    let ctx = match Ctx::new(flags, &args.common.out, true) {
         Ok(c) => c,
         Err(e) => return e,
     };
@@ -218,7 +218,7 @@ pub async fn show(args: &ClubShowArgs, top: &DashboardArgs) -> Exit {
 /// anything is sent; audited (`add-contact`, target the club, `value` the type and value)
 /// with `"via": "cli"`. A lost answer is audited `unknown` (a contact cannot be re-read by
 /// itself: `clubs show` tells whether it was added).
-pub async fn add_contact(args: &ContactAddArgs, top: &DashboardArgs) -> Exit {
+pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
     let new = match crate::ops::input::contact(&args.kind, &args.value) {
         Ok(n) => n,
         Err(problem) => {
@@ -230,7 +230,7 @@ pub async fn add_contact(args: &ContactAddArgs, top: &DashboardArgs) -> Exit {
             return Exit::Usage;
         }
     };
-    let ctx = match Ctx::new(&args.common, top, !args.dry_run) {
+    let ctx = match Ctx::new(flags, &args.common.out, !args.dry_run) {
         Ok(c) => c,
         Err(e) => return e,
     };

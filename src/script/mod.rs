@@ -1,5 +1,5 @@
 //! The scripting subcommands: `whoami`, `requests list|show|approve|decline|delete`,
-//! `clubs show|contact add`, `completions`, `man`.
+//! `clubs show|contact add`.
 //!
 //! They share the dashboard's [`ApiClient`], configuration ([`config::resolve`]: defaults <
 //! file < environment < flags, the saved token file), audit file
@@ -15,7 +15,6 @@ pub mod output;
 pub mod requests;
 
 use std::io::{self, IsTerminal, Read, Write};
-use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use uuid::Uuid;
@@ -25,39 +24,35 @@ pub use exit::Exit;
 use output::Format;
 
 use crate::api::{ApiClient, ApiError, User};
-use crate::cli::DashboardArgs;
-use crate::config::{self, Settings};
+use crate::config::{self, Flags, Settings};
 use crate::ops::AuditLog;
 
 /// Bulk runs of at least this many items show a progress bar (when standard error is a
 /// terminal).
 pub const LONG_RUN: usize = 10;
 
-/// Runs one scripting subcommand. `top` holds the dashboard flags given before the
-/// subcommand (the subcommand's own flags win). Never panics on server data; never prints
-/// a secret.
-pub async fn run(cmd: ScriptCommand, top: DashboardArgs) -> Exit {
+/// Runs one scripting subcommand with the connection and configuration `flags` of the
+/// command line. Never panics on server data; never prints a secret.
+pub async fn run(cmd: ScriptCommand, flags: &Flags) -> Exit {
     use args::{ClubsCommand, ContactCommand, RequestsCommand};
     match cmd {
-        ScriptCommand::Completions(a) => completions(a.shell),
-        ScriptCommand::Man(a) => man(a.out_dir),
-        ScriptCommand::Whoami(a) => whoami(&a.common, &top).await,
+        ScriptCommand::Whoami(a) => whoami(&a.common.out, flags).await,
         ScriptCommand::Requests(r) => match r {
-            RequestsCommand::List(a) => requests::list(&a, &top).await,
-            RequestsCommand::Show(a) => requests::show(&a, &top).await,
+            RequestsCommand::List(a) => requests::list(&a, flags).await,
+            RequestsCommand::Show(a) => requests::show(&a, flags).await,
             RequestsCommand::Approve(a) => {
-                act::act(crate::app::RowAction::Approve, &a, false, &top).await
+                act::act(crate::app::RowAction::Approve, &a, false, flags).await
             }
             RequestsCommand::Decline(a) => {
-                act::act(crate::app::RowAction::Decline, &a, false, &top).await
+                act::act(crate::app::RowAction::Decline, &a, false, flags).await
             }
             RequestsCommand::Delete(a) => {
-                act::act(crate::app::RowAction::Delete, &a.act, a.yes, &top).await
+                act::act(crate::app::RowAction::Delete, &a.act, a.yes, flags).await
             }
         },
         ScriptCommand::Clubs(c) => match c {
-            ClubsCommand::Show(a) => clubs::show(&a, &top).await,
-            ClubsCommand::Contact(ContactCommand::Add(a)) => clubs::add_contact(&a, &top).await,
+            ClubsCommand::Show(a) => clubs::show(&a, flags).await,
+            ClubsCommand::Contact(ContactCommand::Add(a)) => clubs::add_contact(&a, flags).await,
         },
     }
 }
@@ -75,14 +70,14 @@ pub struct Ctx {
 }
 
 impl Ctx {
-    /// Resolves the configuration exactly as the dashboard does and builds the client.
-    /// `need_key`: refuse to run without an API key (every call but a dry run needs one).
+    /// Resolves the configuration from `flags` exactly as the dashboard does and builds
+    /// the client; `out` chooses the output format. `need_key`: refuse to run without an
+    /// API key (every call but a dry run needs one).
     ///
     /// Errors (already printed): a config problem, no server, no key: [`Exit::Usage`].
-    pub fn new(common: &args::Common, top: &DashboardArgs, need_key: bool) -> Result<Ctx, Exit> {
-        let dash = common.conn.over(top);
+    pub fn new(flags: &Flags, out: &args::OutputArgs, need_key: bool) -> Result<Ctx, Exit> {
         let env = |k: &str| std::env::var(k).ok();
-        let settings = config::resolve(&dash, &env, None).map_err(|e| {
+        let settings = config::resolve(flags, &env, None).map_err(|e| {
             say(&e);
             Exit::Usage
         })?;
@@ -108,7 +103,7 @@ impl Ctx {
         Ok(Ctx {
             client,
             settings,
-            format: Format::detect(&common.out),
+            format: Format::detect(out),
             stderr_tty: io::stderr().is_terminal(),
         })
     }
@@ -279,8 +274,8 @@ pub fn read_ids(targets: &[String]) -> Result<(Vec<Uuid>, bool), Exit> {
     Ok((ids, from_stdin))
 }
 
-async fn whoami(common: &args::Common, top: &DashboardArgs) -> Exit {
-    let ctx = match Ctx::new(common, top, true) {
+async fn whoami(out: &args::OutputArgs, flags: &Flags) -> Exit {
+    let ctx = match Ctx::new(flags, out, true) {
         Ok(c) => c,
         Err(e) => return e,
     };
@@ -336,64 +331,4 @@ async fn whoami(common: &args::Common, top: &DashboardArgs) -> Exit {
         Format::Table { width } => emit(&output::pairs(&fields, width)),
     };
     done.err().unwrap_or(Exit::Ok)
-}
-
-fn completions(shell: clap_complete::Shell) -> Exit {
-    use clap::CommandFactory;
-    let mut cmd = crate::cli::Cli::command();
-    let mut buf = Vec::new();
-    clap_complete::generate(shell, &mut cmd, "club-admin", &mut buf);
-    emit(&String::from_utf8_lossy(&buf))
-        .err()
-        .unwrap_or(Exit::Ok)
-}
-
-fn man(out_dir: Option<PathBuf>) -> Exit {
-    use clap::CommandFactory;
-    let cmd = crate::cli::Cli::command();
-    match out_dir {
-        Some(dir) => {
-            let r =
-                std::fs::create_dir_all(&dir).and_then(|()| clap_mangen::generate_to(cmd, &dir));
-            match r {
-                Ok(()) => Exit::Ok,
-                Err(e) => {
-                    say(&format!(
-                        "could not write man pages to {}: {e}",
-                        dir.display()
-                    ));
-                    Exit::Failed
-                }
-            }
-        }
-        None => {
-            let mut buf = Vec::new();
-            if let Err(e) = clap_mangen::Man::new(cmd).render(&mut buf) {
-                say(&format!("could not render the man page: {e}"));
-                return Exit::Failed;
-            }
-            emit(&String::from_utf8_lossy(&buf))
-                .err()
-                .unwrap_or(Exit::Ok)
-        }
-    }
-}
-
-/// The log file a scripting subcommand asked for (`--log-file` after or before it).
-pub fn log_file(cmd: &ScriptCommand, top: &DashboardArgs) -> Option<PathBuf> {
-    use args::{ClubsCommand, ContactCommand, RequestsCommand};
-    let common = match cmd {
-        ScriptCommand::Whoami(a) => Some(&a.common),
-        ScriptCommand::Requests(RequestsCommand::List(a)) => Some(&a.common),
-        ScriptCommand::Requests(RequestsCommand::Show(a)) => Some(&a.common),
-        ScriptCommand::Requests(RequestsCommand::Approve(a))
-        | ScriptCommand::Requests(RequestsCommand::Decline(a)) => Some(&a.common),
-        ScriptCommand::Requests(RequestsCommand::Delete(a)) => Some(&a.act.common),
-        ScriptCommand::Clubs(ClubsCommand::Show(a)) => Some(&a.common),
-        ScriptCommand::Clubs(ClubsCommand::Contact(ContactCommand::Add(a))) => Some(&a.common),
-        ScriptCommand::Completions(_) | ScriptCommand::Man(_) => None,
-    };
-    common
-        .and_then(|c| c.conn.log_file.clone())
-        .or_else(|| top.log_file.clone())
 }

@@ -11,7 +11,7 @@ use crate::api::{
     ApiError, ClubQuery, ClubRequest, Levels, MembershipStatus, MultiLangText, Page, RequestFilter,
     RequestSortKey, Sort,
 };
-use crate::cli::DashboardArgs;
+use crate::config::Flags;
 
 /// Table columns of a club request.
 pub const COLUMNS: [Column; 6] = [
@@ -235,8 +235,8 @@ pub async fn my_clubs(ctx: &Ctx) -> Result<Option<Vec<Uuid>>, ApiError> {
 }
 
 /// `requests list`.
-pub async fn list(args: &ListArgs, top: &DashboardArgs) -> Exit {
-    let ctx = match Ctx::new(&args.common, top, true) {
+pub async fn list(args: &ListArgs, flags: &Flags) -> Exit {
+    let ctx = match Ctx::new(flags, &args.common.out, true) {
         Ok(c) => c,
         Err(e) => return e,
     };
@@ -296,12 +296,12 @@ pub async fn list(args: &ListArgs, top: &DashboardArgs) -> Exit {
 
 /// `requests show`: each request read with bounded concurrency; the ones read are printed,
 /// each failure is one line on standard error.
-pub async fn show(args: &ShowArgs, top: &DashboardArgs) -> Exit {
+pub async fn show(args: &ShowArgs, flags: &Flags) -> Exit {
     let (ids, _) = match read_ids(&args.targets) {
         Ok(x) => x,
         Err(e) => return e,
     };
-    let ctx = match Ctx::new(&args.common, top, true) {
+    let ctx = match Ctx::new(flags, &args.common.out, true) {
         Ok(c) => c,
         Err(e) => return e,
     };

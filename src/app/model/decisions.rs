@@ -9,12 +9,7 @@ use uuid::Uuid;
 use super::row::RowAction;
 use crate::api::Timestamp;
 
-/// Default grace period before an approve or decline is sent (`--decision-delay`,
-/// `decision_delay_secs`), in seconds.
-pub const DEFAULT_DECISION_DELAY_SECS: u64 = 5;
-/// The longest grace period accepted, in seconds: longer, and a decision would wait
-/// unseen after the moderator has moved on.
-pub const MAX_DECISION_DELAY_SECS: u64 = 60;
+pub use crate::config::{DEFAULT_DECISION_DELAY_SECS, MAX_DECISION_DELAY_SECS};
 
 /// One decision (one key, or one confirmed bulk action) waiting for its grace period to end.
 #[derive(Debug, Clone, PartialEq)]
