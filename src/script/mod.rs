@@ -41,13 +41,13 @@ pub async fn run(cmd: ScriptCommand, flags: &Flags) -> Exit {
             RequestsCommand::List(a) => requests::list(&a, flags).await,
             RequestsCommand::Show(a) => requests::show(&a, flags).await,
             RequestsCommand::Approve(a) => {
-                act::act(crate::app::RowAction::Approve, &a, false, flags).await
+                act::act(crate::ops::RowAction::Approve, &a, false, flags).await
             }
             RequestsCommand::Decline(a) => {
-                act::act(crate::app::RowAction::Decline, &a, false, flags).await
+                act::act(crate::ops::RowAction::Decline, &a, false, flags).await
             }
             RequestsCommand::Delete(a) => {
-                act::act(crate::app::RowAction::Delete, &a.act, a.yes, flags).await
+                act::act(crate::ops::RowAction::Delete, &a.act, a.yes, flags).await
             }
         },
         ScriptCommand::Clubs(c) => match c {
