@@ -194,6 +194,7 @@ impl DemoArgs {
                 token_ttl: None,
                 extra_requests: 0,
                 api_version: self.server.api_version,
+                pool: self.server.pool(),
             },
             account: self.account.clone(),
             with_token: !self.no_token,
@@ -227,7 +228,18 @@ impl ServeDemoArgs {
             token_ttl: None,
             extra_requests: self.extra_requests,
             api_version: self.server.api_version,
+            pool: self.server.pool(),
         }
+    }
+}
+
+impl DemoServerArgs {
+    /// The imitated pool (`--pool`, `--pool-timeout-ms`), if any.
+    pub fn pool(&self) -> Option<crate::demo::Pool> {
+        self.pool.map(|size| crate::demo::Pool {
+            acquire_timeout: std::time::Duration::from_millis(self.pool_timeout_ms),
+            ..crate::demo::Pool::deployed(size)
+        })
     }
 }
 
@@ -238,6 +250,14 @@ pub struct DemoServerArgs {
     /// update route, joining inserts an approved request).
     #[arg(long, value_name = "VERSION", default_value = "0.8", value_parser = crate::demo::ServiceVersion::parse)]
     pub api_version: crate::demo::ServiceVersion,
+    /// Imitate the deployed service's database pool of N connections: each signed-in
+    /// request holds one while it waits for a second, so N requests in flight stall until
+    /// the acquire timeout, then fail with 500 (the deployed service: 16).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub pool: Option<usize>,
+    /// The pool's acquire timeout, in milliseconds (with --pool).
+    #[arg(long, value_name = "MS", default_value_t = 5000, allow_negative_numbers = true, value_parser = whole::<u64>, requires = "pool")]
+    pub pool_timeout_ms: u64,
 }
 
 /// Fault injection of the demo server (all off by default).

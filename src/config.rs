@@ -467,11 +467,7 @@ pub fn resolve(
         1,
         600,
     )?;
-    let client = ClientOptions {
-        request_timeout: Duration::from_secs(timeout),
-        allow_insecure_http: flags.allow_insecure_http || file.allow_insecure_http.unwrap_or(false),
-        ..ClientOptions::default()
-    };
+
     let refresh = flags.auto_refresh.or(file.auto_refresh_secs).unwrap_or(0);
     if refresh != 0 {
         bounded("auto-refresh (seconds; 0 is off)", refresh, 5, 86_400)?;
@@ -482,6 +478,12 @@ pub fn resolve(
         1,
         64,
     )?;
+    let client = ClientOptions {
+        request_timeout: Duration::from_secs(timeout),
+        allow_insecure_http: flags.allow_insecure_http || file.allow_insecure_http.unwrap_or(false),
+        concurrency,
+        ..ClientOptions::default()
+    };
     let page_size = bounded("page_size", file.page_size.unwrap_or(50), 1, 100)?;
     let decision_delay = decision_delay(flags.decision_delay.or(file.decision_delay_secs))?;
     Ok(Settings {

@@ -28,6 +28,7 @@ fn options() -> ClientOptions {
         get_retries: 2,
         retry_base_delay: Duration::from_millis(10),
         allow_insecure_http: false,
+        ..ClientOptions::default()
     }
 }
 

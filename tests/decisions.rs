@@ -724,3 +724,64 @@ fn an_unknown_outcome_is_re_read_by_itself_and_never_written_twice() {
     assert_eq!(audits(&fx)[0].1, Outcome::Ok);
     assert!(m.unsettled().is_empty() && m.retry_at().is_none());
 }
+
+/// Issue 21 item 4: a bulk action's progress shows its pace, and that the server is slow
+/// once the client's limit was cut back (`Msg::Pace`), in both languages.
+#[test]
+fn bulk_progress_shows_the_pace_and_a_slow_server() {
+    for lang in club_admin::i18n::Lang::ALL {
+        let rows: Vec<ClubRequest> = (1..=12u128)
+            .map(|n| {
+                request(
+                    Uuid::from_u128(n),
+                    "pending",
+                    &format!("5{n:04}"),
+                    Some(("Somchai", "สมชาย")),
+                    ("Robotics Club", "ชุมนุมหุ่นยนต์"),
+                    2026,
+                    n as i64,
+                )
+            })
+            .collect();
+        let mut m = model_with_lang(rows, lang);
+        for _ in 0..12 {
+            update(&mut m, key(' '));
+        }
+        update(&mut m, key('a'));
+        let fx = update(&mut m, key('y'));
+        let sent = puts(&fx);
+        assert_eq!(sent.len(), 12, "{lang:?}");
+        tick(&mut m, 2);
+        for (rid, id, _) in sent.iter().take(6) {
+            let mut r = sample_rows()[0].clone();
+            r.id = *id;
+            r.membership_status = Some(MembershipStatus::Approved);
+            answer(&mut m, *rid, ApiAnswer::Updated(Ok(reply(r))));
+        }
+        let (_, text) = m.status_line().expect("progress");
+        let rate = if lang == club_admin::i18n::Lang::Thai {
+            "3 รายการ/วินาที"
+        } else {
+            "3/s"
+        };
+        assert!(
+            text.contains("6/12") && text.contains(rate),
+            "{lang:?}: {text}"
+        );
+        let slow = if lang == club_admin::i18n::Lang::Thai {
+            "เซิร์ฟเวอร์ช้า"
+        } else {
+            "server slow"
+        };
+        assert!(!text.contains(slow), "{lang:?}: {text}");
+        update(
+            &mut m,
+            Msg::Pace {
+                limit: 2,
+                slowed: true,
+            },
+        );
+        let (_, text) = m.status_line().expect("progress");
+        assert!(text.contains(slow), "{lang:?}: {text}");
+    }
+}

@@ -419,3 +419,120 @@ fn writes(d: &DemoHandle) -> std::collections::HashMap<Uuid, usize> {
     }
     n
 }
+
+/// Issue 21 in the dashboard: mark 40, `a`, `y` against the demo imitating the deployed
+/// service's pool (`--pool 16`), at a ceiling of 1, 8 and 64: every write lands once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pool_never_stalls_the_dashboards_bulk_approve_at_any_ceiling() {
+    for ceiling in [1, 8, 64] {
+        let d = demo::start(DemoOptions {
+            extra_requests: 40,
+            pool: Some(demo::Pool {
+                acquire_timeout: Duration::from_secs(2),
+                ..demo::Pool::deployed(16)
+            }),
+            ..DemoOptions::default()
+        })
+        .await
+        .expect("demo");
+        let u = d.user("moderator").expect("user");
+        let client = ApiClient::new(
+            &d.base_url,
+            Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+            ClientOptions {
+                get_retries: 0,
+                concurrency: ceiling,
+                ..ClientOptions::default()
+            },
+        )
+        .expect("client");
+        let mut m = model();
+        m.base_url = d.base_url.clone();
+        let mut drv = Driver {
+            h: Headless::new(m, client, ceiling),
+        };
+        drv.settle().await;
+        for _ in 0..40 {
+            drv.h.send(key(' '));
+        }
+        let marked = drv.h.model.queue.marked_ids();
+        assert_eq!(marked.len(), 40);
+        drv.h.send(key('a'));
+        drv.h.send(key('y'));
+        drv.h
+            .run_until(Duration::from_secs(60), |m| {
+                m.unsettled().is_empty() && m.held().is_empty()
+            })
+            .await
+            .expect("done");
+        for id in &marked {
+            assert_eq!(
+                d.request_status(*id),
+                Some(MembershipStatus::Approved),
+                "--concurrency {ceiling}"
+            );
+        }
+        let w = writes(&d);
+        assert_eq!(w.len(), 40);
+        assert!(
+            w.values().all(|n| *n == 1),
+            "--concurrency {ceiling}: {w:?}"
+        );
+    }
+}
+
+/// The demo's pool imitates the deployed stall (api-notes.md, "Other"): 64 signed-in
+/// requests at once, with no limit of ours, wait on each other until the acquire timeout
+/// and fail with 500; the same requests under the adaptive limit all succeed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demos_pool_stalls_as_the_deployed_service_does() {
+    let d = demo::start(DemoOptions {
+        pool: Some(demo::Pool {
+            acquire_timeout: Duration::from_millis(300),
+            ..demo::Pool::deployed(16)
+        }),
+        ..DemoOptions::default()
+    })
+    .await
+    .expect("demo");
+    let u = d.user("moderator").expect("user");
+    let client = |fixed: bool| {
+        ApiClient::new(
+            &d.base_url,
+            Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+            ClientOptions {
+                get_retries: 0,
+                concurrency: 64,
+                fixed_concurrency: fixed,
+                ..ClientOptions::default()
+            },
+        )
+        .expect("client")
+    };
+    for (fixed, stalls) in [(true, true), (false, false)] {
+        let c = client(fixed);
+        let calls = (0..64).map(|_| {
+            let c = c.clone();
+            async move { c.current_user().await }
+        });
+        let answers = futures::future::join_all(calls).await;
+        let timed_out = answers
+            .iter()
+            .filter(|a| {
+                a.as_ref().is_err_and(|e| {
+                    e.info()
+                        .and_then(|i| i.detail.as_deref())
+                        .is_some_and(|d| d.contains("pool timed out"))
+                })
+            })
+            .count();
+        assert_eq!(
+            timed_out > 0,
+            stalls,
+            "fixed {fixed}: {timed_out} of 64 timed out"
+        );
+        if !stalls {
+            assert!(answers.iter().all(|a| a.is_ok()));
+        }
+    }
+}

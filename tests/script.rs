@@ -583,7 +583,15 @@ async fn clubs_show_by_name_and_add_a_contact() {
     let missing = bin
         .run(&["clubs", "show", "no such club anywhere"], None)
         .await;
-    assert_eq!(missing.code, 1);
+    assert_eq!(
+        missing.code, 2,
+        "a name that names no club is bad input: {missing:?}"
+    );
+    assert!(
+        missing
+            .stderr
+            .contains("no club matches \"no such club anywhere\"")
+    );
 
     let add = bin
         .run(
@@ -1182,7 +1190,9 @@ async fn fault_matrix_the_command_line_tells_the_servers_truth() {
         assert_eq!(ids.len(), 20);
         let mut to_send = ids.clone();
         let mut runs = 0;
-        while !to_send.is_empty() && runs < 8 {
+        // A run that cannot even read the user (44% of calls fail here) sends nothing;
+        // about half the writes of a run are not applied: 20 runs leave none in practice.
+        while !to_send.is_empty() && runs < 20 {
             runs += 1;
             let audit_before = bin.audit().len();
             let writes_before = d.writes_received().len();
@@ -1253,7 +1263,8 @@ async fn fault_matrix_the_command_line_tells_the_servers_truth() {
                     .count();
                 assert!(lost > 0, "{what}");
                 assert_eq!(audit.len(), 20 + lost, "{what}");
-                assert!(run.stderr.contains("settled by a re-read"), "{what}");
+                // Applied after all: nothing to warn about on standard error.
+                assert!(run.stderr.is_empty(), "{what}");
             }
         }
         assert!(
@@ -1274,5 +1285,50 @@ async fn fault_matrix_the_command_line_tells_the_servers_truth() {
                 all.get(id)
             );
         }
+    }
+}
+
+/// Issue 21: against the demo imitating the deployed service's pool (`--pool 16`: 16
+/// requests in flight stall it), `requests approve` lands every write exactly once at every
+/// `--concurrency` from 1 to 64 (the limit adapts below it, never to 16), with and without
+/// answers lost after the write.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pool_never_stalls_every_approval_lands_once_at_every_ceiling() {
+    use club_admin::demo::{Faults, Pool};
+    for (ceiling, lost) in [(1, 0.0), (8, 0.0), (16, 0.3), (32, 0.0), (64, 0.3)] {
+        let d = demo::start(DemoOptions {
+            extra_requests: 60,
+            pool: Some(Pool {
+                acquire_timeout: std::time::Duration::from_secs(2),
+                ..Pool::deployed(16)
+            }),
+            faults: Faults {
+                drop_after_write_rate: lost,
+                ..Faults::default()
+            },
+            ..DemoOptions::default()
+        })
+        .await
+        .expect("demo");
+        let bin = Bin::as_user(&d, "moderator");
+        let ids: Vec<Uuid> = d.pending_for("moderator").into_iter().take(60).collect();
+        let texts = id_args(&ids);
+        let c = ceiling.to_string();
+        let mut args = vec!["requests", "approve", "--ids", "--concurrency", c.as_str()];
+        args.extend(texts.iter().map(String::as_str));
+        let run = bin.run(&args, None).await;
+        let what = format!("--concurrency {ceiling}, lost {lost}: {run:?}");
+        assert_eq!(run.code, 0, "{what}");
+        assert_eq!(run.ids().len(), 60, "{what}");
+        for id in &ids {
+            assert_eq!(
+                status_of(&d, *id),
+                Some(MembershipStatus::Approved),
+                "{what}"
+            );
+        }
+        let writes = writes_per_request(&d, 0);
+        assert_eq!(writes.len(), 60, "{what}");
+        assert!(writes.values().all(|n| *n == 1), "{what}: {writes:?}");
     }
 }

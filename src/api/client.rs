@@ -78,6 +78,11 @@ pub struct ClientOptions {
     /// Allow `http://` to a host that is not loopback (otherwise refused: secrets would
     /// travel in clear text).
     pub allow_insecure_http: bool,
+    /// The ceiling of calls in flight to the server (`--concurrency`); the limit itself
+    /// adapts below it and below [`super::limit::SAFE_MAX`] ([`super::limit::Limiter`]).
+    pub concurrency: usize,
+    /// A fixed limit instead of the adaptive one (for measuring fixed settings only).
+    pub fixed_concurrency: bool,
 }
 
 impl Default for ClientOptions {
@@ -88,6 +93,8 @@ impl Default for ClientOptions {
             get_retries: 2,
             retry_base_delay: Duration::from_millis(200),
             allow_insecure_http: false,
+            concurrency: 8,
+            fixed_concurrency: false,
         }
     }
 }
@@ -156,6 +163,7 @@ pub struct ApiClient {
     api_key: Option<SecretString>,
     token: Arc<RwLock<Option<SecretString>>>,
     options: ClientOptions,
+    limiter: super::limit::Limiter,
 }
 
 impl fmt::Debug for ApiClient {
@@ -287,6 +295,11 @@ impl ApiClient {
             base: url.as_str().trim_end_matches('/').to_owned(),
             api_key: credentials.api_key,
             token: Arc::new(RwLock::new(credentials.token)),
+            limiter: if options.fixed_concurrency {
+                super::limit::Limiter::fixed(options.concurrency)
+            } else {
+                super::limit::Limiter::new(options.concurrency)
+            },
             options,
         })
     }
@@ -381,12 +394,43 @@ impl ApiClient {
         }
     }
 
-    /// Sends once and reads the envelope; `data` may be null.
+    /// The shared limit of calls in flight to this server (clones share it).
+    pub fn limiter(&self) -> &super::limit::Limiter {
+        &self.limiter
+    }
+
+    /// Sends one request under the limiter (a write before waiting reads), and tells the
+    /// limiter what its answer says about the server's load.
     async fn exchange<T: DeserializeOwned>(
         &self,
         rb: RequestBuilder,
     ) -> Result<Reply<Option<T>>, ApiError> {
-        let mut resp = rb.send().await.map_err(|e| self.map_transport(e))?;
+        let req = rb.build().map_err(|e| self.map_transport(e))?;
+        let write = req.method() != Method::GET;
+        let permit = self.limiter.acquire(write).await;
+        let result = self.exchange_now(req).await;
+        permit.done(match &result {
+            Ok(_) => super::limit::Signal::Answered,
+            Err(ApiError::Timeout { .. }) => super::limit::Signal::Overloaded,
+            Err(e) if e.info().and_then(|i| i.status).is_some_and(|s| s >= 500) => {
+                super::limit::Signal::Overloaded
+            }
+            Err(ApiError::Connect { .. }) => super::limit::Signal::Neutral,
+            Err(_) => super::limit::Signal::Answered,
+        });
+        result
+    }
+
+    /// Sends once and reads the envelope; `data` may be null.
+    async fn exchange_now<T: DeserializeOwned>(
+        &self,
+        req: reqwest::Request,
+    ) -> Result<Reply<Option<T>>, ApiError> {
+        let mut resp = self
+            .http
+            .execute(req)
+            .await
+            .map_err(|e| self.map_transport(e))?;
         let status = resp.status().as_u16();
         let mut body: Vec<u8> = Vec::new();
         loop {

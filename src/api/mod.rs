@@ -12,6 +12,7 @@ pub mod capability;
 pub mod client;
 pub mod error;
 mod error_text;
+pub mod limit;
 pub mod models;
 pub mod query;
 pub mod token;

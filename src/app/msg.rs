@@ -62,6 +62,15 @@ pub enum Msg {
     /// A start-up warning (a secret file others can read), for the status line and the
     /// activity log.
     Warning(crate::config::ReadableSecret),
+    /// The client's limit of calls in flight changed (issue 21): `slowed` while it is cut
+    /// back below a level it reached (time-outs, 5xx answers, a jump in latency): the server
+    /// is slow, and a bulk action's progress says so.
+    Pace {
+        /// Calls allowed in flight now.
+        limit: usize,
+        /// True while the limit is cut back.
+        slowed: bool,
+    },
     /// An API call finished.
     Api {
         /// The id `update` gave the call; answers to calls no longer awaited are dropped.

@@ -6,6 +6,7 @@
 //! accounts' credentials; `club-admin serve-demo` runs it alone.
 
 mod faults;
+pub mod pool;
 pub mod proxy;
 pub mod query;
 pub mod routes;
@@ -22,6 +23,7 @@ use chrono::{Duration as ChronoDuration, Utc};
 use uuid::Uuid;
 
 pub use faults::Faults;
+pub use pool::Pool;
 
 use crate::api::{MembershipStatus, Timestamp};
 use state::{DemoState, IssuedToken};
@@ -90,6 +92,8 @@ pub struct DemoOptions {
     pub extra_requests: usize,
     /// Which deployed service to imitate; 0.8.4 by default.
     pub api_version: ServiceVersion,
+    /// Imitate the deployed service's database pool (`--pool N`): `None`, no pool.
+    pub pool: Option<Pool>,
 }
 
 /// A demo account with its credentials. `Debug` redacts both secrets.
@@ -332,6 +336,7 @@ pub async fn start(options: DemoOptions) -> Result<DemoHandle, String> {
         version: options.api_version,
         calls: Arc::new(std::sync::atomic::AtomicU64::new(0)),
         writes: Arc::new(Mutex::new(Vec::new())),
+        pool: options.pool.clone().map(pool::Connections::new),
     };
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", options.port))
         .await

@@ -59,6 +59,8 @@ pub struct AppState {
     /// Every write received (`PUT /v1/clubs/requests/<id>`, ...), before any fault: how
     /// many times a client sent each write, whatever became of it.
     pub writes: Arc<Mutex<Vec<String>>>,
+    /// The imitated database pool (`--pool N`), if any.
+    pub pool: Option<super::pool::Connections>,
 }
 
 impl AppState {
@@ -552,6 +554,10 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/clubs/{id}/contacts", post(create_contact))
         .method_not_allowed_fallback(not_found)
         .fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            super::pool::hold,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             super::faults::inject,

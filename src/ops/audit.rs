@@ -130,7 +130,10 @@ impl AuditLog {
 /// The English detail of a failed write: the error in words (at most 300 characters), then
 /// the server's error id an administrator can look up.
 pub fn error_detail(e: &ApiError) -> String {
-    let words = crate::text::truncate_chars(&e.describe(Lang::English), 300);
+    let mut words = crate::text::truncate_chars(&e.describe(Lang::English), 300);
+    if super::verdict::not_sent(e) {
+        words.push_str(" (not sent)");
+    }
     match e.error_id() {
         Some(id) => crate::tr!(Lang::English, "log-error-id", error = words, id = id),
         None => words,

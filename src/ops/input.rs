@@ -90,6 +90,15 @@ pub fn contact_format(kind: &ContactType) -> &'static str {
     }
 }
 
+/// `a line`, `an email`: the contact type's name with its article (for messages).
+pub fn with_article(kind: &str) -> String {
+    let vowel = kind
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {kind}", if vowel { "an" } else { "a" })
+}
+
 /// A club as given: by id, or by (part of) its name in English or Thai.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ClubRef {
@@ -118,7 +127,12 @@ impl ClubRef {
                 crate::text::clean(t, 40)
             ));
         }
-        Ok(ClubRef::Name(t.to_owned()))
+        // SARA AM typed as NIKHAHIT + SARA AA (as a terminal shows it) is searched as
+        // the one character the server's names hold.
+        Ok(ClubRef::Name(
+            t.replace("\u{0E4D}\u{0E32}", "\u{0E33}")
+                .replace("\u{0ECD}\u{0EB2}", "\u{0EB3}"),
+        ))
     }
 }
 

@@ -223,6 +223,49 @@ pub async fn decide(
     }
 }
 
+/// Settles a new contact whose answer was lost: re-reads the club (its contacts, at
+/// `default`) with [`verdict::settle_backoff`] until it is read, for at most `patience`.
+/// `Ok(true)`: the club has a contact of that type and value (added); `Ok(false)`: it has
+/// not (not added, safe to try again).
+///
+/// Errors: no re-read succeeded in time (or `control` gave up): why the last one failed.
+pub async fn settle_contact(
+    client: &ApiClient,
+    club: Uuid,
+    new: &crate::api::NewContact,
+    patience: Duration,
+    control: &Control,
+) -> Result<bool, StillUnknown> {
+    let started = tokio::time::Instant::now();
+    let mut attempt = 0;
+    loop {
+        match client
+            .club(club, Levels::new(FetchLevel::Default, FetchLevel::IdOnly))
+            .await
+        {
+            Ok(r) => {
+                let wanted = new.value.trim();
+                return Ok(r.data.contacts.iter().flatten().any(|c| {
+                    c.kind.as_ref() == Some(&new.kind)
+                        && c.value
+                            .as_deref()
+                            .is_some_and(|v| v.trim().eq_ignore_ascii_case(wanted))
+                }));
+            }
+            Err(e) => {
+                let why =
+                    StillUnknown::ReadFailed(crate::text::truncate_chars(&e.to_string(), 300));
+                let wait = verdict::settle_backoff(attempt);
+                if control.given_up() || started.elapsed() + wait > patience {
+                    return Err(why);
+                }
+                tokio::time::sleep(wait).await;
+                attempt += 1;
+            }
+        }
+    }
+}
+
 /// Runs `call` for every id with at most `limit` in flight (at least 1), results in input
 /// order; `None` for an id not sent because the run stopped first ([`Control::stop`]: a
 /// Ctrl-C, or an earlier result for which `stops` is true, such as a missing route or a

@@ -12,7 +12,7 @@
 use std::time::Duration;
 
 use super::action::RowAction;
-use crate::api::{ApiError, MembershipStatus};
+use crate::api::{ApiError, ConnectFailure, MembershipStatus};
 
 /// The meaning of a write's answer.
 #[derive(Debug)]
@@ -26,15 +26,27 @@ pub enum Answer<T> {
 }
 
 /// True when a write may have reached the server although no answer says so: the
-/// connection dropped or timed out, the answer could not be read, or a 5xx came back (a
-/// server fault may come after the commit; deployed behaviour, api-notes.md "Errors").
+/// connection closed or timed out after the request was sent, the answer could not be read,
+/// or a 5xx came back (a server fault may come after the commit; deployed behaviour,
+/// api-notes.md "Errors"). A connection that could not be made at all
+/// ([`ConnectFailure::NoConnection`]: refused, unreachable, DNS, TLS) sent nothing: that
+/// write is refused, not lost.
 pub fn answer_lost(e: &ApiError) -> bool {
+    match e {
+        ApiError::Connect { failure, .. } => *failure != ConnectFailure::NoConnection,
+        ApiError::Timeout { .. } | ApiError::Server(_) | ApiError::Decode { .. } => true,
+        _ => false,
+    }
+}
+
+/// True when the write was never sent: no connection could be made.
+pub fn not_sent(e: &ApiError) -> bool {
     matches!(
         e,
-        ApiError::Connect { .. }
-            | ApiError::Timeout { .. }
-            | ApiError::Server(_)
-            | ApiError::Decode { .. }
+        ApiError::Connect {
+            failure: ConnectFailure::NoConnection,
+            ..
+        }
     )
 }
 
@@ -49,12 +61,14 @@ pub fn classify<T>(result: Result<T, ApiError>) -> Answer<T> {
 
 /// True when no further call of the same kind can succeed in this run: the operation is
 /// missing (404 "Route not found", [`ApiError::OperationUnavailable`]), the credentials were
-/// refused (401), or the client is misconfigured. A bulk run stops sending the rest.
+/// refused (401), the client is misconfigured, or the server cannot be reached at all (no
+/// connection could be made). A bulk run stops sending the rest.
 pub fn stops_run(e: &ApiError) -> bool {
-    matches!(
-        e,
-        ApiError::OperationUnavailable(_) | ApiError::Unauthorized { .. } | ApiError::Config(_)
-    )
+    not_sent(e)
+        || matches!(
+            e,
+            ApiError::OperationUnavailable(_) | ApiError::Unauthorized { .. } | ApiError::Config(_)
+        )
 }
 
 /// What a re-read of the request showed, after a write whose answer was lost.
@@ -172,6 +186,16 @@ mod tests {
         assert!(matches!(classify::<()>(Err(forbidden)), Answer::Refused(_)));
         let server = ApiError::Server(ErrorInfo::default());
         assert!(matches!(classify::<()>(Err(server)), Answer::Lost(_)));
+        let connect = |failure| ApiError::Connect {
+            failure,
+            host: "h".into(),
+            cause: None,
+        };
+        let refused = connect(ConnectFailure::NoConnection);
+        assert!(stops_run(&refused), "an unreachable server stops the run");
+        assert!(matches!(classify::<()>(Err(refused)), Answer::Refused(_)));
+        let closed = connect(ConnectFailure::ClosedWithoutAnswer);
+        assert!(matches!(classify::<()>(Err(closed)), Answer::Lost(_)));
         assert!(matches!(classify(Ok(1)), Answer::Done(1)));
     }
 

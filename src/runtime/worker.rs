@@ -86,6 +86,12 @@ pub fn spawn(client: ApiClient, concurrency: usize, msgs: mpsc::UnboundedSender<
                         tracing::debug!(request_id, call = %what, ok = answer.is_ok(), "read answered");
                     }
                     let _ = msgs.send(Msg::Api { request_id, answer });
+                    if let Some(pace) = client.limiter().pace_changed() {
+                        let _ = msgs.send(Msg::Pace {
+                            limit: pace.limit,
+                            slowed: pace.slowed,
+                        });
+                    }
                 });
             }
             if !open && set.is_empty() && waiting.is_empty() {

@@ -91,7 +91,18 @@ fn confirm_delete(ids: &[Uuid], from_stdin: bool) -> Result<(), Exit> {
 /// A server without it, or one that refuses it to this account's role, is one sentence and
 /// no write. A probe that could not be answered lets the run go on: each answer tells.
 async fn check_update_route(ctx: &Ctx) -> Result<(), Exit> {
-    match ctx.client.probe_update_route().await {
+    // The probe changes nothing, so a fault on the way is tried again (1 s, 2 s).
+    let mut answer = ctx.client.probe_update_route().await;
+    for attempt in 0..2 {
+        match &answer {
+            Err(e) if e.is_transient() || verdict::answer_lost(e) => {
+                tokio::time::sleep(verdict::settle_backoff(attempt)).await;
+                answer = ctx.client.probe_update_route().await;
+            }
+            _ => break,
+        }
+    }
+    match answer {
         Ok(UpdateRoute::Missing) => {
             say("this server cannot approve or decline: it has no update route (nothing was sent)");
             Err(Exit::Unavailable)
@@ -130,6 +141,9 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
     if ids.is_empty() {
         // An empty pipe (`... --ids | club-admin requests approve -` on a quiet night).
         say("nothing to do: no ids on standard input");
+        if args.common.out.json {
+            return emit("[]\n").err().unwrap_or(Exit::Ok);
+        }
         return Exit::Ok;
     }
     let ctx = match Ctx::new(flags, &args.common.out, !args.dry_run) {
@@ -155,6 +169,9 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
     if action.needs_update_route()
         && let Err(e) = check_update_route(&ctx).await
     {
+        if ctx.format == Format::Json {
+            let _ = emit("[]\n");
+        }
         return e;
     }
     let log = ctx.audit_log(Some(&user));
@@ -190,6 +207,7 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
         |v| matches!(v, Verdict::Refused(e) if verdict::stops_run(e)),
         |id, v| {
             bar.inc(1);
+            ctx.show_pace(&bar);
             if let Some(v) = v {
                 bar.suspend(|| tell(action, id, v));
             }
@@ -228,7 +246,12 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
 fn tell(action: RowAction, id: Uuid, v: &Verdict) {
     match v {
         Verdict::Done(_) => {}
+        Verdict::Refused(e) if verdict::not_sent(e) => {
+            say(&format!("{id}: not sent: {}", super::error_text(e)))
+        }
         Verdict::Refused(e) => super::report(Some(&id), e),
+        // Applied after all: the output and the audit file say so; nothing to warn about.
+        Verdict::Settled { found, .. } if found.applied() => {}
         _ => say(&format!("{id}: {}", v.english(action))),
     }
 }

@@ -163,14 +163,14 @@ pub async fn resolve_club(ctx: &Ctx, text: &str) -> Result<Uuid, Exit> {
         ClubPick::One(id) => Ok(id),
         ClubPick::None => {
             say(&format!(
-                "no club matches {:?}",
+                "no club matches \"{}\"",
                 crate::text::clean(&name, 60)
             ));
-            Err(Exit::Failed)
+            Err(Exit::Usage)
         }
         ClubPick::Many(n) => {
             say(&format!(
-                "{n} clubs match {:?}; give one of these ids:",
+                "{n} clubs match \"{}\"; give one of these ids:",
                 crate::text::clean(&name, 60)
             ));
             for c in clubs.iter().take(20) {
@@ -223,8 +223,8 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
         Ok(n) => n,
         Err(problem) => {
             say(&format!(
-                "--value: {problem}; a {} contact is {} (nothing was sent)",
-                args.kind,
+                "--value: {problem}; {} contact is {} (nothing was sent)",
+                crate::ops::input::with_article(&args.kind),
                 crate::ops::input::contact_format(&ContactType::parse(&args.kind))
             ));
             return Exit::Usage;
@@ -268,7 +268,13 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
     let log = ctx.audit_log(Some(&user));
     let (outcome, detail) = match &result {
         Ok(_) => (Outcome::Ok, None),
-        Err(e) if answer_lost(e) => (Outcome::Unknown, Some(audit::lost_detail(e))),
+        Err(e) if answer_lost(e) => (
+            Outcome::Unknown,
+            Some(format!(
+                "the answer was lost ({}): re-reading the club",
+                audit::error_detail(e)
+            )),
+        ),
         Err(e) => (Outcome::Failed, Some(audit::error_detail(e))),
     };
     let mut entry = log.entry(chrono::Utc::now(), "add-contact", club, outcome, detail);
@@ -282,15 +288,52 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
     };
     let contact = match result {
         Ok(c) => c,
+        Err(e) if outcome == Outcome::Unknown => {
+            // The core's rule: read the club until it tells whether the contact is there.
+            let settled = crate::ops::run::settle_contact(
+                &ctx.client,
+                club,
+                &new,
+                crate::ops::run::SETTLE_PATIENCE,
+                &crate::ops::Control::default(),
+            )
+            .await;
+            let lost = audit::error_detail(&e);
+            let (outcome, detail, exit) = match settled {
+                Ok(true) => (Outcome::Ok, "added", Exit::Ok),
+                Ok(false) => (Outcome::Failed, "not added", Exit::Failed),
+                Err(_) => {
+                    say(&format!(
+                        "{club}: the answer was lost ({lost}) and the club could not be read again: the contact may or may not have been added (see `club-admin clubs show {club}`)"
+                    ));
+                    return Exit::Unknown.and(audit_exit);
+                }
+            };
+            let mut entry = log.entry(
+                chrono::Utc::now(),
+                "add-contact",
+                club,
+                outcome,
+                Some(format!(
+                    "settled by a re-read (its answer had been lost: {lost}): {detail}"
+                )),
+            );
+            entry.value = Some(audit::contact_value(new.kind.as_str(), &new.value));
+            let audit_exit = match log.write(&entry) {
+                Ok(()) => audit_exit,
+                Err(e) => {
+                    say(&e);
+                    Exit::Failed
+                }
+            };
+            say(&format!(
+                "{club}: the answer was lost; a re-read of the club shows the contact {detail}"
+            ));
+            return exit.and(audit_exit);
+        }
         Err(e) => {
             report(Some(&club), &e);
             hint(&ctx.client, &e);
-            if outcome == Outcome::Unknown {
-                say(&format!(
-                    "{club}: the answer was lost: the contact may or may not have been added (see `club-admin clubs show {club}`)"
-                ));
-                return Exit::Unknown;
-            }
             return Exit::of(&e);
         }
     };

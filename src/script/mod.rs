@@ -128,7 +128,10 @@ impl Ctx {
         match self.client.current_user().await {
             Ok(r) => Ok(r.data),
             Err(e) => {
-                report(None, &e);
+                say(&format!(
+                    "could not read the signed-in user: {} (nothing was sent)",
+                    error_text(&e)
+                ));
                 hint(&self.client, &e);
                 Err(Exit::of(&e))
             }
@@ -152,12 +155,27 @@ impl Ctx {
         if !self.stderr_tty || len < LONG_RUN {
             return ProgressBar::hidden();
         }
-        let style = ProgressStyle::with_template("{msg} {wide_bar} {pos}/{len} {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar());
+        let style = ProgressStyle::with_template(
+            "{prefix} {wide_bar} {pos}/{len} {per_sec:.0} {msg} {elapsed}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
         let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr())
             .with_style(style);
-        bar.set_message(what.to_owned());
+        bar.set_prefix(what.to_owned());
+        bar.enable_steady_tick(std::time::Duration::from_millis(200));
         bar
+    }
+
+    /// Says on the progress bar when the server is slow: the limit of calls in flight was
+    /// cut back after time-outs, 5xx answers or a jump in latency
+    /// ([`crate::api::limit::Limiter`]).
+    pub fn show_pace(&self, bar: &ProgressBar) {
+        let pace = self.client.limiter().pace();
+        if pace.slowed {
+            bar.set_message(format!("· server slow: {} in flight", pace.limit));
+        } else {
+            bar.set_message(String::new());
+        }
     }
 }
 

@@ -311,3 +311,5 @@ status-rereading-unknown = { $n ->
     [one] nothing sent: 1 earlier decision's answer was lost, reading it again
    *[other] nothing sent: { $n } earlier decisions' answers were lost, reading them again
 }
+status-bulk-rate = { $n }/s
+status-bulk-server-slow = server slow: fewer at once

@@ -263,3 +263,5 @@ command-level-usage = level ต้องตามด้วยระดับก�
 command-scope-usage = scope ใช้ได้กับ mine, all หรือรหัสชุมนุม
 status-unknown-reread = คำตอบของคำสั่ง{ $action } { $label } หายไป: กำลังอ่านใหม่แทนการส่งซ้ำ
 status-rereading-unknown = ไม่ได้ส่งอะไร: คำตอบของคำสั่งก่อนหน้า { $n } รายการหายไป กำลังอ่านใหม่
+status-bulk-rate = { $n } รายการ/วินาที
+status-bulk-server-slow = เซิร์ฟเวอร์ช้า: ส่งทีละน้อยลง

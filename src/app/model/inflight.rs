@@ -105,6 +105,8 @@ pub struct BulkTask {
     pub unknown: usize,
     /// The model's sequence number of the last progress (for the status line).
     pub seq: u64,
+    /// When it started (the model's clock), for its pace in requests per second.
+    pub started: crate::api::Timestamp,
 }
 
 /// Activities that own the status line while they run.

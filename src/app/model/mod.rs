@@ -225,6 +225,9 @@ pub struct Model {
     pub quit_when_sent: bool,
     pub(crate) held: Held,
     pub(crate) unsettled: Unsettled,
+    /// The server is slow: the limit of calls in flight was cut back
+    /// (`Msg::Pace`, from the client's limiter).
+    pub(crate) server_slow: bool,
     pub(crate) calls: Calls,
     pub(crate) activities: Activities,
     pub(crate) notice: Option<Notice>,
@@ -279,6 +282,7 @@ impl Model {
             quit_when_sent: false,
             held: Held::default(),
             unsettled: Unsettled::default(),
+            server_slow: false,
             calls: Calls::default(),
             activities: Activities::default(),
             notice: None,
@@ -409,6 +413,14 @@ impl Model {
         }
         if b.unknown > 0 {
             tail.push(crate::tr!(self.lang, "status-bulk-unknown", n = b.unknown));
+        }
+        let secs = (self.now - b.started).num_milliseconds() as f64 / 1000.0;
+        if b.done >= 5 && secs >= 0.5 {
+            let rate = (b.done as f64 / secs).round() as u64;
+            tail.push(crate::tr!(self.lang, "status-bulk-rate", n = rate));
+        }
+        if self.server_slow {
+            tail.push(crate::i18n::tr(self.lang, "status-bulk-server-slow"));
         }
         let tail = if tail.is_empty() {
             String::new()

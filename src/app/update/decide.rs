@@ -181,6 +181,7 @@ pub(super) fn start(
                     failed: 0,
                     unknown: 0,
                     seq,
+                    started: m.now,
                 });
             }
         }

@@ -129,6 +129,10 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
                 fetch::refresh(m)
             }
         }
+        Msg::Pace { slowed, .. } => {
+            m.server_slow = slowed;
+            Vec::new()
+        }
         Msg::Retry(now) => {
             let mut fx = link::retry(m, now);
             fx.extend(verdict::reread_due(m, now));

@@ -1,0 +1,355 @@
+//! Adaptive concurrency: how many calls one process keeps in flight to one server (issue
+//! 21). Every call of an [`super::ApiClient`] (and of its clones) passes here, so bulk
+//! writes, prefetch reads and re-reads share one limit; writes go before reads that wait.
+//!
+//! The deployed service stalls at 16 authenticated requests in flight from all clients
+//! together (its pool of 16 database connections, each request holding one while it waits
+//! for a second; deployed behaviour, api-notes.md "Other"). So the limit:
+//! - starts low ([`START`]) and never passes the ceiling (`--concurrency`) nor
+//!   [`SAFE_MAX`], "well below 16";
+//! - grows by one call per round of answers while the server answers at its own speed
+//!   (additive increase, as TCP and Vector's adaptive request concurrency do);
+//! - is halved on a sign of overload (a time-out, a 5xx) and cut by a fifth when the
+//!   answers' latency jumps (their moving average past twice the fastest seen, plus 5 ms):
+//!   multiplicative decrease, once per round (answers to calls sent before a cut do not
+//!   cut again);
+//! - grows back above the level where it was cut only slowly (a quarter of the pace).
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use tokio::sync::Notify;
+
+/// The first limit: low, so a stalled server is never hit hard from the start.
+pub const START: usize = 4;
+/// The highest limit whatever the ceiling: the deployed service stalls at 16 requests in
+/// flight from all clients together (api-notes.md, "Other").
+pub const SAFE_MAX: usize = 12;
+/// A latency jump: the moving average of answer times past this many times the fastest.
+const JUMP_FACTOR: f64 = 2.0;
+/// ... plus this much (so jitter of a fast local server is not a jump).
+const JUMP_SLACK: Duration = Duration::from_millis(5);
+
+/// What an answer says about the server's load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signal {
+    /// An answer (success or a refusal): its time counts.
+    Answered,
+    /// A sign of overload: a time-out or a 5xx.
+    Overloaded,
+    /// Says nothing about load (the connection could not be made, the call was dropped).
+    Neutral,
+}
+
+/// The limiter's state as a face shows it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pace {
+    /// Calls allowed in flight now.
+    pub limit: usize,
+    /// Calls in flight now.
+    pub in_flight: usize,
+    /// True while the limit is below a level it was cut from: the server is slow.
+    pub slowed: bool,
+}
+
+#[derive(Debug)]
+struct State {
+    ceiling: usize,
+    limit: f64,
+    in_flight: usize,
+    writes_waiting: usize,
+    epoch: u64,
+    fastest: Option<Duration>,
+    average: Option<Duration>,
+    /// The limit before the last cut; growth above it is slow.
+    cut_from: Option<f64>,
+    /// `(when, limit)` at every change, for the harness's figures.
+    history: Vec<(Instant, usize)>,
+    started: Instant,
+    /// The pace last handed out by [`Limiter::pace_changed`].
+    reported: Option<(usize, bool)>,
+}
+
+impl State {
+    fn allowed(&self) -> usize {
+        (self.limit.floor() as usize).clamp(1, self.ceiling)
+    }
+
+    fn set(&mut self, limit: f64) {
+        let before = self.allowed();
+        self.limit = limit.clamp(1.0, self.ceiling as f64);
+        if self.allowed() != before && self.history.len() < 10_000 {
+            self.history.push((Instant::now(), self.allowed()));
+        }
+    }
+
+    fn cut(&mut self, factor: f64) {
+        self.cut_from = Some(self.cut_from.unwrap_or(0.0).max(self.limit));
+        self.epoch += 1;
+        self.set((self.limit * factor).floor().max(1.0));
+    }
+}
+
+/// The shared limit of one process's calls to one server. Clones share it.
+#[derive(Debug, Clone)]
+pub struct Limiter {
+    state: Arc<Mutex<State>>,
+    notify: Arc<Notify>,
+}
+
+impl Limiter {
+    /// A limiter whose limit never passes `ceiling` (`--concurrency`, at least 1) nor
+    /// [`SAFE_MAX`]; it starts at [`START`] (or the ceiling, if lower).
+    pub fn new(ceiling: usize) -> Limiter {
+        let ceiling = ceiling.clamp(1, SAFE_MAX);
+        let start = START.min(ceiling);
+        Limiter {
+            state: Arc::new(Mutex::new(State {
+                ceiling,
+                limit: start as f64,
+                in_flight: 0,
+                writes_waiting: 0,
+                epoch: 0,
+                fastest: None,
+                average: None,
+                cut_from: None,
+                history: vec![(Instant::now(), start)],
+                started: Instant::now(),
+                reported: None,
+            })),
+            notify: Arc::new(Notify::new()),
+        }
+    }
+
+    /// A limiter that always allows `n` calls (no adaptation): for measuring fixed settings.
+    pub fn fixed(n: usize) -> Limiter {
+        let l = Limiter::new(n);
+        if let Ok(mut s) = l.state.lock() {
+            s.ceiling = n.max(1);
+            s.limit = n.max(1) as f64;
+            s.epoch = u64::MAX;
+        }
+        l
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Waits for room under the limit; a write goes before every read that waits.
+    pub async fn acquire(&self, write: bool) -> Permit {
+        let mut counted = false;
+        loop {
+            let notified = self.notify.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            {
+                let mut s = self.lock();
+                if s.in_flight < s.allowed() && (write || s.writes_waiting == 0) {
+                    s.in_flight += 1;
+                    if counted {
+                        s.writes_waiting -= 1;
+                    }
+                    return Permit {
+                        limiter: self.clone(),
+                        started: Instant::now(),
+                        epoch: s.epoch,
+                        done: false,
+                    };
+                }
+                if write && !counted {
+                    s.writes_waiting += 1;
+                    counted = true;
+                }
+            }
+            notified.await;
+        }
+    }
+
+    /// The limit, calls in flight, and whether the server is slow (the limit was cut).
+    pub fn pace(&self) -> Pace {
+        let s = self.lock();
+        Pace {
+            limit: s.allowed(),
+            in_flight: s.in_flight,
+            slowed: s.cut_from.is_some_and(|c| s.limit + 0.5 < c),
+        }
+    }
+
+    /// The pace when it differs from the last one this returned (a face is told only of
+    /// changes); `None` otherwise.
+    pub fn pace_changed(&self) -> Option<Pace> {
+        let pace = self.pace();
+        let mut s = self.lock();
+        let now = (pace.limit, pace.slowed);
+        (s.reported != Some(now)).then(|| {
+            s.reported = Some(now);
+            pace
+        })
+    }
+
+    /// Every change of the limit: `(seconds since the start, limit)`.
+    pub fn history(&self) -> Vec<(f64, usize)> {
+        let s = self.lock();
+        s.history
+            .iter()
+            .map(|(t, l)| (t.duration_since(s.started).as_secs_f64(), *l))
+            .collect()
+    }
+
+    fn finish(&self, epoch: u64, took: Duration, signal: Signal) {
+        let mut s = self.lock();
+        let saturated = s.in_flight >= s.allowed();
+        s.in_flight = s.in_flight.saturating_sub(1);
+        let adapts = s.epoch != u64::MAX;
+        match signal {
+            Signal::Neutral => {}
+            Signal::Overloaded => {
+                if adapts && epoch == s.epoch {
+                    s.cut(0.5);
+                }
+            }
+            Signal::Answered if adapts => {
+                let fastest = s.fastest.map_or(took, |f| f.min(took));
+                s.fastest = Some(fastest);
+                let average = match s.average {
+                    Some(a) => a.mul_f64(0.8) + took.mul_f64(0.2),
+                    None => took,
+                };
+                s.average = Some(average);
+                if average > fastest.mul_f64(JUMP_FACTOR) + JUMP_SLACK {
+                    if epoch == s.epoch {
+                        s.cut(0.8);
+                        // The jump is measured again from the new level.
+                        s.average = Some(fastest);
+                    }
+                } else if saturated {
+                    let step = if s.cut_from.is_some_and(|c| s.limit >= c - 1.0) {
+                        0.25
+                    } else {
+                        1.0
+                    };
+                    let limit = s.limit + step / s.limit.max(1.0);
+                    s.set(limit);
+                }
+            }
+            Signal::Answered => {}
+        }
+        drop(s);
+        self.notify.notify_waiters();
+    }
+}
+
+/// Room for one call; give it back with [`Permit::done`] (dropped without it, the call
+/// counts as saying nothing about load).
+#[derive(Debug)]
+pub struct Permit {
+    limiter: Limiter,
+    started: Instant,
+    epoch: u64,
+    done: bool,
+}
+
+impl Permit {
+    /// The call ended: what its answer says about load.
+    pub fn done(mut self, signal: Signal) {
+        self.done = true;
+        self.limiter
+            .finish(self.epoch, self.started.elapsed(), signal);
+    }
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        if !self.done {
+            self.limiter
+                .finish(self.epoch, self.started.elapsed(), Signal::Neutral);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn answer(l: &Limiter, n: usize, took: Duration, signal: Signal) {
+        let mut permits = Vec::new();
+        for _ in 0..n {
+            permits.push(l.acquire(true).await);
+        }
+        tokio::time::sleep(took).await;
+        for p in permits {
+            p.done(signal);
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn starts_low_grows_while_answers_keep_their_pace_and_stops_at_the_ceiling() {
+        let l = Limiter::new(64);
+        assert_eq!(l.pace().limit, START);
+        for _ in 0..200 {
+            let n = l.pace().limit;
+            answer(&l, n, Duration::from_millis(1), Signal::Answered).await;
+        }
+        assert_eq!(l.pace().limit, SAFE_MAX, "never past the safe maximum");
+        let small = Limiter::new(3);
+        assert_eq!(small.pace().limit, 3);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_overload_halves_once_per_round_and_says_the_server_is_slow() {
+        let l = Limiter::new(12);
+        for _ in 0..100 {
+            let n = l.pace().limit;
+            answer(&l, n, Duration::from_millis(1), Signal::Answered).await;
+        }
+        assert_eq!(l.pace().limit, 12);
+        // Twelve time-outs of one round cut once, not twelve times.
+        answer(&l, 12, Duration::from_millis(1), Signal::Overloaded).await;
+        let p = l.pace();
+        assert_eq!(p.limit, 6);
+        assert!(p.slowed);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_latency_jump_cuts_back() {
+        let l = Limiter::new(12);
+        for _ in 0..30 {
+            let n = l.pace().limit;
+            answer(&l, n, Duration::from_millis(2), Signal::Answered).await;
+        }
+        let before = l.pace().limit;
+        for _ in 0..5 {
+            let n = l.pace().limit;
+            answer(&l, n, Duration::from_millis(60), Signal::Answered).await;
+        }
+        assert!(l.pace().limit < before, "{:?} from {before}", l.pace());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn writes_go_before_waiting_reads() {
+        let l = Limiter::fixed(1);
+        let first = l.acquire(false).await;
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let (a, b) = (l.clone(), l.clone());
+        let (o1, o2) = (order.clone(), order.clone());
+        let read = tokio::spawn(async move {
+            let p = a.acquire(false).await;
+            o1.lock().map(|mut v| v.push("read")).ok();
+            p.done(Signal::Answered);
+        });
+        tokio::task::yield_now().await;
+        let write = tokio::spawn(async move {
+            let p = b.acquire(true).await;
+            o2.lock().map(|mut v| v.push("write")).ok();
+            p.done(Signal::Answered);
+        });
+        tokio::task::yield_now().await;
+        first.done(Signal::Answered);
+        let _ = tokio::join!(read, write);
+        let order = order.lock().map(|v| v.clone()).unwrap_or_default();
+        assert_eq!(order, vec!["write", "read"]);
+    }
+}
