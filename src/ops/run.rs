@@ -223,6 +223,44 @@ pub async fn decide(
     }
 }
 
+/// The membership status of each request before a run decides it, read through the
+/// deployed listing's `ids` filter, 50 a call (api-notes.md, "Listing"); best effort: a
+/// chunk whose read fails, or a request the listing does not show, is left out (its write
+/// is sent, and the server decides). A request the server already shows decided is not
+/// sent again, and a lost answer whose re-read shows the decision is then this run's own.
+pub async fn prior_statuses(
+    client: &ApiClient,
+    ids: &[Uuid],
+) -> std::collections::HashMap<Uuid, crate::api::MembershipStatus> {
+    use crate::api::{Page, RequestFilter, Sort};
+    let mut out = std::collections::HashMap::new();
+    for chunk in ids.chunks(50) {
+        let filter = RequestFilter {
+            ids: chunk.to_vec(),
+            ..RequestFilter::default()
+        };
+        let Ok(reply) = client
+            .list_club_requests(
+                &filter,
+                &Sort::default(),
+                Page::new(1, 50),
+                Levels::new(FetchLevel::Default, FetchLevel::IdOnly),
+            )
+            .await
+        else {
+            continue;
+        };
+        for r in reply.data {
+            if chunk.contains(&r.id)
+                && let Some(s) = r.membership()
+            {
+                out.insert(r.id, s.clone());
+            }
+        }
+    }
+    out
+}
+
 /// Settles a new contact whose answer was lost: re-reads the club (its contacts, at
 /// `default`) with [`verdict::settle_backoff`] until it is read, for at most `patience`.
 /// `Ok(true)`: the club has a contact of that type and value (added); `Ok(false)`: it has

@@ -174,6 +174,26 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
         }
         return e;
     }
+    // Requests the server already shows decided are not sent (the server would refuse
+    // them), so that a lost answer re-read as decided is this run's own decision.
+    let mut already = Vec::new();
+    let ids: Vec<Uuid> = if action.needs_update_route() {
+        let prior = run::prior_statuses(&ctx.client, &ids).await;
+        ids.into_iter()
+            .filter(|id| match prior.get(id) {
+                Some(s) if *s != crate::api::MembershipStatus::Pending => {
+                    already.push((*id, s.clone()));
+                    false
+                }
+                _ => true,
+            })
+            .collect()
+    } else {
+        ids
+    };
+    for (id, status) in &already {
+        say(&format!("{id}: already {status}: not sent"));
+    }
     let log = ctx.audit_log(Some(&user));
     let control = Control::default();
     let bar = ctx.progress(ids.len(), action.past());
@@ -223,6 +243,9 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
     }
     summary(&ctx, action, &results);
     let mut exit = exit_of(&results);
+    if !already.is_empty() {
+        exit = exit.and(Exit::Failed);
+    }
     if audit_warned.load(Ordering::SeqCst) {
         exit = exit.and(Exit::Failed);
     }
