@@ -314,3 +314,28 @@ pub fn answer_write(m: &mut Model, fx: &[Effect], answer: club_admin::app::ApiAn
         },
     );
 }
+
+#[cfg(unix)]
+pub mod pty;
+
+/// The binary under test, as cargo built it for the integration tests.
+pub const CLUB_ADMIN: &str = env!("CARGO_BIN_EXE_club-admin");
+
+/// The dashboard in a 40x120 pseudo-terminal with `args` and `envs`, its state and
+/// configuration in a directory of its own (removed with the session).
+#[cfg(unix)]
+pub fn dashboard(args: &[&str], envs: &[(&str, &str)]) -> pty::Pty {
+    let dir = tempfile::tempdir().expect("tempdir");
+    dashboard_in(dir.path(), args, envs).owning(dir)
+}
+
+/// [`dashboard`] with its state and configuration under `dir` (kept across runs).
+#[cfg(unix)]
+pub fn dashboard_in(dir: &std::path::Path, args: &[&str], envs: &[(&str, &str)]) -> pty::Pty {
+    let mut cmd = pty::command(CLUB_ADMIN, dir);
+    cmd.args(args);
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    pty::Pty::spawn(cmd, 40, 120)
+}

@@ -1,0 +1,787 @@
+//! Decisions the moderator can take back, counted to the end, and never guessed (issue 10,
+//! items 2, 3 and 4): `update` tests, Msg in, Model and Effects out.
+
+use crate::common;
+
+use chrono::Duration as Span;
+use club_admin::api::*;
+use club_admin::app::model::*;
+use club_admin::app::{ApiAnswer, ApiCall, Effect, KeyCode, Msg, Outcome, Popup, update};
+use common::*;
+use uuid::Uuid;
+
+fn id(n: u128) -> Uuid {
+    Uuid::from_u128(n)
+}
+
+fn answer(m: &mut Model, rid: u64, a: ApiAnswer) -> Vec<Effect> {
+    update(
+        m,
+        Msg::Api {
+            request_id: rid,
+            answer: a,
+        },
+    )
+}
+
+fn tick(m: &mut Model, secs: i64) -> Vec<Effect> {
+    update(m, Msg::Tick(now() + Span::seconds(secs)))
+}
+
+/// The (request id, target, status) of every PUT among `fx`.
+fn puts(fx: &[Effect]) -> Vec<(u64, Uuid, MembershipStatus)> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Api {
+                request_id,
+                call: ApiCall::UpdateRequest { id, status, .. },
+            } => Some((*request_id, *id, status.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn writes(fx: &[Effect]) -> usize {
+    fx.iter()
+        .filter(|e| matches!(e, Effect::Api { call, .. } if call.is_mutation()))
+        .count()
+}
+
+fn audits(fx: &[Effect]) -> Vec<(Uuid, Outcome, String)> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Audit(a) => Some((a.target, a.outcome, a.detail.clone().unwrap_or_default())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn selected(m: &Model) -> Uuid {
+    m.queue.selected().expect("selected").id
+}
+
+fn status(m: &Model) -> String {
+    m.status_text().unwrap_or_default()
+}
+
+fn approved(r: Uuid) -> ApiAnswer {
+    let mut req = sample_rows()
+        .into_iter()
+        .find(|x| x.id == r)
+        .expect("sample row");
+    req.membership_status = Some(MembershipStatus::Approved);
+    ApiAnswer::Updated(Ok(reply(req)))
+}
+
+/// A model of the sample rows (oldest first: 3 approved, then 1, 2, 4 pending) with a
+/// grace period of 5 s and the cursor on request 1.
+fn held5() -> Model {
+    let mut m = held_model(sample_rows(), 5);
+    update(&mut m, key('j'));
+    assert_eq!(selected(&m), id(1));
+    m
+}
+
+// ---------------------------------------------------------------------------------------
+// item 2: the grace period
+
+#[test]
+fn an_approve_is_held_the_cursor_moves_on_and_it_is_sent_when_the_time_is_up() {
+    let mut m = held5();
+    let fx = update(&mut m, key('a'));
+    assert_eq!(writes(&fx), 0, "nothing is sent during the grace period");
+    assert_eq!(selected(&m), id(2), "the cursor moves on at once");
+    assert_eq!(
+        m.queue.get(id(1)).map(|i| i.state.clone()),
+        Some(RowState::Acting(RowAction::Approve))
+    );
+    assert!(m.animating(), "the loop ticks while a decision is held");
+    assert!(!m.busy(), "nothing is in flight");
+    let s = status(&m);
+    assert!(
+        s.contains("approving") && s.contains("in 5 s") && s.contains("z undo"),
+        "{s}"
+    );
+    let fx = tick(&mut m, 4);
+    assert_eq!(writes(&fx), 0);
+    assert!(status(&m).contains("in 1 s"), "{}", status(&m));
+    // The row counts down too, in the short form that fits the status column.
+    let shown = screen(&m, 120, 40);
+    assert!(shown.contains("│  approving 1 s "), "{shown}");
+    assert!(shown.contains("z undo"), "the hint bar offers z");
+    let fx = tick(&mut m, 5);
+    let p = puts(&fx);
+    assert_eq!(p.len(), 1);
+    assert_eq!(
+        (p[0].1, p[0].2.clone()),
+        (id(1), MembershipStatus::Approved)
+    );
+    assert!(m.held().is_empty());
+    assert!(!screen(&m, 120, 40).contains("z undo"), "no undo once sent");
+    let fx = answer(&mut m, p[0].0, approved(id(1)));
+    assert_eq!(audits(&fx), vec![(id(1), Outcome::Ok, String::new())]);
+    assert_eq!(
+        m.queue.get(id(1)).and_then(|i| i.status().cloned()),
+        Some(MembershipStatus::Approved)
+    );
+}
+
+#[test]
+fn z_takes_back_the_latest_decision_which_is_never_sent() {
+    let mut m = held5();
+    update(&mut m, key('a')); // request 1, cursor to 2
+    let fx = update(&mut m, key('x')); // request 2 declined, cursor to 4
+    assert_eq!(writes(&fx), 0);
+    assert_eq!(selected(&m), id(4));
+    let fx = update(&mut m, key('z'));
+    assert_eq!(
+        audits(&fx),
+        vec![(
+            id(2),
+            Outcome::Undone,
+            "taken back (z) before it was sent".into()
+        )]
+    );
+    assert_eq!(writes(&fx), 0);
+    let row = m.queue.get(id(2)).expect("row");
+    assert_eq!(row.state, RowState::Ready, "pending again");
+    assert!(row.is_actionable());
+    assert_eq!(selected(&m), id(2), "the cursor goes back to it");
+    assert!(status(&m).contains("taken back"), "{}", status(&m));
+    assert_eq!(
+        m.log.entries().last().map(|e| e.outcome),
+        Some(Outcome::Undone)
+    );
+    // The approve of request 1 is still held and goes when due; nothing for request 2.
+    let fx = tick(&mut m, 6);
+    let p = puts(&fx);
+    assert_eq!(p.len(), 1);
+    assert_eq!(p[0].1, id(1));
+    let fx = update(&mut m, key('z'));
+    assert!(audits(&fx).is_empty());
+    assert!(status(&m).contains("nothing to undo"), "{}", status(&m));
+}
+
+#[test]
+fn a_bulk_decision_is_held_and_taken_back_as_a_whole() {
+    let mut m = held5();
+    update(&mut m, key(' ')); // mark 1, move to 2
+    update(&mut m, key(' ')); // mark 2
+    update(&mut m, key('a'));
+    assert!(matches!(m.popup, Some(Popup::Confirm { .. })));
+    let fx = update(&mut m, key('y'));
+    assert_eq!(writes(&fx), 0);
+    assert!(m.bulk().is_none(), "no progress until it is sent");
+    assert!(
+        status(&m).contains("approving 2 requests in 5 s"),
+        "{}",
+        status(&m)
+    );
+    let fx = update(&mut m, key('z'));
+    let undone: Vec<Uuid> = audits(&fx)
+        .into_iter()
+        .filter(|a| a.1 == Outcome::Undone)
+        .map(|a| a.0)
+        .collect();
+    assert_eq!(undone, vec![id(1), id(2)]);
+    assert_eq!(m.queue.stats().marked, 2, "the marks stay for another try");
+    assert_eq!(writes(&tick(&mut m, 10)), 0, "never sent");
+    // Held again, and this time sent: one bulk task with its progress.
+    update(&mut m, key('x'));
+    update(&mut m, key('y'));
+    let fx = tick(&mut m, 16);
+    let p = puts(&fx);
+    assert_eq!(p.len(), 2);
+    assert!(p.iter().all(|x| x.2 == MembershipStatus::Declined));
+    assert_eq!(m.bulk().map(|b| (b.total, b.done)), Some((2, 0)));
+    assert!(status(&m).contains("declining… 0/2"), "{}", status(&m));
+}
+
+#[test]
+fn two_bulk_decisions_sent_on_one_tick_share_one_truthful_progress() {
+    let club = ("Computer Club", "ชุมนุมคอมพิวเตอร์");
+    let rows: Vec<ClubRequest> = (1..=4).map(|n| pending_row(n, club)).collect();
+    let mut m = held_model(rows.clone(), 5);
+    update(&mut m, key(' '));
+    update(&mut m, key(' '));
+    update(&mut m, key('a'));
+    update(&mut m, key('y'));
+    update(&mut m, key(' '));
+    update(&mut m, key(' '));
+    update(&mut m, key('a'));
+    match &m.popup {
+        Some(Popup::Confirm { ids, .. }) => assert_eq!(ids.len(), 4, "1 and 2 are still marked"),
+        other => panic!("{other:?}"),
+    }
+    update(&mut m, key('y'));
+    assert_eq!(m.held().len(), 2);
+    assert_eq!(m.held().requests(), 4, "1 and 2 are held once");
+    let fx = tick(&mut m, 5);
+    let p = puts(&fx);
+    assert_eq!(p.len(), 4);
+    assert_eq!(m.bulk().map(|b| (b.total, b.done)), Some((4, 0)));
+    for (rid, r, _) in p {
+        let mut req = rows.iter().find(|x| x.id == r).expect("row").clone();
+        req.membership_status = Some(MembershipStatus::Approved);
+        answer(&mut m, rid, ApiAnswer::Updated(Ok(reply(req))));
+    }
+    assert!(m.bulk().is_none());
+    assert!(
+        status(&m).contains("approve: 4 of 4 done"),
+        "{}",
+        status(&m)
+    );
+}
+
+#[test]
+fn delete_keeps_its_confirmation_and_is_never_held() {
+    let mut m = held5();
+    update(&mut m, key('D'));
+    assert!(matches!(m.popup, Some(Popup::Confirm { .. })));
+    let fx = update(&mut m, key('y'));
+    assert!(fx.iter().any(|e| matches!(
+        e,
+        Effect::Api {
+            call: ApiCall::DeleteRequest { id: x },
+            ..
+        } if *x == id(1)
+    )));
+    assert!(m.held().is_empty());
+}
+
+#[test]
+fn quitting_with_decisions_held_asks_and_waits_meanwhile() {
+    let mut m = held5();
+    update(&mut m, key('a'));
+    let fx = update(&mut m, key('q'));
+    assert!(matches!(m.popup, Some(Popup::QuitHeld)));
+    assert!(!fx.iter().any(|e| matches!(e, Effect::Quit)));
+    let shown = screen(&m, 120, 40);
+    assert!(shown.contains("s send now, quit"), "{shown}");
+    assert!(shown.contains("d discard, quit"), "{shown}");
+    assert!(shown.contains("Esc stay"), "{shown}");
+    assert_eq!(
+        writes(&tick(&mut m, 30)),
+        0,
+        "not sent while the question is open"
+    );
+    // Stay: the countdown goes on; it was due long ago, so the next tick sends it.
+    update(&mut m, code(KeyCode::Esc));
+    assert!(m.popup.is_none() && !m.quitting);
+    assert_eq!(puts(&tick(&mut m, 31)).len(), 1);
+}
+
+#[test]
+fn quitting_and_discarding_audits_undone_and_sends_nothing() {
+    let mut m = held5();
+    update(&mut m, key('a'));
+    update(&mut m, key('q'));
+    let fx = update(&mut m, key('d'));
+    assert_eq!(writes(&fx), 0);
+    assert_eq!(
+        audits(&fx),
+        vec![(
+            id(1),
+            Outcome::Undone,
+            "discarded on quitting before it was sent".into()
+        )]
+    );
+    assert!(fx.iter().any(|e| matches!(e, Effect::Quit)));
+}
+
+#[test]
+fn quitting_and_sending_now_quits_once_the_server_answered() {
+    let mut m = held5();
+    update(&mut m, key('a'));
+    update(&mut m, key('q'));
+    let fx = update(&mut m, key('s'));
+    let p = puts(&fx);
+    assert_eq!(p.len(), 1, "sent now");
+    assert!(
+        !fx.iter().any(|e| matches!(e, Effect::Quit)),
+        "not before the answer"
+    );
+    assert!(status(&m).contains("quitting when the server has answered"));
+    let fx = answer(&mut m, p[0].0, approved(id(1)));
+    assert_eq!(audits(&fx), vec![(id(1), Outcome::Ok, String::new())]);
+    assert!(fx.iter().any(|e| matches!(e, Effect::Quit)));
+}
+
+#[test]
+fn a_force_quit_discards_what_is_held() {
+    let mut m = held5();
+    update(&mut m, key('a'));
+    let fx = update(&mut m, ctrl('c'));
+    assert_eq!(writes(&fx), 0);
+    assert_eq!(audits(&fx)[0].1, Outcome::Undone);
+    assert!(fx.iter().any(|e| matches!(e, Effect::Quit)));
+}
+
+#[test]
+fn a_hang_up_sends_what_is_held_and_audits_the_unanswered_as_unknown() {
+    let mut m = held5();
+    update(&mut m, key('a'));
+    update(&mut m, key('a'));
+    let fx = update(&mut m, Msg::Flush);
+    assert_eq!(puts(&fx).len(), 2, "the moderator meant them: sent at once");
+    assert_eq!(m.writes_pending(), 2);
+    let p = puts(&fx);
+    let fx = answer(&mut m, p[0].0, approved(id(1)));
+    assert_eq!(audits(&fx)[0].1, Outcome::Ok);
+    assert_eq!(m.writes_pending(), 1);
+    let fx = update(&mut m, Msg::Stop);
+    assert_eq!(
+        audits(&fx).iter().map(|a| (a.0, a.1)).collect::<Vec<_>>(),
+        vec![(id(2), Outcome::Unknown)]
+    );
+    assert!(fx.iter().any(|e| matches!(e, Effect::Quit)));
+}
+
+#[test]
+fn a_zero_delay_sends_at_once() {
+    let mut m = held_model(sample_rows(), 0);
+    update(&mut m, key('j'));
+    let fx = update(&mut m, key('a'));
+    assert_eq!(puts(&fx).len(), 1);
+    assert!(m.held().is_empty());
+}
+
+#[test]
+fn the_decision_delay_is_bounded() {
+    use club_admin::config::decision_delay;
+    assert_eq!(decision_delay(None), Ok(std::time::Duration::from_secs(5)));
+    assert_eq!(decision_delay(Some(0)), Ok(std::time::Duration::ZERO));
+    assert_eq!(
+        decision_delay(Some(60)),
+        Ok(std::time::Duration::from_secs(60))
+    );
+    let e = decision_delay(Some(61)).expect_err("too long");
+    assert!(
+        e.contains("decision_delay_secs") && e.contains("between 0 and 60"),
+        "{e}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// item 3: mark all means all
+
+fn pending_row(n: u128, club: (&str, &str)) -> ClubRequest {
+    request(
+        id(n),
+        "pending",
+        &format!("5{n:04}"),
+        None,
+        club,
+        2026,
+        n as i64,
+    )
+}
+
+/// A signed-in admin whose listing's first page holds `first` of `total` pending requests;
+/// returns the model and the request id of the next page, asked at once (short queue).
+fn listed(first: Vec<ClubRequest>, total: u64) -> (Model, u64) {
+    let mut m = model();
+    let fx = club_admin::app::start(&mut m);
+    let rid = api_ids(&fx, |_| true)[0];
+    let fx = answer(&mut m, rid, ApiAnswer::User(Ok(reply(admin()))));
+    let rid = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
+    let fx = answer(
+        &mut m,
+        rid,
+        ApiAnswer::Listing(Ok(listing_reply(first, Some(2), total))),
+    );
+    let next = api_ids(
+        &fx,
+        |c| matches!(c, ApiCall::ListRequests { filter, .. } if filter.ids.is_empty()),
+    );
+    assert_eq!(next.len(), 1, "the next stretch is asked for");
+    (m, next[0])
+}
+
+#[test]
+fn mark_all_loads_the_rest_of_the_listing_then_marks_every_match() {
+    let club = ("Computer Club", "ชุมนุมคอมพิวเตอร์");
+    let (mut m, next) = listed((1..=3).map(|n| pending_row(n, club)).collect(), 5);
+    assert!(m.listing.has_more);
+    let fx = update(&mut m, key('*'));
+    assert_eq!(
+        m.queue.stats().marked,
+        0,
+        "nothing marked before all is loaded"
+    );
+    assert!(
+        api_ids(&fx, |_| true).is_empty(),
+        "the page asked for is awaited"
+    );
+    assert!(
+        status(&m).contains("loading the rest of the queue"),
+        "{}",
+        status(&m)
+    );
+    let fx = answer(
+        &mut m,
+        next,
+        ApiAnswer::Listing(Ok(listing_reply(
+            (4..=5).map(|n| pending_row(n, club)).collect(),
+            None,
+            5,
+        ))),
+    );
+    assert!(
+        api_ids(
+            &fx,
+            |c| matches!(c, ApiCall::ListRequests { filter, .. } if filter.ids.is_empty())
+        )
+        .is_empty()
+    );
+    assert_eq!(m.queue.stats().marked, 5, "every request the listing holds");
+    assert!(
+        status(&m).contains("5 marked") && status(&m).contains("of Computer Club"),
+        "{}",
+        status(&m)
+    );
+    update(&mut m, key('a'));
+    match &m.popup {
+        Some(Popup::Confirm { ids, .. }) => assert_eq!(ids.len(), 5),
+        other => panic!("{other:?}"),
+    }
+    let shown = screen(&m, 120, 40);
+    assert!(
+        shown.contains("Approve 5 marked club requests of Computer Club?"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn mark_all_respects_the_filter_and_names_no_club_for_several() {
+    let rows = vec![
+        pending_row(1, ("Computer Club", "ชุมนุมคอมพิวเตอร์")),
+        pending_row(2, ("Chess Club", "ชุมนุมหมากรุก")),
+        pending_row(3, ("Computer Club", "ชุมนุมคอมพิวเตอร์")),
+    ];
+    let (mut m, next) = listed(rows, 4);
+    update(&mut m, key('*'));
+    answer(
+        &mut m,
+        next,
+        ApiAnswer::Listing(Ok(listing_reply(
+            vec![pending_row(4, ("Chess Club", "ชุมนุมหมากรุก"))],
+            None,
+            4,
+        ))),
+    );
+    assert_eq!(m.queue.stats().marked, 4);
+    update(&mut m, key('a'));
+    let shown = screen(&m, 120, 40);
+    assert!(shown.contains("Approve 4 marked club requests?"), "{shown}");
+    update(&mut m, key('n'));
+    update(&mut m, key('u'));
+    // With a filter, only the matching requests.
+    update(&mut m, key('/'));
+    typed(&mut m, "chess");
+    update(&mut m, code(KeyCode::Enter));
+    update(&mut m, key('*'));
+    let marked: Vec<Uuid> = m.queue.marked_ids();
+    assert_eq!(marked, vec![id(2), id(4)]);
+    assert!(status(&m).contains("of Chess Club"), "{}", status(&m));
+}
+
+#[test]
+fn mark_all_stops_and_marks_nothing_when_a_page_fails() {
+    let club = ("Computer Club", "ชุมนุมคอมพิวเตอร์");
+    let (mut m, next) = listed((1..=3).map(|n| pending_row(n, club)).collect(), 9);
+    update(&mut m, key('*'));
+    answer(
+        &mut m,
+        next,
+        ApiAnswer::Listing(Err(ApiError::Timeout { millis: 20_000 })),
+    );
+    assert_eq!(m.queue.stats().marked, 0);
+    assert!(status(&m).contains("mark all stopped"), "{}", status(&m));
+}
+
+// ---------------------------------------------------------------------------------------
+// item 4: a lost answer is never guessed
+
+fn lost() -> ApiAnswer {
+    ApiAnswer::Updated(Err(ApiError::Timeout { millis: 20_000 }))
+}
+
+/// Approves request 1 (no grace period) and loses the answer; returns the model, the audit
+/// lines of the lost answer and the request id of the re-read.
+fn approve_and_lose() -> (Model, Vec<(Uuid, Outcome, String)>, u64) {
+    let mut m = model_with(sample_rows());
+    update(&mut m, key('j'));
+    let fx = update(&mut m, key('a'));
+    let put = puts(&fx)[0].0;
+    let fx = answer(&mut m, put, lost());
+    let reread = api_ids(
+        &fx,
+        |c| matches!(c, ApiCall::GetRequest { id: x, .. } if *x == id(1)),
+    );
+    assert_eq!(reread.len(), 1, "the row re-reads itself");
+    assert_eq!(writes(&fx), 0, "never resent");
+    (m, audits(&fx), reread[0])
+}
+
+#[test]
+fn a_lost_answer_is_audited_unknown_then_settled_ok_by_the_re_read() {
+    let (mut m, first, reread) = approve_and_lose();
+    assert_eq!(first.len(), 1);
+    assert_eq!((first[0].0, first[0].1), (id(1), Outcome::Unknown));
+    assert!(first[0].2.contains("timed out"), "{}", first[0].2);
+    let row = m.queue.get(id(1)).expect("row");
+    assert!(
+        row.error
+            .as_deref()
+            .unwrap_or("")
+            .contains("outcome unknown")
+    );
+    assert_eq!(
+        row.status(),
+        Some(&MembershipStatus::Pending),
+        "not guessed"
+    );
+    assert_eq!(m.writes_pending(), 1, "the re-read settles a write");
+    let mut r = sample_rows()[0].clone();
+    r.membership_status = Some(MembershipStatus::Approved);
+    let fx = answer(&mut m, reread, ApiAnswer::Request(Ok(reply(r))));
+    let second = audits(&fx);
+    assert_eq!(second.len(), 1);
+    assert_eq!((second[0].0, second[0].1), (id(1), Outcome::Ok));
+    assert!(second[0].2.contains("approved"), "{}", second[0].2);
+    let row = m.queue.get(id(1)).expect("row");
+    assert_eq!(row.status(), Some(&MembershipStatus::Approved));
+    assert!(row.error.is_none());
+    assert!(m.unsettled().is_empty());
+    assert!(status(&m).contains("approved"), "{}", status(&m));
+}
+
+#[test]
+fn a_lost_answer_settled_as_still_pending_is_failed() {
+    let (mut m, _, reread) = approve_and_lose();
+    let fx = answer(
+        &mut m,
+        reread,
+        ApiAnswer::Request(Ok(reply(sample_rows()[0].clone()))),
+    );
+    let second = audits(&fx);
+    assert_eq!(second[0].1, Outcome::Failed);
+    assert!(second[0].2.contains("still pending"), "{}", second[0].2);
+    let row = m.queue.get(id(1)).expect("row");
+    assert!(row.is_actionable(), "can be decided again");
+    assert!(row.error.as_deref().unwrap_or("").contains("still pending"));
+}
+
+#[test]
+fn a_failed_re_read_leaves_it_unknown_until_a_read_succeeds() {
+    let (mut m, _, reread) = approve_and_lose();
+    let fx = answer(
+        &mut m,
+        reread,
+        ApiAnswer::Request(Err(ApiError::Connect {
+            failure: ConnectFailure::NoConnection,
+            host: "127.0.0.1:9".into(),
+            cause: Some("connection refused".into()),
+        })),
+    );
+    assert!(audits(&fx).is_empty(), "nothing settled, nothing guessed");
+    assert_eq!(m.unsettled().len(), 1);
+    let row = m.queue.get(id(1)).expect("row");
+    assert!(row.error.as_deref().unwrap_or("").contains("still unknown"));
+    // Enter on the row reads it again; this read settles it.
+    let pos = m
+        .queue
+        .visible()
+        .iter()
+        .position(|&i| m.queue.items()[i].id == id(1))
+        .expect("shown");
+    m.queue.set_cursor(pos);
+    let fx = update(&mut m, code(KeyCode::Enter));
+    let rid = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }))[0];
+    let mut r = sample_rows()[0].clone();
+    r.membership_status = Some(MembershipStatus::Approved);
+    let fx = answer(&mut m, rid, ApiAnswer::Request(Ok(reply(r))));
+    assert_eq!(audits(&fx)[0].1, Outcome::Ok);
+}
+
+#[test]
+fn a_delete_whose_answer_is_lost_is_settled_by_a_404() {
+    let mut m = model_with(sample_rows());
+    update(&mut m, key('j'));
+    update(&mut m, key('D'));
+    let fx = update(&mut m, key('y'));
+    let del = api_ids(&fx, |c| matches!(c, ApiCall::DeleteRequest { .. }))[0];
+    let fx = answer(
+        &mut m,
+        del,
+        ApiAnswer::Deleted(Err(ApiError::Connect {
+            failure: ConnectFailure::ClosedMidAnswer,
+            host: "127.0.0.1:9".into(),
+            cause: Some("connection closed before message completed".into()),
+        })),
+    );
+    assert_eq!(audits(&fx)[0].1, Outcome::Unknown);
+    let rid = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }))[0];
+    let fx = answer(
+        &mut m,
+        rid,
+        ApiAnswer::Request(Err(ApiError::NotFound(ErrorInfo {
+            status: Some(404),
+            ..ErrorInfo::default()
+        }))),
+    );
+    let second = audits(&fx);
+    assert_eq!(
+        (second[0].1, second[0].2.contains("deleted")),
+        (Outcome::Ok, true)
+    );
+    assert_eq!(
+        m.queue.get(id(1)).map(|i| i.state.clone()),
+        Some(RowState::Deleted)
+    );
+}
+
+#[test]
+fn a_bulk_action_counts_lost_answers_as_unknown_not_failed() {
+    let mut m = model_with(sample_rows());
+    update(&mut m, key('j'));
+    update(&mut m, key(' '));
+    update(&mut m, key(' '));
+    update(&mut m, key('a'));
+    let fx = update(&mut m, key('y'));
+    let p = puts(&fx);
+    assert_eq!(p.len(), 2);
+    answer(&mut m, p[0].0, approved(p[0].1));
+    assert!(status(&m).contains("1/2"), "{}", status(&m));
+    answer(&mut m, p[1].0, lost());
+    let s = status(&m);
+    assert!(s.contains("1 of 2 done") && s.contains("1 unknown"), "{s}");
+    assert!(!s.contains("failed"), "{s}");
+}
+
+/// Issue 17 item 3: a row whose re-read failed too is read again by itself, at the core's
+/// backoff (`Msg::Retry` at `Model::retry_at`, no key), and `a` on it reads instead of
+/// sending a second write.
+#[test]
+fn an_unknown_outcome_is_re_read_by_itself_and_never_written_twice() {
+    let (mut m, _, reread) = approve_and_lose();
+    let down = || {
+        ApiAnswer::Request(Err(ApiError::Server(ErrorInfo {
+            status: Some(503),
+            ..ErrorInfo::default()
+        })))
+    };
+    let fx = answer(&mut m, reread, down());
+    assert!(audits(&fx).is_empty(), "nothing settled, nothing guessed");
+    // The server answered again after the time-out: the link is back, so the row is read
+    // again at once (not at the end of its backoff).
+    let again = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }));
+    assert_eq!(
+        again.len(),
+        1,
+        "read again at once when the link comes back"
+    );
+    let fx = answer(&mut m, again[0], down());
+    assert!(audits(&fx).is_empty());
+    let due = m.retry_at().expect("a re-read is planned");
+    assert_eq!((due - m.now).num_seconds(), 1, "first backoff: 1 s");
+    let row = m.queue.get(id(1)).expect("row");
+    assert!(
+        row.error
+            .as_deref()
+            .unwrap_or("")
+            .contains("reading it again in 1 s")
+    );
+    // Before it is due, nothing; at the time, the re-read goes out without a key.
+    let now = m.now;
+    let early = update(&mut m, Msg::Retry(now));
+    assert!(api_ids(&early, |c| matches!(c, ApiCall::GetRequest { .. })).is_empty());
+    let fx = update(&mut m, Msg::Retry(due));
+    let rid = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }))[0];
+    let fx = answer(&mut m, rid, down());
+    assert!(audits(&fx).is_empty());
+    let next = m.retry_at().expect("planned again");
+    assert_eq!((next - due).num_seconds(), 2, "second backoff: 2 s");
+    // `a` on the row: a read, not a PUT.
+    let pos = m
+        .queue
+        .visible()
+        .iter()
+        .position(|&i| m.queue.items()[i].id == id(1))
+        .expect("shown");
+    m.queue.set_cursor(pos);
+    let fx = update(&mut m, key('a'));
+    assert!(
+        api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. })).is_empty(),
+        "never a second write while the outcome is unknown"
+    );
+    let rid = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }))[0];
+    assert!(m.held().is_empty(), "nothing held either");
+    let mut r = sample_rows()[0].clone();
+    r.membership_status = Some(MembershipStatus::Approved);
+    let fx = answer(&mut m, rid, ApiAnswer::Request(Ok(reply(r))));
+    assert_eq!(audits(&fx)[0].1, Outcome::Ok);
+    assert!(m.unsettled().is_empty() && m.retry_at().is_none());
+}
+
+/// Issue 21 item 4: a bulk action's progress shows its pace, and that the server is slow
+/// once the client's limit was cut back (`Msg::Pace`), in both languages.
+#[test]
+fn bulk_progress_shows_the_pace_and_a_slow_server() {
+    for lang in club_admin::i18n::Lang::ALL {
+        let rows: Vec<ClubRequest> = (1..=12u128)
+            .map(|n| {
+                request(
+                    Uuid::from_u128(n),
+                    "pending",
+                    &format!("5{n:04}"),
+                    Some(("Somchai", "สมชาย")),
+                    ("Robotics Club", "ชุมนุมหุ่นยนต์"),
+                    2026,
+                    n as i64,
+                )
+            })
+            .collect();
+        let mut m = model_with_lang(rows, lang);
+        for _ in 0..12 {
+            update(&mut m, key(' '));
+        }
+        update(&mut m, key('a'));
+        let fx = update(&mut m, key('y'));
+        let sent = puts(&fx);
+        assert_eq!(sent.len(), 12, "{lang:?}");
+        tick(&mut m, 2);
+        for (rid, id, _) in sent.iter().take(6) {
+            let mut r = sample_rows()[0].clone();
+            r.id = *id;
+            r.membership_status = Some(MembershipStatus::Approved);
+            answer(&mut m, *rid, ApiAnswer::Updated(Ok(reply(r))));
+        }
+        let (_, text) = m.status_line().expect("progress");
+        let rate = if lang == club_admin::i18n::Lang::Thai {
+            "3 รายการ/วินาที"
+        } else {
+            "3/s"
+        };
+        assert!(
+            text.contains("6/12") && text.contains(rate),
+            "{lang:?}: {text}"
+        );
+        let slow = if lang == club_admin::i18n::Lang::Thai {
+            "เซิร์ฟเวอร์ช้า"
+        } else {
+            "server slow"
+        };
+        assert!(!text.contains(slow), "{lang:?}: {text}");
+        update(
+            &mut m,
+            Msg::Pace {
+                limit: 2,
+                slowed: true,
+            },
+        );
+        let (_, text) = m.status_line().expect("progress");
+        assert!(text.contains(slow), "{lang:?}: {text}");
+    }
+}

@@ -1,0 +1,538 @@
+//! Flow tests: `update`, the real worker and API client, against the demo server over HTTP.
+//! The driver runs effects as the event loop does and settles until nothing is in flight.
+
+use crate::common;
+
+use std::time::Duration;
+
+use club_admin::api::*;
+use club_admin::app::KeyCode;
+use club_admin::app::Msg;
+use club_admin::app::model::*;
+use club_admin::demo::{self, DemoHandle, DemoOptions, Faults};
+use club_admin::runtime::headless::Headless;
+use common::*;
+use uuid::Uuid;
+
+struct Driver {
+    h: Headless,
+}
+
+impl Driver {
+    async fn new(d: &DemoHandle, label: &str) -> Driver {
+        let u = d.user(label).expect("user");
+        let client = ApiClient::new(
+            &d.base_url,
+            Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+            ClientOptions {
+                get_retries: 0,
+                ..ClientOptions::default()
+            },
+        )
+        .expect("client");
+        let mut m = model();
+        m.base_url = d.base_url.clone();
+        let mut drv = Driver {
+            h: Headless::new(m, client, 8),
+        };
+        drv.settle().await;
+        drv
+    }
+
+    async fn settle(&mut self) {
+        self.h
+            .settle(Duration::from_secs(20))
+            .await
+            .expect("settled in time");
+    }
+
+    async fn send(&mut self, msg: Msg) {
+        self.h.send(msg);
+        self.settle().await;
+    }
+
+    async fn keys(&mut self, keys: &str) {
+        for c in keys.chars() {
+            self.send(key(c)).await;
+        }
+    }
+
+    fn selected(&self) -> uuid::Uuid {
+        self.h.model.queue.selected().expect("selected").id
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let mut drv = Driver::new(&d, "moderator").await;
+    let pending = d.pending_for("moderator");
+    assert!(matches!(drv.h.model.user, Loadable::Loaded(_)));
+    assert!(
+        matches!(drv.h.model.listing.scope, ListScope::Clubs(ref c) if c.len() == 4),
+        "{:?}",
+        drv.h.model.listing.scope
+    );
+    assert_eq!(drv.h.model.listing.total, Some(pending.len() as u64));
+    assert!(
+        drv.h.model.queue.items().len() >= 50,
+        "first page (and maybe the next) loaded"
+    );
+    assert!(
+        drv.h
+            .model
+            .queue
+            .items()
+            .iter()
+            .all(|i| i.status() == Some(&MembershipStatus::Pending))
+    );
+
+    let first = drv.selected();
+    drv.keys("a").await;
+    assert_eq!(d.request_status(first), Some(MembershipStatus::Approved));
+    assert_eq!(
+        drv.h
+            .model
+            .queue
+            .get(first)
+            .and_then(|i| i.status().cloned()),
+        Some(MembershipStatus::Approved)
+    );
+    let second = drv.selected();
+    assert_ne!(first, second);
+    drv.keys("x").await;
+    assert_eq!(d.request_status(second), Some(MembershipStatus::Declined));
+    let third = drv.selected();
+    drv.keys("Dy").await;
+    assert_eq!(d.request_status(third), None, "deleted on the server");
+    assert_eq!(
+        drv.h.model.queue.get(third).map(|i| i.state.clone()),
+        Some(RowState::Deleted)
+    );
+
+    drv.keys("j   ").await;
+    let marked = drv.h.model.queue.marked_ids();
+    assert_eq!(marked.len(), 3);
+    drv.keys("ay").await;
+    for id in &marked {
+        assert_eq!(d.request_status(*id), Some(MembershipStatus::Approved));
+    }
+    assert!(drv.h.model.queue.marked_ids().is_empty());
+    assert!(
+        drv.h
+            .model
+            .status_text()
+            .expect("status")
+            .contains("3 of 3 done")
+    );
+
+    // Club lookup and a new contact on a club the moderator staffs.
+    let club_id = match &drv.h.model.listing.scope {
+        ListScope::Clubs(c) => c[0],
+        _ => unreachable!(),
+    };
+    drv.send(key('c')).await;
+    for c in club_id.to_string().chars() {
+        drv.send(key(c)).await;
+    }
+    drv.send(code(KeyCode::Enter)).await;
+    assert_eq!(drv.h.model.club.club.get().map(|c| c.id), Some(club_id));
+    drv.keys("n").await;
+    drv.send(code(KeyCode::Right)).await; // email
+    drv.send(code(KeyCode::Tab)).await;
+    for c in "new-contact@school.example.ac.th".chars() {
+        drv.send(key(c)).await;
+    }
+    drv.send(code(KeyCode::Enter)).await;
+    assert!(
+        d.contact_values(club_id)
+            .contains(&"new-contact@school.example.ac.th".to_owned())
+    );
+    assert!(
+        drv.h
+            .model
+            .club
+            .club
+            .get()
+            .and_then(|c| c.contacts.as_ref())
+            .is_some_and(|c| c
+                .iter()
+                .any(|x| x.value.as_deref() == Some("new-contact@school.example.ac.th")))
+    );
+
+    let muts = d.mutations();
+    let mut dedup = muts.clone();
+    dedup.sort();
+    dedup.dedup();
+    assert_eq!(muts.len(), dedup.len(), "no action sent twice: {muts:?}");
+    assert_eq!(muts.len(), 7);
+    assert_eq!(drv.h.audit().len(), 7);
+    assert!(
+        drv.h
+            .audit()
+            .iter()
+            .all(|a| a.outcome == club_admin::app::Outcome::Ok)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_connection_never_shows_an_unconfirmed_approval() {
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let mut drv = Driver::new(&d, "moderator").await;
+    let first = drv.selected();
+    d.set_faults(Faults {
+        drop_rate: 1.0,
+        ..Faults::default()
+    });
+    drv.keys("a").await;
+    let row = drv.h.model.queue.get(first).expect("row");
+    assert_eq!(
+        row.status(),
+        Some(&MembershipStatus::Pending),
+        "not shown approved"
+    );
+    assert!(
+        row.error.as_deref().unwrap_or("").contains("connection"),
+        "{:?}",
+        row.error
+    );
+    assert!(matches!(drv.h.model.connection, Connection::Offline(_)));
+    assert_eq!(d.request_status(first), Some(MembershipStatus::Pending));
+    d.set_faults(Faults::default());
+    drv.keys("r").await;
+    assert!(matches!(drv.h.model.connection, Connection::Online));
+    assert_eq!(
+        drv.h
+            .model
+            .queue
+            .get(first)
+            .and_then(|i| i.status().cloned()),
+        Some(MembershipStatus::Pending)
+    );
+    assert!(d.mutations().is_empty(), "the write was never resent");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn approved_elsewhere_shows_its_new_state() {
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let mut drv = Driver::new(&d, "moderator").await;
+    let target = drv.selected();
+    let admin = d.user("admin").expect("admin");
+    let other = ApiClient::new(
+        &d.base_url,
+        Credentials::new(Some(admin.api_key.clone()), Some(admin.token.clone())),
+        ClientOptions::default(),
+    )
+    .expect("client");
+    other
+        .update_club_request(target, &MembershipStatus::Approved, Levels::ID_ONLY)
+        .await
+        .expect("approved elsewhere");
+    drv.keys("a").await;
+    let row = drv.h.model.queue.get(target).expect("row");
+    assert!(
+        row.error
+            .as_deref()
+            .unwrap_or("")
+            .contains("already been approved"),
+        "{:?}",
+        row.error
+    );
+    assert_eq!(
+        row.status(),
+        Some(&MembershipStatus::Approved),
+        "re-read shows the true state"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expired_session_keeps_the_queue_and_signing_in_resumes() {
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let mut drv = Driver::new(&d, "moderator").await;
+    let n = drv.h.model.queue.items().len();
+    let expired = d
+        .issue_token(
+            "moderator",
+            chrono::Utc::now() - chrono::Duration::seconds(1),
+        )
+        .expect("token");
+    drv.h
+        .client()
+        .set_token(Some(secrecy::SecretString::from(expired)));
+    let target = drv.selected();
+    drv.keys("a").await;
+    assert!(drv.h.model.session_expired);
+    assert!(matches!(
+        drv.h.model.popup,
+        Some(club_admin::app::Popup::SignIn { .. })
+    ));
+    assert_eq!(drv.h.model.queue.items().len(), n);
+    assert_eq!(d.request_status(target), Some(MembershipStatus::Pending));
+    let fresh = d
+        .issue_token("moderator", chrono::Utc::now() + chrono::Duration::hours(1))
+        .expect("token");
+    drv.send(Msg::Paste(fresh)).await;
+    drv.send(code(KeyCode::Enter)).await;
+    assert!(!drv.h.model.session_expired);
+    assert!(matches!(drv.h.model.user, Loadable::Loaded(_)));
+    // The failed row is still pending and can be approved now.
+    drv.send(key('k')).await;
+    while drv.selected() != target {
+        drv.send(key('k')).await;
+    }
+    drv.keys("a").await;
+    assert_eq!(d.request_status(target), Some(MembershipStatus::Approved));
+}
+
+/// Issue 17's fault matrix for the dashboard: mark 20, `a`, `y` against the demo server
+/// with every fault flag on (5xx, dropped connections, answers lost after the write), then
+/// no key at all. The dashboard settles every row by itself (re-reads with backoff): each
+/// row, the queue's counts on screen and the audit equal the server, and each request got
+/// at most one write. Then `a` on rows the server still has pending sends once more, and
+/// never to an approved one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fault_matrix_the_dashboard_settles_every_row_by_itself() {
+    let d = demo::start(DemoOptions {
+        extra_requests: 20,
+        ..DemoOptions::default()
+    })
+    .await
+    .expect("demo");
+    let mut drv = Driver::new(&d, "moderator").await;
+    let pending = d.pending_for("moderator");
+    assert!(pending.len() >= 20, "{}", pending.len());
+    for _ in 0..20 {
+        drv.h.send(key(' '));
+    }
+    let marked = drv.h.model.queue.marked_ids();
+    assert_eq!(marked.len(), 20);
+    d.set_faults(Faults {
+        failure_rate: 0.3,
+        drop_rate: 0.2,
+        drop_after_write_rate: 0.3,
+        ..Faults::default()
+    });
+    drv.h.send(key('a'));
+    drv.h.send(key('y'));
+    let settled = |m: &club_admin::app::Model| m.unsettled().is_empty() && m.held().is_empty();
+    let ran = drv.h.run_until(Duration::from_secs(120), settled).await;
+    d.set_faults(Faults::default());
+    ran.expect("every row settled without a key");
+
+    let check = |drv: &Driver, what: &str| {
+        let m = &drv.h.model;
+        let mut approved = 0;
+        for id in &marked {
+            let server = d.request_status(*id);
+            let row = m.queue.get(*id).expect("row").status().cloned();
+            assert_eq!(
+                row, server,
+                "{what}: the row of {id} shows the server's status"
+            );
+            if server == Some(MembershipStatus::Approved) {
+                approved += 1;
+            }
+            let last = drv
+                .h
+                .audit()
+                .iter()
+                .rev()
+                .find(|a| a.target == *id)
+                .map(|a| a.outcome.as_str());
+            match server {
+                Some(MembershipStatus::Approved) => assert_eq!(last, Some("ok"), "{what}: {id}"),
+                _ => assert!(
+                    matches!(last, Some("failed") | None),
+                    "{what}: {id}: {last:?}"
+                ),
+            }
+        }
+        let screen = screen(m, 120, 40);
+        let others = m
+            .queue
+            .items()
+            .iter()
+            .filter(|i| !marked.contains(&i.id))
+            .filter(|i| i.status() == Some(&MembershipStatus::Approved))
+            .count();
+        assert!(
+            screen.contains(&format!("{} approved", approved + others)),
+            "{what}: the counts on screen are the server's ({approved} approved):\n{screen}"
+        );
+        approved
+    };
+    let approved = check(&drv, "after the faults");
+    for (id, n) in writes(&d) {
+        assert_eq!(n, 1, "{id} got {n} writes");
+    }
+    assert!(approved > 0, "some approvals went through the faults");
+    let unknown = drv
+        .h
+        .audit()
+        .iter()
+        .filter(|a| a.outcome == club_admin::app::Outcome::Unknown)
+        .count();
+    assert!(unknown > 0, "answers were lost (and settled by re-reads)");
+
+    // Whatever is still pending is decided again, once, by the moderator.
+    let left: Vec<Uuid> = marked
+        .iter()
+        .copied()
+        .filter(|id| d.request_status(*id) == Some(MembershipStatus::Pending))
+        .collect();
+    if !left.is_empty() {
+        // They stay marked, with their error: `a`, `y` decides them again.
+        let mut still: Vec<Uuid> = drv.h.model.queue.marked_ids();
+        still.sort();
+        let mut want = left.clone();
+        want.sort();
+        assert_eq!(
+            still, want,
+            "the rows not applied stay marked for another try"
+        );
+        drv.send(key('a')).await;
+        drv.send(key('y')).await;
+        drv.h
+            .run_until(Duration::from_secs(30), settled)
+            .await
+            .expect("settled");
+        assert_eq!(check(&drv, "after deciding the rest"), 20);
+    }
+    for (id, n) in writes(&d) {
+        let was_left = left.contains(&id);
+        assert!(n <= 1 + usize::from(was_left), "{id} got {n} writes");
+    }
+}
+
+/// PUTs and DELETEs the demo server received per request (the probe's nil UUID left out).
+fn writes(d: &DemoHandle) -> std::collections::HashMap<Uuid, usize> {
+    let mut n = std::collections::HashMap::new();
+    for w in d.writes_received() {
+        if let Some(id) = w
+            .rsplit('/')
+            .next()
+            .and_then(|s| Uuid::parse_str(s).ok())
+            .filter(|id| !id.is_nil())
+        {
+            *n.entry(id).or_insert(0) += 1;
+        }
+    }
+    n
+}
+
+/// Issue 21 in the dashboard: mark 40, `a`, `y` against the demo imitating the deployed
+/// service's pool (`--pool 16`), at a ceiling of 1, 8 and 64: every write lands once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pool_never_stalls_the_dashboards_bulk_approve_at_any_ceiling() {
+    for ceiling in [1, 8, 64] {
+        let d = demo::start(DemoOptions {
+            extra_requests: 40,
+            pool: Some(demo::Pool {
+                acquire_timeout: Duration::from_secs(2),
+                ..demo::Pool::deployed(16)
+            }),
+            ..DemoOptions::default()
+        })
+        .await
+        .expect("demo");
+        let u = d.user("moderator").expect("user");
+        let client = ApiClient::new(
+            &d.base_url,
+            Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+            ClientOptions {
+                get_retries: 0,
+                concurrency: ceiling,
+                ..ClientOptions::default()
+            },
+        )
+        .expect("client");
+        let mut m = model();
+        m.base_url = d.base_url.clone();
+        let mut drv = Driver {
+            h: Headless::new(m, client, ceiling),
+        };
+        drv.settle().await;
+        for _ in 0..40 {
+            drv.h.send(key(' '));
+        }
+        let marked = drv.h.model.queue.marked_ids();
+        assert_eq!(marked.len(), 40);
+        drv.h.send(key('a'));
+        drv.h.send(key('y'));
+        drv.h
+            .run_until(Duration::from_secs(60), |m| {
+                m.unsettled().is_empty() && m.held().is_empty()
+            })
+            .await
+            .expect("done");
+        for id in &marked {
+            assert_eq!(
+                d.request_status(*id),
+                Some(MembershipStatus::Approved),
+                "--concurrency {ceiling}"
+            );
+        }
+        let w = writes(&d);
+        assert_eq!(w.len(), 40);
+        assert!(
+            w.values().all(|n| *n == 1),
+            "--concurrency {ceiling}: {w:?}"
+        );
+    }
+}
+
+/// The demo's pool imitates the deployed stall (api-notes.md, "Other"): 64 signed-in
+/// requests at once, with no limit of ours, wait on each other until the acquire timeout
+/// and fail with 500; the same requests under the adaptive limit all succeed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demos_pool_stalls_as_the_deployed_service_does() {
+    let d = demo::start(DemoOptions {
+        pool: Some(demo::Pool {
+            acquire_timeout: Duration::from_millis(300),
+            ..demo::Pool::deployed(16)
+        }),
+        ..DemoOptions::default()
+    })
+    .await
+    .expect("demo");
+    let u = d.user("moderator").expect("user");
+    let client = |fixed: bool| {
+        ApiClient::new(
+            &d.base_url,
+            Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+            ClientOptions {
+                get_retries: 0,
+                concurrency: 64,
+                fixed_concurrency: fixed,
+                ..ClientOptions::default()
+            },
+        )
+        .expect("client")
+    };
+    for (fixed, stalls) in [(true, true), (false, false)] {
+        let c = client(fixed);
+        let calls = (0..64).map(|_| {
+            let c = c.clone();
+            async move { c.current_user().await }
+        });
+        let answers = futures::future::join_all(calls).await;
+        let timed_out = answers
+            .iter()
+            .filter(|a| {
+                a.as_ref().is_err_and(|e| {
+                    e.info()
+                        .and_then(|i| i.detail.as_deref())
+                        .is_some_and(|d| d.contains("pool timed out"))
+                })
+            })
+            .count();
+        assert_eq!(
+            timed_out > 0,
+            stalls,
+            "fixed {fixed}: {timed_out} of 64 timed out"
+        );
+        if !stalls {
+            assert!(answers.iter().all(|a| a.is_ok()));
+        }
+    }
+}
