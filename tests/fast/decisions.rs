@@ -785,3 +785,40 @@ fn bulk_progress_shows_the_pace_and_a_slow_server() {
         assert!(text.contains(slow), "{lang:?}: {text}");
     }
 }
+
+/// "Send now" on quitting waits for a lost answer to be settled, and does not quit when a
+/// decision it sent was not applied: the moderator is told first (`q` then quits).
+#[test]
+fn send_now_and_quit_waits_for_the_truth_and_stays_when_a_decision_was_not_applied() {
+    let quits = |fx: &[Effect]| fx.iter().any(|e| matches!(e, Effect::Quit));
+    let mut m = held_model(sample_rows(), 5);
+    update(&mut m, key('j'));
+    update(&mut m, key('a'));
+    update(&mut m, key('q'));
+    assert!(matches!(m.popup, Some(Popup::QuitHeld)));
+    let fx = update(&mut m, key('s'));
+    let put = puts(&fx)[0].0;
+    let fx = answer(&mut m, put, lost());
+    assert!(!quits(&fx), "the outcome is unknown: not yet");
+    let rid = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }))[0];
+    let (_, text) = m.status_line().expect("said");
+    assert!(text.contains("re-reading"), "{text}");
+    // The re-read shows it still pending: not applied.
+    let fx = answer(
+        &mut m,
+        rid,
+        ApiAnswer::Request(Ok(reply(sample_rows()[0].clone()))),
+    );
+    assert_eq!(audits(&fx)[0].1, Outcome::Failed);
+    assert!(
+        !quits(&fx),
+        "a decision was not applied: the moderator is told first"
+    );
+    let (_, text) = m.status_line().expect("said");
+    assert!(
+        text.contains("not quitting: 1 decision was not applied"),
+        "{text}"
+    );
+    let fx = update(&mut m, key('q'));
+    assert!(quits(&fx), "q quits once told");
+}

@@ -313,3 +313,11 @@ status-rereading-unknown = { $n ->
 }
 status-bulk-rate = { $n }/s
 status-bulk-server-slow = server slow: fewer at once
+status-quit-waits-unknown = { $n ->
+    [one] quitting once 1 lost answer is settled by a re-read (Ctrl-C quits now)
+   *[other] quitting once { $n } lost answers are settled by re-reads (Ctrl-C quits now)
+}
+status-quit-not-applied = { $n ->
+    [one] not quitting: 1 decision was not applied (its row says why); q quits
+   *[other] not quitting: { $n } decisions were not applied (their rows say why); q quits
+}

@@ -265,3 +265,5 @@ status-unknown-reread = คำตอบของคำสั่ง{ $action } { 
 status-rereading-unknown = ไม่ได้ส่งอะไร: คำตอบของคำสั่งก่อนหน้า { $n } รายการหายไป กำลังอ่านใหม่
 status-bulk-rate = { $n } รายการ/วินาที
 status-bulk-server-slow = เซิร์ฟเวอร์ช้า: ส่งทีละน้อยลง
+status-quit-waits-unknown = จะออกเมื่อคำตอบที่หายไป { $n } รายการอ่านใหม่จนทราบผลแล้ว (Ctrl-C ออกทันที)
+status-quit-not-applied = ยังไม่ออก: คำสั่ง { $n } รายการไม่สำเร็จ (ดูเหตุผลที่แถว) กด q เพื่อออก

@@ -223,6 +223,9 @@ pub struct Model {
     /// "Send now" was chosen on quitting with decisions held: quit once no write is in
     /// flight.
     pub quit_when_sent: bool,
+    /// When "send now" was chosen: decisions answered since then that were not applied
+    /// keep the program open (the moderator is told first).
+    pub(crate) quit_since: Option<Timestamp>,
     pub(crate) held: Held,
     pub(crate) unsettled: Unsettled,
     /// The server is slow: the limit of calls in flight was cut back
@@ -280,6 +283,7 @@ impl Model {
             quit_armed: false,
             decision_delay: o.decision_delay,
             quit_when_sent: false,
+            quit_since: None,
             held: Held::default(),
             unsettled: Unsettled::default(),
             server_slow: false,

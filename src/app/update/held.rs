@@ -170,6 +170,7 @@ pub(super) fn send_now_and_quit(m: &mut Model) -> Vec<Effect> {
     m.popup = None;
     let mut fx = flush(m);
     m.quit_when_sent = true;
+    m.quit_since = Some(m.now);
     fx.extend(quit_if_sent(m));
     if !m.quitting {
         let text = tr(m.lang, "status-sending-held");
@@ -187,9 +188,34 @@ pub(super) fn discard_and_quit(m: &mut Model) -> Vec<Effect> {
 }
 
 /// After an answer: quits when "send now" was chosen and nothing it sent is still waiting.
+/// Waits too for every write whose answer was lost to be settled by its re-reads; and
+/// when a decision sent since "send now" was not applied, it stays open and says so (`q`
+/// then quits).
 pub(super) fn quit_if_sent(m: &mut Model) -> Vec<Effect> {
-    if m.quit_when_sent && !m.quitting && m.held.is_empty() && m.writes_pending() == 0 {
-        return keys::quit(m, true);
+    if !m.quit_when_sent || m.quitting || !m.held.is_empty() || m.writes_pending() > 0 {
+        return Vec::new();
     }
-    Vec::new()
+    if !m.unsettled.is_empty() {
+        let text = crate::tr!(m.lang, "status-quit-waits-unknown", n = m.unsettled.len());
+        say(m, Severity::Info, &text);
+        return Vec::new();
+    }
+    let since = m.quit_since.unwrap_or(m.now);
+    let failed = m
+        .log
+        .entries()
+        .iter()
+        .filter(|e| e.at >= since && e.outcome == crate::app::Outcome::Failed)
+        .filter(|e| matches!(e.what.as_str(), "approve" | "decline" | "delete"))
+        .filter_map(|e| e.target)
+        .collect::<std::collections::HashSet<_>>()
+        .len();
+    if failed > 0 {
+        m.quit_when_sent = false;
+        m.quit_since = None;
+        let text = crate::tr!(m.lang, "status-quit-not-applied", n = failed);
+        say(m, Severity::Error, &text);
+        return Vec::new();
+    }
+    keys::quit(m, true)
 }
