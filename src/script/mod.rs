@@ -156,7 +156,7 @@ impl Ctx {
             return ProgressBar::hidden();
         }
         let style = ProgressStyle::with_template(
-            "{prefix} {wide_bar} {pos}/{len} {per_sec:.0} {msg} {elapsed}",
+            "{prefix} {wide_bar} {pos}/{len} {msg} {elapsed}",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar());
         let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr())
@@ -171,11 +171,16 @@ impl Ctx {
     /// ([`crate::api::limit::Limiter`]).
     pub fn show_pace(&self, bar: &ProgressBar) {
         let pace = self.client.limiter().pace();
-        if pace.slowed {
-            bar.set_message(format!("· server slow: {} in flight", pace.limit));
+        let secs = bar.elapsed().as_secs_f64();
+        let mut msg = if secs >= 0.2 {
+            format!("{:.0}/s", bar.position() as f64 / secs)
         } else {
-            bar.set_message(String::new());
+            String::new()
+        };
+        if pace.slowed {
+            msg.push_str(&format!(" · server slow: {} in flight", pace.limit));
         }
+        bar.set_message(msg);
     }
 }
 
