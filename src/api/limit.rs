@@ -31,6 +31,8 @@ pub const SAFE_MAX: usize = 12;
 const JUMP_FACTOR: f64 = 2.0;
 /// ... plus this much (so jitter of a fast local server is not a jump).
 const JUMP_SLACK: Duration = Duration::from_millis(5);
+/// Answers before a latency jump counts (the first ones open connections).
+const WARM_UP: u32 = 10;
 
 /// What an answer says about the server's load.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,6 +72,9 @@ struct State {
     started: Instant,
     /// The pace last handed out by [`Limiter::pace_changed`].
     reported: Option<(usize, bool)>,
+    /// Answers timed so far: the first [`WARM_UP`] (new connections, cold caches) set the
+    /// fastest time but do not count as a jump.
+    answers: u32,
 }
 
 impl State {
@@ -118,6 +123,7 @@ impl Limiter {
                 history: vec![(Instant::now(), start)],
                 started: Instant::now(),
                 reported: None,
+                answers: 0,
             })),
             notify: Arc::new(Notify::new()),
         }
@@ -219,7 +225,8 @@ impl Limiter {
                     None => took,
                 };
                 s.average = Some(average);
-                if average > fastest.mul_f64(JUMP_FACTOR) + JUMP_SLACK {
+                s.answers = s.answers.saturating_add(1);
+                if s.answers > WARM_UP && average > fastest.mul_f64(JUMP_FACTOR) + JUMP_SLACK {
                     if epoch == s.epoch {
                         s.cut(0.8);
                         // The jump is measured again from the new level.
