@@ -11,6 +11,7 @@ mod api_client;
 mod capability;
 mod decisions_flow;
 mod demo_contract;
+mod event_loop;
 mod faults;
 mod flow;
 mod paging_flow;
