@@ -102,7 +102,7 @@ fn approve_in_a_real_terminal_then_quit_restores_it() {
 /// The one test here that waits for the clock, because the clock is what it checks: the
 /// real event loop's timer sends a held approval when its grace period (1 s) ends, with no
 /// key pressed. The grace period's countdown, undo and ticks are tested with a moved clock
-/// (`tests/fast/decisions.rs`, and the loop itself in `tests/flows/event_loop.rs`).
+/// (`tests/suite/fast/decisions.rs`, and the loop itself in `tests/suite/flows/event_loop.rs`).
 #[test]
 fn a_held_approval_is_sent_by_the_loop_when_its_grace_period_ends() {
     let rt = rt();

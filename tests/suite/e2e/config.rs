@@ -324,7 +324,7 @@ fn lang_flag_takes_th_or_en() {
 #[test]
 fn the_example_config_parses_with_every_key_set() {
     // Every commented `key = value` line of the example, uncommented, is a valid config.
-    let text = include_str!("../../assets/config.example.toml");
+    let text = include_str!("../../../assets/config.example.toml");
     let mut lines = Vec::new();
     let mut in_keys = false;
     for line in text.lines() {
