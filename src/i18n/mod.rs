@@ -4,7 +4,7 @@
 //! (every `.ftl` file of a folder: `main.ftl` for keys and hints, one file per area of the
 //! UI beside it), embedded at compile time by `fluent-templates`
 //! (`static_loader!`; plural rules are CLDR's through `fluent-bundle`: English has `one` and
-//! `other`, Thai only `other`). `tests/fast/i18n.rs` fails when the two languages differ in keys or in
+//! `other`, Thai only `other`). `tests/suite/fast/i18n.rs` fails when the two languages differ in keys or in
 //! `$placeholders`.
 //!
 //! ## Calls

@@ -76,6 +76,7 @@ pub(super) async fn dashboard(
         theme: crate::ui::Theme::from_env(),
         real_terminal: true,
         final_wait: settings.client.request_timeout + FINAL_WAIT_MARGIN,
+        clock: event_loop::Clock::system(),
     };
 
     let mouse = settings.mouse;

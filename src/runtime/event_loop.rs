@@ -3,6 +3,7 @@
 
 use std::future::Future;
 use std::io::{self, Write};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crossterm::event::Event;
@@ -21,6 +22,35 @@ const TICK: Duration = Duration::from_millis(120);
 /// batches, so keys stay responsive).
 const BATCH: usize = 256;
 
+/// The wall clock the loop stamps on [`Msg::Tick`] and [`Msg::Retry`] (a decision's grace
+/// period, the token's expiry, retries): [`Clock::system`] in the dashboard; a test gives
+/// one it moves, so a grace period passes without waiting for it.
+#[derive(Clone)]
+pub struct Clock(Arc<dyn Fn() -> chrono::DateTime<chrono::Utc> + Send + Sync>);
+
+impl Clock {
+    /// The system's wall clock (`chrono::Utc::now`).
+    pub fn system() -> Clock {
+        Clock(Arc::new(chrono::Utc::now))
+    }
+
+    /// A clock that reads `now`.
+    pub fn new(now: impl Fn() -> chrono::DateTime<chrono::Utc> + Send + Sync + 'static) -> Clock {
+        Clock(Arc::new(now))
+    }
+
+    /// The time now.
+    pub fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        (self.0)()
+    }
+}
+
+impl std::fmt::Debug for Clock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Clock({})", self.now())
+    }
+}
+
 /// Settings of the loop besides the model and the runner.
 #[derive(Debug, Clone)]
 pub struct LoopOptions {
@@ -33,6 +63,8 @@ pub struct LoopOptions {
     /// On a hang-up or SIGTERM, how long to wait for the answers to the writes sent last
     /// (the held decisions, sent at once): the client's request timeout.
     pub final_wait: Duration,
+    /// The wall clock.
+    pub clock: Clock,
 }
 
 /// The terminal as the runner's [`Screen`].
@@ -109,10 +141,11 @@ fn apply<B: Backend>(
     quit
 }
 
-/// How long until the model wants `Msg::Retry` (the server could not be reached), if it does.
-fn retry_wait(model: &Model) -> Option<Duration> {
+/// How long after `now` the model wants `Msg::Retry` (the server could not be reached), if it
+/// does.
+fn retry_wait(model: &Model, now: chrono::DateTime<chrono::Utc>) -> Option<Duration> {
     let at = model.retry_at()?;
-    Some((at - chrono::Utc::now()).to_std().unwrap_or(Duration::ZERO))
+    Some((at - now).to_std().unwrap_or(Duration::ZERO))
 }
 
 fn size_of<B: Backend>(terminal: &Terminal<B>) -> io::Result<(u16, u16)> {
@@ -213,7 +246,7 @@ where
         };
         // The clock first: a key is handled at the time it was pressed (a decision's grace
         // period counts from then), even after an idle spell without ticks.
-        let mut batch = vec![Msg::Tick(chrono::Utc::now()), msg];
+        let mut batch = vec![Msg::Tick(opts.clock.now()), msg];
         while let Ok(m) = msg_rx.try_recv() {
             batch.push(m);
             if batch.len() >= BATCH {
@@ -316,7 +349,8 @@ where
     let real = opts.real_terminal;
     let busy = model.animating();
     let save_due = runner.save_due();
-    let retry_in = retry_wait(model);
+    let retry_in = retry_wait(model, opts.clock.now());
+    let clock = &opts.clock;
     let tick = &mut timers.tick;
     let refresh = &mut timers.refresh;
     let next = tokio::select! {
@@ -340,8 +374,8 @@ where
             None => Next::End,
         },
         Some(m) = msg_rx.recv() => Next::Msg(m),
-        _ = tick.tick(), if busy => Next::Msg(Msg::Tick(chrono::Utc::now())),
-        _ = async { match retry_in { Some(d) => tokio::time::sleep(d).await, None => std::future::pending::<()>().await } } => Next::Msg(Msg::Retry(chrono::Utc::now())),
+        _ = tick.tick(), if busy => Next::Msg(Msg::Tick(clock.now())),
+        _ = async { match retry_in { Some(d) => tokio::time::sleep(d).await, None => std::future::pending::<()>().await } } => Next::Msg(Msg::Retry(clock.now())),
         _ = async { match refresh.as_mut() { Some(i) => { i.tick().await; } None => std::future::pending::<()>().await } } => Next::Msg(Msg::AutoRefresh),
         _ = async { match save_due { Some(at) => tokio::time::sleep_until(at).await, None => std::future::pending::<()>().await } } => {
             if let Some(m) = runner.flush_save() {
@@ -364,7 +398,7 @@ fn draw_frame<B: Backend>(
     msg_tx: &mpsc::UnboundedSender<Msg>,
 ) -> io::Result<()> {
     let real = opts.real_terminal;
-    let now = Msg::Tick(chrono::Utc::now());
+    let now = Msg::Tick(opts.clock.now());
     apply(terminal, real, model, runner, [now], msg_tx);
     terminal
         .draw(|f| view(f, model, &opts.theme))

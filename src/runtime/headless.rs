@@ -33,6 +33,9 @@ pub struct Headless {
     screen: Recorder,
     tx: mpsc::UnboundedSender<Msg>,
     rx: mpsc::UnboundedReceiver<Msg>,
+    /// How far [`Headless::run_until`] moved its clock ahead of the wall clock, over waits
+    /// for a retry.
+    skipped: chrono::Duration,
 }
 
 impl Headless {
@@ -57,6 +60,7 @@ impl Headless {
             screen: Recorder::default(),
             tx,
             rx,
+            skipped: chrono::Duration::zero(),
         };
         let fx = crate::app::start(&mut h.model);
         h.run(fx);
@@ -102,10 +106,12 @@ impl Headless {
         took
     }
 
-    /// Runs as the event loop does, in real time: applies answers as they arrive, sends
-    /// `Msg::Tick` every 120 ms and `Msg::Retry` when the model asks for it
-    /// ([`Model::retry_at`]: the link's probe, re-reads of writes whose answer was lost),
-    /// until `done` holds for the model with nothing in flight. No key is pressed.
+    /// Runs as the event loop does: applies answers as they arrive, sends `Msg::Tick` every
+    /// 120 ms and `Msg::Retry` when the model asks for it ([`Model::retry_at`]: the link's
+    /// probe, re-reads of writes whose answer was lost), until `done` holds for the model
+    /// with nothing in flight. No key is pressed. A retry is not waited for: when nothing is
+    /// in flight and nothing to apply, the clock this stamps on `Tick` and `Retry` moves to
+    /// the retry's time (the backoff's 1, 2, 4 s pass at once).
     ///
     /// Errors: `limit` passed first (a guard against a hang; the message says what waited).
     pub async fn run_until(
@@ -116,13 +122,15 @@ impl Headless {
         let deadline = tokio::time::Instant::now() + limit;
         let tick = Duration::from_millis(120);
         loop {
-            self.send(Msg::Tick(chrono::Utc::now()));
+            let now = chrono::Utc::now() + self.skipped;
+            self.send(Msg::Tick(now));
             if let Some(at) = self.model.retry_at()
-                && at <= chrono::Utc::now()
+                && at <= now
             {
-                self.send(Msg::Retry(chrono::Utc::now()));
+                self.send(Msg::Retry(now));
             }
-            if !self.model.busy() && self.rx.is_empty() && done(&self.model) {
+            let idle = !self.model.busy() && self.rx.is_empty();
+            if idle && done(&self.model) {
                 return Ok(());
             }
             if tokio::time::Instant::now() >= deadline {
@@ -131,6 +139,13 @@ impl Headless {
                     self.model.in_flight(),
                     self.model.unsettled().len()
                 ));
+            }
+            if idle
+                && let Some(at) = self.model.retry_at()
+                && at > now
+            {
+                self.skipped += at - now;
+                continue;
             }
             let wake = (tokio::time::Instant::now() + tick).min(deadline);
             while let Ok(Some(msg)) = tokio::time::timeout_at(wake, self.rx.recv()).await {

@@ -2,14 +2,13 @@
 //! request, quits, and the terminal is restored (alternate screen left, cooked mode back).
 #![cfg(unix)]
 
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use club_admin::api::MembershipStatus;
 use club_admin::demo::{self, DemoOptions};
 use nix::sys::termios::LocalFlags;
 
-use crate::common::pty::Pty;
+use crate::common::pty::{GUARD, Pty};
 use crate::common::{dashboard, dashboard_in};
 
 /// The terminal is as the program found it: alternate screen left, cursor shown, bracketed
@@ -64,31 +63,18 @@ fn rt() -> tokio::runtime::Runtime {
 fn approve_in_a_real_terminal_then_quit_restores_it() {
     let rt = rt();
     let (d, m) = demo_server(&rt);
+    // Sent at once: the grace period has its own test below.
     let mut s = dashboard(
-        &["--base-url", &d.base_url],
-        &[
-            ("CLUB_ADMIN_API_KEY", &m.api_key),
-            ("CLUB_ADMIN_TOKEN", &m.token),
-        ],
+        &["--base-url", &d.base_url, "--decision-delay", "0"],
+        &secrets_env(&m),
     );
     let screen = s.wait_for("the queue", |t| t.contains("server: "));
     assert!(screen.contains("ton.jaidee@"), "{screen}");
+    assert!(!screen.contains(": approved"), "{screen}");
     let before = d.pending_for("moderator").len();
     s.send(b"a");
-    // Held for the default grace period first: the row counts down, then the ticks of the
-    // event loop send it.
-    s.wait_for("the countdown", |t| {
-        t.contains("approving ") && t.contains("z undo")
-    });
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while d.mutations().is_empty() {
-        assert!(
-            Instant::now() < deadline,
-            "no approval reached the server; screen:\n{}",
-            s.screen()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    // The row says approved only once the server has answered.
+    s.wait_for("the approval on screen", |t| t.contains(": approved"));
     let muts = d.mutations();
     assert_eq!(muts.len(), 1);
     assert!(
@@ -102,7 +88,6 @@ fn approve_in_a_real_terminal_then_quit_restores_it() {
         .and_then(|x| x.parse().ok())
         .expect("id");
     assert_eq!(d.request_status(id), Some(MembershipStatus::Approved));
-    s.wait_for("the approval on screen", |t| t.contains(": approved"));
     s.send(b"q");
     let st = s.wait_exit();
     assert!(st.success(), "exit status {st:?}");
@@ -112,6 +97,36 @@ fn approve_in_a_real_terminal_then_quit_restores_it() {
         !raw.contains(&m.token) && !raw.contains(&m.api_key),
         "no secret on the screen"
     );
+}
+
+/// The one test here that waits for the clock, because the clock is what it checks: the
+/// real event loop's timer sends a held approval when its grace period (1 s) ends, with no
+/// key pressed. The grace period's countdown, undo and ticks are tested with a moved clock
+/// (`tests/suite/fast/decisions.rs`, and the loop itself in `tests/suite/flows/event_loop.rs`).
+#[test]
+fn a_held_approval_is_sent_by_the_loop_when_its_grace_period_ends() {
+    let rt = rt();
+    let (d, m) = demo_server(&rt);
+    let mut s = dashboard(
+        &["--base-url", &d.base_url, "--decision-delay", "1"],
+        &secrets_env(&m),
+    );
+    let screen = s.wait_for("the queue", |t| t.contains("server: "));
+    assert!(!screen.contains(": approved"), "{screen}");
+    let pressed = Instant::now();
+    s.send(b"a");
+    s.wait_for("the approval on screen", |t| t.contains(": approved"));
+    let waited = pressed.elapsed();
+    assert!(
+        waited >= Duration::from_secs(1),
+        "answered {waited:?} after the key: sent before its grace period ended"
+    );
+    let muts = d.mutations();
+    assert_eq!(muts.len(), 1, "{muts:?}");
+    assert!(muts[0].ends_with(" approved"), "{muts:?}");
+    s.send(b"q");
+    assert!(s.wait_exit().success());
+    assert_restored(&s);
 }
 
 #[test]
@@ -357,6 +372,7 @@ fn resize_storm_small_terminal_notice_and_closed_pty() {
 /// closing it really closes it.
 #[test]
 fn a_closed_terminal_ends_the_program() {
+    use std::io::Write;
     use std::os::fd::{AsFd, AsRawFd, OwnedFd};
     use std::os::unix::process::CommandExt;
     use std::process::Stdio;
@@ -402,50 +418,60 @@ fn a_closed_terminal_ends_the_program() {
     }
     let mut child = cmd.spawn().expect("spawn");
     drop(slave);
-    let master = Arc::new(Mutex::new(Some(pty.master)));
-    let out = Arc::new(Mutex::new(Vec::new()));
-    let (mref, oref) = (master.clone(), out.clone());
+    let pid = child.id();
+    // The reader owns the master: it reads until asked (through a pipe) to close it.
+    let (wake_rx, mut wake_tx) = std::io::pipe().expect("pipe");
+    let (chunks_tx, chunks) = std::sync::mpsc::channel::<Vec<u8>>();
+    let master = pty.master;
     let reader = std::thread::spawn(move || {
         loop {
-            let guard = mref.lock().expect("lock");
-            let Some(fd) = guard.as_ref() else { break };
-            let mut fds = [nix::poll::PollFd::new(
-                fd.as_fd(),
-                nix::poll::PollFlags::POLLIN,
-            )];
-            let ready = nix::poll::poll(&mut fds, nix::poll::PollTimeout::from(20u16)).unwrap_or(0);
-            if ready > 0 {
+            let mut fds = [
+                nix::poll::PollFd::new(master.as_fd(), nix::poll::PollFlags::POLLIN),
+                nix::poll::PollFd::new(wake_rx.as_fd(), nix::poll::PollFlags::POLLIN),
+            ];
+            if nix::poll::poll(&mut fds, nix::poll::PollTimeout::NONE).is_err() {
+                break;
+            }
+            let asked = fds[1].revents().is_some_and(|r| !r.is_empty());
+            let readable = fds[0].revents().is_some_and(|r| !r.is_empty());
+            if asked {
+                break;
+            }
+            if readable {
                 let mut buf = [0u8; 65536];
-                match nix::unistd::read(fd.as_raw_fd(), &mut buf) {
+                match nix::unistd::read(master.as_raw_fd(), &mut buf) {
                     Ok(0) | Err(_) => break,
-                    Ok(n) => oref.lock().expect("lock").extend_from_slice(&buf[..n]),
+                    Ok(n) => {
+                        let _ = chunks_tx.send(buf[..n].to_vec());
+                    }
                 }
             }
-            drop(guard);
-            std::thread::sleep(Duration::from_millis(5));
         }
+        // Every master descriptor closes here.
+        drop(master);
     });
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !String::from_utf8_lossy(&out.lock().expect("lock")).contains("loaded") {
-        assert!(
-            Instant::now() < deadline,
-            "the dashboard never drew the queue"
-        );
-        std::thread::sleep(Duration::from_millis(50));
+    let deadline = Instant::now() + GUARD;
+    let mut out = Vec::new();
+    while !String::from_utf8_lossy(&out).contains("loaded") {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match chunks.recv_timeout(left) {
+            Ok(chunk) => out.extend_from_slice(&chunk),
+            Err(e) => panic!("the dashboard never drew the queue ({e})"),
+        }
     }
-    // Close every master descriptor.
-    drop(master.lock().expect("lock").take());
-    let _ = reader.join();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        if child.try_wait().expect("wait").is_some() {
-            break;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("still running 10 s after its terminal closed");
-        }
-        std::thread::sleep(Duration::from_millis(50));
+    wake_tx.write_all(b"x").expect("wake the reader");
+    reader.join().expect("reader");
+    // The program's exit, awaited on a thread of its own; killed if it outlives the guard.
+    let (exit_tx, exited) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = exit_tx.send(child.wait());
+    });
+    if exited.recv_timeout(GUARD).is_err() {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid as i32),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+        panic!("still running {GUARD:?} after its terminal closed");
     }
 }
 

@@ -63,12 +63,22 @@ async fn server() -> MockServer {
     s
 }
 
+/// The time the client allows a request.
+const TIMEOUT: Duration = Duration::from_millis(500);
+/// The same where a test makes the server slower than the client allows: the update-route
+/// probe at start and the write both time out, so 3 s delays cost 3 x 150 ms.
+const SHORT_TIMEOUT: Duration = Duration::from_millis(150);
+
 async fn driver(url: &str) -> Headless {
+    driver_with(url, TIMEOUT).await
+}
+
+async fn driver_with(url: &str, request_timeout: Duration) -> Headless {
     let client = ApiClient::new(
         url,
         Credentials::new(Some("mysk_k_x".into()), Some("tok".into())),
         ClientOptions {
-            request_timeout: Duration::from_millis(500),
+            request_timeout,
             get_retries: 0,
             ..ClientOptions::default()
         },
@@ -151,6 +161,15 @@ fn audited(h: &Headless, n: u128) -> Vec<Outcome> {
 /// unusable), the row re-reads itself and shows the server's truth (still pending), the
 /// audit file says `unknown` and then `failed`.
 async fn put_fault(template: ResponseTemplate, expect_words: &str) {
+    put_fault_within(template, expect_words, TIMEOUT).await;
+}
+
+/// [`put_fault`] with the client allowing `request_timeout` per request.
+async fn put_fault_within(
+    template: ResponseTemplate,
+    expect_words: &str,
+    request_timeout: Duration,
+) {
     let s = server().await;
     Mock::given(method("PUT"))
         .and(path_regex("^/v1/clubs/requests/.*$"))
@@ -162,7 +181,7 @@ async fn put_fault(template: ResponseTemplate, expect_words: &str) {
         .respond_with(ResponseTemplate::new(200).set_body_json(env(row(A, "pending"))))
         .mount(&s)
         .await;
-    let mut h = driver(&s.uri()).await;
+    let mut h = driver_with(&s.uri(), request_timeout).await;
     approve(&mut h, A).await;
     let item = h.model.queue.get(Uuid::from_u128(A)).expect("row kept");
     assert_eq!(
@@ -200,11 +219,12 @@ async fn put_fault(template: ResponseTemplate, expect_words: &str) {
 
 #[tokio::test]
 async fn timeout_on_a_write() {
-    put_fault(
+    put_fault_within(
         ResponseTemplate::new(200)
             .set_body_json(env(row(A, "approved")))
             .set_delay(Duration::from_secs(3)),
         "timed out",
+        SHORT_TIMEOUT,
     )
     .await;
 }
@@ -227,7 +247,7 @@ async fn a_write_that_timed_out_but_was_applied_is_settled_ok_by_the_re_read() {
         .respond_with(ResponseTemplate::new(200).set_body_json(env(row(A, "approved"))))
         .mount(&s)
         .await;
-    let mut h = driver(&s.uri()).await;
+    let mut h = driver_with(&s.uri(), SHORT_TIMEOUT).await;
     approve(&mut h, A).await;
     assert_eq!(audited(&h, A), vec![Outcome::Unknown, Outcome::Ok]);
     let item = h.model.queue.get(Uuid::from_u128(A)).expect("row");

@@ -1,0 +1,22 @@
+//! In-process, no server and no child process: `update` (Msg in, Model and Effects out),
+//! the view on a `TestBackend`, the locale files, Thai text and keys, the lean backend.
+//! `cargo test --test suite fast::` while changing `src/app` or `src/ui`.
+
+mod decisions;
+mod hostile_text;
+mod i18n;
+mod i18n_panes;
+mod i18n_popups;
+mod i18n_status;
+mod kedmanee;
+mod layout;
+mod lean_backend;
+mod model_based;
+mod safety;
+mod search_and_offers;
+mod slow_link_update;
+mod thai_keys;
+mod thai_render;
+mod thai_screens;
+mod update;
+mod view;
