@@ -155,10 +155,8 @@ impl Ctx {
         if !self.stderr_tty || len < LONG_RUN {
             return ProgressBar::hidden();
         }
-        let style = ProgressStyle::with_template(
-            "{prefix} {wide_bar} {pos}/{len} {msg} {elapsed}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
+        let style = ProgressStyle::with_template("{prefix} {wide_bar} {pos}/{len} {msg} {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
         let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr())
             .with_style(style);
         bar.set_prefix(what.to_owned());

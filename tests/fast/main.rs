@@ -10,6 +10,7 @@
 mod common;
 
 mod decisions;
+mod edges;
 mod hostile_text;
 mod i18n;
 mod i18n_panes;

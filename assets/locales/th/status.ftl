@@ -132,6 +132,7 @@ status-queue-failed = โหลดคิวไม่ได้
 status-loaded = โหลดคำขอที่รอพิจารณาแล้ว { $n } รายการ
 status-loaded-of = โหลดคำขอที่รอพิจารณาแล้ว { $n } จาก { $total } รายการ
 status-refresh-failed = โหลดใหม่ไม่สำเร็จ: { $error }
+status-retrying-in = ; จะลองใหม่เองใน { $secs } วินาที
 error-row-gone-elsewhere = ไม่มีบนเซิร์ฟเวอร์แล้ว (ถูกลบจากที่อื่น?)
 error-row-deleted-since-read = หายไปแล้ว: ถูกลบบนเซิร์ฟเวอร์หลังจากอ่านครั้งก่อน
 error-row-not-found = ไม่พบ: เซิร์ฟเวอร์ไม่มีคำขอเข้าชุมนุมที่มีรหัสนี้

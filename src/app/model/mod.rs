@@ -25,7 +25,7 @@ pub use capability::Capabilities;
 pub use club::{ClubPane, Loadable};
 pub use decisions::{Held, HeldDecision, Unsettled};
 pub use inflight::{Activities, Awaiting, BulkTask, Calls, MarkAll};
-pub use link::Link;
+pub use link::{Link, backoff};
 pub use listing::{ListScope, Listing, ListingSupport, SavedScope};
 pub use log::{ActivityLog, LogEntry, Notice, Severity};
 pub use popup::{Popup, PopupKey, PopupOp};
@@ -312,10 +312,14 @@ impl Model {
     /// cannot be reached (1 s after the first failure, backing off to 30 s), and while a
     /// write whose answer was lost waits for its next re-read (the same backoff).
     pub fn retry_at(&self) -> Option<Timestamp> {
-        match (self.link.retry_at, self.unsettled.next_due()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [
+            self.link.retry_at,
+            self.unsettled.next_due(),
+            self.listing.retry_at,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// True while API calls are in flight (the runtime ticks only then, for the spinner).

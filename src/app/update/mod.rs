@@ -136,6 +136,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Retry(now) => {
             let mut fx = link::retry(m, now);
             fx.extend(verdict::reread_due(m, now));
+            fx.extend(fetch::retry_first_load(m, now));
             fx
         }
         Msg::AddIds { text, origin } => ids::add_ids(m, &text, &origin),
