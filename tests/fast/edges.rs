@@ -5,7 +5,7 @@
 use crate::common;
 
 use club_admin::api::*;
-use club_admin::app::{ApiAnswer, ApiCall, Effect, Model, Msg, update};
+use club_admin::app::{ApiAnswer, ApiCall, Effect, KeyCode, Model, Msg, update};
 use club_admin::i18n::Lang;
 use common::*;
 use uuid::Uuid;
@@ -283,4 +283,162 @@ fn nothing_to_read_ends_the_refresh_at_once() {
     let _ = update(&mut m, key('r'));
     assert!(!m.busy());
     assert!(!status(&m).contains("refreshing"), "{}", status(&m));
+}
+
+// ---------------------------------------------------------------------------------------
+// item 2: every scrollable thing is clamped and has its ends
+
+/// The screen as the event loop draws it: drawn at `w` x `h`, then how far each part can
+/// scroll handed to `update` (`Msg::Scrolled`), as `runtime::event_loop` does after a frame.
+fn shown(m: &mut Model, w: u16, h: u16) -> String {
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).expect("terminal");
+    let mut limits = None;
+    t.draw(|f| {
+        limits = Some(club_admin::ui::view_scrolls(
+            f,
+            m,
+            &club_admin::ui::Theme::new(false),
+        ))
+    })
+    .expect("draw");
+    let _ = update(m, Msg::Scrolled(limits.expect("drawn")));
+    buffer_text(t.backend().buffer())
+}
+
+/// `n` presses of `k`, each one drawn.
+fn press(m: &mut Model, k: impl Fn() -> Msg, n: usize, w: u16, h: u16) -> String {
+    let mut s = shown(m, w, h);
+    for _ in 0..n {
+        let _ = update(m, k());
+        s = shown(m, w, h);
+    }
+    s
+}
+
+#[test]
+fn the_help_stops_at_its_last_line_and_home_end_reach_its_ends() {
+    for lang in [Lang::English, Lang::Thai] {
+        for (w, h) in [(80, 24), (120, 40)] {
+            let mut m = model_with_lang(sample_rows(), lang);
+            let _ = update(&mut m, key('?'));
+            let top = shown(&mut m, w, h);
+            let bottom = press(&mut m, || code(KeyCode::Down), 200, w, h);
+            assert_ne!(top, bottom, "it scrolled");
+            // One more Down changes nothing; one Up moves the text at once.
+            assert_eq!(press(&mut m, || code(KeyCode::Down), 1, w, h), bottom);
+            let up = press(&mut m, || code(KeyCode::Up), 1, w, h);
+            assert_ne!(up, bottom, "one Up brings text back at once");
+            assert_eq!(press(&mut m, || code(KeyCode::End), 1, w, h), bottom, "End");
+            assert_eq!(press(&mut m, || code(KeyCode::Home), 1, w, h), top, "Home");
+            assert_eq!(press(&mut m, || code(KeyCode::PageDown), 30, w, h), bottom);
+            same_after_redraw(&mut m);
+        }
+    }
+}
+
+/// A club whose text is much longer than its pane.
+fn long_club(m: &mut Model) {
+    let _ = update(m, key('c'));
+    typed(m, &Uuid::from_u128(5).to_string());
+    let fx = update(m, code(KeyCode::Enter));
+    let rid = api_ids(&fx, |c| matches!(c, ApiCall::GetClub { .. }))[0];
+    let contacts: Vec<serde_json::Value> = (0..30)
+        .map(|i| serde_json::json!({"id": id(600 + i), "type": "website", "value": format!("https://example.org/{i}"), "name": {"en-US": format!("Site {i}"), "th": format!("เว็บ {i}")}}))
+        .collect();
+    let club: Club = serde_json::from_value(serde_json::json!({
+        "id": id(5), "name": {"en-US": "Robotics Club", "th": "ชุมนุมหุ่นยนต์"},
+        "description": {"en-US": "We build robots. ".repeat(30), "th": "สร้างหุ่นยนต์ ".repeat(30)},
+        "member_count": 22, "staff_count": 3, "contacts": contacts,
+    }))
+    .expect("club");
+    let _ = answer(m, rid, ApiAnswer::Club(Ok(reply(club))));
+}
+
+#[test]
+fn the_club_pane_stops_at_its_last_line_and_g_and_end_reach_its_ends() {
+    for lang in [Lang::English, Lang::Thai] {
+        for (w, h) in [(80, 24), (120, 40)] {
+            let mut m = model_with_lang(sample_rows(), lang);
+            long_club(&mut m);
+            let top = shown(&mut m, w, h);
+            let bottom = press(&mut m, || key('j'), 200, w, h);
+            assert_ne!(top, bottom, "it scrolled");
+            assert!(
+                bottom.contains("example.org/29"),
+                "the last line shows:\n{bottom}"
+            );
+            let up = press(&mut m, || key('k'), 1, w, h);
+            assert_ne!(up, bottom, "one Up brings text back at once");
+            assert_eq!(press(&mut m, || key('G'), 1, w, h), bottom, "G");
+            assert_eq!(press(&mut m, || key('g'), 1, w, h), top, "g");
+            assert_eq!(press(&mut m, || code(KeyCode::End), 1, w, h), bottom, "End");
+            assert_eq!(press(&mut m, || code(KeyCode::Home), 1, w, h), top, "Home");
+            same_after_redraw(&mut m);
+        }
+    }
+}
+
+#[test]
+fn the_detail_pane_scrolls_when_its_text_is_longer_than_the_pane() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        let top = shown(&mut m, 80, 24);
+        let bottom = press(&mut m, || key('J'), 50, 80, 24);
+        assert_ne!(top, bottom, "the detail pane scrolled at 80x24");
+        assert_ne!(
+            press(&mut m, || key('K'), 1, 80, 24),
+            bottom,
+            "one K moves it back"
+        );
+        // Another row starts at its top.
+        let _ = update(&mut m, key('j'));
+        let _ = update(&mut m, key('k'));
+        assert_eq!(shown(&mut m, 80, 24), top);
+        same_after_redraw(&mut m);
+    }
+}
+
+#[test]
+fn the_log_pane_g_shows_the_oldest_entries_filling_the_pane() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        // 30 entries, each longer than the pane is wide.
+        for i in 0..30 {
+            let _ = update(
+                &mut m,
+                Msg::Warning(club_admin::config::ReadableSecret {
+                    file: club_admin::config::SecretFile::Token,
+                    path: format!("/home/t/.local/state/club-admin/a/long/way/down/{i}/token")
+                        .into(),
+                    mode: 0o644,
+                }),
+            );
+        }
+        let _ = update(&mut m, key('L'));
+        let _ = update(&mut m, code(KeyCode::Tab));
+        let _ = update(&mut m, code(KeyCode::Tab));
+        let s = press(&mut m, || key('g'), 1, 120, 40);
+        let log: Vec<&str> = s
+            .lines()
+            .skip_while(|l| {
+                !l.contains(&club_admin::tr!(
+                    lang,
+                    "log-title",
+                    n = m.log.entries().len()
+                ))
+            })
+            .skip(1)
+            .take_while(|l| !l.starts_with('└') && !l.starts_with('╰'))
+            .collect();
+        assert!(log.len() >= 3, "{s}");
+        assert!(
+            log.iter()
+                .all(|l| l.trim_matches(|c| c == '│' || c == ' ').len() > 1),
+            "no blank lines:\n{s}"
+        );
+        // The newest entry whole, wrapped rather than cut.
+        let s = press(&mut m, || key('G'), 1, 120, 40);
+        assert!(s.contains("down/29/token"), "{s}");
+        same_after_redraw(&mut m);
+    }
 }

@@ -49,7 +49,7 @@ pub struct ActivityLog {
     entries: Vec<LogEntry>,
     /// The pane is shown (`L`).
     pub visible: bool,
-    /// Scroll, in entries from the newest.
+    /// Scroll, in drawn lines from the newest (the pane wraps long entries).
     pub scroll: usize,
 }
 

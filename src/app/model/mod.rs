@@ -35,6 +35,20 @@ pub use row::{Origin, QueueItem, RowAction, RowState, short_id};
 use super::keymap::{Keymap, Offered, Scope};
 use crate::api::{Levels, Timestamp, User};
 
+/// How far each scrollable part of the screen can scroll (lines past its top that still
+/// leave its last line at the bottom), as the view last drew it (issue 18 item 2).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ScrollLimits {
+    /// The help pop-up's text (0 when closed).
+    pub help: u16,
+    /// The club pane's text (a club shown).
+    pub club: u16,
+    /// The detail pane's text.
+    pub detail: u16,
+    /// The activity log, in entries from the newest.
+    pub log: usize,
+}
+
 /// A pane that can have focus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pane {
@@ -198,6 +212,14 @@ pub struct Model {
     pub size: (u16, u16),
     /// Rows of the queue table last drawn (for paging).
     pub page_rows: usize,
+    /// How far each scrollable part can scroll, as last drawn (`Msg::Scrolled`): scrolling
+    /// stops at the last line; `None` before the first frame.
+    pub scroll_limits: Option<ScrollLimits>,
+    /// The detail pane's scroll (`J`/`K`), for the row `detail_row` (another row starts at
+    /// its top).
+    pub detail_scroll: u16,
+    /// The row the detail pane's scroll belongs to.
+    pub detail_row: Option<Uuid>,
     /// Listing page size, 1..=100.
     pub page_size: u32,
     /// Mouse capture on.
@@ -271,6 +293,9 @@ impl Model {
             now: o.now,
             size: (120, 40),
             page_rows: 20,
+            scroll_limits: None,
+            detail_scroll: 0,
+            detail_row: None,
             page_size: o.page_size.clamp(1, 100),
             mouse: o.mouse,
             save_token: o.save_token && o.can_save_token,
@@ -475,6 +500,16 @@ impl Model {
     /// The status line's text (see [`Model::status_line`]).
     pub fn status_text(&self) -> Option<String> {
         self.status_line().map(|(_, t)| t)
+    }
+
+    /// The detail pane's scroll for the selected row (0 for a row not scrolled).
+    pub fn detail_scroll_now(&self) -> u16 {
+        let selected = self.queue.selected().map(|i| i.id);
+        if selected.is_some() && selected == self.detail_row {
+            self.detail_scroll
+        } else {
+            0
+        }
     }
 
     /// The snapshot saved for the next start.

@@ -101,6 +101,11 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             m.page_rows = queue_rows.max(1);
             Vec::new()
         }
+        Msg::Scrolled(limits) => {
+            m.scroll_limits = Some(limits);
+            clamp_scrolls(m);
+            Vec::new()
+        }
         Msg::Key(k) => keys::on_key(m, k),
         Msg::Paste(text) => ids::on_paste(m, &text),
         Msg::Wheel { down } => keys::run_action(
@@ -173,6 +178,20 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
     }
+}
+
+/// Keeps every scroll within what was last drawn (issue 18 item 2): nothing scrolls past its
+/// last line, so the way back is as long as the way there.
+pub(super) fn clamp_scrolls(m: &mut Model) {
+    let Some(l) = m.scroll_limits else {
+        return;
+    };
+    if let Some(Popup::Help { scroll, .. }) = m.popup.as_mut() {
+        *scroll = (*scroll).min(l.help);
+    }
+    m.club.scroll = m.club.scroll.min(l.club);
+    m.detail_scroll = m.detail_scroll.min(l.detail);
+    m.log.scroll = m.log.scroll.min(l.log);
 }
 
 /// An awaited answer: applied by [`answers`]; then what waits on reads goes on: a write

@@ -89,7 +89,8 @@ pub(super) fn student_line(lang: Lang, s: &Student) -> String {
 
 /// Draws the detail pane: the selected row's id and status, its request (student, club,
 /// year, when asked), where it came from, the levels, and its last errors.
-pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
+/// Returns how far its text can scroll (`J`/`K`).
+pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) -> u16 {
     let lang = m.lang;
     let blk = block(format!(" {} ", tr!(lang, "detail-title")), false, theme);
     let inner = blk.inner(area);
@@ -99,7 +100,7 @@ pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
             Paragraph::new(tr!(lang, "empty-nothing-selected")).style(theme.dim()),
             inner,
         );
-        return;
+        return 0;
     };
     let w = inner.width as usize;
     let plain = Style::default();
@@ -112,7 +113,10 @@ pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
         lines.push(Line::styled(tr!(lang, "row-loading"), theme.dim()));
     }
     lines.extend(trailer_lines(m, item, w, theme));
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let room = crate::ui::scroll_room(&text, inner);
+    frame.render_widget(text.scroll((m.detail_scroll_now().min(room), 0)), inner);
+    room
 }
 
 /// The request's lines: student and club (both names), academic year, when it was asked.
