@@ -442,3 +442,46 @@ fn the_log_pane_g_shows_the_oldest_entries_filling_the_pane() {
         same_after_redraw(&mut m);
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// item 3: nothing is cut for good
+
+#[test]
+fn at_80x24_the_whole_request_id_and_club_name_are_in_the_detail_pane() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        let s = shown(&mut m, 80, 24);
+        let joined: String = s
+            .lines()
+            .map(|l| l.split('│').nth(1).unwrap_or("").trim())
+            .collect();
+        assert!(
+            joined.contains("00000000-0000-0000-0000-000000000003"),
+            "the whole id, wrapped:\n{s}"
+        );
+        assert!(!s.contains("0000…"), "never cut:\n{s}");
+        same_after_redraw(&mut m);
+    }
+}
+
+#[test]
+fn every_error_goes_to_the_activity_log_whole_with_its_time() {
+    for (lang, says) in [
+        (Lang::English, "could not find your clubs"),
+        (Lang::Thai, "หาชุมนุมที่คุณดูแลไม่ได้"),
+    ] {
+        let mut m = clubs_failed(lang);
+        let entry = m.log.entries().last().expect("logged").clone();
+        assert!(entry.label.contains(says), "{entry:?}");
+        assert!(entry.label.contains("HTTP 500"), "whole: {entry:?}");
+        assert_eq!(entry.at, m.now);
+        let _ = update(&mut m, key('L'));
+        let s = shown(&mut m, 120, 40);
+        assert!(s.contains("09:00:00"), "{s}");
+        assert!(
+            s.contains(club_admin::text::for_terminal(says).as_ref()),
+            "{s}"
+        );
+        same_after_redraw(&mut m);
+    }
+}

@@ -258,6 +258,9 @@ pub struct Model {
     pub(crate) notice: Option<Notice>,
     /// Sequence number of status-line events (notices and activities): the newest shows.
     pub(crate) seq: u64,
+    /// The sequence number and the log's length when the message being applied arrived:
+    /// what is said and logged during one message is told apart from what came before.
+    pub(crate) began: (u64, usize),
     /// [`Queue::persist_version`] when the saved part was last compared.
     pub(crate) saved_version: u64,
     /// The saved part as last handed out for saving (or restored).
@@ -316,6 +319,7 @@ impl Model {
             activities: Activities::default(),
             notice: None,
             seq: 0,
+            began: (0, 0),
             saved_version: 0,
             last_saved: None,
             link: Link::default(),

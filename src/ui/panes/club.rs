@@ -56,12 +56,12 @@ fn club_lines<'a>(c: &Club, m: &Model, w: usize, theme: &Theme) -> Vec<Line<'a>>
         "id" => field(lang, "id"),
         _ => crate::i18n::tr(lang, &format!("club-field-{name}")),
     };
-    let mut lines = vec![kv(&label("id"), c.id.to_string(), w, theme, theme.dim())];
+    let mut lines = kv(&label("id"), c.id.to_string(), w, theme, theme.dim());
     if let Some(n) = ml(lang, &c.name) {
-        lines.push(kv(&label("name"), n, w, theme, theme.bold()));
+        lines.extend(kv(&label("name"), n, w, theme, theme.bold()));
     }
     if let Some(d) = ml(lang, &c.description) {
-        lines.push(kv(&label("about"), d, w, theme, plain));
+        lines.extend(kv(&label("about"), d, w, theme, plain));
     }
     let mut counts = Vec::new();
     if let Some(n) = c.member_count {
@@ -71,7 +71,7 @@ fn club_lines<'a>(c: &Club, m: &Model, w: usize, theme: &Theme) -> Vec<Line<'a>>
         counts.push(tr!(lang, "club-staff-count", n = n));
     }
     if !counts.is_empty() {
-        lines.push(kv(&label("people"), counts.join(", "), w, theme, plain));
+        lines.extend(kv(&label("people"), counts.join(", "), w, theme, plain));
     }
     let colours: Vec<String> = [&c.background_color, &c.accent_color]
         .into_iter()
@@ -79,7 +79,7 @@ fn club_lines<'a>(c: &Club, m: &Model, w: usize, theme: &Theme) -> Vec<Line<'a>>
         .cloned()
         .collect();
     if !colours.is_empty() {
-        lines.push(kv(
+        lines.extend(kv(
             &label("colours"),
             colours.join(" "),
             w,
