@@ -132,8 +132,10 @@ pub(super) fn refresh(m: &mut Model) -> Vec<Effect> {
         && matches!(m.listing.scope, ListScope::Clubs(_) | ListScope::All)
     {
         // What is loaded is reloaded, and no more: the rest loads as the cursor nears it.
+        // (With the whole listing loaded, the pages go on as when loading: a request shifted
+        // by decisions is still found.)
         let pages = listed_pending(m).div_ceil(m.page_size.max(1)).max(1);
-        m.listing.reload_pages = Some(pages);
+        m.listing.reload_pages = m.listing.has_more.then_some(pages);
         fx.extend(load_page(m, 1));
     }
     let ids: Vec<Uuid> = m
