@@ -101,6 +101,10 @@ pub enum Action {
     Copy,
     /// New contact for the shown club.
     NewContact,
+    /// Scroll the detail pane down (its text is longer than the pane).
+    DetailDown,
+    /// Scroll the detail pane up.
+    DetailUp,
 }
 
 impl Action {
@@ -150,6 +154,8 @@ impl Action {
             Action::LowerLevel => ("lower_level", "lower the fetch level"),
             Action::Copy => ("copy", "copy the id(s) to the clipboard (OSC 52)"),
             Action::NewContact => ("new_contact", "add a contact to the club"),
+            Action::DetailDown => ("detail_down", "scroll the detail pane down"),
+            Action::DetailUp => ("detail_up", "scroll the detail pane up"),
         }
     }
 
@@ -256,6 +262,8 @@ impl Default for Keymap {
             b(Scope::Queue, RaiseLevel, vec![p('f')], false),
             b(Scope::Queue, LowerLevel, vec![p('F')], false),
             b(Scope::Queue, Copy, vec![p('y')], false),
+            b(Scope::Queue, DetailDown, vec![p('J')], false),
+            b(Scope::Queue, DetailUp, vec![p('K')], false),
         ];
         bindings.extend(nav(Scope::Queue));
         bindings.extend([

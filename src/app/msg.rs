@@ -36,6 +36,9 @@ pub enum Msg {
         /// Rows of the queue table.
         queue_rows: usize,
     },
+    /// The view drew the scrollable parts: how far each can scroll (sent by the event loop
+    /// after a frame when it changed). Scrolling stops there.
+    Scrolled(super::model::ScrollLimits),
     /// Wall-clock time: sent before every batch of messages and every frame, and every
     /// 120 ms while calls are in flight or decisions are held (the spinner, the countdown).
     /// Ages, the token's time left and the end of a grace period are computed from it.

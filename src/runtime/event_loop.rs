@@ -14,7 +14,7 @@ use tokio::sync::mpsc;
 
 use super::effects::{Runner, Screen};
 use crate::app::{Model, Msg, update};
-use crate::ui::{Theme, queue_rows, view};
+use crate::ui::{Theme, queue_rows};
 
 /// Spinner frame interval while calls are in flight.
 const TICK: Duration = Duration::from_millis(120);
@@ -400,14 +400,28 @@ fn draw_frame<B: Backend>(
     let real = opts.real_terminal;
     let now = Msg::Tick(opts.clock.now());
     apply(terminal, real, model, runner, [now], msg_tx);
+    let mut limits = None;
     terminal
-        .draw(|f| view(f, model, &opts.theme))
+        .draw(|f| limits = Some(crate::ui::view_scrolls(f, model, &opts.theme)))
         .map_err(|e| io::Error::other(e.to_string()))?;
     let (w, h) = size_of(terminal)?;
     let rows = queue_rows(w, h, model.log.visible);
     if rows != model.page_rows {
         let layout = Msg::Layout { queue_rows: rows };
         apply(terminal, real, model, runner, [layout], msg_tx);
+    }
+    // How far each part can scroll as drawn: scrolling stops at the last line.
+    if let Some(limits) = limits
+        && model.scroll_limits != Some(limits)
+    {
+        apply(
+            terminal,
+            real,
+            model,
+            runner,
+            [Msg::Scrolled(limits)],
+            msg_tx,
+        );
     }
     Ok(())
 }

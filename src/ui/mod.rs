@@ -13,7 +13,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::app::Action;
-use crate::app::model::{Model, Pane, Severity};
+use crate::app::model::{Model, Pane, ScrollLimits, Severity};
 use crate::i18n;
 use crate::text;
 pub use theme::Theme;
@@ -127,6 +127,21 @@ pub fn queue_rows(width: u16, height: u16, log_visible: bool) -> usize {
 
 /// Draws the whole dashboard.
 pub fn view(frame: &mut Frame, m: &Model, theme: &Theme) {
+    let _ = view_scrolls(frame, m, theme);
+}
+
+/// How far `lines` wrapped into `area` can scroll: lines past the top that still leave
+/// the last one at the bottom.
+fn scroll_room(p: &Paragraph, area: Rect) -> u16 {
+    let n = p.line_count(area.width);
+    u16::try_from(n.saturating_sub(area.height as usize)).unwrap_or(u16::MAX)
+}
+
+/// Draws the whole dashboard ([`view`]) and says how far each scrollable part can scroll
+/// as drawn: the event loop hands it to `update` (`Msg::Scrolled`), which stops scrolling
+/// at the last line (issue 18 item 2).
+pub fn view_scrolls(frame: &mut Frame, m: &Model, theme: &Theme) -> ScrollLimits {
+    let mut limits = ScrollLimits::default();
     let area = frame.area();
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         let msg = crate::tr!(
@@ -141,19 +156,20 @@ pub fn view(frame: &mut Frame, m: &Model, theme: &Theme) {
             Paragraph::new(msg).wrap(ratatui::widgets::Wrap { trim: true }),
             area,
         );
-        return;
+        return limits;
     }
     let a = areas(area, m.log.visible);
     panes::header(frame, a.header, m, theme);
     panes::queue(frame, a.queue, m, theme);
-    panes::detail(frame, a.detail, m, theme);
-    panes::club(frame, a.club, m, theme);
+    limits.detail = panes::detail(frame, a.detail, m, theme);
+    limits.club = panes::club(frame, a.club, m, theme);
     if m.log.visible {
-        panes::log(frame, a.log, m, theme);
+        limits.log = panes::log(frame, a.log, m, theme);
     }
     status_line(frame, a.status, m, theme);
     footer(frame, a.footer, m, theme);
-    popups::draw(frame, area, m, theme);
+    limits.help = popups::draw(frame, area, m, theme);
+    limits
 }
 
 /// The status line: the message on the left; while calls are in flight (for more than

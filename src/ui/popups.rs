@@ -155,10 +155,11 @@ fn popup_width(area: Rect) -> u16 {
 }
 
 /// Draws the open pop-up, if any, over the panes.
-pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
-    let Some(p) = &m.popup else { return };
+/// Draws the pop-up; returns how far the help can scroll (0 for any other pop-up).
+pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) -> u16 {
+    let Some(p) = &m.popup else { return 0 };
     match p {
-        Popup::Help { .. } => help(frame, area, m, p, theme),
+        Popup::Help { .. } => return help(frame, area, m, p, theme),
         Popup::Confirm { .. } => confirm(frame, area, m, p, theme),
         Popup::QuitHeld => quit_held(frame, area, m, theme),
         Popup::AddIds { .. } => add_ids(frame, area, m.lang, p, theme),
@@ -167,12 +168,13 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
         Popup::Filter { .. } => filter_line(frame, area, m, p, theme),
         Popup::AddContact { .. } => add_contact(frame, area, m, p, theme),
     }
+    0
 }
 
-fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
+fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) -> u16 {
     let w = popup_width(area);
     let Popup::Help { query, scroll } = p else {
-        return;
+        return 0;
     };
     let r = centered(area, w, area.height.saturating_sub(2));
     let inner = frame_box(frame, r, &tr(m.lang, "popup-help-title"), theme);
@@ -223,12 +225,10 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
         inner.height.saturating_sub(2),
     );
     // Wrapped: a long text (Thai ones are longer) goes on under its row instead of being cut.
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .scroll((*scroll, 0)),
-        body,
-    );
+    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let room = super::scroll_room(&text, body);
+    frame.render_widget(text.scroll(((*scroll).min(room), 0)), body);
+    room
 }
 
 /// The help's lines for the pop-ups' keys (from their key tables), filtered by the search

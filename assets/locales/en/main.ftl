@@ -51,6 +51,8 @@ action-raise-level = raise the fetch level
 action-lower-level = lower the fetch level
 action-copy = copy the id(s) to the clipboard (OSC 52)
 action-new-contact = add a contact to the club
+action-detail-down = scroll the detail pane down
+action-detail-up = scroll the detail pane up
 
 ## Footer hints (keymap Keymap::hints): short labels
 
@@ -88,6 +90,8 @@ hint-raise-level = more
 hint-lower-level = less
 hint-copy = copy
 hint-new-contact = new contact
+hint-detail-down = detail down
+hint-detail-up = detail up
 
 ## Relative ages (ui::age, ui::time_left) and counts
 

@@ -100,6 +100,8 @@ log-what-signed-in = signed in
 log-what-start = start
 log-what-capability = capability
 log-what-add-ids = add ids
+log-what-error = error
+log-what-notice = notice
 log-title = Activity ({ $n })
 log-empty = nothing done yet in this session
 log-outcome-ok = ok
@@ -153,6 +155,7 @@ status-loaded-of = { $n ->
    *[other] { $n } pending requests loaded of { $total }
 }
 status-refresh-failed = refresh failed: { $error }
+status-retrying-in = ; trying again in { $secs } s
 error-row-gone-elsewhere = not on the server any more (deleted elsewhere?)
 error-row-deleted-since-read = gone: deleted on the server since it was read
 error-row-not-found = not found: the server has no club request with this id

@@ -47,6 +47,8 @@ action-raise-level = ดึงข้อมูลละเอียดขึ้�
 action-lower-level = ดึงข้อมูลน้อยลง
 action-copy = คัดลอกรหัสไปที่คลิปบอร์ด (OSC 52)
 action-new-contact = เพิ่มช่องทางติดต่อของชุมนุม
+action-detail-down = เลื่อนช่องรายละเอียดลง
+action-detail-up = เลื่อนช่องรายละเอียดขึ้น
 
 ## Footer hints (keymap Keymap::hints): short labels
 
@@ -84,6 +86,8 @@ hint-raise-level = ละเอียดขึ้น
 hint-lower-level = ย่อลง
 hint-copy = คัดลอก
 hint-new-contact = เพิ่มช่องทาง
+hint-detail-down = รายละเอียดลง
+hint-detail-up = รายละเอียดขึ้น
 
 ## Relative ages (ui::age, ui::time_left) and counts
 

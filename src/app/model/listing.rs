@@ -105,4 +105,12 @@ pub struct Listing {
     /// `G` was pressed while more pages were to come: the row it selected then. Each page
     /// that arrives moves the cursor on to the last row, while the cursor is still there.
     pub bottom_wanted: Option<Uuid>,
+    /// A refresh (`r`, `--auto-refresh`) under way reloads this many pages, the ones loaded
+    /// before it, and no more (issue 18 item 1): a refresh never loads one page more.
+    pub reload_pages: Option<u32>,
+    /// The first load failed (a 5xx, an unreadable answer): when it is tried again by
+    /// itself, with backoff (`Msg::Retry`); `None` once a page has arrived.
+    pub retry_at: Option<Timestamp>,
+    /// First-load retries sent so far (the backoff's exponent).
+    pub retries: u32,
 }

@@ -49,7 +49,7 @@ pub struct ActivityLog {
     entries: Vec<LogEntry>,
     /// The pane is shown (`L`).
     pub visible: bool,
-    /// Scroll, in entries from the newest.
+    /// Scroll, in drawn lines from the newest (the pane wraps long entries).
     pub scroll: usize,
 }
 
@@ -111,4 +111,6 @@ pub struct Notice {
     pub seq: u64,
     /// It tells how much of the listing is loaded: later pages update it in place.
     pub about_listing: bool,
+    /// It is in the activity log already (issue 18 item 3).
+    pub logged: bool,
 }

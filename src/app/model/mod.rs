@@ -25,7 +25,7 @@ pub use capability::Capabilities;
 pub use club::{ClubPane, Loadable};
 pub use decisions::{Held, HeldDecision, Unsettled};
 pub use inflight::{Activities, Awaiting, BulkTask, Calls, MarkAll};
-pub use link::Link;
+pub use link::{Link, backoff};
 pub use listing::{ListScope, Listing, ListingSupport, SavedScope};
 pub use log::{ActivityLog, LogEntry, Notice, Severity};
 pub use popup::{Popup, PopupKey, PopupOp};
@@ -34,6 +34,20 @@ pub use row::{Origin, QueueItem, RowAction, RowState, short_id};
 
 use super::keymap::{Keymap, Offered, Scope};
 use crate::api::{Levels, Timestamp, User};
+
+/// How far each scrollable part of the screen can scroll (lines past its top that still
+/// leave its last line at the bottom), as the view last drew it (issue 18 item 2).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ScrollLimits {
+    /// The help pop-up's text (0 when closed).
+    pub help: u16,
+    /// The club pane's text (a club shown).
+    pub club: u16,
+    /// The detail pane's text.
+    pub detail: u16,
+    /// The activity log, in entries from the newest.
+    pub log: usize,
+}
 
 /// A pane that can have focus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -198,6 +212,14 @@ pub struct Model {
     pub size: (u16, u16),
     /// Rows of the queue table last drawn (for paging).
     pub page_rows: usize,
+    /// How far each scrollable part can scroll, as last drawn (`Msg::Scrolled`): scrolling
+    /// stops at the last line; `None` before the first frame.
+    pub scroll_limits: Option<ScrollLimits>,
+    /// The detail pane's scroll (`J`/`K`), for the row `detail_row` (another row starts at
+    /// its top).
+    pub detail_scroll: u16,
+    /// The row the detail pane's scroll belongs to.
+    pub detail_row: Option<Uuid>,
     /// Listing page size, 1..=100.
     pub page_size: u32,
     /// Mouse capture on.
@@ -236,6 +258,9 @@ pub struct Model {
     pub(crate) notice: Option<Notice>,
     /// Sequence number of status-line events (notices and activities): the newest shows.
     pub(crate) seq: u64,
+    /// The sequence number and the log's length when the message being applied arrived:
+    /// what is said and logged during one message is told apart from what came before.
+    pub(crate) began: (u64, usize),
     /// [`Queue::persist_version`] when the saved part was last compared.
     pub(crate) saved_version: u64,
     /// The saved part as last handed out for saving (or restored).
@@ -271,6 +296,9 @@ impl Model {
             now: o.now,
             size: (120, 40),
             page_rows: 20,
+            scroll_limits: None,
+            detail_scroll: 0,
+            detail_row: None,
             page_size: o.page_size.clamp(1, 100),
             mouse: o.mouse,
             save_token: o.save_token && o.can_save_token,
@@ -291,6 +319,7 @@ impl Model {
             activities: Activities::default(),
             notice: None,
             seq: 0,
+            began: (0, 0),
             saved_version: 0,
             last_saved: None,
             link: Link::default(),
@@ -312,10 +341,14 @@ impl Model {
     /// cannot be reached (1 s after the first failure, backing off to 30 s), and while a
     /// write whose answer was lost waits for its next re-read (the same backoff).
     pub fn retry_at(&self) -> Option<Timestamp> {
-        match (self.link.retry_at, self.unsettled.next_due()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [
+            self.link.retry_at,
+            self.unsettled.next_due(),
+            self.listing.retry_at,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// True while API calls are in flight (the runtime ticks only then, for the spinner).
@@ -471,6 +504,16 @@ impl Model {
     /// The status line's text (see [`Model::status_line`]).
     pub fn status_text(&self) -> Option<String> {
         self.status_line().map(|(_, t)| t)
+    }
+
+    /// The detail pane's scroll for the selected row (0 for a row not scrolled).
+    pub fn detail_scroll_now(&self) -> u16 {
+        let selected = self.queue.selected().map(|i| i.id);
+        if selected.is_some() && selected == self.detail_row {
+            self.detail_scroll
+        } else {
+            0
+        }
     }
 
     /// The snapshot saved for the next start.

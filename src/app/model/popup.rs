@@ -52,6 +52,10 @@ pub enum PopupOp {
     PageUp,
     /// Help: scroll ten lines down.
     PageDown,
+    /// Help: to the first line.
+    Home,
+    /// Help: to the last line.
+    End,
     /// Quitting with decisions held: send them now, quit once answered.
     SendHeld,
     /// Quitting with decisions held: discard them (never sent, audited `undone`) and quit.
@@ -163,6 +167,20 @@ const HELP_KEYS: &[PopupKey] = &[
         "",
         "popup-help-page-down",
         PopupOp::PageDown,
+    ),
+    pk(
+        &[Key::new(KeyCode::Home)],
+        "Home",
+        "",
+        "popup-help-home",
+        PopupOp::Home,
+    ),
+    pk(
+        &[Key::new(KeyCode::End)],
+        "End",
+        "",
+        "popup-help-end",
+        PopupOp::End,
     ),
     pk(
         &[ESC, Key::char('?')],

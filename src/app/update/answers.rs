@@ -50,7 +50,7 @@ pub(super) fn on_api(m: &mut Model, awaiting: Awaiting, answer: ApiAnswer) -> Ve
 /// A refresh ends when none of its reads is in flight any more (where no listing answer
 /// said so first). "refreshed" is said only when no error was said since it began: an error
 /// of one of its reads stays on the status line.
-fn end_refresh_when_read(m: &mut Model) {
+pub(super) fn end_refresh_when_read(m: &mut Model) {
     if let Some(started) = m.activities.refreshing
         && !m.calls.iter().any(|a| {
             matches!(
@@ -84,7 +84,8 @@ fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<Effect> {
             m.activities.signing_in = None;
             let why = error_text(m.lang, &e);
             m.user = Loadable::Failed(why.clone());
-            let text = crate::tr!(m.lang, "status-user-failed", error = why);
+            let again = fetch::plan_first_load_retry(m, &e);
+            let text = crate::tr!(m.lang, "status-user-failed", error = why) + &again;
             say(m, Severity::Error, &text);
             return Vec::new();
         }
@@ -102,18 +103,7 @@ fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<Effect> {
     );
     let mut fx = capability::probe(m);
     if m.listing.scope == ListScope::Undecided || scope::unconfirmed(m) {
-        let student = user.meta.as_ref().and_then(|x| x.student_id);
-        match (student, user.is_admin.unwrap_or(false)) {
-            (Some(sid), false) => {
-                let c = ApiCall::SearchClubs {
-                    query: ClubQuery::StaffIds(vec![sid]),
-                    page: Page::new(1, STAFFED_CLUBS_PAGE),
-                    levels: Levels::new(FetchLevel::Compact, FetchLevel::IdOnly),
-                };
-                fx.push(call(m, Awaiting::StaffedClubs, c));
-            }
-            _ => fx.extend(scope::decided(m, ListScope::All)),
-        }
+        fx.extend(ask_scope(m, &user));
     }
     m.user = Loadable::Loaded(user);
     if m.activities.signing_in.take().is_some() {
@@ -121,6 +111,23 @@ fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<Effect> {
         say(m, Severity::Success, &text);
     }
     fx
+}
+
+/// Decides the listing's scope for `user`: a student's staffed clubs are looked up (the
+/// answer decides), anyone else lists every pending request.
+pub(super) fn ask_scope(m: &mut Model, user: &User) -> Vec<Effect> {
+    let student = user.meta.as_ref().and_then(|x| x.student_id);
+    match (student, user.is_admin.unwrap_or(false)) {
+        (Some(sid), false) => {
+            let c = ApiCall::SearchClubs {
+                query: ClubQuery::StaffIds(vec![sid]),
+                page: Page::new(1, STAFFED_CLUBS_PAGE),
+                levels: Levels::new(FetchLevel::Compact, FetchLevel::IdOnly),
+            };
+            vec![call(m, Awaiting::StaffedClubs, c)]
+        }
+        _ => scope::decided(m, ListScope::All),
+    }
 }
 
 /// The server's word on a pasted token: taken, it replaces the session (and is saved if

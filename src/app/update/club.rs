@@ -140,6 +140,7 @@ pub(super) fn navigate(m: &mut Model, a: Action) {
         Action::PageDown => m.club.scroll.saturating_add(10),
         Action::PageUp => m.club.scroll.saturating_sub(10),
         Action::Top => 0,
+        Action::Bottom => u16::MAX,
         _ => m.club.scroll,
     };
 }

@@ -115,13 +115,27 @@ pub(super) fn refresh(m: &mut Model) -> Vec<Effect> {
     if !matches!(m.user, Loadable::Loaded(_) | Loadable::Loading) {
         m.user = Loadable::Loading;
         fx.push(call(m, Awaiting::User, ApiCall::CurrentUser));
+    } else if let Loadable::Loaded(user) = &m.user
+        && m.listing.scope == ListScope::Undecided
+        && !m.calls.iter().any(|a| *a == Awaiting::StaffedClubs)
+    {
+        // The user was read but the scope was not decided (the staffed clubs' lookup
+        // failed): it is asked again, not waited for.
+        let user = user.clone();
+        fx.extend(super::answers::ask_scope(m, &user));
     }
+    m.listing.retry_at = None;
     m.listing.generation += 1;
     m.listing.loading = false;
     m.listing.swept = false;
     if m.listing.support != ListingSupport::Unavailable
         && matches!(m.listing.scope, ListScope::Clubs(_) | ListScope::All)
     {
+        // What is loaded is reloaded, and no more: the rest loads as the cursor nears it.
+        // (With the whole listing loaded, the pages go on as when loading: a request shifted
+        // by decisions is still found.)
+        let pages = listed_pending(m).div_ceil(m.page_size.max(1)).max(1);
+        m.listing.reload_pages = m.listing.has_more.then_some(pages);
         fx.extend(load_page(m, 1));
     }
     let ids: Vec<Uuid> = m
@@ -139,13 +153,57 @@ pub(super) fn refresh(m: &mut Model) -> Vec<Effect> {
     fx.extend(fetch_rows(m, &ids));
     let seq = m.next_seq();
     m.activities.refreshing = Some(seq);
+    // Nothing to read (no scope, no rows): the refresh ends at once, never "refreshing…"
+    // for ever.
+    super::answers::end_refresh_when_read(m);
     fx
+}
+
+/// The first load failed with `e`: tried again by itself with backoff (1 s, 2 s, ... 30 s)
+/// where that can help (a 5xx, an unreadable answer; a server that cannot be reached is
+/// probed by the link already). Returns the words to add to the error ("trying again in
+/// 4 s"), empty when no retry is planned.
+pub(super) fn plan_first_load_retry(m: &mut Model, e: &ApiError) -> String {
+    if m.listing.refreshed_at.is_some() || m.session_expired {
+        return String::new();
+    }
+    let wait = match e {
+        ApiError::Server(_) | ApiError::Decode { .. } => {
+            let wait = crate::app::model::backoff(m.listing.retries);
+            m.listing.retries = m.listing.retries.saturating_add(1);
+            let at =
+                m.now + chrono::Duration::from_std(wait).unwrap_or(chrono::Duration::seconds(30));
+            m.listing.retry_at = Some(at);
+            wait
+        }
+        ApiError::Connect { .. } | ApiError::Timeout { .. } => {
+            crate::app::model::backoff(m.link.attempts)
+        }
+        _ => return String::new(),
+    };
+    crate::tr!(m.lang, "status-retrying-in", secs = wait.as_secs())
+}
+
+/// The retry timer fired: a first load whose retry is due is tried again (a refresh,
+/// which reads the user, the scope or the first page, whichever failed).
+pub(super) fn retry_first_load(m: &mut Model, now: crate::api::Timestamp) -> Vec<Effect> {
+    match m.listing.retry_at {
+        Some(at) if at <= now => {
+            m.listing.retry_at = None;
+            if m.listing.loading {
+                return Vec::new();
+            }
+            refresh(m)
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Loads the next stretch of the listing. The listing is filtered to pending requests, so
 /// every decision shifts later pages left: the page asked for is computed from how many
 /// listed requests are still pending here, which never skips a request (an overlap is merged).
 pub(super) fn load_more(m: &mut Model) -> Vec<Effect> {
+    m.listing.reload_pages = None;
     let still_pending = listed_pending(m);
     load_page(m, still_pending / m.page_size.max(1) + 1)
 }
@@ -258,7 +316,9 @@ pub(super) fn listing_failed(m: &mut Model, e: &ApiError, what: &str) -> Vec<Eff
     } else {
         let text = read_error_text(m, e);
         m.listing.error = Some(text.clone());
-        say(m, Severity::Error, &format!("{what}: {text}"));
+        m.listing.reload_pages = None;
+        let again = plan_first_load_retry(m, e);
+        say(m, Severity::Error, &format!("{what}: {text}{again}"));
         Vec::new()
     }
 }
@@ -284,6 +344,8 @@ pub(super) fn on_list_page(
     let mut fx = Vec::new();
     note_ok(m, &reply.api_version);
     m.listing.error = None;
+    m.listing.retry_at = None;
+    m.listing.retries = 0;
     if m.listing.support != ListingSupport::Available {
         m.listing.support = ListingSupport::Available;
         fx.extend(fetch_unloaded(m));
@@ -308,8 +370,11 @@ pub(super) fn on_list_page(
     let seen = u64::from(listed_pending(m));
     let more = m.listing.total.is_some_and(|t| t > seen);
     m.listing.has_more = more;
+    let reloaded = m.listing.reload_pages.is_some_and(|n| page >= n);
     if added > 0 {
         m.listing.swept = false;
+    } else if reloaded {
+        // A refresh reloaded the pages it had: the rest loads as the cursor nears it.
     } else if more && page < last_page {
         // Everything on this page was known already (pages shifted): go on (keeping the
         // reads asked for above: they are in flight already).
@@ -327,6 +392,7 @@ pub(super) fn on_list_page(
         // meanwhile). Stop asking rather than ask for ever; `r` reloads.
         m.listing.has_more = false;
     }
+    m.listing.reload_pages = None;
     say_loaded(m, first_load);
     super::paging::honour_bottom(m);
     fx.extend(prefetch(m));

@@ -21,6 +21,11 @@ pub(super) fn on_key(m: &mut Model, k: Key) -> Vec<Effect> {
     if m.keymap.lookup(Scope::Global, &k) == Some(Action::Suspend) {
         return vec![Effect::Suspend];
     }
+    // Ctrl-L redraws from anywhere too (a pop-up, a text field): a garbled screen is no
+    // less garbled under a pop-up.
+    if m.keymap.lookup(Scope::Global, &k) == Some(Action::Redraw) {
+        return vec![Effect::Redraw];
+    }
     if m.popup.is_some() {
         return popups::on_popup_key(m, k);
     }
@@ -151,6 +156,17 @@ pub(super) fn run_action(m: &mut Model, a: Action) -> Vec<Effect> {
         Action::RaiseLevel | Action::LowerLevel => change_level(m, a == Action::RaiseLevel),
         Action::Copy => copy(m),
         Action::NewContact => club::new_contact(m),
+        Action::DetailDown | Action::DetailUp => {
+            let s = m.detail_scroll_now();
+            m.detail_row = m.queue.selected().map(|i| i.id);
+            m.detail_scroll = if a == Action::DetailDown {
+                s.saturating_add(1)
+            } else {
+                s.saturating_sub(1)
+            };
+            super::clamp_scrolls(m);
+            Vec::new()
+        }
     }
 }
 
@@ -356,10 +372,15 @@ pub(super) fn navigate(m: &mut Model, a: Action) -> Vec<Effect> {
         }
         Pane::Club => {
             club::navigate(m, a);
+            super::clamp_scrolls(m);
             Vec::new()
         }
         Pane::Log => {
-            let max = m.log.entries().len().saturating_sub(1);
+            // As far as the drawn pane lets the oldest entry reach its top.
+            let max = match m.scroll_limits {
+                Some(l) => l.log,
+                None => m.log.entries().len().saturating_sub(1),
+            };
             let s = m.log.scroll;
             m.log.scroll = match a {
                 Action::Up => (s + 1).min(max),

@@ -56,11 +56,17 @@ pub fn start(m: &mut Model) -> Vec<Effect> {
 /// keeps the cursor in the drawn window, and hands out the saved part of the queue when it
 /// changed.
 pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
+    m.began = (m.seq, m.log.entries().len());
     let tick = matches!(msg, Msg::Tick(_));
     let mut fx = dispatch(m, msg);
     note_busy(m, tick);
     m.queue.settle();
     m.queue.scroll_into_view(m.page_rows);
+    // Another row in the detail pane starts at its top.
+    if m.detail_row.is_some() && m.queue.selected().map(|i| i.id) != m.detail_row {
+        m.detail_row = None;
+        m.detail_scroll = 0;
+    }
     if let Some(saved) = persist_change(m) {
         fx.push(Effect::SaveQueue(saved));
     }
@@ -101,6 +107,11 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             m.page_rows = queue_rows.max(1);
             Vec::new()
         }
+        Msg::Scrolled(limits) => {
+            m.scroll_limits = Some(limits);
+            clamp_scrolls(m);
+            Vec::new()
+        }
         Msg::Key(k) => keys::on_key(m, k),
         Msg::Paste(text) => ids::on_paste(m, &text),
         Msg::Wheel { down } => keys::run_action(
@@ -136,6 +147,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Retry(now) => {
             let mut fx = link::retry(m, now);
             fx.extend(verdict::reread_due(m, now));
+            fx.extend(fetch::retry_first_load(m, now));
             fx
         }
         Msg::AddIds { text, origin } => ids::add_ids(m, &text, &origin),
@@ -174,6 +186,20 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
     }
 }
 
+/// Keeps every scroll within what was last drawn (issue 18 item 2): nothing scrolls past its
+/// last line, so the way back is as long as the way there.
+pub(super) fn clamp_scrolls(m: &mut Model) {
+    let Some(l) = m.scroll_limits else {
+        return;
+    };
+    if let Some(Popup::Help { scroll, .. }) = m.popup.as_mut() {
+        *scroll = (*scroll).min(l.help);
+    }
+    m.club.scroll = m.club.scroll.min(l.club);
+    m.detail_scroll = m.detail_scroll.min(l.detail);
+    m.log.scroll = m.log.scroll.min(l.log);
+}
+
 /// An awaited answer: applied by [`answers`]; then what waits on reads goes on: a write
 /// whose answer was lost is settled by its row's re-read, mark-all loads its next page,
 /// "send now and quit" quits once the server has answered.
@@ -208,12 +234,52 @@ fn call(m: &mut Model, awaiting: Awaiting, call: ApiCall) -> Effect {
 
 /// Puts a notice on the status line.
 fn say(m: &mut Model, severity: Severity, text: &str) {
+    let (began, log_len) = m.began;
+    // Two messages said while applying one message: the first is kept in the log, not lost
+    // under the second (unless it is the same, or logged already).
+    if let Some(prev) = m.notice.take()
+        && prev.seq > began
+        && prev.text != text
+        && !prev.logged
+    {
+        log_notice(m, &prev.text, prev.severity);
+    }
+    // Every error goes to the log with its full text and time, unless what it is about was
+    // logged while applying this message (a refused decision has its own line).
+    let logged_here = m.log.entries()[log_len.min(m.log.entries().len())..]
+        .iter()
+        .any(|e| e.outcome != Outcome::Ok);
+    let logged = severity == Severity::Error && !logged_here;
+    if logged {
+        log_notice(m, text, severity);
+    }
     let seq = m.next_seq();
     m.notice = Some(Notice {
+        logged: logged || logged_here,
         text: text.to_owned(),
         severity,
         seq,
         about_listing: false,
+    });
+}
+
+/// A status-line message in the log: an error as failed, anything else as ok.
+fn log_notice(m: &mut Model, text: &str, severity: Severity) {
+    let (what, result) = match severity {
+        Severity::Error => ("error", Err(String::new())),
+        _ => ("notice", Ok(())),
+    };
+    m.log.push(LogEntry {
+        at: m.now,
+        what: what.to_owned(),
+        target: None,
+        label: text.to_owned(),
+        outcome: if result.is_ok() {
+            Outcome::Ok
+        } else {
+            Outcome::Failed
+        },
+        detail: None,
     });
 }
 

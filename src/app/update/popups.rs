@@ -14,7 +14,11 @@ pub(super) fn on_popup_key(m: &mut Model, k: Key) -> Vec<Effect> {
         return Vec::new();
     };
     match popup.op_for_layout(&k, m.thai_keys) {
-        Some(op) => apply(m, op),
+        Some(op) => {
+            let fx = apply(m, op);
+            super::clamp_scrolls(m);
+            fx
+        }
         None => {
             let edited = popup.input_mut().is_some_and(|input| edit(input, &k));
             if edited {
@@ -48,6 +52,8 @@ fn apply(m: &mut Model, op: PopupOp) -> Vec<Effect> {
         (PopupOp::ScrollDown, Popup::Help { scroll, .. }) => *scroll = scroll.saturating_add(1),
         (PopupOp::PageUp, Popup::Help { scroll, .. }) => *scroll = scroll.saturating_sub(10),
         (PopupOp::PageDown, Popup::Help { scroll, .. }) => *scroll = scroll.saturating_add(10),
+        (PopupOp::Home, Popup::Help { scroll, .. }) => *scroll = 0,
+        (PopupOp::End, Popup::Help { scroll, .. }) => *scroll = u16::MAX,
         (PopupOp::Toggle, Popup::Confirm { on_confirm, .. }) => *on_confirm = !*on_confirm,
         (PopupOp::Press, Popup::Confirm { on_confirm, .. }) => {
             let yes = *on_confirm;

@@ -56,12 +56,12 @@ fn club_lines<'a>(c: &Club, m: &Model, w: usize, theme: &Theme) -> Vec<Line<'a>>
         "id" => field(lang, "id"),
         _ => crate::i18n::tr(lang, &format!("club-field-{name}")),
     };
-    let mut lines = vec![kv(&label("id"), c.id.to_string(), w, theme, theme.dim())];
+    let mut lines = kv(&label("id"), c.id.to_string(), w, theme, theme.dim());
     if let Some(n) = ml(lang, &c.name) {
-        lines.push(kv(&label("name"), n, w, theme, theme.bold()));
+        lines.extend(kv(&label("name"), n, w, theme, theme.bold()));
     }
     if let Some(d) = ml(lang, &c.description) {
-        lines.push(kv(&label("about"), d, w, theme, plain));
+        lines.extend(kv(&label("about"), d, w, theme, plain));
     }
     let mut counts = Vec::new();
     if let Some(n) = c.member_count {
@@ -71,7 +71,7 @@ fn club_lines<'a>(c: &Club, m: &Model, w: usize, theme: &Theme) -> Vec<Line<'a>>
         counts.push(tr!(lang, "club-staff-count", n = n));
     }
     if !counts.is_empty() {
-        lines.push(kv(&label("people"), counts.join(", "), w, theme, plain));
+        lines.extend(kv(&label("people"), counts.join(", "), w, theme, plain));
     }
     let colours: Vec<String> = [&c.background_color, &c.accent_color]
         .into_iter()
@@ -79,7 +79,7 @@ fn club_lines<'a>(c: &Club, m: &Model, w: usize, theme: &Theme) -> Vec<Line<'a>>
         .cloned()
         .collect();
     if !colours.is_empty() {
-        lines.push(kv(
+        lines.extend(kv(
             &label("colours"),
             colours.join(" "),
             w,
@@ -112,14 +112,15 @@ fn club_lines<'a>(c: &Club, m: &Model, w: usize, theme: &Theme) -> Vec<Line<'a>>
     lines
 }
 
-pub(in crate::ui) fn club(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
+/// Draws the club pane; returns how far a club shown can scroll.
+pub(in crate::ui) fn club(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) -> u16 {
     let focused = m.focus == Pane::Club && m.popup.is_none();
     let lang = m.lang;
     let blk = block(format!(" {} ", tr!(lang, "club-title")), focused, theme);
     let inner = blk.inner(area);
     frame.render_widget(blk, area);
     if inner.height < 2 {
-        return;
+        return 0;
     }
     let w = inner.width as usize;
     let field = Rect::new(inner.x, inner.y, inner.width, 1);
@@ -182,15 +183,14 @@ pub(in crate::ui) fn club(frame: &mut Frame, area: Rect, m: &Model, theme: &Them
             vec![Line::styled(tr!(lang, "empty-club-hint"), theme.dim())]
         }
     };
-    let scroll = if matches!(m.club.club, Loadable::Loaded(_)) {
-        m.club.scroll
+    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let room = crate::ui::scroll_room(&text, body);
+    let (scroll, room) = if matches!(m.club.club, Loadable::Loaded(_)) {
+        (m.club.scroll.min(room), room)
     } else {
-        (m.club.result_cursor as u16).saturating_sub(body.height.saturating_sub(1))
+        let at = (m.club.result_cursor as u16).saturating_sub(body.height.saturating_sub(1));
+        (at, 0)
     };
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .scroll((scroll, 0)),
-        body,
-    );
+    frame.render_widget(text.scroll((scroll, 0)), body);
+    room
 }

@@ -45,13 +45,58 @@ pub(super) fn ml(lang: Lang, t: &Option<MultiLangText>) -> Option<String> {
 const KEY_W: usize = 9;
 
 /// A "name    value" line: the field name (already in the reader's language) padded to
-/// [`KEY_W`] columns by display width, the value cut to what is left of `w`.
-pub(super) fn kv<'a>(key: &str, value: String, w: usize, theme: &Theme, style: Style) -> Line<'a> {
+/// [`KEY_W`] columns by display width, the value whole, wrapped under itself to what is left
+/// of `w` (an id, a name or a club's "about" is never cut for good: issue 18 item 3).
+pub(super) fn kv<'a>(
+    key: &str,
+    value: String,
+    w: usize,
+    theme: &Theme,
+    style: Style,
+) -> Vec<Line<'a>> {
     let pad = " ".repeat(KEY_W.saturating_sub(width(key)).max(1));
-    Line::from(vec![
-        Span::styled(format!("{key}{pad}"), theme.accent()),
-        Span::styled(clean(&value, w.saturating_sub(KEY_W)), style),
-    ])
+    let indent = width(key) + pad.chars().count();
+    let room = w.saturating_sub(indent).max(8);
+    let value = clean(&value, 4000);
+    wrap(&value, room)
+        .into_iter()
+        .enumerate()
+        .map(|(i, part)| {
+            let head = if i == 0 {
+                Span::styled(format!("{key}{pad}"), theme.accent())
+            } else {
+                Span::raw(" ".repeat(indent))
+            };
+            Line::from(vec![head, Span::styled(part, style)])
+        })
+        .collect()
+}
+
+/// `text` in pieces of at most `room` columns, broken after a space where there is one.
+pub(super) fn wrap(text: &str, room: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut line = String::new();
+    let mut cols = 0;
+    for c in text.chars() {
+        let cw = width(c.encode_utf8(&mut [0; 4]));
+        if cols + cw > room && !line.is_empty() {
+            match line.rfind(' ').filter(|&at| at > 0 && at + 1 < line.len()) {
+                Some(at) => {
+                    let rest = line.split_off(at + 1);
+                    out.push(std::mem::take(&mut line));
+                    line = rest;
+                }
+                None => out.push(std::mem::take(&mut line)),
+            }
+            cols = width(&line);
+        }
+        line.push(c);
+        cols += cw;
+    }
+    if !line.is_empty() || out.is_empty() {
+        out.push(line);
+    }
+    out
 }
 
 /// The field name `detail-field-<name>` in the reader's language.
@@ -89,7 +134,8 @@ pub(super) fn student_line(lang: Lang, s: &Student) -> String {
 
 /// Draws the detail pane: the selected row's id and status, its request (student, club,
 /// year, when asked), where it came from, the levels, and its last errors.
-pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
+/// Returns how far its text can scroll (`J`/`K`).
+pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) -> u16 {
     let lang = m.lang;
     let blk = block(format!(" {} ", tr!(lang, "detail-title")), false, theme);
     let inner = blk.inner(area);
@@ -99,20 +145,23 @@ pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
             Paragraph::new(tr!(lang, "empty-nothing-selected")).style(theme.dim()),
             inner,
         );
-        return;
+        return 0;
     };
     let w = inner.width as usize;
     let plain = Style::default();
-    let mut lines = vec![kv(&field(lang, "id"), item.id.to_string(), w, theme, plain)];
+    let mut lines = kv(&field(lang, "id"), item.id.to_string(), w, theme, plain);
     let (st, st_style) = status_cell(m, item, true, theme);
-    lines.push(kv(&field(lang, "status"), st, w, theme, st_style));
+    lines.extend(kv(&field(lang, "status"), st, w, theme, st_style));
     if let Some(r) = &item.request {
         lines.extend(request_lines(m, r, w, theme));
     } else if matches!(item.state, RowState::Loading) {
         lines.push(Line::styled(tr!(lang, "row-loading"), theme.dim()));
     }
     lines.extend(trailer_lines(m, item, w, theme));
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let room = crate::ui::scroll_room(&text, inner);
+    frame.render_widget(text.scroll((m.detail_scroll_now().min(room), 0)), inner);
+    room
 }
 
 /// The request's lines: student and club (both names), academic year, when it was asked.
@@ -122,21 +171,21 @@ fn request_lines<'a>(m: &Model, r: &ClubRequest, w: usize, theme: &Theme) -> Vec
     let mut lines = Vec::new();
     if let Some(s) = &r.student {
         let who = student_line(lang, s);
-        lines.push(kv(&field(lang, "student"), who, w, theme, theme.bold()));
+        lines.extend(kv(&field(lang, "student"), who, w, theme, theme.bold()));
     }
     if let Some(c) = &r.club {
         // Both names, the reader's first (issue 11, item 3).
         let name = ml(lang, &c.name)
             .or_else(|| m.listing.club_names.get(&c.id).cloned())
             .unwrap_or_else(|| c.id.to_string());
-        lines.push(kv(&field(lang, "club"), name, w, theme, plain));
+        lines.extend(kv(&field(lang, "club"), name, w, theme, plain));
     }
     if let Some(y) = r.year {
         let y = crate::i18n::dates::academic_year(m.year_style, y);
-        lines.push(kv(&field(lang, "year"), y, w, theme, plain));
+        lines.extend(kv(&field(lang, "year"), y, w, theme, plain));
     }
     if let Some(t) = r.created_at {
-        lines.push(kv(
+        lines.extend(kv(
             &field(lang, "asked"),
             format!(
                 "{} ({})",
@@ -160,13 +209,13 @@ fn trailer_lines<'a>(m: &Model, item: &QueueItem, w: usize, theme: &Theme) -> Ve
         Origin::Listing => tr!(lang, "detail-source-listing"),
         Origin::Manual => tr!(lang, "detail-source-manual"),
     };
-    lines.push(kv(&field(lang, "source"), source, w, theme, theme.dim()));
+    lines.extend(kv(&field(lang, "source"), source, w, theme, theme.dim()));
     let levels = format!(
         "{} / {} (f/F)",
         words::level(lang, m.levels.fetch_level),
         words::level(lang, m.levels.descendant_fetch_level)
     );
-    lines.push(kv(&field(lang, "levels"), levels, w, theme, theme.dim()));
+    lines.extend(kv(&field(lang, "levels"), levels, w, theme, theme.dim()));
     if item.error.is_some() || item.read_error.is_some() {
         lines.push(Line::raw(""));
     }

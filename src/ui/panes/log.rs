@@ -4,7 +4,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 use super::block;
 use crate::app::Outcome;
@@ -17,7 +17,9 @@ use crate::ui::Theme;
 /// Columns of the "what" column (an action in either language fits).
 const WHAT_COLS: usize = 11;
 
-pub(in crate::ui) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
+/// Draws the log, newest at the bottom, each entry whole (wrapped to the pane's width, never
+/// cut); returns how far it can scroll up, in lines from the newest.
+pub(in crate::ui) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) -> usize {
     let focused = m.focus == Pane::Log && m.popup.is_none();
     let title = crate::tr!(m.lang, "log-title", n = m.log.entries().len());
     let blk = block(format!(" {title} "), focused, theme);
@@ -26,13 +28,11 @@ pub(in crate::ui) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme
     if m.log.entries().is_empty() {
         let empty = Span::styled(tr(m.lang, "log-empty"), theme.dim());
         frame.render_widget(Paragraph::new(Line::from(empty)), inner);
-        return;
+        return 0;
     }
-    let h = inner.height as usize;
-    let end = m.log.entries().len().saturating_sub(m.log.scroll);
-    let start = end.saturating_sub(h);
-    let w = inner.width as usize;
-    let lines: Vec<Line> = m.log.entries()[start..end]
+    let lines: Vec<Line> = m
+        .log
+        .entries()
         .iter()
         .map(|e| {
             let (mark, style) = match e.outcome {
@@ -53,18 +53,24 @@ pub(in crate::ui) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme
                 .unwrap_or_default();
             let what = clean(&what_text(m.lang, &e.what), WHAT_COLS);
             let pad = " ".repeat(WHAT_COLS.saturating_sub(width(&what)) + 1);
+            let target = if target.is_empty() {
+                String::new()
+            } else {
+                format!("{target} ")
+            };
             Line::from(vec![
                 Span::styled(e.at.format("%H:%M:%S ").to_string(), theme.dim()),
                 Span::styled(format!("{what}{pad}"), theme.bold()),
-                Span::styled(format!("{target} "), theme.dim()),
-                Span::raw(clean(&e.label, 40)),
+                Span::styled(target, theme.dim()),
+                Span::raw(clean(&e.label, 2000)),
                 Span::raw(" "),
-                Span::styled(
-                    clean(&format!("{mark}{extra}"), w.saturating_sub(70).max(20)),
-                    style,
-                ),
+                Span::styled(clean(&format!("{mark}{extra}"), 4000), style),
             ])
         })
         .collect();
-    frame.render_widget(Paragraph::new(lines), inner);
+    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let room = crate::ui::scroll_room(&text, inner);
+    let from_top = room - m.log.scroll.min(room as usize) as u16;
+    frame.render_widget(text.scroll((from_top, 0)), inner);
+    room as usize
 }

@@ -3,6 +3,7 @@
 //! `cargo test --test suite fast::` while changing `src/app` or `src/ui`.
 
 mod decisions;
+mod edges;
 mod hostile_text;
 mod i18n;
 mod i18n_panes;

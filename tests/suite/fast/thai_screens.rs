@@ -376,6 +376,9 @@ fn english_left(shots: &[(String, String)]) -> Vec<(String, BTreeSet<String>, St
         let words: BTreeSet<String> = latin_words(&screen)
             .into_iter()
             .filter(|w| !kept.contains(&w.to_lowercase()) && !is_data(w, &screen))
+            // The server's refusal, whole in the activity log, may be wrapped across lines
+            // there (a wrapped piece is no longer found whole above).
+            .filter(|w| !REFUSAL.split(' ').any(|r| r == w))
             .collect();
         if !words.is_empty() {
             out.push((name.clone(), words, screen));

@@ -1,0 +1,487 @@
+//! Issue 18, the edges of the dashboard: refresh reloads what is loaded, a failed first
+//! load is retried by itself, scrolling is clamped and has its ends, nothing said is lost.
+//! Msg in (real keys), Model, Effects and the drawn screen out.
+
+use crate::common;
+
+use club_admin::api::*;
+use club_admin::app::{ApiAnswer, ApiCall, Effect, KeyCode, Model, Msg, update};
+use club_admin::i18n::Lang;
+use common::*;
+use uuid::Uuid;
+
+fn id(n: u128) -> Uuid {
+    Uuid::from_u128(n)
+}
+
+fn answer(m: &mut Model, rid: u64, outcome: ApiAnswer) -> Vec<Effect> {
+    update(
+        m,
+        Msg::Api {
+            request_id: rid,
+            answer: outcome,
+        },
+    )
+}
+
+fn calls(fx: &[Effect]) -> Vec<&ApiCall> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Api { call, .. } => Some(call),
+            _ => None,
+        })
+        .collect()
+}
+
+fn listing_ids(fx: &[Effect]) -> Vec<u64> {
+    api_ids(fx, |c| matches!(c, ApiCall::ListRequests { .. }))
+}
+
+fn pages_asked(fx: &[Effect]) -> Vec<u32> {
+    calls(fx)
+        .into_iter()
+        .filter_map(|c| match c {
+            ApiCall::ListRequests { page, filter, .. } if filter.ids.is_empty() => Some(page.p),
+            _ => None,
+        })
+        .collect()
+}
+
+fn status(m: &Model) -> String {
+    m.status_text().unwrap_or_default()
+}
+
+fn server_error() -> ApiError {
+    ApiError::Server(ErrorInfo {
+        status: Some(500),
+        error_type: None,
+        detail: Some("boom".into()),
+        error_id: None,
+        excerpt: None,
+    })
+}
+
+fn student(staff_of: u128) -> User {
+    serde_json::from_value(serde_json::json!({"id": id(9), "email": "s@x", "role": "student", "meta": {"student_id": id(staff_of)}, "is_admin": false})).expect("user")
+}
+
+fn club(n: u128) -> Club {
+    serde_json::from_value(
+        serde_json::json!({"id": id(n), "name": {"en-US": "Club", "th": "ชุมนุม"}}),
+    )
+    .expect("club")
+}
+
+fn pending_of(n: u128, club: u128) -> ClubRequest {
+    serde_json::from_value(serde_json::json!({
+        "id": id(n),
+        "created_at": now().to_rfc3339(),
+        "club": {"id": id(club)},
+        "student": {"id": id(1000 + n), "student_id": format!("5{n:04}")},
+        "year": 2026,
+        "membership_status": "pending",
+    }))
+    .expect("request")
+}
+
+fn page(from: u128, n: u128) -> Vec<ClubRequest> {
+    (from..from + n).map(|i| pending_of(i, 5)).collect()
+}
+
+/// Starts `m`, the server having approve and decline (the probe answered).
+fn started(m: &mut Model) -> Vec<Effect> {
+    let fx = club_admin::app::start(m);
+    for probe in api_ids(&fx, |c| *c == ApiCall::ProbeUpdateRoute) {
+        let _ = answer(m, probe, ApiAnswer::UpdateRoute(Ok(UpdateRoute::Present)));
+    }
+    fx
+}
+
+/// A model started in `lang` as an admin, with `first` listed of `total` pending.
+fn listed(lang: Lang, first: Vec<ClubRequest>, total: u64) -> Model {
+    let mut m = model();
+    m.lang = lang;
+    let fx = started(&mut m);
+    let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
+    let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(admin()))));
+    let list = listing_ids(&fx)[0];
+    let _ = answer(
+        &mut m,
+        list,
+        ApiAnswer::Listing(Ok(listing_reply(first, Some(2), total))),
+    );
+    m
+}
+
+/// The screen equals itself after Ctrl-L, at 80x24 and 120x40.
+pub fn same_after_redraw(m: &mut Model) {
+    let before = [screen(m, 80, 24), screen(m, 120, 40)];
+    let fx = update(m, ctrl('l'));
+    assert!(
+        fx.iter().any(|e| matches!(e, Effect::Redraw)),
+        "Ctrl-L redraws"
+    );
+    assert_eq!(before, [screen(m, 80, 24), screen(m, 120, 40)]);
+}
+
+// ---------------------------------------------------------------------------------------
+// item 1: refresh refreshes
+
+#[test]
+fn r_r_r_reloads_the_loaded_page_and_never_one_more() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = listed(lang, page(1, 50), 193);
+        assert_eq!(m.queue.len(), 50);
+        for _ in 0..3 {
+            let fx = update(&mut m, key('r'));
+            assert_eq!(pages_asked(&fx), vec![1], "page 1 again");
+            let list = api_ids(
+                &fx,
+                |c| matches!(c, ApiCall::ListRequests { filter, .. } if filter.ids.is_empty()),
+            );
+            let rereads = api_ids(
+                &fx,
+                |c| matches!(c, ApiCall::ListRequests { filter, .. } if !filter.ids.is_empty()),
+            );
+            let fx = answer(
+                &mut m,
+                list[0],
+                ApiAnswer::Listing(Ok(listing_reply(page(1, 50), Some(2), 193))),
+            );
+            assert_eq!(pages_asked(&fx), Vec::<u32>::new(), "no next page");
+            for r in rereads {
+                let _ = answer(
+                    &mut m,
+                    r,
+                    ApiAnswer::Listing(Ok(listing_reply(page(1, 50), None, 50))),
+                );
+            }
+            assert_eq!(m.queue.len(), 50, "still the 50 rows loaded");
+            assert!(!m.busy());
+            assert!(!status(&m).contains('…'), "{}", status(&m));
+        }
+        // The rest still loads as the cursor nears the end.
+        let fx = update(&mut m, key('G'));
+        assert_eq!(pages_asked(&fx), vec![2]);
+        same_after_redraw(&mut m);
+    }
+}
+
+#[test]
+fn auto_refresh_reloads_and_never_pulls_the_whole_listing() {
+    let mut m = listed(Lang::English, page(1, 50), 193);
+    for _ in 0..4 {
+        let fx = update(&mut m, Msg::AutoRefresh);
+        let list = api_ids(
+            &fx,
+            |c| matches!(c, ApiCall::ListRequests { filter, .. } if filter.ids.is_empty()),
+        );
+        assert_eq!(pages_asked(&fx), vec![1]);
+        let fx = answer(
+            &mut m,
+            list[0],
+            ApiAnswer::Listing(Ok(listing_reply(page(1, 50), Some(2), 193))),
+        );
+        assert!(pages_asked(&fx).is_empty());
+    }
+    assert_eq!(m.queue.len(), 50);
+}
+
+/// A student's start whose staffed clubs' lookup failed with a 500.
+fn clubs_failed(lang: Lang) -> Model {
+    let mut m = model();
+    m.lang = lang;
+    let fx = started(&mut m);
+    let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
+    let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(student(77)))));
+    let staffed = api_ids(&fx, |c| matches!(c, ApiCall::SearchClubs { .. }))[0];
+    let _ = answer(&mut m, staffed, ApiAnswer::Clubs(Err(server_error())));
+    m
+}
+
+#[test]
+fn a_failed_first_load_is_retried_by_itself_with_backoff_and_says_so() {
+    for (lang, says) in [
+        (Lang::English, "trying again in 1 s"),
+        (Lang::Thai, "1 วินาที"),
+    ] {
+        let mut m = clubs_failed(lang);
+        assert!(status(&m).contains(says), "{}", status(&m));
+        same_after_redraw(&mut m);
+        let at = m.retry_at().expect("a retry is planned");
+        assert_eq!((at - m.now).num_seconds(), 1);
+        // Again a 500: the next wait is longer.
+        let fx = update(&mut m, Msg::Retry(at));
+        let staffed = api_ids(&fx, |c| matches!(c, ApiCall::SearchClubs { .. }));
+        assert_eq!(
+            staffed.len(),
+            1,
+            "the clubs are asked again: {:?}",
+            calls(&fx)
+        );
+        let _ = answer(&mut m, staffed[0], ApiAnswer::Clubs(Err(server_error())));
+        let next = m.retry_at().expect("planned again");
+        assert_eq!((next - m.now).num_seconds(), 2);
+        // Then the server answers: the queue loads, no more retries.
+        let fx = update(&mut m, Msg::Retry(next));
+        let staffed = api_ids(&fx, |c| matches!(c, ApiCall::SearchClubs { .. }))[0];
+        let fx = answer(&mut m, staffed, ApiAnswer::Clubs(Ok(reply(vec![club(5)]))));
+        let list = listing_ids(&fx)[0];
+        let _ = answer(
+            &mut m,
+            list,
+            ApiAnswer::Listing(Ok(listing_reply(page(1, 3), None, 3))),
+        );
+        assert_eq!(m.queue.len(), 3);
+        assert_eq!(m.retry_at(), None);
+        assert!(!m.busy());
+        same_after_redraw(&mut m);
+    }
+}
+
+#[test]
+fn r_after_the_clubs_failed_asks_again_and_is_never_refreshing_for_ever() {
+    let mut m = clubs_failed(Lang::English);
+    let fx = update(&mut m, key('r'));
+    let staffed = api_ids(&fx, |c| matches!(c, ApiCall::SearchClubs { .. }));
+    assert_eq!(
+        staffed.len(),
+        1,
+        "r asks for the clubs again: {:?}",
+        calls(&fx)
+    );
+    let _ = answer(&mut m, staffed[0], ApiAnswer::Clubs(Err(server_error())));
+    assert!(!m.busy());
+    assert!(!status(&m).contains("refreshing"), "{}", status(&m));
+    assert!(
+        status(&m).contains("could not find your clubs"),
+        "{}",
+        status(&m)
+    );
+}
+
+#[test]
+fn a_user_read_that_failed_at_start_is_retried_by_itself() {
+    let mut m = model();
+    let fx = started(&mut m);
+    let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
+    let _ = answer(&mut m, user, ApiAnswer::User(Err(server_error())));
+    assert!(status(&m).contains("trying again in 1 s"), "{}", status(&m));
+    let at = m.retry_at().expect("planned");
+    let fx = update(&mut m, Msg::Retry(at));
+    assert_eq!(api_ids(&fx, |c| *c == ApiCall::CurrentUser).len(), 1);
+}
+
+#[test]
+fn nothing_to_read_ends_the_refresh_at_once() {
+    let mut m = model();
+    let fx = started(&mut m);
+    let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
+    let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(student(77)))));
+    let staffed = api_ids(&fx, |c| matches!(c, ApiCall::SearchClubs { .. }))[0];
+    let _ = answer(&mut m, staffed, ApiAnswer::Clubs(Ok(reply(vec![]))));
+    let _ = update(&mut m, key('r'));
+    assert!(!m.busy());
+    assert!(!status(&m).contains("refreshing"), "{}", status(&m));
+}
+
+// ---------------------------------------------------------------------------------------
+// item 2: every scrollable thing is clamped and has its ends
+
+/// The screen as the event loop draws it: drawn at `w` x `h`, then how far each part can
+/// scroll handed to `update` (`Msg::Scrolled`), as `runtime::event_loop` does after a frame.
+fn shown(m: &mut Model, w: u16, h: u16) -> String {
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).expect("terminal");
+    let mut limits = None;
+    t.draw(|f| {
+        limits = Some(club_admin::ui::view_scrolls(
+            f,
+            m,
+            &club_admin::ui::Theme::new(false),
+        ))
+    })
+    .expect("draw");
+    let _ = update(m, Msg::Scrolled(limits.expect("drawn")));
+    buffer_text(t.backend().buffer())
+}
+
+/// `n` presses of `k`, each one drawn.
+fn press(m: &mut Model, k: impl Fn() -> Msg, n: usize, w: u16, h: u16) -> String {
+    let mut s = shown(m, w, h);
+    for _ in 0..n {
+        let _ = update(m, k());
+        s = shown(m, w, h);
+    }
+    s
+}
+
+#[test]
+fn the_help_stops_at_its_last_line_and_home_end_reach_its_ends() {
+    for lang in [Lang::English, Lang::Thai] {
+        for (w, h) in [(80, 24), (120, 40)] {
+            let mut m = model_with_lang(sample_rows(), lang);
+            let _ = update(&mut m, key('?'));
+            let top = shown(&mut m, w, h);
+            let bottom = press(&mut m, || code(KeyCode::Down), 200, w, h);
+            assert_ne!(top, bottom, "it scrolled");
+            // One more Down changes nothing; one Up moves the text at once.
+            assert_eq!(press(&mut m, || code(KeyCode::Down), 1, w, h), bottom);
+            let up = press(&mut m, || code(KeyCode::Up), 1, w, h);
+            assert_ne!(up, bottom, "one Up brings text back at once");
+            assert_eq!(press(&mut m, || code(KeyCode::End), 1, w, h), bottom, "End");
+            assert_eq!(press(&mut m, || code(KeyCode::Home), 1, w, h), top, "Home");
+            assert_eq!(press(&mut m, || code(KeyCode::PageDown), 30, w, h), bottom);
+            same_after_redraw(&mut m);
+        }
+    }
+}
+
+/// A club whose text is much longer than its pane.
+fn long_club(m: &mut Model) {
+    let _ = update(m, key('c'));
+    typed(m, &Uuid::from_u128(5).to_string());
+    let fx = update(m, code(KeyCode::Enter));
+    let rid = api_ids(&fx, |c| matches!(c, ApiCall::GetClub { .. }))[0];
+    let contacts: Vec<serde_json::Value> = (0..30)
+        .map(|i| serde_json::json!({"id": id(600 + i), "type": "website", "value": format!("https://example.org/{i}"), "name": {"en-US": format!("Site {i}"), "th": format!("เว็บ {i}")}}))
+        .collect();
+    let club: Club = serde_json::from_value(serde_json::json!({
+        "id": id(5), "name": {"en-US": "Robotics Club", "th": "ชุมนุมหุ่นยนต์"},
+        "description": {"en-US": "We build robots. ".repeat(30), "th": "สร้างหุ่นยนต์ ".repeat(30)},
+        "member_count": 22, "staff_count": 3, "contacts": contacts,
+    }))
+    .expect("club");
+    let _ = answer(m, rid, ApiAnswer::Club(Ok(reply(club))));
+}
+
+#[test]
+fn the_club_pane_stops_at_its_last_line_and_g_and_end_reach_its_ends() {
+    for lang in [Lang::English, Lang::Thai] {
+        for (w, h) in [(80, 24), (120, 40)] {
+            let mut m = model_with_lang(sample_rows(), lang);
+            long_club(&mut m);
+            let top = shown(&mut m, w, h);
+            let bottom = press(&mut m, || key('j'), 200, w, h);
+            assert_ne!(top, bottom, "it scrolled");
+            assert!(
+                bottom.contains("example.org/29"),
+                "the last line shows:\n{bottom}"
+            );
+            let up = press(&mut m, || key('k'), 1, w, h);
+            assert_ne!(up, bottom, "one Up brings text back at once");
+            assert_eq!(press(&mut m, || key('G'), 1, w, h), bottom, "G");
+            assert_eq!(press(&mut m, || key('g'), 1, w, h), top, "g");
+            assert_eq!(press(&mut m, || code(KeyCode::End), 1, w, h), bottom, "End");
+            assert_eq!(press(&mut m, || code(KeyCode::Home), 1, w, h), top, "Home");
+            same_after_redraw(&mut m);
+        }
+    }
+}
+
+#[test]
+fn the_detail_pane_scrolls_when_its_text_is_longer_than_the_pane() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        let top = shown(&mut m, 80, 24);
+        let bottom = press(&mut m, || key('J'), 50, 80, 24);
+        assert_ne!(top, bottom, "the detail pane scrolled at 80x24");
+        assert_ne!(
+            press(&mut m, || key('K'), 1, 80, 24),
+            bottom,
+            "one K moves it back"
+        );
+        // Another row starts at its top.
+        let _ = update(&mut m, key('j'));
+        let _ = update(&mut m, key('k'));
+        assert_eq!(shown(&mut m, 80, 24), top);
+        same_after_redraw(&mut m);
+    }
+}
+
+#[test]
+fn the_log_pane_g_shows_the_oldest_entries_filling_the_pane() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        // 30 entries, each longer than the pane is wide.
+        for i in 0..30 {
+            let _ = update(
+                &mut m,
+                Msg::Warning(club_admin::config::ReadableSecret {
+                    file: club_admin::config::SecretFile::Token,
+                    path: format!("/home/t/.local/state/club-admin/a/long/way/down/{i}/token")
+                        .into(),
+                    mode: 0o644,
+                }),
+            );
+        }
+        let _ = update(&mut m, key('L'));
+        let _ = update(&mut m, code(KeyCode::Tab));
+        let _ = update(&mut m, code(KeyCode::Tab));
+        let s = press(&mut m, || key('g'), 1, 120, 40);
+        let log: Vec<&str> = s
+            .lines()
+            .skip_while(|l| {
+                !l.contains(&club_admin::tr!(
+                    lang,
+                    "log-title",
+                    n = m.log.entries().len()
+                ))
+            })
+            .skip(1)
+            .take_while(|l| !l.starts_with('└') && !l.starts_with('╰'))
+            .collect();
+        assert!(log.len() >= 3, "{s}");
+        assert!(
+            log.iter()
+                .all(|l| l.trim_matches(|c| c == '│' || c == ' ').len() > 1),
+            "no blank lines:\n{s}"
+        );
+        // The newest entry whole, wrapped rather than cut.
+        let s = press(&mut m, || key('G'), 1, 120, 40);
+        assert!(s.contains("down/29/token"), "{s}");
+        same_after_redraw(&mut m);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// item 3: nothing is cut for good
+
+#[test]
+fn at_80x24_the_whole_request_id_and_club_name_are_in_the_detail_pane() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        let s = shown(&mut m, 80, 24);
+        let joined: String = s
+            .lines()
+            .map(|l| l.split('│').nth(1).unwrap_or("").trim())
+            .collect();
+        assert!(
+            joined.contains("00000000-0000-0000-0000-000000000003"),
+            "the whole id, wrapped:\n{s}"
+        );
+        assert!(!s.contains("0000…"), "never cut:\n{s}");
+        same_after_redraw(&mut m);
+    }
+}
+
+#[test]
+fn every_error_goes_to_the_activity_log_whole_with_its_time() {
+    for (lang, says) in [
+        (Lang::English, "could not find your clubs"),
+        (Lang::Thai, "หาชุมนุมที่คุณดูแลไม่ได้"),
+    ] {
+        let mut m = clubs_failed(lang);
+        let entry = m.log.entries().last().expect("logged").clone();
+        assert!(entry.label.contains(says), "{entry:?}");
+        assert!(entry.label.contains("HTTP 500"), "whole: {entry:?}");
+        assert_eq!(entry.at, m.now);
+        let _ = update(&mut m, key('L'));
+        let s = shown(&mut m, 120, 40);
+        assert!(s.contains("09:00:00"), "{s}");
+        assert!(
+            s.contains(club_admin::text::for_terminal(says).as_ref()),
+            "{s}"
+        );
+        same_after_redraw(&mut m);
+    }
+}
