@@ -551,3 +551,28 @@ fn read_only_is_in_the_header_and_space_mark_leaves_the_hints() {
         same_after_redraw(&mut m);
     }
 }
+
+#[test]
+fn ids_already_queued_are_said_to_be_there() {
+    for (lang, says) in [
+        (Lang::English, "1 was in the queue already"),
+        (Lang::Thai, "มีอยู่ในคิวแล้ว 1 รายการ"),
+    ] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        let _ = update(&mut m, key('i'));
+        typed(&mut m, &id(1).to_string());
+        let _ = update(&mut m, code(KeyCode::Enter));
+        assert!(status(&m).contains(says), "{}", status(&m));
+        let _ = update(&mut m, key(':'));
+        typed(&mut m, &format!("add {}", id(2)));
+        let _ = update(&mut m, code(KeyCode::Enter));
+        assert!(status(&m).contains(says), "{}", status(&m));
+        assert_eq!(m.queue.len(), 4, "nothing added twice");
+        let s = shown(&mut m, 120, 40);
+        assert!(
+            s.contains(club_admin::text::for_terminal(says).as_ref()),
+            "{s}"
+        );
+        same_after_redraw(&mut m);
+    }
+}

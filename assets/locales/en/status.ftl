@@ -262,6 +262,10 @@ status-ids-added = { $n ->
    *[other] added { $n } request ids from { $origin }
 }
 status-ids-skipped = skipped { $n } that are not UUIDs ({ $ids })
+status-ids-already = { $n ->
+    [one] 1 was in the queue already
+   *[other] { $n } were in the queue already
+}
 log-ids-never-sent = not club request ids, never sent: { $ids }
 status-origin-paste = a paste
 status-origin-dialog = the i dialog

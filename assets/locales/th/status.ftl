@@ -226,6 +226,7 @@ status-clubs-changed-dropped = ชุมนุมของคุณเปลี�
 
 status-ids-added = เพิ่มรหัสคำขอ { $n } รายการจาก { $origin }
 status-ids-skipped = ข้าม { $n } รายการที่ไม่ใช่ UUID ({ $ids })
+status-ids-already = มีอยู่ในคิวแล้ว { $n } รายการ
 log-ids-never-sent = ไม่ใช่รหัสคำขอเข้าชุมนุม ไม่ได้ส่งไป: { $ids }
 status-origin-paste = การวาง
 status-origin-dialog = ช่องเพิ่มรหัส (i)
