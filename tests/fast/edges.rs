@@ -576,3 +576,29 @@ fn ids_already_queued_are_said_to_be_there() {
         same_after_redraw(&mut m);
     }
 }
+
+#[test]
+fn scope_takes_a_club_name_as_club_does() {
+    let robotics = Uuid::from_u128("Robotics Club".len() as u128 + 7);
+    for (lang, name, several) in [
+        (Lang::English, "robot", "several clubs"),
+        (Lang::Thai, "หุ่นยนต์", "มีหลายชุมนุม"),
+    ] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        let _ = update(&mut m, key(':'));
+        typed(&mut m, &format!("scope {name}"));
+        let fx = update(&mut m, code(KeyCode::Enter));
+        let scoped = calls(&fx).into_iter().any(|c| {
+            matches!(c, ApiCall::ListRequests { filter, .. } if filter.club_ids == vec![robotics])
+        });
+        assert!(scoped, "listed for the club named {name}: {:?}", calls(&fx));
+        // A name several clubs hold says so, and changes nothing.
+        let mut m = model_with_lang(sample_rows(), lang);
+        let _ = update(&mut m, key(':'));
+        typed(&mut m, "scope club");
+        let fx = update(&mut m, code(KeyCode::Enter));
+        assert!(calls(&fx).is_empty());
+        assert!(status(&m).contains(several), "{}", status(&m));
+        same_after_redraw(&mut m);
+    }
+}
