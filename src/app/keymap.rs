@@ -323,6 +323,8 @@ impl Keymap {
             .filter(|b| b.hint && (b.scope == scope || b.scope == Scope::Global))
             .filter(|b| offered.offers(b.action))
             .filter(|b| offered.club_shown || b.action != Action::NewContact)
+            // Marking serves only decisions: `--read-only` leaves it out of the hints.
+            .filter(|b| !offered.read_only || b.action != Action::Mark)
             .filter_map(|b| b.keys.first().map(|k| (k.to_string(), b.action)))
             .collect()
     }

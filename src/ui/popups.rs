@@ -217,6 +217,7 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) -> u
             theme.warn(),
         ));
     }
+    lines.extend(marker_lines(m.lang, query.value(), theme));
     lines.extend(command_lines(m.lang, theme));
     let body = Rect::new(
         inner.x,
@@ -272,6 +273,44 @@ fn popup_key_lines(
 }
 
 /// The help's last lines: the `:` commands (their names stay as typed) and the filter terms.
+/// What the marks before a queue row mean (issue 18 item 4), filtered by the search text.
+fn marker_lines(lang: Lang, query: &str, theme: &Theme) -> Vec<Line<'static>> {
+    let q = search_text(query);
+    let rows: Vec<(&str, String)> = [
+        ("●", "help-marker-marked"),
+        ("✱", "help-marker-marked-error"),
+        ("!", "help-marker-error"),
+        ("?", "help-marker-unknown"),
+    ]
+    .into_iter()
+    .map(|(mark, key)| (mark, tr(lang, key)))
+    .filter(|(mark, text)| {
+        q.is_empty()
+            || fold(text).contains(&q)
+            || fold(&tr(Lang::English, "help-markers")).contains(&q)
+            || fold(&tr(lang, "help-markers")).contains(&q)
+            || *mark == q
+    })
+    .collect();
+    if rows.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = vec![
+        Line::raw(""),
+        Line::styled(
+            tr(lang, "help-markers"),
+            theme.bold().add_modifier(Modifier::UNDERLINED),
+        ),
+    ];
+    for (mark, text) in rows {
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {mark:<16}"), theme.accent()),
+            Span::raw(text),
+        ]));
+    }
+    lines
+}
+
 fn command_lines(lang: Lang, theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = vec![
         Line::raw(""),

@@ -119,3 +119,8 @@ club-members = { $n ->
 ## The help's last line: the queue filter's terms
 # A Thai reader's example year is BE; year: matches CE and BE in both languages.
 help-filter-terms = Filter terms: status:pending club:robot year:2026 -term, any text (Thai too)
+help-markers = Row markers
+help-marker-marked = marked (Space)
+help-marker-marked-error = marked, and its last action or read failed
+help-marker-error = its last action or read failed (the detail pane says why)
+help-marker-unknown = outcome unknown: the answer was lost; the row is read again by itself until the server tells

@@ -44,6 +44,8 @@ row-not-found = not found
 row-gone = gone
 row-loading = loading…
 row-error = error
+row-outcome-unknown = outcome unknown
+row-outcome-unknown-short = unknown
 # A student known by id only: the first 8 hex digits of the id.
 row-student-id = student { $id }…
 

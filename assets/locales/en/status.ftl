@@ -262,6 +262,10 @@ status-ids-added = { $n ->
    *[other] added { $n } request ids from { $origin }
 }
 status-ids-skipped = skipped { $n } that are not UUIDs ({ $ids })
+status-ids-already = { $n ->
+    [one] 1 was in the queue already
+   *[other] { $n } were in the queue already
+}
 log-ids-never-sent = not club request ids, never sent: { $ids }
 status-origin-paste = a paste
 status-origin-dialog = the i dialog
@@ -308,7 +312,9 @@ command-club-level-usage = club-level takes a fetch level: id_only, compact, def
 command-unknown-level = unknown fetch level { $given }: use id_only, compact, default or detailed
 command-level-set = request fetch level { $level } / descendants { $descendants }
 command-level-usage = level takes one or two fetch levels
-command-scope-usage = scope takes mine, all or a club id
+command-scope-usage = scope takes mine, all, a club id or a club's name
+command-scope-no-club = no club known here is named "{ $name }" (:club { $name } looks it up; :scope takes its id too)
+command-scope-several = several clubs are named "{ $name }": { $clubs }; give more of the name or the id
 status-unknown-reread = the answer to { $action } { $label } was lost: reading it again instead of sending it twice
 status-rereading-unknown = { $n ->
     [one] nothing sent: 1 earlier decision's answer was lost, reading it again

@@ -111,3 +111,8 @@ club-members = สมาชิก { $n } คน
 
 ## The help's last line: the queue filter's terms
 help-filter-terms = ตัวกรอง: status:pending club:robot year:2569 -คำที่ไม่เอา หรือข้อความใดก็ได้
+help-markers = เครื่องหมายหน้าแถว
+help-marker-marked = เลือกไว้ (Space)
+help-marker-marked-error = เลือกไว้ และคำสั่งหรือการอ่านครั้งล่าสุดไม่สำเร็จ
+help-marker-error = คำสั่งหรือการอ่านครั้งล่าสุดไม่สำเร็จ (ดูเหตุผลในช่องรายละเอียด)
+help-marker-unknown = ยังไม่รู้ผล: คำตอบหายไป แถวนี้จะอ่านใหม่เองจนกว่าเซิร์ฟเวอร์จะบอก

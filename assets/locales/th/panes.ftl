@@ -36,6 +36,8 @@ row-not-found = ไม่พบ
 row-gone = หายไป
 row-loading = กำลังโหลด…
 row-error = ผิดพลาด
+row-outcome-unknown = ยังไม่รู้ผล
+row-outcome-unknown-short = ไม่รู้ผล
 row-student-id = นักเรียน { $id }…
 
 ## Queue pane

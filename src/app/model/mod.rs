@@ -506,6 +506,12 @@ impl Model {
         self.status_line().map(|(_, t)| t)
     }
 
+    /// True while the outcome of a decision on `id` is unknown (its answer was lost; the
+    /// row re-reads itself until the server's status tells).
+    pub fn outcome_unknown(&self, id: Uuid) -> bool {
+        self.unsettled.get(id).is_some()
+    }
+
     /// The detail pane's scroll for the selected row (0 for a row not scrolled).
     pub fn detail_scroll_now(&self) -> u16 {
         let selected = self.queue.selected().map(|i| i.id);

@@ -252,13 +252,22 @@ fn scope(m: &mut Model, arg: &str) -> Vec<Effect> {
     let scope = match arg {
         "mine" => None,
         "all" => Some(ListScope::All),
+        "" => {
+            let text = tr(m.lang, "command-scope-usage");
+            say(m, Severity::Error, &text);
+            return Vec::new();
+        }
         other => match Uuid::parse_str(other) {
             Ok(id) => Some(ListScope::Clubs(vec![id])),
-            Err(_) => {
-                let text = tr(m.lang, "command-scope-usage");
-                say(m, Severity::Error, &text);
-                return Vec::new();
-            }
+            // A club's name, as `:club` takes it (issue 18 item 4): among the clubs known
+            // here (those you staff, those of the rows in the queue).
+            Err(_) => match club_by_name(m, other) {
+                Ok(id) => Some(ListScope::Clubs(vec![id])),
+                Err(text) => {
+                    say(m, Severity::Error, &text);
+                    return Vec::new();
+                }
+            },
         },
     };
     match scope {
@@ -271,6 +280,50 @@ fn scope(m: &mut Model, arg: &str) -> Vec<Effect> {
             m.listing.scope = ListScope::Undecided;
             m.user = Loadable::Loading;
             vec![call(m, Awaiting::User, ApiCall::CurrentUser)]
+        }
+    }
+}
+
+/// The one club known here whose name (in either language) holds `name`; else why not
+/// (none, or several: their names).
+fn club_by_name(m: &Model, name: &str) -> Result<Uuid, String> {
+    use crate::text::fold;
+    let want = fold(name);
+    let mut found: std::collections::BTreeMap<Uuid, String> = std::collections::BTreeMap::new();
+    for (id, n) in &m.listing.club_names {
+        if fold(n).contains(&want) {
+            found.insert(*id, n.clone());
+        }
+    }
+    for item in m.queue.items() {
+        let Some(c) = item.request.as_ref().and_then(|r| r.club.as_ref()) else {
+            continue;
+        };
+        let Some(names) = c.name.as_ref() else {
+            continue;
+        };
+        let both = [names.best(), names.thai_first()];
+        if both.iter().flatten().any(|n| fold(n).contains(&want)) {
+            let shown = if m.lang == crate::i18n::Lang::Thai {
+                names.thai_first()
+            } else {
+                names.best()
+            };
+            found.insert(c.id, crate::text::clean(shown.unwrap_or_default(), 40));
+        }
+    }
+    let name = crate::text::clean(name, 40);
+    match found.len() {
+        1 => Ok(*found.keys().next().expect("one")),
+        0 => Err(crate::tr!(m.lang, "command-scope-no-club", name = name)),
+        _ => {
+            let names: Vec<String> = found.into_values().take(4).collect();
+            Err(crate::tr!(
+                m.lang,
+                "command-scope-several",
+                name = name,
+                clubs = names.join(", ")
+            ))
         }
     }
 }

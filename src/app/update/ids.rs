@@ -42,10 +42,12 @@ pub(super) fn on_paste(m: &mut Model, text: &str) -> Vec<Effect> {
 pub(super) fn add_ids(m: &mut Model, text: &str, origin: &IdsFrom) -> Vec<Effect> {
     let (ids, bad) = parse_ids(text);
     let mut added = Vec::new();
+    let mut already = 0;
     for id in ids {
         if m.queue.push(QueueItem::new(id, Origin::Manual)) {
             added.push(id);
         } else if let Some(item) = m.queue.get_mut(id) {
+            already += 1;
             item.origin = Origin::Manual;
         }
     }
@@ -57,6 +59,11 @@ pub(super) fn add_ids(m: &mut Model, text: &str, origin: &IdsFrom) -> Vec<Effect
         n = added.len(),
         origin = source.as_str()
     );
+    if already > 0 {
+        // Ids that were in the queue already are said to be there, not counted as added.
+        let there = crate::tr!(m.lang, "status-ids-already", n = already);
+        msg.push_str(&format!("; {there}"));
+    }
     if !bad.is_empty() {
         let shown: Vec<String> = bad.iter().take(BAD_IDS_SHOWN).cloned().collect();
         let skipped = crate::tr!(

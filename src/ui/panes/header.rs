@@ -49,13 +49,20 @@ const EMAIL_MIN: usize = 12;
 /// what does not fit is left out, lowest priority first.
 pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     let w = area.width as usize;
-    let left = vec![
+    let mut left = vec![
         Span::styled(
             " club-admin ",
             theme.bold().add_modifier(Modifier::REVERSED),
         ),
         Span::raw(" "),
     ];
+    // `--read-only` is said where the session is named, not only in the hint bar.
+    if m.read_only {
+        left.push(Span::styled(
+            format!("{} ", crate::i18n::tr(m.lang, "header-read-only")),
+            theme.warn().add_modifier(Modifier::BOLD),
+        ));
+    }
     let right = right_items(m, theme);
     // The e-mail's room: all but the title, the shortest forms of the session, the
     // capability notice and the link, and the blank `fit` keeps.

@@ -62,6 +62,15 @@ pub(super) fn status_cell(
             };
             (text, theme.accent().add_modifier(Modifier::BOLD))
         }
+        // A decision whose answer was lost: not an ordinary pending row (issue 18, (c)).
+        _ if m.outcome_unknown(item.id) => (
+            word(if long {
+                "row-outcome-unknown"
+            } else {
+                "row-outcome-unknown-short"
+            }),
+            theme.warn(),
+        ),
         RowState::Deleted => (
             word("row-deleted"),
             theme.dim().add_modifier(Modifier::CROSSED_OUT),
@@ -383,9 +392,13 @@ fn row<'a>(m: &Model, item: &QueueItem, selected: bool, cols: &Columns, theme: &
         .and_then(|r| r.created_at)
         .map(|t| crate::i18n::dates::age(m.lang, m.now, t))
         .unwrap_or_default();
+    // The markers are explained in the help (`?`, "row markers").
     let mark = match (item.marked, item.shown_error().is_some()) {
         (true, true) => Span::styled("✱", theme.error().add_modifier(Modifier::BOLD)),
         (true, false) => Span::styled("●", theme.accent().add_modifier(Modifier::BOLD)),
+        (false, _) if m.outcome_unknown(item.id) => {
+            Span::styled("?", theme.warn().add_modifier(Modifier::BOLD))
+        }
         (false, true) => Span::styled("!", theme.error()),
         (false, false) => Span::raw(" "),
     };

@@ -485,3 +485,120 @@ fn every_error_goes_to_the_activity_log_whole_with_its_time() {
         same_after_redraw(&mut m);
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// item 4 and the tester's (c): a row whose outcome is unknown, the markers in `?`
+
+#[test]
+fn a_row_whose_outcome_is_unknown_is_marked_apart_and_the_help_explains_the_markers() {
+    for (lang, unknown, markers) in [
+        (Lang::English, "unknown", "Row markers"),
+        (Lang::Thai, "ไม่รู้ผล", "เครื่องหมายหน้าแถว"),
+    ] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        let _ = update(&mut m, key('j'));
+        let fx = update(&mut m, key('a'));
+        answer_write(
+            &mut m,
+            &fx,
+            ApiAnswer::Updated(Err(ApiError::Timeout { millis: 20_000 })),
+        );
+        let s = shown(&mut m, 120, 40);
+        let row = s
+            .lines()
+            .find(|l| l.contains("#51001"))
+            .expect("the row")
+            .to_owned();
+        let unknown = club_admin::text::for_terminal(unknown).into_owned();
+        assert!(row.contains(&unknown), "{row}");
+        assert!(row.starts_with("│?"), "the ? marker: {row}");
+        same_after_redraw(&mut m);
+        let _ = update(&mut m, key('?'));
+        let help = help_drawn(&m);
+        let markers = club_admin::text::for_terminal(markers).into_owned();
+        assert!(help.contains(&markers), "{help}");
+        for mark in ["●", "✱", "!", "?"] {
+            assert!(
+                help.lines().any(|l| l.contains(&format!("│  {mark}  "))
+                    || l.trim_start_matches('│').trim_start().starts_with(mark)),
+                "{mark} explained:\n{help}"
+            );
+        }
+        same_after_redraw(&mut m);
+    }
+}
+
+#[test]
+fn read_only_is_in_the_header_and_space_mark_leaves_the_hints() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = club_admin::app::Model::new(club_admin::app::ModelOptions {
+            read_only: true,
+            now: now(),
+            ..club_admin::app::ModelOptions::new("http://127.0.0.1:9")
+        });
+        m.lang = lang;
+        let ro = club_admin::text::for_terminal(&club_admin::i18n::tr(lang, "header-read-only"))
+            .into_owned();
+        let mark =
+            club_admin::text::for_terminal(&club_admin::i18n::tr(lang, "hint-mark")).into_owned();
+        for (w, h) in [(80, 24), (120, 40)] {
+            let s = shown(&mut m, w, h);
+            let first = s.lines().next().unwrap_or_default();
+            assert!(first.contains(&ro), "header: {first}");
+            let last = s.lines().last().unwrap_or_default();
+            assert!(!last.contains(&format!("Space {mark}")), "hints: {last}");
+        }
+        same_after_redraw(&mut m);
+    }
+}
+
+#[test]
+fn ids_already_queued_are_said_to_be_there() {
+    for (lang, says) in [
+        (Lang::English, "1 was in the queue already"),
+        (Lang::Thai, "มีอยู่ในคิวแล้ว 1 รายการ"),
+    ] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        let _ = update(&mut m, key('i'));
+        typed(&mut m, &id(1).to_string());
+        let _ = update(&mut m, code(KeyCode::Enter));
+        assert!(status(&m).contains(says), "{}", status(&m));
+        let _ = update(&mut m, key(':'));
+        typed(&mut m, &format!("add {}", id(2)));
+        let _ = update(&mut m, code(KeyCode::Enter));
+        assert!(status(&m).contains(says), "{}", status(&m));
+        assert_eq!(m.queue.len(), 4, "nothing added twice");
+        let s = shown(&mut m, 120, 40);
+        assert!(
+            s.contains(club_admin::text::for_terminal(says).as_ref()),
+            "{s}"
+        );
+        same_after_redraw(&mut m);
+    }
+}
+
+#[test]
+fn scope_takes_a_club_name_as_club_does() {
+    let robotics = Uuid::from_u128("Robotics Club".len() as u128 + 7);
+    for (lang, name, several) in [
+        (Lang::English, "robot", "several clubs"),
+        (Lang::Thai, "หุ่นยนต์", "มีหลายชุมนุม"),
+    ] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        let _ = update(&mut m, key(':'));
+        typed(&mut m, &format!("scope {name}"));
+        let fx = update(&mut m, code(KeyCode::Enter));
+        let scoped = calls(&fx).into_iter().any(|c| {
+            matches!(c, ApiCall::ListRequests { filter, .. } if filter.club_ids == vec![robotics])
+        });
+        assert!(scoped, "listed for the club named {name}: {:?}", calls(&fx));
+        // A name several clubs hold says so, and changes nothing.
+        let mut m = model_with_lang(sample_rows(), lang);
+        let _ = update(&mut m, key(':'));
+        typed(&mut m, "scope club");
+        let fx = update(&mut m, code(KeyCode::Enter));
+        assert!(calls(&fx).is_empty());
+        assert!(status(&m).contains(several), "{}", status(&m));
+        same_after_redraw(&mut m);
+    }
+}

@@ -215,9 +215,10 @@ fn header_session_connection_and_capability_in_thai() {
         );
         match lang {
             Lang::Thai => {
+                // Read-only is said in the header too (issue 18 item 4).
                 thai_words(
                     header,
-                    &["เซสชันหมดอายุ", "บัญชีนี้อนุมัติหรือปฏิเสธไม่ได้"],
+                    &["เซสชันหมดอายุ", "อ่านอย่างเดียว", "บัญชีนี้อนุมัติหรือปฏิเสธไม่ได้"],
                     &["session expired", "this account"],
                 );
                 thai_words(footer, &["อ่านอย่างเดียว"], &["read-only"]);
@@ -227,7 +228,8 @@ fn header_session_connection_and_capability_in_thai() {
                     header,
                     &[
                         "session expired: S to sign in",
-                        "this account cannot approve or decline",
+                        "read-only",
+                        "no approve/decline",
                     ],
                 );
                 english_words(footer, &["read-only"]);

@@ -556,8 +556,8 @@ fn command_answers_and_errors() {
             ("mouse on", "เปิดเมาส์แล้ว", "mouse on"),
             (
                 "scope nowhere",
-                "scope ใช้ได้กับ mine, all หรือรหัสชุมนุม",
-                "scope takes mine, all or a club id",
+                "ไม่รู้จักชุมนุมชื่อ \"nowhere\" ที่นี่ (:club nowhere ค้นหาได้ และ :scope รับรหัสชุมนุมด้วย)",
+                "no club known here is named \"nowhere\" (:club nowhere looks it up; :scope takes its id too)",
             ),
         ];
         for (text, thai, english) in cases {
