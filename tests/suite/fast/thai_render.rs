@@ -335,15 +335,7 @@ fn any_text_char() -> impl Strategy<Value = char> {
 }
 
 proptest! {
-    // A fixed seed: the same 512 cases every run, so CI never fails on a case drawn by
-    // chance. Known and not yet fixed (found this session): a Thai letter followed by an
-    // emoji modifier, ZWJ and an emoji (`['ก','🏽','\u{200d}','👩']`) is measured 5 cells
-    // where the terminal advances 3 — a `text::width` bug for the next session.
-    #![proptest_config(ProptestConfig {
-        cases: 512,
-        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5EED_C1AB),
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
     /// The width the UI reserves for cleaned Thai text is the width the terminal advances,
     /// and each grapheme ratatui puts in a cell is one terminal cell of the same width.
