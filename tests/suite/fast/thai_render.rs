@@ -444,8 +444,12 @@ fn held_countdown_over_thai_clubs_keeps_cells_whole_on_the_terminal() {
         .collect();
     for (w, h) in [(80u16, 24u16), (120, 40)] {
         let theme = Theme::new(true);
-        let mut m = model_with_lang(rows.clone(), club_admin::i18n::Lang::Thai);
-        m.decision_delay = std::time::Duration::from_secs(5);
+        let o = ModelOptions {
+            lang: club_admin::i18n::Lang::Thai,
+            decision_delay: std::time::Duration::from_secs(5),
+            ..options()
+        };
+        let mut m = loaded(o, rows.clone());
         let queue_rows = queue_rows(w, h, m.log.visible);
         let _ = update(&mut m, Msg::Layout { queue_rows });
         let mut e = Emulated::new(w, h);

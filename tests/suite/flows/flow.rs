@@ -30,8 +30,7 @@ impl Driver {
             },
         )
         .expect("client");
-        let mut m = model();
-        m.base_url = d.base_url.clone();
+        let m = model_from(options_at(&d.base_url));
         let mut drv = Driver {
             h: Headless::new(m, client, 8),
         };
