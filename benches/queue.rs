@@ -70,7 +70,7 @@ pub fn model(n: usize) -> Model {
     let _ = update(&mut m, Msg::Layout { queue_rows: 35 });
     // Put the cursor in the middle, as during a review.
     m.queue.set_cursor(n / 2);
-    let now = m.now;
+    let now = m.now();
     let _ = update(&mut m, Msg::Tick(now));
     m
 }

@@ -120,6 +120,9 @@ fn skip_string(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
 /// gives a cell of its own and a terminal never advances for.
 const BREAK: char = '\u{200B}';
 
+/// ZERO WIDTH JOINER.
+const ZWJ: char = '\u{200D}';
+
 /// The cells a terminal advances for `c` on its own: `wcwidth` as the `vt100` crate computes
 /// it (unicode-width per code point, at most 2; unprintable code points are 1 there but never
 /// get here, [`sanitize`] removed them).
@@ -189,7 +192,9 @@ fn replacement(c: char) -> Option<&'static str> {
 ///   SPACE, which draws nothing: the terminal shows what it showed before, cell by cell;
 /// - VARIATION SELECTOR-16 (U+FE0F) is dropped, U+FE0E where it narrows a wide character;
 ///   a code point no terminal draws as ratatui expects becomes `?`;
-/// - combining marks with no character before them are dropped, a trailing ZWJ too; text
+/// - combining marks with no character before them are dropped, and every ZWJ that ends a
+///   grapheme (it joins nothing in it; unicode-width would read one after a skin-tone
+///   modifier as an emoji sequence and count the pair two cells narrower); text
 ///   ending in a character that joins what follows (a prepended concatenation mark, a lone
 ///   regional indicator, a conjoining jamo) ends with ZERO WIDTH SPACE, so text put after it
 ///   in the same string starts a grapheme of its own.
@@ -227,7 +232,7 @@ pub fn for_terminal(text: &str) -> Cow<'_, str> {
     let last = graphemes.clone().next_back();
     let ends_safe = first.is_none_or(|g| cell_width(g) > 0 && !joins_before(g))
         && last.is_none_or(|g| !joins_after(g));
-    if ends_safe && graphemes.all(one_cell) {
+    if ends_safe && graphemes.all(|g| one_cell(g) && !g.ends_with(ZWJ)) {
         return mapped;
     }
     let mut out = String::with_capacity(mapped.len() + 8);
@@ -335,6 +340,9 @@ fn fix_unit(unit: &str) -> Cow<'_, str> {
 /// its own: a piece that would join the last grapheme of `out` is separated by [`BREAK`] (or,
 /// when it is only zero-width marks, kept only if the joined grapheme is still one cell).
 fn push_piece(out: &mut String, piece: &str) {
+    // A ZWJ joins nothing at the end of a piece (the pieces are graphemes, or one-cell
+    // units of one): dropped.
+    let piece = piece.trim_end_matches(ZWJ);
     if piece.is_empty() {
         return;
     }

@@ -4,10 +4,13 @@
 use chrono::{DateTime, TimeZone, Utc};
 use club_admin::api::*;
 use club_admin::app::model::*;
-use club_admin::app::{Effect, Model, ModelOptions, Msg, update};
+use club_admin::app::{Effect, Model, Msg, update};
 use club_admin::app::{Key, KeyCode};
 use serde_json::json;
 use uuid::Uuid;
+
+/// The options a test model starts with (see [`options`]).
+pub use club_admin::app::ModelOptions;
 
 pub fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0)
@@ -15,25 +18,53 @@ pub fn now() -> DateTime<Utc> {
         .expect("time")
 }
 
-pub fn model() -> Model {
-    let mut m = Model::new(ModelOptions {
+/// The options every test model starts from: a token valid for 7 h 59 min at [`now`], a
+/// token file to save to, decisions sent at once (the grace period has its own tests), the
+/// server at `http://127.0.0.1:9`. A test that needs another start changes them with
+/// struct update syntax: `ModelOptions { lang, ..options() }`.
+pub fn options() -> ModelOptions {
+    options_at("http://127.0.0.1:9")
+}
+
+/// [`options`] for the server at `base_url`.
+pub fn options_at(base_url: &str) -> ModelOptions {
+    ModelOptions {
         token_expires: Some(now() + chrono::Duration::hours(7) + chrono::Duration::minutes(59)),
         now: now(),
         save_token: true,
         can_save_token: true,
-        // Decisions go at once here; the grace period has its own tests (`held_model`).
         decision_delay: std::time::Duration::ZERO,
-        ..ModelOptions::new("http://127.0.0.1:9")
-    });
+        ..ModelOptions::new(base_url)
+    }
+}
+
+/// A fresh model started with `o`, its queue 20 rows high. Nothing is read yet.
+pub fn model_from(o: ModelOptions) -> Model {
+    let mut m = Model::new(o);
     let _ = update(&mut m, Msg::Layout { queue_rows: 20 });
     m
 }
 
+pub fn model() -> Model {
+    model_from(options())
+}
+
 /// [`model_with`] whose approve/decline are held for `secs` seconds (the grace period).
 pub fn held_model(rows: Vec<ClubRequest>, secs: u64) -> Model {
-    let mut m = model_with(rows);
-    m.decision_delay = std::time::Duration::from_secs(secs);
-    m
+    loaded(
+        ModelOptions {
+            decision_delay: std::time::Duration::from_secs(secs),
+            ..options()
+        },
+        rows,
+    )
+}
+
+/// Moves the model's clock on by `d` with a tick (a decision held that long is sent) and
+/// returns the tick's effects.
+pub fn later(m: &mut Model, d: std::time::Duration) -> Vec<Effect> {
+    let at = m.now() + chrono::Duration::from_std(d).expect("a short duration");
+    update(m, Msg::Tick(at))
 }
 
 pub fn key(c: char) -> Msg {
@@ -164,12 +195,25 @@ pub fn model_with(rows: Vec<ClubRequest>) -> Model {
     load(model(), rows)
 }
 
+/// [`model_with`] started with `o`.
+pub fn loaded(o: ModelOptions, rows: Vec<ClubRequest>) -> Model {
+    load(model_from(o), rows)
+}
+
 /// [`model_with`] read in `lang` from the start: the messages of signing in and loading
 /// are in that language too.
 pub fn model_with_lang(rows: Vec<ClubRequest>, lang: club_admin::i18n::Lang) -> Model {
-    let mut m = model();
-    m.lang = lang;
-    load(m, rows)
+    loaded(ModelOptions { lang, ..options() }, rows)
+}
+
+/// The options of a reader of `lang`: years as that reader writes them (the Buddhist Era
+/// in Thai).
+pub fn options_in(lang: club_admin::i18n::Lang) -> ModelOptions {
+    ModelOptions {
+        lang,
+        year_style: club_admin::i18n::dates::YearStyle::default_for(lang),
+        ..options()
+    }
 }
 
 /// Signs `m` in as an admin and answers its first listing with `rows`.
@@ -268,7 +312,7 @@ pub fn help_drawn(m: &Model) -> String {
         m.popup
     );
     let s = screen(m, 120, 200);
-    let end = club_admin::i18n::tr(m.lang, "help-filter-terms");
+    let end = club_admin::i18n::tr(m.lang(), "help-filter-terms");
     let end = club_admin::text::for_terminal(&end);
     assert!(s.contains(end.as_ref()), "the help ends on screen:\n{s}");
     s

@@ -170,21 +170,21 @@ impl ModelOptions {
 #[derive(Debug, Clone)]
 pub struct Model {
     /// Base URL of the service.
-    pub base_url: String,
+    pub(crate) base_url: String,
     /// Key of this server in the saved queue and the audit file (see [`ModelOptions`]).
-    pub server_key: String,
+    pub(crate) server_key: String,
     /// Where to sign in.
-    pub sign_in_url: String,
+    pub(crate) sign_in_url: String,
     /// `--read-only`.
-    pub read_only: bool,
+    pub(crate) read_only: bool,
     /// The signed-in user.
     pub user: Loadable<User>,
     /// `api_version` of the last answer (sanitised).
-    pub api_version: Option<String>,
+    pub(crate) api_version: Option<String>,
     /// A token is set.
     pub has_token: bool,
     /// Token expiry from `exp`.
-    pub token_expires: Option<Timestamp>,
+    pub(crate) token_expires: Option<Timestamp>,
     /// A 401 said the session is over; cleared by signing in.
     pub session_expired: bool,
     /// Header connection state.
@@ -197,7 +197,7 @@ pub struct Model {
     /// students at `compact` only outside their classroom, api-notes.md).
     pub levels: Levels,
     /// Focused pane.
-    pub focus: Pane,
+    pub(crate) focus: Pane,
     /// Open pop-up.
     pub popup: Option<Popup>,
     /// Club pane.
@@ -205,13 +205,13 @@ pub struct Model {
     /// Activity log.
     pub log: ActivityLog,
     /// The keymap.
-    pub keymap: Keymap,
+    pub(crate) keymap: Keymap,
     /// Wall clock (set by ticks; keeps `view` deterministic).
-    pub now: Timestamp,
+    pub(crate) now: Timestamp,
     /// Terminal size (columns, rows).
-    pub size: (u16, u16),
+    pub(crate) size: (u16, u16),
     /// Rows of the queue table last drawn (for paging).
-    pub page_rows: usize,
+    pub(crate) page_rows: usize,
     /// How far each scrollable part can scroll, as last drawn (`Msg::Scrolled`): scrolling
     /// stops at the last line; `None` before the first frame.
     pub scroll_limits: Option<ScrollLimits>,
@@ -221,30 +221,30 @@ pub struct Model {
     /// The row the detail pane's scroll belongs to.
     pub detail_row: Option<Uuid>,
     /// Listing page size, 1..=100.
-    pub page_size: u32,
+    pub(crate) page_size: u32,
     /// Mouse capture on.
-    pub mouse: bool,
+    pub(crate) mouse: bool,
     /// Save pasted tokens by default.
-    pub save_token: bool,
+    pub(crate) save_token: bool,
     /// A pasted token can be saved.
-    pub can_save_token: bool,
+    pub(crate) can_save_token: bool,
     /// The UI language.
-    pub lang: crate::i18n::Lang,
+    pub(crate) lang: crate::i18n::Lang,
     /// How years are written.
-    pub year_style: crate::i18n::dates::YearStyle,
+    pub(crate) year_style: crate::i18n::dates::YearStyle,
     /// Thai-layout characters work as their keys (see [`ModelOptions::thai_keys`]).
-    pub thai_keys: bool,
+    pub(crate) thai_keys: bool,
     /// What the server lets this account do (approve and decline or not).
     pub capabilities: Capabilities,
     /// The user asked to quit.
-    pub quitting: bool,
+    pub(crate) quitting: bool,
     /// `q` was pressed once while actions were in flight; a second `q` quits.
-    pub quit_armed: bool,
+    pub(crate) quit_armed: bool,
     /// Grace period before an approve or decline is sent (zero: at once).
-    pub decision_delay: std::time::Duration,
+    pub(crate) decision_delay: std::time::Duration,
     /// "Send now" was chosen on quitting with decisions held: quit once no write is in
     /// flight.
-    pub quit_when_sent: bool,
+    pub(crate) quit_when_sent: bool,
     /// When "send now" was chosen: decisions answered since then that were not applied
     /// keep the program open (the moderator is told first).
     pub(crate) quit_since: Option<Timestamp>,
@@ -325,6 +325,81 @@ impl Model {
             link: Link::default(),
             busy_since: None,
         }
+    }
+
+    /// Base URL of the service.
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// Key of this server in the saved queue and the audit file.
+    pub fn server_key(&self) -> &str {
+        &self.server_key
+    }
+
+    /// `--read-only`.
+    pub fn read_only(&self) -> bool {
+        self.read_only
+    }
+
+    /// Token expiry from `exp`.
+    pub fn token_expires(&self) -> Option<Timestamp> {
+        self.token_expires
+    }
+
+    /// The wall clock as the last tick set it.
+    pub fn now(&self) -> Timestamp {
+        self.now
+    }
+
+    /// Terminal size (columns, rows).
+    pub fn size(&self) -> (u16, u16) {
+        self.size
+    }
+
+    /// Mouse capture on.
+    pub fn mouse(&self) -> bool {
+        self.mouse
+    }
+
+    /// Save pasted tokens by default.
+    pub fn save_token(&self) -> bool {
+        self.save_token
+    }
+
+    /// A pasted token can be saved.
+    pub fn can_save_token(&self) -> bool {
+        self.can_save_token
+    }
+
+    /// The UI language.
+    pub fn lang(&self) -> crate::i18n::Lang {
+        self.lang
+    }
+
+    /// How years are written.
+    pub fn year_style(&self) -> crate::i18n::dates::YearStyle {
+        self.year_style
+    }
+
+    /// `api_version` of the last answer (sanitised).
+    pub fn api_version(&self) -> Option<&str> {
+        self.api_version.as_deref()
+    }
+
+    /// The focused pane.
+    pub fn focus(&self) -> Pane {
+        self.focus
+    }
+
+    /// The user asked to quit (and nothing holds the quit back).
+    pub fn quitting(&self) -> bool {
+        self.quitting
+    }
+
+    /// Grace period before an approve or decline is sent.
+    pub fn decision_delay(&self) -> std::time::Duration {
+        self.decision_delay
     }
 
     /// What the hint bar and the help offer: changes only where allowed (not in

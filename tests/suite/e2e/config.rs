@@ -161,8 +161,10 @@ fn unknown_config_keys_and_bad_bindings_stop_the_start() {
     let s = resolve(&args, &env_of(&[]), None).expect("good bindings");
     assert_eq!(s.key_overrides["approve"], ["A", "ctrl-a"]);
     // The dashboard started with these bindings offers approve on `A` in its hint bar.
-    let mut m = common::model();
-    m.keymap = club_admin::runtime::keymap(&s).expect("good bindings");
+    let m = common::model_from(common::ModelOptions {
+        keymap: club_admin::runtime::keymap(&s).expect("good bindings"),
+        ..common::options()
+    });
     let bar = common::hint_bar(&m, 120);
     assert!(
         bar.contains("A approve") && bar.contains("X decline"),

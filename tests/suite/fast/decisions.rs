@@ -267,7 +267,7 @@ fn quitting_with_decisions_held_asks_and_waits_meanwhile() {
     );
     // Stay: the countdown goes on; it was due long ago, so the next tick sends it.
     update(&mut m, code(KeyCode::Esc));
-    assert!(m.popup.is_none() && !m.quitting);
+    assert!(m.popup.is_none() && !m.quitting());
     assert_eq!(puts(&tick(&mut m, 31)).len(), 1);
 }
 
@@ -685,7 +685,7 @@ fn an_unknown_outcome_is_re_read_by_itself_and_never_written_twice() {
     let fx = answer(&mut m, again[0], down());
     assert!(audits(&fx).is_empty());
     let due = m.retry_at().expect("a re-read is planned");
-    assert_eq!((due - m.now).num_seconds(), 1, "first backoff: 1 s");
+    assert_eq!((due - m.now()).num_seconds(), 1, "first backoff: 1 s");
     let row = m.queue.get(id(1)).expect("row");
     assert!(
         row.error
@@ -694,7 +694,7 @@ fn an_unknown_outcome_is_re_read_by_itself_and_never_written_twice() {
             .contains("reading it again in 1 s")
     );
     // Before it is due, nothing; at the time, the re-read goes out without a key.
-    let now = m.now;
+    let now = m.now();
     let early = update(&mut m, Msg::Retry(now));
     assert!(api_ids(&early, |c| matches!(c, ApiCall::GetRequest { .. })).is_empty());
     let fx = update(&mut m, Msg::Retry(due));

@@ -99,8 +99,7 @@ fn started(m: &mut Model) -> Vec<Effect> {
 
 /// A model started in `lang` as an admin, with `first` listed of `total` pending.
 fn listed(lang: Lang, first: Vec<ClubRequest>, total: u64) -> Model {
-    let mut m = model();
-    m.lang = lang;
+    let mut m = model_from(options_in(lang));
     let fx = started(&mut m);
     let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
     let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(admin()))));
@@ -189,8 +188,7 @@ fn auto_refresh_reloads_and_never_pulls_the_whole_listing() {
 
 /// A student's start whose staffed clubs' lookup failed with a 500.
 fn clubs_failed(lang: Lang) -> Model {
-    let mut m = model();
-    m.lang = lang;
+    let mut m = model_from(options_in(lang));
     let fx = started(&mut m);
     let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
     let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(student(77)))));
@@ -209,7 +207,7 @@ fn a_failed_first_load_is_retried_by_itself_with_backoff_and_says_so() {
         assert!(status(&m).contains(says), "{}", status(&m));
         same_after_redraw(&mut m);
         let at = m.retry_at().expect("a retry is planned");
-        assert_eq!((at - m.now).num_seconds(), 1);
+        assert_eq!((at - m.now()).num_seconds(), 1);
         // Again a 500: the next wait is longer.
         let fx = update(&mut m, Msg::Retry(at));
         let staffed = api_ids(&fx, |c| matches!(c, ApiCall::SearchClubs { .. }));
@@ -221,7 +219,7 @@ fn a_failed_first_load_is_retried_by_itself_with_backoff_and_says_so() {
         );
         let _ = answer(&mut m, staffed[0], ApiAnswer::Clubs(Err(server_error())));
         let next = m.retry_at().expect("planned again");
-        assert_eq!((next - m.now).num_seconds(), 2);
+        assert_eq!((next - m.now()).num_seconds(), 2);
         // Then the server answers: the queue loads, no more retries.
         let fx = update(&mut m, Msg::Retry(next));
         let staffed = api_ids(&fx, |c| matches!(c, ApiCall::SearchClubs { .. }))[0];
@@ -474,7 +472,7 @@ fn every_error_goes_to_the_activity_log_whole_with_its_time() {
         let entry = m.log.entries().last().expect("logged").clone();
         assert!(entry.label.contains(says), "{entry:?}");
         assert!(entry.label.contains("HTTP 500"), "whole: {entry:?}");
-        assert_eq!(entry.at, m.now);
+        assert_eq!(entry.at, m.now());
         let _ = update(&mut m, key('L'));
         let s = shown(&mut m, 120, 40);
         assert!(s.contains("09:00:00"), "{s}");
@@ -534,9 +532,9 @@ fn read_only_is_in_the_header_and_space_mark_leaves_the_hints() {
         let mut m = club_admin::app::Model::new(club_admin::app::ModelOptions {
             read_only: true,
             now: now(),
+            lang,
             ..club_admin::app::ModelOptions::new("http://127.0.0.1:9")
         });
-        m.lang = lang;
         let ro = club_admin::text::for_terminal(&club_admin::i18n::tr(lang, "header-read-only"))
             .into_owned();
         let mark =

@@ -13,12 +13,6 @@ use common::*;
 use uuid::Uuid;
 
 /// The model read in `lang` (years in the Buddhist Era in Thai).
-fn in_lang(mut m: Model, lang: Lang) -> Model {
-    m.lang = lang;
-    m.year_style = club_admin::i18n::dates::YearStyle::default_for(lang);
-    m
-}
-
 /// Thai as the terminal gets it (SARA AM drawn as NIKHAHIT + SARA AA).
 fn th(s: &str) -> String {
     club_admin::text::for_terminal(s).into_owned()
@@ -86,10 +80,19 @@ fn rows_in_every_state(lang: Lang) -> Model {
             n as i64,
         ));
     }
-    let mut m = in_lang(model_with(rows), lang);
+    // A grace period of 5 s: rows 1 and 2 are sent once it has passed, row 5 stays held.
+    let grace = std::time::Duration::from_secs(5);
+    let mut m = loaded(
+        ModelOptions {
+            decision_delay: grace,
+            ..options_in(lang)
+        },
+        rows,
+    );
     // 1: a decline refused by the server; the row keeps its error.
     select(&mut m, 1);
-    let fx = update(&mut m, key('x'));
+    update(&mut m, key('x'));
+    let fx = later(&mut m, grace);
     answer_write(
         &mut m,
         &fx,
@@ -99,15 +102,15 @@ fn rows_in_every_state(lang: Lang) -> Model {
     );
     // 2: deleted elsewhere: the approve is answered 404.
     select(&mut m, 2);
-    let fx = update(&mut m, key('a'));
+    update(&mut m, key('a'));
+    let fx = later(&mut m, grace);
     answer_write(&mut m, &fx, ApiAnswer::Updated(Err(not_found())));
     // 4: deleted here.
     select(&mut m, 4);
     update(&mut m, key('D'));
     let fx = update(&mut m, key('y'));
     answer_write(&mut m, &fx, ApiAnswer::Deleted(Ok(reply(()))));
-    // 5: approved with a grace period of 5 s: held, counting down.
-    m.decision_delay = std::time::Duration::from_secs(5);
+    // 5: approved: held, counting down.
     select(&mut m, 5);
     let fx = update(&mut m, key('a'));
     assert!(
@@ -130,7 +133,7 @@ fn rows_in_every_state(lang: Lang) -> Model {
 
 #[test]
 fn header_in_thai_and_english() {
-    let m = in_lang(model_with(sample_rows()), Lang::Thai);
+    let m = loaded(options_in(Lang::Thai), sample_rows());
     for w in [120, 80] {
         let s = screen(&m, w, 24);
         let header = s.lines().next().unwrap_or("");
@@ -147,7 +150,7 @@ fn header_in_thai_and_english() {
         };
         assert!(header.contains(role), "the role in Thai: {header}");
     }
-    let m = in_lang(model_with(sample_rows()), Lang::English);
+    let m = loaded(options_in(Lang::English), sample_rows());
     let header = screen(&m, 120, 24).lines().next().unwrap_or("").to_owned();
     english_words(
         &header,
@@ -167,7 +170,7 @@ fn header_in_thai_and_english() {
 #[test]
 fn header_session_connection_and_capability_in_thai() {
     for lang in Lang::ALL {
-        let mut m = in_lang(model_with(sample_rows()), lang);
+        let mut m = loaded(options_in(lang), sample_rows());
         m.connection = Connection::Offline("connection refused".into());
         m.capabilities.update_route = Some(UpdateRoute::Missing);
         m.has_token = false;
@@ -202,12 +205,18 @@ fn header_session_connection_and_capability_in_thai() {
                 english_words(narrow, &["no approve/decline"]);
             }
         }
-        m.has_token = true;
+        // Read-only from the start, its session over, an account the server refuses.
+        let mut m = loaded(
+            ModelOptions {
+                read_only: true,
+                ..options_in(lang)
+            },
+            sample_rows(),
+        );
         m.session_expired = true;
         m.capabilities.update_route = Some(UpdateRoute::RoleRefused {
             detail: "User is not a student".into(),
         });
-        m.read_only = true;
         let s = screen(&m, 120, 24);
         let (header, footer) = (
             s.lines().next().unwrap_or(""),
@@ -241,7 +250,7 @@ fn header_session_connection_and_capability_in_thai() {
 #[test]
 fn header_while_signing_in_and_for_a_user_not_onboarded() {
     for lang in Lang::ALL {
-        let mut m = in_lang(model(), lang);
+        let mut m = model_from(options_in(lang));
         let _ = club_admin::app::start(&mut m);
         let s = screen(&m, 120, 24);
         let (header, queue) = (s.lines().next().unwrap_or(""), s.as_str());
@@ -355,7 +364,7 @@ fn queue_title_keeps_what_matters_first_at_80_columns() {
 
 #[test]
 fn status_filter_keeps_the_server_words_in_thai() {
-    let mut m = in_lang(model_with(sample_rows()), Lang::Thai);
+    let mut m = loaded(options_in(Lang::Thai), sample_rows());
     update(&mut m, key('/'));
     typed(&mut m, "status:approved");
     update(&mut m, code(KeyCode::Enter));
@@ -382,7 +391,7 @@ fn status_filter_keeps_the_server_words_in_thai() {
 #[test]
 fn empty_states_in_thai_and_english() {
     for lang in Lang::ALL {
-        let m = in_lang(model_with(Vec::new()), lang);
+        let m = loaded(options_in(lang), Vec::new());
         let s = screen(&m, 80, 24);
         match lang {
             Lang::Thai => thai_words(
@@ -392,7 +401,7 @@ fn empty_states_in_thai_and_english() {
             ),
             Lang::English => english_words(&s, &["No pending requests.", "Nothing selected."]),
         }
-        let mut m = in_lang(model_with(sample_rows()), lang);
+        let mut m = loaded(options_in(lang), sample_rows());
         update(&mut m, key('/'));
         typed(&mut m, "nobody");
         update(&mut m, code(KeyCode::Enter));
@@ -448,7 +457,7 @@ fn detailed_student_row(m: &mut Model) {
 
 #[test]
 fn detail_pane_in_thai_and_english() {
-    let mut m = in_lang(model_with(sample_rows()), Lang::Thai);
+    let mut m = loaded(options_in(Lang::Thai), sample_rows());
     detailed_student_row(&mut m);
     let s = screen(&m, 120, 40);
     thai_words(
@@ -483,7 +492,7 @@ fn detail_pane_in_thai_and_english() {
         &["#51040 มาลี ศรีสุข / Malee Srisuk (มะลิ / Mali) · เลขที่ 12"],
         &["no. 12"],
     );
-    let mut m = in_lang(model_with(sample_rows()), Lang::English);
+    let mut m = loaded(options_in(Lang::English), sample_rows());
     detailed_student_row(&mut m);
     let s = screen(&m, 200, 40);
     english_words(
@@ -543,7 +552,7 @@ fn club() -> Club {
 #[test]
 fn club_pane_in_thai_and_english() {
     for lang in Lang::ALL {
-        let mut m = in_lang(model_with(sample_rows()), lang);
+        let mut m = loaded(options_in(lang), sample_rows());
         m.club.club_id = Some(id(5));
         m.club.club = Loadable::Loaded(club());
         let s = screen(&m, 120, 40);
@@ -598,7 +607,7 @@ fn club_pane_in_thai_and_english() {
 #[test]
 fn club_pane_states_and_field_hints_in_thai() {
     for lang in Lang::ALL {
-        let mut m = in_lang(model_with(sample_rows()), lang);
+        let mut m = loaded(options_in(lang), sample_rows());
         let s = screen(&m, 120, 40);
         match lang {
             Lang::Thai => thai_words(&s, &["กด c พิมพ์รหัสชุมนุม"], &["Press c"]),

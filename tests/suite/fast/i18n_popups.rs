@@ -51,18 +51,13 @@ fn whole(shown: &str, text: &str) {
     }
 }
 
-fn in_lang(mut m: Model, lang: Lang) -> Model {
-    m.lang = lang;
-    m
-}
-
 fn status(m: &Model) -> String {
     m.status_text().unwrap_or_default()
 }
 
 #[test]
 fn help_titles_hints_sections_and_no_match() {
-    let mut m = in_lang(model_with(sample_rows()), Lang::Thai);
+    let mut m = model_with_lang(sample_rows(), Lang::Thai);
     update(&mut m, key('?'));
     let s = screen(&m, 120, 40);
     words(
@@ -99,7 +94,7 @@ fn help_titles_hints_sections_and_no_match() {
         &["No key matches", "Commands (:)"],
     );
 
-    let mut m = in_lang(model_with(sample_rows()), Lang::English);
+    let mut m = model_with_lang(sample_rows(), Lang::English);
     update(&mut m, key('?'));
     typed(&mut m, "confirm");
     let s = screen(&m, 120, 40);
@@ -124,7 +119,7 @@ fn help_titles_hints_sections_and_no_match() {
 
 #[test]
 fn the_whole_help_fits_at_80x24_in_thai() {
-    let mut m = in_lang(model_with(sample_rows()), Lang::Thai);
+    let mut m = model_with_lang(sample_rows(), Lang::Thai);
     update(&mut m, key('?'));
     // Scroll to the end: the filter terms, the longest Thai line, wrap inside the box.
     let mut last = String::new();
@@ -143,7 +138,7 @@ fn the_whole_help_fits_at_80x24_in_thai() {
 
 #[test]
 fn delete_confirmation_names_the_request_in_the_readers_language() {
-    let mut m = in_lang(model_with(sample_rows()), Lang::Thai);
+    let mut m = model_with_lang(sample_rows(), Lang::Thai);
     update(&mut m, key('j'));
     update(&mut m, key('D'));
     let s = screen(&m, 80, 24);
@@ -166,7 +161,7 @@ fn delete_confirmation_names_the_request_in_the_readers_language() {
     assert!(m.popup.is_none());
     assert_eq!(status(&m), drawn("ยกเลิกการลบแล้ว"));
 
-    let mut m = in_lang(model_with(sample_rows()), Lang::English);
+    let mut m = model_with_lang(sample_rows(), Lang::English);
     update(&mut m, key('j'));
     update(&mut m, key('D'));
     let s = screen(&m, 80, 24);
@@ -189,7 +184,7 @@ fn delete_confirmation_names_the_request_in_the_readers_language() {
 
 /// Marks the two Robotics Club requests (1 and 4) of the sample rows.
 fn two_of_one_club(lang: Lang) -> Model {
-    let mut m = in_lang(model_with(sample_rows()), lang);
+    let mut m = model_with_lang(sample_rows(), lang);
     update(&mut m, key('j'));
     update(&mut m, key(' '));
     update(&mut m, key('j'));
@@ -281,7 +276,14 @@ fn seven() -> Vec<club_admin::api::ClubRequest> {
 
 /// Five decisions held on one request each and one on two marked requests, then `q`.
 fn quitting_with_six_held(lang: Lang) -> Model {
-    let mut m = in_lang(held_model(seven(), 30), lang);
+    let mut m = loaded(
+        ModelOptions {
+            lang,
+            decision_delay: std::time::Duration::from_secs(30),
+            ..options()
+        },
+        seven(),
+    );
     for _ in 0..5 {
         update(&mut m, key('a'));
     }
@@ -343,7 +345,7 @@ fn quit_question_with_decisions_held() {
 
 #[test]
 fn add_ids_box_and_its_refusals() {
-    let mut m = in_lang(model_with(sample_rows()), Lang::Thai);
+    let mut m = model_with_lang(sample_rows(), Lang::Thai);
     update(&mut m, key('i'));
     let s = screen(&m, 80, 24);
     words(
@@ -374,7 +376,7 @@ fn add_ids_box_and_its_refusals() {
     );
     assert!(matches!(m.popup, Some(Popup::AddIds { .. })));
 
-    let mut m = in_lang(model_with(sample_rows()), Lang::English);
+    let mut m = model_with_lang(sample_rows(), Lang::English);
     update(&mut m, key('i'));
     let s = screen(&m, 80, 24);
     words(
@@ -393,7 +395,7 @@ fn add_ids_box_and_its_refusals() {
 
 #[test]
 fn sign_in_box_its_toggle_and_the_refused_tokens() {
-    let mut m = in_lang(model_with(sample_rows()), Lang::Thai);
+    let mut m = model_with_lang(sample_rows(), Lang::Thai);
     update(&mut m, key('S'));
     let s = screen(&m, 80, 24);
     words(
@@ -437,8 +439,14 @@ fn sign_in_box_its_toggle_and_the_refused_tokens() {
         words(&s, &[why], &["nothing was pasted", "does not look like"]);
     }
     // Without a token file the box says the token stays in memory.
-    let mut m = in_lang(model_with(sample_rows()), Lang::Thai);
-    m.can_save_token = false;
+    let mut m = loaded(
+        ModelOptions {
+            lang: Lang::Thai,
+            can_save_token: false,
+            ..options()
+        },
+        sample_rows(),
+    );
     update(&mut m, key('S'));
     let s = screen(&m, 80, 24);
     words(
@@ -451,7 +459,7 @@ fn sign_in_box_its_toggle_and_the_refused_tokens() {
     update(&mut m, code(KeyCode::Esc));
     assert_eq!(status(&m), drawn("ยังไม่ได้เข้าสู่ระบบ: กด S เพื่อเข้าสู่ระบบ"));
 
-    let mut m = in_lang(model_with(sample_rows()), Lang::English);
+    let mut m = model_with_lang(sample_rows(), Lang::English);
     update(&mut m, key('S'));
     update(&mut m, code(KeyCode::Enter));
     let s = screen(&m, 80, 24);
@@ -494,7 +502,7 @@ fn command_line_hints() {
             ["สั่งงาน", "ยกเลิก"],
         ),
     ] {
-        let mut m = in_lang(model_with(sample_rows()), lang);
+        let mut m = model_with_lang(sample_rows(), lang);
         update(&mut m, key(':'));
         assert!(matches!(m.popup, Some(Popup::Command { .. })));
         words(&screen(&m, 80, 24), &present, &absent);
@@ -503,7 +511,7 @@ fn command_line_hints() {
 
 /// The new-contact form of a club shown (Robotics Club), opened from the club pane.
 fn contact_form(lang: Lang) -> Model {
-    let mut m = in_lang(model_with(sample_rows()), lang);
+    let mut m = model_with_lang(sample_rows(), lang);
     update(&mut m, key('c'));
     m.club.club_id = Some(Uuid::from_u128(5));
     m.club.club = Loadable::Loaded(

@@ -37,11 +37,9 @@ fn answer(m: &mut Model, rid: u64, a: ApiAnswer) -> Vec<Effect> {
     )
 }
 
-/// The sample rows listed as for [`model_with`], read in `lang` from then on.
+/// The sample rows listed as for [`model_with`], read in `lang` from the start.
 fn sample_in(lang: Lang) -> Model {
-    let mut m = model_with(sample_rows());
-    m.lang = lang;
-    m
+    model_with_lang(sample_rows(), lang)
 }
 
 /// (request id, target) of every PUT among `fx`.
@@ -208,8 +206,14 @@ fn a_pasted_token_is_checked_then_refused_in_the_readers_language() {
 #[test]
 fn a_held_decision_names_student_and_club_in_the_readers_language() {
     for lang in Lang::ALL {
-        let mut m = held_model(sample_rows(), 5);
-        m.lang = lang;
+        let mut m = loaded(
+            ModelOptions {
+                lang,
+                decision_delay: std::time::Duration::from_secs(5),
+                ..options()
+            },
+            sample_rows(),
+        );
         update(&mut m, key('j'));
         update(&mut m, key('a'));
         assert_eq!(
@@ -260,8 +264,14 @@ fn a_held_decision_names_student_and_club_in_the_readers_language() {
 #[test]
 fn a_held_bulk_decision_counts_its_requests() {
     for lang in Lang::ALL {
-        let mut m = held_model(sample_rows(), 5);
-        m.lang = lang;
+        let mut m = loaded(
+            ModelOptions {
+                lang,
+                decision_delay: std::time::Duration::from_secs(5),
+                ..options()
+            },
+            sample_rows(),
+        );
         update(&mut m, key('j'));
         update(&mut m, key(' '));
         update(&mut m, key(' '));
@@ -646,8 +656,7 @@ fn the_log_pane_in_both_languages() {
 #[test]
 fn the_log_pane_empty_and_with_earlier_sessions() {
     for lang in Lang::ALL {
-        let mut m = model();
-        m.lang = lang;
+        let mut m = model_from(ModelOptions { lang, ..options() });
         update(&mut m, key('L'));
         let pane = log_pane(&m);
         assert!(
@@ -660,7 +669,7 @@ fn the_log_pane_empty_and_with_earlier_sessions() {
         );
         let earlier = AuditEntry {
             at: now() - chrono::Duration::days(1),
-            server: m.server_key.clone(),
+            server: m.server_key().to_owned(),
             user: None,
             action: "decline".into(),
             target: id(9),
@@ -740,13 +749,19 @@ fn start_up_warnings_id_origins_and_local_failures_in_the_readers_language() {
 #[test]
 fn a_held_decision_due_while_the_quit_question_is_open_waits_for_the_answer() {
     for lang in Lang::ALL {
-        let mut m = model_with_lang(sample_rows(), lang);
-        m.decision_delay = std::time::Duration::from_secs(5);
+        let mut m = loaded(
+            ModelOptions {
+                lang,
+                decision_delay: std::time::Duration::from_secs(5),
+                ..options()
+            },
+            sample_rows(),
+        );
         update(&mut m, key('j'));
         update(&mut m, key('a'));
         update(&mut m, key('q'));
         assert!(matches!(m.popup, Some(Popup::QuitHeld)), "{:?}", m.popup);
-        let later = m.now + chrono::Duration::seconds(6);
+        let later = m.now() + chrono::Duration::seconds(6);
         update(&mut m, Msg::Tick(later));
         let text = status(&m);
         assert!(
@@ -774,12 +789,18 @@ fn thai_typed_into_a_refusal_is_shown_as_typed_not_escaped() {
 #[test]
 fn a_due_held_row_shows_no_zero_countdown_and_thai_level_names_are_understood() {
     for lang in Lang::ALL {
-        let mut m = model_with_lang(sample_rows(), lang);
-        m.decision_delay = std::time::Duration::from_secs(5);
+        let mut m = loaded(
+            ModelOptions {
+                lang,
+                decision_delay: std::time::Duration::from_secs(5),
+                ..options()
+            },
+            sample_rows(),
+        );
         update(&mut m, key('j'));
         update(&mut m, key('a'));
         update(&mut m, key('q'));
-        let later = m.now + chrono::Duration::seconds(6);
+        let later = m.now() + chrono::Duration::seconds(6);
         update(&mut m, Msg::Tick(later));
         let s = screen(&m, 120, 40);
         assert!(!s.contains(&pick(lang, "อนุมัติ 0 วิ", "approving 0 s")), "{s}");
@@ -824,8 +845,7 @@ fn a_refresh_whose_reads_fail_does_not_say_refreshed() {
     };
     for lang in Lang::ALL {
         // The server cannot be reached from the start (the user was never read), then `r`.
-        let mut m = model();
-        m.lang = lang;
+        let mut m = model_from(ModelOptions { lang, ..options() });
         let fx = club_admin::app::start(&mut m);
         fail_all(&mut m, fx);
         let fx = update(&mut m, key('r'));

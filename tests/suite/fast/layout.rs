@@ -105,10 +105,11 @@ fn demo(lang: Lang, delay: u64) -> Model {
         .enumerate()
         .map(|(n, s)| demo_row(n, s, "pending"))
         .collect();
-    let mut m = model_with_lang(rows, lang);
-    m.year_style = club_admin::i18n::dates::YearStyle::default_for(lang);
-    m.decision_delay = std::time::Duration::from_secs(delay);
-    m
+    let o = ModelOptions {
+        decision_delay: std::time::Duration::from_secs(delay),
+        ..options_in(lang)
+    };
+    loaded(o, rows)
 }
 
 /// The queue's table lines (below the column header) of a screen: those holding a `#`.
@@ -149,7 +150,7 @@ fn sara_am_whole(screen: &str, what: &str) {
 fn rows_drawn_whole_or_cut(m: &Model, screen: &str, what: &str) {
     let lines = table_lines(screen);
     assert!(!lines.is_empty(), "{what}:\n{screen}");
-    let thai = m.lang == Lang::Thai;
+    let thai = m.lang() == Lang::Thai;
     for (line, s) in lines.iter().zip(STUDENTS.iter()) {
         let (name, club) = if thai { (s.0, s.3) } else { (s.1, s.4) };
         // The number is never cut, so it is never read as another student's.

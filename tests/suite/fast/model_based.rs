@@ -374,7 +374,7 @@ impl Run {
 
     /// True when a key goes to the queue's keymap (no pop-up, no text field).
     fn in_queue(&self) -> bool {
-        self.m.popup.is_none() && self.m.focus == Pane::Queue && !self.m.club.editing
+        self.m.popup.is_none() && self.m.focus() == Pane::Queue && !self.m.club.editing
     }
 
     fn key(&mut self, k: Key) {

@@ -265,7 +265,7 @@ fn invalid_ids_from_the_command_line_are_reported_and_logged() {
 fn commands_refuse_unknown_arguments_and_say_what_they_did() {
     let mut m = model_with(sample_rows());
     let fx = command(&mut m, "mouse maybe");
-    assert!(!m.mouse && fx.iter().all(|e| !matches!(e, Effect::SetMouse(_))));
+    assert!(!m.mouse() && fx.iter().all(|e| !matches!(e, Effect::SetMouse(_))));
     assert!(status(&m).contains("mouse takes on or off"));
     command(&mut m, "club-level");
     assert!(status(&m).contains("club-level takes a fetch level"));
@@ -416,7 +416,7 @@ fn an_id_that_never_existed_says_not_found() {
 #[test]
 fn a_restored_filter_is_announced() {
     let mut m = model();
-    let server = m.server_key.clone();
+    let server = m.server_key().to_owned();
     update(
         &mut m,
         Msg::Restore(SavedQueue {

@@ -41,8 +41,7 @@ fn select(m: &mut Model, n: u128) {
 #[test]
 fn year_matches_the_be_year_shown_and_the_ce_year_in_both_languages() {
     for lang in Lang::ALL {
-        let mut m = model_with_lang(sample_rows(), lang);
-        m.year_style = club_admin::i18n::dates::YearStyle::default_for(lang);
+        let mut m = loaded(options_in(lang), sample_rows());
         // Three requests of 2026 (2569), one of 2025 (2568).
         assert_eq!(filtered(&mut m, "year:2569"), 3, "{lang:?}");
         let s = screen(&m, 120, 40);
@@ -191,8 +190,14 @@ fn undo_is_in_the_help_only_where_approve_and_decline_are() {
         );
 
         // Read-only: nothing that changes data, and nothing to take back.
-        let mut m = model_with_lang(sample_rows(), lang);
-        m.read_only = true;
+        let mut m = loaded(
+            ModelOptions {
+                lang,
+                read_only: true,
+                ..options()
+            },
+            sample_rows(),
+        );
         let help = whole_help(&mut m);
         for gone in [
             "action-approve",
@@ -232,9 +237,15 @@ fn tab_in_the_sign_in_box_is_offered_only_where_it_saves_and_then_toggles() {
 
         // No token file (the demo): the box says the token stays in memory; neither the
         // hint bar nor the help offers Tab, and Tab changes nothing.
-        let mut m = model_with_lang(sample_rows(), lang);
-        m.can_save_token = false;
-        m.save_token = false;
+        let mut m = loaded(
+            ModelOptions {
+                lang,
+                can_save_token: false,
+                save_token: false,
+                ..options()
+            },
+            sample_rows(),
+        );
         let help = whole_help(&mut m);
         assert!(
             help.contains(&club_admin::i18n::tr(lang, "popup-help-sign-in")),
@@ -254,7 +265,7 @@ fn tab_in_the_sign_in_box_is_offered_only_where_it_saves_and_then_toggles() {
 
         // A token file: offered in both, and Tab visibly turns saving off and on.
         let mut m = model_with_lang(sample_rows(), lang);
-        assert!(m.can_save_token && m.save_token);
+        assert!(m.can_save_token() && m.save_token());
         let help = whole_help(&mut m);
         assert!(help.contains(&toggle_help), "{help}");
         update(&mut m, key('S'));

@@ -95,13 +95,17 @@ fn start_probes_the_update_route_beside_the_user_only_with_a_token_and_not_read_
         "a read: never audited"
     );
 
-    let mut m = model();
-    m.has_token = false;
+    let mut m = model_from(ModelOptions {
+        has_token: false,
+        ..options()
+    });
     let fx = club_admin::app::start(&mut m);
     assert_eq!(calls(&fx), vec![&ApiCall::CurrentUser]);
 
-    let mut m = model();
-    m.read_only = true;
+    let mut m = model_from(ModelOptions {
+        read_only: true,
+        ..options()
+    });
     let fx = club_admin::app::start(&mut m);
     assert_eq!(calls(&fx), vec![&ApiCall::CurrentUser]);
 }
@@ -278,7 +282,7 @@ fn a_warm_start_lists_the_remembered_clubs_at_once_and_the_answers_confirm_them(
     let fx = club_admin::app::start(&mut m);
     let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
     let saved = SavedQueue {
-        server: m.server_key.clone(),
+        server: m.server_key().to_owned(),
         scope: Some(SavedScope::Clubs(vec![id(5)])),
         ..SavedQueue::default()
     };
@@ -321,7 +325,7 @@ fn a_changed_scope_corrects_the_queue_and_keeps_the_cursor() {
     let fx = club_admin::app::start(&mut m);
     let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
     let saved = SavedQueue {
-        server: m.server_key.clone(),
+        server: m.server_key().to_owned(),
         manual_ids: vec![id(9)],
         scope: Some(SavedScope::Clubs(vec![id(5), id(6)])),
         ..SavedQueue::default()
@@ -524,7 +528,11 @@ fn reads_lost_offline_are_retried_with_backoff_and_resent_when_the_link_is_back(
     assert_eq!(all_unreachable(&mut m, &fx), 2);
     assert!(matches!(m.connection, Connection::Offline(_)));
     let mut at = m.retry_at().expect("a retry is planned");
-    assert_eq!((at - m.now).num_seconds(), 1, "1 s after the first failure");
+    assert_eq!(
+        (at - m.now()).num_seconds(),
+        1,
+        "1 s after the first failure"
+    );
 
     let mut waits = Vec::new();
     for _ in 0..7 {
@@ -640,7 +648,7 @@ fn a_remembered_scope_whose_listing_failed_is_listed_once_confirmed() {
     let fx = club_admin::app::start(&mut m);
     let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
     let saved = SavedQueue {
-        server: m.server_key.clone(),
+        server: m.server_key().to_owned(),
         scope: Some(SavedScope::All),
         ..SavedQueue::default()
     };
@@ -676,7 +684,7 @@ fn the_same_clubs_in_another_order_are_the_same_scope() {
     let fx = club_admin::app::start(&mut m);
     let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
     let saved = SavedQueue {
-        server: m.server_key.clone(),
+        server: m.server_key().to_owned(),
         scope: Some(SavedScope::Clubs(vec![id(6), id(5)])),
         ..SavedQueue::default()
     };
@@ -704,7 +712,7 @@ fn reads_asked_for_while_a_known_page_is_skipped_are_sent() {
     let fx = club_admin::app::start(&mut m);
     let _ = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
     let saved = SavedQueue {
-        server: m.server_key.clone(),
+        server: m.server_key().to_owned(),
         scope: Some(SavedScope::Clubs(vec![id(5)])),
         ..SavedQueue::default()
     };
@@ -757,7 +765,7 @@ fn calls_in_flight_show_only_once_they_last() {
         (0..120).map(|x| b[(x, 38)].symbol()).collect::<String>()
     };
     assert!(m.busy(), "the probe is in flight");
-    let t0 = m.now;
+    let t0 = m.now();
     let _ = update(&mut m, Msg::Tick(t0));
     assert!(!status_row(&m).contains("in flight"), "not at once");
     let _ = update(&mut m, Msg::Tick(t0 + chrono::Duration::milliseconds(240)));

@@ -34,8 +34,13 @@ fn text_fields_take_thai_as_typed() {
 
 #[test]
 fn thai_keys_can_be_turned_off() {
-    let mut m = model_with(sample_rows());
-    m.thai_keys = false;
+    let mut m = loaded(
+        ModelOptions {
+            thai_keys: false,
+            ..options()
+        },
+        sample_rows(),
+    );
     let fx = update(&mut m, key('ฟ'));
     assert_eq!(puts(&fx), 0);
     assert_eq!(m.queue.cursor(), 0);
@@ -68,8 +73,13 @@ fn a_confirmation_takes_the_thai_characters_of_y_and_n() {
 /// With `thai_keys = false` a Thai character in a confirmation does nothing.
 #[test]
 fn a_confirmation_ignores_thai_characters_when_thai_keys_is_off() {
-    let mut m = model_with(sample_rows());
-    m.thai_keys = false;
+    let mut m = loaded(
+        ModelOptions {
+            thai_keys: false,
+            ..options()
+        },
+        sample_rows(),
+    );
     update(&mut m, key('D'));
     let fx = update(&mut m, key('ั'));
     assert!(fx.is_empty());

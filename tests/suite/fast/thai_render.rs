@@ -313,6 +313,39 @@ fn vt_advance(s: &str) -> usize {
     col as usize
 }
 
+/// A zero-width joiner that joins nothing in its own grapheme is dropped: after a skin-tone
+/// modifier, unicode-width (what ratatui measures a span's width with) reads it as an emoji
+/// ZWJ sequence two cells wide where the buffer holds two graphemes of two cells each. The
+/// first case is the one the property test below found (2026-11-24, issue 20's runs).
+#[test]
+fn a_zero_width_joiner_that_joins_nothing_is_dropped() {
+    for raw in [
+        "ก\u{1f3fd}\u{200d}\u{1f469}",
+        "\u{1f469}\u{1f3fd}\u{200d}\u{1f469}",
+        "a\u{200d}\u{1f469}",
+        "ก\u{200d}ข",
+    ] {
+        let c = clean(raw, 200);
+        assert!(!c.contains('\u{200d}'), "{raw:?} -> {c:?}");
+        assert_eq!(width(&c), vt_advance(&c), "{raw:?} -> {c:?}");
+        assert_eq!(
+            width(&c),
+            unicode_width::UnicodeWidthStr::width(c.as_str()),
+            "{raw:?} -> {c:?}"
+        );
+        assert_eq!(for_terminal(&c), c.as_str(), "idempotent: {c:?}");
+    }
+    // A ZWJ sequence keeps its look, one emoji per cell, and its width agrees everywhere.
+    let c = clean("\u{1f469}\u{200d}\u{1f4bb}", 200);
+    assert!(c.contains('\u{1f469}') && c.contains('\u{1f4bb}'), "{c:?}");
+    assert_eq!(width(&c), vt_advance(&c), "{c:?}");
+    assert_eq!(
+        width(&c),
+        unicode_width::UnicodeWidthStr::width(c.as_str()),
+        "{c:?}"
+    );
+}
+
 fn thai_char() -> impl Strategy<Value = char> {
     prop_oneof![
         // The Thai block (consonants, vowels, tone marks, SARA AM, digits).
@@ -444,8 +477,12 @@ fn held_countdown_over_thai_clubs_keeps_cells_whole_on_the_terminal() {
         .collect();
     for (w, h) in [(80u16, 24u16), (120, 40)] {
         let theme = Theme::new(true);
-        let mut m = model_with_lang(rows.clone(), club_admin::i18n::Lang::Thai);
-        m.decision_delay = std::time::Duration::from_secs(5);
+        let o = ModelOptions {
+            lang: club_admin::i18n::Lang::Thai,
+            decision_delay: std::time::Duration::from_secs(5),
+            ..options()
+        };
+        let mut m = loaded(o, rows.clone());
         let queue_rows = queue_rows(w, h, m.log.visible);
         let _ = update(&mut m, Msg::Layout { queue_rows });
         let mut e = Emulated::new(w, h);

@@ -172,9 +172,20 @@ fn tour(lang: Lang, w: u16, h: u16) -> Vec<(String, String)> {
     let mut shots = Vec::new();
     let start = |lang: Lang| model_with_lang(rows(), lang);
     let held = |lang: Lang| {
-        let mut m = model_with_lang(rows(), lang);
-        m.decision_delay = std::time::Duration::from_secs(5);
-        m
+        let o = ModelOptions {
+            lang,
+            decision_delay: std::time::Duration::from_secs(5),
+            ..options()
+        };
+        loaded(o, rows())
+    };
+    let read_only = |lang: Lang| {
+        let o = ModelOptions {
+            lang,
+            read_only: true,
+            ..options()
+        };
+        loaded(o, rows())
     };
     let mut shot = |name: &str, m: &Model| shots.push((name.to_owned(), screen(m, w, h)));
 
@@ -302,8 +313,7 @@ fn tour(lang: Lang, w: u16, h: u16) -> Vec<(String, String)> {
     shot("quit with a held decision", &m);
 
     // Read-only.
-    let mut m = start(lang);
-    m.read_only = true;
+    let mut m = read_only(lang);
     update(&mut m, key('a'));
     shot("read-only", &m);
 

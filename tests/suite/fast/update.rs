@@ -223,16 +223,16 @@ fn navigation_keys() {
     update(&mut m, key('k'));
     assert_eq!(m.queue.cursor(), 0, "stays at the top");
     update(&mut m, code(KeyCode::Tab));
-    assert_eq!(m.focus, Pane::Club);
+    assert_eq!(m.focus(), Pane::Club);
     update(&mut m, code(KeyCode::BackTab));
-    assert_eq!(m.focus, Pane::Queue);
+    assert_eq!(m.focus(), Pane::Queue);
     update(&mut m, key('L'));
     assert!(m.log.visible);
     update(&mut m, code(KeyCode::Tab));
     update(&mut m, code(KeyCode::Tab));
-    assert_eq!(m.focus, Pane::Log);
+    assert_eq!(m.focus(), Pane::Log);
     update(&mut m, key('L'));
-    assert_eq!(m.focus, Pane::Queue, "hiding the log leaves its focus");
+    assert_eq!(m.focus(), Pane::Queue, "hiding the log leaves its focus");
 }
 
 #[test]
@@ -547,13 +547,13 @@ fn single_letter_commands_never_fire_in_a_text_field() {
     update(&mut m, key('/'));
     let fx = typed(&mut m, "qaxD?");
     assert!(fx.is_empty());
-    assert!(!m.quitting);
+    assert!(!m.quitting());
     assert!(matches!(&m.popup, Some(Popup::Filter { input, .. }) if input.value() == "qaxD?"));
     update(&mut m, code(KeyCode::Esc));
     update(&mut m, key('c'));
     assert!(m.club.editing);
     let fx = typed(&mut m, "qa");
-    assert!(fx.is_empty() && !m.quitting);
+    assert!(fx.is_empty() && !m.quitting());
     assert_eq!(m.club.input.value(), "qa");
 }
 
@@ -740,7 +740,7 @@ fn unauthorised_anywhere_becomes_session_expired_without_losing_the_queue() {
     assert!(matches!(fx.first(), Some(Effect::SetToken(_))));
     assert!(fx.iter().any(|e| matches!(e, Effect::SaveToken(_))));
     assert!(!m.session_expired);
-    assert_eq!(m.token_expires.map(|t| t.timestamp()), Some(1795366541));
+    assert_eq!(m.token_expires().map(|t| t.timestamp()), Some(1795366541));
     let dbg = format!("{check:?}{fx:?}");
     assert!(
         !dbg.contains(token),
@@ -767,8 +767,13 @@ fn a_bad_pasted_token_is_explained() {
 
 #[test]
 fn read_only_refuses_every_change() {
-    let mut m = model_with(sample_rows());
-    m.read_only = true;
+    let mut m = loaded(
+        ModelOptions {
+            read_only: true,
+            ..options()
+        },
+        sample_rows(),
+    );
     update(&mut m, key('j'));
     for k in ['a', 'x', 'D'] {
         let fx = update(&mut m, key(k));
@@ -783,10 +788,10 @@ fn quit_saves_the_queue_and_asks_twice_while_actions_run() {
     update(&mut m, key('j'));
     update(&mut m, key('a'));
     let fx = update(&mut m, key('q'));
-    assert!(fx.is_empty() && !m.quitting, "first q warns");
+    assert!(fx.is_empty() && !m.quitting(), "first q warns");
     assert!(m.status_text().expect("status").contains("press q again"));
     let fx = update(&mut m, key('q'));
-    assert!(m.quitting);
+    assert!(m.quitting());
     match &fx[..] {
         [Effect::Audit(a), Effect::Quit] => {
             assert_eq!(
@@ -799,7 +804,7 @@ fn quit_saves_the_queue_and_asks_twice_while_actions_run() {
     }
     let mut m = model_with(sample_rows());
     let fx = update(&mut m, ctrl('c'));
-    assert!(m.quitting && matches!(fx.last(), Some(Effect::Quit)));
+    assert!(m.quitting() && matches!(fx.last(), Some(Effect::Quit)));
 }
 
 #[test]
@@ -893,9 +898,9 @@ fn stale_answers_are_dropped_and_ticks_and_resizes_apply() {
     assert_eq!(m.queue.items(), before);
     let later = now() + chrono::Duration::minutes(5);
     update(&mut m, Msg::Tick(later));
-    assert_eq!(m.now, later);
+    assert_eq!(m.now(), later);
     update(&mut m, Msg::Resize(80, 24));
-    assert_eq!(m.size, (80, 24));
+    assert_eq!(m.size(), (80, 24));
 }
 
 #[test]
@@ -952,7 +957,7 @@ fn restore_applies_only_to_the_same_server() {
     assert!(update(&mut m, Msg::Restore(saved.clone())).is_empty());
     assert!(m.queue.items().is_empty());
     let saved = SavedQueue {
-        server: m.base_url.clone(),
+        server: m.base_url().to_owned(),
         ..saved
     };
     let fx = update(&mut m, Msg::Restore(saved));
@@ -987,10 +992,16 @@ fn keymap_overrides_apply_and_bad_bindings_are_reported() {
     assert!(all.contains("bound to both"), "{all}");
     assert!(all.contains("Esc only cancels"), "{all}");
     // The hint bar as drawn offers approve on its key: `a` by default, `A` once rebound.
-    let mut m = model_with(sample_rows());
+    let m = model_with(sample_rows());
     let bar = hint_bar(&m, 120);
     assert!(bar.contains("a approve"), "{bar}");
-    m.keymap = km;
+    let m = loaded(
+        ModelOptions {
+            keymap: km,
+            ..options()
+        },
+        sample_rows(),
+    );
     let bar = hint_bar(&m, 120);
     assert!(
         bar.contains("A approve") && !bar.contains("a approve"),
@@ -1131,8 +1142,10 @@ fn incremental_counts_match_a_full_recount() {
 
 #[test]
 fn decisions_shift_the_pending_listing_and_no_request_is_skipped() {
-    let mut m = model();
-    m.page_size = 2;
+    let mut m = model_from(ModelOptions {
+        page_size: 2,
+        ..options()
+    });
     let fx = club_admin::app::start(&mut m);
     let rid = api_ids(&fx, |_| true)[0];
     let fx = answer(&mut m, rid, ApiAnswer::User(Ok(reply(admin()))));
@@ -1251,7 +1264,7 @@ fn a_click_selects_a_row_or_focuses_a_pane() {
             row: None,
         },
     );
-    assert_eq!(m.focus, Pane::Club);
+    assert_eq!(m.focus(), Pane::Club);
     update(
         &mut m,
         Msg::Click {
@@ -1259,7 +1272,7 @@ fn a_click_selects_a_row_or_focuses_a_pane() {
             row: None,
         },
     );
-    assert_eq!(m.focus, Pane::Queue, "the log is hidden");
+    assert_eq!(m.focus(), Pane::Queue, "the log is hidden");
     update(&mut m, key('?'));
     update(
         &mut m,
@@ -1268,7 +1281,7 @@ fn a_click_selects_a_row_or_focuses_a_pane() {
             row: None,
         },
     );
-    assert_eq!(m.focus, Pane::Queue, "a pop-up takes no clicks behind it");
+    assert_eq!(m.focus(), Pane::Queue, "a pop-up takes no clicks behind it");
 }
 
 #[test]
@@ -1276,7 +1289,7 @@ fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
     let mut m = model_with(sample_rows());
     let entry = |outcome: Outcome, detail: Option<&str>| club_admin::app::AuditEntry {
         at: now(),
-        server: m.server_key.clone(),
+        server: m.server_key().to_owned(),
         user: None,
         action: "approve".into(),
         target: id(1),

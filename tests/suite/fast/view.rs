@@ -241,17 +241,20 @@ fn club_pane_and_log() {
     insta::assert_snapshot!("club_and_log_120x40", s);
 }
 
-/// The same model read by a Thai user: names in Thai first, hints, help titles and dates
-/// in Thai, years in the Buddhist Era.
-fn thai(mut m: Model) -> Model {
-    m.lang = club_admin::i18n::Lang::Thai;
-    m.year_style = club_admin::i18n::dates::YearStyle::Be;
-    m
+/// The sample rows read by a Thai user from the start: names in Thai first, hints, help
+/// titles and dates in Thai, years in the Buddhist Era.
+fn thai(o: ModelOptions) -> Model {
+    let o = ModelOptions {
+        lang: club_admin::i18n::Lang::Thai,
+        year_style: club_admin::i18n::dates::YearStyle::Be,
+        ..o
+    };
+    loaded(o, sample_rows())
 }
 
 #[test]
 fn queue_in_thai_at_120x40_and_80x24() {
-    let m = thai(model_with_lang(sample_rows(), club_admin::i18n::Lang::Thai));
+    let m = thai(options());
     let wide = text(&draw(&m, 120, 40, true));
     assert!(
         wide.contains("ชุมนุมหุ่นยนต์") && wide.contains("2569"),
@@ -272,7 +275,7 @@ fn queue_in_thai_at_120x40_and_80x24() {
 
 #[test]
 fn help_in_thai_is_searchable_in_thai() {
-    let mut m = thai(model_with_lang(sample_rows(), club_admin::i18n::Lang::Thai));
+    let mut m = thai(options());
     update(&mut m, key('?'));
     let screen = text(&draw(&m, 120, 40, true));
     assert!(
@@ -290,7 +293,7 @@ fn help_in_thai_is_searchable_in_thai() {
 /// first), the row's error, the club's counts, contacts and fetch level in Thai.
 #[test]
 fn detail_and_club_in_thai_at_120x40_and_80x24() {
-    let mut m = thai(model_with_lang(sample_rows(), club_admin::i18n::Lang::Thai));
+    let mut m = thai(options());
     update(&mut m, key('j'));
     let fx = update(&mut m, key('x'));
     let put = api_ids(&fx, |c| {
@@ -329,7 +332,7 @@ fn detail_and_club_in_thai_at_120x40_and_80x24() {
 
 #[test]
 fn delete_confirmation_in_thai_at_80x24() {
-    let mut m = thai(model_with_lang(sample_rows(), club_admin::i18n::Lang::Thai));
+    let mut m = thai(options());
     update(&mut m, key('j'));
     update(&mut m, key('D'));
     let s = text(&draw(&m, 80, 24, true));
@@ -339,7 +342,7 @@ fn delete_confirmation_in_thai_at_80x24() {
 
 #[test]
 fn sign_in_box_in_thai_at_80x24() {
-    let mut m = thai(model_with_lang(sample_rows(), club_admin::i18n::Lang::Thai));
+    let mut m = thai(options());
     update(&mut m, key('S'));
     update(&mut m, code(KeyCode::Enter));
     let s = text(&draw(&m, 80, 24, true));
@@ -352,7 +355,10 @@ fn sign_in_box_in_thai_at_80x24() {
 
 #[test]
 fn quit_with_decisions_held_in_thai_at_80x24() {
-    let mut m = thai(held_model(sample_rows(), 30));
+    let mut m = thai(ModelOptions {
+        decision_delay: std::time::Duration::from_secs(30),
+        ..options()
+    });
     update(&mut m, key('j'));
     update(&mut m, key('a'));
     update(&mut m, key('a'));

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use chrono::Duration as Span;
 use club_admin::api::*;
-use club_admin::app::{Msg, Outcome, Popup};
+use club_admin::app::{ModelOptions, Msg, Outcome, Popup};
 use club_admin::demo::{self, DemoHandle, DemoOptions, Faults};
 use club_admin::runtime::headless::Headless;
 use common::*;
@@ -26,9 +26,10 @@ async fn driver(d: &DemoHandle, label: &str, delay_secs: u64) -> Headless {
         },
     )
     .expect("client");
-    let mut m = model();
-    m.base_url = d.base_url.clone();
-    m.decision_delay = Duration::from_secs(delay_secs);
+    let m = model_from(ModelOptions {
+        decision_delay: Duration::from_secs(delay_secs),
+        ..options_at(&d.base_url)
+    });
     let mut h = Headless::new(m, client, 8);
     settle(&mut h).await;
     h
@@ -99,7 +100,7 @@ async fn quitting_with_a_held_decision_sends_it_now_and_quits_once_answered() {
     assert!(matches!(h.model.popup, Some(Popup::QuitHeld)));
     send(&mut h, key('s')).await;
     assert_eq!(d.request_status(first), Some(MembershipStatus::Approved));
-    assert!(h.model.quitting, "quit once the server answered");
+    assert!(h.model.quitting(), "quit once the server answered");
     assert_eq!(outcomes(&h, first), vec![Outcome::Ok]);
 }
 
@@ -115,7 +116,7 @@ async fn a_hang_up_flushes_held_decisions_and_audits_their_answers() {
     send(&mut h, Msg::Flush).await;
     assert_eq!(h.model.writes_pending(), 0);
     send(&mut h, Msg::Stop).await;
-    assert!(h.model.quitting);
+    assert!(h.model.quitting());
     assert_eq!(d.request_status(first), Some(MembershipStatus::Approved));
     assert_eq!(d.request_status(second), Some(MembershipStatus::Declined));
     assert_eq!(outcomes(&h, first), vec![Outcome::Ok]);

@@ -376,7 +376,7 @@ async fn keys_in_frames_and_writes_out_the_grace_period_on_a_moved_clock_and_q_e
     drop(stop_tx);
 
     // Effects out: one audit line, the saved queue written on the way out.
-    assert!(r.model.quitting);
+    assert!(r.model.quitting());
     let audit = r.audit();
     assert_eq!(audit.len(), 1, "{audit:?}");
     assert_eq!(audit[0].action, "approve");

@@ -84,8 +84,7 @@ async fn driver_with(url: &str, request_timeout: Duration) -> Headless {
         },
     )
     .expect("client");
-    let mut m = model();
-    m.base_url = url.to_owned();
+    let m = model_from(options_at(url));
     let mut h = Headless::new(m, client, 8);
     h.settle(Duration::from_secs(10)).await.expect("settle");
     assert_eq!(h.model.queue.items().len(), 2, "listing loaded");
@@ -213,7 +212,7 @@ async fn put_fault_within(
     let received = s.received_requests().await.expect("recorded");
     assert_eq!(puts(&received, A), 1, "sent once");
     // Still running: the next decision works.
-    assert!(!h.model.quitting);
+    assert!(!h.model.quitting());
     assert!(h.model.popup.is_none() || matches!(h.model.popup, Some(Popup::SignIn { .. })));
 }
 

@@ -30,8 +30,7 @@ impl Driver {
             },
         )
         .expect("client");
-        let mut m = model();
-        m.base_url = d.base_url.clone();
+        let m = model_from(options_at(&d.base_url));
         let mut drv = Driver {
             h: Headless::new(m, client, 8),
         };
@@ -446,8 +445,7 @@ async fn the_pool_never_stalls_the_dashboards_bulk_approve_at_any_ceiling() {
             },
         )
         .expect("client");
-        let mut m = model();
-        m.base_url = d.base_url.clone();
+        let m = model_from(options_at(&d.base_url));
         let mut drv = Driver {
             h: Headless::new(m, client, ceiling),
         };

@@ -32,8 +32,7 @@ async fn decisions_typed_ahead_under_filters_never_skip_a_request_or_loop() {
         ClientOptions::default(),
     )
     .expect("client");
-    let mut m = model();
-    m.base_url = d.base_url.clone();
+    let m = model_from(options_at(&d.base_url));
     let mut h = Headless::new(m, client, 8);
     h.settle(Duration::from_secs(10)).await.expect("start");
     keys(&mut h, "f");

@@ -28,9 +28,7 @@ fn client(d: &DemoHandle, label: &str) -> ApiClient {
 }
 
 fn fresh_model(d: &DemoHandle) -> club_admin::app::Model {
-    let mut m = model();
-    m.base_url = d.base_url.clone();
-    m
+    model_from(options_at(&d.base_url))
 }
 
 async fn started(d: &DemoHandle, label: &str) -> Headless {
