@@ -383,3 +383,24 @@ pub fn dashboard_in(dir: &std::path::Path, args: &[&str], envs: &[(&str, &str)])
     }
     pty::Pty::spawn(cmd, 40, 120)
 }
+
+/// The writes a run sent to each request: `PUT`/`DELETE /v1/clubs/requests/<id>` received
+/// by the demo server (answered, refused or dropped), the update-route probe (the nil UUID)
+/// left out.
+pub fn writes_per_request(
+    d: &club_admin::demo::DemoHandle,
+    from: usize,
+) -> std::collections::HashMap<uuid::Uuid, usize> {
+    let mut n = std::collections::HashMap::new();
+    for w in d.writes_received().into_iter().skip(from) {
+        if let Some(id) = w
+            .rsplit('/')
+            .next()
+            .and_then(|s| uuid::Uuid::parse_str(s).ok())
+            .filter(|id| !id.is_nil())
+        {
+            *n.entry(id).or_insert(0) += 1;
+        }
+    }
+    n
+}

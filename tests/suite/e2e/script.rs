@@ -1061,24 +1061,6 @@ mod on_a_terminal {
     }
 }
 
-/// The writes a run sent to each request: `PUT`/`DELETE /v1/clubs/requests/<id>` received
-/// by the demo server (answered, refused or dropped), the update-route probe (the nil UUID)
-/// left out.
-fn writes_per_request(d: &DemoHandle, from: usize) -> std::collections::HashMap<Uuid, usize> {
-    let mut n = std::collections::HashMap::new();
-    for w in d.writes_received().into_iter().skip(from) {
-        if let Some(id) = w
-            .rsplit('/')
-            .next()
-            .and_then(|s| Uuid::parse_str(s).ok())
-            .filter(|id| !id.is_nil())
-        {
-            *n.entry(id).or_insert(0) += 1;
-        }
-    }
-    n
-}
-
 /// Issue 17's fault matrix for the command line: `requests approve` (the real binary)
 /// against the demo server with every fault flag. After each run, what the run says
 /// (standard output, the audit file, the exit code) equals the server's state, and each
@@ -1125,7 +1107,7 @@ async fn fault_matrix_the_command_line_tells_the_servers_truth() {
             let what = format!("mix {mix}, run {runs}: {run:?}");
             // At most one write per request in a run, and only to requests it audited.
             let audit: Vec<AuditEntry> = bin.audit().into_iter().skip(audit_before).collect();
-            let sent = writes_per_request(&d, writes_before);
+            let sent = crate::common::writes_per_request(&d, writes_before);
             for (id, n) in &sent {
                 assert_eq!(*n, 1, "{id} got {n} writes; {what}");
                 assert!(
@@ -1192,7 +1174,7 @@ async fn fault_matrix_the_command_line_tells_the_servers_truth() {
             "mix {mix}: still not applied after {runs} runs"
         );
         // Over all runs: no request the server approved was ever written twice.
-        let all = writes_per_request(&d, 0);
+        let all = crate::common::writes_per_request(&d, 0);
         let audit = bin.audit();
         for id in &ids {
             let failed_before = audit
@@ -1247,7 +1229,7 @@ async fn the_pool_never_stalls_every_approval_lands_once_at_every_ceiling() {
                 "{what}"
             );
         }
-        let writes = writes_per_request(&d, 0);
+        let writes = crate::common::writes_per_request(&d, 0);
         assert_eq!(writes.len(), 60, "{what}");
         assert!(writes.values().all(|n| *n == 1), "{what}: {writes:?}");
     }

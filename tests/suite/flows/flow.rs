@@ -361,7 +361,7 @@ async fn fault_matrix_the_dashboard_settles_every_row_by_itself() {
         approved
     };
     let approved = check(&drv, "after the faults");
-    for (id, n) in writes(&d) {
+    for (id, n) in writes_per_request(&d, 0) {
         assert_eq!(n, 1, "{id} got {n} writes");
     }
     assert!(approved > 0, "some approvals went through the faults");
@@ -397,26 +397,10 @@ async fn fault_matrix_the_dashboard_settles_every_row_by_itself() {
             .expect("settled");
         assert_eq!(check(&drv, "after deciding the rest"), 20);
     }
-    for (id, n) in writes(&d) {
+    for (id, n) in writes_per_request(&d, 0) {
         let was_left = left.contains(&id);
         assert!(n <= 1 + usize::from(was_left), "{id} got {n} writes");
     }
-}
-
-/// PUTs and DELETEs the demo server received per request (the probe's nil UUID left out).
-fn writes(d: &DemoHandle) -> std::collections::HashMap<Uuid, usize> {
-    let mut n = std::collections::HashMap::new();
-    for w in d.writes_received() {
-        if let Some(id) = w
-            .rsplit('/')
-            .next()
-            .and_then(|s| Uuid::parse_str(s).ok())
-            .filter(|id| !id.is_nil())
-        {
-            *n.entry(id).or_insert(0) += 1;
-        }
-    }
-    n
 }
 
 /// Issue 21 in the dashboard: mark 40, `a`, `y` against the demo imitating the deployed
@@ -470,7 +454,7 @@ async fn the_pool_never_stalls_the_dashboards_bulk_approve_at_any_ceiling() {
                 "--concurrency {ceiling}"
             );
         }
-        let w = writes(&d);
+        let w = writes_per_request(&d, 0);
         assert_eq!(w.len(), 40);
         assert!(
             w.values().all(|n| *n == 1),
