@@ -174,27 +174,79 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
         }
         return e;
     }
-    // Requests the server already shows decided are not sent (the server would refuse
-    // them), so that a lost answer re-read as decided is this run's own decision.
+    let (ids, already) = skip_decided(&ctx, action, ids).await;
+    let (results, audit_warned) = send_all(&ctx, &user, action, &ids).await;
+    summary(&ctx, action, &results);
+    let mut exit = exit_of(&results);
+    if !already.is_empty() {
+        exit = exit.and(Exit::Failed);
+    }
+    if audit_warned {
+        exit = exit.and(Exit::Failed);
+    }
+    let printed = print_results(ctx.format, action, &results);
+    exit.and(printed.err().unwrap_or(Exit::Ok))
+}
+
+/// Requests the server already shows decided (approve, decline) are not sent: the server
+/// would refuse them, and a lost answer re-read as decided must be this run's own. Returns
+/// the ids to send and the ones left out with their status (each said on standard error).
+async fn skip_decided(
+    ctx: &Ctx,
+    action: RowAction,
+    ids: Vec<Uuid>,
+) -> (Vec<Uuid>, Vec<(Uuid, crate::api::MembershipStatus)>) {
+    if !action.needs_update_route() {
+        return (ids, Vec::new());
+    }
+    let prior = run::prior_statuses(&ctx.client, &ids).await;
     let mut already = Vec::new();
-    let ids: Vec<Uuid> = if action.needs_update_route() {
-        let prior = run::prior_statuses(&ctx.client, &ids).await;
-        ids.into_iter()
-            .filter(|id| match prior.get(id) {
-                Some(s) if *s != crate::api::MembershipStatus::Pending => {
-                    already.push((*id, s.clone()));
-                    false
-                }
-                _ => true,
-            })
-            .collect()
-    } else {
-        ids
-    };
+    let ids = ids
+        .into_iter()
+        .filter(|id| match prior.get(id) {
+            Some(s) if *s != crate::api::MembershipStatus::Pending => {
+                already.push((*id, s.clone()));
+                false
+            }
+            _ => true,
+        })
+        .collect();
     for (id, status) in &already {
         say(&format!("{id}: already {status}: not sent"));
     }
-    let log = ctx.audit_log(Some(&user));
+    (ids, already)
+}
+
+/// Prints what the server shows as done: the requests (approve, decline) or the deleted ids.
+fn print_results(
+    format: Format,
+    action: RowAction,
+    results: &[(Uuid, Option<Verdict>)],
+) -> Result<(), Exit> {
+    match action {
+        RowAction::Delete => print_deleted(format, &applied_ids(results)),
+        _ => {
+            let rows: Vec<ClubRequest> = results
+                .iter()
+                .filter_map(|(_, v)| v.as_ref())
+                .filter(|v| v.outcome() == Outcome::Ok)
+                .filter_map(|v| v.request().cloned())
+                .collect();
+            print_requests(format, &rows, false)
+        }
+    }
+}
+
+/// Sends the decision to every id through the core's runner, each answer audited and a lost
+/// one settled ([`run::decide`]), with the progress bar and Ctrl-C; returns the verdicts
+/// (`None`: not sent, said on standard error) and whether an audit line could not be written.
+async fn send_all(
+    ctx: &Ctx,
+    user: &crate::api::User,
+    action: RowAction,
+    ids: &[Uuid],
+) -> (Vec<(Uuid, Option<Verdict>)>, bool) {
+    let log = ctx.audit_log(Some(user));
     let control = Control::default();
     let bar = ctx.progress(ids.len(), action.past());
     let watcher = watch_ctrl_c(control.clone(), log.clone(), bar.clone());
@@ -205,7 +257,7 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
         }
     };
     let results = run::bulk(
-        &ids,
+        ids,
         ctx.settings.concurrency,
         &control,
         |id| {
@@ -241,27 +293,7 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
             say(&format!("{id}: not sent (the run stopped early)"));
         }
     }
-    summary(&ctx, action, &results);
-    let mut exit = exit_of(&results);
-    if !already.is_empty() {
-        exit = exit.and(Exit::Failed);
-    }
-    if audit_warned.load(Ordering::SeqCst) {
-        exit = exit.and(Exit::Failed);
-    }
-    let printed = match action {
-        RowAction::Delete => print_deleted(ctx.format, &applied_ids(&results)),
-        _ => {
-            let rows: Vec<ClubRequest> = results
-                .iter()
-                .filter_map(|(_, v)| v.as_ref())
-                .filter(|v| v.outcome() == Outcome::Ok)
-                .filter_map(|v| v.request().cloned())
-                .collect();
-            print_requests(ctx.format, &rows, false)
-        }
-    };
-    exit.and(printed.err().unwrap_or(Exit::Ok))
+    (results, audit_warned.load(Ordering::SeqCst))
 }
 
 /// One line on standard error for a verdict that is not a plain success: the server's
