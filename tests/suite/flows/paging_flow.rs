@@ -54,6 +54,13 @@ async fn decisions_typed_ahead_under_filters_never_skip_a_request_or_loop() {
         listing_calls < 40,
         "{listing_calls} calls after the keys: the listing is not asked for in a loop"
     );
+    // The rest of the listing loads as the cursor nears the end: under a filter that hides
+    // most rows it may not have been asked for yet. `G` goes to the bottom, loading it all.
+    h.send(Msg::Key(Key::new(KeyCode::Esc)));
+    keys(&mut h, "G");
+    h.settle(Duration::from_secs(20))
+        .await
+        .expect("the rest of the listing loaded");
     let total = h.model.listing.total.expect("server total");
     assert_eq!(
         h.model.queue.stats().pending as u64,
