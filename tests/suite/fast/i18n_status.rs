@@ -421,7 +421,7 @@ fn a_404_and_a_timeout_on_reading_a_row() {
         answer(&mut m, get[0], ApiAnswer::Request(Err(TIMEOUT)));
         let timed_out = pick(lang, "หมดเวลาหลังรอ 2.5 วินาที", "timed out after 2.5 s");
         assert_eq!(error_of(&m, id(4)), timed_out);
-        assert_eq!(m.connection, Connection::Offline(timed_out));
+        assert_eq!(*m.connection(), Connection::Offline(timed_out));
         // The row's error is on the screen.
         let shown = screen(&m, 120, 40);
         assert!(
@@ -435,7 +435,18 @@ fn a_404_and_a_timeout_on_reading_a_row() {
 fn a_refusal_at_a_high_fetch_level_says_which_key_lowers_it() {
     for lang in Lang::ALL {
         let mut m = sample_in(lang);
-        m.levels = Levels::new(FetchLevel::Default, FetchLevel::Default);
+        // `f`: students at `default` too; the rows are read again at that level.
+        let fx = update(&mut m, key('f'));
+        for (id, call) in calls(&fx) {
+            assert!(matches!(call, ApiCall::ListRequests { .. }), "{call:?}");
+            let rows = listing_reply(sample_rows(), None, 3);
+            answer(&mut m, id, ApiAnswer::Listing(Ok(rows)));
+        }
+        assert!(!m.busy());
+        assert_eq!(
+            m.levels(),
+            Levels::new(FetchLevel::Default, FetchLevel::Default)
+        );
         update(&mut m, key('j'));
         let fx = update(&mut m, code(KeyCode::Enter));
         let get = gets(&fx, id(1));
@@ -810,7 +821,12 @@ fn a_due_held_row_shows_no_zero_countdown_and_thai_level_names_are_understood() 
     update(&mut m, key(':'));
     typed(&mut m, "level ละเอียด");
     update(&mut m, code(KeyCode::Enter));
-    assert_eq!(m.levels.fetch_level, FetchLevel::Detailed, "{}", status(&m));
+    assert_eq!(
+        m.levels().fetch_level,
+        FetchLevel::Detailed,
+        "{}",
+        status(&m)
+    );
 }
 
 #[test]

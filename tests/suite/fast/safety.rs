@@ -459,7 +459,7 @@ fn a_pasted_token_is_checked_before_it_replaces_the_session() {
     let fx = answer(&mut m, rid, ApiAnswer::User(Err(refused)));
     assert!(fx.iter().all(|e| !matches!(e, Effect::SetToken(_))));
     assert!(
-        !m.session_expired && m.has_token,
+        !m.session_expired() && m.has_token(),
         "the working session stays"
     );
     assert!(

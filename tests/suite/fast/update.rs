@@ -61,8 +61,10 @@ fn start_reads_the_user_and_asks_for_a_token_when_none() {
     let fx = club_admin::app::start(&mut m);
     assert_eq!(api_ids(&fx, |c| *c == ApiCall::CurrentUser).len(), 1);
     assert!(m.popup.is_none());
-    let mut m = model();
-    m.has_token = false;
+    let mut m = model_from(ModelOptions {
+        has_token: false,
+        ..options()
+    });
     let _ = club_admin::app::start(&mut m);
     assert!(
         matches!(m.popup, Some(Popup::SignIn { .. })),
@@ -375,7 +377,7 @@ fn lost_answers_are_reread_not_resent_and_404_means_gone() {
         1
     );
     assert!(
-        matches!(m.connection, Connection::Offline(_)),
+        matches!(m.connection(), Connection::Offline(_)),
         "offline notice"
     );
     let fx = update(&mut m, key('a')); // now on id 2
@@ -721,7 +723,7 @@ fn unauthorised_anywhere_becomes_session_expired_without_losing_the_queue() {
         },
     };
     answer(&mut m, put, ApiAnswer::Updated(Err(e)));
-    assert!(m.session_expired);
+    assert!(m.session_expired());
     assert!(
         matches!(&m.popup, Some(Popup::SignIn { error: Some(e), .. }) if e.contains("session expired"))
     );
@@ -739,7 +741,7 @@ fn unauthorised_anywhere_becomes_session_expired_without_losing_the_queue() {
     let fx = answer(&mut m, rid[0], ApiAnswer::User(Ok(reply(admin()))));
     assert!(matches!(fx.first(), Some(Effect::SetToken(_))));
     assert!(fx.iter().any(|e| matches!(e, Effect::SaveToken(_))));
-    assert!(!m.session_expired);
+    assert!(!m.session_expired());
     assert_eq!(m.token_expires().map(|t| t.timestamp()), Some(1795366541));
     let dbg = format!("{check:?}{fx:?}");
     assert!(
@@ -866,7 +868,7 @@ fn help_is_searchable_and_command_line_runs_commands() {
     typed(&mut m, "level detailed default");
     update(&mut m, code(KeyCode::Enter));
     assert_eq!(
-        m.levels,
+        m.levels(),
         Levels::new(FetchLevel::Detailed, FetchLevel::Default)
     );
     update(&mut m, key(':'));
@@ -1213,7 +1215,8 @@ fn auto_refresh_reloads_unless_busy_or_signed_out() {
     let fx = update(&mut m, Msg::AutoRefresh);
     assert!(list_pages(&fx).is_empty(), "not while a page is loading");
     let mut m = model_with(sample_rows());
-    m.session_expired = true;
+    expire_session(&mut m);
+    assert!(m.session_expired() && m.popup.is_none() && !m.busy());
     assert!(
         update(&mut m, Msg::AutoRefresh).is_empty(),
         "not while signed out"

@@ -71,13 +71,13 @@ async fn on_0_9_approve_and_decline_are_refused_here_and_the_rest_works() {
     .expect("demo");
     let mut h = started(&d, "moderator").await;
     assert_eq!(
-        h.model.capabilities.update_route,
+        h.model.capabilities().update_route,
         Some(UpdateRoute::Missing),
         "found out at start"
     );
     assert_eq!(
         h.model
-            .capabilities
+            .capabilities()
             .header_notice_in(club_admin::i18n::Lang::English)
             .as_deref(),
         Some("this server cannot approve or decline")
@@ -137,15 +137,15 @@ async fn a_teacher_on_0_8_is_told_once_and_nothing_is_sent() {
     let mut h = started(&d, "teacher").await;
     assert!(
         matches!(
-            h.model.capabilities.update_route,
+            h.model.capabilities().update_route,
             Some(UpdateRoute::RoleRefused { ref detail }) if detail.contains("not a student")
         ),
         "{:?}",
-        h.model.capabilities.update_route
+        h.model.capabilities().update_route
     );
     assert_eq!(
         h.model
-            .capabilities
+            .capabilities()
             .header_notice_in(club_admin::i18n::Lang::English)
             .as_deref(),
         Some("this account cannot approve or decline")
@@ -233,7 +233,7 @@ async fn reads_lost_in_an_outage_come_back_without_a_key() {
         ..Faults::default()
     });
     press(&mut h, code(KeyCode::Enter)).await;
-    assert!(matches!(h.model.connection, Connection::Offline(_)));
+    assert!(matches!(h.model.connection(), Connection::Offline(_)));
     assert!(
         h.model
             .queue
@@ -248,7 +248,7 @@ async fn reads_lost_in_an_outage_come_back_without_a_key() {
     // The link comes back: the retry timer (no key) reads the row again.
     d.set_faults(Faults::default());
     press(&mut h, Msg::Retry(next)).await;
-    assert_eq!(h.model.connection, Connection::Online);
+    assert_eq!(*h.model.connection(), Connection::Online);
     assert_eq!(h.model.retry_at(), None);
     assert!(
         h.model
