@@ -200,6 +200,12 @@ pub fn loaded(o: ModelOptions, rows: Vec<ClubRequest>) -> Model {
     load(model_from(o), rows)
 }
 
+/// [`model_with`] whose listing has more pages: `rows` are its first page, `total` the
+/// server's count of pending requests.
+pub fn model_with_more(rows: Vec<ClubRequest>, total: u64) -> Model {
+    load_page(model(), rows, UpdateRoute::Present, Some(2), total)
+}
+
 /// [`loaded`] on a server whose update route is `route` (0.9 has none: `Missing`; a teacher
 /// on 0.8 is refused: `RoleRefused`).
 pub fn loaded_on(o: ModelOptions, rows: Vec<ClubRequest>, route: UpdateRoute) -> Model {
@@ -330,7 +336,23 @@ fn load(m: Model, rows: Vec<ClubRequest>) -> Model {
 }
 
 /// [`load`] on a server whose update route the probe finds to be `route`.
-fn load_on(mut m: Model, rows: Vec<ClubRequest>, route: UpdateRoute) -> Model {
+fn load_on(m: Model, rows: Vec<ClubRequest>, route: UpdateRoute) -> Model {
+    // A pending-only listing: its total counts the pending rows.
+    let pending = rows
+        .iter()
+        .filter(|r| r.membership() == Some(&MembershipStatus::Pending))
+        .count() as u64;
+    load_page(m, rows, route, None, pending)
+}
+
+/// [`load_on`] with the listing's first page answered with `rows`, `next` page and `total`.
+fn load_page(
+    mut m: Model,
+    rows: Vec<ClubRequest>,
+    route: UpdateRoute,
+    next: Option<u32>,
+    total: u64,
+) -> Model {
     m.queue.set_sort(QueueSort::Age);
     // Sign in as an admin so the listing is scoped to all pending requests.
     let fx = update(
@@ -363,11 +385,6 @@ fn load_on(mut m: Model, rows: Vec<ClubRequest>, route: UpdateRoute) -> Model {
             answer: club_admin::app::ApiAnswer::User(Ok(reply(admin()))),
         },
     );
-    // A pending-only listing: its total counts the pending rows.
-    let pending = rows
-        .iter()
-        .filter(|r| r.membership() == Some(&MembershipStatus::Pending))
-        .count() as u64;
     let list = api_ids(&fx, |c| {
         matches!(c, club_admin::app::ApiCall::ListRequests { .. })
     });
@@ -376,7 +393,7 @@ fn load_on(mut m: Model, rows: Vec<ClubRequest>, route: UpdateRoute) -> Model {
         &mut m,
         Msg::Api {
             request_id: list[0],
-            answer: club_admin::app::ApiAnswer::Listing(Ok(listing_reply(rows, None, pending))),
+            answer: club_admin::app::ApiAnswer::Listing(Ok(listing_reply(rows, next, total))),
         },
     );
     drop(fx);

@@ -178,7 +178,7 @@ pub struct Model {
     /// The queue.
     pub queue: Queue,
     /// Listing state.
-    pub listing: Listing,
+    pub(crate) listing: Listing,
     /// Fetch levels for reading requests (default / compact: a student moderator may read
     /// students at `compact` only outside their classroom, api-notes.md).
     pub(crate) levels: Levels,
@@ -189,7 +189,7 @@ pub struct Model {
     /// Club pane.
     pub club: ClubPane,
     /// Activity log.
-    pub log: ActivityLog,
+    pub(crate) log: ActivityLog,
     /// The keymap.
     pub(crate) keymap: Keymap,
     /// Wall clock (set by ticks; keeps `view` deterministic).
@@ -388,6 +388,16 @@ impl Model {
     /// What the server lets this account do.
     pub fn capabilities(&self) -> &Capabilities {
         &self.capabilities
+    }
+
+    /// The server's listing: support, scope, paging.
+    pub fn listing(&self) -> &Listing {
+        &self.listing
+    }
+
+    /// The activity log.
+    pub fn log(&self) -> &ActivityLog {
+        &self.log
     }
 
     /// Grace period before an approve or decline is sent.

@@ -243,7 +243,7 @@ fn a_held_decision_names_student_and_club_in_the_readers_language() {
             )
         );
         // The log says why in the reader's language; the audit file in English.
-        let entry = m.log.entries().last().expect("undone entry");
+        let entry = m.log().entries().last().expect("undone entry");
         assert_eq!(entry.outcome, Outcome::Undone);
         assert_eq!(
             entry.detail.as_deref(),
@@ -374,7 +374,7 @@ fn a_404_on_a_decision_is_told_on_the_row_in_the_status_line_and_audited_in_engl
                 "not found: Club request not found (HTTP 404)"
             )
         );
-        let entry = m.log.entries().last().expect("log entry");
+        let entry = m.log().entries().last().expect("log entry");
         assert_eq!(
             entry.detail.as_deref(),
             Some(&*pick(
@@ -493,7 +493,7 @@ fn a_lost_answer_settled_by_a_re_read() {
                 "Somchai Jaidee → Robotics Club: approved (re-read after the answer was lost)"
             )
         );
-        let entry = m.log.entries().last().expect("settled entry");
+        let entry = m.log().entries().last().expect("settled entry");
         assert_eq!(
             entry.detail.as_deref(),
             Some(&*pick(

@@ -74,7 +74,7 @@ fn pending_of(n: u128, club: u128) -> ClubRequest {
 }
 
 fn capability_log_entries(m: &Model) -> usize {
-    m.log
+    m.log()
         .entries()
         .iter()
         .filter(|e| e.what == "capability")
@@ -465,7 +465,7 @@ fn g_while_pages_load_lands_on_the_true_last_row() {
         "the true last row"
     );
     assert!(listing_ids(&fx).is_empty(), "nothing more to load");
-    assert_eq!(m.listing.bottom_wanted, None);
+    assert_eq!(m.listing().bottom_wanted, None);
 }
 
 #[test]
@@ -481,7 +481,7 @@ fn g_then_a_move_while_the_page_loads_leaves_the_cursor_where_the_user_put_it() 
         ApiAnswer::Listing(Ok(listing_reply(page(51, 50), Some(3), 120))),
     );
     assert_eq!(m.queue.cursor(), 48, "the wish ended with the move");
-    assert_eq!(m.listing.bottom_wanted, None);
+    assert_eq!(m.listing().bottom_wanted, None);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -147,7 +147,7 @@ fn listing_unavailable_falls_back_to_ids() {
         ..ErrorInfo::default()
     });
     answer(&mut m, rid, ApiAnswer::Listing(Err(e)));
-    assert_eq!(m.listing.support, ListingSupport::Unavailable);
+    assert_eq!(m.listing().support, ListingSupport::Unavailable);
     assert!(m.status_text().expect("status").contains("add request ids"));
     let fx = update(
         &mut m,
@@ -181,7 +181,7 @@ fn rows_arrive_sorted_oldest_first_and_the_next_page_loads_near_the_end() {
         ApiAnswer::Listing(Ok(listing_reply(sample_rows(), Some(2), 120))),
     );
     assert_eq!(m.queue.items().len(), 4);
-    assert_eq!(m.listing.total, Some(120));
+    assert_eq!(m.listing().total, Some(120));
     let order: Vec<Uuid> = m
         .queue
         .visible()
@@ -195,7 +195,7 @@ fn rows_arrive_sorted_oldest_first_and_the_next_page_loads_near_the_end() {
         1,
         "short queue: the next stretch is fetched at once"
     );
-    assert!(m.listing.loading);
+    assert!(m.listing().loading);
     let fx = update(&mut m, key('j'));
     assert!(
         api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. })).is_empty(),
@@ -229,7 +229,7 @@ fn navigation_keys() {
     update(&mut m, code(KeyCode::BackTab));
     assert_eq!(m.focus(), Pane::Queue);
     update(&mut m, key('L'));
-    assert!(m.log.visible);
+    assert!(m.log().visible);
     update(&mut m, code(KeyCode::Tab));
     update(&mut m, code(KeyCode::Tab));
     assert_eq!(m.focus(), Pane::Log);
@@ -277,7 +277,10 @@ fn approve_moves_on_at_once_and_marks_done_only_when_the_server_confirms() {
         other => panic!("{other:?}"),
     }
     assert!(m.status_text().expect("status").contains("approved"));
-    assert_eq!(m.log.entries().last().map(|e| e.outcome), Some(Outcome::Ok));
+    assert_eq!(
+        m.log().entries().last().map(|e| e.outcome),
+        Some(Outcome::Ok)
+    );
 }
 
 #[test]
@@ -345,7 +348,7 @@ fn a_refused_action_keeps_the_row_with_the_servers_detail_and_rereads_it() {
     assert!(api_ids(&fx, |c| c.is_mutation()).is_empty(), "never resent");
     assert!(fx.iter().any(|e| matches!(e, Effect::Audit(a) if a.outcome == Outcome::Failed && a.detail.as_deref().unwrap_or("").contains("already been approved"))));
     assert!(matches!(
-        m.log.entries().last().map(|e| e.outcome),
+        m.log().entries().last().map(|e| e.outcome),
         Some(Outcome::Failed)
     ));
 }
@@ -1311,7 +1314,7 @@ fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
     ];
     update(&mut m, Msg::History(entries));
     let outcomes: Vec<(Outcome, Option<String>)> = m
-        .log
+        .log()
         .entries()
         .iter()
         .take(3)
@@ -1332,7 +1335,7 @@ fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
         ]
     );
     assert!(
-        m.log
+        m.log()
             .entries()
             .iter()
             .take(3)

@@ -123,7 +123,7 @@ fn status_text(h: &Headless) -> String {
 /// The reason of the last failed action in the log.
 fn last_failed_action(h: &Headless) -> String {
     h.model
-        .log
+        .log()
         .entries()
         .iter()
         .rev()
@@ -137,7 +137,7 @@ fn last_failed_action(h: &Headless) -> String {
 fn last_log_failed(h: &Headless) -> String {
     match h
         .model
-        .log
+        .log()
         .entries()
         .last()
         .map(|e| (&e.outcome, &e.detail))

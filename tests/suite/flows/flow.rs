@@ -68,11 +68,11 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
     let pending = d.pending_for("moderator");
     assert!(matches!(drv.h.model.user(), Loadable::Loaded(_)));
     assert!(
-        matches!(drv.h.model.listing.scope, ListScope::Clubs(ref c) if c.len() == 4),
+        matches!(drv.h.model.listing().scope, ListScope::Clubs(ref c) if c.len() == 4),
         "{:?}",
-        drv.h.model.listing.scope
+        drv.h.model.listing().scope
     );
-    assert_eq!(drv.h.model.listing.total, Some(pending.len() as u64));
+    assert_eq!(drv.h.model.listing().total, Some(pending.len() as u64));
     assert!(
         drv.h.model.queue.items().len() >= 50,
         "first page (and maybe the next) loaded"
@@ -126,7 +126,7 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
     );
 
     // Club lookup and a new contact on a club the moderator staffs.
-    let club_id = match &drv.h.model.listing.scope {
+    let club_id = match &drv.h.model.listing().scope {
         ListScope::Clubs(c) => c[0],
         _ => unreachable!(),
     };

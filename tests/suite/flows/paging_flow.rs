@@ -54,11 +54,11 @@ async fn decisions_typed_ahead_under_filters_never_skip_a_request_or_loop() {
         listing_calls < 40,
         "{listing_calls} calls after the keys: the listing is not asked for in a loop"
     );
-    let total = h.model.listing.total.expect("server total");
+    let total = h.model.listing().total.expect("server total");
     assert_eq!(
         h.model.queue.stats().pending as u64,
         total,
         "every pending request the server counts is in the queue"
     );
-    assert!(!h.model.listing.loading && !h.model.listing.has_more);
+    assert!(!h.model.listing().loading && !h.model.listing().has_more);
 }

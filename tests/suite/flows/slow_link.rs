@@ -54,7 +54,7 @@ fn status(h: &Headless) -> String {
 
 fn capability_entries(h: &Headless) -> usize {
     h.model
-        .log
+        .log()
         .entries()
         .iter()
         .filter(|e| e.what == "capability")
@@ -108,7 +108,7 @@ async fn on_0_9_approve_and_decline_are_refused_here_and_the_rest_works() {
     press(&mut h, key('D')).await;
     press(&mut h, key('y')).await;
     assert_eq!(d.request_status(first), None, "deleted on the server");
-    let club_id = match &h.model.listing.scope {
+    let club_id = match &h.model.listing().scope {
         ListScope::Clubs(c) => c[0],
         other => panic!("{other:?}"),
     };
@@ -194,7 +194,7 @@ async fn a_warm_start_lists_beside_the_user_and_keeps_to_the_scope() {
     );
     settle(&mut warm).await;
     assert_eq!(warm.model.queue.items().len(), rows);
-    assert!(!warm.model.listing.provisional, "confirmed by the server");
+    assert!(!warm.model.listing().provisional, "confirmed by the server");
     assert_eq!(warm.model.saved_queue().scope, saved.scope);
     assert_eq!(
         d.calls() - before,
@@ -220,7 +220,7 @@ async fn g_over_many_pages_lands_on_the_last_pending_request() {
     press(&mut h, key('G')).await;
     assert_eq!(h.model.queue.items().len(), total, "every page loaded");
     assert_eq!(h.model.queue.cursor(), total - 1, "on the true last row");
-    assert!(!h.model.listing.has_more);
+    assert!(!h.model.listing().has_more);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
