@@ -4,7 +4,7 @@
 use chrono::{DateTime, TimeZone, Utc};
 use club_admin::api::*;
 use club_admin::app::model::*;
-use club_admin::app::{Effect, Model, Msg, update};
+use club_admin::app::{ApiAnswer, ApiCall, Effect, Model, Msg, Popup, update};
 use club_admin::app::{Key, KeyCode};
 use serde_json::json;
 use uuid::Uuid;
@@ -200,6 +200,119 @@ pub fn loaded(o: ModelOptions, rows: Vec<ClubRequest>) -> Model {
     load(model_from(o), rows)
 }
 
+/// [`model_with`] whose listing has more pages: `rows` are its first page, `total` the
+/// server's count of pending requests.
+pub fn model_with_more(rows: Vec<ClubRequest>, total: u64) -> Model {
+    load_page(model(), rows, UpdateRoute::Present, Some(2), total)
+}
+
+/// [`loaded`] on a server whose update route is `route` (0.9 has none: `Missing`; a teacher
+/// on 0.8 is refused: `RoleRefused`).
+pub fn loaded_on(o: ModelOptions, rows: Vec<ClubRequest>, route: UpdateRoute) -> Model {
+    load_on(model_from(o), rows, route)
+}
+
+/// A model started with `o` on a server with approve and decline, signed in as `user`; the
+/// calls that follow (the staffed clubs, the listing) are left unanswered.
+pub fn signed_in(o: ModelOptions, user: User) -> Model {
+    let mut m = model_from(o);
+    let fx = club_admin::app::start(&mut m);
+    for (id, call) in calls(&fx) {
+        let answer = match call {
+            ApiCall::ProbeUpdateRoute => ApiAnswer::UpdateRoute(Ok(UpdateRoute::Present)),
+            ApiCall::CurrentUser => ApiAnswer::User(Ok(reply(user.clone()))),
+            _ => continue,
+        };
+        update(
+            &mut m,
+            Msg::Api {
+                request_id: id,
+                answer,
+            },
+        );
+    }
+    m
+}
+
+/// The API calls among `fx`, with their request ids.
+pub fn calls(fx: &[Effect]) -> Vec<(u64, ApiCall)> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Api { request_id, call } => Some((*request_id, call.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The answer `call` gets when it fails with `e`.
+pub fn failed(call: &ApiCall, e: ApiError) -> ApiAnswer {
+    match call {
+        ApiCall::CurrentUser | ApiCall::CheckToken(_) => ApiAnswer::User(Err(e)),
+        ApiCall::GetRequest { .. } => ApiAnswer::Request(Err(e)),
+        ApiCall::UpdateRequest { .. } => ApiAnswer::Updated(Err(e)),
+        ApiCall::DeleteRequest { .. } => ApiAnswer::Deleted(Err(e)),
+        ApiCall::GetClub { .. } => ApiAnswer::Club(Err(e)),
+        ApiCall::CreateContact { .. } => ApiAnswer::ContactCreated(Err(e)),
+        ApiCall::ListRequests { .. } => ApiAnswer::Listing(Err(e)),
+        ApiCall::ProbeUpdateRoute => ApiAnswer::UpdateRoute(Err(e)),
+        ApiCall::SearchClubs { .. } => ApiAnswer::Clubs(Err(e)),
+    }
+}
+
+/// Answers every call among `fx` with `e`; the effects of the answers.
+pub fn fail_calls(m: &mut Model, fx: &[Effect], e: &ApiError) -> Vec<Effect> {
+    let mut out = Vec::new();
+    for (id, call) in calls(fx) {
+        out.extend(update(
+            m,
+            Msg::Api {
+                request_id: id,
+                answer: failed(&call, e.clone()),
+            },
+        ));
+    }
+    out
+}
+
+/// A 401 for a token the server no longer takes.
+pub fn unauthorized() -> ApiError {
+    ApiError::Unauthorized {
+        kind: AuthErrorKind::InvalidToken,
+        info: ErrorInfo {
+            status: Some(401),
+            error_type: Some("invalid_token".into()),
+            detail: Some("Token expired".into()),
+            error_id: None,
+            excerpt: None,
+        },
+    }
+}
+
+/// The session ends as the server ends it: a refresh (`r`) answered 401. The sign-in pop-up
+/// that opens is closed again (Esc); the session stays expired.
+pub fn expire_session(m: &mut Model) {
+    let fx = update(m, key('r'));
+    fail_calls(m, &fx, &unauthorized());
+    if matches!(m.popup, Some(Popup::SignIn { .. })) {
+        update(m, code(KeyCode::Esc));
+    }
+}
+
+/// No connection could be made to the server.
+pub fn no_connection() -> ApiError {
+    ApiError::Connect {
+        failure: ConnectFailure::NoConnection,
+        host: "127.0.0.1:9".into(),
+        cause: Some("connection refused".into()),
+    }
+}
+
+/// The server cannot be reached: a refresh (`r`) whose reads find no connection.
+pub fn lose_connection(m: &mut Model) {
+    let fx = update(m, key('r'));
+    fail_calls(m, &fx, &no_connection());
+}
+
 /// [`model_with`] read in `lang` from the start: the messages of signing in and loading
 /// are in that language too.
 pub fn model_with_lang(rows: Vec<ClubRequest>, lang: club_admin::i18n::Lang) -> Model {
@@ -216,8 +329,30 @@ pub fn options_in(lang: club_admin::i18n::Lang) -> ModelOptions {
     }
 }
 
-/// Signs `m` in as an admin and answers its first listing with `rows`.
-fn load(mut m: Model, rows: Vec<ClubRequest>) -> Model {
+/// Signs `m` in as an admin and answers its first listing with `rows`, on a server with
+/// approve and decline.
+fn load(m: Model, rows: Vec<ClubRequest>) -> Model {
+    load_on(m, rows, UpdateRoute::Present)
+}
+
+/// [`load`] on a server whose update route the probe finds to be `route`.
+fn load_on(m: Model, rows: Vec<ClubRequest>, route: UpdateRoute) -> Model {
+    // A pending-only listing: its total counts the pending rows.
+    let pending = rows
+        .iter()
+        .filter(|r| r.membership() == Some(&MembershipStatus::Pending))
+        .count() as u64;
+    load_page(m, rows, route, None, pending)
+}
+
+/// [`load_on`] with the listing's first page answered with `rows`, `next` page and `total`.
+fn load_page(
+    mut m: Model,
+    rows: Vec<ClubRequest>,
+    route: UpdateRoute,
+    next: Option<u32>,
+    total: u64,
+) -> Model {
     m.queue.set_sort(QueueSort::Age);
     // Sign in as an admin so the listing is scoped to all pending requests.
     let fx = update(
@@ -233,13 +368,13 @@ fn load(mut m: Model, rows: Vec<ClubRequest>) -> Model {
     );
     let start = club_admin::app::start(&mut m);
     let user = api_ids(&start, |c| *c == club_admin::app::ApiCall::CurrentUser);
-    // The server has approve and decline (the update-route probe of issue 13).
+    // What the update-route probe of issue 13 finds.
     for probe in api_ids(&start, |c| *c == club_admin::app::ApiCall::ProbeUpdateRoute) {
         let _ = update(
             &mut m,
             Msg::Api {
                 request_id: probe,
-                answer: club_admin::app::ApiAnswer::UpdateRoute(Ok(UpdateRoute::Present)),
+                answer: club_admin::app::ApiAnswer::UpdateRoute(Ok(route.clone())),
             },
         );
     }
@@ -250,11 +385,6 @@ fn load(mut m: Model, rows: Vec<ClubRequest>) -> Model {
             answer: club_admin::app::ApiAnswer::User(Ok(reply(admin()))),
         },
     );
-    // A pending-only listing: its total counts the pending rows.
-    let pending = rows
-        .iter()
-        .filter(|r| r.membership() == Some(&MembershipStatus::Pending))
-        .count() as u64;
     let list = api_ids(&fx, |c| {
         matches!(c, club_admin::app::ApiCall::ListRequests { .. })
     });
@@ -263,7 +393,7 @@ fn load(mut m: Model, rows: Vec<ClubRequest>) -> Model {
         &mut m,
         Msg::Api {
             request_id: list[0],
-            answer: club_admin::app::ApiAnswer::Listing(Ok(listing_reply(rows, None, pending))),
+            answer: club_admin::app::ApiAnswer::Listing(Ok(listing_reply(rows, next, total))),
         },
     );
     drop(fx);

@@ -178,24 +178,24 @@ pub struct Model {
     /// `--read-only`.
     pub(crate) read_only: bool,
     /// The signed-in user.
-    pub user: Loadable<User>,
+    pub(crate) user: Loadable<User>,
     /// `api_version` of the last answer (sanitised).
     pub(crate) api_version: Option<String>,
     /// A token is set.
-    pub has_token: bool,
+    pub(crate) has_token: bool,
     /// Token expiry from `exp`.
     pub(crate) token_expires: Option<Timestamp>,
     /// A 401 said the session is over; cleared by signing in.
-    pub session_expired: bool,
+    pub(crate) session_expired: bool,
     /// Header connection state.
-    pub connection: Connection,
+    pub(crate) connection: Connection,
     /// The queue.
     pub queue: Queue,
     /// Listing state.
-    pub listing: Listing,
+    pub(crate) listing: Listing,
     /// Fetch levels for reading requests (default / compact: a student moderator may read
     /// students at `compact` only outside their classroom, api-notes.md).
-    pub levels: Levels,
+    pub(crate) levels: Levels,
     /// Focused pane.
     pub(crate) focus: Pane,
     /// Open pop-up.
@@ -203,7 +203,7 @@ pub struct Model {
     /// Club pane.
     pub club: ClubPane,
     /// Activity log.
-    pub log: ActivityLog,
+    pub(crate) log: ActivityLog,
     /// The keymap.
     pub(crate) keymap: Keymap,
     /// Wall clock (set by ticks; keeps `view` deterministic).
@@ -235,7 +235,7 @@ pub struct Model {
     /// Thai-layout characters work as their keys (see [`ModelOptions::thai_keys`]).
     pub(crate) thai_keys: bool,
     /// What the server lets this account do (approve and decline or not).
-    pub capabilities: Capabilities,
+    pub(crate) capabilities: Capabilities,
     /// The user asked to quit.
     pub(crate) quitting: bool,
     /// `q` was pressed once while actions were in flight; a second `q` quits.
@@ -395,6 +395,46 @@ impl Model {
     /// The user asked to quit (and nothing holds the quit back).
     pub fn quitting(&self) -> bool {
         self.quitting
+    }
+
+    /// The signed-in user, as far as read.
+    pub fn user(&self) -> &Loadable<User> {
+        &self.user
+    }
+
+    /// A token is set.
+    pub fn has_token(&self) -> bool {
+        self.has_token
+    }
+
+    /// A 401 said the session is over; cleared by signing in.
+    pub fn session_expired(&self) -> bool {
+        self.session_expired
+    }
+
+    /// What the last call said about the link (the header's online/offline).
+    pub fn connection(&self) -> &Connection {
+        &self.connection
+    }
+
+    /// Fetch levels for reading requests.
+    pub fn levels(&self) -> Levels {
+        self.levels
+    }
+
+    /// What the server lets this account do.
+    pub fn capabilities(&self) -> &Capabilities {
+        &self.capabilities
+    }
+
+    /// The server's listing: support, scope, paging.
+    pub fn listing(&self) -> &Listing {
+        &self.listing
+    }
+
+    /// The activity log.
+    pub fn log(&self) -> &ActivityLog {
+        &self.log
     }
 
     /// Grace period before an approve or decline is sent.

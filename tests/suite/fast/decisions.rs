@@ -149,7 +149,7 @@ fn z_takes_back_the_latest_decision_which_is_never_sent() {
     assert_eq!(selected(&m), id(2), "the cursor goes back to it");
     assert!(status(&m).contains("taken back"), "{}", status(&m));
     assert_eq!(
-        m.log.entries().last().map(|e| e.outcome),
+        m.log().entries().last().map(|e| e.outcome),
         Some(Outcome::Undone)
     );
     // The approve of request 1 is still held and goes when due; nothing for request 2.
@@ -402,7 +402,7 @@ fn listed(first: Vec<ClubRequest>, total: u64) -> (Model, u64) {
 fn mark_all_loads_the_rest_of_the_listing_then_marks_every_match() {
     let club = ("Computer Club", "ชุมนุมคอมพิวเตอร์");
     let (mut m, next) = listed((1..=3).map(|n| pending_row(n, club)).collect(), 5);
-    assert!(m.listing.has_more);
+    assert!(m.listing().has_more);
     let fx = update(&mut m, key('*'));
     assert_eq!(
         m.queue.stats().marked,

@@ -422,7 +422,7 @@ fn the_log_pane_g_shows_the_oldest_entries_filling_the_pane() {
                 !l.contains(&club_admin::tr!(
                     lang,
                     "log-title",
-                    n = m.log.entries().len()
+                    n = m.log().entries().len()
                 ))
             })
             .skip(1)
@@ -469,7 +469,7 @@ fn every_error_goes_to_the_activity_log_whole_with_its_time() {
         (Lang::Thai, "หาชุมนุมที่คุณดูแลไม่ได้"),
     ] {
         let mut m = clubs_failed(lang);
-        let entry = m.log.entries().last().expect("logged").clone();
+        let entry = m.log().entries().last().expect("logged").clone();
         assert!(entry.label.contains(says), "{entry:?}");
         assert!(entry.label.contains("HTTP 500"), "whole: {entry:?}");
         assert_eq!(entry.at, m.now());

@@ -170,10 +170,17 @@ fn header_in_thai_and_english() {
 #[test]
 fn header_session_connection_and_capability_in_thai() {
     for lang in Lang::ALL {
-        let mut m = loaded(options_in(lang), sample_rows());
-        m.connection = Connection::Offline("connection refused".into());
-        m.capabilities.update_route = Some(UpdateRoute::Missing);
-        m.has_token = false;
+        // Started without a token, the server out of reach.
+        let mut m = model_from(ModelOptions {
+            has_token: false,
+            ..options_in(lang)
+        });
+        let fx = club_admin::app::start(&mut m);
+        fail_calls(&mut m, &fx, &no_connection());
+        let no_token = screen(&m, 120, 24);
+        let no_token = no_token.lines().next().unwrap_or("");
+        // A server without approve and decline (0.9).
+        let m = loaded_on(options_in(lang), sample_rows(), UpdateRoute::Missing);
         let wide = screen(&m, 120, 24);
         let narrow = screen(&m, 80, 24);
         let (wide, narrow) = (
@@ -183,53 +190,50 @@ fn header_session_connection_and_capability_in_thai() {
         match lang {
             Lang::Thai => {
                 thai_words(
-                    wide,
-                    &[
-                        "ไม่มีโทเคน: กด S เพื่อเข้าสู่ระบบ",
-                        "○ ออฟไลน์",
-                        "เซิร์ฟเวอร์นี้อนุมัติหรือปฏิเสธไม่ได้",
-                    ],
-                    &["no token", "offline", "cannot"],
+                    no_token,
+                    &["ไม่มีโทเคน: กด S เพื่อเข้าสู่ระบบ", "○ ออฟไลน์"],
+                    &["no token", "offline"],
                 );
+                thai_words(wide, &["เซิร์ฟเวอร์นี้อนุมัติหรือปฏิเสธไม่ได้"], &["cannot"]);
                 thai_words(narrow, &["อนุมัติ/ปฏิเสธไม่ได้"], &["no approve"]);
             }
             Lang::English => {
-                english_words(
-                    wide,
-                    &[
-                        "no token: S to sign in",
-                        "○ offline",
-                        "this server cannot approve or decline",
-                    ],
-                );
+                english_words(no_token, &["no token: S to sign in", "○ offline"]);
+                english_words(wide, &["this server cannot approve or decline"]);
                 english_words(narrow, &["no approve/decline"]);
             }
         }
-        // Read-only from the start, its session over, an account the server refuses.
-        let mut m = loaded(
+        // An account the server refuses (the probe said so), its session over.
+        let mut m = loaded_on(
+            options_in(lang),
+            sample_rows(),
+            UpdateRoute::RoleRefused {
+                detail: "User is not a student".into(),
+            },
+        );
+        expire_session(&mut m);
+        let s = screen(&m, 120, 24);
+        let header = s.lines().next().unwrap_or("");
+        // Read-only from the start (which sends no probe: nothing would be offered).
+        let m = loaded(
             ModelOptions {
                 read_only: true,
                 ..options_in(lang)
             },
             sample_rows(),
         );
-        m.session_expired = true;
-        m.capabilities.update_route = Some(UpdateRoute::RoleRefused {
-            detail: "User is not a student".into(),
-        });
         let s = screen(&m, 120, 24);
-        let (header, footer) = (
-            s.lines().next().unwrap_or(""),
-            s.lines().last().unwrap_or(""),
-        );
+        let read_only = s.lines().next().unwrap_or("");
+        let footer = s.lines().last().unwrap_or("");
         match lang {
             Lang::Thai => {
-                // Read-only is said in the header too (issue 18 item 4).
                 thai_words(
                     header,
-                    &["เซสชันหมดอายุ", "อ่านอย่างเดียว", "บัญชีนี้อนุมัติหรือปฏิเสธไม่ได้"],
+                    &["เซสชันหมดอายุ", "บัญชีนี้อนุมัติหรือปฏิเสธไม่ได้"],
                     &["session expired", "this account"],
                 );
+                // Read-only is said in the header too (issue 18 item 4).
+                thai_words(read_only, &["อ่านอย่างเดียว"], &["read-only"]);
                 thai_words(footer, &["อ่านอย่างเดียว"], &["read-only"]);
             }
             Lang::English => {
@@ -237,10 +241,10 @@ fn header_session_connection_and_capability_in_thai() {
                     header,
                     &[
                         "session expired: S to sign in",
-                        "read-only",
-                        "no approve/decline",
+                        "this account cannot approve or decline",
                     ],
                 );
+                english_words(read_only, &["read-only"]);
                 english_words(footer, &["read-only"]);
             }
         }
@@ -251,7 +255,7 @@ fn header_session_connection_and_capability_in_thai() {
 fn header_while_signing_in_and_for_a_user_not_onboarded() {
     for lang in Lang::ALL {
         let mut m = model_from(options_in(lang));
-        let _ = club_admin::app::start(&mut m);
+        let start = club_admin::app::start(&mut m);
         let s = screen(&m, 120, 24);
         let (header, queue) = (s.lines().next().unwrap_or(""), s.as_str());
         match lang {
@@ -272,7 +276,14 @@ fn header_while_signing_in_and_for_a_user_not_onboarded() {
             "id": Uuid::from_u128(501), "role": "student", "is_admin": false, "onboarded": false
         }))
         .expect("user");
-        m.user = Loadable::Loaded(user);
+        let asked = api_ids(&start, |c| *c == ApiCall::CurrentUser);
+        update(
+            &mut m,
+            Msg::Api {
+                request_id: asked[0],
+                answer: ApiAnswer::User(Ok(reply(user))),
+            },
+        );
         let header = screen(&m, 120, 24).lines().next().unwrap_or("").to_owned();
         match lang {
             Lang::Thai => thai_words(

@@ -447,6 +447,8 @@ fn sign_in_box_its_toggle_and_the_refused_tokens() {
         },
         sample_rows(),
     );
+    // The session has expired (a 401), so closing the box says how to sign in.
+    expire_session(&mut m);
     update(&mut m, key('S'));
     let s = screen(&m, 80, 24);
     words(
@@ -454,8 +456,6 @@ fn sign_in_box_its_toggle_and_the_refused_tokens() {
         &["โทเคนจะเก็บไว้ในหน่วยความจำเท่านั้น"],
         &["Tab", "in memory"],
     );
-    // Closing it while the session has expired says how to sign in.
-    m.session_expired = true;
     update(&mut m, code(KeyCode::Esc));
     assert_eq!(status(&m), drawn("ยังไม่ได้เข้าสู่ระบบ: กด S เพื่อเข้าสู่ระบบ"));
 

@@ -243,7 +243,7 @@ fn a_held_decision_names_student_and_club_in_the_readers_language() {
             )
         );
         // The log says why in the reader's language; the audit file in English.
-        let entry = m.log.entries().last().expect("undone entry");
+        let entry = m.log().entries().last().expect("undone entry");
         assert_eq!(entry.outcome, Outcome::Undone);
         assert_eq!(
             entry.detail.as_deref(),
@@ -374,7 +374,7 @@ fn a_404_on_a_decision_is_told_on_the_row_in_the_status_line_and_audited_in_engl
                 "not found: Club request not found (HTTP 404)"
             )
         );
-        let entry = m.log.entries().last().expect("log entry");
+        let entry = m.log().entries().last().expect("log entry");
         assert_eq!(
             entry.detail.as_deref(),
             Some(&*pick(
@@ -421,7 +421,7 @@ fn a_404_and_a_timeout_on_reading_a_row() {
         answer(&mut m, get[0], ApiAnswer::Request(Err(TIMEOUT)));
         let timed_out = pick(lang, "หมดเวลาหลังรอ 2.5 วินาที", "timed out after 2.5 s");
         assert_eq!(error_of(&m, id(4)), timed_out);
-        assert_eq!(m.connection, Connection::Offline(timed_out));
+        assert_eq!(*m.connection(), Connection::Offline(timed_out));
         // The row's error is on the screen.
         let shown = screen(&m, 120, 40);
         assert!(
@@ -435,7 +435,18 @@ fn a_404_and_a_timeout_on_reading_a_row() {
 fn a_refusal_at_a_high_fetch_level_says_which_key_lowers_it() {
     for lang in Lang::ALL {
         let mut m = sample_in(lang);
-        m.levels = Levels::new(FetchLevel::Default, FetchLevel::Default);
+        // `f`: students at `default` too; the rows are read again at that level.
+        let fx = update(&mut m, key('f'));
+        for (id, call) in calls(&fx) {
+            assert!(matches!(call, ApiCall::ListRequests { .. }), "{call:?}");
+            let rows = listing_reply(sample_rows(), None, 3);
+            answer(&mut m, id, ApiAnswer::Listing(Ok(rows)));
+        }
+        assert!(!m.busy());
+        assert_eq!(
+            m.levels(),
+            Levels::new(FetchLevel::Default, FetchLevel::Default)
+        );
         update(&mut m, key('j'));
         let fx = update(&mut m, code(KeyCode::Enter));
         let get = gets(&fx, id(1));
@@ -482,7 +493,7 @@ fn a_lost_answer_settled_by_a_re_read() {
                 "Somchai Jaidee → Robotics Club: approved (re-read after the answer was lost)"
             )
         );
-        let entry = m.log.entries().last().expect("settled entry");
+        let entry = m.log().entries().last().expect("settled entry");
         assert_eq!(
             entry.detail.as_deref(),
             Some(&*pick(
@@ -810,7 +821,12 @@ fn a_due_held_row_shows_no_zero_countdown_and_thai_level_names_are_understood() 
     update(&mut m, key(':'));
     typed(&mut m, "level ละเอียด");
     update(&mut m, code(KeyCode::Enter));
-    assert_eq!(m.levels.fetch_level, FetchLevel::Detailed, "{}", status(&m));
+    assert_eq!(
+        m.levels().fetch_level,
+        FetchLevel::Detailed,
+        "{}",
+        status(&m)
+    );
 }
 
 #[test]

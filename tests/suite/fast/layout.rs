@@ -98,18 +98,26 @@ fn demo_row(n: usize, s: &Student, status: &str) -> ClubRequest {
     .expect("request json")
 }
 
-/// The demo's rows read in `lang`, approve and decline held for `delay` seconds.
-fn demo(lang: Lang, delay: u64) -> Model {
-    let rows = STUDENTS
+/// The demo's rows, all pending.
+fn demo_rows() -> Vec<ClubRequest> {
+    STUDENTS
         .iter()
         .enumerate()
         .map(|(n, s)| demo_row(n, s, "pending"))
-        .collect();
-    let o = ModelOptions {
+        .collect()
+}
+
+/// The options of a reader of `lang` whose approve and decline are held for `delay` seconds.
+fn demo_options(lang: Lang, delay: u64) -> ModelOptions {
+    ModelOptions {
         decision_delay: std::time::Duration::from_secs(delay),
         ..options_in(lang)
-    };
-    loaded(o, rows)
+    }
+}
+
+/// The demo's rows read in `lang`, approve and decline held for `delay` seconds.
+fn demo(lang: Lang, delay: u64) -> Model {
+    loaded(demo_options(lang, delay), demo_rows())
 }
 
 /// The queue's table lines (below the column header) of a screen: those holding a `#`.
@@ -317,7 +325,7 @@ fn cut_by_the_least(h: &str, email: &str, cut: bool, what: &str) {
 fn the_email_has_the_header_room_first() {
     let moderator = "ton.jaidee@student.school.example.ac.th";
     for lang in Lang::ALL {
-        let mut m = demo(lang, 5);
+        let m = demo(lang, 5);
         // The admin: the whole e-mail, the role in its short form.
         let h = header(&m, 80);
         let word = if lang == Lang::Thai {
@@ -330,7 +338,7 @@ fn the_email_has_the_header_room_first() {
         let email = "admin@school.example.ac.th";
         cut_by_the_least(&h, email, false, &format!("{lang:?} admin"));
         // The moderator: the API version never keeps its room while the e-mail is cut.
-        m.user = Loadable::Loaded(user(moderator, "student", false));
+        let m = signed_in(demo_options(lang, 5), user(moderator, "student", false));
         let h = header(&m, 80);
         assert!(!h.contains("API"), "{lang:?}: {h}");
         assert!(h.contains(&moderator[..36]), "{lang:?}: {h}");
@@ -341,8 +349,7 @@ fn the_email_has_the_header_room_first() {
         let cut = lang == Lang::Thai;
         cut_by_the_least(&h, moderator, cut, &format!("{lang:?} moderator"));
         // A 0.9 server: the notice in its short form; the e-mail cut by the least.
-        m.user = Loadable::Loaded(admin());
-        m.capabilities.update_route = Some(UpdateRoute::Missing);
+        let m = loaded_on(demo_options(lang, 5), demo_rows(), UpdateRoute::Missing);
         let h = header(&m, 80);
         let notice = if lang == Lang::Thai {
             "อนุมัติ/ปฏิเสธไม่ได้"

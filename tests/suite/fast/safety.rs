@@ -256,7 +256,7 @@ fn invalid_ids_from_the_command_line_are_reported_and_logged() {
         },
     );
     assert!(status(&m).contains("skipped 2"), "{}", status(&m));
-    let e = m.log.entries().last().expect("a log entry");
+    let e = m.log().entries().last().expect("a log entry");
     assert_eq!(e.outcome, Outcome::Failed);
     assert!(e.detail.as_deref().unwrap_or("").contains("not-an-id"));
 }
@@ -359,7 +359,7 @@ fn errors_put_the_reason_first_and_keep_the_error_id_for_the_log() {
     let put = api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. }))[0];
     answer(&mut m, put, ApiAnswer::Updated(Err(e)));
     assert!(!status(&m).contains("995c"));
-    let logged = m.log.entries().last().and_then(|e| e.detail.clone());
+    let logged = m.log().entries().last().and_then(|e| e.detail.clone());
     assert!(logged.unwrap_or_default().contains("error id 995c"));
 }
 
@@ -459,7 +459,7 @@ fn a_pasted_token_is_checked_before_it_replaces_the_session() {
     let fx = answer(&mut m, rid, ApiAnswer::User(Err(refused)));
     assert!(fx.iter().all(|e| !matches!(e, Effect::SetToken(_))));
     assert!(
-        !m.session_expired && m.has_token,
+        !m.session_expired() && m.has_token(),
         "the working session stays"
     );
     assert!(
@@ -514,9 +514,8 @@ fn a_contact_value_is_checked_before_it_is_sent_and_audited_with_its_type() {
 
 #[test]
 fn the_queue_bottom_line_gives_way_by_whole_parts() {
-    let mut m = model_with(sample_rows());
-    m.listing.total = Some(1234);
-    m.listing.has_more = true;
+    let mut m = model_with_more(sample_rows(), 1234);
+    assert!(m.listing().has_more && m.listing().total == Some(1234));
     update(&mut m, key('/'));
     typed(&mut m, "club:robotics_club status:pending");
     update(&mut m, code(KeyCode::Enter));

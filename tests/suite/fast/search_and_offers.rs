@@ -180,7 +180,11 @@ fn undo_is_in_the_help_only_where_approve_and_decline_are() {
         assert!(help.contains(&approve), "{help}");
 
         // A server without the update route (service 0.9).
-        m.capabilities.update_route = Some(UpdateRoute::Missing);
+        let mut m = loaded_on(
+            ModelOptions { lang, ..options() },
+            sample_rows(),
+            UpdateRoute::Missing,
+        );
         let help = whole_help(&mut m);
         assert!(!help.contains(&approve), "{help}");
         assert!(!help.contains(&undo_text(lang)), "{help}");

@@ -74,7 +74,7 @@ fn pending_of(n: u128, club: u128) -> ClubRequest {
 }
 
 fn capability_log_entries(m: &Model) -> usize {
-    m.log
+    m.log()
         .entries()
         .iter()
         .filter(|e| e.what == "capability")
@@ -135,7 +135,7 @@ fn without_the_update_route_approve_and_decline_are_refused_here_and_offered_now
         ApiAnswer::UpdateRoute(Ok(UpdateRoute::Missing)),
     );
     assert_eq!(
-        m.capabilities
+        m.capabilities()
             .header_notice_in(club_admin::i18n::Lang::English)
             .as_deref(),
         Some("this server cannot approve or decline")
@@ -216,7 +216,7 @@ fn a_role_refused_by_every_answer_is_said_once_and_then_refused_here() {
     }
     assert_eq!(audits, 3, "every refused write is audited");
     assert!(matches!(
-        m.capabilities.update_route,
+        m.capabilities().update_route,
         Some(UpdateRoute::RoleRefused { .. })
     ));
     assert_eq!(
@@ -230,7 +230,7 @@ fn a_role_refused_by_every_answer_is_said_once_and_then_refused_here() {
         status(&m)
     );
     assert_eq!(
-        m.capabilities
+        m.capabilities()
             .header_notice_in(club_admin::i18n::Lang::English)
             .as_deref(),
         Some("this account cannot approve or decline")
@@ -465,7 +465,7 @@ fn g_while_pages_load_lands_on_the_true_last_row() {
         "the true last row"
     );
     assert!(listing_ids(&fx).is_empty(), "nothing more to load");
-    assert_eq!(m.listing.bottom_wanted, None);
+    assert_eq!(m.listing().bottom_wanted, None);
 }
 
 #[test]
@@ -481,7 +481,7 @@ fn g_then_a_move_while_the_page_loads_leaves_the_cursor_where_the_user_put_it() 
         ApiAnswer::Listing(Ok(listing_reply(page(51, 50), Some(3), 120))),
     );
     assert_eq!(m.queue.cursor(), 48, "the wish ended with the move");
-    assert_eq!(m.listing.bottom_wanted, None);
+    assert_eq!(m.listing().bottom_wanted, None);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -519,14 +519,14 @@ fn reads_lost_offline_are_retried_with_backoff_and_resent_when_the_link_is_back(
         probe,
         ApiAnswer::UpdateRoute(Ok(UpdateRoute::Present)),
     );
-    assert_eq!(m.connection, Connection::Online);
+    assert_eq!(*m.connection(), Connection::Online);
     // Two rows re-read (Enter), both lost: the link is down.
     let enter = || code(club_admin::app::KeyCode::Enter);
     let mut fx = update(&mut m, enter());
     let _ = update(&mut m, key('j'));
     fx.extend(update(&mut m, enter()));
     assert_eq!(all_unreachable(&mut m, &fx), 2);
-    assert!(matches!(m.connection, Connection::Offline(_)));
+    assert!(matches!(m.connection(), Connection::Offline(_)));
     let mut at = m.retry_at().expect("a retry is planned");
     assert_eq!(
         (at - m.now()).num_seconds(),
@@ -559,7 +559,7 @@ fn reads_lost_offline_are_retried_with_backoff_and_resent_when_the_link_is_back(
         rid,
         ApiAnswer::Request(Ok(reply(pending_of(id.as_u128(), 5)))),
     );
-    assert_eq!(m.connection, Connection::Online);
+    assert_eq!(*m.connection(), Connection::Online);
     assert_eq!(m.retry_at(), None, "no more retries");
     let c = calls(&fx);
     assert!(

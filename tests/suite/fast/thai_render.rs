@@ -186,7 +186,7 @@ fn thai_model(w: u16, h: u16) -> Model {
         .map(|n| serde_json::from_value(row(n)).expect("request json"))
         .collect();
     let mut m = model_with(rows);
-    let queue_rows = queue_rows(w, h, m.log.visible);
+    let queue_rows = queue_rows(w, h, m.log().visible);
     let _ = update(&mut m, Msg::Layout { queue_rows });
     m
 }
@@ -483,7 +483,7 @@ fn held_countdown_over_thai_clubs_keeps_cells_whole_on_the_terminal() {
             ..options()
         };
         let mut m = loaded(o, rows.clone());
-        let queue_rows = queue_rows(w, h, m.log.visible);
+        let queue_rows = queue_rows(w, h, m.log().visible);
         let _ = update(&mut m, Msg::Layout { queue_rows });
         let mut e = Emulated::new(w, h);
         e.draw(|f| view(f, &m, &theme));

@@ -318,8 +318,11 @@ fn tour(lang: Lang, w: u16, h: u16) -> Vec<(String, String)> {
     shot("read-only", &m);
 
     // A server without approve and decline (service 0.9): the header says so, `a` is refused.
-    let mut m = start(lang);
-    m.capabilities.update_route = Some(UpdateRoute::Missing);
+    let mut m = loaded_on(
+        ModelOptions { lang, ..options() },
+        rows(),
+        UpdateRoute::Missing,
+    );
     update(&mut m, key('a'));
     shot("server cannot approve", &m);
     shots

@@ -61,8 +61,10 @@ fn start_reads_the_user_and_asks_for_a_token_when_none() {
     let fx = club_admin::app::start(&mut m);
     assert_eq!(api_ids(&fx, |c| *c == ApiCall::CurrentUser).len(), 1);
     assert!(m.popup.is_none());
-    let mut m = model();
-    m.has_token = false;
+    let mut m = model_from(ModelOptions {
+        has_token: false,
+        ..options()
+    });
     let _ = club_admin::app::start(&mut m);
     assert!(
         matches!(m.popup, Some(Popup::SignIn { .. })),
@@ -145,7 +147,7 @@ fn listing_unavailable_falls_back_to_ids() {
         ..ErrorInfo::default()
     });
     answer(&mut m, rid, ApiAnswer::Listing(Err(e)));
-    assert_eq!(m.listing.support, ListingSupport::Unavailable);
+    assert_eq!(m.listing().support, ListingSupport::Unavailable);
     assert!(m.status_text().expect("status").contains("add request ids"));
     let fx = update(
         &mut m,
@@ -179,7 +181,7 @@ fn rows_arrive_sorted_oldest_first_and_the_next_page_loads_near_the_end() {
         ApiAnswer::Listing(Ok(listing_reply(sample_rows(), Some(2), 120))),
     );
     assert_eq!(m.queue.items().len(), 4);
-    assert_eq!(m.listing.total, Some(120));
+    assert_eq!(m.listing().total, Some(120));
     let order: Vec<Uuid> = m
         .queue
         .visible()
@@ -193,7 +195,7 @@ fn rows_arrive_sorted_oldest_first_and_the_next_page_loads_near_the_end() {
         1,
         "short queue: the next stretch is fetched at once"
     );
-    assert!(m.listing.loading);
+    assert!(m.listing().loading);
     let fx = update(&mut m, key('j'));
     assert!(
         api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. })).is_empty(),
@@ -227,7 +229,7 @@ fn navigation_keys() {
     update(&mut m, code(KeyCode::BackTab));
     assert_eq!(m.focus(), Pane::Queue);
     update(&mut m, key('L'));
-    assert!(m.log.visible);
+    assert!(m.log().visible);
     update(&mut m, code(KeyCode::Tab));
     update(&mut m, code(KeyCode::Tab));
     assert_eq!(m.focus(), Pane::Log);
@@ -275,7 +277,10 @@ fn approve_moves_on_at_once_and_marks_done_only_when_the_server_confirms() {
         other => panic!("{other:?}"),
     }
     assert!(m.status_text().expect("status").contains("approved"));
-    assert_eq!(m.log.entries().last().map(|e| e.outcome), Some(Outcome::Ok));
+    assert_eq!(
+        m.log().entries().last().map(|e| e.outcome),
+        Some(Outcome::Ok)
+    );
 }
 
 #[test]
@@ -343,7 +348,7 @@ fn a_refused_action_keeps_the_row_with_the_servers_detail_and_rereads_it() {
     assert!(api_ids(&fx, |c| c.is_mutation()).is_empty(), "never resent");
     assert!(fx.iter().any(|e| matches!(e, Effect::Audit(a) if a.outcome == Outcome::Failed && a.detail.as_deref().unwrap_or("").contains("already been approved"))));
     assert!(matches!(
-        m.log.entries().last().map(|e| e.outcome),
+        m.log().entries().last().map(|e| e.outcome),
         Some(Outcome::Failed)
     ));
 }
@@ -375,7 +380,7 @@ fn lost_answers_are_reread_not_resent_and_404_means_gone() {
         1
     );
     assert!(
-        matches!(m.connection, Connection::Offline(_)),
+        matches!(m.connection(), Connection::Offline(_)),
         "offline notice"
     );
     let fx = update(&mut m, key('a')); // now on id 2
@@ -721,7 +726,7 @@ fn unauthorised_anywhere_becomes_session_expired_without_losing_the_queue() {
         },
     };
     answer(&mut m, put, ApiAnswer::Updated(Err(e)));
-    assert!(m.session_expired);
+    assert!(m.session_expired());
     assert!(
         matches!(&m.popup, Some(Popup::SignIn { error: Some(e), .. }) if e.contains("session expired"))
     );
@@ -739,7 +744,7 @@ fn unauthorised_anywhere_becomes_session_expired_without_losing_the_queue() {
     let fx = answer(&mut m, rid[0], ApiAnswer::User(Ok(reply(admin()))));
     assert!(matches!(fx.first(), Some(Effect::SetToken(_))));
     assert!(fx.iter().any(|e| matches!(e, Effect::SaveToken(_))));
-    assert!(!m.session_expired);
+    assert!(!m.session_expired());
     assert_eq!(m.token_expires().map(|t| t.timestamp()), Some(1795366541));
     let dbg = format!("{check:?}{fx:?}");
     assert!(
@@ -866,7 +871,7 @@ fn help_is_searchable_and_command_line_runs_commands() {
     typed(&mut m, "level detailed default");
     update(&mut m, code(KeyCode::Enter));
     assert_eq!(
-        m.levels,
+        m.levels(),
         Levels::new(FetchLevel::Detailed, FetchLevel::Default)
     );
     update(&mut m, key(':'));
@@ -1213,7 +1218,8 @@ fn auto_refresh_reloads_unless_busy_or_signed_out() {
     let fx = update(&mut m, Msg::AutoRefresh);
     assert!(list_pages(&fx).is_empty(), "not while a page is loading");
     let mut m = model_with(sample_rows());
-    m.session_expired = true;
+    expire_session(&mut m);
+    assert!(m.session_expired() && m.popup.is_none() && !m.busy());
     assert!(
         update(&mut m, Msg::AutoRefresh).is_empty(),
         "not while signed out"
@@ -1308,7 +1314,7 @@ fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
     ];
     update(&mut m, Msg::History(entries));
     let outcomes: Vec<(Outcome, Option<String>)> = m
-        .log
+        .log()
         .entries()
         .iter()
         .take(3)
@@ -1329,7 +1335,7 @@ fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
         ]
     );
     assert!(
-        m.log
+        m.log()
             .entries()
             .iter()
             .take(3)

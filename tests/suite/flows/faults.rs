@@ -123,7 +123,7 @@ fn status_text(h: &Headless) -> String {
 /// The reason of the last failed action in the log.
 fn last_failed_action(h: &Headless) -> String {
     h.model
-        .log
+        .log()
         .entries()
         .iter()
         .rev()
@@ -137,7 +137,7 @@ fn last_failed_action(h: &Headless) -> String {
 fn last_log_failed(h: &Headless) -> String {
     match h
         .model
-        .log
+        .log()
         .entries()
         .last()
         .map(|e| (&e.outcome, &e.detail))
@@ -353,7 +353,7 @@ async fn unauthorised_in_the_middle_of_a_bulk_action() {
     let ib = h.model.queue.get(b).expect("b");
     assert_eq!(ib.status(), Some(&MembershipStatus::Pending));
     assert!(ib.marked, "the failed row stays marked for a retry");
-    assert!(h.model.session_expired);
+    assert!(h.model.session_expired());
     assert!(matches!(h.model.popup, Some(Popup::SignIn { .. })));
     assert!(
         status_text(&h).contains("1 of 2 done"),
@@ -489,11 +489,11 @@ async fn connection_refused_at_start() {
     .expect("client");
     let mut h = Headless::new(model(), client, 8);
     h.settle(Duration::from_secs(10)).await.expect("settle");
-    assert!(matches!(h.model.connection, Connection::Offline(_)));
+    assert!(matches!(h.model.connection(), Connection::Offline(_)));
     assert!(
-        matches!(h.model.user, Loadable::Failed(ref e) if e.contains("could not connect")),
+        matches!(h.model.user(), Loadable::Failed(e) if e.contains("could not connect")),
         "{:?}",
-        h.model.user
+        h.model.user()
     );
     assert!(status_text(&h).contains("could not connect"));
     // Still usable: ids can be added and are reported as failing to load, not lost.

@@ -66,13 +66,13 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
     let d = demo::start(DemoOptions::default()).await.expect("demo");
     let mut drv = Driver::new(&d, "moderator").await;
     let pending = d.pending_for("moderator");
-    assert!(matches!(drv.h.model.user, Loadable::Loaded(_)));
+    assert!(matches!(drv.h.model.user(), Loadable::Loaded(_)));
     assert!(
-        matches!(drv.h.model.listing.scope, ListScope::Clubs(ref c) if c.len() == 4),
+        matches!(drv.h.model.listing().scope, ListScope::Clubs(ref c) if c.len() == 4),
         "{:?}",
-        drv.h.model.listing.scope
+        drv.h.model.listing().scope
     );
-    assert_eq!(drv.h.model.listing.total, Some(pending.len() as u64));
+    assert_eq!(drv.h.model.listing().total, Some(pending.len() as u64));
     assert!(
         drv.h.model.queue.items().len() >= 50,
         "first page (and maybe the next) loaded"
@@ -126,7 +126,7 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
     );
 
     // Club lookup and a new contact on a club the moderator staffs.
-    let club_id = match &drv.h.model.listing.scope {
+    let club_id = match &drv.h.model.listing().scope {
         ListScope::Clubs(c) => c[0],
         _ => unreachable!(),
     };
@@ -195,11 +195,11 @@ async fn a_dropped_connection_never_shows_an_unconfirmed_approval() {
         "{:?}",
         row.error
     );
-    assert!(matches!(drv.h.model.connection, Connection::Offline(_)));
+    assert!(matches!(drv.h.model.connection(), Connection::Offline(_)));
     assert_eq!(d.request_status(first), Some(MembershipStatus::Pending));
     d.set_faults(Faults::default());
     drv.keys("r").await;
-    assert!(matches!(drv.h.model.connection, Connection::Online));
+    assert!(matches!(drv.h.model.connection(), Connection::Online));
     assert_eq!(
         drv.h
             .model
@@ -260,7 +260,7 @@ async fn expired_session_keeps_the_queue_and_signing_in_resumes() {
         .set_token(Some(secrecy::SecretString::from(expired)));
     let target = drv.selected();
     drv.keys("a").await;
-    assert!(drv.h.model.session_expired);
+    assert!(drv.h.model.session_expired());
     assert!(matches!(
         drv.h.model.popup,
         Some(club_admin::app::Popup::SignIn { .. })
@@ -272,8 +272,8 @@ async fn expired_session_keeps_the_queue_and_signing_in_resumes() {
         .expect("token");
     drv.send(Msg::Paste(fresh)).await;
     drv.send(code(KeyCode::Enter)).await;
-    assert!(!drv.h.model.session_expired);
-    assert!(matches!(drv.h.model.user, Loadable::Loaded(_)));
+    assert!(!drv.h.model.session_expired());
+    assert!(matches!(drv.h.model.user(), Loadable::Loaded(_)));
     // The failed row is still pending and can be approved now.
     drv.send(key('k')).await;
     while drv.selected() != target {

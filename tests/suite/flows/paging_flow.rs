@@ -61,11 +61,11 @@ async fn decisions_typed_ahead_under_filters_never_skip_a_request_or_loop() {
     h.settle(Duration::from_secs(20))
         .await
         .expect("the rest of the listing loaded");
-    let total = h.model.listing.total.expect("server total");
+    let total = h.model.listing().total.expect("server total");
     assert_eq!(
         h.model.queue.stats().pending as u64,
         total,
         "every pending request the server counts is in the queue"
     );
-    assert!(!h.model.listing.loading && !h.model.listing.has_more);
+    assert!(!h.model.listing().loading && !h.model.listing().has_more);
 }

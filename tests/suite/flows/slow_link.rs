@@ -54,7 +54,7 @@ fn status(h: &Headless) -> String {
 
 fn capability_entries(h: &Headless) -> usize {
     h.model
-        .log
+        .log()
         .entries()
         .iter()
         .filter(|e| e.what == "capability")
@@ -71,13 +71,13 @@ async fn on_0_9_approve_and_decline_are_refused_here_and_the_rest_works() {
     .expect("demo");
     let mut h = started(&d, "moderator").await;
     assert_eq!(
-        h.model.capabilities.update_route,
+        h.model.capabilities().update_route,
         Some(UpdateRoute::Missing),
         "found out at start"
     );
     assert_eq!(
         h.model
-            .capabilities
+            .capabilities()
             .header_notice_in(club_admin::i18n::Lang::English)
             .as_deref(),
         Some("this server cannot approve or decline")
@@ -108,7 +108,7 @@ async fn on_0_9_approve_and_decline_are_refused_here_and_the_rest_works() {
     press(&mut h, key('D')).await;
     press(&mut h, key('y')).await;
     assert_eq!(d.request_status(first), None, "deleted on the server");
-    let club_id = match &h.model.listing.scope {
+    let club_id = match &h.model.listing().scope {
         ListScope::Clubs(c) => c[0],
         other => panic!("{other:?}"),
     };
@@ -137,15 +137,15 @@ async fn a_teacher_on_0_8_is_told_once_and_nothing_is_sent() {
     let mut h = started(&d, "teacher").await;
     assert!(
         matches!(
-            h.model.capabilities.update_route,
+            h.model.capabilities().update_route,
             Some(UpdateRoute::RoleRefused { ref detail }) if detail.contains("not a student")
         ),
         "{:?}",
-        h.model.capabilities.update_route
+        h.model.capabilities().update_route
     );
     assert_eq!(
         h.model
-            .capabilities
+            .capabilities()
             .header_notice_in(club_admin::i18n::Lang::English)
             .as_deref(),
         Some("this account cannot approve or decline")
@@ -194,7 +194,7 @@ async fn a_warm_start_lists_beside_the_user_and_keeps_to_the_scope() {
     );
     settle(&mut warm).await;
     assert_eq!(warm.model.queue.items().len(), rows);
-    assert!(!warm.model.listing.provisional, "confirmed by the server");
+    assert!(!warm.model.listing().provisional, "confirmed by the server");
     assert_eq!(warm.model.saved_queue().scope, saved.scope);
     assert_eq!(
         d.calls() - before,
@@ -220,7 +220,7 @@ async fn g_over_many_pages_lands_on_the_last_pending_request() {
     press(&mut h, key('G')).await;
     assert_eq!(h.model.queue.items().len(), total, "every page loaded");
     assert_eq!(h.model.queue.cursor(), total - 1, "on the true last row");
-    assert!(!h.model.listing.has_more);
+    assert!(!h.model.listing().has_more);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -233,7 +233,7 @@ async fn reads_lost_in_an_outage_come_back_without_a_key() {
         ..Faults::default()
     });
     press(&mut h, code(KeyCode::Enter)).await;
-    assert!(matches!(h.model.connection, Connection::Offline(_)));
+    assert!(matches!(h.model.connection(), Connection::Offline(_)));
     assert!(
         h.model
             .queue
@@ -248,7 +248,7 @@ async fn reads_lost_in_an_outage_come_back_without_a_key() {
     // The link comes back: the retry timer (no key) reads the row again.
     d.set_faults(Faults::default());
     press(&mut h, Msg::Retry(next)).await;
-    assert_eq!(h.model.connection, Connection::Online);
+    assert_eq!(*h.model.connection(), Connection::Online);
     assert_eq!(h.model.retry_at(), None);
     assert!(
         h.model
