@@ -105,6 +105,9 @@ detail-source-listing = server listing
 detail-source-manual = added by id
 detail-last-action = last action: { $error }
 detail-last-read = last read: { $error }
+# A write whose answer was lost, while its re-read waits (counts down) or is on its way.
+detail-reread-in = reading it again by itself in { $secs } s (Enter: now)
+detail-reread-now = reading it again now
 # Fetch level names (the `:level` command takes the English ones).
 detail-level-id-only = id_only
 detail-level-compact = compact

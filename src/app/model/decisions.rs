@@ -179,6 +179,12 @@ impl Unsettled {
         wait
     }
 
+    /// When the re-read of `id` is due; `None` when `id` is settled or its re-read is on its
+    /// way.
+    pub fn due_at(&self, id: Uuid) -> Option<Timestamp> {
+        self.rows.get(&id).and_then(|p| p.next_at)
+    }
+
     /// When the next re-read is due, over every unsettled write.
     pub fn next_due(&self) -> Option<Timestamp> {
         self.rows.values().filter_map(|p| p.next_at).min()

@@ -471,10 +471,11 @@ impl Model {
         !self.calls.is_empty()
     }
 
-    /// True while the screen changes by itself: calls in flight (the spinner) or decisions
-    /// held (their countdown). The runtime ticks only then.
+    /// True while the screen changes by itself: calls in flight (the spinner), decisions
+    /// held (their countdown) or writes waiting for a re-read (its countdown in the detail
+    /// pane). The runtime ticks only then.
     pub fn animating(&self) -> bool {
-        self.busy() || !self.held.is_empty()
+        self.busy() || !self.held.is_empty() || !self.unsettled.is_empty()
     }
 
     /// The decisions held for the grace period, oldest first.

@@ -113,8 +113,8 @@ pub(super) fn quit(m: &mut Model, force: bool) -> Vec<Effect> {
         })
         .collect();
     fx.extend(unanswered.into_iter().map(|(target, action)| {
-        let detail = "quit before the server answered; check the request's state";
-        super::audit_entry(m, action, target, Outcome::Unknown, Some(detail.into()))
+        let detail = crate::ops::audit::abandoned_detail();
+        super::audit_entry(m, action, target, Outcome::Unknown, Some(detail))
     }));
     fx.push(Effect::Quit);
     fx

@@ -247,8 +247,8 @@ pub(super) fn settle_unknown(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
                 }
             }
             Err(why) => {
-                let wait = m.unsettled.retry_later(id, m.now);
-                still_unknown(m, id, action, &why, wait.as_secs().max(1));
+                m.unsettled.retry_later(id, m.now);
+                still_unknown(m, id, action, &why);
             }
         }
     }
@@ -272,9 +272,9 @@ pub(super) fn reread_all(m: &mut Model) -> Vec<Effect> {
     fetch::fetch_rows(m, &all)
 }
 
-/// A re-read could not settle the write on `id`: the row says why and when it is read
-/// again.
-fn still_unknown(m: &mut Model, id: Uuid, action: RowAction, why: &StillUnknown, secs: u64) {
+/// A re-read could not settle the write on `id`: the row says why (the detail pane counts
+/// down to the next re-read, from [`crate::app::model::Unsettled::due_at`]).
+fn still_unknown(m: &mut Model, id: Uuid, action: RowAction, why: &StillUnknown) {
     let lang = m.lang;
     let why = match why {
         StillUnknown::ReadFailed(e) => tr!(lang, "error-reread-failed-too", error = e.as_str()),
@@ -284,8 +284,7 @@ fn still_unknown(m: &mut Model, id: Uuid, action: RowAction, why: &StillUnknown,
         lang,
         "error-still-unknown",
         action = verb(lang, action),
-        why = why,
-        secs = secs
+        why = why
     );
     if let Some(item) = m.queue.get_mut(id) {
         item.error = Some(text);

@@ -227,5 +227,17 @@ fn trailer_lines<'a>(m: &Model, item: &QueueItem, w: usize, theme: &Theme) -> Ve
         let text = tr!(lang, "detail-last-read", error = e.as_str());
         lines.push(Line::styled(clean(&text, 2000), theme.error()));
     }
+    if m.unsettled().get(item.id).is_some() {
+        // Counted down from the model's clock: ticks come while a write is unsettled.
+        let text = match m.unsettled().due_at(item.id) {
+            Some(at) => {
+                let ms = (at - m.now).num_milliseconds().max(0);
+                let secs = (ms + 999) / 1000;
+                tr!(lang, "detail-reread-in", secs = secs)
+            }
+            None => tr!(lang, "detail-reread-now"),
+        };
+        lines.push(Line::styled(clean(&text, 200), theme.dim()));
+    }
     lines
 }

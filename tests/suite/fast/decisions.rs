@@ -60,6 +60,18 @@ fn selected(m: &Model) -> Uuid {
     m.queue.selected().expect("selected").id
 }
 
+/// Puts the cursor on `row` as a user does: `g`, then `j` until it is selected.
+fn select_row(m: &mut Model, row: Uuid) {
+    update(m, key('g'));
+    for _ in 0..m.queue.visible().len() {
+        if m.queue.selected().map(|i| i.id) == Some(row) {
+            return;
+        }
+        update(m, key('j'));
+    }
+    panic!("{row} is not shown");
+}
+
 fn status(m: &Model) -> String {
     m.status_text().unwrap_or_default()
 }
@@ -687,11 +699,10 @@ fn an_unknown_outcome_is_re_read_by_itself_and_never_written_twice() {
     let due = m.retry_at().expect("a re-read is planned");
     assert_eq!((due - m.now()).num_seconds(), 1, "first backoff: 1 s");
     let row = m.queue.get(id(1)).expect("row");
+    assert!(row.error.as_deref().unwrap_or("").contains("still unknown"));
     assert!(
-        row.error
-            .as_deref()
-            .unwrap_or("")
-            .contains("reading it again in 1 s")
+        m.animating(),
+        "the countdown ticks while a write is unsettled"
     );
     // Before it is due, nothing; at the time, the re-read goes out without a key.
     let now = m.now();
@@ -703,6 +714,23 @@ fn an_unknown_outcome_is_re_read_by_itself_and_never_written_twice() {
     assert!(audits(&fx).is_empty());
     let next = m.retry_at().expect("planned again");
     assert_eq!((next - due).num_seconds(), 2, "second backoff: 2 s");
+    // The detail pane counts down to it as the clock moves (a tester saw it stand still).
+    select_row(&mut m, id(1));
+    let shown = |m: &Model| screen(m, 120, 40);
+    assert!(
+        shown(&m).contains("reading it again by itself in 2 s"),
+        "{}",
+        shown(&m)
+    );
+    update(
+        &mut m,
+        Msg::Tick(due + chrono::Duration::milliseconds(1500)),
+    );
+    assert!(
+        shown(&m).contains("reading it again by itself in 1 s"),
+        "{}",
+        shown(&m)
+    );
     // `a` on the row: a read, not a PUT.
     let pos = m
         .queue

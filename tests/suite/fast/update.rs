@@ -804,6 +804,11 @@ fn quit_saves_the_queue_and_asks_twice_while_actions_run() {
                 ("approve", id(1), "unknown"),
                 "recorded as sent, outcome unknown"
             );
+            // The core's words, as the command line writes for a run left the same way.
+            assert_eq!(
+                a.detail.as_deref(),
+                Some(club_admin::ops::audit::abandoned_detail().as_str())
+            );
         }
         other => panic!("{other:?}"),
     }
