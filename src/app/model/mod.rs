@@ -190,7 +190,7 @@ pub struct Model {
     /// Header connection state.
     pub(crate) connection: Connection,
     /// The queue.
-    pub queue: Queue,
+    pub(crate) queue: Queue,
     /// Listing state.
     pub(crate) listing: Listing,
     /// Fetch levels for reading requests (default / compact: a student moderator may read
@@ -199,9 +199,9 @@ pub struct Model {
     /// Focused pane.
     pub(crate) focus: Pane,
     /// Open pop-up.
-    pub popup: Option<Popup>,
+    pub(crate) popup: Option<Popup>,
     /// Club pane.
-    pub club: ClubPane,
+    pub(crate) club: ClubPane,
     /// Activity log.
     pub(crate) log: ActivityLog,
     /// The keymap.
@@ -325,6 +325,22 @@ impl Model {
             link: Link::default(),
             busy_since: None,
         }
+    }
+
+    /// The queue: its rows, the view (filter, sort), the cursor, marks and counts. Read
+    /// only: keys and answers change it through `update`.
+    pub fn queue(&self) -> &Queue {
+        &self.queue
+    }
+
+    /// The pop-up open, if any (`None`: none is).
+    pub fn popup(&self) -> Option<&Popup> {
+        self.popup.as_ref()
+    }
+
+    /// The club pane: the search, its results and the club shown, as far as read.
+    pub fn club(&self) -> &ClubPane {
+        &self.club
     }
 
     /// Base URL of the service.
