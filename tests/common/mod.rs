@@ -581,3 +581,50 @@ pub fn show_club(m: &mut Model, club: Club) {
     update(m, code(KeyCode::BackTab));
     assert_eq!(m.focus(), Pane::Queue, "back on the queue");
 }
+
+/// A clock for the command line's runner (`ops::run`) that moves instead of waiting: each
+/// wait between re-reads of a lost answer moves that request's stopwatch on at once, and is
+/// kept (`waits`). Give it to a run with `Control::with_clock`.
+#[derive(Debug, Clone, Default)]
+pub struct MovedClock {
+    waits: std::sync::Arc<std::sync::Mutex<Vec<std::time::Duration>>>,
+}
+
+impl MovedClock {
+    /// Every wait asked for so far, in order.
+    pub fn waits(&self) -> Vec<std::time::Duration> {
+        self.waits.lock().map(|w| w.clone()).unwrap_or_default()
+    }
+}
+
+impl club_admin::ops::run::RunClock for MovedClock {
+    fn start(&self) -> Box<dyn club_admin::ops::run::Stopwatch> {
+        Box::new(MovedStopwatch {
+            at: std::time::Duration::ZERO,
+            waits: self.waits.clone(),
+        })
+    }
+}
+
+struct MovedStopwatch {
+    at: std::time::Duration,
+    waits: std::sync::Arc<std::sync::Mutex<Vec<std::time::Duration>>>,
+}
+
+impl club_admin::ops::run::Stopwatch for MovedStopwatch {
+    fn elapsed(&self) -> std::time::Duration {
+        self.at
+    }
+
+    fn sleep(
+        &mut self,
+        d: std::time::Duration,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + '_>> {
+        self.at += d;
+        if let Ok(mut w) = self.waits.lock() {
+            w.push(d);
+        }
+        // The other requests of the run go on meanwhile, as they would while it slept.
+        Box::pin(tokio::task::yield_now())
+    }
+}
