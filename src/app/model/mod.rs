@@ -214,12 +214,12 @@ pub struct Model {
     pub(crate) page_rows: usize,
     /// How far each scrollable part can scroll, as last drawn (`Msg::Scrolled`): scrolling
     /// stops at the last line; `None` before the first frame.
-    pub scroll_limits: Option<ScrollLimits>,
+    pub(crate) scroll_limits: Option<ScrollLimits>,
     /// The detail pane's scroll (`J`/`K`), for the row `detail_row` (another row starts at
     /// its top).
-    pub detail_scroll: u16,
+    pub(crate) detail_scroll: u16,
     /// The row the detail pane's scroll belongs to.
-    pub detail_row: Option<Uuid>,
+    pub(crate) detail_row: Option<Uuid>,
     /// Listing page size, 1..=100.
     pub(crate) page_size: u32,
     /// Mouse capture on.
