@@ -353,7 +353,20 @@ fn load_page(
     next: Option<u32>,
     total: u64,
 ) -> Model {
-    // Oldest first, as a saved queue from an earlier session restores it (silently: no
+    // Sign in as an admin so the listing is scoped to all pending requests.
+    let fx = update(
+        &mut m,
+        Msg::Api {
+            request_id: 0,
+            answer: club_admin::app::ApiAnswer::User(Ok(reply(admin()))),
+        },
+    );
+    assert!(
+        !fx.iter().any(|e| matches!(e, Effect::Api { .. })),
+        "request 0 is not in flight, so the answer is dropped"
+    );
+    let start = club_admin::app::start(&mut m);
+    // Oldest first, as a saved queue from an earlier session restores it at start (silently: no
     // ids, no filter, no scope to list).
     let server = m.server_key().to_owned();
     let fx = update(
@@ -369,19 +382,6 @@ fn load_page(
         "restoring a sort alone calls nothing: {fx:?}"
     );
     assert_eq!(m.queue().sort(), QueueSort::Age);
-    // Sign in as an admin so the listing is scoped to all pending requests.
-    let fx = update(
-        &mut m,
-        Msg::Api {
-            request_id: 0,
-            answer: club_admin::app::ApiAnswer::User(Ok(reply(admin()))),
-        },
-    );
-    assert!(
-        !fx.iter().any(|e| matches!(e, Effect::Api { .. })),
-        "request 0 is not in flight, so the answer is dropped"
-    );
-    let start = club_admin::app::start(&mut m);
     let user = api_ids(&start, |c| *c == club_admin::app::ApiCall::CurrentUser);
     // What the update-route probe of issue 13 finds.
     for probe in api_ids(&start, |c| *c == club_admin::app::ApiCall::ProbeUpdateRoute) {

@@ -174,6 +174,7 @@ fn rows_arrive_sorted_oldest_first_and_the_next_page_loads_near_the_end() {
         QueueSort::Server,
         "server order by default"
     );
+    let start = club_admin::app::start(&mut m);
     // Oldest first, as a saved queue restores it.
     let server = m.server_key().to_owned();
     let fx = update(
@@ -185,8 +186,7 @@ fn rows_arrive_sorted_oldest_first_and_the_next_page_loads_near_the_end() {
         }),
     );
     assert!(fx.is_empty());
-    let fx = club_admin::app::start(&mut m);
-    let rid = api_ids(&fx, |_| true)[0];
+    let rid = api_ids(&start, |_| true)[0];
     let fx = answer(&mut m, rid, ApiAnswer::User(Ok(reply(admin()))));
     let rid = api_ids(&fx, |_| true)[0];
     let fx = answer(
