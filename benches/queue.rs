@@ -7,10 +7,9 @@
 use std::hint::black_box;
 
 use chrono::{TimeZone, Utc};
-use club_admin::api::{ClubRequest, MembershipStatus};
-use club_admin::app::Key;
-use club_admin::app::model::{Origin, QueueItem, RowState};
-use club_admin::app::{ApiAnswer, Model, ModelOptions, Msg, update};
+use club_admin::api::{ClubRequest, MembershipStatus, Meta, Pagination, Reply, UpdateRoute, User};
+use club_admin::app::{ApiAnswer, ApiCall, Effect, Model, ModelOptions, Msg, update};
+use club_admin::app::{Key, KeyCode};
 use club_admin::ui::{Theme, view};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
@@ -48,7 +47,40 @@ fn request(i: usize) -> ClubRequest {
     .expect("request")
 }
 
-/// A model whose queue holds `n` loaded pending requests.
+/// Feeds `answer` to the single call among `fx` that `pick` accepts.
+fn answer_one(
+    m: &mut Model,
+    fx: &[Effect],
+    pick: impl Fn(&ApiCall) -> bool,
+    answer: ApiAnswer,
+) -> Vec<Effect> {
+    let ids: Vec<u64> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Api { request_id, call } if pick(call) => Some(*request_id),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ids.len(), 1, "one such call: {fx:?}");
+    update(
+        m,
+        Msg::Api {
+            request_id: ids[0],
+            answer,
+        },
+    )
+}
+
+fn reply<T>(data: T) -> Reply<T> {
+    Reply {
+        data,
+        api_version: None,
+        meta: None,
+    }
+}
+
+/// A model whose queue holds `n` loaded pending requests, reached as a session reaches it:
+/// an admin signs in and the server's listing answers with the `n` requests.
 pub fn model(n: usize) -> Model {
     let mut m = Model::new(ModelOptions {
         now: Utc
@@ -59,17 +91,52 @@ pub fn model(n: usize) -> Model {
         decision_delay: std::time::Duration::ZERO,
         ..ModelOptions::new("http://127.0.0.1:9")
     });
-    for i in 0..n {
-        let mut item = QueueItem::new(Uuid::from_u128(i as u128 + 1), Origin::Manual);
-        item.request = Some(request(i));
-        item.state = RowState::Ready;
-        item.reindex();
-        m.queue.push(item);
-    }
-    m.queue.refresh_view();
     let _ = update(&mut m, Msg::Layout { queue_rows: 35 });
-    // Put the cursor in the middle, as during a review.
-    m.queue.set_cursor(n / 2);
+    let start = club_admin::app::start(&mut m);
+    let admin: User = serde_json::from_value(serde_json::json!({
+        "id": Uuid::from_u128(500), "email": "admin@school.example.ac.th",
+        "role": "management", "is_admin": true, "onboarded": true, "permissions": []
+    }))
+    .expect("user");
+    // The update route is there (approve and decline allowed).
+    let _ = answer_one(
+        &mut m,
+        &start,
+        |c| *c == ApiCall::ProbeUpdateRoute,
+        ApiAnswer::UpdateRoute(Ok(UpdateRoute::Present)),
+    );
+    let fx = answer_one(
+        &mut m,
+        &start,
+        |c| *c == ApiCall::CurrentUser,
+        ApiAnswer::User(Ok(reply(admin))),
+    );
+    let mut listing = reply((0..n).map(request).collect::<Vec<_>>());
+    listing.meta = Some(Meta {
+        timestamp: None,
+        pagination: Some(Pagination {
+            first_p: Some(1),
+            last_p: Some(1),
+            next_p: None,
+            prev_p: None,
+            size: Some(n as u32),
+            total: Some(n as u64),
+        }),
+    });
+    let _ = answer_one(
+        &mut m,
+        &fx,
+        |c| matches!(c, ApiCall::ListRequests { .. }),
+        ApiAnswer::Listing(Ok(listing)),
+    );
+    assert_eq!(m.queue().stats().pending, n, "all {n} listed");
+    // Put the cursor in the middle, as during a review: pages down, then rows.
+    while m.queue().cursor() + 35 <= n / 2 {
+        let _ = update(&mut m, Msg::Key(Key::new(KeyCode::PageDown)));
+    }
+    while m.queue().cursor() < n / 2 {
+        let _ = update(&mut m, key('j'));
+    }
     let now = m.now();
     let _ = update(&mut m, Msg::Tick(now));
     m
@@ -148,15 +215,21 @@ fn benches(c: &mut Criterion) {
     for n in [10_000usize, 100_000] {
         let mut m = model(n);
         g.bench_function(BenchmarkId::from_parameter(n), |b| {
-            // One filter change per iteration, alternating between two texts.
+            // One filter change per iteration, alternating between two texts, as the
+            // command `:filter TEXT` sets it (typing into the command line filters nothing).
             let mut flip = false;
             b.iter(|| {
                 flip = !flip;
-                m.queue.set_filter(black_box(if flip {
+                let text = black_box(if flip {
                     "หมากรุก 5001"
                 } else {
                     "robotics"
-                }));
+                });
+                let _ = update(&mut m, key(':'));
+                for c in format!("filter {text}").chars() {
+                    let _ = update(&mut m, key(c));
+                }
+                let _ = update(&mut m, Msg::Key(Key::new(KeyCode::Enter)));
             })
         });
     }

@@ -51,14 +51,18 @@ async fn run(n: usize, latency: Duration, concurrency: usize) -> Result<Duration
     // Only the N chosen rows are marked.
     h.send(Msg::Key(Key::new(KeyCode::Char('/'))));
     h.send(Msg::Key(Key::new(KeyCode::Enter)));
-    for (pos, i) in h.model.queue.visible().to_vec().into_iter().enumerate() {
-        let id = h.model.queue.items()[i].id;
-        if ids.contains(&id.to_string()) {
-            h.model.queue.set_cursor(pos);
-            h.send(key(' '));
-        }
+    // Down the queue from the top: Space marks a chosen row (and moves down), j passes by.
+    h.send(key('g'));
+    for _ in 0..h.model.queue().visible().len() {
+        let chosen = h
+            .model
+            .queue()
+            .selected()
+            .is_some_and(|i| ids.contains(&i.id.to_string()));
+        h.send(key(if chosen { ' ' } else { 'j' }));
     }
-    let marked = h.model.queue.stats().marked;
+    h.settle(Duration::from_secs(120)).await?;
+    let marked = h.model.queue().stats().marked;
     if marked != n {
         return Err(format!("marked {marked}, expected {n}"));
     }
@@ -68,7 +72,7 @@ async fn run(n: usize, latency: Duration, concurrency: usize) -> Result<Duration
     });
     let start = Instant::now();
     h.send(key('a'));
-    if !matches!(h.model.popup, Some(Popup::Confirm { .. })) {
+    if !matches!(h.model.popup(), Some(Popup::Confirm { .. })) {
         return Err("no confirmation".into());
     }
     h.send(key('y'));

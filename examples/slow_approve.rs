@@ -67,7 +67,7 @@ async fn main() -> Result<(), String> {
     let mut targets = Vec::new();
     let started = Instant::now();
     for _ in 0..keys {
-        let Some(row) = h.model.queue.selected() else {
+        let Some(row) = h.model.queue().selected() else {
             return Err("the queue ran out of rows".into());
         };
         targets.push(row.id);

@@ -58,7 +58,7 @@ impl Link {
 }
 
 fn shown(model: &Model) -> bool {
-    let q = &model.queue;
+    let q = &model.queue();
     q.visible()
         .iter()
         .any(|&i| q.items().get(i).is_some_and(|item| item.request.is_some()))

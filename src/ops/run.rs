@@ -8,6 +8,7 @@
 //! lines.
 
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -29,18 +30,88 @@ pub const DECISION_LEVELS: Levels = Levels::new(FetchLevel::Default, FetchLevel:
 /// before it leaves the outcome `unknown` (the dashboard never gives up).
 pub const SETTLE_PATIENCE: Duration = Duration::from_secs(120);
 
+/// The clock a run waits on between re-reads of a lost answer ([`verdict::settle_backoff`]:
+/// 1 s, 2 s, 4 s, ... 30 s, for at most the run's patience): [`RealClock`] (tokio's timer)
+/// on the command line, the default of [`Control`]; a test gives one it moves, so the
+/// backoff passes without being waited for ([`Control::with_clock`]).
+pub trait RunClock: Send + Sync {
+    /// A stopwatch started now, for the re-reads of one request.
+    fn start(&self) -> Box<dyn Stopwatch>;
+}
+
+/// The time of one request's re-reads: how long since they began, and a wait.
+pub trait Stopwatch: Send {
+    /// Time since [`RunClock::start`] on this clock.
+    fn elapsed(&self) -> Duration;
+    /// Waits `d` on this clock (the real one sleeps; a test's moves its time on at once).
+    fn sleep(&mut self, d: Duration) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
+}
+
+/// The real clock: [`tokio::time::Instant`] and [`tokio::time::sleep`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RealClock;
+
+impl RunClock for RealClock {
+    fn start(&self) -> Box<dyn Stopwatch> {
+        Box::new(RealStopwatch(tokio::time::Instant::now()))
+    }
+}
+
+struct RealStopwatch(tokio::time::Instant);
+
+impl Stopwatch for RealStopwatch {
+    fn elapsed(&self) -> Duration {
+        self.0.elapsed()
+    }
+
+    fn sleep(&mut self, d: Duration) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(tokio::time::sleep(d))
+    }
+}
+
 /// Shared switches of one run: `stop` sends nothing more (a first Ctrl-C, or an answer that
 /// no further call can beat); `give_up` stops waiting for lost answers to settle (a second
 /// Ctrl-C). Also the writes sent whose answer has not arrived (for an `unknown` line when
-/// the run is abandoned). Clones share the state.
-#[derive(Debug, Clone, Default)]
+/// the run is abandoned), and the clock the re-reads of lost answers wait on
+/// ([`RealClock`] by default). Clones share the state.
+#[derive(Clone)]
 pub struct Control {
     stop: Arc<AtomicBool>,
     give_up: Arc<AtomicBool>,
     in_flight: Arc<Mutex<Vec<(Uuid, &'static str)>>>,
+    clock: Arc<dyn RunClock>,
+}
+
+impl Default for Control {
+    fn default() -> Control {
+        Control {
+            stop: Arc::default(),
+            give_up: Arc::default(),
+            in_flight: Arc::default(),
+            clock: Arc::new(RealClock),
+        }
+    }
+}
+
+impl std::fmt::Debug for Control {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Control")
+            .field("stop", &self.stopped())
+            .field("give_up", &self.given_up())
+            .field("in_flight", &self.in_flight())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Control {
+    /// Switches whose re-reads wait on `clock` instead of the real one (tests).
+    pub fn with_clock(clock: Arc<dyn RunClock>) -> Control {
+        Control {
+            clock,
+            ..Control::default()
+        }
+    }
+
     /// Sends nothing more.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
@@ -152,8 +223,8 @@ impl Verdict {
 
 /// Sends one decision and follows it to the server's truth: the audit gets `ok` or `failed`
 /// for an answer; for a lost answer `unknown`, then re-reads ([`DECISION_LEVELS`]) with
-/// [`verdict::settle_backoff`] until [`verdict::settle`] knows, and a second line with the
-/// settled outcome. Never sends the write twice. Gives up re-reading after `patience` or
+/// [`verdict::settle_backoff`] (waited on `control`'s clock) until [`verdict::settle`]
+/// knows, and a second line with the settled outcome. Never sends the write twice. Gives up re-reading after `patience` or
 /// when `control` gives up (the verdict is then [`Verdict::Unknown`]). Audit lines that
 /// cannot be written are passed to `audit_failed` (the run goes on).
 pub async fn decide(
@@ -192,7 +263,7 @@ pub async fn decide(
         Answer::Lost(e) => e,
     };
     write(Outcome::Unknown, Some(audit::lost_detail(&cause)));
-    let started = tokio::time::Instant::now();
+    let mut watch = control.clock.start();
     let mut attempt = 0;
     loop {
         let read = client.club_request(id, DECISION_LEVELS).await;
@@ -210,10 +281,10 @@ pub async fn decide(
             }
             Err(why) => {
                 let wait = verdict::settle_backoff(attempt);
-                if control.given_up() || started.elapsed() + wait > patience {
+                if control.given_up() || watch.elapsed() + wait > patience {
                     return Verdict::Unknown { cause, why };
                 }
-                tokio::time::sleep(wait).await;
+                watch.sleep(wait).await;
                 attempt += 1;
                 if control.given_up() {
                     return Verdict::Unknown { cause, why };
@@ -261,6 +332,82 @@ pub async fn prior_statuses(
     out
 }
 
+/// Splits `ids` before a decision is sent: requests the server already shows decided
+/// (approve, decline; read by [`prior_statuses`]) are left out, since the server would
+/// refuse them and a lost answer re-read as decided must be this run's own. Returns the ids
+/// to send, in order, and those left out with their status. A delete sends every id.
+pub async fn undecided(
+    client: &ApiClient,
+    action: RowAction,
+    ids: Vec<Uuid>,
+) -> (Vec<Uuid>, Vec<(Uuid, crate::api::MembershipStatus)>) {
+    if !action.needs_update_route() {
+        return (ids, Vec::new());
+    }
+    let prior = prior_statuses(client, &ids).await;
+    let mut already = Vec::new();
+    let ids = ids
+        .into_iter()
+        .filter(|id| match prior.get(id) {
+            Some(s) if *s != crate::api::MembershipStatus::Pending => {
+                already.push((*id, s.clone()));
+                false
+            }
+            _ => true,
+        })
+        .collect();
+    (ids, already)
+}
+
+/// One decision sent to many requests, as the command line sends it.
+pub struct Decisions<'a> {
+    /// The client (its limiter paces the calls).
+    pub client: &'a ApiClient,
+    /// Where each answer and each settlement is audited.
+    pub log: &'a AuditLog,
+    /// Approve, decline or delete.
+    pub action: RowAction,
+    /// Requests decided at once, at most (at least 1).
+    pub limit: usize,
+    /// The run's switches and the clock its re-reads wait on.
+    pub control: &'a Control,
+}
+
+impl Decisions<'_> {
+    /// Sends the decision to every id of `ids` through [`decide`] (re-reads of a lost answer
+    /// for up to [`SETTLE_PATIENCE`]) with [`bulk`]: a refusal no further call can beat
+    /// ([`verdict::stops_run`]) sends nothing more. `each` sees every verdict as it arrives
+    /// (`None`: not sent); audit lines that cannot be written go to `audit_failed`. Returns
+    /// the verdicts in the order of `ids`.
+    pub async fn send(
+        &self,
+        ids: &[Uuid],
+        audit_failed: &(dyn Fn(String) + Sync),
+        each: impl FnMut(Uuid, Option<&Verdict>),
+    ) -> Vec<(Uuid, Option<Verdict>)> {
+        let (client, log, control, action) = (self.client, self.log, self.control, self.action);
+        bulk(
+            ids,
+            self.limit,
+            control,
+            |id| {
+                decide(
+                    client,
+                    log,
+                    id,
+                    action,
+                    SETTLE_PATIENCE,
+                    control,
+                    audit_failed,
+                )
+            },
+            |v| matches!(v, Verdict::Refused(e) if verdict::stops_run(e)),
+            each,
+        )
+        .await
+    }
+}
+
 /// Settles a new contact whose answer was lost: re-reads the club (its contacts, at
 /// `default`) with [`verdict::settle_backoff`] until it is read, for at most `patience`.
 /// `Ok(true)`: the club has a contact of that type and value (added); `Ok(false)`: it has
@@ -274,7 +421,7 @@ pub async fn settle_contact(
     patience: Duration,
     control: &Control,
 ) -> Result<bool, StillUnknown> {
-    let started = tokio::time::Instant::now();
+    let mut watch = control.clock.start();
     let mut attempt = 0;
     loop {
         match client
@@ -294,10 +441,10 @@ pub async fn settle_contact(
                 let why =
                     StillUnknown::ReadFailed(crate::text::truncate_chars(&e.to_string(), 300));
                 let wait = verdict::settle_backoff(attempt);
-                if control.given_up() || started.elapsed() + wait > patience {
+                if control.given_up() || watch.elapsed() + wait > patience {
                     return Err(why);
                 }
-                tokio::time::sleep(wait).await;
+                watch.sleep(wait).await;
                 attempt += 1;
             }
         }

@@ -16,7 +16,7 @@ use super::requests::print_requests;
 use super::{Ctx, Exit, emit, emit_json, read_ids, say};
 use crate::api::{ApiClient, ApiError, ClubRequest, Planned, UpdateRoute};
 use crate::config::Flags;
-use crate::ops::run::{self, Control, DECISION_LEVELS, SETTLE_PATIENCE, Verdict};
+use crate::ops::run::{self, Control, DECISION_LEVELS, Verdict};
 use crate::ops::{Outcome, RowAction, audit, verdict};
 
 /// What a dry run would send for `id`: the very request a real run sends
@@ -196,21 +196,7 @@ async fn skip_decided(
     action: RowAction,
     ids: Vec<Uuid>,
 ) -> (Vec<Uuid>, Vec<(Uuid, crate::api::MembershipStatus)>) {
-    if !action.needs_update_route() {
-        return (ids, Vec::new());
-    }
-    let prior = run::prior_statuses(&ctx.client, &ids).await;
-    let mut already = Vec::new();
-    let ids = ids
-        .into_iter()
-        .filter(|id| match prior.get(id) {
-            Some(s) if *s != crate::api::MembershipStatus::Pending => {
-                already.push((*id, s.clone()));
-                false
-            }
-            _ => true,
-        })
-        .collect();
+    let (ids, already) = run::undecided(&ctx.client, action, ids).await;
     for (id, status) in &already {
         say(&format!("{id}: already {status}: not sent"));
     }
@@ -256,36 +242,22 @@ async fn send_all(
             say(&e);
         }
     };
-    let results = run::bulk(
-        ids,
-        ctx.settings.concurrency,
-        &control,
-        |id| {
-            let (client, log, control) = (&ctx.client, &log, &control);
-            let audit_failed = &audit_failed;
-            async move {
-                run::decide(
-                    client,
-                    log,
-                    id,
-                    action,
-                    SETTLE_PATIENCE,
-                    control,
-                    audit_failed,
-                )
-                .await
-            }
-        },
-        |v| matches!(v, Verdict::Refused(e) if verdict::stops_run(e)),
-        |id, v| {
+    let run = run::Decisions {
+        client: &ctx.client,
+        log: &log,
+        action,
+        limit: ctx.settings.concurrency,
+        control: &control,
+    };
+    let results = run
+        .send(ids, &audit_failed, |id, v| {
             bar.inc(1);
             ctx.show_pace(&bar);
             if let Some(v) = v {
                 bar.suspend(|| tell(action, id, v));
             }
-        },
-    )
-    .await;
+        })
+        .await;
     watcher.abort();
     bar.finish_and_clear();
     for (id, v) in &results {

@@ -293,7 +293,7 @@ pub fn unauthorized() -> ApiError {
 pub fn expire_session(m: &mut Model) {
     let fx = update(m, key('r'));
     fail_calls(m, &fx, &unauthorized());
-    if matches!(m.popup, Some(Popup::SignIn { .. })) {
+    if matches!(m.popup(), Some(Popup::SignIn { .. })) {
         update(m, code(KeyCode::Esc));
     }
 }
@@ -353,7 +353,6 @@ fn load_page(
     next: Option<u32>,
     total: u64,
 ) -> Model {
-    m.queue.set_sort(QueueSort::Age);
     // Sign in as an admin so the listing is scoped to all pending requests.
     let fx = update(
         &mut m,
@@ -367,6 +366,22 @@ fn load_page(
         "request 0 is not in flight, so the answer is dropped"
     );
     let start = club_admin::app::start(&mut m);
+    // Oldest first, as a saved queue from an earlier session restores it at start (silently: no
+    // ids, no filter, no scope to list).
+    let server = m.server_key().to_owned();
+    let fx = update(
+        &mut m,
+        Msg::Restore(SavedQueue {
+            server,
+            sort: QueueSort::Age,
+            ..SavedQueue::default()
+        }),
+    );
+    assert!(
+        fx.is_empty(),
+        "restoring a sort alone calls nothing: {fx:?}"
+    );
+    assert_eq!(m.queue().sort(), QueueSort::Age);
     let user = api_ids(&start, |c| *c == club_admin::app::ApiCall::CurrentUser);
     // What the update-route probe of issue 13 finds.
     for probe in api_ids(&start, |c| *c == club_admin::app::ApiCall::ProbeUpdateRoute) {
@@ -437,9 +452,9 @@ pub fn hint_bar(m: &Model, w: u16) -> String {
 /// by the help, not scrolled out of sight.
 pub fn help_drawn(m: &Model) -> String {
     assert!(
-        matches!(m.popup, Some(Popup::Help { .. })),
+        matches!(m.popup(), Some(Popup::Help { .. })),
         "the help is open: {:?}",
-        m.popup
+        m.popup()
     );
     let s = screen(m, 120, 200);
     let end = club_admin::i18n::tr(m.lang(), "help-filter-terms");
@@ -533,4 +548,83 @@ pub fn writes_per_request(
         }
     }
     n
+}
+
+/// Puts the cursor on request `id` as a moderator does: `g` to the top, then `j` until it is
+/// selected. Returns the effects of the moves (reads of rows the cursor passes, the next
+/// listing page near the end). Panics when `id` is not shown.
+pub fn cursor_to(m: &mut Model, id: Uuid) -> Vec<Effect> {
+    let mut fx = update(m, key('g'));
+    while m.queue().selected().map(|i| i.id) != Some(id) {
+        let before = m.queue().cursor();
+        fx.extend(update(m, key('j')));
+        assert_ne!(m.queue().cursor(), before, "request {id} is not shown");
+    }
+    fx
+}
+
+/// Shows `club` in the club pane as a moderator does: `:club <id>`, the server's answer,
+/// then `Shift-Tab` back to the queue. The status line then says the club is shown.
+pub fn show_club(m: &mut Model, club: Club) {
+    update(m, key(':'));
+    typed(m, &format!("club {}", club.id));
+    let fx = update(m, code(KeyCode::Enter));
+    let read = api_ids(&fx, |c| matches!(c, ApiCall::GetClub { .. }));
+    assert_eq!(read.len(), 1, "one club read: {fx:?}");
+    update(
+        m,
+        Msg::Api {
+            request_id: read[0],
+            answer: ApiAnswer::Club(Ok(reply(club))),
+        },
+    );
+    update(m, code(KeyCode::BackTab));
+    assert_eq!(m.focus(), Pane::Queue, "back on the queue");
+}
+
+/// A clock for the command line's runner (`ops::run`) that moves instead of waiting: each
+/// wait between re-reads of a lost answer moves that request's stopwatch on at once, and is
+/// kept (`waits`). Give it to a run with `Control::with_clock`.
+#[derive(Debug, Clone, Default)]
+pub struct MovedClock {
+    waits: std::sync::Arc<std::sync::Mutex<Vec<std::time::Duration>>>,
+}
+
+impl MovedClock {
+    /// Every wait asked for so far, in order.
+    pub fn waits(&self) -> Vec<std::time::Duration> {
+        self.waits.lock().map(|w| w.clone()).unwrap_or_default()
+    }
+}
+
+impl club_admin::ops::run::RunClock for MovedClock {
+    fn start(&self) -> Box<dyn club_admin::ops::run::Stopwatch> {
+        Box::new(MovedStopwatch {
+            at: std::time::Duration::ZERO,
+            waits: self.waits.clone(),
+        })
+    }
+}
+
+struct MovedStopwatch {
+    at: std::time::Duration,
+    waits: std::sync::Arc<std::sync::Mutex<Vec<std::time::Duration>>>,
+}
+
+impl club_admin::ops::run::Stopwatch for MovedStopwatch {
+    fn elapsed(&self) -> std::time::Duration {
+        self.at
+    }
+
+    fn sleep(
+        &mut self,
+        d: std::time::Duration,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + '_>> {
+        self.at += d;
+        if let Ok(mut w) = self.waits.lock() {
+            w.push(d);
+        }
+        // The other requests of the run go on meanwhile, as they would while it slept.
+        Box::pin(tokio::task::yield_now())
+    }
 }

@@ -190,7 +190,7 @@ pub struct Model {
     /// Header connection state.
     pub(crate) connection: Connection,
     /// The queue.
-    pub queue: Queue,
+    pub(crate) queue: Queue,
     /// Listing state.
     pub(crate) listing: Listing,
     /// Fetch levels for reading requests (default / compact: a student moderator may read
@@ -199,9 +199,9 @@ pub struct Model {
     /// Focused pane.
     pub(crate) focus: Pane,
     /// Open pop-up.
-    pub popup: Option<Popup>,
+    pub(crate) popup: Option<Popup>,
     /// Club pane.
-    pub club: ClubPane,
+    pub(crate) club: ClubPane,
     /// Activity log.
     pub(crate) log: ActivityLog,
     /// The keymap.
@@ -214,12 +214,12 @@ pub struct Model {
     pub(crate) page_rows: usize,
     /// How far each scrollable part can scroll, as last drawn (`Msg::Scrolled`): scrolling
     /// stops at the last line; `None` before the first frame.
-    pub scroll_limits: Option<ScrollLimits>,
+    pub(crate) scroll_limits: Option<ScrollLimits>,
     /// The detail pane's scroll (`J`/`K`), for the row `detail_row` (another row starts at
     /// its top).
-    pub detail_scroll: u16,
+    pub(crate) detail_scroll: u16,
     /// The row the detail pane's scroll belongs to.
-    pub detail_row: Option<Uuid>,
+    pub(crate) detail_row: Option<Uuid>,
     /// Listing page size, 1..=100.
     pub(crate) page_size: u32,
     /// Mouse capture on.
@@ -325,6 +325,22 @@ impl Model {
             link: Link::default(),
             busy_since: None,
         }
+    }
+
+    /// The queue: its rows, the view (filter, sort), the cursor, marks and counts. Read
+    /// only: keys and answers change it through `update`.
+    pub fn queue(&self) -> &Queue {
+        &self.queue
+    }
+
+    /// The pop-up open, if any (`None`: none is).
+    pub fn popup(&self) -> Option<&Popup> {
+        self.popup.as_ref()
+    }
+
+    /// The club pane: the search, its results and the club shown, as far as read.
+    pub fn club(&self) -> &ClubPane {
+        &self.club
     }
 
     /// Base URL of the service.

@@ -57,19 +57,7 @@ fn audits(fx: &[Effect]) -> Vec<(Uuid, Outcome, String)> {
 }
 
 fn selected(m: &Model) -> Uuid {
-    m.queue.selected().expect("selected").id
-}
-
-/// Puts the cursor on `row` as a user does: `g`, then `j` until it is selected.
-fn select_row(m: &mut Model, row: Uuid) {
-    update(m, key('g'));
-    for _ in 0..m.queue.visible().len() {
-        if m.queue.selected().map(|i| i.id) == Some(row) {
-            return;
-        }
-        update(m, key('j'));
-    }
-    panic!("{row} is not shown");
+    m.queue().selected().expect("selected").id
 }
 
 fn status(m: &Model) -> String {
@@ -104,7 +92,7 @@ fn an_approve_is_held_the_cursor_moves_on_and_it_is_sent_when_the_time_is_up() {
     assert_eq!(writes(&fx), 0, "nothing is sent during the grace period");
     assert_eq!(selected(&m), id(2), "the cursor moves on at once");
     assert_eq!(
-        m.queue.get(id(1)).map(|i| i.state.clone()),
+        m.queue().get(id(1)).map(|i| i.state.clone()),
         Some(RowState::Acting(RowAction::Approve))
     );
     assert!(m.animating(), "the loop ticks while a decision is held");
@@ -133,7 +121,7 @@ fn an_approve_is_held_the_cursor_moves_on_and_it_is_sent_when_the_time_is_up() {
     let fx = answer(&mut m, p[0].0, approved(id(1)));
     assert_eq!(audits(&fx), vec![(id(1), Outcome::Ok, String::new())]);
     assert_eq!(
-        m.queue.get(id(1)).and_then(|i| i.status().cloned()),
+        m.queue().get(id(1)).and_then(|i| i.status().cloned()),
         Some(MembershipStatus::Approved)
     );
 }
@@ -155,7 +143,7 @@ fn z_takes_back_the_latest_decision_which_is_never_sent() {
         )]
     );
     assert_eq!(writes(&fx), 0);
-    let row = m.queue.get(id(2)).expect("row");
+    let row = m.queue().get(id(2)).expect("row");
     assert_eq!(row.state, RowState::Ready, "pending again");
     assert!(row.is_actionable());
     assert_eq!(selected(&m), id(2), "the cursor goes back to it");
@@ -180,7 +168,7 @@ fn a_bulk_decision_is_held_and_taken_back_as_a_whole() {
     update(&mut m, key(' ')); // mark 1, move to 2
     update(&mut m, key(' ')); // mark 2
     update(&mut m, key('a'));
-    assert!(matches!(m.popup, Some(Popup::Confirm { .. })));
+    assert!(matches!(m.popup(), Some(Popup::Confirm { .. })));
     let fx = update(&mut m, key('y'));
     assert_eq!(writes(&fx), 0);
     assert!(m.bulk().is_none(), "no progress until it is sent");
@@ -196,7 +184,11 @@ fn a_bulk_decision_is_held_and_taken_back_as_a_whole() {
         .map(|a| a.0)
         .collect();
     assert_eq!(undone, vec![id(1), id(2)]);
-    assert_eq!(m.queue.stats().marked, 2, "the marks stay for another try");
+    assert_eq!(
+        m.queue().stats().marked,
+        2,
+        "the marks stay for another try"
+    );
     assert_eq!(writes(&tick(&mut m, 10)), 0, "never sent");
     // Held again, and this time sent: one bulk task with its progress.
     update(&mut m, key('x'));
@@ -221,7 +213,7 @@ fn two_bulk_decisions_sent_on_one_tick_share_one_truthful_progress() {
     update(&mut m, key(' '));
     update(&mut m, key(' '));
     update(&mut m, key('a'));
-    match &m.popup {
+    match &m.popup() {
         Some(Popup::Confirm { ids, .. }) => assert_eq!(ids.len(), 4, "1 and 2 are still marked"),
         other => panic!("{other:?}"),
     }
@@ -249,7 +241,7 @@ fn two_bulk_decisions_sent_on_one_tick_share_one_truthful_progress() {
 fn delete_keeps_its_confirmation_and_is_never_held() {
     let mut m = held5();
     update(&mut m, key('D'));
-    assert!(matches!(m.popup, Some(Popup::Confirm { .. })));
+    assert!(matches!(m.popup(), Some(Popup::Confirm { .. })));
     let fx = update(&mut m, key('y'));
     assert!(fx.iter().any(|e| matches!(
         e,
@@ -266,7 +258,7 @@ fn quitting_with_decisions_held_asks_and_waits_meanwhile() {
     let mut m = held5();
     update(&mut m, key('a'));
     let fx = update(&mut m, key('q'));
-    assert!(matches!(m.popup, Some(Popup::QuitHeld)));
+    assert!(matches!(m.popup(), Some(Popup::QuitHeld)));
     assert!(!fx.iter().any(|e| matches!(e, Effect::Quit)));
     let shown = screen(&m, 120, 40);
     assert!(shown.contains("s send now, quit"), "{shown}");
@@ -279,7 +271,7 @@ fn quitting_with_decisions_held_asks_and_waits_meanwhile() {
     );
     // Stay: the countdown goes on; it was due long ago, so the next tick sends it.
     update(&mut m, code(KeyCode::Esc));
-    assert!(m.popup.is_none() && !m.quitting());
+    assert!(m.popup().is_none() && !m.quitting());
     assert_eq!(puts(&tick(&mut m, 31)).len(), 1);
 }
 
@@ -417,7 +409,7 @@ fn mark_all_loads_the_rest_of_the_listing_then_marks_every_match() {
     assert!(m.listing().has_more);
     let fx = update(&mut m, key('*'));
     assert_eq!(
-        m.queue.stats().marked,
+        m.queue().stats().marked,
         0,
         "nothing marked before all is loaded"
     );
@@ -446,14 +438,18 @@ fn mark_all_loads_the_rest_of_the_listing_then_marks_every_match() {
         )
         .is_empty()
     );
-    assert_eq!(m.queue.stats().marked, 5, "every request the listing holds");
+    assert_eq!(
+        m.queue().stats().marked,
+        5,
+        "every request the listing holds"
+    );
     assert!(
         status(&m).contains("5 marked") && status(&m).contains("of Computer Club"),
         "{}",
         status(&m)
     );
     update(&mut m, key('a'));
-    match &m.popup {
+    match &m.popup() {
         Some(Popup::Confirm { ids, .. }) => assert_eq!(ids.len(), 5),
         other => panic!("{other:?}"),
     }
@@ -482,7 +478,7 @@ fn mark_all_respects_the_filter_and_names_no_club_for_several() {
             4,
         ))),
     );
-    assert_eq!(m.queue.stats().marked, 4);
+    assert_eq!(m.queue().stats().marked, 4);
     update(&mut m, key('a'));
     let shown = screen(&m, 120, 40);
     assert!(shown.contains("Approve 4 marked club requests?"), "{shown}");
@@ -493,7 +489,7 @@ fn mark_all_respects_the_filter_and_names_no_club_for_several() {
     typed(&mut m, "chess");
     update(&mut m, code(KeyCode::Enter));
     update(&mut m, key('*'));
-    let marked: Vec<Uuid> = m.queue.marked_ids();
+    let marked: Vec<Uuid> = m.queue().marked_ids();
     assert_eq!(marked, vec![id(2), id(4)]);
     assert!(status(&m).contains("of Chess Club"), "{}", status(&m));
 }
@@ -508,7 +504,7 @@ fn mark_all_stops_and_marks_nothing_when_a_page_fails() {
         next,
         ApiAnswer::Listing(Err(ApiError::Timeout { millis: 20_000 })),
     );
-    assert_eq!(m.queue.stats().marked, 0);
+    assert_eq!(m.queue().stats().marked, 0);
     assert!(status(&m).contains("mark all stopped"), "{}", status(&m));
 }
 
@@ -542,7 +538,7 @@ fn a_lost_answer_is_audited_unknown_then_settled_ok_by_the_re_read() {
     assert_eq!(first.len(), 1);
     assert_eq!((first[0].0, first[0].1), (id(1), Outcome::Unknown));
     assert!(first[0].2.contains("timed out"), "{}", first[0].2);
-    let row = m.queue.get(id(1)).expect("row");
+    let row = m.queue().get(id(1)).expect("row");
     assert!(
         row.error
             .as_deref()
@@ -562,7 +558,7 @@ fn a_lost_answer_is_audited_unknown_then_settled_ok_by_the_re_read() {
     assert_eq!(second.len(), 1);
     assert_eq!((second[0].0, second[0].1), (id(1), Outcome::Ok));
     assert!(second[0].2.contains("approved"), "{}", second[0].2);
-    let row = m.queue.get(id(1)).expect("row");
+    let row = m.queue().get(id(1)).expect("row");
     assert_eq!(row.status(), Some(&MembershipStatus::Approved));
     assert!(row.error.is_none());
     assert!(m.unsettled().is_empty());
@@ -580,7 +576,7 @@ fn a_lost_answer_settled_as_still_pending_is_failed() {
     let second = audits(&fx);
     assert_eq!(second[0].1, Outcome::Failed);
     assert!(second[0].2.contains("still pending"), "{}", second[0].2);
-    let row = m.queue.get(id(1)).expect("row");
+    let row = m.queue().get(id(1)).expect("row");
     assert!(row.is_actionable(), "can be decided again");
     assert!(row.error.as_deref().unwrap_or("").contains("still pending"));
 }
@@ -599,16 +595,10 @@ fn a_failed_re_read_leaves_it_unknown_until_a_read_succeeds() {
     );
     assert!(audits(&fx).is_empty(), "nothing settled, nothing guessed");
     assert_eq!(m.unsettled().len(), 1);
-    let row = m.queue.get(id(1)).expect("row");
+    let row = m.queue().get(id(1)).expect("row");
     assert!(row.error.as_deref().unwrap_or("").contains("still unknown"));
     // Enter on the row reads it again; this read settles it.
-    let pos = m
-        .queue
-        .visible()
-        .iter()
-        .position(|&i| m.queue.items()[i].id == id(1))
-        .expect("shown");
-    m.queue.set_cursor(pos);
+    let _ = cursor_to(&mut m, id(1));
     let fx = update(&mut m, code(KeyCode::Enter));
     let rid = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }))[0];
     let mut r = sample_rows()[0].clone();
@@ -649,7 +639,7 @@ fn a_delete_whose_answer_is_lost_is_settled_by_a_404() {
         (Outcome::Ok, true)
     );
     assert_eq!(
-        m.queue.get(id(1)).map(|i| i.state.clone()),
+        m.queue().get(id(1)).map(|i| i.state.clone()),
         Some(RowState::Deleted)
     );
 }
@@ -698,7 +688,7 @@ fn an_unknown_outcome_is_re_read_by_itself_and_never_written_twice() {
     assert!(audits(&fx).is_empty());
     let due = m.retry_at().expect("a re-read is planned");
     assert_eq!((due - m.now()).num_seconds(), 1, "first backoff: 1 s");
-    let row = m.queue.get(id(1)).expect("row");
+    let row = m.queue().get(id(1)).expect("row");
     assert!(row.error.as_deref().unwrap_or("").contains("still unknown"));
     assert!(
         m.animating(),
@@ -715,7 +705,7 @@ fn an_unknown_outcome_is_re_read_by_itself_and_never_written_twice() {
     let next = m.retry_at().expect("planned again");
     assert_eq!((next - due).num_seconds(), 2, "second backoff: 2 s");
     // The detail pane counts down to it as the clock moves (a tester saw it stand still).
-    select_row(&mut m, id(1));
+    let _ = cursor_to(&mut m, id(1));
     let shown = |m: &Model| screen(m, 120, 40);
     assert!(
         shown(&m).contains("reading it again by itself in 2 s"),
@@ -732,13 +722,7 @@ fn an_unknown_outcome_is_re_read_by_itself_and_never_written_twice() {
         shown(&m)
     );
     // `a` on the row: a read, not a PUT.
-    let pos = m
-        .queue
-        .visible()
-        .iter()
-        .position(|&i| m.queue.items()[i].id == id(1))
-        .expect("shown");
-    m.queue.set_cursor(pos);
+    let _ = cursor_to(&mut m, id(1));
     let fx = update(&mut m, key('a'));
     assert!(
         api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. })).is_empty(),
@@ -823,7 +807,7 @@ fn send_now_and_quit_waits_for_the_truth_and_stays_when_a_decision_was_not_appli
     update(&mut m, key('j'));
     update(&mut m, key('a'));
     update(&mut m, key('q'));
-    assert!(matches!(m.popup, Some(Popup::QuitHeld)));
+    assert!(matches!(m.popup(), Some(Popup::QuitHeld)));
     let fx = update(&mut m, key('s'));
     let put = puts(&fx)[0].0;
     let fx = answer(&mut m, put, lost());

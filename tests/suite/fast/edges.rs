@@ -130,7 +130,7 @@ pub fn same_after_redraw(m: &mut Model) {
 fn r_r_r_reloads_the_loaded_page_and_never_one_more() {
     for lang in [Lang::English, Lang::Thai] {
         let mut m = listed(lang, page(1, 50), 193);
-        assert_eq!(m.queue.len(), 50);
+        assert_eq!(m.queue().len(), 50);
         for _ in 0..3 {
             let fx = update(&mut m, key('r'));
             assert_eq!(pages_asked(&fx), vec![1], "page 1 again");
@@ -155,7 +155,7 @@ fn r_r_r_reloads_the_loaded_page_and_never_one_more() {
                     ApiAnswer::Listing(Ok(listing_reply(page(1, 50), None, 50))),
                 );
             }
-            assert_eq!(m.queue.len(), 50, "still the 50 rows loaded");
+            assert_eq!(m.queue().len(), 50, "still the 50 rows loaded");
             assert!(!m.busy());
             assert!(!status(&m).contains('…'), "{}", status(&m));
         }
@@ -183,7 +183,7 @@ fn auto_refresh_reloads_and_never_pulls_the_whole_listing() {
         );
         assert!(pages_asked(&fx).is_empty());
     }
-    assert_eq!(m.queue.len(), 50);
+    assert_eq!(m.queue().len(), 50);
 }
 
 /// A student's start whose staffed clubs' lookup failed with a 500.
@@ -230,7 +230,7 @@ fn a_failed_first_load_is_retried_by_itself_with_backoff_and_says_so() {
             list,
             ApiAnswer::Listing(Ok(listing_reply(page(1, 3), None, 3))),
         );
-        assert_eq!(m.queue.len(), 3);
+        assert_eq!(m.queue().len(), 3);
         assert_eq!(m.retry_at(), None);
         assert!(!m.busy());
         same_after_redraw(&mut m);
@@ -565,7 +565,7 @@ fn ids_already_queued_are_said_to_be_there() {
         typed(&mut m, &format!("add {}", id(2)));
         let _ = update(&mut m, code(KeyCode::Enter));
         assert!(status(&m).contains(says), "{}", status(&m));
-        assert_eq!(m.queue.len(), 4, "nothing added twice");
+        assert_eq!(m.queue().len(), 4, "nothing added twice");
         let s = shown(&mut m, 120, 40);
         assert!(
             s.contains(club_admin::text::for_terminal(says).as_ref()),

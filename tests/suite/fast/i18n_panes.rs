@@ -55,8 +55,8 @@ fn not_found() -> ApiError {
 /// Puts the cursor on request `n`.
 fn select(m: &mut Model, n: u128) {
     update(m, key('g'));
-    for _ in 0..m.queue.visible().len() {
-        if m.queue.selected().map(|i| i.id) == Some(id(n)) {
+    for _ in 0..m.queue().visible().len() {
+        if m.queue().selected().map(|i| i.id) == Some(id(n)) {
             return;
         }
         update(m, key('j'));
@@ -380,7 +380,7 @@ fn status_filter_keeps_the_server_words_in_thai() {
     typed(&mut m, "status:approved");
     update(&mut m, code(KeyCode::Enter));
     assert_eq!(
-        m.queue.visible().len(),
+        m.queue().visible().len(),
         1,
         "status:approved finds the approved row"
     );
@@ -396,7 +396,7 @@ fn status_filter_keeps_the_server_words_in_thai() {
     }
     typed(&mut m, "status:pending");
     update(&mut m, code(KeyCode::Enter));
-    assert_eq!(m.queue.visible().len(), 3);
+    assert_eq!(m.queue().visible().len(), 3);
 }
 
 #[test]
@@ -564,8 +564,7 @@ fn club() -> Club {
 fn club_pane_in_thai_and_english() {
     for lang in Lang::ALL {
         let mut m = loaded(options_in(lang), sample_rows());
-        m.club.club_id = Some(id(5));
-        m.club.club = Loadable::Loaded(club());
+        show_club(&mut m, club());
         let s = screen(&m, 120, 40);
         match lang {
             Lang::Thai => thai_words(
@@ -631,19 +630,40 @@ fn club_pane_states_and_field_hints_in_thai() {
             Lang::Thai => thai_words(footer, &["Enter ค้นหา", "Esc ยกเลิก"], &["look up", "cancel"]),
             Lang::English => english_words(footer, &["Enter look up", "Esc cancel"]),
         }
-        m.club.results = Loadable::Loading;
+        // A search by name: searching until the server answers.
+        typed(&mut m, "robot");
+        let fx = update(&mut m, code(KeyCode::Enter));
+        let search = api_ids(&fx, |c| matches!(c, ApiCall::SearchClubs { .. }));
+        assert_eq!(search.len(), 1, "one search: {fx:?}");
+        assert!(matches!(m.club().results, Loadable::Loading));
         let s = screen(&m, 120, 40);
         match lang {
             Lang::Thai => thai_words(&s, &["กำลังค้นหา…"], &["searching"]),
             Lang::English => english_words(&s, &["searching…"]),
         }
-        m.club.results = Loadable::Loaded(Vec::new());
+        // The server finds none.
+        update(
+            &mut m,
+            Msg::Api {
+                request_id: search[0],
+                answer: ApiAnswer::Clubs(Ok(reply(Vec::new()))),
+            },
+        );
+        assert!(matches!(&m.club().results, Loadable::Loaded(v) if v.is_empty()));
         let s = screen(&m, 120, 40);
         match lang {
             Lang::Thai => thai_words(&s, &["ไม่พบชุมนุมที่ตรงกัน"], &["no club matches"]),
             Lang::English => english_words(&s, &["no club matches"]),
         }
-        m.club.club = Loadable::Loading;
+        // A club asked for by id: loading until the server answers.
+        update(&mut m, key(':'));
+        typed(&mut m, &format!("club {}", id(5)));
+        let fx = update(&mut m, code(KeyCode::Enter));
+        assert_eq!(
+            api_ids(&fx, |c| matches!(c, ApiCall::GetClub { .. })).len(),
+            1
+        );
+        assert!(matches!(m.club().club, Loadable::Loading));
         let s = screen(&m, 120, 40);
         match lang {
             Lang::Thai => assert_eq!(s.matches(&th("กำลังโหลด…")).count(), 1, "{s}"),

@@ -158,7 +158,7 @@ fn delete_confirmation_names_the_request_in_the_readers_language() {
         &["Delete", "Cancel", "cannot be undone", "confirm"],
     );
     update(&mut m, key('n'));
-    assert!(m.popup.is_none());
+    assert!(m.popup().is_none());
     assert_eq!(status(&m), drawn("ยกเลิกการลบแล้ว"));
 
     let mut m = model_with_lang(sample_rows(), Lang::English);
@@ -189,7 +189,7 @@ fn two_of_one_club(lang: Lang) -> Model {
     update(&mut m, key(' '));
     update(&mut m, key('j'));
     update(&mut m, key(' '));
-    let mut marked = m.queue.marked_ids();
+    let mut marked = m.queue().marked_ids();
     marked.sort();
     assert_eq!(marked, [Uuid::from_u128(1), Uuid::from_u128(4)]);
     m
@@ -226,7 +226,7 @@ fn marked_rows_confirmation_says_how_many_of_which_club_and_what_is_hidden() {
     typed(&mut m, "51001");
     update(&mut m, code(KeyCode::Enter));
     update(&mut m, key('x'));
-    assert!(matches!(m.popup, Some(Popup::Confirm { hidden: 1, .. })));
+    assert!(matches!(m.popup(), Some(Popup::Confirm { hidden: 1, .. })));
     let s = screen(&m, 80, 24);
     words(
         &s,
@@ -292,7 +292,7 @@ fn quitting_with_six_held(lang: Lang) -> Model {
     update(&mut m, key('a'));
     update(&mut m, key('y'));
     update(&mut m, key('q'));
-    assert!(matches!(m.popup, Some(Popup::QuitHeld)));
+    assert!(matches!(m.popup(), Some(Popup::QuitHeld)));
     assert_eq!(m.held().iter().count(), 6);
     m
 }
@@ -374,7 +374,7 @@ fn add_ids_box_and_its_refusals() {
         status(&m),
         drawn("ไม่ใช่รหัสคำขอเข้าชุมนุม (UUID): 12345-not-an-id")
     );
-    assert!(matches!(m.popup, Some(Popup::AddIds { .. })));
+    assert!(matches!(m.popup(), Some(Popup::AddIds { .. })));
 
     let mut m = model_with_lang(sample_rows(), Lang::English);
     update(&mut m, key('i'));
@@ -504,7 +504,7 @@ fn command_line_hints() {
     ] {
         let mut m = model_with_lang(sample_rows(), lang);
         update(&mut m, key(':'));
-        assert!(matches!(m.popup, Some(Popup::Command { .. })));
+        assert!(matches!(m.popup(), Some(Popup::Command { .. })));
         words(&screen(&m, 80, 24), &present, &absent);
     }
 }
@@ -512,18 +512,17 @@ fn command_line_hints() {
 /// The new-contact form of a club shown (Robotics Club), opened from the club pane.
 fn contact_form(lang: Lang) -> Model {
     let mut m = model_with_lang(sample_rows(), lang);
-    update(&mut m, key('c'));
-    m.club.club_id = Some(Uuid::from_u128(5));
-    m.club.club = Loadable::Loaded(
+    show_club(
+        &mut m,
         serde_json::from_value(serde_json::json!({
             "id": Uuid::from_u128(5), "name": {"en-US": "Robotics Club", "th": "ชุมนุมหุ่นยนต์"},
             "member_count": 22, "contacts": []
         }))
         .expect("club"),
     );
-    update(&mut m, code(KeyCode::Esc));
+    update(&mut m, code(KeyCode::Tab));
     update(&mut m, key('n'));
-    assert!(matches!(m.popup, Some(Popup::AddContact { .. })));
+    assert!(matches!(m.popup(), Some(Popup::AddContact { .. })));
     m
 }
 

@@ -98,7 +98,7 @@ fn not_found() -> ApiError {
 const TIMEOUT: ApiError = ApiError::Timeout { millis: 2500 };
 
 fn error_of(m: &Model, r: Uuid) -> String {
-    m.queue
+    m.queue()
         .get(r)
         .and_then(|i| i.shown_error())
         .unwrap_or_default()
@@ -165,7 +165,7 @@ fn a_pasted_token_is_checked_then_refused_in_the_readers_language() {
     for lang in Lang::ALL {
         let mut m = sample_in(lang);
         update(&mut m, key('S'));
-        assert!(matches!(m.popup, Some(Popup::SignIn { .. })));
+        assert!(matches!(m.popup(), Some(Popup::SignIn { .. })));
         update(&mut m, Msg::Paste("abc.def.ghi".into()));
         let fx = update(&mut m, code(KeyCode::Enter));
         assert_eq!(
@@ -193,7 +193,7 @@ fn a_pasted_token_is_checked_then_refused_in_the_readers_language() {
             "that token was refused: Token expired (HTTP 401)",
         );
         assert_eq!(status(&m), want);
-        match &m.popup {
+        match &m.popup() {
             Some(Popup::SignIn { error, .. }) => assert_eq!(error.as_deref(), Some(&*want)),
             other => panic!("{other:?}"),
         }
@@ -363,7 +363,7 @@ fn a_404_on_a_decision_is_told_on_the_row_in_the_status_line_and_audited_in_engl
             )
         );
         assert_eq!(
-            m.queue.get(id(1)).map(|i| i.state.clone()),
+            m.queue().get(id(1)).map(|i| i.state.clone()),
             Some(RowState::Gone)
         );
         assert_eq!(
@@ -515,7 +515,10 @@ fn a_lost_answer_settled_by_a_re_read() {
 fn mark_all_names_the_one_club_in_the_readers_language() {
     for lang in Lang::ALL {
         let mut m = sample_in(lang);
-        m.queue.set_filter("club:robotics_club");
+        update(&mut m, key('/'));
+        typed(&mut m, "club:robotics_club");
+        update(&mut m, code(KeyCode::Enter));
+        assert_eq!(m.queue().filter(), "club:robotics_club");
         update(&mut m, key('*'));
         assert_eq!(
             status(&m),
@@ -540,9 +543,9 @@ fn mark_all_names_the_one_club_in_the_readers_language() {
 fn command(m: &mut Model, text: &str) -> Vec<Effect> {
     update(m, key(':'));
     assert!(
-        matches!(m.popup, Some(Popup::Command { .. })),
+        matches!(m.popup(), Some(Popup::Command { .. })),
         "{:?}",
-        m.popup
+        m.popup()
     );
     typed(m, text);
     update(m, code(KeyCode::Enter))
@@ -771,7 +774,11 @@ fn a_held_decision_due_while_the_quit_question_is_open_waits_for_the_answer() {
         update(&mut m, key('j'));
         update(&mut m, key('a'));
         update(&mut m, key('q'));
-        assert!(matches!(m.popup, Some(Popup::QuitHeld)), "{:?}", m.popup);
+        assert!(
+            matches!(m.popup(), Some(Popup::QuitHeld)),
+            "{:?}",
+            m.popup()
+        );
         let later = m.now() + chrono::Duration::seconds(6);
         update(&mut m, Msg::Tick(later));
         let text = status(&m);

@@ -419,12 +419,12 @@ fn the_title_gives_way_least_useful_first() {
         let t = |key: &str, n: usize| th(&club_admin::i18n::tr_args(lang, key, &[("n", n.into())]));
         for declined in [true, false] {
             let m = counted(lang, declined);
-            let (pending, approved, declined_n, other) = m.queue.counts();
-            assert_eq!((approved, other, m.queue.stats().marked), (1, 1, 2));
+            let (pending, approved, declined_n, other) = m.queue().counts();
+            assert_eq!((approved, other, m.queue().stats().marked), (1, 1, 2));
             // Most needed first: the parts kept at any width are a beginning of this list.
             let mut order = vec![
-                t("queue-title", m.queue.items().len()),
-                t("queue-shown", m.queue.visible().len()),
+                t("queue-title", m.queue().items().len()),
+                t("queue-shown", m.queue().visible().len()),
                 t("queue-count-pending", pending),
                 t("queue-count-marked", 2),
                 t("queue-count-approved", 1),

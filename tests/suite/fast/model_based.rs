@@ -374,7 +374,7 @@ impl Run {
 
     /// True when a key goes to the queue's keymap (no pop-up, no text field).
     fn in_queue(&self) -> bool {
-        self.m.popup.is_none() && self.m.focus() == Pane::Queue && !self.m.club.editing
+        self.m.popup().is_none() && self.m.focus() == Pane::Queue && !self.m.club().editing
     }
 
     fn key(&mut self, k: Key) {
@@ -388,9 +388,14 @@ impl Run {
             _ => None,
         };
         if let Some(action) = action {
-            let marked = self.m.queue.marked_ids();
+            let marked = self.m.queue().marked_ids();
             let meant: HashSet<Uuid> = if marked.is_empty() {
-                self.m.queue.selected().map(|i| i.id).into_iter().collect()
+                self.m
+                    .queue()
+                    .selected()
+                    .map(|i| i.id)
+                    .into_iter()
+                    .collect()
             } else {
                 marked.into_iter().collect()
             };
@@ -468,7 +473,7 @@ impl Run {
 
     /// The invariants that hold after every step.
     fn check(&self, after: &Step) {
-        let q = &self.m.queue;
+        let q = &self.m.queue();
         if q.visible().is_empty() {
             assert_eq!(q.cursor(), 0, "after {after:?}");
         } else {
@@ -492,7 +497,7 @@ impl Run {
         assert_eq!(q.counts(), recount, "header counts, after {after:?}");
         let marked = q.items().iter().filter(|i| i.marked).count();
         assert_eq!(q.stats().marked, marked, "marked count, after {after:?}");
-        let mut pending = self.m.queue.clone();
+        let mut pending = self.m.queue().clone();
         pending.set_filter("status:pending");
         assert_eq!(
             pending.visible().len(),

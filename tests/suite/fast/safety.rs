@@ -18,23 +18,20 @@ fn id(n: u128) -> Uuid {
 }
 
 fn selected(m: &Model) -> Uuid {
-    m.queue.selected().expect("a row is selected").id
+    m.queue().selected().expect("a row is selected").id
 }
 
 fn shown(m: &Model) -> Vec<Uuid> {
-    m.queue
+    m.queue()
         .visible()
         .iter()
-        .map(|&i| m.queue.items()[i].id)
+        .map(|&i| m.queue().items()[i].id)
         .collect()
 }
 
 fn select(m: &mut Model, n: u128) {
-    let pos = shown(m)
-        .iter()
-        .position(|x| *x == id(n))
-        .expect("row shown");
-    m.queue.set_cursor(pos);
+    assert!(shown(m).contains(&id(n)), "row shown");
+    cursor_to(m, id(n));
 }
 
 fn command(m: &mut Model, text: &str) -> Vec<Effect> {
@@ -187,14 +184,14 @@ fn a_pane_key_that_clashes_with_a_global_key_stops_the_start() {
 fn scope_to_one_club_narrows_the_queue() {
     let mut m = model_with(sample_rows());
     let robotics = m
-        .queue
+        .queue()
         .get(id(1))
         .and_then(|i| i.request.as_ref())
         .and_then(|r| r.club.as_ref())
         .map(|c| c.id)
         .expect("club id");
     let fx = command(&mut m, &format!("scope {robotics}"));
-    let mut ids: Vec<Uuid> = m.queue.items().iter().map(|i| i.id).collect();
+    let mut ids: Vec<Uuid> = m.queue().items().iter().map(|i| i.id).collect();
     ids.sort();
     assert_eq!(ids, vec![id(1), id(4)], "other clubs' listed rows dropped");
     assert!(
@@ -211,12 +208,12 @@ fn deleted_rows_are_not_pending_in_the_filter() {
     let fx = update(&mut m, key('y'));
     confirm_writes(&mut m, fx);
     assert_eq!(status(&m), "Somchai Jaidee → Robotics Club: deleted");
-    let pending = m.queue.stats().pending;
+    let pending = m.queue().stats().pending;
     update(&mut m, key('/'));
     typed(&mut m, "status:pending");
     update(&mut m, code(KeyCode::Enter));
     assert_eq!(
-        m.queue.visible().len(),
+        m.queue().visible().len(),
         pending,
         "filter agrees with the header"
     );
@@ -373,10 +370,10 @@ fn an_invalid_club_query_does_not_show_the_old_club() {
     )
     .expect("club");
     answer(&mut m, rid, ApiAnswer::Club(Ok(reply(club))));
-    assert!(m.club.club.get().is_some());
+    assert!(m.club().club.get().is_some());
     command(&mut m, "club 1234-abcd");
-    assert!(m.club.club.get().is_none() && m.club.club_id.is_none());
-    assert!(matches!(&m.club.club, Loadable::Failed(t) if t.contains("not a valid club id")));
+    assert!(m.club().club.get().is_none() && m.club().club_id.is_none());
+    assert!(matches!(&m.club().club, Loadable::Failed(t) if t.contains("not a valid club id")));
 }
 
 #[test]
@@ -407,7 +404,7 @@ fn an_id_that_never_existed_says_not_found() {
             ..ErrorInfo::default()
         }))),
     );
-    let row = m.queue.get(id(404)).expect("row");
+    let row = m.queue().get(id(404)).expect("row");
     assert_eq!(row.state, RowState::Gone);
     assert!(row.shown_error().unwrap_or("").starts_with("not found"));
     assert!(draw(&m, 120, 40).contains("not found"));
@@ -463,9 +460,9 @@ fn a_pasted_token_is_checked_before_it_replaces_the_session() {
         "the working session stays"
     );
     assert!(
-        matches!(&m.popup, Some(Popup::SignIn { error: Some(e), .. }) if e.starts_with("that token was refused")),
+        matches!(&m.popup(), Some(Popup::SignIn { error: Some(e), .. }) if e.starts_with("that token was refused")),
         "{:?}",
-        m.popup
+        m.popup()
     );
     update(&mut m, code(KeyCode::Esc));
     let rid = sign_in(&mut m, "good.token.value");
@@ -489,9 +486,9 @@ fn a_contact_value_is_checked_before_it_is_sent_and_audited_with_its_type() {
     let fx = update(&mut m, code(KeyCode::Enter));
     assert!(fx.is_empty(), "refused before any request");
     assert!(
-        matches!(&m.popup, Some(Popup::AddContact { error: Some(e), .. }) if e.contains("not a valid phone")),
+        matches!(&m.popup(), Some(Popup::AddContact { error: Some(e), .. }) if e.contains("not a valid phone")),
         "{:?}",
-        m.popup
+        m.popup()
     );
     for _ in 0.."call the club".len() {
         update(&mut m, code(KeyCode::Backspace));
@@ -545,13 +542,13 @@ fn question_mark_closes_the_help_only_while_its_search_is_empty() {
     update(&mut m, key('?'));
     typed(&mut m, "del?");
     assert!(
-        matches!(&m.popup, Some(Popup::Help { query, .. }) if query.value() == "del?"),
+        matches!(&m.popup(), Some(Popup::Help { query, .. }) if query.value() == "del?"),
         "{:?}",
-        m.popup
+        m.popup()
     );
     for _ in 0..4 {
         update(&mut m, code(KeyCode::Backspace));
     }
     update(&mut m, key('?'));
-    assert!(m.popup.is_none(), "an empty search: ? closes");
+    assert!(m.popup().is_none(), "an empty search: ? closes");
 }

@@ -20,21 +20,25 @@ fn drawn(s: &str) -> String {
 /// The queue filtered by `text`, typed after `/` and kept with Enter: how many rows show.
 fn filtered(m: &mut Model, text: &str) -> usize {
     update(m, key('/'));
-    while matches!(&m.popup, Some(Popup::Filter { input, .. }) if !input.value().is_empty()) {
+    while matches!(&m.popup(), Some(Popup::Filter { input, .. }) if !input.value().is_empty()) {
         update(m, code(KeyCode::Backspace));
     }
     typed(m, text);
     update(m, code(KeyCode::Enter));
-    m.queue.visible().len()
+    m.queue().visible().len()
 }
 
 /// Puts the cursor on the row of request `n`.
 fn select(m: &mut Model, n: u128) {
     update(m, key('g'));
-    while m.queue.selected().map(|i| i.id) != Some(Uuid::from_u128(n)) {
-        let before = m.queue.cursor();
+    while m.queue().selected().map(|i| i.id) != Some(Uuid::from_u128(n)) {
+        let before = m.queue().cursor();
         update(m, key('j'));
-        assert_ne!(m.queue.cursor(), before, "request {n} is not in the queue");
+        assert_ne!(
+            m.queue().cursor(),
+            before,
+            "request {n} is not in the queue"
+        );
     }
 }
 
@@ -91,10 +95,10 @@ fn status_matches_the_thai_words_the_queue_shows() {
         });
         answer_write(&mut m, &fx, ApiAnswer::Updated(Err(gone)));
         assert_eq!(filtered(&mut m, "status:ลบแล้ว"), 1, "{lang:?}");
-        assert_eq!(m.queue.selected().map(|i| i.id), Some(Uuid::from_u128(1)));
+        assert_eq!(m.queue().selected().map(|i| i.id), Some(Uuid::from_u128(1)));
         assert_eq!(filtered(&mut m, "status:deleted"), 1, "{lang:?}");
         assert_eq!(filtered(&mut m, "status:หายไป"), 1, "{lang:?}");
-        assert_eq!(m.queue.selected().map(|i| i.id), Some(Uuid::from_u128(2)));
+        assert_eq!(m.queue().selected().map(|i| i.id), Some(Uuid::from_u128(2)));
         assert_eq!(filtered(&mut m, "status:gone"), 1, "{lang:?}");
         assert_eq!(filtered(&mut m, "status:รอพิจารณา"), 1, "{lang:?}");
     }
@@ -119,7 +123,7 @@ fn the_filter_takes_sara_am_however_it_was_typed() {
         for word in ["วันละคำ", "วันละค\u{0E4D}\u{0E32}"] {
             assert_eq!(filtered(&mut m, word), 1, "{word:?}");
             assert_eq!(filtered(&mut m, &format!("club:{word}")), 1, "{word:?}");
-            assert_eq!(m.queue.selected().map(|i| i.id), Some(Uuid::from_u128(9)));
+            assert_eq!(m.queue().selected().map(|i| i.id), Some(Uuid::from_u128(9)));
             let s = screen(&m, 120, 40);
             assert!(s.contains("#51009"), "{s}");
         }
@@ -166,7 +170,7 @@ fn whole_help(m: &mut Model) -> String {
     update(m, key('?'));
     let all = help_drawn(m);
     update(m, code(KeyCode::Esc));
-    assert!(m.popup.is_none(), "the help closed");
+    assert!(m.popup().is_none(), "the help closed");
     all
 }
 
@@ -278,7 +282,7 @@ fn tab_in_the_sign_in_box_is_offered_only_where_it_saves_and_then_toggles() {
         update(&mut m, code(KeyCode::Tab));
         let off = screen(&m, 120, 40);
         assert!(off.contains("[ ]") && !off.contains("[x]"), "{off}");
-        assert!(matches!(m.popup, Some(Popup::SignIn { save: false, .. })));
+        assert!(matches!(m.popup(), Some(Popup::SignIn { save: false, .. })));
         update(&mut m, code(KeyCode::Tab));
         assert_eq!(screen(&m, 120, 40), on);
     }
@@ -304,11 +308,17 @@ fn new_contact_is_offered_only_with_a_club_shown_and_an_id_only_club_shows_its_s
             Lang::English => "n new contact".to_owned(),
         };
         assert!(!hint(&m).contains(&new_contact), "{}", hint(&m));
-        m.club.club = club_admin::app::model::Loadable::Loaded(
+        show_club(
+            &mut m,
             serde_json::from_value(serde_json::json!({
                 "id": Uuid::from_u128(5), "name": {"en-US": "Robotics Club", "th": "ชุมนุมหุ่นยนต์"}
             }))
             .expect("club"),
+        );
+        // Back in the club pane.
+        update(
+            &mut m,
+            club_admin::app::Msg::Key(club_admin::app::Key::new(KeyCode::Tab)),
         );
         assert!(hint(&m).contains(&new_contact), "{}", hint(&m));
     }

@@ -147,18 +147,18 @@ fn without_the_update_route_approve_and_decline_are_refused_here_and_offered_now
     );
     assert_eq!(capability_log_entries(&m), 1);
 
-    let before = m.queue.cursor();
+    let before = m.queue().cursor();
     for k in ['a', 'x', 'a'] {
         let fx = update(&mut m, key(k));
         assert!(calls(&fx).is_empty(), "refused here, nothing sent: {fx:?}");
         assert!(status(&m).contains("nothing was sent"), "{}", status(&m));
     }
-    assert_eq!(m.queue.cursor(), before, "the cursor does not move on");
+    assert_eq!(m.queue().cursor(), before, "the cursor does not move on");
     assert_eq!(capability_log_entries(&m), 1, "said once in the log");
     // Marked rows: refused too, before the confirmation.
     let _ = update(&mut m, key(' '));
     let fx = update(&mut m, key('a'));
-    assert!(calls(&fx).is_empty() && m.popup.is_none());
+    assert!(calls(&fx).is_empty() && m.popup().is_none());
 
     // Neither the hint bar nor the help (as drawn) offers them; delete is still offered.
     let bar = hint_bar(&m, 120);
@@ -176,12 +176,12 @@ fn without_the_update_route_approve_and_decline_are_refused_here_and_offered_now
     );
     assert!(help.contains(&en("action-delete")), "{help}");
     let _ = update(&mut m, code(club_admin::app::KeyCode::Esc));
-    assert!(m.popup.is_none());
+    assert!(m.popup().is_none());
 
     // Delete still works: it asks, and its confirmation sends the call.
     let _ = update(&mut m, key('u'));
     let _ = update(&mut m, key('D'));
-    assert!(matches!(m.popup, Some(Popup::Confirm { .. })));
+    assert!(matches!(m.popup(), Some(Popup::Confirm { .. })));
     let fx = update(&mut m, key('y'));
     assert!(
         calls(&fx)
@@ -236,7 +236,7 @@ fn a_role_refused_by_every_answer_is_said_once_and_then_refused_here() {
         Some("this account cannot approve or decline")
     );
     assert!(
-        m.queue
+        m.queue()
             .items()
             .iter()
             .all(|i| !matches!(i.state, RowState::Acting(_))),
@@ -302,7 +302,7 @@ fn a_warm_start_lists_the_remembered_clubs_at_once_and_the_answers_confirm_them(
             2,
         ))),
     );
-    assert_eq!(m.queue.items().len(), 2, "rows before the user is known");
+    assert_eq!(m.queue().items().len(), 2, "rows before the user is known");
     let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(student(77)))));
     let staffed = api_ids(&fx, |c| matches!(c, ApiCall::SearchClubs { .. }));
     assert_eq!(staffed.len(), 1, "the scope is checked");
@@ -316,7 +316,7 @@ fn a_warm_start_lists_the_remembered_clubs_at_once_and_the_answers_confirm_them(
         !fx.iter().any(|e| matches!(e, Effect::SaveQueue(_))),
         "nothing new to save"
     );
-    assert_eq!(m.queue.items().len(), 2);
+    assert_eq!(m.queue().items().len(), 2);
 }
 
 #[test]
@@ -344,16 +344,11 @@ fn a_changed_scope_corrects_the_queue_and_keeps_the_cursor() {
         ApiAnswer::Listing(Ok(listing_reply(rows, Some(2), 60))),
     );
     // The moderator works on: the cursor on request 4 (club 6).
-    let pos = m
-        .queue
-        .visible()
-        .iter()
-        .position(|&i| m.queue.items()[i].id == id(4));
-    m.queue.set_cursor(pos.expect("listed"));
+    let _ = cursor_to(&mut m, id(4));
     let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(student(77)))));
     let staffed = api_ids(&fx, |c| matches!(c, ApiCall::SearchClubs { .. }))[0];
     let fx = answer(&mut m, staffed, ApiAnswer::Clubs(Ok(reply(vec![club(6)]))));
-    let ids: Vec<Uuid> = m.queue.items().iter().map(|i| i.id).collect();
+    let ids: Vec<Uuid> = m.queue().items().iter().map(|i| i.id).collect();
     assert!(
         !ids.contains(&id(1)) && !ids.contains(&id(3)),
         "club 5 left: {ids:?}"
@@ -361,7 +356,7 @@ fn a_changed_scope_corrects_the_queue_and_keeps_the_cursor() {
     assert!(ids.contains(&id(2)) && ids.contains(&id(4)), "club 6 kept");
     assert!(ids.contains(&id(9)), "an id added by hand is kept");
     assert_eq!(
-        m.queue.selected().map(|i| i.id),
+        m.queue().selected().map(|i| i.id),
         Some(id(4)),
         "the cursor kept its request"
     );
@@ -439,7 +434,7 @@ fn page(from: u128, n: u128) -> Vec<ClubRequest> {
 fn g_while_pages_load_lands_on_the_true_last_row() {
     let (mut m, _) = listed(page(1, 50), 120);
     let fx = update(&mut m, key('G'));
-    assert_eq!(m.queue.cursor(), 49);
+    assert_eq!(m.queue().cursor(), 49);
     let next = listing_ids(&fx);
     assert_eq!(next.len(), 1, "the next page is asked for");
     let fx = answer(
@@ -448,7 +443,7 @@ fn g_while_pages_load_lands_on_the_true_last_row() {
         ApiAnswer::Listing(Ok(listing_reply(page(51, 50), Some(3), 120))),
     );
     assert_eq!(
-        m.queue.selected().map(|i| i.id),
+        m.queue().selected().map(|i| i.id),
         Some(id(100)),
         "on to the new last row"
     );
@@ -460,7 +455,7 @@ fn g_while_pages_load_lands_on_the_true_last_row() {
         ApiAnswer::Listing(Ok(listing_reply(page(101, 20), None, 120))),
     );
     assert_eq!(
-        m.queue.selected().map(|i| i.id),
+        m.queue().selected().map(|i| i.id),
         Some(id(120)),
         "the true last row"
     );
@@ -474,13 +469,13 @@ fn g_then_a_move_while_the_page_loads_leaves_the_cursor_where_the_user_put_it() 
     let fx = update(&mut m, key('G'));
     let next = listing_ids(&fx)[0];
     let _ = update(&mut m, key('k'));
-    assert_eq!(m.queue.cursor(), 48);
+    assert_eq!(m.queue().cursor(), 48);
     let _ = answer(
         &mut m,
         next,
         ApiAnswer::Listing(Ok(listing_reply(page(51, 50), Some(3), 120))),
     );
-    assert_eq!(m.queue.cursor(), 48, "the wish ended with the move");
+    assert_eq!(m.queue().cursor(), 48, "the wish ended with the move");
     assert_eq!(m.listing().bottom_wanted, None);
 }
 
@@ -669,11 +664,11 @@ fn ctrl_z_suspends_from_anywhere_even_a_text_field() {
     let fx = update(&mut m, ctrl('z'));
     assert!(matches!(fx[..], [Effect::Suspend]), "{fx:?}");
     let _ = update(&mut m, key('/'));
-    assert!(matches!(m.popup, Some(Popup::Filter { .. })));
+    assert!(matches!(m.popup(), Some(Popup::Filter { .. })));
     let fx = update(&mut m, ctrl('z'));
     assert!(matches!(fx[..], [Effect::Suspend]), "{fx:?}");
     assert!(
-        matches!(m.popup, Some(Popup::Filter { .. })),
+        matches!(m.popup(), Some(Popup::Filter { .. })),
         "the filter stays open"
     );
 }

@@ -14,9 +14,9 @@ fn puts(fx: &[club_admin::app::Effect]) -> usize {
 fn thai_characters_act_as_their_keys_outside_text_fields() {
     let mut m = model_with(sample_rows());
     update(&mut m, key('่')); // j on the Thai layout
-    assert_eq!(m.queue.cursor(), 1);
+    assert_eq!(m.queue().cursor(), 1);
     update(&mut m, key('า')); // k
-    assert_eq!(m.queue.cursor(), 0);
+    assert_eq!(m.queue().cursor(), 0);
     update(&mut m, key('่'));
     let fx = update(&mut m, key('ฟ')); // a: approve
     assert_eq!(puts(&fx), 1);
@@ -28,7 +28,7 @@ fn text_fields_take_thai_as_typed() {
     update(&mut m, key('/'));
     let fx = club_admin::app::update(&mut m, Msg::Key(club_admin::app::Key::char('ฟ')));
     assert_eq!(puts(&fx), 0);
-    assert!(matches!(&m.popup, Some(Popup::Filter { input, .. }) if input.value() == "ฟ"));
+    assert!(matches!(&m.popup(), Some(Popup::Filter { input, .. }) if input.value() == "ฟ"));
     update(&mut m, code(KeyCode::Esc));
 }
 
@@ -43,7 +43,7 @@ fn thai_keys_can_be_turned_off() {
     );
     let fx = update(&mut m, key('ฟ'));
     assert_eq!(puts(&fx), 0);
-    assert_eq!(m.queue.cursor(), 0);
+    assert_eq!(m.queue().cursor(), 0);
 }
 
 /// The delete confirmation: with the keyboard on Thai, `ั` (the `y` key) confirms and sends
@@ -55,17 +55,17 @@ fn a_confirmation_takes_the_thai_characters_of_y_and_n() {
     };
     let mut m = model_with_lang(sample_rows(), club_admin::i18n::Lang::Thai);
     update(&mut m, key('D'));
-    assert!(matches!(m.popup, Some(Popup::Confirm { .. })));
+    assert!(matches!(m.popup(), Some(Popup::Confirm { .. })));
     let asking = screen(&m, 120, 40);
     let fx = update(&mut m, key('ั'));
     assert_eq!(deletes(&fx), 1, "ั is y: the delete is sent");
-    assert!(m.popup.is_none());
+    assert!(m.popup().is_none());
     assert_ne!(screen(&m, 120, 40), asking);
 
     update(&mut m, key('D'));
     let fx = update(&mut m, key('ื'));
     assert_eq!(deletes(&fx), 0, "ื is n: nothing is sent");
-    assert!(m.popup.is_none(), "ื cancels");
+    assert!(m.popup().is_none(), "ื cancels");
     let s = screen(&m, 120, 40);
     assert!(s.contains("ยกเลิกการลบแล้ว"), "the status line says so:\n{s}");
 }
@@ -83,7 +83,7 @@ fn a_confirmation_ignores_thai_characters_when_thai_keys_is_off() {
     update(&mut m, key('D'));
     let fx = update(&mut m, key('ั'));
     assert!(fx.is_empty());
-    assert!(matches!(m.popup, Some(Popup::Confirm { .. })));
+    assert!(matches!(m.popup(), Some(Popup::Confirm { .. })));
 }
 
 /// The quit question with a held decision: `ก` (the `d` key) discards and quits, `ห` (the
@@ -99,7 +99,7 @@ fn the_quit_question_takes_the_thai_characters_of_d_and_s() {
     update(&mut m, key('ฟ')); // a: held
     assert_eq!(m.held().len(), 1);
     update(&mut m, key('ๆ')); // q: asks
-    assert!(matches!(m.popup, Some(Popup::QuitHeld)));
+    assert!(matches!(m.popup(), Some(Popup::QuitHeld)));
     let fx = update(&mut m, key('ก')); // d: discard
     assert!(quits(&fx), "{fx:?}");
     assert!(m.held().is_empty());
@@ -112,7 +112,7 @@ fn the_quit_question_takes_the_thai_characters_of_d_and_s() {
     let asking = screen(&m, 120, 40);
     let fx = update(&mut m, key('ห')); // s: send now
     assert_eq!(puts(&fx), 1, "ห is s: the held approve is sent now");
-    assert!(m.popup.is_none());
+    assert!(m.popup().is_none());
     assert_ne!(screen(&m, 120, 40), asking);
 }
 
@@ -124,7 +124,7 @@ fn the_help_search_takes_thai_as_typed() {
     update(&mut m, key('?'));
     update(&mut m, key('ฦ'));
     update(&mut m, key('ั'));
-    assert!(matches!(&m.popup, Some(Popup::Help { query, .. }) if query.value() == "ฦั"));
+    assert!(matches!(&m.popup(), Some(Popup::Help { query, .. }) if query.value() == "ฦั"));
 }
 
 /// The new-contact form's type picker has no text field: `่` and `้` (j, h) move the
@@ -132,21 +132,25 @@ fn the_help_search_takes_thai_as_typed() {
 #[test]
 fn the_contact_type_picker_takes_thai_characters_as_keys() {
     let mut m = model_with(sample_rows());
-    m.popup = Some(Popup::AddContact {
-        club_id: uuid::Uuid::from_u128(7),
-        kind: 0,
-        value: Default::default(),
-        on_value: false,
-        error: None,
-    });
+    show_club(
+        &mut m,
+        serde_json::from_value(serde_json::json!({"id": uuid::Uuid::from_u128(7)})).expect("club"),
+    );
+    update(&mut m, code(KeyCode::Tab));
+    update(&mut m, key('n'));
+    assert!(matches!(
+        m.popup(),
+        Some(Popup::AddContact { club_id, kind: 0, on_value: false, error: None, .. })
+            if *club_id == uuid::Uuid::from_u128(7)
+    ));
     update(&mut m, key('่'));
-    assert!(matches!(m.popup, Some(Popup::AddContact { kind: 1, .. })));
+    assert!(matches!(m.popup(), Some(Popup::AddContact { kind: 1, .. })));
     update(&mut m, key('้'));
-    assert!(matches!(m.popup, Some(Popup::AddContact { kind: 0, .. })));
+    assert!(matches!(m.popup(), Some(Popup::AddContact { kind: 0, .. })));
     update(&mut m, code(KeyCode::Tab));
     update(&mut m, key('่'));
     assert!(matches!(
-        &m.popup,
+        &m.popup(),
         Some(Popup::AddContact { kind: 0, value, .. }) if value.value() == "่"
     ));
 }

@@ -42,7 +42,7 @@ fn list_pages(fx: &[Effect]) -> Vec<u32> {
 }
 
 fn selected(m: &Model) -> Uuid {
-    m.queue.selected().expect("selected").id
+    m.queue().selected().expect("selected").id
 }
 
 fn answer(m: &mut Model, rid: u64, outcome: ApiAnswer) -> Vec<Effect> {
@@ -60,14 +60,14 @@ fn start_reads_the_user_and_asks_for_a_token_when_none() {
     let mut m = model();
     let fx = club_admin::app::start(&mut m);
     assert_eq!(api_ids(&fx, |c| *c == ApiCall::CurrentUser).len(), 1);
-    assert!(m.popup.is_none());
+    assert!(m.popup().is_none());
     let mut m = model_from(ModelOptions {
         has_token: false,
         ..options()
     });
     let _ = club_admin::app::start(&mut m);
     assert!(
-        matches!(m.popup, Some(Popup::SignIn { .. })),
+        matches!(m.popup(), Some(Popup::SignIn { .. })),
         "sign-in popup without a token"
     );
 }
@@ -169,10 +169,24 @@ fn listing_unavailable_falls_back_to_ids() {
 #[test]
 fn rows_arrive_sorted_oldest_first_and_the_next_page_loads_near_the_end() {
     let mut m = model();
-    assert_eq!(m.queue.sort(), QueueSort::Server, "server order by default");
-    m.queue.set_sort(QueueSort::Age);
-    let fx = club_admin::app::start(&mut m);
-    let rid = api_ids(&fx, |_| true)[0];
+    assert_eq!(
+        m.queue().sort(),
+        QueueSort::Server,
+        "server order by default"
+    );
+    let start = club_admin::app::start(&mut m);
+    // Oldest first, as a saved queue restores it.
+    let server = m.server_key().to_owned();
+    let fx = update(
+        &mut m,
+        Msg::Restore(SavedQueue {
+            server,
+            sort: QueueSort::Age,
+            ..SavedQueue::default()
+        }),
+    );
+    assert!(fx.is_empty());
+    let rid = api_ids(&start, |_| true)[0];
     let fx = answer(&mut m, rid, ApiAnswer::User(Ok(reply(admin()))));
     let rid = api_ids(&fx, |_| true)[0];
     let fx = answer(
@@ -180,13 +194,13 @@ fn rows_arrive_sorted_oldest_first_and_the_next_page_loads_near_the_end() {
         rid,
         ApiAnswer::Listing(Ok(listing_reply(sample_rows(), Some(2), 120))),
     );
-    assert_eq!(m.queue.items().len(), 4);
+    assert_eq!(m.queue().items().len(), 4);
     assert_eq!(m.listing().total, Some(120));
     let order: Vec<Uuid> = m
-        .queue
+        .queue()
         .visible()
         .iter()
-        .map(|&i| m.queue.items()[i].id)
+        .map(|&i| m.queue().items()[i].id)
         .collect();
     assert_eq!(order, vec![id(3), id(1), id(2), id(4)], "oldest first");
     let pages = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }));
@@ -206,24 +220,24 @@ fn rows_arrive_sorted_oldest_first_and_the_next_page_loads_near_the_end() {
 #[test]
 fn navigation_keys() {
     let mut m = model_with(sample_rows());
-    assert_eq!(m.queue.cursor(), 0);
+    assert_eq!(m.queue().cursor(), 0);
     update(&mut m, key('j'));
-    assert_eq!(m.queue.cursor(), 1);
+    assert_eq!(m.queue().cursor(), 1);
     update(&mut m, code(KeyCode::Down));
-    assert_eq!(m.queue.cursor(), 2);
+    assert_eq!(m.queue().cursor(), 2);
     update(&mut m, key('k'));
     update(&mut m, code(KeyCode::Up));
-    assert_eq!(m.queue.cursor(), 0);
+    assert_eq!(m.queue().cursor(), 0);
     update(&mut m, key('G'));
-    assert_eq!(m.queue.cursor(), 3);
+    assert_eq!(m.queue().cursor(), 3);
     update(&mut m, key('g'));
-    assert_eq!(m.queue.cursor(), 0);
+    assert_eq!(m.queue().cursor(), 0);
     update(&mut m, code(KeyCode::PageDown));
-    assert_eq!(m.queue.cursor(), 3);
+    assert_eq!(m.queue().cursor(), 3);
     update(&mut m, code(KeyCode::PageUp));
-    assert_eq!(m.queue.cursor(), 0);
+    assert_eq!(m.queue().cursor(), 0);
     update(&mut m, key('k'));
-    assert_eq!(m.queue.cursor(), 0, "stays at the top");
+    assert_eq!(m.queue().cursor(), 0, "stays at the top");
     update(&mut m, code(KeyCode::Tab));
     assert_eq!(m.focus(), Pane::Club);
     update(&mut m, code(KeyCode::BackTab));
@@ -253,7 +267,7 @@ fn approve_moves_on_at_once_and_marks_done_only_when_the_server_confirms() {
         id(2),
         "cursor on the next pending request at once"
     );
-    let row = m.queue.get(id(1)).expect("row");
+    let row = m.queue().get(id(1)).expect("row");
     assert_eq!(row.state, RowState::Acting(RowAction::Approve));
     assert_eq!(
         row.status(),
@@ -263,7 +277,7 @@ fn approve_moves_on_at_once_and_marks_done_only_when_the_server_confirms() {
     let mut answer_req = sample_rows()[0].clone();
     answer_req.membership_status = Some(MembershipStatus::Approved);
     let fx = answer(&mut m, put[0], ApiAnswer::Updated(Ok(reply(answer_req))));
-    let row = m.queue.get(id(1)).expect("row");
+    let row = m.queue().get(id(1)).expect("row");
     assert_eq!(row.state, RowState::Ready);
     assert_eq!(row.status(), Some(&MembershipStatus::Approved));
     match &fx[..] {
@@ -323,7 +337,7 @@ fn a_refused_action_keeps_the_row_with_the_servers_detail_and_rereads_it() {
         put,
         ApiAnswer::Updated(Err(forbidden("Club request has already been approved"))),
     );
-    let row = m.queue.get(id(1)).expect("row stays");
+    let row = m.queue().get(id(1)).expect("row stays");
     assert!(
         row.error
             .as_deref()
@@ -369,7 +383,7 @@ fn lost_answers_are_reread_not_resent_and_404_means_gone() {
         })),
     );
     assert!(
-        m.queue
+        m.queue()
             .get(id(1))
             .and_then(|r| r.error.clone())
             .unwrap_or_default()
@@ -394,7 +408,7 @@ fn lost_answers_are_reread_not_resent_and_404_means_gone() {
         }))),
     );
     assert_eq!(
-        m.queue.get(id(2)).map(|r| r.state.clone()),
+        m.queue().get(id(2)).map(|r| r.state.clone()),
         Some(RowState::Gone)
     );
     assert!(api_ids(&fx, |_| true).is_empty());
@@ -406,7 +420,7 @@ fn delete_asks_with_focus_on_cancel() {
     update(&mut m, key('j'));
     let fx = update(&mut m, key('D'));
     assert!(fx.is_empty());
-    match &m.popup {
+    match &m.popup() {
         Some(Popup::Confirm {
             action: RowAction::Delete,
             ids,
@@ -417,27 +431,27 @@ fn delete_asks_with_focus_on_cancel() {
     }
     let fx = update(&mut m, code(KeyCode::Enter));
     assert!(
-        fx.is_empty() && m.popup.is_none(),
+        fx.is_empty() && m.popup().is_none(),
         "Enter on Cancel cancels"
     );
     update(&mut m, key('D'));
     update(&mut m, code(KeyCode::Right));
     assert!(matches!(
-        m.popup,
+        m.popup(),
         Some(Popup::Confirm {
             on_confirm: true,
             ..
         })
     ));
     update(&mut m, code(KeyCode::Esc));
-    assert!(m.popup.is_none());
+    assert!(m.popup().is_none());
     update(&mut m, key('D'));
     let fx = update(&mut m, key('y'));
     let del = api_ids(&fx, |c| *c == ApiCall::DeleteRequest { id: id(1) });
     assert_eq!(del.len(), 1);
     let fx = answer(&mut m, del[0], ApiAnswer::Deleted(Ok(reply(()))));
     assert_eq!(
-        m.queue.get(id(1)).map(|r| r.state.clone()),
+        m.queue().get(id(1)).map(|r| r.state.clone()),
         Some(RowState::Deleted)
     );
     assert!(fx.iter().any(
@@ -451,11 +465,11 @@ fn bulk_approve_confirms_the_count_and_keeps_failures_marked() {
     update(&mut m, key('j'));
     update(&mut m, key(' ')); // mark id 1, cursor to id 2
     update(&mut m, key(' ')); // mark id 2
-    assert_eq!(m.queue.marked_ids().len(), 2);
+    assert_eq!(m.queue().marked_ids().len(), 2);
     let fx = update(&mut m, key('a'));
     assert!(fx.is_empty());
     assert!(
-        matches!(&m.popup, Some(Popup::Confirm { ids, hidden: 0, action: RowAction::Approve, .. }) if ids.len() == 2)
+        matches!(&m.popup(), Some(Popup::Confirm { ids, hidden: 0, action: RowAction::Approve, .. }) if ids.len() == 2)
     );
     let fx = update(&mut m, key('y'));
     let puts = api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. }));
@@ -479,11 +493,11 @@ fn bulk_approve_confirms_the_count_and_keeps_failures_marked() {
         "{st}"
     );
     assert_eq!(
-        m.queue.marked_ids(),
+        m.queue().marked_ids(),
         vec![id(2)],
         "the failed row stays marked for a retry"
     );
-    assert!(m.queue.get(id(2)).and_then(|r| r.error.clone()).is_some());
+    assert!(m.queue().get(id(2)).and_then(|r| r.error.clone()).is_some());
 }
 
 #[test]
@@ -493,23 +507,23 @@ fn marks_range_all_clear_and_hidden_count() {
     update(&mut m, key('j'));
     update(&mut m, key('V'));
     assert_eq!(
-        m.queue.marked_ids().len(),
+        m.queue().marked_ids().len(),
         3,
         "range from the mark to the cursor"
     );
     update(&mut m, key('u'));
-    assert!(m.queue.marked_ids().is_empty());
+    assert!(m.queue().marked_ids().is_empty());
     update(&mut m, key('*'));
-    assert_eq!(m.queue.marked_ids().len(), 3, "all visible pending rows");
+    assert_eq!(m.queue().marked_ids().len(), 3, "all visible pending rows");
     update(&mut m, key('/'));
     typed(&mut m, "chess");
     update(&mut m, code(KeyCode::Enter));
-    assert_eq!(m.queue.visible().len(), 1);
+    assert_eq!(m.queue().visible().len(), 1);
     update(&mut m, key('x'));
     assert!(
-        matches!(&m.popup, Some(Popup::Confirm { ids, hidden: 2, .. }) if ids.len() == 3),
+        matches!(&m.popup(), Some(Popup::Confirm { ids, hidden: 2, .. }) if ids.len() == 3),
         "{:?}",
-        m.popup
+        m.popup()
     );
 }
 
@@ -518,9 +532,9 @@ fn filter_matches_thai_and_terms_and_esc_restores() {
     let mut m = model_with(sample_rows());
     update(&mut m, key('/'));
     typed(&mut m, "หุ่นยนต์");
-    assert_eq!(m.queue.visible().len(), 2, "live while typing");
+    assert_eq!(m.queue().visible().len(), 2, "live while typing");
     update(&mut m, code(KeyCode::Esc));
-    assert_eq!(m.queue.visible().len(), 4, "Esc restores the old filter");
+    assert_eq!(m.queue().visible().len(), 4, "Esc restores the old filter");
     update(&mut m, key('/'));
     let fx = typed(&mut m, "status:approved");
     assert!(fx.is_empty());
@@ -529,14 +543,14 @@ fn filter_matches_thai_and_terms_and_esc_restores() {
         fx.iter()
             .any(|e| matches!(e, Effect::SaveQueue(q) if q.filter == "status:approved"))
     );
-    assert_eq!(m.queue.visible().len(), 1);
+    assert_eq!(m.queue().visible().len(), 1);
     update(&mut m, key('/'));
     for _ in 0..20 {
         update(&mut m, code(KeyCode::Backspace));
     }
     typed(&mut m, "-robotics 2026");
     update(&mut m, code(KeyCode::Enter));
-    assert_eq!(m.queue.visible().len(), 1, "Pimchanok → Chess");
+    assert_eq!(m.queue().visible().len(), 1, "Pimchanok → Chess");
     update(&mut m, key('/'));
     for _ in 0..20 {
         update(&mut m, code(KeyCode::Backspace));
@@ -553,13 +567,13 @@ fn single_letter_commands_never_fire_in_a_text_field() {
     let fx = typed(&mut m, "qaxD?");
     assert!(fx.is_empty());
     assert!(!m.quitting());
-    assert!(matches!(&m.popup, Some(Popup::Filter { input, .. }) if input.value() == "qaxD?"));
+    assert!(matches!(&m.popup(), Some(Popup::Filter { input, .. }) if input.value() == "qaxD?"));
     update(&mut m, code(KeyCode::Esc));
     update(&mut m, key('c'));
-    assert!(m.club.editing);
+    assert!(m.club().editing);
     let fx = typed(&mut m, "qa");
     assert!(fx.is_empty() && !m.quitting());
-    assert_eq!(m.club.input.value(), "qa");
+    assert_eq!(m.club().input.value(), "qa");
 }
 
 #[test]
@@ -579,7 +593,7 @@ fn add_ids_skips_invalid_uuids_before_any_request() {
     );
     let st = m.status_text().expect("status");
     assert!(st.contains("added 2") && st.contains("not-a-uuid"), "{st}");
-    assert_eq!(m.queue.items().len(), 6);
+    assert_eq!(m.queue().items().len(), 6);
     assert!(
         fx.iter()
             .any(|e| matches!(e, Effect::SaveQueue(q) if q.manual_ids.contains(&id(10))))
@@ -629,7 +643,7 @@ fn club_lookup_refuses_a_bad_id_and_reads_at_the_chosen_level() {
     let rid = api_ids(&fx, |_| true)[0];
     let club: Club = serde_json::from_value(serde_json::json!({"id": id(5), "name": {"en-US": "Robotics", "th": "หุ่นยนต์"}, "contacts": []})).expect("club");
     answer(&mut m, rid, ApiAnswer::Club(Ok(reply(club))));
-    assert!(m.club.club.get().is_some());
+    assert!(m.club().club.get().is_some());
 }
 
 #[test]
@@ -638,18 +652,19 @@ fn new_contact_form_posts_and_shows_the_created_contact() {
     update(&mut m, code(KeyCode::Tab));
     update(&mut m, key('n'));
     assert!(
-        m.popup.is_none()
+        m.popup().is_none()
             && m.status_text()
                 .expect("status")
                 .contains("look up a club first")
     );
-    m.club.club_id = Some(id(5));
-    m.club.club = Loadable::Loaded(
+    show_club(
+        &mut m,
         serde_json::from_value(serde_json::json!({"id": id(5), "contacts": []})).expect("club"),
     );
+    update(&mut m, code(KeyCode::Tab));
     update(&mut m, key('n'));
     assert!(matches!(
-        m.popup,
+        m.popup(),
         Some(Popup::AddContact {
             kind: 0,
             on_value: false,
@@ -688,7 +703,7 @@ fn new_contact_form_posts_and_shows_the_created_contact() {
     });
     answer(&mut m, rid, ApiAnswer::ContactCreated(Err(dup)));
     assert!(
-        matches!(&m.popup, Some(Popup::AddContact { error: Some(e), .. }) if e.contains("already exists")),
+        matches!(&m.popup(), Some(Popup::AddContact { error: Some(e), .. }) if e.contains("already exists")),
         "the form stays open with the error"
     );
     let fx = update(&mut m, code(KeyCode::Enter));
@@ -698,9 +713,9 @@ fn new_contact_form_posts_and_shows_the_created_contact() {
     )
     .expect("contact");
     let fx = answer(&mut m, rid, ApiAnswer::ContactCreated(Ok(reply(contact))));
-    assert!(m.popup.is_none());
+    assert!(m.popup().is_none());
     assert_eq!(
-        m.club
+        m.club()
             .club
             .get()
             .and_then(|c| c.contacts.as_ref())
@@ -728,9 +743,9 @@ fn unauthorised_anywhere_becomes_session_expired_without_losing_the_queue() {
     answer(&mut m, put, ApiAnswer::Updated(Err(e)));
     assert!(m.session_expired());
     assert!(
-        matches!(&m.popup, Some(Popup::SignIn { error: Some(e), .. }) if e.contains("session expired"))
+        matches!(&m.popup(), Some(Popup::SignIn { error: Some(e), .. }) if e.contains("session expired"))
     );
-    assert_eq!(m.queue.items().len(), 4);
+    assert_eq!(m.queue().items().len(), 4);
     let token = "eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjE3OTUzNjY1NDF9.c2ln";
     update(
         &mut m,
@@ -761,11 +776,11 @@ fn a_bad_pasted_token_is_explained() {
     let fx = update(&mut m, code(KeyCode::Enter));
     assert!(fx.is_empty());
     assert!(
-        matches!(&m.popup, Some(Popup::SignIn { error: Some(e), .. }) if e.contains("access_token"))
+        matches!(&m.popup(), Some(Popup::SignIn { error: Some(e), .. }) if e.contains("access_token"))
     );
     update(&mut m, code(KeyCode::Tab));
     assert!(
-        matches!(&m.popup, Some(Popup::SignIn { save: false, .. })),
+        matches!(&m.popup(), Some(Popup::SignIn { save: false, .. })),
         "Tab toggles saving"
     );
 }
@@ -782,7 +797,7 @@ fn read_only_refuses_every_change() {
     update(&mut m, key('j'));
     for k in ['a', 'x', 'D'] {
         let fx = update(&mut m, key(k));
-        assert!(fx.is_empty() && m.popup.is_none(), "{k}");
+        assert!(fx.is_empty() && m.popup().is_none(), "{k}");
         assert!(m.status_text().expect("status").contains("read-only"));
     }
 }
@@ -840,9 +855,9 @@ fn help_is_searchable_and_command_line_runs_commands() {
     update(&mut m, key('/'));
     typed(&mut m, "approve");
     assert!(
-        matches!(&m.popup, Some(Popup::Help { query, .. }) if query.value() == "/approve"),
+        matches!(&m.popup(), Some(Popup::Help { query, .. }) if query.value() == "/approve"),
         "{:?}",
-        m.popup
+        m.popup()
     );
     let found = help_drawn(&m);
     for row in &kept {
@@ -863,11 +878,11 @@ fn help_is_searchable_and_command_line_runs_commands() {
     }
     assert!(none.contains("No key matches \"xyzzy\"."), "{none}");
     update(&mut m, code(KeyCode::Esc));
-    assert!(m.popup.is_none());
+    assert!(m.popup().is_none());
     update(&mut m, key(':'));
     typed(&mut m, "sort club");
     update(&mut m, code(KeyCode::Enter));
-    assert_eq!(m.queue.sort(), QueueSort::Club);
+    assert_eq!(m.queue().sort(), QueueSort::Club);
     update(&mut m, key(':'));
     typed(&mut m, "bogus");
     update(&mut m, code(KeyCode::Enter));
@@ -884,9 +899,9 @@ fn help_is_searchable_and_command_line_runs_commands() {
     let fx = update(&mut m, code(KeyCode::Enter));
     assert!(matches!(&fx[..], [Effect::SetMouse(true)]));
     update(&mut m, key('s'));
-    assert_eq!(m.queue.sort(), QueueSort::Status);
+    assert_eq!(m.queue().sort(), QueueSort::Status);
     update(&mut m, key('s'));
-    assert_eq!(m.queue.sort(), QueueSort::Server);
+    assert_eq!(m.queue().sort(), QueueSort::Server);
 }
 
 #[test]
@@ -902,10 +917,10 @@ fn copy_sends_osc52_text_of_selected_or_marked_ids() {
 #[test]
 fn stale_answers_are_dropped_and_ticks_and_resizes_apply() {
     let mut m = model_with(sample_rows());
-    let before = m.queue.items().to_vec();
+    let before = m.queue().items().to_vec();
     let fx = answer(&mut m, 9999, ApiAnswer::Deleted(Ok(reply(()))));
     assert!(fx.is_empty());
-    assert_eq!(m.queue.items(), before);
+    assert_eq!(m.queue().items(), before);
     let later = now() + chrono::Duration::minutes(5);
     update(&mut m, Msg::Tick(later));
     assert_eq!(m.now(), later);
@@ -943,12 +958,12 @@ fn refresh_relists_and_rereads_rows_by_id_and_marks_vanished_ones_gone() {
         ApiAnswer::Listing(Ok(listing_reply(rows, None, 3))),
     );
     assert_eq!(
-        m.queue.get(id(2)).map(|r| r.state.clone()),
+        m.queue().get(id(2)).map(|r| r.state.clone()),
         Some(RowState::Gone),
         "deleted elsewhere"
     );
     assert_eq!(
-        m.queue.get(id(1)).and_then(|r| r.status().cloned()),
+        m.queue().get(id(1)).and_then(|r| r.status().cloned()),
         Some(MembershipStatus::Approved),
         "approved elsewhere shows its new state"
     );
@@ -965,14 +980,14 @@ fn restore_applies_only_to_the_same_server() {
         scope: None,
     };
     assert!(update(&mut m, Msg::Restore(saved.clone())).is_empty());
-    assert!(m.queue.items().is_empty());
+    assert!(m.queue().items().is_empty());
     let saved = SavedQueue {
         server: m.base_url().to_owned(),
         ..saved
     };
     let fx = update(&mut m, Msg::Restore(saved));
-    assert_eq!(m.queue.items().len(), 1);
-    assert_eq!(m.queue.filter(), "x");
+    assert_eq!(m.queue().items().len(), 1);
+    assert_eq!(m.queue().filter(), "x");
     assert_eq!(
         api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. })).len(),
         1
@@ -1033,7 +1048,7 @@ fn mouse_wheel_moves_the_cursor() {
             .expect("the wheel is a message");
     assert!(matches!(msg, Msg::Wheel { down: true }));
     update(&mut m, msg);
-    assert_eq!(m.queue.cursor(), 1);
+    assert_eq!(m.queue().cursor(), 1);
 }
 
 #[test]
@@ -1140,13 +1155,13 @@ fn incremental_counts_match_a_full_recount() {
                 update(&mut m, Msg::Api { request_id, answer });
             }
         }
-        let incremental = m.queue.stats();
-        let mut full = m.queue.clone();
+        let incremental = m.queue().stats();
+        let mut full = m.queue().clone();
         full.refresh_view();
         assert_eq!(incremental, full.stats(), "after {c:?}");
-        assert_eq!(m.queue.visible(), full.visible(), "after {c:?}");
+        assert_eq!(m.queue().visible(), full.visible(), "after {c:?}");
     }
-    let (p, a, d, o) = m.queue.counts();
+    let (p, a, d, o) = m.queue().counts();
     assert_eq!(p + a + d + o, 4);
 }
 
@@ -1173,13 +1188,7 @@ fn decisions_shift_the_pending_listing_and_no_request_is_skipped() {
     let rid = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
     // Meanwhile both are approved: on the server, what was page 2 is now page 1.
     for id in [id(1), id(2)] {
-        let pos = m
-            .queue
-            .visible()
-            .iter()
-            .position(|&i| m.queue.items()[i].id == id)
-            .expect("row");
-        m.queue.set_cursor(pos);
+        let _ = cursor_to(&mut m, id);
         let fx = update(&mut m, key('a'));
         let put = api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. }))[0];
         let mut r = rows.iter().find(|r| r.id == id).expect("row").clone();
@@ -1206,7 +1215,7 @@ fn decisions_shift_the_pending_listing_and_no_request_is_skipped() {
         ApiAnswer::Listing(Ok(listing_reply(vec![rows[3].clone()], None, 1))),
     );
     assert!(
-        m.queue.get(id(4)).is_some(),
+        m.queue().get(id(4)).is_some(),
         "the shifted request is in the queue"
     );
 }
@@ -1224,7 +1233,7 @@ fn auto_refresh_reloads_unless_busy_or_signed_out() {
     assert!(list_pages(&fx).is_empty(), "not while a page is loading");
     let mut m = model_with(sample_rows());
     expire_session(&mut m);
-    assert!(m.session_expired() && m.popup.is_none() && !m.busy());
+    assert!(m.session_expired() && m.popup().is_none() && !m.busy());
     assert!(
         update(&mut m, Msg::AutoRefresh).is_empty(),
         "not while signed out"
@@ -1239,7 +1248,7 @@ fn add_ids_with_nothing_valid_keeps_the_text() {
     let fx = update(&mut m, code(KeyCode::Enter));
     assert!(fx.is_empty(), "nothing is sent");
     assert!(
-        matches!(&m.popup, Some(Popup::AddIds { input }) if input.value() == "12345-not-an-id"),
+        matches!(&m.popup(), Some(Popup::AddIds { input }) if input.value() == "12345-not-an-id"),
         "the text is kept"
     );
     assert!(
@@ -1259,7 +1268,7 @@ fn a_click_selects_a_row_or_focuses_a_pane() {
             row: Some(2),
         },
     );
-    assert_eq!(m.queue.cursor(), 2);
+    assert_eq!(m.queue().cursor(), 2);
     update(
         &mut m,
         Msg::Click {
@@ -1267,7 +1276,7 @@ fn a_click_selects_a_row_or_focuses_a_pane() {
             row: Some(40),
         },
     );
-    assert_eq!(m.queue.cursor(), 2, "below the last row: nothing");
+    assert_eq!(m.queue().cursor(), 2, "below the last row: nothing");
     update(
         &mut m,
         Msg::Click {

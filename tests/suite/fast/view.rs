@@ -196,7 +196,7 @@ fn popups() {
     assert!(s.contains("http://127.0.0.1:9/auth/oauth/init"), "{s}");
     assert!(!s.contains("secret-token-value"), "the token is masked");
     assert!(s.contains("••••"), "{s}");
-    assert!(matches!(m.popup, Some(Popup::SignIn { .. })));
+    assert!(matches!(m.popup(), Some(Popup::SignIn { .. })));
 }
 
 #[test]
@@ -212,8 +212,7 @@ fn header_shows_user_token_expiry_and_connection() {
 #[test]
 fn club_pane_and_log() {
     let mut m = model_with(sample_rows());
-    m.club.club_id = Some(Uuid::from_u128(5));
-    m.club.club = Loadable::Loaded(serde_json::from_value(serde_json::json!({
+    show_club(&mut m, serde_json::from_value(serde_json::json!({
         "id": Uuid::from_u128(5), "name": {"en-US": "Robotics Club", "th": "ชุมนุมหุ่นยนต์"},
         "description": {"en-US": null, "th": "สร้างหุ่นยนต์"}, "member_count": 22, "staff_count": 3,
         "contacts": [{"id": Uuid::from_u128(6), "type": "line", "value": "@robot\u{1b}[2J", "name": {"en-US": "LINE group", "th": null}}]
@@ -294,6 +293,15 @@ fn help_in_thai_is_searchable_in_thai() {
 #[test]
 fn detail_and_club_in_thai_at_120x40_and_80x24() {
     let mut m = thai(options());
+    // The club first (looked up by id), then a decision on the second row that fails.
+    show_club(&mut m, serde_json::from_value(serde_json::json!({
+        "id": Uuid::from_u128(5), "name": {"en-US": "Robotics Club", "th": "ชุมนุมหุ่นยนต์"},
+        "description": {"en-US": "We build robots", "th": "สร้างหุ่นยนต์"}, "member_count": 22, "staff_count": 3,
+        "contacts": [
+            {"id": Uuid::from_u128(6), "type": "line", "value": "@robot", "name": {"en-US": "LINE group", "th": null}},
+            {"id": Uuid::from_u128(7), "type": "phone", "value": "02-123-4567", "name": null}
+        ]
+    })).expect("club"));
     update(&mut m, key('j'));
     let fx = update(&mut m, key('x'));
     let put = api_ids(&fx, |c| {
@@ -307,15 +315,6 @@ fn detail_and_club_in_thai_at_120x40_and_80x24() {
         },
     );
     update(&mut m, key('k'));
-    m.club.club_id = Some(Uuid::from_u128(5));
-    m.club.club = Loadable::Loaded(serde_json::from_value(serde_json::json!({
-        "id": Uuid::from_u128(5), "name": {"en-US": "Robotics Club", "th": "ชุมนุมหุ่นยนต์"},
-        "description": {"en-US": "We build robots", "th": "สร้างหุ่นยนต์"}, "member_count": 22, "staff_count": 3,
-        "contacts": [
-            {"id": Uuid::from_u128(6), "type": "line", "value": "@robot", "name": {"en-US": "LINE group", "th": null}},
-            {"id": Uuid::from_u128(7), "type": "phone", "value": "02-123-4567", "name": null}
-        ]
-    })).expect("club"));
     let wide = text(&draw(&m, 120, 40, true));
     let thai_text = |s: &str| club_admin::text::for_terminal(s).into_owned();
     assert!(

@@ -47,7 +47,7 @@ async fn send(h: &mut Headless, msg: Msg) {
 }
 
 fn selected(h: &Headless) -> Uuid {
-    h.model.queue.selected().expect("selected").id
+    h.model.queue().selected().expect("selected").id
 }
 
 fn outcomes(h: &Headless, id: Uuid) -> Vec<Outcome> {
@@ -85,7 +85,7 @@ async fn a_held_approve_reaches_the_server_only_when_due_and_z_keeps_it_pending(
     assert_eq!(outcomes(&h, first), vec![Outcome::Ok]);
     assert_eq!(outcomes(&h, second), vec![Outcome::Undone]);
     assert_eq!(
-        h.model.queue.get(first).and_then(|i| i.status().cloned()),
+        h.model.queue().get(first).and_then(|i| i.status().cloned()),
         Some(MembershipStatus::Approved)
     );
 }
@@ -97,7 +97,7 @@ async fn quitting_with_a_held_decision_sends_it_now_and_quits_once_answered() {
     let first = selected(&h);
     send(&mut h, key('a')).await;
     send(&mut h, key('q')).await;
-    assert!(matches!(h.model.popup, Some(Popup::QuitHeld)));
+    assert!(matches!(h.model.popup(), Some(Popup::QuitHeld)));
     send(&mut h, key('s')).await;
     assert_eq!(d.request_status(first), Some(MembershipStatus::Approved));
     assert!(h.model.quitting(), "quit once the server answered");
@@ -134,19 +134,19 @@ async fn mark_all_marks_every_pending_request_of_the_moderator_across_pages() {
     let mut h = driver(&d, "moderator", 0).await;
     let pending = d.pending_for("moderator");
     assert!(
-        h.model.queue.items().len() < pending.len(),
+        h.model.queue().items().len() < pending.len(),
         "not everything is loaded at start ({} of {})",
-        h.model.queue.items().len(),
+        h.model.queue().items().len(),
         pending.len()
     );
     send(&mut h, key('*')).await;
-    let mut marked = h.model.queue.marked_ids();
+    let mut marked = h.model.queue().marked_ids();
     marked.sort();
     let mut expected = pending.clone();
     expected.sort();
     assert_eq!(marked, expected, "every pending request of the moderator");
     send(&mut h, key('a')).await;
-    match &h.model.popup {
+    match &h.model.popup() {
         Some(Popup::Confirm { ids, .. }) => assert_eq!(ids.len(), pending.len()),
         other => panic!("{other:?}"),
     }
@@ -160,7 +160,7 @@ async fn mark_all_marks_every_pending_request_of_the_moderator_across_pages() {
     // Filtered to one club: the confirmation names it.
     let club = h
         .model
-        .queue
+        .queue()
         .items()
         .iter()
         .find_map(|i| i.club_name().map(str::to_owned))
@@ -173,7 +173,7 @@ async fn mark_all_marks_every_pending_request_of_the_moderator_across_pages() {
     }
     send(&mut h, code(club_admin::app::KeyCode::Enter)).await;
     send(&mut h, key('*')).await;
-    let n = h.model.queue.marked_ids().len();
+    let n = h.model.queue().marked_ids().len();
     assert!(n > 0 && n < pending.len(), "{n}");
     send(&mut h, key('a')).await;
     let shown = screen(&h.model, 120, 40);
@@ -206,7 +206,7 @@ async fn an_answer_lost_after_the_write_committed_is_settled_by_the_re_read() {
         .and_then(|e| e.detail.clone())
         .unwrap_or_default();
     assert!(settled.contains("approved"), "{settled}");
-    let row = h.model.queue.get(first).expect("row");
+    let row = h.model.queue().get(first).expect("row");
     assert_eq!(
         row.status(),
         Some(&MembershipStatus::Approved),

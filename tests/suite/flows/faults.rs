@@ -87,19 +87,18 @@ async fn driver_with(url: &str, request_timeout: Duration) -> Headless {
     let m = model_from(options_at(url));
     let mut h = Headless::new(m, client, 8);
     h.settle(Duration::from_secs(10)).await.expect("settle");
-    assert_eq!(h.model.queue.items().len(), 2, "listing loaded");
+    assert_eq!(h.model.queue().items().len(), 2, "listing loaded");
     h
 }
 
+/// Puts the cursor on request `n` with keys: `g` to the top, `j` down to it.
 fn sel(h: &mut Headless, n: u128) {
-    let pos = h
-        .model
-        .queue
-        .visible()
-        .iter()
-        .position(|&i| h.model.queue.items()[i].id == Uuid::from_u128(n))
-        .expect("row");
-    h.model.queue.set_cursor(pos);
+    h.send(key('g'));
+    while h.model.queue().selected().map(|i| i.id) != Some(Uuid::from_u128(n)) {
+        let before = h.model.queue().cursor();
+        h.send(key('j'));
+        assert_ne!(h.model.queue().cursor(), before, "request {n} is not shown");
+    }
 }
 
 async fn approve(h: &mut Headless, n: u128) {
@@ -182,7 +181,7 @@ async fn put_fault_within(
         .await;
     let mut h = driver_with(&s.uri(), request_timeout).await;
     approve(&mut h, A).await;
-    let item = h.model.queue.get(Uuid::from_u128(A)).expect("row kept");
+    let item = h.model.queue().get(Uuid::from_u128(A)).expect("row kept");
     assert_eq!(
         item.status(),
         Some(&MembershipStatus::Pending),
@@ -213,7 +212,7 @@ async fn put_fault_within(
     assert_eq!(puts(&received, A), 1, "sent once");
     // Still running: the next decision works.
     assert!(!h.model.quitting());
-    assert!(h.model.popup.is_none() || matches!(h.model.popup, Some(Popup::SignIn { .. })));
+    assert!(h.model.popup().is_none() || matches!(h.model.popup(), Some(Popup::SignIn { .. })));
 }
 
 #[tokio::test]
@@ -249,7 +248,7 @@ async fn a_write_that_timed_out_but_was_applied_is_settled_ok_by_the_re_read() {
     let mut h = driver_with(&s.uri(), SHORT_TIMEOUT).await;
     approve(&mut h, A).await;
     assert_eq!(audited(&h, A), vec![Outcome::Unknown, Outcome::Ok]);
-    let item = h.model.queue.get(Uuid::from_u128(A)).expect("row");
+    let item = h.model.queue().get(Uuid::from_u128(A)).expect("row");
     assert_eq!(item.status(), Some(&MembershipStatus::Approved));
     assert!(item.error.is_none(), "{:?}", item.error);
     assert!(status_text(&h).contains("approved"), "{}", status_text(&h));
@@ -312,7 +311,7 @@ async fn deleted_elsewhere_404() {
         .await;
     let mut h = driver(&s.uri()).await;
     approve(&mut h, A).await;
-    let item = h.model.queue.get(Uuid::from_u128(A)).expect("row");
+    let item = h.model.queue().get(Uuid::from_u128(A)).expect("row");
     assert_eq!(item.state, RowState::Gone);
     assert!(
         item.shown_error()
@@ -347,14 +346,14 @@ async fn unauthorised_in_the_middle_of_a_bulk_action() {
     h.send(key('y'));
     h.settle(Duration::from_secs(10)).await.expect("settle");
     assert_eq!(
-        h.model.queue.get(a).and_then(|i| i.status().cloned()),
+        h.model.queue().get(a).and_then(|i| i.status().cloned()),
         Some(MembershipStatus::Approved)
     );
-    let ib = h.model.queue.get(b).expect("b");
+    let ib = h.model.queue().get(b).expect("b");
     assert_eq!(ib.status(), Some(&MembershipStatus::Pending));
     assert!(ib.marked, "the failed row stays marked for a retry");
     assert!(h.model.session_expired());
-    assert!(matches!(h.model.popup, Some(Popup::SignIn { .. })));
+    assert!(matches!(h.model.popup(), Some(Popup::SignIn { .. })));
     assert!(
         status_text(&h).contains("1 of 2 done"),
         "{}",
@@ -397,7 +396,7 @@ async fn a_ten_megabyte_answer_is_refused_not_swallowed() {
         origin: club_admin::app::IdsFrom::Dialog,
     });
     h.settle(Duration::from_secs(10)).await.expect("settle");
-    let item = h.model.queue.get(Uuid::from_u128(0xc)).expect("row");
+    let item = h.model.queue().get(Uuid::from_u128(0xc)).expect("row");
     assert_eq!(item.state, RowState::Failed);
     assert!(
         item.shown_error()
@@ -463,7 +462,7 @@ async fn connection_dropped_mid_response_and_without_response() {
         let (url, count) = raw_server(fault).await;
         let mut h = driver(&url).await;
         approve(&mut h, A).await;
-        let item = h.model.queue.get(Uuid::from_u128(A)).expect("row");
+        let item = h.model.queue().get(Uuid::from_u128(A)).expect("row");
         assert_eq!(item.status(), Some(&MembershipStatus::Pending));
         let e = item.shown_error().unwrap_or("").to_lowercase();
         assert!(e.contains("connection") && e.contains("still pending"), "{e}");
@@ -502,6 +501,6 @@ async fn connection_refused_at_start() {
         origin: club_admin::app::IdsFrom::Dialog,
     });
     h.settle(Duration::from_secs(10)).await.expect("settle");
-    let item = h.model.queue.get(Uuid::from_u128(A)).expect("kept");
+    let item = h.model.queue().get(Uuid::from_u128(A)).expect("kept");
     assert_eq!(item.state, RowState::Failed);
 }

@@ -57,7 +57,7 @@ impl Driver {
     }
 
     fn selected(&self) -> uuid::Uuid {
-        self.h.model.queue.selected().expect("selected").id
+        self.h.model.queue().selected().expect("selected").id
     }
 }
 
@@ -74,13 +74,13 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
     );
     assert_eq!(drv.h.model.listing().total, Some(pending.len() as u64));
     assert!(
-        drv.h.model.queue.items().len() >= 50,
+        drv.h.model.queue().items().len() >= 50,
         "first page (and maybe the next) loaded"
     );
     assert!(
         drv.h
             .model
-            .queue
+            .queue()
             .items()
             .iter()
             .all(|i| i.status() == Some(&MembershipStatus::Pending))
@@ -92,7 +92,7 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
     assert_eq!(
         drv.h
             .model
-            .queue
+            .queue()
             .get(first)
             .and_then(|i| i.status().cloned()),
         Some(MembershipStatus::Approved)
@@ -105,18 +105,18 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
     drv.keys("Dy").await;
     assert_eq!(d.request_status(third), None, "deleted on the server");
     assert_eq!(
-        drv.h.model.queue.get(third).map(|i| i.state.clone()),
+        drv.h.model.queue().get(third).map(|i| i.state.clone()),
         Some(RowState::Deleted)
     );
 
     drv.keys("j   ").await;
-    let marked = drv.h.model.queue.marked_ids();
+    let marked = drv.h.model.queue().marked_ids();
     assert_eq!(marked.len(), 3);
     drv.keys("ay").await;
     for id in &marked {
         assert_eq!(d.request_status(*id), Some(MembershipStatus::Approved));
     }
-    assert!(drv.h.model.queue.marked_ids().is_empty());
+    assert!(drv.h.model.queue().marked_ids().is_empty());
     assert!(
         drv.h
             .model
@@ -135,7 +135,7 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
         drv.send(key(c)).await;
     }
     drv.send(code(KeyCode::Enter)).await;
-    assert_eq!(drv.h.model.club.club.get().map(|c| c.id), Some(club_id));
+    assert_eq!(drv.h.model.club().club.get().map(|c| c.id), Some(club_id));
     drv.keys("n").await;
     drv.send(code(KeyCode::Right)).await; // email
     drv.send(code(KeyCode::Tab)).await;
@@ -150,7 +150,7 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
     assert!(
         drv.h
             .model
-            .club
+            .club()
             .club
             .get()
             .and_then(|c| c.contacts.as_ref())
@@ -184,7 +184,7 @@ async fn a_dropped_connection_never_shows_an_unconfirmed_approval() {
         ..Faults::default()
     });
     drv.keys("a").await;
-    let row = drv.h.model.queue.get(first).expect("row");
+    let row = drv.h.model.queue().get(first).expect("row");
     assert_eq!(
         row.status(),
         Some(&MembershipStatus::Pending),
@@ -203,7 +203,7 @@ async fn a_dropped_connection_never_shows_an_unconfirmed_approval() {
     assert_eq!(
         drv.h
             .model
-            .queue
+            .queue()
             .get(first)
             .and_then(|i| i.status().cloned()),
         Some(MembershipStatus::Pending)
@@ -228,7 +228,7 @@ async fn approved_elsewhere_shows_its_new_state() {
         .await
         .expect("approved elsewhere");
     drv.keys("a").await;
-    let row = drv.h.model.queue.get(target).expect("row");
+    let row = drv.h.model.queue().get(target).expect("row");
     assert!(
         row.error
             .as_deref()
@@ -248,7 +248,7 @@ async fn approved_elsewhere_shows_its_new_state() {
 async fn expired_session_keeps_the_queue_and_signing_in_resumes() {
     let d = demo::start(DemoOptions::default()).await.expect("demo");
     let mut drv = Driver::new(&d, "moderator").await;
-    let n = drv.h.model.queue.items().len();
+    let n = drv.h.model.queue().items().len();
     let expired = d
         .issue_token(
             "moderator",
@@ -262,10 +262,10 @@ async fn expired_session_keeps_the_queue_and_signing_in_resumes() {
     drv.keys("a").await;
     assert!(drv.h.model.session_expired());
     assert!(matches!(
-        drv.h.model.popup,
+        drv.h.model.popup(),
         Some(club_admin::app::Popup::SignIn { .. })
     ));
-    assert_eq!(drv.h.model.queue.items().len(), n);
+    assert_eq!(drv.h.model.queue().items().len(), n);
     assert_eq!(d.request_status(target), Some(MembershipStatus::Pending));
     let fresh = d
         .issue_token("moderator", chrono::Utc::now() + chrono::Duration::hours(1))
@@ -303,7 +303,7 @@ async fn fault_matrix_the_dashboard_settles_every_row_by_itself() {
     for _ in 0..20 {
         drv.h.send(key(' '));
     }
-    let marked = drv.h.model.queue.marked_ids();
+    let marked = drv.h.model.queue().marked_ids();
     assert_eq!(marked.len(), 20);
     d.set_faults(Faults {
         failure_rate: 0.3,
@@ -323,7 +323,7 @@ async fn fault_matrix_the_dashboard_settles_every_row_by_itself() {
         let mut approved = 0;
         for id in &marked {
             let server = d.request_status(*id);
-            let row = m.queue.get(*id).expect("row").status().cloned();
+            let row = m.queue().get(*id).expect("row").status().cloned();
             assert_eq!(
                 row, server,
                 "{what}: the row of {id} shows the server's status"
@@ -348,7 +348,7 @@ async fn fault_matrix_the_dashboard_settles_every_row_by_itself() {
         }
         let screen = screen(m, 120, 40);
         let others = m
-            .queue
+            .queue()
             .items()
             .iter()
             .filter(|i| !marked.contains(&i.id))
@@ -381,7 +381,7 @@ async fn fault_matrix_the_dashboard_settles_every_row_by_itself() {
         .collect();
     if !left.is_empty() {
         // They stay marked, with their error: `a`, `y` decides them again.
-        let mut still: Vec<Uuid> = drv.h.model.queue.marked_ids();
+        let mut still: Vec<Uuid> = drv.h.model.queue().marked_ids();
         still.sort();
         let mut want = left.clone();
         want.sort();
@@ -437,7 +437,7 @@ async fn the_pool_never_stalls_the_dashboards_bulk_approve_at_any_ceiling() {
         for _ in 0..40 {
             drv.h.send(key(' '));
         }
-        let marked = drv.h.model.queue.marked_ids();
+        let marked = drv.h.model.queue().marked_ids();
         assert_eq!(marked.len(), 40);
         drv.h.send(key('a'));
         drv.h.send(key('y'));

@@ -10,5 +10,6 @@ mod event_loop;
 mod faults;
 mod flow;
 mod paging_flow;
+mod script_faults;
 mod service_versions;
 mod slow_link;

@@ -63,7 +63,7 @@ async fn decisions_typed_ahead_under_filters_never_skip_a_request_or_loop() {
         .expect("the rest of the listing loaded");
     let total = h.model.listing().total.expect("server total");
     assert_eq!(
-        h.model.queue.stats().pending as u64,
+        h.model.queue().stats().pending as u64,
         total,
         "every pending request the server counts is in the queue"
     );

@@ -83,11 +83,11 @@ async fn on_0_9_approve_and_decline_are_refused_here_and_the_rest_works() {
         Some("this server cannot approve or decline")
     );
     assert!(
-        h.model.queue.items().len() >= 20,
+        h.model.queue().items().len() >= 20,
         "the listing works: {} rows",
-        h.model.queue.items().len()
+        h.model.queue().items().len()
     );
-    let first = h.model.queue.selected().expect("row").id;
+    let first = h.model.queue().selected().expect("row").id;
     for k in ['a', 'x', 'a'] {
         press(&mut h, key(k)).await;
         assert!(status(&h).contains("nothing was sent"), "{}", status(&h));
@@ -101,7 +101,7 @@ async fn on_0_9_approve_and_decline_are_refused_here_and_the_rest_works() {
     press(&mut h, code(KeyCode::Enter)).await;
     assert!(
         h.model
-            .queue
+            .queue()
             .get(first)
             .is_some_and(|i| i.read_error.is_none())
     );
@@ -150,7 +150,7 @@ async fn a_teacher_on_0_8_is_told_once_and_nothing_is_sent() {
             .as_deref(),
         Some("this account cannot approve or decline")
     );
-    assert!(!h.model.queue.items().is_empty(), "the teacher lists");
+    assert!(!h.model.queue().items().is_empty(), "the teacher lists");
     for _ in 0..5 {
         press(&mut h, key('a')).await;
     }
@@ -178,7 +178,7 @@ async fn a_warm_start_lists_beside_the_user_and_keeps_to_the_scope() {
         "{:?}",
         saved.scope
     );
-    let rows = cold.model.queue.items().len();
+    let rows = cold.model.queue().items().len();
     drop(cold);
 
     let before = d.calls();
@@ -193,7 +193,7 @@ async fn a_warm_start_lists_beside_the_user_and_keeps_to_the_scope() {
         "the listing starts with /auth/user, not after it: {waiting:?}"
     );
     settle(&mut warm).await;
-    assert_eq!(warm.model.queue.items().len(), rows);
+    assert_eq!(warm.model.queue().items().len(), rows);
     assert!(!warm.model.listing().provisional, "confirmed by the server");
     assert_eq!(warm.model.saved_queue().scope, saved.scope);
     assert_eq!(
@@ -214,12 +214,12 @@ async fn g_over_many_pages_lands_on_the_last_pending_request() {
     let mut h = started(&d, "moderator").await;
     let total = d.pending_for("moderator").len();
     assert!(
-        h.model.queue.items().len() < total,
+        h.model.queue().items().len() < total,
         "not everything is listed yet"
     );
     press(&mut h, key('G')).await;
-    assert_eq!(h.model.queue.items().len(), total, "every page loaded");
-    assert_eq!(h.model.queue.cursor(), total - 1, "on the true last row");
+    assert_eq!(h.model.queue().items().len(), total, "every page loaded");
+    assert_eq!(h.model.queue().cursor(), total - 1, "on the true last row");
     assert!(!h.model.listing().has_more);
 }
 
@@ -227,7 +227,7 @@ async fn g_over_many_pages_lands_on_the_last_pending_request() {
 async fn reads_lost_in_an_outage_come_back_without_a_key() {
     let d = demo::start(DemoOptions::default()).await.expect("demo");
     let mut h = started(&d, "moderator").await;
-    let first = h.model.queue.selected().expect("row").id;
+    let first = h.model.queue().selected().expect("row").id;
     d.set_faults(Faults {
         drop_rate: 1.0,
         ..Faults::default()
@@ -236,7 +236,7 @@ async fn reads_lost_in_an_outage_come_back_without_a_key() {
     assert!(matches!(h.model.connection(), Connection::Offline(_)));
     assert!(
         h.model
-            .queue
+            .queue()
             .get(first)
             .is_some_and(|i| i.read_error.is_some())
     );
@@ -252,7 +252,7 @@ async fn reads_lost_in_an_outage_come_back_without_a_key() {
     assert_eq!(h.model.retry_at(), None);
     assert!(
         h.model
-            .queue
+            .queue()
             .get(first)
             .is_some_and(|i| i.read_error.is_none()),
         "read again"
@@ -270,7 +270,7 @@ async fn twenty_approvals_over_a_slow_link_all_land() {
     });
     let mut approved = Vec::new();
     for _ in 0..20 {
-        approved.push(h.model.queue.selected().expect("row").id);
+        approved.push(h.model.queue().selected().expect("row").id);
         // As the event loop does: the key is applied at once; answers are applied as they
         // come, between keys, never waited for.
         h.send(key('a'));
