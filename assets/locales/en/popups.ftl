@@ -193,4 +193,14 @@ form-contact-empty = type a value
 form-contact-too-long = at most { $n } characters
 form-contact-control = no control characters
 # $value: the value typed, quoted; $kind: the type as the server names it.
-form-contact-invalid = { $value } is not a valid { $kind } value
+# $format: what the type expects (a form-contact-format-* text).
+form-contact-invalid = { $value } is not a valid { $kind } value: expected { $format }
+# What each contact type expects (ops::input::contact_format_in; the command line's words too).
+form-contact-format-email = an e-mail address, like club@school.ac.th
+form-contact-format-phone = a phone number of 9 to 15 digits, like +66 81 234 5678
+form-contact-format-website = a web address starting with https://
+form-contact-format-line = a LINE id of 4 to 20 of a-z 0-9 . _ -, like @robot_club
+form-contact-format-instagram = an Instagram name of 1 to 30 of A-Z a-z 0-9 . _
+form-contact-format-facebook = a facebook.com address or a page name of 5 to 50 letters
+form-contact-format-discord = a Discord name or a discord.gg invite
+form-contact-format-other = any text up to 200 characters

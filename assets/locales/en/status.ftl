@@ -266,6 +266,18 @@ status-ids-already = { $n ->
     [one] 1 was in the queue already
    *[other] { $n } were in the queue already
 }
+# $filter: the queue filter as typed; $key: the key that clears it (Backspace).
+status-ids-hidden = { $n ->
+    [one] the filter /{ $filter } hides 1 request you added: { $key } clears the filter
+   *[other] the filter /{ $filter } hides { $n } requests you added: { $key } clears the filter
+}
+status-filter-cleared = filter cleared: every request shows
+# The add-ids line of the activity log, read with what follows: "2 ids from the i dialog
+# failed: not club request ids, never sent: abc, x1". $origin: a status-origin-* text.
+log-ids-from = { $n ->
+    [one] 1 id from { $origin }
+   *[other] { $n } ids from { $origin }
+}
 log-ids-never-sent = not club request ids, never sent: { $ids }
 status-origin-paste = a paste
 status-origin-dialog = the i dialog

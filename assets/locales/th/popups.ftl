@@ -176,4 +176,12 @@ form-contact-invalid = { $value } ไม่ใช่{ $kind ->
     [instagram] ชื่อผู้ใช้อินสตาแกรม
     [discord] ชื่อหรือลิงก์ดิสคอร์ด
    *[other] ข้อมูล
-}ที่ถูกต้อง
+}ที่ถูกต้อง: ต้องเป็น{ $format }
+form-contact-format-email = ที่อยู่อีเมล เช่น club@school.ac.th
+form-contact-format-phone = เบอร์โทรศัพท์ 9 ถึง 15 หลัก เช่น +66 81 234 5678
+form-contact-format-website = ที่อยู่เว็บที่ขึ้นต้นด้วย https://
+form-contact-format-line = ไอดีไลน์ 4 ถึง 20 ตัวจาก a-z 0-9 . _ - เช่น @robot_club
+form-contact-format-instagram = ชื่ออินสตาแกรม 1 ถึง 30 ตัวจาก A-Z a-z 0-9 . _
+form-contact-format-facebook = ที่อยู่ facebook.com หรือชื่อเพจ 5 ถึง 50 ตัวอักษร
+form-contact-format-discord = ชื่อดิสคอร์ดหรือลิงก์เชิญ discord.gg
+form-contact-format-other = ข้อความใดก็ได้ไม่เกิน 200 ตัวอักษร

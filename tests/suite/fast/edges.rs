@@ -600,3 +600,266 @@ fn scope_takes_a_club_name_as_club_does() {
         same_after_redraw(&mut m);
     }
 }
+
+/// A request of the Art Club, not in the sample rows.
+fn art_request(n: u128) -> ClubRequest {
+    request(
+        id(n),
+        "pending",
+        "52001",
+        Some(("Malee", "มาลี")),
+        ("Art Club", "ชุมนุมศิลปะ"),
+        2026,
+        1,
+    )
+}
+
+#[test]
+fn an_added_id_the_filter_hides_is_said_with_the_key_that_clears_the_filter() {
+    for (lang, hides, cleared) in [
+        (
+            Lang::English,
+            "the filter /club:robot hides 1 request you added: Backspace clears the filter",
+            "filter cleared",
+        ),
+        (
+            Lang::Thai,
+            "ตัวกรอง /club:robot ซ่อนคำขอที่คุณเพิ่ม 1 รายการ: กด Backspace เพื่อล้างตัวกรอง",
+            "ล้างตัวกรองแล้ว",
+        ),
+    ] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        let _ = update(&mut m, key('/'));
+        typed(&mut m, "club:robot");
+        let _ = update(&mut m, code(KeyCode::Enter));
+        assert_eq!(m.queue.visible().len(), 2, "two Robotics rows shown");
+        // `i` with the id of an Art Club request: judged once read.
+        let _ = update(&mut m, key('i'));
+        typed(&mut m, &id(70).to_string());
+        let fx = update(&mut m, code(KeyCode::Enter));
+        let get = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }));
+        assert_eq!(get.len(), 1, "{:?}", calls(&fx));
+        let _ = answer(
+            &mut m,
+            get[0],
+            ApiAnswer::Request(Ok(reply(art_request(70)))),
+        );
+        let hides = club_admin::text::for_terminal(hides).into_owned();
+        assert!(status(&m).contains(&hides), "{}", status(&m));
+        let s = shown(&mut m, 120, 40);
+        assert!(s.contains(&hides), "{s}");
+        same_after_redraw(&mut m);
+        // The key in the message clears the filter: the added row shows.
+        let _ = update(&mut m, code(KeyCode::Backspace));
+        assert_eq!(m.queue.filter(), "");
+        assert_eq!(m.queue.visible().len(), 5);
+        let cleared = club_admin::text::for_terminal(cleared).into_owned();
+        assert!(status(&m).contains(&cleared), "{}", status(&m));
+        assert!(shown(&mut m, 120, 40).contains("#52001"));
+        same_after_redraw(&mut m);
+        // An id queued already that the filter hides is said at once, by `:add` too.
+        let _ = update(&mut m, key('/'));
+        typed(&mut m, "club:robot");
+        let _ = update(&mut m, code(KeyCode::Enter));
+        let _ = update(&mut m, key(':'));
+        typed(&mut m, &format!("add {}", id(2)));
+        let _ = update(&mut m, code(KeyCode::Enter));
+        assert!(status(&m).contains(&hides), "{}", status(&m));
+        same_after_redraw(&mut m);
+    }
+}
+
+#[test]
+fn an_added_id_the_filter_shows_says_nothing_of_the_filter() {
+    let mut m = model_with_lang(sample_rows(), Lang::English);
+    let _ = update(&mut m, key('/'));
+    typed(&mut m, "club:art");
+    let _ = update(&mut m, code(KeyCode::Enter));
+    let _ = update(&mut m, key('i'));
+    typed(&mut m, &id(70).to_string());
+    let fx = update(&mut m, code(KeyCode::Enter));
+    let get = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }));
+    let _ = answer(
+        &mut m,
+        get[0],
+        ApiAnswer::Request(Ok(reply(art_request(70)))),
+    );
+    assert!(!status(&m).contains("hides"), "{}", status(&m));
+    assert_eq!(m.queue.visible().len(), 1);
+}
+
+/// The text inside the box titled `title` on screen `s`, its lines trimmed and joined with
+/// spaces: a text wrapped in a pop-up reads whole again. Columns are display columns (a
+/// Thai mark shares its cell).
+fn boxed(s: &str, title: &str) -> String {
+    let cells = |l: &str| -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for c in l.chars() {
+            match (club_admin::text::width(&c.to_string()), out.last_mut()) {
+                (0, Some(last)) => last.push(c),
+                _ => out.push(c.to_string()),
+            }
+        }
+        out
+    };
+    let lines: Vec<Vec<String>> = s.lines().map(cells).collect();
+    // The box's top-left corner: two cells before its title ("┌ Title").
+    let Some((top, left)) = lines.iter().enumerate().find_map(|(y, l)| {
+        (2..l.len())
+            .find(|&i| l[i..].concat().starts_with(title) && l[i - 2] == "┌")
+            .map(|i| (y, i - 2))
+    }) else {
+        return String::new();
+    };
+    let right = lines[top]
+        .iter()
+        .skip(left + 1)
+        .position(|c| c == "┐")
+        .map(|r| left + 1 + r)
+        .unwrap_or(left);
+    lines[top + 1..]
+        .iter()
+        .take_while(|l| l.get(left).is_some_and(|c| c == "│"))
+        .map(|l| l.get(left + 1..right).unwrap_or_default().concat())
+        .map(|t| t.trim().to_owned())
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn a_refused_contact_value_says_the_format_its_type_expects() {
+    for (lang, says) in [
+        (
+            Lang::English,
+            "\"nope\" is not a valid email value: expected an e-mail address, like club@school.ac.th",
+        ),
+        (Lang::Thai, "ต้องเป็นที่อยู่อีเมล เช่น club@school.ac.th"),
+    ] {
+        for (w, h) in [(80, 24), (120, 40)] {
+            let mut m = model_with_lang(sample_rows(), lang);
+            long_club(&mut m);
+            let _ = update(&mut m, code(KeyCode::Esc));
+            let _ = update(&mut m, key('n'));
+            // To the value, then the type e-mail (second), then the value again.
+            let _ = update(&mut m, code(KeyCode::Enter));
+            typed(&mut m, "nope");
+            let _ = update(&mut m, code(KeyCode::Tab));
+            let _ = update(&mut m, code(KeyCode::Right));
+            let _ = update(&mut m, code(KeyCode::Tab));
+            let fx = update(&mut m, code(KeyCode::Enter));
+            assert!(calls(&fx).is_empty(), "nothing sent");
+            let s = shown(&mut m, w, h);
+            let says = club_admin::text::for_terminal(says).into_owned();
+            let title =
+                club_admin::text::for_terminal(&club_admin::i18n::tr(lang, "form-contact-title"))
+                    .into_owned();
+            let inside = boxed(&s, &title);
+            assert!(inside.contains(&says), "{w}x{h}: {inside}\n{s}");
+            same_after_redraw(&mut m);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// item 5: text and layout
+
+/// The display column where `needle` starts in `line`.
+fn column(line: &str, needle: &str) -> Option<usize> {
+    line.find(needle)
+        .map(|i| club_admin::text::width(&line[..i]))
+}
+
+/// The column where the text after `keys` starts on the help line that shows `keys`,
+/// scrolling the help down until it shows.
+fn description_column(m: &mut Model, keys: &str, w: u16, h: u16) -> usize {
+    let _ = update(m, code(KeyCode::Home));
+    for _ in 0..300 {
+        let s = shown(m, w, h);
+        if let Some(line) = s.lines().find(|l| {
+            l.split('│')
+                .any(|seg| seg.starts_with(&format!("  {keys} ")))
+        }) {
+            let at = column(line, keys).expect("keys");
+            let rest = &line[line.find(keys).expect("keys") + keys.len()..];
+            let spaces = rest.len() - rest.trim_start().len();
+            assert!(spaces >= 1, "a space after the keys: {line}");
+            return at + club_admin::text::width(keys) + spaces;
+        }
+        let _ = update(m, code(KeyCode::Down));
+    }
+    panic!("no help line for {keys}:\n{}", shown(m, w, h));
+}
+
+#[test]
+fn the_help_key_column_fits_its_longest_key() {
+    for lang in [Lang::English, Lang::Thai] {
+        for (w, h) in [(80, 24), (120, 40)] {
+            let mut m = model_with_lang(sample_rows(), lang);
+            let _ = update(&mut m, key('?'));
+            let longest = description_column(&mut m, "← → Tab Shift-Tab h l", w, h);
+            // One column for every row: the keymap's, the pop-ups', the markers'.
+            for keys in ["a", "Ctrl-L", "Enter", "●"] {
+                assert_eq!(
+                    description_column(&mut m, keys, w, h),
+                    longest,
+                    "{keys} at {w}x{h}"
+                );
+            }
+            same_after_redraw(&mut m);
+        }
+    }
+}
+
+#[test]
+fn school_numbers_line_up_in_the_queue() {
+    for lang in [Lang::English, Lang::Thai] {
+        for (w, h) in [(80, 24), (120, 40)] {
+            let mut m = model_with_lang(sample_rows(), lang);
+            let s = shown(&mut m, w, h);
+            // The queue pane: its lines down to its bottom border.
+            let ends: Vec<usize> = s
+                .lines()
+                .skip(1)
+                .take_while(|l| !l.starts_with('└'))
+                .filter_map(|l| l.split('│').nth(1))
+                .filter_map(|queue| {
+                    column(queue, "#510").map(|c| c + club_admin::text::width("#51001"))
+                })
+                .collect();
+            assert_eq!(ends.len(), 4, "{w}x{h}:\n{s}");
+            assert!(ends.iter().all(|e| *e == ends[0]), "{ends:?}\n{s}");
+            same_after_redraw(&mut m);
+        }
+    }
+}
+
+#[test]
+fn the_add_ids_line_of_the_log_reads_as_a_sentence() {
+    for (lang, says) in [
+        (
+            Lang::English,
+            "add ids  2 ids from the i dialog failed: not club request ids, never sent: abc, x1",
+        ),
+        (
+            Lang::Thai,
+            "รหัส 2 รายการจาก ช่องเพิ่มรหัส (i) ไม่สำเร็จ: ไม่ใช่รหัสคำขอเข้าชุมนุม ไม่ได้ส่งไป: abc, x1",
+        ),
+    ] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        let _ = update(&mut m, key('i'));
+        typed(&mut m, &format!("{} abc x1", id(70)));
+        let _ = update(&mut m, code(KeyCode::Enter));
+        let _ = update(&mut m, key('L'));
+        let s = shown(&mut m, 120, 40);
+        let says = club_admin::text::for_terminal(says).into_owned();
+        let line = s
+            .lines()
+            .find(|l| l.contains("abc, x1"))
+            .unwrap_or_default();
+        let squeezed = line.split_whitespace().collect::<Vec<_>>().join(" ");
+        let says = says.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(squeezed.contains(&says), "{s}");
+        same_after_redraw(&mut m);
+    }
+}
