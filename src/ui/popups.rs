@@ -161,7 +161,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) -> u
     match p {
         Popup::Help { .. } => return help(frame, area, m, p, theme),
         Popup::Confirm { .. } => confirm(frame, area, m, p, theme),
-        Popup::QuitHeld => quit_held(frame, area, m, theme),
+        Popup::QuitHeld | Popup::ResumeHeld => held(frame, area, m, p, theme),
         Popup::AddIds { .. } => add_ids(frame, area, m.lang, p, theme),
         Popup::SignIn { .. } => sign_in(frame, area, m, p, theme),
         Popup::Command { .. } => command_line(frame, area, p, theme),
@@ -220,6 +220,7 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) -> u
         ));
     }
     lines.extend(marker_lines(m.lang, query.value(), col, theme));
+    lines.extend(dropped_lines(m.lang, query.value(), theme));
     lines.extend(command_lines(m.lang, theme));
     let body = Rect::new(
         inner.x,
@@ -346,6 +347,33 @@ fn marker_lines(lang: Lang, query: &str, col: usize, theme: &Theme) -> Vec<Line<
     lines
 }
 
+/// What a hang-up and a suspend do with held decisions (issue 18 item 6), shown unless the
+/// search text matches none of it.
+fn dropped_lines(lang: Lang, query: &str, theme: &Theme) -> Vec<Line<'static>> {
+    let q = search_text(query);
+    let keys = [
+        "help-dropped",
+        "help-dropped-hangup",
+        "help-dropped-suspend",
+    ];
+    let found = q.is_empty()
+        || keys
+            .iter()
+            .any(|k| fold(&tr(lang, k)).contains(&q) || fold(&tr(Lang::English, k)).contains(&q));
+    if !found {
+        return Vec::new();
+    }
+    vec![
+        Line::raw(""),
+        Line::styled(
+            tr(lang, keys[0]),
+            theme.bold().add_modifier(Modifier::UNDERLINED),
+        ),
+        Line::raw(format!("  {}", tr(lang, keys[1]))),
+        Line::raw(format!("  {}", tr(lang, keys[2]))),
+    ]
+}
+
 fn command_lines(lang: Lang, theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = vec![
         Line::raw(""),
@@ -431,13 +459,29 @@ fn confirm(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-/// Quitting with decisions held: what is held, and the three ways out.
-fn quit_held(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
+/// Quitting with decisions held (what is held), or back from a suspend with decisions whose
+/// time ran out (those): the decisions, and the three ways out.
+fn held(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
     const SHOWN: usize = 4;
     let w = popup_width(area).min(74);
     let cols = w.saturating_sub(2);
-    let held: Vec<_> = m.held().iter().collect();
-    let summary = popup::quit_held_summary(m.lang, held.len(), m.held().requests());
+    let resume = matches!(p, Popup::ResumeHeld);
+    let held: Vec<_> = m
+        .held()
+        .iter()
+        .filter(|d| !resume || d.send_at <= m.now())
+        .collect();
+    let requests = held.iter().map(|d| d.ids.len()).sum();
+    let summary = if resume {
+        crate::tr!(
+            m.lang,
+            "popup-resume-held",
+            n = held.len(),
+            requests = requests
+        )
+    } else {
+        popup::quit_held_summary(m.lang, held.len(), requests)
+    };
     let mut lines = wrapped(&summary, cols, theme.bold());
     for d in held.iter().rev().take(SHOWN) {
         let what = match d.ids.as_slice() {
@@ -457,7 +501,7 @@ fn quit_held(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     }
     lines.push(Line::raw(""));
     let mut keys = Vec::new();
-    for k in Popup::QuitHeld.keys() {
+    for k in p.keys() {
         keys.push(Span::styled(
             k.shown_in(m.lang),
             theme.accent().add_modifier(Modifier::BOLD),
@@ -470,7 +514,12 @@ fn quit_held(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     lines.push(Line::from(keys));
     // Two spare lines: the keys' line may wrap.
     let r = centered(area, w, lines.len() as u16 + 4);
-    let inner = frame_box(frame, r, &tr(m.lang, "popup-quit-title"), theme);
+    let title = if resume {
+        "popup-resume-title"
+    } else {
+        "popup-quit-title"
+    };
+    let inner = frame_box(frame, r, &tr(m.lang, title), theme);
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
 }
 

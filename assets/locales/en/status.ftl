@@ -218,6 +218,8 @@ status-sending-held = sending the held decisions: quitting when the server has a
 log-why-undone = taken back (z) before it was sent
 log-why-force-quit = force quit before it was sent
 log-why-discarded = discarded on quitting before it was sent
+log-why-discarded-resume = discarded after a suspend, before it was sent
+status-held-again = held again: a new grace period (z takes the latest back)
 
 ## Keys (update/keys.rs, update/marking.rs, update/scope.rs)
 

@@ -195,6 +195,8 @@ status-sending-held = กำลังส่งการอนุมัติ/ป
 log-why-undone = ถอน (z) ก่อนส่ง
 log-why-force-quit = บังคับออกก่อนส่ง
 log-why-discarded = ทิ้งไปตอนออกก่อนส่ง
+log-why-discarded-resume = ทิ้งหลังกลับจากการพักโปรแกรม ก่อนส่ง
+status-held-again = รอต่อแล้ว: เริ่มนับเวลารอใหม่ (z ยกเลิกรายการล่าสุดได้)
 
 ## ปุ่มลัด
 

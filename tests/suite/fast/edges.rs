@@ -863,3 +863,162 @@ fn the_add_ids_line_of_the_log_reads_as_a_sentence() {
         same_after_redraw(&mut m);
     }
 }
+
+#[test]
+fn the_filter_keeps_the_characters_typed_and_folds_only_to_match() {
+    let word_a_day = || {
+        let mut rows = sample_rows();
+        rows.push(request(
+            id(80),
+            "pending",
+            "53001",
+            Some(("Dao", "ดาว")),
+            ("Word a Day Club", "ชุมนุมวันละคำ"),
+            2026,
+            1,
+        ));
+        rows
+    };
+    // SARA AM typed as one character (a Thai keyboard), or as the screen draws it.
+    for typed_text in ["club:วันละคำ", "club:วันละค\u{e4d}\u{e32}"] {
+        for lang in [Lang::English, Lang::Thai] {
+            let mut m = model_with_lang(word_a_day(), lang);
+            let _ = update(&mut m, key('/'));
+            typed(&mut m, typed_text);
+            let fx = update(&mut m, code(KeyCode::Enter));
+            assert_eq!(m.queue.filter(), typed_text, "kept as typed");
+            let saved = fx.iter().find_map(|e| match e {
+                Effect::SaveQueue(s) => Some(s.filter.clone()),
+                _ => None,
+            });
+            assert_eq!(saved.as_deref(), Some(typed_text), "saved as typed");
+            assert_eq!(m.queue.visible().len(), 1, "matched folded");
+            // On screen in the terminal's safe form (one cell per grapheme, text.rs).
+            let s = shown(&mut m, 120, 40);
+            let drawn = club_admin::text::for_terminal(typed_text).into_owned();
+            assert!(s.contains(&format!("/{drawn}")), "{s}");
+            same_after_redraw(&mut m);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// item 6: a dropped terminal, a suspend
+
+fn writes(fx: &[Effect]) -> usize {
+    api_ids(fx, |c| matches!(c, ApiCall::UpdateRequest { .. })).len()
+}
+
+/// A model in `lang` whose approve waits 5 s, with an approve held on the first pending
+/// row, then suspended (Ctrl-Z) and resumed `away` later.
+fn suspended_with_a_held_approve(lang: Lang, away: i64) -> Model {
+    let mut m = loaded(
+        club_admin::app::ModelOptions {
+            decision_delay: std::time::Duration::from_secs(5),
+            ..options_in(lang)
+        },
+        sample_rows(),
+    );
+    let _ = update(&mut m, key('j'));
+    assert_eq!(writes(&update(&mut m, key('a'))), 0, "held");
+    let fx = update(&mut m, ctrl('z'));
+    assert!(fx.iter().any(|e| matches!(e, Effect::Suspend)), "{fx:?}");
+    let back = m.now() + chrono::Duration::seconds(away);
+    assert_eq!(writes(&update(&mut m, Msg::Resumed(back))), 0);
+    m
+}
+
+#[test]
+fn back_from_a_suspend_a_grace_period_that_ran_out_asks_before_sending() {
+    for (lang, asks) in [
+        (
+            Lang::English,
+            "ran out of time while the dashboard was suspended; nothing was sent",
+        ),
+        (Lang::Thai, "หมดเวลารอระหว่างที่พักโปรแกรมไว้ ยังไม่ได้ส่ง"),
+    ] {
+        let mut m = suspended_with_a_held_approve(lang, 3600);
+        assert!(matches!(m.popup, Some(club_admin::app::Popup::ResumeHeld)));
+        // Ticks send nothing while it asks.
+        assert_eq!(
+            writes(&later(&mut m, std::time::Duration::from_secs(30))),
+            0
+        );
+        for (w, h) in [(80, 24), (120, 40)] {
+            let s = shown(&mut m, w, h);
+            let title = club_admin::i18n::tr(lang, "popup-resume-title");
+            let inside = boxed(&s, &club_admin::text::for_terminal(&title));
+            let asks = club_admin::text::for_terminal(asks).into_owned();
+            assert!(inside.contains(&asks), "{w}x{h}: {inside}\n{s}");
+            assert!(
+                inside.contains("Somchai") || inside.contains("สมชาย"),
+                "{inside}"
+            );
+        }
+        same_after_redraw(&mut m);
+        // s: sent now.
+        assert_eq!(writes(&update(&mut m, key('s'))), 1);
+        assert!(m.popup.is_none());
+
+        // k (or Esc): held again for a whole grace period, then sent.
+        let mut m = suspended_with_a_held_approve(lang, 3600);
+        assert_eq!(writes(&update(&mut m, key('k'))), 0);
+        assert_eq!(writes(&later(&mut m, std::time::Duration::from_secs(4))), 0);
+        assert_eq!(writes(&later(&mut m, std::time::Duration::from_secs(2))), 1);
+        let mut m = suspended_with_a_held_approve(lang, 3600);
+        assert_eq!(writes(&update(&mut m, code(KeyCode::Esc))), 0);
+        assert!(m.popup.is_none());
+        assert_eq!(writes(&later(&mut m, std::time::Duration::from_secs(6))), 1);
+
+        // d: discarded, audited undone, never sent.
+        let mut m = suspended_with_a_held_approve(lang, 3600);
+        let fx = update(&mut m, key('d'));
+        assert_eq!(writes(&fx), 0);
+        assert!(fx.iter().any(|e| matches!(
+            e,
+            Effect::Audit(a) if a.outcome == club_admin::app::Outcome::Undone
+        )));
+        assert_eq!(
+            writes(&later(&mut m, std::time::Duration::from_secs(60))),
+            0
+        );
+        assert_eq!(m.held().len(), 0);
+    }
+}
+
+#[test]
+fn back_from_a_suspend_within_the_grace_period_nothing_is_asked() {
+    let mut m = suspended_with_a_held_approve(Lang::English, 2);
+    assert!(m.popup.is_none());
+    assert_eq!(writes(&later(&mut m, std::time::Duration::from_secs(4))), 1);
+}
+
+#[test]
+fn the_help_says_what_a_hang_up_and_a_suspend_do_with_held_decisions() {
+    for (lang, hangup, suspend) in [
+        (
+            Lang::English,
+            "sends the decisions still held at once",
+            "s send now, k keep holding, d discard",
+        ),
+        (
+            Lang::Thai,
+            "การอนุมัติ/ปฏิเสธที่ยังรออยู่จะถูกส่งทันที",
+            "s ส่งเลย, k รอต่อ, d ทิ้ง",
+        ),
+    ] {
+        for (w, h) in [(80, 24), (120, 40)] {
+            let mut m = model_with_lang(sample_rows(), lang);
+            let _ = update(&mut m, key('?'));
+            typed(&mut m, "SSH");
+            let s = shown(&mut m, w, h);
+            let title = club_admin::i18n::tr(lang, "popup-help-title");
+            let inside = boxed(&s, &club_admin::text::for_terminal(&title));
+            for says in [hangup, suspend] {
+                let says = club_admin::text::for_terminal(says).into_owned();
+                assert!(inside.contains(&says), "{w}x{h}: {inside}\n{s}");
+            }
+            same_after_redraw(&mut m);
+        }
+    }
+}
