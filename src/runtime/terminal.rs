@@ -59,6 +59,38 @@ pub fn restore() {
     let _ = out.flush();
 }
 
+/// Set by the SIGCONT handler: the process was continued after a stop.
+#[cfg(unix)]
+static CONTINUED: AtomicBool = AtomicBool::new(false);
+
+/// How long [`suspend`] waits for its stop to land when no SIGCONT comes (a dropped signal).
+#[cfg(unix)]
+const STOP_LANDS: std::time::Duration = std::time::Duration::from_millis(500);
+
+#[cfg(unix)]
+extern "C" fn on_continue(_: libc::c_int) {
+    // Async-signal-safe: one atomic store.
+    CONTINUED.store(true, Ordering::SeqCst);
+}
+
+/// Installs the SIGCONT handler once (SIGCONT still continues the process; the handler
+/// only notes it).
+#[cfg(unix)]
+fn watch_continue() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: the handler only stores to an atomic, which is async-signal-safe; the
+        // sigaction struct is zeroed then filled before use.
+        unsafe {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = on_continue as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            sa.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut sa.sa_mask);
+            libc::sigaction(libc::SIGCONT, &sa, std::ptr::null_mut());
+        }
+    });
+}
+
 /// Ctrl-Z (issue 13 item 4): gives the terminal back as on exit, stops the process group with
 /// SIGTSTP as the terminal's own suspend character would (the shell then shows its prompt),
 /// and once continued (`fg`) takes the terminal again: raw mode, alternate screen, bracketed
@@ -76,11 +108,23 @@ pub fn suspend() -> io::Result<()> {
     let mouse = MOUSE.load(Ordering::SeqCst);
     restore();
     #[cfg(unix)]
-    // SAFETY: kill(2) with pid 0 signals this process's group; no memory is involved.
-    unsafe {
-        libc::kill(0, libc::SIGTSTP);
+    {
+        watch_continue();
+        CONTINUED.store(false, Ordering::SeqCst);
+        // SAFETY: kill(2) with pid 0 signals this process's group; no memory is involved.
+        unsafe {
+            libc::kill(0, libc::SIGTSTP);
+        }
+        // The stop may land a moment after kill(2) returns (another thread can take the
+        // signal): wait for SIGCONT, so that what follows (the caller's `Msg::Resumed` and
+        // its time) comes after `fg`. A signal the kernel dropped (no shell controls the
+        // group) ends the wait after STOP_LANDS.
+        let asked = std::time::Instant::now();
+        while !CONTINUED.load(Ordering::SeqCst) && asked.elapsed() < STOP_LANDS {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
     }
-    // Here after SIGCONT (or at once when the signal was dropped).
+    // Here after SIGCONT (or soon when the signal was dropped).
     enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
     let mut out = io::stdout();

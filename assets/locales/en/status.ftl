@@ -219,6 +219,10 @@ log-why-undone = taken back (z) before it was sent
 log-why-force-quit = force quit before it was sent
 log-why-discarded = discarded on quitting before it was sent
 log-why-discarded-resume = discarded after a suspend, before it was sent
+status-held-discarded = { $n ->
+    [one] 1 decision discarded, never sent
+   *[other] { $n } decisions discarded, never sent
+}
 status-held-again = held again: a new grace period (z takes the latest back)
 
 ## Keys (update/keys.rs, update/marking.rs, update/scope.rs)

@@ -198,9 +198,12 @@ pub(super) fn resume_hold(m: &mut Model) -> Vec<Effect> {
 pub(super) fn resume_discard(m: &mut Model) -> Vec<Effect> {
     m.popup = None;
     let mut fx = Vec::new();
-    for d in m.held.take_due(m.now) {
-        fx.extend(take_back(m, &d, Why::DiscardedOnResume));
+    let due = m.held.take_due(m.now);
+    for d in &due {
+        fx.extend(take_back(m, d, Why::DiscardedOnResume));
     }
+    let text = crate::tr!(m.lang, "status-held-discarded", n = due.len());
+    say(m, Severity::Info, &text);
     fx
 }
 
