@@ -219,6 +219,8 @@ log-why-undone = taken back (z) before it was sent
 log-why-force-quit = force quit before it was sent
 log-why-discarded = discarded on quitting before it was sent
 log-why-discarded-resume = discarded after a suspend, before it was sent
+# An error cut short on the status line: the key that shows it whole in the activity log.
+status-full-text = { $key }: full text
 status-held-discarded = { $n ->
     [one] 1 decision discarded, never sent
    *[other] { $n } decisions discarded, never sent

@@ -196,6 +196,7 @@ log-why-undone = ถอน (z) ก่อนส่ง
 log-why-force-quit = บังคับออกก่อนส่ง
 log-why-discarded = ทิ้งไปตอนออกก่อนส่ง
 log-why-discarded-resume = ทิ้งหลังกลับจากการพักโปรแกรม ก่อนส่ง
+status-full-text = { $key }: ข้อความเต็ม
 status-held-discarded = ทิ้งการอนุมัติ/ปฏิเสธ { $n } รายการแล้ว ไม่ได้ส่ง
 status-held-again = รอต่อแล้ว: เริ่มนับเวลารอใหม่ (z ยกเลิกรายการล่าสุดได้)
 

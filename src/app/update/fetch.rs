@@ -286,12 +286,11 @@ fn slim(mut r: ClubRequest) -> ClubRequest {
     r
 }
 
-/// True for a row added by hand that has never been read: once read, whether the filter
-/// hides it is known ([`say_if_hidden`]).
-fn first_read_by_hand(m: &Model, id: Uuid) -> bool {
-    m.queue
-        .get(id)
-        .is_some_and(|i| i.origin == Origin::Manual && i.request.is_none())
+/// True for a row added by hand in this session that is read for the first time (and no
+/// longer counted as unread): once read, whether the filter hides it is known
+/// ([`say_if_hidden`]).
+fn first_read_by_hand(m: &mut Model, id: Uuid) -> bool {
+    m.added_unread.remove(&id) && m.queue.get(id).is_some_and(|i| i.origin == Origin::Manual)
 }
 
 /// Says so when the filter hides rows added by hand that were just read for the first time

@@ -54,6 +54,7 @@ pub(super) fn add_ids(m: &mut Model, text: &str, origin: &IdsFrom) -> Vec<Effect
         }
     }
     m.queue.refresh_view();
+    m.added_unread.extend(added.iter().copied());
     let source = origin_words(m.lang, origin);
     let mut msg = crate::tr!(
         m.lang,

@@ -1022,3 +1022,97 @@ fn the_help_says_what_a_hang_up_and_a_suspend_do_with_held_decisions() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// item 3, the rest: the full text of a long error is one key away; messages are not lost
+
+#[test]
+fn a_long_error_cut_on_the_status_line_says_l_shows_it_whole() {
+    let tail = "and the end of the long detail";
+    for (lang, more) in [
+        (Lang::English, "L: full text"),
+        (Lang::Thai, "L: ข้อความเต็ม"),
+    ] {
+        let mut m = model_from(options_in(lang));
+        let fx = started(&mut m);
+        let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
+        let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(student(77)))));
+        let staffed = api_ids(&fx, |c| matches!(c, ApiCall::SearchClubs { .. }))[0];
+        let long = ApiError::Server(ErrorInfo {
+            status: Some(500),
+            error_type: None,
+            detail: Some(format!("{} {tail}", "the database is busy, ".repeat(6))),
+            error_id: None,
+            excerpt: None,
+        });
+        let _ = answer(&mut m, staffed, ApiAnswer::Clubs(Err(long)));
+        let more = club_admin::text::for_terminal(more).into_owned();
+        for (w, h) in [(80, 24), (120, 40)] {
+            let s = shown(&mut m, w, h);
+            let status_line = s.lines().rev().nth(1).unwrap_or_default();
+            assert!(
+                status_line.trim_end().ends_with(&more),
+                "{w}x{h}: {status_line}"
+            );
+            assert!(!status_line.contains(tail), "cut on the status line");
+        }
+        same_after_redraw(&mut m);
+        // The key it names shows the whole text.
+        let _ = update(&mut m, key('L'));
+        let s = shown(&mut m, 120, 40);
+        assert!(
+            m.log().entries().iter().any(|e| e.label.contains(tail)),
+            "logged whole"
+        );
+        let title = club_admin::tr!(lang, "log-title", n = m.log().entries().len());
+        let log: String = s
+            .lines()
+            .skip_while(|l| !l.contains(club_admin::text::for_terminal(&title).as_ref()))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            joined_log(&log).contains(tail),
+            "shown whole in the log:\n{s}"
+        );
+        same_after_redraw(&mut m);
+    }
+}
+
+/// The activity log pane's lines joined (a long entry wraps).
+fn joined_log(s: &str) -> String {
+    s.lines()
+        .map(|l| l.trim_matches(|c| c == '│' || c == ' '))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn two_messages_arriving_together_are_both_kept_in_the_activity_log() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        let before = m.log().entries().len();
+        // Two messages in one batch of the event loop, applied one after the other before
+        // anything is drawn: two start-up warnings (secret files others can read).
+        let warn = |n: u32| {
+            Msg::Warning(club_admin::config::ReadableSecret {
+                file: club_admin::config::SecretFile::Token,
+                path: format!("/home/t/first-{n}/token").into(),
+                mode: 0o644,
+            })
+        };
+        let _ = update(&mut m, warn(1));
+        let _ = update(&mut m, warn(2));
+        let entries = &m.log().entries()[before..];
+        assert_eq!(entries.len(), 2, "{entries:?}");
+        assert!(entries[0].label.contains("first-1"), "{entries:?}");
+        assert!(entries[1].label.contains("first-2"), "{entries:?}");
+        assert!(
+            status(&m).contains("first-2"),
+            "the newest on the status line"
+        );
+        let _ = update(&mut m, key('L'));
+        let s = shown(&mut m, 120, 40);
+        assert!(s.contains("first-1") && s.contains("first-2"), "{s}");
+        same_after_redraw(&mut m);
+    }
+}
