@@ -276,8 +276,8 @@ status-ids-already = { $n ->
 }
 # $filter: the queue filter as typed; $key: the key that clears it (Backspace).
 status-ids-hidden = { $n ->
-    [one] the filter /{ $filter } hides 1 request you added: { $key } clears the filter
-   *[other] the filter /{ $filter } hides { $n } requests you added: { $key } clears the filter
+    [one] the filter /{ $filter } hides 1 request you added: { $key } clears it
+   *[other] the filter /{ $filter } hides { $n } requests you added: { $key } clears it
 }
 status-filter-cleared = filter cleared: every request shows
 # The add-ids line of the activity log, read with what follows: "2 ids from the i dialog

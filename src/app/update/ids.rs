@@ -69,8 +69,9 @@ pub(super) fn add_ids(m: &mut Model, text: &str, origin: &IdsFrom) -> Vec<Effect
         // Those are read already: whether the filter hides them is known now (a new row is
         // judged once read, `hidden_words` from `fetch`).
         let queued: Vec<Uuid> = ids_there(m, text, &added);
+        // First: it is what the moderator must act on, and a narrow status line cuts the end.
         if let Some(hidden) = hidden_words(m, &queued) {
-            msg.push_str(&format!("; {hidden}"));
+            msg = format!("{hidden}; {msg}");
         }
     }
     if !bad.is_empty() {

@@ -619,12 +619,12 @@ fn an_added_id_the_filter_hides_is_said_with_the_key_that_clears_the_filter() {
     for (lang, hides, cleared) in [
         (
             Lang::English,
-            "the filter /club:robot hides 1 request you added: Backspace clears the filter",
+            "the filter /club:robot hides 1 request you added: Backspace clears it",
             "filter cleared",
         ),
         (
             Lang::Thai,
-            "ตัวกรอง /club:robot ซ่อนคำขอที่คุณเพิ่ม 1 รายการ: กด Backspace เพื่อล้างตัวกรอง",
+            "ตัวกรอง /club:robot ซ่อนคำขอที่เพิ่ม 1 รายการ: Backspace ล้างตัวกรอง",
             "ล้างตัวกรองแล้ว",
         ),
     ] {
@@ -646,8 +646,10 @@ fn an_added_id_the_filter_hides_is_said_with_the_key_that_clears_the_filter() {
         );
         let hides = club_admin::text::for_terminal(hides).into_owned();
         assert!(status(&m).contains(&hides), "{}", status(&m));
-        let s = shown(&mut m, 120, 40);
-        assert!(s.contains(&hides), "{s}");
+        for (w, h) in [(80, 24), (120, 40)] {
+            let s = shown(&mut m, w, h);
+            assert!(s.contains(&hides), "{w}x{h}:\n{s}");
+        }
         same_after_redraw(&mut m);
         // The key in the message clears the filter: the added row shows.
         let _ = update(&mut m, code(KeyCode::Backspace));
@@ -665,6 +667,8 @@ fn an_added_id_the_filter_hides_is_said_with_the_key_that_clears_the_filter() {
         typed(&mut m, &format!("add {}", id(2)));
         let _ = update(&mut m, code(KeyCode::Enter));
         assert!(status(&m).contains(&hides), "{}", status(&m));
+        // The key is on screen at 80 columns too: the hidden rows are said first.
+        assert!(shown(&mut m, 80, 24).contains("Backspace"));
         same_after_redraw(&mut m);
     }
 }
