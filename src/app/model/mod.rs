@@ -607,9 +607,12 @@ impl Model {
             what = what,
             seconds = d.seconds_left(self.now)
         );
+        // Not while a pop-up asks about the held decisions: `z` does nothing there.
+        let asking = matches!(self.popup, Some(Popup::QuitHeld | Popup::ResumeHeld));
         if let Some(k) = self
             .keymap
             .key_for(Scope::Queue, super::keymap::Action::Undo)
+            .filter(|_| !asking)
         {
             let undo = crate::tr!(self.lang, "status-held-undo", key = k.to_string());
             text.push_str(&format!(" · {undo}"));

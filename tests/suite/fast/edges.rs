@@ -943,6 +943,9 @@ fn back_from_a_suspend_a_grace_period_that_ran_out_asks_before_sending() {
     ] {
         let mut m = suspended_with_a_held_approve(lang, 3600);
         assert!(matches!(m.popup, Some(club_admin::app::Popup::ResumeHeld)));
+        // The status line offers no `z` while the pop-up asks (it does nothing there).
+        let undo = club_admin::tr!(lang, "status-held-undo", key = "z");
+        assert!(!status(&m).contains(&undo), "{}", status(&m));
         // Ticks send nothing while it asks.
         assert_eq!(
             writes(&later(&mut m, std::time::Duration::from_secs(30))),
