@@ -89,6 +89,8 @@ pub enum Action {
     ClearMarks,
     /// Filter the queue.
     Filter,
+    /// Clear the filter (offered when an id added by hand is hidden by it).
+    ClearFilter,
     /// Cycle the sort order.
     Sort,
     /// Re-read the selected request.
@@ -145,6 +147,7 @@ impl Action {
             ),
             Action::ClearMarks => ("clear_marks", "clear marks"),
             Action::Filter => ("filter", "filter (status: club: year: or any text)"),
+            Action::ClearFilter => ("clear_filter", "clear the filter"),
             Action::Sort => (
                 "sort",
                 "cycle the sort: server order, oldest first, club, status",
@@ -257,6 +260,7 @@ impl Default for Keymap {
             b(Scope::Queue, MarkAll, vec![p('*')], false),
             b(Scope::Queue, ClearMarks, vec![p('u')], false),
             b(Scope::Queue, Filter, vec![p('/')], true),
+            b(Scope::Queue, ClearFilter, vec![k(K::Backspace)], false),
             b(Scope::Queue, Sort, vec![p('s')], false),
             b(Scope::Queue, Open, vec![k(K::Enter)], false),
             b(Scope::Queue, RaiseLevel, vec![p('f')], false),

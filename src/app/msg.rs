@@ -43,6 +43,11 @@ pub enum Msg {
     /// 120 ms while calls are in flight or decisions are held (the spinner, the countdown).
     /// Ages, the token's time left and the end of a grace period are computed from it.
     Tick(Timestamp),
+    /// The dashboard is running again after a suspend (Ctrl-Z, then `fg`), at this
+    /// wall-clock time: sent by the event loop as soon as the suspend returns, before any
+    /// tick. Decisions whose grace period ran out meanwhile are not sent by themselves: the
+    /// moderator is asked (send now, keep holding, discard).
+    Resumed(Timestamp),
     /// The auto-refresh timer fired (`--auto-refresh`, at least 5 s apart).
     AutoRefresh,
     /// The retry timer fired, at this wall-clock time: sent by the event loop at

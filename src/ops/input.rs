@@ -6,6 +6,7 @@ use uuid::Uuid;
 
 use crate::api::ContactProblem;
 use crate::api::{Club, ContactType, NewContact};
+use crate::i18n::Lang;
 use crate::i18n::dates::BE_OFFSET;
 
 /// Splits text into request ids: any mix of whitespace, commas, semicolons and newlines
@@ -76,18 +77,27 @@ pub fn contact(kind: &str, value: &str) -> Result<NewContact, ContactProblem> {
     Ok(new)
 }
 
-/// The format a contact type expects, in English words (for a refusal).
-pub fn contact_format(kind: &ContactType) -> &'static str {
-    match kind {
-        ContactType::Email => "an e-mail address, like club@school.ac.th",
-        ContactType::Phone => "a phone number of 9 to 15 digits, like +66 81 234 5678",
-        ContactType::Website => "a web address starting with https://",
-        ContactType::Line => "a LINE id of 4 to 20 of a-z 0-9 . _ -, like @robot_club",
-        ContactType::Instagram => "an Instagram name of 1 to 30 of A-Z a-z 0-9 . _",
-        ContactType::Facebook => "a facebook.com address or a page name of 5 to 50 letters",
-        ContactType::Discord => "a Discord name or a discord.gg invite",
-        _ => "any text up to 200 characters",
-    }
+/// The format a contact type expects, in English words (the command line's refusal):
+/// [`contact_format_in`] in English.
+pub fn contact_format(kind: &ContactType) -> String {
+    contact_format_in(Lang::English, kind)
+}
+
+/// The format a contact type expects, in `lang` ("an e-mail address, like
+/// club@school.ac.th"): the words both faces give with a refused value (`form-contact-format-*`
+/// in `assets/locales/*/popups.ftl`), for the rule of [`NewContact::check`].
+pub fn contact_format_in(lang: Lang, kind: &ContactType) -> String {
+    let key = match kind {
+        ContactType::Email => "form-contact-format-email",
+        ContactType::Phone => "form-contact-format-phone",
+        ContactType::Website => "form-contact-format-website",
+        ContactType::Line => "form-contact-format-line",
+        ContactType::Instagram => "form-contact-format-instagram",
+        ContactType::Facebook => "form-contact-format-facebook",
+        ContactType::Discord => "form-contact-format-discord",
+        _ => "form-contact-format-other",
+    };
+    crate::i18n::tr(lang, key)
 }
 
 /// `a line`, `an email`: the contact type's name with its article (for messages).

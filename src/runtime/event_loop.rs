@@ -13,7 +13,7 @@ use ratatui::backend::Backend;
 use tokio::sync::mpsc;
 
 use super::effects::{Runner, Screen};
-use crate::app::{Model, Msg, update};
+use crate::app::{Effect, Model, Msg, update};
 use crate::ui::{Theme, queue_rows};
 
 /// Spinner frame interval while calls are in flight.
@@ -119,10 +119,14 @@ impl<B: Backend> Screen for TermScreen<'_, B> {
 }
 
 /// Applies `msgs` one by one and runs their effects; failed local effects come back as
-/// messages on `msg_tx`. True when the app asked to quit.
+/// messages on `msg_tx`. After a suspend (Ctrl-Z) returns, that is once `fg` has resumed
+/// the program, `Msg::Resumed` stamped by `clock` is applied at once, before any tick
+/// could send a decision whose grace period ran out while stopped. True when the app asked
+/// to quit.
 fn apply<B: Backend>(
     terminal: &mut Terminal<B>,
     real: bool,
+    clock: &Clock,
     model: &mut Model,
     runner: &mut Runner,
     msgs: impl IntoIterator<Item = Msg>,
@@ -130,12 +134,17 @@ fn apply<B: Backend>(
 ) -> bool {
     let mut quit = false;
     let mut screen = TermScreen { terminal, real };
-    for m in msgs {
+    let mut msgs: std::collections::VecDeque<Msg> = msgs.into_iter().collect();
+    while let Some(m) = msgs.pop_front() {
         let fx = update(model, m);
+        let suspended = fx.iter().any(|e| matches!(e, Effect::Suspend));
         let mut feedback = Vec::new();
         quit |= runner.run(fx, &mut screen, &mut feedback);
         for f in feedback {
             let _ = msg_tx.send(f);
+        }
+        if suspended {
+            msgs.push_front(Msg::Resumed(clock.now()));
         }
     }
     quit
@@ -253,7 +262,7 @@ where
                 break;
             }
         }
-        let quit = apply(terminal, real, model, runner, batch, msg_tx);
+        let quit = apply(terminal, real, &opts.clock, model, runner, batch, msg_tx);
         dirty = true;
         if quit || model.quitting {
             break;
@@ -286,7 +295,7 @@ fn start_up<B: Backend>(
         queue_rows: queue_rows(w, h, model.log.visible),
     };
     let first = [Msg::Resize(w, h), layout].into_iter().chain(initial);
-    quit |= apply(terminal, real, model, runner, first, msg_tx);
+    quit |= apply(terminal, real, &opts.clock, model, runner, first, msg_tx);
     Ok(quit)
 }
 
@@ -399,7 +408,7 @@ fn draw_frame<B: Backend>(
 ) -> io::Result<()> {
     let real = opts.real_terminal;
     let now = Msg::Tick(opts.clock.now());
-    apply(terminal, real, model, runner, [now], msg_tx);
+    apply(terminal, real, &opts.clock, model, runner, [now], msg_tx);
     let mut limits = None;
     terminal
         .draw(|f| limits = Some(crate::ui::view_scrolls(f, model, &opts.theme)))
@@ -408,7 +417,7 @@ fn draw_frame<B: Backend>(
     let rows = queue_rows(w, h, model.log.visible);
     if rows != model.page_rows {
         let layout = Msg::Layout { queue_rows: rows };
-        apply(terminal, real, model, runner, [layout], msg_tx);
+        apply(terminal, real, &opts.clock, model, runner, [layout], msg_tx);
     }
     // How far each part can scroll as drawn: scrolling stops at the last line.
     if let Some(limits) = limits
@@ -417,6 +426,7 @@ fn draw_frame<B: Backend>(
         apply(
             terminal,
             real,
+            &opts.clock,
             model,
             runner,
             [Msg::Scrolled(limits)],
@@ -440,14 +450,16 @@ async fn finish_on_signal<B: Backend>(
     wait: Duration,
 ) {
     let deadline = tokio::time::Instant::now() + wait;
-    apply(terminal, real, model, runner, [Msg::Flush], msg_tx);
+    // Only a suspend reads it (`Msg::Resumed`), and nothing here suspends.
+    let clock = &Clock::system();
+    apply(terminal, real, clock, model, runner, [Msg::Flush], msg_tx);
     while model.writes_pending() > 0 {
         match tokio::time::timeout_at(deadline, msg_rx.recv()).await {
             Ok(Some(m)) => {
-                apply(terminal, real, model, runner, [m], msg_tx);
+                apply(terminal, real, clock, model, runner, [m], msg_tx);
             }
             Ok(None) | Err(_) => break,
         }
     }
-    apply(terminal, real, model, runner, [Msg::Stop], msg_tx);
+    apply(terminal, real, clock, model, runner, [Msg::Stop], msg_tx);
 }

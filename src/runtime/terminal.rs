@@ -59,6 +59,28 @@ pub fn restore() {
     let _ = out.flush();
 }
 
+/// Set when SIGCONT arrives: the process was continued after a stop (registered once, by
+/// signal-hook; SIGCONT still continues the process, the flag only notes it).
+#[cfg(unix)]
+static CONTINUED: std::sync::OnceLock<std::sync::Arc<AtomicBool>> = std::sync::OnceLock::new();
+
+/// How long [`suspend`] waits for its stop to land when no SIGCONT comes (a dropped signal).
+#[cfg(unix)]
+const STOP_LANDS: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// The SIGCONT flag, its handler registered on first use (if that fails, the flag is never
+/// set and [`suspend`]'s wait ends after [`STOP_LANDS`]).
+#[cfg(unix)]
+fn continued() -> &'static AtomicBool {
+    CONTINUED.get_or_init(|| {
+        let flag = std::sync::Arc::new(AtomicBool::new(false));
+        if let Err(e) = signal_hook::flag::register(signal_hook::consts::SIGCONT, flag.clone()) {
+            tracing::warn!("could not watch SIGCONT: {e}");
+        }
+        flag
+    })
+}
+
 /// Ctrl-Z (issue 13 item 4): gives the terminal back as on exit, stops the process group with
 /// SIGTSTP as the terminal's own suspend character would (the shell then shows its prompt),
 /// and once continued (`fg`) takes the terminal again: raw mode, alternate screen, bracketed
@@ -76,11 +98,23 @@ pub fn suspend() -> io::Result<()> {
     let mouse = MOUSE.load(Ordering::SeqCst);
     restore();
     #[cfg(unix)]
-    // SAFETY: kill(2) with pid 0 signals this process's group; no memory is involved.
-    unsafe {
-        libc::kill(0, libc::SIGTSTP);
+    {
+        let flag = continued();
+        flag.store(false, Ordering::SeqCst);
+        // SAFETY: kill(2) with pid 0 signals this process's group; no memory is involved.
+        unsafe {
+            libc::kill(0, libc::SIGTSTP);
+        }
+        // The stop may land a moment after kill(2) returns (another thread can take the
+        // signal): wait for SIGCONT, so that what follows (the caller's `Msg::Resumed` and
+        // its time) comes after `fg`. A signal the kernel dropped (no shell controls the
+        // group) ends the wait after STOP_LANDS.
+        let asked = std::time::Instant::now();
+        while !flag.load(Ordering::SeqCst) && asked.elapsed() < STOP_LANDS {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
     }
-    // Here after SIGCONT (or at once when the signal was dropped).
+    // Here after SIGCONT (or soon when the signal was dropped).
     enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
     let mut out = io::stdout();

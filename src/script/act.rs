@@ -52,21 +52,34 @@ pub fn print_plan(format: Format, plan: &[(Uuid, Planned)]) -> Result<(), Exit> 
     }
 }
 
-/// Asks on the terminal before a delete. Standard input must be a terminal that did not
-/// carry the ids; otherwise `--yes` is required.
-fn confirm_delete(ids: &[Uuid], from_stdin: bool) -> Result<(), Exit> {
+/// Requests named in the delete question before it is asked (the rest are counted).
+const DELETE_NAMED: usize = 10;
+
+/// Asks on the terminal before a delete, naming each request as the dashboard's
+/// confirmation does: its student and club, read from the server first ([`delete_names`];
+/// a request that could not be read is named by its id and why, and the question is still
+/// asked). Standard input must be a terminal that did not carry the ids; otherwise `--yes`
+/// is required.
+async fn confirm_delete(ctx: &Ctx, ids: &[Uuid], from_stdin: bool) -> Result<(), Exit> {
     if from_stdin || !io::stdin().is_terminal() {
         say(
             "delete needs --yes when standard input is not a terminal (or carries the ids): nothing was deleted",
         );
         return Err(Exit::Usage);
     }
+    let shown = &ids[..ids.len().min(DELETE_NAMED)];
+    let reads = futures::future::join_all(
+        shown
+            .iter()
+            .map(|id| ctx.client.club_request(*id, DECISION_LEVELS)),
+    )
+    .await;
     let mut err = io::stderr().lock();
-    for id in ids.iter().take(10) {
-        let _ = writeln!(err, "  {id}");
+    for (id, read) in shown.iter().zip(reads) {
+        let _ = writeln!(err, "  {}", delete_names(*id, read.map(|r| r.data)));
     }
-    if ids.len() > 10 {
-        let _ = writeln!(err, "  ... and {} more", ids.len() - 10);
+    if ids.len() > DELETE_NAMED {
+        let _ = writeln!(err, "  ... and {} more", ids.len() - DELETE_NAMED);
     }
     let _ = write!(
         err,
@@ -83,6 +96,26 @@ fn confirm_delete(ids: &[Uuid], from_stdin: bool) -> Result<(), Exit> {
     } else {
         say("nothing was deleted");
         Err(Exit::Failed)
+    }
+}
+
+/// One request in the delete question: `ID  STUDENT → CLUB (STATUS)`, the student as
+/// `#school number` and name and the club's name in English and Thai as `requests show`
+/// prints them (sanitised); a request that could not be read: `ID  (not read: WHY)`.
+pub fn delete_names(id: Uuid, read: Result<ClubRequest, ApiError>) -> String {
+    match read {
+        Ok(r) => {
+            let cells = super::requests::table_cells(&r);
+            let cell = |i: usize| {
+                cells
+                    .get(i)
+                    .map(|c| crate::text::clean(c, 60))
+                    .filter(|c| !c.is_empty())
+                    .unwrap_or_else(|| "?".to_owned())
+            };
+            format!("{id}  {} → {} ({})", cell(4), cell(3), cell(1))
+        }
+        Err(e) => format!("{id}  (not read: {})", super::error_text(&e)),
     }
 }
 
@@ -158,7 +191,7 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
     }
     if action == RowAction::Delete
         && !yes
-        && let Err(e) = confirm_delete(&ids, from_stdin)
+        && let Err(e) = confirm_delete(&ctx, &ids, from_stdin).await
     {
         return e;
     }

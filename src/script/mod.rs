@@ -295,6 +295,22 @@ pub fn read_ids(targets: &[String]) -> Result<(Vec<Uuid>, bool), Exit> {
     Ok((ids, from_stdin))
 }
 
+/// `whoami --json`: the server's user object as it sent it, with the two facts the text
+/// form shows beside it: `server` (the base URL asked) and `token_expires` (the token's
+/// expiry, RFC 3339 in UTC, read from the token itself; `null` when it carries none).
+pub fn whoami_json(
+    user: &crate::api::User,
+    server: &str,
+    token_expires: Option<String>,
+) -> serde_json::Value {
+    let mut v = serde_json::to_value(user).unwrap_or(serde_json::Value::Null);
+    if let Some(o) = v.as_object_mut() {
+        o.insert("server".into(), server.into());
+        o.insert("token_expires".into(), token_expires.into());
+    }
+    v
+}
+
 async fn whoami(out: &args::OutputArgs, flags: &Flags) -> Exit {
     let ctx = match Ctx::new(flags, out, true) {
         Ok(c) => c,
@@ -308,11 +324,11 @@ async fn whoami(out: &args::OutputArgs, flags: &Flags) -> Exit {
             return Exit::of(&e);
         }
     };
-    let expires = ctx
+    let expiry = ctx
         .client
         .token_expiry()
-        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
-        .unwrap_or_default();
+        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+    let expires = expiry.clone().unwrap_or_default();
     let fields: Vec<(String, String)> = vec![
         ("id".into(), user.id.to_string()),
         ("email".into(), user.email.clone().unwrap_or_default()),
@@ -341,7 +357,7 @@ async fn whoami(out: &args::OutputArgs, flags: &Flags) -> Exit {
         ("token_expires".into(), expires),
     ];
     let done = match ctx.format {
-        Format::Json => emit_json(&user),
+        Format::Json => emit_json(&whoami_json(&user, ctx.client.base_url(), expiry)),
         Format::Ids => emit(&output::ids([user.id])),
         Format::Tsv => emit(&output::tsv(
             &fields

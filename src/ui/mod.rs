@@ -201,13 +201,42 @@ fn status_line(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
             Severity::Error => theme.error(),
         };
         let room = (area.width as usize).saturating_sub(right_w);
-        let left = Span::styled(crate::text::clean(&text, room), style);
+        let mut left = vec![Span::styled(crate::text::clean(&text, room), style)];
+        // An error cut short: its full text is in the activity log, one key away (every
+        // error goes there whole, `update::say`).
+        if severity == Severity::Error
+            && text::width(&text) > room
+            && let Some(key) = m.keymap.key_for(m.focus.scope(), Action::ToggleLog)
+        {
+            let more = crate::tr!(m.lang, "status-full-text", key = key.to_string());
+            let rest = room.saturating_sub(text::width(&more) + 1);
+            if rest >= 10 {
+                left = vec![
+                    Span::styled(cut_at_word(&text, rest), style),
+                    Span::raw(" "),
+                    Span::styled(more, theme.accent()),
+                ];
+            }
+        }
         frame.render_widget(Paragraph::new(Line::from(left)), area);
     }
     if right_w > 0 {
         let w = right_w as u16;
         let r = Rect::new(area.right() - w, area.y, w, 1);
         frame.render_widget(Paragraph::new(Line::from(right)), r);
+    }
+}
+
+/// `text` cut to `room` columns at the last space that fits, with `…` ("… fil…" would be
+/// half a word); cut anywhere when no space fits.
+fn cut_at_word(text: &str, room: usize) -> String {
+    let cut = text::clean(text, room);
+    match cut
+        .strip_suffix('…')
+        .and_then(|c| c.rfind(' ').map(|i| &c[..i]))
+    {
+        Some(head) if !head.trim().is_empty() => format!("{}…", head.trim_end()),
+        _ => cut,
     }
 }
 

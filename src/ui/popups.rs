@@ -161,7 +161,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) -> u
     match p {
         Popup::Help { .. } => return help(frame, area, m, p, theme),
         Popup::Confirm { .. } => confirm(frame, area, m, p, theme),
-        Popup::QuitHeld => quit_held(frame, area, m, theme),
+        Popup::QuitHeld | Popup::ResumeHeld => held(frame, area, m, p, theme),
         Popup::AddIds { .. } => add_ids(frame, area, m.lang, p, theme),
         Popup::SignIn { .. } => sign_in(frame, area, m, p, theme),
         Popup::Command { .. } => command_line(frame, area, p, theme),
@@ -189,6 +189,7 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) -> u
     );
     let mut lines = Vec::new();
     let mut last: Option<Scope> = None;
+    let col = key_column(m);
     for (scope, keys, name, desc) in help_rows(m, query.value()) {
         if last != Some(scope) {
             let title = tr(m.lang, &format!("scope-{}", scope_key(scope)));
@@ -199,7 +200,7 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) -> u
             last = Some(scope);
         }
         lines.push(Line::from(vec![
-            Span::styled(format!("  {keys:<16}"), theme.accent()),
+            Span::styled(format!("  {}", padded(&keys, col)), theme.accent()),
             Span::raw(format!("{desc}  ")),
             Span::styled(name, theme.dim()),
         ]));
@@ -208,6 +209,7 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) -> u
         m.lang,
         query.value(),
         m.can_save_token,
+        col,
         theme,
     ));
     if lines.is_empty() {
@@ -217,7 +219,8 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) -> u
             theme.warn(),
         ));
     }
-    lines.extend(marker_lines(m.lang, query.value(), theme));
+    lines.extend(marker_lines(m.lang, query.value(), col, theme));
+    lines.extend(dropped_lines(m.lang, query.value(), theme));
     lines.extend(command_lines(m.lang, theme));
     let body = Rect::new(
         inner.x,
@@ -232,6 +235,39 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) -> u
     room
 }
 
+/// The row markers the help explains (issue 18 item 4).
+const MARKERS: [&str; 4] = ["●", "✱", "!", "?"];
+
+/// A pop-up key's keys as the help shows them: "← → Tab Shift-Tab h l".
+fn popup_keys(k: &popup::PopupKey) -> String {
+    let keys: Vec<String> = k.keys.iter().map(|k| k.to_string()).collect();
+    keys.join(" ")
+}
+
+/// The help's key column: as wide as its longest keys (display width, of every row the help
+/// can show, whatever the search: the column does not move as one types) and a space.
+fn key_column(m: &Model) -> usize {
+    let keymap = help_rows(m, "").into_iter().map(|(_, keys, ..)| keys);
+    let popups = popup::help_sections(m.can_save_token)
+        .into_iter()
+        .flat_map(|(_, keys)| keys.iter())
+        .filter(|k| k.op.is_some())
+        .map(popup_keys);
+    keymap
+        .chain(popups)
+        .chain(MARKERS.map(str::to_owned))
+        .map(|k| crate::text::width(&k))
+        .max()
+        .unwrap_or(0)
+        + 1
+}
+
+/// `keys` and spaces to `col` display columns (at least one space after them).
+fn padded(keys: &str, col: usize) -> String {
+    let w = crate::text::width(keys);
+    format!("{keys}{}", " ".repeat(col.saturating_sub(w).max(1)))
+}
+
 /// The help's lines for the pop-ups' keys (from their key tables), filtered by the search
 /// text `query`, which matches the keys, the texts and the section titles in the reader's
 /// language or in English. Without a token file (`can_save_token` false) the sign-in box's
@@ -240,6 +276,7 @@ fn popup_key_lines(
     lang: Lang,
     query: &str,
     can_save_token: bool,
+    col: usize,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
@@ -260,9 +297,7 @@ fn popup_key_lines(
             theme.bold().add_modifier(Modifier::UNDERLINED),
         ));
         for k in rows {
-            let keys: Vec<String> = k.keys.iter().map(|k| k.to_string()).collect();
-            // A space after keys that fill their column ("← → Tab Shift-Tab h l").
-            let keys = format!("  {:<15} ", keys.join(" "));
+            let keys = format!("  {}", padded(&popup_keys(k), col));
             lines.push(Line::from(vec![
                 Span::styled(keys, theme.accent()),
                 Span::raw(k.help_in(lang)),
@@ -274,24 +309,25 @@ fn popup_key_lines(
 
 /// The help's last lines: the `:` commands (their names stay as typed) and the filter terms.
 /// What the marks before a queue row mean (issue 18 item 4), filtered by the search text.
-fn marker_lines(lang: Lang, query: &str, theme: &Theme) -> Vec<Line<'static>> {
+fn marker_lines(lang: Lang, query: &str, col: usize, theme: &Theme) -> Vec<Line<'static>> {
     let q = search_text(query);
-    let rows: Vec<(&str, String)> = [
-        ("●", "help-marker-marked"),
-        ("✱", "help-marker-marked-error"),
-        ("!", "help-marker-error"),
-        ("?", "help-marker-unknown"),
-    ]
-    .into_iter()
-    .map(|(mark, key)| (mark, tr(lang, key)))
-    .filter(|(mark, text)| {
-        q.is_empty()
-            || fold(text).contains(&q)
-            || fold(&tr(Lang::English, "help-markers")).contains(&q)
-            || fold(&tr(lang, "help-markers")).contains(&q)
-            || *mark == q
-    })
-    .collect();
+    let rows: Vec<(&str, String)> = MARKERS
+        .into_iter()
+        .zip([
+            "help-marker-marked",
+            "help-marker-marked-error",
+            "help-marker-error",
+            "help-marker-unknown",
+        ])
+        .map(|(mark, key)| (mark, tr(lang, key)))
+        .filter(|(mark, text)| {
+            q.is_empty()
+                || fold(text).contains(&q)
+                || fold(&tr(Lang::English, "help-markers")).contains(&q)
+                || fold(&tr(lang, "help-markers")).contains(&q)
+                || *mark == q
+        })
+        .collect();
     if rows.is_empty() {
         return Vec::new();
     }
@@ -304,11 +340,38 @@ fn marker_lines(lang: Lang, query: &str, theme: &Theme) -> Vec<Line<'static>> {
     ];
     for (mark, text) in rows {
         lines.push(Line::from(vec![
-            Span::styled(format!("  {mark:<16}"), theme.accent()),
+            Span::styled(format!("  {}", padded(mark, col)), theme.accent()),
             Span::raw(text),
         ]));
     }
     lines
+}
+
+/// What a hang-up and a suspend do with held decisions (issue 18 item 6), shown unless the
+/// search text matches none of it.
+fn dropped_lines(lang: Lang, query: &str, theme: &Theme) -> Vec<Line<'static>> {
+    let q = search_text(query);
+    let keys = [
+        "help-dropped",
+        "help-dropped-hangup",
+        "help-dropped-suspend",
+    ];
+    let found = q.is_empty()
+        || keys
+            .iter()
+            .any(|k| fold(&tr(lang, k)).contains(&q) || fold(&tr(Lang::English, k)).contains(&q));
+    if !found {
+        return Vec::new();
+    }
+    vec![
+        Line::raw(""),
+        Line::styled(
+            tr(lang, keys[0]),
+            theme.bold().add_modifier(Modifier::UNDERLINED),
+        ),
+        Line::raw(format!("  {}", tr(lang, keys[1]))),
+        Line::raw(format!("  {}", tr(lang, keys[2]))),
+    ]
 }
 
 fn command_lines(lang: Lang, theme: &Theme) -> Vec<Line<'static>> {
@@ -396,13 +459,29 @@ fn confirm(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-/// Quitting with decisions held: what is held, and the three ways out.
-fn quit_held(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
+/// Quitting with decisions held (what is held), or back from a suspend with decisions whose
+/// time ran out (those): the decisions, and the three ways out.
+fn held(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
     const SHOWN: usize = 4;
     let w = popup_width(area).min(74);
     let cols = w.saturating_sub(2);
-    let held: Vec<_> = m.held().iter().collect();
-    let summary = popup::quit_held_summary(m.lang, held.len(), m.held().requests());
+    let resume = matches!(p, Popup::ResumeHeld);
+    let held: Vec<_> = m
+        .held()
+        .iter()
+        .filter(|d| !resume || d.send_at <= m.now())
+        .collect();
+    let requests = held.iter().map(|d| d.ids.len()).sum();
+    let summary = if resume {
+        crate::tr!(
+            m.lang,
+            "popup-resume-held",
+            n = held.len(),
+            requests = requests
+        )
+    } else {
+        popup::quit_held_summary(m.lang, held.len(), requests)
+    };
     let mut lines = wrapped(&summary, cols, theme.bold());
     for d in held.iter().rev().take(SHOWN) {
         let what = match d.ids.as_slice() {
@@ -422,7 +501,7 @@ fn quit_held(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     }
     lines.push(Line::raw(""));
     let mut keys = Vec::new();
-    for k in Popup::QuitHeld.keys() {
+    for k in p.keys() {
         keys.push(Span::styled(
             k.shown_in(m.lang),
             theme.accent().add_modifier(Modifier::BOLD),
@@ -435,7 +514,12 @@ fn quit_held(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     lines.push(Line::from(keys));
     // Two spare lines: the keys' line may wrap.
     let r = centered(area, w, lines.len() as u16 + 4);
-    let inner = frame_box(frame, r, &tr(m.lang, "popup-quit-title"), theme);
+    let title = if resume {
+        "popup-resume-title"
+    } else {
+        "popup-quit-title"
+    };
+    let inner = frame_box(frame, r, &tr(m.lang, title), theme);
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
 }
 

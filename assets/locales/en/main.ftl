@@ -45,6 +45,7 @@ action-mark-range = mark from the last mark to here
 action-mark-all = mark all matching the filter (loads every page)
 action-clear-marks = clear marks
 action-filter = filter (status: club: year: or any text)
+action-clear-filter = clear the filter
 action-sort = cycle the sort: server order, oldest first, club, status
 action-open = re-read the selected request / load the club
 action-raise-level = raise the fetch level
@@ -83,6 +84,7 @@ hint-mark = mark
 hint-mark-range = mark range
 hint-mark-all = mark all
 hint-clear-marks = clear marks
+hint-clear-filter = clear filter
 hint-filter = filter
 hint-sort = sort
 hint-open = load
@@ -119,6 +121,9 @@ club-members = { $n ->
 ## The help's last line: the queue filter's terms
 # A Thai reader's example year is BE; year: matches CE and BE in both languages.
 help-filter-terms = Filter terms: status:pending club:robot year:2026 -term, any text (Thai too)
+help-dropped = If the terminal drops
+help-dropped-hangup = A hang-up (the SSH link dropped, the window closed) sends the decisions still held at once, as if their time had run out, and waits for the answers; each is audited. You pressed a or x: the grace period is for undoing, not a second confirmation.
+help-dropped-suspend = After Ctrl-Z and fg, decisions whose time ran out meanwhile wait for you: s send now, k keep holding, d discard.
 help-markers = Row markers
 help-marker-marked = marked (Space)
 help-marker-marked-error = marked, and its last action or read failed

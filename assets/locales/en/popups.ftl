@@ -18,6 +18,7 @@ popup-help-no-match = No key matches "{ $query }".
 
 popup-section-confirm = Confirmation
 popup-section-quit-held = Quit with decisions held (q)
+popup-section-resume-held = Back from a suspend with decisions due (Ctrl-Z, fg)
 popup-section-filter = Filter (/)
 popup-section-command = Command line (:)
 popup-section-add-ids = Add ids (i)
@@ -47,6 +48,9 @@ popup-hint-value = value
 popup-hint-send-quit = send now, quit
 popup-hint-discard-quit = discard, quit
 popup-hint-stay = stay
+popup-hint-send-now = send now
+popup-hint-hold-again = keep holding
+popup-hint-discard = discard
 
 popup-help-type-search = type to search the keys
 popup-help-scroll-up = scroll up
@@ -78,6 +82,9 @@ popup-help-add-contact = add the contact
 popup-help-send-held = send the held decisions now, quit once the server has answered
 popup-help-discard-held = discard the held decisions (never sent) and quit
 popup-help-stay = stay; the held decisions go when their time is up
+popup-help-resume-send = send the decisions whose time ran out while the dashboard was suspended
+popup-help-resume-hold = keep holding them: a new grace period starts (z takes the latest back)
+popup-help-resume-discard = discard them (never sent, audited undone)
 
 ## Confirmation of a delete or of a decision on marked rows
 
@@ -151,6 +158,17 @@ popup-quit-held-requests = { $n ->
 }
 popup-quit-held-more = … and { $n } more
 
+## Back from a suspend (Ctrl-Z, fg) with decisions whose time ran out
+
+popup-resume-title = Back from a suspend
+popup-resume-held = { $n ->
+    [one] { $n } decision
+   *[other] { $n } decisions
+} on { $requests ->
+    [one] { $requests } request
+   *[other] { $requests } requests
+} ran out of time while the dashboard was suspended; nothing was sent:
+
 ## Add ids (i)
 
 popup-add-ids-title = Add club request ids
@@ -193,4 +211,14 @@ form-contact-empty = type a value
 form-contact-too-long = at most { $n } characters
 form-contact-control = no control characters
 # $value: the value typed, quoted; $kind: the type as the server names it.
-form-contact-invalid = { $value } is not a valid { $kind } value
+# $format: what the type expects (a form-contact-format-* text).
+form-contact-invalid = { $value } is not a valid { $kind } value: expected { $format }
+# What each contact type expects (ops::input::contact_format_in; the command line's words too).
+form-contact-format-email = an e-mail address, like club@school.ac.th
+form-contact-format-phone = a phone number of 9 to 15 digits, like +66 81 234 5678
+form-contact-format-website = a web address starting with https://
+form-contact-format-line = a LINE id of 4 to 20 of a-z 0-9 . _ -, like @robot_club
+form-contact-format-instagram = an Instagram name of 1 to 30 of A-Z a-z 0-9 . _
+form-contact-format-facebook = a facebook.com address or a page name of 5 to 50 letters
+form-contact-format-discord = a Discord name or a discord.gg invite
+form-contact-format-other = any text up to 200 characters

@@ -218,6 +218,14 @@ status-sending-held = sending the held decisions: quitting when the server has a
 log-why-undone = taken back (z) before it was sent
 log-why-force-quit = force quit before it was sent
 log-why-discarded = discarded on quitting before it was sent
+log-why-discarded-resume = discarded after a suspend, before it was sent
+# An error cut short on the status line: the key that shows it whole in the activity log.
+status-full-text = { $key }: full text
+status-held-discarded = { $n ->
+    [one] 1 decision discarded, never sent
+   *[other] { $n } decisions discarded, never sent
+}
+status-held-again = held again: a new grace period (z takes the latest back)
 
 ## Keys (update/keys.rs, update/marking.rs, update/scope.rs)
 
@@ -265,6 +273,18 @@ status-ids-skipped = skipped { $n } that are not UUIDs ({ $ids })
 status-ids-already = { $n ->
     [one] 1 was in the queue already
    *[other] { $n } were in the queue already
+}
+# $filter: the queue filter as typed; $key: the key that clears it (Backspace).
+status-ids-hidden = { $n ->
+    [one] the filter /{ $filter } hides 1 request you added: { $key } clears it
+   *[other] the filter /{ $filter } hides { $n } requests you added: { $key } clears it
+}
+status-filter-cleared = filter cleared: every request shows
+# The add-ids line of the activity log, read with what follows: "2 ids from the i dialog
+# failed: not club request ids, never sent: abc, x1". $origin: a status-origin-* text.
+log-ids-from = { $n ->
+    [one] 1 id from { $origin }
+   *[other] { $n } ids from { $origin }
 }
 log-ids-never-sent = not club request ids, never sent: { $ids }
 status-origin-paste = a paste

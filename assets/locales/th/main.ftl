@@ -41,6 +41,7 @@ action-mark-range = เลือกตั้งแต่แถวที่เล
 action-mark-all = เลือกทุกคำขอที่ตรงกับตัวกรอง (โหลดทุกหน้า)
 action-clear-marks = ยกเลิกการเลือกทั้งหมด
 action-filter = ตัวกรอง (status: club: year: หรือข้อความใดก็ได้)
+action-clear-filter = ล้างตัวกรอง
 action-sort = สลับการเรียง: ตามเซิร์ฟเวอร์ เก่าสุดก่อน ชุมนุม สถานะ
 action-open = อ่านคำขอปัจจุบันใหม่ / โหลดข้อมูลชุมนุม
 action-raise-level = ดึงข้อมูลละเอียดขึ้น
@@ -79,6 +80,7 @@ hint-mark = เลือก
 hint-mark-range = เลือกช่วง
 hint-mark-all = เลือกทั้งหมด
 hint-clear-marks = ล้างที่เลือก
+hint-clear-filter = ล้างตัวกรอง
 hint-filter = ตัวกรอง
 hint-sort = เรียง
 hint-open = โหลด
@@ -111,6 +113,9 @@ club-members = สมาชิก { $n } คน
 
 ## The help's last line: the queue filter's terms
 help-filter-terms = ตัวกรอง: status:pending club:robot year:2569 -คำที่ไม่เอา หรือข้อความใดก็ได้
+help-dropped = ถ้าการเชื่อมต่อหลุด
+help-dropped-hangup = เมื่อการเชื่อมต่อหลุด (SSH หลุด หรือปิดหน้าต่าง) การอนุมัติ/ปฏิเสธที่ยังรออยู่จะถูกส่งทันทีเหมือนหมดเวลารอแล้ว และรอคำตอบจากเซิร์ฟเวอร์ ทุกรายการมีบันทึก เพราะคุณกด a หรือ x แล้ว เวลารอมีไว้ให้ยกเลิก ไม่ใช่ให้ยืนยันซ้ำ
+help-dropped-suspend = หลัง Ctrl-Z แล้ว fg การอนุมัติ/ปฏิเสธที่หมดเวลารอระหว่างนั้นจะรอให้คุณเลือก: s ส่งเลย, k รอต่อ, d ทิ้ง
 help-markers = เครื่องหมายหน้าแถว
 help-marker-marked = เลือกไว้ (Space)
 help-marker-marked-error = เลือกไว้ และคำสั่งหรือการอ่านครั้งล่าสุดไม่สำเร็จ

@@ -13,6 +13,7 @@ popup-help-no-match = ไม่พบปุ่มที่ตรงกับ "{ 
 
 popup-section-confirm = การยืนยัน
 popup-section-quit-held = ออกขณะมีการอนุมัติ/ปฏิเสธรอส่ง (q)
+popup-section-resume-held = กลับจากการพักโปรแกรมขณะมีการอนุมัติ/ปฏิเสธถึงเวลาส่ง (Ctrl-Z, fg)
 popup-section-filter = ตัวกรอง (/)
 popup-section-command = บรรทัดคำสั่ง (:)
 popup-section-add-ids = เพิ่มรหัส (i)
@@ -42,6 +43,9 @@ popup-hint-value = ข้อมูล
 popup-hint-send-quit = ส่งเลยแล้วออก
 popup-hint-discard-quit = ทิ้งแล้วออก
 popup-hint-stay = อยู่ต่อ
+popup-hint-send-now = ส่งเลย
+popup-hint-hold-again = รอต่อ
+popup-hint-discard = ทิ้ง
 
 popup-help-type-search = พิมพ์เพื่อค้นหาปุ่ม
 popup-help-scroll-up = เลื่อนขึ้น
@@ -73,6 +77,9 @@ popup-help-add-contact = เพิ่มช่องทางติดต่อ
 popup-help-send-held = ส่งการอนุมัติ/ปฏิเสธที่รอไว้ทันที แล้วออกเมื่อเซิร์ฟเวอร์ตอบ
 popup-help-discard-held = ทิ้งการอนุมัติ/ปฏิเสธที่รอไว้ (ไม่ส่ง) แล้วออก
 popup-help-stay = อยู่ต่อ การอนุมัติ/ปฏิเสธที่รอไว้จะส่งเมื่อครบเวลา
+popup-help-resume-send = ส่งการอนุมัติ/ปฏิเสธที่หมดเวลารอระหว่างที่พักโปรแกรมไว้
+popup-help-resume-hold = รอต่อ: เริ่มนับเวลารอใหม่ (z ยกเลิกรายการล่าสุดได้)
+popup-help-resume-discard = ทิ้งไป (ไม่ส่ง บันทึกว่ายกเลิก)
 
 ## Confirmation of a delete or of a decision on marked rows
 
@@ -121,6 +128,11 @@ popup-quit-held-row = { $action ->
 } { $what }
 popup-quit-held-requests = คำขอ { $n } รายการ
 popup-quit-held-more = … และอีก { $n } รายการ
+
+## Back from a suspend (Ctrl-Z, fg)
+
+popup-resume-title = กลับมาจากการพักโปรแกรม
+popup-resume-held = การอนุมัติ/ปฏิเสธ { $n } รายการ (คำขอ { $requests } รายการ) หมดเวลารอระหว่างที่พักโปรแกรมไว้ ยังไม่ได้ส่ง:
 
 ## Add ids (i)
 
@@ -176,4 +188,12 @@ form-contact-invalid = { $value } ไม่ใช่{ $kind ->
     [instagram] ชื่อผู้ใช้อินสตาแกรม
     [discord] ชื่อหรือลิงก์ดิสคอร์ด
    *[other] ข้อมูล
-}ที่ถูกต้อง
+}ที่ถูกต้อง: ต้องเป็น{ $format }
+form-contact-format-email = ที่อยู่อีเมล เช่น club@school.ac.th
+form-contact-format-phone = เบอร์โทรศัพท์ 9 ถึง 15 หลัก เช่น +66 81 234 5678
+form-contact-format-website = ที่อยู่เว็บที่ขึ้นต้นด้วย https://
+form-contact-format-line = ไอดีไลน์ 4 ถึง 20 ตัวจาก a-z 0-9 . _ - เช่น @robot_club
+form-contact-format-instagram = ชื่ออินสตาแกรม 1 ถึง 30 ตัวจาก A-Z a-z 0-9 . _
+form-contact-format-facebook = ที่อยู่ facebook.com หรือชื่อเพจ 5 ถึง 50 ตัวอักษร
+form-contact-format-discord = ชื่อดิสคอร์ดหรือลิงก์เชิญ discord.gg
+form-contact-format-other = ข้อความใดก็ได้ไม่เกิน 200 ตัวอักษร

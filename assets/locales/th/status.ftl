@@ -195,6 +195,10 @@ status-sending-held = กำลังส่งการอนุมัติ/ป
 log-why-undone = ถอน (z) ก่อนส่ง
 log-why-force-quit = บังคับออกก่อนส่ง
 log-why-discarded = ทิ้งไปตอนออกก่อนส่ง
+log-why-discarded-resume = ทิ้งหลังกลับจากการพักโปรแกรม ก่อนส่ง
+status-full-text = { $key }: ข้อความเต็ม
+status-held-discarded = ทิ้งการอนุมัติ/ปฏิเสธ { $n } รายการแล้ว ไม่ได้ส่ง
+status-held-again = รอต่อแล้ว: เริ่มนับเวลารอใหม่ (z ยกเลิกรายการล่าสุดได้)
 
 ## ปุ่มลัด
 
@@ -227,6 +231,9 @@ status-clubs-changed-dropped = ชุมนุมของคุณเปลี�
 status-ids-added = เพิ่มรหัสคำขอ { $n } รายการจาก { $origin }
 status-ids-skipped = ข้าม { $n } รายการที่ไม่ใช่ UUID ({ $ids })
 status-ids-already = มีอยู่ในคิวแล้ว { $n } รายการ
+status-ids-hidden = ตัวกรอง /{ $filter } ซ่อนคำขอที่เพิ่ม { $n } รายการ: { $key } ล้างตัวกรอง
+status-filter-cleared = ล้างตัวกรองแล้ว แสดงคำขอทั้งหมด
+log-ids-from = รหัส { $n } รายการจาก { $origin }
 log-ids-never-sent = ไม่ใช่รหัสคำขอเข้าชุมนุม ไม่ได้ส่งไป: { $ids }
 status-origin-paste = การวาง
 status-origin-dialog = ช่องเพิ่มรหัส (i)

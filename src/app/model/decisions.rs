@@ -95,6 +95,19 @@ impl Held {
         due
     }
 
+    /// True when a decision is due at `now` (its grace period has run out).
+    pub fn any_due(&self, now: Timestamp) -> bool {
+        self.decisions.iter().any(|d| d.send_at <= now)
+    }
+
+    /// Every decision due at `now` starts a new grace period: due at `again` (back from a
+    /// suspend, "keep holding").
+    pub fn hold_due_again(&mut self, now: Timestamp, again: Timestamp) {
+        for d in self.decisions.iter_mut().filter(|d| d.send_at <= now) {
+            d.send_at = again;
+        }
+    }
+
     /// Takes out every decision, oldest first.
     pub fn take_all(&mut self) -> Vec<HeldDecision> {
         std::mem::take(&mut self.decisions)

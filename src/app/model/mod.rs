@@ -265,6 +265,10 @@ pub struct Model {
     pub(crate) saved_version: u64,
     /// The saved part as last handed out for saving (or restored).
     pub(crate) last_saved: Option<SavedQueue>,
+    /// Ids added by hand in this session (`i`, `:add`, a paste, arguments) not read yet:
+    /// once read, whether the filter hides them is said (issue 18 item 4). The restored
+    /// queue is not among them: its restore says the filter already.
+    pub(crate) added_unread: std::collections::HashSet<Uuid>,
     /// Reads lost while the server could not be reached, and the retry schedule.
     pub(crate) link: Link,
     /// Since when calls have been in flight without a break (set at the first tick).
@@ -322,6 +326,7 @@ impl Model {
             began: (0, 0),
             saved_version: 0,
             last_saved: None,
+            added_unread: std::collections::HashSet::new(),
             link: Link::default(),
             busy_since: None,
         }
@@ -619,9 +624,12 @@ impl Model {
             what = what,
             seconds = d.seconds_left(self.now)
         );
+        // Not while a pop-up asks about the held decisions: `z` does nothing there.
+        let asking = matches!(self.popup, Some(Popup::QuitHeld | Popup::ResumeHeld));
         if let Some(k) = self
             .keymap
             .key_for(Scope::Queue, super::keymap::Action::Undo)
+            .filter(|_| !asking)
         {
             let undo = crate::tr!(self.lang, "status-held-undo", key = k.to_string());
             text.push_str(&format!(" · {undo}"));

@@ -60,6 +60,9 @@ pub enum PopupOp {
     SendHeld,
     /// Quitting with decisions held: discard them (never sent, audited `undone`) and quit.
     DiscardHeld,
+    /// Back from a suspend with decisions whose time ran out: hold them for a new grace
+    /// period.
+    HoldAgain,
 }
 
 /// One row of a pop-up's key table. The words are locale keys (`popup-hint-*`,
@@ -370,10 +373,34 @@ const QUIT_HELD_KEYS: &[PopupKey] = &[
     ),
 ];
 
+const RESUME_HELD_KEYS: &[PopupKey] = &[
+    pk(
+        &[Key::char('s'), Key::char('S')],
+        "s",
+        "popup-hint-send-now",
+        "popup-help-resume-send",
+        PopupOp::SendHeld,
+    ),
+    pk(
+        &[Key::char('k'), Key::char('K'), ESC],
+        "k/Esc",
+        "popup-hint-hold-again",
+        "popup-help-resume-hold",
+        PopupOp::HoldAgain,
+    ),
+    pk(
+        &[Key::char('d'), Key::char('D')],
+        "d",
+        "popup-hint-discard",
+        "popup-help-resume-discard",
+        PopupOp::DiscardHeld,
+    ),
+];
+
 /// The help's sections for pop-ups: the locale key of a title (`popup-section-*`) and the
 /// pop-up's key table. `can_save_token` is [`crate::app::Model::can_save_token`]: without a
 /// token file the sign-in box has no `Tab` (saving on/off), so the help does not offer it.
-pub fn help_sections(can_save_token: bool) -> [(&'static str, &'static [PopupKey]); 7] {
+pub fn help_sections(can_save_token: bool) -> [(&'static str, &'static [PopupKey]); 8] {
     let sign_in = if can_save_token {
         SIGN_IN_KEYS
     } else {
@@ -382,6 +409,7 @@ pub fn help_sections(can_save_token: bool) -> [(&'static str, &'static [PopupKey
     [
         ("popup-section-confirm", CONFIRM_KEYS),
         ("popup-section-quit-held", QUIT_HELD_KEYS),
+        ("popup-section-resume-held", RESUME_HELD_KEYS),
         ("popup-section-filter", FILTER_KEYS),
         ("popup-section-command", COMMAND_KEYS),
         ("popup-section-add-ids", ADD_IDS_KEYS),
@@ -442,6 +470,10 @@ pub enum Popup {
     /// `q` with decisions still in their grace period: send them now, discard them, or
     /// stay. Their countdown waits while this is open.
     QuitHeld,
+    /// Back from a suspend (Ctrl-Z, `fg`) with decisions whose grace period ran out while
+    /// the dashboard was stopped: send them now, hold them again (a new grace period), or
+    /// discard them. Nothing held is sent while this is open.
+    ResumeHeld,
     /// New contact for a club.
     AddContact {
         /// The club.
@@ -464,6 +496,7 @@ impl Popup {
             Popup::Help { .. } => HELP_KEYS,
             Popup::Confirm { .. } => CONFIRM_KEYS,
             Popup::QuitHeld => QUIT_HELD_KEYS,
+            Popup::ResumeHeld => RESUME_HELD_KEYS,
             Popup::AddIds { .. } => ADD_IDS_KEYS,
             Popup::SignIn { can_save: true, .. } => SIGN_IN_KEYS,
             Popup::SignIn { .. } => SIGN_IN_KEYS_NO_SAVE,
@@ -529,14 +562,17 @@ impl Popup {
                 on_value: true,
                 ..
             } => Some(value),
-            Popup::AddContact { .. } | Popup::Confirm { .. } | Popup::QuitHeld => None,
+            Popup::AddContact { .. }
+            | Popup::Confirm { .. }
+            | Popup::QuitHeld
+            | Popup::ResumeHeld => None,
         }
     }
 
     /// True when the pop-up has a text field with focus.
     pub fn takes_text(&self) -> bool {
         match self {
-            Popup::Confirm { .. } | Popup::QuitHeld => false,
+            Popup::Confirm { .. } | Popup::QuitHeld | Popup::ResumeHeld => false,
             Popup::AddContact { on_value, .. } => *on_value,
             _ => true,
         }

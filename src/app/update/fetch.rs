@@ -286,6 +286,27 @@ fn slim(mut r: ClubRequest) -> ClubRequest {
     r
 }
 
+/// True for a row added by hand in this session that is read for the first time (and no
+/// longer counted as unread): once read, whether the filter hides it is known
+/// ([`say_if_hidden`]).
+fn first_read_by_hand(m: &mut Model, id: Uuid) -> bool {
+    m.added_unread.remove(&id) && m.queue.get(id).is_some_and(|i| i.origin == Origin::Manual)
+}
+
+/// Says so when the filter hides rows added by hand that were just read for the first time
+/// (with the key that clears the filter).
+fn say_if_hidden(m: &mut Model, ids: &[Uuid]) {
+    // Matched on what was just read (`settle` re-indexes too, after this message).
+    for id in ids {
+        if let Some(item) = m.queue.get_mut(*id) {
+            item.reindex();
+        }
+    }
+    if let Some(text) = super::ids::hidden_words(m, ids) {
+        say(m, Severity::Info, &text);
+    }
+}
+
 /// Merges what the server said of a row into it (the row keeps fields of other levels).
 pub(super) fn merge_row(m: &mut Model, r: ClubRequest) {
     let r = slim(r);
@@ -429,9 +450,14 @@ pub(super) fn on_reread(
         Ok(reply) => {
             note_ok(m, &reply.api_version);
             let found: HashSet<Uuid> = reply.data.iter().map(|r| r.id).collect();
+            let mut first = Vec::new();
             for r in reply.data {
+                if first_read_by_hand(m, r.id) {
+                    first.push(r.id);
+                }
                 merge_row(m, r);
             }
+            say_if_hidden(m, &first);
             for id in ids.into_iter().filter(|id| !found.contains(id)) {
                 if let Some(item) = m.queue.get_mut(id)
                     && item.state == RowState::Loading
@@ -482,7 +508,11 @@ pub(super) fn on_fetch(
     match res {
         Ok(reply) => {
             note_ok(m, &reply.api_version);
+            let first = first_read_by_hand(m, reply.data.id);
             merge_row(m, reply.data);
+            if first {
+                say_if_hidden(m, &[id]);
+            }
         }
         Err(e) => {
             note_error(m, &e);

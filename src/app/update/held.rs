@@ -1,7 +1,9 @@
 //! The grace period: an approve or decline is held for `decision_delay` before it is sent.
 //! The cursor moves on at once; the row and the status line count down; `z` takes the
 //! newest decision back (a bulk action as a whole), and it is never sent. Ticks send what
-//! is due; quitting with decisions held asks; a hang-up sends them at once.
+//! is due; quitting with decisions held asks; a hang-up sends them at once; back from a
+//! suspend, decisions whose time ran out while stopped are not sent before the moderator
+//! says so.
 
 use uuid::Uuid;
 
@@ -41,7 +43,7 @@ pub(super) fn hold(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effe
 /// On a tick: sends every decision whose grace period has ended (not while the quit
 /// question is open: the moderator is deciding what happens to them).
 pub(super) fn send_due(m: &mut Model) -> Vec<Effect> {
-    if m.held.is_empty() || matches!(m.popup, Some(Popup::QuitHeld)) {
+    if m.held.is_empty() || matches!(m.popup, Some(Popup::QuitHeld | Popup::ResumeHeld)) {
         return Vec::new();
     }
     let due = m.held.take_due(m.now);
@@ -101,6 +103,8 @@ pub(super) enum Why {
     ForceQuit,
     /// "Discard" on quitting.
     Discarded,
+    /// "Discard" back from a suspend.
+    DiscardedOnResume,
 }
 
 impl Why {
@@ -109,6 +113,7 @@ impl Why {
             Why::Undone => "log-why-undone",
             Why::ForceQuit => "log-why-force-quit",
             Why::Discarded => "log-why-discarded",
+            Why::DiscardedOnResume => "log-why-discarded-resume",
         };
         tr(lang, key)
     }
@@ -154,6 +159,51 @@ fn take_back(m: &mut Model, d: &HeldDecision, why: Why) -> Vec<Effect> {
             Some(why.text(Lang::English)),
         ));
     }
+    fx
+}
+
+/// Back from a suspend at `now`: when a held decision's grace period ran out while the
+/// dashboard was stopped (the moderator may have been away for an hour), it is not sent by
+/// itself; the moderator is asked: send now, keep holding (a new grace period) or discard.
+/// The quit question, when open, already asks.
+pub(super) fn on_resume(m: &mut Model, now: crate::api::Timestamp) -> Vec<Effect> {
+    m.now = now;
+    if m.held.any_due(now) && !matches!(m.popup, Some(Popup::QuitHeld)) {
+        m.popup = Some(Popup::ResumeHeld);
+    }
+    Vec::new()
+}
+
+/// Back from a suspend, "send now": the decisions whose time ran out are sent.
+pub(super) fn resume_send(m: &mut Model) -> Vec<Effect> {
+    m.popup = None;
+    let due = m.held.take_due(m.now);
+    send(m, due)
+}
+
+/// Back from a suspend, "keep holding": the decisions whose time ran out start a new grace
+/// period (`z` can still take them back).
+pub(super) fn resume_hold(m: &mut Model) -> Vec<Effect> {
+    m.popup = None;
+    if let Ok(delay) = chrono::TimeDelta::from_std(m.decision_delay) {
+        m.held.hold_due_again(m.now, m.now + delay);
+    }
+    let text = tr(m.lang, "status-held-again");
+    say(m, Severity::Info, &text);
+    Vec::new()
+}
+
+/// Back from a suspend, "discard": the decisions whose time ran out are taken back (audited
+/// `undone`), never sent.
+pub(super) fn resume_discard(m: &mut Model) -> Vec<Effect> {
+    m.popup = None;
+    let mut fx = Vec::new();
+    let due = m.held.take_due(m.now);
+    for d in &due {
+        fx.extend(take_back(m, d, Why::DiscardedOnResume));
+    }
+    let text = crate::tr!(m.lang, "status-held-discarded", n = due.len());
+    say(m, Severity::Info, &text);
     fx
 }
 

@@ -3,10 +3,12 @@
 
 use crate::app::IdsFrom;
 use tui_input::InputRequest;
+use uuid::Uuid;
 
 use super::{fetch, log, say, scope};
 use crate::app::effect::Effect;
 use crate::app::filter::parse_ids;
+use crate::app::keymap::{Action, Scope};
 use crate::app::model::{Model, Origin, Pane, Popup, QueueItem, SavedQueue, Severity};
 use crate::i18n::Lang;
 
@@ -52,6 +54,7 @@ pub(super) fn add_ids(m: &mut Model, text: &str, origin: &IdsFrom) -> Vec<Effect
         }
     }
     m.queue.refresh_view();
+    m.added_unread.extend(added.iter().copied());
     let source = origin_words(m.lang, origin);
     let mut msg = crate::tr!(
         m.lang,
@@ -63,6 +66,13 @@ pub(super) fn add_ids(m: &mut Model, text: &str, origin: &IdsFrom) -> Vec<Effect
         // Ids that were in the queue already are said to be there, not counted as added.
         let there = crate::tr!(m.lang, "status-ids-already", n = already);
         msg.push_str(&format!("; {there}"));
+        // Those are read already: whether the filter hides them is known now (a new row is
+        // judged once read, `hidden_words` from `fetch`).
+        let queued: Vec<Uuid> = ids_there(m, text, &added);
+        // First: it is what the moderator must act on, and a narrow status line cuts the end.
+        if let Some(hidden) = hidden_words(m, &queued) {
+            msg = format!("{hidden}; {msg}");
+        }
     }
     if !bad.is_empty() {
         let shown: Vec<String> = bad.iter().take(BAD_IDS_SHOWN).cloned().collect();
@@ -76,7 +86,14 @@ pub(super) fn add_ids(m: &mut Model, text: &str, origin: &IdsFrom) -> Vec<Effect
         // Kept in the activity log too: the status line moves on, the log does not.
         let detail = crate::tr!(m.lang, "log-ids-never-sent", ids = bad.join(", "));
         tracing::warn!("{}: {} invalid id(s) skipped", origin.english(), bad.len());
-        log(m, "add ids", None, source, Err(detail));
+        // A sentence: "2 ids from the i dialog failed: not club request ids, never sent: …".
+        let label = crate::tr!(
+            m.lang,
+            "log-ids-from",
+            n = bad.len(),
+            origin = source.as_str()
+        );
+        log(m, "add ids", None, label, Err(detail));
     }
     let severity = if bad.is_empty() {
         Severity::Info
@@ -85,6 +102,61 @@ pub(super) fn add_ids(m: &mut Model, text: &str, origin: &IdsFrom) -> Vec<Effect
     };
     say(m, severity, &msg);
     fetch::fetch_rows(m, &added)
+}
+
+/// The valid ids of `text` that were in the queue before (not in `added`).
+fn ids_there(m: &Model, text: &str, added: &[Uuid]) -> Vec<Uuid> {
+    parse_ids(text)
+        .0
+        .into_iter()
+        .filter(|id| !added.contains(id) && m.queue.get(*id).is_some())
+        .collect()
+}
+
+/// Rows added by hand that the active filter hides, in words with the key that clears
+/// the filter ("the filter /club:art hides 1 request you added · Backspace clears it");
+/// `None` when there is no filter or it shows them all. Judged on the rows as they are
+/// now (a row not read yet is judged once read).
+pub(super) fn hidden_words(m: &Model, ids: &[Uuid]) -> Option<String> {
+    let filter = m.queue.filter();
+    if filter.trim().is_empty() {
+        return None;
+    }
+    let terms = crate::app::filter::parse(filter);
+    let hidden = ids
+        .iter()
+        .filter(|id| {
+            m.queue
+                .get(**id)
+                .is_some_and(|i| !crate::app::filter::matches(&terms, i))
+        })
+        .count();
+    if hidden == 0 {
+        return None;
+    }
+    let key = m
+        .keymap
+        .key_for(Scope::Queue, Action::ClearFilter)
+        .map(|k| k.to_string())
+        .unwrap_or_else(|| ":filter".to_owned());
+    Some(crate::tr!(
+        m.lang,
+        "status-ids-hidden",
+        n = hidden,
+        filter = crate::text::clean(filter, 30),
+        key = key
+    ))
+}
+
+/// Clears the filter (the key offered when it hides rows added by hand): every row shows.
+pub(super) fn clear_filter(m: &mut Model) -> Vec<Effect> {
+    if m.queue.filter().is_empty() {
+        return Vec::new();
+    }
+    m.queue.set_filter("");
+    let text = crate::i18n::tr(m.lang, "status-filter-cleared");
+    say(m, Severity::Info, &text);
+    Vec::new()
 }
 
 /// Where ids came from, in `lang`; a file's path as it is (sanitised, at most 60 columns).

@@ -4,7 +4,7 @@ use crate::app::model::words;
 use tui_input::Input;
 use uuid::Uuid;
 
-use super::{club, decide, fetch, held, marking, popups, say, sign_in_popup};
+use super::{club, decide, fetch, held, ids, marking, popups, say, sign_in_popup};
 use crate::app::effect::{Effect, Outcome};
 use crate::app::key::{Key, KeyCode};
 use crate::app::keymap::{Action, Scope};
@@ -152,6 +152,7 @@ pub(super) fn run_action(m: &mut Model, a: Action) -> Vec<Effect> {
         Action::Undo => held::undo(m),
         Action::Mark | Action::MarkRange | Action::MarkAll | Action::ClearMarks => mark(m, a),
         Action::Sort => next_sort(m),
+        Action::ClearFilter => ids::clear_filter(m),
         Action::Open => open_selected(m),
         Action::RaiseLevel | Action::LowerLevel => change_level(m, a == Action::RaiseLevel),
         Action::Copy => copy(m),

@@ -131,6 +131,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             m.now = now;
             held::send_due(m)
         }
+        Msg::Resumed(now) => held::on_resume(m, now),
         Msg::Flush => held::flush(m),
         Msg::Stop => keys::quit(m, true),
         Msg::AutoRefresh => {

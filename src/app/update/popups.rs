@@ -91,6 +91,9 @@ fn apply(m: &mut Model, op: PopupOp) -> Vec<Effect> {
         }
         (PopupOp::SendHeld, Popup::QuitHeld) => return held::send_now_and_quit(m),
         (PopupOp::DiscardHeld, Popup::QuitHeld) => return held::discard_and_quit(m),
+        (PopupOp::SendHeld, Popup::ResumeHeld) => return held::resume_send(m),
+        (PopupOp::HoldAgain, Popup::ResumeHeld) => return held::resume_hold(m),
+        (PopupOp::DiscardHeld, Popup::ResumeHeld) => return held::resume_discard(m),
         (PopupOp::Close, _) => close(m),
         (PopupOp::Submit, _) => return submit(m),
         (op, p) => tracing::warn!("pop-up op {op:?} has no meaning in {p:?}"),

@@ -433,16 +433,23 @@ fn row<'a>(m: &Model, item: &QueueItem, selected: bool, cols: &Columns, theme: &
 /// as another student's. A number alone that does not fit ends in `…`.
 fn student_cell(lang: Lang, item: &QueueItem, room: usize) -> String {
     let number = item.school_number().map(|no| format!("#{}", clean(no, 20)));
+    // The school number at the cell's right edge (display width): the numbers of every row
+    // line up in one column, whatever the name before them (issue 18 item 5).
+    let right = |no: &str, left: &str| {
+        let gap = room.saturating_sub(width(left) + width(no));
+        format!("{left}{}{no}", " ".repeat(gap))
+    };
     match (item.student_name_for(lang == Lang::Thai), number) {
         (Some(name), Some(no)) => {
             let name_room = room.saturating_sub(width(&no) + 1);
             if name_room >= 2 {
-                format!("{} {no}", clean(&name, name_room))
+                right(&no, &format!("{} ", clean(&name, name_room)))
             } else {
                 fit_width(&no, room)
             }
         }
         (Some(name), None) => clean(&name, room),
+        (None, Some(no)) if width(&no) <= room => right(&no, ""),
         (None, Some(no)) => fit_width(&no, room),
         (None, None) => fit_width(&unnamed_student(lang, item), room),
     }

@@ -162,6 +162,18 @@ async fn whoami_in_every_format() {
     let v = json.json();
     assert_eq!(v["email"], email.as_str());
     assert_eq!(v["role"], "student");
+    // The server and the token's expiry, as the text form shows them.
+    let field = |k: &str| {
+        tsv.lines()
+            .iter()
+            .find_map(|l| l.strip_prefix(&format!("{k}\t")))
+            .map(str::to_owned)
+            .unwrap_or_default()
+    };
+    assert_eq!(v["server"], d.base_url.as_str());
+    assert_eq!(v["server"], field("server").as_str());
+    assert!(!field("token_expires").is_empty(), "{tsv:?}");
+    assert_eq!(v["token_expires"], field("token_expires").as_str());
 
     let ids = bin.run(&["whoami", "--ids"], None).await;
     assert_eq!(
@@ -1027,11 +1039,38 @@ mod on_a_terminal {
         assert_eq!(no.wait_exit().exit_code(), 1);
         assert_eq!(d.request_status(p[0]), Some(MembershipStatus::Pending));
 
+        // The question names the student and the club, read first, as the dashboard does.
+        let shown = std::process::Command::new(crate::common::CLUB_ADMIN)
+            .args(["requests", "show", "--json", &p[0].to_string()])
+            .env("CLUB_ADMIN_BASE_URL", &d.base_url)
+            .env("CLUB_ADMIN_API_KEY", &d.moderator().api_key)
+            .env("CLUB_ADMIN_TOKEN", &d.moderator().token)
+            .output()
+            .expect("requests show");
+        let r: serde_json::Value = serde_json::from_slice(&shown.stdout).expect("json");
+        let number = r[0]["student"]["student_id"]
+            .as_str()
+            .expect("school number");
+        let club = r[0]["club"]["name"]["en-US"].as_str().expect("club name");
         let mut yes = tty(&d, &["requests", "delete", &p[0].to_string()]);
         yes.wait_for_text("Delete 1 club request?");
+        // (a long line wraps on the terminal: read it joined)
+        let text = yes.parser().screen().contents().replace('\n', "");
+        let named = format!("{}  #{number}", p[0]);
+        assert!(text.contains(&named), "{text}");
+        let line = &text[text.find(&named).unwrap_or(0)..];
+        assert!(line.contains(club) && line.contains("(pending)"), "{text}");
         yes.send(b"y\r");
         assert_eq!(yes.wait_exit().exit_code(), 0);
         assert_eq!(d.request_status(p[0]), None);
+
+        // A request that cannot be read is named by its id and why; the question is asked.
+        let mut gone = tty(&d, &["requests", "delete", &p[0].to_string()]);
+        gone.wait_for_text("[y/N]");
+        let text = gone.parser().screen().contents();
+        assert!(text.contains(&format!("{}  (not read:", p[0])), "{text}");
+        gone.send(b"n\r");
+        assert_eq!(gone.wait_exit().exit_code(), 1);
     }
 
     #[test]

@@ -97,3 +97,67 @@ fn ctrl_z_stops_and_fg_redraws_in_full() {
     sh.send(b"exit\r");
     sh.wait_exit();
 }
+
+/// Issue 18 item 6: an approve held when Ctrl-Z stops the dashboard, whose grace period
+/// runs out while it is stopped, is not sent when `fg` brings it back: a pop-up asks, and
+/// `d` discards it (the server's request stays pending).
+#[test]
+fn a_grace_period_that_ran_out_while_stopped_asks_before_sending() {
+    if std::process::Command::new("bash")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("no bash: skipped");
+        return;
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let d = rt
+        .block_on(demo::start(DemoOptions::default()))
+        .expect("demo");
+    let m = d.moderator().clone();
+    let pending = d.pending_for("moderator").len();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut sh = shell(
+        dir.path(),
+        &[
+            ("CLUB_ADMIN_API_KEY", &m.api_key),
+            ("CLUB_ADMIN_TOKEN", &m.token),
+        ],
+    );
+    sh.wait_for("the prompt", |s| s.contains("shell$"));
+    let line = format!(
+        "{} --base-url {} --decision-delay 5\r",
+        crate::common::CLUB_ADMIN,
+        d.base_url
+    );
+    sh.send(line.as_bytes());
+    sh.wait_for("the queue", |s| s.contains("pending requests loaded"));
+    sh.send(b"a");
+    sh.wait_for("the approve held", |s| s.contains("z undo"));
+    sh.send(b"\x1a");
+    sh.wait_for("bash to report the job stopped", |s| s.contains("Stopped"));
+    // The grace period runs out while the dashboard is stopped: that is the case.
+    std::thread::sleep(std::time::Duration::from_secs(6));
+    sh.send(b"fg\r");
+    let screen = sh.wait_for("the question", |s| {
+        s.contains("ran out of time while the dashboard") && s.contains("nothing was sent")
+    });
+    assert!(screen.contains("keep holding"), "{screen}");
+    assert_eq!(d.pending_for("moderator").len(), pending, "nothing sent");
+    sh.send(b"d");
+    sh.wait_for("the question gone", |s| {
+        !s.contains("ran out of time") && s.contains("q quit")
+    });
+    assert_eq!(d.pending_for("moderator").len(), pending, "discarded");
+    sh.send(b"q");
+    sh.wait_for("the prompt after quitting", |s| {
+        s.matches("shell$").count() >= 2 && !s.contains("q quit")
+    });
+    sh.send(b"exit\r");
+    sh.wait_exit();
+}

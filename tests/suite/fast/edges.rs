@@ -600,3 +600,529 @@ fn scope_takes_a_club_name_as_club_does() {
         same_after_redraw(&mut m);
     }
 }
+
+/// A request of the Art Club, not in the sample rows.
+fn art_request(n: u128) -> ClubRequest {
+    request(
+        id(n),
+        "pending",
+        "52001",
+        Some(("Malee", "มาลี")),
+        ("Art Club", "ชุมนุมศิลปะ"),
+        2026,
+        1,
+    )
+}
+
+#[test]
+fn an_added_id_the_filter_hides_is_said_with_the_key_that_clears_the_filter() {
+    for (lang, hides, cleared) in [
+        (
+            Lang::English,
+            "the filter /club:robot hides 1 request you added: Backspace clears it",
+            "filter cleared",
+        ),
+        (
+            Lang::Thai,
+            "ตัวกรอง /club:robot ซ่อนคำขอที่เพิ่ม 1 รายการ: Backspace ล้างตัวกรอง",
+            "ล้างตัวกรองแล้ว",
+        ),
+    ] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        let _ = update(&mut m, key('/'));
+        typed(&mut m, "club:robot");
+        let _ = update(&mut m, code(KeyCode::Enter));
+        assert_eq!(m.queue().visible().len(), 2, "two Robotics rows shown");
+        // `i` with the id of an Art Club request: judged once read.
+        let _ = update(&mut m, key('i'));
+        typed(&mut m, &id(70).to_string());
+        let fx = update(&mut m, code(KeyCode::Enter));
+        let get = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }));
+        assert_eq!(get.len(), 1, "{:?}", calls(&fx));
+        let _ = answer(
+            &mut m,
+            get[0],
+            ApiAnswer::Request(Ok(reply(art_request(70)))),
+        );
+        let hides = club_admin::text::for_terminal(hides).into_owned();
+        assert!(status(&m).contains(&hides), "{}", status(&m));
+        for (w, h) in [(80, 24), (120, 40)] {
+            let s = shown(&mut m, w, h);
+            assert!(s.contains(&hides), "{w}x{h}:\n{s}");
+        }
+        same_after_redraw(&mut m);
+        // The key in the message clears the filter: the added row shows.
+        let _ = update(&mut m, code(KeyCode::Backspace));
+        assert_eq!(m.queue().filter(), "");
+        assert_eq!(m.queue().visible().len(), 5);
+        let cleared = club_admin::text::for_terminal(cleared).into_owned();
+        assert!(status(&m).contains(&cleared), "{}", status(&m));
+        assert!(shown(&mut m, 120, 40).contains("#52001"));
+        same_after_redraw(&mut m);
+        // An id queued already that the filter hides is said at once, by `:add` too.
+        let _ = update(&mut m, key('/'));
+        typed(&mut m, "club:robot");
+        let _ = update(&mut m, code(KeyCode::Enter));
+        let _ = update(&mut m, key(':'));
+        typed(&mut m, &format!("add {}", id(2)));
+        let _ = update(&mut m, code(KeyCode::Enter));
+        assert!(status(&m).contains(&hides), "{}", status(&m));
+        // The key is on screen at 80 columns too: the hidden rows are said first.
+        assert!(shown(&mut m, 80, 24).contains("Backspace"));
+        same_after_redraw(&mut m);
+    }
+}
+
+#[test]
+fn an_added_id_the_filter_shows_says_nothing_of_the_filter() {
+    let mut m = model_with_lang(sample_rows(), Lang::English);
+    let _ = update(&mut m, key('/'));
+    typed(&mut m, "club:art");
+    let _ = update(&mut m, code(KeyCode::Enter));
+    let _ = update(&mut m, key('i'));
+    typed(&mut m, &id(70).to_string());
+    let fx = update(&mut m, code(KeyCode::Enter));
+    let get = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }));
+    let _ = answer(
+        &mut m,
+        get[0],
+        ApiAnswer::Request(Ok(reply(art_request(70)))),
+    );
+    assert!(!status(&m).contains("hides"), "{}", status(&m));
+    assert_eq!(m.queue().visible().len(), 1);
+}
+
+/// The text inside the box titled `title` on screen `s`, its lines trimmed and joined with
+/// spaces: a text wrapped in a pop-up reads whole again. Columns are display columns (a
+/// Thai mark shares its cell).
+fn boxed(s: &str, title: &str) -> String {
+    let cells = |l: &str| -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for c in l.chars() {
+            match (club_admin::text::width(&c.to_string()), out.last_mut()) {
+                (0, Some(last)) => last.push(c),
+                _ => out.push(c.to_string()),
+            }
+        }
+        out
+    };
+    let lines: Vec<Vec<String>> = s.lines().map(cells).collect();
+    // The box's top-left corner: two cells before its title ("┌ Title").
+    let Some((top, left)) = lines.iter().enumerate().find_map(|(y, l)| {
+        (2..l.len())
+            .find(|&i| l[i..].concat().starts_with(title) && l[i - 2] == "┌")
+            .map(|i| (y, i - 2))
+    }) else {
+        return String::new();
+    };
+    let right = lines[top]
+        .iter()
+        .skip(left + 1)
+        .position(|c| c == "┐")
+        .map(|r| left + 1 + r)
+        .unwrap_or(left);
+    lines[top + 1..]
+        .iter()
+        .take_while(|l| l.get(left).is_some_and(|c| c == "│"))
+        .map(|l| l.get(left + 1..right).unwrap_or_default().concat())
+        .map(|t| t.trim().to_owned())
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn a_refused_contact_value_says_the_format_its_type_expects() {
+    for (lang, says) in [
+        (
+            Lang::English,
+            "\"nope\" is not a valid email value: expected an e-mail address, like club@school.ac.th",
+        ),
+        (Lang::Thai, "ต้องเป็นที่อยู่อีเมล เช่น club@school.ac.th"),
+    ] {
+        for (w, h) in [(80, 24), (120, 40)] {
+            let mut m = model_with_lang(sample_rows(), lang);
+            long_club(&mut m);
+            let _ = update(&mut m, code(KeyCode::Esc));
+            let _ = update(&mut m, key('n'));
+            // To the value, then the type e-mail (second), then the value again.
+            let _ = update(&mut m, code(KeyCode::Enter));
+            typed(&mut m, "nope");
+            let _ = update(&mut m, code(KeyCode::Tab));
+            let _ = update(&mut m, code(KeyCode::Right));
+            let _ = update(&mut m, code(KeyCode::Tab));
+            let fx = update(&mut m, code(KeyCode::Enter));
+            assert!(calls(&fx).is_empty(), "nothing sent");
+            let s = shown(&mut m, w, h);
+            let says = club_admin::text::for_terminal(says).into_owned();
+            let title =
+                club_admin::text::for_terminal(&club_admin::i18n::tr(lang, "form-contact-title"))
+                    .into_owned();
+            let inside = boxed(&s, &title);
+            assert!(inside.contains(&says), "{w}x{h}: {inside}\n{s}");
+            same_after_redraw(&mut m);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// item 5: text and layout
+
+/// The display column where `needle` starts in `line`.
+fn column(line: &str, needle: &str) -> Option<usize> {
+    line.find(needle)
+        .map(|i| club_admin::text::width(&line[..i]))
+}
+
+/// The column where the text after `keys` starts on the help line that shows `keys`,
+/// scrolling the help down until it shows.
+fn description_column(m: &mut Model, keys: &str, w: u16, h: u16) -> usize {
+    let _ = update(m, code(KeyCode::Home));
+    for _ in 0..300 {
+        let s = shown(m, w, h);
+        if let Some(line) = s.lines().find(|l| {
+            l.split('│')
+                .any(|seg| seg.starts_with(&format!("  {keys} ")))
+        }) {
+            let at = column(line, keys).expect("keys");
+            let rest = &line[line.find(keys).expect("keys") + keys.len()..];
+            let spaces = rest.len() - rest.trim_start().len();
+            assert!(spaces >= 1, "a space after the keys: {line}");
+            return at + club_admin::text::width(keys) + spaces;
+        }
+        let _ = update(m, code(KeyCode::Down));
+    }
+    panic!("no help line for {keys}:\n{}", shown(m, w, h));
+}
+
+#[test]
+fn the_help_key_column_fits_its_longest_key() {
+    for lang in [Lang::English, Lang::Thai] {
+        for (w, h) in [(80, 24), (120, 40)] {
+            let mut m = model_with_lang(sample_rows(), lang);
+            let _ = update(&mut m, key('?'));
+            let longest = description_column(&mut m, "← → Tab Shift-Tab h l", w, h);
+            // One column for every row: the keymap's, the pop-ups', the markers'.
+            for keys in ["a", "Ctrl-L", "Enter", "●"] {
+                assert_eq!(
+                    description_column(&mut m, keys, w, h),
+                    longest,
+                    "{keys} at {w}x{h}"
+                );
+            }
+            same_after_redraw(&mut m);
+        }
+    }
+}
+
+#[test]
+fn school_numbers_line_up_in_the_queue() {
+    for lang in [Lang::English, Lang::Thai] {
+        for (w, h) in [(80, 24), (120, 40)] {
+            let mut m = model_with_lang(sample_rows(), lang);
+            let s = shown(&mut m, w, h);
+            // The queue pane: its lines down to its bottom border.
+            let ends: Vec<usize> = s
+                .lines()
+                .skip(1)
+                .take_while(|l| !l.starts_with('└'))
+                .filter_map(|l| l.split('│').nth(1))
+                .filter_map(|queue| {
+                    column(queue, "#510").map(|c| c + club_admin::text::width("#51001"))
+                })
+                .collect();
+            assert_eq!(ends.len(), 4, "{w}x{h}:\n{s}");
+            assert!(ends.iter().all(|e| *e == ends[0]), "{ends:?}\n{s}");
+            same_after_redraw(&mut m);
+        }
+    }
+}
+
+#[test]
+fn the_add_ids_line_of_the_log_reads_as_a_sentence() {
+    for (lang, says) in [
+        (
+            Lang::English,
+            "add ids  2 ids from the i dialog failed: not club request ids, never sent: abc, x1",
+        ),
+        (
+            Lang::Thai,
+            "รหัส 2 รายการจาก ช่องเพิ่มรหัส (i) ไม่สำเร็จ: ไม่ใช่รหัสคำขอเข้าชุมนุม ไม่ได้ส่งไป: abc, x1",
+        ),
+    ] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        let _ = update(&mut m, key('i'));
+        typed(&mut m, &format!("{} abc x1", id(70)));
+        let _ = update(&mut m, code(KeyCode::Enter));
+        let _ = update(&mut m, key('L'));
+        let s = shown(&mut m, 120, 40);
+        let says = club_admin::text::for_terminal(says).into_owned();
+        let line = s
+            .lines()
+            .find(|l| l.contains("abc, x1"))
+            .unwrap_or_default();
+        let squeezed = line.split_whitespace().collect::<Vec<_>>().join(" ");
+        let says = says.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(squeezed.contains(&says), "{s}");
+        same_after_redraw(&mut m);
+    }
+}
+
+#[test]
+fn the_filter_keeps_the_characters_typed_and_folds_only_to_match() {
+    let word_a_day = || {
+        let mut rows = sample_rows();
+        rows.push(request(
+            id(80),
+            "pending",
+            "53001",
+            Some(("Dao", "ดาว")),
+            ("Word a Day Club", "ชุมนุมวันละคำ"),
+            2026,
+            1,
+        ));
+        rows
+    };
+    // SARA AM typed as one character (a Thai keyboard), or as the screen draws it.
+    for typed_text in ["club:วันละคำ", "club:วันละค\u{e4d}\u{e32}"] {
+        for lang in [Lang::English, Lang::Thai] {
+            let mut m = model_with_lang(word_a_day(), lang);
+            let _ = update(&mut m, key('/'));
+            typed(&mut m, typed_text);
+            let fx = update(&mut m, code(KeyCode::Enter));
+            assert_eq!(m.queue().filter(), typed_text, "kept as typed");
+            let saved = fx.iter().find_map(|e| match e {
+                Effect::SaveQueue(s) => Some(s.filter.clone()),
+                _ => None,
+            });
+            assert_eq!(saved.as_deref(), Some(typed_text), "saved as typed");
+            assert_eq!(m.queue().visible().len(), 1, "matched folded");
+            // On screen in the terminal's safe form (one cell per grapheme, text.rs).
+            let s = shown(&mut m, 120, 40);
+            let drawn = club_admin::text::for_terminal(typed_text).into_owned();
+            assert!(s.contains(&format!("/{drawn}")), "{s}");
+            same_after_redraw(&mut m);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// item 6: a dropped terminal, a suspend
+
+fn writes(fx: &[Effect]) -> usize {
+    api_ids(fx, |c| matches!(c, ApiCall::UpdateRequest { .. })).len()
+}
+
+/// A model in `lang` whose approve waits 5 s, with an approve held on the first pending
+/// row, then suspended (Ctrl-Z) and resumed `away` later.
+fn suspended_with_a_held_approve(lang: Lang, away: i64) -> Model {
+    let mut m = loaded(
+        club_admin::app::ModelOptions {
+            decision_delay: std::time::Duration::from_secs(5),
+            ..options_in(lang)
+        },
+        sample_rows(),
+    );
+    let _ = update(&mut m, key('j'));
+    assert_eq!(writes(&update(&mut m, key('a'))), 0, "held");
+    let fx = update(&mut m, ctrl('z'));
+    assert!(fx.iter().any(|e| matches!(e, Effect::Suspend)), "{fx:?}");
+    let back = m.now() + chrono::Duration::seconds(away);
+    assert_eq!(writes(&update(&mut m, Msg::Resumed(back))), 0);
+    m
+}
+
+#[test]
+fn back_from_a_suspend_a_grace_period_that_ran_out_asks_before_sending() {
+    for (lang, asks) in [
+        (
+            Lang::English,
+            "ran out of time while the dashboard was suspended; nothing was sent",
+        ),
+        (Lang::Thai, "หมดเวลารอระหว่างที่พักโปรแกรมไว้ ยังไม่ได้ส่ง"),
+    ] {
+        let mut m = suspended_with_a_held_approve(lang, 3600);
+        assert!(matches!(
+            m.popup(),
+            Some(club_admin::app::Popup::ResumeHeld)
+        ));
+        // The status line offers no `z` while the pop-up asks (it does nothing there).
+        let undo = club_admin::tr!(lang, "status-held-undo", key = "z");
+        assert!(!status(&m).contains(&undo), "{}", status(&m));
+        // Ticks send nothing while it asks.
+        assert_eq!(
+            writes(&later(&mut m, std::time::Duration::from_secs(30))),
+            0
+        );
+        for (w, h) in [(80, 24), (120, 40)] {
+            let s = shown(&mut m, w, h);
+            let title = club_admin::i18n::tr(lang, "popup-resume-title");
+            let inside = boxed(&s, &club_admin::text::for_terminal(&title));
+            let asks = club_admin::text::for_terminal(asks).into_owned();
+            assert!(inside.contains(&asks), "{w}x{h}: {inside}\n{s}");
+            assert!(
+                inside.contains("Somchai") || inside.contains("สมชาย"),
+                "{inside}"
+            );
+        }
+        same_after_redraw(&mut m);
+        // s: sent now.
+        assert_eq!(writes(&update(&mut m, key('s'))), 1);
+        assert!(m.popup().is_none());
+
+        // k (or Esc): held again for a whole grace period, then sent.
+        let mut m = suspended_with_a_held_approve(lang, 3600);
+        assert_eq!(writes(&update(&mut m, key('k'))), 0);
+        assert_eq!(writes(&later(&mut m, std::time::Duration::from_secs(4))), 0);
+        assert_eq!(writes(&later(&mut m, std::time::Duration::from_secs(2))), 1);
+        let mut m = suspended_with_a_held_approve(lang, 3600);
+        assert_eq!(writes(&update(&mut m, code(KeyCode::Esc))), 0);
+        assert!(m.popup().is_none());
+        assert_eq!(writes(&later(&mut m, std::time::Duration::from_secs(6))), 1);
+
+        // d: discarded, audited undone, never sent.
+        let mut m = suspended_with_a_held_approve(lang, 3600);
+        let fx = update(&mut m, key('d'));
+        assert_eq!(writes(&fx), 0);
+        assert!(fx.iter().any(|e| matches!(
+            e,
+            Effect::Audit(a) if a.outcome == club_admin::app::Outcome::Undone
+        )));
+        assert_eq!(
+            writes(&later(&mut m, std::time::Duration::from_secs(60))),
+            0
+        );
+        assert_eq!(m.held().len(), 0);
+    }
+}
+
+#[test]
+fn back_from_a_suspend_within_the_grace_period_nothing_is_asked() {
+    let mut m = suspended_with_a_held_approve(Lang::English, 2);
+    assert!(m.popup().is_none());
+    assert_eq!(writes(&later(&mut m, std::time::Duration::from_secs(4))), 1);
+}
+
+#[test]
+fn the_help_says_what_a_hang_up_and_a_suspend_do_with_held_decisions() {
+    for (lang, hangup, suspend) in [
+        (
+            Lang::English,
+            "sends the decisions still held at once",
+            "s send now, k keep holding, d discard",
+        ),
+        (
+            Lang::Thai,
+            "การอนุมัติ/ปฏิเสธที่ยังรออยู่จะถูกส่งทันที",
+            "s ส่งเลย, k รอต่อ, d ทิ้ง",
+        ),
+    ] {
+        for (w, h) in [(80, 24), (120, 40)] {
+            let mut m = model_with_lang(sample_rows(), lang);
+            let _ = update(&mut m, key('?'));
+            typed(&mut m, "SSH");
+            let s = shown(&mut m, w, h);
+            let title = club_admin::i18n::tr(lang, "popup-help-title");
+            let inside = boxed(&s, &club_admin::text::for_terminal(&title));
+            for says in [hangup, suspend] {
+                let says = club_admin::text::for_terminal(says).into_owned();
+                assert!(inside.contains(&says), "{w}x{h}: {inside}\n{s}");
+            }
+            same_after_redraw(&mut m);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// item 3, the rest: the full text of a long error is one key away; messages are not lost
+
+#[test]
+fn a_long_error_cut_on_the_status_line_says_l_shows_it_whole() {
+    let tail = "and the end of the long detail";
+    for (lang, more) in [
+        (Lang::English, "L: full text"),
+        (Lang::Thai, "L: ข้อความเต็ม"),
+    ] {
+        let mut m = model_from(options_in(lang));
+        let fx = started(&mut m);
+        let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
+        let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(student(77)))));
+        let staffed = api_ids(&fx, |c| matches!(c, ApiCall::SearchClubs { .. }))[0];
+        let long = ApiError::Server(ErrorInfo {
+            status: Some(500),
+            error_type: None,
+            detail: Some(format!("{} {tail}", "the database is busy, ".repeat(6))),
+            error_id: None,
+            excerpt: None,
+        });
+        let _ = answer(&mut m, staffed, ApiAnswer::Clubs(Err(long)));
+        let more = club_admin::text::for_terminal(more).into_owned();
+        for (w, h) in [(80, 24), (120, 40)] {
+            let s = shown(&mut m, w, h);
+            let status_line = s.lines().rev().nth(1).unwrap_or_default();
+            assert!(
+                status_line.trim_end().ends_with(&more),
+                "{w}x{h}: {status_line}"
+            );
+            assert!(!status_line.contains(tail), "cut on the status line");
+        }
+        same_after_redraw(&mut m);
+        // The key it names shows the whole text.
+        let _ = update(&mut m, key('L'));
+        let s = shown(&mut m, 120, 40);
+        assert!(
+            m.log().entries().iter().any(|e| e.label.contains(tail)),
+            "logged whole"
+        );
+        let title = club_admin::tr!(lang, "log-title", n = m.log().entries().len());
+        let log: String = s
+            .lines()
+            .skip_while(|l| !l.contains(club_admin::text::for_terminal(&title).as_ref()))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            joined_log(&log).contains(tail),
+            "shown whole in the log:\n{s}"
+        );
+        same_after_redraw(&mut m);
+    }
+}
+
+/// The activity log pane's lines joined (a long entry wraps).
+fn joined_log(s: &str) -> String {
+    s.lines()
+        .map(|l| l.trim_matches(|c| c == '│' || c == ' '))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn two_messages_arriving_together_are_both_kept_in_the_activity_log() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        let before = m.log().entries().len();
+        // Two messages in one batch of the event loop, applied one after the other before
+        // anything is drawn: two start-up warnings (secret files others can read).
+        let warn = |n: u32| {
+            Msg::Warning(club_admin::config::ReadableSecret {
+                file: club_admin::config::SecretFile::Token,
+                path: format!("/home/t/first-{n}/token").into(),
+                mode: 0o644,
+            })
+        };
+        let _ = update(&mut m, warn(1));
+        let _ = update(&mut m, warn(2));
+        let entries = &m.log().entries()[before..];
+        assert_eq!(entries.len(), 2, "{entries:?}");
+        assert!(entries[0].label.contains("first-1"), "{entries:?}");
+        assert!(entries[1].label.contains("first-2"), "{entries:?}");
+        assert!(
+            status(&m).contains("first-2"),
+            "the newest on the status line"
+        );
+        let _ = update(&mut m, key('L'));
+        let s = shown(&mut m, 120, 40);
+        assert!(s.contains("first-1") && s.contains("first-2"), "{s}");
+        same_after_redraw(&mut m);
+    }
+}

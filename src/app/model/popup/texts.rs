@@ -121,7 +121,8 @@ pub fn contact_refusal(lang: Lang, contact: &NewContact) -> Option<String> {
             lang,
             "form-contact-invalid",
             value = format!("\"{value}\""),
-            kind = kind.as_str()
+            kind = kind.as_str(),
+            format = crate::ops::input::contact_format_in(lang, &kind)
         ),
     })
 }
@@ -155,7 +156,10 @@ mod tests {
             }
             .check()
             .expect_err("refused");
-            assert_eq!(en, check.to_string(), "English is the check's own words");
+            assert!(
+                en.starts_with(&check.to_string()),
+                "English is the check's own words: {en}"
+            );
             let th = refusal(Lang::Thai, kind, value).expect("refused");
             assert!(
                 th.chars().any(|c| ('\u{e00}'..='\u{e7f}').contains(&c)),
@@ -167,6 +171,10 @@ mod tests {
         assert!(th.contains("200"), "the limit of the check: {th}");
         let th = refusal(Lang::Thai, ContactType::Email, "nope").expect("bad");
         assert!(th.contains("อีเมล") && th.contains("\"nope\""), "{th}");
+        // The format the core expects, in the reader's language.
+        assert!(th.contains("club@school.ac.th"), "{th}");
+        let en = refusal(Lang::English, ContactType::Phone, "12").expect("bad");
+        assert!(en.ends_with("9 to 15 digits, like +66 81 234 5678"), "{en}");
     }
 
     #[test]
