@@ -1,0 +1,109 @@
+//! The status line, derived from the Model's state: the newest notice or activity, in the
+//! reader's language.
+
+use super::*;
+
+impl Model {
+    /// The status line, derived from state: the newest of the last notice and the
+    /// activities under way (checking a token, refreshing, a bulk action's progress), in the
+    /// reader's language (keys `status-*`).
+    pub fn status_line(&self) -> Option<(Severity, String)> {
+        let mut best: Option<(u64, Severity, String)> = self
+            .notice
+            .as_ref()
+            .map(|n| (n.seq, n.severity, n.text.clone()));
+        let mut offer = |seq: u64, text: String| {
+            if best.as_ref().is_none_or(|b| seq >= b.0) {
+                best = Some((seq, Severity::Info, text));
+            }
+        };
+        if let Some(s) = self.activities.signing_in {
+            offer(s, crate::i18n::tr(self.lang, "status-checking-token"));
+        }
+        if let Some(s) = self.activities.refreshing {
+            offer(s, crate::i18n::tr(self.lang, "status-refreshing"));
+        }
+        if let Some(b) = &self.activities.bulk {
+            offer(b.seq, self.bulk_text(b));
+        }
+        if let Some(task) = &self.activities.marking_all {
+            let n = self.queue.stats().pending;
+            let text = match self.listing.total {
+                Some(t) => crate::tr!(self.lang, "status-mark-all-loading-of", n = n, total = t),
+                None => crate::tr!(self.lang, "status-mark-all-loading", n = n),
+            };
+            offer(task.seq, text);
+        }
+        if let Some(d) = self.held.latest() {
+            offer(d.seq, self.held_text(d));
+        }
+        best.map(|(_, sev, text)| (sev, text))
+    }
+
+    /// "approving… 16/99 (3 failed, 1 unknown, re-reading)".
+    fn bulk_text(&self, b: &BulkTask) -> String {
+        let mut tail = Vec::new();
+        if b.failed > 0 {
+            tail.push(crate::tr!(self.lang, "status-bulk-failed", n = b.failed));
+        }
+        if b.unknown > 0 {
+            tail.push(crate::tr!(self.lang, "status-bulk-unknown", n = b.unknown));
+        }
+        let secs = (self.now - b.started).num_milliseconds() as f64 / 1000.0;
+        if b.done >= 5 && secs >= 0.5 {
+            let rate = (b.done as f64 / secs).round() as u64;
+            tail.push(crate::tr!(self.lang, "status-bulk-rate", n = rate));
+        }
+        if self.server_slow {
+            tail.push(crate::i18n::tr(self.lang, "status-bulk-server-slow"));
+        }
+        let tail = if tail.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", tail.join(", "))
+        };
+        let progress = words::progress(self.lang, b.action);
+        format!("{progress} {}/{}{tail}", b.done, b.total)
+    }
+
+    /// "approving Somchai → Robotics in 4 s · z undo" (or "approving 51 requests …"), the
+    /// names in the reader's language.
+    fn held_text(&self, d: &HeldDecision) -> String {
+        let thai = self.lang == crate::i18n::Lang::Thai;
+        let what = match d.ids.as_slice() {
+            [id] => self
+                .queue
+                .get(*id)
+                .map(|i| i.label_for(thai))
+                .unwrap_or_else(|| short_id(*id)),
+            ids => words::requests(self.lang, ids.len()),
+        };
+        let mut text = crate::tr!(
+            self.lang,
+            "status-held",
+            action = d.action.verb(),
+            what = what,
+            seconds = d.seconds_left(self.now)
+        );
+        // Not while a pop-up asks about the held decisions: `z` does nothing there.
+        let asking = matches!(self.popup, Some(Popup::QuitHeld | Popup::ResumeHeld));
+        if let Some(k) = self
+            .keymap
+            .key_for(Scope::Queue, crate::app::keymap::Action::Undo)
+            .filter(|_| !asking)
+        {
+            let undo = crate::tr!(self.lang, "status-held-undo", key = k.to_string());
+            text.push_str(&format!(" · {undo}"));
+        }
+        if let n @ 2.. = self.held.len() {
+            let more = crate::tr!(self.lang, "status-held-more", n = n);
+            text.push_str(&format!(" {more}"));
+        }
+        text
+    }
+
+    /// The status line's text (see [`Model::status_line`]).
+    pub fn status_text(&self) -> Option<String> {
+        self.status_line().map(|(_, t)| t)
+    }
+}
