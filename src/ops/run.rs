@@ -294,61 +294,147 @@ pub async fn decide(
     }
 }
 
+/// Attempts at reading a request's status before a run decides it (each a GET that the
+/// client itself retries on a transient failure), with the re-read backoff between them
+/// ([`verdict::settle_backoff`]: 1, 2, 4, 8 s on the run's clock).
+pub const PRE_READ_TRIES: u32 = 5;
+
+/// What a run read of its requests before deciding them ([`prior_statuses`]).
+#[derive(Debug, Clone, Default)]
+pub struct Prior {
+    /// The membership status the server showed, by request.
+    pub status: std::collections::HashMap<Uuid, crate::api::MembershipStatus>,
+    /// Requests whose status could not be read, with why (in English, for standard error):
+    /// never sent, since a lost answer re-read as decided could not be told from a decision
+    /// made before the run.
+    pub unread: Vec<(Uuid, String)>,
+}
+
 /// The membership status of each request before a run decides it, read through the
-/// deployed listing's `ids` filter, 50 a call (api-notes.md, "Listing"); best effort: a
-/// chunk whose read fails, or a request the listing does not show, is left out (its write
-/// is sent, and the server decides). A request the server already shows decided is not
-/// sent again, and a lost answer whose re-read shows the decision is then this run's own.
-pub async fn prior_statuses(
-    client: &ApiClient,
-    ids: &[Uuid],
-) -> std::collections::HashMap<Uuid, crate::api::MembershipStatus> {
+/// deployed listing's `ids` filter, 50 a call (api-notes.md, "Listing"), or one GET each
+/// (operation 5) on a server without the listing (a 404 or 501 to it, as the dashboard
+/// falls back). A read that fails is tried again, [`PRE_READ_TRIES`] times in all, waiting
+/// on `control`'s clock; a request still unread is in [`Prior::unread`]. A request the
+/// server does not show (unknown id) is in neither: its write is sent and the server
+/// answers for it.
+pub async fn prior_statuses(client: &ApiClient, ids: &[Uuid], control: &Control) -> Prior {
     use crate::api::{Page, RequestFilter, Sort};
-    let mut out = std::collections::HashMap::new();
+    let levels = Levels::new(FetchLevel::Default, FetchLevel::IdOnly);
+    let mut prior = Prior::default();
+    let sort = Sort::default();
+    let mut listing = true;
     for chunk in ids.chunks(50) {
-        let filter = RequestFilter {
-            ids: chunk.to_vec(),
-            ..RequestFilter::default()
-        };
-        let Ok(reply) = client
-            .list_club_requests(
-                &filter,
-                &Sort::default(),
-                Page::new(1, 50),
-                Levels::new(FetchLevel::Default, FetchLevel::IdOnly),
-            )
-            .await
-        else {
-            continue;
-        };
-        for r in reply.data {
-            if chunk.contains(&r.id)
-                && let Some(s) = r.membership()
-            {
-                out.insert(r.id, s.clone());
+        if listing {
+            let filter = RequestFilter {
+                ids: chunk.to_vec(),
+                ..RequestFilter::default()
+            };
+            let read = with_tries(control, || {
+                client.list_club_requests(&filter, &sort, Page::new(1, 50), levels)
+            })
+            .await;
+            match read {
+                Ok(reply) => {
+                    for r in reply.data {
+                        if chunk.contains(&r.id)
+                            && let Some(s) = r.membership()
+                        {
+                            prior.status.insert(r.id, s.clone());
+                        }
+                    }
+                    continue;
+                }
+                Err(ApiError::OperationUnavailable(_) | ApiError::NotFound(_)) => listing = false,
+                Err(e) => {
+                    let why = audit::error_detail(&e);
+                    prior
+                        .unread
+                        .extend(chunk.iter().map(|id| (*id, why.clone())));
+                    continue;
+                }
+            }
+        }
+        for id in chunk {
+            match with_tries(control, || client.club_request(*id, levels)).await {
+                Ok(reply) => {
+                    if let Some(s) = reply.data.membership() {
+                        prior.status.insert(*id, s.clone());
+                    }
+                }
+                Err(ApiError::NotFound(_)) => {}
+                Err(e) => prior.unread.push((*id, audit::error_detail(&e))),
             }
         }
     }
-    out
+    prior
+}
+
+/// Runs the read `call` up to [`PRE_READ_TRIES`] times while it fails (but for an answer no
+/// second try changes: not found, no such operation, refused), waiting the re-read backoff
+/// on `control`'s clock between tries; stops early on [`Control::stop`].
+async fn with_tries<T, F, Fut>(control: &Control, mut call: F) -> Result<T, ApiError>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<T, ApiError>>,
+{
+    let mut watch = control.clock.start();
+    let mut attempt = 0;
+    loop {
+        let result = call().await;
+        let settled = match &result {
+            Ok(_) => true,
+            Err(e) => matches!(
+                e,
+                ApiError::NotFound(_)
+                    | ApiError::OperationUnavailable(_)
+                    | ApiError::Unauthorized { .. }
+                    | ApiError::Forbidden(_)
+            ),
+        };
+        attempt += 1;
+        if settled || attempt >= PRE_READ_TRIES || control.stopped() {
+            return result;
+        }
+        watch.sleep(verdict::settle_backoff(attempt - 1)).await;
+    }
+}
+
+/// The requests of a decision, split before it is sent ([`undecided`]).
+#[derive(Debug, Clone, Default)]
+pub struct Undecided {
+    /// To send, in the order given.
+    pub send: Vec<Uuid>,
+    /// Left out: the server already shows them decided (approve, decline), with the status.
+    pub already: Vec<(Uuid, crate::api::MembershipStatus)>,
+    /// Left out: their status could not be read first, with why ([`Prior::unread`]).
+    pub unread: Vec<(Uuid, String)>,
 }
 
 /// Splits `ids` before a decision is sent: requests the server already shows decided
 /// (approve, decline; read by [`prior_statuses`]) are left out, since the server would
-/// refuse them and a lost answer re-read as decided must be this run's own. Returns the ids
-/// to send, in order, and those left out with their status. A delete sends every id.
+/// refuse them and a lost answer re-read as decided must be this run's own; so are requests
+/// whose status could not be read (a lost answer on them could not be told from an earlier
+/// decision). A delete sends every id (a lost delete re-read as gone is this run's: nothing
+/// else deletes).
 pub async fn undecided(
     client: &ApiClient,
     action: RowAction,
     ids: Vec<Uuid>,
-) -> (Vec<Uuid>, Vec<(Uuid, crate::api::MembershipStatus)>) {
+    control: &Control,
+) -> Undecided {
     if !action.needs_update_route() {
-        return (ids, Vec::new());
+        return Undecided {
+            send: ids,
+            ..Undecided::default()
+        };
     }
-    let prior = prior_statuses(client, &ids).await;
+    let prior = prior_statuses(client, &ids, control).await;
+    let unread: std::collections::HashSet<Uuid> = prior.unread.iter().map(|(id, _)| *id).collect();
     let mut already = Vec::new();
-    let ids = ids
+    let send = ids
         .into_iter()
-        .filter(|id| match prior.get(id) {
+        .filter(|id| !unread.contains(id))
+        .filter(|id| match prior.status.get(id) {
             Some(s) if *s != crate::api::MembershipStatus::Pending => {
                 already.push((*id, s.clone()));
                 false
@@ -356,7 +442,11 @@ pub async fn undecided(
             _ => true,
         })
         .collect();
-    (ids, already)
+    Undecided {
+        send,
+        already,
+        unread: prior.unread,
+    }
 }
 
 /// One decision sent to many requests, as the command line sends it.

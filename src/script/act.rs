@@ -207,11 +207,12 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
         }
         return e;
     }
-    let (ids, already) = skip_decided(&ctx, action, ids).await;
-    let (results, audit_warned) = send_all(&ctx, &user, action, &ids).await;
+    let control = Control::default();
+    let (ids, left_out) = skip_decided(&ctx, action, ids, &control).await;
+    let (results, audit_warned) = send_all(&ctx, &user, action, &ids, control).await;
     summary(&ctx, action, &results);
     let mut exit = exit_of(&results);
-    if !already.is_empty() {
+    if left_out {
         exit = exit.and(Exit::Failed);
     }
     if audit_warned {
@@ -222,18 +223,26 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
 }
 
 /// Requests the server already shows decided (approve, decline) are not sent: the server
-/// would refuse them, and a lost answer re-read as decided must be this run's own. Returns
-/// the ids to send and the ones left out with their status (each said on standard error).
+/// would refuse them, and a lost answer re-read as decided must be this run's own; nor are
+/// requests whose status could not be read first ([`run::undecided`]). Each left out is said
+/// on standard error. Returns the ids to send, and whether any was left out.
 async fn skip_decided(
     ctx: &Ctx,
     action: RowAction,
     ids: Vec<Uuid>,
-) -> (Vec<Uuid>, Vec<(Uuid, crate::api::MembershipStatus)>) {
-    let (ids, already) = run::undecided(&ctx.client, action, ids).await;
-    for (id, status) in &already {
+    control: &Control,
+) -> (Vec<Uuid>, bool) {
+    let split = run::undecided(&ctx.client, action, ids, control).await;
+    for (id, status) in &split.already {
         say(&format!("{id}: already {status}: not sent"));
     }
-    (ids, already)
+    for (id, why) in &split.unread {
+        say(&format!(
+            "{id}: not sent: its status could not be read first ({why}); try it again"
+        ));
+    }
+    let left_out = !split.already.is_empty() || !split.unread.is_empty();
+    (split.send, left_out)
 }
 
 /// Prints what the server shows as done: the requests (approve, decline) or the deleted ids.
@@ -264,9 +273,9 @@ async fn send_all(
     user: &crate::api::User,
     action: RowAction,
     ids: &[Uuid],
+    control: Control,
 ) -> (Vec<(Uuid, Option<Verdict>)>, bool) {
     let log = ctx.audit_log(Some(user));
-    let control = Control::default();
     let bar = ctx.progress(ids.len(), action.past());
     let watcher = watch_ctrl_c(control.clone(), log.clone(), bar.clone());
     let audit_warned = AtomicBool::new(false);

@@ -92,8 +92,9 @@ async fn fault_matrix_the_command_lines_core_tells_the_servers_truth() {
             let writes_before = d.writes_received().len();
             d.set_faults(faults.clone());
             let control = Control::with_clock(Arc::new(clock.clone()));
-            let (send, already) =
-                run::undecided(&client, RowAction::Approve, to_send.clone()).await;
+            let split =
+                run::undecided(&client, RowAction::Approve, to_send.clone(), &control).await;
+            let (send, already) = (split.send, split.already);
             let audit_failed = |e: String| panic!("audit line not written: {e}");
             let results = Decisions {
                 client: &client,
@@ -213,4 +214,73 @@ async fn fault_matrix_the_command_lines_core_tells_the_servers_truth() {
             assert!(waits.is_empty(), "{waits:?}");
         }
     }
+}
+
+/// A tester's finding: a run whose pre-read failed sent its approvals anyway, and a lost
+/// answer re-read as approved was audited `ok` a second time for a request approved before
+/// the run. A request whose status could not be read is not sent at all (said, exit 1), and
+/// the pre-read is tried again on the run's clock before giving up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_whose_status_cannot_be_read_first_is_never_sent() {
+    let d = demo::start(DemoOptions::default())
+        .await
+        .expect("demo server");
+    let u = d.user("moderator").expect("demo account");
+    let client = ApiClient::new(
+        &d.base_url,
+        Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+        ClientOptions {
+            retry_base_delay: std::time::Duration::from_millis(1),
+            ..ClientOptions::default()
+        },
+    )
+    .expect("client");
+    let ids: Vec<Uuid> = d.pending_for("moderator").into_iter().take(3).collect();
+    assert_eq!(ids.len(), 3);
+    let clock = MovedClock::default();
+    let control = Control::with_clock(Arc::new(clock.clone()));
+    // Approved before the run (by this moderator or another).
+    for id in &ids[..2] {
+        client
+            .update_club_request(
+                *id,
+                &MembershipStatus::Approved,
+                club_admin::ops::run::DECISION_LEVELS,
+            )
+            .await
+            .expect("approved");
+    }
+    let writes_before = d.writes_received().len();
+    // Every call fails now: the pre-read cannot tell what was decided.
+    d.set_faults(Faults {
+        failure_rate: 1.0,
+        ..Faults::default()
+    });
+    let split = run::undecided(&client, RowAction::Approve, ids.clone(), &control).await;
+    d.set_faults(Faults::default());
+    assert!(split.send.is_empty(), "{split:?}");
+    let unread: Vec<Uuid> = split.unread.iter().map(|(id, _)| *id).collect();
+    assert_eq!(unread, ids, "each said, in order");
+    assert!(
+        split
+            .unread
+            .iter()
+            .all(|(_, why)| why.contains("500") || why.contains("503")),
+        "{split:?}"
+    );
+    assert_eq!(d.writes_received().len(), writes_before, "nothing written");
+    assert_eq!(
+        clock.waits().len() as u32,
+        run::PRE_READ_TRIES - 1,
+        "tried again with backoff before giving up: {:?}",
+        clock.waits()
+    );
+    // Read again with the server back: the two approved are left out, the third is sent.
+    let split = run::undecided(&client, RowAction::Approve, ids.clone(), &control).await;
+    assert_eq!(split.send, vec![ids[2]]);
+    assert_eq!(
+        split.already.iter().map(|(id, _)| *id).collect::<Vec<_>>(),
+        ids[..2].to_vec()
+    );
+    assert!(split.unread.is_empty());
 }
