@@ -14,7 +14,7 @@ use super::args::ActArgs;
 use super::output::{self, Column, Format};
 use super::requests::print_requests;
 use super::{Ctx, Exit, emit, emit_json, read_ids, say};
-use crate::api::{ApiClient, ApiError, ClubRequest, Planned, UpdateRoute};
+use crate::api::{ApiClient, ApiError, ClubRequest, FetchLevel, Levels, Planned, UpdateRoute};
 use crate::config::Flags;
 use crate::ops::run::{self, Control, DECISION_LEVELS, Verdict};
 use crate::ops::{Outcome, RowAction, audit, verdict};
@@ -68,11 +68,16 @@ async fn confirm_delete(ctx: &Ctx, ids: &[Uuid], from_stdin: bool) -> Result<(),
         return Err(Exit::Usage);
     }
     let shown = &ids[..ids.len().min(DELETE_NAMED)];
-    let reads = futures::future::join_all(
-        shown
-            .iter()
-            .map(|id| ctx.client.club_request(*id, DECISION_LEVELS)),
-    )
+    // Students' names need the `default` descendant level; a student account asking for
+    // students outside its classroom gets 403 for it (api-notes.md), then compact (the
+    // school number) names them.
+    let named = Levels::new(FetchLevel::Default, FetchLevel::Default);
+    let reads = futures::future::join_all(shown.iter().map(|id| async move {
+        match ctx.client.club_request(*id, named).await {
+            Err(ApiError::Forbidden(_)) => ctx.client.club_request(*id, DECISION_LEVELS).await,
+            read => read,
+        }
+    }))
     .await;
     let mut err = io::stderr().lock();
     for (id, read) in shown.iter().zip(reads) {

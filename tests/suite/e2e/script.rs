@@ -958,8 +958,11 @@ mod on_a_terminal {
 
     /// The binary with `args` in a `ROWS` x `COLS` pseudo-terminal, as the demo's moderator.
     fn tty(d: &DemoHandle, args: &[&str]) -> Pty {
+        tty_as(d, d.moderator(), args)
+    }
+
+    fn tty_as(d: &DemoHandle, m: &club_admin::demo::DemoUser, args: &[&str]) -> Pty {
         let dir = tempfile::tempdir().expect("tempdir");
-        let m = d.moderator();
         let mut cmd = pty::command(crate::common::CLUB_ADMIN, dir.path());
         cmd.args(args);
         cmd.env("CLUB_ADMIN_BASE_URL", &d.base_url);
@@ -1063,6 +1066,22 @@ mod on_a_terminal {
         yes.send(b"y\r");
         assert_eq!(yes.wait_exit().exit_code(), 0);
         assert_eq!(d.request_status(p[0]), None);
+
+        // A teacher may read students' names: the question gives the name too, as the
+        // dashboard does (a student account's read of names is refused: the number stays).
+        let teacher = d.user("teacher").expect("teacher");
+        let mut named = tty_as(&d, teacher, &["requests", "delete", &p[1].to_string()]);
+        named.wait_for_text("[y/N]");
+        let text = named.parser().screen().contents().replace('\n', "");
+        let line = &text[text.find(&p[1].to_string()).unwrap_or(0)..];
+        let hash = line.find('#').expect("school number");
+        let arrow = line.find('→').expect("club after the student");
+        assert!(
+            line[hash..arrow].split_whitespace().count() >= 3,
+            "a name after the school number: {text}"
+        );
+        named.send(b"n\r");
+        assert_eq!(named.wait_exit().exit_code(), 1);
 
         // A request that cannot be read is named by its id and why; the question is asked.
         let mut gone = tty(&d, &["requests", "delete", &p[0].to_string()]);
