@@ -280,6 +280,8 @@ status-ids-hidden = { $n ->
    *[other] the filter /{ $filter } hides { $n } requests you added: { $key } clears it
 }
 status-filter-cleared = filter cleared: every request shows
+# The filter pop-up closed with Enter (a message said before it no longer stands).
+status-filter-applied = filter { $filter }: { $shown } of { $total } shown
 # The add-ids line of the activity log, read with what follows: "2 ids from the i dialog
 # failed: not club request ids, never sent: abc, x1". $origin: a status-origin-* text.
 log-ids-from = { $n ->

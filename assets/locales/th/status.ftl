@@ -233,6 +233,7 @@ status-ids-skipped = ข้าม { $n } รายการที่ไม่ใ
 status-ids-already = มีอยู่ในคิวแล้ว { $n } รายการ
 status-ids-hidden = ตัวกรอง /{ $filter } ซ่อนคำขอที่เพิ่ม { $n } รายการ: { $key } ล้างตัวกรอง
 status-filter-cleared = ล้างตัวกรองแล้ว แสดงคำขอทั้งหมด
+status-filter-applied = ตัวกรอง { $filter }: แสดง { $shown } จาก { $total } รายการ
 log-ids-from = รหัส { $n } รายการจาก { $origin }
 log-ids-never-sent = ไม่ใช่รหัสคำขอเข้าชุมนุม ไม่ได้ส่งไป: { $ids }
 status-origin-paste = การวาง

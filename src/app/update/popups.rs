@@ -154,6 +154,18 @@ fn submit(m: &mut Model) -> Vec<Effect> {
             let text = input.value().trim().to_owned();
             m.popup = None;
             m.queue.set_filter(&text);
+            let said = if text.is_empty() {
+                crate::i18n::tr(m.lang, "status-filter-cleared")
+            } else {
+                crate::tr!(
+                    m.lang,
+                    "status-filter-applied",
+                    filter = crate::text::clean(&text, 30),
+                    shown = m.queue.visible().len(),
+                    total = m.queue.items().len()
+                )
+            };
+            say(m, Severity::Info, &said);
             fetch::prefetch(m)
         }
         Some(Popup::AddContact { .. }) => club::submit_contact(m),

@@ -663,6 +663,19 @@ fn an_added_id_the_filter_hides_is_said_with_the_key_that_clears_the_filter() {
         let _ = update(&mut m, key('/'));
         typed(&mut m, "club:robot");
         let _ = update(&mut m, code(KeyCode::Enter));
+        // Applying the filter says what it shows ("filter cleared" no longer stands: a
+        // tester saw it kept beside a new filter).
+        let applied = match lang {
+            Lang::English => "filter club:robot: 2 of 5 shown",
+            Lang::Thai => "ตัวกรอง club:robot: แสดง 2 จาก 5 รายการ",
+        };
+        let applied = club_admin::text::for_terminal(applied).into_owned();
+        assert!(status(&m).contains(&applied), "{}", status(&m));
+        assert!(!status(&m).contains(&cleared), "{}", status(&m));
+        for (w, h) in [(80, 24), (120, 40)] {
+            assert!(shown(&mut m, w, h).contains(&applied), "{w}x{h}");
+        }
+        same_after_redraw(&mut m);
         let _ = update(&mut m, key(':'));
         typed(&mut m, &format!("add {}", id(2)));
         let _ = update(&mut m, code(KeyCode::Enter));
