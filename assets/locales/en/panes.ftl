@@ -56,6 +56,8 @@ queue-count-pending = { $n } pending
 queue-count-approved = { $n } approved
 queue-count-declined = { $n } declined
 queue-count-gone = { $n } gone
+# Rows whose decision was sent and its answer lost, not counted as pending meanwhile.
+queue-count-unknown = { $n } unknown
 queue-count-marked = { $n } marked
 queue-col-status = status
 queue-col-student = student

@@ -47,6 +47,7 @@ queue-count-pending = รอพิจารณา { $n }
 queue-count-approved = อนุมัติแล้ว { $n }
 queue-count-declined = ปฏิเสธแล้ว { $n }
 queue-count-gone = หายไป { $n }
+queue-count-unknown = ไม่รู้ผล { $n }
 queue-count-marked = เลือกไว้ { $n }
 queue-col-status = สถานะ
 queue-col-student = นักเรียน

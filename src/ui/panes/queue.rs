@@ -152,6 +152,16 @@ pub(in crate::ui) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &The
 fn title(m: &Model, room: usize) -> String {
     let q = &m.queue;
     let (pending, approved, declined, other) = q.counts();
+    // A pending row whose decision's answer was lost is counted as unknown, not pending,
+    // until a re-read settles it.
+    let unknown = q
+        .items()
+        .iter()
+        .filter(|i| {
+            m.outcome_unknown(i.id) && i.status() == Some(&crate::api::MembershipStatus::Pending)
+        })
+        .count();
+    let pending = pending.saturating_sub(unknown);
     let marked = q.stats().marked;
     let lang = m.lang;
     // (how readily it gives way, text); 0 and 1 never do.
@@ -160,6 +170,9 @@ fn title(m: &Model, room: usize) -> String {
         parts.push((0, tr!(lang, "queue-shown", n = q.visible().len())));
     }
     parts.push((1, tr!(lang, "queue-count-pending", n = pending)));
+    if unknown > 0 {
+        parts.push((1, tr!(lang, "queue-count-unknown", n = unknown)));
+    }
     // A count of zero says least: it goes before any other.
     let zero_first = |rank: u8, n: usize| if n == 0 { rank + 10 } else { rank };
     parts.push((

@@ -834,3 +834,44 @@ fn send_now_and_quit_waits_for_the_truth_and_stays_when_a_decision_was_not_appli
     let fx = update(&mut m, key('q'));
     assert!(quits(&fx), "q quits once told");
 }
+
+/// A tester's finding: the queue's title counted a row whose outcome is unknown as pending.
+/// It is counted as unknown until a re-read settles it, in English and Thai.
+#[test]
+fn the_queue_title_counts_an_unknown_outcome_apart_from_pending() {
+    for (lang, unknown, pending) in [
+        (club_admin::i18n::Lang::English, "1 unknown", "2 pending"),
+        (club_admin::i18n::Lang::Thai, "ไม่รู้ผล 1", "รอพิจารณา 2"),
+    ] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        let before = screen(&m, 120, 40);
+        let title = before.lines().nth(1).unwrap_or("").to_owned();
+        assert!(!title.contains(unknown), "{title}");
+        let _ = cursor_to(&mut m, id(1));
+        let fx = update(&mut m, key('a'));
+        let put = puts(&fx)[0].0;
+        let fx = answer(&mut m, put, lost());
+        assert!(m.outcome_unknown(id(1)));
+        for (w, h) in [(120, 40), (80, 24)] {
+            let s = screen(&m, w, h);
+            let title = s.lines().nth(1).unwrap_or("");
+            let unknown = club_admin::text::for_terminal(unknown).into_owned();
+            let pending = club_admin::text::for_terminal(pending).into_owned();
+            assert!(
+                title.contains(&unknown) && title.contains(&pending),
+                "{w}x{h}: {title}"
+            );
+        }
+        // Settled by the re-read: approved, nothing unknown.
+        let reread = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }))[0];
+        let mut r = sample_rows()[0].clone();
+        r.membership_status = Some(MembershipStatus::Approved);
+        let _ = answer(&mut m, reread, ApiAnswer::Request(Ok(reply(r))));
+        assert!(!m.outcome_unknown(id(1)));
+        let title = screen(&m, 120, 40).lines().nth(1).unwrap_or("").to_owned();
+        assert!(
+            !title.contains(&club_admin::text::for_terminal(unknown).into_owned()),
+            "{title}"
+        );
+    }
+}
