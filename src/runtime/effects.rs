@@ -50,6 +50,17 @@ pub struct Runner {
     files: Files,
     pending_save: Option<(SavedQueue, Instant)>,
     journal: Option<Vec<AuditEntry>>,
+    origin: Option<Origin>,
+}
+
+/// Who acts through a runner when it is not the local dashboard: stamped on every audit
+/// line it writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    /// The face: `ssh` for a `serve-ssh` session.
+    pub via: String,
+    /// The SSH key's fingerprint (`SHA256:...`).
+    pub key: Option<String>,
 }
 
 impl Runner {
@@ -62,7 +73,14 @@ impl Runner {
             files,
             pending_save: None,
             journal: None,
+            origin: None,
         }
+    }
+
+    /// Stamps every audit line with `origin` (`via` and the key's fingerprint).
+    pub fn with_origin(mut self, origin: Origin) -> Runner {
+        self.origin = Some(origin);
+        self
     }
 
     /// Also keeps every audit entry in memory ([`Runner::journal`]), for tests and
@@ -109,7 +127,11 @@ impl Runner {
                         }),
                     }
                 }
-                Effect::Audit(entry) => {
+                Effect::Audit(mut entry) => {
+                    if let Some(o) = &self.origin {
+                        entry.via = Some(o.via.clone());
+                        entry.key = o.key.clone();
+                    }
                     tracing::info!(action = %entry.action, target = %entry.target, outcome = ?entry.outcome, "audit");
                     if let Some(p) = &self.files.audit_path
                         && let Err(e) = append_json_line(p, &entry)

@@ -333,6 +333,7 @@ fn audit_entry(
         detail,
         value: None,
         via: Some("dashboard".to_owned()),
+        key: None,
     })
 }
 

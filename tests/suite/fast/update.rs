@@ -1303,6 +1303,7 @@ fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
         detail: detail.map(str::to_owned),
         value: None,
         via: Some("dashboard".into()),
+        key: None,
     };
     let entries = vec![
         entry(Outcome::Ok, None),
