@@ -184,22 +184,39 @@ async fn run(n: usize) {
     // Idle: count every byte any session gets, and the CPU the process spends.
     let bytes = Arc::new(AtomicU64::new(0));
     let mut readers = Vec::new();
-    for (h, mut ch) in open_sessions {
+    let mut writers = Vec::new();
+    for (h, ch) in open_sessions {
         let bytes = bytes.clone();
+        let (mut read, write) = ch.split();
+        writers.push(write);
         readers.push(tokio::spawn(async move {
             let _h = h;
-            while let Some(msg) = ch.wait().await {
+            while let Some(msg) = read.wait().await {
                 if let ChannelMsg::Data { data } = msg {
                     bytes.fetch_add(data.len() as u64, Ordering::Relaxed);
                 }
             }
         }));
     }
+    // The answers to each session's first calls (the user, the capabilities) come in and
+    // are drawn: wait until no byte came for 2 s (at most 30 s).
+    let settle_start = Instant::now();
+    loop {
+        let before = bytes.load(Ordering::Relaxed);
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        if bytes.load(Ordering::Relaxed) == before
+            || settle_start.elapsed() > Duration::from_secs(30)
+        {
+            break;
+        }
+    }
+    let settled_after = settle_start.elapsed();
+    let bytes0 = bytes.load(Ordering::Relaxed);
     let cpu0 = cpu_ticks();
     let quiet = Duration::from_secs(5);
     tokio::time::sleep(quiet).await;
     let cpu = cpu_ticks().saturating_sub(cpu0);
-    let idle_bytes = bytes.load(Ordering::Relaxed);
+    let idle_bytes = bytes.load(Ordering::Relaxed) - bytes0;
 
     println!(
         "serve-ssh, {} sessions opened at once ({} drawn)",
@@ -220,12 +237,44 @@ async fn run(n: usize) {
         rss_before, rss_after, per
     );
     println!(
-        "  idle for {:?}: {} bytes written to all sessions, {} CPU ticks (1/100 s) for the process",
+        "  settled (no byte for 2 s) {:?} after the last first frame; {} bytes meanwhile",
+        settled_after, bytes0
+    );
+    println!(
+        "  then idle for {:?}: {} bytes written to all sessions, {} CPU ticks (1/100 s) for the process",
         quiet, idle_bytes, cpu
+    );
+
+    // Every session signs in (the token pasted, bracketed, and Enter) and loads its queue
+    // (a page of 50 rows and their details): memory per dashboard in use.
+    let token = demo.moderator().token.clone();
+    let paste = format!("\x1b[200~{token}\x1b[201~\r");
+    let signed_from = Instant::now();
+    let bytes_before_sign_in = bytes.load(Ordering::Relaxed);
+    for w in &writers {
+        let _ = w.data_bytes(paste.clone().into_bytes()).await;
+    }
+    loop {
+        let before = bytes.load(Ordering::Relaxed);
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        if bytes.load(Ordering::Relaxed) == before
+            || signed_from.elapsed() > Duration::from_secs(60)
+        {
+            break;
+        }
+    }
+    let rss_signed = rss_kb();
+    println!(
+        "  all signed in, queues loaded (quiet {:?} after the paste; {} bytes drawn per session): {} kB: {:.0} kB per session",
+        signed_from.elapsed(),
+        (bytes.load(Ordering::Relaxed) - bytes_before_sign_in) / times.len().max(1) as u64,
+        rss_signed,
+        rss_signed.saturating_sub(rss_before) as f64 / times.len().max(1) as f64
     );
     for r in readers {
         r.abort();
     }
+    drop(writers);
     drop((warm_h, warm_c));
     server.stop().await;
 }

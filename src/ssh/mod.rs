@@ -289,8 +289,9 @@ pub async fn serve(options: ServeOptions, flags: &Flags) -> Result<(), Failure> 
     let _ = match (&keys_path, server.authorized) {
         (Some(p), Some(n)) => writeln!(
             out,
-            "authorized keys: {} ({n} keys; read again when it changes)",
-            p.display()
+            "authorized keys: {} ({n} {}; read again when it changes)",
+            p.display(),
+            if n == 1 { "key" } else { "keys" }
         ),
         _ => writeln!(out, "authorized keys: ANY KEY (--allow-any-key)"),
     };
