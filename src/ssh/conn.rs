@@ -17,7 +17,7 @@ use tokio::sync::{Semaphore, mpsc};
 use super::Shared;
 use super::input::Input;
 use super::keys::fingerprint;
-use super::session::{self, Attachment, Claim, Dash, Ending, Full};
+use super::session::{self, Attachment, Claim, Dash, Detached, Ending, Full};
 use crate::i18n::Lang;
 use crate::runtime::lean::SharedSize;
 
@@ -238,13 +238,35 @@ async fn supervise(
     handle: russh::server::Handle,
     channel: ChannelId,
 ) {
+    let dash = match claim {
+        Claim::New => None,
+        Claim::Again(wake) => {
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            let back = match wake.send(tx) {
+                Ok(()) => rx.await.ok(),
+                Err(_) => None,
+            };
+            if back.is_none() {
+                // It ended for good just now (its window passed, or the server stops).
+                session::refuse(
+                    &handle,
+                    channel,
+                    "your earlier session has just ended: connect again for a new one",
+                    1,
+                )
+                .await;
+                return;
+            }
+            back
+        }
+    };
     let task = {
         let shared = shared.clone();
         let key = key.clone();
         tokio::spawn(async move {
-            let dash = match claim {
-                Claim::Again(d) => d,
-                Claim::New => Box::new(Dash::new(&shared, &key, lang)),
+            let dash = match dash {
+                Some(d) => d,
+                None => Box::new(Dash::new(&shared, &key, lang)),
             };
             if shared.panic_key.as_deref() == Some(key.as_str()) {
                 panic!("test panic of a serve-ssh session (ServeOptions::panic_key)");
@@ -275,29 +297,40 @@ fn release(shared: &Shared, key: &str) {
     }
 }
 
-/// Keeps `dash` for its key until the re-attach window passes or the server stops; then it
-/// ends for good (the local hang-up rule) unless a connection took it back.
+/// Keeps `dash` running without a terminal for its key until a connection of the key calls
+/// it back, the re-attach window passes or the server stops; in the last two cases it ends
+/// for good (the local hang-up rule). Its own task: a panic there touches nothing else.
 fn park(shared: Arc<Shared>, key: String, dash: Box<Dash>) {
+    let (wake_tx, wake_rx) = tokio::sync::oneshot::channel();
     let id = match shared.registry.lock() {
-        Ok(mut r) => r.park(&key, dash),
+        Ok(mut r) => r.park(&key, wake_tx),
         Err(_) => return,
     };
     tracing::info!(key = %key, "session detached: waiting for its key");
+    let window = shared.reattach;
+    let runner = tokio::spawn(session::run_detached(shared.clone(), dash, wake_rx, window));
     tokio::spawn(async move {
-        let mut stop = shared.stop.clone();
-        tokio::select! {
-            _ = tokio::time::sleep(shared.reattach) => {}
-            _ = super::stopping(&mut stop) => {}
-        }
-        let dash = shared
-            .registry
-            .lock()
-            .ok()
-            .and_then(|mut r| r.unpark(&key, id));
-        if let Some(dash) = dash {
-            tracing::info!(key = %key, "detached session ends for good");
-            dash.finish().await;
-            release(&shared, &key);
+        match runner.await {
+            Ok(Detached::Back(dash, tx)) => {
+                if let Err(dash) = tx.send(dash) {
+                    // The connection that called it is gone already: keep waiting.
+                    park(shared, key, dash);
+                }
+            }
+            Ok(Detached::Over) => {
+                tracing::info!(key = %key, "detached session ended for good");
+                if let Ok(mut r) = shared.registry.lock() {
+                    r.unpark(&key, id);
+                    r.release(&key);
+                }
+            }
+            Err(e) => {
+                tracing::error!(key = %key, "a detached session's task failed: {e}");
+                if let Ok(mut r) = shared.registry.lock() {
+                    r.unpark(&key, id);
+                    r.release(&key);
+                }
+            }
         }
     });
 }

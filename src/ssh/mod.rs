@@ -143,6 +143,15 @@ impl ServerHandle {
         self.shared.registry.lock().map(|r| r.total()).unwrap_or(0)
     }
 
+    /// Dashboards whose connection is gone, waiting for their key to come back.
+    pub fn waiting(&self) -> usize {
+        self.shared
+            .registry
+            .lock()
+            .map(|r| r.waiting())
+            .unwrap_or(0)
+    }
+
     /// Stops the server: no new connection; every dashboard ends for good (held decisions
     /// are sent and their answers awaited, as on a hang-up of the local dashboard; each
     /// attached client is told and its terminal given back). Returns when all have ended.

@@ -11,10 +11,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crossterm::event::Event;
+use futures::StreamExt;
 use ratatui::Terminal;
 use russh::ChannelId;
 use russh::server::Handle;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use super::Shared;
 use crate::app::{Model, ModelOptions, Msg};
@@ -38,6 +39,8 @@ pub(crate) struct Dash {
     opts: LoopOptions,
     /// The loop ran once ([`crate::app::start`] is not run again on re-attach).
     started: bool,
+    /// The window it was last drawn in (kept while detached).
+    size: SharedSize,
 }
 
 impl Dash {
@@ -98,6 +101,7 @@ impl Dash {
             rx,
             opts,
             started: false,
+            size: SharedSize::new(80, 24),
         }
     }
 
@@ -218,6 +222,7 @@ pub(crate) async fn attach(
         size,
         input,
     } = at;
+    dash.size = size.clone();
     let (mut out, sender) = ChannelOut::new(handle.clone(), channel);
     // For what is not a frame (the terminal given back): the same queue of packets.
     let mut after = ChannelOut {
@@ -284,6 +289,79 @@ pub(crate) async fn attach(
     (dash, ending)
 }
 
+/// How a detached dashboard's run ended.
+pub(crate) enum Detached {
+    /// A connection of its key called it back: here it is.
+    Back(Box<Dash>, oneshot::Sender<Box<Dash>>),
+    /// The re-attach window passed or the server stops: it ended for good (the local
+    /// hang-up rule ran: held decisions sent, answers awaited, the rest audited).
+    Over,
+}
+
+/// Runs `dash` without a terminal while its connection is gone: answers are applied as
+/// they come (and audited at once), lost answers are re-read, held decisions are sent when
+/// their grace period ends, as on screen (drawn to nowhere). Ends when `wake` brings a
+/// connection's call-back, when `window` passes or when the server stops.
+pub(crate) async fn run_detached(
+    shared: Arc<Shared>,
+    mut dash: Box<Dash>,
+    wake: oneshot::Receiver<oneshot::Sender<Box<Dash>>>,
+    window: Duration,
+) -> Detached {
+    let mut terminal = match Terminal::new(LeanBackend::sized(io::sink(), dash.size.clone())) {
+        Ok(t) => t,
+        Err(e) => {
+            tracing::error!("could not set up a detached session: {e}");
+            dash.finish().await;
+            return Detached::Over;
+        }
+    };
+    let back = std::sync::Mutex::new(None);
+    let events = Box::pin(
+        futures::stream::once(async {
+            if let Ok(tx) = wake.await
+                && let Ok(mut slot) = back.lock()
+            {
+                *slot = Some(tx);
+            }
+        })
+        .filter_map(|()| std::future::ready(None::<io::Result<Event>>)),
+    );
+    let mut stop = shared.stop.clone();
+    let ended = AtomicBool::new(false);
+    let stop = async {
+        tokio::select! {
+            _ = tokio::time::sleep(window) => {}
+            _ = super::stopping(&mut stop) => {}
+        }
+        ended.store(true, Ordering::SeqCst);
+    };
+    let d = &mut *dash;
+    let result = event_loop::attach_loop(
+        &mut terminal,
+        &mut d.model,
+        &mut d.runner,
+        &d.opts,
+        events,
+        Channels {
+            tx: &d.tx,
+            rx: &mut d.rx,
+        },
+        Vec::new(),
+        stop,
+        false,
+    )
+    .await;
+    if let Err(e) = result {
+        tracing::warn!("a detached session's loop failed: {e}");
+    }
+    let back = back.lock().ok().and_then(|mut b| b.take());
+    match back {
+        Some(tx) if !ended.load(Ordering::SeqCst) => Detached::Back(dash, tx),
+        _ => Detached::Over,
+    }
+}
+
 /// Says `text` on the channel's standard error, ends it with `status` and closes it (a
 /// refused request, a session that cannot start).
 pub(crate) async fn refuse(handle: &Handle, channel: ChannelId, text: &str, status: u32) {
@@ -300,14 +378,18 @@ pub(crate) async fn refuse(handle: &Handle, channel: ChannelId, text: &str, stat
 pub(crate) struct Registry {
     per_key: HashMap<String, usize>,
     total: usize,
-    parked: HashMap<String, Vec<(u64, Box<Dash>)>>,
+    parked: HashMap<String, Vec<(u64, Wake)>>,
     next: u64,
 }
 
+/// How a detached dashboard is called back: the sender its runner answers on with the
+/// dashboard.
+pub(crate) type Wake = oneshot::Sender<oneshot::Sender<Box<Dash>>>;
+
 /// What a new connection of a key gets.
 pub(crate) enum Claim {
-    /// Its dashboard, as it was left.
-    Again(Box<Dash>),
+    /// Its dashboard, running detached: call it back with this.
+    Again(Wake),
     /// A new one (counted already).
     New,
 }
@@ -330,9 +412,9 @@ impl Registry {
         max_per_key: usize,
     ) -> Result<Claim, Full> {
         if let Some(list) = self.parked.get_mut(key)
-            && let Some((_, dash)) = list.pop()
+            && let Some((_, wake)) = list.pop()
         {
-            return Ok(Claim::Again(dash));
+            return Ok(Claim::Again(wake));
         }
         if self.total >= max_total {
             return Err(Full::Total(max_total));
@@ -357,30 +439,41 @@ impl Registry {
         }
     }
 
-    /// Keeps `dash` for its key; the number it is kept under (for [`Registry::unpark`]).
-    pub(crate) fn park(&mut self, key: &str, dash: Box<Dash>) -> u64 {
+    /// Keeps the call-back of a detached dashboard of `key`; the number it is kept under
+    /// (for [`Registry::unpark`]).
+    pub(crate) fn park(&mut self, key: &str, wake: Wake) -> u64 {
         self.next += 1;
         let id = self.next;
         self.parked
             .entry(key.to_owned())
             .or_default()
-            .push((id, dash));
+            .push((id, wake));
         id
     }
 
-    /// Takes back the dashboard kept under `id`, if no connection took it meanwhile.
-    pub(crate) fn unpark(&mut self, key: &str, id: u64) -> Option<Box<Dash>> {
-        let list = self.parked.get_mut(key)?;
-        let pos = list.iter().position(|(i, _)| *i == id)?;
-        let (_, dash) = list.remove(pos);
+    /// Forgets the call-back kept under `id` (its dashboard ended); false when a connection
+    /// took it meanwhile.
+    pub(crate) fn unpark(&mut self, key: &str, id: u64) -> bool {
+        let Some(list) = self.parked.get_mut(key) else {
+            return false;
+        };
+        let Some(pos) = list.iter().position(|(i, _)| *i == id) else {
+            return false;
+        };
+        list.remove(pos);
         if list.is_empty() {
             self.parked.remove(key);
         }
-        Some(dash)
+        true
     }
 
     /// Dashboards alive (attached or waiting).
     pub(crate) fn total(&self) -> usize {
         self.total
+    }
+
+    /// Dashboards whose connection is gone, waiting for their key.
+    pub(crate) fn waiting(&self) -> usize {
+        self.parked.values().map(Vec::len).sum()
     }
 }

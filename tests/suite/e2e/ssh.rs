@@ -156,6 +156,16 @@ fn ssh(port: u16, key: &ClientKey, extra: &[&str], command: &[&str], rows: u16, 
     Pty::spawn(cmd, rows, cols)
 }
 
+/// Waits until the server has seen a killed client's connection end (its dashboard waits
+/// for the key): a connection made before that gets a dashboard of its own.
+fn wait_detached(server: &ServerHandle) {
+    let deadline = std::time::Instant::now() + GUARD;
+    while server.waiting() == 0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(server.waiting(), 1, "the dashboard waits for its key");
+}
+
 /// Rows of the queue on a screen (each shows its request's number, `#5....`).
 fn rows(screen: &str) -> usize {
     screen.matches(" #5").count()
@@ -265,6 +275,7 @@ fn a_killed_client_reattaches_to_its_dashboard_and_a_stop_sends_what_was_held() 
     });
     s.kill();
     s.wait_exit();
+    wait_detached(&server);
     assert!(t.demo.mutations().is_empty(), "held, not sent");
 
     // The same key again: the dashboard as it was, signed in, the decision still held.
@@ -293,6 +304,35 @@ fn a_killed_client_reattaches_to_its_dashboard_and_a_stop_sends_what_was_held() 
         audit.contains("\"outcome\":\"ok\"") && audit.contains("\"via\":\"ssh\""),
         "{audit}"
     );
+}
+
+#[test]
+fn a_detached_dashboard_keeps_running_its_grace_period_ends_and_the_answer_is_there_on_return() {
+    let t = Setup::new();
+    let server = t.serve(t.options(), 1);
+    let m = t.demo.moderator().clone();
+    let mut s = ssh(server.port(), &t.alice, &[], &[], 40, 120);
+    sign_in(&mut s, &m.token);
+    s.send(b"a");
+    s.wait_for("the countdown", |x| x.contains("approving "));
+    s.kill();
+    s.wait_exit();
+    wait_detached(&server);
+    // No connection: the grace period ends in the detached dashboard, the approval is sent
+    // and its answer applied and audited, without waiting for the key to come back.
+    let deadline = std::time::Instant::now() + GUARD;
+    while !t.audit().contains("\"outcome\":\"ok\"") && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(t.audit().contains("\"outcome\":\"ok\""), "{}", t.audit());
+    assert_eq!(t.demo.mutations().len(), 1);
+    assert_eq!(server.sessions(), 1, "still waiting for its key");
+    let s = ssh(server.port(), &t.alice, &[], &[], 40, 120);
+    s.wait_for("the approved row on return", |x| {
+        x.contains(": approved") && rows(x) > 3
+    });
+    t.rt.block_on(server.stop());
+    assert_eq!(t.demo.mutations().len(), 1, "nothing sent twice");
 }
 
 #[test]
