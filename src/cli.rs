@@ -251,7 +251,7 @@ pub struct ServeSshArgs {
     /// Dashboards open at once with one key.
     #[arg(long, value_name = "N", default_value_t = 3, allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub max_sessions_per_key: usize,
-    /// Minutes without a byte from the client before its connection is closed (its
+    /// Minutes without a key from the client before its session is disconnected (its
     /// dashboard then waits to be re-attached).
     #[arg(long, value_name = "MINUTES", default_value_t = 30, allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub idle_minutes: u64,

@@ -35,8 +35,8 @@ pub struct Limits {
     pub max_sessions: usize,
     /// Dashboards of one key alive at once [3].
     pub max_sessions_per_key: usize,
-    /// A connection from which nothing came for this long is closed; its dashboard waits
-    /// to be re-attached [30 min].
+    /// A session with no key from its client for this long is disconnected (told why); its
+    /// dashboard waits to be re-attached [30 min].
     pub idle_timeout: Duration,
     /// A connection not signed in this long after it opened is closed [30 s].
     pub auth_timeout: Duration,
@@ -224,7 +224,10 @@ pub async fn start(
         auth_rejection_time_initial: Some(Duration::ZERO),
         keys: vec![host_key],
         max_auth_attempts: limits.auth_attempts,
-        inactivity_timeout: Some(limits.idle_timeout),
+        // The idle timeout is the dashboard's (no key for that long); keep-alives find a
+        // dead connection in about 2 minutes; this only closes a connection that neither
+        // answers keep-alives nor sends anything, as a last resort.
+        inactivity_timeout: Some(limits.idle_timeout + Duration::from_secs(120)),
         keepalive_interval: Some(Duration::from_secs(30)),
         keepalive_max: 4,
         nodelay: true,

@@ -15,6 +15,7 @@ use futures::StreamExt;
 use ratatui::Terminal;
 use russh::ChannelId;
 use russh::server::Handle;
+use std::future::Future;
 use tokio::sync::{mpsc, oneshot};
 
 use super::Shared;
@@ -245,8 +246,26 @@ pub(crate) async fn attach(
         super::stopping(&mut stop).await;
         stopped.store(true, Ordering::SeqCst);
     };
+    // No key for `idle_timeout`: the input ends as if the connection had dropped (the
+    // dashboard waits for its key), and the client is told why below.
+    let idle = shared.limits.idle_timeout;
+    let idled = AtomicBool::new(false);
     let mut input = input;
-    let events = futures::stream::poll_fn(move |cx| input.poll_recv(cx));
+    let mut deadline = Box::pin(tokio::time::sleep(idle));
+    let events = futures::stream::poll_fn(|cx| match input.poll_recv(cx) {
+        std::task::Poll::Ready(Some(ev)) => {
+            deadline.as_mut().reset(tokio::time::Instant::now() + idle);
+            std::task::Poll::Ready(Some(ev))
+        }
+        std::task::Poll::Ready(None) => std::task::Poll::Ready(None),
+        std::task::Poll::Pending => match deadline.as_mut().poll(cx) {
+            std::task::Poll::Ready(()) => {
+                idled.store(true, Ordering::SeqCst);
+                std::task::Poll::Ready(None)
+            }
+            std::task::Poll::Pending => std::task::Poll::Pending,
+        },
+    });
     let fresh = !dash.started;
     dash.started = true;
     let d = &mut *dash;
@@ -276,7 +295,8 @@ pub(crate) async fn attach(
     // The frames' writer goes with the terminal; every packet is handed over before the
     // channel closes.
     drop(terminal);
-    if ending == Ending::Over {
+    let idled = idled.load(Ordering::SeqCst);
+    if ending == Ending::Over || idled {
         let _ = leave(&mut after);
     }
     drop(after);
@@ -285,6 +305,17 @@ pub(crate) async fn attach(
         let _ = handle.exit_status_request(channel, 0).await;
         let _ = handle.eof(channel).await;
         let _ = handle.close(channel).await;
+    } else if idled {
+        let span = |d: Duration| match d.as_secs() {
+            s if s < 60 => format!("{s} s"),
+            s => format!("{} min", s.div_ceil(60)),
+        };
+        let text = format!(
+            "no key for {}: disconnected. Your dashboard waits {} for you: connect again with the same key",
+            span(idle),
+            span(shared.reattach)
+        );
+        refuse(&handle, channel, &text, 0).await;
     }
     (dash, ending)
 }

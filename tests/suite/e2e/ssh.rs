@@ -367,6 +367,33 @@ fn a_detached_dashboard_ends_for_good_after_the_window_and_its_held_decision_is_
     t.rt.block_on(server.stop());
 }
 
+/// Waits for the clock on purpose: what it checks is the idle timeout itself (1 s here).
+#[test]
+fn an_idle_session_is_disconnected_with_a_message_and_its_dashboard_waits() {
+    let t = Setup::new();
+    let options = ServeOptions {
+        limits: Limits {
+            idle_timeout: Duration::from_secs(1),
+            ..Limits::default()
+        },
+        ..t.options()
+    };
+    let server = t.serve(options, 0);
+    let mut s = ssh(server.port(), &t.alice, &[], &[], 24, 80);
+    s.wait_for("the sign-in pop-up", |x| x.contains("Sign in"));
+    s.send(b"S");
+    let st = s.wait_exit();
+    let raw = String::from_utf8_lossy(&s.bytes()).to_string();
+    assert!(raw.contains("no key for 1 s: disconnected"), "{raw}");
+    assert!(
+        raw.rfind("\x1b[?1049l") > raw.rfind("\x1b[?1049h"),
+        "terminal given back: {st:?}"
+    );
+    wait_detached(&server);
+    assert_eq!(server.sessions(), 1);
+    t.rt.block_on(server.stop());
+}
+
 #[test]
 fn one_sessions_panic_leaves_the_others_drawing_and_thai_comes_from_the_clients_lang() {
     let t = Setup::new();
