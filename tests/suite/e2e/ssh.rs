@@ -32,9 +32,14 @@ struct ClientKey {
 }
 
 fn keygen(dir: &Path, name: &str) -> ClientKey {
+    keygen_of(dir, name, "ed25519")
+}
+
+/// [`keygen`] of another type (`rsa`, `ecdsa`).
+fn keygen_of(dir: &Path, name: &str, kind: &str) -> ClientKey {
     let path = dir.join(name);
     let st = Command::new("ssh-keygen")
-        .args(["-q", "-t", "ed25519", "-N", "", "-C", name, "-f"])
+        .args(["-q", "-t", kind, "-N", "", "-C", name, "-f"])
         .arg(&path)
         .status()
         .expect("ssh-keygen runs");
@@ -260,6 +265,22 @@ fn a_key_not_in_the_file_is_refused_and_exec_and_sftp_are_refused_with_a_message
     s.kill();
     t.rt.block_on(server.stop());
     assert!(t.demo.mutations().is_empty());
+}
+
+#[test]
+fn rsa_and_ecdsa_keys_sign_in_too() {
+    let t = Setup::new();
+    let rsa = keygen_of(t.dir.path(), "rsa", "rsa");
+    let ecdsa = keygen_of(t.dir.path(), "ecdsa", "ecdsa");
+    let file = format!("{}{}{}", t.alice.public, rsa.public, ecdsa.public);
+    std::fs::write(t.dir.path().join("authorized_keys"), file).expect("write");
+    let server = t.serve(t.options(), 0);
+    for key in [&rsa, &ecdsa] {
+        let mut s = ssh(server.port(), key, &[], &[], 24, 80);
+        s.wait_for("the sign-in pop-up", |x| x.contains("Sign in"));
+        s.kill();
+    }
+    t.rt.block_on(server.stop());
 }
 
 #[test]
