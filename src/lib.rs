@@ -39,7 +39,9 @@ pub const ROOMS: &[(&str, &[&str])] = &[
     ),
     (
         "ssh",
-        &["api", "app", "config", "i18n", "ops", "runtime", "ui"],
+        &[
+            "api", "app", "config", "i18n", "ops", "runtime", "text", "ui",
+        ],
     ),
     (
         "cli",

@@ -197,13 +197,10 @@ impl Conn {
         let claim = match claim {
             Ok(c) => c,
             Err(full) => {
+                let lang = self.lang();
                 let text = match full {
-                    Full::Total(n) => {
-                        format!("the server has {n} dashboards open, its most: try again later")
-                    }
-                    Full::PerKey(n) => {
-                        format!("this key has {n} dashboards open, its most: quit one first")
-                    }
+                    Full::Total(n) => crate::tr!(lang, "ssh-full-total", n = n),
+                    Full::PerKey(n) => crate::tr!(lang, "ssh-full-key", n = n),
                 };
                 tracing::warn!(key = %key, "{text}");
                 tokio::spawn(async move { session::refuse(&handle, channel, &text, 1).await });
@@ -251,7 +248,7 @@ async fn supervise(
                 session::refuse(
                     &handle,
                     channel,
-                    "your earlier session has just ended: connect again for a new one",
+                    &crate::i18n::tr(lang, "ssh-earlier-ended"),
                     1,
                 )
                 .await;
@@ -283,7 +280,7 @@ async fn supervise(
             session::refuse(
                 &handle,
                 channel,
-                "this session stopped on an internal error (see the server's log); others are not touched",
+                &crate::i18n::tr(lang, "ssh-session-failed"),
                 1,
             )
             .await;
@@ -439,15 +436,8 @@ impl Handler for Conn {
         session.channel_success(channel)?;
         if self.size.is_none() {
             let handle = session.handle();
-            tokio::spawn(async move {
-                session::refuse(
-                    &handle,
-                    channel,
-                    "the dashboard needs a terminal: connect with ssh -t",
-                    1,
-                )
-                .await
-            });
+            let text = crate::i18n::tr(self.lang(), "ssh-needs-terminal");
+            tokio::spawn(async move { session::refuse(&handle, channel, &text, 1).await });
             return Ok(());
         }
         self.start_dashboard(channel, session);
@@ -463,15 +453,8 @@ impl Handler for Conn {
         tracing::info!(peer = %self.peer, "exec refused");
         session.channel_success(channel)?;
         let handle = session.handle();
-        tokio::spawn(async move {
-            session::refuse(
-                &handle,
-                channel,
-                "commands are refused here: this server runs the dashboard only (connect without a command)",
-                1,
-            )
-            .await
-        });
+        let text = crate::i18n::tr(self.lang(), "ssh-refused-exec");
+        tokio::spawn(async move { session::refuse(&handle, channel, &text, 1).await });
         Ok(())
     }
 
@@ -484,10 +467,8 @@ impl Handler for Conn {
         tracing::info!(peer = %self.peer, subsystem = name, "subsystem refused");
         session.channel_success(channel)?;
         let handle = session.handle();
-        let text = format!(
-            "the subsystem {:?} is refused here (no sftp, no file transfer): this server runs the dashboard only",
-            name.chars().take(32).collect::<String>()
-        );
+        let name = format!("{:?}", crate::text::clean(name, 32));
+        let text = crate::tr!(self.lang(), "ssh-refused-subsystem", name = name);
         tokio::spawn(async move { session::refuse(&handle, channel, &text, 1).await });
         Ok(())
     }

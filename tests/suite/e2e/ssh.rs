@@ -250,6 +250,18 @@ fn a_key_not_in_the_file_is_refused_and_exec_and_sftp_are_refused_with_a_message
     assert!(!st.success(), "{st:?}");
     let text = String::from_utf8_lossy(&s.bytes()).to_string();
     assert!(text.contains("commands are refused here"), "{text}");
+    // In the client's language.
+    let s = ssh(
+        server.port(),
+        &t.alice,
+        &["-o", "SetEnv=LANG=th_TH.UTF-8"],
+        &["ls"],
+        24,
+        80,
+    );
+    assert!(!s.wait_exit().success());
+    let text = String::from_utf8_lossy(&s.bytes()).to_string();
+    assert!(text.contains("ให้บริการแดชบอร์ดเท่านั้น"), "{text}");
 
     let s = ssh(server.port(), &t.alice, &["-s"], &["sftp"], 24, 80);
     let st = s.wait_exit();
