@@ -171,6 +171,11 @@ fn wait_detached(server: &ServerHandle) {
     assert_eq!(server.waiting(), 1, "the dashboard waits for its key");
 }
 
+/// The width of a line in terminal cells.
+fn unicode_width(line: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(line)
+}
+
 /// Rows of the queue on a screen (each shows its request's number, `#5....`).
 fn rows(screen: &str) -> usize {
     screen.matches(" #5").count()
@@ -200,6 +205,23 @@ fn sign_in_by_pasting_a_token_approve_and_quit() {
     assert!(screen.contains("in memory only"), "{screen}");
     let screen = sign_in(&mut s, &m.token);
     assert!(!screen.contains(&m.token), "the token is never on screen");
+    // The client's window shrinks (window-change): the dashboard is laid out again for
+    // 80x24, its hint bar on the last row.
+    s.resize(24, 80);
+    // (At 120 columns the request pane stands beside the queue; at 80 it is below it,
+    // beside the club pane: only a new layout draws that.)
+    let small = s.wait_for("the dashboard laid out for 80x24", |x| {
+        x.lines()
+            .nth(1)
+            .is_some_and(|l| l.contains("Queue") && !l.contains("Request"))
+            && x.lines()
+                .any(|l| l.contains("┌ Request") && l.contains("Club lookup"))
+            && x.lines().nth(23).is_some_and(|l| l.contains("q quit"))
+    });
+    assert!(
+        small.lines().all(|l| unicode_width(l) <= 80),
+        "nothing wider than the window:\n{small}"
+    );
     let before = t.demo.pending_for("moderator").len();
     s.send(b"a");
     s.wait_for("the approval on screen", |x| x.contains(": approved"));
