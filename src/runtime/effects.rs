@@ -51,6 +51,30 @@ pub struct Runner {
     pending_save: Option<(SavedQueue, Instant)>,
     journal: Option<Vec<AuditEntry>>,
     origin: Option<Origin>,
+    clipboard: Option<Clipboard>,
+}
+
+/// Where copied text goes instead of the [`Screen`] (a `serve-ssh` session: OSC 52 into its
+/// SSH channel, to the client's terminal). Clones share the target.
+#[derive(Clone)]
+pub struct Clipboard(std::sync::Arc<dyn Fn(&str) + Send + Sync>);
+
+impl Clipboard {
+    /// A clipboard that hands copied text to `put`.
+    pub fn new(put: impl Fn(&str) + Send + Sync + 'static) -> Clipboard {
+        Clipboard(std::sync::Arc::new(put))
+    }
+
+    /// Copies `text`.
+    pub fn copy(&self, text: &str) {
+        (self.0)(text)
+    }
+}
+
+impl std::fmt::Debug for Clipboard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Clipboard")
+    }
 }
 
 /// Who acts through a runner when it is not the local dashboard: stamped on every audit
@@ -74,7 +98,14 @@ impl Runner {
             pending_save: None,
             journal: None,
             origin: None,
+            clipboard: None,
         }
+    }
+
+    /// Copied text goes to `clipboard` instead of the screen.
+    pub fn with_clipboard(mut self, clipboard: Clipboard) -> Runner {
+        self.clipboard = Some(clipboard);
+        self
     }
 
     /// Stamps every audit line with `origin` (`via` and the key's fingerprint).
@@ -148,7 +179,10 @@ impl Runner {
                 Effect::SaveQueue(q) => {
                     self.pending_save = Some((q, Instant::now() + SAVE_DEBOUNCE));
                 }
-                Effect::Copy(text) => screen.copy(&text),
+                Effect::Copy(text) => match &self.clipboard {
+                    Some(c) => c.copy(&text),
+                    None => screen.copy(&text),
+                },
                 Effect::SetMouse(on) => screen.set_mouse(on),
                 Effect::Redraw => screen.redraw(),
                 Effect::Suspend => screen.suspend(),

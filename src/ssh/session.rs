@@ -22,7 +22,7 @@ use super::Shared;
 use crate::app::{Model, ModelOptions, Msg};
 use crate::i18n::Lang;
 use crate::i18n::dates::YearStyle;
-use crate::runtime::effects::{Files, Origin, Runner};
+use crate::runtime::effects::{Clipboard, Files, Origin, Runner};
 use crate::runtime::event_loop::{self, Channels, Clock, LoopOptions};
 use crate::runtime::lean::{LeanBackend, SharedSize};
 use crate::runtime::worker;
@@ -42,7 +42,13 @@ pub(crate) struct Dash {
     started: bool,
     /// The window it was last drawn in (kept while detached).
     size: SharedSize,
+    /// The packets of the connection it is attached to, for copied text (OSC 52); `None`
+    /// while detached.
+    clipboard_to: ClipboardTo,
 }
+
+/// The connection a dashboard's copied text goes to, while it has one.
+type ClipboardTo = Arc<std::sync::Mutex<Option<mpsc::UnboundedSender<Vec<u8>>>>>;
 
 impl Dash {
     /// A new dashboard for the key `key` in `lang`: signed out (it opens on the sign-in
@@ -75,6 +81,22 @@ impl Dash {
             thai_keys: s.thai_keys,
             decision_delay: s.decision_delay,
         });
+        let clipboard_to: ClipboardTo = Arc::default();
+        let to = clipboard_to.clone();
+        // Copied ids reach the client's terminal as OSC 52, as the local dashboard sends
+        // them to its own.
+        let clipboard = Clipboard::new(move |text| {
+            let mut bytes = Vec::new();
+            let _ = crossterm::queue!(
+                bytes,
+                crossterm::clipboard::CopyToClipboard::to_clipboard_from(text.as_bytes())
+            );
+            if let Ok(slot) = to.lock()
+                && let Some(tx) = slot.as_ref()
+            {
+                let _ = tx.send(bytes);
+            }
+        });
         let runner = Runner::new(
             client,
             worker,
@@ -87,7 +109,8 @@ impl Dash {
         .with_origin(Origin {
             via: "ssh".to_owned(),
             key: Some(key.to_owned()),
-        });
+        })
+        .with_clipboard(clipboard);
         let opts = LoopOptions {
             auto_refresh: s.auto_refresh,
             theme: crate::ui::Theme::from_env(),
@@ -103,6 +126,7 @@ impl Dash {
             opts,
             started: false,
             size: SharedSize::new(80, 24),
+            clipboard_to,
         }
     }
 
@@ -230,6 +254,9 @@ pub(crate) async fn attach(
         buf: Vec::new(),
         tx: out.tx.clone(),
     };
+    if let Ok(mut slot) = dash.clipboard_to.lock() {
+        *slot = Some(out.tx.clone());
+    }
     if enter(&mut out).is_err() {
         return (dash, Ending::Detached);
     }
@@ -292,6 +319,9 @@ pub(crate) async fn attach(
         }
         Ending::Detached
     };
+    if let Ok(mut slot) = dash.clipboard_to.lock() {
+        *slot = None;
+    }
     // The frames' writer goes with the terminal; every packet is handed over before the
     // channel closes.
     drop(terminal);

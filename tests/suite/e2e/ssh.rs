@@ -234,6 +234,32 @@ fn sign_in_by_pasting_a_token_approve_and_quit() {
         .expect("id");
     assert_eq!(t.demo.request_status(id), Some(MembershipStatus::Approved));
     assert_eq!(t.demo.pending_for("moderator").len(), before - 1);
+    // `y` copies the selected id: OSC 52 reaches the client's terminal through the channel.
+    s.send(b"y");
+    let deadline = std::time::Instant::now() + GUARD;
+    while !String::from_utf8_lossy(&s.bytes()).contains("\x1b]52;c;")
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let raw = String::from_utf8_lossy(&s.bytes()).to_string();
+    let osc = raw
+        .split("\x1b]52;c;")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no OSC 52 in the output"));
+    let b64: String = osc
+        .chars()
+        .take_while(|c| *c != '\x07' && *c != '\x1b')
+        .collect();
+    use base64::Engine as _;
+    let copied = base64::engine::general_purpose::STANDARD
+        .decode(b64.as_bytes())
+        .expect("base64");
+    let copied = String::from_utf8(copied).expect("utf-8");
+    assert!(
+        copied.parse::<uuid::Uuid>().is_ok(),
+        "a request id: {copied}"
+    );
     s.send(b"q");
     let st = s.wait_exit();
     assert!(st.success(), "ssh exits 0 after q: {st:?}");
