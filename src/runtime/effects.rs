@@ -51,29 +51,47 @@ pub struct Runner {
     pending_save: Option<(SavedQueue, Instant)>,
     journal: Option<Vec<AuditEntry>>,
     origin: Option<Origin>,
-    clipboard: Option<Clipboard>,
+    remote: Option<RemoteTerminal>,
 }
 
-/// Where copied text goes instead of the [`Screen`] (a `serve-ssh` session: OSC 52 into its
-/// SSH channel, to the client's terminal). Clones share the target.
+/// A terminal reached by bytes rather than through the process's standard output (a
+/// `serve-ssh` session: its SSH channel). With one, the runner writes what the local
+/// dashboard's [`Screen`] would write to its own terminal: copied text as OSC 52, mouse
+/// capture on and off. Clones share the target.
 #[derive(Clone)]
-pub struct Clipboard(std::sync::Arc<dyn Fn(&str) + Send + Sync>);
+pub struct RemoteTerminal(std::sync::Arc<dyn Fn(Vec<u8>) + Send + Sync>);
 
-impl Clipboard {
-    /// A clipboard that hands copied text to `put`.
-    pub fn new(put: impl Fn(&str) + Send + Sync + 'static) -> Clipboard {
-        Clipboard(std::sync::Arc::new(put))
+impl RemoteTerminal {
+    /// A terminal that takes its bytes through `send`.
+    pub fn new(send: impl Fn(Vec<u8>) + Send + Sync + 'static) -> RemoteTerminal {
+        RemoteTerminal(std::sync::Arc::new(send))
     }
 
-    /// Copies `text`.
+    /// Puts `text` on the terminal's clipboard (OSC 52).
     pub fn copy(&self, text: &str) {
-        (self.0)(text)
+        let mut bytes = Vec::new();
+        let _ = crossterm::queue!(
+            bytes,
+            crossterm::clipboard::CopyToClipboard::to_clipboard_from(text.as_bytes())
+        );
+        (self.0)(bytes)
+    }
+
+    /// Turns mouse capture on or off.
+    pub fn set_mouse(&self, on: bool) {
+        let mut bytes = Vec::new();
+        let _ = if on {
+            crossterm::queue!(bytes, crossterm::event::EnableMouseCapture)
+        } else {
+            crossterm::queue!(bytes, crossterm::event::DisableMouseCapture)
+        };
+        (self.0)(bytes)
     }
 }
 
-impl std::fmt::Debug for Clipboard {
+impl std::fmt::Debug for RemoteTerminal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Clipboard")
+        f.write_str("RemoteTerminal")
     }
 }
 
@@ -98,13 +116,13 @@ impl Runner {
             pending_save: None,
             journal: None,
             origin: None,
-            clipboard: None,
+            remote: None,
         }
     }
 
-    /// Copied text goes to `clipboard` instead of the screen.
-    pub fn with_clipboard(mut self, clipboard: Clipboard) -> Runner {
-        self.clipboard = Some(clipboard);
+    /// Copied text and mouse capture go to `remote` instead of the screen.
+    pub fn with_remote(mut self, remote: RemoteTerminal) -> Runner {
+        self.remote = Some(remote);
         self
     }
 
@@ -179,11 +197,14 @@ impl Runner {
                 Effect::SaveQueue(q) => {
                     self.pending_save = Some((q, Instant::now() + SAVE_DEBOUNCE));
                 }
-                Effect::Copy(text) => match &self.clipboard {
-                    Some(c) => c.copy(&text),
+                Effect::Copy(text) => match &self.remote {
+                    Some(r) => r.copy(&text),
                     None => screen.copy(&text),
                 },
-                Effect::SetMouse(on) => screen.set_mouse(on),
+                Effect::SetMouse(on) => match &self.remote {
+                    Some(r) => r.set_mouse(on),
+                    None => screen.set_mouse(on),
+                },
                 Effect::Redraw => screen.redraw(),
                 Effect::Suspend => screen.suspend(),
                 Effect::Quit => quit = true,

@@ -22,7 +22,7 @@ use super::Shared;
 use crate::app::{Model, ModelOptions, Msg};
 use crate::i18n::Lang;
 use crate::i18n::dates::YearStyle;
-use crate::runtime::effects::{Clipboard, Files, Origin, Runner};
+use crate::runtime::effects::{Files, Origin, RemoteTerminal, Runner};
 use crate::runtime::event_loop::{self, Channels, Clock, LoopOptions};
 use crate::runtime::lean::{LeanBackend, SharedSize};
 use crate::runtime::worker;
@@ -42,12 +42,12 @@ pub(crate) struct Dash {
     started: bool,
     /// The window it was last drawn in (kept while detached).
     size: SharedSize,
-    /// The packets of the connection it is attached to, for copied text (OSC 52); `None`
-    /// while detached.
+    /// The packets of the connection it is attached to, for copied text (OSC 52) and mouse
+    /// capture; `None` while detached.
     clipboard_to: ClipboardTo,
 }
 
-/// The connection a dashboard's copied text goes to, while it has one.
+/// The connection a dashboard's copied text and mouse capture go to, while it has one.
 type ClipboardTo = Arc<std::sync::Mutex<Option<mpsc::UnboundedSender<Vec<u8>>>>>;
 
 impl Dash {
@@ -83,14 +83,9 @@ impl Dash {
         });
         let clipboard_to: ClipboardTo = Arc::default();
         let to = clipboard_to.clone();
-        // Copied ids reach the client's terminal as OSC 52, as the local dashboard sends
-        // them to its own.
-        let clipboard = Clipboard::new(move |text| {
-            let mut bytes = Vec::new();
-            let _ = crossterm::queue!(
-                bytes,
-                crossterm::clipboard::CopyToClipboard::to_clipboard_from(text.as_bytes())
-            );
+        // Copied ids (OSC 52) and mouse capture reach the client's terminal, as the local
+        // dashboard's reach its own.
+        let remote = RemoteTerminal::new(move |bytes| {
             if let Ok(slot) = to.lock()
                 && let Some(tx) = slot.as_ref()
             {
@@ -110,7 +105,7 @@ impl Dash {
             via: "ssh".to_owned(),
             key: Some(key.to_owned()),
         })
-        .with_clipboard(clipboard);
+        .with_remote(remote);
         let opts = LoopOptions {
             auto_refresh: s.auto_refresh,
             theme: crate::ui::Theme::from_env(),
@@ -210,14 +205,17 @@ impl Write for ChannelOut {
 }
 
 /// Takes the client's terminal as the local dashboard takes its own: alternate screen,
-/// bracketed paste, cursor hidden.
-fn enter(out: &mut impl Write) -> io::Result<()> {
+/// bracketed paste, cursor hidden, mouse capture when on (`:mouse on`, kept on re-attach).
+fn enter(out: &mut impl Write, mouse: bool) -> io::Result<()> {
     crossterm::queue!(
         out,
         crossterm::terminal::EnterAlternateScreen,
         crossterm::event::EnableBracketedPaste,
         crossterm::cursor::Hide
     )?;
+    if mouse {
+        crossterm::queue!(out, crossterm::event::EnableMouseCapture)?;
+    }
     out.flush()
 }
 
@@ -226,6 +224,7 @@ fn leave(out: &mut impl Write) -> io::Result<()> {
     crossterm::queue!(
         out,
         crossterm::style::ResetColor,
+        crossterm::event::DisableMouseCapture,
         crossterm::event::DisableBracketedPaste,
         crossterm::terminal::LeaveAlternateScreen,
         crossterm::cursor::Show
@@ -257,7 +256,7 @@ pub(crate) async fn attach(
     if let Ok(mut slot) = dash.clipboard_to.lock() {
         *slot = Some(out.tx.clone());
     }
-    if enter(&mut out).is_err() {
+    if enter(&mut out, dash.model.mouse).is_err() {
         return (dash, Ending::Detached);
     }
     let mut terminal = match Terminal::new(LeanBackend::sized(out, size)) {

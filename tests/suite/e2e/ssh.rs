@@ -260,6 +260,18 @@ fn sign_in_by_pasting_a_token_approve_and_quit() {
         copied.parse::<uuid::Uuid>().is_ok(),
         "a request id: {copied}"
     );
+    // `:mouse on` turns mouse capture on in the client's terminal too.
+    s.send(b":mouse on\r");
+    let deadline = std::time::Instant::now() + GUARD;
+    while !String::from_utf8_lossy(&s.bytes()).contains("\x1b[?1000h")
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(
+        String::from_utf8_lossy(&s.bytes()).contains("\x1b[?1000h"),
+        "mouse capture asked of the client's terminal"
+    );
     s.send(b"q");
     let st = s.wait_exit();
     assert!(st.success(), "ssh exits 0 after q: {st:?}");
