@@ -1,6 +1,6 @@
 //! The command line: its definitions (clap derive) and [`run`], which hands each face its
-//! plain values: the dashboard and the demo to [`crate::runtime`], the scripting subcommands
-//! to [`crate::script`], with the flags as a [`config::Flags`]. The only module that knows
+//! plain values: the dashboard and the demo to [`crate::runtime`], `serve-ssh` to
+//! [`crate::ssh`], the scripting subcommands to [`crate::script`], with the flags as a [`config::Flags`]. The only module that knows
 //! both faces.
 
 use std::io::Write;
@@ -41,6 +41,9 @@ pub enum Command {
     Demo(DemoArgs),
     /// Run the demo server alone and print its URL and credentials (for curl and tests).
     ServeDemo(ServeDemoArgs),
+    /// Serve the dashboard over SSH: every moderator connects with `ssh -p 2222 HOST` and
+    /// gets a dashboard of their own (public-key sign-in, keys from --authorized-keys).
+    ServeSsh(ServeSshArgs),
     /// The scripting subcommands (whoami, requests, clubs).
     #[command(flatten)]
     Script(crate::script::ScriptCommand),
@@ -219,6 +222,115 @@ pub struct ServeDemoArgs {
     pub extra_requests: usize,
 }
 
+/// Options of `serve-ssh` (the connection flags, --base-url, --api-key-file, --config,
+/// --read-only, --concurrency and --timeout, are the dashboard's, before or after it).
+#[derive(Debug, Args, Clone)]
+pub struct ServeSshArgs {
+    /// Address and port to listen on.
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:2222")]
+    pub listen: std::net::SocketAddr,
+    /// The public keys that may sign in (OpenSSH authorized_keys format; read again when it
+    /// changes). Required unless --allow-any-key.
+    #[arg(long, value_name = "FILE")]
+    pub authorized_keys: Option<PathBuf>,
+    /// Let any public key sign in (a demo on a closed network; each session still signs in
+    /// to the service with its own token).
+    #[arg(long, conflicts_with = "authorized_keys")]
+    pub allow_any_key: bool,
+    /// The server's host key (ed25519, made with mode 0600 on first start) [default:
+    /// $XDG_STATE_HOME/club-admin/ssh_host_ed25519_key].
+    #[arg(long, value_name = "FILE")]
+    pub host_key: Option<PathBuf>,
+    /// Minutes a dropped session's dashboard waits for the same key to come back (0: it
+    /// ends at once).
+    #[arg(long, value_name = "MINUTES", default_value_t = 10, allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub reattach_minutes: u64,
+    /// Dashboards open at once, in all (attached or waiting).
+    #[arg(long, value_name = "N", default_value_t = 64, allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub max_sessions: usize,
+    /// Dashboards open at once with one key.
+    #[arg(long, value_name = "N", default_value_t = 3, allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub max_sessions_per_key: usize,
+    /// Minutes without a key from the client before its session is disconnected (its
+    /// dashboard then waits to be re-attached).
+    #[arg(long, value_name = "MINUTES", default_value_t = 30, allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub idle_minutes: u64,
+    /// Seconds a connection has to sign in.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30, allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub auth_timeout: u64,
+    /// Public keys a connection may try.
+    #[arg(long, value_name = "N", default_value_t = 6, allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub auth_attempts: usize,
+    /// The largest window drawn; a larger one gets this much.
+    #[arg(long, value_name = "COLSxROWS", default_value = "400x200", value_parser = window)]
+    pub max_window: (u16, u16),
+    /// Default language of a session: th or en (a client's LANG / LC_ALL naming Thai or
+    /// English wins) [default: the config file's `language`, else the server's locale].
+    #[arg(long, value_name = "LANG", value_parser = ["th", "en"])]
+    pub lang: Option<String>,
+    /// Hold each approve/decline this long before sending it (z takes it back meanwhile);
+    /// 0 sends at once [default: 5, at most 60].
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub decision_delay: Option<u64>,
+}
+
+/// `COLSxROWS`, each from 20 to 1000.
+fn window(text: &str) -> Result<(u16, u16), String> {
+    let (c, r) = text
+        .trim()
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("{text} is not COLSxROWS (400x200)"))?;
+    let n = |v: &str| -> Result<u16, String> {
+        match v.trim().parse::<u16>() {
+            Ok(n) if (20..=1000).contains(&n) => Ok(n),
+            _ => Err(format!("{v} is not a whole number from 20 to 1000")),
+        }
+    };
+    Ok((n(c)?, n(r)?))
+}
+
+impl ServeSshArgs {
+    /// The server's options.
+    ///
+    /// Errors: no host key given and no state directory to put it in; a limit of 0.
+    pub fn options(&self) -> Result<crate::ssh::ServeOptions, String> {
+        let host_key = self
+            .host_key
+            .clone()
+            .or_else(crate::ssh::default_host_key)
+            .ok_or("no state directory for the host key: give --host-key FILE")?;
+        for (name, v) in [
+            ("--max-sessions", self.max_sessions),
+            ("--max-sessions-per-key", self.max_sessions_per_key),
+            ("--auth-attempts", self.auth_attempts),
+        ] {
+            if v == 0 {
+                return Err(format!("{name} 0 lets no one in: give 1 or more"));
+            }
+        }
+        if self.auth_timeout == 0 || self.idle_minutes == 0 {
+            return Err("--auth-timeout and --idle-minutes must be 1 or more".into());
+        }
+        let minutes = |m: u64| std::time::Duration::from_secs(m.saturating_mul(60));
+        Ok(crate::ssh::ServeOptions {
+            listen: self.listen,
+            host_key,
+            authorized_keys: self.authorized_keys.clone(),
+            allow_any_key: self.allow_any_key,
+            limits: crate::ssh::Limits {
+                max_sessions: self.max_sessions,
+                max_sessions_per_key: self.max_sessions_per_key,
+                idle_timeout: minutes(self.idle_minutes),
+                auth_timeout: std::time::Duration::from_secs(self.auth_timeout),
+                auth_attempts: self.auth_attempts,
+                max_window: self.max_window,
+            },
+            reattach: minutes(self.reattach_minutes),
+            panic_key: None,
+        })
+    }
+}
+
 impl ServeDemoArgs {
     /// The demo server to run.
     pub fn options(&self) -> crate::demo::DemoOptions {
@@ -367,6 +479,27 @@ pub fn run(cli: Cli) -> ExitCode {
                 Ok(exit) => exit.into(),
                 Err(code) => code,
             }
+        }
+        Some(Command::ServeSsh(a)) => {
+            init_logging(conn.log_file.clone(), "serve-ssh");
+            if conn.token_file.is_some() {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "club-admin: serve-ssh takes no --token-file: each session signs in with its own token"
+                );
+                return Exit::Usage.into();
+            }
+            let options = match a.options() {
+                Ok(o) => o,
+                Err(e) => {
+                    let _ = writeln!(std::io::stderr(), "club-admin: {e}");
+                    return Exit::Usage.into();
+                }
+            };
+            let mut flags = conn.flags(None);
+            flags.lang = a.lang.clone();
+            flags.decision_delay = a.decision_delay;
+            finish(block_on(crate::ssh::serve(options, &flags)))
         }
         Some(Command::ServeDemo(a)) => {
             init_logging(conn.log_file.clone(), "serve-demo");

@@ -1,10 +1,10 @@
 //! club-admin: a terminal dashboard for the moderators of a school's club administration
 //! service. See `README.md` for use; `docs/architecture.md` for the shape of the code.
 //!
-//! Layers (arrows point one way): [`cli`] parses and hands plain values to [`runtime`] and
-//! [`script`]; [`ui`] reads [`app`]; [`runtime`] drives [`app`] and [`api`]; [`app`] knows
-//! neither the terminal nor HTTP; [`config`] knows neither [`cli`] nor [`app`]; [`api`]
-//! knows nothing above it.
+//! Layers (arrows point one way): [`cli`] parses and hands plain values to [`runtime`],
+//! [`ssh`] (the dashboard served over SSH, built on [`runtime`]) and [`script`]; [`ui`]
+//! reads [`app`]; [`runtime`] drives [`app`] and [`api`]; [`app`] knows neither the terminal
+//! nor HTTP; [`config`] knows neither [`cli`] nor [`app`]; [`api`] knows nothing above it.
 
 #![warn(missing_docs)]
 
@@ -17,6 +17,7 @@ pub mod i18n;
 pub mod ops;
 pub mod runtime;
 pub mod script;
+pub mod ssh;
 pub mod text;
 pub mod ui;
 
@@ -37,9 +38,15 @@ pub const ROOMS: &[(&str, &[&str])] = &[
         &["api", "app", "config", "demo", "i18n", "ops", "text", "ui"],
     ),
     (
+        "ssh",
+        &[
+            "api", "app", "config", "i18n", "ops", "runtime", "text", "ui",
+        ],
+    ),
+    (
         "cli",
         &[
-            "api", "config", "demo", "i18n", "ops", "runtime", "script", "text",
+            "api", "config", "demo", "i18n", "ops", "runtime", "script", "ssh", "text",
         ],
     ),
 ];

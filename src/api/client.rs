@@ -304,6 +304,21 @@ impl ApiClient {
         })
     }
 
+    /// A client for another user of the same process (a `serve-ssh` session): the same
+    /// server, API key, HTTP connection pool and [`Limiter`](super::limit::Limiter) (the
+    /// `--concurrency` ceiling holds for the whole process), with a token slot of its own,
+    /// empty. Its clones share that slot; this client's token is untouched.
+    pub fn for_session(&self) -> ApiClient {
+        ApiClient {
+            http: self.http.clone(),
+            base: self.base.clone(),
+            api_key: self.api_key.clone(),
+            token: Arc::new(RwLock::new(None)),
+            limiter: self.limiter.clone(),
+            options: self.options.clone(),
+        }
+    }
+
     /// The validated base URL, without a trailing slash.
     pub fn base_url(&self) -> &str {
         &self.base

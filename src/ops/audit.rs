@@ -1,5 +1,5 @@
 //! The audit file: one JSON line per write and per settled outcome, written the same way by
-//! every face (`via`: `dashboard`, `cli`). `<state dir>/audit.jsonl`, mode 0600, appended and
+//! every face (`via`: `dashboard`, `cli`, `ssh`). `<state dir>/audit.jsonl`, mode 0600, appended and
 //! flushed line by line, never holding a secret.
 //!
 //! A write whose answer was lost gets two lines: `unknown` when the answer is lost, then
@@ -68,9 +68,14 @@ pub struct AuditEntry {
     /// For `add-contact`: the contact's type and value (`line @robot_club`), sanitised.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
-    /// Which face acted: `dashboard` or `cli` (absent in lines written before it existed).
+    /// Which face acted: `dashboard`, `cli` or `ssh` (the dashboard served by `serve-ssh`);
+    /// absent in lines written before it existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
+    /// For `via: ssh`: the fingerprint of the SSH key the session signed in with
+    /// (`SHA256:` and 43 base64 characters, as `ssh-keygen -l` prints it); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 /// Who writes audit lines, and where: the file (none: nothing is written, as without a state
@@ -112,6 +117,7 @@ impl AuditLog {
             detail,
             value: None,
             via: Some(self.via.to_owned()),
+            key: None,
         }
     }
 

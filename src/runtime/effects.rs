@@ -50,6 +50,59 @@ pub struct Runner {
     files: Files,
     pending_save: Option<(SavedQueue, Instant)>,
     journal: Option<Vec<AuditEntry>>,
+    origin: Option<Origin>,
+    remote: Option<RemoteTerminal>,
+}
+
+/// A terminal reached by bytes rather than through the process's standard output (a
+/// `serve-ssh` session: its SSH channel). With one, the runner writes what the local
+/// dashboard's [`Screen`] would write to its own terminal: copied text as OSC 52, mouse
+/// capture on and off. Clones share the target.
+#[derive(Clone)]
+pub struct RemoteTerminal(std::sync::Arc<dyn Fn(Vec<u8>) + Send + Sync>);
+
+impl RemoteTerminal {
+    /// A terminal that takes its bytes through `send`.
+    pub fn new(send: impl Fn(Vec<u8>) + Send + Sync + 'static) -> RemoteTerminal {
+        RemoteTerminal(std::sync::Arc::new(send))
+    }
+
+    /// Puts `text` on the terminal's clipboard (OSC 52).
+    pub fn copy(&self, text: &str) {
+        let mut bytes = Vec::new();
+        let _ = crossterm::queue!(
+            bytes,
+            crossterm::clipboard::CopyToClipboard::to_clipboard_from(text.as_bytes())
+        );
+        (self.0)(bytes)
+    }
+
+    /// Turns mouse capture on or off.
+    pub fn set_mouse(&self, on: bool) {
+        let mut bytes = Vec::new();
+        let _ = if on {
+            crossterm::queue!(bytes, crossterm::event::EnableMouseCapture)
+        } else {
+            crossterm::queue!(bytes, crossterm::event::DisableMouseCapture)
+        };
+        (self.0)(bytes)
+    }
+}
+
+impl std::fmt::Debug for RemoteTerminal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RemoteTerminal")
+    }
+}
+
+/// Who acts through a runner when it is not the local dashboard: stamped on every audit
+/// line it writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    /// The face: `ssh` for a `serve-ssh` session.
+    pub via: String,
+    /// The SSH key's fingerprint (`SHA256:...`).
+    pub key: Option<String>,
 }
 
 impl Runner {
@@ -62,7 +115,21 @@ impl Runner {
             files,
             pending_save: None,
             journal: None,
+            origin: None,
+            remote: None,
         }
+    }
+
+    /// Copied text and mouse capture go to `remote` instead of the screen.
+    pub fn with_remote(mut self, remote: RemoteTerminal) -> Runner {
+        self.remote = Some(remote);
+        self
+    }
+
+    /// Stamps every audit line with `origin` (`via` and the key's fingerprint).
+    pub fn with_origin(mut self, origin: Origin) -> Runner {
+        self.origin = Some(origin);
+        self
     }
 
     /// Also keeps every audit entry in memory ([`Runner::journal`]), for tests and
@@ -109,7 +176,11 @@ impl Runner {
                         }),
                     }
                 }
-                Effect::Audit(entry) => {
+                Effect::Audit(mut entry) => {
+                    if let Some(o) = &self.origin {
+                        entry.via = Some(o.via.clone());
+                        entry.key = o.key.clone();
+                    }
                     tracing::info!(action = %entry.action, target = %entry.target, outcome = ?entry.outcome, "audit");
                     if let Some(p) = &self.files.audit_path
                         && let Err(e) = append_json_line(p, &entry)
@@ -126,8 +197,14 @@ impl Runner {
                 Effect::SaveQueue(q) => {
                     self.pending_save = Some((q, Instant::now() + SAVE_DEBOUNCE));
                 }
-                Effect::Copy(text) => screen.copy(&text),
-                Effect::SetMouse(on) => screen.set_mouse(on),
+                Effect::Copy(text) => match &self.remote {
+                    Some(r) => r.copy(&text),
+                    None => screen.copy(&text),
+                },
+                Effect::SetMouse(on) => match &self.remote {
+                    Some(r) => r.set_mouse(on),
+                    None => screen.set_mouse(on),
+                },
                 Effect::Redraw => screen.redraw(),
                 Effect::Suspend => screen.suspend(),
                 Effect::Quit => quit = true,

@@ -132,14 +132,32 @@ fn apply<B: Backend>(
     msgs: impl IntoIterator<Item = Msg>,
     msg_tx: &mpsc::UnboundedSender<Msg>,
 ) -> bool {
+    apply_on(
+        &mut TermScreen { terminal, real },
+        clock,
+        model,
+        runner,
+        msgs,
+        msg_tx,
+    )
+}
+
+/// [`apply`] on any [`Screen`].
+fn apply_on(
+    screen: &mut dyn Screen,
+    clock: &Clock,
+    model: &mut Model,
+    runner: &mut Runner,
+    msgs: impl IntoIterator<Item = Msg>,
+    msg_tx: &mpsc::UnboundedSender<Msg>,
+) -> bool {
     let mut quit = false;
-    let mut screen = TermScreen { terminal, real };
     let mut msgs: std::collections::VecDeque<Msg> = msgs.into_iter().collect();
     while let Some(m) = msgs.pop_front() {
         let fx = update(model, m);
         let suspended = fx.iter().any(|e| matches!(e, Effect::Suspend));
         let mut feedback = Vec::new();
-        quit |= runner.run(fx, &mut screen, &mut feedback);
+        quit |= runner.run(fx, screen, &mut feedback);
         for f in feedback {
             let _ = msg_tx.send(f);
         }
@@ -179,11 +197,80 @@ pub async fn run_loop<B, S, F>(
     model: &mut Model,
     runner: &mut Runner,
     opts: &LoopOptions,
-    mut events: S,
+    events: S,
     msg_tx: mpsc::UnboundedSender<Msg>,
     mut msg_rx: mpsc::UnboundedReceiver<Msg>,
     initial: Vec<Msg>,
     stop: F,
+) -> io::Result<()>
+where
+    B: Backend,
+    S: Stream<Item = io::Result<Event>> + Unpin,
+    F: Future<Output = ()>,
+{
+    let channels = Channels {
+        tx: &msg_tx,
+        rx: &mut msg_rx,
+    };
+    run(
+        terminal, model, runner, opts, events, channels, initial, stop, true,
+    )
+    .await
+}
+
+/// The two ends of a dashboard's message channel (the worker's answers come in on `rx`;
+/// failed local effects are sent back on `tx`), lent to one run of the loop.
+pub struct Channels<'a> {
+    /// Where messages are sent (the worker holds a clone).
+    pub tx: &'a mpsc::UnboundedSender<Msg>,
+    /// Where they arrive.
+    pub rx: &'a mut mpsc::UnboundedReceiver<Msg>,
+}
+
+/// [`run_loop`] for a dashboard that outlives its terminal (a `serve-ssh` session, attached
+/// to one connection after another): the message channel is lent, not given, so the
+/// dashboard keeps it between runs. `fresh`: a new dashboard ([`crate::app::start`] runs
+/// first, as in [`run_loop`]); otherwise one that ran before and was left when its input
+/// ended: the user, the capabilities and the sign-in are where they were, the new
+/// terminal's size and layout are applied first, then `initial`, and the whole screen is
+/// drawn. Answers that came in meanwhile wait in `channels.rx` and are applied in their
+/// order.
+///
+/// Errors: drawing failed.
+#[allow(clippy::too_many_arguments)]
+pub async fn attach_loop<B, S, F>(
+    terminal: &mut Terminal<B>,
+    model: &mut Model,
+    runner: &mut Runner,
+    opts: &LoopOptions,
+    events: S,
+    channels: Channels<'_>,
+    initial: Vec<Msg>,
+    stop: F,
+    fresh: bool,
+) -> io::Result<()>
+where
+    B: Backend,
+    S: Stream<Item = io::Result<Event>> + Unpin,
+    F: Future<Output = ()>,
+{
+    run(
+        terminal, model, runner, opts, events, channels, initial, stop, fresh,
+    )
+    .await
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn run<B, S, F>(
+    terminal: &mut Terminal<B>,
+    model: &mut Model,
+    runner: &mut Runner,
+    opts: &LoopOptions,
+    mut events: S,
+    channels: Channels<'_>,
+    initial: Vec<Msg>,
+    stop: F,
+    fresh: bool,
 ) -> io::Result<()>
 where
     B: Backend,
@@ -196,10 +283,11 @@ where
         runner,
         opts,
         &mut events,
-        &msg_tx,
-        &mut msg_rx,
+        channels.tx,
+        channels.rx,
         initial,
         stop,
+        fresh,
     )
     .await;
     if let Some(Msg::EffectFailed { what, error }) = runner.flush_save() {
@@ -219,6 +307,7 @@ async fn drive<B, S, F>(
     msg_rx: &mut mpsc::UnboundedReceiver<Msg>,
     initial: Vec<Msg>,
     stop: F,
+    fresh: bool,
 ) -> io::Result<()>
 where
     B: Backend,
@@ -227,7 +316,7 @@ where
 {
     tokio::pin!(stop);
     let real = opts.real_terminal;
-    if start_up(terminal, model, runner, opts, msg_tx, initial)? {
+    if start_up(terminal, model, runner, opts, msg_tx, initial, fresh)? {
         return Ok(());
     }
     let mut dirty = true;
@@ -271,8 +360,8 @@ where
     Ok(())
 }
 
-/// Start-up: the effects of [`crate::app::start`], then the terminal's size, the layout and
-/// the `initial` messages. True when the app asked to quit already.
+/// Start-up: the effects of [`crate::app::start`] (when `fresh`), then the terminal's size,
+/// the layout and the `initial` messages. True when the app asked to quit already.
 ///
 /// Errors: the terminal's size could not be read.
 fn start_up<B: Backend>(
@@ -282,14 +371,18 @@ fn start_up<B: Backend>(
     opts: &LoopOptions,
     msg_tx: &mpsc::UnboundedSender<Msg>,
     initial: Vec<Msg>,
+    fresh: bool,
 ) -> io::Result<bool> {
     let real = opts.real_terminal;
     let (w, h) = size_of(terminal)?;
-    let fx = crate::app::start(model);
-    let mut feedback = Vec::new();
-    let mut quit = runner.run(fx, &mut TermScreen { terminal, real }, &mut feedback);
-    for f in feedback {
-        let _ = msg_tx.send(f);
+    let mut quit = false;
+    if fresh {
+        let fx = crate::app::start(model);
+        let mut feedback = Vec::new();
+        quit = runner.run(fx, &mut TermScreen { terminal, real }, &mut feedback);
+        for f in feedback {
+            let _ = msg_tx.send(f);
+        }
     }
     let layout = Msg::Layout {
         queue_rows: queue_rows(w, h, model.log.visible),
@@ -449,17 +542,66 @@ async fn finish_on_signal<B: Backend>(
     msg_rx: &mut mpsc::UnboundedReceiver<Msg>,
     wait: Duration,
 ) {
+    let mut screen = TermScreen { terminal, real };
+    finish_on(&mut screen, model, runner, msg_tx, msg_rx, wait).await;
+}
+
+/// [`finish_on_signal`] on any [`Screen`].
+async fn finish_on<Sc: Screen>(
+    screen: &mut Sc,
+    model: &mut Model,
+    runner: &mut Runner,
+    msg_tx: &mpsc::UnboundedSender<Msg>,
+    msg_rx: &mut mpsc::UnboundedReceiver<Msg>,
+    wait: Duration,
+) {
     let deadline = tokio::time::Instant::now() + wait;
     // Only a suspend reads it (`Msg::Resumed`), and nothing here suspends.
     let clock = &Clock::system();
-    apply(terminal, real, clock, model, runner, [Msg::Flush], msg_tx);
+    apply_on(screen, clock, model, runner, [Msg::Flush], msg_tx);
     while model.writes_pending() > 0 {
         match tokio::time::timeout_at(deadline, msg_rx.recv()).await {
             Ok(Some(m)) => {
-                apply(terminal, real, clock, model, runner, [m], msg_tx);
+                apply_on(screen, clock, model, runner, [m], msg_tx);
             }
             Ok(None) | Err(_) => break,
         }
     }
-    apply(terminal, real, clock, model, runner, [Msg::Stop], msg_tx);
+    apply_on(screen, clock, model, runner, [Msg::Stop], msg_tx);
+    if let Some(Msg::EffectFailed { what, error }) = runner.flush_save() {
+        tracing::warn!("{what:?} failed: {error}");
+    }
+}
+
+/// A screen that is not there (a `serve-ssh` dashboard whose connection is gone).
+struct NoScreen;
+
+impl Screen for NoScreen {
+    fn redraw(&mut self) {}
+    fn set_mouse(&mut self, _on: bool) {}
+    fn copy(&mut self, _text: &str) {}
+}
+
+/// The end for good of a dashboard that has no terminal any more (a `serve-ssh` session
+/// whose re-attach window passed, or whose server stops while it is detached): the same
+/// rule as a hang-up of the local dashboard. The answers that came in meanwhile are
+/// applied first; then held decisions are sent at once ([`Msg::Flush`]), answers are applied
+/// until no write is pending or `opts.final_wait` passes, and [`Msg::Stop`] audits what is
+/// still unanswered as `unknown`. The time is read from `opts.clock`.
+pub async fn finish_detached(
+    model: &mut Model,
+    runner: &mut Runner,
+    opts: &LoopOptions,
+    channels: Channels<'_>,
+) {
+    let wait = opts.final_wait;
+    let mut screen = NoScreen;
+    let mut waiting = Vec::new();
+    while let Ok(m) = channels.rx.try_recv() {
+        waiting.push(m);
+    }
+    let now = Msg::Tick(opts.clock.now());
+    let msgs = std::iter::once(now).chain(waiting);
+    apply_on(&mut screen, &opts.clock, model, runner, msgs, channels.tx);
+    finish_on(&mut screen, model, runner, channels.tx, channels.rx, wait).await;
 }

@@ -36,6 +36,36 @@ pub struct LeanBackend<W: Write> {
     known: bool,
     /// Whether the cursor is hidden, when known.
     cursor_hidden: Option<bool>,
+    /// Where the screen's size is read: the process's terminal when `None`, else a size
+    /// someone else keeps (a `serve-ssh` session's window).
+    size: Option<SharedSize>,
+}
+
+/// A screen size (columns, rows) kept by one party and read by another: a `serve-ssh`
+/// session's window, set on the client's `pty-req` and `window-change` and read by its
+/// [`LeanBackend`] before every frame. Clones share the size.
+#[derive(Debug, Clone, Default)]
+pub struct SharedSize(std::sync::Arc<std::sync::atomic::AtomicU32>);
+
+impl SharedSize {
+    /// A size of `cols` x `rows` cells.
+    pub fn new(cols: u16, rows: u16) -> SharedSize {
+        let s = SharedSize::default();
+        s.set(cols, rows);
+        s
+    }
+
+    /// Sets the size to `cols` x `rows` cells.
+    pub fn set(&self, cols: u16, rows: u16) {
+        let packed = (u32::from(cols) << 16) | u32::from(rows);
+        self.0.store(packed, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The size: (columns, rows).
+    pub fn get(&self) -> (u16, u16) {
+        let packed = self.0.load(std::sync::atomic::Ordering::Relaxed);
+        ((packed >> 16) as u16, (packed & 0xffff) as u16)
+    }
 }
 
 /// The colour and attributes the terminal writes with.
@@ -73,6 +103,16 @@ impl<W: Write> LeanBackend<W> {
             screen: Vec::new(),
             known: true,
             cursor_hidden: None,
+            size: None,
+        }
+    }
+
+    /// A backend writing to `writer` whose screen has the size `size` holds, not the
+    /// process's terminal's (a `serve-ssh` session: the writer goes to its SSH channel).
+    pub fn sized(writer: W, size: SharedSize) -> LeanBackend<W> {
+        LeanBackend {
+            size: Some(size),
+            ..LeanBackend::new(writer)
         }
     }
 
@@ -348,6 +388,12 @@ impl<W: Write> Backend for LeanBackend<W> {
     }
 
     fn get_cursor_position(&mut self) -> io::Result<Position> {
+        if self.size.is_some() {
+            // A remote terminal: asking would read the process's own terminal.
+            return Err(io::Error::other(
+                "the cursor of a remote screen is not asked for",
+            ));
+        }
         self.inner.get_cursor_position()
     }
 
@@ -373,11 +419,23 @@ impl<W: Write> Backend for LeanBackend<W> {
     }
 
     fn size(&self) -> io::Result<Size> {
-        self.inner.size()
+        match &self.size {
+            Some(s) => {
+                let (width, height) = s.get();
+                Ok(Size { width, height })
+            }
+            None => self.inner.size(),
+        }
     }
 
     fn window_size(&mut self) -> io::Result<WindowSize> {
-        self.inner.window_size()
+        match &self.size {
+            Some(_) => Ok(WindowSize {
+                columns_rows: self.size()?,
+                pixels: Size::default(),
+            }),
+            None => self.inner.window_size(),
+        }
     }
 
     fn flush(&mut self) -> io::Result<()> {

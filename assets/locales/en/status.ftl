@@ -352,3 +352,13 @@ status-quit-not-applied = { $n ->
     [one] not quitting: 1 decision was not applied (its row says why); q quits
    *[other] not quitting: { $n } decisions were not applied (their rows say why); q quits
 }
+ssh-refused-exec = commands are refused here: this server runs the dashboard only (connect without a command)
+ssh-refused-subsystem = the subsystem { $name } is refused here (no sftp, no file transfer): this server runs the dashboard only
+ssh-needs-terminal = the dashboard needs a terminal: connect with ssh -t
+ssh-full-total = the server has { $n } dashboards open, its most: try again later
+ssh-full-key = this key has { $n } dashboards open, its most: quit one first
+ssh-earlier-ended = your earlier session has just ended: connect again for a new one
+ssh-session-failed = this session stopped on an internal error (see the server's log); others are not touched
+ssh-idle = no key for { $idle }: disconnected. Your dashboard waits { $wait } for you: connect again with the same key
+ssh-seconds = { $n } s
+ssh-minutes = { $n } min

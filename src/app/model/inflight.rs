@@ -67,6 +67,11 @@ impl Calls {
         self.next_id
     }
 
+    /// The request id the next call will get.
+    pub fn next_id(&self) -> u64 {
+        self.next_id + 1
+    }
+
     /// What the answer with this id is for; `None` for an answer no longer awaited.
     pub fn finish(&mut self, request_id: u64) -> Option<Awaiting> {
         self.inflight.remove(&request_id)

@@ -190,6 +190,15 @@ pub struct Model {
     pub(crate) token_expires: Option<Timestamp>,
     /// A 401 said the session is over; cleared by signing in.
     pub(crate) session_expired: bool,
+    /// The request id of the first call sent with the token in use (0: the token the
+    /// model started with). A 401 answering an earlier call (sent with no token or an older
+    /// one, answered after a sign-in) says nothing about this token.
+    pub(crate) token_from: u64,
+    /// The request id of the check of a pasted token (while it is in flight, a 401 answering
+    /// an earlier call waits for the check's word).
+    pub(crate) signing_from: u64,
+    /// The request id of the answer being applied (0 outside an answer).
+    pub(crate) answering: u64,
     /// Header connection state.
     pub(crate) connection: Connection,
     /// The queue.
@@ -291,6 +300,9 @@ impl Model {
             has_token: o.has_token,
             token_expires: o.token_expires,
             session_expired: false,
+            token_from: 0,
+            signing_from: 0,
+            answering: 0,
             connection: Connection::Unknown,
             queue: Queue::default(),
             listing: Listing::default(),

@@ -79,6 +79,8 @@ pub(super) fn end_refresh_when_read(m: &mut Model) {
 fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<Effect> {
     let reply = match res {
         Ok(reply) => reply,
+        // Read before the token in use was taken: the sign-in read the user since.
+        Err(e) if super::stale_unauthorised(m, &e) => return Vec::new(),
         Err(e) => {
             note_error(m, &e);
             m.activities.signing_in = None;
@@ -172,6 +174,8 @@ fn on_token_check(
     m.token_expires = crate::api::jwt_expiry(token.0.expose_secret());
     m.has_token = true;
     m.session_expired = false;
+    // Every call from here on carries this token.
+    m.token_from = m.calls.next_id();
     m.save_token = save;
     let label = tr(m.lang, "log-token-taken");
     log(m, "sign-in", None, label, Ok(()));

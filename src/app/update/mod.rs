@@ -171,7 +171,12 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Api { request_id, answer } => match m.calls.finish(request_id) {
-            Some(awaiting) => on_answer(m, awaiting, answer),
+            Some(awaiting) => {
+                m.answering = request_id;
+                let fx = on_answer(m, awaiting, answer);
+                m.answering = 0;
+                fx
+            }
             None => Vec::new(),
         },
         Msg::EffectFailed { what, error } => {
@@ -334,7 +339,18 @@ fn audit_entry(
         detail,
         value: None,
         via: Some("dashboard".to_owned()),
+        key: None,
     })
+}
+
+/// True when `e` is a 401 answering a call sent before the token in use was taken (with no
+/// token, or an older one), or before a pasted token whose check is still in flight: it
+/// says nothing about the session now (the check's answer will).
+fn stale_unauthorised(m: &Model, e: &ApiError) -> bool {
+    let checking = m.activities.signing_in.is_some() && m.answering < m.signing_from;
+    matches!(e, ApiError::Unauthorized { .. })
+        && m.answering != 0
+        && (m.answering < m.token_from || checking)
 }
 
 /// Records what an error says about the connection and the session.
@@ -345,6 +361,9 @@ fn note_error(m: &mut Model, e: &ApiError) {
         }
 
         _ => m.connection = Connection::Online,
+    }
+    if stale_unauthorised(m, e) {
+        return;
     }
     if let ApiError::Unauthorized { kind, .. } = e
         && kind.needs_sign_in()

@@ -180,5 +180,6 @@ fn sign_in(m: &mut Model, token: secrecy::SecretString, save: bool) -> Vec<Effec
     m.activities.signing_in = Some(seq);
     let token = crate::app::effect::CandidateToken(token);
     let c = crate::app::effect::ApiCall::CheckToken(token.clone());
+    m.signing_from = m.calls.next_id();
     vec![super::call(m, Awaiting::TokenCheck { token, save }, c)]
 }

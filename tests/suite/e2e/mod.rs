@@ -6,4 +6,5 @@ mod completions;
 mod config;
 mod pty;
 mod script;
+mod ssh;
 mod suspend;

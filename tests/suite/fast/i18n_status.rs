@@ -691,6 +691,7 @@ fn the_log_pane_empty_and_with_earlier_sessions() {
             detail: None,
             value: None,
             via: Some("dashboard".into()),
+            key: None,
         };
         update(&mut m, Msg::History(vec![earlier]));
         let pane = log_pane(&m);

@@ -769,6 +769,55 @@ fn unauthorised_anywhere_becomes_session_expired_without_losing_the_queue() {
 }
 
 #[test]
+fn a_401_to_a_call_sent_before_the_sign_in_does_not_expire_the_new_session() {
+    // A dashboard that starts without a token (every `serve-ssh` session): its first read
+    // of the user is refused with 401, but the answer may come after the moderator has
+    // pasted a token, while it is checked or after the server took it.
+    for late_while_checking in [false, true] {
+        a_401_before_the_sign_in(late_while_checking);
+    }
+}
+
+fn a_401_before_the_sign_in(late_while_checking: bool) {
+    let mut m = model_from(ModelOptions {
+        has_token: false,
+        ..options()
+    });
+    let first = club_admin::app::start(&mut m);
+    let early = api_ids(&first, |c| matches!(c, ApiCall::CurrentUser))[0];
+    let token = "eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjE3OTUzNjY1NDF9.c2ln";
+    update(&mut m, Msg::Paste(token.into()));
+    let check = update(&mut m, code(KeyCode::Enter));
+    let rid = api_ids(&check, |c| matches!(c, ApiCall::CheckToken(_)))[0];
+    let e = ApiError::Unauthorized {
+        kind: AuthErrorKind::MissingToken,
+        info: ErrorInfo {
+            status: Some(401),
+            ..ErrorInfo::default()
+        },
+    };
+    if late_while_checking {
+        // The 401 comes while the token is being checked: the check's answer decides.
+        answer(&mut m, early, ApiAnswer::User(Err(e.clone())));
+        assert!(m.popup().is_none(), "no pop-up while checking: {:?}", m.popup());
+    }
+    answer(&mut m, rid, ApiAnswer::User(Ok(reply(admin()))));
+    assert!(m.popup().is_none(), "signed in: {:?}", m.popup());
+    if !late_while_checking {
+        answer(&mut m, early, ApiAnswer::User(Err(e.clone())));
+    }
+    assert!(!m.session_expired(), "the late 401 was for no token");
+    assert!(m.popup().is_none(), "no sign-in pop-up: {:?}", m.popup());
+    assert!(m.user().get().is_some(), "the signed-in user stays");
+    // A 401 to a call sent with the new token still ends the session.
+    let fx = update(&mut m, key('r'));
+    let later = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }));
+    assert!(!later.is_empty(), "r reads the listing: {fx:?}");
+    answer(&mut m, later[0], ApiAnswer::Listing(Err(e)));
+    assert!(m.session_expired());
+}
+
+#[test]
 fn a_bad_pasted_token_is_explained() {
     let mut m = model();
     update(&mut m, key('S'));
@@ -1317,6 +1366,7 @@ fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
         detail: detail.map(str::to_owned),
         value: None,
         via: Some("dashboard".into()),
+        key: None,
     };
     let entries = vec![
         entry(Outcome::Ok, None),

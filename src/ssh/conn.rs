@@ -1,0 +1,541 @@
+//! One SSH connection: public-key sign-in against the authorized keys, one session channel
+//! with a terminal, refusals of everything else (exec, subsystems, forwarding, X11, agent),
+//! and the session's dashboard started, re-attached or refused.
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crossterm::event::Event;
+use russh::server::{Auth, ChannelOpenHandle, Handler, Msg, PublicKeyOffer, Session};
+use russh::server::{VerifiedPublicKey, run_stream};
+use russh::{Channel, ChannelId};
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, mpsc};
+
+use super::Shared;
+use super::input::Input;
+use super::keys::fingerprint;
+use super::session::{self, Attachment, Claim, Dash, Detached, Ending, Full};
+use crate::i18n::Lang;
+use crate::runtime::lean::SharedSize;
+
+/// Accepts connections until the server stops; each runs in a task of its own.
+pub(super) async fn accept_loop(
+    listener: TcpListener,
+    config: Arc<russh::server::Config>,
+    shared: Arc<Shared>,
+    slots: Arc<Semaphore>,
+) {
+    let mut stop = shared.stop.clone();
+    loop {
+        let accepted = tokio::select! {
+            _ = super::stopping(&mut stop) => break,
+            a = listener.accept() => a,
+        };
+        let (socket, peer) = match accepted {
+            Ok(a) => a,
+            Err(e) => {
+                tracing::warn!("accept failed: {e}");
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let Ok(permit) = slots.clone().try_acquire_owned() else {
+            tracing::warn!(%peer, "too many connections: closed at once");
+            drop(socket);
+            continue;
+        };
+        let _ = socket.set_nodelay(true);
+        let shared = shared.clone();
+        let config = config.clone();
+        tokio::spawn(async move {
+            let _permit = permit;
+            connection(socket, peer, config, shared).await;
+        });
+    }
+}
+
+/// One connection, from the SSH handshake to its end (or the server's stop).
+async fn connection(
+    socket: tokio::net::TcpStream,
+    peer: SocketAddr,
+    config: Arc<russh::server::Config>,
+    shared: Arc<Shared>,
+) {
+    let authed = Arc::new(AtomicBool::new(false));
+    let handler = Conn::new(shared.clone(), peer, authed.clone());
+    let auth_timeout = shared.limits.auth_timeout;
+    let mut session =
+        match tokio::time::timeout(auth_timeout, run_stream(config, socket, handler)).await {
+            Ok(Ok(s)) => s,
+            Ok(Err(e)) => {
+                tracing::info!(%peer, "SSH handshake failed: {e}");
+                return;
+            }
+            Err(_) => {
+                tracing::info!(%peer, "SSH handshake timed out");
+                return;
+            }
+        };
+    let handle = session.handle();
+    let watchdog = {
+        let handle = session.handle();
+        let authed = authed.clone();
+        async move {
+            tokio::time::sleep(auth_timeout).await;
+            if !authed.load(Ordering::SeqCst) {
+                tracing::info!(%peer, "not signed in in time: closed");
+                let _ = handle
+                    .disconnect(
+                        russh::Disconnect::ByApplication,
+                        "authentication timed out".into(),
+                        String::new(),
+                    )
+                    .await;
+            }
+            std::future::pending::<()>().await
+        }
+    };
+    let mut stop = shared.stop.clone();
+    tokio::select! {
+        r = &mut session => {
+            if let Err(e) = r {
+                tracing::info!(%peer, "connection ended: {e}");
+            }
+        }
+        _ = watchdog => {}
+        _ = super::stopping(&mut stop) => {
+            // The dashboard ends (held decisions, the terminal given back) and closes its
+            // channel; the client then leaves. Wait for that, within the final wait.
+            let wait = shared.settings.client.request_timeout + std::time::Duration::from_secs(3);
+            let _ = tokio::time::timeout(wait, &mut session).await;
+            let _ = handle
+                .disconnect(
+                    russh::Disconnect::ByApplication,
+                    "the server is stopping".into(),
+                    String::new(),
+                )
+                .await;
+        }
+    }
+}
+
+/// The handler of one connection (russh calls it for each request).
+struct Conn {
+    shared: Arc<Shared>,
+    peer: SocketAddr,
+    authed: Arc<AtomicBool>,
+    /// The signed-in key's fingerprint.
+    key: Option<String>,
+    /// The one session channel.
+    channel: Option<ChannelId>,
+    /// The window's size, once a terminal was asked for.
+    size: Option<SharedSize>,
+    /// The client's `LC_ALL`, `LC_MESSAGES` and `LANG`, when sent.
+    locale: [Option<String>; 3],
+    /// Keys to the dashboard, once it started.
+    input: Option<(Input, mpsc::UnboundedSender<io::Result<Event>>)>,
+}
+
+impl Conn {
+    fn new(shared: Arc<Shared>, peer: SocketAddr, authed: Arc<AtomicBool>) -> Conn {
+        Conn {
+            shared,
+            peer,
+            authed,
+            key: None,
+            channel: None,
+            size: None,
+            locale: [None, None, None],
+            input: None,
+        }
+    }
+
+    /// The clamped window size.
+    fn clamp(&self, cols: u32, rows: u32) -> (u16, u16) {
+        let (max_c, max_r) = self.shared.limits.max_window;
+        let c = u16::try_from(cols)
+            .unwrap_or(u16::MAX)
+            .clamp(1, max_c.max(1));
+        let r = u16::try_from(rows)
+            .unwrap_or(u16::MAX)
+            .clamp(1, max_r.max(1));
+        (c, r)
+    }
+
+    /// The session's language: the client's locale when it names Thai or English
+    /// (`LC_ALL` first, then `LC_MESSAGES`, then `LANG`, as the local dashboard reads its
+    /// own), else the server's default.
+    fn lang(&self) -> Lang {
+        self.locale
+            .iter()
+            .flatten()
+            .find(|v| !v.trim().is_empty())
+            .and_then(|v| Lang::parse(v))
+            .unwrap_or(self.shared.settings.lang)
+    }
+
+    /// Starts the session's dashboard, or re-attaches the key's waiting one.
+    fn start_dashboard(&mut self, channel: ChannelId, session: &mut Session) {
+        let Some(key) = self.key.clone() else {
+            return;
+        };
+        let Some(size) = self.size.clone() else {
+            return;
+        };
+        let handle = session.handle();
+        let claim = match self.shared.registry.lock() {
+            Ok(mut r) => r.claim(
+                &key,
+                self.shared.limits.max_sessions,
+                self.shared.limits.max_sessions_per_key,
+            ),
+            Err(_) => Err(Full::Total(0)),
+        };
+        let claim = match claim {
+            Ok(c) => c,
+            Err(full) => {
+                let lang = self.lang();
+                let text = match full {
+                    Full::Total(n) => crate::tr!(lang, "ssh-full-total", n = n),
+                    Full::PerKey(n) => crate::tr!(lang, "ssh-full-key", n = n),
+                };
+                tracing::warn!(key = %key, "{text}");
+                tokio::spawn(async move { session::refuse(&handle, channel, &text, 1).await });
+                return;
+            }
+        };
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.input = Some((Input::default(), tx));
+        let at = Attachment {
+            handle: handle.clone(),
+            channel,
+            size,
+            input: rx,
+        };
+        let shared = self.shared.clone();
+        let lang = self.lang();
+        let again = matches!(claim, Claim::Again(_));
+        tracing::info!(peer = %self.peer, key = %key, again, "session starts");
+        tokio::spawn(supervise(shared, key, claim, lang, at, handle, channel));
+    }
+}
+
+/// Runs one attachment in a task of its own and keeps what is left: a dropped connection's
+/// dashboard waits for its key; a dashboard that is over, or whose task panicked, frees its
+/// place. A panic stays in its task: nothing global is touched.
+async fn supervise(
+    shared: Arc<Shared>,
+    key: String,
+    claim: Claim,
+    lang: Lang,
+    at: Attachment,
+    handle: russh::server::Handle,
+    channel: ChannelId,
+) {
+    let dash = match claim {
+        Claim::New => None,
+        Claim::Again(wake) => {
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            let back = match wake.send(tx) {
+                Ok(()) => rx.await.ok(),
+                Err(_) => None,
+            };
+            if back.is_none() {
+                // It ended for good just now (its window passed, or the server stops).
+                session::refuse(
+                    &handle,
+                    channel,
+                    &crate::i18n::tr(lang, "ssh-earlier-ended"),
+                    1,
+                )
+                .await;
+                return;
+            }
+            back
+        }
+    };
+    let task = {
+        let shared = shared.clone();
+        let key = key.clone();
+        tokio::spawn(async move {
+            let dash = match dash {
+                Some(d) => d,
+                None => Box::new(Dash::new(&shared, &key, lang)),
+            };
+            if shared.panic_key.as_deref() == Some(key.as_str()) {
+                panic!("test panic of a serve-ssh session (ServeOptions::panic_key)");
+            }
+            session::attach(shared, dash, at).await
+        })
+    };
+    match task.await {
+        Ok((dash, Ending::Detached)) => park(shared, key, dash),
+        Ok((_, Ending::Over)) => release(&shared, &key),
+        Err(e) => {
+            tracing::error!(key = %key, "a session's task failed: {e}");
+            release(&shared, &key);
+            session::refuse(
+                &handle,
+                channel,
+                &crate::i18n::tr(lang, "ssh-session-failed"),
+                1,
+            )
+            .await;
+        }
+    }
+}
+
+fn release(shared: &Shared, key: &str) {
+    if let Ok(mut r) = shared.registry.lock() {
+        r.release(key);
+    }
+}
+
+/// Keeps `dash` running without a terminal for its key until a connection of the key calls
+/// it back, the re-attach window passes or the server stops; in the last two cases it ends
+/// for good (the local hang-up rule). Its own task: a panic there touches nothing else.
+fn park(shared: Arc<Shared>, key: String, dash: Box<Dash>) {
+    let (wake_tx, wake_rx) = tokio::sync::oneshot::channel();
+    let id = match shared.registry.lock() {
+        Ok(mut r) => r.park(&key, wake_tx),
+        Err(_) => return,
+    };
+    tracing::info!(key = %key, "session detached: waiting for its key");
+    let window = shared.reattach;
+    let runner = tokio::spawn(session::run_detached(shared.clone(), dash, wake_rx, window));
+    tokio::spawn(async move {
+        match runner.await {
+            Ok(Detached::Back(dash, tx)) => {
+                if let Err(dash) = tx.send(dash) {
+                    // The connection that called it is gone already: keep waiting.
+                    park(shared, key, dash);
+                }
+            }
+            Ok(Detached::Over) => {
+                tracing::info!(key = %key, "detached session ended for good");
+                if let Ok(mut r) = shared.registry.lock() {
+                    r.unpark(&key, id);
+                    r.release(&key);
+                }
+            }
+            Err(e) => {
+                tracing::error!(key = %key, "a detached session's task failed: {e}");
+                if let Ok(mut r) = shared.registry.lock() {
+                    r.unpark(&key, id);
+                    r.release(&key);
+                }
+            }
+        }
+    });
+}
+
+impl Handler for Conn {
+    type Error = russh::Error;
+
+    async fn auth_publickey_offered(
+        &mut self,
+        _user: &str,
+        offer: PublicKeyOffer<'_>,
+    ) -> Result<Auth, Self::Error> {
+        Ok(if self.shared.keys.allows(offer.public_key) {
+            Auth::Accept
+        } else {
+            Auth::reject()
+        })
+    }
+
+    async fn auth_publickey(
+        &mut self,
+        user: &str,
+        key: VerifiedPublicKey<'_>,
+    ) -> Result<Auth, Self::Error> {
+        if !self.shared.keys.allows(key.public_key) {
+            tracing::info!(peer = %self.peer, "public key refused");
+            return Ok(Auth::reject());
+        }
+        let fp = fingerprint(key.public_key);
+        tracing::info!(peer = %self.peer, user, key = %fp, "signed in");
+        self.key = Some(fp);
+        self.authed.store(true, Ordering::SeqCst);
+        Ok(Auth::Accept)
+    }
+
+    async fn channel_open_session(
+        &mut self,
+        channel: Channel<Msg>,
+        reply: ChannelOpenHandle,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if self.channel.is_some() {
+            reply
+                .reject(russh::ChannelOpenFailure::AdministrativelyProhibited)
+                .await;
+            return Ok(());
+        }
+        self.channel = Some(channel.id());
+        reply.accept().await;
+        Ok(())
+    }
+
+    async fn pty_request(
+        &mut self,
+        channel: ChannelId,
+        term: &str,
+        col_width: u32,
+        row_height: u32,
+        _pix_width: u32,
+        _pix_height: u32,
+        _modes: &[(russh::Pty, u32)],
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        let (c, r) = self.clamp(col_width, row_height);
+        tracing::debug!(peer = %self.peer, term, cols = c, rows = r, "pty requested");
+        match &self.size {
+            Some(s) => s.set(c, r),
+            None => self.size = Some(SharedSize::new(c, r)),
+        }
+        session.channel_success(channel)?;
+        Ok(())
+    }
+
+    async fn env_request(
+        &mut self,
+        channel: ChannelId,
+        name: &str,
+        value: &str,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        let slot = match name {
+            "LC_ALL" => Some(0),
+            "LC_MESSAGES" => Some(1),
+            "LANG" => Some(2),
+            _ => None,
+        };
+        match slot {
+            Some(i) => {
+                self.locale[i] = Some(value.chars().take(64).collect());
+                session.channel_success(channel)?;
+            }
+            None => session.channel_failure(channel)?,
+        }
+        Ok(())
+    }
+
+    async fn shell_request(
+        &mut self,
+        channel: ChannelId,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if self.input.is_some() || self.key.is_none() {
+            session.channel_failure(channel)?;
+            return Ok(());
+        }
+        session.channel_success(channel)?;
+        if self.size.is_none() {
+            let handle = session.handle();
+            let text = crate::i18n::tr(self.lang(), "ssh-needs-terminal");
+            tokio::spawn(async move { session::refuse(&handle, channel, &text, 1).await });
+            return Ok(());
+        }
+        self.start_dashboard(channel, session);
+        Ok(())
+    }
+
+    async fn exec_request(
+        &mut self,
+        channel: ChannelId,
+        _data: &[u8],
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        tracing::info!(peer = %self.peer, "exec refused");
+        session.channel_success(channel)?;
+        let handle = session.handle();
+        let text = crate::i18n::tr(self.lang(), "ssh-refused-exec");
+        tokio::spawn(async move { session::refuse(&handle, channel, &text, 1).await });
+        Ok(())
+    }
+
+    async fn subsystem_request(
+        &mut self,
+        channel: ChannelId,
+        name: &str,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        tracing::info!(peer = %self.peer, subsystem = name, "subsystem refused");
+        session.channel_success(channel)?;
+        let handle = session.handle();
+        let name = format!("{:?}", crate::text::clean(name, 32));
+        let text = crate::tr!(self.lang(), "ssh-refused-subsystem", name = name);
+        tokio::spawn(async move { session::refuse(&handle, channel, &text, 1).await });
+        Ok(())
+    }
+
+    async fn x11_request(
+        &mut self,
+        channel: ChannelId,
+        _single_connection: bool,
+        _x11_auth_protocol: &str,
+        _x11_auth_cookie: &str,
+        _x11_screen_number: u32,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        tracing::info!(peer = %self.peer, "X11 forwarding refused");
+        session.channel_failure(channel)?;
+        Ok(())
+    }
+
+    async fn data(
+        &mut self,
+        _channel: ChannelId,
+        data: &[u8],
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if let Some((input, tx)) = &mut self.input {
+            for ev in input.feed(data) {
+                let _ = tx.send(Ok(ev));
+            }
+        }
+        Ok(())
+    }
+
+    async fn window_change_request(
+        &mut self,
+        _channel: ChannelId,
+        col_width: u32,
+        row_height: u32,
+        _pix_width: u32,
+        _pix_height: u32,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        let (c, r) = self.clamp(col_width, row_height);
+        if let Some(s) = &self.size {
+            s.set(c, r);
+        }
+        if let Some((_, tx)) = &self.input {
+            let _ = tx.send(Ok(Event::Resize(c, r)));
+        }
+        Ok(())
+    }
+
+    async fn channel_eof(
+        &mut self,
+        _channel: ChannelId,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        // The client sends no more keys: the dashboard is left, waiting for the key.
+        self.input = None;
+        Ok(())
+    }
+
+    async fn channel_close(
+        &mut self,
+        _channel: ChannelId,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        self.input = None;
+        Ok(())
+    }
+}

@@ -1,0 +1,213 @@
+//! The keys of `serve-ssh`: the server's host key (ed25519, made on first start with mode
+//! 0600, then reused), the authorized keys (an OpenSSH `authorized_keys` file, read again
+//! when it changes) and key fingerprints.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::SystemTime;
+
+use russh::keys::ssh_key::private::Ed25519Keypair;
+use russh::keys::ssh_key::{self, HashAlg, LineEnding};
+use russh::keys::{Algorithm, PrivateKey, PublicKey};
+
+use crate::runtime::files::write_private;
+
+/// The fingerprint of `key` as `ssh-keygen -l` prints it: `SHA256:` and 43 base64
+/// characters.
+pub fn fingerprint(key: &PublicKey) -> String {
+    key.fingerprint(HashAlg::Sha256).to_string()
+}
+
+/// The host key at `path`: read when the file exists, else made (ed25519, from the
+/// system's random source), written with mode 0600 (its directory made if missing) and
+/// returned. The flag is true when it was made now.
+///
+/// Errors: the file cannot be read or written, is not an OpenSSH private key, is not
+/// ed25519, is protected by a passphrase, or other users can read it (mode wider than
+/// 0600): each in words naming the file.
+pub fn host_key(path: &Path) -> Result<(PrivateKey, bool), String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            refuse_open_mode(path)?;
+            let key = PrivateKey::from_openssh(text.as_bytes()).map_err(|e| {
+                format!(
+                    "the host key {} is not an OpenSSH private key: {e}",
+                    path.display()
+                )
+            })?;
+            if key.is_encrypted() {
+                return Err(format!(
+                    "the host key {} has a passphrase: serve-ssh needs one without",
+                    path.display()
+                ));
+            }
+            if key.algorithm() != Algorithm::Ed25519 {
+                return Err(format!(
+                    "the host key {} is {}, not ed25519",
+                    path.display(),
+                    key.algorithm()
+                ));
+            }
+            Ok((key, false))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let mut seed = [0u8; 32];
+            getrandom::fill(&mut seed)
+                .map_err(|e| format!("could not make a host key (no random source): {e}"))?;
+            let pair = Ed25519Keypair::from_seed(&seed);
+            let key = PrivateKey::from(pair);
+            let text = key
+                .to_openssh(LineEnding::LF)
+                .map_err(|e| format!("could not encode the new host key: {e}"))?;
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                make_private_dir(dir)?;
+            }
+            write_private(path, text.as_bytes())
+                .map_err(|e| format!("could not write the host key {}: {e}", path.display()))?;
+            Ok((key, true))
+        }
+        Err(e) => Err(format!(
+            "could not read the host key {}: {e}",
+            path.display()
+        )),
+    }
+}
+
+/// Makes `dir` (and its parents) with mode 0700 when it does not exist.
+fn make_private_dir(dir: &Path) -> Result<(), String> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder
+        .create(dir)
+        .map_err(|e| format!("could not make the directory {}: {e}", dir.display()))
+}
+
+/// Refuses a private key file other users can read or write.
+fn refuse_open_mode(path: &Path) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path)
+            .map_err(|e| format!("could not read the host key {}: {e}", path.display()))?
+            .permissions()
+            .mode();
+        if mode & 0o077 != 0 {
+            return Err(format!(
+                "the host key {} has mode {:o}: other users can read it; chmod 600 it",
+                path.display(),
+                mode & 0o777
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Which public keys may sign in: those of an `authorized_keys` file (OpenSSH format; the
+/// file is read again whenever its modification time or length changes), or any key
+/// (`--allow-any-key`).
+#[derive(Debug)]
+pub struct AuthorizedKeys {
+    /// The file; `None` allows any key.
+    path: Option<PathBuf>,
+    /// The keys as last read, and the file's stamp then.
+    loaded: Mutex<Loaded>,
+}
+
+#[derive(Debug, Default)]
+struct Loaded {
+    stamp: Option<(SystemTime, u64)>,
+    keys: Vec<PublicKey>,
+}
+
+impl AuthorizedKeys {
+    /// Any key may sign in (`--allow-any-key`).
+    pub fn any() -> AuthorizedKeys {
+        AuthorizedKeys {
+            path: None,
+            loaded: Mutex::new(Loaded::default()),
+        }
+    }
+
+    /// The keys of the file at `path`, read now.
+    ///
+    /// Errors: the file cannot be read or a line is not an OpenSSH public key (the message
+    /// names the file): the server does not start.
+    pub fn from_file(path: &Path) -> Result<AuthorizedKeys, String> {
+        let (stamp, keys) = read_keys(path)?;
+        Ok(AuthorizedKeys {
+            path: Some(path.to_path_buf()),
+            loaded: Mutex::new(Loaded {
+                stamp: Some(stamp),
+                keys,
+            }),
+        })
+    }
+
+    /// How many keys the file held when last read (0 for any key).
+    pub fn count(&self) -> usize {
+        self.loaded.lock().map(|l| l.keys.len()).unwrap_or(0)
+    }
+
+    /// True when `key` may sign in. The file is read again first when it changed; a file
+    /// that became unreadable or broken allows no key until it is mended (logged).
+    pub fn allows(&self, key: &PublicKey) -> bool {
+        let Some(path) = &self.path else {
+            return true;
+        };
+        let Ok(mut loaded) = self.loaded.lock() else {
+            return false;
+        };
+        let now = stamp_of(path).ok();
+        if now.is_none() || now != loaded.stamp {
+            match read_keys(path) {
+                Ok((stamp, keys)) => {
+                    tracing::info!(
+                        keys = keys.len(),
+                        "authorized keys read again: the file changed"
+                    );
+                    *loaded = Loaded {
+                        stamp: Some(stamp),
+                        keys,
+                    };
+                }
+                Err(e) => {
+                    tracing::error!("{e}; no key is allowed until it is mended");
+                    *loaded = Loaded::default();
+                    return false;
+                }
+            }
+        }
+        loaded.keys.iter().any(|k| k.key_data() == key.key_data())
+    }
+}
+
+/// The file's modification time and length.
+fn stamp_of(path: &Path) -> std::io::Result<(SystemTime, u64)> {
+    let meta = std::fs::metadata(path)?;
+    Ok((meta.modified()?, meta.len()))
+}
+
+fn read_keys(path: &Path) -> Result<((SystemTime, u64), Vec<PublicKey>), String> {
+    let stamp = stamp_of(path).map_err(|e| {
+        format!(
+            "could not read the authorized keys file {}: {e}",
+            path.display()
+        )
+    })?;
+    let entries = ssh_key::AuthorizedKeys::read_file(path).map_err(|e| {
+        format!(
+            "the authorized keys file {} is not in OpenSSH format: {e}",
+            path.display()
+        )
+    })?;
+    let keys = entries
+        .into_iter()
+        .map(|e| e.public_key().clone())
+        .collect();
+    Ok((stamp, keys))
+}

@@ -1,0 +1,321 @@
+//! `club-admin serve-ssh`: the dashboard served over SSH (russh). Every connection that
+//! signs in with an authorized public key and asks for a shell gets a whole dashboard of its
+//! own (its own Model, API client with the operator's API key and its own token, worker and
+//! runner), drawn by the local dashboard's backend into the SSH channel; its keys are
+//! parsed from the channel's bytes ([`input`]). A dropped connection leaves its dashboard
+//! waiting for the same key for `reattach` ([`ServeOptions::reattach`]); after that, or
+//! when the server stops, held decisions follow the local dashboard's hang-up rule.
+//!
+//! This room presents; it decides nothing the core (`ops`) or `update` decides.
+
+mod conn;
+pub mod input;
+pub mod keys;
+mod session;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, mpsc, watch};
+
+use crate::api::ApiClient;
+use crate::app::Keymap;
+use crate::config::{Flags, Settings};
+use crate::runtime::Failure;
+
+pub use keys::{AuthorizedKeys, fingerprint};
+
+/// Limits of the server, each with a flag (defaults in brackets).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Dashboards alive at once, attached or waiting to be re-attached [64].
+    pub max_sessions: usize,
+    /// Dashboards of one key alive at once [3].
+    pub max_sessions_per_key: usize,
+    /// A session with no key from its client for this long is disconnected (told why); its
+    /// dashboard waits to be re-attached [30 min].
+    pub idle_timeout: Duration,
+    /// A connection not signed in this long after it opened is closed [30 s].
+    pub auth_timeout: Duration,
+    /// Public keys a connection may try before it is closed [6].
+    pub auth_attempts: usize,
+    /// The largest window drawn, in columns and rows; a larger window gets this much
+    /// [(400, 200)].
+    pub max_window: (u16, u16),
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_sessions: 64,
+            max_sessions_per_key: 3,
+            idle_timeout: Duration::from_secs(30 * 60),
+            auth_timeout: Duration::from_secs(30),
+            auth_attempts: 6,
+            max_window: (400, 200),
+        }
+    }
+}
+
+/// How `serve-ssh` runs, besides the dashboard's settings.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// Where to listen (port 0 picks a free one; [`ServerHandle::addr`] tells which).
+    pub listen: SocketAddr,
+    /// The host key file (made on first start).
+    pub host_key: PathBuf,
+    /// Who may sign in: an `authorized_keys` file, or `None` with `allow_any_key`.
+    pub authorized_keys: Option<PathBuf>,
+    /// Any public key may sign in (`--allow-any-key`: a demo or a closed network).
+    pub allow_any_key: bool,
+    /// The limits.
+    pub limits: Limits,
+    /// How long a dashboard whose connection dropped waits for its key [10 min].
+    pub reattach: Duration,
+    /// Test hook: a session signed in with the key of this fingerprint panics as it starts
+    /// (proves that one session's panic leaves the others drawing). `None` in the program.
+    pub panic_key: Option<String>,
+}
+
+/// Resolves when the server stops (or its handle is gone).
+pub(crate) async fn stopping(stop: &mut watch::Receiver<bool>) {
+    let _ = stop.wait_for(|s| *s).await;
+}
+
+/// The default host key file: `$XDG_STATE_HOME/club-admin/ssh_host_ed25519_key`.
+pub fn default_host_key() -> Option<PathBuf> {
+    crate::config::default_state_dir().map(|d| d.join("ssh_host_ed25519_key"))
+}
+
+/// What every connection of the server shares.
+pub(crate) struct Shared {
+    /// The dashboard's settings (base URL, API key, delays, language...).
+    pub(crate) settings: Settings,
+    /// The keymap of every dashboard.
+    pub(crate) keymap: Keymap,
+    /// The client every session's client is made from ([`ApiClient::for_session`]).
+    pub(crate) client: ApiClient,
+    /// The audit file.
+    pub(crate) audit_path: Option<PathBuf>,
+    /// Who may sign in.
+    pub(crate) keys: AuthorizedKeys,
+    /// The limits.
+    pub(crate) limits: Limits,
+    /// The re-attach window.
+    pub(crate) reattach: Duration,
+    /// The dashboards alive.
+    pub(crate) registry: Mutex<session::Registry>,
+    /// Becomes true when the server stops.
+    pub(crate) stop: watch::Receiver<bool>,
+    /// Held (through this `Shared`) by every task that must end before the server has
+    /// stopped: [`ServerHandle::stop`] waits until no sender is left.
+    pub(crate) _running: mpsc::Sender<()>,
+    /// The test hook of [`ServeOptions::panic_key`].
+    pub(crate) panic_key: Option<String>,
+}
+
+/// A running server.
+pub struct ServerHandle {
+    /// The address it listens on.
+    pub addr: SocketAddr,
+    /// The host key's fingerprint (`SHA256:...`).
+    pub fingerprint: String,
+    /// True when the host key was made at this start.
+    pub made_host_key: bool,
+    /// How many keys the authorized keys file held at start (`None`: any key).
+    pub authorized: Option<usize>,
+    stop: watch::Sender<bool>,
+    done: mpsc::Receiver<()>,
+    shared: Arc<Shared>,
+}
+
+impl ServerHandle {
+    /// The port it listens on.
+    pub fn port(&self) -> u16 {
+        self.addr.port()
+    }
+
+    /// Dashboards alive (attached or waiting to be re-attached).
+    pub fn sessions(&self) -> usize {
+        self.shared.registry.lock().map(|r| r.total()).unwrap_or(0)
+    }
+
+    /// Dashboards whose connection is gone, waiting for their key to come back.
+    pub fn waiting(&self) -> usize {
+        self.shared
+            .registry
+            .lock()
+            .map(|r| r.waiting())
+            .unwrap_or(0)
+    }
+
+    /// Stops the server: no new connection; every dashboard ends for good (held decisions
+    /// are sent and their answers awaited, as on a hang-up of the local dashboard; each
+    /// attached client is told and its terminal given back). Returns when all have ended.
+    pub async fn stop(self) {
+        let ServerHandle {
+            stop,
+            mut done,
+            shared,
+            ..
+        } = self;
+        let _ = stop.send(true);
+        drop(shared);
+        // Every task holds a sender; `recv` answers `None` when the last one is gone.
+        while done.recv().await.is_some() {}
+    }
+}
+
+/// Starts the server with the dashboard's `settings` and `keymap`.
+///
+/// Errors (in words, nothing started): [`Failure::Config`] for no authorized keys file and
+/// no `allow_any_key`, a file or host key that cannot be used, no API key, a base URL the
+/// client refuses; [`Failure::Other`] for an address that cannot be bound.
+pub async fn start(
+    options: ServeOptions,
+    settings: Settings,
+    keymap: Keymap,
+) -> Result<ServerHandle, Failure> {
+    let keys = match (&options.authorized_keys, options.allow_any_key) {
+        (Some(path), _) => AuthorizedKeys::from_file(path).map_err(Failure::Config)?,
+        (None, true) => AuthorizedKeys::any(),
+        (None, false) => {
+            return Err(Failure::Config(
+                "no --authorized-keys FILE: serve-ssh lets in only the public keys of that file (OpenSSH format). Give one, or --allow-any-key for a demo on a closed network"
+                    .into(),
+            ));
+        }
+    };
+    if settings.credentials.api_key.is_none() {
+        return Err(Failure::Config(
+            "no API key: set CLUB_ADMIN_API_KEY, --api-key-file or api_key_file in the config file"
+                .into(),
+        ));
+    }
+    let authorized = options.authorized_keys.as_ref().map(|_| keys.count());
+    let (host_key, made_host_key) = keys::host_key(&options.host_key).map_err(Failure::Config)?;
+    let fingerprint = host_key
+        .fingerprint(russh::keys::HashAlg::Sha256)
+        .to_string();
+    // Sessions sign in themselves: no token of the operator's is used.
+    let credentials = crate::api::Credentials {
+        token: None,
+        ..settings.credentials.clone()
+    };
+    let client = ApiClient::new(&settings.base_url, credentials, settings.client.clone())
+        .map_err(|e| Failure::Config(e.to_string()))?;
+    let listener = TcpListener::bind(options.listen)
+        .await
+        .map_err(|e| Failure::Other(format!("could not listen on {}: {e}", options.listen)))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| Failure::Other(e.to_string()))?;
+
+    let limits = options.limits.clone();
+    let config = russh::server::Config {
+        server_id: russh::SshId::Standard(
+            format!("SSH-2.0-club-admin_{}", env!("CARGO_PKG_VERSION")).into(),
+        ),
+        methods: russh::MethodSet::from(&[russh::MethodKind::PublicKey][..]),
+        auth_rejection_time: Duration::from_millis(500),
+        auth_rejection_time_initial: Some(Duration::ZERO),
+        keys: vec![host_key],
+        max_auth_attempts: limits.auth_attempts,
+        // The idle timeout is the dashboard's (no key for that long); keep-alives find a
+        // dead connection in about 2 minutes; this only closes a connection that neither
+        // answers keep-alives nor sends anything, as a last resort.
+        inactivity_timeout: Some(limits.idle_timeout + Duration::from_secs(120)),
+        keepalive_interval: Some(Duration::from_secs(30)),
+        keepalive_max: 4,
+        nodelay: true,
+        ..Default::default()
+    };
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let (running, done) = mpsc::channel(1);
+    let audit_path = crate::ops::audit::AuditLog::in_state_dir(settings.state_dir.as_deref());
+    let shared = Arc::new(Shared {
+        settings,
+        keymap,
+        client,
+        audit_path,
+        keys,
+        limits,
+        reattach: options.reattach,
+        registry: Mutex::new(session::Registry::default()),
+        stop: stop_rx,
+        _running: running,
+        panic_key: options.panic_key.clone(),
+    });
+    tokio::spawn(conn::accept_loop(
+        listener,
+        Arc::new(config),
+        shared.clone(),
+        Arc::new(Semaphore::new(shared.limits.max_sessions * 2 + 8)),
+    ));
+    Ok(ServerHandle {
+        addr,
+        fingerprint,
+        made_host_key,
+        authorized,
+        stop: stop_tx,
+        done,
+        shared,
+    })
+}
+
+/// `club-admin serve-ssh`: the dashboard's settings from `flags`, the environment and the
+/// config file (as the dashboard reads them; no token: each session signs in), then the
+/// server, until Ctrl-C, SIGTERM or SIGHUP. Prints where it listens, the host key's
+/// fingerprint and who may sign in to standard output; start-up warnings to standard
+/// error.
+///
+/// Errors: as [`start`]; a configuration that does not resolve, bad key bindings:
+/// [`Failure::Config`].
+pub async fn serve(options: ServeOptions, flags: &Flags) -> Result<(), Failure> {
+    use std::io::Write;
+    let env = |k: &str| std::env::var(k).ok();
+    let settings = crate::config::resolve(flags, &env, None).map_err(Failure::Config)?;
+    let keymap = crate::runtime::keymap(&settings).map_err(Failure::Config)?;
+    for w in &settings.warnings {
+        let _ = writeln!(std::io::stderr(), "club-admin: warning: {w}");
+    }
+    let host_key_path = options.host_key.clone();
+    let keys_path = options.authorized_keys.clone();
+    let server = start(options, settings, keymap).await?;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "club-admin serve-ssh listening on {}", server.addr);
+    let _ = writeln!(
+        out,
+        "host key {} {}({})",
+        server.fingerprint,
+        if server.made_host_key {
+            "made now "
+        } else {
+            ""
+        },
+        host_key_path.display()
+    );
+    let _ = match (&keys_path, server.authorized) {
+        (Some(p), Some(n)) => writeln!(
+            out,
+            "authorized keys: {} ({n} {}; read again when it changes)",
+            p.display(),
+            if n == 1 { "key" } else { "keys" }
+        ),
+        _ => writeln!(out, "authorized keys: ANY KEY (--allow-any-key)"),
+    };
+    let _ = out.flush();
+    drop(out);
+    tracing::info!(addr = %server.addr, host_key = %server.fingerprint, "serve-ssh started");
+    crate::runtime::stop_signal().await;
+    let _ = writeln!(
+        std::io::stdout(),
+        "stopping: held decisions are sent, open sessions end"
+    );
+    server.stop().await;
+    tracing::info!("serve-ssh stopped");
+    Ok(())
+}

@@ -1,0 +1,539 @@
+//! One session's dashboard: its own Model, API client (the operator's API key, the
+//! session's own token, in memory only), worker and effect runner, drawn by the local
+//! dashboard's backend ([`LeanBackend`]) into the SSH channel, and the registry that keeps a
+//! dashboard whose connection dropped until its key comes back or the re-attach window
+//! passes.
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use crossterm::event::Event;
+use futures::StreamExt;
+use ratatui::Terminal;
+use russh::ChannelId;
+use russh::server::Handle;
+use std::future::Future;
+use tokio::sync::{mpsc, oneshot};
+
+use super::Shared;
+use crate::app::{Model, ModelOptions, Msg};
+use crate::i18n::Lang;
+use crate::i18n::dates::YearStyle;
+use crate::runtime::effects::{Files, Origin, RemoteTerminal, Runner};
+use crate::runtime::event_loop::{self, Channels, Clock, LoopOptions};
+use crate::runtime::lean::{LeanBackend, SharedSize};
+use crate::runtime::worker;
+
+/// On the end, held decisions are sent and their answers awaited for the client's timeout
+/// and this much more (as the local dashboard does).
+const FINAL_WAIT_MARGIN: Duration = Duration::from_secs(1);
+
+/// A dashboard of one session, attached to a connection or waiting for one.
+pub(crate) struct Dash {
+    model: Model,
+    runner: Runner,
+    tx: mpsc::UnboundedSender<Msg>,
+    rx: mpsc::UnboundedReceiver<Msg>,
+    opts: LoopOptions,
+    /// The loop ran once ([`crate::app::start`] is not run again on re-attach).
+    started: bool,
+    /// The window it was last drawn in (kept while detached).
+    size: SharedSize,
+    /// The packets of the connection it is attached to, for copied text (OSC 52) and mouse
+    /// capture; `None` while detached.
+    clipboard_to: ClipboardTo,
+}
+
+/// The connection a dashboard's copied text and mouse capture go to, while it has one.
+type ClipboardTo = Arc<std::sync::Mutex<Option<mpsc::UnboundedSender<Vec<u8>>>>>;
+
+impl Dash {
+    /// A new dashboard for the key `key` in `lang`: signed out (it opens on the sign-in
+    /// pop-up), its token kept only by its own client.
+    pub(crate) fn new(shared: &Shared, key: &str, lang: Lang) -> Dash {
+        let s = &shared.settings;
+        let client = shared.client.for_session();
+        let (tx, rx) = mpsc::unbounded_channel();
+        let worker = worker::spawn(client.clone(), s.concurrency, tx.clone());
+        let year_style = if lang == s.lang {
+            s.year_style
+        } else {
+            YearStyle::default_for(lang)
+        };
+        let model = Model::new(ModelOptions {
+            base_url: client.base_url().to_owned(),
+            read_only: s.read_only,
+            keymap: shared.keymap.clone(),
+            has_token: false,
+            token_expires: None,
+            sign_in_url: client.sign_in_url(),
+            page_size: s.page_size,
+            now: chrono::Utc::now(),
+            mouse: false,
+            save_token: false,
+            can_save_token: false,
+            server_key: Some(client.base_url().to_owned()),
+            lang,
+            year_style,
+            thai_keys: s.thai_keys,
+            decision_delay: s.decision_delay,
+        });
+        let clipboard_to: ClipboardTo = Arc::default();
+        let to = clipboard_to.clone();
+        // Copied ids (OSC 52) and mouse capture reach the client's terminal, as the local
+        // dashboard's reach its own.
+        let remote = RemoteTerminal::new(move |bytes| {
+            if let Ok(slot) = to.lock()
+                && let Some(tx) = slot.as_ref()
+            {
+                let _ = tx.send(bytes);
+            }
+        });
+        let runner = Runner::new(
+            client,
+            worker,
+            Files {
+                token_path: None,
+                audit_path: shared.audit_path.clone(),
+                queue_path: None,
+            },
+        )
+        .with_origin(Origin {
+            via: "ssh".to_owned(),
+            key: Some(key.to_owned()),
+        })
+        .with_remote(remote);
+        let opts = LoopOptions {
+            auto_refresh: s.auto_refresh,
+            theme: crate::ui::Theme::from_env(),
+            real_terminal: false,
+            final_wait: s.client.request_timeout + FINAL_WAIT_MARGIN,
+            clock: Clock::system(),
+        };
+        Dash {
+            model,
+            runner,
+            tx,
+            rx,
+            opts,
+            started: false,
+            size: SharedSize::new(80, 24),
+            clipboard_to,
+        }
+    }
+
+    /// The end for good without a terminal: the local dashboard's rule on a hang-up
+    /// ([`event_loop::finish_detached`]).
+    pub(crate) async fn finish(mut self) {
+        let channels = Channels {
+            tx: &self.tx,
+            rx: &mut self.rx,
+        };
+        event_loop::finish_detached(&mut self.model, &mut self.runner, &self.opts, channels).await;
+    }
+}
+
+/// What a connection lends a dashboard while attached.
+pub(crate) struct Attachment {
+    /// The connection's handle, to write to the channel.
+    pub handle: Handle,
+    /// The session channel.
+    pub channel: ChannelId,
+    /// The window's size, kept by the connection's handler.
+    pub size: SharedSize,
+    /// The client's keys as crossterm events; ends when the connection does.
+    pub input: mpsc::UnboundedReceiver<io::Result<Event>>,
+}
+
+/// How an attachment ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ending {
+    /// The connection dropped: the dashboard waits for its key to come back.
+    Detached,
+    /// The moderator quit, or the server stops: the dashboard is over.
+    Over,
+}
+
+/// Bytes for the SSH channel: collected by `write`, sent as one packet per `flush` (one per
+/// frame) to a task that hands them to the connection in order.
+struct ChannelOut {
+    buf: Vec<u8>,
+    tx: mpsc::UnboundedSender<Vec<u8>>,
+}
+
+impl ChannelOut {
+    /// The writer and the task that sends its packets (it ends when the writer is dropped
+    /// and every packet was handed over, or the connection is gone).
+    fn new(handle: Handle, channel: ChannelId) -> (ChannelOut, tokio::task::JoinHandle<()>) {
+        let (tx, mut rx) = mpsc::unbounded_channel::<Vec<u8>>();
+        let task = tokio::spawn(async move {
+            while let Some(bytes) = rx.recv().await {
+                if handle.data(channel, bytes).await.is_err() {
+                    break;
+                }
+            }
+        });
+        (
+            ChannelOut {
+                buf: Vec::new(),
+                tx,
+            },
+            task,
+        )
+    }
+}
+
+impl Write for ChannelOut {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.buf.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let bytes = std::mem::take(&mut self.buf);
+        // A connection that is gone takes nothing more: its bytes are dropped here (the
+        // dashboard learns it is gone from its input, which ends).
+        let _ = self.tx.send(bytes);
+        Ok(())
+    }
+}
+
+/// Takes the client's terminal as the local dashboard takes its own: alternate screen,
+/// bracketed paste, cursor hidden, mouse capture when on (`:mouse on`, kept on re-attach).
+fn enter(out: &mut impl Write, mouse: bool) -> io::Result<()> {
+    crossterm::queue!(
+        out,
+        crossterm::terminal::EnterAlternateScreen,
+        crossterm::event::EnableBracketedPaste,
+        crossterm::cursor::Hide
+    )?;
+    if mouse {
+        crossterm::queue!(out, crossterm::event::EnableMouseCapture)?;
+    }
+    out.flush()
+}
+
+/// Gives the client's terminal back.
+fn leave(out: &mut impl Write) -> io::Result<()> {
+    crossterm::queue!(
+        out,
+        crossterm::style::ResetColor,
+        crossterm::event::DisableMouseCapture,
+        crossterm::event::DisableBracketedPaste,
+        crossterm::terminal::LeaveAlternateScreen,
+        crossterm::cursor::Show
+    )?;
+    out.flush()
+}
+
+/// Runs `dash` on `at` until the moderator quits, the connection drops or the server
+/// stops (`stopping` then resolves; held decisions follow the local hang-up rule before
+/// this returns). Gives the dashboard back with how it ended.
+pub(crate) async fn attach(
+    shared: Arc<Shared>,
+    mut dash: Box<Dash>,
+    at: Attachment,
+) -> (Box<Dash>, Ending) {
+    let Attachment {
+        handle,
+        channel,
+        size,
+        input,
+    } = at;
+    dash.size = size.clone();
+    let (mut out, sender) = ChannelOut::new(handle.clone(), channel);
+    // For what is not a frame (the terminal given back): the same queue of packets.
+    let mut after = ChannelOut {
+        buf: Vec::new(),
+        tx: out.tx.clone(),
+    };
+    if let Ok(mut slot) = dash.clipboard_to.lock() {
+        *slot = Some(out.tx.clone());
+    }
+    if enter(&mut out, dash.model.mouse).is_err() {
+        return (dash, Ending::Detached);
+    }
+    let mut terminal = match Terminal::new(LeanBackend::sized(out, size)) {
+        Ok(t) => t,
+        Err(e) => {
+            tracing::error!("could not set up a session's screen: {e}");
+            return (dash, Ending::Detached);
+        }
+    };
+    let stopped = AtomicBool::new(false);
+    let mut stop = shared.stop.clone();
+    let stop = async {
+        super::stopping(&mut stop).await;
+        stopped.store(true, Ordering::SeqCst);
+    };
+    // No key for `idle_timeout`: the input ends as if the connection had dropped (the
+    // dashboard waits for its key), and the client is told why below.
+    let idle = shared.limits.idle_timeout;
+    let idled = AtomicBool::new(false);
+    let mut input = input;
+    let mut deadline = Box::pin(tokio::time::sleep(idle));
+    let events = futures::stream::poll_fn(|cx| match input.poll_recv(cx) {
+        std::task::Poll::Ready(Some(ev)) => {
+            deadline.as_mut().reset(tokio::time::Instant::now() + idle);
+            std::task::Poll::Ready(Some(ev))
+        }
+        std::task::Poll::Ready(None) => std::task::Poll::Ready(None),
+        std::task::Poll::Pending => match deadline.as_mut().poll(cx) {
+            std::task::Poll::Ready(()) => {
+                idled.store(true, Ordering::SeqCst);
+                std::task::Poll::Ready(None)
+            }
+            std::task::Poll::Pending => std::task::Poll::Pending,
+        },
+    });
+    let fresh = !dash.started;
+    dash.started = true;
+    let d = &mut *dash;
+    let result = event_loop::attach_loop(
+        &mut terminal,
+        &mut d.model,
+        &mut d.runner,
+        &d.opts,
+        events,
+        Channels {
+            tx: &d.tx,
+            rx: &mut d.rx,
+        },
+        Vec::new(),
+        stop,
+        fresh,
+    )
+    .await;
+    let ending = if stopped.load(Ordering::SeqCst) || dash.model.quitting {
+        Ending::Over
+    } else {
+        if let Err(e) = &result {
+            tracing::info!("a session's screen is gone: {e}");
+        }
+        Ending::Detached
+    };
+    if let Ok(mut slot) = dash.clipboard_to.lock() {
+        *slot = None;
+    }
+    // The frames' writer goes with the terminal; every packet is handed over before the
+    // channel closes.
+    drop(terminal);
+    let idled = idled.load(Ordering::SeqCst);
+    if ending == Ending::Over || idled {
+        let _ = leave(&mut after);
+    }
+    drop(after);
+    let _ = sender.await;
+    if ending == Ending::Over {
+        let _ = handle.exit_status_request(channel, 0).await;
+        let _ = handle.eof(channel).await;
+        let _ = handle.close(channel).await;
+    } else if idled {
+        let span = |d: Duration| match d.as_secs() {
+            s if s < 60 => format!("{s} s"),
+            s => format!("{} min", s.div_ceil(60)),
+        };
+        let text = format!(
+            "no key for {}: disconnected. Your dashboard waits {} for you: connect again with the same key",
+            span(idle),
+            span(shared.reattach)
+        );
+        refuse(&handle, channel, &text, 0).await;
+    }
+    (dash, ending)
+}
+
+/// How a detached dashboard's run ended.
+pub(crate) enum Detached {
+    /// A connection of its key called it back: here it is.
+    Back(Box<Dash>, oneshot::Sender<Box<Dash>>),
+    /// The re-attach window passed or the server stops: it ended for good (the local
+    /// hang-up rule ran: held decisions sent, answers awaited, the rest audited).
+    Over,
+}
+
+/// Runs `dash` without a terminal while its connection is gone: answers are applied as
+/// they come (and audited at once), lost answers are re-read, held decisions are sent when
+/// their grace period ends, as on screen (drawn to nowhere). Ends when `wake` brings a
+/// connection's call-back, when `window` passes or when the server stops.
+pub(crate) async fn run_detached(
+    shared: Arc<Shared>,
+    mut dash: Box<Dash>,
+    wake: oneshot::Receiver<oneshot::Sender<Box<Dash>>>,
+    window: Duration,
+) -> Detached {
+    let mut terminal = match Terminal::new(LeanBackend::sized(io::sink(), dash.size.clone())) {
+        Ok(t) => t,
+        Err(e) => {
+            tracing::error!("could not set up a detached session: {e}");
+            dash.finish().await;
+            return Detached::Over;
+        }
+    };
+    let back = std::sync::Mutex::new(None);
+    let events = Box::pin(
+        futures::stream::once(async {
+            if let Ok(tx) = wake.await
+                && let Ok(mut slot) = back.lock()
+            {
+                *slot = Some(tx);
+            }
+        })
+        .filter_map(|()| std::future::ready(None::<io::Result<Event>>)),
+    );
+    let mut stop = shared.stop.clone();
+    let ended = AtomicBool::new(false);
+    let stop = async {
+        tokio::select! {
+            _ = tokio::time::sleep(window) => {}
+            _ = super::stopping(&mut stop) => {}
+        }
+        ended.store(true, Ordering::SeqCst);
+    };
+    let d = &mut *dash;
+    let result = event_loop::attach_loop(
+        &mut terminal,
+        &mut d.model,
+        &mut d.runner,
+        &d.opts,
+        events,
+        Channels {
+            tx: &d.tx,
+            rx: &mut d.rx,
+        },
+        Vec::new(),
+        stop,
+        false,
+    )
+    .await;
+    if let Err(e) = result {
+        tracing::warn!("a detached session's loop failed: {e}");
+    }
+    let back = back.lock().ok().and_then(|mut b| b.take());
+    match back {
+        Some(tx) if !ended.load(Ordering::SeqCst) => Detached::Back(dash, tx),
+        _ => Detached::Over,
+    }
+}
+
+/// Says `text` on the channel's standard error, ends it with `status` and closes it (a
+/// refused request, a session that cannot start).
+pub(crate) async fn refuse(handle: &Handle, channel: ChannelId, text: &str, status: u32) {
+    let line = format!("club-admin: {text}\r\n");
+    let _ = handle.extended_data(channel, 1, line.into_bytes()).await;
+    let _ = handle.exit_status_request(channel, status).await;
+    let _ = handle.eof(channel).await;
+    let _ = handle.close(channel).await;
+}
+
+/// The dashboards alive: how many per key and in all (attached or waiting), and those
+/// waiting for their key to come back, newest last.
+#[derive(Default)]
+pub(crate) struct Registry {
+    per_key: HashMap<String, usize>,
+    total: usize,
+    parked: HashMap<String, Vec<(u64, Wake)>>,
+    next: u64,
+}
+
+/// How a detached dashboard is called back: the sender its runner answers on with the
+/// dashboard.
+pub(crate) type Wake = oneshot::Sender<oneshot::Sender<Box<Dash>>>;
+
+/// What a new connection of a key gets.
+pub(crate) enum Claim {
+    /// Its dashboard, running detached: call it back with this.
+    Again(Wake),
+    /// A new one (counted already).
+    New,
+}
+
+/// Why a session cannot start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Full {
+    /// `--max-sessions` dashboards are alive.
+    Total(usize),
+    /// `--max-sessions-per-key` dashboards of this key are alive.
+    PerKey(usize),
+}
+
+impl Registry {
+    /// The key's newest waiting dashboard, else room for a new one within the limits.
+    pub(crate) fn claim(
+        &mut self,
+        key: &str,
+        max_total: usize,
+        max_per_key: usize,
+    ) -> Result<Claim, Full> {
+        if let Some(list) = self.parked.get_mut(key)
+            && let Some((_, wake)) = list.pop()
+        {
+            return Ok(Claim::Again(wake));
+        }
+        if self.total >= max_total {
+            return Err(Full::Total(max_total));
+        }
+        let n = self.per_key.entry(key.to_owned()).or_default();
+        if *n >= max_per_key {
+            return Err(Full::PerKey(max_per_key));
+        }
+        *n += 1;
+        self.total += 1;
+        Ok(Claim::New)
+    }
+
+    /// A dashboard is over: its place is free.
+    pub(crate) fn release(&mut self, key: &str) {
+        self.total = self.total.saturating_sub(1);
+        if let Some(n) = self.per_key.get_mut(key) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                self.per_key.remove(key);
+            }
+        }
+    }
+
+    /// Keeps the call-back of a detached dashboard of `key`; the number it is kept under
+    /// (for [`Registry::unpark`]).
+    pub(crate) fn park(&mut self, key: &str, wake: Wake) -> u64 {
+        self.next += 1;
+        let id = self.next;
+        self.parked
+            .entry(key.to_owned())
+            .or_default()
+            .push((id, wake));
+        id
+    }
+
+    /// Forgets the call-back kept under `id` (its dashboard ended); false when a connection
+    /// took it meanwhile.
+    pub(crate) fn unpark(&mut self, key: &str, id: u64) -> bool {
+        let Some(list) = self.parked.get_mut(key) else {
+            return false;
+        };
+        let Some(pos) = list.iter().position(|(i, _)| *i == id) else {
+            return false;
+        };
+        list.remove(pos);
+        if list.is_empty() {
+            self.parked.remove(key);
+        }
+        true
+    }
+
+    /// Dashboards alive (attached or waiting).
+    pub(crate) fn total(&self) -> usize {
+        self.total
+    }
+
+    /// Dashboards whose connection is gone, waiting for their key.
+    pub(crate) fn waiting(&self) -> usize {
+        self.parked.values().map(Vec::len).sum()
+    }
+}

@@ -1,0 +1,606 @@
+//! End to end: `serve-ssh` on loopback, driven by the real OpenSSH client (`ssh -tt`) in a
+//! pseudo-terminal, with the demo server as the API. The server runs in-process
+//! (`club_admin::ssh::start`, port 0) or as the built binary (its start-up refusals).
+#![cfg(unix)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use club_admin::api::MembershipStatus;
+use club_admin::config::{Flags, resolve};
+use club_admin::demo::{self, DemoHandle, DemoOptions};
+use club_admin::ssh::{Limits, ServeOptions, ServerHandle};
+use portable_pty::CommandBuilder;
+
+use crate::common::pty::{GUARD, Pty};
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+/// A client key made by `ssh-keygen` (ed25519, no passphrase): its private key file, its
+/// public line and its fingerprint as `ssh-keygen -l` prints it.
+struct ClientKey {
+    path: PathBuf,
+    public: String,
+    fingerprint: String,
+}
+
+fn keygen(dir: &Path, name: &str) -> ClientKey {
+    keygen_of(dir, name, "ed25519")
+}
+
+/// [`keygen`] of another type (`rsa`, `ecdsa`).
+fn keygen_of(dir: &Path, name: &str, kind: &str) -> ClientKey {
+    let path = dir.join(name);
+    let st = Command::new("ssh-keygen")
+        .args(["-q", "-t", kind, "-N", "", "-C", name, "-f"])
+        .arg(&path)
+        .status()
+        .expect("ssh-keygen runs");
+    assert!(st.success(), "ssh-keygen: {st:?}");
+    let public = std::fs::read_to_string(dir.join(format!("{name}.pub"))).expect("public key");
+    let out = Command::new("ssh-keygen")
+        .arg("-lf")
+        .arg(dir.join(format!("{name}.pub")))
+        .output()
+        .expect("ssh-keygen -l");
+    let fingerprint = String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .nth(1)
+        .expect("a fingerprint")
+        .to_owned();
+    ClientKey {
+        path,
+        public,
+        fingerprint,
+    }
+}
+
+/// A demo server, a state directory and the keys of a test.
+struct Setup {
+    rt: tokio::runtime::Runtime,
+    demo: DemoHandle,
+    dir: tempfile::TempDir,
+    /// In the authorized keys file.
+    alice: ClientKey,
+    /// Not in it.
+    mallory: ClientKey,
+}
+
+impl Setup {
+    fn new() -> Setup {
+        let rt = rt();
+        let demo = rt
+            .block_on(demo::start(DemoOptions::default()))
+            .expect("demo");
+        let dir = tempfile::tempdir().expect("dir");
+        let alice = keygen(dir.path(), "alice");
+        let mallory = keygen(dir.path(), "mallory");
+        std::fs::write(dir.path().join("authorized_keys"), &alice.public).expect("write");
+        std::fs::write(dir.path().join("config.toml"), "").expect("write");
+        Setup {
+            rt,
+            demo,
+            dir,
+            alice,
+            mallory,
+        }
+    }
+
+    fn state(&self) -> PathBuf {
+        self.dir.path().join("state")
+    }
+
+    fn options(&self) -> ServeOptions {
+        ServeOptions {
+            listen: "127.0.0.1:0".parse().expect("addr"),
+            host_key: self.state().join("ssh_host_ed25519_key"),
+            authorized_keys: Some(self.dir.path().join("authorized_keys")),
+            allow_any_key: false,
+            limits: Limits::default(),
+            reattach: Duration::from_secs(600),
+            panic_key: None,
+        }
+    }
+
+    /// The server in-process, the moderator's API key as the operator's, decisions held
+    /// for `delay` seconds.
+    fn serve(&self, options: ServeOptions, delay: u64) -> ServerHandle {
+        let flags = Flags {
+            base_url: Some(self.demo.base_url.clone()),
+            config: Some(self.dir.path().join("config.toml")),
+            decision_delay: Some(delay),
+            ..Flags::default()
+        };
+        let key = self.demo.moderator().api_key.clone();
+        let env = move |k: &str| (k == "CLUB_ADMIN_API_KEY").then(|| key.clone());
+        let mut settings = resolve(&flags, &env, None).expect("settings");
+        settings.state_dir = Some(self.state());
+        let keymap = club_admin::runtime::keymap(&settings).expect("keymap");
+        self.rt
+            .block_on(club_admin::ssh::start(options, settings, keymap))
+            .expect("serve-ssh starts")
+    }
+
+    fn audit(&self) -> String {
+        std::fs::read_to_string(self.state().join("audit.jsonl")).unwrap_or_default()
+    }
+}
+
+/// `ssh -tt` to the server with `key`, in a `rows` x `cols` terminal; `extra` options
+/// before the destination, `command` after it.
+fn ssh(port: u16, key: &ClientKey, extra: &[&str], command: &[&str], rows: u16, cols: u16) -> Pty {
+    let mut cmd = CommandBuilder::new("ssh");
+    cmd.env("TERM", "xterm-256color");
+    cmd.env_remove("LANG");
+    cmd.env_remove("LC_ALL");
+    let port = port.to_string();
+    cmd.args(["-F", "/dev/null", "-tt", "-p", &port, "-i"]);
+    cmd.arg(&key.path);
+    cmd.args([
+        "-o",
+        "StrictHostKeyChecking=no",
+        "-o",
+        "UserKnownHostsFile=/dev/null",
+        "-o",
+        "BatchMode=yes",
+        "-o",
+        "IdentitiesOnly=yes",
+        "-o",
+        "LogLevel=ERROR",
+    ]);
+    cmd.args(extra);
+    cmd.arg("moderator@127.0.0.1");
+    cmd.args(command);
+    Pty::spawn(cmd, rows, cols)
+}
+
+/// Waits until the server has seen a killed client's connection end (its dashboard waits
+/// for the key): a connection made before that gets a dashboard of its own.
+fn wait_detached(server: &ServerHandle) {
+    let deadline = std::time::Instant::now() + GUARD;
+    while server.waiting() == 0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(server.waiting(), 1, "the dashboard waits for its key");
+}
+
+/// The width of a line in terminal cells.
+fn unicode_width(line: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(line)
+}
+
+/// Rows of the queue on a screen (each shows its request's number, `#5....`).
+fn rows(screen: &str) -> usize {
+    screen.matches(" #5").count()
+}
+
+/// Pastes the moderator's token into the sign-in pop-up (bracketed, as a terminal pastes)
+/// and presses Enter; waits for the queue.
+fn sign_in(s: &mut Pty, token: &str) -> String {
+    s.wait_for("the sign-in pop-up", |t| {
+        t.contains("Sign in") || t.contains("เข้าสู่ระบบ")
+    });
+    s.send(format!("\x1b[200~{token}\x1b[201~").as_bytes());
+    s.send(b"\r");
+    // Signed in, and the listing's rows are in (a key pressed before acts on no row).
+    s.wait_for("the queue after signing in", |t| {
+        t.contains("ton.jaidee@") && !t.contains("paste the token") && rows(t) > 3
+    })
+}
+
+#[test]
+fn sign_in_by_pasting_a_token_approve_and_quit() {
+    let t = Setup::new();
+    let server = t.serve(t.options(), 0);
+    let m = t.demo.moderator().clone();
+    let mut s = ssh(server.port(), &t.alice, &[], &[], 40, 120);
+    let screen = s.wait_for("the sign-in pop-up", |x| x.contains("Sign in"));
+    assert!(screen.contains("in memory only"), "{screen}");
+    let screen = sign_in(&mut s, &m.token);
+    assert!(!screen.contains(&m.token), "the token is never on screen");
+    // The client's window shrinks (window-change): the dashboard is laid out again for
+    // 80x24, its hint bar on the last row.
+    s.resize(24, 80);
+    // (At 120 columns the request pane stands beside the queue; at 80 it is below it,
+    // beside the club pane: only a new layout draws that.)
+    let small = s.wait_for("the dashboard laid out for 80x24", |x| {
+        x.lines()
+            .nth(1)
+            .is_some_and(|l| l.contains("Queue") && !l.contains("Request"))
+            && x.lines()
+                .any(|l| l.contains("┌ Request") && l.contains("Club lookup"))
+            && x.lines().nth(23).is_some_and(|l| l.contains("q quit"))
+    });
+    assert!(
+        small.lines().all(|l| unicode_width(l) <= 80),
+        "nothing wider than the window:\n{small}"
+    );
+    let before = t.demo.pending_for("moderator").len();
+    s.send(b"a");
+    s.wait_for("the approval on screen", |x| x.contains(": approved"));
+    let muts = t.demo.mutations();
+    assert_eq!(muts.len(), 1, "{muts:?}");
+    let id: uuid::Uuid = muts[0]
+        .split_whitespace()
+        .nth(1)
+        .and_then(|x| x.parse().ok())
+        .expect("id");
+    assert_eq!(t.demo.request_status(id), Some(MembershipStatus::Approved));
+    assert_eq!(t.demo.pending_for("moderator").len(), before - 1);
+    // `y` copies the selected id: OSC 52 reaches the client's terminal through the channel.
+    s.send(b"y");
+    let deadline = std::time::Instant::now() + GUARD;
+    while !String::from_utf8_lossy(&s.bytes()).contains("\x1b]52;c;")
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let raw = String::from_utf8_lossy(&s.bytes()).to_string();
+    let osc = raw
+        .split("\x1b]52;c;")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no OSC 52 in the output"));
+    let b64: String = osc
+        .chars()
+        .take_while(|c| *c != '\x07' && *c != '\x1b')
+        .collect();
+    use base64::Engine as _;
+    let copied = base64::engine::general_purpose::STANDARD
+        .decode(b64.as_bytes())
+        .expect("base64");
+    let copied = String::from_utf8(copied).expect("utf-8");
+    assert!(
+        copied.parse::<uuid::Uuid>().is_ok(),
+        "a request id: {copied}"
+    );
+    // `:mouse on` turns mouse capture on in the client's terminal too.
+    s.send(b":mouse on\r");
+    let deadline = std::time::Instant::now() + GUARD;
+    while !String::from_utf8_lossy(&s.bytes()).contains("\x1b[?1000h")
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(
+        String::from_utf8_lossy(&s.bytes()).contains("\x1b[?1000h"),
+        "mouse capture asked of the client's terminal"
+    );
+    s.send(b"q");
+    let st = s.wait_exit();
+    assert!(st.success(), "ssh exits 0 after q: {st:?}");
+    let raw = String::from_utf8_lossy(&s.bytes()).to_string();
+    assert!(
+        raw.rfind("\x1b[?1049l") > raw.rfind("\x1b[?1049h"),
+        "the client's terminal leaves the alternate screen last"
+    );
+    assert!(!raw.contains(&m.api_key), "no API key on the wire's screen");
+    let audit = t.audit();
+    let line = audit
+        .lines()
+        .find(|l| l.contains(&id.to_string()))
+        .unwrap_or_else(|| panic!("an audit line for {id}: {audit}"));
+    let v: serde_json::Value = serde_json::from_str(line).expect("json");
+    assert_eq!(v["via"], "ssh", "{line}");
+    assert_eq!(v["key"], t.alice.fingerprint.as_str(), "{line}");
+    assert_eq!(v["user"], m.email.as_str(), "{line}");
+    assert_eq!(v["outcome"], "ok", "{line}");
+    assert!(!audit.contains(&m.token), "no token in the audit file");
+    t.rt.block_on(server.stop());
+}
+
+#[test]
+fn a_key_not_in_the_file_is_refused_and_exec_and_sftp_are_refused_with_a_message() {
+    let t = Setup::new();
+    let server = t.serve(t.options(), 0);
+    let s = ssh(server.port(), &t.mallory, &[], &[], 24, 80);
+    let st = s.wait_exit();
+    assert!(!st.success(), "{st:?}");
+    let text = String::from_utf8_lossy(&s.bytes()).to_string();
+    assert!(text.contains("Permission denied (publickey)"), "{text}");
+
+    let s = ssh(server.port(), &t.alice, &[], &["ls", "/"], 24, 80);
+    let st = s.wait_exit();
+    assert!(!st.success(), "{st:?}");
+    let text = String::from_utf8_lossy(&s.bytes()).to_string();
+    assert!(text.contains("commands are refused here"), "{text}");
+    // In the client's language.
+    let s = ssh(
+        server.port(),
+        &t.alice,
+        &["-o", "SetEnv=LANG=th_TH.UTF-8"],
+        &["ls"],
+        24,
+        80,
+    );
+    assert!(!s.wait_exit().success());
+    let text = String::from_utf8_lossy(&s.bytes()).to_string();
+    assert!(text.contains("ให้บริการแดชบอร์ดเท่านั้น"), "{text}");
+
+    let s = ssh(server.port(), &t.alice, &["-s"], &["sftp"], 24, 80);
+    let st = s.wait_exit();
+    assert!(!st.success(), "{st:?}");
+    let text = String::from_utf8_lossy(&s.bytes()).to_string();
+    assert!(text.contains("subsystem \"sftp\" is refused"), "{text}");
+
+    // A key added to the file is let in at once: the file is read again when it changes.
+    let both = format!("{}{}", t.alice.public, t.mallory.public);
+    std::fs::write(t.dir.path().join("authorized_keys"), both).expect("write");
+    let mut s = ssh(server.port(), &t.mallory, &[], &[], 24, 80);
+    s.wait_for("the sign-in pop-up", |x| x.contains("Sign in"));
+    s.kill();
+    t.rt.block_on(server.stop());
+    assert!(t.demo.mutations().is_empty());
+}
+
+#[test]
+fn rsa_and_ecdsa_keys_sign_in_too() {
+    let t = Setup::new();
+    let rsa = keygen_of(t.dir.path(), "rsa", "rsa");
+    let ecdsa = keygen_of(t.dir.path(), "ecdsa", "ecdsa");
+    let file = format!("{}{}{}", t.alice.public, rsa.public, ecdsa.public);
+    std::fs::write(t.dir.path().join("authorized_keys"), file).expect("write");
+    let server = t.serve(t.options(), 0);
+    for key in [&rsa, &ecdsa] {
+        let mut s = ssh(server.port(), key, &[], &[], 24, 80);
+        s.wait_for("the sign-in pop-up", |x| x.contains("Sign in"));
+        s.kill();
+    }
+    t.rt.block_on(server.stop());
+}
+
+#[test]
+fn a_killed_client_reattaches_to_its_dashboard_and_a_stop_sends_what_was_held() {
+    let t = Setup::new();
+    let server = t.serve(t.options(), 60);
+    let m = t.demo.moderator().clone();
+    let mut s = ssh(server.port(), &t.alice, &[], &[], 40, 120);
+    sign_in(&mut s, &m.token);
+    s.send(b"a");
+    s.wait_for("the countdown", |x| {
+        x.contains("approving ") && x.contains("z undo")
+    });
+    s.kill();
+    s.wait_exit();
+    wait_detached(&server);
+    assert!(t.demo.mutations().is_empty(), "held, not sent");
+
+    // The same key again: the dashboard as it was, signed in, the decision still held.
+    let s = ssh(server.port(), &t.alice, &[], &[], 24, 80);
+    let screen = s.wait_for("the same dashboard", |x| {
+        x.contains("approving ") && rows(x) > 3
+    });
+    assert!(!screen.contains("Sign in"), "{screen}");
+    assert_eq!(server.sessions(), 1, "re-attached, not a second dashboard");
+    assert!(t.demo.mutations().is_empty());
+
+    // The server stops (as on SIGTERM): the held approval is sent, as on a local hang-up,
+    // audited, and the client's terminal given back.
+    t.rt.block_on(server.stop());
+    let muts = t.demo.mutations();
+    assert_eq!(muts.len(), 1, "{muts:?}");
+    assert!(muts[0].ends_with(" approved"), "{muts:?}");
+    let st = s.wait_exit();
+    let raw = String::from_utf8_lossy(&s.bytes()).to_string();
+    assert!(
+        raw.rfind("\x1b[?1049l") > raw.rfind("\x1b[?1049h"),
+        "terminal given back: {st:?}"
+    );
+    let audit = t.audit();
+    assert!(
+        audit.contains("\"outcome\":\"ok\"") && audit.contains("\"via\":\"ssh\""),
+        "{audit}"
+    );
+}
+
+#[test]
+fn a_detached_dashboard_keeps_running_its_grace_period_ends_and_the_answer_is_there_on_return() {
+    let t = Setup::new();
+    let server = t.serve(t.options(), 1);
+    let m = t.demo.moderator().clone();
+    let mut s = ssh(server.port(), &t.alice, &[], &[], 40, 120);
+    sign_in(&mut s, &m.token);
+    s.send(b"a");
+    s.wait_for("the countdown", |x| x.contains("approving "));
+    s.kill();
+    s.wait_exit();
+    wait_detached(&server);
+    // No connection: the grace period ends in the detached dashboard, the approval is sent
+    // and its answer applied and audited, without waiting for the key to come back.
+    let deadline = std::time::Instant::now() + GUARD;
+    while !t.audit().contains("\"outcome\":\"ok\"") && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(t.audit().contains("\"outcome\":\"ok\""), "{}", t.audit());
+    assert_eq!(t.demo.mutations().len(), 1);
+    assert_eq!(server.sessions(), 1, "still waiting for its key");
+    let s = ssh(server.port(), &t.alice, &[], &[], 40, 120);
+    s.wait_for("the approved row on return", |x| {
+        x.contains(": approved") && rows(x) > 3
+    });
+    t.rt.block_on(server.stop());
+    assert_eq!(t.demo.mutations().len(), 1, "nothing sent twice");
+}
+
+#[test]
+fn a_detached_dashboard_ends_for_good_after_the_window_and_its_held_decision_is_sent() {
+    let t = Setup::new();
+    let options = ServeOptions {
+        reattach: Duration::from_millis(300),
+        ..t.options()
+    };
+    let server = t.serve(options, 60);
+    let m = t.demo.moderator().clone();
+    let mut s = ssh(server.port(), &t.alice, &[], &[], 40, 120);
+    sign_in(&mut s, &m.token);
+    s.send(b"a");
+    s.wait_for("the countdown", |x| x.contains("approving "));
+    s.kill();
+    s.wait_exit();
+    // The window passes with no connection: the decision is sent (the hang-up rule).
+    let deadline = std::time::Instant::now() + GUARD;
+    while t.demo.mutations().is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let muts = t.demo.mutations();
+    assert_eq!(muts.len(), 1, "{muts:?}");
+    while server.sessions() > 0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(server.sessions(), 0, "the dashboard is over");
+    // The key comes back later: a new dashboard, signed out.
+    let s = ssh(server.port(), &t.alice, &[], &[], 24, 80);
+    s.wait_for("a new sign-in", |x| x.contains("Sign in"));
+    t.rt.block_on(server.stop());
+}
+
+/// Waits for the clock on purpose: what it checks is the idle timeout itself (1 s here).
+#[test]
+fn an_idle_session_is_disconnected_with_a_message_and_its_dashboard_waits() {
+    let t = Setup::new();
+    let options = ServeOptions {
+        limits: Limits {
+            idle_timeout: Duration::from_secs(1),
+            ..Limits::default()
+        },
+        ..t.options()
+    };
+    let server = t.serve(options, 0);
+    let mut s = ssh(server.port(), &t.alice, &[], &[], 24, 80);
+    s.wait_for("the sign-in pop-up", |x| x.contains("Sign in"));
+    s.send(b"S");
+    let st = s.wait_exit();
+    let raw = String::from_utf8_lossy(&s.bytes()).to_string();
+    assert!(raw.contains("no key for 1 s: disconnected"), "{raw}");
+    assert!(
+        raw.rfind("\x1b[?1049l") > raw.rfind("\x1b[?1049h"),
+        "terminal given back: {st:?}"
+    );
+    wait_detached(&server);
+    assert_eq!(server.sessions(), 1);
+    t.rt.block_on(server.stop());
+}
+
+#[test]
+fn one_sessions_panic_leaves_the_others_drawing_and_thai_comes_from_the_clients_lang() {
+    let t = Setup::new();
+    let both = format!("{}{}", t.alice.public, t.mallory.public);
+    std::fs::write(t.dir.path().join("authorized_keys"), both).expect("write");
+    let options = ServeOptions {
+        panic_key: Some(t.mallory.fingerprint.clone()),
+        ..t.options()
+    };
+    let server = t.serve(options, 0);
+    let m = t.demo.moderator().clone();
+    let mut a = ssh(
+        server.port(),
+        &t.alice,
+        &["-o", "SetEnv=LANG=th_TH.UTF-8"],
+        &[],
+        24,
+        80,
+    );
+    let screen = a.wait_for("the Thai sign-in pop-up", |x| x.contains("เข้าสู่ระบบ"));
+    assert!(!screen.contains("Sign in"), "{screen}");
+    let b = ssh(server.port(), &t.mallory, &[], &[], 24, 80);
+    let st = b.wait_exit();
+    assert!(!st.success(), "{st:?}");
+    let text = String::from_utf8_lossy(&b.bytes()).to_string();
+    assert!(text.contains("internal error"), "{text}");
+    // The other session goes on: it signs in and draws its queue.
+    let screen = sign_in(&mut a, &m.token);
+    assert!(screen.contains("ton.jaidee@"), "{screen}");
+    assert_eq!(server.sessions(), 1);
+    a.send(b"q");
+    assert!(a.wait_exit().success());
+    t.rt.block_on(server.stop());
+}
+
+#[test]
+fn the_host_key_is_made_once_with_mode_0600_and_the_same_after_a_restart() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = Setup::new();
+    let first = t.serve(t.options(), 0);
+    assert!(first.made_host_key);
+    let fp = first.fingerprint.clone();
+    let key = t.state().join("ssh_host_ed25519_key");
+    let mode = std::fs::metadata(&key)
+        .expect("host key")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    // The client learns the host key on the first connection...
+    let known = t.dir.path().join("known_hosts");
+    let known_opt = format!("UserKnownHostsFile={}", known.display());
+    let port = first.port();
+    let mut s = ssh(
+        port,
+        &t.alice,
+        &["-o", &known_opt, "-o", "StrictHostKeyChecking=accept-new"],
+        &[],
+        24,
+        80,
+    );
+    s.wait_for("the sign-in pop-up", |x| x.contains("Sign in"));
+    s.kill();
+    t.rt.block_on(first.stop());
+    // ...and after a restart on the same port, checks it strictly.
+    let again = t.serve(
+        ServeOptions {
+            listen: format!("127.0.0.1:{port}").parse().expect("addr"),
+            ..t.options()
+        },
+        0,
+    );
+    assert!(!again.made_host_key);
+    assert_eq!(again.fingerprint, fp);
+    let mut s = ssh(
+        port,
+        &t.alice,
+        &["-o", &known_opt, "-o", "StrictHostKeyChecking=yes"],
+        &[],
+        24,
+        80,
+    );
+    s.wait_for("the sign-in pop-up, the host key accepted", |x| {
+        x.contains("Sign in")
+    });
+    s.kill();
+    t.rt.block_on(again.stop());
+}
+
+#[test]
+fn serve_ssh_without_authorized_keys_refuses_to_start() {
+    let dir = tempfile::tempdir().expect("dir");
+    let out = Command::new(env!("CARGO_BIN_EXE_club-admin"))
+        .args([
+            "serve-ssh",
+            "--listen",
+            "127.0.0.1:0",
+            "--base-url",
+            "http://127.0.0.1:9",
+        ])
+        .env("CLUB_ADMIN_API_KEY", "k")
+        .env("XDG_STATE_HOME", dir.path().join("state"))
+        .env("XDG_CONFIG_HOME", dir.path().join("config"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no --authorized-keys FILE") && err.contains("--allow-any-key"),
+        "{err}"
+    );
+    assert!(
+        !dir.path()
+            .join("state/club-admin/ssh_host_ed25519_key")
+            .exists(),
+        "nothing made before the refusal"
+    );
+}
