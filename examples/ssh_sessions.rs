@@ -142,6 +142,7 @@ async fn run(n: usize) {
                 ..Limits::default()
             },
             reattach: Duration::from_secs(600),
+            remember_tokens: None,
             panic_key: None,
         },
         settings,

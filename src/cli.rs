@@ -241,6 +241,11 @@ pub struct ServeSshArgs {
     /// $XDG_STATE_HOME/club-admin/ssh_host_ed25519_key].
     #[arg(long, value_name = "FILE")]
     pub host_key: Option<PathBuf>,
+    /// Keep each key's token on disk (one file per key fingerprint, mode 0600, in
+    /// $XDG_STATE_HOME/club-admin/ssh-tokens/), so that a new session with the same key is
+    /// signed in. Off by default: a token lives in its session's memory only.
+    #[arg(long)]
+    pub remember_tokens: bool,
     /// Minutes a dropped session's dashboard waits for the same key to come back (0: it
     /// ends at once).
     #[arg(long, value_name = "MINUTES", default_value_t = 10, allow_negative_numbers = true, value_parser = whole::<u64>)]
@@ -326,6 +331,14 @@ impl ServeSshArgs {
                 max_window: self.max_window,
             },
             reattach: minutes(self.reattach_minutes),
+            remember_tokens: match self.remember_tokens {
+                true => Some(
+                    crate::config::default_state_dir()
+                        .map(|d| d.join("ssh-tokens"))
+                        .ok_or("--remember-tokens: no state directory to keep tokens in")?,
+                ),
+                false => None,
+            },
             panic_key: None,
         })
     }

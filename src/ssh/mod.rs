@@ -75,6 +75,10 @@ pub struct ServeOptions {
     pub limits: Limits,
     /// How long a dashboard whose connection dropped waits for its key [10 min].
     pub reattach: Duration,
+    /// Where each key's token is kept between sessions (`--remember-tokens`: one file per
+    /// key fingerprint, mode 0600, in this folder); `None` (the default): a token lives in
+    /// its session's memory only and every new dashboard signs in.
+    pub remember_tokens: Option<PathBuf>,
     /// Test hook: a session signed in with the key of this fingerprint panics as it starts
     /// (proves that one session's panic leaves the others drawing). `None` in the program.
     pub panic_key: Option<String>,
@@ -88,6 +92,16 @@ pub(crate) async fn stopping(stop: &mut watch::Receiver<bool>) {
 /// The default host key file: `$XDG_STATE_HOME/club-admin/ssh_host_ed25519_key`.
 pub fn default_host_key() -> Option<PathBuf> {
     crate::config::default_state_dir().map(|d| d.join("ssh_host_ed25519_key"))
+}
+
+/// The file of the token remembered for the key `fingerprint` (`SHA256:...`) in `dir`: the
+/// fingerprint with every character but letters and digits made `_`.
+pub fn token_file(dir: &std::path::Path, fingerprint: &str) -> PathBuf {
+    let name: String = fingerprint
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    dir.join(format!("{name}.token"))
 }
 
 /// What every connection of the server shares.
@@ -115,6 +129,8 @@ pub(crate) struct Shared {
     pub(crate) _running: mpsc::Sender<()>,
     /// The test hook of [`ServeOptions::panic_key`].
     pub(crate) panic_key: Option<String>,
+    /// [`ServeOptions::remember_tokens`].
+    pub(crate) token_dir: Option<PathBuf>,
 }
 
 /// A running server.
@@ -248,6 +264,7 @@ pub async fn start(
         stop: stop_rx,
         _running: running,
         panic_key: options.panic_key.clone(),
+        token_dir: options.remember_tokens.clone(),
     });
     tokio::spawn(conn::accept_loop(
         listener,

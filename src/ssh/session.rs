@@ -56,6 +56,20 @@ impl Dash {
     pub(crate) fn new(shared: &Shared, key: &str, lang: Lang) -> Dash {
         let s = &shared.settings;
         let client = shared.client.for_session();
+        // With --remember-tokens, the key's token of an earlier session signs it in (the
+        // start checks it with the server; a refused one opens the sign-in pop-up).
+        let token_path = shared
+            .token_dir
+            .as_deref()
+            .map(|dir| super::token_file(dir, key));
+        if let Some(token) = token_path
+            .as_deref()
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .map(|t| t.trim().to_owned())
+            .filter(|t| !t.is_empty())
+        {
+            client.set_token(Some(secrecy::SecretString::from(token)));
+        }
         let (tx, rx) = mpsc::unbounded_channel();
         let worker = worker::spawn(client.clone(), s.concurrency, tx.clone());
         let year_style = if lang == s.lang {
@@ -67,14 +81,14 @@ impl Dash {
             base_url: client.base_url().to_owned(),
             read_only: s.read_only,
             keymap: shared.keymap.clone(),
-            has_token: false,
-            token_expires: None,
+            has_token: client.has_token(),
+            token_expires: client.token_expiry(),
             sign_in_url: client.sign_in_url(),
             page_size: s.page_size,
             now: chrono::Utc::now(),
             mouse: false,
-            save_token: false,
-            can_save_token: false,
+            save_token: token_path.is_some(),
+            can_save_token: token_path.is_some(),
             server_key: Some(client.base_url().to_owned()),
             lang,
             year_style,
@@ -96,7 +110,7 @@ impl Dash {
             client,
             worker,
             Files {
-                token_path: None,
+                token_path,
                 audit_path: shared.audit_path.clone(),
                 queue_path: None,
             },

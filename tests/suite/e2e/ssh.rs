@@ -105,6 +105,7 @@ impl Setup {
             allow_any_key: false,
             limits: Limits::default(),
             reattach: Duration::from_secs(600),
+            remember_tokens: None,
             panic_key: None,
         }
     }
@@ -603,4 +604,49 @@ fn serve_ssh_without_authorized_keys_refuses_to_start() {
             .exists(),
         "nothing made before the refusal"
     );
+}
+
+/// `--remember-tokens`: a key's token, pasted once, is kept in a file of its own (mode 0600,
+/// named by the key's fingerprint); a new session with that key (after the re-attach
+/// window: a new dashboard) is signed in without the pop-up. Without the option, nothing
+/// reaches the disk (the other tests).
+#[test]
+fn remembered_tokens_sign_a_new_session_of_the_same_key_in() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = Setup::new();
+    let dir = t.state().join("ssh-tokens");
+    let options = ServeOptions {
+        remember_tokens: Some(dir.clone()),
+        reattach: Duration::ZERO,
+        ..t.options()
+    };
+    let server = t.serve(options, 0);
+    let m = t.demo.moderator().clone();
+    let mut s = ssh(server.port(), &t.alice, &[], &[], 40, 120);
+    sign_in(&mut s, &m.token);
+    s.send(b"q");
+    assert!(s.wait_exit().success());
+    let file = club_admin::ssh::token_file(&dir, &t.alice.fingerprint);
+    let kept = std::fs::read_to_string(&file).expect("the token file");
+    assert_eq!(kept.trim(), m.token, "the pasted token, kept");
+    let mode = std::fs::metadata(&file).expect("meta").permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "{mode:o}");
+    // A new connection with the same key: signed in, no pop-up.
+    let mut again = ssh(server.port(), &t.alice, &[], &[], 40, 120);
+    let screen = again.wait_for("the queue, signed in", |x| {
+        x.contains("ton.jaidee@") && rows(x) > 3
+    });
+    assert!(!screen.contains("Sign in"), "{screen}");
+    again.send(b"q");
+    assert!(again.wait_exit().success());
+    // Another key's session is not signed in by it.
+    std::fs::write(
+        t.dir.path().join("authorized_keys"),
+        format!("{}{}", t.alice.public, t.mallory.public),
+    )
+    .expect("write");
+    let other = ssh(server.port(), &t.mallory, &[], &[], 40, 120);
+    other.wait_for("the sign-in pop-up", |x| x.contains("Sign in"));
+    drop(other);
+    t.rt.block_on(server.stop());
 }

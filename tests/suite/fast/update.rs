@@ -799,7 +799,11 @@ fn a_401_before_the_sign_in(late_while_checking: bool) {
     if late_while_checking {
         // The 401 comes while the token is being checked: the check's answer decides.
         answer(&mut m, early, ApiAnswer::User(Err(e.clone())));
-        assert!(m.popup().is_none(), "no pop-up while checking: {:?}", m.popup());
+        assert!(
+            m.popup().is_none(),
+            "no pop-up while checking: {:?}",
+            m.popup()
+        );
     }
     answer(&mut m, rid, ApiAnswer::User(Ok(reply(admin()))));
     assert!(m.popup().is_none(), "signed in: {:?}", m.popup());
