@@ -81,6 +81,12 @@ fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<Effect> {
         Ok(reply) => reply,
         // Read before the token in use was taken: the sign-in read the user since.
         Err(e) if super::stale_unauthorised(m, &e) => return Vec::new(),
+        // Started without a token (a `serve-ssh` session, `--no-token`): the sign-in pop-up
+        // asks for one already; the server's 401 says nothing new and is no error.
+        Err(ApiError::Unauthorized { .. }) if !m.has_token => {
+            m.user = Loadable::NotAsked;
+            return Vec::new();
+        }
         Err(e) => {
             note_error(m, &e);
             m.activities.signing_in = None;

@@ -1410,3 +1410,41 @@ fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
             .all(|e| e.label == "(earlier session)")
     );
 }
+
+/// Seen over `serve-ssh`: a session started without a token showed "could not read the
+/// current user: unauthorized ..." under the sign-in pop-up. The start's 401s say nothing
+/// the pop-up does not; the status line asks for the token, in English and Thai.
+#[test]
+fn a_start_without_a_token_asks_for_one_and_reports_no_401() {
+    for (lang, asks, not) in [
+        (
+            club_admin::i18n::Lang::English,
+            "no token",
+            "could not read",
+        ),
+        (
+            club_admin::i18n::Lang::Thai,
+            "ไม่มีโทเคน",
+            "อ่านข้อมูลผู้ใช้ปัจจุบันไม่ได้",
+        ),
+    ] {
+        let mut m = model_from(ModelOptions {
+            has_token: false,
+            ..options_in(lang)
+        });
+        let fx = club_admin::app::start(&mut m);
+        let _ = fail_calls(&mut m, &fx, &unauthorized());
+        assert!(
+            matches!(m.popup(), Some(Popup::SignIn { .. })),
+            "{:?}",
+            m.popup()
+        );
+        let asks = club_admin::text::for_terminal(asks).into_owned();
+        let not = club_admin::text::for_terminal(not).into_owned();
+        for (w, h) in [(80, 24), (120, 40)] {
+            let s = screen(&m, w, h);
+            assert!(s.contains(&asks), "{w}x{h}:\n{s}");
+            assert!(!s.contains(&not), "{w}x{h}:\n{s}");
+        }
+    }
+}
