@@ -167,6 +167,19 @@ pub const SETTLE_FIRST: Duration = Duration::from_secs(1);
 /// The longest wait between two re-reads.
 pub const SETTLE_MAX: Duration = Duration::from_secs(30);
 
+/// Whether a decision may be sent to a request whose membership status, as last read, is
+/// `known` (both faces): an approve or a decline only to a request read as pending. A
+/// request whose status was never read may have been decided before; were its answer lost,
+/// a re-read showing it decided could not be told from this decision. A delete goes to any
+/// request (nothing else deletes). The command line reads every status first
+/// (`run::undecided`); the dashboard reads the row first.
+pub fn may_send(action: RowAction, known: Option<&MembershipStatus>) -> bool {
+    match action.status() {
+        None => true,
+        Some(_) => known == Some(&MembershipStatus::Pending),
+    }
+}
+
 /// The wait before re-read number `attempt + 1` of an unsettled request (attempt counts the
 /// re-reads that failed): 1 s, 2 s, 4 s, ... at most 30 s. The same schedule in both faces.
 pub fn settle_backoff(attempt: u32) -> Duration {

@@ -208,8 +208,13 @@ status-why-deleted = it was deleted
 status-why-gone = the server does not know it
 status-why-already = it is already { $status }
 status-why-cannot-change = it cannot change
+status-why-not-read = its status is not read yet (reading it now: press again once it shows pending)
 status-already-changing = that request is already being changed or deleted
 status-nothing-to-do = nothing to do: those requests are no longer pending
+status-unread-left-out = { $n ->
+    [one] nothing sent: 1 request's status is not read yet (reading it now: press again once it shows pending)
+   *[other] nothing sent: { $n } requests' status is not read yet (reading them now: press again once they show pending)
+}
 status-decision-refused-here = cannot { $action }: { $why } (nothing was sent)
 status-nothing-to-undo = nothing to undo: no decision is waiting to be sent (sent ones are final)
 status-taken-back = { $action } of { $what } taken back: pending again, nothing was sent

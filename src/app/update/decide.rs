@@ -70,6 +70,20 @@ pub(super) fn decide(m: &mut Model, action: RowAction) -> Vec<Effect> {
         say(m, Severity::Error, &text);
         return Vec::new();
     }
+    if !crate::ops::verdict::may_send(action, item.status()) {
+        // Never read (added by id, its read failed or on its way): read it first, as the
+        // command line does; the key works once the row shows pending.
+        let label = label_of(m, id);
+        let text = crate::tr!(
+            m.lang,
+            "status-cannot-act",
+            action = verb(m.lang, action),
+            label = label,
+            why = tr(m.lang, "status-why-not-read")
+        );
+        say(m, Severity::Error, &text);
+        return fetch::fetch_rows(m, &[id]);
+    }
     if action == RowAction::Delete {
         if matches!(item.state, RowState::Acting(_) | RowState::Deleted) {
             let text = tr(m.lang, "status-already-changing");
@@ -100,6 +114,13 @@ pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) ->
         .into_iter()
         .partition(|id| m.unsettled.get(*id).is_some());
     let mut fx = fetch::fetch_rows(m, &unsettled);
+    // Rows whose status was never read are read, not decided (the core's rule).
+    let (ids, unread): (Vec<Uuid>, Vec<Uuid>) = ids.into_iter().partition(|id| {
+        m.queue
+            .get(*id)
+            .is_none_or(|i| crate::ops::verdict::may_send(action, i.status()) || !i.is_actionable())
+    });
+    fx.extend(fetch::fetch_rows(m, &unread));
     let ids: Vec<Uuid> = ids
         .into_iter()
         .filter(|id| {
@@ -110,7 +131,9 @@ pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) ->
         })
         .collect();
     if ids.is_empty() {
-        let text = if unsettled.is_empty() {
+        let text = if !unread.is_empty() {
+            crate::tr!(m.lang, "status-unread-left-out", n = unread.len())
+        } else if unsettled.is_empty() {
             tr(m.lang, "status-nothing-to-do")
         } else {
             crate::tr!(m.lang, "status-rereading-unknown", n = unsettled.len())

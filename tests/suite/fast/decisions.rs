@@ -875,3 +875,72 @@ fn the_queue_title_counts_an_unknown_outcome_apart_from_pending() {
         );
     }
 }
+
+/// The command line's lesson in the dashboard (the core's `verdict::may_send`): an approve
+/// on a row whose status was never read (added by id, its read on its way) sends nothing and
+/// reads the row; once it shows pending, `a` approves. Marked with read rows, the unread one
+/// is left out and read. In English and Thai.
+#[test]
+fn a_row_whose_status_was_never_read_is_read_before_it_is_decided() {
+    for (lang, said) in [
+        (
+            club_admin::i18n::Lang::English,
+            "its status is not read yet",
+        ),
+        (club_admin::i18n::Lang::Thai, "ยังไม่ได้อ่านสถานะ"),
+    ] {
+        let said = club_admin::text::for_terminal(said).into_owned();
+        let mut m = model_with_lang(sample_rows(), lang);
+        let new = Uuid::from_u128(70);
+        let _ = update(&mut m, key('i'));
+        typed(&mut m, &new.to_string());
+        let fx = update(&mut m, code(KeyCode::Enter));
+        let first_read = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }));
+        assert_eq!(first_read.len(), 1);
+        let _ = cursor_to(&mut m, new);
+        let fx = update(&mut m, key('a'));
+        assert_eq!(writes(&fx), 0, "nothing sent to a row never read");
+        assert!(m.status_text().unwrap_or_default().contains(&said));
+        for (w, h) in [(80, 24), (120, 40)] {
+            assert!(screen(&m, w, h).contains(&said), "{w}x{h}");
+        }
+        // Its read arrives: pending. `a` now approves (no grace period here).
+        let mut r = sample_rows()[0].clone();
+        r.id = new;
+        let _ = answer(
+            &mut m,
+            first_read[0],
+            ApiAnswer::Request(Ok(reply(r.clone()))),
+        );
+        let _ = cursor_to(&mut m, new);
+        let fx = update(&mut m, key('a'));
+        assert_eq!(puts(&fx).len(), 1, "approved once read");
+        assert_eq!(puts(&fx)[0].1, new);
+        // Marked beside a read row: a second unread id is left out and read.
+        let other = Uuid::from_u128(71);
+        let _ = update(&mut m, key('i'));
+        typed(&mut m, &other.to_string());
+        let _ = update(&mut m, code(KeyCode::Enter));
+        let _ = cursor_to(&mut m, other);
+        let _ = update(&mut m, key(' '));
+        let _ = cursor_to(&mut m, id(2));
+        let _ = update(&mut m, key(' '));
+        let _ = update(&mut m, key('a'));
+        let fx = update(&mut m, key('y'));
+        let sent: Vec<Uuid> = puts(&fx).into_iter().map(|(_, i, _)| i).collect();
+        assert_eq!(sent, vec![id(2)], "only the read row is decided");
+        assert!(
+            api_ids(
+                &fx,
+                |c| matches!(c, ApiCall::GetRequest { id: x, .. } if *x == other)
+            )
+            .len()
+                + api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. })).len()
+                >= 1
+                || m.queue()
+                    .get(other)
+                    .is_some_and(|i| i.state == RowState::Loading),
+            "the unread row is read"
+        );
+    }
+}
