@@ -425,7 +425,9 @@ pub(super) fn on_list_page(
 fn say_loaded(m: &mut Model, first_load: bool) {
     let refreshed = m.activities.refreshing.take().is_some();
     let current = m.notice.as_ref();
-    let nothing_said = current.is_none();
+    // At the first load, an error said before it (the load failed and was tried again)
+    // no longer stands: the queue is here (the activity log keeps the failure).
+    let nothing_said = current.is_none_or(|n| first_load && n.severity == Severity::Error);
     let update_count = current.is_some_and(|n| n.about_listing);
     if refreshed || (first_load && nothing_said) || update_count {
         let n = listed_pending(m);

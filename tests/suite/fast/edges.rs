@@ -1139,3 +1139,59 @@ fn two_messages_arriving_together_are_both_kept_in_the_activity_log() {
         same_after_redraw(&mut m);
     }
 }
+
+/// A tester's finding (`demo --drop-rate 0.6`): the first page was lost, tried again and
+/// loaded, yet the status line kept "could not load the queue ...". Once the queue loads,
+/// the failure no longer stands there (the activity log keeps it), in English and Thai.
+#[test]
+fn a_first_load_that_failed_and_came_back_says_the_queue_loaded() {
+    for (lang, failed, loaded) in [
+        (
+            Lang::English,
+            "trying again in",
+            "3 pending requests loaded",
+        ),
+        (Lang::Thai, "วินาที", "โหลดคำขอที่รอพิจารณาแล้ว 3"),
+    ] {
+        let loaded = club_admin::text::for_terminal(loaded).into_owned();
+        let mut m = model_from(options_in(lang));
+        let fx = started(&mut m);
+        let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
+        let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(admin()))));
+        let list = listing_ids(&fx)[0];
+        let _ = answer(&mut m, list, ApiAnswer::Listing(Err(no_connection())));
+        assert!(status(&m).contains(failed), "{}", status(&m));
+        // The retries go out by themselves; every call is answered now.
+        let mut fx = Vec::new();
+        for _ in 0..5 {
+            if m.queue().len() == 3 {
+                break;
+            }
+            if fx.is_empty() {
+                let at = m.retry_at().expect("a retry is planned");
+                fx = update(&mut m, Msg::Retry(at));
+            }
+            let mut next = Vec::new();
+            for (id, call) in crate::common::calls(&fx) {
+                let a = match call {
+                    ApiCall::ListRequests { .. } => {
+                        ApiAnswer::Listing(Ok(listing_reply(page(1, 3), None, 3)))
+                    }
+                    ApiCall::CurrentUser => ApiAnswer::User(Ok(reply(admin()))),
+                    ApiCall::ProbeUpdateRoute => ApiAnswer::UpdateRoute(Ok(UpdateRoute::Present)),
+                    _ => continue,
+                };
+                next.extend(answer(&mut m, id, a));
+            }
+            fx = next;
+        }
+        assert_eq!(m.queue().len(), 3, "loaded");
+        assert!(status(&m).contains(&loaded), "{}", status(&m));
+        assert!(!status(&m).contains(failed), "{}", status(&m));
+        for (w, h) in [(80, 24), (120, 40)] {
+            let s = screen(&m, w, h);
+            assert!(s.contains(&loaded), "{w}x{h}:\n{s}");
+        }
+        same_after_redraw(&mut m);
+    }
+}
