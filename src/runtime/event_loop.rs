@@ -212,7 +212,7 @@ where
         tx: &msg_tx,
         rx: &mut msg_rx,
     };
-    run(
+    attach_loop(
         terminal, model, runner, opts, events, channels, initial, stop, true,
     )
     .await
@@ -239,29 +239,6 @@ pub struct Channels<'a> {
 /// Errors: drawing failed.
 #[allow(clippy::too_many_arguments)]
 pub async fn attach_loop<B, S, F>(
-    terminal: &mut Terminal<B>,
-    model: &mut Model,
-    runner: &mut Runner,
-    opts: &LoopOptions,
-    events: S,
-    channels: Channels<'_>,
-    initial: Vec<Msg>,
-    stop: F,
-    fresh: bool,
-) -> io::Result<()>
-where
-    B: Backend,
-    S: Stream<Item = io::Result<Event>> + Unpin,
-    F: Future<Output = ()>,
-{
-    run(
-        terminal, model, runner, opts, events, channels, initial, stop, fresh,
-    )
-    .await
-}
-
-#[allow(clippy::too_many_arguments)]
-async fn run<B, S, F>(
     terminal: &mut Terminal<B>,
     model: &mut Model,
     runner: &mut Runner,
