@@ -628,3 +628,19 @@ impl club_admin::ops::run::Stopwatch for MovedStopwatch {
         Box::pin(tokio::task::yield_now())
     }
 }
+
+/// The request id numbered `n` in the sample rows and tests (`Uuid::from_u128`).
+pub fn id(n: u128) -> Uuid {
+    Uuid::from_u128(n)
+}
+
+/// Applies the server's `answer` to the call `request_id` (one `Msg::Api`), returning its
+/// effects.
+pub fn answer(m: &mut Model, request_id: u64, answer: ApiAnswer) -> Vec<Effect> {
+    update(m, Msg::Api { request_id, answer })
+}
+
+/// The status line's text, or "" when it says nothing.
+pub fn status(m: &Model) -> String {
+    m.status_text().unwrap_or_default()
+}

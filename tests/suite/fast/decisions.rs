@@ -10,20 +10,6 @@ use club_admin::app::{ApiAnswer, ApiCall, Effect, KeyCode, Msg, Outcome, Popup, 
 use common::*;
 use uuid::Uuid;
 
-fn id(n: u128) -> Uuid {
-    Uuid::from_u128(n)
-}
-
-fn answer(m: &mut Model, rid: u64, a: ApiAnswer) -> Vec<Effect> {
-    update(
-        m,
-        Msg::Api {
-            request_id: rid,
-            answer: a,
-        },
-    )
-}
-
 fn tick(m: &mut Model, secs: i64) -> Vec<Effect> {
     update(m, Msg::Tick(now() + Span::seconds(secs)))
 }
@@ -58,10 +44,6 @@ fn audits(fx: &[Effect]) -> Vec<(Uuid, Outcome, String)> {
 
 fn selected(m: &Model) -> Uuid {
     m.queue().selected().expect("selected").id
-}
-
-fn status(m: &Model) -> String {
-    m.status_text().unwrap_or_default()
 }
 
 fn approved(r: Uuid) -> ApiAnswer {

@@ -10,20 +10,6 @@ use club_admin::i18n::Lang;
 use common::*;
 use uuid::Uuid;
 
-fn id(n: u128) -> Uuid {
-    Uuid::from_u128(n)
-}
-
-fn answer(m: &mut Model, rid: u64, outcome: ApiAnswer) -> Vec<Effect> {
-    update(
-        m,
-        Msg::Api {
-            request_id: rid,
-            answer: outcome,
-        },
-    )
-}
-
 fn calls(fx: &[Effect]) -> Vec<&ApiCall> {
     fx.iter()
         .filter_map(|e| match e {
@@ -45,10 +31,6 @@ fn pages_asked(fx: &[Effect]) -> Vec<u32> {
             _ => None,
         })
         .collect()
-}
-
-fn status(m: &Model) -> String {
-    m.status_text().unwrap_or_default()
 }
 
 fn server_error() -> ApiError {

@@ -38,10 +38,6 @@ fn english_words(screen: &str, words: &[&str]) {
     }
 }
 
-fn id(n: u128) -> Uuid {
-    Uuid::from_u128(n)
-}
-
 fn not_found() -> ApiError {
     ApiError::NotFound(ErrorInfo {
         status: Some(404),

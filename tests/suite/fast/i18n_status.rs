@@ -11,30 +11,12 @@ use club_admin::i18n::Lang;
 use common::*;
 use uuid::Uuid;
 
-fn id(n: u128) -> Uuid {
-    Uuid::from_u128(n)
-}
-
 /// The Thai text or the English one, as the UI gives it (SARA AM made terminal-safe).
 fn pick(lang: Lang, thai: &str, english: &str) -> String {
     match lang {
         Lang::Thai => club_admin::text::for_terminal(thai).into_owned(),
         Lang::English => english.to_owned(),
     }
-}
-
-fn status(m: &Model) -> String {
-    m.status_text().unwrap_or_default()
-}
-
-fn answer(m: &mut Model, rid: u64, a: ApiAnswer) -> Vec<Effect> {
-    update(
-        m,
-        Msg::Api {
-            request_id: rid,
-            answer: a,
-        },
-    )
 }
 
 /// The sample rows listed as for [`model_with`], read in `lang` from the start.

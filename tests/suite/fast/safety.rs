@@ -13,10 +13,6 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use uuid::Uuid;
 
-fn id(n: u128) -> Uuid {
-    Uuid::from_u128(n)
-}
-
 fn selected(m: &Model) -> Uuid {
     m.queue().selected().expect("a row is selected").id
 }
@@ -38,20 +34,6 @@ fn command(m: &mut Model, text: &str) -> Vec<Effect> {
     update(m, key(':'));
     typed(m, text);
     update(m, code(KeyCode::Enter))
-}
-
-fn answer(m: &mut Model, rid: u64, a: ApiAnswer) -> Vec<Effect> {
-    update(
-        m,
-        Msg::Api {
-            request_id: rid,
-            answer: a,
-        },
-    )
-}
-
-fn status(m: &Model) -> String {
-    m.status_text().unwrap_or_default()
 }
 
 /// Answers every write among `fx` with success (the server's updated request).

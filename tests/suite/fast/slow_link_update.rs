@@ -10,20 +10,6 @@ use club_admin::app::{ApiAnswer, ApiCall, Effect, Model, Msg, update};
 use common::*;
 use uuid::Uuid;
 
-fn id(n: u128) -> Uuid {
-    Uuid::from_u128(n)
-}
-
-fn answer(m: &mut Model, rid: u64, outcome: ApiAnswer) -> Vec<Effect> {
-    update(
-        m,
-        Msg::Api {
-            request_id: rid,
-            answer: outcome,
-        },
-    )
-}
-
 fn calls(fx: &[Effect]) -> Vec<&ApiCall> {
     fx.iter()
         .filter_map(|e| match e {
@@ -35,10 +21,6 @@ fn calls(fx: &[Effect]) -> Vec<&ApiCall> {
 
 fn listing_ids(fx: &[Effect]) -> Vec<u64> {
     api_ids(fx, |c| matches!(c, ApiCall::ListRequests { .. }))
-}
-
-fn status(m: &Model) -> String {
-    m.status_text().unwrap_or_default()
 }
 
 fn offline() -> ApiError {

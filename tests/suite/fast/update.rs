@@ -11,10 +11,6 @@ use club_admin::app::{ApiAnswer, ApiCall, Effect, Keymap, Msg, Outcome, Popup, u
 use common::*;
 use uuid::Uuid;
 
-fn id(n: u128) -> Uuid {
-    Uuid::from_u128(n)
-}
-
 /// The `ids` filters of the listing calls among `fx` (rows read by id, 50 per call).
 fn read_by_ids(fx: &[Effect]) -> Vec<Vec<Uuid>> {
     fx.iter()
@@ -43,16 +39,6 @@ fn list_pages(fx: &[Effect]) -> Vec<u32> {
 
 fn selected(m: &Model) -> Uuid {
     m.queue().selected().expect("selected").id
-}
-
-fn answer(m: &mut Model, rid: u64, outcome: ApiAnswer) -> Vec<Effect> {
-    update(
-        m,
-        Msg::Api {
-            request_id: rid,
-            answer: outcome,
-        },
-    )
 }
 
 #[test]
