@@ -277,59 +277,13 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
         ),
         Err(e) => (Outcome::Failed, Some(audit::error_detail(e))),
     };
-    let mut entry = log.entry(chrono::Utc::now(), "add-contact", club, outcome, detail);
-    entry.value = Some(audit::contact_value(new.kind.as_str(), &new.value));
-    let audit_exit = match log.write(&entry) {
-        Ok(()) => Exit::Ok,
-        Err(e) => {
-            say(&e);
-            Exit::Failed
-        }
-    };
+    let audit_exit = write_contact_line(&log, club, &new, outcome, detail);
     let contact = match result {
         Ok(c) => c,
         Err(e) if outcome == Outcome::Unknown => {
-            // The core's rule: read the club until it tells whether the contact is there.
-            let settled = crate::ops::run::settle_contact(
-                &ctx.client,
-                club,
-                &new,
-                crate::ops::run::SETTLE_PATIENCE,
-                &crate::ops::Control::default(),
-            )
-            .await;
-            let lost = audit::error_detail(&e);
-            let (outcome, detail, exit) = match settled {
-                Ok(true) => (Outcome::Ok, "added", Exit::Ok),
-                Ok(false) => (Outcome::Failed, "not added", Exit::Failed),
-                Err(_) => {
-                    say(&format!(
-                        "{club}: the answer was lost ({lost}) and the club could not be read again: the contact may or may not have been added (see `club-admin clubs show {club}`)"
-                    ));
-                    return Exit::Unknown.and(audit_exit);
-                }
-            };
-            let mut entry = log.entry(
-                chrono::Utc::now(),
-                "add-contact",
-                club,
-                outcome,
-                Some(format!(
-                    "settled by a re-read (its answer had been lost: {lost}): {detail}"
-                )),
-            );
-            entry.value = Some(audit::contact_value(new.kind.as_str(), &new.value));
-            let audit_exit = match log.write(&entry) {
-                Ok(()) => audit_exit,
-                Err(e) => {
-                    say(&e);
-                    Exit::Failed
-                }
-            };
-            say(&format!(
-                "{club}: the answer was lost; a re-read of the club shows the contact {detail}"
-            ));
-            return exit.and(audit_exit);
+            return settle_lost_contact(&ctx, &log, club, &new, &e)
+                .await
+                .and(audit_exit);
         }
         Err(e) => {
             report(Some(&club), &e);
@@ -339,6 +293,64 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
     };
     let done = print_contact(&ctx, club, &contact);
     done.err().unwrap_or(Exit::Ok).and(audit_exit)
+}
+
+/// Writes one `add-contact` audit line for `club` (its `value`: the new contact's type and
+/// value). `Exit::Failed` when the line could not be written (said on standard error).
+fn write_contact_line(
+    log: &audit::AuditLog,
+    club: Uuid,
+    new: &NewContact,
+    outcome: Outcome,
+    detail: Option<String>,
+) -> Exit {
+    let mut entry = log.entry(chrono::Utc::now(), "add-contact", club, outcome, detail);
+    entry.value = Some(audit::contact_value(new.kind.as_str(), &new.value));
+    match log.write(&entry) {
+        Ok(()) => Exit::Ok,
+        Err(e) => {
+            say(&e);
+            Exit::Failed
+        }
+    }
+}
+
+/// The answer to adding `new` to `club` was lost (`lost`): the core's rule reads the club
+/// until it tells whether the contact is there ([`crate::ops::run::settle_contact`]), then
+/// a second audit line says how it ended. Exit: 0 added, 1 not added, 4 the club could not
+/// be read again (outcome unknown); 1 also when the audit line could not be written.
+async fn settle_lost_contact(
+    ctx: &Ctx,
+    log: &audit::AuditLog,
+    club: Uuid,
+    new: &NewContact,
+    lost: &ApiError,
+) -> Exit {
+    let settled = crate::ops::run::settle_contact(
+        &ctx.client,
+        club,
+        new,
+        crate::ops::run::SETTLE_PATIENCE,
+        &crate::ops::Control::default(),
+    )
+    .await;
+    let lost = audit::error_detail(lost);
+    let (outcome, detail, exit) = match settled {
+        Ok(true) => (Outcome::Ok, "added", Exit::Ok),
+        Ok(false) => (Outcome::Failed, "not added", Exit::Failed),
+        Err(_) => {
+            say(&format!(
+                "{club}: the answer was lost ({lost}) and the club could not be read again: the contact may or may not have been added (see `club-admin clubs show {club}`)"
+            ));
+            return Exit::Unknown;
+        }
+    };
+    let detail_line = format!("settled by a re-read (its answer had been lost: {lost}): {detail}");
+    let audit_exit = write_contact_line(log, club, new, outcome, Some(detail_line));
+    say(&format!(
+        "{club}: the answer was lost; a re-read of the club shows the contact {detail}"
+    ));
+    exit.and(audit_exit)
 }
 
 /// `--dry-run`: says nothing was sent and prints the request that would be: method, URL
