@@ -18,8 +18,9 @@ use crate::i18n;
 use crate::text;
 pub use theme::Theme;
 
-/// Smallest usable terminal (columns, rows); below it a notice is shown instead.
-pub const MIN_SIZE: (u16, u16) = (60, 15);
+/// Smallest usable terminal (columns, rows); below it a notice is shown instead (the app's
+/// [`crate::app::model::MIN_SIZE`], which also stops keys from acting there).
+pub use crate::app::model::MIN_SIZE;
 
 /// Spinner frames, advanced by ticks while calls are in flight.
 const SPINNER: [&str; 4] = ["⠋", "⠙", "⠸", "⠴"];
@@ -137,25 +138,49 @@ fn scroll_room(p: &Paragraph, area: Rect) -> u16 {
     u16::try_from(n.saturating_sub(area.height as usize)).unwrap_or(u16::MAX)
 }
 
+/// The notice drawn instead of the dashboard on a terminal too small for it: the size it
+/// needs, that no key acts there but quit and redraw, and the status line's message (a key
+/// just ignored says so), each wrapped by words.
+fn too_small(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
+    let msg = crate::tr!(
+        m.lang,
+        "empty-terminal-too-small",
+        width = area.width,
+        height = area.height,
+        min_width = MIN_SIZE.0,
+        min_height = MIN_SIZE.1
+    );
+    let mut lines = vec![
+        Line::from(text::for_terminal(&msg).into_owned()),
+        Line::from(
+            text::for_terminal(&i18n::tr(m.lang, "empty-terminal-too-small-keys")).into_owned(),
+        ),
+    ];
+    if let Some((severity, said)) = m.status_line() {
+        let style = match severity {
+            Severity::Error => theme.error(),
+            Severity::Success => theme.success(),
+            Severity::Info => ratatui::style::Style::default(),
+        };
+        lines.push(Line::from(Span::styled(
+            text::for_terminal(&said).into_owned(),
+            style,
+        )));
+    }
+    frame.render_widget(
+        Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: true }),
+        area,
+    );
+}
+
 /// Draws the whole dashboard ([`view`]) and says how far each scrollable part can scroll
 /// as drawn: the event loop hands it to `update` (`Msg::Scrolled`), which stops scrolling
 /// at the last line (issue 18 item 2).
 pub fn view_scrolls(frame: &mut Frame, m: &Model, theme: &Theme) -> ScrollLimits {
     let mut limits = ScrollLimits::default();
     let area = frame.area();
-    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
-        let msg = crate::tr!(
-            m.lang,
-            "empty-terminal-too-small",
-            width = area.width,
-            height = area.height,
-            min_width = MIN_SIZE.0,
-            min_height = MIN_SIZE.1
-        );
-        frame.render_widget(
-            Paragraph::new(msg).wrap(ratatui::widgets::Wrap { trim: true }),
-            area,
-        );
+    if !crate::app::model::shows_queue(area.width, area.height) {
+        too_small(frame, area, m, theme);
         return limits;
     }
     let a = areas(area, m.log.visible);

@@ -367,3 +367,11 @@ ssh-session-failed = this session stopped on an internal error (see the server's
 ssh-idle = no key for { $idle }: disconnected. Your dashboard waits { $wait } for you: connect again with the same key
 ssh-seconds = { $n } s
 ssh-minutes = { $n } min
+status-too-small-key-ignored = key ignored: this window ({ $width }x{ $height }) is too small to show the queue; enlarge it, or press q to quit
+status-too-small-quit-waiting = { $n } { $n ->
+    [one] decision is
+   *[other] decisions are
+} still to be sent or answered: enlarge the window to see { $n ->
+    [one] it
+   *[other] them
+} (Ctrl-C quits at once and does not send held decisions)

@@ -77,6 +77,7 @@ empty-nothing-selected = ยังไม่ได้เลือกคำขอ
 empty-no-club-match = ไม่พบชุมนุมที่ตรงกัน
 empty-club-hint = กด c พิมพ์รหัสชุมนุม (หรือชื่อเพื่อค้นหา) แล้วกด Enter
 empty-terminal-too-small = หน้าจอเล็กเกินไป ({ $width }x{ $height }): club-admin ต้องการอย่างน้อย { $min_width }x{ $min_height }
+empty-terminal-too-small-keys = จนกว่าหน้าจอจะใหญ่ขึ้น ไม่มีปุ่มใดทำงาน ยกเว้น q (ออก) และ Ctrl-L (วาดใหม่)
 
 ## Detail pane
 

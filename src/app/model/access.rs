@@ -50,6 +50,12 @@ impl Model {
         self.size
     }
 
+    /// Whether the terminal is large enough to show the queue ([`super::shows_queue`]); while
+    /// it is not, no key acts but quit, redraw and suspend.
+    pub fn shows_queue(&self) -> bool {
+        super::shows_queue(self.size.0, self.size.1)
+    }
+
     /// Mouse capture on.
     pub fn mouse(&self) -> bool {
         self.mouse

@@ -169,6 +169,17 @@ impl ModelOptions {
     }
 }
 
+/// Smallest terminal (columns, rows) on which the dashboard draws the queue. Below it the view
+/// draws only a notice, and `update` lets no key act but quit, redraw and suspend: nothing is
+/// decided from a row, pop-up or prompt the moderator cannot see.
+pub const MIN_SIZE: (u16, u16) = (60, 15);
+
+/// Whether a terminal of `width` x `height` cells shows the queue (at least [`MIN_SIZE`]).
+/// The view and `update` both ask this, so what is drawn and what keys may do never differ.
+pub fn shows_queue(width: u16, height: u16) -> bool {
+    width >= MIN_SIZE.0 && height >= MIN_SIZE.1
+}
+
 /// The whole state of the dashboard.
 #[derive(Debug, Clone)]
 pub struct Model {

@@ -50,6 +50,46 @@ pub(super) fn on_key(m: &mut Model, k: Key) -> Vec<Effect> {
     }
 }
 
+/// A key while the terminal is too small to show the queue ([`Model::shows_queue`]): Ctrl-C
+/// quits, Ctrl-Z suspends, Ctrl-L redraws and `q` quits when nothing waits to be sent or
+/// answered (with decisions held or writes in flight it says how to go on, since the quit
+/// question cannot be drawn); every other key is ignored and the notice says so. No row,
+/// pop-up or prompt the moderator cannot see is acted on.
+pub(super) fn on_key_unseen(m: &mut Model, k: Key) -> Vec<Effect> {
+    match m.keymap.lookup(Scope::Global, &k) {
+        Some(Action::ForceQuit) => return quit(m, true),
+        Some(Action::Suspend) => return vec![Effect::Suspend],
+        Some(Action::Redraw) => return vec![Effect::Redraw],
+        _ => {}
+    }
+    let quit_key = m.keymap.lookup(Scope::Global, &k) == Some(Action::Quit)
+        || m.keymap.lookup(m.focus.scope(), &k) == Some(Action::Quit);
+    if !quit_key {
+        return ignore_unseen(m);
+    }
+    let waiting = m.held().len() + m.calls.iter().filter(|a| a.is_write()).count();
+    if waiting > 0 {
+        let text = crate::tr!(m.lang, "status-too-small-quit-waiting", n = waiting);
+        say(m, Severity::Error, &text);
+        return Vec::new();
+    }
+    quit(m, false)
+}
+
+/// An input (key, paste, wheel, tap) ignored because the terminal is too small to show the
+/// queue: the notice says so, and nothing else changes.
+pub(super) fn ignore_unseen(m: &mut Model) -> Vec<Effect> {
+    let (width, height) = m.size;
+    let text = crate::tr!(
+        m.lang,
+        "status-too-small-key-ignored",
+        width = width,
+        height = height
+    );
+    say(m, Severity::Error, &text);
+    Vec::new()
+}
+
 /// The action of `k` in the focused pane; with `thai_keys`, a Thai character no binding
 /// names is tried as the key it sits on in the Kedmanee layout (ฟ is `a`, ป is `x`), so a
 /// keyboard left on the Thai layout does not get in the way. Only ever outside text fields.

@@ -112,6 +112,12 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             clamp_scrolls(m);
             Vec::new()
         }
+        // Nothing acts on what is not drawn: below the smallest size only quit, redraw and
+        // suspend do anything (a key, paste, wheel or tap is told it was ignored).
+        Msg::Key(k) if !m.shows_queue() => keys::on_key_unseen(m, k),
+        Msg::Paste(_) | Msg::Wheel { .. } | Msg::Click { .. } if !m.shows_queue() => {
+            keys::ignore_unseen(m)
+        }
         Msg::Key(k) => keys::on_key(m, k),
         Msg::Paste(text) => ids::on_paste(m, &text),
         Msg::Wheel { down } => keys::run_action(

@@ -508,3 +508,30 @@ fn with_mouse_capture_a_click_selects_a_row() {
         "and is off again"
     );
 }
+
+/// The real binary in a terminal shrunk below the smallest size: `a`, `x`, `D` then `y`
+/// reach no request (the demo records no write), the screen says the keys are ignored, and
+/// once the window is large again the queue is back with every request still pending.
+#[test]
+fn keys_on_a_window_too_small_to_show_the_queue_send_nothing() {
+    let rt = rt();
+    let (d, m) = demo_server(&rt);
+    let mut s = dashboard(
+        &["--base-url", &d.base_url, "--decision-delay", "0"],
+        &secrets_env(&m),
+    );
+    s.wait_for("the queue", |t| t.contains("server: "));
+    let before = d.pending_for("moderator").len();
+    s.resize(10, 30);
+    s.wait_for("the small-window notice", |t| t.contains("too small"));
+    s.send(b"axDy \r");
+    s.wait_for("the key said to be ignored", |t| t.contains("ignored"));
+    s.resize(40, 120);
+    s.wait_for("the queue again", |t| t.contains("server: "));
+    // Quit, and only then count: every key above was applied before `q`.
+    s.send(b"q");
+    assert!(s.wait_exit().success());
+    assert_restored(&s);
+    assert_eq!(d.mutations(), Vec::<String>::new(), "nothing was written");
+    assert_eq!(d.pending_for("moderator").len(), before);
+}

@@ -19,5 +19,6 @@ mod slow_link_update;
 mod thai_keys;
 mod thai_render;
 mod thai_screens;
+mod unseen;
 mod update;
 mod view;
