@@ -97,7 +97,8 @@ pub struct FileConfig {
     pub read_only: Option<bool>,
     /// Capture the mouse.
     pub mouse: Option<bool>,
-    /// Save a pasted token by default (default true).
+    /// Tick "save the token" in the sign-in pop-up by default (default false: shared
+    /// school computers).
     pub save_token: Option<bool>,
     /// Allow http:// to non-loopback hosts.
     pub allow_insecure_http: Option<bool>,
@@ -519,7 +520,9 @@ pub fn resolve(
         page_size,
         read_only: flags.read_only || file.read_only.unwrap_or(false),
         mouse: flags.mouse || file.mouse.unwrap_or(false),
-        save_token: file.save_token.unwrap_or(true),
+        // Off unless asked: on a shared school computer a saved token signs in the next
+        // person at the desk.
+        save_token: file.save_token.unwrap_or(false),
         token_path,
         key_overrides,
         decision_delay,

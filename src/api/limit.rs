@@ -112,6 +112,8 @@ impl State {
 pub struct Limiter {
     state: Arc<Mutex<State>>,
     notify: Arc<Notify>,
+    /// Calls on the wire, for a face that shows them ([`Limiter::watch_in_flight`]).
+    sent: Arc<tokio::sync::watch::Sender<usize>>,
 }
 
 impl Limiter {
@@ -136,6 +138,7 @@ impl Limiter {
                 answers: 0,
             })),
             notify: Arc::new(Notify::new()),
+            sent: Arc::new(tokio::sync::watch::Sender::new(0)),
         }
     }
 
@@ -165,6 +168,7 @@ impl Limiter {
                 let mut s = self.lock();
                 if s.in_flight < s.allowed() && (write || s.writes_waiting == 0) {
                     s.in_flight += 1;
+                    self.sent.send_replace(s.in_flight);
                     if counted {
                         s.writes_waiting -= 1;
                     }
@@ -194,6 +198,12 @@ impl Limiter {
         }
     }
 
+    /// Calls on the wire (sent past the limit, not yet answered), told at every change: what
+    /// a face shows as "N in flight" (calls waiting for room are not on the wire).
+    pub fn watch_in_flight(&self) -> tokio::sync::watch::Receiver<usize> {
+        self.sent.subscribe()
+    }
+
     /// The pace when it differs from the last one this returned (a face is told only of
     /// changes); `None` otherwise.
     pub fn pace_changed(&self) -> Option<Pace> {
@@ -219,6 +229,7 @@ impl Limiter {
         let mut s = self.lock();
         let saturated = s.in_flight >= s.allowed();
         s.in_flight = s.in_flight.saturating_sub(1);
+        self.sent.send_replace(s.in_flight);
         let adapts = s.epoch != u64::MAX;
         match signal {
             Signal::Neutral => {}

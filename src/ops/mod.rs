@@ -10,6 +10,7 @@
 pub mod action;
 pub mod audit;
 pub mod input;
+pub mod permit;
 pub mod run;
 pub mod verdict;
 

@@ -40,6 +40,21 @@ pub(super) fn on_action_answer(
     {
         return refused_by_route(m, id, action, route, e);
     }
+    if let Some(e) = answer.error()
+        && matches!(e, ApiError::Unauthorized { kind, .. } if kind.needs_sign_in())
+    {
+        // The session was over: the server refused it before anything else, so it was not
+        // applied. It waits for the sign-in and then goes, as the moderator meant it; sent
+        // with a token replaced since (maybe another account's), it is not sent again.
+        let e = e.clone();
+        if super::stale_unauthorised(m, &e) {
+            count_in_bulk(m, id, Counted::Failed);
+            return super::held::not_sent(m, action, id);
+        }
+        note_error(m, &e);
+        super::held::hold_for_sign_in(m, action, id);
+        return Vec::new();
+    }
     let result: Result<Option<ClubRequest>, ApiError> = match answer {
         ApiAnswer::Updated(r) => r.map(|reply| {
             note_ok(m, &reply.api_version);

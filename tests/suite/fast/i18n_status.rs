@@ -104,8 +104,8 @@ fn a_start_without_a_token_says_so_in_the_readers_language() {
             status(&m),
             pick(
                 lang,
-                "ไม่มีโทเคน: อ่านได้เฉพาะข้อมูลที่ใช้แค่คีย์ API เข้าสู่ระบบเพื่อพิจารณาคำขอ",
-                "no token: reads that need only the API key work; sign in to review requests"
+                "ไม่มีโทเคน: กด S เพื่อเข้าสู่ระบบ (อ่านได้เฉพาะข้อมูลที่ใช้แค่คีย์ API)",
+                "no token: press S to sign in (reads that need only the API key work)"
             )
         );
     }
@@ -805,7 +805,9 @@ fn a_due_held_row_shows_no_zero_countdown_and_thai_level_names_are_understood() 
         update(&mut m, Msg::Tick(later));
         let s = screen(&m, 120, 40);
         assert!(!s.contains(&pick(lang, "อนุมัติ 0 วิ", "approving 0 s")), "{s}");
-        assert!(s.contains(&pick(lang, "กำลังอนุมัติ…", "approving…")), "{s}");
+        // Held by the quit question, not sent: "held", never "approving…".
+        assert!(!s.contains(&pick(lang, "กำลังอนุมัติ…", "approving…")), "{s}");
+        assert!(s.contains(&pick(lang, "พักอนุมัติ", "approve held")), "{s}");
     }
     let mut m = model_with_lang(sample_rows(), Lang::Thai);
     update(&mut m, key(':'));

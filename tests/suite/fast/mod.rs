@@ -15,6 +15,7 @@ mod lean_backend;
 mod model_based;
 mod safety;
 mod search_and_offers;
+mod signin;
 mod slow_link_update;
 mod thai_keys;
 mod thai_render;
