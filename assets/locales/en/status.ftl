@@ -410,3 +410,13 @@ status-sort-all-loading-of = sorting { $order }: loading the rest of the queue, 
 status-sort-all-done = sorted { $order }: all { $n } pending requests
 status-sort-all-capped = sorted { $order }: the first { $n } requests only (a sort loads at most { $cap })
 status-sort-all-stopped = sort: a page of the queue did not load; only the loaded rows are sorted
+status-already-same = { $label }: already { $status } by someone else (nothing to do)
+status-already-conflict = { $label }: conflict: someone else already { $status } it; your { $action } was not applied
+error-already-conflict = conflict: already { $status } by someone else; your { $action } was not applied
+status-bulk-summary-already = { $n } already { $status } by someone else
+status-bulk-summary-conflicts = { $n } { $n ->
+    [one] conflict
+   *[other] conflicts
+} (decided the other way by someone else: not applied)
+log-outcome-already = already so
+log-outcome-conflict = conflict

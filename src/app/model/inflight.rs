@@ -108,6 +108,10 @@ pub struct BulkTask {
     pub failed: usize,
     /// Answers lost so far (outcome unknown until the row's re-read settles it).
     pub unknown: usize,
+    /// Already decided the same way by someone else (the server said so): not failures.
+    pub already: usize,
+    /// Already decided the other way by someone else: conflicts, not retried.
+    pub conflicts: usize,
     /// The model's sequence number of the last progress (for the status line).
     pub seq: u64,
     /// When it started (the model's clock), for its pace in requests per second.

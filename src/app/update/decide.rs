@@ -245,6 +245,8 @@ pub(super) fn start(
                     done: 0,
                     failed: 0,
                     unknown: 0,
+                    already: 0,
+                    conflicts: 0,
                     seq,
                     started: m.now,
                 });

@@ -9,3 +9,4 @@ mod pty;
 mod script;
 mod ssh;
 mod suspend;
+mod two_moderators;

@@ -329,14 +329,16 @@ fn a_refused_action_keeps_the_row_with_the_servers_detail_and_rereads_it() {
     let fx = answer(
         &mut m,
         put,
-        ApiAnswer::Updated(Err(forbidden("Club request has already been approved"))),
+        ApiAnswer::Updated(Err(forbidden(
+            "Student must be a staff member of the club to update club requests",
+        ))),
     );
     let row = m.queue().get(id(1)).expect("row stays");
     assert!(
         row.error
             .as_deref()
             .unwrap_or("")
-            .contains("Club request has already been approved")
+            .contains("Student must be a staff member of the club to update club requests")
     );
     assert_eq!(row.state, RowState::Loading, "being re-read");
     assert_eq!(
@@ -354,7 +356,7 @@ fn a_refused_action_keeps_the_row_with_the_servers_detail_and_rereads_it() {
         "re-read to show the true state"
     );
     assert!(api_ids(&fx, |c| c.is_mutation()).is_empty(), "never resent");
-    assert!(fx.iter().any(|e| matches!(e, Effect::Audit(a) if a.outcome == Outcome::Failed && a.detail.as_deref().unwrap_or("").contains("already been approved"))));
+    assert!(fx.iter().any(|e| matches!(e, Effect::Audit(a) if a.outcome == Outcome::Failed && a.detail.as_deref().unwrap_or("").contains("staff member of the club"))));
     assert!(matches!(
         m.log().entries().last().map(|e| e.outcome),
         Some(Outcome::Failed)
@@ -1385,7 +1387,7 @@ fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
         entry(Outcome::Ok, None),
         entry(
             Outcome::Failed,
-            Some("Club request has already been approved"),
+            Some("Student must be a staff member of the club to update club requests"),
         ),
         entry(Outcome::Unknown, Some("quit before the server answered")),
     ];
@@ -1403,7 +1405,7 @@ fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
             (Outcome::Ok, None),
             (
                 Outcome::Failed,
-                Some("Club request has already been approved".into())
+                Some("Student must be a staff member of the club to update club requests".into())
             ),
             (
                 Outcome::Unknown,

@@ -239,19 +239,48 @@ async fn approved_elsewhere_shows_its_new_state() {
         .await
         .expect("approved elsewhere");
     drv.keys("a").await;
+    // Approved by someone else first: not a failure. The row takes the server's status,
+    // keeps no mark and no error; the log (and the audit) say `already`.
     let row = drv.h.model.queue().get(target).expect("row");
+    assert_eq!(
+        row.error, None,
+        "no error: the request is as this moderator wanted"
+    );
+    assert!(!row.marked);
+    assert_eq!(row.status(), Some(&MembershipStatus::Approved));
+    let last = drv.h.model.log().entries().last().expect("a log line");
+    assert_eq!(last.outcome, club_admin::app::Outcome::Already);
     assert!(
-        row.error
-            .as_deref()
-            .unwrap_or("")
-            .contains("already been approved"),
+        drv.h
+            .model
+            .status_text()
+            .unwrap_or_default()
+            .contains("already approved by someone else"),
+        "{:?}",
+        drv.h.model.status_text()
+    );
+
+    // Declined by someone else, then approved here: a conflict, shown as one.
+    let next = drv.selected();
+    assert_ne!(next, target);
+    other
+        .update_club_request(next, &MembershipStatus::Declined, Levels::ID_ONLY)
+        .await
+        .expect("declined elsewhere");
+    drv.keys("a").await;
+    let row = drv.h.model.queue().get(next).expect("row");
+    assert_eq!(row.status(), Some(&MembershipStatus::Declined));
+    assert!(
+        row.error.as_deref().unwrap_or("").contains("conflict"),
         "{:?}",
         row.error
     );
+    let last = drv.h.model.log().entries().last().expect("a log line");
+    assert_eq!(last.outcome, club_admin::app::Outcome::Conflict);
     assert_eq!(
-        row.status(),
-        Some(&MembershipStatus::Approved),
-        "re-read shows the true state"
+        d.request_status(next),
+        Some(MembershipStatus::Declined),
+        "nothing changed on the server"
     );
 }
 
