@@ -177,7 +177,7 @@ impl DashboardArgs {
 #[derive(Debug, Args, Clone)]
 pub struct DemoArgs {
     /// Demo account to sign in as.
-    #[arg(long = "as", value_name = "ACCOUNT", default_value = "moderator", value_parser = ["moderator", "teacher", "admin"])]
+    #[arg(long = "as", value_name = "ACCOUNT", default_value = "moderator", value_parser = ["moderator", "moderator2", "teacher", "admin"])]
     pub account: String,
     /// Sign in with the API key only (shows the sign-in popup, as a new user would see it).
     #[arg(long)]

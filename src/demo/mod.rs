@@ -99,7 +99,7 @@ pub struct DemoOptions {
 /// A demo account with its credentials. `Debug` redacts both secrets.
 #[derive(Clone)]
 pub struct DemoUser {
-    /// `moderator`, `teacher` or `admin`.
+    /// `moderator`, `moderator2` (a second staff member of the moderator's Robotics Club), `teacher` or `admin`.
     pub label: String,
     /// E-mail.
     pub email: String,
@@ -131,7 +131,7 @@ pub struct DemoHandle {
     pub addr: SocketAddr,
     /// `http://127.0.0.1:PORT`.
     pub base_url: String,
-    /// The accounts: moderator (first, the default), teacher, admin.
+    /// The accounts: moderator (first, the default), teacher, admin, moderator2.
     pub users: Vec<DemoUser>,
     state: routes::AppState,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,

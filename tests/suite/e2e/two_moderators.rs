@@ -1,5 +1,6 @@
-//! Two moderators at once from the command line: two processes of the real binary approve
-//! overlapping sets of requests started together. Every request is approved once; what the
+//! Two moderators at once from the command line: the demo's two staff of the Robotics Club
+//! (`moderator` and `moderator2`) approve overlapping sets of its requests, two processes of
+//! the real binary started together. Every request is approved once; what the
 //! other approved first is `already`, never `failed`, in the audit and the exit code.
 
 use std::process::Stdio;
@@ -10,9 +11,9 @@ use club_admin::demo::{self, DemoHandle, DemoOptions};
 use tokio::io::AsyncWriteExt;
 use uuid::Uuid;
 
-/// `requests approve -` on `ids` as the moderator, its state in `state`; the exit code.
-async fn approve(d: &DemoHandle, ids: &[Uuid], state: &std::path::Path) -> i32 {
-    let u = d.moderator();
+/// `requests approve -` on `ids` as the account `label`, its state in `state`; the exit code.
+async fn approve(d: &DemoHandle, label: &str, ids: &[Uuid], state: &std::path::Path) -> i32 {
+    let u = d.user(label).expect("demo account");
     let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_club-admin"))
         .args(["requests", "approve", "-"])
         .env("CLUB_ADMIN_BASE_URL", &d.base_url)
@@ -46,7 +47,7 @@ fn audit(state: &std::path::Path) -> Vec<AuditEntry> {
 async fn overlapping_bulk_approvals_never_call_the_others_work_failed() {
     // 20 ms a request at the server, so the two runs overlap.
     let d = demo::start(DemoOptions {
-        extra_requests: 60,
+        extra_requests: 400,
         pool: Some(club_admin::demo::Pool {
             hold: std::time::Duration::from_millis(20),
             ..club_admin::demo::Pool::deployed(200)
@@ -55,7 +56,15 @@ async fn overlapping_bulk_approvals_never_call_the_others_work_failed() {
     })
     .await
     .expect("demo");
-    let ids: Vec<Uuid> = d.pending_for("moderator").into_iter().take(60).collect();
+    // The requests both may decide: the Robotics Club's.
+    let theirs = d.pending_for("moderator2");
+    let ids: Vec<Uuid> = d
+        .pending_for("moderator")
+        .into_iter()
+        .filter(|id| theirs.contains(id))
+        .take(60)
+        .collect();
+    assert_eq!(ids.len(), 60, "the two share a club's queue");
     // A takes 0..40, B 20..60: 20 in common, in opposite orders so they meet midway.
     let a_ids = ids[..40].to_vec();
     let mut b_ids = ids[20..].to_vec();
@@ -65,8 +74,8 @@ async fn overlapping_bulk_approvals_never_call_the_others_work_failed() {
         tempfile::tempdir().expect("dir"),
     );
     let (ca, cb) = tokio::join!(
-        approve(&d, &a_ids, sa.path()),
-        approve(&d, &b_ids, sb.path())
+        approve(&d, "moderator", &a_ids, sa.path()),
+        approve(&d, "moderator2", &b_ids, sb.path())
     );
     assert_eq!((ca, cb), (0, 0), "both runs succeed");
     for id in &ids {
