@@ -514,10 +514,7 @@ pub async fn settle_contact(
     let mut watch = control.clock.start();
     let mut attempt = 0;
     loop {
-        match client
-            .club(club, Levels::new(FetchLevel::Default, FetchLevel::IdOnly))
-            .await
-        {
+        match client.club(club, super::club::CONTACT_LEVELS).await {
             Ok(r) => {
                 let wanted = new.value.trim();
                 return Ok(r.data.contacts.iter().flatten().any(|c| {

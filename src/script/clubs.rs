@@ -14,19 +14,6 @@ use crate::ops::input::{ClubPick, ClubRef, pick_club};
 use crate::ops::verdict::answer_lost;
 use crate::ops::{Outcome, audit};
 
-/// Levels for reading a club at `level`, as the dashboard's club pane asks: descendants
-/// (contacts, students) at `compact` from `default` up, `id_only` below.
-pub fn club_levels(level: FetchLevel) -> Levels {
-    Levels::new(
-        level,
-        if level >= FetchLevel::Default {
-            FetchLevel::Compact
-        } else {
-            FetchLevel::IdOnly
-        },
-    )
-}
-
 fn contact_text(c: &Contact) -> String {
     let mut s = format!(
         "{} {}",
@@ -196,7 +183,9 @@ pub async fn show(args: &ClubShowArgs, flags: &Flags) -> Exit {
         Ok(id) => id,
         Err(e) => return e,
     };
-    let club = match ctx.client.club(id, club_levels(args.level)).await {
+    // As the dashboard's club pane reads it: contacts whole on the deployed service too.
+    let levels = crate::ops::club::club_levels(args.level);
+    let club = match crate::ops::club::read_club(&ctx.client, id, levels).await {
         Ok(r) => r.data,
         Err(e) => {
             report(Some(&id), &e);

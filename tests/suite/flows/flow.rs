@@ -518,3 +518,66 @@ async fn the_demos_pool_stalls_as_the_deployed_service_does() {
         }
     }
 }
+
+/// The club pane shows each contact's type and value against a server that answers nested
+/// contacts as the deployed service does (bare `{id}` below the descendant level `default`,
+/// api-notes.md): at `default` and at `detailed` (students kept at `compact`, the contacts
+/// read again), in English and Thai, never the `?` of a contact without its type.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_club_pane_shows_contact_types_and_values_at_every_level() {
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    for lang in [
+        club_admin::i18n::Lang::English,
+        club_admin::i18n::Lang::Thai,
+    ] {
+        let u = d.user("moderator").expect("user");
+        let client = ApiClient::new(
+            &d.base_url,
+            Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+            ClientOptions::default(),
+        )
+        .expect("client");
+        let m = model_from(ModelOptions {
+            lang,
+            ..options_at(&d.base_url)
+        });
+        let mut drv = Driver {
+            h: Headless::new(m, client, 8),
+        };
+        drv.settle().await;
+        let club_id = d
+            .club_ids()
+            .into_iter()
+            .find(|c| !d.contact_values(*c).is_empty())
+            .expect("a club with contacts");
+        drv.send(key('c')).await;
+        for c in club_id.to_string().chars() {
+            drv.send(key(c)).await;
+        }
+        drv.send(code(KeyCode::Enter)).await;
+        for level in ["default", "detailed"] {
+            if level == "detailed" {
+                // The pane's level changed: the club is read again at it.
+                drv.send(key(':')).await;
+                for c in "club-level detailed".chars() {
+                    drv.send(key(c)).await;
+                }
+                drv.send(code(KeyCode::Enter)).await;
+                assert_eq!(drv.h.model.club().level(), FetchLevel::Detailed);
+            }
+            let club = drv.h.model.club().club.get().cloned().expect("club read");
+            assert_eq!(club.id, club_id);
+            let contacts = club.contacts.expect("contacts");
+            assert!(
+                contacts
+                    .iter()
+                    .all(|c| c.kind.is_some() && c.value.is_some()),
+                "{lang:?} {level}: {contacts:?}"
+            );
+            let s = screen(&drv.h.model, 120, 40);
+            for v in d.contact_values(club_id) {
+                assert!(s.contains(&v), "{lang:?} {level}: {v} not on screen:\n{s}");
+            }
+        }
+    }
+}
