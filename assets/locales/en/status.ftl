@@ -375,3 +375,5 @@ status-too-small-quit-waiting = { $n } { $n ->
     [one] it
    *[other] them
 } (Ctrl-C quits at once and does not send held decisions)
+# The command line (requests approve, decline, delete): Ctrl-C before the first write went out.
+cli-interrupted-nothing-sent = interrupted: nothing was sent (no approval, decline or delete had gone out yet)

@@ -295,3 +295,5 @@ ssh-seconds = { $n } วินาที
 ssh-minutes = { $n } นาที
 status-too-small-key-ignored = ไม่รับปุ่มนี้: หน้าต่างนี้ ({ $width }x{ $height }) เล็กเกินกว่าจะแสดงคิว ขยายหน้าต่าง หรือกด q เพื่อออก
 status-too-small-quit-waiting = ยังมีการตัดสิน { $n } รายการที่รอส่งหรือรอคำตอบ: ขยายหน้าต่างเพื่อดู (Ctrl-C ออกทันทีและไม่ส่งการตัดสินที่พักไว้)
+# The command line (requests approve, decline, delete): Ctrl-C before the first write went out.
+cli-interrupted-nothing-sent = หยุดแล้ว: ยังไม่ได้ส่งอะไรออกไป (ยังไม่มีการอนุมัติ ปฏิเสธ หรือลบคำขอใดถูกส่ง)

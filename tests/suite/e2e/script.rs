@@ -509,7 +509,11 @@ async fn dry_run_says_what_would_be_sent_and_sends_nothing() {
         .run(&["requests", "delete", "--dry-run", &ids[0]], None)
         .await;
     assert_eq!(del.code, 0, "a dry run needs no --yes: {del:?}");
-    assert!(del.stdout.starts_with("DELETE\t"), "{del:?}");
+    assert!(
+        del.stdout
+            .starts_with(&format!("{}\twould send\tDELETE\t", ids[0])),
+        "{del:?}"
+    );
     let club = d.club_ids()[0].to_string();
     let contact = bin
         .run(
@@ -537,6 +541,163 @@ async fn dry_run_says_what_would_be_sent_and_sends_nothing() {
             .all(|i| status_of(&d, *i) == Some(MembershipStatus::Pending))
     );
     assert!(bin.audit().is_empty());
+}
+
+/// A dry run and a run of the same ids: the dry run's exit code, and per id `would send` or
+/// the reason the run gives (`already approved: not sent`), with nothing sent.
+async fn dry_then_real(bin: &Bin, verb: &str, ids: &[String]) -> (Run, Run, Run) {
+    let mut args = vec!["requests", verb, "--dry-run", "--json"];
+    args.extend(ids.iter().map(String::as_str));
+    let json = bin.run(&args, None).await;
+    args[3] = "--table";
+    let table = bin.run(&args, None).await;
+    let mut args = vec!["requests", verb];
+    args.extend(ids.iter().map(String::as_str));
+    let real = bin.run(&args, None).await;
+    (json, table, real)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dry_run_makes_the_runs_reads_and_tells_per_id_what_the_run_would_do() {
+    let d = start(0).await;
+    let bin = Bin::as_user(&d, "moderator");
+    let p = d.pending_for("moderator");
+    let done = bin
+        .run(&["requests", "approve", &p[0].to_string()], None)
+        .await;
+    assert_eq!(done.code, 0, "{done:?}");
+    let ids = id_args(&[p[1], p[0]]);
+    let (json, table, real) = dry_then_real(&bin, "approve", &ids).await;
+    assert_eq!(json.code, 1, "the run's exit code: {json:?}");
+    assert_eq!(json.code, real.code, "{real:?}");
+    let plan = json.json();
+    assert_eq!(plan[0]["id"], ids[0].as_str());
+    assert_eq!(plan[0]["would_send"], true);
+    assert_eq!(plan[0]["method"], "PUT");
+    assert_eq!(plan[0]["body"]["data"]["status"], "approved");
+    assert_eq!(plan[1]["id"], ids[1].as_str());
+    assert_eq!(plan[1]["would_send"], false);
+    assert_eq!(plan[1]["reason"], "already approved");
+    assert!(
+        real.stderr
+            .contains(&format!("{}: already approved: not sent", ids[1])),
+        "{real:?}"
+    );
+    let lines = table.lines();
+    assert!(
+        lines[0].starts_with(&format!("{}  would send  PUT ", ids[0])),
+        "{table:?}"
+    );
+    assert_eq!(lines[1], format!("{}  not sent  already approved", ids[1]));
+    assert!(
+        table
+            .stderr
+            .contains("dry run: nothing was sent (1 of 2 requests would be approved, 1 not sent)"),
+        "{table:?}"
+    );
+    // Only the real run wrote: p[0] before, p[1] by the run.
+    assert_eq!(d.mutations().len(), 2, "{:?}", d.mutations());
+    assert_eq!(bin.audit().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dry_run_on_a_server_that_cannot_approve_exits_as_the_run_does() {
+    let d = demo::start(DemoOptions {
+        api_version: demo::ServiceVersion::V0_9,
+        ..DemoOptions::default()
+    })
+    .await
+    .expect("demo 0.9");
+    let bin = Bin::as_user(&d, "moderator");
+    let ids = id_args(&d.pending_for("moderator")[..2]);
+    let (json, table, real) = dry_then_real(&bin, "approve", &ids).await;
+    assert_eq!(
+        (json.code, table.code, real.code),
+        (3, 3, 3),
+        "{json:?} {real:?}"
+    );
+    for step in json.json().as_array().expect("array") {
+        assert_eq!(step["would_send"], false);
+        assert_eq!(
+            step["reason"],
+            "this server cannot approve or decline: it has no update route"
+        );
+    }
+    assert!(
+        table
+            .lines()
+            .iter()
+            .all(|l| l.contains("  not sent  this server cannot approve"))
+    );
+    assert!(d.mutations().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dry_run_of_a_teacher_says_the_account_cannot_approve() {
+    let d = start(0).await;
+    let bin = Bin::as_user(&d, "teacher");
+    let ids = id_args(&d.pending_for("moderator")[..1]);
+    let (json, _, real) = dry_then_real(&bin, "decline", &ids).await;
+    assert_eq!((json.code, real.code), (1, 1), "{json:?} {real:?}");
+    let reason = json.json()[0]["reason"].as_str().unwrap_or("").to_owned();
+    assert!(reason.contains("User is not a student"), "{json:?}");
+    assert!(real.stderr.contains("User is not a student"), "{real:?}");
+    assert!(d.mutations().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dry_run_says_a_status_it_could_not_read() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/auth/user"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(envelope(json!({
+            "id": Uuid::from_u128(7), "email": "s@school.example.ac.th", "role": "student",
+            "is_admin": false, "onboarded": true, "permissions": []
+        }))))
+        .mount(&server)
+        .await;
+    Mock::given(method("PUT"))
+        .and(path_regex(r"^/v1/clubs/requests/[0-9a-f-]+$"))
+        .respond_with(ResponseTemplate::new(404).set_body_json(json!({
+            "api_version": "0.8.4", "data": null, "meta": null,
+            "error": {"id": "1", "code": 404, "error_type": "entity_not_found", "detail": "Club request not found", "source": ""}
+        })))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/clubs/requests"))
+        .respond_with(ResponseTemplate::new(403).set_body_json(json!({
+            "api_version": "0.8.4", "data": null, "meta": null,
+            "error": {"id": "2", "code": 403, "error_type": "invalid_permission", "detail": "Insufficient permissions to perform this action", "source": ""}
+        })))
+        .mount(&server)
+        .await;
+    let bin = Bin::new(&server.uri(), Some("mysk_test_key"), Some("tok.en.x"));
+    let ids = id_args(&[Uuid::from_u128(1)]);
+    let (json, table, real) = dry_then_real(&bin, "approve", &ids).await;
+    assert_eq!((json.code, real.code), (1, 1), "{json:?} {real:?}");
+    assert!(
+        json.json()[0]["reason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("its status could not be read first (")),
+        "{json:?}"
+    );
+    assert!(
+        table
+            .stdout
+            .contains("  not sent  its status could not be read first")
+    );
+    let puts = server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|r| {
+            r.method.as_str() == "PUT"
+                && r.url.path() != format!("/v1/clubs/requests/{}", Uuid::nil())
+        })
+        .count();
+    assert_eq!(puts, 0, "only the probes were sent");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1082,6 +1243,54 @@ mod on_a_terminal {
             );
         }
         assert!(rows > 5, "rows with Thai names were drawn:\n{text}");
+    }
+
+    /// Ctrl-C before anything is sent (at the delete question; during the reads before an
+    /// approve) leaves with code 130 and one line saying nothing was sent, in English and
+    /// Thai; the request is untouched and nothing is audited.
+    #[test]
+    fn ctrl_c_before_anything_is_sent_says_nothing_was_sent() {
+        let rt = runtime();
+        let d = demo_with(&rt, Faults::default());
+        let p = d.pending_for("moderator");
+        for (locale, words) in [
+            ("en_US.UTF-8", "interrupted: nothing was sent"),
+            ("th_TH.UTF-8", "หยุดแล้ว: ยังไม่ได้ส่งอะไรออกไป"),
+        ] {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let mut cmd = pty::command(crate::common::CLUB_ADMIN, dir.path());
+            cmd.args(["requests", "delete", &p[0].to_string()]);
+            cmd.env("CLUB_ADMIN_BASE_URL", &d.base_url);
+            cmd.env("CLUB_ADMIN_API_KEY", &d.moderator().api_key);
+            cmd.env("CLUB_ADMIN_TOKEN", &d.moderator().token);
+            cmd.env("LC_ALL", locale);
+            let mut t = Pty::spawn(cmd, ROWS, COLS).owning(dir);
+            t.wait_for_text("[y/N]");
+            t.send(b"\x03");
+            let st = t.wait_exit();
+            assert_eq!((st.exit_code(), st.signal()), (130, None), "{}", t.screen());
+            assert!(t.screen().contains(words), "{locale}: {}", t.screen());
+            assert_eq!(d.request_status(p[0]), Some(MembershipStatus::Pending));
+        }
+        // During the reads before an approve: the server is slow to answer the user read.
+        d.set_faults(Faults {
+            latency: Duration::from_secs(20),
+            ..Faults::default()
+        });
+        let before = d.calls();
+        let mut t = tty(&d, &["requests", "approve", &p[1].to_string()]);
+        while d.calls() == before && t.exited().is_none() {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        t.send(b"\x03");
+        let st = t.wait_exit();
+        assert_eq!((st.exit_code(), st.signal()), (130, None), "{}", t.screen());
+        assert!(
+            t.screen().contains("interrupted: nothing was sent"),
+            "{}",
+            t.screen()
+        );
+        assert!(d.writes_received().is_empty(), "{:?}", d.writes_received());
     }
 
     #[test]
