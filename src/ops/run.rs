@@ -370,7 +370,7 @@ pub async fn prior_statuses(client: &ApiClient, ids: &[Uuid], control: &Control)
 }
 
 /// Runs the read `call` up to [`PRE_READ_TRIES`] times while it fails (but for an answer no
-/// second try changes: not found, no such operation, refused), waiting the re-read backoff
+/// second try changes: not found, no such operation, refused, invalid), waiting the re-read backoff
 /// on `control`'s clock between tries ([`verdict::settle_backoff`]: 1, 2, 4, 8 s); stops
 /// early on [`Control::stop`]. For reads only (a 5xx to a read changed nothing): the
 /// pre-reads of a run, the pages of a listing.
@@ -391,6 +391,9 @@ where
                     | ApiError::OperationUnavailable(_)
                     | ApiError::Unauthorized { .. }
                     | ApiError::Forbidden(_)
+                    | ApiError::Invalid(_)
+                    | ApiError::Conflict(_)
+                    | ApiError::Config(_)
             ),
         };
         attempt += 1;

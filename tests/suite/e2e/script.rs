@@ -253,6 +253,55 @@ async fn list_reads_every_page_in_id_order() {
     }
 }
 
+/// The README's pipe example, run as written by a shell: it approves the pending requests of
+/// the clubs the moderator staffs and no other (the server would refuse the others: not a
+/// staff member).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_readmes_pipe_example_approves_only_the_users_clubs() {
+    let d = start(0).await;
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    let line = readme
+        .lines()
+        .find(|l| {
+            l.starts_with("club-admin requests list")
+                && l.contains("| club-admin requests approve -")
+        })
+        .expect("the pipe example");
+    let line = line.split(" #").next().unwrap_or(line).trim();
+    let mine: HashSet<Uuid> = d.pending_for("moderator").into_iter().collect();
+    let bin = Bin::as_user(&d, "moderator");
+    let exe = std::path::Path::new(env!("CARGO_BIN_EXE_club-admin"));
+    let path = format!(
+        "{}:{}",
+        exe.parent().expect("bin dir").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let u = d.user("moderator").expect("moderator");
+    let out = tokio::process::Command::new("sh")
+        .args(["-c", line])
+        .env("PATH", path)
+        .env("XDG_STATE_HOME", bin.dir.path().join("state"))
+        .env("XDG_CONFIG_HOME", bin.dir.path().join("config"))
+        .env("CLUB_ADMIN_BASE_URL", &d.base_url)
+        .env("CLUB_ADMIN_API_KEY", &u.api_key)
+        .env("CLUB_ADMIN_TOKEN", &u.token)
+        .stdin(Stdio::null())
+        .output()
+        .await
+        .expect("sh");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{line}: {stderr}");
+    let approved: HashSet<Uuid> = bin
+        .audit()
+        .iter()
+        .filter(|e| e.action == "approve" && e.outcome.as_str() == "ok")
+        .map(|e| e.target)
+        .collect();
+    assert_eq!(approved, mine, "{line}");
+    assert!(!stderr.contains("HTTP 403"), "{stderr}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ids_chain_from_list_into_approve_on_standard_input() {
     let d = start(0).await;
@@ -947,6 +996,40 @@ async fn a_server_without_the_operation_exits_3_and_stops_sending() {
     let list = bin.run(&["requests", "list"], None).await;
     assert_eq!(list.code, 3, "{list:?}");
     assert!(list.stderr.contains("does not list"));
+}
+
+/// A listing page that answered 5xx is read again (the core's read backoff) instead of
+/// ending the listing: the deployed service answers 500 or 503 under load (api-notes.md).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_list_reads_a_page_again_after_a_5xx() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/clubs/requests"))
+        .respond_with(ResponseTemplate::new(500).set_body_json(json!({
+            "api_version": "0.8.4", "data": null, "meta": null,
+            "error": {"id": "3", "code": 500, "error_type": "internal_server_error", "detail": "Internal server error", "source": ""}
+        })))
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    let row = Uuid::from_u128(42);
+    Mock::given(method("GET"))
+        .and(path("/v1/clubs/requests"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "api_version": "0.8.4", "error": null,
+            "data": [{"id": row, "membership_status": "pending", "year": 2026}],
+            "meta": {"timestamp": "2026-11-22T08:20:31Z",
+                     "pagination": {"first_p": 1, "last_p": 1, "next_p": null, "prev_p": null, "size": 50, "total": 1}}
+        })))
+        .mount(&server)
+        .await;
+    let bin = Bin::new(&server.uri(), Some("mysk_test_key"), Some("tok.en.x"));
+    let run = bin.run(&["requests", "list", "--ids"], None).await;
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.ids(), vec![row]);
+    let pages = server.received_requests().await.unwrap_or_default().len();
+    assert_eq!(pages, 2, "the failed page once, then again");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
