@@ -1376,6 +1376,42 @@ mod on_a_terminal {
         assert!(d.writes_received().is_empty(), "{:?}", d.writes_received());
     }
 
+    /// `--table` on a 45-column terminal (a phone): every request is one screen line, the
+    /// table cut to the width (cells end in `…`, Thai names cut between letters, never
+    /// within one), nothing wrapped.
+    #[test]
+    fn the_table_fits_a_45_column_terminal() {
+        let rt = runtime();
+        let d = demo_with(&rt, Faults::default());
+        let n = d.pending_for("moderator").len();
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut cmd = pty::command(crate::common::CLUB_ADMIN, dir.path());
+        cmd.args(["requests", "list", "--mine", "--table"]);
+        cmd.env("CLUB_ADMIN_BASE_URL", &d.base_url);
+        cmd.env("CLUB_ADMIN_API_KEY", &d.moderator().api_key);
+        cmd.env("CLUB_ADMIN_TOKEN", &d.moderator().token);
+        let t = Pty::spawn(cmd, ROWS, 45).owning(dir);
+        assert_eq!(t.wait_exit().exit_code(), 0, "{}", t.screen());
+        let p = t.parser();
+        let screen = p.screen();
+        let lines: Vec<String> = (0..ROWS)
+            .map(|r| screen.contents_between(r, 0, r, 45))
+            .filter(|l| !l.trim().is_empty())
+            .collect();
+        assert_eq!(
+            lines.len(),
+            n + 1,
+            "one line per request and the header:\n{}",
+            lines.join("\n")
+        );
+        assert!(lines[0].starts_with("ID"), "{}", lines[0]);
+        assert!(
+            lines[1..].iter().all(|l| l.contains('…')),
+            "{}",
+            lines.join("\n")
+        );
+    }
+
     #[test]
     fn delete_asks_on_a_terminal() {
         let rt = runtime();
