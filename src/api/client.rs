@@ -468,7 +468,7 @@ impl ApiClient {
             }
         }
         if !(200..300).contains(&status) {
-            return Err(ApiError::from_response(status, &body));
+            return Err(self.key_refused(ApiError::from_response(status, &body)));
         }
         let env: Envelope<T> = serde_json::from_slice(&body).map_err(|e| ApiError::Decode {
             status: Some(status),
@@ -476,13 +476,31 @@ impl ApiClient {
             excerpt: (!body.is_empty()).then(|| excerpt(&body)),
         })?;
         if env.error.is_some() {
-            return Err(ApiError::from_response(status, &body));
+            return Err(self.key_refused(ApiError::from_response(status, &body)));
         }
         Ok(Reply {
             data: env.data,
             api_version: env.api_version,
             meta: env.meta,
         })
+    }
+
+    /// The deployed service answers a key it does not know (unknown, revoked, expired) with
+    /// 401 `missing_api_key` "Missing API Key", as if none had been sent (its key extractor,
+    /// api-notes.md "Authentication": a missing or unknown key is 401). When this client sent
+    /// a key, that answer is the key refused ([`AuthErrorKind::InvalidKey`](super::AuthErrorKind)),
+    /// not a key missing.
+    fn key_refused(&self, e: ApiError) -> ApiError {
+        match e {
+            ApiError::Unauthorized {
+                kind: super::error::AuthErrorKind::MissingKey,
+                info,
+            } if self.api_key.is_some() => ApiError::Unauthorized {
+                kind: super::error::AuthErrorKind::InvalidKey,
+                info,
+            },
+            e => e,
+        }
     }
 
     fn require<T>(reply: Reply<Option<T>>) -> Result<Reply<T>, ApiError> {

@@ -62,9 +62,11 @@ impl ErrorInfo {
 /// Why a request was refused with 401 (api-notes.md, `error_type` of 401 answers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AuthErrorKind {
-    /// `missing_api_key`: no `X-Api-Key` was sent.
+    /// `missing_api_key` when no `X-Api-Key` was sent.
     MissingKey,
-    /// `invalid_api_key`: the key is unknown.
+    /// The key was refused: unknown, revoked or expired. `invalid_api_key`, or the deployed
+    /// service's `missing_api_key` to a key that was sent (the client tells them apart: it
+    /// knows whether it sent one).
     InvalidKey,
     /// `missing_token` (or `invalid_authorization_scheme`): no usable bearer token.
     MissingToken,
@@ -92,7 +94,9 @@ impl AuthErrorKind {
     pub fn describe(self) -> &'static str {
         match self {
             AuthErrorKind::MissingKey => "no API key was sent",
-            AuthErrorKind::InvalidKey => "the API key is not valid",
+            AuthErrorKind::InvalidKey => {
+                "the API key was refused (unknown, revoked or expired): ask for a new one"
+            }
             AuthErrorKind::MissingToken => "this needs a sign-in token",
             AuthErrorKind::InvalidToken => "session expired or token invalid: sign in again",
             AuthErrorKind::Unknown => "not authorised",

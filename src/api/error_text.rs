@@ -11,8 +11,8 @@ use crate::i18n::Lang;
 use crate::tr;
 
 impl AuthErrorKind {
-    /// [`AuthErrorKind::describe`] in `lang`: "the API key is not valid" /
-    /// "คีย์ API ไม่ถูกต้อง".
+    /// [`AuthErrorKind::describe`] in `lang`: "the API key was refused (unknown, revoked or expired): ask for a new one" /
+    /// "คีย์ API ถูกปฏิเสธ (...)".
     pub fn describe_in(self, lang: Lang) -> String {
         let key = match self {
             AuthErrorKind::MissingKey => "error-auth-missing-key",

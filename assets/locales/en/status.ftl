@@ -9,7 +9,7 @@
 
 error-unauthorised = unauthorised: { $why }{ $suffix }
 error-auth-missing-key = no API key was sent
-error-auth-invalid-key = the API key is not valid
+error-auth-invalid-key = the API key was refused (unknown, revoked or expired): ask for a new one
 error-auth-missing-token = this needs a sign-in token
 error-auth-invalid-token = session expired or token invalid: sign in again
 error-auth-unknown = not authorised

@@ -6,7 +6,7 @@
 
 error-unauthorised = ไม่ได้รับอนุญาต: { $why }{ $suffix }
 error-auth-missing-key = ไม่ได้ส่งคีย์ API
-error-auth-invalid-key = คีย์ API ไม่ถูกต้อง
+error-auth-invalid-key = คีย์ API ถูกปฏิเสธ (ไม่รู้จัก ถูกเพิกถอน หรือหมดอายุ): ขอคีย์ใหม่
 error-auth-missing-token = ต้องเข้าสู่ระบบด้วยโทเคนก่อน
 error-auth-invalid-token = เซสชันหมดอายุหรือโทเคนไม่ถูกต้อง: โปรดเข้าสู่ระบบอีกครั้ง
 error-auth-unknown = ไม่ได้รับอนุญาต

@@ -1032,6 +1032,29 @@ async fn requests_list_reads_a_page_again_after_a_5xx() {
     assert_eq!(pages, 2, "the failed page once, then again");
 }
 
+/// A revoked API key (the deployed service answers 401 `missing_api_key` to a key it does
+/// not know): `whoami` says the key was refused, not that none was sent; exit 2.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_revoked_key_is_said_to_be_refused() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(401).set_body_json(json!({
+            "api_version": "0.8.4", "data": null, "meta": null,
+            "error": {"id": "4", "code": 401, "error_type": "missing_api_key", "detail": "Missing API Key", "source": "/auth/user"}
+        })))
+        .mount(&server)
+        .await;
+    let bin = Bin::new(&server.uri(), Some("mysk_revoked_key"), Some("tok.en.x"));
+    let run = bin.run(&["whoami"], None).await;
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("the API key was refused (unknown, revoked or expired)"),
+        "{run:?}"
+    );
+    assert!(!run.stderr.contains("no API key was sent"), "{run:?}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn completions_and_man_page() {
     let bin = Bin::new("", None, None);
