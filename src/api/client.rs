@@ -447,6 +447,11 @@ impl ApiClient {
             .await
             .map_err(|e| self.map_transport(e))?;
         let status = resp.status().as_u16();
+        let json_labelled = resp
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|t| t.to_ascii_lowercase().contains("json"));
         let mut body: Vec<u8> = Vec::new();
         loop {
             match resp.chunk().await {
@@ -469,6 +474,12 @@ impl ApiClient {
         }
         if !(200..300).contains(&status) {
             return Err(self.key_refused(ApiError::from_response(status, &body)));
+        }
+        if super::models::not_the_service(&body, json_labelled) {
+            return Err(ApiError::NotTheService {
+                status: Some(status),
+                excerpt: (!body.is_empty()).then(|| excerpt(&body)),
+            });
         }
         let env: Envelope<T> = serde_json::from_slice(&body).map_err(|e| ApiError::Decode {
             status: Some(status),

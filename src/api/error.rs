@@ -175,6 +175,16 @@ pub enum ApiError {
     /// The client could not be built or the request not formed (bad base URL, bad header).
     #[error("configuration error: {0}")]
     Config(String),
+    /// A 2xx answer that is not the service's envelope (interface-spec.md, "Response
+    /// envelope": every response carries `api_version`, a string, and `data`): the base URL
+    /// names another server (a web page, another API, a captive portal).
+    #[error("this server is not the club service: its answer{} has no api_version and data: check the base URL{}", status.map(|s| format!(" (HTTP {s})")).unwrap_or_default(), excerpt.as_ref().map(|e| format!(" [{e}]")).unwrap_or_default())]
+    NotTheService {
+        /// HTTP status of the answer.
+        status: Option<u16>,
+        /// Sanitised start of the body.
+        excerpt: Option<String>,
+    },
 }
 
 /// How a connection failed ([`ApiError::Connect`]).
@@ -221,7 +231,7 @@ impl ApiError {
     /// HTTP status, when a response arrived.
     pub fn status(&self) -> Option<u16> {
         match self {
-            ApiError::Decode { status, .. } => *status,
+            ApiError::Decode { status, .. } | ApiError::NotTheService { status, .. } => *status,
             other => other.info().and_then(|i| i.status),
         }
     }

@@ -1055,6 +1055,48 @@ async fn a_revoked_key_is_said_to_be_refused() {
     assert!(!run.stderr.contains("no API key was sent"), "{run:?}");
 }
 
+/// A base URL that names another server: `whoami` and `requests approve` say it is not the
+/// club service (exit 2) and send no decision.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_is_not_the_club_service_is_said_so() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_string("<html><body>Welcome to nginx!</body></html>"),
+        )
+        .mount(&server)
+        .await;
+    let bin = Bin::new(&server.uri(), Some("mysk_test_key"), Some("tok.en.x"));
+    let run = bin.run(&["whoami"], None).await;
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr.contains("this server is not the club service")
+            && run.stderr.contains("check the base URL")
+            && run.stderr.contains("Welcome to nginx!"),
+        "{run:?}"
+    );
+    let run = bin
+        .run(
+            &["requests", "approve", &Uuid::from_u128(1).to_string()],
+            None,
+        )
+        .await;
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr.contains("this server is not the club service"),
+        "{run:?}"
+    );
+    let puts = server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|r| r.method.as_str() == "PUT")
+        .count();
+    assert_eq!(puts, 0, "not even the probe: the user read told first");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn completions_and_man_page() {
     let bin = Bin::new("", None, None);

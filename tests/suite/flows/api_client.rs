@@ -555,9 +555,11 @@ async fn malformed_json_and_null_data_are_decode_errors() {
         ),
         "{e:?}"
     );
-    let e =
-        error_for(ResponseTemplate::new(200).set_body_json(json!({"data": {"id": "not-a-uuid"}})))
-            .await;
+    let e = error_for(
+        ResponseTemplate::new(200)
+            .set_body_json(json!({"api_version": "0.8.4", "data": {"id": "not-a-uuid"}})),
+    )
+    .await;
     assert!(matches!(e, ApiError::Decode { .. }), "{e:?}");
     let e = error_for(ResponseTemplate::new(200).set_body_json(envelope(json!(null)))).await;
     assert!(

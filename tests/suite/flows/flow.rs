@@ -581,3 +581,76 @@ async fn the_club_pane_shows_contact_types_and_values_at_every_level() {
         }
     }
 }
+
+/// A base URL that names another server (a web server, another JSON API) is never shown
+/// online: its answers are not the service's envelope, so the header shows it offline and the
+/// status line says it is not the club service, in English and Thai; nothing is listed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_is_not_the_club_service_is_not_shown_online() {
+    use wiremock::matchers::method;
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+    for body in [
+        serde_json::json!({"status": "ok", "user": {"id": 1, "name": "someone"}}),
+        serde_json::Value::String("<html><body>Welcome to nginx!</body></html>".into()),
+    ] {
+        let server = MockServer::start().await;
+        let template = match &body {
+            serde_json::Value::String(html) => {
+                ResponseTemplate::new(200).set_body_string(html.clone())
+            }
+            json => ResponseTemplate::new(200).set_body_json(json.clone()),
+        };
+        Mock::given(method("GET"))
+            .respond_with(template.clone())
+            .mount(&server)
+            .await;
+        Mock::given(method("PUT"))
+            .respond_with(template)
+            .mount(&server)
+            .await;
+        for (lang, words, online) in [
+            (
+                club_admin::i18n::Lang::English,
+                "this server is not the club service",
+                "online",
+            ),
+            (
+                club_admin::i18n::Lang::Thai,
+                "เซิร์ฟเวอร์นี้ไม่ใช่บริการชุมนุม",
+                "ออนไลน์",
+            ),
+        ] {
+            let client = ApiClient::new(
+                &server.uri(),
+                Credentials::new(Some("mysk_k_x".into()), Some("tok.en.x".into())),
+                ClientOptions {
+                    get_retries: 0,
+                    ..ClientOptions::default()
+                },
+            )
+            .expect("client");
+            let m = model_from(ModelOptions {
+                lang,
+                ..options_at(&server.uri())
+            });
+            let mut drv = Driver {
+                h: Headless::new(m, client, 8),
+            };
+            drv.settle().await;
+            assert!(
+                matches!(drv.h.model.connection(), Connection::Offline(why) if why.contains(words)),
+                "{lang:?}: {:?}",
+                drv.h.model.connection()
+            );
+            let status = drv.h.model.status_text().unwrap_or_default();
+            assert!(status.contains(words), "{lang:?}: {status}");
+            assert!(drv.h.model.queue().is_empty(), "nothing listed");
+            let s = screen(&drv.h.model, 120, 40);
+            let header = s.lines().next().unwrap_or("");
+            assert!(
+                !header.contains(&format!("● {online}")),
+                "{lang:?}: {header}"
+            );
+        }
+    }
+}
