@@ -112,14 +112,13 @@ log-outcome-undone = undone
 ## Status line: start, local failures, sessions (update/mod.rs)
 
 status-no-token = no token: reads that need only the API key work; sign in to review requests
-log-detail-warning = warning
 # Calls to the server not answered yet (right of the status line, beside a spinner).
 status-in-flight = { $n } in flight
 # A start-up warning on the status line: $warning is one of warning-readable-*.
 status-warning = warning: { $warning }
-warning-readable-config = the config file, which holds the API key, { $path } can be read by other users (mode { $mode }): run chmod 600 on it
-warning-readable-api-key = the API key file { $path } can be read by other users (mode { $mode }): run chmod 600 on it
-warning-readable-token = the token file { $path } can be read by other users (mode { $mode }): run chmod 600 on it
+warning-readable-config = the config file, which holds the API key, { $path } can be read by other users (mode { $mode }): run chmod 600 { $path } so that only you can read it
+warning-readable-api-key = the API key file { $path } can be read by other users (mode { $mode }): run chmod 600 { $path } so that only you can read it
+warning-readable-token = the token file { $path } can be read by other users (mode { $mode }): run chmod 600 { $path } so that only you can read it
 status-effect-failed = { $what } failed: { $error }
 status-effect-saving-token = saving the token
 status-effect-audit-file = writing the audit file
@@ -379,3 +378,6 @@ status-too-small-quit-waiting = { $n } { $n ->
 cli-interrupted-nothing-sent = interrupted: nothing was sent (no approval, decline or delete had gone out yet)
 # A 2xx answer that is not the club service's envelope (api_version and data): a wrong base URL. $status: " (HTTP 200)"; $excerpt: " [start of the page]" or empty.
 error-not-the-service = this server is not the club service: its answer{ $status } has no api_version and data: check the base URL{ $excerpt }
+# The activity log's line of a start-up warning: "warning  secret file check failed: <warning-readable-*>".
+log-what-warning = warning
+log-warning-check = secret file check

@@ -100,12 +100,11 @@ log-outcome-undone = ถอนแล้ว
 ## แถบสถานะ: เริ่มต้น งานในเครื่องที่ล้มเหลว เซสชัน
 
 status-no-token = ไม่มีโทเคน: อ่านได้เฉพาะข้อมูลที่ใช้แค่คีย์ API เข้าสู่ระบบเพื่อพิจารณาคำขอ
-log-detail-warning = คำเตือน
 status-in-flight = รอเซิร์ฟเวอร์ { $n } รายการ
 status-warning = คำเตือน: { $warning }
-warning-readable-config = ไฟล์ตั้งค่าซึ่งมีคีย์ API { $path } ผู้ใช้อื่นอ่านได้ (สิทธิ์ { $mode }): สั่ง chmod 600 กับไฟล์นี้
-warning-readable-api-key = ไฟล์คีย์ API { $path } ผู้ใช้อื่นอ่านได้ (สิทธิ์ { $mode }): สั่ง chmod 600 กับไฟล์นี้
-warning-readable-token = ไฟล์โทเคน { $path } ผู้ใช้อื่นอ่านได้ (สิทธิ์ { $mode }): สั่ง chmod 600 กับไฟล์นี้
+warning-readable-config = ไฟล์ตั้งค่าซึ่งมีคีย์ API { $path } ผู้ใช้อื่นอ่านได้ (สิทธิ์ { $mode }): สั่ง chmod 600 { $path } เพื่อให้อ่านได้เฉพาะคุณ
+warning-readable-api-key = ไฟล์คีย์ API { $path } ผู้ใช้อื่นอ่านได้ (สิทธิ์ { $mode }): สั่ง chmod 600 { $path } เพื่อให้อ่านได้เฉพาะคุณ
+warning-readable-token = ไฟล์โทเคน { $path } ผู้ใช้อื่นอ่านได้ (สิทธิ์ { $mode }): สั่ง chmod 600 { $path } เพื่อให้อ่านได้เฉพาะคุณ
 status-effect-failed = { $what } ไม่สำเร็จ: { $error }
 status-effect-saving-token = การบันทึกโทเคน
 status-effect-audit-file = การเขียนไฟล์บันทึกการตรวจสอบ
@@ -299,3 +298,6 @@ status-too-small-quit-waiting = ยังมีการตัดสิน { $n 
 cli-interrupted-nothing-sent = หยุดแล้ว: ยังไม่ได้ส่งอะไรออกไป (ยังไม่มีการอนุมัติ ปฏิเสธ หรือลบคำขอใดถูกส่ง)
 # A 2xx answer that is not the club service's envelope (api_version and data): a wrong base URL. $status: " (HTTP 200)"; $excerpt: " [start of the page]" or empty.
 error-not-the-service = เซิร์ฟเวอร์นี้ไม่ใช่บริการชุมนุม: คำตอบ{ $status } ไม่มี api_version และ data: ตรวจที่อยู่เซิร์ฟเวอร์ (base URL){ $excerpt }
+# The activity log's line of a start-up warning: "warning  secret file check failed: <warning-readable-*>".
+log-what-warning = คำเตือน
+log-warning-check = ตรวจสิทธิ์ไฟล์ลับ

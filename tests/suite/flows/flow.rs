@@ -654,3 +654,57 @@ async fn a_server_that_is_not_the_club_service_is_not_shown_online() {
         }
     }
 }
+
+/// A token file others can read (mode 644): the start-up warning is one clear sentence on
+/// the status line, which the first load does not replace, and in the activity log ("secret
+/// file check failed: ..."), never "... failed: warning"; in English and Thai.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_readable_token_file_is_said_on_the_status_line_and_in_the_log() {
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    for (lang, sentence, check) in [
+        (
+            club_admin::i18n::Lang::English,
+            "the token file /home/t/.local/state/club-admin/token can be read by other users (mode 644): run chmod 600 /home/t/.local/state/club-admin/token so that only you can read it",
+            "secret file check failed: the token file",
+        ),
+        (
+            club_admin::i18n::Lang::Thai,
+            "ไฟล์โทเคน /home/t/.local/state/club-admin/token ผู้ใช้อื่นอ่านได้ (สิทธิ์ 644): สั่ง chmod 600 /home/t/.local/state/club-admin/token เพื่อให้อ่านได้เฉพาะคุณ",
+            "ตรวจสิทธิ์ไฟล์ลับ ไม่สำเร็จ: ไฟล์โทเคน",
+        ),
+    ] {
+        let u = d.user("moderator").expect("user");
+        let client = ApiClient::new(
+            &d.base_url,
+            Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+            ClientOptions::default(),
+        )
+        .expect("client");
+        let m = model_from(ModelOptions {
+            lang,
+            ..options_at(&d.base_url)
+        });
+        let mut drv = Driver {
+            h: Headless::new(m, client, 8),
+        };
+        drv.send(Msg::Warning(club_admin::config::ReadableSecret {
+            file: club_admin::config::SecretFile::Token,
+            path: "/home/t/.local/state/club-admin/token".into(),
+            mode: 0o644,
+        }))
+        .await;
+        assert!(!drv.h.model.queue().is_empty(), "the queue loaded");
+        let status = drv.h.model.status_text().unwrap_or_default();
+        assert!(status.contains(sentence), "{lang:?}: {status}");
+        drv.send(key('L')).await;
+        let s = screen(&drv.h.model, 200, 40);
+        assert!(
+            s.contains(club_admin::text::for_terminal(check).as_ref()),
+            "{lang:?}:\n{s}"
+        );
+        assert!(
+            !s.contains("failed: warning") && !s.contains("ไม่สำเร็จ: คำเตือน"),
+            "{s}"
+        );
+    }
+}
