@@ -110,6 +110,25 @@ pub struct Reply<T> {
     pub meta: Option<Meta>,
 }
 
+/// The current user's read answered by what is not the service: `/auth/user` has no id in
+/// its path, so a 400, 404, 405 or 409 without the service's error envelope (a web server's
+/// page, another API's error) does not come from the club service (interface-spec.md: every
+/// response carries the envelope; api-notes.md: its errors carry `error_type` and `detail`).
+/// A gateway's 5xx page stays a server error (the service behind it may be down).
+fn not_the_service(e: ApiError) -> ApiError {
+    match e {
+        ApiError::NotFound(info) | ApiError::Invalid(info) | ApiError::Conflict(info)
+            if info.error_type.is_none() && info.detail.is_none() =>
+        {
+            ApiError::NotTheService {
+                status: info.status,
+                excerpt: info.excerpt,
+            }
+        }
+        e => e,
+    }
+}
+
 /// Checks a base URL: it must parse, be `https`, or `http` only to a loopback host unless
 /// `allow_insecure_http`. Returns it without a trailing slash.
 ///
@@ -557,7 +576,7 @@ impl ApiClient {
     ///
     /// Needs the key and the token. Errors: `Unauthorized` (missing/invalid key or token).
     pub async fn current_user(&self) -> Result<Reply<User>, ApiError> {
-        self.get("/auth/user", &[]).await
+        self.get("/auth/user", &[]).await.map_err(not_the_service)
     }
 
     /// Operation 1 with a candidate token instead of the one in use (which is left as it

@@ -176,9 +176,10 @@ pub enum ApiError {
     #[error("configuration error: {0}")]
     Config(String),
     /// A 2xx answer that is not the service's envelope (interface-spec.md, "Response
-    /// envelope": every response carries `api_version`, a string, and `data`): the base URL
-    /// names another server (a web page, another API, a captive portal).
-    #[error("this server is not the club service: its answer{} has no api_version and data: check the base URL{}", status.map(|s| format!(" (HTTP {s})")).unwrap_or_default(), excerpt.as_ref().map(|e| format!(" [{e}]")).unwrap_or_default())]
+    /// envelope": every response carries `api_version`, a string, and `data`), or an answer
+    /// to the current user's read without the service's error envelope (a web server's 404
+    /// page): the base URL names another server (a web page, another API, a captive portal).
+    #[error("this server is not the club service: its answer{} is not the service's (no api_version and data): check the base URL{}", status.map(|s| format!(" (HTTP {s})")).unwrap_or_default(), excerpt.as_ref().map(|e| format!(" [{e}]")).unwrap_or_default())]
     NotTheService {
         /// HTTP status of the answer.
         status: Option<u16>,

@@ -297,7 +297,7 @@ status-too-small-quit-waiting = ยังมีการตัดสิน { $n 
 # The command line (requests approve, decline, delete): Ctrl-C before the first write went out.
 cli-interrupted-nothing-sent = หยุดแล้ว: ยังไม่ได้ส่งอะไรออกไป (ยังไม่มีการอนุมัติ ปฏิเสธ หรือลบคำขอใดถูกส่ง)
 # A 2xx answer that is not the club service's envelope (api_version and data): a wrong base URL. $status: " (HTTP 200)"; $excerpt: " [start of the page]" or empty.
-error-not-the-service = เซิร์ฟเวอร์นี้ไม่ใช่บริการชุมนุม: คำตอบ{ $status } ไม่มี api_version และ data: ตรวจที่อยู่เซิร์ฟเวอร์ (base URL){ $excerpt }
+error-not-the-service = เซิร์ฟเวอร์นี้ไม่ใช่บริการชุมนุม: คำตอบ{ $status } ไม่ใช่ของบริการ (ไม่มี api_version และ data): ตรวจที่อยู่เซิร์ฟเวอร์ (base URL){ $excerpt }
 # The activity log's line of a start-up warning: "warning  secret file check failed: <warning-readable-*>".
 log-what-warning = คำเตือน
 log-warning-check = ตรวจสิทธิ์ไฟล์ลับ

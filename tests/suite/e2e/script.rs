@@ -1095,6 +1095,23 @@ async fn a_server_that_is_not_the_club_service_is_said_so() {
         .filter(|r| r.method.as_str() == "PUT")
         .count();
     assert_eq!(puts, 0, "not even the probe: the user read told first");
+
+    // A web server's 404 page for /auth/user (a path without an id): not the service either.
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(
+            ResponseTemplate::new(404).set_body_string("<html><body>404 Not Found</body></html>"),
+        )
+        .mount(&server)
+        .await;
+    let bin = Bin::new(&server.uri(), Some("mysk_test_key"), Some("tok.en.x"));
+    let run = bin.run(&["whoami"], None).await;
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("this server is not the club service: its answer (HTTP 404)"),
+        "{run:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

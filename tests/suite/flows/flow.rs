@@ -589,16 +589,26 @@ async fn the_club_pane_shows_contact_types_and_values_at_every_level() {
 async fn a_server_that_is_not_the_club_service_is_not_shown_online() {
     use wiremock::matchers::method;
     use wiremock::{Mock, MockServer, ResponseTemplate};
-    for body in [
-        serde_json::json!({"status": "ok", "user": {"id": 1, "name": "someone"}}),
-        serde_json::Value::String("<html><body>Welcome to nginx!</body></html>".into()),
+    for (code, body) in [
+        (
+            200,
+            serde_json::json!({"status": "ok", "user": {"id": 1, "name": "someone"}}),
+        ),
+        (
+            200,
+            serde_json::Value::String("<html><body>Welcome to nginx!</body></html>".into()),
+        ),
+        (
+            404,
+            serde_json::Value::String("<html><body>404 Not Found</body></html>".into()),
+        ),
     ] {
         let server = MockServer::start().await;
         let template = match &body {
             serde_json::Value::String(html) => {
-                ResponseTemplate::new(200).set_body_string(html.clone())
+                ResponseTemplate::new(code).set_body_string(html.clone())
             }
-            json => ResponseTemplate::new(200).set_body_json(json.clone()),
+            json => ResponseTemplate::new(code).set_body_json(json.clone()),
         };
         Mock::given(method("GET"))
             .respond_with(template.clone())
