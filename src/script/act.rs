@@ -192,7 +192,7 @@ pub fn delete_names(id: Uuid, read: Result<ClubRequest, ApiError>) -> String {
 ///
 /// Errors (already said on standard error): the exit code and, for a dry run's lines, why
 /// nothing would be sent.
-async fn check_update_route(ctx: &Ctx, control: &Control) -> Result<(), (Exit, String)> {
+async fn check_update_route(ctx: &Ctx, control: &Control, dry: bool) -> Result<(), (Exit, String)> {
     match run::update_route(&ctx.client, control).await {
         Ok(UpdateRoute::Missing) => {
             let why = "this server cannot approve or decline: it has no update route";
@@ -215,6 +215,12 @@ async fn check_update_route(ctx: &Ctx, control: &Control) -> Result<(), (Exit, S
         }
         Err(e) => {
             tracing::warn!("the update-route probe was not answered: {e}");
+            if dry {
+                say(&format!(
+                    "the server did not say whether this account can approve or decline ({}): a run would learn it from its first answer",
+                    super::error_text(&e)
+                ));
+            }
             Ok(())
         }
     }
@@ -277,7 +283,7 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
     };
     let control = Control::default();
     if action.needs_update_route()
-        && let Err((e, why)) = check_update_route(&ctx, &control).await
+        && let Err((e, why)) = check_update_route(&ctx, &control, dry).await
     {
         if ctx.format == Format::Json && !dry {
             let _ = emit("[]\n");
@@ -306,8 +312,8 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
 
 /// Until it is aborted, a Ctrl-C ends the process with code 130 and one line in the
 /// reader's language (`cli-interrupted-nothing-sent`): nothing was sent yet (only reads, and
-/// the update-route probe, which changes nothing).
-fn nothing_sent_on_ctrl_c(lang: crate::i18n::Lang) -> tokio::task::JoinHandle<()> {
+/// the update-route probe, which changes nothing). Abort it just before the first write.
+pub fn nothing_sent_on_ctrl_c(lang: crate::i18n::Lang) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         if tokio::signal::ctrl_c().await.is_ok() {
             // A line of its own, also after a question left unanswered on the terminal.

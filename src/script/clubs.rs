@@ -224,6 +224,9 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
         Err(e) => return e,
     };
     let levels = Levels::new(FetchLevel::Default, FetchLevel::IdOnly);
+    // Until the contact is sent (the club's search, the user read), Ctrl-C leaves at once,
+    // saying nothing was sent.
+    let quiet = super::act::nothing_sent_on_ctrl_c(ctx.settings.lang);
     let club = match ClubRef::parse(&args.club) {
         Ok(ClubRef::Id(id)) => id,
         Ok(ClubRef::Name(_)) if args.dry_run => {
@@ -249,6 +252,7 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
         Ok(u) => u,
         Err(e) => return e,
     };
+    quiet.abort();
     let result = ctx
         .client
         .create_club_contact(club, &new, levels)

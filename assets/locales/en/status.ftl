@@ -374,8 +374,8 @@ status-too-small-quit-waiting = { $n } { $n ->
     [one] it
    *[other] them
 } (Ctrl-C quits at once and does not send held decisions)
-# The command line (requests approve, decline, delete): Ctrl-C before the first write went out.
-cli-interrupted-nothing-sent = interrupted: nothing was sent (no approval, decline or delete had gone out yet)
+# The command line (requests approve, decline, delete; clubs contact add): Ctrl-C before the write went out.
+cli-interrupted-nothing-sent = interrupted: nothing was sent, nothing changed on the server
 # A 2xx answer that is not the club service's envelope (api_version and data): a wrong base URL. $status: " (HTTP 200)"; $excerpt: " [start of the page]" or empty.
 error-not-the-service = this server is not the club service: its answer{ $status } is not the service's (no api_version and data): check the base URL{ $excerpt }
 # The activity log's line of a start-up warning: "warning  secret file check failed: <warning-readable-*>".

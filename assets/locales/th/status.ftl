@@ -294,8 +294,8 @@ ssh-seconds = { $n } วินาที
 ssh-minutes = { $n } นาที
 status-too-small-key-ignored = ไม่รับปุ่มนี้: หน้าต่างนี้ ({ $width }x{ $height }) เล็กเกินกว่าจะแสดงคิว ขยายหน้าต่าง หรือกด q เพื่อออก
 status-too-small-quit-waiting = ยังมีการตัดสิน { $n } รายการที่รอส่งหรือรอคำตอบ: ขยายหน้าต่างเพื่อดู (Ctrl-C ออกทันทีและไม่ส่งการตัดสินที่พักไว้)
-# The command line (requests approve, decline, delete): Ctrl-C before the first write went out.
-cli-interrupted-nothing-sent = หยุดแล้ว: ยังไม่ได้ส่งอะไรออกไป (ยังไม่มีการอนุมัติ ปฏิเสธ หรือลบคำขอใดถูกส่ง)
+# The command line (requests approve, decline, delete; clubs contact add): Ctrl-C before the write went out.
+cli-interrupted-nothing-sent = หยุดแล้ว: ยังไม่ได้ส่งอะไรออกไป ไม่มีอะไรเปลี่ยนบนเซิร์ฟเวอร์
 # A 2xx answer that is not the club service's envelope (api_version and data): a wrong base URL. $status: " (HTTP 200)"; $excerpt: " [start of the page]" or empty.
 error-not-the-service = เซิร์ฟเวอร์นี้ไม่ใช่บริการชุมนุม: คำตอบ{ $status } ไม่ใช่ของบริการ (ไม่มี api_version และ data): ตรวจที่อยู่เซิร์ฟเวอร์ (base URL){ $excerpt }
 # The activity log's line of a start-up warning: "warning  secret file check failed: <warning-readable-*>".

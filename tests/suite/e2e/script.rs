@@ -1455,6 +1455,33 @@ mod on_a_terminal {
             "{}",
             t.screen()
         );
+        // A new contact, while the club is searched by name.
+        let before = d.calls();
+        let mut t = tty(
+            &d,
+            &[
+                "clubs",
+                "contact",
+                "add",
+                "robot",
+                "--type",
+                "line",
+                "--value",
+                "@robots_cc",
+            ],
+        );
+        while d.calls() == before && t.exited().is_none() {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        t.send(b"\x03");
+        let st = t.wait_exit();
+        assert_eq!((st.exit_code(), st.signal()), (130, None), "{}", t.screen());
+        assert!(
+            t.screen()
+                .contains("interrupted: nothing was sent, nothing changed"),
+            "{}",
+            t.screen()
+        );
         assert!(d.writes_received().is_empty(), "{:?}", d.writes_received());
     }
 
