@@ -83,6 +83,9 @@ pub struct ClientOptions {
     pub concurrency: usize,
     /// A fixed limit instead of the adaptive one (for measuring fixed settings only).
     pub fixed_concurrency: bool,
+    /// The host budget: calls in flight to this server from every club-admin process on
+    /// this host ([`super::budget::HostBudget`]); `None` is off (each process alone).
+    pub host_budget: Option<super::budget::BudgetOptions>,
 }
 
 impl Default for ClientOptions {
@@ -95,6 +98,7 @@ impl Default for ClientOptions {
             allow_insecure_http: false,
             concurrency: 8,
             fixed_concurrency: false,
+            host_budget: None,
         }
     }
 }
@@ -183,6 +187,8 @@ pub struct ApiClient {
     token: Arc<RwLock<Option<SecretString>>>,
     options: ClientOptions,
     limiter: super::limit::Limiter,
+    /// The host's budget for this server, shared by clones; `None` when off.
+    budget: Option<super::budget::HostBudget>,
 }
 
 impl fmt::Debug for ApiClient {
@@ -319,6 +325,10 @@ impl ApiClient {
             } else {
                 super::limit::Limiter::new(options.concurrency)
             },
+            budget: options
+                .host_budget
+                .as_ref()
+                .map(|b| super::budget::HostBudget::open(url.as_str(), b)),
             options,
         })
     }
@@ -334,6 +344,7 @@ impl ApiClient {
             api_key: self.api_key.clone(),
             token: Arc::new(RwLock::new(None)),
             limiter: self.limiter.clone(),
+            budget: self.budget.clone(),
             options: self.options.clone(),
         }
     }
@@ -442,7 +453,14 @@ impl ApiClient {
         let req = rb.build().map_err(|e| self.map_transport(e))?;
         let write = req.method() != Method::GET;
         let permit = self.limiter.acquire(write).await;
+        // The host's budget is held from just before the call until its answer is read (a
+        // wait for it counts in the answer's time: a busy host slows this process's growth).
+        let slot = match &self.budget {
+            Some(b) => Some(b.acquire().await),
+            None => None,
+        };
         let result = self.exchange_now(req).await;
+        drop(slot);
         permit.done(match &result {
             Ok(_) => super::limit::Signal::Answered,
             Err(ApiError::Timeout { .. }) => super::limit::Signal::Overloaded,

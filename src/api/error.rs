@@ -271,6 +271,24 @@ impl ApiError {
             .is_some_and(|d| d.to_ascii_lowercase().contains("not a student")))
     }
 
+    /// The status a request already has, when this is the service refusing a decision
+    /// because the request is no longer pending: 403 whose detail says "already been
+    /// approved" or "already been declined" (deployed behaviour, api-notes.md "Many
+    /// moderators at once": another moderator decided it first). `None` for any other error.
+    pub fn already_decided(&self) -> Option<crate::api::MembershipStatus> {
+        let ApiError::Forbidden(info) = self else {
+            return None;
+        };
+        let d = info.detail.as_deref()?.to_ascii_lowercase();
+        if d.contains("already been approved") {
+            Some(crate::api::MembershipStatus::Approved)
+        } else if d.contains("already been declined") {
+            Some(crate::api::MembershipStatus::Declined)
+        } else {
+            None
+        }
+    }
+
     /// True for failures where the request may never have reached the server or the server
     /// could not answer (transport failures, timeouts, 502/503/504): worth retrying a read.
     pub fn is_transient(&self) -> bool {

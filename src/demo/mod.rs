@@ -241,6 +241,13 @@ impl DemoHandle {
         self.state.calls.load(std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// The most authenticated requests (`/v1/...`, `/auth/user`) that were in flight at
+    /// once so far, from all clients together: the figure the deployed service's pool
+    /// stalls at 16 (api-notes.md, "Other").
+    pub fn peak_in_flight(&self) -> usize {
+        self.state.in_flight.peak()
+    }
+
     /// Which deployed service this server imitates.
     pub fn api_version(&self) -> ServiceVersion {
         self.state.version
@@ -337,6 +344,7 @@ pub async fn start(options: DemoOptions) -> Result<DemoHandle, String> {
         calls: Arc::new(std::sync::atomic::AtomicU64::new(0)),
         writes: Arc::new(Mutex::new(Vec::new())),
         pool: options.pool.clone().map(pool::Connections::new),
+        in_flight: Arc::new(pool::InFlight::default()),
     };
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", options.port))
         .await

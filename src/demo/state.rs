@@ -283,7 +283,15 @@ impl DemoState {
             "entity_not_found",
             format!("Club request {id} not found"),
         ))?;
-        if !self.may_moderate(user, self.requests[idx].club_id) {
+        // As the deployed service: an administrator may delete any request, a student only
+        // their own; a teacher, or staff deleting another student's request, is refused.
+        let u = &self.users[user];
+        let own = u
+            .meta
+            .as_ref()
+            .and_then(|m| m.student_id)
+            .is_some_and(|sid| sid == self.requests[idx].student_id);
+        if !u.is_admin && !own {
             return Err((403, "invalid_permission", NO_PERMISSION.into()));
         }
         self.requests.remove(idx);

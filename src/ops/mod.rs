@@ -12,6 +12,7 @@ pub mod action;
 pub mod audit;
 pub mod club;
 pub mod input;
+pub mod permit;
 pub mod run;
 pub mod verdict;
 

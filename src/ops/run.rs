@@ -168,6 +168,15 @@ pub enum Verdict {
         /// The request as re-read (`None` when it is gone).
         request: Option<ClubRequest>,
     },
+    /// The server refused the decision because the request was already decided by someone
+    /// else ([`Answer::Already`]): settled at the server's status, `outcome` is
+    /// [`Outcome::Already`] (the same decision) or [`Outcome::Conflict`] (the opposite).
+    Already {
+        /// The status the request has.
+        status: crate::api::MembershipStatus,
+        /// `already` or `conflict`.
+        outcome: Outcome,
+    },
     /// The answer was lost and no re-read could settle it before the run gave up: the
     /// outcome is unknown (never sent again).
     Unknown {
@@ -186,6 +195,7 @@ impl Verdict {
             Verdict::Refused(_) => Outcome::Failed,
             Verdict::Settled { found, .. } if found.applied() => Outcome::Ok,
             Verdict::Settled { .. } => Outcome::Failed,
+            Verdict::Already { outcome, .. } => *outcome,
             Verdict::Unknown { .. } => Outcome::Unknown,
         }
     }
@@ -205,6 +215,7 @@ impl Verdict {
             Verdict::Done(_) => action.past().to_owned(),
             Verdict::Refused(e) => audit::error_detail(e),
             Verdict::Settled { found, cause, .. } => audit::settled_detail(cause, found),
+            Verdict::Already { status, .. } => audit::already_line(action, status).1,
             Verdict::Unknown { cause, why } => {
                 let why = match why {
                     StillUnknown::ReadFailed(e) => format!("the re-read failed too: {e}"),
@@ -259,6 +270,11 @@ pub async fn decide(
         Answer::Refused(e) => {
             write(Outcome::Failed, Some(audit::error_detail(&e)));
             return Verdict::Refused(e);
+        }
+        Answer::Already(status) => {
+            let (outcome, detail) = audit::already_line(action, &status);
+            write(outcome, Some(detail));
+            return Verdict::Already { status, outcome };
         }
         Answer::Lost(e) => e,
     };

@@ -19,6 +19,10 @@ use crate::api::{ApiError, ConnectFailure, MembershipStatus};
 pub enum Answer<T> {
     /// The server confirmed the write; its answer (the updated request, the new contact).
     Done(T),
+    /// The server refused a decision because the request was already decided, with the
+    /// status it has (403 "already been approved|declined"; api-notes.md "Many moderators
+    /// at once"): settled at that status, not a failure, never retried.
+    Already(MembershipStatus),
     /// The server refused it (nothing changed).
     Refused(ApiError),
     /// No answer can be trusted: the outcome is unknown until a re-read settles it.
@@ -57,8 +61,11 @@ pub fn not_sent(e: &ApiError) -> bool {
 pub fn classify<T>(result: Result<T, ApiError>) -> Answer<T> {
     match result {
         Ok(t) => Answer::Done(t),
-        Err(e) if answer_lost(&e) => Answer::Lost(e),
-        Err(e) => Answer::Refused(e),
+        Err(e) => match e.already_decided() {
+            Some(status) => Answer::Already(status),
+            None if answer_lost(&e) => Answer::Lost(e),
+            None => Answer::Refused(e),
+        },
     }
 }
 

@@ -419,11 +419,15 @@ fn tell(action: RowAction, id: Uuid, v: &Verdict) {
     }
 }
 
-/// The ids the server shows as done (confirmed, or settled as applied).
+/// The ids the server shows as done (confirmed, settled as applied, or already decided so by
+/// someone else).
 fn applied_ids(results: &[(Uuid, Option<Verdict>)]) -> Vec<Uuid> {
     results
         .iter()
-        .filter(|(_, v)| v.as_ref().is_some_and(|v| v.outcome() == Outcome::Ok))
+        .filter(|(_, v)| {
+            v.as_ref()
+                .is_some_and(|v| matches!(v.outcome(), Outcome::Ok | Outcome::Already))
+        })
         .map(|(id, _)| *id)
         .collect()
 }
@@ -436,7 +440,8 @@ pub fn exit_of(results: &[(Uuid, Option<Verdict>)]) -> Exit {
         None => acc.and(Exit::Failed),
         Some(Verdict::Refused(e)) => acc.and(Exit::of(e)),
         Some(v) => acc.and(match v.outcome() {
-            Outcome::Ok => Exit::Ok,
+            // Someone else made the same decision first: the request is as asked.
+            Outcome::Ok | Outcome::Already => Exit::Ok,
             Outcome::Unknown => Exit::Unknown,
             _ => Exit::Failed,
         }),

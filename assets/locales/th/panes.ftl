@@ -123,3 +123,11 @@ club-hint-cancel = ยกเลิก
 ## Queue title while a filter hides rows
 
 queue-shown = แสดง { $n }
+
+row-held-unsent = { $action ->
+    [approve] พักอนุมัติ
+    [decline] พักปฏิเสธ
+   *[delete] พักลบ
+}
+row-request-id = คำขอ { $id }…
+queue-sort-loaded-only = เรียง: { $order } เฉพาะ { $n } รายการที่โหลด

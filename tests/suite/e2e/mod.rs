@@ -2,9 +2,11 @@
 //! bash, and as a scripting command; configuration through the binary; completion scripts
 //! in real shells. `cargo test --test suite e2e::`.
 
+mod budget;
 mod completions;
 mod config;
 mod pty;
 mod script;
 mod ssh;
 mod suspend;
+mod two_moderators;

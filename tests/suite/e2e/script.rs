@@ -752,7 +752,8 @@ async fn dry_run_says_a_status_it_could_not_read() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn delete_with_yes_and_show_of_a_missing_request() {
     let d = start(0).await;
-    let bin = Bin::as_user(&d, "moderator");
+    // An administrator: the service refuses a student moderator another student's request.
+    let bin = Bin::as_user(&d, "admin");
     let p = d.pending_for("moderator");
     let (gone, kept) = (p[0], p[1]);
     let run = bin
@@ -1546,7 +1547,9 @@ mod on_a_terminal {
             .as_str()
             .expect("school number");
         let club = r[0]["club"]["name"]["en-US"].as_str().expect("club name");
-        let mut yes = tty(&d, &["requests", "delete", &p[0].to_string()]);
+        // (an administrator: the service refuses a student moderator another's request)
+        let admin = d.user("admin").expect("admin");
+        let mut yes = tty_as(&d, admin, &["requests", "delete", &p[0].to_string()]);
         yes.wait_for_text("Delete 1 club request?");
         // (a long line wraps on the terminal: read it joined)
         let text = yes.parser().screen().contents().replace('\n', "");
