@@ -114,6 +114,25 @@ pub struct Reply<T> {
     pub meta: Option<Meta>,
 }
 
+/// The current user's read answered by what is not the service: `/auth/user` has no id in
+/// its path, so a 400, 404, 405 or 409 without the service's error envelope (a web server's
+/// page, another API's error) does not come from the club service (interface-spec.md: every
+/// response carries the envelope; api-notes.md: its errors carry `error_type` and `detail`).
+/// A gateway's 5xx page stays a server error (the service behind it may be down).
+fn not_the_service(e: ApiError) -> ApiError {
+    match e {
+        ApiError::NotFound(info) | ApiError::Invalid(info) | ApiError::Conflict(info)
+            if info.error_type.is_none() && info.detail.is_none() =>
+        {
+            ApiError::NotTheService {
+                status: info.status,
+                excerpt: info.excerpt,
+            }
+        }
+        e => e,
+    }
+}
+
 /// Checks a base URL: it must parse, be `https`, or `http` only to a loopback host unless
 /// `allow_insecure_http`. Returns it without a trailing slash.
 ///
@@ -465,6 +484,11 @@ impl ApiClient {
             .await
             .map_err(|e| self.map_transport(e))?;
         let status = resp.status().as_u16();
+        let json_labelled = resp
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|t| t.to_ascii_lowercase().contains("json"));
         let mut body: Vec<u8> = Vec::new();
         loop {
             match resp.chunk().await {
@@ -486,7 +510,13 @@ impl ApiClient {
             }
         }
         if !(200..300).contains(&status) {
-            return Err(ApiError::from_response(status, &body));
+            return Err(self.key_refused(ApiError::from_response(status, &body)));
+        }
+        if super::models::not_the_service(&body, json_labelled) {
+            return Err(ApiError::NotTheService {
+                status: Some(status),
+                excerpt: (!body.is_empty()).then(|| excerpt(&body)),
+            });
         }
         let env: Envelope<T> = serde_json::from_slice(&body).map_err(|e| ApiError::Decode {
             status: Some(status),
@@ -494,13 +524,31 @@ impl ApiClient {
             excerpt: (!body.is_empty()).then(|| excerpt(&body)),
         })?;
         if env.error.is_some() {
-            return Err(ApiError::from_response(status, &body));
+            return Err(self.key_refused(ApiError::from_response(status, &body)));
         }
         Ok(Reply {
             data: env.data,
             api_version: env.api_version,
             meta: env.meta,
         })
+    }
+
+    /// The deployed service answers a key it does not know (unknown, revoked, expired) with
+    /// 401 `missing_api_key` "Missing API Key", as if none had been sent (its key extractor,
+    /// api-notes.md "Authentication": a missing or unknown key is 401). When this client sent
+    /// a key, that answer is the key refused ([`AuthErrorKind::InvalidKey`](super::AuthErrorKind)),
+    /// not a key missing.
+    fn key_refused(&self, e: ApiError) -> ApiError {
+        match e {
+            ApiError::Unauthorized {
+                kind: super::error::AuthErrorKind::MissingKey,
+                info,
+            } if self.api_key.is_some() => ApiError::Unauthorized {
+                kind: super::error::AuthErrorKind::InvalidKey,
+                info,
+            },
+            e => e,
+        }
     }
 
     fn require<T>(reply: Reply<Option<T>>) -> Result<Reply<T>, ApiError> {
@@ -546,7 +594,7 @@ impl ApiClient {
     ///
     /// Needs the key and the token. Errors: `Unauthorized` (missing/invalid key or token).
     pub async fn current_user(&self) -> Result<Reply<User>, ApiError> {
-        self.get("/auth/user", &[]).await
+        self.get("/auth/user", &[]).await.map_err(not_the_service)
     }
 
     /// Operation 1 with a candidate token instead of the one in use (which is left as it

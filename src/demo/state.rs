@@ -134,10 +134,13 @@ impl DemoState {
         }
     }
 
-    /// A contact at `level` (`id_only` is `{id}` when nested).
+    /// A contact at `level`, as the deployed service answers it (api-notes.md, "Fetch
+    /// levels"): `{id}` at `id_only` and at `compact` (so a club read with
+    /// `descendant_fetch_level=compact` has its contacts as bare ids), the whole contact
+    /// (`id`, `name`, `type`, `value`) from `default` up.
     pub fn contact_json(&self, id: Uuid, level: FetchLevel) -> Value {
         match (level, self.contacts.get(&id)) {
-            (FetchLevel::IdOnly, _) | (_, None) => json!({ "id": id }),
+            (FetchLevel::IdOnly | FetchLevel::Compact, _) | (_, None) => json!({ "id": id }),
             (_, Some(c)) => serde_json::to_value(c).unwrap_or_else(|_| json!({ "id": id })),
         }
     }

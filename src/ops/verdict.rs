@@ -38,7 +38,10 @@ pub enum Answer<T> {
 pub fn answer_lost(e: &ApiError) -> bool {
     match e {
         ApiError::Connect { failure, .. } => *failure != ConnectFailure::NoConnection,
-        ApiError::Timeout { .. } | ApiError::Server(_) | ApiError::Decode { .. } => true,
+        ApiError::Timeout { .. }
+        | ApiError::Server(_)
+        | ApiError::Decode { .. }
+        | ApiError::NotTheService { .. } => true,
         _ => false,
     }
 }
@@ -69,12 +72,16 @@ pub fn classify<T>(result: Result<T, ApiError>) -> Answer<T> {
 /// True when no further call of the same kind can succeed in this run: the operation is
 /// missing (404 "Route not found", [`ApiError::OperationUnavailable`]), the credentials were
 /// refused (401), the client is misconfigured, or the server cannot be reached at all (no
-/// connection could be made). A bulk run stops sending the rest.
+/// connection could be made), or the server is not the club service (its answer is not the
+/// service's envelope). A bulk run stops sending the rest.
 pub fn stops_run(e: &ApiError) -> bool {
     not_sent(e)
         || matches!(
             e,
-            ApiError::OperationUnavailable(_) | ApiError::Unauthorized { .. } | ApiError::Config(_)
+            ApiError::OperationUnavailable(_)
+                | ApiError::Unauthorized { .. }
+                | ApiError::Config(_)
+                | ApiError::NotTheService { .. }
         )
 }
 

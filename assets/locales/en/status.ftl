@@ -9,7 +9,7 @@
 
 error-unauthorised = unauthorised: { $why }{ $suffix }
 error-auth-missing-key = no API key was sent
-error-auth-invalid-key = the API key is not valid
+error-auth-invalid-key = the API key was refused (unknown, revoked or expired): ask for a new one
 error-auth-missing-token = this needs a sign-in token
 error-auth-invalid-token = session expired or token invalid: sign in again
 error-auth-unknown = not authorised
@@ -112,14 +112,13 @@ log-outcome-undone = undone
 ## Status line: start, local failures, sessions (update/mod.rs)
 
 status-no-token = no token: reads that need only the API key work; sign in to review requests
-log-detail-warning = warning
 # Calls to the server not answered yet (right of the status line, beside a spinner).
 status-in-flight = { $n } in flight
 # A start-up warning on the status line: $warning is one of warning-readable-*.
 status-warning = warning: { $warning }
-warning-readable-config = the config file, which holds the API key, { $path } can be read by other users (mode { $mode }): run chmod 600 on it
-warning-readable-api-key = the API key file { $path } can be read by other users (mode { $mode }): run chmod 600 on it
-warning-readable-token = the token file { $path } can be read by other users (mode { $mode }): run chmod 600 on it
+warning-readable-config = the config file, which holds the API key, { $path } can be read by other users (mode { $mode }): run chmod 600 { $path } so that only you can read it
+warning-readable-api-key = the API key file { $path } can be read by other users (mode { $mode }): run chmod 600 { $path } so that only you can read it
+warning-readable-token = the token file { $path } can be read by other users (mode { $mode }): run chmod 600 { $path } so that only you can read it
 status-effect-failed = { $what } failed: { $error }
 status-effect-saving-token = saving the token
 status-effect-audit-file = writing the audit file
@@ -420,3 +419,10 @@ status-bulk-summary-conflicts = { $n } { $n ->
 } (decided the other way by someone else: not applied)
 log-outcome-already = already so
 log-outcome-conflict = conflict
+# The command line (requests approve, decline, delete; clubs contact add): Ctrl-C before the write went out.
+cli-interrupted-nothing-sent = interrupted: nothing was sent, nothing changed on the server
+# A 2xx answer that is not the club service's envelope (api_version and data): a wrong base URL. $status: " (HTTP 200)"; $excerpt: " [start of the page]" or empty.
+error-not-the-service = this server is not the club service: its answer{ $status } is not the service's (no api_version and data): check the base URL{ $excerpt }
+# The activity log's line of a start-up warning: "warning  secret file check failed: <warning-readable-*>".
+log-what-warning = warning
+log-warning-check = secret file check

@@ -6,7 +6,7 @@
 
 error-unauthorised = ไม่ได้รับอนุญาต: { $why }{ $suffix }
 error-auth-missing-key = ไม่ได้ส่งคีย์ API
-error-auth-invalid-key = คีย์ API ไม่ถูกต้อง
+error-auth-invalid-key = คีย์ API ถูกปฏิเสธ (ไม่รู้จัก ถูกเพิกถอน หรือหมดอายุ): ขอคีย์ใหม่
 error-auth-missing-token = ต้องเข้าสู่ระบบด้วยโทเคนก่อน
 error-auth-invalid-token = เซสชันหมดอายุหรือโทเคนไม่ถูกต้อง: โปรดเข้าสู่ระบบอีกครั้ง
 error-auth-unknown = ไม่ได้รับอนุญาต
@@ -100,12 +100,11 @@ log-outcome-undone = ถอนแล้ว
 ## แถบสถานะ: เริ่มต้น งานในเครื่องที่ล้มเหลว เซสชัน
 
 status-no-token = ไม่มีโทเคน: อ่านได้เฉพาะข้อมูลที่ใช้แค่คีย์ API เข้าสู่ระบบเพื่อพิจารณาคำขอ
-log-detail-warning = คำเตือน
 status-in-flight = รอเซิร์ฟเวอร์ { $n } รายการ
 status-warning = คำเตือน: { $warning }
-warning-readable-config = ไฟล์ตั้งค่าซึ่งมีคีย์ API { $path } ผู้ใช้อื่นอ่านได้ (สิทธิ์ { $mode }): สั่ง chmod 600 กับไฟล์นี้
-warning-readable-api-key = ไฟล์คีย์ API { $path } ผู้ใช้อื่นอ่านได้ (สิทธิ์ { $mode }): สั่ง chmod 600 กับไฟล์นี้
-warning-readable-token = ไฟล์โทเคน { $path } ผู้ใช้อื่นอ่านได้ (สิทธิ์ { $mode }): สั่ง chmod 600 กับไฟล์นี้
+warning-readable-config = ไฟล์ตั้งค่าซึ่งมีคีย์ API { $path } ผู้ใช้อื่นอ่านได้ (สิทธิ์ { $mode }): สั่ง chmod 600 { $path } เพื่อให้อ่านได้เฉพาะคุณ
+warning-readable-api-key = ไฟล์คีย์ API { $path } ผู้ใช้อื่นอ่านได้ (สิทธิ์ { $mode }): สั่ง chmod 600 { $path } เพื่อให้อ่านได้เฉพาะคุณ
+warning-readable-token = ไฟล์โทเคน { $path } ผู้ใช้อื่นอ่านได้ (สิทธิ์ { $mode }): สั่ง chmod 600 { $path } เพื่อให้อ่านได้เฉพาะคุณ
 status-effect-failed = { $what } ไม่สำเร็จ: { $error }
 status-effect-saving-token = การบันทึกโทเคน
 status-effect-audit-file = การเขียนไฟล์บันทึกการตรวจสอบ
@@ -327,3 +326,10 @@ status-bulk-summary-already = { $status }โดยผู้อื่น { $n } �
 status-bulk-summary-conflicts = ขัดกัน { $n } รายการ (ผู้อื่นตัดสินไปอีกทาง: ไม่มีผล)
 log-outcome-already = มีผู้อื่นทำแล้ว
 log-outcome-conflict = ขัดกัน
+# The command line (requests approve, decline, delete; clubs contact add): Ctrl-C before the write went out.
+cli-interrupted-nothing-sent = หยุดแล้ว: ยังไม่ได้ส่งอะไรออกไป ไม่มีอะไรเปลี่ยนบนเซิร์ฟเวอร์
+# A 2xx answer that is not the club service's envelope (api_version and data): a wrong base URL. $status: " (HTTP 200)"; $excerpt: " [start of the page]" or empty.
+error-not-the-service = เซิร์ฟเวอร์นี้ไม่ใช่บริการชุมนุม: คำตอบ{ $status } ไม่ใช่ของบริการ (ไม่มี api_version และ data): ตรวจที่อยู่เซิร์ฟเวอร์ (base URL){ $excerpt }
+# The activity log's line of a start-up warning: "warning  secret file check failed: <warning-readable-*>".
+log-what-warning = คำเตือน
+log-warning-check = ตรวจสิทธิ์ไฟล์ลับ

@@ -436,7 +436,8 @@ fn say_loaded(m: &mut Model, first_load: bool) {
     let current = m.notice.as_ref();
     // At the first load, an error said before it (the load failed and was tried again)
     // no longer stands: the queue is here (the activity log keeps the failure).
-    let nothing_said = current.is_none_or(|n| first_load && n.severity == Severity::Error);
+    let nothing_said =
+        current.is_none_or(|n| first_load && n.severity == Severity::Error && !n.start_warning);
     let update_count = current.is_some_and(|n| n.about_listing);
     if refreshed || (first_load && nothing_said) || update_count {
         let n = listed_pending(m);

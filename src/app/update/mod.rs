@@ -173,16 +173,18 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Warning(w) => {
-            let text = crate::tr!(m.lang, "status-warning", warning = w.text(m.lang));
-            let warning = tr(m.lang, "log-detail-warning");
-            log(
-                m,
-                "start",
-                None,
-                crate::text::clean(&text, 200),
-                Err(warning),
-            );
+            // The log: "warning  secret file check failed: the token file ... can be read by
+            // other users (mode 644): run chmod 600 ... so that only you can read it".
+            let sentence = w.text(m.lang);
+            let check = tr(m.lang, "log-warning-check");
+            log(m, "warning", None, check, Err(sentence.clone()));
+            // The status line keeps it until something newer is said (the first load does
+            // not replace it).
+            let text = crate::tr!(m.lang, "status-warning", warning = sentence);
             say(m, Severity::Error, &text);
+            if let Some(n) = m.notice.as_mut() {
+                n.start_warning = true;
+            }
             Vec::new()
         }
         Msg::Api { request_id, answer } => match m.calls.finish(request_id) {
@@ -283,6 +285,7 @@ fn say(m: &mut Model, severity: Severity, text: &str) {
         severity,
         seq,
         about_listing: false,
+        start_warning: false,
     });
 }
 

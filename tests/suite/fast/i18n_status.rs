@@ -711,8 +711,8 @@ fn start_up_warnings_id_origins_and_local_failures_in_the_readers_language() {
             status(&m),
             pick(
                 lang,
-                "คำเตือน: ไฟล์โทเคน /home/t/.local/state/club-admin/token ผู้ใช้อื่นอ่านได้ (สิทธิ์ 644): สั่ง chmod 600 กับไฟล์นี้",
-                "warning: the token file /home/t/.local/state/club-admin/token can be read by other users (mode 644): run chmod 600 on it",
+                "คำเตือน: ไฟล์โทเคน /home/t/.local/state/club-admin/token ผู้ใช้อื่นอ่านได้ (สิทธิ์ 644): สั่ง chmod 600 /home/t/.local/state/club-admin/token เพื่อให้อ่านได้เฉพาะคุณ",
+                "warning: the token file /home/t/.local/state/club-admin/token can be read by other users (mode 644): run chmod 600 /home/t/.local/state/club-admin/token so that only you can read it",
             )
         );
         update(
