@@ -109,7 +109,8 @@ pub struct DashboardArgs {
     /// Capture the mouse (off by default: keeps the terminal's own selection working).
     #[arg(long)]
     pub mouse: bool,
-    /// Reload the queue every N seconds (0, the default, is off; at least 5).
+    /// Refresh the queue every N seconds without a key (default 30; 0 turns it off; at
+    /// least 5): new requests and decisions made elsewhere show within that time.
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub auto_refresh: Option<u64>,
     /// Language of the dashboard: th (Thai) or en (English). Default: the config file's

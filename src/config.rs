@@ -57,6 +57,12 @@ pub struct Flags {
     pub decision_delay: Option<u64>,
 }
 
+/// The queue's automatic refresh, seconds, unless set (`--auto-refresh`, `auto_refresh_secs`;
+/// 0 turns it off): decisions made elsewhere and new requests show within a minute, for a
+/// few calls a minute (the loaded listing pages and the loaded rows, 50 a call), and the
+/// refresh says nothing unless it found something.
+pub const DEFAULT_AUTO_REFRESH_SECS: u64 = 30;
+
 /// A key binding value: one key or a list.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(untagged)]
@@ -475,7 +481,10 @@ pub fn resolve(
         600,
     )?;
 
-    let refresh = flags.auto_refresh.or(file.auto_refresh_secs).unwrap_or(0);
+    let refresh = flags
+        .auto_refresh
+        .or(file.auto_refresh_secs)
+        .unwrap_or(DEFAULT_AUTO_REFRESH_SECS);
     if refresh != 0 {
         bounded("auto-refresh (seconds; 0 is off)", refresh, 5, 86_400)?;
     }

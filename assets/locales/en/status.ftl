@@ -426,3 +426,11 @@ error-not-the-service = this server is not the club service: its answer{ $status
 # The activity log's line of a start-up warning: "warning  secret file check failed: <warning-readable-*>".
 log-what-warning = warning
 log-warning-check = secret file check
+status-new-requests = { $n ->
+    [one] 1 new request
+   *[other] { $n } new requests
+} in the queue (marked new)
+status-decided-elsewhere = { $n ->
+    [one] 1 request was
+   *[other] { $n } requests were
+} decided by someone else meanwhile (no longer marked)

@@ -333,3 +333,5 @@ error-not-the-service = เซิร์ฟเวอร์นี้ไม่ใ�
 # The activity log's line of a start-up warning: "warning  secret file check failed: <warning-readable-*>".
 log-what-warning = คำเตือน
 log-warning-check = ตรวจสิทธิ์ไฟล์ลับ
+status-new-requests = มีคำขอใหม่ { $n } รายการในคิว (ทำเครื่องหมายว่าใหม่)
+status-decided-elsewhere = มีผู้อื่นตัดสินคำขอ { $n } รายการไปแล้วระหว่างนี้ (เลิกเลือกแล้ว)

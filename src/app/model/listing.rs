@@ -89,6 +89,10 @@ pub struct Listing {
     pub total: Option<u64>,
     /// When the listing was last loaded (page 1).
     pub refreshed_at: Option<Timestamp>,
+    /// When it was loaded before that: a refresh's rows created since are new requests.
+    pub previous_load: Option<Timestamp>,
+    /// New requests a refresh found and has not said yet.
+    pub fresh: usize,
     /// Bumped on every refresh; answers from older generations are dropped.
     pub generation: u64,
     /// Why the last listing call failed (cleared by the next page that arrives): an empty

@@ -60,6 +60,12 @@ pub struct QueueItem {
     pub search: String,
     /// Lower-case club names, both languages, also with `_` for spaces (`club:` terms).
     pub club_search: String,
+    /// A request that arrived since the queue was last loaded (a refresh found it, created
+    /// after that load): shown as new until the cursor reaches it.
+    pub fresh: bool,
+    /// Pending here, then decided by someone else (a read showed it approved or declined,
+    /// not by this dashboard's decision): the status that read showed.
+    pub decided_elsewhere: Option<crate::api::MembershipStatus>,
 }
 
 impl QueueItem {
@@ -75,6 +81,8 @@ impl QueueItem {
             origin,
             search: String::new(),
             club_search: String::new(),
+            fresh: false,
+            decided_elsewhere: None,
         };
         item.reindex();
         item

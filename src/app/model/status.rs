@@ -59,16 +59,11 @@ impl Model {
 
     /// True when a refresh may say how it goes ("refreshing…", "refreshed", "N loaded"): a
     /// lower message never replaces a higher one. Never over a decision's undo countdown;
-    /// the automatic refresh also never over a bulk action's progress or an error (a
-    /// refusal stays readable until the moderator's next step replaces it).
+    /// the automatic refresh never at all (it runs every 30 s by default: it says only what
+    /// it found, new requests or requests decided elsewhere, so a refusal, a bulk action's
+    /// progress or the moderator's own message stays readable).
     pub(crate) fn refresh_speaks(&self) -> bool {
-        self.held.is_empty()
-            && (!self.activities.refresh_auto
-                || (self.activities.bulk.is_none()
-                    && self
-                        .notice
-                        .as_ref()
-                        .is_none_or(|n| n.severity != Severity::Error)))
+        self.held.is_empty() && !self.activities.refresh_auto
     }
 
     /// "approving… 16/99 (3 failed, 1 unknown, re-reading)".

@@ -315,17 +315,46 @@ fn say_if_hidden(m: &mut Model, ids: &[Uuid]) {
 }
 
 /// Merges what the server said of a row into it (the row keeps fields of other levels).
-pub(super) fn merge_row(m: &mut Model, r: ClubRequest) {
+/// Returns true when the row was pending here and the server now shows it decided although
+/// this dashboard neither decided it nor waits to settle its own decision: someone else
+/// decided it. Its mark is dropped (a bulk decision on it could only be refused).
+pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
     let r = slim(r);
+    let ours = m.unsettled.get(r.id).is_some()
+        || m.calls
+            .iter()
+            .any(|a| matches!(a, Awaiting::Act(id, _) if *id == r.id));
+    let mut elsewhere = false;
     if let Some(item) = m.queue.get_mut(r.id) {
+        let was_pending = item.status() == Some(&MembershipStatus::Pending);
+        let now = r.membership().cloned();
         match &mut item.request {
             Some(old) => old.merge_from(r),
             None => item.request = Some(r),
         }
         if !matches!(item.state, RowState::Acting(_)) {
             item.state = RowState::Ready;
+            if was_pending
+                && !ours
+                && let Some(s) = now.filter(|s| *s != MembershipStatus::Pending)
+            {
+                item.decided_elsewhere = Some(s);
+                item.marked = false;
+                item.fresh = false;
+                elsewhere = true;
+            }
         }
         item.read_error = None;
+    }
+    elsewhere
+}
+
+/// Says how many rows a read showed decided by someone else ([`merge_row`]), once per
+/// answer; the marks on them are gone.
+fn say_decided_elsewhere(m: &mut Model, n: usize) {
+    if n > 0 {
+        let text = crate::tr!(m.lang, "status-decided-elsewhere", n = n);
+        say(m, Severity::Info, &text);
     }
 }
 
@@ -383,15 +412,27 @@ pub(super) fn on_list_page(
     m.listing.total = pag.as_ref().and_then(|p| p.total);
     let first_load = m.listing.refreshed_at.is_none();
     if page == 1 {
+        m.listing.previous_load = m.listing.refreshed_at;
         m.listing.refreshed_at = Some(m.now);
     }
+    // A refresh's rows created after the queue was loaded before are new requests.
+    let fresh_after = m.activities.refreshing.and(m.listing.previous_load);
     let mut added = 0;
+    let mut elsewhere = 0;
     for r in reply.data {
+        let fresh = fresh_after.is_some_and(|t| r.created_at.is_some_and(|c| c > t));
         if m.queue.push(QueueItem::new(r.id, Origin::Listing)) {
             added += 1;
+            if fresh && let Some(item) = m.queue.get_mut(r.id) {
+                item.fresh = true;
+                m.listing.fresh += 1;
+            }
         }
-        merge_row(m, r);
+        if merge_row(m, r) {
+            elsewhere += 1;
+        }
     }
+    say_decided_elsewhere(m, elsewhere);
     m.queue.refresh_view();
     // More to load while the server counts more pending requests than this dashboard has
     // seen (decisions shift pages; see `load_more`).
@@ -430,6 +471,14 @@ pub(super) fn on_list_page(
 /// "N pending requests loaded of T": after a refresh, at the first load when nothing was
 /// said yet (a restored filter or a warning stays readable), and as later pages update it.
 fn say_loaded(m: &mut Model, first_load: bool) {
+    if m.listing.fresh > 0 {
+        let text = crate::tr!(m.lang, "status-new-requests", n = m.listing.fresh);
+        m.listing.fresh = 0;
+        m.activities.refreshing = None;
+        m.activities.refresh_auto = false;
+        say(m, Severity::Info, &text);
+        return;
+    }
     let speaks = m.refresh_speaks();
     let refreshed = m.activities.refreshing.take().is_some() && speaks;
     m.activities.refresh_auto = false;
@@ -463,12 +512,16 @@ pub(super) fn on_reread(
             note_ok(m, &reply.api_version);
             let found: HashSet<Uuid> = reply.data.iter().map(|r| r.id).collect();
             let mut first = Vec::new();
+            let mut elsewhere = 0;
             for r in reply.data {
                 if first_read_by_hand(m, r.id) {
                     first.push(r.id);
                 }
-                merge_row(m, r);
+                if merge_row(m, r) {
+                    elsewhere += 1;
+                }
             }
+            say_decided_elsewhere(m, elsewhere);
             say_if_hidden(m, &first);
             for id in ids.into_iter().filter(|id| !found.contains(id)) {
                 if let Some(item) = m.queue.get_mut(id)
@@ -523,7 +576,9 @@ pub(super) fn on_fetch(
         Ok(reply) => {
             note_ok(m, &reply.api_version);
             let first = first_read_by_hand(m, reply.data.id);
-            merge_row(m, reply.data);
+            if merge_row(m, reply.data) {
+                say_decided_elsewhere(m, 1);
+            }
             if first {
                 say_if_hidden(m, &[id]);
             }

@@ -66,6 +66,12 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
     note_busy(m, tick);
     m.queue.settle();
     m.queue.scroll_into_view(m.page_rows);
+    // A new request is new until the cursor reaches it.
+    if let Some(id) = m.queue.selected().filter(|i| i.fresh).map(|i| i.id)
+        && let Some(item) = m.queue.get_mut(id)
+    {
+        item.fresh = false;
+    }
     // Another row in the detail pane starts at its top.
     if m.detail_row.is_some() && m.queue.selected().map(|i| i.id) != m.detail_row {
         m.detail_row = None;

@@ -13,6 +13,7 @@ mod i18n_status;
 mod kedmanee;
 mod layout;
 mod lean_backend;
+mod live_queue;
 mod model_based;
 mod safety;
 mod search_and_offers;

@@ -1,0 +1,190 @@
+//! The queue stays live without `r`: the automatic refresh (every 30 s by default) brings
+//! new requests, marked new until the cursor reaches them, and rows decided by someone else
+//! meanwhile, whose marks are dropped; it says only what it found, never "refreshing…" over
+//! the moderator's own message. Through `update` with real answers, in English and Thai.
+
+use crate::common::*;
+use club_admin::api::{ApiError, ClubRequest, MembershipStatus, UpdateRoute};
+use club_admin::app::{ApiAnswer, ApiCall, Effect, Model, Msg, update};
+use club_admin::i18n::Lang;
+use serde_json::json;
+
+fn pending(n: u128, created: chrono::DateTime<chrono::Utc>) -> ClubRequest {
+    serde_json::from_value(json!({
+        "id": id(n),
+        "created_at": created.to_rfc3339(),
+        "club": {"id": id(900)},
+        "student": {"id": id(1000 + n), "student_id": format!("5{n:04}")},
+        "year": 2026,
+        "membership_status": "pending",
+    }))
+    .expect("request")
+}
+
+/// A signed-in admin whose whole listing (three pending requests) is loaded at [`now`].
+fn listed(lang: Lang) -> Model {
+    let mut m = model_from(options_in(lang));
+    let fx = club_admin::app::start(&mut m);
+    for probe in api_ids(&fx, |c| *c == ApiCall::ProbeUpdateRoute) {
+        let _ = answer(
+            &mut m,
+            probe,
+            ApiAnswer::UpdateRoute(Ok(UpdateRoute::Present)),
+        );
+    }
+    let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
+    let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(admin()))));
+    let list = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
+    let first: Vec<ClubRequest> = (1..=3).map(|n| pending(n, now())).collect();
+    let _ = answer(
+        &mut m,
+        list,
+        ApiAnswer::Listing(Ok(listing_reply(first, None, 3))),
+    );
+    assert_eq!(m.queue().len(), 3);
+    m
+}
+
+/// Answers every listing call of `fx`: pages with `page`, re-reads by ids with the rows of
+/// `rows` they ask for.
+fn answer_reads(m: &mut Model, fx: &[Effect], page: &[ClubRequest], rows: &[ClubRequest]) {
+    for (rid, c) in calls(fx) {
+        if let ApiCall::ListRequests { filter, .. } = c {
+            let data: Vec<ClubRequest> = if filter.ids.is_empty() {
+                page.to_vec()
+            } else {
+                rows.iter()
+                    .filter(|r| filter.ids.contains(&r.id))
+                    .cloned()
+                    .collect()
+            };
+            let total = page.len() as u64;
+            let _ = answer(
+                m,
+                rid,
+                ApiAnswer::Listing(Ok(listing_reply(data, None, total))),
+            );
+        }
+    }
+}
+
+#[test]
+fn the_automatic_refresh_brings_new_requests_marked_new_and_says_only_that() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = listed(lang);
+        let _ = update(&mut m, key('/'));
+        let _ = update(
+            &mut m,
+            Msg::Key(club_admin::app::Key::new(club_admin::app::KeyCode::Esc)),
+        );
+        let before = status(&m);
+        let later = now() + chrono::Duration::seconds(30);
+        let _ = update(&mut m, Msg::Tick(later));
+        let fx = update(&mut m, Msg::AutoRefresh);
+        assert!(!calls(&fx).is_empty(), "it reads");
+        assert_eq!(status(&m), before, "never 'refreshing…'");
+        // A request made after the first load, and the three known.
+        let mut page: Vec<ClubRequest> = (1..=3).map(|n| pending(n, now())).collect();
+        page.push(pending(4, now() + chrono::Duration::seconds(10)));
+        let rows = page.clone();
+        answer_reads(&mut m, &fx, &page, &rows);
+        assert_eq!(m.queue().len(), 4);
+        let new = m.queue().get(id(4)).expect("the new row");
+        assert!(new.fresh, "marked new");
+        assert!(
+            !m.queue().get(id(1)).is_some_and(|i| i.fresh),
+            "the old ones are not"
+        );
+        assert_eq!(
+            status(&m),
+            club_admin::tr!(lang, "status-new-requests", n = 1usize)
+        );
+        // The cursor reaching it: no longer new.
+        let _ = cursor_to(&mut m, id(4));
+        assert!(!m.queue().get(id(4)).is_some_and(|i| i.fresh));
+        crate::fast::edges::same_after_redraw(&mut m);
+    }
+}
+
+#[test]
+fn a_marked_request_decided_elsewhere_loses_its_mark_and_is_said_once() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = listed(lang);
+        let _ = update(&mut m, key(' '));
+        let _ = update(&mut m, key(' '));
+        assert_eq!(m.queue().marked_ids().len(), 2);
+        let marked = m.queue().marked_ids();
+        let fx = update(&mut m, Msg::AutoRefresh);
+        // The server: the first marked one approved, the second declined by someone else.
+        let mut rows: Vec<ClubRequest> = (1..=3).map(|n| pending(n, now())).collect();
+        for r in rows.iter_mut() {
+            if r.id == marked[0] {
+                r.membership_status = Some(MembershipStatus::Approved);
+            } else if r.id == marked[1] {
+                r.membership_status = Some(MembershipStatus::Declined);
+            }
+        }
+        let page: Vec<ClubRequest> = rows
+            .iter()
+            .filter(|r| r.membership_status == Some(MembershipStatus::Pending))
+            .cloned()
+            .collect();
+        answer_reads(&mut m, &fx, &page, &rows);
+        assert!(m.queue().marked_ids().is_empty(), "no mark left on them");
+        let row = m.queue().get(marked[0]).expect("row");
+        assert_eq!(row.decided_elsewhere, Some(MembershipStatus::Approved));
+        assert_eq!(row.status(), Some(&MembershipStatus::Approved));
+        assert_eq!(
+            status(&m),
+            club_admin::tr!(lang, "status-decided-elsewhere", n = 2usize)
+        );
+        // `a` now has nothing marked: the row under the cursor is pending still, or decided.
+        let fx = update(&mut m, key('a'));
+        assert!(
+            !fx.iter().any(|e| matches!(e, Effect::Api { call: ApiCall::UpdateRequest { id, .. }, .. } if marked.contains(id))),
+            "nothing is sent to what others decided"
+        );
+        crate::fast::edges::same_after_redraw(&mut m);
+    }
+}
+
+#[test]
+fn its_own_decision_is_not_taken_for_someone_elses() {
+    let mut m = listed(Lang::English);
+    let target = m.queue().selected().map(|i| i.id).expect("a row");
+    let fx = update(&mut m, key('a'));
+    let (rid, _) = calls(&fx)
+        .into_iter()
+        .find(|(_, c)| matches!(c, ApiCall::UpdateRequest { .. }))
+        .expect("sent");
+    // Its answer is lost; the re-read shows it approved: this dashboard's own decision.
+    let fx = answer(
+        &mut m,
+        rid,
+        ApiAnswer::Updated(Err(ApiError::Timeout { millis: 20_000 })),
+    );
+    let mut rows: Vec<ClubRequest> = (1..=3).map(|n| pending(n, now())).collect();
+    for r in rows.iter_mut().filter(|r| r.id == target) {
+        r.membership_status = Some(MembershipStatus::Approved);
+    }
+    for (rid, c) in calls(&fx) {
+        let a = match c {
+            ApiCall::GetRequest { .. } => ApiAnswer::Request(Ok(reply(
+                rows.iter().find(|r| r.id == target).cloned().expect("row"),
+            ))),
+            ApiCall::ListRequests { .. } => ApiAnswer::Listing(Ok(listing_reply(
+                rows.iter().filter(|r| r.id == target).cloned().collect(),
+                None,
+                1,
+            ))),
+            _ => continue,
+        };
+        let _ = answer(&mut m, rid, a);
+    }
+    let row = m.queue().get(target).expect("row");
+    assert_eq!(row.status(), Some(&MembershipStatus::Approved));
+    assert_eq!(
+        row.decided_elsewhere, None,
+        "it was this dashboard's decision"
+    );
+}
