@@ -171,6 +171,10 @@ pub enum ApiError {
     /// The client could not be built or the request not formed (bad base URL, bad header).
     #[error("configuration error: {0}")]
     Config(String),
+    /// The client failed internally (its task panicked: a bug): no answer was made, and
+    /// whether a write was sent is not known, so a write's answer counts as lost.
+    #[error("the client failed internally")]
+    Internal,
 }
 
 /// How a connection failed ([`ApiError::Connect`]).

@@ -82,6 +82,7 @@ impl ApiError {
                     .unwrap_or_default()
             ),
             ApiError::Config(message) => tr!(lang, "error-config", message = message.as_str()),
+            ApiError::Internal => tr!(lang, "error-internal"),
         }
     }
 }
@@ -146,6 +147,7 @@ mod tests {
                 excerpt: None,
             },
             ApiError::Config("bad base URL".into()),
+            ApiError::Internal,
         ]);
         all
     }

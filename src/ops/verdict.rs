@@ -34,7 +34,10 @@ pub enum Answer<T> {
 pub fn answer_lost(e: &ApiError) -> bool {
     match e {
         ApiError::Connect { failure, .. } => *failure != ConnectFailure::NoConnection,
-        ApiError::Timeout { .. } | ApiError::Server(_) | ApiError::Decode { .. } => true,
+        ApiError::Timeout { .. }
+        | ApiError::Server(_)
+        | ApiError::Decode { .. }
+        | ApiError::Internal => true,
         _ => false,
     }
 }

@@ -410,3 +410,6 @@ status-sort-all-loading-of = sorting { $order }: loading the rest of the queue, 
 status-sort-all-done = sorted { $order }: all { $n } pending requests
 status-sort-all-capped = sorted { $order }: the first { $n } requests only (a sort loads at most { $cap })
 status-sort-all-stopped = sort: a page of the queue did not load; only the loaded rows are sorted
+
+# A call whose task failed inside the program (a bug): the call is answered with this.
+error-internal = the client failed internally

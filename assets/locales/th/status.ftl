@@ -320,3 +320,6 @@ status-sort-all-loading-of = กำลังเรียงแบบ { $order }:
 status-sort-all-done = เรียงแบบ { $order } แล้ว: คำขอที่รอพิจารณาทั้งหมด { $n } รายการ
 status-sort-all-capped = เรียงแบบ { $order } แล้ว: เฉพาะ { $n } รายการแรก (การเรียงโหลดได้สูงสุด { $cap } รายการ)
 status-sort-all-stopped = เรียง: โหลดคิวบางหน้าไม่ได้ เรียงเฉพาะแถวที่โหลดแล้ว
+
+# A call whose task failed inside the program (a bug): the call is answered with this.
+error-internal = ไคลเอนต์ขัดข้องภายในโปรแกรม
