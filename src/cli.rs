@@ -345,7 +345,6 @@ impl ServeSshArgs {
                 ),
                 false => None,
             },
-            panic_key: None,
         })
     }
 }
