@@ -143,7 +143,6 @@ async fn run(n: usize) {
             },
             reattach: Duration::from_secs(600),
             remember_tokens: None,
-            panic_key: None,
         },
         settings,
         keymap,

@@ -346,7 +346,6 @@ impl ServeSshArgs {
                 ),
                 false => None,
             },
-            panic_key: None,
         })
     }
 }

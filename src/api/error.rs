@@ -186,6 +186,10 @@ pub enum ApiError {
         /// Sanitised start of the body.
         excerpt: Option<String>,
     },
+    /// The client failed internally (its task panicked: a bug): no answer was made, and
+    /// whether a write was sent is not known, so a write's answer counts as lost.
+    #[error("the client failed internally")]
+    Internal,
 }
 
 /// How a connection failed ([`ApiError::Connect`]).

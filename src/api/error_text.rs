@@ -91,6 +91,7 @@ impl ApiError {
                     .map(|e| format!(" [{e}]"))
                     .unwrap_or_default()
             ),
+            ApiError::Internal => tr!(lang, "error-internal"),
         }
     }
 }
@@ -159,6 +160,7 @@ mod tests {
                 status: Some(200),
                 excerpt: Some("Welcome to nginx!".into()),
             },
+            ApiError::Internal,
         ]);
         all
     }

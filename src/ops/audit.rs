@@ -222,27 +222,9 @@ pub fn verb(action: RowAction) -> &'static str {
 ///
 /// Errors: the file or its directory cannot be written.
 pub fn append_json_line<T: serde::Serialize>(path: &Path, value: &T) -> io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
     let mut line = serde_json::to_vec(value).map_err(io::Error::other)?;
     line.push(b'\n');
-    let mut opts = std::fs::OpenOptions::new();
-    opts.create(true).append(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
-    }
-    let mut f = opts.open(path)?;
-    #[cfg(unix)]
-    {
-        // A file made by an older version (0644) is made private too.
-        use std::os::unix::fs::PermissionsExt;
-        if f.metadata()?.permissions().mode() & 0o077 != 0 {
-            f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
-        }
-    }
+    let mut f = super::writer::open_append(path)?;
     f.write_all(&line)?;
     f.flush()
 }

@@ -42,6 +42,7 @@ pub fn answer_lost(e: &ApiError) -> bool {
         | ApiError::Server(_)
         | ApiError::Decode { .. }
         | ApiError::NotTheService { .. } => true,
+        | ApiError::Internal => true,
         _ => false,
     }
 }

@@ -3,20 +3,17 @@
 
 use std::io::{IsTerminal, Read, Write};
 
-use tokio::sync::mpsc;
-
-use super::{Failure, StartIds, effects, event_loop, stop_signal, terminal, worker};
+use super::build::{self, Dashboard};
+use super::event_loop::{self, Channels};
+use super::{Failure, StartIds, effects, stop_signal, terminal};
 use crate::api::{ApiClient, Credentials};
 use crate::app::effect::HISTORY_LINES;
 use crate::app::model::SavedQueue;
-use crate::app::{IdsFrom, Keymap, Model, ModelOptions, Msg};
+use crate::app::{IdsFrom, Keymap, Model, Msg};
 use crate::config::{self, Flags, Settings};
 
 /// Piped standard input read for ids, at most (16 MiB: 400,000 ids).
 const STDIN_LIMIT: u64 = 16 * 1024 * 1024;
-/// On a signal, held decisions are sent and their answers awaited for the client's timeout
-/// and this much more (a call that times out answers just after its timeout).
-const FINAL_WAIT_MARGIN: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Opens the dashboard. `base_url` and `creds` override the configuration (demo mode).
 ///
@@ -59,38 +56,19 @@ pub(super) async fn dashboard(
         return Err(Failure::Other("standard output is not a terminal".into()));
     }
 
-    let (msg_tx, msg_rx) = mpsc::unbounded_channel();
-    let worker = worker::spawn(client.clone(), settings.concurrency, msg_tx.clone());
-    let mut model = Model::new(model_options(&settings, keymap, &client, server_key));
-    let mut runner = effects::Runner::new(
-        client,
-        worker,
-        effects::Files {
-            token_path: settings.token_path.clone(),
-            audit_path: state_dir.as_ref().map(|d| d.join("audit.jsonl")),
-            queue_path,
-        },
-    );
-    let opts = event_loop::LoopOptions {
-        auto_refresh: settings.auto_refresh,
-        theme: crate::ui::Theme::from_env(),
-        real_terminal: true,
-        final_wait: settings.client.request_timeout + FINAL_WAIT_MARGIN,
-        clock: event_loop::Clock::system(),
+    let model = Model::new(build::model_options(&settings, keymap, &client, server_key));
+    let files = effects::Files {
+        token_path: settings.token_path.clone(),
+        audit_path: crate::ops::AuditLog::in_state_dir(state_dir.as_deref()),
+        queue_path,
     };
-
-    let mouse = settings.mouse;
-    in_terminal(
-        &mut model,
-        &mut runner,
-        &opts,
-        mouse,
-        msg_tx,
-        msg_rx,
-        initial,
-    )
-    .await
-    .map_err(Failure::Other)
+    let mut dash = build::Builder::new(model, client, settings.concurrency)
+        .files(files)
+        .loop_options(build::loop_options(&settings, true))
+        .build();
+    in_terminal(&mut dash, settings.mouse, initial)
+        .await
+        .map_err(Failure::Other)
 }
 
 /// The dashboard's keymap: the defaults with the config file's `[keys]` overrides
@@ -108,31 +86,21 @@ pub fn keymap(settings: &Settings) -> Result<Keymap, String> {
 /// hang-up or stop signal, and gives the terminal back.
 ///
 /// Errors: the terminal could not be set up, or drawing failed.
-async fn in_terminal(
-    model: &mut Model,
-    runner: &mut effects::Runner,
-    opts: &event_loop::LoopOptions,
-    mouse: bool,
-    msg_tx: mpsc::UnboundedSender<Msg>,
-    msg_rx: mpsc::UnboundedReceiver<Msg>,
-    initial: Vec<Msg>,
-) -> Result<(), String> {
+async fn in_terminal(dash: &mut Dashboard, mouse: bool, initial: Vec<Msg>) -> Result<(), String> {
     terminal::install_panic_hook();
     let mut tui =
         terminal::enter(mouse).map_err(|e| format!("could not set up the terminal: {e}"))?;
-    if std::env::var_os("CLUB_ADMIN_TEST_PANIC").is_some() {
-        // Test-only trigger: proves the panic hook restores the terminal.
-        panic!("test panic requested by CLUB_ADMIN_TEST_PANIC");
-    }
     let events = crossterm::event::EventStream::new();
-    let result = event_loop::run_loop(
+    let result = event_loop::attach_loop(
         &mut tui,
-        model,
-        runner,
-        opts,
+        &mut dash.model,
+        &mut dash.runner,
+        &dash.opts,
         events,
-        msg_tx,
-        msg_rx,
+        Channels {
+            tx: &dash.tx,
+            rx: &mut dash.rx,
+        },
         initial,
         async {
             tokio::select! {
@@ -140,6 +108,7 @@ async fn in_terminal(
                 _ = terminal::hangup() => {}
             }
         },
+        true,
     )
     .await;
     terminal::restore();
@@ -211,7 +180,7 @@ fn initial_messages(
     {
         initial.push(Msg::Restore(saved));
     }
-    if let Some(p) = settings.state_dir.as_ref().map(|d| d.join("audit.jsonl"))
+    if let Some(p) = crate::ops::AuditLog::in_state_dir(settings.state_dir.as_deref())
         && let Ok(text) = std::fs::read_to_string(&p)
     {
         let base = server_key;
@@ -254,31 +223,4 @@ fn initial_messages(
         }
     }
     Ok(initial)
-}
-
-/// What the model starts with, from the settings and the client (which knows the token).
-fn model_options(
-    settings: &Settings,
-    keymap: Keymap,
-    client: &ApiClient,
-    server_key: String,
-) -> ModelOptions {
-    ModelOptions {
-        base_url: client.base_url().to_owned(),
-        read_only: settings.read_only,
-        keymap,
-        has_token: client.has_token(),
-        token_expires: client.token_expiry(),
-        sign_in_url: client.sign_in_url(),
-        page_size: settings.page_size,
-        now: chrono::Utc::now(),
-        mouse: settings.mouse,
-        save_token: settings.save_token,
-        can_save_token: settings.token_path.is_some(),
-        server_key: Some(server_key),
-        lang: settings.lang,
-        year_style: settings.year_style,
-        thai_keys: settings.thai_keys,
-        decision_delay: settings.decision_delay,
-    }
 }

@@ -1,14 +1,16 @@
 //! The one effect runner, used by the terminal loop and by [`super::headless::Headless`]:
-//! API calls to the worker; token, audit file and saved queue to their files; clipboard,
-//! mouse and redraw to a [`Screen`].
+//! API calls to the worker; token, audit file and saved queue to the process's writer
+//! ([`Writer`]: their files are written off the loop, in order, and a failure comes back as
+//! [`Msg::EffectFailed`]); clipboard, mouse and redraw to a [`Screen`].
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use secrecy::ExposeSecret;
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::files::{append_json_line, write_private};
+use super::files::Writer;
 use super::worker::Worker;
 use crate::api::ApiClient;
 use crate::app::model::SavedQueue;
@@ -48,6 +50,9 @@ pub struct Runner {
     client: ApiClient,
     worker: Worker,
     files: Files,
+    writer: Writer,
+    /// Where a file's failure is told (the dashboard's message channel).
+    msgs: mpsc::UnboundedSender<Msg>,
     pending_save: Option<(SavedQueue, Instant)>,
     journal: Option<Vec<AuditEntry>>,
     origin: Option<Origin>,
@@ -107,12 +112,20 @@ pub struct Origin {
 
 impl Runner {
     /// A runner sending calls to `worker` and setting tokens on `client` (which shares its
-    /// token with the worker's clones).
-    pub fn new(client: ApiClient, worker: Worker, files: Files) -> Runner {
+    /// token with the worker's clones), writing `files` through the process's writer and
+    /// telling their failures on `msgs` ([`Msg::EffectFailed`]).
+    pub fn new(
+        client: ApiClient,
+        worker: Worker,
+        files: Files,
+        msgs: mpsc::UnboundedSender<Msg>,
+    ) -> Runner {
         Runner {
             client,
             worker,
             files,
+            writer: Writer::process(),
+            msgs,
             pending_save: None,
             journal: None,
             origin: None,
@@ -162,33 +175,31 @@ impl Runner {
             match fx {
                 Effect::Api { request_id, call } => self.worker.send(request_id, call),
                 Effect::SetToken(t) => self.client.set_token(Some(t)),
-                Effect::SaveToken(t) => {
-                    let result = match &self.files.token_path {
-                        Some(p) => write_private(p, t.expose_secret().as_bytes())
-                            .map_err(|e| e.to_string()),
-                        None => Err("no place to save it (no state directory)".into()),
-                    };
-                    match result {
-                        Ok(()) => tracing::info!("token saved to the token file"),
-                        Err(error) => feedback.push(Msg::EffectFailed {
-                            what: LocalEffect::SavingToken,
-                            error,
-                        }),
+                Effect::SaveToken(t) => match &self.files.token_path {
+                    Some(p) => {
+                        let report = self.report(LocalEffect::SavingToken);
+                        let bytes = t.expose_secret().as_bytes().to_vec();
+                        self.writer.replace_then(p, bytes, move |r| {
+                            if r.is_ok() {
+                                tracing::info!("token saved to the token file");
+                            }
+                            report(r)
+                        });
                     }
-                }
+                    None => feedback.push(Msg::EffectFailed {
+                        what: LocalEffect::SavingToken,
+                        error: "no place to save it (no state directory)".into(),
+                    }),
+                },
                 Effect::Audit(mut entry) => {
                     if let Some(o) = &self.origin {
                         entry.via = Some(o.via.clone());
                         entry.key = o.key.clone();
                     }
                     tracing::info!(action = %entry.action, target = %entry.target, outcome = ?entry.outcome, "audit");
-                    if let Some(p) = &self.files.audit_path
-                        && let Err(e) = append_json_line(p, &entry)
-                    {
-                        feedback.push(Msg::EffectFailed {
-                            what: LocalEffect::AuditFile,
-                            error: e.to_string(),
-                        });
+                    if let Some(p) = &self.files.audit_path {
+                        let report = self.report(LocalEffect::AuditFile);
+                        self.writer.append_line_then(p, &entry, report);
                     }
                     if let Some(j) = self.journal.as_mut() {
                         j.push(entry);
@@ -218,22 +229,42 @@ impl Runner {
         self.pending_save.as_ref().map(|(_, at)| *at)
     }
 
-    /// Writes the saved queue now if a change waits; a failure comes back as a message.
-    pub fn flush_save(&mut self) -> Option<Msg> {
-        let (q, _) = self.pending_save.take()?;
-        let p = self.files.queue_path.as_ref()?;
-        let bytes = match serde_json::to_vec_pretty(&q) {
-            Ok(b) => b,
-            Err(e) => {
-                return Some(Msg::EffectFailed {
-                    what: LocalEffect::SavingQueue,
+    /// Hands the saved queue to the writer now if a change waits; a failure comes back as a
+    /// message ([`Msg::EffectFailed`]), as every file's does.
+    pub fn flush_save(&mut self) {
+        let Some((q, _)) = self.pending_save.take() else {
+            return;
+        };
+        let Some(p) = self.files.queue_path.as_ref() else {
+            return;
+        };
+        let report = self.report(LocalEffect::SavingQueue);
+        match serde_json::to_vec_pretty(&q) {
+            Ok(bytes) => self.writer.replace_then(p, bytes, report),
+            Err(e) => report(Err(std::io::Error::other(e))),
+        }
+    }
+
+    /// Resolves when every file handed over so far is written (and every failure told):
+    /// awaited before a dashboard ends, so that nothing it wrote is lost on exit.
+    pub async fn written(&self) {
+        if let Err(e) = self.writer.written().await {
+            tracing::error!("the file writer: {e}");
+        }
+    }
+
+    /// What the writer calls when a file of `what` is written: a failure is logged and told
+    /// to the dashboard (its status line and activity log).
+    fn report(&self, what: LocalEffect) -> impl FnOnce(std::io::Result<()>) + Send + 'static {
+        let msgs = self.msgs.clone();
+        move |result| {
+            if let Err(e) = result {
+                tracing::warn!("{what:?} failed: {e}");
+                let _ = msgs.send(Msg::EffectFailed {
+                    what,
                     error: e.to_string(),
                 });
             }
-        };
-        write_private(p, &bytes).err().map(|e| Msg::EffectFailed {
-            what: LocalEffect::SavingQueue,
-            error: e.to_string(),
-        })
+        }
     }
 }

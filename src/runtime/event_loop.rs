@@ -184,7 +184,8 @@ fn size_of<B: Backend>(terminal: &Terminal<B>) -> io::Result<(u16, u16)> {
 
 /// Runs the dashboard until quit, the input ends, or `stop` resolves (a signal). On a
 /// signal, decisions still held are sent at once and their answers awaited (see
-/// [`finish_on_signal`]). On the way out, a saved queue still waiting is written.
+/// [`finish_on_signal`]). On the way out, a saved queue still waiting is written, and every
+/// file handed to the writer is on disk before this returns.
 ///
 /// `initial` messages (ids from arguments, the restored queue) are applied after
 /// [`crate::app::start`]. Draws only after something changed, once the pending messages are
@@ -267,9 +268,8 @@ where
         fresh,
     )
     .await;
-    if let Some(Msg::EffectFailed { what, error }) = runner.flush_save() {
-        tracing::warn!("{what:?} failed: {error}");
-    }
+    runner.flush_save();
+    runner.written().await;
     result
 }
 
@@ -405,7 +405,8 @@ enum Next {
 }
 
 /// Waits for the next message: a signal first, then input, answers, the spinner tick
-/// (while busy), a retry, an auto-refresh, or a debounced queue save (written here).
+/// (while busy), a retry, an auto-refresh, or a debounced queue save (handed to the writer
+/// here).
 ///
 /// Errors: the terminal's size could not be read.
 #[allow(clippy::too_many_arguments)]
@@ -457,9 +458,7 @@ where
         _ = async { match retry_in { Some(d) => tokio::time::sleep(d).await, None => std::future::pending::<()>().await } } => Next::Msg(Msg::Retry(clock.now())),
         _ = async { match refresh.as_mut() { Some(i) => { i.tick().await; } None => std::future::pending::<()>().await } } => Next::Msg(Msg::AutoRefresh),
         _ = async { match save_due { Some(at) => tokio::time::sleep_until(at).await, None => std::future::pending::<()>().await } } => {
-            if let Some(m) = runner.flush_save() {
-                let _ = msg_tx.send(m);
-            }
+            runner.flush_save();
             Next::Again
         }
     };
@@ -545,9 +544,8 @@ async fn finish_on<Sc: Screen>(
         }
     }
     apply_on(screen, clock, model, runner, [Msg::Stop], msg_tx);
-    if let Some(Msg::EffectFailed { what, error }) = runner.flush_save() {
-        tracing::warn!("{what:?} failed: {error}");
-    }
+    runner.flush_save();
+    runner.written().await;
 }
 
 /// A screen that is not there (a `serve-ssh` dashboard whose connection is gone).

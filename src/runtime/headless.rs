@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 
+use super::build::{Builder, Dashboard};
 use super::effects::{Files, Runner, Screen};
-use super::worker;
 use crate::api::ApiClient;
 use crate::app::{AuditEntry, Model, Msg, update};
 
@@ -52,11 +52,22 @@ impl Headless {
         concurrency: usize,
         files: Files,
     ) -> Headless {
-        let (tx, rx) = mpsc::unbounded_channel();
-        let worker = worker::spawn(client.clone(), concurrency, tx.clone());
+        Headless::built(Builder::new(model, client, concurrency).files(files))
+    }
+
+    /// The dashboard `builder` puts together (its loop options unused), its audit entries
+    /// kept ([`Headless::audit`]); runs [`crate::app::start`].
+    pub fn built(builder: Builder) -> Headless {
+        let Dashboard {
+            model,
+            runner,
+            tx,
+            rx,
+            opts: _,
+        } = builder.keep_journal().build();
         let mut h = Headless {
             model,
-            runner: Runner::new(client, worker, files).keep_journal(),
+            runner,
             screen: Recorder::default(),
             tx,
             rx,
@@ -131,7 +142,12 @@ impl Headless {
             }
             let idle = !self.model.busy() && self.rx.is_empty();
             if idle && done(&self.model) {
-                return Ok(());
+                // The files' failures are told before it ends.
+                self.runner.written().await;
+                if self.rx.is_empty() {
+                    return Ok(());
+                }
+                continue;
             }
             if tokio::time::Instant::now() >= deadline {
                 return Err(format!(
@@ -154,26 +170,30 @@ impl Headless {
         }
     }
 
-    /// Applies answers until nothing is in flight, then writes a saved queue that waits.
+    /// Applies answers until nothing is in flight, then writes a saved queue that waits
+    /// and applies what the files' writer told (a failure).
     ///
     /// Errors: `limit` passed first (the message says how many calls were still waiting).
     pub async fn settle(&mut self, limit: Duration) -> Result<(), String> {
         let deadline = tokio::time::Instant::now() + limit;
-        while self.model.busy() || !self.rx.is_empty() {
-            match tokio::time::timeout_at(deadline, self.rx.recv()).await {
-                Ok(Some(msg)) => self.send(msg),
-                Ok(None) => return Err("the worker stopped".into()),
-                Err(_) => {
-                    return Err(format!(
-                        "{} call(s) still in flight after {limit:?}",
-                        self.model.in_flight()
-                    ));
+        loop {
+            while self.model.busy() || !self.rx.is_empty() {
+                match tokio::time::timeout_at(deadline, self.rx.recv()).await {
+                    Ok(Some(msg)) => self.send(msg),
+                    Ok(None) => return Err("the worker stopped".into()),
+                    Err(_) => {
+                        return Err(format!(
+                            "{} call(s) still in flight after {limit:?}",
+                            self.model.in_flight()
+                        ));
+                    }
                 }
             }
+            self.runner.flush_save();
+            self.runner.written().await;
+            if self.rx.is_empty() {
+                return Ok(());
+            }
         }
-        if let Some(m) = self.runner.flush_save() {
-            self.send(m);
-        }
-        Ok(())
     }
 }

@@ -1,7 +1,8 @@
-//! The runtime: terminal set-up, the event loop and the API worker; and the faces that run
-//! in it, each taking plain values: [`dashboard`], [`demo`] (the dashboard on the embedded
+//! The runtime: the one dashboard builder ([`build`]), terminal set-up, the event loop and
+//! the API worker; and the faces that run in it, each taking plain values: [`dashboard`], [`demo`] (the dashboard on the embedded
 //! demo server) and [`serve_demo`]. The command line (`src/cli.rs`) calls them.
 
+pub mod build;
 mod dashboard;
 pub mod effects;
 pub mod event_loop;

@@ -6,10 +6,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
 };
+use crossterm::style::ResetColor;
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
-use crossterm::{cursor, execute};
+use crossterm::{cursor, execute, queue};
 use ratatui::Terminal;
 
 use super::lean::LeanBackend;
@@ -22,41 +23,65 @@ static ACTIVE: AtomicBool = AtomicBool::new(false);
 /// Mouse capture is on (restored with the rest of the terminal after a suspend).
 static MOUSE: AtomicBool = AtomicBool::new(false);
 
-/// Raw mode, alternate screen, bracketed paste (and mouse capture when asked).
+/// Takes a terminal reached through `out` (the process's own, or a `serve-ssh` client's):
+/// alternate screen, bracketed paste, cursor hidden, and mouse capture when `mouse`. The one
+/// way in, for both; raw mode is the local terminal's own affair ([`enter`]); over SSH the
+/// client's terminal is raw already.
 ///
-/// Errors: the terminal refuses (stdout is not a terminal, ...).
-pub fn enter(mouse: bool) -> io::Result<Tui> {
-    enable_raw_mode()?;
-    ACTIVE.store(true, Ordering::SeqCst);
-    let mut out = io::stdout();
-    execute!(
+/// Errors: writing to `out` failed.
+pub fn take(out: &mut impl Write, mouse: bool) -> io::Result<()> {
+    queue!(
         out,
         EnterAlternateScreen,
         EnableBracketedPaste,
         cursor::Hide
     )?;
     if mouse {
-        execute!(out, EnableMouseCapture)?;
+        queue!(out, EnableMouseCapture)?;
     }
-    MOUSE.store(mouse, Ordering::SeqCst);
-    Terminal::new(LeanBackend::new(BufWriter::new(io::stdout())))
+    out.flush()
 }
 
-/// Leaves raw mode and the alternate screen; safe to call more than once.
-pub fn restore() {
-    if !ACTIVE.swap(false, Ordering::SeqCst) {
-        return;
-    }
-    let mut out = io::stdout();
-    let _ = execute!(
+/// Gives a terminal taken by [`take`] back: colours reset, mouse capture and bracketed paste
+/// off, the main screen and the cursor back. The one way out, for both terminals.
+///
+/// Errors: writing to `out` failed.
+pub fn give_back(out: &mut impl Write) -> io::Result<()> {
+    queue!(
         out,
+        ResetColor,
         DisableMouseCapture,
         DisableBracketedPaste,
         LeaveAlternateScreen,
         cursor::Show
-    );
+    )?;
+    out.flush()
+}
+
+/// The local terminal: raw mode, then [`take`].
+///
+/// Errors: the terminal refuses (stdout is not a terminal, ...).
+pub fn enter(mouse: bool) -> io::Result<Tui> {
+    enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    take(&mut io::stdout(), mouse)?;
+    MOUSE.store(mouse, Ordering::SeqCst);
+    #[cfg(feature = "test-hooks")]
+    if std::env::var_os("CLUB_ADMIN_TEST_PANIC").is_some() {
+        // Test builds only: proves the panic hook restores the terminal.
+        panic!("test panic requested by CLUB_ADMIN_TEST_PANIC");
+    }
+    Terminal::new(LeanBackend::new(BufWriter::new(io::stdout())))
+}
+
+/// Leaves raw mode and gives the local terminal back ([`give_back`]); safe to call more
+/// than once.
+pub fn restore() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
+    let _ = give_back(&mut io::stdout());
     let _ = disable_raw_mode();
-    let _ = out.flush();
 }
 
 /// Set when SIGCONT arrives: the process was continued after a stop (registered once, by
@@ -117,23 +142,19 @@ pub fn suspend() -> io::Result<()> {
     // Here after SIGCONT (or soon when the signal was dropped).
     enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
-    let mut out = io::stdout();
-    execute!(
-        out,
-        EnterAlternateScreen,
-        EnableBracketedPaste,
-        cursor::Hide
-    )?;
-    if mouse {
-        execute!(out, EnableMouseCapture)?;
-    }
-    Ok(())
+    take(&mut io::stdout(), mouse)
 }
 
-/// Restores the terminal before the panic message is printed, so it is readable.
+/// Restores the terminal before the panic message is printed, so it is readable. A panic
+/// the worker catches ([`super::worker::panic_is_caught`]: its call is answered as failed
+/// and the dashboard goes on) leaves the terminal as it is and goes to the log only.
 pub fn install_panic_hook() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        if super::worker::panic_is_caught() {
+            tracing::error!("{info}");
+            return;
+        }
         restore();
         previous(info);
     }));

@@ -265,8 +265,9 @@ async fn supervise(
                 Some(d) => d,
                 None => Box::new(Dash::new(&shared, &key, lang)),
             };
-            if shared.panic_key.as_deref() == Some(key.as_str()) {
-                panic!("test panic of a serve-ssh session (ServeOptions::panic_key)");
+            #[cfg(feature = "test-hooks")]
+            if shared.hooks.panic_key.as_deref() == Some(key.as_str()) {
+                panic!("test panic of a serve-ssh session (ssh::Hooks::panic_key)");
             }
             session::attach(shared, dash, at).await
         })

@@ -79,8 +79,15 @@ pub struct ServeOptions {
     /// key fingerprint, mode 0600, in this folder); `None` (the default): a token lives in
     /// its session's memory only and every new dashboard signs in.
     pub remember_tokens: Option<PathBuf>,
-    /// Test hook: a session signed in with the key of this fingerprint panics as it starts
-    /// (proves that one session's panic leaves the others drawing). `None` in the program.
+}
+
+/// What a server does besides serving: nothing in the program. In test builds (the cargo
+/// feature `test-hooks`, which only the tests turn on) a session can be made to panic.
+#[derive(Debug, Clone, Default)]
+pub struct Hooks {
+    /// A session signed in with the key of this fingerprint panics as it starts (proves
+    /// that one session's panic leaves the others drawing).
+    #[cfg(feature = "test-hooks")]
     pub panic_key: Option<String>,
 }
 
@@ -127,8 +134,9 @@ pub(crate) struct Shared {
     /// Held (through this `Shared`) by every task that must end before the server has
     /// stopped: [`ServerHandle::stop`] waits until no sender is left.
     pub(crate) _running: mpsc::Sender<()>,
-    /// The test hook of [`ServeOptions::panic_key`].
-    pub(crate) panic_key: Option<String>,
+    /// The test hooks ([`Hooks`]).
+    #[cfg_attr(not(feature = "test-hooks"), allow(dead_code))]
+    pub(crate) hooks: Hooks,
     /// [`ServeOptions::remember_tokens`].
     pub(crate) token_dir: Option<PathBuf>,
 }
@@ -194,6 +202,18 @@ pub async fn start(
     options: ServeOptions,
     settings: Settings,
     keymap: Keymap,
+) -> Result<ServerHandle, Failure> {
+    start_with(options, settings, keymap, Hooks::default()).await
+}
+
+/// As [`start`], with `hooks` (nothing in the program; see [`Hooks`]).
+///
+/// Errors: as [`start`].
+pub async fn start_with(
+    options: ServeOptions,
+    settings: Settings,
+    keymap: Keymap,
+    hooks: Hooks,
 ) -> Result<ServerHandle, Failure> {
     let keys = match (&options.authorized_keys, options.allow_any_key) {
         (Some(path), _) => AuthorizedKeys::from_file(path).map_err(Failure::Config)?,
@@ -263,7 +283,7 @@ pub async fn start(
         registry: Mutex::new(session::Registry::default()),
         stop: stop_rx,
         _running: running,
-        panic_key: options.panic_key.clone(),
+        hooks,
         token_dir: options.remember_tokens.clone(),
     });
     tokio::spawn(conn::accept_loop(

@@ -19,25 +19,19 @@ use std::future::Future;
 use tokio::sync::{mpsc, oneshot};
 
 use super::Shared;
-use crate::app::{Model, ModelOptions, Msg};
+use crate::app::{Model, ModelOptions};
 use crate::i18n::Lang;
 use crate::i18n::dates::YearStyle;
-use crate::runtime::effects::{Files, Origin, RemoteTerminal, Runner};
-use crate::runtime::event_loop::{self, Channels, Clock, LoopOptions};
+use crate::runtime::build::{self, Builder, Dashboard};
+use crate::runtime::effects::{Files, Origin, RemoteTerminal};
+use crate::runtime::event_loop::{self, Channels};
 use crate::runtime::lean::{LeanBackend, SharedSize};
-use crate::runtime::worker;
-
-/// On the end, held decisions are sent and their answers awaited for the client's timeout
-/// and this much more (as the local dashboard does).
-const FINAL_WAIT_MARGIN: Duration = Duration::from_secs(1);
+use crate::runtime::terminal;
 
 /// A dashboard of one session, attached to a connection or waiting for one.
 pub(crate) struct Dash {
-    model: Model,
-    runner: Runner,
-    tx: mpsc::UnboundedSender<Msg>,
-    rx: mpsc::UnboundedReceiver<Msg>,
-    opts: LoopOptions,
+    /// The dashboard itself, as [`Builder`] put it together.
+    dash: Dashboard,
     /// The loop ran once ([`crate::app::start`] is not run again on re-attach).
     started: bool,
     /// The window it was last drawn in (kept while detached).
@@ -70,30 +64,19 @@ impl Dash {
         {
             client.set_token(Some(secrecy::SecretString::from(token)));
         }
-        let (tx, rx) = mpsc::unbounded_channel();
-        let worker = worker::spawn(client.clone(), s.concurrency, tx.clone());
         let year_style = if lang == s.lang {
             s.year_style
         } else {
             YearStyle::default_for(lang)
         };
+        let server_key = client.base_url().to_owned();
         let model = Model::new(ModelOptions {
-            base_url: client.base_url().to_owned(),
-            read_only: s.read_only,
-            keymap: shared.keymap.clone(),
-            has_token: client.has_token(),
-            token_expires: client.token_expiry(),
-            sign_in_url: client.sign_in_url(),
-            page_size: s.page_size,
-            now: chrono::Utc::now(),
             mouse: false,
             save_token: token_path.is_some(),
             can_save_token: token_path.is_some(),
-            server_key: Some(client.base_url().to_owned()),
             lang,
             year_style,
-            thai_keys: s.thai_keys,
-            decision_delay: s.decision_delay,
+            ..build::model_options(s, shared.keymap.clone(), &client, server_key)
         });
         let clipboard_to: ClipboardTo = Arc::default();
         let to = clipboard_to.clone();
@@ -106,33 +89,22 @@ impl Dash {
                 let _ = tx.send(bytes);
             }
         });
-        let runner = Runner::new(
-            client,
-            worker,
-            Files {
-                token_path,
-                audit_path: shared.audit_path.clone(),
-                queue_path: None,
-            },
-        )
-        .with_origin(Origin {
-            via: "ssh".to_owned(),
-            key: Some(key.to_owned()),
-        })
-        .with_remote(remote);
-        let opts = LoopOptions {
-            auto_refresh: s.auto_refresh,
-            theme: crate::ui::Theme::from_env(),
-            real_terminal: false,
-            final_wait: s.client.request_timeout + FINAL_WAIT_MARGIN,
-            clock: Clock::system(),
+        let files = Files {
+            token_path,
+            audit_path: shared.audit_path.clone(),
+            queue_path: None,
         };
+        let dash = Builder::new(model, client, s.concurrency)
+            .files(files)
+            .origin(Origin {
+                via: "ssh".to_owned(),
+                key: Some(key.to_owned()),
+            })
+            .remote(remote)
+            .loop_options(build::loop_options(s, false))
+            .build();
         Dash {
-            model,
-            runner,
-            tx,
-            rx,
-            opts,
+            dash,
             started: false,
             size: SharedSize::new(80, 24),
             clipboard_to,
@@ -142,11 +114,45 @@ impl Dash {
     /// The end for good without a terminal: the local dashboard's rule on a hang-up
     /// ([`event_loop::finish_detached`]).
     pub(crate) async fn finish(mut self) {
+        let d = &mut self.dash;
         let channels = Channels {
-            tx: &self.tx,
-            rx: &mut self.rx,
+            tx: &d.tx,
+            rx: &mut d.rx,
         };
-        event_loop::finish_detached(&mut self.model, &mut self.runner, &self.opts, channels).await;
+        event_loop::finish_detached(&mut d.model, &mut d.runner, &d.opts, channels).await;
+    }
+
+    /// Runs the loop on `terminal` with `events` until they end or `stop` resolves
+    /// ([`event_loop::attach_loop`]; `fresh`: the first run, [`crate::app::start`] first).
+    async fn run_loop<B, S, F>(
+        &mut self,
+        terminal: &mut Terminal<B>,
+        events: S,
+        stop: F,
+        fresh: bool,
+    ) -> io::Result<()>
+    where
+        B: ratatui::backend::Backend,
+        S: futures::Stream<Item = io::Result<Event>> + Unpin,
+        F: Future<Output = ()>,
+    {
+        let d = &mut self.dash;
+        let channels = Channels {
+            tx: &d.tx,
+            rx: &mut d.rx,
+        };
+        event_loop::attach_loop(
+            terminal,
+            &mut d.model,
+            &mut d.runner,
+            &d.opts,
+            events,
+            channels,
+            Vec::new(),
+            stop,
+            fresh,
+        )
+        .await
     }
 }
 
@@ -218,34 +224,6 @@ impl Write for ChannelOut {
     }
 }
 
-/// Takes the client's terminal as the local dashboard takes its own: alternate screen,
-/// bracketed paste, cursor hidden, mouse capture when on (`:mouse on`, kept on re-attach).
-fn enter(out: &mut impl Write, mouse: bool) -> io::Result<()> {
-    crossterm::queue!(
-        out,
-        crossterm::terminal::EnterAlternateScreen,
-        crossterm::event::EnableBracketedPaste,
-        crossterm::cursor::Hide
-    )?;
-    if mouse {
-        crossterm::queue!(out, crossterm::event::EnableMouseCapture)?;
-    }
-    out.flush()
-}
-
-/// Gives the client's terminal back.
-fn leave(out: &mut impl Write) -> io::Result<()> {
-    crossterm::queue!(
-        out,
-        crossterm::style::ResetColor,
-        crossterm::event::DisableMouseCapture,
-        crossterm::event::DisableBracketedPaste,
-        crossterm::terminal::LeaveAlternateScreen,
-        crossterm::cursor::Show
-    )?;
-    out.flush()
-}
-
 /// Runs `dash` on `at` until the moderator quits, the connection drops or the server
 /// stops (`stopping` then resolves; held decisions follow the local hang-up rule before
 /// this returns). Gives the dashboard back with how it ended.
@@ -270,10 +248,10 @@ pub(crate) async fn attach(
     if let Ok(mut slot) = dash.clipboard_to.lock() {
         *slot = Some(out.tx.clone());
     }
-    if enter(&mut out, dash.model.mouse).is_err() {
+    if terminal::take(&mut out, dash.dash.model.mouse).is_err() {
         return (dash, Ending::Detached);
     }
-    let mut terminal = match Terminal::new(LeanBackend::sized(out, size)) {
+    let mut screen = match Terminal::new(LeanBackend::sized(out, size)) {
         Ok(t) => t,
         Err(e) => {
             tracing::error!("could not set up a session's screen: {e}");
@@ -289,42 +267,12 @@ pub(crate) async fn attach(
     // No key for `idle_timeout`: the input ends as if the connection had dropped (the
     // dashboard waits for its key), and the client is told why below.
     let idle = shared.limits.idle_timeout;
-    let idled = AtomicBool::new(false);
-    let mut input = input;
-    let mut deadline = Box::pin(tokio::time::sleep(idle));
-    let events = futures::stream::poll_fn(|cx| match input.poll_recv(cx) {
-        std::task::Poll::Ready(Some(ev)) => {
-            deadline.as_mut().reset(tokio::time::Instant::now() + idle);
-            std::task::Poll::Ready(Some(ev))
-        }
-        std::task::Poll::Ready(None) => std::task::Poll::Ready(None),
-        std::task::Poll::Pending => match deadline.as_mut().poll(cx) {
-            std::task::Poll::Ready(()) => {
-                idled.store(true, Ordering::SeqCst);
-                std::task::Poll::Ready(None)
-            }
-            std::task::Poll::Pending => std::task::Poll::Pending,
-        },
-    });
+    let idled = Arc::new(AtomicBool::new(false));
+    let events = until_idle(input, idle, idled.clone());
     let fresh = !dash.started;
     dash.started = true;
-    let d = &mut *dash;
-    let result = event_loop::attach_loop(
-        &mut terminal,
-        &mut d.model,
-        &mut d.runner,
-        &d.opts,
-        events,
-        Channels {
-            tx: &d.tx,
-            rx: &mut d.rx,
-        },
-        Vec::new(),
-        stop,
-        fresh,
-    )
-    .await;
-    let ending = if stopped.load(Ordering::SeqCst) || dash.model.quitting {
+    let result = dash.run_loop(&mut screen, events, stop, fresh).await;
+    let ending = if stopped.load(Ordering::SeqCst) || dash.dash.model.quitting {
         Ending::Over
     } else {
         if let Err(e) = &result {
@@ -337,10 +285,10 @@ pub(crate) async fn attach(
     }
     // The frames' writer goes with the terminal; every packet is handed over before the
     // channel closes.
-    drop(terminal);
+    drop(screen);
     let idled = idled.load(Ordering::SeqCst);
     if ending == Ending::Over || idled {
-        let _ = leave(&mut after);
+        let _ = terminal::give_back(&mut after);
     }
     drop(after);
     let _ = sender.await;
@@ -349,18 +297,46 @@ pub(crate) async fn attach(
         let _ = handle.eof(channel).await;
         let _ = handle.close(channel).await;
     } else if idled {
-        let span = |d: Duration| match d.as_secs() {
-            s if s < 60 => format!("{s} s"),
-            s => format!("{} min", s.div_ceil(60)),
-        };
-        let text = format!(
-            "no key for {}: disconnected. Your dashboard waits {} for you: connect again with the same key",
-            span(idle),
-            span(shared.reattach)
-        );
-        refuse(&handle, channel, &text, 0).await;
+        refuse(&handle, channel, &idle_text(idle, shared.reattach), 0).await;
     }
     (dash, ending)
+}
+
+/// The client's keys, ending as the connection's input ends or after `idle` without a key
+/// (then `idled` is set).
+fn until_idle(
+    mut input: mpsc::UnboundedReceiver<io::Result<Event>>,
+    idle: Duration,
+    idled: Arc<AtomicBool>,
+) -> impl futures::Stream<Item = io::Result<Event>> + Unpin {
+    let mut deadline = Box::pin(tokio::time::sleep(idle));
+    futures::stream::poll_fn(move |cx| match input.poll_recv(cx) {
+        std::task::Poll::Ready(Some(ev)) => {
+            deadline.as_mut().reset(tokio::time::Instant::now() + idle);
+            std::task::Poll::Ready(Some(ev))
+        }
+        std::task::Poll::Ready(None) => std::task::Poll::Ready(None),
+        std::task::Poll::Pending => match deadline.as_mut().poll(cx) {
+            std::task::Poll::Ready(()) => {
+                idled.store(true, Ordering::SeqCst);
+                std::task::Poll::Ready(None)
+            }
+            std::task::Poll::Pending => std::task::Poll::Pending,
+        },
+    })
+}
+
+/// What a client disconnected for want of keys is told.
+fn idle_text(idle: Duration, reattach: Duration) -> String {
+    let span = |d: Duration| match d.as_secs() {
+        s if s < 60 => format!("{s} s"),
+        s => format!("{} min", s.div_ceil(60)),
+    };
+    format!(
+        "no key for {}: disconnected. Your dashboard waits {} for you: connect again with the same key",
+        span(idle),
+        span(reattach)
+    )
 }
 
 /// How a detached dashboard's run ended.
@@ -410,22 +386,7 @@ pub(crate) async fn run_detached(
         }
         ended.store(true, Ordering::SeqCst);
     };
-    let d = &mut *dash;
-    let result = event_loop::attach_loop(
-        &mut terminal,
-        &mut d.model,
-        &mut d.runner,
-        &d.opts,
-        events,
-        Channels {
-            tx: &d.tx,
-            rx: &mut d.rx,
-        },
-        Vec::new(),
-        stop,
-        false,
-    )
-    .await;
+    let result = dash.run_loop(&mut terminal, events, stop, false).await;
     if let Err(e) = result {
         tracing::warn!("a detached session's loop failed: {e}");
     }

@@ -434,3 +434,6 @@ status-decided-elsewhere = { $n ->
     [one] 1 request was
    *[other] { $n } requests were
 } decided by someone else meanwhile (no longer marked)
+
+# A call whose task failed inside the program (a bug): the call is answered with this.
+error-internal = the client failed internally

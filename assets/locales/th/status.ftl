@@ -335,3 +335,6 @@ log-what-warning = คำเตือน
 log-warning-check = ตรวจสิทธิ์ไฟล์ลับ
 status-new-requests = มีคำขอใหม่ { $n } รายการในคิว (ทำเครื่องหมายว่าใหม่)
 status-decided-elsewhere = มีผู้อื่นตัดสินคำขอ { $n } รายการไปแล้วระหว่างนี้ (เลิกเลือกแล้ว)
+
+# A call whose task failed inside the program (a bug): the call is answered with this.
+error-internal = ไคลเอนต์ขัดข้องภายในโปรแกรม

@@ -10,7 +10,7 @@ use std::time::Duration;
 use club_admin::api::MembershipStatus;
 use club_admin::config::{Flags, resolve};
 use club_admin::demo::{self, DemoHandle, DemoOptions};
-use club_admin::ssh::{Limits, ServeOptions, ServerHandle};
+use club_admin::ssh::{Hooks, Limits, ServeOptions, ServerHandle};
 use portable_pty::CommandBuilder;
 
 use crate::common::pty::{GUARD, Pty};
@@ -106,13 +106,17 @@ impl Setup {
             limits: Limits::default(),
             reattach: Duration::from_secs(600),
             remember_tokens: None,
-            panic_key: None,
         }
     }
 
     /// The server in-process, the moderator's API key as the operator's, decisions held
     /// for `delay` seconds.
     fn serve(&self, options: ServeOptions, delay: u64) -> ServerHandle {
+        self.serve_with(options, Hooks::default(), delay)
+    }
+
+    /// As `serve`, with the server's test hooks.
+    fn serve_with(&self, options: ServeOptions, hooks: Hooks, delay: u64) -> ServerHandle {
         let flags = Flags {
             base_url: Some(self.demo.base_url.clone()),
             config: Some(self.dir.path().join("config.toml")),
@@ -125,7 +129,9 @@ impl Setup {
         settings.state_dir = Some(self.state());
         let keymap = club_admin::runtime::keymap(&settings).expect("keymap");
         self.rt
-            .block_on(club_admin::ssh::start(options, settings, keymap))
+            .block_on(club_admin::ssh::start_with(
+                options, settings, keymap, hooks,
+            ))
             .expect("serve-ssh starts")
     }
 
@@ -507,11 +513,10 @@ fn one_sessions_panic_leaves_the_others_drawing_and_thai_comes_from_the_clients_
     let t = Setup::new();
     let both = format!("{}{}", t.alice.public, t.mallory.public);
     std::fs::write(t.dir.path().join("authorized_keys"), both).expect("write");
-    let options = ServeOptions {
+    let hooks = Hooks {
         panic_key: Some(t.mallory.fingerprint.clone()),
-        ..t.options()
     };
-    let server = t.serve(options, 0);
+    let server = t.serve_with(t.options(), hooks, 0);
     let m = t.demo.moderator().clone();
     let mut a = ssh(
         server.port(),

@@ -20,9 +20,9 @@ use tokio::sync::{mpsc, oneshot, watch};
 use club_admin::api::{ApiClient, ClientOptions, Credentials, MembershipStatus};
 use club_admin::app::{AuditEntry, Model, ModelOptions};
 use club_admin::demo::{self, DemoHandle, DemoOptions};
+use club_admin::runtime::build::{Builder, Dashboard};
 use club_admin::runtime::effects::{Files, Runner};
 use club_admin::runtime::event_loop::{Clock, LoopOptions, run_loop};
-use club_admin::runtime::worker;
 
 use crate::common::buffer_text;
 
@@ -183,18 +183,6 @@ impl Rig {
             },
         )
         .expect("client");
-        let (msg_tx, msg_rx) = mpsc::unbounded_channel();
-        let worker = worker::spawn(client.clone(), 4, msg_tx.clone());
-        let dir = tempfile::tempdir().expect("tempdir");
-        let runner = Runner::new(
-            client,
-            worker,
-            Files {
-                token_path: None,
-                audit_path: Some(dir.path().join("audit.jsonl")),
-                queue_path: Some(dir.path().join("queue.json")),
-            },
-        );
         let clock = TestClock::new();
         let model = Model::new(ModelOptions {
             now: clock.now(),
@@ -209,6 +197,22 @@ impl Rig {
             final_wait: Duration::from_secs(10),
             clock: clock.clock(),
         };
+        let dir = tempfile::tempdir().expect("tempdir");
+        let files = Files {
+            token_path: None,
+            audit_path: Some(dir.path().join("audit.jsonl")),
+            queue_path: Some(dir.path().join("queue.json")),
+        };
+        let Dashboard {
+            model,
+            runner,
+            tx: msg_tx,
+            rx: msg_rx,
+            opts,
+        } = Builder::new(model, client, 4)
+            .files(files)
+            .loop_options(opts)
+            .build();
         let screen = Screen::new(120, 40);
         let terminal = ratatui::Terminal::new(screen.clone()).expect("terminal");
         Rig {

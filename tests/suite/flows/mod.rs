@@ -13,3 +13,4 @@ mod paging_flow;
 mod script_faults;
 mod service_versions;
 mod slow_link;
+mod worker_and_files;

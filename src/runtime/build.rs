@@ -1,0 +1,189 @@
+//! The one way a dashboard is put together, for the local terminal ([`super::dashboard`]),
+//! each `serve-ssh` session and the headless driver ([`super::headless::Headless`]): its
+//! [`Model`], the worker that sends its calls, the effect [`Runner`] (files through the
+//! process's writer), its message channel and the event loop's options.
+
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+
+use super::effects::{Files, Origin, RemoteTerminal, Runner};
+use super::event_loop::{Channels, Clock, LoopOptions};
+use super::worker::{self, Hooks};
+use crate::api::ApiClient;
+use crate::app::{Keymap, Model, ModelOptions, Msg};
+use crate::config::Settings;
+
+/// On a hang-up or a stop, held decisions are sent and their answers awaited for the
+/// client's timeout and this much more (a call that times out answers just after its
+/// timeout).
+pub const FINAL_WAIT_MARGIN: Duration = Duration::from_secs(1);
+
+/// A dashboard, put together: what the event loop runs.
+pub struct Dashboard {
+    /// The state.
+    pub model: Model,
+    /// Its effects' runner (the worker and the files are behind it).
+    pub runner: Runner,
+    /// Where messages are sent: the worker's answers, the files' failures.
+    pub tx: mpsc::UnboundedSender<Msg>,
+    /// Where they arrive.
+    pub rx: mpsc::UnboundedReceiver<Msg>,
+    /// The event loop's options.
+    pub opts: LoopOptions,
+}
+
+impl Dashboard {
+    /// The message channel, lent to one run of the loop.
+    pub fn channels(&mut self) -> Channels<'_> {
+        Channels {
+            tx: &self.tx,
+            rx: &mut self.rx,
+        }
+    }
+}
+
+/// Puts a [`Dashboard`] together; see the module documentation.
+pub struct Builder {
+    model: Model,
+    client: ApiClient,
+    concurrency: usize,
+    files: Files,
+    origin: Option<Origin>,
+    remote: Option<RemoteTerminal>,
+    journal: bool,
+    opts: LoopOptions,
+    hooks: Hooks,
+}
+
+impl Builder {
+    /// A dashboard of `model` whose calls go through `client`, at most `concurrency` in
+    /// flight; no files, the loop's options of a screen that is not the process's terminal
+    /// (no auto-refresh, the system clock, 21 s of final wait) until told otherwise.
+    pub fn new(model: Model, client: ApiClient, concurrency: usize) -> Builder {
+        Builder {
+            model,
+            client,
+            concurrency,
+            files: Files::default(),
+            origin: None,
+            remote: None,
+            journal: false,
+            opts: LoopOptions {
+                auto_refresh: None,
+                theme: crate::ui::Theme::from_env(),
+                real_terminal: false,
+                final_wait: crate::api::ClientOptions::default().request_timeout
+                    + FINAL_WAIT_MARGIN,
+                clock: Clock::system(),
+            },
+            hooks: Hooks::default(),
+        }
+    }
+
+    /// Writes the token, the audit file and the saved queue to `files`.
+    pub fn files(mut self, files: Files) -> Builder {
+        self.files = files;
+        self
+    }
+
+    /// Stamps every audit line with `origin` ([`Runner::with_origin`]).
+    pub fn origin(mut self, origin: Origin) -> Builder {
+        self.origin = Some(origin);
+        self
+    }
+
+    /// Copied text and mouse capture go to `remote` ([`Runner::with_remote`]).
+    pub fn remote(mut self, remote: RemoteTerminal) -> Builder {
+        self.remote = Some(remote);
+        self
+    }
+
+    /// Keeps every audit entry in memory too ([`Runner::keep_journal`]).
+    pub fn keep_journal(mut self) -> Builder {
+        self.journal = true;
+        self
+    }
+
+    /// The event loop's options.
+    pub fn loop_options(mut self, opts: LoopOptions) -> Builder {
+        self.opts = opts;
+        self
+    }
+
+    /// The worker's hooks (nothing in the program; see [`Hooks`]).
+    pub fn hooks(mut self, hooks: Hooks) -> Builder {
+        self.hooks = hooks;
+        self
+    }
+
+    /// The dashboard, its worker started (on the current Tokio runtime).
+    pub fn build(self) -> Dashboard {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let worker = worker::spawn_with(
+            self.client.clone(),
+            self.concurrency,
+            tx.clone(),
+            self.hooks,
+        );
+        let mut runner = Runner::new(self.client, worker, self.files, tx.clone());
+        if let Some(o) = self.origin {
+            runner = runner.with_origin(o);
+        }
+        if let Some(r) = self.remote {
+            runner = runner.with_remote(r);
+        }
+        if self.journal {
+            runner = runner.keep_journal();
+        }
+        Dashboard {
+            model: self.model,
+            runner,
+            tx,
+            rx,
+            opts: self.opts,
+        }
+    }
+}
+
+/// The event loop's options from the settings: `--auto-refresh`, the colours of the
+/// environment, the system clock and the client's timeout (and [`FINAL_WAIT_MARGIN`]) as
+/// the final wait. `real_terminal`: drawn to the process's own terminal.
+pub fn loop_options(settings: &Settings, real_terminal: bool) -> LoopOptions {
+    LoopOptions {
+        auto_refresh: settings.auto_refresh,
+        theme: crate::ui::Theme::from_env(),
+        real_terminal,
+        final_wait: settings.client.request_timeout + FINAL_WAIT_MARGIN,
+        clock: Clock::system(),
+    }
+}
+
+/// What a dashboard's model starts with, from the settings and the client (which knows the
+/// token); `server_key` names the server in the saved queue and the history. A `serve-ssh`
+/// session changes what differs for it (its language, no mouse, where its token goes).
+pub fn model_options(
+    settings: &Settings,
+    keymap: Keymap,
+    client: &ApiClient,
+    server_key: String,
+) -> ModelOptions {
+    ModelOptions {
+        base_url: client.base_url().to_owned(),
+        read_only: settings.read_only,
+        keymap,
+        has_token: client.has_token(),
+        token_expires: client.token_expiry(),
+        sign_in_url: client.sign_in_url(),
+        page_size: settings.page_size,
+        now: chrono::Utc::now(),
+        mouse: settings.mouse,
+        save_token: settings.save_token,
+        can_save_token: settings.token_path.is_some(),
+        server_key: Some(server_key),
+        lang: settings.lang,
+        year_style: settings.year_style,
+        thai_keys: settings.thai_keys,
+        decision_delay: settings.decision_delay,
+    }
+}

@@ -1,0 +1,156 @@
+//! The dashboard's work off its loop, through `update`, the real worker and the real
+//! writer against the demo server ([`Headless`] built by the one builder): a call whose
+//! task panics is answered like any other failure (a write's answer counts as lost: its
+//! row settles by a re-read, never by sending again), and a file that cannot be written is
+//! told on the status line and in the activity log, in English and in Thai.
+
+use crate::common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use club_admin::api::*;
+use club_admin::app::{ApiCall, KeyCode, ModelOptions, Msg, Outcome, RowState};
+use club_admin::demo::{self, DemoHandle, DemoOptions};
+use club_admin::i18n::{Lang, tr};
+use club_admin::runtime::build::Builder;
+use club_admin::runtime::effects::Files;
+use club_admin::runtime::headless::Headless;
+use club_admin::runtime::worker::Hooks;
+use common::*;
+
+const LIMIT: Duration = Duration::from_secs(20);
+
+fn client(d: &DemoHandle) -> ApiClient {
+    let u = d.moderator();
+    ApiClient::new(
+        &d.base_url,
+        Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+        ClientOptions {
+            get_retries: 0,
+            ..ClientOptions::default()
+        },
+    )
+    .expect("client")
+}
+
+/// The moderator's dashboard on `d`, decisions sent at once, in `lang`, built with `hooks`
+/// and `files`, its listing loaded.
+async fn dashboard(d: &DemoHandle, lang: Lang, hooks: Hooks, files: Files) -> Headless {
+    let m = model_from(ModelOptions {
+        decision_delay: Duration::ZERO,
+        lang,
+        ..options_at(&d.base_url)
+    });
+    let mut h = Headless::built(Builder::new(m, client(d), 8).hooks(hooks).files(files));
+    h.settle(LIMIT).await.expect("loaded");
+    h
+}
+
+fn panics_on(pred: impl Fn(&ApiCall) -> bool + Send + Sync + 'static) -> Hooks {
+    Hooks {
+        panic_when: Some(Arc::new(pred)),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_approve_whose_task_panics_settles_by_a_re_read_and_is_never_sent() {
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let hooks = panics_on(|c| matches!(c, ApiCall::UpdateRequest { .. }));
+    let mut h = dashboard(&d, Lang::English, hooks, Files::default()).await;
+    let id = h.model.queue().selected().expect("a row").id;
+    h.send(key('a'));
+    h.send(Msg::Tick(now()));
+    // No key after this: the row settles by itself (the lost answer's re-read).
+    h.run_until(LIMIT, |m| {
+        m.writes_pending() == 0 && m.unsettled().is_empty()
+    })
+    .await
+    .expect("the row settles");
+    assert_eq!(h.model.writes_pending(), 0);
+    assert_eq!(h.model.in_flight(), 0);
+    let row = h.model.queue().get(id).expect("row");
+    assert!(
+        !matches!(row.state, RowState::Acting(_)),
+        "not approving for ever: {:?}",
+        row.state
+    );
+    let lines: Vec<(Outcome, String)> = h
+        .audit()
+        .iter()
+        .filter(|e| e.target == id)
+        .map(|e| (e.outcome, e.detail.clone().unwrap_or_default()))
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0].0, Outcome::Unknown, "{lines:?}");
+    assert!(
+        lines[0].1.contains("the client failed internally"),
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines[1].0,
+        Outcome::Failed,
+        "the re-read found it pending: {lines:?}"
+    );
+    assert!(lines[1].1.contains("still pending"), "{lines:?}");
+    // The write never reached the server, and was never sent again.
+    assert!(d.mutations().is_empty(), "{:?}", d.mutations());
+    assert_eq!(d.request_status(id), Some(MembershipStatus::Pending));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_whose_task_panics_is_answered_as_failed_in_english_and_thai() {
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    for lang in [Lang::English, Lang::Thai] {
+        let words = tr(lang, "error-internal");
+        let hooks = panics_on(|c| matches!(c, ApiCall::GetClub { .. }));
+        let mut h = dashboard(&d, lang, hooks, Files::default()).await;
+        let club = d.club_ids().into_iter().next().expect("a club");
+        h.send(key(':'));
+        for c in format!("club {club}").chars() {
+            h.send(key(c));
+        }
+        h.send(code(KeyCode::Enter));
+        h.settle(LIMIT)
+            .await
+            .expect("answered, not waiting for ever");
+        assert_eq!(h.model.in_flight(), 0);
+        // The club pane says why it is empty.
+        let drawn = screen(&h.model, 120, 40);
+        assert!(drawn.contains(&words), "{lang:?}:\n{drawn}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_audit_file_that_cannot_be_written_is_told_in_english_and_thai() {
+    for lang in [Lang::English, Lang::Thai] {
+        let words = tr(lang, "status-effect-audit-file");
+        let d = demo::start(DemoOptions::default()).await.expect("demo");
+        let dir = tempfile::tempdir().expect("tempdir");
+        // The state directory is a plain file: nothing can be written below it.
+        let state = dir.path().join("state");
+        std::fs::write(&state, b"not a directory").expect("write");
+        let files = Files {
+            audit_path: Some(state.join("audit.jsonl")),
+            ..Files::default()
+        };
+        let mut h = dashboard(&d, lang, Hooks::default(), files).await;
+        h.send(key('a'));
+        h.send(Msg::Tick(now()));
+        h.settle(LIMIT).await.expect("settled");
+        let (_, status) = h.model.status_line().expect("a status line");
+        assert!(status.contains(&words), "{lang:?}: {status}");
+        assert!(
+            h.model
+                .log()
+                .entries()
+                .iter()
+                .any(|e| e.label.contains(&words)
+                    || e.detail.as_deref().is_some_and(|t| t.contains(&words))),
+            "{lang:?}: in the log too: {:?}",
+            h.model.log().entries()
+        );
+        // The decision itself went through: a file's failure stops nothing.
+        assert_eq!(d.mutations().len(), 1, "{:?}", d.mutations());
+    }
+}
