@@ -88,7 +88,7 @@ empty-no-match = No request matches the filter /{ $filter }  (/ to change, Esc i
 empty-nothing-selected = Nothing selected.
 empty-no-club-match = no club matches
 empty-club-hint = Press c, type a club id (or a name to search), Enter.
-empty-terminal-too-small = Terminal too small ({ $width }x{ $height }): club-admin needs at least { $min_width }x{ $min_height }.
+empty-terminal-too-small = Terminal too small ({ $width }x{ $height }): club-admin needs at least { $min_width }x{ $min_height } (columns x rows). Enlarge the window, turn the phone on its side or make the font smaller.
 empty-terminal-too-small-keys = Until it is larger no key acts but q (quit) and Ctrl-L (redraw).
 
 ## Detail pane (src/ui/panes/detail.rs): field names at most 8 columns wide
@@ -141,3 +141,8 @@ club-hint-cancel = cancel
 
 # After queue-title while a filter hides rows: "Queue 193 · 3 shown · 190 pending".
 queue-shown = { $n } shown
+
+## Header where it is narrow (a phone): the session's state in few words
+
+header-no-token-short = no token
+header-session-expired-short = expired

@@ -13,6 +13,7 @@ mod kedmanee;
 mod layout;
 mod lean_backend;
 mod model_based;
+mod narrow;
 mod safety;
 mod search_and_offers;
 mod slow_link_update;
