@@ -86,7 +86,7 @@ impl Dash {
             sign_in_url: client.sign_in_url(),
             page_size: s.page_size,
             now: chrono::Utc::now(),
-            mouse: false,
+            mouse: shared.mouse,
             save_token: token_path.is_some(),
             can_save_token: token_path.is_some(),
             server_key: Some(client.base_url().to_owned()),

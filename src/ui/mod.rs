@@ -181,31 +181,6 @@ pub fn tap(m: &Model, width: u16, height: u16, x: u16, y: u16) -> Tap {
     }
 }
 
-/// What a click at (`x`, `y`) on a screen of `width` x `height` hits in the wide layouts:
-/// the pane and, in the queue, the row counted from the first row drawn (rows start below
-/// the border and the column header, as [`view`] draws them).
-pub fn hit_test(
-    width: u16,
-    height: u16,
-    log_visible: bool,
-    x: u16,
-    y: u16,
-) -> (Pane, Option<usize>) {
-    let a = areas(Rect::new(0, 0, width, height), log_visible);
-    let pos = ratatui::layout::Position::new(x, y);
-    if a.queue.contains(pos) {
-        let first = a.queue.y + QUEUE_FIRST_ROW;
-        let row = (y >= first && y + 1 < a.queue.bottom()).then(|| usize::from(y - first));
-        (Pane::Queue, row)
-    } else if a.club.contains(pos) {
-        (Pane::Club, None)
-    } else if a.log.contains(pos) {
-        (Pane::Log, None)
-    } else {
-        (Pane::Queue, None)
-    }
-}
-
 /// Lines above the first queue row inside the queue's area: the border and the column
 /// header.
 const QUEUE_FIRST_ROW: u16 = 2;

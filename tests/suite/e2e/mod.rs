@@ -4,6 +4,7 @@
 
 mod completions;
 mod config;
+mod phone;
 mod pty;
 mod script;
 mod ssh;

@@ -106,6 +106,7 @@ impl Setup {
             limits: Limits::default(),
             reattach: Duration::from_secs(600),
             remember_tokens: None,
+            mouse: true,
             panic_key: None,
         }
     }

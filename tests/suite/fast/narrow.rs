@@ -410,3 +410,99 @@ fn the_prompt_lines_equal_themselves_redrawn_while_typing_and_erasing() {
         }
     }
 }
+
+/// The cell (column, row) where `text` begins on the drawn screen, searched from the
+/// bottom (the hint bar) up.
+fn where_is(m: &Model, w: u16, h: u16, text: &str) -> (u16, u16) {
+    let buf = frame_of(m, w, h);
+    for y in (0..h).rev() {
+        for x in 0..w {
+            let rest: String = (x..w).map(|x| buf[(x, y)].symbol().to_owned()).collect();
+            if rest.starts_with(text) {
+                return (x, y);
+            }
+        }
+    }
+    panic!("{text:?} is not on screen:\n{}", screen(m, w, h))
+}
+
+/// A terminal's mouse event at (`x`, `y`) as the runtime turns it into a message.
+fn mouse(
+    m: &Model,
+    w: u16,
+    h: u16,
+    kind: crossterm::event::MouseEventKind,
+    x: u16,
+    y: u16,
+) -> Option<Msg> {
+    let ev = crossterm::event::MouseEvent {
+        kind,
+        column: x,
+        row: y,
+        modifiers: crossterm::event::KeyModifiers::NONE,
+    };
+    club_admin::runtime::input::to_msg(crossterm::event::Event::Mouse(ev), (w, h), m)
+}
+
+/// A tap (left button down) on `text` as drawn.
+fn tap_on(m: &mut Model, w: u16, h: u16, text: &str) -> Vec<club_admin::app::Effect> {
+    let (x, y) = where_is(m, w, h, text);
+    let left = crossterm::event::MouseEventKind::Down(crossterm::event::MouseButton::Left);
+    match mouse(m, w, h, left, x, y) {
+        Some(msg) => update(m, msg),
+        None => panic!("a tap on {text:?} does nothing"),
+    }
+}
+
+#[test]
+fn taps_select_rows_open_and_close_the_detail_and_press_the_hints() {
+    for lang in Lang::ALL {
+        for (w, h) in [(45u16, 30u16), (40, 16), (90, 20)] {
+            let what = format!("{lang:?} {w}x{h}");
+            let t = |k: &str| for_terminal(&club_admin::i18n::tr(lang, k)).into_owned();
+            let mut m = tour(lang, w, h).remove(0).1;
+            // A tap on a row selects it.
+            tap_on(&mut m, w, h, "#51002");
+            let selected = m
+                .queue()
+                .selected()
+                .and_then(|i| i.school_number().map(str::to_owned));
+            assert_eq!(selected.as_deref(), Some("51002"), "{what}");
+            if is_narrow(w) {
+                // A second tap on it opens its detail; the hint "back" closes it.
+                tap_on(&mut m, w, h, "#51002");
+                assert!(m.detail_open(), "{what}: the detail is open");
+                assert!(screen(&m, w, h).contains(&t("detail-title")), "{what}");
+                tap_on(&mut m, w, h, &format!("Esc {}", t("hint-narrow-back")));
+                assert!(!m.detail_open(), "{what}: back on the queue");
+            }
+            // The hint "x decline" declines (held for its grace period): no x key pressed.
+            tap_on(&mut m, w, h, &format!("x {}", t("hint-decline")));
+            assert_eq!(m.held().len(), 1, "{what}: the decline is held");
+            // "z undo" takes it back.
+            tap_on(&mut m, w, h, &format!("z {}", t("hint-undo")));
+            assert!(m.held().is_empty(), "{what}: undone");
+            // The help opens from its hint, scrolls with the wheel (a swipe) and closes from
+            // its own hint: no Esc key.
+            tap_on(&mut m, w, h, &format!("? {}", t("hint-help")));
+            assert!(m.popup().is_some(), "{what}: the help is open");
+            let down = crossterm::event::MouseEventKind::ScrollDown;
+            for _ in 0..3 {
+                let msg = mouse(&m, w, h, down, 5, 5).expect("the wheel is a message");
+                update(&mut m, msg);
+            }
+            // Tell the model how far the help scrolls as drawn, as the event loop does.
+            let mut term = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+            let mut limits = None;
+            term.draw(|f| limits = Some(club_admin::ui::view_scrolls(f, &m, &Theme::new(false))))
+                .expect("draw");
+            update(&mut m, Msg::Scrolled(limits.expect("limits")));
+            assert!(
+                matches!(m.popup(), Some(club_admin::app::Popup::Help { scroll, .. }) if *scroll > 0),
+                "{what}: the wheel scrolled the help"
+            );
+            tap_on(&mut m, w, h, &format!("Esc {}", t("popup-hint-close")));
+            assert!(m.popup().is_none(), "{what}: closed by a tap");
+        }
+    }
+}
