@@ -713,7 +713,13 @@ fn words(thai: bool) -> [String; 5] {
     let w = if thai {
         ["เข้าสู่ระบบ", "กำลังอนุมัติ", "z ถอน", "● ออนไลน์", "ปุ่มลัด"]
     } else {
-        ["Sign in", "approving", "z undo", "● online", "Keys (? or Esc to close)"]
+        [
+            "Sign in",
+            "approving",
+            "z undo",
+            "● online",
+            "Keys (? or Esc to close)",
+        ]
     };
     w.map(|x| club_admin::text::for_terminal(x).into_owned())
 }
@@ -735,7 +741,9 @@ fn phone_session(thai: bool, rows_n: u16, cols: u16) {
     let what = format!("{cols}x{rows_n} thai={thai}");
     let mut s = ssh(server.port(), &t.alice, lang, &[], rows_n, cols);
     let url = format!("{}/auth/oauth/init", t.demo.base_url);
-    let screen = s.wait_for("the sign-in pop-up", |x| x.contains(&title) && x.contains(&url));
+    let screen = s.wait_for("the sign-in pop-up", |x| {
+        x.contains(&title) && x.contains(&url)
+    });
     fits(&screen, usize::from(cols));
     let screen = sign_in(&mut s, &m.token);
     fits(&screen, usize::from(cols));
@@ -743,7 +751,9 @@ fn phone_session(thai: bool, rows_n: u16, cols: u16) {
     assert!(screen.contains(&online), "{what}: {screen}");
     // Approve, then take it back with z while it is held: nothing is sent.
     s.send(b"a");
-    s.wait_for("the countdown", |x| x.contains(&approving) && x.contains(&undo));
+    s.wait_for("the countdown", |x| {
+        x.contains(&approving) && x.contains(&undo)
+    });
     s.send(b"z");
     s.wait_for("the approval taken back", |x| !x.contains(&approving));
     assert!(t.demo.mutations().is_empty(), "{what}: undone, not sent");
@@ -760,11 +770,17 @@ fn phone_session(thai: bool, rows_n: u16, cols: u16) {
     let help = s.wait_for("the help", |x| x.contains(&help_title));
     fits(&help, usize::from(cols));
     s.send(b"\x1b");
-    s.wait_for("the queue again", |x| !x.contains(&help_title) && rows(x) > 3);
+    s.wait_for("the queue again", |x| {
+        !x.contains(&help_title) && rows(x) > 3
+    });
     s.send(b"q");
     assert!(s.wait_exit().success(), "{what}");
     let audit = t.audit();
-    assert_eq!(audit.matches("\"outcome\":\"ok\"").count(), 2, "{what}: {audit}");
+    assert_eq!(
+        audit.matches("\"outcome\":\"ok\"").count(),
+        2,
+        "{what}: {audit}"
+    );
     assert!(audit.contains("\"outcome\":\"undone\""), "{what}: {audit}");
     t.rt.block_on(server.stop());
 }
@@ -808,10 +824,14 @@ fn on_a_phone_taps_instead_of_keys_sign_in_open_the_detail_decline_undo_help_and
         .to_owned();
     tap(&mut s, &third);
     tap(&mut s, &third);
-    s.wait_for("the detail", |x| x.contains("Request") && x.contains("Esc back"));
+    s.wait_for("the detail", |x| {
+        x.contains("Request") && x.contains("Esc back")
+    });
     // "Esc back" tapped: the queue again, without an Esc key.
     tap(&mut s, "Esc back");
-    s.wait_for("the queue", |x| x.contains("Queue") && !x.contains("Esc back"));
+    s.wait_for("the queue", |x| {
+        x.contains("Queue") && !x.contains("Esc back")
+    });
     // Decline by tapping its hint; take it back by tapping "z undo".
     tap(&mut s, "x decline");
     s.wait_for("the decline held", |x| x.contains("declining"));
