@@ -68,9 +68,8 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
         ));
     }
     let mut right = right_items(m, theme, narrow);
-    if narrow {
-        right.insert(0, pending_item(m, theme));
-    }
+    // The narrow header counts the pending requests; the e-mail is cut for it where both
+    // fit beside the essential items.
     let essential = |items: &[Item]| {
         items
             .iter()
@@ -78,10 +77,38 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
             .map(Item::min_width)
             .sum::<usize>()
     };
-    // The title stays where the e-mail keeps its shortest form and every essential item its
-    // shortest beside it (and a blank, which `fit` keeps).
+    let mut kept_w = 0;
+    if narrow {
+        right.insert(0, pending_item(m, theme));
+        // The e-mail keeps 12 columns where it can: the items that are not essential (the
+        // pending count, which the queue's title shows too; the capability notice while
+        // there is no session) give way for it, the least needed first, and the e-mail is
+        // cut for those that stay.
+        let shown = |right: &[Item]| {
+            right
+                .iter()
+                .filter(|i| i.priority <= 5)
+                .map(Item::min_width)
+                .sum::<usize>()
+        };
+        while 1 + shown(&right) + 12 + 1 >= w {
+            let Some(pos) = right
+                .iter()
+                .enumerate()
+                .filter(|(_, i)| i.priority > ESSENTIAL && i.priority <= 5)
+                .max_by_key(|(n, i)| (i.priority, usize::MAX - n))
+                .map(|(n, _)| n)
+            else {
+                break;
+            };
+            right.remove(pos);
+        }
+        kept_w = shown(&right) - essential(&right);
+    }
+    // The title stays where the e-mail keeps 12 columns and every essential item its
+    // shortest form beside it (and a blank, which `fit` keeps).
     let base: usize = left.iter().map(Span::width).sum::<usize>() + 1;
-    if !narrow && base + title.width() + 1 + EMAIL_MIN + essential(&right) < w {
+    if !narrow && base + title.width() + 1 + 12 + essential(&right) < w {
         left.insert(0, Span::raw(" "));
         left.insert(0, title);
     } else {
@@ -89,7 +116,7 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
     }
     // The e-mail's room: all but the title, the shortest forms of the session, the
     // capability notice and the link, and the blank `fit` keeps.
-    let taken = left.iter().map(Span::width).sum::<usize>() + essential(&right) + 1;
+    let taken = left.iter().map(Span::width).sum::<usize>() + essential(&right) + kept_w + 1;
     let email_room = w.saturating_sub(taken).clamp(EMAIL_MIN, EMAIL_MAX);
     let mut items = user_items(m, theme, email_room, narrow);
     items.extend(right);
@@ -97,12 +124,12 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
 }
 
 /// The narrow header's count of pending requests ("3 pending"; as the queue's title counts
-/// them), on the right; the last of the essential items (the e-mail is cut for it, but it
-/// gives way before the link and the capability notice).
+/// them), on the right: the e-mail is cut for it, but where even the shortest e-mail leaves
+/// no room it gives way (the queue's title counts them too), never the essential items.
 fn pending_item<'a>(m: &Model, theme: &Theme) -> Item<'a> {
     let n = super::queue::pending_count(m);
     let text = format!("{}  ", tr!(m.lang, "queue-count-pending", n = n));
-    Item::new(3, true, vec![Span::styled(text, theme.warn())])
+    Item::new(5, true, vec![Span::styled(text, theme.warn())])
 }
 
 /// The user's role in `lang`: one of `student`, `teacher`, `organization`, `staff`,
@@ -184,12 +211,27 @@ fn user_items<'a>(m: &Model, theme: &Theme, email_room: usize, narrow: bool) -> 
 /// layout leaves out the version and the host.
 fn right_items<'a>(m: &Model, theme: &Theme, narrow: bool) -> Vec<Item<'a>> {
     let mut items = Vec::new();
-    if let Some(forms) = capability_notice(m, theme) {
-        items.push(Item::new(2, true, forms));
+    if let Some(mut forms) = capability_notice(m, theme) {
+        // A phone's header has room for the short form only; with no session (expired, no
+        // token: nothing can be done before a sign-in) the notice gives way to who and the
+        // session's state where all three do not fit.
+        let mut priority = 2;
+        if narrow {
+            forms.remove(0);
+            if !m.has_token || m.session_expired {
+                priority = 4;
+            }
+        }
+        items.push(Item::new(priority, true, forms));
     }
-    if let Some((state, forms)) = session(m, theme) {
+    if let Some((state, mut forms)) = session(m, theme) {
+        // A phone's header says the state in its short form ("expired"; the status line
+        // says to press S).
+        if narrow && state && forms.len() > 1 {
+            forms.remove(0);
+        }
         // On a phone the token's time gives way to the pending count.
-        let time = if narrow { 5 } else { 3 };
+        let time = if narrow { 6 } else { 3 };
         items.push(Item::new(if state { 2 } else { time }, true, forms));
     }
     let (mark, key, style) = match &m.connection {

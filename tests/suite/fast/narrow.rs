@@ -506,3 +506,101 @@ fn taps_select_rows_open_and_close_the_detail_and_press_the_hints() {
         }
     }
 }
+
+/// The header keeps who is signed in, the link and what the account cannot do at every
+/// width from the narrowest supported up (a 0.9 server, where no one can approve; a session
+/// that expired): the e-mail is cut first, never the state.
+#[test]
+fn the_header_keeps_who_online_and_what_cannot_be_done_at_every_width() {
+    use club_admin::api::UpdateRoute;
+    for lang in Lang::ALL {
+        let t = |k: &str| for_terminal(&club_admin::i18n::tr(lang, k)).into_owned();
+        let notice = t("header-cannot-decide-short");
+        let long = club_admin::tr!(lang, "status-cannot-decide-server");
+        let mut expired = loaded_on(options_in(lang), sample_rows(), UpdateRoute::Missing);
+        expire_session(&mut expired);
+        let cases = [
+            (
+                loaded_on(options_in(lang), sample_rows(), UpdateRoute::Missing),
+                "online",
+            ),
+            (expired, "expired"),
+        ];
+        for (m, case) in cases {
+            for w in MIN_SIZE.0..=160 {
+                let head = screen(&m, w, 24).lines().next().unwrap_or("").to_owned();
+                let what = format!("{lang:?} {case} {w} columns: {head}");
+                // The e-mail, cut to no fewer than four letters where the states take the
+                // rest (Thai, 40 columns, expired: "admi…").
+                assert!(head.contains("admi"), "who: {what}");
+                if w >= 46 {
+                    assert!(head.contains("admin@"), "who: {what}");
+                }
+                // With the session expired, a phone's header keeps who and "expired" first:
+                // nothing can be done before a sign-in.
+                if case == "online" || w >= 52 {
+                    assert!(
+                        head.contains(&notice) || head.contains(for_terminal(&long).as_ref()),
+                        "what cannot be done: {what}"
+                    );
+                }
+                if case == "online" {
+                    assert!(head.contains(&t("header-online")), "online: {what}");
+                } else {
+                    assert!(
+                        head.contains(&t("header-session-expired-short"))
+                            || head.contains(&t("header-session-expired")),
+                        "expired: {what}"
+                    );
+                }
+                assert!(width(&head) <= usize::from(w), "{what}");
+            }
+        }
+    }
+}
+
+/// The help wraps each row inside its columns at every width: an action's name or a text's
+/// next line never starts at the box's left edge (only section titles do).
+#[test]
+fn the_help_never_wraps_an_action_name_to_the_left_edge() {
+    let names: Vec<&str> = club_admin::app::keymap::Keymap::default()
+        .help_rows_offered(club_admin::app::Offered {
+            read_only: false,
+            decisions: true,
+            club_shown: true,
+        })
+        .into_iter()
+        .map(|(_, _, name, _)| name)
+        .collect();
+    for lang in Lang::ALL {
+        for w in [40u16, 45, 50, 60, 70, 80, 90, 120] {
+            let mut m = tour(lang, w, 200).remove(0).1;
+            update(&mut m, key('?'));
+            let buf = frame_of(&m, w, 200);
+            let title = for_terminal(&club_admin::i18n::tr(lang, "popup-help-title")).into_owned();
+            let text_rows: Vec<String> = {
+                let s = screen(&m, w, 200);
+                let lines: Vec<&str> = s.lines().collect();
+                let top = lines
+                    .iter()
+                    .position(|l| l.contains(&title))
+                    .expect("the help");
+                lines[top + 1..]
+                    .iter()
+                    .take_while(|l| !l.contains('└'))
+                    .map(|l| l.split('│').nth(1).unwrap_or("").to_owned())
+                    .collect()
+            };
+            assert!(boxed(&buf, &title).is_some(), "{lang:?} {w}: drawn whole");
+            for row in &text_rows {
+                let first = row.split_whitespace().next().unwrap_or("");
+                if names.contains(&first) {
+                    assert!(
+                        row.starts_with("  "),
+                        "{lang:?} {w}: {first:?} at the left edge: {row:?}"
+                    );
+                }
+            }
+        }
+    }
+}
