@@ -604,3 +604,77 @@ fn the_help_never_wraps_an_action_name_to_the_left_edge() {
         }
     }
 }
+
+/// Thai names and clubs that start with a leading vowel (เ แ โ ใ ไ) or hold SARA AM, as
+/// students type them.
+fn thai_rows() -> Vec<club_admin::api::ClubRequest> {
+    let rows = [
+        (
+            "เปรมฤดี",
+            "แก้วมณีโชติช่วง",
+            "ชุมนุมเครื่องดนตรีไทยและนาฏศิลป์",
+            "50335",
+        ),
+        ("ไพลิน", "ใจงามเลิศล้ำ", "ชมรมโยคะเพื่อสุขภาพ", "51242"),
+        ("โชติกา", "เกตุแก้วน้ำใจ", "ชุมนุมแนะแนวการศึกษาต่อ", "52027"),
+        ("น้ำฝน", "ไม้ใบงาม", "ชุมนุมใบไม้สีเขียว", "50959"),
+    ];
+    rows.iter()
+        .enumerate()
+        .map(|(n, (first, last, club, no))| {
+            serde_json::from_value(serde_json::json!({
+                "id": id(700 + n as u128),
+                "created_at": now().to_rfc3339(),
+                "club": {"id": id(800 + n as u128), "name": {"en-US": null, "th": club}},
+                "student": {"id": id(900 + n as u128), "student_id": no, "person": {
+                    "first_name": {"en-US": null, "th": first},
+                    "last_name": {"en-US": null, "th": last}}},
+                "year": 2026,
+                "membership_status": "pending",
+            }))
+            .expect("request")
+        })
+        .collect()
+}
+
+/// True when `s` parts a leading vowel from its consonant (a leading vowel last before `…`
+/// or at a line's end) or halves a SARA AM (NIKHAHIT not followed by SARA AA).
+fn parts_a_vowel(s: &str) -> Option<String> {
+    for line in s.lines() {
+        let chars: Vec<char> = line.trim_end().chars().collect();
+        for (i, c) in chars.iter().enumerate() {
+            let next = chars.get(i + 1).copied();
+            let leading = ('\u{0E40}'..='\u{0E44}').contains(c);
+            if leading && matches!(next, None | Some('…') | Some(' ') | Some('│')) {
+                return Some(line.to_owned());
+            }
+            if *c == '\u{0E4D}' && next != Some('\u{0E32}') {
+                return Some(line.to_owned());
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn thai_names_and_clubs_are_cut_and_wrapped_with_their_vowels_whole_at_narrow_widths() {
+    for w in MIN_SIZE.0..=70 {
+        let mut m = loaded(options_in(Lang::Thai), thai_rows());
+        update(&mut m, Msg::Resize(w, 30));
+        let s = screen(&m, w, 30);
+        for no in ["#50335", "#51242", "#52027", "#50959"] {
+            assert!(s.contains(no), "{w}: {no} whole:\n{s}");
+        }
+        assert_eq!(parts_a_vowel(&s), None, "{w} columns, queue:\n{s}");
+        // The detail and the club pane wrap the names: never after a leading vowel.
+        for n in 0..4 {
+            let mut d = m.clone();
+            for _ in 0..n {
+                update(&mut d, key('j'));
+            }
+            update(&mut d, code(KeyCode::Enter));
+            let s = screen(&d, w, 30);
+            assert_eq!(parts_a_vowel(&s), None, "{w} columns, detail {n}:\n{s}");
+        }
+    }
+}
