@@ -852,3 +852,27 @@ fn on_a_phone_taps_instead_of_keys_sign_in_open_the_detail_decline_undo_help_and
     assert!(t.demo.mutations().is_empty());
     t.rt.block_on(server.stop());
 }
+
+#[test]
+fn serve_ssh_sessions_have_the_mouse_on_unless_no_mouse() {
+    use clap::Parser;
+    use club_admin::cli::{Cli, Command};
+    let dir = tempfile::tempdir().expect("dir");
+    let key = dir.path().join("host_key");
+    let key = key.to_str().expect("path");
+    for (extra, mouse) in [(None, true), (Some("--no-mouse"), false)] {
+        let mut args = vec![
+            "club-admin",
+            "serve-ssh",
+            "--allow-any-key",
+            "--host-key",
+            key,
+        ];
+        args.extend(extra);
+        let cli = Cli::try_parse_from(args).expect("serve-ssh");
+        let Some(Command::ServeSsh(a)) = cli.command else {
+            panic!("serve-ssh parsed as another command");
+        };
+        assert_eq!(a.options().expect("options").mouse, mouse, "{extra:?}");
+    }
+}
