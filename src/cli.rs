@@ -85,6 +85,11 @@ pub struct ConnArgs {
     /// `concurrency` in the config].
     #[arg(long, global = true, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub concurrency: Option<usize>,
+    /// Calls in flight to the server from every club-admin process on this host together,
+    /// 0 to 64; 0 turns the host budget off [default: 12, or CLUB_ADMIN_HOST_BUDGET, or
+    /// `host_budget` in the config].
+    #[arg(long, global = true, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub host_budget: Option<usize>,
     /// Whole-request timeout in seconds, 1 to 600 [default: 20, or `timeout_secs` in the
     /// config].
     #[arg(long, global = true, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
@@ -130,6 +135,7 @@ impl ConnArgs {
             allow_insecure_http: self.allow_insecure_http,
             concurrency: self.concurrency,
             timeout: self.timeout,
+            host_budget: self.host_budget,
             ..config::Flags::default()
         };
         if let Some(d) = dashboard {
@@ -171,7 +177,7 @@ impl DashboardArgs {
 #[derive(Debug, Args, Clone)]
 pub struct DemoArgs {
     /// Demo account to sign in as.
-    #[arg(long = "as", value_name = "ACCOUNT", default_value = "moderator", value_parser = ["moderator", "teacher", "admin"])]
+    #[arg(long = "as", value_name = "ACCOUNT", default_value = "moderator", value_parser = ["moderator", "moderator2", "teacher", "admin"])]
     pub account: String,
     /// Sign in with the API key only (shows the sign-in popup, as a new user would see it).
     #[arg(long)]

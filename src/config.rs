@@ -44,6 +44,9 @@ pub struct Flags {
     pub concurrency: Option<usize>,
     /// `--timeout`, seconds.
     pub timeout: Option<u64>,
+    /// `--host-budget`: calls in flight to the server from every club-admin process of this
+    /// host (0 turns the host budget off).
+    pub host_budget: Option<usize>,
     /// `--mouse` (dashboard).
     pub mouse: bool,
     /// `--auto-refresh`, seconds (dashboard).
@@ -78,6 +81,9 @@ pub struct FileConfig {
     pub token_file: Option<PathBuf>,
     /// Most API calls in flight (default 8).
     pub concurrency: Option<usize>,
+    /// Calls in flight to one server from every club-admin process of this host (default
+    /// 12; 0 is off).
+    pub host_budget: Option<usize>,
     /// Whole-request timeout, seconds (default 20).
     pub timeout_secs: Option<u64>,
     /// Auto-refresh interval, seconds; 0 (the default) is off.
@@ -91,7 +97,8 @@ pub struct FileConfig {
     pub read_only: Option<bool>,
     /// Capture the mouse.
     pub mouse: Option<bool>,
-    /// Save a pasted token by default (default true).
+    /// Tick "save the token" in the sign-in pop-up by default (default false: shared
+    /// school computers).
     pub save_token: Option<bool>,
     /// Allow http:// to non-loopback hosts.
     pub allow_insecure_http: Option<bool>,
@@ -478,10 +485,28 @@ pub fn resolve(
         1,
         64,
     )?;
+    let host_budget = match flags.host_budget {
+        Some(n) => n,
+        None => match env_nonempty("CLUB_ADMIN_HOST_BUDGET") {
+            Some(v) => v.parse::<usize>().map_err(|_| {
+                format!("CLUB_ADMIN_HOST_BUDGET must be a whole number (0 is off), not {v:?}")
+            })?,
+            None => file
+                .host_budget
+                .unwrap_or(crate::api::budget::DEFAULT_SLOTS),
+        },
+    };
+    let host_budget = bounded(
+        "host budget (0 is off)",
+        host_budget,
+        0,
+        crate::api::budget::MAX_SLOTS,
+    )?;
     let client = ClientOptions {
         request_timeout: Duration::from_secs(timeout),
         allow_insecure_http: flags.allow_insecure_http || file.allow_insecure_http.unwrap_or(false),
         concurrency,
+        host_budget: (host_budget > 0).then(|| crate::api::budget::BudgetOptions::new(host_budget)),
         ..ClientOptions::default()
     };
     let page_size = bounded("page_size", file.page_size.unwrap_or(50), 1, 100)?;
@@ -495,7 +520,9 @@ pub fn resolve(
         page_size,
         read_only: flags.read_only || file.read_only.unwrap_or(false),
         mouse: flags.mouse || file.mouse.unwrap_or(false),
-        save_token: file.save_token.unwrap_or(true),
+        // Off unless asked: on a shared school computer a saved token signs in the next
+        // person at the desk.
+        save_token: file.save_token.unwrap_or(false),
         token_path,
         key_overrides,
         decision_delay,

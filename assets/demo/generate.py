@@ -123,6 +123,13 @@ users = [
      "api_key": "mysk_demoadm_" + R.randbytes(16).hex(), "label": "admin"},
 ]
 users[0]["person_name"] = "Ton"
+# A second student on the staff of the moderator's first club (Robotics), so the demo hosts a
+# team: two moderators of one queue.
+colleague = next(sid for sid in clubs[0]["staff_ids"] if sid != moderator["id"])
+users.append({"id": uid(), "created_at": "2025-05-20T03:00:00Z", "email": "por.purichaya@student.school.example.ac.th",
+              "role": "student", "meta": {"student_id": colleague}, "is_admin": False, "onboarded": True,
+              "permissions": [], "api_key": "mysk_demomo2_" + R.randbytes(16).hex(), "label": "moderator2",
+              "person_name": "Por"})
 
 def dump(name, obj):
     with open(os.path.join(HERE, name), "w", encoding="utf-8") as fh:

@@ -83,6 +83,9 @@ pub struct ClientOptions {
     pub concurrency: usize,
     /// A fixed limit instead of the adaptive one (for measuring fixed settings only).
     pub fixed_concurrency: bool,
+    /// The host budget: calls in flight to this server from every club-admin process on
+    /// this host ([`super::budget::HostBudget`]); `None` is off (each process alone).
+    pub host_budget: Option<super::budget::BudgetOptions>,
 }
 
 impl Default for ClientOptions {
@@ -95,6 +98,7 @@ impl Default for ClientOptions {
             allow_insecure_http: false,
             concurrency: 8,
             fixed_concurrency: false,
+            host_budget: None,
         }
     }
 }
@@ -108,6 +112,25 @@ pub struct Reply<T> {
     pub api_version: Option<String>,
     /// `meta` (timestamp, pagination), when sent.
     pub meta: Option<Meta>,
+}
+
+/// The current user's read answered by what is not the service: `/auth/user` has no id in
+/// its path, so a 400, 404, 405 or 409 without the service's error envelope (a web server's
+/// page, another API's error) does not come from the club service (interface-spec.md: every
+/// response carries the envelope; api-notes.md: its errors carry `error_type` and `detail`).
+/// A gateway's 5xx page stays a server error (the service behind it may be down).
+fn not_the_service(e: ApiError) -> ApiError {
+    match e {
+        ApiError::NotFound(info) | ApiError::Invalid(info) | ApiError::Conflict(info)
+            if info.error_type.is_none() && info.detail.is_none() =>
+        {
+            ApiError::NotTheService {
+                status: info.status,
+                excerpt: info.excerpt,
+            }
+        }
+        e => e,
+    }
 }
 
 /// Checks a base URL: it must parse, be `https`, or `http` only to a loopback host unless
@@ -164,6 +187,8 @@ pub struct ApiClient {
     token: Arc<RwLock<Option<SecretString>>>,
     options: ClientOptions,
     limiter: super::limit::Limiter,
+    /// The host's budget for this server, shared by clones; `None` when off.
+    budget: Option<super::budget::HostBudget>,
 }
 
 impl fmt::Debug for ApiClient {
@@ -300,6 +325,10 @@ impl ApiClient {
             } else {
                 super::limit::Limiter::new(options.concurrency)
             },
+            budget: options
+                .host_budget
+                .as_ref()
+                .map(|b| super::budget::HostBudget::open(url.as_str(), b)),
             options,
         })
     }
@@ -315,6 +344,7 @@ impl ApiClient {
             api_key: self.api_key.clone(),
             token: Arc::new(RwLock::new(None)),
             limiter: self.limiter.clone(),
+            budget: self.budget.clone(),
             options: self.options.clone(),
         }
     }
@@ -423,7 +453,14 @@ impl ApiClient {
         let req = rb.build().map_err(|e| self.map_transport(e))?;
         let write = req.method() != Method::GET;
         let permit = self.limiter.acquire(write).await;
+        // The host's budget is held from just before the call until its answer is read (a
+        // wait for it counts in the answer's time: a busy host slows this process's growth).
+        let slot = match &self.budget {
+            Some(b) => Some(b.acquire().await),
+            None => None,
+        };
         let result = self.exchange_now(req).await;
+        drop(slot);
         permit.done(match &result {
             Ok(_) => super::limit::Signal::Answered,
             Err(ApiError::Timeout { .. }) => super::limit::Signal::Overloaded,
@@ -447,6 +484,11 @@ impl ApiClient {
             .await
             .map_err(|e| self.map_transport(e))?;
         let status = resp.status().as_u16();
+        let json_labelled = resp
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|t| t.to_ascii_lowercase().contains("json"));
         let mut body: Vec<u8> = Vec::new();
         loop {
             match resp.chunk().await {
@@ -468,7 +510,13 @@ impl ApiClient {
             }
         }
         if !(200..300).contains(&status) {
-            return Err(ApiError::from_response(status, &body));
+            return Err(self.key_refused(ApiError::from_response(status, &body)));
+        }
+        if super::models::not_the_service(&body, json_labelled) {
+            return Err(ApiError::NotTheService {
+                status: Some(status),
+                excerpt: (!body.is_empty()).then(|| excerpt(&body)),
+            });
         }
         let env: Envelope<T> = serde_json::from_slice(&body).map_err(|e| ApiError::Decode {
             status: Some(status),
@@ -476,13 +524,31 @@ impl ApiClient {
             excerpt: (!body.is_empty()).then(|| excerpt(&body)),
         })?;
         if env.error.is_some() {
-            return Err(ApiError::from_response(status, &body));
+            return Err(self.key_refused(ApiError::from_response(status, &body)));
         }
         Ok(Reply {
             data: env.data,
             api_version: env.api_version,
             meta: env.meta,
         })
+    }
+
+    /// The deployed service answers a key it does not know (unknown, revoked, expired) with
+    /// 401 `missing_api_key` "Missing API Key", as if none had been sent (its key extractor,
+    /// api-notes.md "Authentication": a missing or unknown key is 401). When this client sent
+    /// a key, that answer is the key refused ([`AuthErrorKind::InvalidKey`](super::AuthErrorKind)),
+    /// not a key missing.
+    fn key_refused(&self, e: ApiError) -> ApiError {
+        match e {
+            ApiError::Unauthorized {
+                kind: super::error::AuthErrorKind::MissingKey,
+                info,
+            } if self.api_key.is_some() => ApiError::Unauthorized {
+                kind: super::error::AuthErrorKind::InvalidKey,
+                info,
+            },
+            e => e,
+        }
     }
 
     fn require<T>(reply: Reply<Option<T>>) -> Result<Reply<T>, ApiError> {
@@ -528,7 +594,7 @@ impl ApiClient {
     ///
     /// Needs the key and the token. Errors: `Unauthorized` (missing/invalid key or token).
     pub async fn current_user(&self) -> Result<Reply<User>, ApiError> {
-        self.get("/auth/user", &[]).await
+        self.get("/auth/user", &[]).await.map_err(not_the_service)
     }
 
     /// Operation 1 with a candidate token instead of the one in use (which is left as it

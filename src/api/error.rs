@@ -62,9 +62,11 @@ impl ErrorInfo {
 /// Why a request was refused with 401 (api-notes.md, `error_type` of 401 answers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AuthErrorKind {
-    /// `missing_api_key`: no `X-Api-Key` was sent.
+    /// `missing_api_key` when no `X-Api-Key` was sent.
     MissingKey,
-    /// `invalid_api_key`: the key is unknown.
+    /// The key was refused: unknown, revoked or expired. `invalid_api_key`, or the deployed
+    /// service's `missing_api_key` to a key that was sent (the client tells them apart: it
+    /// knows whether it sent one).
     InvalidKey,
     /// `missing_token` (or `invalid_authorization_scheme`): no usable bearer token.
     MissingToken,
@@ -92,7 +94,9 @@ impl AuthErrorKind {
     pub fn describe(self) -> &'static str {
         match self {
             AuthErrorKind::MissingKey => "no API key was sent",
-            AuthErrorKind::InvalidKey => "the API key is not valid",
+            AuthErrorKind::InvalidKey => {
+                "the API key was refused (unknown, revoked or expired): ask for a new one"
+            }
             AuthErrorKind::MissingToken => "this needs a sign-in token",
             AuthErrorKind::InvalidToken => "session expired or token invalid: sign in again",
             AuthErrorKind::Unknown => "not authorised",
@@ -171,6 +175,17 @@ pub enum ApiError {
     /// The client could not be built or the request not formed (bad base URL, bad header).
     #[error("configuration error: {0}")]
     Config(String),
+    /// A 2xx answer that is not the service's envelope (interface-spec.md, "Response
+    /// envelope": every response carries `api_version`, a string, and `data`), or an answer
+    /// to the current user's read without the service's error envelope (a web server's 404
+    /// page): the base URL names another server (a web page, another API, a captive portal).
+    #[error("this server is not the club service: its answer{} is not the service's (no api_version and data): check the base URL{}", status.map(|s| format!(" (HTTP {s})")).unwrap_or_default(), excerpt.as_ref().map(|e| format!(" [{e}]")).unwrap_or_default())]
+    NotTheService {
+        /// HTTP status of the answer.
+        status: Option<u16>,
+        /// Sanitised start of the body.
+        excerpt: Option<String>,
+    },
 }
 
 /// How a connection failed ([`ApiError::Connect`]).
@@ -217,7 +232,7 @@ impl ApiError {
     /// HTTP status, when a response arrived.
     pub fn status(&self) -> Option<u16> {
         match self {
-            ApiError::Decode { status, .. } => *status,
+            ApiError::Decode { status, .. } | ApiError::NotTheService { status, .. } => *status,
             other => other.info().and_then(|i| i.status),
         }
     }
@@ -254,6 +269,24 @@ impl ApiError {
             .detail
             .as_deref()
             .is_some_and(|d| d.to_ascii_lowercase().contains("not a student")))
+    }
+
+    /// The status a request already has, when this is the service refusing a decision
+    /// because the request is no longer pending: 403 whose detail says "already been
+    /// approved" or "already been declined" (deployed behaviour, api-notes.md "Many
+    /// moderators at once": another moderator decided it first). `None` for any other error.
+    pub fn already_decided(&self) -> Option<crate::api::MembershipStatus> {
+        let ApiError::Forbidden(info) = self else {
+            return None;
+        };
+        let d = info.detail.as_deref()?.to_ascii_lowercase();
+        if d.contains("already been approved") {
+            Some(crate::api::MembershipStatus::Approved)
+        } else if d.contains("already been declined") {
+            Some(crate::api::MembershipStatus::Declined)
+        } else {
+            None
+        }
     }
 
     /// True for failures where the request may never have reached the server or the server

@@ -11,8 +11,8 @@ use crate::i18n::Lang;
 use crate::tr;
 
 impl AuthErrorKind {
-    /// [`AuthErrorKind::describe`] in `lang`: "the API key is not valid" /
-    /// "คีย์ API ไม่ถูกต้อง".
+    /// [`AuthErrorKind::describe`] in `lang`: "the API key was refused (unknown, revoked or expired): ask for a new one" /
+    /// "คีย์ API ถูกปฏิเสธ (...)".
     pub fn describe_in(self, lang: Lang) -> String {
         let key = match self {
             AuthErrorKind::MissingKey => "error-auth-missing-key",
@@ -82,6 +82,15 @@ impl ApiError {
                     .unwrap_or_default()
             ),
             ApiError::Config(message) => tr!(lang, "error-config", message = message.as_str()),
+            ApiError::NotTheService { status, excerpt } => tr!(
+                lang,
+                "error-not-the-service",
+                status = status.map(|s| format!(" (HTTP {s})")).unwrap_or_default(),
+                excerpt = excerpt
+                    .as_ref()
+                    .map(|e| format!(" [{e}]"))
+                    .unwrap_or_default()
+            ),
         }
     }
 }
@@ -146,6 +155,10 @@ mod tests {
                 excerpt: None,
             },
             ApiError::Config("bad base URL".into()),
+            ApiError::NotTheService {
+                status: Some(200),
+                excerpt: Some("Welcome to nginx!".into()),
+            },
         ]);
         all
     }

@@ -8,7 +8,9 @@
 //! - starts low ([`START`]) and never passes the ceiling (`--concurrency`) nor
 //!   [`SAFE_MAX`], "well below 16";
 //! - grows by one call per round of answers while the server answers at its own speed
-//!   (additive increase, as TCP and Vector's adaptive request concurrency do);
+//!   (additive increase, as TCP and Vector's adaptive request concurrency do), and holds
+//!   once the answers' moving average rises past 1.5 times the fastest plus 2 ms (the rise
+//!   that comes before the pool stall: requests queueing for connections);
 //! - is halved on a sign of overload (a time-out, a 5xx) and cut by a fifth when the
 //!   answers' latency jumps (their moving average past twice the fastest seen, plus 5 ms):
 //!   multiplicative decrease, once per round (answers to calls sent before a cut do not
@@ -22,8 +24,10 @@ use tokio::time::Instant;
 
 use tokio::sync::Notify;
 
-/// The first limit: low, so a stalled server is never hit hard from the start.
-pub const START: usize = 4;
+/// The first limit: two calls, so several processes starting together on other hosts (six
+/// moderators at a term's start) are 12 calls, still below the deployed service's stall at
+/// 16; it grows only while answers keep their time.
+pub const START: usize = 2;
 /// The highest limit whatever the ceiling: the deployed service stalls at 16 requests in
 /// flight from all clients together (api-notes.md, "Other").
 pub const SAFE_MAX: usize = 12;
@@ -31,6 +35,12 @@ pub const SAFE_MAX: usize = 12;
 const JUMP_FACTOR: f64 = 2.0;
 /// ... plus this much (so jitter of a fast local server is not a jump).
 const JUMP_SLACK: Duration = Duration::from_millis(5);
+/// Growth only while answers keep their time: their moving average within this many times
+/// the fastest ...
+const GROW_FACTOR: f64 = 1.5;
+/// ... plus this much. Between this and a jump the limit holds: the rise that comes before
+/// the pool stall (requests queueing for connections) stops growth before it cuts.
+const GROW_SLACK: Duration = Duration::from_millis(2);
 /// Answers before a latency jump counts (the first ones open connections).
 const WARM_UP: u32 = 10;
 
@@ -102,6 +112,8 @@ impl State {
 pub struct Limiter {
     state: Arc<Mutex<State>>,
     notify: Arc<Notify>,
+    /// Calls on the wire, for a face that shows them ([`Limiter::watch_in_flight`]).
+    sent: Arc<tokio::sync::watch::Sender<usize>>,
 }
 
 impl Limiter {
@@ -126,6 +138,7 @@ impl Limiter {
                 answers: 0,
             })),
             notify: Arc::new(Notify::new()),
+            sent: Arc::new(tokio::sync::watch::Sender::new(0)),
         }
     }
 
@@ -155,6 +168,7 @@ impl Limiter {
                 let mut s = self.lock();
                 if s.in_flight < s.allowed() && (write || s.writes_waiting == 0) {
                     s.in_flight += 1;
+                    self.sent.send_replace(s.in_flight);
                     if counted {
                         s.writes_waiting -= 1;
                     }
@@ -184,6 +198,12 @@ impl Limiter {
         }
     }
 
+    /// Calls on the wire (sent past the limit, not yet answered), told at every change: what
+    /// a face shows as "N in flight" (calls waiting for room are not on the wire).
+    pub fn watch_in_flight(&self) -> tokio::sync::watch::Receiver<usize> {
+        self.sent.subscribe()
+    }
+
     /// The pace when it differs from the last one this returned (a face is told only of
     /// changes); `None` otherwise.
     pub fn pace_changed(&self) -> Option<Pace> {
@@ -209,6 +229,7 @@ impl Limiter {
         let mut s = self.lock();
         let saturated = s.in_flight >= s.allowed();
         s.in_flight = s.in_flight.saturating_sub(1);
+        self.sent.send_replace(s.in_flight);
         let adapts = s.epoch != u64::MAX;
         match signal {
             Signal::Neutral => {}
@@ -232,7 +253,7 @@ impl Limiter {
                         // The jump is measured again from the new level.
                         s.average = Some(fastest);
                     }
-                } else if saturated {
+                } else if saturated && average <= fastest.mul_f64(GROW_FACTOR) + GROW_SLACK {
                     let step = if s.cut_from.is_some_and(|c| s.limit >= c - 1.0) {
                         0.25
                     } else {
@@ -301,8 +322,8 @@ mod tests {
             answer(&l, n, Duration::from_millis(1), Signal::Answered).await;
         }
         assert_eq!(l.pace().limit, SAFE_MAX, "never past the safe maximum");
-        let small = Limiter::new(3);
-        assert_eq!(small.pace().limit, 3);
+        assert_eq!(Limiter::new(3).pace().limit, 2, "two calls at first");
+        assert_eq!(Limiter::new(1).pace().limit, 1, "never past the ceiling");
     }
 
     #[tokio::test(start_paused = true)]

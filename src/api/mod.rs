@@ -7,7 +7,10 @@
 //! - [`query`]: the bracket query syntax of the deployed listings.
 //! - [`capability`]: [`UpdateRoute`], whether approve and decline exist on this server.
 //! - [`token`]: JWT expiry and pasted-token parsing.
+//! - [`limit`]: the calls one process keeps in flight; [`budget`]: the calls all processes
+//!   of this host keep in flight to one server.
 
+pub mod budget;
 pub mod capability;
 pub mod client;
 pub mod error;

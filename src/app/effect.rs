@@ -61,7 +61,8 @@ pub enum ApiCall {
         /// The club request.
         id: Uuid,
     },
-    /// `GET /v1/clubs/{id}` (operation 4).
+    /// `GET /v1/clubs/{id}` (operation 4), with a second read of the contacts when they came
+    /// as bare ids ([`crate::ops::club::read_club`]).
     GetClub {
         /// The club.
         id: Uuid,

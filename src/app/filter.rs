@@ -1,7 +1,8 @@
 //! The queue filter: whitespace-separated terms that must all match (case-insensitive).
 //!
 //! `status:pending` or `status:รอพิจารณา` (the status in either language), `year:2026` or
-//! `year:2569` (the academic year in CE or BE), `club:robot` or `club:หุ่นยนต์` (any part of
+//! `year:2569` (the academic year in CE or BE, read by the command line's rule
+//! [`crate::ops::input::academic_year`]: the whole year, never a part of it), `club:robot` or `club:หุ่นยนต์` (any part of
 //! the club's name in either language, `_` for spaces), or any text matched anywhere (Thai
 //! included: matching is on characters, not bytes). A term starting with `-` must not
 //! match. Both sides are compared [`fold`]ed, so SARA AM matches however it was typed.
@@ -18,6 +19,11 @@ pub struct Term {
     /// True for `club:...`: matched against the club's names only (the needle is what
     /// follows `club:`).
     pub club: bool,
+    /// For `year:...`: the academic year in CE as the command line reads it
+    /// ([`crate::ops::input::academic_year`]: `year:2569` is `year:2026`), matched against
+    /// the request's year exactly; `Some(None)` for text that is no year (`year:202`), which
+    /// matches no request. `None` for other terms.
+    pub year: Option<Option<i32>>,
 }
 
 /// Parses the filter text.
@@ -33,19 +39,29 @@ pub fn parse(text: &str) -> Vec<Term> {
                 Some(rest) if !rest.is_empty() => (rest.to_owned(), true),
                 _ => (needle, false),
             };
+            let year = match needle.strip_prefix("year:") {
+                Some(rest) if !rest.is_empty() => Some(crate::ops::input::academic_year(rest).ok()),
+                _ => None,
+            };
             (!needle.is_empty()).then_some(Term {
                 needle,
                 negated,
                 club,
+                year,
             })
         })
         .collect()
 }
 
-/// True when the row satisfies every term: `club:` terms against its club names, the
+/// True when the row satisfies every term: `year:` terms by the request's academic year (the
+/// command line's rule: CE or BE, the whole year), `club:` terms against its club names, the
 /// others against its whole search text (both [`fold`]ed, see `QueueItem::reindex`).
 pub fn matches(terms: &[Term], item: &crate::app::model::QueueItem) -> bool {
     terms.iter().all(|t| {
+        if let Some(year) = t.year {
+            let has = year.is_some() && item.request.as_ref().and_then(|r| r.year) == year;
+            return has != t.negated;
+        }
         let haystack = if t.club {
             &item.club_search
         } else {
@@ -80,5 +96,9 @@ mod tests {
         assert!(t[0].club && !t[0].negated);
         assert_eq!(t[1].needle, "year:2569");
         assert!(t[1].negated);
+        assert_eq!(t[1].year, Some(Some(2026)), "the command line's year rule");
+        assert_eq!(parse("year:202")[0].year, Some(None), "not a year");
+        assert_eq!(parse("year:2026")[0].year, Some(Some(2026)));
+        assert_eq!(parse("2026")[0].year, None, "plain text stays text");
     }
 }

@@ -193,6 +193,10 @@ pub struct Offered {
     /// A club is shown in the club pane: without one, "new contact" is left out of the hints
     /// (the help still lists it).
     pub club_shown: bool,
+    /// The server may let this account delete the selected request (a teacher never; a
+    /// student only their own request, [`crate::ops::permit::may_delete`]): without it,
+    /// delete is left out of the hints and the help.
+    pub delete: bool,
 }
 
 impl Offered {
@@ -202,7 +206,9 @@ impl Offered {
     /// held otherwise.
     pub fn offers(self, action: Action) -> bool {
         let decision = action.decides() || action == Action::Undo;
-        !(self.read_only && (action.mutates() || decision)) && (self.decisions || !decision)
+        !(self.read_only && (action.mutates() || decision))
+            && (self.decisions || !decision)
+            && (self.delete || action != Action::Delete)
     }
 }
 

@@ -70,7 +70,8 @@ pub enum Msg {
     /// A start-up warning (a secret file others can read), for the status line and the
     /// activity log.
     Warning(crate::config::ReadableSecret),
-    /// The client's limit of calls in flight changed (issue 21): `slowed` while it is cut
+    /// The client's limit of calls in flight, or the calls on the wire, changed (issue 21):
+    /// `slowed` while it is cut
     /// back below a level it reached (time-outs, 5xx answers, a jump in latency): the server
     /// is slow, and a bulk action's progress says so.
     Pace {
@@ -78,6 +79,9 @@ pub enum Msg {
         limit: usize,
         /// True while the limit is cut back.
         slowed: bool,
+        /// Calls on the wire now (sent, not yet answered; calls waiting for room under the
+        /// limit are not counted): the status line's "N in flight".
+        in_flight: usize,
     },
     /// An API call finished.
     Api {

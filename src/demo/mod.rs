@@ -99,7 +99,7 @@ pub struct DemoOptions {
 /// A demo account with its credentials. `Debug` redacts both secrets.
 #[derive(Clone)]
 pub struct DemoUser {
-    /// `moderator`, `teacher` or `admin`.
+    /// `moderator`, `moderator2` (a second staff member of the moderator's Robotics Club), `teacher` or `admin`.
     pub label: String,
     /// E-mail.
     pub email: String,
@@ -131,7 +131,7 @@ pub struct DemoHandle {
     pub addr: SocketAddr,
     /// `http://127.0.0.1:PORT`.
     pub base_url: String,
-    /// The accounts: moderator (first, the default), teacher, admin.
+    /// The accounts: moderator (first, the default), teacher, admin, moderator2.
     pub users: Vec<DemoUser>,
     state: routes::AppState,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
@@ -241,6 +241,13 @@ impl DemoHandle {
         self.state.calls.load(std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// The most authenticated requests (`/v1/...`, `/auth/user`) that were in flight at
+    /// once so far, from all clients together: the figure the deployed service's pool
+    /// stalls at 16 (api-notes.md, "Other").
+    pub fn peak_in_flight(&self) -> usize {
+        self.state.in_flight.peak()
+    }
+
     /// Which deployed service this server imitates.
     pub fn api_version(&self) -> ServiceVersion {
         self.state.version
@@ -337,6 +344,7 @@ pub async fn start(options: DemoOptions) -> Result<DemoHandle, String> {
         calls: Arc::new(std::sync::atomic::AtomicU64::new(0)),
         writes: Arc::new(Mutex::new(Vec::new())),
         pool: options.pool.clone().map(pool::Connections::new),
+        in_flight: Arc::new(pool::InFlight::default()),
     };
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", options.port))
         .await

@@ -66,6 +66,40 @@ impl Connections {
     }
 }
 
+/// Authenticated requests in flight: now, and the most at once so far.
+#[derive(Debug, Default)]
+pub struct InFlight {
+    now: std::sync::atomic::AtomicUsize,
+    peak: std::sync::atomic::AtomicUsize,
+}
+
+impl InFlight {
+    /// The most requests in flight at once so far.
+    pub fn peak(&self) -> usize {
+        self.peak.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// Counts one request in flight while it lives.
+struct Counted<'a>(&'a InFlight);
+
+impl<'a> Counted<'a> {
+    fn new(f: &'a InFlight) -> Counted<'a> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let n = f.now.fetch_add(1, Relaxed) + 1;
+        f.peak.fetch_max(n, Relaxed);
+        Counted(f)
+    }
+}
+
+impl Drop for Counted<'_> {
+    fn drop(&mut self) {
+        self.0
+            .now
+            .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 /// True for the routes that sign the caller in (the ones that take a connection).
 fn authenticated(path: &str) -> bool {
     path.starts_with("/v1/") || path == "/auth/user"
@@ -82,6 +116,8 @@ fn timed_out() -> Response {
 /// The middleware: one connection for the sign-in, a second for the handler, both held
 /// while it runs.
 pub async fn hold(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let in_flight = state.in_flight.clone();
+    let _counted = authenticated(req.uri().path()).then(|| Counted::new(&in_flight));
     let Some(conns) = state.pool.clone() else {
         return next.run(req).await;
     };

@@ -61,6 +61,9 @@ pub struct AppState {
     pub writes: Arc<Mutex<Vec<String>>>,
     /// The imitated database pool (`--pool N`), if any.
     pub pool: Option<super::pool::Connections>,
+    /// Authenticated requests in flight now and at most so far (whether or not a pool is
+    /// imitated): what the harnesses and tests of the host budget count.
+    pub in_flight: Arc<super::pool::InFlight>,
 }
 
 impl AppState {

@@ -86,7 +86,7 @@ pub struct SeedUser {
     pub permissions: Vec<String>,
     /// The demo API key (printed at start; demo only).
     pub api_key: String,
-    /// `moderator`, `teacher` or `admin`.
+    /// `moderator`, `moderator2` (a second staff member of the moderator's Robotics Club), `teacher` or `admin`.
     pub label: String,
 }
 

@@ -134,10 +134,13 @@ impl DemoState {
         }
     }
 
-    /// A contact at `level` (`id_only` is `{id}` when nested).
+    /// A contact at `level`, as the deployed service answers it (api-notes.md, "Fetch
+    /// levels"): `{id}` at `id_only` and at `compact` (so a club read with
+    /// `descendant_fetch_level=compact` has its contacts as bare ids), the whole contact
+    /// (`id`, `name`, `type`, `value`) from `default` up.
     pub fn contact_json(&self, id: Uuid, level: FetchLevel) -> Value {
         match (level, self.contacts.get(&id)) {
-            (FetchLevel::IdOnly, _) | (_, None) => json!({ "id": id }),
+            (FetchLevel::IdOnly | FetchLevel::Compact, _) | (_, None) => json!({ "id": id }),
             (_, Some(c)) => serde_json::to_value(c).unwrap_or_else(|_| json!({ "id": id })),
         }
     }
@@ -280,7 +283,15 @@ impl DemoState {
             "entity_not_found",
             format!("Club request {id} not found"),
         ))?;
-        if !self.may_moderate(user, self.requests[idx].club_id) {
+        // As the deployed service: an administrator may delete any request, a student only
+        // their own; a teacher, or staff deleting another student's request, is refused.
+        let u = &self.users[user];
+        let own = u
+            .meta
+            .as_ref()
+            .and_then(|m| m.student_id)
+            .is_some_and(|sid| sid == self.requests[idx].student_id);
+        if !u.is_admin && !own {
             return Err((403, "invalid_permission", NO_PERMISSION.into()));
         }
         self.requests.remove(idx);

@@ -31,6 +31,13 @@ pub enum Outcome {
     Unknown,
     /// Taken back during the grace period (`z`, or discarded on quitting): never sent.
     Undone,
+    /// Not applied because someone else had already made the same decision (the server
+    /// answered 403 "already been approved" to an approve): the request is as this write
+    /// wanted, by another's hand. Not a failure.
+    Already,
+    /// Not applied because someone else had already made the opposite decision (403
+    /// "already been declined" to an approve): the two moderators disagree.
+    Conflict,
 }
 
 impl Outcome {
@@ -41,6 +48,8 @@ impl Outcome {
             Outcome::Failed => "failed",
             Outcome::Unknown => "unknown",
             Outcome::Undone => "undone",
+            Outcome::Already => "already",
+            Outcome::Conflict => "conflict",
         }
     }
 }
@@ -172,6 +181,23 @@ pub fn settled_line(cause: &ApiError, found: &Found) -> (Outcome, String) {
         Outcome::Failed
     };
     (outcome, settled_detail(cause, found))
+}
+
+/// The outcome and English detail of a decision the server refused because the request was
+/// already decided (`status`, [`crate::api::ApiError::already_decided`]): `already` when
+/// that is what `action` wanted, `conflict` when it is the opposite.
+pub fn already_line(action: RowAction, status: &crate::api::MembershipStatus) -> (Outcome, String) {
+    if action.status().as_ref() == Some(status) {
+        (
+            Outcome::Already,
+            format!("already {status} by someone else (this write changed nothing)"),
+        )
+    } else {
+        (
+            Outcome::Conflict,
+            format!("not applied: someone else had already {status} it"),
+        )
+    }
 }
 
 /// The detail of an `unknown` line for a write abandoned before its answer (a second

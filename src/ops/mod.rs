@@ -1,6 +1,7 @@
 //! The core below every face (the dashboard, the command line, any future one): what a
 //! write's answer means and how a lost answer is settled ([`verdict`]), what the audit says
-//! and its file ([`audit`]), how input is read ([`input`]), and the runner that sends
+//! and its file ([`audit`]), how input is read ([`input`]), how a club is read with its
+//! contacts whole ([`club`]), and the runner that sends
 //! writes and waits for their truth ([`run`]).
 //!
 //! Written once here, never in a face: a face presents what this decides. `ops` knows the
@@ -9,7 +10,9 @@
 
 pub mod action;
 pub mod audit;
+pub mod club;
 pub mod input;
+pub mod permit;
 pub mod run;
 pub mod verdict;
 

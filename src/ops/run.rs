@@ -168,6 +168,15 @@ pub enum Verdict {
         /// The request as re-read (`None` when it is gone).
         request: Option<ClubRequest>,
     },
+    /// The server refused the decision because the request was already decided by someone
+    /// else ([`Answer::Already`]): settled at the server's status, `outcome` is
+    /// [`Outcome::Already`] (the same decision) or [`Outcome::Conflict`] (the opposite).
+    Already {
+        /// The status the request has.
+        status: crate::api::MembershipStatus,
+        /// `already` or `conflict`.
+        outcome: Outcome,
+    },
     /// The answer was lost and no re-read could settle it before the run gave up: the
     /// outcome is unknown (never sent again).
     Unknown {
@@ -186,6 +195,7 @@ impl Verdict {
             Verdict::Refused(_) => Outcome::Failed,
             Verdict::Settled { found, .. } if found.applied() => Outcome::Ok,
             Verdict::Settled { .. } => Outcome::Failed,
+            Verdict::Already { outcome, .. } => *outcome,
             Verdict::Unknown { .. } => Outcome::Unknown,
         }
     }
@@ -205,6 +215,7 @@ impl Verdict {
             Verdict::Done(_) => action.past().to_owned(),
             Verdict::Refused(e) => audit::error_detail(e),
             Verdict::Settled { found, cause, .. } => audit::settled_detail(cause, found),
+            Verdict::Already { status, .. } => audit::already_line(action, status).1,
             Verdict::Unknown { cause, why } => {
                 let why = match why {
                     StillUnknown::ReadFailed(e) => format!("the re-read failed too: {e}"),
@@ -259,6 +270,11 @@ pub async fn decide(
         Answer::Refused(e) => {
             write(Outcome::Failed, Some(audit::error_detail(&e)));
             return Verdict::Refused(e);
+        }
+        Answer::Already(status) => {
+            let (outcome, detail) = audit::already_line(action, &status);
+            write(outcome, Some(detail));
+            return Verdict::Already { status, outcome };
         }
         Answer::Lost(e) => e,
     };
@@ -370,9 +386,11 @@ pub async fn prior_statuses(client: &ApiClient, ids: &[Uuid], control: &Control)
 }
 
 /// Runs the read `call` up to [`PRE_READ_TRIES`] times while it fails (but for an answer no
-/// second try changes: not found, no such operation, refused), waiting the re-read backoff
-/// on `control`'s clock between tries; stops early on [`Control::stop`].
-async fn with_tries<T, F, Fut>(control: &Control, mut call: F) -> Result<T, ApiError>
+/// second try changes: not found, no such operation, refused, invalid), waiting the re-read backoff
+/// on `control`'s clock between tries ([`verdict::settle_backoff`]: 1, 2, 4, 8 s); stops
+/// early on [`Control::stop`]. For reads only (a 5xx to a read changed nothing): the
+/// pre-reads of a run, the pages of a listing.
+pub async fn with_tries<T, F, Fut>(control: &Control, mut call: F) -> Result<T, ApiError>
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<T, ApiError>>,
@@ -389,6 +407,9 @@ where
                     | ApiError::OperationUnavailable(_)
                     | ApiError::Unauthorized { .. }
                     | ApiError::Forbidden(_)
+                    | ApiError::Invalid(_)
+                    | ApiError::Conflict(_)
+                    | ApiError::Config(_)
             ),
         };
         attempt += 1;
@@ -399,7 +420,33 @@ where
     }
 }
 
-/// The requests of a decision, split before it is sent ([`undecided`]).
+/// Whether approve and decline can work for this account on this server, asked before a
+/// decision is sent ([`ApiClient::probe_update_route`], which changes nothing): a fault on
+/// the way (a transient failure or a lost answer) is tried again, after 1 s and 2 s on
+/// `control`'s clock. A real run and its dry run ask it alike.
+///
+/// Errors: the probe's last error (401: sign in; anything else: the route is unknown, and
+/// each decision's answer tells).
+pub async fn update_route(
+    client: &ApiClient,
+    control: &Control,
+) -> Result<crate::api::UpdateRoute, ApiError> {
+    let mut answer = client.probe_update_route().await;
+    let mut watch = control.clock.start();
+    for attempt in 0..2 {
+        match &answer {
+            Err(e) if e.is_transient() || verdict::answer_lost(e) => {
+                watch.sleep(verdict::settle_backoff(attempt)).await;
+                answer = client.probe_update_route().await;
+            }
+            _ => break,
+        }
+    }
+    answer
+}
+
+/// The requests of a decision, split before it is sent ([`undecided`]): what a run sends,
+/// and what its dry run says it would send.
 #[derive(Debug, Clone, Default)]
 pub struct Undecided {
     /// To send, in the order given.
@@ -408,6 +455,25 @@ pub struct Undecided {
     pub already: Vec<(Uuid, crate::api::MembershipStatus)>,
     /// Left out: their status could not be read first, with why ([`Prior::unread`]).
     pub unread: Vec<(Uuid, String)>,
+}
+
+impl Undecided {
+    /// Why `id` is left out, in the command line's English: `already approved`, or `its
+    /// status could not be read first (WHY)`; `None` when it is to be sent.
+    pub fn why_left_out(&self, id: Uuid) -> Option<String> {
+        if let Some((_, status)) = self.already.iter().find(|(x, _)| *x == id) {
+            return Some(format!("already {status}"));
+        }
+        self.unread
+            .iter()
+            .find(|(x, _)| *x == id)
+            .map(|(_, why)| format!("its status could not be read first ({why})"))
+    }
+
+    /// True when a request was left out (the run's exit code is then at least 1).
+    pub fn left_out(&self) -> bool {
+        !self.already.is_empty() || !self.unread.is_empty()
+    }
 }
 
 /// Splits `ids` before a decision is sent: requests the server already shows decided
@@ -514,10 +580,7 @@ pub async fn settle_contact(
     let mut watch = control.clock.start();
     let mut attempt = 0;
     loop {
-        match client
-            .club(club, Levels::new(FetchLevel::Default, FetchLevel::IdOnly))
-            .await
-        {
+        match client.club(club, super::club::CONTACT_LEVELS).await {
             Ok(r) => {
                 let wanted = new.value.trim();
                 return Ok(r.data.contacts.iter().flatten().any(|c| {

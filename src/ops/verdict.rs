@@ -19,6 +19,10 @@ use crate::api::{ApiError, ConnectFailure, MembershipStatus};
 pub enum Answer<T> {
     /// The server confirmed the write; its answer (the updated request, the new contact).
     Done(T),
+    /// The server refused a decision because the request was already decided, with the
+    /// status it has (403 "already been approved|declined"; api-notes.md "Many moderators
+    /// at once"): settled at that status, not a failure, never retried.
+    Already(MembershipStatus),
     /// The server refused it (nothing changed).
     Refused(ApiError),
     /// No answer can be trusted: the outcome is unknown until a re-read settles it.
@@ -34,7 +38,10 @@ pub enum Answer<T> {
 pub fn answer_lost(e: &ApiError) -> bool {
     match e {
         ApiError::Connect { failure, .. } => *failure != ConnectFailure::NoConnection,
-        ApiError::Timeout { .. } | ApiError::Server(_) | ApiError::Decode { .. } => true,
+        ApiError::Timeout { .. }
+        | ApiError::Server(_)
+        | ApiError::Decode { .. }
+        | ApiError::NotTheService { .. } => true,
         _ => false,
     }
 }
@@ -54,20 +61,27 @@ pub fn not_sent(e: &ApiError) -> bool {
 pub fn classify<T>(result: Result<T, ApiError>) -> Answer<T> {
     match result {
         Ok(t) => Answer::Done(t),
-        Err(e) if answer_lost(&e) => Answer::Lost(e),
-        Err(e) => Answer::Refused(e),
+        Err(e) => match e.already_decided() {
+            Some(status) => Answer::Already(status),
+            None if answer_lost(&e) => Answer::Lost(e),
+            None => Answer::Refused(e),
+        },
     }
 }
 
 /// True when no further call of the same kind can succeed in this run: the operation is
 /// missing (404 "Route not found", [`ApiError::OperationUnavailable`]), the credentials were
 /// refused (401), the client is misconfigured, or the server cannot be reached at all (no
-/// connection could be made). A bulk run stops sending the rest.
+/// connection could be made), or the server is not the club service (its answer is not the
+/// service's envelope). A bulk run stops sending the rest.
 pub fn stops_run(e: &ApiError) -> bool {
     not_sent(e)
         || matches!(
             e,
-            ApiError::OperationUnavailable(_) | ApiError::Unauthorized { .. } | ApiError::Config(_)
+            ApiError::OperationUnavailable(_)
+                | ApiError::Unauthorized { .. }
+                | ApiError::Config(_)
+                | ApiError::NotTheService { .. }
         )
 }
 

@@ -33,7 +33,10 @@ pub async fn perform(client: &ApiClient, call: ApiCall) -> ApiAnswer {
             ApiAnswer::Updated(client.update_club_request(id, &status, levels).await)
         }
         ApiCall::DeleteRequest { id } => ApiAnswer::Deleted(client.delete_club_request(id).await),
-        ApiCall::GetClub { id, levels } => ApiAnswer::Club(client.club(id, levels).await),
+        // Its contacts whole on the deployed service too (a second read where needed).
+        ApiCall::GetClub { id, levels } => {
+            ApiAnswer::Club(crate::ops::club::read_club(client, id, levels).await)
+        }
         ApiCall::CreateContact {
             club_id,
             contact,
@@ -70,6 +73,7 @@ pub fn spawn(client: ApiClient, concurrency: usize, msgs: mpsc::UnboundedSender<
         let mut set: JoinSet<()> = JoinSet::new();
         let mut waiting: VecDeque<(u64, ApiCall)> = VecDeque::new();
         let mut open = true;
+        let mut sent = client.limiter().watch_in_flight();
         loop {
             while set.len() < limit
                 && let Some((request_id, call)) = waiting.pop_front()
@@ -90,6 +94,7 @@ pub fn spawn(client: ApiClient, concurrency: usize, msgs: mpsc::UnboundedSender<
                         let _ = msgs.send(Msg::Pace {
                             limit: pace.limit,
                             slowed: pace.slowed,
+                            in_flight: pace.in_flight,
                         });
                     }
                 });
@@ -110,6 +115,17 @@ pub fn spawn(client: ApiClient, concurrency: usize, msgs: mpsc::UnboundedSender<
                     }
                     None => open = false,
                 },
+                // The calls on the wire changed (the limiter let one out, or one was
+                // answered): the status line counts those, not the calls queued.
+                Ok(()) = sent.changed() => {
+                    let pace = client.limiter().pace();
+                    let in_flight = *sent.borrow_and_update();
+                    let _ = msgs.send(Msg::Pace {
+                        limit: pace.limit,
+                        slowed: pace.slowed,
+                        in_flight,
+                    });
+                }
                 Some(res) = set.join_next(), if !set.is_empty() => {
                     if let Err(e) = res {
                         tracing::error!("an API task failed: {e}");

@@ -52,6 +52,67 @@ pub fn print_plan(format: Format, plan: &[(Uuid, Planned)]) -> Result<(), Exit> 
     }
 }
 
+/// Prints a dry run's verdict per id, and one line on standard error (nothing was sent; how
+/// many would be). Table: `ID  would send  METHOD URL BODY` or `ID  not sent  WHY`; TSV:
+/// the same fields tab-separated; JSON: an array of `{"id", "would_send": true, "method",
+/// "url", "body"}` or `{"id", "would_send": false, "reason"}`; `--ids`: the ids that would
+/// be sent.
+pub fn print_dry_run(
+    ctx: &Ctx,
+    action: RowAction,
+    plan: &[(Uuid, Result<Planned, String>)],
+) -> Result<(), Exit> {
+    let sent = plan.iter().filter(|(_, p)| p.is_ok()).count();
+    say(&format!(
+        "dry run: nothing was sent ({sent} of {} request{} would be {}{})",
+        plan.len(),
+        if plan.len() == 1 { "" } else { "s" },
+        action.past(),
+        if sent < plan.len() {
+            format!(", {} not sent", plan.len() - sent)
+        } else {
+            String::new()
+        }
+    ));
+    let body_text = |p: &Planned| p.body.as_ref().map(|b| b.to_string()).unwrap_or_default();
+    let fields = |id: &Uuid, step: &Result<Planned, String>| match step {
+        Ok(p) => vec![
+            id.to_string(),
+            "would send".to_owned(),
+            p.method.to_owned(),
+            p.url.clone(),
+            body_text(p),
+        ],
+        Err(why) => vec![id.to_string(), "not sent".to_owned(), why.clone()],
+    };
+    match ctx.format {
+        Format::Json => emit_json(
+            &plan
+                .iter()
+                .map(|(id, step)| match step {
+                    Ok(p) => json!({"id": id, "would_send": true, "method": p.method, "url": p.url, "body": p.body}),
+                    Err(why) => json!({"id": id, "would_send": false, "reason": why}),
+                })
+                .collect::<Vec<_>>(),
+        ),
+        Format::Ids => emit(&output::ids(
+            plan.iter().filter(|(_, p)| p.is_ok()).map(|(id, _)| *id),
+        )),
+        Format::Tsv => emit(&output::tsv(
+            &plan.iter().map(|(id, p)| fields(id, p)).collect::<Vec<_>>(),
+        )),
+        Format::Table { .. } => {
+            let mut out = String::new();
+            for (id, step) in plan {
+                let line = fields(id, step).join("  ");
+                out.push_str(crate::text::sanitize(&line).trim_end());
+                out.push('\n');
+            }
+            emit(&out)
+        }
+    }
+}
+
 /// Requests named in the delete question before it is asked (the rest are counted).
 const DELETE_NAMED: usize = 10;
 
@@ -125,41 +186,41 @@ pub fn delete_names(id: Uuid, read: Result<ClubRequest, ApiError>) -> String {
 }
 
 /// Approve and decline need the update route (0.8.x; 0.9.0 has none, api-notes.md): asked
-/// once before anything is sent ([`ApiClient::probe_update_route`], which changes nothing).
+/// once before anything is sent, by the core ([`run::update_route`], which changes nothing).
 /// A server without it, or one that refuses it to this account's role, is one sentence and
 /// no write. A probe that could not be answered lets the run go on: each answer tells.
-async fn check_update_route(ctx: &Ctx) -> Result<(), Exit> {
-    // The probe changes nothing, so a fault on the way is tried again (1 s, 2 s).
-    let mut answer = ctx.client.probe_update_route().await;
-    for attempt in 0..2 {
-        match &answer {
-            Err(e) if e.is_transient() || verdict::answer_lost(e) => {
-                tokio::time::sleep(verdict::settle_backoff(attempt)).await;
-                answer = ctx.client.probe_update_route().await;
-            }
-            _ => break,
-        }
-    }
-    match answer {
+///
+/// Errors (already said on standard error): the exit code and, for a dry run's lines, why
+/// nothing would be sent.
+async fn check_update_route(ctx: &Ctx, control: &Control, dry: bool) -> Result<(), (Exit, String)> {
+    match run::update_route(&ctx.client, control).await {
         Ok(UpdateRoute::Missing) => {
-            say("this server cannot approve or decline: it has no update route (nothing was sent)");
-            Err(Exit::Unavailable)
+            let why = "this server cannot approve or decline: it has no update route";
+            say(&format!("{why} (nothing was sent)"));
+            Err((Exit::Unavailable, why.to_owned()))
         }
         Ok(UpdateRoute::RoleRefused { detail }) => {
-            say(&format!(
-                "this account cannot approve or decline: {} (nothing was sent)",
+            let why = format!(
+                "this account cannot approve or decline: {}",
                 crate::text::clean(&detail, 200)
-            ));
-            Err(Exit::Failed)
+            );
+            say(&format!("{why} (nothing was sent)"));
+            Err((Exit::Failed, why))
         }
         Ok(UpdateRoute::Present) => Ok(()),
         Err(e) if e.needs_sign_in() || matches!(e, ApiError::Unauthorized { .. }) => {
             super::report(None, &e);
             super::hint(&ctx.client, &e);
-            Err(Exit::of(&e))
+            Err((Exit::of(&e), super::error_text(&e)))
         }
         Err(e) => {
             tracing::warn!("the update-route probe was not answered: {e}");
+            if dry {
+                say(&format!(
+                    "the server did not say whether this account can approve or decline ({}): a run would learn it from its first answer",
+                    super::error_text(&e)
+                ));
+            }
             Ok(())
         }
     }
@@ -171,6 +232,11 @@ async fn check_update_route(ctx: &Ctx) -> Result<(), Exit> {
 /// as done (approve/decline: the requests; delete: the deleted ids); every other outcome is
 /// one line on standard error. The exit code is the worst outcome ([`Exit`]): 0 when every
 /// write is applied, 4 when an outcome stayed unknown.
+///
+/// `--dry-run` goes the same way up to the first write: the same checks and reads (the
+/// signed-in user, the update route, each request's status, by the same core code), then
+/// prints per id what the run would do ([`print_dry_run`]) with the exit code the run would
+/// have up to its writes; nothing is written, nothing audited, nothing asked.
 pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) -> Exit {
     let (ids, from_stdin) = match read_ids(&args.targets) {
         Ok(x) => x,
@@ -184,40 +250,57 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
         }
         return Exit::Ok;
     }
-    let ctx = match Ctx::new(flags, &args.common.out, !args.dry_run) {
+    let ctx = match Ctx::new(flags, &args.common.out, true) {
         Ok(c) => c,
         Err(e) => return e,
     };
-    if args.dry_run {
-        return dry_run(&ctx, action, &ids);
-    }
+    let dry = args.dry_run;
+    // Every reason the run stops before its writes: a dry run prints it per id.
+    let stopped = |exit: Exit, why: &str| {
+        if dry {
+            let plan: Vec<(Uuid, Result<Planned, String>)> =
+                ids.iter().map(|id| (*id, Err(why.to_owned()))).collect();
+            return exit.and(print_dry_run(&ctx, action, &plan).err().unwrap_or(Exit::Ok));
+        }
+        exit
+    };
     if let Err(e) = ctx.check_writable(action.verb()) {
-        return e;
+        return stopped(e, "read-only mode");
     }
+    // Until the first write goes out (the delete question, the reads), Ctrl-C leaves at
+    // once, saying nothing was sent.
+    let quiet = nothing_sent_on_ctrl_c(ctx.settings.lang);
     if action == RowAction::Delete
         && !yes
+        && !dry
         && let Err(e) = confirm_delete(&ctx, &ids, from_stdin).await
     {
         return e;
     }
     let user = match ctx.user_for_writes().await {
         Ok(u) => u,
-        Err(e) => return e,
+        Err(e) => return stopped(e, "the signed-in user could not be read"),
     };
+    let control = Control::default();
     if action.needs_update_route()
-        && let Err(e) = check_update_route(&ctx).await
+        && let Err((e, why)) = check_update_route(&ctx, &control, dry).await
     {
-        if ctx.format == Format::Json {
+        if ctx.format == Format::Json && !dry {
             let _ = emit("[]\n");
         }
-        return e;
+        return stopped(e, &why);
     }
-    let control = Control::default();
-    let (ids, left_out) = skip_decided(&ctx, action, ids, &control).await;
-    let (results, audit_warned) = send_all(&ctx, &user, action, &ids, control).await;
+    let split = run::undecided(&ctx.client, action, ids.clone(), &control).await;
+    if dry {
+        quiet.abort();
+        return dry_run(&ctx, action, &ids, &split);
+    }
+    skip_decided(&split);
+    quiet.abort();
+    let (results, audit_warned) = send_all(&ctx, &user, action, &split.send, control).await;
     summary(&ctx, action, &results);
     let mut exit = exit_of(&results);
-    if left_out {
+    if split.left_out() {
         exit = exit.and(Exit::Failed);
     }
     if audit_warned {
@@ -227,17 +310,25 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
     exit.and(printed.err().unwrap_or(Exit::Ok))
 }
 
+/// Until it is aborted, a Ctrl-C ends the process with code 130 and one line in the
+/// reader's language (`cli-interrupted-nothing-sent`): nothing was sent yet (only reads, and
+/// the update-route probe, which changes nothing). Abort it just before the first write.
+pub fn nothing_sent_on_ctrl_c(lang: crate::i18n::Lang) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            // A line of its own, also after a question left unanswered on the terminal.
+            let _ = writeln!(io::stderr());
+            say(&crate::i18n::tr(lang, "cli-interrupted-nothing-sent"));
+            std::process::exit(130);
+        }
+    })
+}
+
 /// Requests the server already shows decided (approve, decline) are not sent: the server
 /// would refuse them, and a lost answer re-read as decided must be this run's own; nor are
 /// requests whose status could not be read first ([`run::undecided`]). Each left out is said
-/// on standard error. Returns the ids to send, and whether any was left out.
-async fn skip_decided(
-    ctx: &Ctx,
-    action: RowAction,
-    ids: Vec<Uuid>,
-    control: &Control,
-) -> (Vec<Uuid>, bool) {
-    let split = run::undecided(&ctx.client, action, ids, control).await;
+/// on standard error.
+fn skip_decided(split: &run::Undecided) {
     for (id, status) in &split.already {
         say(&format!("{id}: already {status}: not sent"));
     }
@@ -246,8 +337,6 @@ async fn skip_decided(
             "{id}: not sent: its status could not be read first ({why}); try it again"
         ));
     }
-    let left_out = !split.already.is_empty() || !split.unread.is_empty();
-    (split.send, left_out)
 }
 
 /// Prints what the server shows as done: the requests (approve, decline) or the deleted ids.
@@ -330,11 +419,15 @@ fn tell(action: RowAction, id: Uuid, v: &Verdict) {
     }
 }
 
-/// The ids the server shows as done (confirmed, or settled as applied).
+/// The ids the server shows as done (confirmed, settled as applied, or already decided so by
+/// someone else).
 fn applied_ids(results: &[(Uuid, Option<Verdict>)]) -> Vec<Uuid> {
     results
         .iter()
-        .filter(|(_, v)| v.as_ref().is_some_and(|v| v.outcome() == Outcome::Ok))
+        .filter(|(_, v)| {
+            v.as_ref()
+                .is_some_and(|v| matches!(v.outcome(), Outcome::Ok | Outcome::Already))
+        })
         .map(|(id, _)| *id)
         .collect()
 }
@@ -347,7 +440,8 @@ pub fn exit_of(results: &[(Uuid, Option<Verdict>)]) -> Exit {
         None => acc.and(Exit::Failed),
         Some(Verdict::Refused(e)) => acc.and(Exit::of(e)),
         Some(v) => acc.and(match v.outcome() {
-            Outcome::Ok => Exit::Ok,
+            // Someone else made the same decision first: the request is as asked.
+            Outcome::Ok | Outcome::Already => Exit::Ok,
             Outcome::Unknown => Exit::Unknown,
             _ => Exit::Failed,
         }),
@@ -446,17 +540,24 @@ fn summary(ctx: &Ctx, action: RowAction, results: &[(Uuid, Option<Verdict>)]) {
     say(&line);
 }
 
-/// `--dry-run`: says what would be sent, sends nothing.
-fn dry_run(ctx: &Ctx, action: RowAction, ids: &[Uuid]) -> Exit {
-    let plan: Vec<(Uuid, Planned)> = ids
+/// `--dry-run` after the run's reads: per id, the request the run would send (the very
+/// request, [`planned`]) or why it would not (`split`, the core's [`run::undecided`]); the
+/// exit code the run would have before its writes (1 when one is left out, else 0).
+fn dry_run(ctx: &Ctx, action: RowAction, ids: &[Uuid], split: &run::Undecided) -> Exit {
+    let plan: Vec<(Uuid, Result<Planned, String>)> = ids
         .iter()
-        .map(|id| (*id, planned(&ctx.client, action, *id)))
+        .map(|id| {
+            let step = match split.why_left_out(*id) {
+                Some(why) => Err(why),
+                None => Ok(planned(&ctx.client, action, *id)),
+            };
+            (*id, step)
+        })
         .collect();
-    say(&format!(
-        "dry run: nothing was sent ({} request{} would be {})",
-        ids.len(),
-        if ids.len() == 1 { "" } else { "s" },
-        action.past()
-    ));
-    print_plan(ctx.format, &plan).err().unwrap_or(Exit::Ok)
+    let exit = if split.left_out() {
+        Exit::Failed
+    } else {
+        Exit::Ok
+    };
+    exit.and(print_dry_run(ctx, action, &plan).err().unwrap_or(Exit::Ok))
 }

@@ -14,19 +14,6 @@ use crate::ops::input::{ClubPick, ClubRef, pick_club};
 use crate::ops::verdict::answer_lost;
 use crate::ops::{Outcome, audit};
 
-/// Levels for reading a club at `level`, as the dashboard's club pane asks: descendants
-/// (contacts, students) at `compact` from `default` up, `id_only` below.
-pub fn club_levels(level: FetchLevel) -> Levels {
-    Levels::new(
-        level,
-        if level >= FetchLevel::Default {
-            FetchLevel::Compact
-        } else {
-            FetchLevel::IdOnly
-        },
-    )
-}
-
 fn contact_text(c: &Contact) -> String {
     let mut s = format!(
         "{} {}",
@@ -196,7 +183,9 @@ pub async fn show(args: &ClubShowArgs, flags: &Flags) -> Exit {
         Ok(id) => id,
         Err(e) => return e,
     };
-    let club = match ctx.client.club(id, club_levels(args.level)).await {
+    // As the dashboard's club pane reads it: contacts whole on the deployed service too.
+    let levels = crate::ops::club::club_levels(args.level);
+    let club = match crate::ops::club::read_club(&ctx.client, id, levels).await {
         Ok(r) => r.data,
         Err(e) => {
             report(Some(&id), &e);
@@ -235,6 +224,9 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
         Err(e) => return e,
     };
     let levels = Levels::new(FetchLevel::Default, FetchLevel::IdOnly);
+    // Until the contact is sent (the club's search, the user read), Ctrl-C leaves at once,
+    // saying nothing was sent.
+    let quiet = super::act::nothing_sent_on_ctrl_c(ctx.settings.lang);
     let club = match ClubRef::parse(&args.club) {
         Ok(ClubRef::Id(id)) => id,
         Ok(ClubRef::Name(_)) if args.dry_run => {
@@ -260,6 +252,7 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
         Ok(u) => u,
         Err(e) => return e,
     };
+    quiet.abort();
     let result = ctx
         .client
         .create_club_contact(club, &new, levels)

@@ -44,11 +44,14 @@ impl Exit {
     }
 
     /// The outcome one failed API call stands for: 401 is a configuration problem (the key
-    /// or token), [`ApiError::OperationUnavailable`] is 3, anything else is 1.
+    /// or token), and so is a server that is not the club service (the base URL);
+    /// [`ApiError::OperationUnavailable`] is 3, anything else is 1.
     pub fn of(e: &ApiError) -> Exit {
         match e {
             ApiError::OperationUnavailable(_) => Exit::Unavailable,
-            ApiError::Unauthorized { .. } | ApiError::Config(_) => Exit::Usage,
+            ApiError::Unauthorized { .. }
+            | ApiError::Config(_)
+            | ApiError::NotTheService { .. } => Exit::Usage,
             _ => Exit::Failed,
         }
     }

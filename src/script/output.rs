@@ -88,7 +88,10 @@ const GAP: usize = 2;
 
 /// Renders `rows` under `columns` as aligned text, every cell sanitised and cut by display
 /// width (never splitting a grapheme: Thai marks stay on their letters). When the table is
-/// wider than `width`, the widest shrinkable columns give up cells first. Lines end in
+/// wider than `width`, the widest shrinkable columns give up cells first, down to their
+/// minimum; when even the minimums do not fit, the widest columns are cut further (headers
+/// too), so that no line is wider than `width` (unless `width` cannot hold one cell per
+/// column and the gaps). Lines end in
 /// `\n` and carry no trailing spaces; an empty `rows` gives the header line only.
 pub fn table(columns: &[Column], rows: &[Vec<String>], width: Option<usize>) -> String {
     let cells: Vec<Vec<String>> = rows
@@ -127,6 +130,19 @@ pub fn table(columns: &[Column], rows: &[Vec<String>], width: Option<usize>) -> 
                 None => break,
             }
         }
+        // Still too wide at every column's minimum (a phone's terminal): the widest column
+        // gives up a cell at a time, down to one, so that no line wraps; cut cells end in `…`.
+        while total(&widths) > avail {
+            match widths
+                .iter()
+                .enumerate()
+                .filter(|&(_, &w)| w > 1)
+                .max_by_key(|&(i, &w)| (w, i))
+            {
+                Some((i, _)) => widths[i] -= 1,
+                None => break,
+            }
+        }
     }
     let mut out = String::new();
     let mut line = |cells: Vec<String>| {
@@ -153,7 +169,7 @@ pub fn table(columns: &[Column], rows: &[Vec<String>], width: Option<usize>) -> 
 /// a terminal); values are sanitised and cut to fit `width`.
 pub fn pairs(pairs: &[(String, String)], width: Option<usize>) -> String {
     let key_w = pairs.iter().map(|(k, _)| text::width(k)).max().unwrap_or(0);
-    let value_w = width.map_or(400, |w| w.saturating_sub(key_w + GAP).max(10));
+    let value_w = width.map_or(400, |w| w.saturating_sub(key_w + GAP).max(4));
     let mut out = String::new();
     for (k, v) in pairs {
         let v = text::clean(v, value_w);
@@ -309,14 +325,44 @@ mod tests {
             assert!(text::width(l) <= 16, "{l:?} is wider than 16");
         }
         assert!(t.contains('…'), "a cut name ends with an ellipsis: {t}");
-        // Columns never go below their minimum, even when the table cannot fit.
+        // Below the columns' minimums the widest are cut further: nothing wraps.
+        let t = table(&COLS, &rows(), Some(12));
+        for l in t.lines() {
+            assert!(text::width(l) <= 12, "{l:?} is wider than 12:\n{t}");
+        }
+        // Never below one cell a column.
         let t = table(&COLS, &rows(), Some(3));
         assert!(
             t.lines()
                 .skip(1)
-                .all(|l| text::width(l) == 2 + 2 + 6 + 2 + 4),
+                .all(|l| text::width(l) <= 1 + 2 + 1 + 2 + 1),
             "{t}"
         );
+    }
+
+    #[test]
+    fn a_request_table_fits_a_phone_terminal_of_45_columns() {
+        let cols = [
+            Column::new("ID", 36, 36),
+            Column::new("STATUS", 8, 12),
+            Column::new("YEAR", 4, 6),
+            Column::new("CLUB", 10, 44),
+            Column::new("STUDENT", 10, 44),
+            Column::new("ASKED", 10, 10),
+        ];
+        let row = vec![
+            "6f1c2a3b-0000-4000-8000-000000000001".to_owned(),
+            "pending".to_owned(),
+            "2026".to_owned(),
+            "Robotics Club / ชุมนุมหุ่นยนต์".to_owned(),
+            "#51234 สมชาย ใจดี".to_owned(),
+            "2026-11-22".to_owned(),
+        ];
+        let t = table(&cols, &[row.clone(), row], Some(45));
+        for l in t.lines() {
+            assert!(text::width(l) <= 45, "{l:?} is wider than 45:\n{t}");
+        }
+        assert!(t.lines().nth(1).is_some_and(|l| l.contains('…')), "{t}");
     }
 
     #[test]

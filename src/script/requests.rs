@@ -142,9 +142,10 @@ fn listing_error(e: ApiError) -> ApiError {
 /// Every page of `GET /v1/clubs/requests` for `filter`, sorted by id (ascending) so that
 /// pages do not overlap or skip; page size from the configuration (`page_size`, default
 /// 50). Stops at the last page (`meta.pagination.next_p` null), or, on a server without
-/// pagination metadata, at a short page or a page with no new id.
+/// pagination metadata, at a short page or a page with no new id. A page that fails is read
+/// again ([`crate::ops::run::with_tries`]: 1, 2, 4, 8 s apart, five tries in all).
 ///
-/// Errors: the first failed page ([`ApiError::OperationUnavailable`] for a server without
+/// Errors: the first page that failed five times ([`ApiError::OperationUnavailable`] for a server without
 /// the listing).
 pub async fn all_requests(
     ctx: &Ctx,
@@ -160,12 +161,16 @@ pub async fn all_requests(
     let mut seen = HashSet::new();
     let mut p = 1;
     let mut bar = None;
+    let control = crate::ops::Control::default();
     loop {
-        let reply = ctx
-            .client
-            .list_club_requests(filter, &sort, Page::new(p, size), levels)
-            .await
-            .map_err(listing_error)?;
+        // A page that failed (a 5xx, a dropped connection) is read again with the core's
+        // read backoff: a read changes nothing.
+        let reply = crate::ops::run::with_tries(&control, || {
+            ctx.client
+                .list_club_requests(filter, &sort, Page::new(p, size), levels)
+        })
+        .await
+        .map_err(listing_error)?;
         let n = reply.data.len();
         let before = rows.len();
         for r in reply.data {
@@ -206,16 +211,15 @@ pub async fn my_clubs(ctx: &Ctx) -> Result<Option<Vec<Uuid>>, ApiError> {
     };
     let mut ids = Vec::new();
     let mut p = 1;
+    let control = crate::ops::Control::default();
+    let query = ClubQuery::StaffIds(vec![sid]);
     loop {
-        let reply = ctx
-            .client
-            .search_clubs(
-                &ClubQuery::StaffIds(vec![sid]),
-                Page::new(p, 100),
-                Levels::ID_ONLY,
-            )
-            .await
-            .map_err(listing_error)?;
+        let reply = crate::ops::run::with_tries(&control, || {
+            ctx.client
+                .search_clubs(&query, Page::new(p, 100), Levels::ID_ONLY)
+        })
+        .await
+        .map_err(listing_error)?;
         let before = ids.len();
         for c in reply.data {
             if !ids.contains(&c.id) {

@@ -497,8 +497,9 @@ fn footer_hints(m: &Model, width: usize) -> Vec<Hint> {
     hints
 }
 
-/// The narrow layout's hints: what a moderator on a phone needs in the pane shown. Over the
-/// queue: undo (while a decision is held), approve, decline, the detail, the club lookup;
+/// The narrow layout's hints: what a moderator on a phone needs in the pane shown. Without a
+/// session, sign in first. Over the queue: undo (while a decision is held), approve,
+/// decline, the detail, the club lookup;
 /// over the detail: undo, approve, decline, back; over the club lookup: look up, back.
 /// Help and quit always (pinned). Only what this session offers ([`Model::offered`]).
 fn narrow_hints(m: &Model) -> Vec<Hint> {
@@ -527,6 +528,11 @@ fn narrow_hints(m: &Model) -> Vec<Hint> {
         hints.push(hint(Action::Decline, "hint-decline", false));
     };
     let mut hints: Vec<Option<Hint>> = Vec::new();
+    // Without a session the first thing to do is to sign in (the header says so in few
+    // words on a phone): its key first, pinned, and a tap on it opens the pop-up.
+    if !m.has_token || m.session_expired {
+        hints.push(hint(Action::SignIn, "hint-sign-in", true));
+    }
     match narrow_pane(m) {
         NarrowPane::Queue if m.focus == Pane::Log => {
             hints.push(Some(back));

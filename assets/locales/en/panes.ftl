@@ -142,6 +142,17 @@ club-hint-cancel = cancel
 # After queue-title while a filter hides rows: "Queue 193 · 3 shown · 190 pending".
 queue-shown = { $n } shown
 
+# A decision held and not sent (the quit question is open, or it waits for the sign-in).
+row-held-unsent = { $action ->
+    [approve] approve held
+    [decline] decline held
+   *[delete] delete held
+}
+# A request never read and not found on the server: its id, short.
+row-request-id = request { $id }…
+# The queue's bottom line when a sort covers only the loaded rows.
+queue-sort-loaded-only = sort: { $order }, only the { $n } loaded
+
 ## Header where it is narrow (a phone): the session's state in few words
 
 header-no-token-short = no token

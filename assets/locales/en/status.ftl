@@ -9,7 +9,7 @@
 
 error-unauthorised = unauthorised: { $why }{ $suffix }
 error-auth-missing-key = no API key was sent
-error-auth-invalid-key = the API key is not valid
+error-auth-invalid-key = the API key was refused (unknown, revoked or expired): ask for a new one
 error-auth-missing-token = this needs a sign-in token
 error-auth-invalid-token = session expired or token invalid: sign in again
 error-auth-unknown = not authorised
@@ -112,14 +112,13 @@ log-outcome-undone = undone
 ## Status line: start, local failures, sessions (update/mod.rs)
 
 status-no-token = no token: reads that need only the API key work; sign in to review requests
-log-detail-warning = warning
 # Calls to the server not answered yet (right of the status line, beside a spinner).
 status-in-flight = { $n } in flight
 # A start-up warning on the status line: $warning is one of warning-readable-*.
 status-warning = warning: { $warning }
-warning-readable-config = the config file, which holds the API key, { $path } can be read by other users (mode { $mode }): run chmod 600 on it
-warning-readable-api-key = the API key file { $path } can be read by other users (mode { $mode }): run chmod 600 on it
-warning-readable-token = the token file { $path } can be read by other users (mode { $mode }): run chmod 600 on it
+warning-readable-config = the config file, which holds the API key, { $path } can be read by other users (mode { $mode }): run chmod 600 { $path } so that only you can read it
+warning-readable-api-key = the API key file { $path } can be read by other users (mode { $mode }): run chmod 600 { $path } so that only you can read it
+warning-readable-token = the token file { $path } can be read by other users (mode { $mode }): run chmod 600 { $path } so that only you can read it
 status-effect-failed = { $what } failed: { $error }
 status-effect-saving-token = saving the token
 status-effect-audit-file = writing the audit file
@@ -375,3 +374,55 @@ status-too-small-quit-waiting = { $n } { $n ->
     [one] it
    *[other] them
 } (Ctrl-C quits at once and does not send held decisions)
+
+# Signing in only when asked; a session that ended; a new account.
+status-no-token-press = no token: press { $key } to sign in (reads that need only the API key work)
+status-needs-token-press = this needs a sign-in token: press { $key } to sign in
+status-session-expired-press = session expired: press { $key } to sign in; nothing is sent until then
+status-session-expired-held = session expired: press { $key } to sign in; { $n ->
+    [one] the held decision waits
+   *[other] { $n } held decisions wait
+} for it
+status-sign-in-first = { $action }: sign in first (press { $key }); nothing was sent
+status-held-sign-in = { $action ->
+    [approve] approve
+    [decline] decline
+   *[delete] delete
+} { $what } held until you sign in ({ $key }){ $n ->
+    [one] {""}
+   *[other] {" "}({ $n } held)
+}
+status-held-other-account = another account signed in: { $n ->
+    [one] the held decision
+   *[other] { $n } held decisions
+} of the last one not sent
+status-quit-waits-sign-in = press { $key } to sign in: { $n ->
+    [one] the held decision is
+   *[other] the { $n } held decisions are
+} sent, then the dashboard quits (Ctrl-C quits without sending)
+log-why-session-expired = not sent: the session had expired
+log-why-other-account = not sent: another account signed in
+status-delete-not-allowed = delete: the server lets only the student who made a request (or an administrator) delete it; nothing was sent
+# A sort other than the server's order loads the whole scope first; $order is queue-sort-*.
+status-sort-all-loading = sorting { $order }: loading the rest of the queue, { $n } loaded…
+status-sort-all-loading-of = sorting { $order }: loading the rest of the queue, { $n } loaded of { $total }…
+status-sort-all-done = sorted { $order }: all { $n } pending requests
+status-sort-all-capped = sorted { $order }: the first { $n } requests only (a sort loads at most { $cap })
+status-sort-all-stopped = sort: a page of the queue did not load; only the loaded rows are sorted
+status-already-same = { $label }: already { $status } by someone else (nothing to do)
+status-already-conflict = { $label }: conflict: someone else already { $status } it; your { $action } was not applied
+error-already-conflict = conflict: already { $status } by someone else; your { $action } was not applied
+status-bulk-summary-already = { $n } already { $status } by someone else
+status-bulk-summary-conflicts = { $n } { $n ->
+    [one] conflict
+   *[other] conflicts
+} (decided the other way by someone else: not applied)
+log-outcome-already = already so
+log-outcome-conflict = conflict
+# The command line (requests approve, decline, delete; clubs contact add): Ctrl-C before the write went out.
+cli-interrupted-nothing-sent = interrupted: nothing was sent, nothing changed on the server
+# A 2xx answer that is not the club service's envelope (api_version and data): a wrong base URL. $status: " (HTTP 200)"; $excerpt: " [start of the page]" or empty.
+error-not-the-service = this server is not the club service: its answer{ $status } is not the service's (no api_version and data): check the base URL{ $excerpt }
+# The activity log's line of a start-up warning: "warning  secret file check failed: <warning-readable-*>".
+log-what-warning = warning
+log-warning-check = secret file check

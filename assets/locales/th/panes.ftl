@@ -124,6 +124,14 @@ club-hint-cancel = ยกเลิก
 
 queue-shown = แสดง { $n }
 
+row-held-unsent = { $action ->
+    [approve] พักอนุมัติ
+    [decline] พักปฏิเสธ
+   *[delete] พักลบ
+}
+row-request-id = คำขอ { $id }…
+queue-sort-loaded-only = เรียง: { $order } เฉพาะ { $n } รายการที่โหลด
+
 ## Header where it is narrow
 
 header-no-token-short = ไม่มีโทเคน

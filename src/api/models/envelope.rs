@@ -75,3 +75,87 @@ pub struct Envelope<T> {
 fn none<T>() -> Option<T> {
     None
 }
+
+/// The keys that make a body the service's envelope: `api_version` (a string) and `data`
+/// (present, `null` allowed).
+#[derive(Deserialize)]
+struct Shape {
+    #[allow(dead_code)]
+    api_version: String,
+    #[serde(default)]
+    data: Present,
+}
+
+/// Whether a key was there at all, whatever its value (`null` too).
+#[derive(Default)]
+struct Present(bool);
+
+impl<'de> Deserialize<'de> for Present {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        serde::de::IgnoredAny::deserialize(d)?;
+        Ok(Present(true))
+    }
+}
+
+/// True when a success body is the service's envelope (interface-spec.md, "Response
+/// envelope": every response carries `api_version`, a string, and `data`, `null` in the
+/// delete answer): a JSON object with both.
+pub fn is_service_envelope(body: &[u8]) -> bool {
+    serde_json::from_slice::<Shape>(body).is_ok_and(|s| s.data.0)
+}
+
+/// True when a success body comes from a server that is not the club service: whole JSON
+/// that is not its envelope ([`is_service_envelope`]: another API), or a body that is not
+/// JSON and was not sent as JSON (`json_labelled`: its `Content-Type` names JSON), such as
+/// an HTML page or a captive portal. A body sent as JSON that does not parse (cut short,
+/// garbled) is an unreadable answer of the service, not this; so is an empty body.
+pub fn not_the_service(body: &[u8], json_labelled: bool) -> bool {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return false;
+    }
+    if serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok() {
+        return !is_service_envelope(body);
+    }
+    !json_labelled
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_service_envelope;
+
+    #[test]
+    fn the_envelope_is_known_by_api_version_and_data() {
+        assert!(is_service_envelope(
+            br#"{"api_version":"0.8.4","data":null,"error":null,"meta":null}"#
+        ));
+        assert!(is_service_envelope(
+            br#"{"api_version":"0.9.0","data":{"id":"x"}}"#
+        ));
+        assert!(!is_service_envelope(br#"{"data":{"id":"x"}}"#));
+        assert!(!is_service_envelope(br#"{"api_version":"1"}"#));
+        assert!(!is_service_envelope(br#"{"api_version":1,"data":null}"#));
+        assert!(!is_service_envelope(
+            b"<html><body>Welcome to nginx!</body></html>"
+        ));
+        assert!(!is_service_envelope(
+            br#"[{"api_version":"0.8.4","data":null}]"#
+        ));
+    }
+
+    #[test]
+    fn another_server_is_told_from_an_unreadable_answer() {
+        use super::not_the_service;
+        assert!(not_the_service(br#"{"status":"ok"}"#, true));
+        assert!(not_the_service(b"<html>Welcome to nginx!</html>", false));
+        assert!(!not_the_service(
+            br#"{"api_version":"0.8.4","data":{"id":"#,
+            true
+        ));
+        assert!(!not_the_service(b"not json at all", true));
+        assert!(!not_the_service(b"", false));
+        assert!(!not_the_service(
+            br#"{"api_version":"0.8.4","data":null}"#,
+            true
+        ));
+    }
+}

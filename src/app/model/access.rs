@@ -150,4 +150,14 @@ impl Model {
     pub fn decision_delay(&self) -> std::time::Duration {
         self.decision_delay
     }
+
+    /// True when the queue is sorted (other than in the server's order) while the listing
+    /// has pages not loaded, and no load of them is under way (past the sort's cap,
+    /// `update::SORT_ALL_CAP`, or a page failed): the order covers the loaded rows only,
+    /// and the queue's bottom line says so.
+    pub fn sorts_loaded_only(&self) -> bool {
+        self.queue.sort() != QueueSort::Server
+            && self.listing.has_more
+            && self.activities.sorting_all.is_none()
+    }
 }

@@ -56,16 +56,10 @@ impl ClubPane {
         self.level.unwrap_or(FetchLevel::Default)
     }
 
-    /// Levels for reading the club: descendants at `compact` unless `detailed` at the top.
+    /// Levels for reading the club, by the core's rule ([`crate::ops::club::club_levels`]):
+    /// contacts whole (descendants at `default`) at `default`; students kept at `compact` at
+    /// `detailed`, where the contacts are read again ([`crate::ops::club::read_club`]).
     pub fn levels(&self) -> Levels {
-        let l = self.level();
-        Levels::new(
-            l,
-            if l >= FetchLevel::Default {
-                FetchLevel::Compact
-            } else {
-                FetchLevel::IdOnly
-            },
-        )
+        crate::ops::club::club_levels(self.level())
     }
 }

@@ -108,6 +108,10 @@ pub struct BulkTask {
     pub failed: usize,
     /// Answers lost so far (outcome unknown until the row's re-read settles it).
     pub unknown: usize,
+    /// Already decided the same way by someone else (the server said so): not failures.
+    pub already: usize,
+    /// Already decided the other way by someone else: conflicts, not retried.
+    pub conflicts: usize,
     /// The model's sequence number of the last progress (for the status line).
     pub seq: u64,
     /// When it started (the model's clock), for its pace in requests per second.
@@ -121,10 +125,16 @@ pub struct Activities {
     pub signing_in: Option<u64>,
     /// A refresh is under way; the sequence number when it started.
     pub refreshing: Option<u64>,
+    /// The refresh under way is the automatic one (not `r`): it speaks on the status line
+    /// only where nothing more important stands there ([`super::Model::refresh_speaks`]).
+    pub refresh_auto: bool,
     /// A bulk action.
     pub bulk: Option<BulkTask>,
     /// `*` is loading the rest of the listing before it marks every matching request.
     pub marking_all: Option<MarkAll>,
+    /// A sort other than the server's order is loading the rest of the listing first, so
+    /// it sorts the whole scope (the sequence number as in [`MarkAll`]).
+    pub sorting_all: Option<MarkAll>,
 }
 
 /// `*` on a queue whose listing has more pages: the pages load first, then every request

@@ -113,4 +113,7 @@ pub struct Notice {
     pub about_listing: bool,
     /// It is in the activity log already (issue 18 item 3).
     pub logged: bool,
+    /// A start-up warning (a secret file others can read): the first load's "loaded" does
+    /// not replace it on the status line, as it replaces a load error.
+    pub start_warning: bool,
 }

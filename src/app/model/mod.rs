@@ -213,6 +213,9 @@ pub struct Model {
     pub(crate) token_expires: Option<Timestamp>,
     /// A 401 said the session is over; cleared by signing in.
     pub(crate) session_expired: bool,
+    /// The answer being applied said the session is over, the first time: the status line
+    /// says so once the answer is applied (`update::tell_expired`).
+    pub(crate) expired_now: Option<crate::api::AuthErrorKind>,
     /// The request id of the first call sent with the token in use (0: the token the
     /// model started with). A 401 answering an earlier call (sent with no token or an older
     /// one, answered after a sign-in) says nothing about this token.
@@ -287,10 +290,16 @@ pub struct Model {
     /// keep the program open (the moderator is told first).
     pub(crate) quit_since: Option<Timestamp>,
     pub(crate) held: Held,
+    /// Decisions held by the account before a sign-in of another, not sent (said once the
+    /// new account is read).
+    pub(crate) not_sent_on_switch: usize,
     pub(crate) unsettled: Unsettled,
     /// The server is slow: the limit of calls in flight was cut back
     /// (`Msg::Pace`, from the client's limiter).
     pub(crate) server_slow: bool,
+    /// Calls the client really has on the wire (sent and not yet answered), as its limiter
+    /// last told (`Msg::Pace`); `None` until it tells (a driver without a worker).
+    pub(crate) sent: Option<usize>,
     pub(crate) calls: Calls,
     pub(crate) activities: Activities,
     pub(crate) notice: Option<Notice>,
@@ -326,6 +335,7 @@ impl Model {
             has_token: o.has_token,
             token_expires: o.token_expires,
             session_expired: false,
+            expired_now: None,
             token_from: 0,
             signing_from: 0,
             answering: 0,
@@ -359,8 +369,10 @@ impl Model {
             quit_when_sent: false,
             quit_since: None,
             held: Held::default(),
+            not_sent_on_switch: 0,
             unsettled: Unsettled::default(),
             server_slow: false,
+            sent: None,
             calls: Calls::default(),
             activities: Activities::default(),
             notice: None,
@@ -381,6 +393,21 @@ impl Model {
             read_only: self.read_only,
             decisions: self.capabilities.decisions_allowed(),
             club_shown: matches!(self.club.club, Loadable::Loaded(_)),
+            delete: self.may_delete(self.queue.selected()),
+        }
+    }
+
+    /// True when the server may let the signed-in account delete `item` (the core's rule,
+    /// [`crate::ops::permit::may_delete`]: an administrator; a student, their own request;
+    /// never a teacher). With no row, whether the account may delete any request. While
+    /// the account is not known yet: true (the server's answer tells).
+    pub fn may_delete(&self, item: Option<&QueueItem>) -> bool {
+        let Some(user) = self.user.get() else {
+            return true;
+        };
+        match item {
+            Some(i) => crate::ops::permit::may_delete(user, i.request.as_ref()),
+            None => crate::ops::permit::may_delete_any(user),
         }
     }
 
@@ -439,8 +466,18 @@ impl Model {
         self.busy_since.map(|t| self.now - t)
     }
 
-    /// API calls in flight.
+    /// API calls really on the wire: as the client's limiter last told (`Msg::Pace`), never
+    /// more than the calls awaited; calls queued behind the limit are not counted. Before the
+    /// limiter told (a driver without a worker): the calls awaited.
     pub fn in_flight(&self) -> usize {
+        match self.sent {
+            Some(n) => n.min(self.calls.len()),
+            None => self.calls.len(),
+        }
+    }
+
+    /// API calls awaited: on the wire, or queued behind the limit of calls in flight.
+    pub fn awaited(&self) -> usize {
         self.calls.len()
     }
 

@@ -20,7 +20,9 @@ impl Model {
         if let Some(s) = self.activities.signing_in {
             offer(s, crate::i18n::tr(self.lang, "status-checking-token"));
         }
-        if let Some(s) = self.activities.refreshing {
+        if let Some(s) = self.activities.refreshing
+            && self.refresh_speaks()
+        {
             offer(s, crate::i18n::tr(self.lang, "status-refreshing"));
         }
         if let Some(b) = &self.activities.bulk {
@@ -34,10 +36,39 @@ impl Model {
             };
             offer(task.seq, text);
         }
+        if let Some(task) = &self.activities.sorting_all {
+            let n = self.queue.stats().pending;
+            let order = self.queue.sort().label_in(self.lang);
+            let text = match self.listing.total {
+                Some(t) => crate::tr!(
+                    self.lang,
+                    "status-sort-all-loading-of",
+                    order = order,
+                    n = n,
+                    total = t
+                ),
+                None => crate::tr!(self.lang, "status-sort-all-loading", order = order, n = n),
+            };
+            offer(task.seq, text);
+        }
         if let Some(d) = self.held.latest() {
             offer(d.seq, self.held_text(d));
         }
         best.map(|(_, sev, text)| (sev, text))
+    }
+
+    /// True when a refresh may say how it goes ("refreshing…", "refreshed", "N loaded"): a
+    /// lower message never replaces a higher one. Never over a decision's undo countdown;
+    /// the automatic refresh also never over a bulk action's progress or an error (a
+    /// refusal stays readable until the moderator's next step replaces it).
+    pub(crate) fn refresh_speaks(&self) -> bool {
+        self.held.is_empty()
+            && (!self.activities.refresh_auto
+                || (self.activities.bulk.is_none()
+                    && self
+                        .notice
+                        .as_ref()
+                        .is_none_or(|n| n.severity != Severity::Error)))
     }
 
     /// "approving… 16/99 (3 failed, 1 unknown, re-reading)".
@@ -78,6 +109,22 @@ impl Model {
                 .unwrap_or_else(|| short_id(*id)),
             ids => words::requests(self.lang, ids.len()),
         };
+        if !self.has_token || self.session_expired {
+            // Held until the sign-in: no countdown, the key that signs in.
+            let key = self
+                .keymap
+                .key_for(Scope::Queue, crate::app::keymap::Action::SignIn)
+                .map(|k| k.to_string())
+                .unwrap_or_default();
+            return crate::tr!(
+                self.lang,
+                "status-held-sign-in",
+                action = d.action.verb(),
+                what = what,
+                n = self.held.requests(),
+                key = key
+            );
+        }
         let mut text = crate::tr!(
             self.lang,
             "status-held",

@@ -4,7 +4,8 @@
 use uuid::Uuid;
 
 use super::{
-    call, capability, club, error_text, fetch, log, note_error, note_ok, say, scope, verdict,
+    call, capability, club, error_text, fetch, held, keys, log, note_error, note_ok, say, scope,
+    verdict,
 };
 use crate::api::{ApiError, ClubQuery, FetchLevel, Levels, Page, Reply, User};
 use crate::app::effect::{ApiCall, CandidateToken, Effect};
@@ -64,12 +65,14 @@ pub(super) fn end_refresh_when_read(m: &mut Model) {
             )
         })
     {
-        m.activities.refreshing = None;
         let failed = m
             .notice
             .as_ref()
             .is_some_and(|n| n.severity == Severity::Error && n.seq > started);
-        if !failed {
+        let speaks = m.refresh_speaks();
+        m.activities.refreshing = None;
+        m.activities.refresh_auto = false;
+        if !failed && speaks {
             let text = tr(m.lang, "status-refreshed");
             say(m, Severity::Success, &text);
         }
@@ -189,7 +192,26 @@ fn on_token_check(
     if save {
         fx.push(Effect::SaveToken(token.0));
     }
+    let before = m.user.get().map(|u| u.id);
+    let now = res.as_ref().ok().map(|r| r.data.id);
+    let same_account = before.is_some() && before == now;
+    if !same_account {
+        // Decisions held under the account before are never sent under another: audited
+        // (by the account that made them) as not sent.
+        fx.extend(held::after_sign_in(m, false));
+    }
+    if before.is_some() && !same_account {
+        new_account(m);
+    }
     fx.extend(on_user(m, res));
+    if before.is_some() && !same_account && keys::is_student(m) {
+        // A student account reads students at `compact` outside its classroom only.
+        m.levels = Levels::REQUEST_ROW;
+    }
+    if same_account {
+        fx.extend(held::after_sign_in(m, true));
+    }
+    held::tell_not_sent(m);
     // Rows that failed for want of a token are read again, the first stretch of them
     // (as many as one listing call reads): the rest follow the cursor.
     let failed: Vec<Uuid> = m
@@ -204,6 +226,27 @@ fn on_token_check(
     // Writes whose answer was lost are settled at once with the new session.
     fx.extend(verdict::reread_all(m));
     fx
+}
+
+/// Another account signed in: what the last one could do and saw is forgotten at once.
+/// Its scope is asked again ([`on_user`] then asks the staffed clubs; their answer drops the
+/// rows of clubs the new account does not staff and reloads the listing from page 1), what
+/// the server lets it do is probed again, marks go, and answers for the old listing are
+/// dropped.
+fn new_account(m: &mut Model) {
+    m.capabilities = crate::app::model::Capabilities::default();
+    m.listing.provisional = true;
+    m.listing.generation += 1;
+    m.listing.loading = false;
+    m.listing.has_more = false;
+    m.listing.total = None;
+    m.listing.refreshed_at = None;
+    m.listing.reload_pages = None;
+    m.listing.swept = false;
+    m.activities.marking_all = None;
+    m.activities.sorting_all = None;
+    m.queue.clear_marks();
+    m.queue.set_anchor(None);
 }
 
 fn on_staffed_clubs(

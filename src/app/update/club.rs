@@ -20,7 +20,9 @@ const SEARCH_PAGE: u32 = 50;
 pub(super) fn on_club_input_key(m: &mut Model, k: Key) -> Vec<Effect> {
     match k.code {
         KeyCode::Esc => {
+            // Esc cancels the lookup being typed: the text goes with it.
             m.club.editing = false;
+            m.club.input = tui_input::Input::default();
             Vec::new()
         }
         KeyCode::Tab | KeyCode::BackTab => {

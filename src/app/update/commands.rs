@@ -189,9 +189,7 @@ fn sort(m: &mut Model, arg: &str) -> Vec<Effect> {
         }
     };
     m.queue.set_sort(s);
-    let text = sorted_text(m.lang, s);
-    say(m, Severity::Info, &text);
-    Vec::new()
+    super::sorting::sorted(m)
 }
 
 /// `:club-level L`: the club pane's fetch level (the club is read again at it).

@@ -16,10 +16,13 @@ use crate::i18n::tr;
 /// Approve, decline or delete: marked rows after one confirmation; else the selected row
 /// (delete always asks).
 pub(super) fn decide(m: &mut Model, action: RowAction) -> Vec<Effect> {
-    if super::capability::refuse_decision(m, action) {
+    if super::capability::refuse_decision(m, action) || refuse_signed_out(m, action) {
         return Vec::new();
     }
     let marked = m.queue.marked_ids();
+    if action == RowAction::Delete && refuse_delete(m, &marked) {
+        return Vec::new();
+    }
     if !marked.is_empty() {
         let visible: HashSet<Uuid> = m
             .queue
@@ -104,12 +107,51 @@ pub(super) fn decide(m: &mut Model, action: RowAction) -> Vec<Effect> {
     fx
 }
 
+/// Refuses a decision, without a call, while no session can send it (no token, or the
+/// server said the session is over): the status line says which key signs in. Decisions
+/// held already wait for the sign-in. True when refused.
+fn refuse_signed_out(m: &mut Model, action: RowAction) -> bool {
+    if m.has_token && !m.session_expired {
+        return false;
+    }
+    let text = crate::tr!(
+        m.lang,
+        "status-sign-in-first",
+        action = verb(m.lang, action),
+        key = super::sign_in_key(m)
+    );
+    say(m, Severity::Error, &text);
+    true
+}
+
+/// Refuses a delete, without a call, that the server never lets this account make (the
+/// core's rule, [`crate::ops::permit::may_delete`]: a teacher never; a student only their
+/// own request): on the selected row, or on every marked row. True when refused.
+fn refuse_delete(m: &mut Model, marked: &[Uuid]) -> bool {
+    let allowed = if marked.is_empty() {
+        m.may_delete(m.queue.selected())
+    } else {
+        marked.iter().any(|id| m.may_delete(m.queue.get(*id)))
+    };
+    if allowed {
+        return false;
+    }
+    let text = tr(m.lang, "status-delete-not-allowed");
+    say(m, Severity::Error, &text);
+    true
+}
+
 /// The confirmed decision on `ids` (from the confirmation pop-up): rows that can no longer
 /// take it are left out; two or more make a bulk task with its own progress.
 pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effect> {
-    if super::capability::refuse_decision(m, action) {
+    if super::capability::refuse_decision(m, action) || refuse_signed_out(m, action) {
         return Vec::new();
     }
+    // A delete goes only where the server may let this account make it.
+    let ids: Vec<Uuid> = ids
+        .into_iter()
+        .filter(|id| action != RowAction::Delete || m.may_delete(m.queue.get(*id)))
+        .collect();
     let (unsettled, ids): (Vec<Uuid>, Vec<Uuid>) = ids
         .into_iter()
         .partition(|id| m.unsettled.get(*id).is_some());
@@ -203,6 +245,8 @@ pub(super) fn start(
                     done: 0,
                     failed: 0,
                     unknown: 0,
+                    already: 0,
+                    conflicts: 0,
                     seq,
                     started: m.now,
                 });

@@ -111,6 +111,13 @@ pub(super) fn fetch_unloaded(m: &mut Model) -> Vec<Effect> {
 /// Reloads the listing from page 1 and re-reads every known row. The status line says
 /// "refreshing…" until the first answer.
 pub(super) fn refresh(m: &mut Model) -> Vec<Effect> {
+    refresh_as(m, false)
+}
+
+/// [`refresh`], `auto` for the automatic one: it speaks on the status line only where
+/// nothing more important stands there (`Model::refresh_speaks`).
+pub(super) fn refresh_as(m: &mut Model, auto: bool) -> Vec<Effect> {
+    m.activities.refresh_auto = auto;
     let mut fx = Vec::new();
     if !matches!(m.user, Loadable::Loaded(_) | Loadable::Loading) {
         m.user = Loadable::Loading;
@@ -423,11 +430,14 @@ pub(super) fn on_list_page(
 /// "N pending requests loaded of T": after a refresh, at the first load when nothing was
 /// said yet (a restored filter or a warning stays readable), and as later pages update it.
 fn say_loaded(m: &mut Model, first_load: bool) {
-    let refreshed = m.activities.refreshing.take().is_some();
+    let speaks = m.refresh_speaks();
+    let refreshed = m.activities.refreshing.take().is_some() && speaks;
+    m.activities.refresh_auto = false;
     let current = m.notice.as_ref();
     // At the first load, an error said before it (the load failed and was tried again)
     // no longer stands: the queue is here (the activity log keeps the failure).
-    let nothing_said = current.is_none_or(|n| first_load && n.severity == Severity::Error);
+    let nothing_said =
+        current.is_none_or(|n| first_load && n.severity == Severity::Error && !n.start_warning);
     let update_count = current.is_some_and(|n| n.about_listing);
     if refreshed || (first_load && nothing_said) || update_count {
         let n = listed_pending(m);
@@ -469,7 +479,9 @@ pub(super) fn on_reread(
                     item.marked = false;
                 }
             }
-            if m.activities.refreshing.take().is_some() {
+            let speaks = m.refresh_speaks();
+            m.activities.refresh_auto = false;
+            if m.activities.refreshing.take().is_some() && speaks {
                 let text = tr(m.lang, "status-refreshed");
                 say(m, Severity::Success, &text);
             }

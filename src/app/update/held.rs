@@ -41,9 +41,13 @@ pub(super) fn hold(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effe
 }
 
 /// On a tick: sends every decision whose grace period has ended (not while the quit
-/// question is open: the moderator is deciding what happens to them).
+/// question is open: the moderator is deciding what happens to them; nor while the session
+/// is over: they wait for the sign-in, [`after_sign_in`]).
 pub(super) fn send_due(m: &mut Model) -> Vec<Effect> {
-    if m.held.is_empty() || matches!(m.popup, Some(Popup::QuitHeld | Popup::ResumeHeld)) {
+    if m.held.is_empty()
+        || matches!(m.popup, Some(Popup::QuitHeld | Popup::ResumeHeld))
+        || waits_for_sign_in(m)
+    {
         return Vec::new();
     }
     let due = m.held.take_due(m.now);
@@ -51,9 +55,90 @@ pub(super) fn send_due(m: &mut Model) -> Vec<Effect> {
 }
 
 /// Sends every held decision now (on a hang-up or SIGTERM, or "send now" on quitting).
+/// With the session over they cannot be sent: they are audited as not sent (`undone`).
 pub(super) fn flush(m: &mut Model) -> Vec<Effect> {
+    if waits_for_sign_in(m) {
+        return discard_all(m, Why::SessionExpired);
+    }
     let all = m.held.take_all();
     send(m, all)
+}
+
+/// After another account signed in: says how many decisions held by the last one were not
+/// sent (after "signed in", so it stands on the status line; the log keeps both).
+pub(super) fn tell_not_sent(m: &mut Model) {
+    let n = std::mem::take(&mut m.not_sent_on_switch);
+    if n > 0 {
+        let text = crate::tr!(m.lang, "status-held-other-account", n = n);
+        say(m, Severity::Error, &text);
+    }
+}
+
+/// True while held decisions cannot be sent: no token, or the server said the session is
+/// over. They wait for the sign-in.
+pub(super) fn waits_for_sign_in(m: &Model) -> bool {
+    !m.has_token || m.session_expired
+}
+
+/// A decision the server refused with a 401 because the session was over (it was not
+/// applied): held again, due at once, so it is sent after the sign-in, as the moderator
+/// meant it (or audited as not sent if they quit first). Left out of a bulk task's count.
+pub(super) fn hold_for_sign_in(m: &mut Model, action: RowAction, id: Uuid) {
+    if let Some(item) = m.queue.get_mut(id) {
+        item.state = RowState::Acting(action);
+        item.error = None;
+    }
+    if let Some(b) = m.activities.bulk.as_mut()
+        && b.ids.remove(&id)
+    {
+        b.total = b.total.saturating_sub(1);
+        if b.done >= b.total {
+            m.activities.bulk = None;
+        }
+    }
+    let seq = m.next_seq();
+    m.held.push(HeldDecision {
+        action,
+        ids: vec![id],
+        send_at: m.now,
+        bulk: false,
+        seq,
+    });
+}
+
+/// A decision sent with a token that was replaced before the server refused it (401): it
+/// was not applied, and is not sent again under the token in use (maybe another
+/// account's). Audited as not sent (`undone`); its row is pending again.
+pub(super) fn not_sent(m: &mut Model, action: RowAction, id: Uuid) -> Vec<Effect> {
+    let d = HeldDecision {
+        action,
+        ids: vec![id],
+        send_at: m.now,
+        bulk: false,
+        seq: 0,
+    };
+    take_back(m, &d, Why::SessionExpired)
+}
+
+/// A token was taken. The same account as before: the decisions held while the session was
+/// over go on (due ones at the next tick; all at once when "send now" on quitting waits for
+/// them). Another account: none of them is sent under it; each is audited as not sent and
+/// its row is pending again.
+pub(super) fn after_sign_in(m: &mut Model, same_account: bool) -> Vec<Effect> {
+    if m.held.is_empty() {
+        return Vec::new();
+    }
+    if !same_account {
+        // Said once the new account is read (`tell_not_sent`), last on the status line.
+        m.not_sent_on_switch = m.held.requests();
+        return discard_all(m, Why::OtherAccount);
+    }
+    if m.quit_when_sent {
+        let mut fx = flush(m);
+        fx.extend(quit_if_sent(m));
+        return fx;
+    }
+    Vec::new()
 }
 
 fn send(m: &mut Model, decisions: Vec<HeldDecision>) -> Vec<Effect> {
@@ -105,6 +190,10 @@ pub(super) enum Why {
     Discarded,
     /// "Discard" back from a suspend.
     DiscardedOnResume,
+    /// The session was over (a hang-up while it waited for the sign-in).
+    SessionExpired,
+    /// Another account signed in while it was held.
+    OtherAccount,
 }
 
 impl Why {
@@ -114,6 +203,8 @@ impl Why {
             Why::ForceQuit => "log-why-force-quit",
             Why::Discarded => "log-why-discarded",
             Why::DiscardedOnResume => "log-why-discarded-resume",
+            Why::SessionExpired => "log-why-session-expired",
+            Why::OtherAccount => "log-why-other-account",
         };
         tr(lang, key)
     }
@@ -218,6 +309,19 @@ pub(super) fn ask_on_quit(m: &mut Model) -> Vec<Effect> {
 /// waits for the server (`q` twice quits before that).
 pub(super) fn send_now_and_quit(m: &mut Model) -> Vec<Effect> {
     m.popup = None;
+    if waits_for_sign_in(m) {
+        // They cannot go before the sign-in: they wait for it, then go, then it quits.
+        m.quit_when_sent = true;
+        m.quit_since = Some(m.now);
+        let text = crate::tr!(
+            m.lang,
+            "status-quit-waits-sign-in",
+            key = super::sign_in_key(m),
+            n = m.held.requests()
+        );
+        say(m, Severity::Error, &text);
+        return Vec::new();
+    }
     let mut fx = flush(m);
     m.quit_when_sent = true;
     m.quit_since = Some(m.now);

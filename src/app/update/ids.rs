@@ -24,6 +24,18 @@ pub(super) fn on_paste(m: &mut Model, text: &str) -> Vec<Effect> {
     let field = match m.popup.as_mut() {
         Some(p) => p.input_mut(),
         None if m.focus == Pane::Club && m.club.editing => Some(&mut m.club.input),
+        // A pasted sign-in token (what the sign-in page shows) opens the sign-in pop-up
+        // with it, for Enter to check: pasting it is asking to sign in. Nothing is sent yet.
+        None if looks_like_token(text) => {
+            let mut popup = super::sign_in_popup(m, None);
+            if let Some(input) = popup.input_mut() {
+                for c in flat.trim().chars() {
+                    input.handle(InputRequest::InsertChar(c));
+                }
+            }
+            m.popup = Some(popup);
+            return Vec::new();
+        }
         // Pasting ids anywhere adds them: the quickest way to build a queue.
         None => return add_ids(m, text, &IdsFrom::Paste),
     };
@@ -37,6 +49,16 @@ pub(super) fn on_paste(m: &mut Model, text: &str) -> Vec<Effect> {
         m.queue.set_filter(&text);
     }
     Vec::new()
+}
+
+/// True for a pasted sign-in token: a JWT (`eyJ…`, three parts), raw or after `Bearer `,
+/// or the sign-in page's JSON with its `access_token` (api-notes.md), that the token parser
+/// takes. Ids and other text are not.
+fn looks_like_token(text: &str) -> bool {
+    let t = text.trim();
+    let raw = t.strip_prefix("Bearer ").unwrap_or(t);
+    let jwt = raw.starts_with("eyJ") && raw.split('.').count() == 3;
+    (jwt || t.starts_with('{')) && crate::api::parse_pasted_token(text).is_ok()
 }
 
 /// Adds the valid ids of `text` to the queue (a row already listed becomes one added by

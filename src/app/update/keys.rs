@@ -100,7 +100,7 @@ pub(super) fn ignore_unseen(m: &mut Model) -> Vec<Effect> {
 /// The action of `k` in the focused pane; with `thai_keys`, a Thai character no binding
 /// names is tried as the key it sits on in the Kedmanee layout (ฟ is `a`, ป is `x`), so a
 /// keyboard left on the Thai layout does not get in the way. Only ever outside text fields.
-fn lookup(m: &Model, k: &Key) -> Option<Action> {
+pub(super) fn lookup(m: &Model, k: &Key) -> Option<Action> {
     let scope = m.focus.scope();
     m.keymap.lookup(scope, k).or_else(|| {
         let KeyCode::Char(c) = k.code else {
@@ -232,7 +232,13 @@ fn open_popup(m: &mut Model, a: Action) -> Vec<Effect> {
         Action::AddIds => Popup::AddIds {
             input: Input::default(),
         },
-        Action::SignIn => sign_in_popup(m, None),
+        Action::SignIn => {
+            // Opened after the session ended: the pop-up says why it is asked.
+            let why = m
+                .session_expired
+                .then(|| tr(m.lang, "status-session-expired"));
+            sign_in_popup(m, why)
+        }
         Action::Filter => {
             let before = m.queue.filter().to_owned();
             Popup::Filter {
@@ -267,12 +273,11 @@ fn pane_action(m: &mut Model, a: Action) {
     }
 }
 
-/// Moves to the next sort order and says which it is.
+/// Moves to the next sort order and says which it is; a sort other than the server's order
+/// loads the rest of the listing first ([`super::sorting`]).
 fn next_sort(m: &mut Model) -> Vec<Effect> {
     m.queue.set_sort(m.queue.sort().next());
-    let text = super::commands::sorted_text(m.lang, m.queue.sort());
-    say(m, Severity::Info, &text);
-    Vec::new()
+    super::sorting::sorted(m)
 }
 
 fn open(m: &mut Model, popup: Popup) -> Vec<Effect> {

@@ -11,9 +11,14 @@ use crate::app::msg::ApiAnswer;
 use crate::i18n::Lang;
 
 /// The error in words (in `lang`, for the header) when it says the server could not be
-/// reached (no connection, no answer in time); `None` for an answer, even a refusal.
+/// reached (no connection, no answer in time), or that what answered is not the club
+/// service (a wrong base URL: never shown online); `None` for an answer, even a refusal.
 fn unreachable(lang: Lang, e: &ApiError) -> Option<String> {
-    matches!(e, ApiError::Connect { .. } | ApiError::Timeout { .. }).then(|| e.describe(lang))
+    matches!(
+        e,
+        ApiError::Connect { .. } | ApiError::Timeout { .. } | ApiError::NotTheService { .. }
+    )
+    .then(|| e.describe(lang))
 }
 
 /// Applies an answer ([`answers::on_api`]); then the header follows it (offline when the

@@ -7,7 +7,8 @@
 //! [`club`] (club lookup and contacts), [`ids`] (ids added by hand, paste, restore),
 //! [`held`] (the grace period before a decision is sent, undo), [`marking`] (mark all).
 //! [`capability`] (whether approve and decline exist here), [`scope`] (the listing's scope
-//! across starts), [`paging`] (`G` while pages load), [`link`] (online, offline, retries).
+//! across starts), [`paging`] (`G` while pages load), [`link`] (online, offline, retries),
+//! [`sorting`] (a sort loads the whole scope first).
 
 mod answers;
 mod capability;
@@ -23,6 +24,7 @@ mod marking;
 mod paging;
 mod popups;
 mod scope;
+mod sorting;
 mod verdict;
 
 use tui_input::Input;
@@ -36,6 +38,7 @@ use crate::i18n::{Lang, tr};
 
 pub use commands::{COMMANDS, command_help};
 pub use fetch::{PAGE_AHEAD, PREFETCH_AHEAD, REREAD_CHUNK};
+pub use sorting::SORT_ALL_CAP;
 
 /// The effects to run at start: read the current user (which then scopes the listing) and,
 /// with a token, probe whether approve and decline exist, at the same time. (A saved scope
@@ -45,8 +48,9 @@ pub fn start(m: &mut Model) -> Vec<Effect> {
     let mut fx = vec![call(m, Awaiting::User, ApiCall::CurrentUser)];
     fx.extend(capability::probe(m));
     if !m.has_token {
-        m.popup = Some(sign_in_popup(m, None));
-        let text = tr(m.lang, "status-no-token");
+        // The sign-in pop-up opens when asked (the header and this line say which key): a
+        // key typed at start never lands in a masked field.
+        let text = crate::tr!(m.lang, "status-no-token-press", key = sign_in_key(m));
         say(m, Severity::Info, &text);
     }
     fx
@@ -148,11 +152,16 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             if m.listing.loading || m.session_expired {
                 Vec::new()
             } else {
-                fetch::refresh(m)
+                // Quiet: it speaks only where nothing more important stands on the status
+                // line (`Model::refresh_speaks`).
+                fetch::refresh_as(m, true)
             }
         }
-        Msg::Pace { slowed, .. } => {
+        Msg::Pace {
+            slowed, in_flight, ..
+        } => {
             m.server_slow = slowed;
+            m.sent = Some(in_flight);
             Vec::new()
         }
         Msg::Retry(now) => {
@@ -168,16 +177,18 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Warning(w) => {
-            let text = crate::tr!(m.lang, "status-warning", warning = w.text(m.lang));
-            let warning = tr(m.lang, "log-detail-warning");
-            log(
-                m,
-                "start",
-                None,
-                crate::text::clean(&text, 200),
-                Err(warning),
-            );
+            // The log: "warning  secret file check failed: the token file ... can be read by
+            // other users (mode 644): run chmod 600 ... so that only you can read it".
+            let sentence = w.text(m.lang);
+            let check = tr(m.lang, "log-warning-check");
+            log(m, "warning", None, check, Err(sentence.clone()));
+            // The status line keeps it until something newer is said (the first load does
+            // not replace it).
+            let text = crate::tr!(m.lang, "status-warning", warning = sentence);
             say(m, Severity::Error, &text);
+            if let Some(n) = m.notice.as_mut() {
+                n.start_warning = true;
+            }
             Vec::new()
         }
         Msg::Api { request_id, answer } => match m.calls.finish(request_id) {
@@ -230,9 +241,11 @@ fn on_answer(m: &mut Model, awaiting: Awaiting, answer: super::msg::ApiAnswer) -
         _ => None,
     };
     let mut fx = link::on_answer(m, awaiting, answer);
+    tell_expired(m);
     fx.extend(verdict::settle_unknown(m, &read));
     if let Some(ok) = page {
         fx.extend(marking::on_page(m, ok));
+        fx.extend(sorting::on_page(m, ok));
     }
     fx.extend(held::quit_if_sent(m));
     fx.extend(link::resend_lost(m));
@@ -276,6 +289,7 @@ fn say(m: &mut Model, severity: Severity, text: &str) {
         severity,
         seq,
         about_listing: false,
+        start_warning: false,
     });
 }
 
@@ -377,17 +391,45 @@ fn note_error(m: &mut Model, e: &ApiError) {
     }
     if let ApiError::Unauthorized { kind, .. } = e
         && kind.needs_sign_in()
+        && !m.session_expired
     {
-        let first = !m.session_expired;
+        // The sign-in pop-up does not open by itself: keys the moderator meant for the
+        // queue (typed before the screen changed) must never land in its masked field. The
+        // header and the status line say which key signs in; decisions wait for it.
         m.session_expired = true;
-        if first && m.popup.is_none() {
-            let why = match kind {
-                AuthErrorKind::MissingToken => "status-needs-token",
-                _ => "status-session-expired",
-            };
-            m.popup = Some(sign_in_popup(m, Some(tr(m.lang, why))));
-        }
+        m.expired_now = Some(*kind);
     }
+}
+
+/// Once an answer said the session is over: the status line says so last (after what the
+/// answer itself said, which the log keeps), with the key that signs in and what waits.
+fn tell_expired(m: &mut Model) {
+    let Some(kind) = m.expired_now.take() else {
+        return;
+    };
+    if !m.session_expired {
+        return;
+    }
+    let key = sign_in_key(m);
+    let text = match kind {
+        AuthErrorKind::MissingToken => crate::tr!(m.lang, "status-needs-token-press", key = key),
+        _ if m.held.is_empty() => crate::tr!(m.lang, "status-session-expired-press", key = key),
+        _ => crate::tr!(
+            m.lang,
+            "status-session-expired-held",
+            key = key,
+            n = m.held.requests()
+        ),
+    };
+    say(m, Severity::Error, &text);
+}
+
+/// The key that opens the sign-in pop-up, for messages ("press S to sign in").
+fn sign_in_key(m: &Model) -> String {
+    m.keymap
+        .key_for(super::keymap::Scope::Queue, super::Action::SignIn)
+        .map(|k| k.to_string())
+        .unwrap_or_else(|| "S".to_owned())
 }
 
 /// Records a successful answer: online, and the server's `api_version`.
@@ -451,6 +493,8 @@ fn effect_words(lang: Lang, what: LocalEffect) -> String {
 fn sign_in_popup(m: &Model, error: Option<String>) -> Popup {
     Popup::SignIn {
         input: Input::default(),
+        // Unticked unless the configuration or this session's last sign-in asked to save
+        // (shared school computers: a saved token signs in the next person at the desk).
         save: m.save_token,
         can_save: m.can_save_token,
         error,

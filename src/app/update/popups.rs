@@ -19,7 +19,11 @@ pub(super) fn on_popup_key(m: &mut Model, k: Key) -> Vec<Effect> {
             super::clamp_scrolls(m);
             fx
         }
+        None if starts_token_with_sign_in_key(m, &k) => Vec::new(),
         None => {
+            let Some(popup) = m.popup.as_mut() else {
+                return Vec::new();
+            };
             let edited = popup.input_mut().is_some_and(|input| edit(input, &k));
             if edited {
                 after_edit(m);
@@ -27,6 +31,16 @@ pub(super) fn on_popup_key(m: &mut Model, k: Key) -> Vec<Effect> {
             Vec::new()
         }
     }
+}
+
+/// True for the key that opens the sign-in pop-up (`S`) typed into its empty token field:
+/// the moderator pressed it twice, or before the pop-up was drawn. A token never starts with
+/// it (a JWT starts `eyJ`, the sign-in page's JSON with `{`), so it is not typed.
+fn starts_token_with_sign_in_key(m: &Model, k: &Key) -> bool {
+    let Some(Popup::SignIn { input, .. }) = m.popup.as_ref() else {
+        return false;
+    };
+    input.value().is_empty() && super::keys::lookup(m, k) == Some(crate::app::Action::SignIn)
 }
 
 /// Keeps what follows the text as it is typed: the filter applies at once, the help

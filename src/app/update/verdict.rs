@@ -25,6 +25,10 @@ enum Counted {
     Done,
     Failed,
     Unknown,
+    /// Someone else had made the same decision.
+    Already,
+    /// Someone else had made the opposite decision.
+    Conflict,
 }
 
 /// Applies the answer to a decision on `id`.
@@ -39,6 +43,21 @@ pub(super) fn on_action_answer(
         && let Err(e) = r
     {
         return refused_by_route(m, id, action, route, e);
+    }
+    if let Some(e) = answer.error()
+        && matches!(e, ApiError::Unauthorized { kind, .. } if kind.needs_sign_in())
+    {
+        // The session was over: the server refused it before anything else, so it was not
+        // applied. It waits for the sign-in and then goes, as the moderator meant it; sent
+        // with a token replaced since (maybe another account's), it is not sent again.
+        let e = e.clone();
+        if super::stale_unauthorised(m, &e) {
+            count_in_bulk(m, id, Counted::Failed);
+            return super::held::not_sent(m, action, id);
+        }
+        note_error(m, &e);
+        super::held::hold_for_sign_in(m, action, id);
+        return Vec::new();
     }
     let result: Result<Option<ClubRequest>, ApiError> = match answer {
         ApiAnswer::Updated(r) => r.map(|reply| {
@@ -57,8 +76,11 @@ pub(super) fn on_action_answer(
     let label = label_of(m, id);
     let (mut fx, counted) = match result {
         Ok(answer) => (confirmed(m, id, action, answer, &label), Counted::Done),
-        Err(e) if answer_lost(&e) => (lost(m, id, action, e, &label), Counted::Unknown),
-        Err(e) => (refused(m, id, action, e, &label), Counted::Failed),
+        Err(e) => match e.already_decided() {
+            Some(status) => already(m, id, action, status, &label),
+            None if answer_lost(&e) => (lost(m, id, action, e, &label), Counted::Unknown),
+            None => (refused(m, id, action, e, &label), Counted::Failed),
+        },
     };
     fx.extend(count_in_bulk(m, id, counted));
     fx
@@ -107,6 +129,69 @@ fn confirmed(
         say(m, Severity::Success, &format!("{label}: {shown}"));
     }
     fx
+}
+
+/// The server refused the decision because someone else had decided the request first
+/// (403 "already been approved|declined", [`ApiError::already_decided`]): the row takes the
+/// server's status, keeps no mark (nothing to retry), and the audit says `already` (the same
+/// decision: the request is as the moderator wanted) or `conflict` (the opposite, shown as
+/// such on the row and the status line). Not a failure.
+fn already(
+    m: &mut Model,
+    id: Uuid,
+    action: RowAction,
+    status: MembershipStatus,
+    label: &str,
+) -> (Vec<Effect>, Counted) {
+    let lang = m.lang;
+    let (outcome, english) = crate::ops::audit::already_line(action, &status);
+    let was_listed_pending = m.queue.get(id).is_some_and(|i| {
+        i.origin == Origin::Listing && i.status() == Some(&MembershipStatus::Pending)
+    });
+    if was_listed_pending && let Some(t) = m.listing.total.as_mut() {
+        *t = t.saturating_sub(1);
+    }
+    let word = status_word(lang, &status);
+    let conflict = outcome == Outcome::Conflict;
+    if let Some(item) = m.queue.get_mut(id) {
+        item.state = RowState::Ready;
+        item.marked = false;
+        item.read_error = None;
+        if let Some(r) = item.request.as_mut() {
+            r.membership_status = Some(status.clone());
+        }
+        item.error = conflict.then(|| {
+            tr!(
+                lang,
+                "error-already-conflict",
+                status = word.as_str(),
+                action = verb(lang, action)
+            )
+        });
+    }
+    let (key, severity) = if conflict {
+        ("status-already-conflict", Severity::Error)
+    } else {
+        ("status-already-same", Severity::Success)
+    };
+    let text = tr!(
+        lang,
+        key,
+        label = label,
+        status = word.as_str(),
+        action = verb(lang, action)
+    );
+    push_log(m, action, id, label, outcome, &text);
+    if m.activities.bulk.is_none() {
+        say(m, severity, &text);
+    }
+    let fx = vec![audit_entry(m, action.verb(), id, outcome, Some(english))];
+    let counted = if conflict {
+        Counted::Conflict
+    } else {
+        Counted::Already
+    };
+    (fx, counted)
 }
 
 fn refused(m: &mut Model, id: Uuid, action: RowAction, e: ApiError, label: &str) -> Vec<Effect> {
@@ -372,21 +457,41 @@ fn count_in_bulk(m: &mut Model, id: Uuid, counted: Counted) -> Vec<Effect> {
         Counted::Done => {}
         Counted::Failed => b.failed += 1,
         Counted::Unknown => b.unknown += 1,
+        Counted::Already => b.already += 1,
+        Counted::Conflict => b.conflicts += 1,
     }
     b.seq = seq;
     if b.done < b.total {
         return Vec::new();
     }
     let (done, total, failed, unknown, act) = (b.done, b.total, b.failed, b.unknown, b.action);
+    let (already, conflicts) = (b.already, b.conflicts);
     m.activities.bulk = None;
     let lang = m.lang;
     let mut text = tr!(
         lang,
         "status-bulk-summary",
         action = verb(lang, act),
-        ok = done - failed - unknown,
+        ok = done - failed - unknown - already - conflicts,
         total = total
     );
+    if already > 0 {
+        let status = act
+            .status()
+            .map(|s| status_word(lang, &s))
+            .unwrap_or_default();
+        let more = tr!(
+            lang,
+            "status-bulk-summary-already",
+            n = already,
+            status = status
+        );
+        text.push_str(&format!(", {more}"));
+    }
+    if conflicts > 0 {
+        let more = tr!(lang, "status-bulk-summary-conflicts", n = conflicts);
+        text.push_str(&format!(", {more}"));
+    }
     if failed > 0 {
         let more = tr!(
             lang,
@@ -400,7 +505,7 @@ fn count_in_bulk(m: &mut Model, id: Uuid, counted: Counted) -> Vec<Effect> {
         let more = tr!(lang, "status-bulk-summary-unknown", n = unknown);
         text.push_str(&format!(", {more}"));
     }
-    let severity = if failed + unknown == 0 {
+    let severity = if failed + unknown + conflicts == 0 {
         Severity::Success
     } else {
         Severity::Error

@@ -40,6 +40,8 @@ pub(in crate::ui) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme
                 Outcome::Failed => ("log-outcome-failed", theme.error()),
                 Outcome::Unknown => ("log-outcome-unknown", theme.warn()),
                 Outcome::Undone => ("log-outcome-undone", theme.dim()),
+                Outcome::Already => ("log-outcome-already", theme.dim()),
+                Outcome::Conflict => ("log-outcome-conflict", theme.error()),
             };
             let mark = tr(m.lang, mark);
             let extra = e

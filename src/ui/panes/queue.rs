@@ -38,9 +38,11 @@ pub(super) fn status_cell(
             let progress = words::progress(m.lang, *a);
             let verb = progress.trim_end_matches('…');
             let text = match m.held().for_request(item.id) {
-                // Due but still held (the quit question is open): no countdown at zero; the
-                // status line says it waits for the answer.
-                Some(d) if d.seconds_left(m.now) == 0 => progress.clone(),
+                // Due but still held (the quit question is open, or the sign-in is awaited):
+                // not sent, so "held", never "approving…".
+                Some(d) if d.seconds_left(m.now) == 0 || m.session_expired() || !m.has_token() => {
+                    tr!(m.lang, "row-held-unsent", action = d.action.verb())
+                }
                 Some(d) if long => {
                     let undo = m
                         .keymap
@@ -256,16 +258,21 @@ fn bottom_parts<'a>(m: &Model, theme: &Theme) -> Vec<(u8, Span<'a>)> {
             Span::styled(format!(" /{} ", clean(q.filter(), 30)), theme.warn()),
         ));
     }
-    bottom.push((
-        1,
-        Span::styled(
-            format!(
-                " {} ",
-                tr!(m.lang, "queue-sort", order = q.sort().label_in(m.lang))
-            ),
-            theme.dim(),
-        ),
-    ));
+    // A sort that covers only the loaded rows (the listing is past the sort's cap, a page
+    // failed, or the sort was restored at start) says so plainly.
+    let (sort, sort_style) = if m.sorts_loaded_only() {
+        let text = tr!(
+            m.lang,
+            "queue-sort-loaded-only",
+            order = q.sort().label_in(m.lang),
+            n = q.stats().pending
+        );
+        (text, theme.warn())
+    } else {
+        let text = tr!(m.lang, "queue-sort", order = q.sort().label_in(m.lang));
+        (text, theme.dim())
+    };
+    bottom.push((1, Span::styled(format!(" {sort} "), sort_style)));
     if let Some(at) = m.listing.refreshed_at {
         // Minutes, not seconds: a text that changed every second would be rewritten with
         // every key pressed (issue 13 item 3).
@@ -539,6 +546,13 @@ fn unnamed_student(lang: Lang, item: &QueueItem) -> String {
     {
         Some(Some(id)) => tr!(lang, "row-student-id", id = crate::app::model::short_id(id)),
         Some(None) => "—".to_owned(),
+        // Never read and not found on the server: the id it was asked by, so the moderator
+        // knows which one.
+        None if item.state == RowState::Gone => tr!(
+            lang,
+            "row-request-id",
+            id = crate::app::model::short_id(item.id)
+        ),
         None => "·".to_owned(),
     }
 }

@@ -502,14 +502,20 @@ fn configuration_errors_exit_2_in_both_faces_before_the_terminal() {
         );
     }
 
-    // The scripting subcommands do not read the keys: a dry run goes through.
+    // The scripting subcommands do not read the keys: a dry run that needs no server goes
+    // through.
     let out = run_bin(
         dir.path(),
         &[
-            "requests",
-            "approve",
-            "--dry-run",
+            "clubs",
+            "contact",
+            "add",
             "6f1c2a3b-0000-4000-8000-000000000001",
+            "--type",
+            "line",
+            "--value",
+            "@robot_club",
+            "--dry-run",
             "--config",
             keys,
         ],

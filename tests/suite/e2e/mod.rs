@@ -2,6 +2,7 @@
 //! bash, and as a scripting command; configuration through the binary; completion scripts
 //! in real shells. `cargo test --test suite e2e::`.
 
+mod budget;
 mod completions;
 mod config;
 mod phone;
@@ -9,3 +10,4 @@ mod pty;
 mod script;
 mod ssh;
 mod suspend;
+mod two_moderators;

@@ -253,6 +253,55 @@ async fn list_reads_every_page_in_id_order() {
     }
 }
 
+/// The README's pipe example, run as written by a shell: it approves the pending requests of
+/// the clubs the moderator staffs and no other (the server would refuse the others: not a
+/// staff member).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_readmes_pipe_example_approves_only_the_users_clubs() {
+    let d = start(0).await;
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    let line = readme
+        .lines()
+        .find(|l| {
+            l.starts_with("club-admin requests list")
+                && l.contains("| club-admin requests approve -")
+        })
+        .expect("the pipe example");
+    let line = line.split(" #").next().unwrap_or(line).trim();
+    let mine: HashSet<Uuid> = d.pending_for("moderator").into_iter().collect();
+    let bin = Bin::as_user(&d, "moderator");
+    let exe = std::path::Path::new(env!("CARGO_BIN_EXE_club-admin"));
+    let path = format!(
+        "{}:{}",
+        exe.parent().expect("bin dir").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let u = d.user("moderator").expect("moderator");
+    let out = tokio::process::Command::new("sh")
+        .args(["-c", line])
+        .env("PATH", path)
+        .env("XDG_STATE_HOME", bin.dir.path().join("state"))
+        .env("XDG_CONFIG_HOME", bin.dir.path().join("config"))
+        .env("CLUB_ADMIN_BASE_URL", &d.base_url)
+        .env("CLUB_ADMIN_API_KEY", &u.api_key)
+        .env("CLUB_ADMIN_TOKEN", &u.token)
+        .stdin(Stdio::null())
+        .output()
+        .await
+        .expect("sh");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{line}: {stderr}");
+    let approved: HashSet<Uuid> = bin
+        .audit()
+        .iter()
+        .filter(|e| e.action == "approve" && e.outcome.as_str() == "ok")
+        .map(|e| e.target)
+        .collect();
+    assert_eq!(approved, mine, "{line}");
+    assert!(!stderr.contains("HTTP 403"), "{stderr}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ids_chain_from_list_into_approve_on_standard_input() {
     let d = start(0).await;
@@ -509,7 +558,11 @@ async fn dry_run_says_what_would_be_sent_and_sends_nothing() {
         .run(&["requests", "delete", "--dry-run", &ids[0]], None)
         .await;
     assert_eq!(del.code, 0, "a dry run needs no --yes: {del:?}");
-    assert!(del.stdout.starts_with("DELETE\t"), "{del:?}");
+    assert!(
+        del.stdout
+            .starts_with(&format!("{}\twould send\tDELETE\t", ids[0])),
+        "{del:?}"
+    );
     let club = d.club_ids()[0].to_string();
     let contact = bin
         .run(
@@ -539,10 +592,168 @@ async fn dry_run_says_what_would_be_sent_and_sends_nothing() {
     assert!(bin.audit().is_empty());
 }
 
+/// A dry run and a run of the same ids: the dry run's exit code, and per id `would send` or
+/// the reason the run gives (`already approved: not sent`), with nothing sent.
+async fn dry_then_real(bin: &Bin, verb: &str, ids: &[String]) -> (Run, Run, Run) {
+    let mut args = vec!["requests", verb, "--dry-run", "--json"];
+    args.extend(ids.iter().map(String::as_str));
+    let json = bin.run(&args, None).await;
+    args[3] = "--table";
+    let table = bin.run(&args, None).await;
+    let mut args = vec!["requests", verb];
+    args.extend(ids.iter().map(String::as_str));
+    let real = bin.run(&args, None).await;
+    (json, table, real)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dry_run_makes_the_runs_reads_and_tells_per_id_what_the_run_would_do() {
+    let d = start(0).await;
+    let bin = Bin::as_user(&d, "moderator");
+    let p = d.pending_for("moderator");
+    let done = bin
+        .run(&["requests", "approve", &p[0].to_string()], None)
+        .await;
+    assert_eq!(done.code, 0, "{done:?}");
+    let ids = id_args(&[p[1], p[0]]);
+    let (json, table, real) = dry_then_real(&bin, "approve", &ids).await;
+    assert_eq!(json.code, 1, "the run's exit code: {json:?}");
+    assert_eq!(json.code, real.code, "{real:?}");
+    let plan = json.json();
+    assert_eq!(plan[0]["id"], ids[0].as_str());
+    assert_eq!(plan[0]["would_send"], true);
+    assert_eq!(plan[0]["method"], "PUT");
+    assert_eq!(plan[0]["body"]["data"]["status"], "approved");
+    assert_eq!(plan[1]["id"], ids[1].as_str());
+    assert_eq!(plan[1]["would_send"], false);
+    assert_eq!(plan[1]["reason"], "already approved");
+    assert!(
+        real.stderr
+            .contains(&format!("{}: already approved: not sent", ids[1])),
+        "{real:?}"
+    );
+    let lines = table.lines();
+    assert!(
+        lines[0].starts_with(&format!("{}  would send  PUT ", ids[0])),
+        "{table:?}"
+    );
+    assert_eq!(lines[1], format!("{}  not sent  already approved", ids[1]));
+    assert!(
+        table
+            .stderr
+            .contains("dry run: nothing was sent (1 of 2 requests would be approved, 1 not sent)"),
+        "{table:?}"
+    );
+    // Only the real run wrote: p[0] before, p[1] by the run.
+    assert_eq!(d.mutations().len(), 2, "{:?}", d.mutations());
+    assert_eq!(bin.audit().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dry_run_on_a_server_that_cannot_approve_exits_as_the_run_does() {
+    let d = demo::start(DemoOptions {
+        api_version: demo::ServiceVersion::V0_9,
+        ..DemoOptions::default()
+    })
+    .await
+    .expect("demo 0.9");
+    let bin = Bin::as_user(&d, "moderator");
+    let ids = id_args(&d.pending_for("moderator")[..2]);
+    let (json, table, real) = dry_then_real(&bin, "approve", &ids).await;
+    assert_eq!(
+        (json.code, table.code, real.code),
+        (3, 3, 3),
+        "{json:?} {real:?}"
+    );
+    for step in json.json().as_array().expect("array") {
+        assert_eq!(step["would_send"], false);
+        assert_eq!(
+            step["reason"],
+            "this server cannot approve or decline: it has no update route"
+        );
+    }
+    assert!(
+        table
+            .lines()
+            .iter()
+            .all(|l| l.contains("  not sent  this server cannot approve"))
+    );
+    assert!(d.mutations().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dry_run_of_a_teacher_says_the_account_cannot_approve() {
+    let d = start(0).await;
+    let bin = Bin::as_user(&d, "teacher");
+    let ids = id_args(&d.pending_for("moderator")[..1]);
+    let (json, _, real) = dry_then_real(&bin, "decline", &ids).await;
+    assert_eq!((json.code, real.code), (1, 1), "{json:?} {real:?}");
+    let reason = json.json()[0]["reason"].as_str().unwrap_or("").to_owned();
+    assert!(reason.contains("User is not a student"), "{json:?}");
+    assert!(real.stderr.contains("User is not a student"), "{real:?}");
+    assert!(d.mutations().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dry_run_says_a_status_it_could_not_read() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/auth/user"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(envelope(json!({
+            "id": Uuid::from_u128(7), "email": "s@school.example.ac.th", "role": "student",
+            "is_admin": false, "onboarded": true, "permissions": []
+        }))))
+        .mount(&server)
+        .await;
+    Mock::given(method("PUT"))
+        .and(path_regex(r"^/v1/clubs/requests/[0-9a-f-]+$"))
+        .respond_with(ResponseTemplate::new(404).set_body_json(json!({
+            "api_version": "0.8.4", "data": null, "meta": null,
+            "error": {"id": "1", "code": 404, "error_type": "entity_not_found", "detail": "Club request not found", "source": ""}
+        })))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/clubs/requests"))
+        .respond_with(ResponseTemplate::new(403).set_body_json(json!({
+            "api_version": "0.8.4", "data": null, "meta": null,
+            "error": {"id": "2", "code": 403, "error_type": "invalid_permission", "detail": "Insufficient permissions to perform this action", "source": ""}
+        })))
+        .mount(&server)
+        .await;
+    let bin = Bin::new(&server.uri(), Some("mysk_test_key"), Some("tok.en.x"));
+    let ids = id_args(&[Uuid::from_u128(1)]);
+    let (json, table, real) = dry_then_real(&bin, "approve", &ids).await;
+    assert_eq!((json.code, real.code), (1, 1), "{json:?} {real:?}");
+    assert!(
+        json.json()[0]["reason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("its status could not be read first (")),
+        "{json:?}"
+    );
+    assert!(
+        table
+            .stdout
+            .contains("  not sent  its status could not be read first")
+    );
+    let puts = server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|r| {
+            r.method.as_str() == "PUT"
+                && r.url.path() != format!("/v1/clubs/requests/{}", Uuid::nil())
+        })
+        .count();
+    assert_eq!(puts, 0, "only the probes were sent");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn delete_with_yes_and_show_of_a_missing_request() {
     let d = start(0).await;
-    let bin = Bin::as_user(&d, "moderator");
+    // An administrator: the service refuses a student moderator another student's request.
+    let bin = Bin::as_user(&d, "admin");
     let p = d.pending_for("moderator");
     let (gone, kept) = (p[0], p[1]);
     let run = bin
@@ -578,6 +789,60 @@ async fn delete_with_yes_and_show_of_a_missing_request() {
     let rows = show.json();
     assert_eq!(rows.as_array().map(Vec::len), Some(1));
     assert_eq!(rows[0]["id"], kept.to_string().as_str());
+}
+
+/// `clubs show` prints each contact's type and value at `default` and `detailed` from a
+/// server that nests contacts as the deployed service does (bare `{id}` below the descendant
+/// level `default`, api-notes.md; the demo answers so): JSON, TSV and the table.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clubs_show_prints_contact_types_and_values_at_every_level() {
+    let d = start(0).await;
+    let bin = Bin::as_user(&d, "moderator");
+    let club = d
+        .club_ids()
+        .into_iter()
+        .find(|c| !d.contact_values(*c).is_empty())
+        .expect("a club with contacts")
+        .to_string();
+    for level in ["default", "detailed"] {
+        let show = bin
+            .run(&["clubs", "show", &club, "--level", level, "--json"], None)
+            .await;
+        assert_eq!(show.code, 0, "{show:?}");
+        let contacts = show.json()["contacts"]
+            .as_array()
+            .cloned()
+            .expect("contacts");
+        assert!(!contacts.is_empty());
+        for c in &contacts {
+            assert!(
+                c["type"].is_string() && c["value"].is_string(),
+                "{level}: {c}"
+            );
+        }
+        let tsv = bin
+            .run(&["clubs", "show", &club, "--level", level], None)
+            .await;
+        for v in d.contact_values(club.parse().expect("uuid")) {
+            assert!(
+                tsv.lines().iter().any(|l| l.starts_with("contact\t")
+                    && l.ends_with(&format!("\t{v}"))
+                    && l.split('\t').nth(2).is_some_and(|t| !t.is_empty())),
+                "{level}: {v}: {tsv:?}"
+            );
+        }
+        let table = bin
+            .run(&["clubs", "show", &club, "--level", level, "--table"], None)
+            .await;
+        assert!(
+            table
+                .lines()
+                .iter()
+                .filter(|l| l.starts_with("contact "))
+                .all(|l| !l.contains(" ? ")),
+            "{level}: {table:?}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -732,6 +997,122 @@ async fn a_server_without_the_operation_exits_3_and_stops_sending() {
     let list = bin.run(&["requests", "list"], None).await;
     assert_eq!(list.code, 3, "{list:?}");
     assert!(list.stderr.contains("does not list"));
+}
+
+/// A listing page that answered 5xx is read again (the core's read backoff) instead of
+/// ending the listing: the deployed service answers 500 or 503 under load (api-notes.md).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_list_reads_a_page_again_after_a_5xx() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/clubs/requests"))
+        .respond_with(ResponseTemplate::new(500).set_body_json(json!({
+            "api_version": "0.8.4", "data": null, "meta": null,
+            "error": {"id": "3", "code": 500, "error_type": "internal_server_error", "detail": "Internal server error", "source": ""}
+        })))
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    let row = Uuid::from_u128(42);
+    Mock::given(method("GET"))
+        .and(path("/v1/clubs/requests"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "api_version": "0.8.4", "error": null,
+            "data": [{"id": row, "membership_status": "pending", "year": 2026}],
+            "meta": {"timestamp": "2026-11-22T08:20:31Z",
+                     "pagination": {"first_p": 1, "last_p": 1, "next_p": null, "prev_p": null, "size": 50, "total": 1}}
+        })))
+        .mount(&server)
+        .await;
+    let bin = Bin::new(&server.uri(), Some("mysk_test_key"), Some("tok.en.x"));
+    let run = bin.run(&["requests", "list", "--ids"], None).await;
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.ids(), vec![row]);
+    let pages = server.received_requests().await.unwrap_or_default().len();
+    assert_eq!(pages, 2, "the failed page once, then again");
+}
+
+/// A revoked API key (the deployed service answers 401 `missing_api_key` to a key it does
+/// not know): `whoami` says the key was refused, not that none was sent; exit 2.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_revoked_key_is_said_to_be_refused() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(401).set_body_json(json!({
+            "api_version": "0.8.4", "data": null, "meta": null,
+            "error": {"id": "4", "code": 401, "error_type": "missing_api_key", "detail": "Missing API Key", "source": "/auth/user"}
+        })))
+        .mount(&server)
+        .await;
+    let bin = Bin::new(&server.uri(), Some("mysk_revoked_key"), Some("tok.en.x"));
+    let run = bin.run(&["whoami"], None).await;
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("the API key was refused (unknown, revoked or expired)"),
+        "{run:?}"
+    );
+    assert!(!run.stderr.contains("no API key was sent"), "{run:?}");
+}
+
+/// A base URL that names another server: `whoami` and `requests approve` say it is not the
+/// club service (exit 2) and send no decision.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_is_not_the_club_service_is_said_so() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_string("<html><body>Welcome to nginx!</body></html>"),
+        )
+        .mount(&server)
+        .await;
+    let bin = Bin::new(&server.uri(), Some("mysk_test_key"), Some("tok.en.x"));
+    let run = bin.run(&["whoami"], None).await;
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr.contains("this server is not the club service")
+            && run.stderr.contains("check the base URL")
+            && run.stderr.contains("Welcome to nginx!"),
+        "{run:?}"
+    );
+    let run = bin
+        .run(
+            &["requests", "approve", &Uuid::from_u128(1).to_string()],
+            None,
+        )
+        .await;
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr.contains("this server is not the club service"),
+        "{run:?}"
+    );
+    let puts = server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|r| r.method.as_str() == "PUT")
+        .count();
+    assert_eq!(puts, 0, "not even the probe: the user read told first");
+
+    // A web server's 404 page for /auth/user (a path without an id): not the service either.
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(
+            ResponseTemplate::new(404).set_body_string("<html><body>404 Not Found</body></html>"),
+        )
+        .mount(&server)
+        .await;
+    let bin = Bin::new(&server.uri(), Some("mysk_test_key"), Some("tok.en.x"));
+    let run = bin.run(&["whoami"], None).await;
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("this server is not the club service: its answer (HTTP 404)"),
+        "{run:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1030,6 +1411,117 @@ mod on_a_terminal {
         assert!(rows > 5, "rows with Thai names were drawn:\n{text}");
     }
 
+    /// Ctrl-C before anything is sent (at the delete question; during the reads before an
+    /// approve) leaves with code 130 and one line saying nothing was sent, in English and
+    /// Thai; the request is untouched and nothing is audited.
+    #[test]
+    fn ctrl_c_before_anything_is_sent_says_nothing_was_sent() {
+        let rt = runtime();
+        let d = demo_with(&rt, Faults::default());
+        let p = d.pending_for("moderator");
+        for (locale, words) in [
+            ("en_US.UTF-8", "interrupted: nothing was sent"),
+            ("th_TH.UTF-8", "หยุดแล้ว: ยังไม่ได้ส่งอะไรออกไป"),
+        ] {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let mut cmd = pty::command(crate::common::CLUB_ADMIN, dir.path());
+            cmd.args(["requests", "delete", &p[0].to_string()]);
+            cmd.env("CLUB_ADMIN_BASE_URL", &d.base_url);
+            cmd.env("CLUB_ADMIN_API_KEY", &d.moderator().api_key);
+            cmd.env("CLUB_ADMIN_TOKEN", &d.moderator().token);
+            cmd.env("LC_ALL", locale);
+            let mut t = Pty::spawn(cmd, ROWS, COLS).owning(dir);
+            t.wait_for_text("[y/N]");
+            t.send(b"\x03");
+            let st = t.wait_exit();
+            assert_eq!((st.exit_code(), st.signal()), (130, None), "{}", t.screen());
+            assert!(t.screen().contains(words), "{locale}: {}", t.screen());
+            assert_eq!(d.request_status(p[0]), Some(MembershipStatus::Pending));
+        }
+        // During the reads before an approve: the server is slow to answer the user read.
+        d.set_faults(Faults {
+            latency: Duration::from_secs(20),
+            ..Faults::default()
+        });
+        let before = d.calls();
+        let mut t = tty(&d, &["requests", "approve", &p[1].to_string()]);
+        while d.calls() == before && t.exited().is_none() {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        t.send(b"\x03");
+        let st = t.wait_exit();
+        assert_eq!((st.exit_code(), st.signal()), (130, None), "{}", t.screen());
+        assert!(
+            t.screen().contains("interrupted: nothing was sent"),
+            "{}",
+            t.screen()
+        );
+        // A new contact, while the club is searched by name.
+        let before = d.calls();
+        let mut t = tty(
+            &d,
+            &[
+                "clubs",
+                "contact",
+                "add",
+                "robot",
+                "--type",
+                "line",
+                "--value",
+                "@robots_cc",
+            ],
+        );
+        while d.calls() == before && t.exited().is_none() {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        t.send(b"\x03");
+        let st = t.wait_exit();
+        assert_eq!((st.exit_code(), st.signal()), (130, None), "{}", t.screen());
+        assert!(
+            t.screen()
+                .contains("interrupted: nothing was sent, nothing changed"),
+            "{}",
+            t.screen()
+        );
+        assert!(d.writes_received().is_empty(), "{:?}", d.writes_received());
+    }
+
+    /// `--table` on a 45-column terminal (a phone): every request is one screen line, the
+    /// table cut to the width (cells end in `…`, Thai names cut between letters, never
+    /// within one), nothing wrapped.
+    #[test]
+    fn the_table_fits_a_45_column_terminal() {
+        let rt = runtime();
+        let d = demo_with(&rt, Faults::default());
+        let n = d.pending_for("moderator").len();
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut cmd = pty::command(crate::common::CLUB_ADMIN, dir.path());
+        cmd.args(["requests", "list", "--mine", "--table"]);
+        cmd.env("CLUB_ADMIN_BASE_URL", &d.base_url);
+        cmd.env("CLUB_ADMIN_API_KEY", &d.moderator().api_key);
+        cmd.env("CLUB_ADMIN_TOKEN", &d.moderator().token);
+        let t = Pty::spawn(cmd, ROWS, 45).owning(dir);
+        assert_eq!(t.wait_exit().exit_code(), 0, "{}", t.screen());
+        let p = t.parser();
+        let screen = p.screen();
+        let lines: Vec<String> = (0..ROWS)
+            .map(|r| screen.contents_between(r, 0, r, 45))
+            .filter(|l| !l.trim().is_empty())
+            .collect();
+        assert_eq!(
+            lines.len(),
+            n + 1,
+            "one line per request and the header:\n{}",
+            lines.join("\n")
+        );
+        assert!(lines[0].starts_with("ID"), "{}", lines[0]);
+        assert!(
+            lines[1..].iter().all(|l| l.contains('…')),
+            "{}",
+            lines.join("\n")
+        );
+    }
+
     #[test]
     fn delete_asks_on_a_terminal() {
         let rt = runtime();
@@ -1055,7 +1547,9 @@ mod on_a_terminal {
             .as_str()
             .expect("school number");
         let club = r[0]["club"]["name"]["en-US"].as_str().expect("club name");
-        let mut yes = tty(&d, &["requests", "delete", &p[0].to_string()]);
+        // (an administrator: the service refuses a student moderator another's request)
+        let admin = d.user("admin").expect("admin");
+        let mut yes = tty_as(&d, admin, &["requests", "delete", &p[0].to_string()]);
         yes.wait_for_text("Delete 1 club request?");
         // (a long line wraps on the terminal: read it joined)
         let text = yes.parser().screen().contents().replace('\n', "");

@@ -183,11 +183,20 @@ fn rows(screen: &str) -> usize {
     screen.matches(" #5").count()
 }
 
-/// Pastes the moderator's token into the sign-in pop-up (bracketed, as a terminal pastes)
-/// and presses Enter; waits for the queue.
+/// True for a dashboard drawn without a token: the header says which key signs in (the
+/// sign-in pop-up opens only when asked).
+fn signed_out(screen: &str) -> bool {
+    screen.contains("S to sign in") || screen.contains("กด S เพื่อเข้าสู่ระบบ")
+}
+
+/// Opens the sign-in pop-up (`S`), pastes the moderator's token into it (bracketed, as a
+/// terminal pastes) and presses Enter; waits for the queue.
 fn sign_in(s: &mut Pty, token: &str) -> String {
+    // The pop-up opens when asked: `S`, as the header says.
+    s.wait_for("the dashboard, not signed in", signed_out);
+    s.send(b"S");
     s.wait_for("the sign-in pop-up", |t| {
-        t.contains("Sign in") || t.contains("เข้าสู่ระบบ")
+        t.contains("┌ Sign in") || t.contains("┌ เข้าสู่ระบบ")
     });
     s.send(format!("\x1b[200~{token}\x1b[201~").as_bytes());
     s.send(b"\r");
@@ -203,8 +212,13 @@ fn sign_in_by_pasting_a_token_approve_and_quit() {
     let server = t.serve(t.options(), 0);
     let m = t.demo.moderator().clone();
     let mut s = ssh(server.port(), &t.alice, &[], &[], 40, 120);
-    let screen = s.wait_for("the sign-in pop-up", |x| x.contains("Sign in"));
+    // Nothing opens by itself: the header says which key signs in.
+    let screen = s.wait_for("the dashboard, not signed in", signed_out);
+    assert!(!screen.contains("┌ Sign in"), "{screen}");
+    s.send(b"S");
+    let screen = s.wait_for("the sign-in pop-up", |x| x.contains("┌ Sign in"));
     assert!(screen.contains("in memory only"), "{screen}");
+    s.send(b"\x1b");
     let screen = sign_in(&mut s, &m.token);
     assert!(!screen.contains(&m.token), "the token is never on screen");
     // The client's window shrinks (window-change): the dashboard is laid out again for
@@ -335,7 +349,7 @@ fn a_key_not_in_the_file_is_refused_and_exec_and_sftp_are_refused_with_a_message
     let both = format!("{}{}", t.alice.public, t.mallory.public);
     std::fs::write(t.dir.path().join("authorized_keys"), both).expect("write");
     let mut s = ssh(server.port(), &t.mallory, &[], &[], 24, 80);
-    s.wait_for("the sign-in pop-up", |x| x.contains("Sign in"));
+    s.wait_for("the dashboard, not signed in", signed_out);
     s.kill();
     t.rt.block_on(server.stop());
     assert!(t.demo.mutations().is_empty());
@@ -351,7 +365,7 @@ fn rsa_and_ecdsa_keys_sign_in_too() {
     let server = t.serve(t.options(), 0);
     for key in [&rsa, &ecdsa] {
         let mut s = ssh(server.port(), key, &[], &[], 24, 80);
-        s.wait_for("the sign-in pop-up", |x| x.contains("Sign in"));
+        s.wait_for("the dashboard, not signed in", signed_out);
         s.kill();
     }
     t.rt.block_on(server.stop());
@@ -458,7 +472,7 @@ fn a_detached_dashboard_ends_for_good_after_the_window_and_its_held_decision_is_
     assert_eq!(server.sessions(), 0, "the dashboard is over");
     // The key comes back later: a new dashboard, signed out.
     let s = ssh(server.port(), &t.alice, &[], &[], 24, 80);
-    s.wait_for("a new sign-in", |x| x.contains("Sign in"));
+    s.wait_for("a new sign-in", signed_out);
     t.rt.block_on(server.stop());
 }
 
@@ -475,7 +489,7 @@ fn an_idle_session_is_disconnected_with_a_message_and_its_dashboard_waits() {
     };
     let server = t.serve(options, 0);
     let mut s = ssh(server.port(), &t.alice, &[], &[], 24, 80);
-    s.wait_for("the sign-in pop-up", |x| x.contains("Sign in"));
+    s.wait_for("the dashboard, not signed in", signed_out);
     s.send(b"S");
     let st = s.wait_exit();
     let raw = String::from_utf8_lossy(&s.bytes()).to_string();
@@ -508,7 +522,7 @@ fn one_sessions_panic_leaves_the_others_drawing_and_thai_comes_from_the_clients_
         24,
         80,
     );
-    let screen = a.wait_for("the Thai sign-in pop-up", |x| x.contains("เข้าสู่ระบบ"));
+    let screen = a.wait_for("the Thai dashboard", |x| x.contains("กด S เพื่อเข้าสู่ระบบ"));
     assert!(!screen.contains("Sign in"), "{screen}");
     let b = ssh(server.port(), &t.mallory, &[], &[], 24, 80);
     let st = b.wait_exit();
@@ -549,7 +563,7 @@ fn the_host_key_is_made_once_with_mode_0600_and_the_same_after_a_restart() {
         24,
         80,
     );
-    s.wait_for("the sign-in pop-up", |x| x.contains("Sign in"));
+    s.wait_for("the dashboard, not signed in", signed_out);
     s.kill();
     t.rt.block_on(first.stop());
     // ...and after a restart on the same port, checks it strictly.
@@ -570,9 +584,7 @@ fn the_host_key_is_made_once_with_mode_0600_and_the_same_after_a_restart() {
         24,
         80,
     );
-    s.wait_for("the sign-in pop-up, the host key accepted", |x| {
-        x.contains("Sign in")
-    });
+    s.wait_for("the dashboard, the host key accepted", signed_out);
     s.kill();
     t.rt.block_on(again.stop());
 }
@@ -647,7 +659,7 @@ fn remembered_tokens_sign_a_new_session_of_the_same_key_in() {
     )
     .expect("write");
     let other = ssh(server.port(), &t.mallory, &[], &[], 40, 120);
-    other.wait_for("the sign-in pop-up", |x| x.contains("Sign in"));
+    other.wait_for("the dashboard, not signed in", signed_out);
     drop(other);
     t.rt.block_on(server.stop());
 }
@@ -740,11 +752,16 @@ fn phone_session(thai: bool, rows_n: u16, cols: u16) {
     let [title, approving, undo, online, help_title] = words(thai);
     let what = format!("{cols}x{rows_n} thai={thai}");
     let mut s = ssh(server.port(), &t.alice, lang, &[], rows_n, cols);
+    // Not signed in: S (the hint bar offers it) opens the pop-up; it fits, the address whole.
+    let screen = s.wait_for("the dashboard, not signed in", signed_out);
+    fits(&screen, usize::from(cols));
+    s.send(b"S");
     let url = format!("{}/auth/oauth/init", t.demo.base_url);
     let screen = s.wait_for("the sign-in pop-up", |x| {
-        x.contains(&title) && x.contains(&url)
+        x.contains(&format!("┌ {title}")) && x.contains(&url)
     });
     fits(&screen, usize::from(cols));
+    s.send(b"\x1b");
     let screen = sign_in(&mut s, &m.token);
     fits(&screen, usize::from(cols));
     assert!(!screen.contains(&m.token), "the token is never on screen");
@@ -803,10 +820,13 @@ fn on_a_phone_taps_instead_of_keys_sign_in_open_the_detail_decline_undo_help_and
     let server = t.serve(t.options(), 30);
     let m = t.demo.moderator().clone();
     let mut s = ssh(server.port(), &t.alice, &[], &[], 30, 45);
-    s.wait_for("the sign-in pop-up", |x| x.contains("Sign in"));
+    s.wait_for("the dashboard, not signed in", signed_out);
     // Mouse capture is on by default for serve-ssh (SGR reports asked of the client).
     let raw = String::from_utf8_lossy(&s.bytes()).to_string();
     assert!(raw.contains("\x1b[?1000h"), "mouse capture asked");
+    // The hint "S sign in" tapped opens the pop-up: no key pressed.
+    tap(&mut s, "S sign in");
+    s.wait_for("the sign-in pop-up", |x| x.contains("┌ Sign in"));
     // Paste the token, then tap the hint "Enter sign in" instead of pressing Enter.
     s.send(format!("\x1b[200~{}\x1b[201~", m.token).as_bytes());
     tap(&mut s, "Enter sign in");

@@ -773,6 +773,7 @@ fn bulk_progress_shows_the_pace_and_a_slow_server() {
             Msg::Pace {
                 limit: 2,
                 slowed: true,
+                in_flight: 2,
             },
         );
         let (_, text) = m.status_line().expect("progress");

@@ -1109,8 +1109,9 @@ fn two_messages_arriving_together_are_both_kept_in_the_activity_log() {
         let _ = update(&mut m, warn(2));
         let entries = &m.log().entries()[before..];
         assert_eq!(entries.len(), 2, "{entries:?}");
-        assert!(entries[0].label.contains("first-1"), "{entries:?}");
-        assert!(entries[1].label.contains("first-2"), "{entries:?}");
+        let said = |e: &club_admin::app::model::log::LogEntry| e.detail.clone().unwrap_or_default();
+        assert!(said(&entries[0]).contains("first-1"), "{entries:?}");
+        assert!(said(&entries[1]).contains("first-2"), "{entries:?}");
         assert!(
             status(&m).contains("first-2"),
             "the newest on the status line"

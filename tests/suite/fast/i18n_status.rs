@@ -104,8 +104,8 @@ fn a_start_without_a_token_says_so_in_the_readers_language() {
             status(&m),
             pick(
                 lang,
-                "ไม่มีโทเคน: อ่านได้เฉพาะข้อมูลที่ใช้แค่คีย์ API เข้าสู่ระบบเพื่อพิจารณาคำขอ",
-                "no token: reads that need only the API key work; sign in to review requests"
+                "ไม่มีโทเคน: กด S เพื่อเข้าสู่ระบบ (อ่านได้เฉพาะข้อมูลที่ใช้แค่คีย์ API)",
+                "no token: press S to sign in (reads that need only the API key work)"
             )
         );
     }
@@ -292,7 +292,8 @@ fn bulk_progress_and_its_summary() {
                 "approving… 2/3 (1 unknown, re-reading)"
             )
         );
-        let refused = forbidden("Club request has already been approved");
+        let refused =
+            forbidden("Student must be a staff member of the club to update club requests");
         answer(&mut m, p[2].0, ApiAnswer::Updated(Err(refused)));
         assert_eq!(
             status(&m),
@@ -314,8 +315,8 @@ fn bulk_progress_and_its_summary() {
             error_of(&m, p[2].1),
             pick(
                 lang,
-                "ถูกปฏิเสธ: Club request has already been approved (HTTP 403)",
-                "refused: Club request has already been approved (HTTP 403)"
+                "ถูกปฏิเสธ: Student must be a staff member of the club to update club requests (HTTP 403)",
+                "refused: Student must be a staff member of the club to update club requests (HTTP 403)"
             )
         );
     }
@@ -623,7 +624,8 @@ fn the_log_pane_in_both_languages() {
         update(&mut m, key('L'));
         update(&mut m, key('j'));
         let p = puts(&update(&mut m, key('a')));
-        let refused = forbidden("Club request has already been approved");
+        let refused =
+            forbidden("Student must be a staff member of the club to update club requests");
         answer(&mut m, p[0].0, ApiAnswer::Updated(Err(refused)));
         let pane = log_pane(&m);
         let words = match lang {
@@ -632,14 +634,14 @@ fn the_log_pane_in_both_languages() {
                 "เข้าสู่ระบบแล้ว",
                 "สำเร็จ",
                 "สมชาย ใจดี → ชุมนุมหุ่นยนต์",
-                "ไม่สำเร็จ: ถูกปฏิเสธ: Club request has already",
+                "ไม่สำเร็จ: ถูกปฏิเสธ: Student must be a staff",
             ],
             Lang::English => [
                 "Activity (2)",
                 "signed in",
                 " ok",
                 "Somchai Jaidee → Robotics Club",
-                "failed: refused: Club request has already",
+                "failed: refused: Student must be a staff",
             ],
         };
         for w in words {
@@ -709,8 +711,8 @@ fn start_up_warnings_id_origins_and_local_failures_in_the_readers_language() {
             status(&m),
             pick(
                 lang,
-                "คำเตือน: ไฟล์โทเคน /home/t/.local/state/club-admin/token ผู้ใช้อื่นอ่านได้ (สิทธิ์ 644): สั่ง chmod 600 กับไฟล์นี้",
-                "warning: the token file /home/t/.local/state/club-admin/token can be read by other users (mode 644): run chmod 600 on it",
+                "คำเตือน: ไฟล์โทเคน /home/t/.local/state/club-admin/token ผู้ใช้อื่นอ่านได้ (สิทธิ์ 644): สั่ง chmod 600 /home/t/.local/state/club-admin/token เพื่อให้อ่านได้เฉพาะคุณ",
+                "warning: the token file /home/t/.local/state/club-admin/token can be read by other users (mode 644): run chmod 600 /home/t/.local/state/club-admin/token so that only you can read it",
             )
         );
         update(
@@ -805,7 +807,9 @@ fn a_due_held_row_shows_no_zero_countdown_and_thai_level_names_are_understood() 
         update(&mut m, Msg::Tick(later));
         let s = screen(&m, 120, 40);
         assert!(!s.contains(&pick(lang, "อนุมัติ 0 วิ", "approving 0 s")), "{s}");
-        assert!(s.contains(&pick(lang, "กำลังอนุมัติ…", "approving…")), "{s}");
+        // Held by the quit question, not sent: "held", never "approving…".
+        assert!(!s.contains(&pick(lang, "กำลังอนุมัติ…", "approving…")), "{s}");
+        assert!(s.contains(&pick(lang, "พักอนุมัติ", "approve held")), "{s}");
     }
     let mut m = model_with_lang(sample_rows(), Lang::Thai);
     update(&mut m, key(':'));

@@ -2,6 +2,7 @@
 //! the view on a `TestBackend`, the locale files, Thai text and keys, the lean backend.
 //! `cargo test --test suite fast::` while changing `src/app` or `src/ui`.
 
+mod decided_elsewhere;
 mod decisions;
 mod edges;
 mod hostile_text;
@@ -16,6 +17,7 @@ mod model_based;
 mod narrow;
 mod safety;
 mod search_and_offers;
+mod signin;
 mod slow_link_update;
 mod thai_keys;
 mod thai_render;

@@ -567,6 +567,7 @@ fn the_help_never_wraps_an_action_name_to_the_left_edge() {
         .help_rows_offered(club_admin::app::Offered {
             read_only: false,
             decisions: true,
+            delete: true,
             club_shown: true,
         })
         .into_iter()

@@ -335,3 +335,22 @@ fn new_contact_is_offered_only_with_a_club_shown_and_an_id_only_club_shows_its_s
     let s = screen(&m, 120, 40);
     assert!(s.contains("abcdef12"), "{s}");
 }
+
+/// The filter reads `year:` by the command line's rule (`--year`): CE or BE, the whole year.
+/// `year:2569` is `year:2026`; `year:202`, a part of a year, matches no request (it matched
+/// every 2026 request as text before); `-year:2025` leaves 2025 out.
+#[test]
+fn the_filters_year_is_the_command_lines_year() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        assert_eq!(filtered(&mut m, "year:2026"), 3);
+        assert_eq!(filtered(&mut m, "year:2569"), 3, "BE is the same year");
+        assert_eq!(filtered(&mut m, "year:2568"), 1);
+        assert_eq!(
+            filtered(&mut m, "year:202"),
+            0,
+            "a part of a year is no year"
+        );
+        assert_eq!(filtered(&mut m, "-year:2025"), 3);
+    }
+}

@@ -54,7 +54,7 @@ const KEPT: &[&str] = &[
 ];
 
 /// The server's reason for refusing an approval in the tour (its detail, in English).
-const REFUSAL: &str = "Club request has already been approved";
+const REFUSAL: &str = "Student must be a staff member of the club to update club requests";
 
 /// Text of the tour's data (English names the detail pane shows beside the Thai ones, what
 /// the moderator typed, what the server wrote: its error detail stays as written, see
@@ -217,7 +217,9 @@ fn tour(lang: Lang, w: u16, h: u16) -> Vec<(String, String)> {
     let fx = answer(
         &mut m,
         first,
-        ApiAnswer::Updated(Err(forbidden("Club request has already been approved"))),
+        ApiAnswer::Updated(Err(forbidden(
+            "Student must be a staff member of the club to update club requests",
+        ))),
     );
     shot("bulk one refused", &m);
     let second = one_call(&fx, "the second approval");

@@ -52,9 +52,17 @@ fn start_reads_the_user_and_asks_for_a_token_when_none() {
         ..options()
     });
     let _ = club_admin::app::start(&mut m);
+    // Without a token the pop-up waits to be asked for: the status line says which key.
+    assert!(m.popup().is_none(), "{:?}", m.popup());
+    assert!(status(&m).contains("press S to sign in"), "{}", status(&m));
+    update(&mut m, key('S'));
+    assert!(matches!(m.popup(), Some(Popup::SignIn { .. })));
+    // `S` pressed again (or typed before the pop-up was drawn) is not typed into the field.
+    update(&mut m, key('S'));
     assert!(
-        matches!(m.popup(), Some(Popup::SignIn { .. })),
-        "sign-in popup without a token"
+        matches!(m.popup(), Some(Popup::SignIn { input, .. }) if input.value().is_empty()),
+        "{:?}",
+        m.popup()
     );
 }
 
@@ -321,14 +329,16 @@ fn a_refused_action_keeps_the_row_with_the_servers_detail_and_rereads_it() {
     let fx = answer(
         &mut m,
         put,
-        ApiAnswer::Updated(Err(forbidden("Club request has already been approved"))),
+        ApiAnswer::Updated(Err(forbidden(
+            "Student must be a staff member of the club to update club requests",
+        ))),
     );
     let row = m.queue().get(id(1)).expect("row stays");
     assert!(
         row.error
             .as_deref()
             .unwrap_or("")
-            .contains("Club request has already been approved")
+            .contains("Student must be a staff member of the club to update club requests")
     );
     assert_eq!(row.state, RowState::Loading, "being re-read");
     assert_eq!(
@@ -346,7 +356,7 @@ fn a_refused_action_keeps_the_row_with_the_servers_detail_and_rereads_it() {
         "re-read to show the true state"
     );
     assert!(api_ids(&fx, |c| c.is_mutation()).is_empty(), "never resent");
-    assert!(fx.iter().any(|e| matches!(e, Effect::Audit(a) if a.outcome == Outcome::Failed && a.detail.as_deref().unwrap_or("").contains("already been approved"))));
+    assert!(fx.iter().any(|e| matches!(e, Effect::Audit(a) if a.outcome == Outcome::Failed && a.detail.as_deref().unwrap_or("").contains("staff member of the club"))));
     assert!(matches!(
         m.log().entries().last().map(|e| e.outcome),
         Some(Outcome::Failed)
@@ -619,11 +629,21 @@ fn club_lookup_refuses_a_bad_id_and_reads_at_the_chosen_level() {
     typed(&mut m, &id(5).to_string());
     let fx = update(&mut m, code(KeyCode::Enter));
     assert!(
-        matches!(&fx[..], [Effect::Api { call: ApiCall::GetClub { id: x, levels }, .. }] if *x == id(5) && levels.fetch_level == FetchLevel::Default)
+        matches!(&fx[..], [Effect::Api { call: ApiCall::GetClub { id: x, levels }, .. }] if *x == id(5) && levels.fetch_level == FetchLevel::Default),
+        "{fx:?}"
+    );
+    // Contacts whole on the deployed service: descendants at `default` (a contact below it is
+    // a bare `{id}`, api-notes.md).
+    assert!(
+        matches!(&fx[..], [Effect::Api { call: ApiCall::GetClub { levels, .. }, .. }] if levels.descendant_fetch_level == FetchLevel::Default),
+        "{fx:?}"
     );
     let fx = update(&mut m, key('f'));
+    // At `detailed` the students stay `compact` (a student account may not read others at
+    // `default`); the worker reads the contacts again (`ops::club::read_club`).
     assert!(
-        matches!(&fx[..], [Effect::Api { call: ApiCall::GetClub { levels, .. }, .. }] if levels.fetch_level == FetchLevel::Detailed)
+        matches!(&fx[..], [Effect::Api { call: ApiCall::GetClub { levels, .. }, .. }] if levels.fetch_level == FetchLevel::Detailed && levels.descendant_fetch_level == FetchLevel::Compact),
+        "{fx:?}"
     );
     let fx = update(&mut m, key('F'));
     let rid = api_ids(&fx, |_| true)[0];
@@ -726,11 +746,19 @@ fn unauthorised_anywhere_becomes_session_expired_without_losing_the_queue() {
             ..ErrorInfo::default()
         },
     };
-    answer(&mut m, put, ApiAnswer::Updated(Err(e)));
+    let fx = answer(&mut m, put, ApiAnswer::Updated(Err(e)));
     assert!(m.session_expired());
+    // No pop-up opens by itself (keys meant for the queue never land in its field); the
+    // status line says which key signs in, and the refused decision waits for it, not
+    // audited `failed`.
+    assert!(m.popup().is_none(), "{:?}", m.popup());
     assert!(
-        matches!(&m.popup(), Some(Popup::SignIn { error: Some(e), .. }) if e.contains("session expired"))
+        status(&m).contains("session expired: press S to sign in"),
+        "{}",
+        status(&m)
     );
+    assert!(!fx.iter().any(|e| matches!(e, Effect::Audit(_))), "{fx:?}");
+    assert_eq!(m.held().requests(), 1);
     assert_eq!(m.queue().items().len(), 4);
     let token = "eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjE3OTUzNjY1NDF9.c2ln";
     update(
@@ -747,6 +775,13 @@ fn unauthorised_anywhere_becomes_session_expired_without_losing_the_queue() {
     assert!(fx.iter().any(|e| matches!(e, Effect::SaveToken(_))));
     assert!(!m.session_expired());
     assert_eq!(m.token_expires().map(|t| t.timestamp()), Some(1795366541));
+    // The same account signed in again: the decision held since the 401 goes now.
+    let sent = later(&mut m, std::time::Duration::from_millis(120));
+    assert_eq!(
+        api_ids(&sent, |c| matches!(c, ApiCall::UpdateRequest { .. })).len(),
+        1,
+        "{sent:?}"
+    );
     let dbg = format!("{check:?}{fx:?}");
     assert!(
         !dbg.contains(token),
@@ -1361,7 +1396,7 @@ fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
         entry(Outcome::Ok, None),
         entry(
             Outcome::Failed,
-            Some("Club request has already been approved"),
+            Some("Student must be a staff member of the club to update club requests"),
         ),
         entry(Outcome::Unknown, Some("quit before the server answered")),
     ];
@@ -1379,7 +1414,7 @@ fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
             (Outcome::Ok, None),
             (
                 Outcome::Failed,
-                Some("Club request has already been approved".into())
+                Some("Student must be a staff member of the club to update club requests".into())
             ),
             (
                 Outcome::Unknown,
@@ -1419,11 +1454,8 @@ fn a_start_without_a_token_asks_for_one_and_reports_no_401() {
         });
         let fx = club_admin::app::start(&mut m);
         let _ = fail_calls(&mut m, &fx, &unauthorized());
-        assert!(
-            matches!(m.popup(), Some(Popup::SignIn { .. })),
-            "{:?}",
-            m.popup()
-        );
+        // The pop-up opens when asked: the status line says which key.
+        assert!(m.popup().is_none(), "{:?}", m.popup());
         let asks = club_admin::text::for_terminal(asks).into_owned();
         let not = club_admin::text::for_terminal(not).into_owned();
         for (w, h) in [(80, 24), (120, 40)] {

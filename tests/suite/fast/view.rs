@@ -225,7 +225,9 @@ fn club_pane_and_log() {
         &mut m,
         Msg::Api {
             request_id: put,
-            answer: ApiAnswer::Updated(Err(forbidden("Club request has already been approved"))),
+            answer: ApiAnswer::Updated(Err(forbidden(
+                "Student must be a staff member of the club to update club requests",
+            ))),
         },
     );
     let s = text(&draw(&m, 120, 40, true));
@@ -234,7 +236,7 @@ fn club_pane_and_log() {
         "{s}"
     );
     assert!(
-        s.contains("Activity (2)") && s.contains("already been approved"),
+        s.contains("Activity (2)") && s.contains("staff member of the club"),
         "{s}"
     );
     insta::assert_snapshot!("club_and_log_120x40", s);
@@ -311,7 +313,9 @@ fn detail_and_club_in_thai_at_120x40_and_80x24() {
         &mut m,
         Msg::Api {
             request_id: put,
-            answer: ApiAnswer::Updated(Err(forbidden("Club request has already been approved"))),
+            answer: ApiAnswer::Updated(Err(forbidden(
+                "Student must be a staff member of the club to update club requests",
+            ))),
         },
     );
     update(&mut m, key('k'));

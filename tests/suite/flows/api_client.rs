@@ -361,10 +361,57 @@ async fn error_for(template: ResponseTemplate) -> ApiError {
         .expect_err("must fail")
 }
 
+/// A revoked key: the deployed service answers 401 `missing_api_key` "Missing API Key" to a
+/// key it does not know. Sent with a key, that is the key refused, in both languages; sent
+/// without one, the key is missing.
+#[tokio::test]
+async fn a_revoked_key_is_refused_not_missing() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(401).set_body_json(error_body(
+            401,
+            "missing_api_key",
+            "Missing API Key",
+        )))
+        .mount(&server)
+        .await;
+    let mut o = options();
+    o.get_retries = 0;
+    for (key, kind) in [
+        (Some(KEY.to_owned()), AuthErrorKind::InvalidKey),
+        (None, AuthErrorKind::MissingKey),
+    ] {
+        let cl = ApiClient::new(
+            &server.uri(),
+            Credentials::new(key.clone(), Some(TOKEN.into())),
+            o.clone(),
+        )
+        .expect("client");
+        let e = cl.current_user().await.expect_err("refused");
+        assert!(
+            matches!(&e, ApiError::Unauthorized { kind: k, .. } if *k == kind),
+            "{key:?}: {e:?}"
+        );
+        assert!(!e.needs_sign_in(), "a new token does not help: {e:?}");
+        if key.is_some() {
+            let en = e.describe(club_admin::i18n::Lang::English);
+            assert!(
+                en.contains("the API key was refused (unknown, revoked or expired)"),
+                "{en}"
+            );
+            assert!(!en.contains("no API key was sent"), "{en}");
+            let th = e.describe(club_admin::i18n::Lang::Thai);
+            assert!(th.contains("คีย์ API ถูกปฏิเสธ"), "{th}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn error_classes_from_json_bodies() {
     let cases = [
-        (401, "missing_api_key", AuthErrorKind::MissingKey),
+        // The deployed service's answer to a key it does not know (revoked, expired): this
+        // client sent one, so the key was refused, not missing.
+        (401, "missing_api_key", AuthErrorKind::InvalidKey),
         (401, "invalid_api_key", AuthErrorKind::InvalidKey),
         (401, "missing_token", AuthErrorKind::MissingToken),
         (
@@ -508,9 +555,11 @@ async fn malformed_json_and_null_data_are_decode_errors() {
         ),
         "{e:?}"
     );
-    let e =
-        error_for(ResponseTemplate::new(200).set_body_json(json!({"data": {"id": "not-a-uuid"}})))
-            .await;
+    let e = error_for(
+        ResponseTemplate::new(200)
+            .set_body_json(json!({"api_version": "0.8.4", "data": {"id": "not-a-uuid"}})),
+    )
+    .await;
     assert!(matches!(e, ApiError::Decode { .. }), "{e:?}");
     let e = error_for(ResponseTemplate::new(200).set_body_json(envelope(json!(null)))).await;
     assert!(

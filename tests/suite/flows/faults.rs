@@ -353,12 +353,14 @@ async fn unauthorised_in_the_middle_of_a_bulk_action() {
     assert_eq!(ib.status(), Some(&MembershipStatus::Pending));
     assert!(ib.marked, "the failed row stays marked for a retry");
     assert!(h.model.session_expired());
-    assert!(matches!(h.model.popup(), Some(Popup::SignIn { .. })));
+    // No pop-up by itself; the refused write (401: not applied) waits for the sign-in.
+    assert!(h.model.popup().is_none());
     assert!(
-        status_text(&h).contains("1 of 2 done"),
+        status_text(&h).contains("the held decision waits"),
         "{}",
         status_text(&h)
     );
+    assert_eq!(h.model.held().requests(), 1);
     let rec = s.received_requests().await.expect("rec");
     assert_eq!((puts(&rec, A), puts(&rec, B)), (1, 1));
     assert_eq!(
@@ -373,7 +375,8 @@ async fn unauthorised_in_the_middle_of_a_bulk_action() {
             .iter()
             .filter(|e| e.outcome == Outcome::Failed)
             .count(),
-        1
+        0,
+        "a 401 is not a failure: the decision waits"
     );
 }
 

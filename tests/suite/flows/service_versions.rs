@@ -131,7 +131,10 @@ async fn version_0_9_has_no_update_route_and_answers_as_for_an_unknown_route() {
         .await
         .expect("listing");
     assert_eq!(page.data.len(), 5);
-    cl.delete_club_request(id).await.expect("delete");
+    as_user(&d, "admin")
+        .delete_club_request(id)
+        .await
+        .expect("delete");
     assert_eq!(d.request_status(id), None);
     // An error built by another layer (injected faults) carries the version too.
     d.set_faults(demo::Faults {

@@ -1,0 +1,178 @@
+//! A request another moderator decided first is not a failure: the server's 403 "already
+//! been approved|declined" settles the row at the server's status, leaves no mark to retry,
+//! is audited `already` (the same decision) or `conflict` (the opposite), and a bulk
+//! summary counts them apart from failures. English and Thai, drawn at 80x24 and 120x40.
+
+use crate::common::*;
+use club_admin::api::{ApiError, ClubRequest, MembershipStatus};
+use club_admin::app::{ApiAnswer, ApiCall, Effect, Model, Outcome, update};
+use club_admin::i18n::Lang;
+use uuid::Uuid;
+
+fn rows() -> Vec<ClubRequest> {
+    (1..=3)
+        .map(|n| {
+            request(
+                id(n),
+                "pending",
+                &format!("5{n:04}"),
+                Some(("Somchai", "สมชาย")),
+                ("Robotics Club", "ชุมนุมหุ่นยนต์"),
+                2026,
+                n as i64,
+            )
+        })
+        .collect()
+}
+
+fn puts(fx: &[Effect]) -> Vec<(u64, Uuid)> {
+    calls(fx)
+        .into_iter()
+        .filter_map(|(rid, c)| match c {
+            ApiCall::UpdateRequest { id, .. } => Some((rid, id)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn audits(fx: &[Effect]) -> Vec<(Uuid, Outcome)> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Audit(a) => Some((a.target, a.outcome)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn already(status: &str) -> ApiError {
+    forbidden(&format!("Club request has already been {status}"))
+}
+
+/// The three rows marked and approved at once: request 1 confirmed, 2 already approved by
+/// someone else, 3 declined by someone else. Returns the model and the audit lines.
+fn three_answers(lang: Lang) -> (Model, Vec<(Uuid, Outcome)>) {
+    let mut m = model_with_lang(rows(), lang);
+    for _ in 0..3 {
+        update(&mut m, key(' '));
+    }
+    update(&mut m, key('a'));
+    let fx = update(&mut m, key('y'));
+    let sent = puts(&fx);
+    assert_eq!(sent.len(), 3, "three approvals sent");
+    let mut lines = Vec::new();
+    for (rid, target) in sent {
+        let a = if target == id(1) {
+            let mut r = rows()[0].clone();
+            r.membership_status = Some(MembershipStatus::Approved);
+            ApiAnswer::Updated(Ok(reply(r)))
+        } else if target == id(2) {
+            ApiAnswer::Updated(Err(already("approved")))
+        } else {
+            ApiAnswer::Updated(Err(already("declined")))
+        };
+        lines.extend(audits(&answer(&mut m, rid, a)));
+    }
+    (m, lines)
+}
+
+#[test]
+fn a_bulk_approval_counts_what_others_decided_apart_from_failures() {
+    for lang in [Lang::English, Lang::Thai] {
+        let (mut m, lines) = three_answers(lang);
+        assert_eq!(
+            lines,
+            vec![
+                (id(1), Outcome::Ok),
+                (id(2), Outcome::Already),
+                (id(3), Outcome::Conflict)
+            ]
+        );
+        assert!(m.queue().marked_ids().is_empty(), "nothing left to retry");
+        let q = m.queue();
+        let status_of = |n| q.get(id(n)).and_then(|i| i.status().cloned());
+        assert_eq!(status_of(2), Some(MembershipStatus::Approved));
+        assert_eq!(status_of(3), Some(MembershipStatus::Declined));
+        assert_eq!(q.get(id(2)).and_then(|i| i.error.clone()), None);
+        let conflict = q
+            .get(id(3))
+            .and_then(|i| i.error.clone())
+            .unwrap_or_default();
+        let approve = club_admin::tr!(lang, "status-verb", action = "approve");
+        let declined = club_admin::tr!(lang, "status-state", status = "declined");
+        assert_eq!(
+            conflict,
+            club_admin::tr!(
+                lang,
+                "error-already-conflict",
+                status = declined.as_str(),
+                action = approve.as_str()
+            )
+        );
+        let approved = club_admin::tr!(lang, "status-state", status = "approved");
+        let summary = format!(
+            "{}, {}, {}",
+            club_admin::tr!(
+                lang,
+                "status-bulk-summary",
+                action = approve.as_str(),
+                ok = 1usize,
+                total = 3usize
+            ),
+            club_admin::tr!(
+                lang,
+                "status-bulk-summary-already",
+                n = 1usize,
+                status = approved.as_str()
+            ),
+            club_admin::tr!(lang, "status-bulk-summary-conflicts", n = 1usize)
+        );
+        assert_eq!(status(&m), summary);
+        let failed = club_admin::tr!(lang, "status-bulk-summary-failed", n = 1usize, key = "a");
+        assert!(!status(&m).contains(&failed), "no failure to retry");
+        for (w, h) in [(80, 24), (120, 40)] {
+            let s = screen(&m, w, h);
+            assert!(
+                s.contains(summary.split(',').next().unwrap_or_default()),
+                "{w}x{h}:\n{s}"
+            );
+        }
+        crate::fast::edges::same_after_redraw(&mut m);
+        // `a` again: nothing is marked, and the row under the cursor is decided already:
+        // nothing is asked or sent.
+        let fx = update(&mut m, key('a'));
+        assert!(puts(&fx).is_empty());
+    }
+}
+
+#[test]
+fn one_approval_already_made_elsewhere_says_so_and_a_decline_over_it_is_a_conflict() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = model_with_lang(rows(), lang);
+        let fx = update(&mut m, key('a'));
+        let (rid, target) = puts(&fx)[0];
+        let fx = answer(&mut m, rid, ApiAnswer::Updated(Err(already("approved"))));
+        assert_eq!(audits(&fx), vec![(target, Outcome::Already)]);
+        assert!(
+            calls(&fx).is_empty(),
+            "the server said its status: nothing to re-read or resend"
+        );
+        let label = status(&m);
+        let approved = club_admin::tr!(lang, "status-state", status = "approved");
+        assert!(label.contains(approved.as_str()), "{label}");
+
+        let fx = update(&mut m, key('x'));
+        let (rid, target) = calls(&fx)
+            .into_iter()
+            .find_map(|(r, c)| match c {
+                ApiCall::UpdateRequest { id, .. } => Some((r, id)),
+                _ => None,
+            })
+            .expect("a decline sent");
+        let fx = answer(&mut m, rid, ApiAnswer::Updated(Err(already("approved"))));
+        assert_eq!(audits(&fx), vec![(target, Outcome::Conflict)]);
+        let row = m.queue().get(target).expect("row");
+        assert_eq!(row.status(), Some(&MembershipStatus::Approved));
+        assert!(row.error.is_some(), "the conflict is on the row");
+        crate::fast::edges::same_after_redraw(&mut m);
+    }
+}
