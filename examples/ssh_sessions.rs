@@ -143,6 +143,7 @@ async fn run(n: usize) {
             },
             reattach: Duration::from_secs(600),
             remember_tokens: None,
+            mouse: false,
         },
         settings,
         keymap,

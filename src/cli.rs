@@ -284,6 +284,10 @@ pub struct ServeSshArgs {
     /// 0 sends at once [default: 5, at most 60].
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub decision_delay: Option<u64>,
+    /// Start sessions without mouse capture (on by default: a phone's taps select rows and
+    /// press the hints; off keeps the terminal's own selection; `:mouse` toggles it).
+    #[arg(long)]
+    pub no_mouse: bool,
 }
 
 /// `COLSxROWS`, each from 20 to 1000.
@@ -346,6 +350,7 @@ impl ServeSshArgs {
                 ),
                 false => None,
             },
+            mouse: !self.no_mouse,
         })
     }
 }

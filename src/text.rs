@@ -404,6 +404,11 @@ fn fit_safe_width(text: &str, max: usize) -> String {
         out.push_str(unit);
         used += w;
     }
+    // A Thai leading vowel (เ แ โ ใ ไ) is written before the consonant it is said after:
+    // cut from it, it reads as another word ("เ…" for "เปรม").
+    while out.ends_with(is_leading_vowel) {
+        out.pop();
+    }
     if out
         .graphemes(true)
         .next_back()
@@ -440,6 +445,91 @@ fn units(text: &str) -> impl Iterator<Item = &str> {
         }
         Some(&text[start..end])
     })
+}
+
+/// True for the Thai and Lao leading vowels (เ แ โ ใ ไ, ເ ແ ໂ ໃ ໄ): written before the
+/// consonant they follow in speech, each a grapheme of its own (UAX #29 gives them no
+/// Prepend), yet never to be parted from the consonant after them by a cut or a line break.
+fn is_leading_vowel(c: char) -> bool {
+    matches!(c, '\u{0E40}'..='\u{0E44}' | '\u{0EC0}'..='\u{0EC4}')
+}
+
+/// True for the Thai and Lao vowels written after a syllable's consonant in a cell of their
+/// own (SARA A ะ, SARA AA า, LAKKHANGYAO ๅ, MAI YAMOK ๆ; Lao ະ າ): a line never starts
+/// with one.
+fn is_following_vowel(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0E30}' | '\u{0E32}' | '\u{0E45}' | '\u{0E46}' | '\u{0EB0}' | '\u{0EB2}'
+    )
+}
+
+/// True when a line may break between unit `a` and unit `b` of a word ([`units`]): not
+/// after a leading vowel, not before a following vowel (so "เปรม" never ends a line on
+/// "เ", and SARA AM, one unit, stays whole).
+fn may_break_between(a: &str, b: &str) -> bool {
+    !a.ends_with(is_leading_vowel) && !b.starts_with(is_following_vowel)
+}
+
+/// `text` broken into lines of at most `cols` terminal cells ([`width`]): at spaces where it
+/// can; inside a word wider than `cols` (a Thai run has no spaces) between graphemes, never
+/// between the two halves of a SARA AM, after a leading vowel (เ แ โ ใ ไ) or before a
+/// following one (ะ า ๆ) unless a piece of `cols` cells has no other place to break. Runs of
+/// spaces collapse. Every line is at most `cols` wide (a single grapheme wider than `cols`
+/// stands alone). At least one line; `cols == 0` gives `text` as one line. The text is
+/// taken as it will be drawn (already [`sanitize`]d or [`for_terminal`]).
+pub fn wrap(text: &str, cols: usize) -> Vec<String> {
+    if cols == 0 {
+        return vec![text.to_owned()];
+    }
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let needed = if line.is_empty() {
+            width(word)
+        } else {
+            width(&line) + 1 + width(word)
+        };
+        if needed <= cols {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        if width(word) <= cols {
+            line.push_str(word);
+            continue;
+        }
+        let mut rest: Vec<&str> = units(word).collect();
+        while !rest.is_empty() {
+            // As many units as fit, then back to the last place a line may break.
+            let mut used = 0;
+            let mut fit = 0;
+            while fit < rest.len() && used + width(rest[fit]) <= cols {
+                used += width(rest[fit]);
+                fit += 1;
+            }
+            if fit == rest.len() {
+                line = rest.concat();
+                break;
+            }
+            let fit = fit.max(1);
+            let at = (1..=fit)
+                .rev()
+                .find(|&i| may_break_between(rest[i - 1], rest[i]))
+                .unwrap_or(fit);
+            lines.push(rest[..at].concat());
+            rest.drain(..at);
+        }
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 /// [`sanitize`] then [`fit_width`]: the one call for server text going into a cell.
@@ -490,6 +580,45 @@ pub fn fold(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wraps_at_spaces_and_splits_long_words() {
+        assert_eq!(wrap("one two three", 7), ["one two", "three"]);
+        assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        assert_eq!(wrap("", 10), [""]);
+        assert_eq!(wrap("a  b", 0), ["a  b"]);
+        let lines = wrap("ลบคำขอ ชุมนุมหุ่นยนต์", 8);
+        assert!(lines.iter().all(|l| width(l) <= 8), "{lines:?}");
+    }
+
+    #[test]
+    fn thai_is_wrapped_and_cut_with_its_vowels_whole() {
+        let name = sanitize("เปรมฤดีเกเรแก้วน้ำใจ");
+        // From 2 columns: SARA AM with its consonant is one unit two columns wide.
+        for cols in 2..=12 {
+            let lines = wrap(&name, cols);
+            assert_eq!(lines.concat(), name, "nothing lost at {cols}");
+            for l in &lines {
+                assert!(width(l) <= cols, "{l:?} at {cols}");
+                if cols >= 3 {
+                    assert!(
+                        !l.ends_with(is_leading_vowel),
+                        "{l:?} ends on a leading vowel"
+                    );
+                    assert!(!l.starts_with(is_following_vowel), "{l:?} starts on ะ/า");
+                }
+                assert!(!l.starts_with('\u{0E32}'), "SARA AM parted: {lines:?}");
+            }
+            let cut = fit_width(&name, cols);
+            assert!(width(&cut) <= cols);
+            assert!(
+                !cut.trim_end_matches('…').ends_with(is_leading_vowel),
+                "{cut:?}"
+            );
+        }
+        assert_eq!(fit_width("เปรม เกเร", 7), "เปรม …");
+        assert_eq!(fit_width("เปรมเกเร", 6), "เปรม…");
+    }
 
     /// The shortcuts above hold for the Unicode tables the segmenter and unicode-width ship.
     #[test]

@@ -21,7 +21,7 @@ pub enum Msg {
         /// True for towards the user (scroll down).
         down: bool,
     },
-    /// A left click, already placed by the view's own geometry (`ui::hit_test`): the pane
+    /// A left click, already placed by the view's own geometry (`ui::tap`): the pane
     /// under it and, in the queue, the row counted from the first row drawn.
     Click {
         /// The pane clicked.

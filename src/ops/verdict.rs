@@ -41,7 +41,7 @@ pub fn answer_lost(e: &ApiError) -> bool {
         ApiError::Timeout { .. }
         | ApiError::Server(_)
         | ApiError::Decode { .. }
-        | ApiError::NotTheService { .. } => true,
+        | ApiError::NotTheService { .. }
         | ApiError::Internal => true,
         _ => false,
     }

@@ -442,7 +442,7 @@ where
         ev = events.next() => match ev {
             Some(Ok(ev)) => {
                 let size = size_of(terminal)?;
-                match super::input::to_msg(ev, size, model.log.visible) {
+                match super::input::to_msg(ev, size, model) {
                     Some(m) => Next::Msg(m),
                     None => Next::Again,
                 }

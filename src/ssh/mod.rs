@@ -79,6 +79,11 @@ pub struct ServeOptions {
     /// key fingerprint, mode 0600, in this folder); `None` (the default): a token lives in
     /// its session's memory only and every new dashboard signs in.
     pub remember_tokens: Option<PathBuf>,
+    /// Each session starts with mouse capture on (the default; `--no-mouse` turns it off):
+    /// on a phone a tap on a row selects it, a tap on a hint presses its key and a swipe
+    /// scrolls, so no Esc or Tab key is needed. `:mouse off` in a session turns it off there
+    /// (the terminal's own selection comes back).
+    pub mouse: bool,
 }
 
 /// What a server does besides serving: nothing in the program. In test builds (the cargo
@@ -139,6 +144,8 @@ pub(crate) struct Shared {
     pub(crate) hooks: Hooks,
     /// [`ServeOptions::remember_tokens`].
     pub(crate) token_dir: Option<PathBuf>,
+    /// [`ServeOptions::mouse`].
+    pub(crate) mouse: bool,
 }
 
 /// A running server.
@@ -285,6 +292,7 @@ pub async fn start_with(
         _running: running,
         hooks,
         token_dir: options.remember_tokens.clone(),
+        mouse: options.mouse,
     });
     tokio::spawn(conn::accept_loop(
         listener,

@@ -71,7 +71,7 @@ impl Dash {
         };
         let server_key = client.base_url().to_owned();
         let model = Model::new(ModelOptions {
-            mouse: false,
+            mouse: shared.mouse,
             save_token: token_path.is_some(),
             can_save_token: token_path.is_some(),
             lang,

@@ -12,8 +12,8 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::app::Action;
-use crate::app::model::{Model, Pane, ScrollLimits, Severity};
+use crate::app::model::{Model, Pane, ScrollLimits, Severity, is_narrow};
+use crate::app::{Action, Key, KeyCode, Scope};
 use crate::i18n;
 use crate::text;
 pub use theme::Theme;
@@ -48,13 +48,15 @@ pub struct Areas {
 }
 
 /// Splits the screen. Wide terminals (>= 110 columns) put detail and club to the right of
-/// the queue; narrow ones put them side by side below it.
+/// the queue; narrower ones put them side by side below it; the narrow layout (below
+/// [`crate::app::model::NARROW_WIDTH`] columns) gives the queue, the detail and the club the
+/// same area, one of them drawn at a time ([`narrow_pane`]).
 pub fn areas(area: Rect, log_visible: bool) -> Areas {
     let [header, body, status, footer] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(4),
         Constraint::Length(1),
-        Constraint::Length(1),
+        Constraint::Length(footer_lines(area)),
     ])
     .areas(area);
     let (main, log) = if log_visible {
@@ -64,7 +66,9 @@ pub fn areas(area: Rect, log_visible: bool) -> Areas {
     } else {
         (body, Rect::new(body.x, body.bottom(), body.width, 0))
     };
-    let (queue, detail, club) = if main.width >= 110 {
+    let (queue, detail, club) = if is_narrow(area.width) {
+        (main, main, main)
+    } else if main.width >= 110 {
         let [q, right] =
             Layout::horizontal([Constraint::Percentage(58), Constraint::Percentage(42)])
                 .areas(main);
@@ -89,28 +93,91 @@ pub fn areas(area: Rect, log_visible: bool) -> Areas {
     }
 }
 
-/// What a click at (`x`, `y`) on a screen of `width` x `height` hits: the pane and, in the
-/// queue, the row counted from the first row drawn (rows start below the border and the
-/// column header, as [`view`] draws them).
-pub fn hit_test(
-    width: u16,
-    height: u16,
-    log_visible: bool,
-    x: u16,
-    y: u16,
-) -> (Pane, Option<usize>) {
-    let a = areas(Rect::new(0, 0, width, height), log_visible);
+/// Lines of the hint bar: two in the narrow layout on a screen of 20 rows or more (a phone
+/// held upright: its few keys with their words), else one.
+fn footer_lines(area: Rect) -> u16 {
+    if is_narrow(area.width) && area.height >= 20 {
+        2
+    } else {
+        1
+    }
+}
+
+/// The pane the narrow layout draws in its one area: the club lookup while it has the
+/// focus, the selected request's detail while it is open ([`Model::detail_open`]), else the
+/// queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NarrowPane {
+    /// The queue.
+    Queue,
+    /// The selected request's detail.
+    Detail,
+    /// The club lookup.
+    Club,
+}
+
+/// See [`NarrowPane`]. (`m.detail_open` is read as set: the view draws at the frame's
+/// size, which tests may choose apart from the model's.)
+pub fn narrow_pane(m: &Model) -> NarrowPane {
+    if m.focus == Pane::Club {
+        NarrowPane::Club
+    } else if m.detail_open {
+        NarrowPane::Detail
+    } else {
+        NarrowPane::Queue
+    }
+}
+
+/// What a tap (a left click) at (`x`, `y`) on a screen of `width` x `height` means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tap {
+    /// A pane and, in the queue, the row counted from the first row drawn (`Msg::Click`).
+    Pane(Pane, Option<usize>),
+    /// A key: a hint of the hint bar, or (narrow layout) the selected row, which opens its
+    /// detail.
+    Key(Key),
+    /// Nothing that acts.
+    Nothing,
+}
+
+/// What a tap at (`x`, `y`) hits, by the view's own geometry (the areas, the hint bar as
+/// [`footer`] lays it out): a phone needs no Esc or Tab key when its hints can be tapped.
+pub fn tap(m: &Model, width: u16, height: u16, x: u16, y: u16) -> Tap {
+    let area = Rect::new(0, 0, width, height);
+    if !crate::app::model::shows_queue(width, height) {
+        return Tap::Nothing;
+    }
+    let a = areas(area, m.log.visible);
     let pos = ratatui::layout::Position::new(x, y);
-    if a.queue.contains(pos) {
+    if a.footer.contains(pos) {
+        return footer_layout(m, a.footer.width as usize, a.footer.height)
+            .into_iter()
+            .find(|h| a.footer.y + h.y == y && x >= h.x && x < h.x + h.width)
+            .and_then(|h| h.key)
+            .map_or(Tap::Nothing, Tap::Key);
+    }
+    if m.popup.is_some() {
+        return Tap::Nothing;
+    }
+    let narrow = is_narrow(width);
+    let queue_shown = !narrow || narrow_pane(m) == NarrowPane::Queue;
+    if a.log.contains(pos) {
+        Tap::Pane(Pane::Log, None)
+    } else if queue_shown && a.queue.contains(pos) {
         let first = a.queue.y + QUEUE_FIRST_ROW;
         let row = (y >= first && y + 1 < a.queue.bottom()).then(|| usize::from(y - first));
-        (Pane::Queue, row)
-    } else if a.club.contains(pos) {
-        (Pane::Club, None)
-    } else if a.log.contains(pos) {
-        (Pane::Log, None)
+        // A tap on the selected row of the narrow queue opens its detail, as Enter does.
+        if narrow
+            && row.is_some_and(|r| m.queue.offset() + r == m.queue.cursor())
+            && let Some(k) = m.keymap.key_for(Scope::Queue, Action::Open)
+        {
+            return Tap::Key(k);
+        }
+        Tap::Pane(Pane::Queue, row)
+    } else if (!narrow || narrow_pane(m) == NarrowPane::Club) && a.club.contains(pos) {
+        Tap::Pane(Pane::Club, None)
     } else {
-        (Pane::Queue, None)
+        Tap::Pane(Pane::Queue, None)
     }
 }
 
@@ -150,11 +217,10 @@ fn too_small(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
         min_width = MIN_SIZE.0,
         min_height = MIN_SIZE.1
     );
-    let mut lines = vec![
-        Line::from(text::for_terminal(&msg).into_owned()),
-        Line::from(
-            text::for_terminal(&i18n::tr(m.lang, "empty-terminal-too-small-keys")).into_owned(),
-        ),
+    let keys = i18n::tr(m.lang, "empty-terminal-too-small-keys");
+    let mut texts = vec![
+        (msg, theme.bold()),
+        (keys, ratatui::style::Style::default()),
     ];
     if let Some((severity, said)) = m.status_line() {
         let style = match severity {
@@ -162,15 +228,19 @@ fn too_small(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
             Severity::Success => theme.success(),
             Severity::Info => ratatui::style::Style::default(),
         };
-        lines.push(Line::from(Span::styled(
-            text::for_terminal(&said).into_owned(),
-            style,
-        )));
+        texts.push((said, style));
     }
-    frame.render_widget(
-        Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: true }),
-        area,
-    );
+    // Wrapped by words, and a Thai run (no spaces) only where a line may break: never after
+    // a leading vowel or inside a SARA AM (`text::wrap`).
+    let lines: Vec<Line> = texts
+        .into_iter()
+        .flat_map(|(t, style)| {
+            text::wrap(&text::sanitize(&t), area.width as usize)
+                .into_iter()
+                .map(move |l| Line::styled(l, style))
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), area);
 }
 
 /// Draws the whole dashboard ([`view`]) and says how far each scrollable part can scroll
@@ -185,9 +255,17 @@ pub fn view_scrolls(frame: &mut Frame, m: &Model, theme: &Theme) -> ScrollLimits
     }
     let a = areas(area, m.log.visible);
     panes::header(frame, a.header, m, theme);
-    panes::queue(frame, a.queue, m, theme);
-    limits.detail = panes::detail(frame, a.detail, m, theme);
-    limits.club = panes::club(frame, a.club, m, theme);
+    if is_narrow(area.width) {
+        match narrow_pane(m) {
+            NarrowPane::Queue => panes::queue(frame, a.queue, m, theme),
+            NarrowPane::Detail => limits.detail = panes::detail(frame, a.detail, m, theme),
+            NarrowPane::Club => limits.club = panes::club(frame, a.club, m, theme),
+        }
+    } else {
+        panes::queue(frame, a.queue, m, theme);
+        limits.detail = panes::detail(frame, a.detail, m, theme);
+        limits.club = panes::club(frame, a.club, m, theme);
+    }
     if m.log.visible {
         limits.log = panes::log(frame, a.log, m, theme);
     }
@@ -265,64 +343,226 @@ fn cut_at_word(text: &str, room: usize) -> String {
     }
 }
 
-fn footer(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
-    let hints = footer_hints(m);
-    let read_only = m.read_only.then(|| i18n::tr(m.lang, "header-read-only"));
-    let room = (area.width as usize).saturating_sub(read_only.as_deref().map_or(0, text::width));
-    let hints = fit_hints(hints, room);
-    let mut spans = Vec::new();
-    for (k, label, _) in hints {
-        spans.push(Span::styled(
-            k,
-            theme.accent().add_modifier(ratatui::style::Modifier::BOLD),
-        ));
-        spans.push(Span::raw(format!(" {label}  ")));
-    }
-    if let Some(r) = read_only {
-        spans.push(Span::styled(r, theme.warn()));
-    }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+/// One hint of the hint bar as drawn: its keys and label, the key a tap on it presses (none
+/// for typing into a field), and where it is (its line `y` of the bar, the columns `x` and
+/// `width`, the blanks after it included).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct DrawnHint {
+    keys: String,
+    label: String,
+    key: Option<Key>,
+    y: u16,
+    x: u16,
+    width: u16,
 }
 
-/// The hint bar's `(keys, label, pinned)`: the pop-up's own keys, the club field's, or the
-/// keymap's for the focused pane, named in the reader's language; help and quit are pinned.
-fn footer_hints(m: &Model) -> Vec<(String, String, bool)> {
+/// The hint bar in `width` columns and `lines` lines: the hints that fit ([`fit_hints`]),
+/// in order, a line filled before the next, and where each is, for [`footer`] to draw and
+/// [`tap`] to place a tap.
+fn footer_layout(m: &Model, width: usize, lines: u16) -> Vec<DrawnHint> {
+    let read_only = m.read_only.then(|| i18n::tr(m.lang, "header-read-only"));
+    let room = width.saturating_sub(read_only.as_deref().map_or(0, text::width));
+    let cost = |h: &Hint| text::width(&h.keys) + text::width(&h.label) + 3;
+    let mut hints = footer_hints(m, width);
+    // All lines but the last are filled in order; the last keeps what fits of the rest.
+    let mut lines_of: Vec<Vec<Hint>> = Vec::new();
+    for _ in 1..lines.max(1) {
+        let mut line = Vec::new();
+        let mut used = 0;
+        while let Some(h) = hints.first() {
+            if used + cost(h) > room && !line.is_empty() {
+                break;
+            }
+            used += cost(h);
+            line.push(hints.remove(0));
+        }
+        lines_of.push(line);
+    }
+    lines_of.push(fit_hints(hints, room));
+    let mut out = Vec::new();
+    for (y, line) in lines_of.into_iter().enumerate() {
+        let mut x = 0u16;
+        for h in line {
+            let w = cost(&h) as u16;
+            out.push(DrawnHint {
+                keys: h.keys,
+                label: h.label,
+                key: h.key,
+                y: y as u16,
+                x,
+                width: w,
+            });
+            x = x.saturating_add(w);
+        }
+    }
+    out
+}
+
+fn footer(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
+    let read_only = m.read_only.then(|| i18n::tr(m.lang, "header-read-only"));
+    let mut lines = vec![Vec::new(); area.height as usize];
+    for h in footer_layout(m, area.width as usize, area.height) {
+        let Some(spans) = lines.get_mut(h.y as usize) else {
+            continue;
+        };
+        spans.push(Span::styled(
+            h.keys,
+            theme.accent().add_modifier(ratatui::style::Modifier::BOLD),
+        ));
+        spans.push(Span::raw(format!(" {}  ", h.label)));
+    }
+    if let (Some(r), Some(last)) = (read_only, lines.last_mut()) {
+        last.push(Span::styled(r, theme.warn()));
+    }
+    let lines: Vec<Line> = lines.into_iter().map(Line::from).collect();
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// One hint: the keys as shown, the label in the reader's language, whether it is pinned
+/// (kept when others must go) and the key a tap on it presses.
+struct Hint {
+    keys: String,
+    label: String,
+    pinned: bool,
+    key: Option<Key>,
+}
+
+/// The hint bar's hints for a screen `width` columns wide: the pop-up's own keys, the club
+/// field's, or the keymap's for the focused pane, named in the reader's language; help and
+/// quit are pinned. The narrow layout offers the few keys that matter there
+/// ([`narrow_hints`]).
+fn footer_hints(m: &Model, width: usize) -> Vec<Hint> {
     if let Some(p) = &m.popup {
         return p
-            .hints(m.lang)
-            .into_iter()
-            .map(|(k, l)| (k, l, false))
+            .keys()
+            .iter()
+            .filter_map(|k| {
+                Some(Hint {
+                    keys: k.shown_in(m.lang),
+                    label: k.hint_in(m.lang)?,
+                    pinned: false,
+                    key: k.keys.first().copied(),
+                })
+            })
             .collect();
     }
+    let esc = Key::new(KeyCode::Esc);
     if m.club.editing && m.focus == Pane::Club {
         return vec![
-            ("Enter".into(), i18n::tr(m.lang, "club-hint-look-up"), false),
-            ("Esc".into(), i18n::tr(m.lang, "club-hint-cancel"), false),
+            Hint {
+                keys: "Enter".into(),
+                label: i18n::tr(m.lang, "club-hint-look-up"),
+                pinned: false,
+                key: Some(Key::new(KeyCode::Enter)),
+            },
+            Hint {
+                keys: "Esc".into(),
+                label: i18n::tr(m.lang, "club-hint-cancel"),
+                pinned: false,
+                key: Some(esc),
+            },
         ];
     }
+    if is_narrow(width.min(usize::from(u16::MAX)) as u16) {
+        return narrow_hints(m);
+    }
     let label = |a: Action| i18n::tr(m.lang, &i18n::action_key("hint", a.name()));
-    let mut hints: Vec<(String, String, bool)> = m
+    let scope = m.focus.scope();
+    let mut hints: Vec<Hint> = m
         .keymap
-        .hint_actions(m.focus.scope(), m.offered())
+        .hint_actions(scope, m.offered())
         .into_iter()
-        .map(|(k, a)| (k, label(a), matches!(a, Action::Help | Action::Quit)))
+        .map(|(k, a)| Hint {
+            keys: k,
+            label: label(a),
+            pinned: matches!(a, Action::Help | Action::Quit),
+            key: m.keymap.key_for(scope, a),
+        })
         .collect();
     // Taking a decision back is offered first, and only while one is held.
     if !m.held().is_empty()
         && m.focus == Pane::Queue
-        && let Some(k) = m.keymap.key_for(m.focus.scope(), Action::Undo)
+        && let Some(k) = m.keymap.key_for(scope, Action::Undo)
     {
-        hints.insert(0, (k.to_string(), label(Action::Undo), false));
+        hints.insert(
+            0,
+            Hint {
+                keys: k.to_string(),
+                label: label(Action::Undo),
+                pinned: false,
+                key: Some(k),
+            },
+        );
     }
     hints
 }
 
+/// The narrow layout's hints: what a moderator on a phone needs in the pane shown. Without a
+/// session, sign in first. Over the queue: undo (while a decision is held), approve,
+/// decline, the detail, the club lookup;
+/// over the detail: undo, approve, decline, back; over the club lookup: look up, back.
+/// Help and quit always (pinned). Only what this session offers ([`Model::offered`]).
+fn narrow_hints(m: &Model) -> Vec<Hint> {
+    let offered = m.offered();
+    let scope = m.focus.scope();
+    let hint = |a: Action, label: &str, pinned: bool| {
+        let k = m.keymap.key_for(scope, a)?;
+        offered.offers(a).then(|| Hint {
+            keys: k.to_string(),
+            label: i18n::tr(m.lang, label),
+            pinned,
+            key: Some(k),
+        })
+    };
+    let back = Hint {
+        keys: "Esc".into(),
+        label: i18n::tr(m.lang, "hint-narrow-back"),
+        pinned: true,
+        key: Some(Key::new(KeyCode::Esc)),
+    };
+    let decide = |hints: &mut Vec<Option<Hint>>| {
+        if !m.held().is_empty() {
+            hints.push(hint(Action::Undo, "hint-undo", true));
+        }
+        hints.push(hint(Action::Approve, "hint-approve", false));
+        hints.push(hint(Action::Decline, "hint-decline", false));
+    };
+    let mut hints: Vec<Option<Hint>> = Vec::new();
+    // Without a session the first thing to do is to sign in (the header says so in few
+    // words on a phone): its key first, pinned, and a tap on it opens the pop-up.
+    if !m.has_token || m.session_expired {
+        hints.push(hint(Action::SignIn, "hint-sign-in", true));
+    }
+    match narrow_pane(m) {
+        NarrowPane::Queue if m.focus == Pane::Log => {
+            hints.push(Some(back));
+        }
+        NarrowPane::Queue => {
+            decide(&mut hints);
+            hints.push(hint(Action::Open, "hint-narrow-detail", false));
+            hints.push(hint(Action::ClubLookup, "hint-club-lookup", false));
+        }
+        NarrowPane::Detail => {
+            decide(&mut hints);
+            hints.push(Some(back));
+        }
+        NarrowPane::Club => {
+            hints.push(hint(Action::ClubLookup, "hint-narrow-look-up", false));
+            hints.push(Some(back));
+        }
+    }
+    hints.push(hint(Action::Help, "hint-help", true));
+    hints.push(hint(Action::Quit, "hint-quit", true));
+    hints.into_iter().flatten().collect()
+}
+
 /// The hints that fit in `width` columns, in order: when some must go, the last ones go
-/// first, but `help` and `quit` always stay (a moderator needs them first).
-fn fit_hints(mut hints: Vec<(String, String, bool)>, width: usize) -> Vec<(String, String, bool)> {
-    let cost = |h: &(String, String, bool)| text::width(&h.0) + text::width(&h.1) + 3;
+/// first, but the pinned ones (`help`, `quit`; in the narrow layout also undo and back)
+/// always stay (a moderator needs them first).
+fn fit_hints(mut hints: Vec<Hint>, width: usize) -> Vec<Hint> {
+    let cost = |h: &Hint| text::width(&h.keys) + text::width(&h.label) + 3;
     while hints.iter().map(cost).sum::<usize>() > width {
-        match hints.iter().rposition(|h| !h.2) {
+        match hints.iter().rposition(|h| !h.pinned) {
             Some(i) => {
                 hints.remove(i);
             }

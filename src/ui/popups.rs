@@ -1,8 +1,7 @@
 //! Pop-ups: help, confirmation, add ids, sign in, command line, filter, new contact. Their
 //! words come from `assets/locales/*/popups.ftl` in the reader's language (`m.lang`); texts
-//! that may be long are wrapped before drawing ([`wrap::wrap`]) so a box grows to hold them.
-
-mod wrap;
+//! that may be long are wrapped before drawing ([`crate::text::wrap`]) so a box grows to hold
+//! them; the help wraps each row inside its columns.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -17,8 +16,7 @@ use crate::app::keymap::Scope;
 use crate::app::model::{Model, Popup, RowAction, popup};
 use crate::app::update::COMMANDS;
 use crate::i18n::{Lang, tr};
-use crate::text::clean;
-use wrap::wrap;
+use crate::text::{clean, width, wrap};
 
 fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let [r] = Layout::horizontal([Constraint::Length(w.min(area.width))])
@@ -149,15 +147,48 @@ fn label(lang: Lang, key: &str) -> String {
     format!("{} ", tr(lang, key))
 }
 
-/// Width of a centred pop-up: the screen less a margin, at most 90 columns.
+/// Width of a centred pop-up: the screen less a margin, at most 90 columns; the whole width
+/// in the narrow layout (a phone has no column to spare).
 fn popup_width(area: Rect) -> u16 {
-    area.width.saturating_sub(4).min(90)
+    if crate::app::model::is_narrow(area.width) {
+        area.width
+    } else {
+        area.width.saturating_sub(4).min(90)
+    }
+}
+
+/// The lines of a pop-up's text kept in `room` lines: all when they fit; else without its
+/// blank lines, then cut at the end (the last line kept says what is left out: `…`).
+fn fit_lines(mut lines: Vec<Line<'static>>, room: usize) -> Vec<Line<'static>> {
+    if lines.len() <= room {
+        return lines;
+    }
+    lines.retain(|l| l.width() > 0);
+    if lines.len() > room && room > 0 {
+        lines.truncate(room);
+        if let Some(last) = lines.last_mut() {
+            last.spans.push(Span::raw("…"));
+        }
+    }
+    lines
 }
 
 /// Draws the open pop-up, if any, over the panes.
 /// Draws the pop-up; returns how far the help can scroll (0 for any other pop-up).
 pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) -> u16 {
     let Some(p) = &m.popup else { return 0 };
+    // On a phone a pop-up leaves the header (who, online) and the hint bar (its keys can be
+    // tapped) in sight.
+    let area = if crate::app::model::is_narrow(area.width) {
+        let footer = super::areas(area, m.log.visible).footer;
+        Rect {
+            y: area.y + 1,
+            height: area.height.saturating_sub(footer.height + 1),
+            ..area
+        }
+    } else {
+        area
+    };
     match p {
         Popup::Help { .. } => return help(frame, area, m, p, theme),
         Popup::Confirm { .. } => confirm(frame, area, m, p, theme),
@@ -176,7 +207,12 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) -> u
     let Popup::Help { query, scroll } = p else {
         return 0;
     };
-    let r = centered(area, w, area.height.saturating_sub(2));
+    let h = if crate::app::model::is_narrow(area.width) {
+        area.height
+    } else {
+        area.height.saturating_sub(2)
+    };
+    let r = centered(area, w, h);
     let inner = frame_box(frame, r, &tr(m.lang, "popup-help-title"), theme);
     field(
         frame,
@@ -189,7 +225,9 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) -> u
     );
     let mut lines = Vec::new();
     let mut last: Option<Scope> = None;
-    let col = key_column(m);
+    let cols = inner.width as usize;
+    // A third of the box at most: keys wider than that take a line of their own.
+    let col = key_column(m).min(cols / 3);
     for (scope, keys, name, desc) in help_rows(m, query.value()) {
         if last != Some(scope) {
             let title = tr(m.lang, &format!("scope-{}", scope_key(scope)));
@@ -199,17 +237,19 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) -> u
             ));
             last = Some(scope);
         }
-        lines.push(Line::from(vec![
-            Span::styled(format!("  {}", padded(&keys, col)), theme.accent()),
-            Span::raw(format!("{desc}  ")),
-            Span::styled(name, theme.dim()),
-        ]));
+        lines.extend(hanging(
+            &keys,
+            col,
+            vec![(desc, Style::default()), (name.to_owned(), theme.dim())],
+            cols,
+            theme,
+        ));
     }
     lines.extend(popup_key_lines(
         m.lang,
         query.value(),
         m.can_save_token,
-        col,
+        (col, cols),
         theme,
     ));
     if lines.is_empty() {
@@ -219,17 +259,18 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) -> u
             theme.warn(),
         ));
     }
-    lines.extend(marker_lines(m.lang, query.value(), col, theme));
-    lines.extend(dropped_lines(m.lang, query.value(), theme));
-    lines.extend(command_lines(m.lang, theme));
+    lines.extend(marker_lines(m.lang, query.value(), (col, cols), theme));
+    lines.extend(dropped_lines(m.lang, query.value(), cols, theme));
+    lines.extend(command_lines(m.lang, cols, theme));
     let body = Rect::new(
         inner.x,
         inner.y + 2,
         inner.width,
         inner.height.saturating_sub(2),
     );
-    // Wrapped: a long text (Thai ones are longer) goes on under its row instead of being cut.
-    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
+    // Every line is wrapped already, inside its column: a long text (Thai ones are longer)
+    // goes on under its own column, never at the box's left edge.
+    let text = Paragraph::new(lines);
     let room = super::scroll_room(&text, body);
     frame.render_widget(text.scroll(((*scroll).min(room), 0)), body);
     room
@@ -268,6 +309,72 @@ fn padded(keys: &str, col: usize) -> String {
     format!("{keys}{}", " ".repeat(col.saturating_sub(w).max(1)))
 }
 
+/// The fewest columns a help text is wrapped in beside its keys; with fewer (a phone), the
+/// keys stand on a line of their own and the text goes under them.
+const HELP_TEXT_MIN: usize = 20;
+
+/// One row of the help in `cols` columns: two blanks, `keys` padded to `col`, then `parts`
+/// (each in its style, two blanks apart) wrapped in the columns right of the keys, every
+/// line after the first starting under the text, never at the box's edge. Where that leaves
+/// fewer than [`HELP_TEXT_MIN`] columns, the keys take a line and the text is wrapped under
+/// them, four blanks in.
+fn hanging(
+    keys: &str,
+    col: usize,
+    parts: Vec<(String, Style)>,
+    cols: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let lead = 2 + col;
+    let (indent, mut line) = if width(keys) < col && cols >= lead + HELP_TEXT_MIN {
+        let keys = Span::styled(format!("  {}", padded(keys, col)), theme.accent());
+        (lead, vec![keys])
+    } else {
+        lines.push(Line::styled(
+            clean(&format!("  {keys}"), cols),
+            theme.accent(),
+        ));
+        (
+            4.min(cols / 4),
+            vec![Span::raw(" ".repeat(4.min(cols / 4)))],
+        )
+    };
+    let room = cols.saturating_sub(indent).max(1);
+    let mut used = 0;
+    for (n, (text, style)) in parts.into_iter().enumerate() {
+        let text = crate::text::for_terminal(&text).into_owned();
+        // The words of a part go on the line while they fit, then on lines of their own.
+        let sep = if n == 0 || used == 0 { 0 } else { 2 };
+        if used > 0 && used + sep + width(&text) > room && width(&text) <= room {
+            lines.push(Line::from(std::mem::take(&mut line)));
+            line.push(Span::raw(" ".repeat(indent)));
+            used = 0;
+        }
+        let first_room = room.saturating_sub(used + if used == 0 { 0 } else { 2 });
+        let pieces = if width(&text) <= first_room {
+            vec![text]
+        } else {
+            wrap(&text, room)
+        };
+        for (i, piece) in pieces.into_iter().enumerate() {
+            if i > 0 {
+                lines.push(Line::from(std::mem::take(&mut line)));
+                line.push(Span::raw(" ".repeat(indent)));
+                used = 0;
+            }
+            if used > 0 {
+                line.push(Span::raw("  "));
+                used += 2;
+            }
+            used += width(&piece);
+            line.push(Span::styled(piece, style));
+        }
+    }
+    lines.push(Line::from(line));
+    lines
+}
+
 /// The help's lines for the pop-ups' keys (from their key tables), filtered by the search
 /// text `query`, which matches the keys, the texts and the section titles in the reader's
 /// language or in English. Without a token file (`can_save_token` false) the sign-in box's
@@ -276,7 +383,7 @@ fn popup_key_lines(
     lang: Lang,
     query: &str,
     can_save_token: bool,
-    col: usize,
+    (col, cols): (usize, usize),
     theme: &Theme,
 ) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
@@ -297,11 +404,8 @@ fn popup_key_lines(
             theme.bold().add_modifier(Modifier::UNDERLINED),
         ));
         for k in rows {
-            let keys = format!("  {}", padded(&popup_keys(k), col));
-            lines.push(Line::from(vec![
-                Span::styled(keys, theme.accent()),
-                Span::raw(k.help_in(lang)),
-            ]));
+            let text = vec![(k.help_in(lang), Style::default())];
+            lines.extend(hanging(&popup_keys(k), col, text, cols, theme));
         }
     }
     lines
@@ -309,7 +413,12 @@ fn popup_key_lines(
 
 /// The help's last lines: the `:` commands (their names stay as typed) and the filter terms.
 /// What the marks before a queue row mean (issue 18 item 4), filtered by the search text.
-fn marker_lines(lang: Lang, query: &str, col: usize, theme: &Theme) -> Vec<Line<'static>> {
+fn marker_lines(
+    lang: Lang,
+    query: &str,
+    (col, cols): (usize, usize),
+    theme: &Theme,
+) -> Vec<Line<'static>> {
     let q = search_text(query);
     let rows: Vec<(&str, String)> = MARKERS
         .into_iter()
@@ -339,17 +448,20 @@ fn marker_lines(lang: Lang, query: &str, col: usize, theme: &Theme) -> Vec<Line<
         ),
     ];
     for (mark, text) in rows {
-        lines.push(Line::from(vec![
-            Span::styled(format!("  {}", padded(mark, col)), theme.accent()),
-            Span::raw(text),
-        ]));
+        lines.extend(hanging(
+            mark,
+            col,
+            vec![(text, Style::default())],
+            cols,
+            theme,
+        ));
     }
     lines
 }
 
 /// What a hang-up and a suspend do with held decisions (issue 18 item 6), shown unless the
 /// search text matches none of it.
-fn dropped_lines(lang: Lang, query: &str, theme: &Theme) -> Vec<Line<'static>> {
+fn dropped_lines(lang: Lang, query: &str, cols: usize, theme: &Theme) -> Vec<Line<'static>> {
     let q = search_text(query);
     let keys = [
         "help-dropped",
@@ -363,18 +475,28 @@ fn dropped_lines(lang: Lang, query: &str, theme: &Theme) -> Vec<Line<'static>> {
     if !found {
         return Vec::new();
     }
-    vec![
+    let mut lines = vec![
         Line::raw(""),
         Line::styled(
             tr(lang, keys[0]),
             theme.bold().add_modifier(Modifier::UNDERLINED),
         ),
-        Line::raw(format!("  {}", tr(lang, keys[1]))),
-        Line::raw(format!("  {}", tr(lang, keys[2]))),
-    ]
+    ];
+    for key in &keys[1..] {
+        lines.extend(indented(&tr(lang, key), cols, Style::default()));
+    }
+    lines
 }
 
-fn command_lines(lang: Lang, theme: &Theme) -> Vec<Line<'static>> {
+/// `text` wrapped in `cols` columns less two blanks before each line.
+fn indented(text: &str, cols: usize, style: Style) -> Vec<Line<'static>> {
+    wrap(text, cols.saturating_sub(2))
+        .into_iter()
+        .map(|l| Line::styled(format!("  {l}"), style))
+        .collect()
+}
+
+fn command_lines(lang: Lang, cols: usize, theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = vec![
         Line::raw(""),
         Line::styled(
@@ -383,12 +505,13 @@ fn command_lines(lang: Lang, theme: &Theme) -> Vec<Line<'static>> {
         ),
     ];
     for chunk in COMMANDS.chunks(4) {
-        lines.push(Line::styled(
-            format!("  {}", chunk.join(" · ")),
-            theme.dim(),
-        ));
+        lines.extend(indented(&chunk.join(" · "), cols, theme.dim()));
     }
-    lines.push(Line::styled(tr(lang, "help-filter-terms"), theme.dim()));
+    lines.extend(wrapped(
+        &tr(lang, "help-filter-terms"),
+        cols as u16,
+        theme.dim(),
+    ));
     lines
 }
 
@@ -413,7 +536,8 @@ fn confirm_lines(m: &Model, p: &Popup, cols: u16, theme: &Theme) -> Vec<Line<'st
             .unwrap_or_default();
         let question = popup::confirm_one(m.lang, *action, *id);
         lines.extend(wrapped(&question, cols, Style::default()));
-        lines.push(Line::styled(clean(&who, cols as usize), theme.bold()));
+        // The request named whole, on as many lines as it takes (a phone's box is narrow).
+        lines.extend(wrapped(&who, cols, theme.bold()));
     } else {
         let club = m.one_club(ids);
         let question = popup::confirm_many(m.lang, *action, ids.len(), club.as_deref());
@@ -493,12 +617,14 @@ fn held(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
             ids => popup::quit_held_requests(m.lang, ids.len()),
         };
         let row = popup::quit_held_row(m.lang, d.action, &what);
-        lines.push(Line::raw(clean(&format!("  {row}"), cols as usize)));
+        lines.extend(indented(&row, cols as usize, Style::default()));
     }
     if held.len() > SHOWN {
         let more = popup::quit_held_more(m.lang, held.len() - SHOWN);
         lines.push(Line::styled(format!("  {more}"), theme.dim()));
     }
+    // On a short screen the ways out keep their lines; the list is cut first (with `…`).
+    let mut lines = fit_lines(lines, usize::from(area.height.saturating_sub(7)).max(2));
     lines.push(Line::raw(""));
     let mut keys = Vec::new();
     for k in p.keys() {
@@ -513,7 +639,7 @@ fn held(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
     }
     lines.push(Line::from(keys));
     // Two spare lines: the keys' line may wrap.
-    let r = centered(area, w, lines.len() as u16 + 4);
+    let r = centered(area, w, (lines.len() as u16 + 4).min(area.height));
     let title = if resume {
         "popup-resume-title"
     } else {
@@ -551,12 +677,15 @@ fn add_ids(frame: &mut Frame, area: Rect, lang: Lang, p: &Popup, theme: &Theme) 
     );
 }
 
-/// The sign-in box's lines above the token field: where to sign in and what to paste,
-/// wrapped to `cols` (the address itself is cut, never wrapped).
+/// The sign-in box's lines above the token field: where to sign in (the address whole,
+/// broken only where the box ends) and what to paste, wrapped to `cols`.
 fn sign_in_intro(m: &Model, cols: u16, theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = wrapped(&tr(m.lang, "popup-sign-in-open"), cols, Style::default());
-    lines.push(Line::styled(
-        clean(&m.sign_in_url, cols as usize),
+    // The address whole, on as many lines as it takes: it is copied from the screen.
+    let url = crate::text::sanitize(&m.sign_in_url);
+    lines.extend(wrapped(
+        &url,
+        cols,
         theme.accent().add_modifier(Modifier::BOLD),
     ));
     lines.extend(wrapped(
@@ -605,26 +734,33 @@ fn sign_in(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
         .map(|e| wrapped(&crate::text::sanitize(e), cols, theme.error()))
         .unwrap_or_default();
     why.truncate(3);
+    // intro, blank, token, blank, saving, blank, error (one line kept for it); where the
+    // screen is shorter (a phone), without the blank lines, then with the intro cut at its
+    // end (the address, copied from the screen, comes first).
+    let n_why = (why.len() as u16).max(1);
+    let room = area.height.saturating_sub(2);
+    let gap = u16::from(intro.len() as u16 + 3 + saving.len() as u16 + 1 + n_why <= room);
+    let intro_room = room.saturating_sub(1 + saving.len() as u16 + n_why + 3 * gap);
+    let intro = fit_lines(intro, intro_room as usize);
     let (n_intro, n_save) = (intro.len() as u16, saving.len() as u16);
-    // intro, blank, token, blank, saving, blank, error (one line kept for it).
-    let h = n_intro + 3 + n_save + 1 + (why.len() as u16).max(1);
+    let h = n_intro + 1 + n_save + n_why + 3 * gap;
     let r = centered(area, w, h + 2);
     let inner = frame_box(frame, r, &tr(m.lang, "popup-sign-in-title"), theme);
     let at = |dy: u16, height: u16| Rect::new(inner.x, inner.y + dy, inner.width, height);
     frame.render_widget(Paragraph::new(intro), at(0, n_intro));
     field(
         frame,
-        at(n_intro + 1, 1),
+        at(n_intro + gap, 1),
         &label(m.lang, "popup-sign-in-token"),
         input,
         true,
         true,
         theme,
     );
-    frame.render_widget(Paragraph::new(saving), at(n_intro + 3, n_save));
+    frame.render_widget(Paragraph::new(saving), at(n_intro + 1 + 2 * gap, n_save));
     if !why.is_empty() {
         let n = why.len() as u16;
-        frame.render_widget(Paragraph::new(why), at(n_intro + n_save + 4, n));
+        frame.render_widget(Paragraph::new(why), at(n_intro + n_save + 1 + 3 * gap, n));
     }
 }
 

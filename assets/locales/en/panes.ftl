@@ -88,7 +88,7 @@ empty-no-match = No request matches the filter /{ $filter }  (/ to change, Esc i
 empty-nothing-selected = Nothing selected.
 empty-no-club-match = no club matches
 empty-club-hint = Press c, type a club id (or a name to search), Enter.
-empty-terminal-too-small = Terminal too small ({ $width }x{ $height }): club-admin needs at least { $min_width }x{ $min_height }.
+empty-terminal-too-small = Terminal too small ({ $width }x{ $height }): club-admin needs at least { $min_width }x{ $min_height } (columns x rows). Enlarge the window, turn the phone on its side or make the font smaller.
 empty-terminal-too-small-keys = Until it is larger no key acts but q (quit) and Ctrl-L (redraw).
 
 ## Detail pane (src/ui/panes/detail.rs): field names at most 8 columns wide
@@ -152,3 +152,8 @@ row-held-unsent = { $action ->
 row-request-id = request { $id }…
 # The queue's bottom line when a sort covers only the loaded rows.
 queue-sort-loaded-only = sort: { $order }, only the { $n } loaded
+
+## Header where it is narrow (a phone): the session's state in few words
+
+header-no-token-short = no token
+header-session-expired-short = expired

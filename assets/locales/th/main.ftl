@@ -121,3 +121,9 @@ help-marker-marked = เลือกไว้ (Space)
 help-marker-marked-error = เลือกไว้ และคำสั่งหรือการอ่านครั้งล่าสุดไม่สำเร็จ
 help-marker-error = คำสั่งหรือการอ่านครั้งล่าสุดไม่สำเร็จ (ดูเหตุผลในช่องรายละเอียด)
 help-marker-unknown = ยังไม่รู้ผล: คำตอบหายไป แถวนี้จะอ่านใหม่เองจนกว่าเซิร์ฟเวอร์จะบอก
+
+## Hint bar of the narrow layout
+
+hint-narrow-detail = รายละเอียด
+hint-narrow-back = กลับ
+hint-narrow-look-up = ค้นหา

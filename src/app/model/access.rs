@@ -86,6 +86,16 @@ impl Model {
         self.api_version.as_deref()
     }
 
+    /// True when the terminal gets the narrow layout ([`super::is_narrow`]).
+    pub fn narrow(&self) -> bool {
+        super::is_narrow(self.size.0)
+    }
+
+    /// True while the narrow layout shows the selected request's detail over the queue.
+    pub fn detail_open(&self) -> bool {
+        self.detail_open && self.narrow()
+    }
+
     /// The focused pane.
     pub fn focus(&self) -> Pane {
         self.focus

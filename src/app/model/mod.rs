@@ -169,10 +169,22 @@ impl ModelOptions {
     }
 }
 
-/// Smallest terminal (columns, rows) on which the dashboard draws the queue. Below it the view
+/// Smallest terminal (columns, rows) on which the dashboard draws the queue: a phone held
+/// upright (40 columns) gets the narrow layout ([`NARROW_WIDTH`]); 15 rows, as before the
+/// narrow layout, so no window that showed the queue stops showing it. Below it the view
 /// draws only a notice, and `update` lets no key act but quit, redraw and suspend: nothing is
 /// decided from a row, pop-up or prompt the moderator cannot see.
-pub const MIN_SIZE: (u16, u16) = (60, 15);
+pub const MIN_SIZE: (u16, u16) = (40, 15);
+
+/// Terminals narrower than this many columns get the narrow layout: one pane at a time (the
+/// queue first; the request's detail and the club lookup open over it and `Esc` closes them
+/// back to it), a one-line header and a hint bar of the few keys that matter there.
+pub const NARROW_WIDTH: u16 = 60;
+
+/// Whether a terminal `width` columns wide gets the narrow layout ([`NARROW_WIDTH`]).
+pub fn is_narrow(width: u16) -> bool {
+    width < NARROW_WIDTH
+}
 
 /// Whether a terminal of `width` x `height` cells shows the queue (at least [`MIN_SIZE`]).
 /// The view and `update` both ask this, so what is drawn and what keys may do never differ.
@@ -246,6 +258,9 @@ pub struct Model {
     pub(crate) detail_scroll: u16,
     /// The row the detail pane's scroll belongs to.
     pub(crate) detail_row: Option<Uuid>,
+    /// The narrow layout shows the selected request's detail over the queue (`Enter` opens
+    /// it, `Esc` closes it; wider layouts show the detail beside the queue and ignore it).
+    pub(crate) detail_open: bool,
     /// Listing page size, 1..=100.
     pub(crate) page_size: u32,
     /// Mouse capture on.
@@ -339,6 +354,7 @@ impl Model {
             scroll_limits: None,
             detail_scroll: 0,
             detail_row: None,
+            detail_open: false,
             page_size: o.page_size.clamp(1, 100),
             mouse: o.mouse,
             save_token: o.save_token && o.can_save_token,

@@ -33,6 +33,13 @@ pub(super) fn on_key(m: &mut Model, k: Key) -> Vec<Effect> {
         return club::on_club_input_key(m, k);
     }
     if k.code == KeyCode::Esc {
+        // In the narrow layout Esc first closes what is shown over the queue: the request's
+        // detail, the club lookup, the log.
+        if m.narrow() && (m.detail_open || m.focus != Pane::Queue) {
+            m.detail_open = false;
+            m.focus = Pane::Queue;
+            return Vec::new();
+        }
         // Esc only cancels: a pending quit, a range anchor, the status message.
         m.quit_armed = false;
         m.queue.set_anchor(None);
@@ -449,6 +456,10 @@ fn open_selected(m: &mut Model) -> Vec<Effect> {
         Pane::Club => club::club_open(m),
         _ => match m.queue.selected().map(|i| i.id) {
             Some(id) => {
+                // The narrow layout shows the request over the queue (read again, as here).
+                if m.narrow() && m.focus == Pane::Queue {
+                    m.detail_open = true;
+                }
                 let label = super::label_of(m, id);
                 let fx = fetch::fetch_rows(m, &[id]);
                 let text = if fx.is_empty() {

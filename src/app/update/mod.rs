@@ -141,6 +141,10 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Click { pane, row } => keys::on_click(m, pane, row),
         Msg::Resize(w, h) => {
             m.size = (w, h);
+            // A wider window shows the detail beside the queue: nothing stays opened over it.
+            if !m.narrow() {
+                m.detail_open = false;
+            }
             Vec::new()
         }
         Msg::Tick(now) => {

@@ -58,7 +58,9 @@ pub(super) fn kv<'a>(
     let indent = width(key) + pad.chars().count();
     let room = w.saturating_sub(indent).max(8);
     let value = clean(&value, 4000);
-    wrap(&value, room)
+    // Broken at spaces, and inside a Thai run only where a line may break (a leading vowel
+    // stays with its consonant, SARA AM whole: `text::wrap`).
+    crate::text::wrap(&value, room)
         .into_iter()
         .enumerate()
         .map(|(i, part)| {
@@ -70,33 +72,6 @@ pub(super) fn kv<'a>(
             Line::from(vec![head, Span::styled(part, style)])
         })
         .collect()
-}
-
-/// `text` in pieces of at most `room` columns, broken after a space where there is one.
-pub(super) fn wrap(text: &str, room: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut line = String::new();
-    let mut cols = 0;
-    for c in text.chars() {
-        let cw = width(c.encode_utf8(&mut [0; 4]));
-        if cols + cw > room && !line.is_empty() {
-            match line.rfind(' ').filter(|&at| at > 0 && at + 1 < line.len()) {
-                Some(at) => {
-                    let rest = line.split_off(at + 1);
-                    out.push(std::mem::take(&mut line));
-                    line = rest;
-                }
-                None => out.push(std::mem::take(&mut line)),
-            }
-            cols = width(&line);
-        }
-        line.push(c);
-        cols += cw;
-    }
-    if !line.is_empty() || out.is_empty() {
-        out.push(line);
-    }
-    out
 }
 
 /// The field name `detail-field-<name>` in the reader's language.

@@ -36,26 +36,30 @@ impl<'a> Item<'a> {
 }
 
 /// Items of this priority or less are kept before any other gets room: the user, the
-/// session and the capability notice, the link.
+/// capability notice, the session's state and the link (priority 2), the token's time
+/// left (3).
 const ESSENTIAL: u8 = 3;
 /// The longest the user's e-mail is shown.
 const EMAIL_MAX: usize = 40;
-/// The shortest the user's e-mail is cut to.
-const EMAIL_MIN: usize = 12;
+/// The shortest the user's e-mail is cut to, where the header is that narrow: enough to
+/// tell whose session it is ("ton.…").
+const EMAIL_MIN: usize = 5;
 
 /// Draws the header in one line: the title, the user's items on the left, the session, the
 /// link and the server on the right. The user's e-mail has the room first (cut only where it
 /// would leave no room for the session and the link), then the other items by priority;
-/// what does not fit is left out, lowest priority first.
+/// what does not fit is left out, lowest priority first. Who is signed in, the link and what
+/// the account cannot do stay at every width from the narrowest supported: the e-mail is cut
+/// first (to [`EMAIL_MIN`]), then the title and the token's time left give way. The narrow
+/// layout ([`crate::app::model::is_narrow`]) has no title and counts the pending requests.
 pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     let w = area.width as usize;
-    let mut left = vec![
-        Span::styled(
-            " club-admin ",
-            theme.bold().add_modifier(Modifier::REVERSED),
-        ),
-        Span::raw(" "),
-    ];
+    let narrow = crate::app::model::is_narrow(area.width);
+    let title = Span::styled(
+        " club-admin ",
+        theme.bold().add_modifier(Modifier::REVERSED),
+    );
+    let mut left = Vec::new();
     // `--read-only` is said where the session is named, not only in the hint bar.
     if m.read_only {
         left.push(Span::styled(
@@ -63,20 +67,69 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
             theme.warn().add_modifier(Modifier::BOLD),
         ));
     }
-    let right = right_items(m, theme);
-    // The e-mail's room: all but the title, the shortest forms of the session, the
-    // capability notice and the link, and the blank `fit` keeps.
-    let taken = left.iter().map(Span::width).sum::<usize>()
-        + right
+    let mut right = right_items(m, theme, narrow);
+    // The narrow header counts the pending requests; the e-mail is cut for it where both
+    // fit beside the essential items.
+    let essential = |items: &[Item]| {
+        items
             .iter()
             .filter(|i| i.priority <= ESSENTIAL)
             .map(Item::min_width)
             .sum::<usize>()
-        + 1;
+    };
+    let mut kept_w = 0;
+    if narrow {
+        right.insert(0, pending_item(m, theme));
+        // The e-mail keeps 12 columns where it can: the items that are not essential (the
+        // pending count, which the queue's title shows too; the capability notice while
+        // there is no session) give way for it, the least needed first, and the e-mail is
+        // cut for those that stay.
+        let shown = |right: &[Item]| {
+            right
+                .iter()
+                .filter(|i| i.priority <= 5)
+                .map(Item::min_width)
+                .sum::<usize>()
+        };
+        while 1 + shown(&right) + 12 + 1 >= w {
+            let Some(pos) = right
+                .iter()
+                .enumerate()
+                .filter(|(_, i)| i.priority > ESSENTIAL && i.priority <= 5)
+                .max_by_key(|(n, i)| (i.priority, usize::MAX - n))
+                .map(|(n, _)| n)
+            else {
+                break;
+            };
+            right.remove(pos);
+        }
+        kept_w = shown(&right) - essential(&right);
+    }
+    // The title stays where the e-mail keeps 12 columns and every essential item its
+    // shortest form beside it (and a blank, which `fit` keeps).
+    let base: usize = left.iter().map(Span::width).sum::<usize>() + 1;
+    if !narrow && base + title.width() + 1 + 12 + essential(&right) < w {
+        left.insert(0, Span::raw(" "));
+        left.insert(0, title);
+    } else {
+        left.insert(0, Span::raw(" "));
+    }
+    // The e-mail's room: all but the title, the shortest forms of the session, the
+    // capability notice and the link, and the blank `fit` keeps.
+    let taken = left.iter().map(Span::width).sum::<usize>() + essential(&right) + kept_w + 1;
     let email_room = w.saturating_sub(taken).clamp(EMAIL_MIN, EMAIL_MAX);
-    let mut items = user_items(m, theme, email_room);
+    let mut items = user_items(m, theme, email_room, narrow);
     items.extend(right);
     frame.render_widget(Paragraph::new(fit(left, items, w)), area);
+}
+
+/// The narrow header's count of pending requests ("3 pending"; as the queue's title counts
+/// them), on the right: the e-mail is cut for it, but where even the shortest e-mail leaves
+/// no room it gives way (the queue's title counts them too), never the essential items.
+fn pending_item<'a>(m: &Model, theme: &Theme) -> Item<'a> {
+    let n = super::queue::pending_count(m);
+    let text = format!("{}  ", tr!(m.lang, "queue-count-pending", n = n));
+    Item::new(5, true, vec![Span::styled(text, theme.warn())])
 }
 
 /// The user's role in `lang`: one of `student`, `teacher`, `organization`, `staff`,
@@ -96,15 +149,29 @@ fn role_text(lang: crate::i18n::Lang, role: Option<&str>) -> String {
 /// role (4) and permissions (7); or "signing in…" / "not signed in" while there is no user.
 /// The role, "admin" and "not onboarded" are in the reader's language ([`role_text`]); where
 /// the role does not fit, its short form leaves out the server's role word: "(admin)".
-fn user_items<'a>(m: &Model, theme: &Theme, email_room: usize) -> Vec<Item<'a>> {
+fn user_items<'a>(m: &Model, theme: &Theme, email_room: usize, narrow: bool) -> Vec<Item<'a>> {
     let mut items = Vec::new();
     match &m.user {
         Loadable::Loaded(u) => {
-            let email = match u.email.as_deref() {
-                Some(e) => clean(e, email_room),
-                None => tr!(m.lang, "header-no-email"),
+            // Cut further where even `email_room` leaves no room for the essential items.
+            let forms: Vec<String> = match u.email.as_deref() {
+                Some(e) => {
+                    let mut forms = vec![clean(e, email_room)];
+                    for room in [12, 8, EMAIL_MIN] {
+                        if room < email_room {
+                            forms.push(clean(e, room));
+                        }
+                    }
+                    forms.dedup();
+                    forms
+                }
+                None => vec![tr!(m.lang, "header-no-email")],
             };
-            items.push(Item::new(1, false, vec![Span::styled(email, theme.bold())]));
+            let forms = forms.into_iter().map(|f| Span::styled(f, theme.bold()));
+            items.push(Item::new(1, false, forms.collect()));
+            if narrow {
+                return items;
+            }
             let mut extra = Vec::new();
             if u.is_admin == Some(true) {
                 extra.push(tr!(m.lang, "header-role-admin"));
@@ -139,15 +206,33 @@ fn user_items<'a>(m: &Model, theme: &Theme, email_room: usize) -> Vec<Item<'a>> 
     items
 }
 
-/// The right-hand items: the capability notice and the session (priority 2), the link (3),
-/// the API version (5), the host (6).
-fn right_items<'a>(m: &Model, theme: &Theme) -> Vec<Item<'a>> {
+/// The right-hand items: the capability notice, the session's state and the link
+/// (priority 2), the token's time left (3), the API version (5), the host (6); the narrow
+/// layout leaves out the version and the host.
+fn right_items<'a>(m: &Model, theme: &Theme, narrow: bool) -> Vec<Item<'a>> {
     let mut items = Vec::new();
-    if let Some(forms) = capability_notice(m, theme) {
-        items.push(Item::new(2, true, forms));
+    if let Some(mut forms) = capability_notice(m, theme) {
+        // A phone's header has room for the short form only; with no session (expired, no
+        // token: nothing can be done before a sign-in) the notice gives way to who and the
+        // session's state where all three do not fit.
+        let mut priority = 2;
+        if narrow {
+            forms.remove(0);
+            if !m.has_token || m.session_expired {
+                priority = 4;
+            }
+        }
+        items.push(Item::new(priority, true, forms));
     }
-    if let Some(s) = session(m, theme) {
-        items.push(Item::new(2, true, vec![s]));
+    if let Some((state, mut forms)) = session(m, theme) {
+        // A phone's header says the state in its short form ("expired"; the status line
+        // says to press S).
+        if narrow && state && forms.len() > 1 {
+            forms.remove(0);
+        }
+        // On a phone the token's time gives way to the pending count.
+        let time = if narrow { 6 } else { 3 };
+        items.push(Item::new(if state { 2 } else { time }, true, forms));
     }
     let (mark, key, style) = match &m.connection {
         Connection::Online => ("●", "header-online", theme.success()),
@@ -155,7 +240,10 @@ fn right_items<'a>(m: &Model, theme: &Theme) -> Vec<Item<'a>> {
         Connection::Unknown => ("○", "header-connecting", theme.dim()),
     };
     let link = Span::styled(format!("  {mark} {}", tr!(m.lang, key)), style);
-    items.push(Item::new(3, true, vec![link]));
+    items.push(Item::new(2, true, vec![link]));
+    if narrow {
+        return items;
+    }
     // "API" is the same word in both languages.
     if let Some(v) = &m.api_version {
         let version = Span::styled(format!("  API {v}"), theme.dim());
@@ -198,6 +286,9 @@ fn fit<'a>(left: Vec<Span<'a>>, items: Vec<Item<'a>>, w: usize) -> Line<'a> {
                 used += items[i].forms[f].width();
                 chosen[i] = Some(f);
             }
+            // An essential item that cannot fit (the token's time beside a long notice)
+            // does not take the others with it.
+            None if priority <= ESSENTIAL => {}
             None => dropped = Some(priority),
         }
     }
@@ -219,14 +310,22 @@ fn fit<'a>(left: Vec<Span<'a>>, items: Vec<Item<'a>>, w: usize) -> Line<'a> {
     Line::from(spans)
 }
 
-/// The session's state: no token, expired, or the time the token has left.
-fn session<'a>(m: &Model, theme: &Theme) -> Option<Span<'a>> {
+/// The session: its state (`true`: no token or expired, in a long and a short form) or the
+/// time the token has left (`false`).
+fn session<'a>(m: &Model, theme: &Theme) -> Option<(bool, Vec<Span<'a>>)> {
+    let state = |long: &str, short: &str, style| {
+        let forms = [tr!(m.lang, long), tr!(m.lang, short)].map(|t| Span::styled(t, style));
+        Some((true, forms.into()))
+    };
     if !m.has_token {
-        return Some(Span::styled(tr!(m.lang, "header-no-token"), theme.warn()));
+        return state("header-no-token", "header-no-token-short", theme.warn());
     }
     if m.session_expired {
-        let text = tr!(m.lang, "header-session-expired");
-        return Some(Span::styled(text, theme.error()));
+        return state(
+            "header-session-expired",
+            "header-session-expired-short",
+            theme.error(),
+        );
     }
     let exp = m.token_expires?;
     let left = crate::i18n::dates::time_left(m.lang, m.now, exp);
@@ -235,10 +334,8 @@ fn session<'a>(m: &Model, theme: &Theme) -> Option<Span<'a>> {
     } else {
         theme.dim()
     };
-    Some(Span::styled(
-        tr!(m.lang, "header-token", left = left),
-        style,
-    ))
+    let text = tr!(m.lang, "header-token", left = left);
+    Some((false, vec![Span::styled(text, style)]))
 }
 
 /// "this server cannot approve or decline" (or "this account ..."), once, in the header,

@@ -4,7 +4,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Cell, Paragraph, Row, Table, Wrap};
+use ratatui::widgets::{Borders, Cell, Paragraph, Row, Table, Wrap};
 
 use super::block;
 use crate::api::MembershipStatus;
@@ -100,8 +100,13 @@ pub(super) fn status_cell(
 pub(in crate::ui) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     let focused = m.focus == Pane::Queue && m.popup.is_none();
     let q = &m.queue;
+    let narrow = crate::app::model::is_narrow(frame.area().width);
     let title = title(m, area.width.saturating_sub(2) as usize);
     let mut blk = block(title, focused, theme);
+    if narrow {
+        // Every column counts on a phone: the rows run from edge to edge.
+        blk = blk.borders(Borders::TOP | Borders::BOTTOM);
+    }
     let bottom = bottom_line(m, theme, area.width.saturating_sub(2) as usize);
     blk = blk.title_bottom(Line::from(bottom));
     let inner = blk.inner(area);
@@ -122,7 +127,11 @@ pub(in crate::ui) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &The
     if q.cursor() >= offset + rows_room.max(1) {
         offset = q.cursor() + 1 - rows_room.max(1);
     }
-    let cols = Columns::new(m, inner.width as usize);
+    let cols = if narrow {
+        Columns::narrow(m, inner.width as usize)
+    } else {
+        Columns::new(m, inner.width as usize)
+    };
     let drawn = &q.visible()[offset..(offset + rows_room).min(q.visible().len())];
     let rows: Vec<Row> = drawn
         .iter()
@@ -138,8 +147,10 @@ pub(in crate::ui) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &The
     if let Some(w) = cols.club {
         head.push(col("queue-col-club", w));
     }
-    head.push(col("queue-col-year", YEAR_W));
-    head.push(col("queue-col-age", cols.age));
+    if cols.age > 0 {
+        head.push(col("queue-col-year", YEAR_W));
+        head.push(col("queue-col-age", cols.age));
+    }
     let table = Table::new(rows, cols.constraints())
         .header(Row::new(head).style(theme.dim().add_modifier(Modifier::UNDERLINED)))
         .column_spacing(1);
@@ -153,17 +164,9 @@ pub(in crate::ui) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &The
 /// count, the rows shown and the pending count stay.
 fn title(m: &Model, room: usize) -> String {
     let q = &m.queue;
-    let (pending, approved, declined, other) = q.counts();
-    // A pending row whose decision's answer was lost is counted as unknown, not pending,
-    // until a re-read settles it.
-    let unknown = q
-        .items()
-        .iter()
-        .filter(|i| {
-            m.outcome_unknown(i.id) && i.status() == Some(&crate::api::MembershipStatus::Pending)
-        })
-        .count();
-    let pending = pending.saturating_sub(unknown);
+    let (_, approved, declined, other) = q.counts();
+    let unknown = unknown_count(m);
+    let pending = pending_count(m);
     let marked = q.stats().marked;
     let lang = m.lang;
     // (how readily it gives way, text); 0 and 1 never do.
@@ -206,6 +209,23 @@ fn title(m: &Model, room: usize) -> String {
     }
     let texts: Vec<String> = parts.into_iter().map(|(_, t)| t).collect();
     format!(" {} ", texts.join(" · "))
+}
+
+/// Pending rows whose decision's answer was lost: counted as unknown, not pending, until a
+/// re-read settles them.
+fn unknown_count(m: &Model) -> usize {
+    m.queue
+        .items()
+        .iter()
+        .filter(|i| {
+            m.outcome_unknown(i.id) && i.status() == Some(&crate::api::MembershipStatus::Pending)
+        })
+        .count()
+}
+
+/// The queue's pending requests as its title counts them ([`unknown_count`] apart).
+pub(super) fn pending_count(m: &Model) -> usize {
+    m.queue.counts().0.saturating_sub(unknown_count(m))
 }
 
 /// The pane's bottom line: filter, sort, last refresh, the server's count, paging.
@@ -341,13 +361,31 @@ impl Columns {
         }
     }
 
-    /// The widths as ratatui constraints, in the order of the cells.
+    /// The narrow layout's columns ([`crate::app::model::is_narrow`]): the mark, status,
+    /// student and the club's short name ([`short_club`]), no year and no age (the detail
+    /// has both); the club gets a third of what the status leaves, at least 6 cells.
+    fn narrow(m: &Model, width: usize) -> Columns {
+        let status = status_width(m);
+        let rest = width.saturating_sub(1 + status + 3);
+        let club = (rest / 3).clamp(6, 14).min(rest / 2);
+        Columns {
+            status,
+            student: rest - club,
+            club: Some(club),
+            age: 0,
+        }
+    }
+
+    /// The widths as ratatui constraints, in the order of the cells (year and age only where
+    /// the age has a column).
     fn constraints(&self) -> Vec<Constraint> {
         let len = |w: usize| Constraint::Length(u16::try_from(w).unwrap_or(u16::MAX));
         let mut widths = vec![len(1), len(self.status), len(self.student)];
         widths.extend(self.club.map(len));
-        widths.push(len(YEAR_W));
-        widths.push(len(self.age));
+        if self.age > 0 {
+            widths.push(len(YEAR_W));
+            widths.push(len(self.age));
+        }
         widths
     }
 }
@@ -435,10 +473,17 @@ fn row<'a>(m: &Model, item: &QueueItem, selected: bool, cols: &Columns, theme: &
         Cell::from(student_cell(m.lang, item, cols.student)),
     ];
     if let Some(w) = cols.club {
-        cells.push(Cell::from(clean(&club, w)));
+        let club = if cols.age == 0 {
+            short_club(&club)
+        } else {
+            &club
+        };
+        cells.push(Cell::from(clean(club, w)));
     }
-    cells.push(Cell::from(fit_width(&year, YEAR_W)));
-    cells.push(Cell::from(fit_width(&ago, cols.age)));
+    if cols.age > 0 {
+        cells.push(Cell::from(fit_width(&year, YEAR_W)));
+        cells.push(Cell::from(fit_width(&ago, cols.age)));
+    }
     let mut row = Row::new(cells);
     if selected {
         row = row.style(theme.selected());
@@ -446,6 +491,22 @@ fn row<'a>(m: &Model, item: &QueueItem, selected: bool, cols: &Columns, theme: &
         row = row.style(theme.dim());
     }
     row
+}
+
+/// A club's short name for the narrow queue: its name without the word every club name
+/// carries ("Robotics Club" is "Robotics", "ชุมนุมหุ่นยนต์" is "หุ่นยนต์", "ชมรมหมากรุก" is
+/// "หมากรุก"); the name as it is where nothing would be left.
+fn short_club(name: &str) -> &str {
+    let name = name.trim();
+    let mut short = name;
+    for prefix in ["ชุมนุม", "ชมรม", "Club of ", "club of "] {
+        short = short.strip_prefix(prefix).unwrap_or(short);
+    }
+    for suffix in [" Club", " club", " CLUB"] {
+        short = short.strip_suffix(suffix).unwrap_or(short);
+    }
+    let short = short.trim();
+    if short.is_empty() { name } else { short }
 }
 
 /// The student cell in at most `room` cells: "name #number". Where the room is short the

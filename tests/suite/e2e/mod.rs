@@ -5,6 +5,7 @@
 mod budget;
 mod completions;
 mod config;
+mod phone;
 mod pty;
 mod script;
 mod ssh;

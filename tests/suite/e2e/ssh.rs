@@ -106,6 +106,7 @@ impl Setup {
             limits: Limits::default(),
             reattach: Duration::from_secs(600),
             remember_tokens: None,
+            mouse: true,
         }
     }
 
@@ -666,4 +667,237 @@ fn remembered_tokens_sign_a_new_session_of_the_same_key_in() {
     other.wait_for("the dashboard, not signed in", signed_out);
     drop(other);
     t.rt.block_on(server.stop());
+}
+
+/// Waits until the demo server has seen `n` writes; returns them.
+fn wait_mutations(t: &Setup, n: usize) -> Vec<String> {
+    let deadline = std::time::Instant::now() + GUARD;
+    while t.demo.mutations().len() < n && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let muts = t.demo.mutations();
+    assert_eq!(muts.len(), n, "{muts:?}");
+    muts
+}
+
+/// The screen as the client's terminal shows it, and where `text` begins on it (column, row,
+/// from 0), searched from the bottom (the hint bar) up.
+fn find(s: &Pty, text: &str) -> Option<(u16, u16)> {
+    let p = s.parser();
+    let screen = p.screen();
+    let (rows, cols) = screen.size();
+    for r in (0..rows.get()).rev() {
+        let cells: Vec<String> = (0..cols.get())
+            .map(|c| {
+                screen
+                    .cell(r, c)
+                    .map(|x| match x.contents() {
+                        "" if x.is_wide_continuation() => String::new(),
+                        "" => " ".to_owned(),
+                        t => t.to_owned(),
+                    })
+                    .unwrap_or_default()
+            })
+            .collect();
+        for c in 0..cells.len() {
+            if cells[c..].concat().starts_with(text) {
+                return Some((c as u16, r));
+            }
+        }
+    }
+    None
+}
+
+/// Taps (a mouse press and release, SGR reports as a phone's terminal sends them) on where
+/// `text` is drawn, once it is.
+fn tap(s: &mut Pty, text: &str) {
+    s.wait_for(&format!("{text:?} to tap"), |x| x.contains(text));
+    let (c, r) = find(s, text).unwrap_or_else(|| panic!("{text:?} not found:\n{}", s.screen()));
+    s.send(format!("\x1b[<0;{};{}M\x1b[<0;{};{}m", c + 1, r + 1, c + 1, r + 1).as_bytes());
+}
+
+/// Every line of a screen is at most `cols` cells wide.
+fn fits(screen: &str, cols: usize) {
+    assert!(
+        screen.lines().all(|l| unicode_width(l) <= cols),
+        "nothing wider than the window:\n{screen}"
+    );
+}
+
+/// The words a phone session waits for, in its language (as drawn: SARA AM as two code
+/// points): sign-in title, approving, undo hint, online, help title.
+fn words(thai: bool) -> [String; 5] {
+    let w = if thai {
+        ["เข้าสู่ระบบ", "กำลังอนุมัติ", "z ถอน", "● ออนไลน์", "ปุ่มลัด"]
+    } else {
+        [
+            "Sign in",
+            "approving",
+            "z undo",
+            "● online",
+            "Keys (? or Esc to close)",
+        ]
+    };
+    w.map(|x| club_admin::text::for_terminal(x).into_owned())
+}
+
+/// On a phone's window (`rows` x `cols`) in English or Thai: the sign-in pop-up fits with its
+/// address whole, a paste signs in, `a` then `z` sends nothing, `a` approves, `j x`
+/// declines, `?` shows the help that fits, Esc closes it, `q` quits; two writes audited ok
+/// and one undone.
+fn phone_session(thai: bool, rows_n: u16, cols: u16) {
+    let t = Setup::new();
+    let server = t.serve(t.options(), 2);
+    let m = t.demo.moderator().clone();
+    let lang: &[&str] = if thai {
+        &["-o", "SetEnv=LANG=th_TH.UTF-8"]
+    } else {
+        &[]
+    };
+    let [title, approving, undo, online, help_title] = words(thai);
+    let what = format!("{cols}x{rows_n} thai={thai}");
+    let mut s = ssh(server.port(), &t.alice, lang, &[], rows_n, cols);
+    // Not signed in: S (the hint bar offers it) opens the pop-up; it fits, the address whole.
+    let screen = s.wait_for("the dashboard, not signed in", signed_out);
+    fits(&screen, usize::from(cols));
+    s.send(b"S");
+    let url = format!("{}/auth/oauth/init", t.demo.base_url);
+    let screen = s.wait_for("the sign-in pop-up", |x| {
+        x.contains(&format!("┌ {title}")) && x.contains(&url)
+    });
+    fits(&screen, usize::from(cols));
+    s.send(b"\x1b");
+    let screen = sign_in(&mut s, &m.token);
+    fits(&screen, usize::from(cols));
+    assert!(!screen.contains(&m.token), "the token is never on screen");
+    assert!(screen.contains(&online), "{what}: {screen}");
+    // Approve, then take it back with z while it is held: nothing is sent.
+    s.send(b"a");
+    s.wait_for("the countdown", |x| {
+        x.contains(&approving) && x.contains(&undo)
+    });
+    s.send(b"z");
+    s.wait_for("the approval taken back", |x| !x.contains(&approving));
+    assert!(t.demo.mutations().is_empty(), "{what}: undone, not sent");
+    // Approve for good, then decline the next request.
+    s.send(b"a");
+    let muts = wait_mutations(&t, 1);
+    assert!(muts[0].ends_with(" approved"), "{what}: {muts:?}");
+    s.send(b"j");
+    s.send(b"x");
+    let muts = wait_mutations(&t, 2);
+    assert!(muts[1].ends_with(" declined"), "{what}: {muts:?}");
+    // The help fits and closes.
+    s.send(b"?");
+    let help = s.wait_for("the help", |x| x.contains(&help_title));
+    fits(&help, usize::from(cols));
+    s.send(b"\x1b");
+    s.wait_for("the queue again", |x| {
+        !x.contains(&help_title) && rows(x) > 3
+    });
+    s.send(b"q");
+    assert!(s.wait_exit().success(), "{what}");
+    let audit = t.audit();
+    assert_eq!(
+        audit.matches("\"outcome\":\"ok\"").count(),
+        2,
+        "{what}: {audit}"
+    );
+    assert!(audit.contains("\"outcome\":\"undone\""), "{what}: {audit}");
+    t.rt.block_on(server.stop());
+}
+
+#[test]
+fn on_a_phone_45x30_sign_in_by_paste_approve_undo_decline_help_and_quit() {
+    phone_session(false, 30, 45);
+    phone_session(true, 30, 45);
+}
+
+#[test]
+fn on_a_phone_on_its_side_90x20_the_same_in_thai_and_english() {
+    phone_session(true, 20, 90);
+    phone_session(false, 20, 90);
+}
+
+#[test]
+fn on_a_phone_taps_instead_of_keys_sign_in_open_the_detail_decline_undo_help_and_quit() {
+    let t = Setup::new();
+    let server = t.serve(t.options(), 30);
+    let m = t.demo.moderator().clone();
+    let mut s = ssh(server.port(), &t.alice, &[], &[], 30, 45);
+    s.wait_for("the dashboard, not signed in", signed_out);
+    // Mouse capture is on by default for serve-ssh (SGR reports asked of the client).
+    let raw = String::from_utf8_lossy(&s.bytes()).to_string();
+    assert!(raw.contains("\x1b[?1000h"), "mouse capture asked");
+    // The hint "S sign in" tapped opens the pop-up: no key pressed.
+    tap(&mut s, "S sign in");
+    s.wait_for("the sign-in pop-up", |x| x.contains("┌ Sign in"));
+    // Paste the token, then tap the hint "Enter sign in" instead of pressing Enter.
+    s.send(format!("\x1b[200~{}\x1b[201~", m.token).as_bytes());
+    tap(&mut s, "Enter sign in");
+    s.wait_for("the queue after signing in", |x| {
+        x.contains("ton.jaidee@") && !x.contains("paste the token") && rows(x) > 3
+    });
+    // Tap the third row: selected; tap it again: its detail opens over the queue.
+    let screen = s.screen();
+    let third = screen
+        .lines()
+        .filter(|l| l.contains(" #5"))
+        .nth(2)
+        .and_then(|l| l.split_whitespace().find(|w| w.starts_with("#5")))
+        .expect("a third row")
+        .to_owned();
+    tap(&mut s, &third);
+    tap(&mut s, &third);
+    s.wait_for("the detail", |x| {
+        x.contains("Request") && x.contains("Esc back")
+    });
+    // "Esc back" tapped: the queue again, without an Esc key.
+    tap(&mut s, "Esc back");
+    s.wait_for("the queue", |x| {
+        x.contains("Queue") && !x.contains("Esc back")
+    });
+    // Decline by tapping its hint; take it back by tapping "z undo".
+    tap(&mut s, "x decline");
+    s.wait_for("the decline held", |x| x.contains("declining"));
+    tap(&mut s, "z undo");
+    s.wait_for("taken back", |x| !x.contains("declining"));
+    assert!(t.demo.mutations().is_empty(), "undone, not sent");
+    // The help by a tap, scrolled by the wheel (a swipe), closed by a tap.
+    tap(&mut s, "? help");
+    let top = s.wait_for("the help", |x| x.contains("Keys (? or Esc to close)"));
+    for _ in 0..5 {
+        s.send(b"\x1b[<65;10;10M");
+    }
+    s.wait_for("the help scrolled", |x| x.contains("Keys (?") && *x != top);
+    tap(&mut s, "Esc close");
+    s.wait_for("the help closed", |x| !x.contains("Keys (?"));
+    tap(&mut s, "q quit");
+    assert!(s.wait_exit().success());
+    assert!(t.demo.mutations().is_empty());
+    t.rt.block_on(server.stop());
+}
+
+#[test]
+fn serve_ssh_sessions_have_the_mouse_on_unless_no_mouse() {
+    use clap::Parser;
+    use club_admin::cli::{Cli, Command};
+    let dir = tempfile::tempdir().expect("dir");
+    let key = dir.path().join("host_key");
+    let key = key.to_str().expect("path");
+    for (extra, mouse) in [(None, true), (Some("--no-mouse"), false)] {
+        let mut args = vec![
+            "club-admin",
+            "serve-ssh",
+            "--allow-any-key",
+            "--host-key",
+            key,
+        ];
+        args.extend(extra);
+        let cli = Cli::try_parse_from(args).expect("serve-ssh");
+        let Some(Command::ServeSsh(a)) = cli.command else {
+            panic!("serve-ssh parsed as another command");
+        };
+        assert_eq!(a.options().expect("options").mouse, mouse, "{extra:?}");
+    }
 }

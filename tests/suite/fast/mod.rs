@@ -15,6 +15,7 @@ mod layout;
 mod lean_backend;
 mod live_queue;
 mod model_based;
+mod narrow;
 mod safety;
 mod search_and_offers;
 mod signin;

@@ -104,7 +104,7 @@ fn at_every_size_below_the_smallest_no_key_acts_and_above_it_a_approves() {
 
 #[test]
 fn no_printable_key_acts_on_a_small_screen() {
-    let mut m = resized(&model_with(pending_rows()), 45, 30);
+    let mut m = resized(&model_with(pending_rows()), 39, 30);
     let before = state(&m);
     let keys = (' '..='~').filter(|&c| c != 'q').map(Key::char).chain([
         Key::new(KeyCode::Esc),
@@ -121,8 +121,8 @@ fn no_printable_key_acts_on_a_small_screen() {
     ]);
     for k in keys {
         let fx = update(&mut m, Msg::Key(k));
-        assert_eq!(acted(&fx), None, "{k:?} acted at 45x30");
-        assert_eq!(state(&m), before, "{k:?} changed the queue at 45x30");
+        assert_eq!(acted(&fx), None, "{k:?} acted at 39x30");
+        assert_eq!(state(&m), before, "{k:?} changed the queue at 39x30");
     }
 }
 
@@ -139,7 +139,7 @@ fn a_pop_up_or_prompt_left_open_when_the_window_shrinks_takes_no_key() {
             "a on two marked rows asks first: {:?}",
             m.popup()
         );
-        let _ = update(&mut m, Msg::Resize(45, 30));
+        let _ = update(&mut m, Msg::Resize(39, 30));
         for msg in [key('y'), code(KeyCode::Enter), key('a')] {
             let fx = update(&mut m, msg);
             assert_eq!(acted(&fx), None, "the hidden confirmation took a key");
@@ -213,7 +213,7 @@ fn q_quits_a_small_screen_only_when_nothing_waits_and_ctrl_c_always_does() {
 #[test]
 fn the_small_screen_says_its_size_that_keys_wait_and_that_one_was_ignored() {
     for lang in [Lang::English, Lang::Thai] {
-        for (w, h) in [(45, 30), (20, 8), (59, 24), (80, 14)] {
+        for (w, h) in [(39, 30), (20, 8), (39, 24), (80, 14)] {
             let mut m = resized(&model_with_lang(pending_rows(), lang), w, h);
             let _ = update(&mut m, key('a'));
             let s = screen(&m, w, h);
@@ -227,7 +227,7 @@ fn the_small_screen_says_its_size_that_keys_wait_and_that_one_was_ignored() {
                 flat.contains(&format!("({w}x{h})")),
                 "{w}x{h} says its size:\n{s}"
             );
-            if w >= 45 && h >= 14 {
+            if w >= 39 && h >= 14 {
                 // Room for all three lines: the size, the keys that act, the key ignored.
                 let keys_line = club_admin::i18n::tr(lang, "empty-terminal-too-small-keys");
                 let first: String = keys_line.split_whitespace().take(2).collect();
