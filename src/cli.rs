@@ -288,6 +288,11 @@ pub struct ServeSshArgs {
     /// press the hints; off keeps the terminal's own selection; `:mouse` toggles it).
     #[arg(long)]
     pub no_mouse: bool,
+    /// Each session refreshes its queue every N seconds without a key (default 30, or
+    /// `auto_refresh_secs` in the config; 0 turns it off; at least 5): new requests and
+    /// decisions made in other sessions or elsewhere show within that time.
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub auto_refresh: Option<u64>,
 }
 
 /// `COLSxROWS`, each from 20 to 1000.
@@ -523,6 +528,7 @@ pub fn run(cli: Cli) -> ExitCode {
             let mut flags = conn.flags(None);
             flags.lang = a.lang.clone();
             flags.decision_delay = a.decision_delay;
+            flags.auto_refresh = a.auto_refresh;
             finish(block_on(crate::ssh::serve(options, &flags)))
         }
         Some(Command::ServeDemo(a)) => {

@@ -144,6 +144,9 @@ pub enum Effect {
     Copy(String),
     /// Turn mouse capture on or off.
     SetMouse(bool),
+    /// Set the terminal's title (OSC 2): the pending count, so a moderator sees the queue
+    /// from another window or tab (the title the terminal had is given back on exit).
+    Title(String),
     /// Clear and redraw the whole screen.
     Redraw,
     /// Give the terminal back and stop the program (SIGTSTP, as Ctrl-Z does in a shell);

@@ -40,6 +40,8 @@ pub trait Screen {
     fn set_mouse(&mut self, on: bool);
     /// Puts text on the user's clipboard (OSC 52).
     fn copy(&mut self, text: &str);
+    /// Sets the terminal's title (OSC 2). Nothing to do without a terminal.
+    fn set_title(&mut self, _title: &str) {}
     /// Gives the terminal back and stops the program until `fg` (SIGTSTP), then takes the
     /// terminal again and redraws it whole. Nothing to do without a terminal.
     fn suspend(&mut self) {}
@@ -79,6 +81,13 @@ impl RemoteTerminal {
             bytes,
             crossterm::clipboard::CopyToClipboard::to_clipboard_from(text.as_bytes())
         );
+        (self.0)(bytes)
+    }
+
+    /// Sets the terminal's title (OSC 2).
+    pub fn set_title(&self, title: &str) {
+        let mut bytes = Vec::new();
+        let _ = crossterm::queue!(bytes, crossterm::terminal::SetTitle(title));
         (self.0)(bytes)
     }
 
@@ -215,6 +224,10 @@ impl Runner {
                 Effect::SetMouse(on) => match &self.remote {
                     Some(r) => r.set_mouse(on),
                     None => screen.set_mouse(on),
+                },
+                Effect::Title(t) => match &self.remote {
+                    Some(r) => r.set_title(&t),
+                    None => screen.set_title(&t),
                 },
                 Effect::Redraw => screen.redraw(),
                 Effect::Suspend => screen.suspend(),

@@ -116,6 +116,14 @@ impl<B: Backend> Screen for TermScreen<'_, B> {
             let _ = o.flush();
         }
     }
+
+    fn set_title(&mut self, title: &str) {
+        if self.real {
+            let mut o = io::stdout();
+            let _ = crossterm::execute!(o, crossterm::terminal::SetTitle(title));
+            let _ = o.flush();
+        }
+    }
 }
 
 /// Applies `msgs` one by one and runs their effects; failed local effects come back as

@@ -15,6 +15,7 @@ use crate::app::{AuditEntry, Model, Msg, update};
 #[derive(Debug, Default)]
 struct Recorder {
     copied: Vec<String>,
+    titles: Vec<String>,
 }
 
 impl Screen for Recorder {
@@ -22,6 +23,9 @@ impl Screen for Recorder {
     fn set_mouse(&mut self, _on: bool) {}
     fn copy(&mut self, text: &str) {
         self.copied.push(text.to_owned());
+    }
+    fn set_title(&mut self, title: &str) {
+        self.titles.push(title.to_owned());
     }
 }
 
@@ -97,6 +101,11 @@ impl Headless {
     }
 
     /// Text the app asked to copy.
+    pub fn titles(&self) -> &[String] {
+        &self.screen.titles
+    }
+
+    /// What was put on the clipboard (OSC 52), oldest first.
     pub fn copied(&self) -> &[String] {
         &self.screen.copied
     }

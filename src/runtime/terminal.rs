@@ -30,6 +30,9 @@ static MOUSE: AtomicBool = AtomicBool::new(false);
 ///
 /// Errors: writing to `out` failed.
 pub fn take(out: &mut impl Write, mouse: bool) -> io::Result<()> {
+    // The terminal's title is pushed on its stack (xterm's CSI 22 t; terminals without one
+    // ignore it) and popped by `give_back`: the pending count club-admin puts there goes.
+    out.write_all(PUSH_TITLE)?;
     queue!(
         out,
         EnterAlternateScreen,
@@ -55,8 +58,14 @@ pub fn give_back(out: &mut impl Write) -> io::Result<()> {
         LeaveAlternateScreen,
         cursor::Show
     )?;
+    out.write_all(POP_TITLE)?;
     out.flush()
 }
+
+/// Saves the window title on the terminal's title stack (xterm, VTE, kitty, iTerm2, tmux).
+const PUSH_TITLE: &[u8] = b"\x1b[22;0t";
+/// Gives back the title saved by [`PUSH_TITLE`].
+const POP_TITLE: &[u8] = b"\x1b[23;0t";
 
 /// The local terminal: raw mode, then [`take`].
 ///

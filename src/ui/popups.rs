@@ -277,7 +277,7 @@ fn help(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) -> u
 }
 
 /// The row markers the help explains (issue 18 item 4).
-const MARKERS: [&str; 4] = ["●", "✱", "!", "?"];
+const MARKERS: [&str; 5] = ["●", "✱", "!", "?", "+"];
 
 /// A pop-up key's keys as the help shows them: "← → Tab Shift-Tab h l".
 fn popup_keys(k: &popup::PopupKey) -> String {
@@ -427,6 +427,7 @@ fn marker_lines(
             "help-marker-marked-error",
             "help-marker-error",
             "help-marker-unknown",
+            "help-marker-new",
         ])
         .map(|(mark, key)| (mark, tr(lang, key)))
         .filter(|(mark, text)| {

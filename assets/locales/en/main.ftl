@@ -129,9 +129,12 @@ help-marker-marked = marked (Space)
 help-marker-marked-error = marked, and its last action or read failed
 help-marker-error = its last action or read failed (the detail pane says why)
 help-marker-unknown = outcome unknown: the answer was lost; the row is read again by itself until the server tells
+help-marker-new = a new request: it came in since the queue was loaded (until the cursor reaches it)
 
 ## Hint bar of the narrow layout (src/ui/mod.rs, below 60 columns)
 
 hint-narrow-detail = detail
 hint-narrow-back = back
 hint-narrow-look-up = look up
+# The terminal window's title while the dashboard runs (the terminal's own title comes back on exit).
+title-pending = club-admin · { $n } pending

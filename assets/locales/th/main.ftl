@@ -121,9 +121,12 @@ help-marker-marked = เลือกไว้ (Space)
 help-marker-marked-error = เลือกไว้ และคำสั่งหรือการอ่านครั้งล่าสุดไม่สำเร็จ
 help-marker-error = คำสั่งหรือการอ่านครั้งล่าสุดไม่สำเร็จ (ดูเหตุผลในช่องรายละเอียด)
 help-marker-unknown = ยังไม่รู้ผล: คำตอบหายไป แถวนี้จะอ่านใหม่เองจนกว่าเซิร์ฟเวอร์จะบอก
+help-marker-new = คำขอใหม่: เข้ามาหลังจากโหลดคิว (จนกว่าเคอร์เซอร์จะไปถึง)
 
 ## Hint bar of the narrow layout
 
 hint-narrow-detail = รายละเอียด
 hint-narrow-back = กลับ
 hint-narrow-look-up = ค้นหา
+# The terminal window's title while the dashboard runs (the terminal's own title comes back on exit).
+title-pending = club-admin · รอพิจารณา { $n }

@@ -320,6 +320,8 @@ pub struct Model {
     pub(crate) link: Link,
     /// Since when calls have been in flight without a break (set at the first tick).
     pub(crate) busy_since: Option<Timestamp>,
+    /// The terminal title last asked for ([`crate::app::Effect::Title`]).
+    pub(crate) title: Option<String>,
 }
 
 impl Model {
@@ -383,6 +385,7 @@ impl Model {
             added_unread: std::collections::HashSet::new(),
             link: Link::default(),
             busy_since: None,
+            title: None,
         }
     }
 

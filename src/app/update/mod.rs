@@ -80,7 +80,27 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
     if let Some(saved) = persist_change(m) {
         fx.push(Effect::SaveQueue(saved));
     }
+    if let Some(title) = title_change(m) {
+        fx.push(Effect::Title(title));
+    }
     fx
+}
+
+/// The terminal's title when it should change: "club-admin · 12 pending" once the server
+/// counted the scope's pending requests (the listing's total, or the rows pending here),
+/// so a moderator working in another window sees the queue grow.
+fn title_change(m: &mut Model) -> Option<String> {
+    m.listing.refreshed_at?;
+    let pending = m
+        .listing
+        .total
+        .unwrap_or_else(|| m.queue.stats().pending as u64);
+    let title = crate::tr!(m.lang, "title-pending", n = pending);
+    if m.title.as_deref() == Some(title.as_str()) {
+        return None;
+    }
+    m.title = Some(title.clone());
+    Some(title)
 }
 
 /// Keeps when calls began to be in flight without a break (on the first tick after, which

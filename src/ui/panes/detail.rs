@@ -191,8 +191,16 @@ fn trailer_lines<'a>(m: &Model, item: &QueueItem, w: usize, theme: &Theme) -> Ve
         words::level(lang, m.levels.descendant_fetch_level)
     );
     lines.extend(kv(&field(lang, "levels"), levels, w, theme, theme.dim()));
-    if item.error.is_some() || item.read_error.is_some() {
+    if item.error.is_some() || item.read_error.is_some() || item.decided_elsewhere.is_some() {
         lines.push(Line::raw(""));
+    }
+    if let Some(s) = &item.decided_elsewhere {
+        let text = tr!(
+            lang,
+            "detail-decided-elsewhere",
+            status = words::status_word(lang, s)
+        );
+        lines.push(Line::styled(clean(&text, 300), theme.dim()));
     }
     if let Some(e) = &item.error {
         let text = tr!(lang, "detail-last-action", error = e.as_str());

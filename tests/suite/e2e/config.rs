@@ -597,3 +597,53 @@ fn numeric_demo_flags_name_their_bound_even_when_negative() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("1.5 is not a whole number"), "{stderr}");
 }
+
+/// The queue refreshes itself by default (every 30 s), for the dashboard and every
+/// `serve-ssh` session: `--auto-refresh N` sets it, 0 turns it off, under 5 is refused; and
+/// the host budget is on by default (12), `--host-budget 0` turns it off.
+#[test]
+fn the_queue_refreshes_itself_and_the_host_budget_is_on_unless_turned_off() {
+    use clap::Parser;
+    use club_admin::cli::{Cli, Command};
+    let dir = tempfile::tempdir().expect("dir");
+    let none = dir.path().join("none.toml");
+    write(&none, "", 0o600);
+    let flags = |auto_refresh, host_budget| Flags {
+        base_url: Some("http://127.0.0.1:9".into()),
+        config: Some(none.clone()),
+        auto_refresh,
+        host_budget,
+        ..Flags::default()
+    };
+    let s = resolve(&flags(None, None), &env_of(&[]), None).expect("defaults");
+    assert_eq!(s.auto_refresh, Some(std::time::Duration::from_secs(30)));
+    assert_eq!(s.client.host_budget.as_ref().map(|b| b.slots), Some(12));
+    let s = resolve(&flags(Some(0), Some(0)), &env_of(&[]), None).expect("off");
+    assert_eq!(s.auto_refresh, None);
+    assert!(s.client.host_budget.is_none());
+    let s = resolve(
+        &flags(Some(7), None),
+        &env_of(&[("CLUB_ADMIN_HOST_BUDGET", "3")]),
+        None,
+    )
+    .expect("set");
+    assert_eq!(s.auto_refresh, Some(std::time::Duration::from_secs(7)));
+    assert_eq!(s.client.host_budget.as_ref().map(|b| b.slots), Some(3));
+    assert!(resolve(&flags(Some(2), None), &env_of(&[]), None).is_err());
+    // serve-ssh takes it too.
+    let key = dir.path().join("host_key");
+    let cli = Cli::try_parse_from([
+        "club-admin",
+        "serve-ssh",
+        "--allow-any-key",
+        "--host-key",
+        key.to_str().expect("path"),
+        "--auto-refresh",
+        "7",
+    ])
+    .expect("serve-ssh");
+    let Some(Command::ServeSsh(a)) = cli.command else {
+        panic!("serve-ssh parsed as another command");
+    };
+    assert_eq!(a.auto_refresh, Some(7));
+}

@@ -26,6 +26,10 @@ fn assert_restored(s: &Pty) {
         "cursor shown again"
     );
     assert!(text.contains("\x1b[?2004l"), "bracketed paste turned off");
+    assert!(
+        text.rfind("\x1b[23;0t") > text.rfind("\x1b[22;0t"),
+        "the window title saved on entry is given back last"
+    );
     let t = s.master().get_termios().expect("termios");
     assert!(
         t.local_flags.contains(LocalFlags::ICANON) && t.local_flags.contains(LocalFlags::ECHO),
@@ -88,6 +92,10 @@ fn approve_in_a_real_terminal_then_quit_restores_it() {
         .and_then(|x| x.parse().ok())
         .expect("id");
     assert_eq!(d.request_status(id), Some(MembershipStatus::Approved));
+    // The window title carries the pending count, one less after the approval.
+    let raw = String::from_utf8_lossy(&s.bytes()).to_string();
+    let title = format!("\x1b]0;club-admin · {} pending\x07", before - 1);
+    assert!(raw.contains(&title), "title {title:?} set");
     s.send(b"q");
     let st = s.wait_exit();
     assert!(st.success(), "exit status {st:?}");

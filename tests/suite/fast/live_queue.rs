@@ -99,6 +99,15 @@ fn the_automatic_refresh_brings_new_requests_marked_new_and_says_only_that() {
             status(&m),
             club_admin::tr!(lang, "status-new-requests", n = 1usize)
         );
+        // Drawn with the new marker, which the help explains.
+        for (w, h) in [(80, 24), (120, 40), (45, 30)] {
+            let screen = screen(&m, w, h);
+            let row = screen
+                .lines()
+                .find(|l| l.contains("50004"))
+                .unwrap_or_else(|| panic!("the new row is drawn at {w}x{h}:\n{screen}"));
+            assert!(row.contains("+"), "{w}x{h}: {row}");
+        }
         // The cursor reaching it: no longer new.
         let _ = cursor_to(&mut m, id(4));
         assert!(!m.queue().get(id(4)).is_some_and(|i| i.fresh));
@@ -138,6 +147,16 @@ fn a_marked_request_decided_elsewhere_loses_its_mark_and_is_said_once() {
             status(&m),
             club_admin::tr!(lang, "status-decided-elsewhere", n = 2usize)
         );
+        // Its detail says so.
+        let _ = cursor_to(&mut m, marked[0]);
+        let approved = club_admin::tr!(lang, "status-state", status = "approved");
+        let said = club_admin::tr!(lang, "detail-decided-elsewhere", status = approved.as_str());
+        let drawn: String = screen(&m, 120, 40).split_whitespace().collect();
+        let said: String = club_admin::text::for_terminal(&said)
+            .split_whitespace()
+            .take(3)
+            .collect();
+        assert!(drawn.contains(&said), "{said} in\n{drawn}");
         // `a` now has nothing marked: the row under the cursor is pending still, or decided.
         let fx = update(&mut m, key('a'));
         assert!(
@@ -187,4 +206,46 @@ fn its_own_decision_is_not_taken_for_someone_elses() {
         row.decided_elsewhere, None,
         "it was this dashboard's decision"
     );
+}
+
+#[test]
+fn the_window_title_carries_the_pending_count() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = model_from(options_in(lang));
+        let fx = club_admin::app::start(&mut m);
+        assert!(
+            !fx.iter().any(|e| matches!(e, Effect::Title(_))),
+            "no title before the queue is counted"
+        );
+        for probe in api_ids(&fx, |c| *c == ApiCall::ProbeUpdateRoute) {
+            let _ = answer(
+                &mut m,
+                probe,
+                ApiAnswer::UpdateRoute(Ok(UpdateRoute::Present)),
+            );
+        }
+        let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
+        let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(admin()))));
+        let list = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
+        let first: Vec<ClubRequest> = (1..=3).map(|n| pending(n, now())).collect();
+        let fx = answer(
+            &mut m,
+            list,
+            ApiAnswer::Listing(Ok(listing_reply(first, None, 3))),
+        );
+        let titles: Vec<&String> = fx
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Title(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            titles,
+            vec![&club_admin::tr!(lang, "title-pending", n = 3u64)]
+        );
+        // Nothing changed: no title again.
+        let fx = update(&mut m, key('j'));
+        assert!(!fx.iter().any(|e| matches!(e, Effect::Title(_))));
+    }
 }

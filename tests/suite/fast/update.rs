@@ -274,6 +274,10 @@ fn approve_moves_on_at_once_and_marks_done_only_when_the_server_confirms() {
     let row = m.queue().get(id(1)).expect("row");
     assert_eq!(row.state, RowState::Ready);
     assert_eq!(row.status(), Some(&MembershipStatus::Approved));
+    // The window title follows the pending count (one less); the rest is the audit line.
+    let (titles, fx): (Vec<Effect>, Vec<Effect>) =
+        fx.into_iter().partition(|e| matches!(e, Effect::Title(_)));
+    assert!(titles.len() <= 1, "{titles:?}");
     match &fx[..] {
         [Effect::Audit(a)] => {
             assert_eq!(
