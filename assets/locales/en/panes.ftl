@@ -158,3 +158,4 @@ queue-sort-loaded-only = sort: { $order }, only the { $n } loaded
 header-no-token-short = no token
 header-session-expired-short = expired
 detail-decided-elsewhere = { $status } by someone else while it was in this queue
+detail-decided-by = { $status } by { $by } { $ago } (in another session)

@@ -137,3 +137,4 @@ queue-sort-loaded-only = เรียง: { $order } เฉพาะ { $n } ร�
 header-no-token-short = ไม่มีโทเคน
 header-session-expired-short = หมดอายุ
 detail-decided-elsewhere = ผู้อื่น{ $status }ระหว่างที่อยู่ในคิวนี้
+detail-decided-by = { $by } { $status } { $ago } (ในอีกเซสชันหนึ่ง)

@@ -101,6 +101,17 @@ pub(super) fn decide(m: &mut Model, action: RowAction) -> Vec<Effect> {
         });
         return Vec::new();
     }
+    if item.held_elsewhere.is_some() {
+        // Another session holds a decision on it in its grace period: ask first (the
+        // confirmation says who, and what).
+        m.popup = Some(Popup::Confirm {
+            action,
+            ids: vec![id],
+            hidden: 0,
+            on_confirm: false,
+        });
+        return Vec::new();
+    }
     let mut fx = held::hold(m, action, vec![id]);
     advance(m);
     fx.extend(fetch::prefetch(m));

@@ -21,6 +21,7 @@ mod ids;
 mod keys;
 mod link;
 mod marking;
+mod others;
 mod paging;
 mod popups;
 mod scope;
@@ -149,6 +150,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             keys::ignore_unseen(m)
         }
         Msg::Key(k) => keys::on_key(m, k),
+        Msg::Heard(t) => others::heard(m, t),
         Msg::Paste(text) => ids::on_paste(m, &text),
         Msg::Wheel { down } => keys::run_action(
             m,

@@ -458,6 +458,7 @@ fn row<'a>(m: &Model, item: &QueueItem, selected: bool, cols: &Columns, theme: &
             Span::styled("?", theme.warn().add_modifier(Modifier::BOLD))
         }
         (false, true) => Span::styled("!", theme.error()),
+        (false, false) if item.held_elsewhere.is_some() => Span::styled("~", theme.warn()),
         (false, false) if item.fresh => Span::styled("+", theme.accent()),
         (false, false) => Span::raw(" "),
     };
