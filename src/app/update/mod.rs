@@ -163,6 +163,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Click { pane, row } => keys::on_click(m, pane, row),
         Msg::Resize(w, h) => {
             m.size = (w, h);
+            keys::resized(m);
             // A wider window shows the detail beside the queue: nothing stays opened over it.
             if !m.narrow() {
                 m.detail_open = false;
@@ -318,6 +319,7 @@ fn say(m: &mut Model, severity: Severity, text: &str) {
         seq,
         about_listing: false,
         start_warning: false,
+        too_small: false,
     });
 }
 
