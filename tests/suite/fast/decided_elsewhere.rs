@@ -232,3 +232,54 @@ fn what_another_session_tells_shows_on_the_row_at_once() {
         crate::fast::edges::same_after_redraw(&mut m);
     }
 }
+
+/// A bulk action whose answers were partly lost keeps its summary on the status line while
+/// the re-reads settle those rows (each settled row has its line in the log).
+#[test]
+fn a_bulk_summary_stays_while_its_lost_answers_are_settled() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = model_with_lang(rows(), lang);
+        for _ in 0..3 {
+            update(&mut m, key(' '));
+        }
+        update(&mut m, key('a'));
+        let fx = update(&mut m, key('y'));
+        let mut rereads = Vec::new();
+        for (rid, target) in puts(&fx) {
+            let a = if target == id(2) {
+                ApiAnswer::Updated(Err(ApiError::Timeout { millis: 20_000 }))
+            } else {
+                let mut r = rows().into_iter().find(|r| r.id == target).expect("row");
+                r.membership_status = Some(MembershipStatus::Approved);
+                ApiAnswer::Updated(Ok(reply(r)))
+            };
+            rereads.extend(calls(&answer(&mut m, rid, a)));
+        }
+        let summary = status(&m);
+        let unknown = club_admin::tr!(lang, "status-bulk-summary-unknown", n = 1usize);
+        assert!(summary.contains(&unknown), "{summary}");
+        // The lost one is re-read: approved after all.
+        let mut r = rows().into_iter().find(|r| r.id == id(2)).expect("row");
+        r.membership_status = Some(MembershipStatus::Approved);
+        let logged = m.log().entries().len();
+        for (rid, c) in rereads {
+            let a = match c {
+                ApiCall::GetRequest { .. } => ApiAnswer::Request(Ok(reply(r.clone()))),
+                ApiCall::ListRequests { .. } => {
+                    ApiAnswer::Listing(Ok(listing_reply(vec![r.clone()], None, 1)))
+                }
+                _ => continue,
+            };
+            let _ = answer(&mut m, rid, a);
+        }
+        assert_eq!(
+            m.queue().get(id(2)).and_then(|i| i.status().cloned()),
+            Some(MembershipStatus::Approved)
+        );
+        assert!(
+            m.log().entries().len() > logged,
+            "the settled row is logged"
+        );
+        assert_eq!(status(&m), summary, "the summary stays");
+    }
+}
