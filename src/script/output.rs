@@ -33,7 +33,7 @@ pub enum Format {
 
 impl Format {
     /// `--json`, else `--ids`, else `--table`, else a table when standard output is a
-    /// terminal (of `terminal_width` cells) and TSV when it is not.
+    /// terminal and TSV when it is not. A table fits `terminal_width` cells when known.
     pub fn choose(out: &OutputArgs, stdout_terminal: bool, terminal_width: Option<usize>) -> Self {
         if out.json {
             Format::Json
@@ -41,26 +41,30 @@ impl Format {
             Format::Ids
         } else if out.table || stdout_terminal {
             Format::Table {
-                width: if stdout_terminal {
-                    terminal_width
-                } else {
-                    None
-                },
+                width: terminal_width,
             }
         } else {
             Format::Tsv
         }
     }
 
-    /// [`Format::choose`] for this process: standard output's terminal state and width.
+    /// [`Format::choose`] for this process: standard output's terminal state, and the width
+    /// a table must fit: the terminal's (standard output's, or the controlling terminal's
+    /// when `--table` goes into a pipe such as `| head`), else `$COLUMNS`; none when neither
+    /// is known (a cron job: the table is not cut).
     pub fn detect(out: &OutputArgs) -> Self {
         use std::io::IsTerminal;
         let tty = io::stdout().is_terminal();
-        let width = if tty {
-            crossterm::terminal::size().ok().map(|(w, _)| w as usize)
-        } else {
-            None
-        };
+        let width = crossterm::terminal::size()
+            .ok()
+            .map(|(w, _)| w as usize)
+            .filter(|w| *w > 0)
+            .or_else(|| {
+                std::env::var("COLUMNS")
+                    .ok()
+                    .and_then(|c| c.trim().parse::<usize>().ok())
+                    .filter(|w| *w > 0)
+            });
         Format::choose(out, tty, width)
     }
 }

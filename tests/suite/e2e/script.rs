@@ -1525,6 +1525,39 @@ mod on_a_terminal {
         );
     }
 
+    /// `--table` into a pipe (`| cat`, as `| head` would) in a 45-column terminal: the table
+    /// still fits the terminal the moderator sees (the controlling terminal's width).
+    #[test]
+    fn a_table_into_a_pipe_fits_the_terminal_too() {
+        let rt = runtime();
+        let d = demo_with(&rt, Faults::default());
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut cmd = pty::command("sh", dir.path());
+        cmd.args([
+            "-c",
+            &format!(
+                "{} requests list --mine --table | cat",
+                crate::common::CLUB_ADMIN
+            ),
+        ]);
+        cmd.env("CLUB_ADMIN_BASE_URL", &d.base_url);
+        cmd.env("CLUB_ADMIN_API_KEY", &d.moderator().api_key);
+        cmd.env("CLUB_ADMIN_TOKEN", &d.moderator().token);
+        let t = Pty::spawn(cmd, ROWS, 45).owning(dir);
+        assert_eq!(t.wait_exit().exit_code(), 0, "{}", t.screen());
+        let raw = String::from_utf8_lossy(&t.bytes()).to_string();
+        let widest = raw
+            .lines()
+            .map(|l| unicode_width::UnicodeWidthStr::width(l.trim_end_matches('\r')))
+            .max()
+            .unwrap_or(0);
+        assert!(widest <= 45, "a line {widest} wide:\n{raw}");
+        assert!(
+            raw.lines().next().is_some_and(|l| l.starts_with("ID")),
+            "{raw}"
+        );
+    }
+
     #[test]
     fn delete_asks_on_a_terminal() {
         let rt = runtime();
