@@ -420,7 +420,21 @@ fn settled(
             item.error = Some(text);
         }
     }
-    let (outcome, severity, text) = if found.applied() {
+    // Another session told it applied this decision while this write's answer was lost:
+    // the re-read cannot tell whose write it shows, so it is not claimed (`already`).
+    let theirs = found.applied()
+        && action != RowAction::Delete
+        && m.queue.get(id).is_some_and(|i| i.decided_by.is_some());
+    let (outcome, severity, text) = if theirs {
+        let text = tr!(
+            lang,
+            "status-already-same",
+            label = label.as_str(),
+            status = why.as_str(),
+            action = what.as_str()
+        );
+        (Outcome::Already, Severity::Success, text)
+    } else if found.applied() {
         let text = tr!(
             lang,
             "status-settled-ok",
@@ -446,7 +460,10 @@ fn settled(
     } else {
         say(m, severity, &text);
     }
-    let (_, english) = crate::ops::audit::settled_line(cause, &found);
+    let (_, mut english) = crate::ops::audit::settled_line(cause, &found);
+    if theirs {
+        english = format!("{english}; another session had {} it first", action.past());
+    }
     vec![audit_entry(m, action.verb(), id, outcome, Some(english))]
 }
 

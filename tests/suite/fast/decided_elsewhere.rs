@@ -283,3 +283,43 @@ fn a_bulk_summary_stays_while_its_lost_answers_are_settled() {
         assert_eq!(status(&m), summary, "the summary stays");
     }
 }
+
+/// A write whose answer was lost, while another session told it made the same decision: the
+/// re-read shows the request decided but cannot tell whose write that was, so it is
+/// audited `already`, never claimed `ok` by both.
+#[test]
+fn a_lost_answer_is_not_claimed_when_another_session_decided_it_first() {
+    use club_admin::app::{Heard, Msg, RowAction, Told};
+    let mut m = model_with(rows());
+    let fx = update(&mut m, key('a'));
+    let (rid, target) = puts(&fx)[0];
+    let _ = update(
+        &mut m,
+        Msg::Heard(Told {
+            id: target,
+            heard: Heard::Decided(RowAction::Approve),
+            by: Some("s1@school.example.ac.th".into()),
+            at: now(),
+        }),
+    );
+    let fx = answer(
+        &mut m,
+        rid,
+        ApiAnswer::Updated(Err(ApiError::Timeout { millis: 20_000 })),
+    );
+    assert_eq!(audits(&fx), vec![(target, Outcome::Unknown)]);
+    let mut r = rows().into_iter().find(|r| r.id == target).expect("row");
+    r.membership_status = Some(MembershipStatus::Approved);
+    let mut lines = Vec::new();
+    for (rid, c) in calls(&fx) {
+        let a = match c {
+            ApiCall::GetRequest { .. } => ApiAnswer::Request(Ok(reply(r.clone()))),
+            ApiCall::ListRequests { .. } => {
+                ApiAnswer::Listing(Ok(listing_reply(vec![r.clone()], None, 1)))
+            }
+            _ => continue,
+        };
+        lines.extend(audits(&answer(&mut m, rid, a)));
+    }
+    assert_eq!(lines, vec![(target, Outcome::Already)]);
+}
