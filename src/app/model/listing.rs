@@ -81,7 +81,7 @@ pub struct Listing {
     /// end loads the next stretch (its page is computed by `load_more`).
     pub has_more: bool,
     /// A sweep from page 1 is under way or done since rows were last added (see
-    /// `update::fetch::on_list_page`): at most one per gap, never a loop.
+    /// `update::listing::on_list_page`): at most one per gap, never a loop.
     pub swept: bool,
     /// A page request is in flight.
     pub loading: bool,

@@ -5,7 +5,7 @@ use crate::app::model::words;
 use tui_input::Input;
 use uuid::Uuid;
 
-use super::{call, club, fetch, ids, keys, say};
+use super::{call, club, ids, keys, listing, say};
 use crate::api::FetchLevel;
 use crate::app::effect::{ApiCall, Effect};
 use crate::app::keymap::Action;
@@ -89,7 +89,7 @@ pub(super) fn run_command(m: &mut Model, text: &str) -> Vec<Effect> {
             club::lookup_club(m, arg)
         }
         "signin" | "sign-in" | "login" => keys::run_action(m, Action::SignIn),
-        "refresh" => fetch::refresh(m),
+        "refresh" => listing::refresh(m),
         "filter" => {
             m.queue.set_filter(arg);
             Vec::new()
@@ -271,8 +271,8 @@ fn scope(m: &mut Model, arg: &str) -> Vec<Effect> {
     match scope {
         Some(s) => {
             m.listing.scope = s;
-            fetch::apply_scope(m);
-            fetch::refresh(m)
+            listing::apply_scope(m);
+            listing::refresh(m)
         }
         None => {
             m.listing.scope = ListScope::Undecided;

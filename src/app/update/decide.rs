@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use uuid::Uuid;
 
-use super::{call, fetch, held, label_of, say};
+use super::{call, held, label_of, listing, rows, say};
 use crate::app::effect::{ApiCall, Effect};
 use crate::app::model::words::{progress, status_word, verb};
 use crate::app::model::{Awaiting, BulkTask, Model, Popup, RowAction, RowState, Severity};
@@ -85,7 +85,7 @@ pub(super) fn decide(m: &mut Model, action: RowAction) -> Vec<Effect> {
             why = tr(m.lang, "status-why-not-read")
         );
         say(m, Severity::Error, &text);
-        return fetch::fetch_rows(m, &[id]);
+        return rows::fetch_rows(m, &[id]);
     }
     if action == RowAction::Delete {
         if matches!(item.state, RowState::Acting(_) | RowState::Deleted) {
@@ -103,7 +103,7 @@ pub(super) fn decide(m: &mut Model, action: RowAction) -> Vec<Effect> {
     }
     let mut fx = held::hold(m, action, vec![id]);
     advance(m);
-    fx.extend(fetch::prefetch(m));
+    fx.extend(listing::prefetch(m));
     fx
 }
 
@@ -155,14 +155,14 @@ pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) ->
     let (unsettled, ids): (Vec<Uuid>, Vec<Uuid>) = ids
         .into_iter()
         .partition(|id| m.unsettled.get(*id).is_some());
-    let mut fx = fetch::fetch_rows(m, &unsettled);
+    let mut fx = rows::fetch_rows(m, &unsettled);
     // Rows whose status was never read are read, not decided (the core's rule).
     let (ids, unread): (Vec<Uuid>, Vec<Uuid>) = ids.into_iter().partition(|id| {
         m.queue
             .get(*id)
             .is_none_or(|i| crate::ops::verdict::may_send(action, i.status()) || !i.is_actionable())
     });
-    fx.extend(fetch::fetch_rows(m, &unread));
+    fx.extend(rows::fetch_rows(m, &unread));
     let ids: Vec<Uuid> = ids
         .into_iter()
         .filter(|id| {
@@ -188,7 +188,7 @@ pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) ->
     if single {
         advance(m);
     }
-    fx.extend(fetch::prefetch(m));
+    fx.extend(listing::prefetch(m));
     fx
 }
 
@@ -204,7 +204,7 @@ fn reread_instead(m: &mut Model, id: Uuid, earlier: RowAction) -> Vec<Effect> {
         label = label_of(m, id)
     );
     say(m, Severity::Info, &text);
-    fetch::fetch_rows(m, &[id])
+    rows::fetch_rows(m, &[id])
 }
 
 /// Moves the cursor to the next actionable row after it (the moderator never waits).

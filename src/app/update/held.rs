@@ -7,7 +7,7 @@
 
 use uuid::Uuid;
 
-use super::{audit_entry, decide, fetch, keys, label_of, say};
+use super::{audit_entry, decide, keys, label_of, listing, say};
 use crate::app::effect::{Effect, Outcome};
 use crate::app::model::{
     HeldDecision, LogEntry, Model, Popup, RowAction, RowState, Severity, words,
@@ -174,7 +174,7 @@ pub(super) fn undo(m: &mut Model) -> Vec<Effect> {
     }
     let text = crate::tr!(m.lang, "status-taken-back", action = verb, what = what);
     say(m, Severity::Info, &text);
-    fx.extend(fetch::prefetch(m));
+    fx.extend(listing::prefetch(m));
     fx
 }
 

@@ -3,7 +3,7 @@
 //! probed with backoff (1 s, 2 s, ... 30 s) by `Msg::Retry`, without a key press. Writes are
 //! never sent again (their outcome is learnt by re-reading the row).
 
-use super::{answers, capability, club, fetch};
+use super::{answers, capability, club, listing, rows};
 use crate::api::{ApiError, Timestamp};
 use crate::app::effect::{ApiCall, Effect};
 use crate::app::model::{Awaiting, Connection, ListScope, Model};
@@ -102,11 +102,11 @@ fn resend(m: &mut Model, read: Awaiting) -> Vec<Effect> {
             }
             vec![super::call(m, Awaiting::User, ApiCall::CurrentUser)]
         }
-        Awaiting::Fetch(id) => fetch::fetch_rows(m, &[id]),
-        Awaiting::Reread(ids) => fetch::fetch_rows(m, &ids),
+        Awaiting::Fetch(id) => rows::fetch_rows(m, &[id]),
+        Awaiting::Reread(ids) => rows::fetch_rows(m, &ids),
         Awaiting::ListPage { page, generation } => {
             if generation == m.listing.generation && !m.listing.loading {
-                fetch::load_page(m, page)
+                listing::load_page(m, page)
             } else {
                 Vec::new()
             }

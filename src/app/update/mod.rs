@@ -2,12 +2,12 @@
 //!
 //! Rooms, by what a change is about: [`keys`] (keys and the actions they run),
 //! [`decide`] (approve, decline, delete and bulk), [`verdict`] (the server's answer to a
-//! decision), [`fetch`] (reading rows, listing pages, refresh), [`answers`] (every other
-//! answer), [`popups`] (pop-up keys and what they submit), [`commands`] (the `:` line),
-//! [`club`] (club lookup and contacts), [`ids`] (ids added by hand, paste, restore),
-//! [`held`] (the grace period before a decision is sent, undo), [`marking`] (mark all).
-//! [`capability`] (whether approve and decline exist here), [`scope`] (the listing's scope
-//! across starts), [`paging`] (`G` while pages load), [`link`] (online, offline, retries),
+//! decision), [`listing`] (listing pages, refresh, `G` while pages load), [`rows`] (rows
+//! read by id), [`answers`] (every other answer), [`popups`] (pop-up keys and what they
+//! submit), [`commands`] (the `:` line), [`club`] (club lookup and contacts), [`ids`] (ids
+//! added by hand, paste, restore), [`held`] (the grace period before a decision is sent,
+//! undo), [`marking`] (mark all). [`capability`] (whether approve and decline exist here),
+//! [`scope`] (the listing's scope across starts), [`link`] (online, offline, retries),
 //! [`sorting`] (a sort loads the whole scope first).
 
 mod answers;
@@ -15,14 +15,14 @@ mod capability;
 mod club;
 mod commands;
 mod decide;
-mod fetch;
 mod held;
 mod ids;
 mod keys;
 mod link;
+mod listing;
 mod marking;
-mod paging;
 mod popups;
+mod rows;
 mod scope;
 mod sorting;
 mod verdict;
@@ -37,7 +37,8 @@ use crate::api::{ApiError, AuthErrorKind};
 use crate::i18n::{Lang, tr};
 
 pub use commands::{COMMANDS, command_help};
-pub use fetch::{PAGE_AHEAD, PREFETCH_AHEAD, REREAD_CHUNK};
+pub use listing::{PAGE_AHEAD, PREFETCH_AHEAD};
+pub use rows::REREAD_CHUNK;
 pub use sorting::SORT_ALL_CAP;
 
 /// The effects to run at start: read the current user (which then scopes the listing) and,
@@ -180,7 +181,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             } else {
                 // Quiet: it speaks only where nothing more important stands on the status
                 // line (`Model::refresh_speaks`).
-                fetch::refresh_as(m, true)
+                listing::refresh_as(m, true)
             }
         }
         Msg::Pace {
@@ -193,7 +194,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Retry(now) => {
             let mut fx = link::retry(m, now);
             fx.extend(verdict::reread_due(m, now));
-            fx.extend(fetch::retry_first_load(m, now));
+            fx.extend(listing::retry_first_load(m, now));
             fx
         }
         Msg::AddIds { text, origin } => ids::add_ids(m, &text, &origin),

@@ -1,7 +1,7 @@
 //! Pop-up keys: the pop-up's own key table says what a key does ([`Popup::op_for`]); keys
 //! it does not name go to its text field. Submitting runs what the pop-up is for.
 
-use super::{club, commands, decide, fetch, held, ids, say};
+use super::{club, commands, decide, held, ids, listing, say};
 use crate::api::parse_pasted_token;
 use crate::app::IdsFrom;
 use crate::app::effect::Effect;
@@ -180,7 +180,7 @@ fn submit(m: &mut Model) -> Vec<Effect> {
                 )
             };
             say(m, Severity::Info, &said);
-            fetch::prefetch(m)
+            listing::prefetch(m)
         }
         Some(Popup::AddContact { .. }) => club::submit_contact(m),
         _ => Vec::new(),

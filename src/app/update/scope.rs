@@ -4,7 +4,7 @@
 //! the first rows come after one round trip; the answers then confirm it, or correct the
 //! queue without losing the cursor.
 
-use super::{fetch, say};
+use super::{listing, say};
 use crate::app::effect::Effect;
 use crate::app::model::{
     ListScope, ListingSupport, Loadable, Model, Origin, QueueItem, RowState, SavedScope, Severity,
@@ -27,7 +27,7 @@ pub(super) fn list_remembered(m: &mut Model, saved: Option<&SavedScope>) -> Vec<
     m.listing.remembered = SavedScope::of(&scope);
     m.listing.scope = scope;
     m.listing.provisional = true;
-    fetch::load_page(m, 1)
+    listing::load_page(m, 1)
 }
 
 /// True while the scope in use came from the saved queue and awaits the server's word (the
@@ -54,7 +54,7 @@ pub(super) fn decided(m: &mut Model, scope: ListScope) -> Vec<Effect> {
         // Confirmed. Its first page is loaded or on its way, unless it failed (a session
         // that had expired, say): then it is asked for now.
         if m.listing.refreshed_at.is_none() && !m.listing.loading {
-            return fetch::load_page(m, 1);
+            return listing::load_page(m, 1);
         }
         return Vec::new();
     }
@@ -62,8 +62,8 @@ pub(super) fn decided(m: &mut Model, scope: ListScope) -> Vec<Effect> {
         correct(m, &scope);
     }
     m.listing.scope = scope;
-    fetch::apply_scope(m);
-    fetch::load_page(m, 1)
+    listing::apply_scope(m);
+    listing::load_page(m, 1)
 }
 
 /// The scope with its clubs sorted and without repeats: the server may list the same
