@@ -3,6 +3,7 @@
 //! Every string from the server goes through [`crate::text::clean`] (sanitised, truncated by
 //! display width) before it reaches a widget.
 
+mod help;
 mod panes;
 mod popups;
 pub mod theme;
