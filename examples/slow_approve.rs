@@ -53,7 +53,7 @@ async fn main() -> Result<(), String> {
         ..ModelOptions::new(&d.base_url)
     });
     let mut h = Headless::new(model, client, 8);
-    h.settle(Duration::from_secs(30)).await?;
+    h.run_until_idle(Duration::from_secs(30)).await?;
     let _ = h.send_timed(Msg::Layout { queue_rows: 33 });
     d.set_faults(Faults {
         latency: Duration::from_millis(latency),
@@ -73,10 +73,10 @@ async fn main() -> Result<(), String> {
         targets.push(row.id);
         key_times.push(h.send_timed(Msg::Key(Key::char('a'))));
         // Answers that arrive before the next key are applied, as the event loop does.
-        let _ = h.settle(Duration::from_millis(gap)).await;
+        let _ = h.run_until_idle(Duration::from_millis(gap)).await;
     }
     let keys_done = started.elapsed();
-    h.settle(Duration::from_secs(60)).await?;
+    h.run_until_idle(Duration::from_secs(60)).await?;
     let landed = started.elapsed();
     summary("update per key press", key_times);
     let landed_ok = targets

@@ -95,7 +95,7 @@ async fn start_once(
     loop {
         // A short settle applies every answer that arrives within it; the model is looked
         // at between two, so the time is known to about a millisecond.
-        let settled = h.settle(Duration::from_millis(1)).await.is_ok();
+        let settled = h.run_until_idle(Duration::from_millis(1)).await.is_ok();
         if rows.is_none() && shown(&h.model) {
             rows = Some(start.elapsed());
             calls_at_rows = d.calls() - calls_before;

@@ -1,6 +1,6 @@
 //! The core below every face (the dashboard, the command line, any future one): what a
 //! write's answer means and how a lost answer is settled ([`verdict`]), what the audit says
-//! and its file ([`audit`]), how input is read ([`input`]), how a club is read with its
+//! and its file ([`audit`]), how input is read ([`parse`]), how a club is read with its
 //! contacts whole ([`club`]), and the runner that sends writes and waits for their truth
 //! ([`run`]); the process's one writer of files, off every event loop ([`writer`]).
 //!
@@ -11,7 +11,7 @@
 pub mod action;
 pub mod audit;
 pub mod club;
-pub mod input;
+pub mod parse;
 pub mod permit;
 pub mod run;
 pub mod verdict;

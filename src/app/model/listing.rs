@@ -23,9 +23,9 @@ pub enum ListingSupport {
 /// Which requests the listing fills the queue with.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum ListScope {
-    /// Not decided yet (user not loaded).
+    /// Not known yet (user not loaded).
     #[default]
-    Undecided,
+    Unknown,
     /// Pending requests of these clubs (the clubs the user staffs).
     Clubs(Vec<Uuid>),
     /// Every pending request the server lists (teachers, admins).
@@ -50,10 +50,10 @@ pub enum SavedScope {
 
 impl SavedScope {
     /// The remembered form of a scope the server's answers decided; `None` for
-    /// [`ListScope::Undecided`].
+    /// [`ListScope::Unknown`].
     pub fn of(scope: &ListScope) -> Option<SavedScope> {
         match scope {
-            ListScope::Undecided => None,
+            ListScope::Unknown => None,
             ListScope::All => Some(SavedScope::All),
             ListScope::Clubs(ids) => Some(SavedScope::Clubs(ids.clone())),
             ListScope::None => Some(SavedScope::None),

@@ -4,8 +4,8 @@
 use uuid::Uuid;
 
 use super::{
-    call, capability, club, error_text, held, keys, listing, log, note_error, note_ok, rows, say,
-    scope, verdict,
+    call, capability, club, decision_answers, error_text, held, keys, listing, log, note_error,
+    note_ok, rows, say, scope,
 };
 use crate::api::{ApiError, ClubQuery, FetchLevel, Levels, Page, Reply, User};
 use crate::app::effect::{ApiCall, CandidateToken, Effect};
@@ -32,7 +32,9 @@ pub(super) fn on_api(m: &mut Model, awaiting: Awaiting, answer: ApiAnswer) -> Ve
         }
         (Awaiting::Reread(ids), ApiAnswer::Listing(res)) => rows::on_reread(m, ids, res),
         (Awaiting::Fetch(id), ApiAnswer::Request(res)) => rows::on_fetch(m, id, res),
-        (Awaiting::Act(id, action), answer) => verdict::on_action_answer(m, id, action, answer),
+        (Awaiting::Act(id, action), answer) => {
+            decision_answers::on_action_answer(m, id, action, answer)
+        }
         (Awaiting::Club(id), ApiAnswer::Club(res)) => club::on_club(m, id, res),
         (Awaiting::ClubSearch, ApiAnswer::Clubs(res)) => club::on_club_search(m, res),
         (Awaiting::Contact(club_id), ApiAnswer::ContactCreated(res)) => {
@@ -113,7 +115,7 @@ fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<Effect> {
         Ok(()),
     );
     let mut fx = capability::probe(m);
-    if m.listing.scope == ListScope::Undecided || scope::unconfirmed(m) {
+    if m.listing.scope == ListScope::Unknown || scope::unconfirmed(m) {
         fx.extend(ask_scope(m, &user));
     }
     m.user = Loadable::Loaded(user);
@@ -137,7 +139,7 @@ pub(super) fn ask_scope(m: &mut Model, user: &User) -> Vec<Effect> {
             };
             vec![call(m, Awaiting::StaffedClubs, c)]
         }
-        _ => scope::decided(m, ListScope::All),
+        _ => scope::chosen(m, ListScope::All),
     }
 }
 
@@ -224,7 +226,7 @@ fn on_token_check(
         .collect();
     fx.extend(rows::fetch_rows(m, &failed));
     // Writes whose answer was lost are settled at once with the new session.
-    fx.extend(verdict::reread_all(m));
+    fx.extend(decision_answers::reread_all(m));
     fx
 }
 
@@ -272,11 +274,11 @@ fn on_staffed_clubs(
         }
     }
     if ids.is_empty() {
-        fx.extend(scope::decided(m, ListScope::None));
+        fx.extend(scope::chosen(m, ListScope::None));
         let text = tr(m.lang, "status-no-staffed-clubs");
         say(m, Severity::Info, &text);
     } else {
-        fx.extend(scope::decided(m, ListScope::Clubs(ids)));
+        fx.extend(scope::chosen(m, ListScope::Clubs(ids)));
     }
     fx
 }

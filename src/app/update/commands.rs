@@ -275,7 +275,7 @@ fn scope(m: &mut Model, arg: &str) -> Vec<Effect> {
             listing::refresh(m)
         }
         None => {
-            m.listing.scope = ListScope::Undecided;
+            m.listing.scope = ListScope::Unknown;
             m.user = Loadable::Loading;
             vec![call(m, Awaiting::User, ApiCall::CurrentUser)]
         }

@@ -4,7 +4,7 @@ use crate::app::model::words;
 use tui_input::Input;
 use uuid::Uuid;
 
-use super::{club, decide, held, ids, listing, marking, popups, rows, say, sign_in_popup};
+use super::{club, decisions, held, ids, listing, marking, popups, rows, say, sign_in_popup};
 use crate::app::effect::{Effect, Outcome};
 use crate::app::key::{Key, KeyCode};
 use crate::app::keymap::{Action, Scope};
@@ -193,9 +193,9 @@ pub(super) fn run_action(m: &mut Model, a: Action) -> Vec<Effect> {
         | Action::Bottom
         | Action::PageDown
         | Action::PageUp => navigate(m, a),
-        Action::Approve => decide::decide(m, RowAction::Approve),
-        Action::Decline => decide::decide(m, RowAction::Decline),
-        Action::Delete => decide::decide(m, RowAction::Delete),
+        Action::Approve => decisions::on_key(m, RowAction::Approve),
+        Action::Decline => decisions::on_key(m, RowAction::Decline),
+        Action::Delete => decisions::on_key(m, RowAction::Delete),
         Action::Undo => held::undo(m),
         Action::Mark | Action::MarkRange | Action::MarkAll | Action::ClearMarks => mark(m, a),
         Action::Sort => next_sort(m),

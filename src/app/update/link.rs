@@ -60,7 +60,7 @@ pub(super) fn resend_lost(m: &mut Model) -> Vec<Effect> {
     let lost = std::mem::take(&mut m.link.lost);
     let mut fx: Vec<Effect> = lost.into_iter().flat_map(|read| resend(m, read)).collect();
     // Writes whose answer was lost are re-read at once, not at their backoff's end.
-    fx.extend(super::verdict::reread_all(m));
+    fx.extend(super::decision_answers::reread_all(m));
     fx
 }
 
@@ -97,7 +97,7 @@ fn resend(m: &mut Model, read: Awaiting) -> Vec<Effect> {
             if m.calls.iter().any(|a| *a == Awaiting::User) {
                 return Vec::new();
             }
-            if matches!(m.listing.scope, ListScope::Undecided) || m.user.get().is_none() {
+            if matches!(m.listing.scope, ListScope::Unknown) || m.user.get().is_none() {
                 m.user = crate::app::model::Loadable::Loading;
             }
             vec![super::call(m, Awaiting::User, ApiCall::CurrentUser)]

@@ -55,7 +55,7 @@ pub(super) fn refresh_as(m: &mut Model, auto: bool) -> Vec<Effect> {
         m.user = Loadable::Loading;
         fx.push(call(m, Awaiting::User, ApiCall::CurrentUser));
     } else if let Loadable::Loaded(user) = &m.user
-        && m.listing.scope == ListScope::Undecided
+        && m.listing.scope == ListScope::Unknown
         && !m.calls.iter().any(|a| *a == Awaiting::StaffedClubs)
     {
         // The user was read but the scope was not decided (the staffed clubs' lookup

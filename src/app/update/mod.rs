@@ -1,7 +1,7 @@
 //! `update`: the only writer of the Model. Msg in, Model changed, Effects out.
 //!
 //! Rooms, by what a change is about: [`keys`] (keys and the actions they run),
-//! [`decide`] (approve, decline, delete and bulk), [`verdict`] (the server's answer to a
+//! [`decisions`] (approve, decline, delete and bulk), [`decision_answers`] (the server's answer to a
 //! decision), [`listing`] (listing pages, refresh, `G` while pages load), [`rows`] (rows
 //! read by id), [`answers`] (every other answer), [`popups`] (pop-up keys and what they
 //! submit), [`commands`] (the `:` line), [`club`] (club lookup and contacts), [`ids`] (ids
@@ -14,7 +14,8 @@ mod answers;
 mod capability;
 mod club;
 mod commands;
-mod decide;
+mod decision_answers;
+mod decisions;
 mod held;
 mod ids;
 mod keys;
@@ -25,7 +26,6 @@ mod popups;
 mod rows;
 mod scope;
 mod sorting;
-mod verdict;
 
 use tui_input::Input;
 use uuid::Uuid;
@@ -65,7 +65,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
     let tick = matches!(msg, Msg::Tick(_));
     let mut fx = dispatch(m, msg);
     note_busy(m, tick);
-    m.queue.settle();
+    m.queue.apply_changes();
     m.queue.scroll_into_view(m.page_rows);
     // A new request is new until the cursor reaches it.
     if let Some(id) = m.queue.selected().filter(|i| i.fresh).map(|i| i.id)
@@ -193,7 +193,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::Retry(now) => {
             let mut fx = link::retry(m, now);
-            fx.extend(verdict::reread_due(m, now));
+            fx.extend(decision_answers::reread_due(m, now));
             fx.extend(listing::retry_first_load(m, now));
             fx
         }
@@ -269,7 +269,7 @@ fn on_answer(m: &mut Model, awaiting: Awaiting, answer: super::msg::ApiAnswer) -
     };
     let mut fx = link::on_answer(m, awaiting, answer);
     tell_expired(m);
-    fx.extend(verdict::settle_unknown(m, &read));
+    fx.extend(decision_answers::settle_unknown(m, &read));
     if let Some(ok) = page {
         fx.extend(marking::on_page(m, ok));
         fx.extend(sorting::on_page(m, ok));

@@ -112,7 +112,7 @@ fn first_read_by_hand(m: &mut Model, id: Uuid) -> bool {
 /// Says so when the filter hides rows added by hand that were just read for the first time
 /// (with the key that clears the filter).
 fn say_if_hidden(m: &mut Model, ids: &[Uuid]) {
-    // Matched on what was just read (`settle` re-indexes too, after this message).
+    // Matched on what was just read (`Queue::apply_changes` re-indexes too, after this message).
     for id in ids {
         if let Some(item) = m.queue.get_mut(*id) {
             item.reindex();

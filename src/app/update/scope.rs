@@ -16,7 +16,7 @@ pub(super) fn list_remembered(m: &mut Model, saved: Option<&SavedScope>) -> Vec<
     let Some(saved) = saved else {
         return Vec::new();
     };
-    if m.listing.scope != ListScope::Undecided
+    if m.listing.scope != ListScope::Unknown
         || !m.has_token
         || m.listing.support == ListingSupport::Unavailable
         || !matches!(m.user, Loadable::Loading)
@@ -42,7 +42,7 @@ pub(super) fn unconfirmed(m: &Model) -> bool {
 /// scope go (rows added by hand and rows with a decision in flight stay), answers for the old
 /// scope are dropped, and the new scope is listed from page 1. The cursor stays on its
 /// request where that is still there.
-pub(super) fn decided(m: &mut Model, scope: ListScope) -> Vec<Effect> {
+pub(super) fn chosen(m: &mut Model, scope: ListScope) -> Vec<Effect> {
     let scope = in_order(scope);
     let saved = SavedScope::of(&scope);
     if m.listing.remembered != saved {
@@ -94,7 +94,7 @@ fn correct(m: &mut Model, scope: &ListScope) {
         match scope {
             ListScope::All => true,
             ListScope::Clubs(ids) => club.is_some_and(|c| ids.contains(&c)),
-            ListScope::Undecided | ListScope::None => false,
+            ListScope::Unknown | ListScope::None => false,
         }
     };
     let before = m.queue.len();

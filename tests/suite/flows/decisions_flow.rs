@@ -36,7 +36,7 @@ async fn driver(d: &DemoHandle, label: &str, delay_secs: u64) -> Headless {
 }
 
 async fn settle(h: &mut Headless) {
-    h.settle(Duration::from_secs(20))
+    h.run_until_idle(Duration::from_secs(20))
         .await
         .expect("settled in time");
 }

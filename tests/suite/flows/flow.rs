@@ -40,7 +40,7 @@ impl Driver {
 
     async fn settle(&mut self) {
         self.h
-            .settle(Duration::from_secs(20))
+            .run_until_idle(Duration::from_secs(20))
             .await
             .expect("settled in time");
     }

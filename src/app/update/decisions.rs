@@ -1,7 +1,7 @@
 //! Decisions: approve, decline and delete, on the selected row or on the marked rows after
 //! one confirmation. The cursor moves on at once; an approve or decline is held for the
 //! grace period first ([`super::held`]); the row shows the decision until the server
-//! answers ([`super::verdict`]).
+//! answers ([`super::decision_answers`]).
 
 use std::collections::HashSet;
 
@@ -15,7 +15,7 @@ use crate::i18n::tr;
 
 /// Approve, decline or delete: marked rows after one confirmation; else the selected row
 /// (delete always asks).
-pub(super) fn decide(m: &mut Model, action: RowAction) -> Vec<Effect> {
+pub(super) fn on_key(m: &mut Model, action: RowAction) -> Vec<Effect> {
     if super::capability::refuse_decision(m, action) || refuse_signed_out(m, action) {
         return Vec::new();
     }
