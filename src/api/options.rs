@@ -48,7 +48,7 @@ impl fmt::Debug for Credentials {
     }
 }
 
-/// Transport options of [`ApiClient`].
+/// Transport options of [`ApiClient`](super::ApiClient).
 #[derive(Debug, Clone)]
 pub struct ClientOptions {
     /// Time allowed to open a connection.
