@@ -1,4 +1,4 @@
-//! Measuring harness (issue 5): approve N requests in one bulk action against the demo server
+//! Measuring harness: approve N requests in one bulk action against the demo server
 //! with added latency, at the configured concurrency and sequentially, through the real
 //! `update`, worker and HTTP client. Prints the figures.
 //!

@@ -1,4 +1,4 @@
-//! Measuring harness (issue 13 item 5): twenty approvals with twenty key presses over a link
+//! Measuring harness: twenty approvals with twenty key presses over a link
 //! with 300 ms per call, through the real `update`, worker and HTTP client ([`Headless`])
 //! against the demo server. Prints how long `update` took for each key (the model's time:
 //! no key may wait for the network) and for each answer, and checks on the server that all

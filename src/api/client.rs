@@ -539,8 +539,8 @@ impl ApiClient {
         Self::require(self.exchange(rb).await?)
     }
 
-    /// Finds out, without side effects, whether approve and decline exist on this server
-    /// (issue 13 item 2): sends operation 3, `PUT /v1/clubs/requests/00000000-0000-0000-0000-000000000000`
+    /// Finds out, without side effects, whether approve and decline exist on this server:
+    /// sends operation 3, `PUT /v1/clubs/requests/00000000-0000-0000-0000-000000000000`
     /// with `{"data":{"status":"approved"},"fetch_level":"id_only","descendant_fetch_level":"id_only"}`.
     /// No request has the nil UUID, so nothing changes; the answer is classified by
     /// [`classify_update_probe`](super::capability::classify_update_probe): 404 "Route not

@@ -168,7 +168,7 @@ impl Action {
     }
 
     /// True for approve and decline (`PUT /v1/clubs/requests/{id}`), which a server or an
-    /// account may not allow (issue 13 item 2).
+    /// account may not allow.
     pub fn needs_update_route(self) -> bool {
         matches!(self, Action::Approve | Action::Decline)
     }

@@ -135,7 +135,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &
     room
 }
 
-/// The row markers the help explains (issue 18 item 4).
+/// The row markers the help explains.
 const MARKERS: [&str; 5] = ["●", "✱", "!", "?", "+"];
 
 /// A pop-up key's keys as the help shows them: "← → Tab Shift-Tab h l".
@@ -271,7 +271,7 @@ fn popup_key_lines(
 }
 
 /// The help's last lines: the `:` commands (their names stay as typed) and the filter terms.
-/// What the marks before a queue row mean (issue 18 item 4), filtered by the search text.
+/// What the marks before a queue row mean, filtered by the search text.
 fn marker_lines(
     lang: Lang,
     query: &str,
@@ -319,7 +319,7 @@ fn marker_lines(
     lines
 }
 
-/// What a hang-up and a suspend do with held decisions (issue 18 item 6), shown unless the
+/// What a hang-up and a suspend do with held decisions, shown unless the
 /// search text matches none of it.
 fn dropped_lines(lang: Lang, query: &str, cols: usize, theme: &Theme) -> Vec<Line<'static>> {
     let q = search_text(query);

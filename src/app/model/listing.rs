@@ -34,8 +34,8 @@ pub enum ListScope {
     None,
 }
 
-/// The scope as remembered for the next start (in the saved queue, per server; issue 13
-/// item 1): what the server's answers decided last time, so a warm start lists at once,
+/// The scope as remembered for the next start (in the saved queue, per server):
+/// what the server's answers decided last time, so a warm start lists at once,
 /// while `/auth/user` (and the staffed clubs) confirm or correct it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -110,7 +110,7 @@ pub struct Listing {
     /// that arrives moves the cursor on to the last row, while the cursor is still there.
     pub bottom_wanted: Option<Uuid>,
     /// A refresh (`r`, `--auto-refresh`) under way reloads this many pages, the ones loaded
-    /// before it, and no more (issue 18 item 1): a refresh never loads one page more.
+    /// before it, and no more: a refresh never loads one page more.
     pub reload_pages: Option<u32>,
     /// The first load failed (a 5xx, an unreadable answer): when it is tried again by
     /// itself, with backoff (`Msg::Retry`); `None` once a page has arrived.

@@ -257,7 +257,7 @@ fn scope(m: &mut Model, arg: &str) -> Vec<Effect> {
         }
         other => match Uuid::parse_str(other) {
             Ok(id) => Some(ListScope::Clubs(vec![id])),
-            // A club's name, as `:club` takes it (issue 18 item 4): among the clubs known
+            // A club's name, as `:club` takes it: among the clubs known
             // here (those you staff, those of the rows in the queue).
             Err(_) => match club_by_name(m, other) {
                 Ok(id) => Some(ListScope::Clubs(vec![id])),

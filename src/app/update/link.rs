@@ -1,4 +1,4 @@
-//! The link to the server (issue 13 item 4): every answer sets "online" or "offline" in the
+//! The link to the server: every answer sets "online" or "offline" in the
 //! header; reads that could not reach the server are kept and sent again once it answers,
 //! probed with backoff (1 s, 2 s, ... 30 s) by `Msg::Retry`, without a key press. Writes are
 //! never sent again (their outcome is learnt by re-reading the row).

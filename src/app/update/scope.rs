@@ -1,4 +1,4 @@
-//! The listing's scope across starts (issue 13 item 1). The scope the server's answers decide
+//! The listing's scope across starts. The scope the server's answers decide
 //! (every pending request, or those of the clubs the user staffs) is remembered per server in
 //! the saved queue. A warm start lists the remembered scope at once, beside `/auth/user`, so
 //! the first rows come after one round trip; the answers then confirm it, or correct the

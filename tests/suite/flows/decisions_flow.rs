@@ -1,4 +1,4 @@
-//! Flow tests of issue 10 items 2-4 against the demo server over HTTP: `update`, the real
+//! Decisions held, sent and answered, against the demo server over HTTP: `update`, the real
 //! worker, client and effect runner ([`Headless`]). Time is the model's clock, moved by
 //! explicit ticks, so nothing here waits for a grace period to pass.
 

@@ -1,6 +1,6 @@
-//! Flow tests for issue 13 against the demo server over HTTP (the real `update`, worker and
-//! client through `Headless`): both service versions and the teacher's role, a warm start,
-//! `G` over many pages, reads coming back after an outage, and twenty approvals over a link
+//! A slow link and two service versions, against the demo server over HTTP (the real `update`,
+//! worker and client through `Headless`): both service versions and the teacher's role, a warm
+//! start, `G` over many pages, reads coming back after an outage, and twenty approvals over a link
 //! with 300 ms per call.
 
 use crate::common;
