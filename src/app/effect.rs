@@ -144,6 +144,10 @@ pub enum Effect {
     Copy(String),
     /// Turn mouse capture on or off.
     SetMouse(bool),
+    /// Tell the other sessions of the same server (`serve-ssh`) what this one did to
+    /// requests; nothing to do for a dashboard alone. (Applied decisions are told from the
+    /// audit lines themselves: [`super::msg::Told::from_audit`].)
+    Tell(Vec<super::msg::Told>),
     /// Set the terminal's title (OSC 2): the pending count, so a moderator sees the queue
     /// from another window or tab (the title the terminal had is given back on exit).
     Title(String),

@@ -16,5 +16,5 @@ pub use effect::{ApiCall, AuditEntry, Effect, Outcome};
 pub use key::{Key, KeyCode};
 pub use keymap::{Action, Keymap, Offered, Scope};
 pub use model::{Model, ModelOptions, Pane, Popup, RowAction, RowState};
-pub use msg::{ApiAnswer, IdsFrom, LocalEffect, Msg};
+pub use msg::{ApiAnswer, Heard, IdsFrom, LocalEffect, Msg, Told};
 pub use update::{start, update};

@@ -5,6 +5,55 @@ use super::key::Key;
 use super::model::{Pane, SavedQueue};
 use crate::api::{ApiError, Club, ClubRequest, Contact, Reply, Timestamp, UpdateRoute, User};
 
+/// What another dashboard of the same server (another `serve-ssh` session) did to a
+/// request, as the sessions tell each other: every session then shows it at once, without
+/// waiting for its next refresh.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Told {
+    /// The club request.
+    pub id: uuid::Uuid,
+    /// What happened to it.
+    pub heard: Heard,
+    /// Who did it (the signed-in account's e-mail), when known.
+    pub by: Option<String>,
+    /// When (the telling session's clock).
+    pub at: Timestamp,
+}
+
+/// What a [`Told`] says happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Heard {
+    /// A decision is held in its grace period (not sent yet; it may still be taken back).
+    Held(super::RowAction),
+    /// A held or sent decision ended without changing the request (taken back, refused,
+    /// its outcome unknown).
+    Released,
+    /// The server applied the decision (or had it already: `already`).
+    Decided(super::RowAction),
+}
+
+impl Told {
+    /// What an audit line tells the other sessions: `ok` or `already` is the decision
+    /// applied; `undone`, `failed`, `conflict` or `unknown` ends a decision that was held or
+    /// sent without changing the request (a contact's line tells nothing).
+    pub fn from_audit(e: &AuditEntry) -> Option<Told> {
+        use crate::ops::audit::Outcome;
+        let action = crate::ops::RowAction::from_verb(&e.action)?;
+        let heard = match e.outcome {
+            Outcome::Ok | Outcome::Already => Heard::Decided(action),
+            Outcome::Undone | Outcome::Failed | Outcome::Conflict | Outcome::Unknown => {
+                Heard::Released
+            }
+        };
+        Some(Told {
+            id: e.target,
+            heard,
+            by: e.user.clone(),
+            at: e.at,
+        })
+    }
+}
+
 /// Everything that can happen to the model. `update` is its only reader.
 ///
 /// (Variants differ in size; each message is moved once through a channel, so boxing the
@@ -14,6 +63,8 @@ use crate::api::{ApiError, Club, ClubRequest, Contact, Reply, Timestamp, UpdateR
 pub enum Msg {
     /// A key press (the runtime drops releases and converts the terminal's event).
     Key(Key),
+    /// Another session of the same server did something to a request ([`Told`]).
+    Heard(Told),
     /// Bracketed paste: the text as pasted (control characters are flattened by `update`).
     Paste(String),
     /// The mouse wheel turned one notch (only when mouse capture is on): `down` or up.

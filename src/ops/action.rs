@@ -24,6 +24,14 @@ impl RowAction {
         }
     }
 
+    /// The decision an audit line's `action` names (`approve`, `decline`, `delete`); `None`
+    /// for any other (`add-contact`).
+    pub fn from_verb(verb: &str) -> Option<RowAction> {
+        [RowAction::Approve, RowAction::Decline, RowAction::Delete]
+            .into_iter()
+            .find(|a| a.verb() == verb)
+    }
+
     /// Past participle for messages (`approved`).
     pub fn past(self) -> &'static str {
         match self {

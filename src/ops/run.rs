@@ -348,9 +348,22 @@ impl Undecided {
             .map(|(_, why)| format!("its status could not be read first ({why})"))
     }
 
-    /// True when a request was left out (the run's exit code is then at least 1).
+    /// True when a request was left out.
     pub fn left_out(&self) -> bool {
         !self.already.is_empty() || !self.unread.is_empty()
+    }
+
+    /// True when a request left out makes the run fail (exit code at least 1): one whose
+    /// status could not be read, or one decided the other way already (approving a declined
+    /// request). A request that already has the status `action` sets is as asked, whoever
+    /// decided it: not a failure, so a run done twice, or two moderators' overlapping runs,
+    /// end the same way ([`Outcome::Already`] for the same case answered by the server).
+    pub fn fails(&self, action: RowAction) -> bool {
+        !self.unread.is_empty()
+            || self
+                .already
+                .iter()
+                .any(|(_, s)| action.status().as_ref() != Some(s))
     }
 }
 

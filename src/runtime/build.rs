@@ -54,6 +54,7 @@ pub struct Builder {
     journal: bool,
     opts: LoopOptions,
     hooks: Hooks,
+    tell: Option<super::effects::Tell>,
 }
 
 impl Builder {
@@ -78,7 +79,15 @@ impl Builder {
                 clock: Clock::system(),
             },
             hooks: Hooks::default(),
+            tell: None,
         }
+    }
+
+    /// Tells the other sessions of the server what this dashboard did
+    /// ([`Runner::with_tell`]).
+    pub fn tell(mut self, tell: super::effects::Tell) -> Builder {
+        self.tell = Some(tell);
+        self
     }
 
     /// Writes the token, the audit file and the saved queue to `files`.
@@ -135,6 +144,9 @@ impl Builder {
         }
         if self.journal {
             runner = runner.keep_journal();
+        }
+        if let Some(t) = self.tell {
+            runner = runner.with_tell(t);
         }
         Dashboard {
             model: self.model,

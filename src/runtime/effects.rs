@@ -14,7 +14,7 @@ use super::files::Writer;
 use super::worker::Worker;
 use crate::api::ApiClient;
 use crate::app::model::SavedQueue;
-use crate::app::{AuditEntry, Effect, LocalEffect, Msg};
+use crate::app::{AuditEntry, Effect, LocalEffect, Msg, Told};
 
 /// How long the saved queue waits for the next change before it is written: typing a
 /// filter writes once, not once per key.
@@ -58,6 +58,9 @@ pub struct Runner {
     pending_save: Option<(SavedQueue, Instant)>,
     journal: Option<Vec<AuditEntry>>,
     origin: Option<Origin>,
+    /// Where what this dashboard did is told to the other sessions of its server
+    /// (`serve-ssh`); `None` for a dashboard alone.
+    tell: Option<Tell>,
     remote: Option<RemoteTerminal>,
 }
 
@@ -109,6 +112,10 @@ impl std::fmt::Debug for RemoteTerminal {
     }
 }
 
+/// Where a dashboard tells what it did ([`Runner::with_tell`]): a `serve-ssh` session's
+/// line to the others.
+pub type Tell = std::sync::Arc<dyn Fn(Told) + Send + Sync>;
+
 /// Who acts through a runner when it is not the local dashboard: stamped on every audit
 /// line it writes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -139,7 +146,15 @@ impl Runner {
             journal: None,
             origin: None,
             remote: None,
+            tell: None,
         }
+    }
+
+    /// Tells `tell` what this dashboard did to requests: the decisions it holds
+    /// ([`Effect::Tell`]) and every audit line's meaning ([`Told::from_audit`]).
+    pub fn with_tell(mut self, tell: Tell) -> Runner {
+        self.tell = Some(tell);
+        self
     }
 
     /// Copied text and mouse capture go to `remote` instead of the screen.
@@ -206,6 +221,11 @@ impl Runner {
                         entry.key = o.key.clone();
                     }
                     tracing::info!(action = %entry.action, target = %entry.target, outcome = ?entry.outcome, "audit");
+                    if let Some(tell) = &self.tell
+                        && let Some(t) = Told::from_audit(&entry)
+                    {
+                        tell(t);
+                    }
                     if let Some(p) = &self.files.audit_path {
                         let report = self.report(LocalEffect::AuditFile);
                         self.writer.append_line_then(p, &entry, report);
@@ -229,6 +249,11 @@ impl Runner {
                     Some(r) => r.set_title(&t),
                     None => screen.set_title(&t),
                 },
+                Effect::Tell(told) => {
+                    if let Some(tell) = &self.tell {
+                        told.into_iter().for_each(|t| tell(t));
+                    }
+                }
                 Effect::Redraw => screen.redraw(),
                 Effect::Suspend => screen.suspend(),
                 Effect::Quit => quit = true,

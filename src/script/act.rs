@@ -300,7 +300,7 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
     let (results, audit_warned) = send_all(&ctx, &user, action, &split.send, control).await;
     summary(&ctx, action, &results);
     let mut exit = exit_of(&results);
-    if split.left_out() {
+    if split.fails(action) {
         exit = exit.and(Exit::Failed);
     }
     if audit_warned {
@@ -542,7 +542,8 @@ fn summary(ctx: &Ctx, action: RowAction, results: &[(Uuid, Option<Verdict>)]) {
 
 /// `--dry-run` after the run's reads: per id, the request the run would send (the very
 /// request, [`planned`]) or why it would not (`split`, the core's [`run::undecided`]); the
-/// exit code the run would have before its writes (1 when one is left out, else 0).
+/// exit code the run would have before its writes (1 when one left out fails the run:
+/// [`run::Undecided::fails`]; else 0).
 fn dry_run(ctx: &Ctx, action: RowAction, ids: &[Uuid], split: &run::Undecided) -> Exit {
     let plan: Vec<(Uuid, Result<Planned, String>)> = ids
         .iter()
@@ -554,7 +555,7 @@ fn dry_run(ctx: &Ctx, action: RowAction, ids: &[Uuid], split: &run::Undecided) -
             (*id, step)
         })
         .collect();
-    let exit = if split.left_out() {
+    let exit = if split.fails(action) {
         Exit::Failed
     } else {
         Exit::Ok

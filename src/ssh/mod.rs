@@ -146,6 +146,11 @@ pub(crate) struct Shared {
     pub(crate) token_dir: Option<PathBuf>,
     /// [`ServeOptions::mouse`].
     pub(crate) mouse: bool,
+    /// What each session did to requests, told to the others ([`crate::app::Told`]): the
+    /// number of the session that told it, and what.
+    pub(crate) told: tokio::sync::broadcast::Sender<(u64, crate::app::Told)>,
+    /// The number of the next session's dashboard.
+    pub(crate) next_dash: std::sync::atomic::AtomicU64,
 }
 
 /// A running server.
@@ -293,6 +298,8 @@ pub async fn start_with(
         hooks,
         token_dir: options.remember_tokens.clone(),
         mouse: options.mouse,
+        told: tokio::sync::broadcast::channel(1024).0,
+        next_dash: std::sync::atomic::AtomicU64::new(1),
     });
     tokio::spawn(conn::accept_loop(
         listener,

@@ -41,6 +41,41 @@ pub(crate) struct Dash {
     clipboard_to: ClipboardTo,
 }
 
+/// Forwards to a dashboard (`number`, its channel `tx`) what the other sessions tell, as
+/// [`crate::app::Msg::Heard`], until the dashboard is gone. A dashboard too slow to keep up
+/// (over 1,024 behind) skips what it missed: its next refresh reads the truth.
+fn hear_others(
+    mut rx: tokio::sync::broadcast::Receiver<(u64, crate::app::Told)>,
+    number: u64,
+    tx: mpsc::UnboundedSender<crate::app::Msg>,
+) {
+    use tokio::sync::broadcast::error::RecvError;
+    tokio::spawn(async move {
+        loop {
+            let got = tokio::select! {
+                got = rx.recv() => got,
+                () = tx.closed() => break,
+            };
+            match got {
+                Ok((from, t)) if from != number => {
+                    if tx.send(crate::app::Msg::Heard(t)).is_err() {
+                        break;
+                    }
+                }
+                Ok(_) => {}
+                Err(RecvError::Lagged(n)) => {
+                    tracing::warn!(
+                        dashboard = number,
+                        missed = n,
+                        "missed what other sessions told"
+                    );
+                }
+                Err(RecvError::Closed) => break,
+            }
+        }
+    });
+}
+
 /// The connection a dashboard's copied text and mouse capture go to, while it has one.
 type ClipboardTo = Arc<std::sync::Mutex<Option<mpsc::UnboundedSender<Vec<u8>>>>>;
 
@@ -94,6 +129,13 @@ impl Dash {
             audit_path: shared.audit_path.clone(),
             queue_path: None,
         };
+        // One truth between the sessions: what this one does is told to the others at once
+        // (their rows follow without a refresh), and what they do is heard here.
+        let number = shared.next_dash.fetch_add(1, Ordering::Relaxed);
+        let told = shared.told.clone();
+        let tell: crate::runtime::effects::Tell = Arc::new(move |t| {
+            let _ = told.send((number, t));
+        });
         let dash = Builder::new(model, client, s.concurrency)
             .files(files)
             .origin(Origin {
@@ -101,8 +143,10 @@ impl Dash {
                 key: Some(key.to_owned()),
             })
             .remote(remote)
+            .tell(tell)
             .loop_options(build::loop_options(s, false))
             .build();
+        hear_others(shared.told.subscribe(), number, dash.tx.clone());
         Dash {
             dash,
             started: false,

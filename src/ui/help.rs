@@ -136,7 +136,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &
 }
 
 /// The row markers the help explains.
-const MARKERS: [&str; 5] = ["●", "✱", "!", "?", "+"];
+const MARKERS: [&str; 6] = ["●", "✱", "!", "?", "+", "~"];
 
 /// A pop-up key's keys as the help shows them: "← → Tab Shift-Tab h l".
 fn popup_keys(k: &popup::PopupKey) -> String {
@@ -287,6 +287,7 @@ fn marker_lines(
             "help-marker-error",
             "help-marker-unknown",
             "help-marker-new",
+            "help-marker-held-elsewhere",
         ])
         .map(|(mark, key)| (mark, tr(lang, key)))
         .filter(|(mark, text)| {

@@ -189,6 +189,10 @@ fn confirm_lines(m: &Model, p: &Popup, cols: u16, theme: &Theme) -> Vec<Line<'st
         lines.extend(wrapped(&question, cols, Style::default()));
         // The request named whole, on as many lines as it takes (a phone's box is narrow).
         lines.extend(wrapped(&who, cols, theme.bold()));
+        if let Some((by, other)) = m.queue.get(*id).and_then(|i| i.held_elsewhere.clone()) {
+            let text = held_elsewhere_text(m.lang, by.as_deref(), other);
+            lines.extend(wrapped(&text, cols, theme.warn()));
+        }
     } else {
         let club = m.one_club(ids);
         let question = popup::confirm_many(m.lang, *action, ids.len(), club.as_deref());
@@ -203,6 +207,17 @@ fn confirm_lines(m: &Model, p: &Popup, cols: u16, theme: &Theme) -> Vec<Line<'st
         lines.extend(wrapped(&text, cols, theme.error()));
     }
     lines
+}
+
+/// "s1@school is about to approve it in another session (held, not sent yet)".
+pub(super) fn held_elsewhere_text(lang: Lang, by: Option<&str>, action: RowAction) -> String {
+    let someone = tr(lang, "others-someone");
+    crate::tr!(
+        lang,
+        "others-holding",
+        by = by.unwrap_or(someone.as_str()),
+        verb = crate::app::model::words::verb(lang, action)
+    )
 }
 
 fn confirm(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {

@@ -130,6 +130,7 @@ help-marker-marked-error = marked, and its last action or read failed
 help-marker-error = its last action or read failed (the detail pane says why)
 help-marker-unknown = outcome unknown: the answer was lost; the row is read again by itself until the server tells
 help-marker-new = a new request: it came in since the queue was loaded (until the cursor reaches it)
+help-marker-held-elsewhere = a decision on it is held in another session (serve-ssh): a or x here asks first
 
 ## Hint bar of the narrow layout (src/ui/mod.rs, below 60 columns)
 

@@ -89,7 +89,7 @@ empty-nothing-selected = Nothing selected.
 empty-no-club-match = no club matches
 empty-club-hint = Press c, type a club id (or a name to search), Enter.
 empty-terminal-too-small = Terminal too small ({ $width }x{ $height }): club-admin needs at least { $min_width }x{ $min_height } (columns x rows). Enlarge the window, turn the phone on its side or make the font smaller.
-empty-terminal-too-small-keys = Until it is larger no key acts but q (quit) and Ctrl-L (redraw).
+empty-terminal-too-small-keys = Until it is larger no key acts but q (quit), z (undo) and Ctrl-L (redraw).
 
 ## Detail pane (src/ui/panes/detail.rs): field names at most 8 columns wide
 
@@ -158,3 +158,4 @@ queue-sort-loaded-only = sort: { $order }, only the { $n } loaded
 header-no-token-short = no token
 header-session-expired-short = expired
 detail-decided-elsewhere = { $status } by someone else while it was in this queue
+detail-decided-by = { $status } by { $by } { $ago } (in another session)

@@ -437,3 +437,7 @@ status-decided-elsewhere = { $n ->
 
 # A call whose task failed inside the program (a bug): the call is answered with this.
 error-internal = the client failed internally
+others-someone = someone else
+others-holding = { $by } is about to { $verb } it in another session (held, not sent yet)
+status-heard-decided = { $label }: { $status } by { $by } (another session)
+status-heard-decided-unmarked = { $label }: { $status } by { $by } (another session); no longer marked

@@ -77,7 +77,7 @@ empty-nothing-selected = ยังไม่ได้เลือกคำขอ
 empty-no-club-match = ไม่พบชุมนุมที่ตรงกัน
 empty-club-hint = กด c พิมพ์รหัสชุมนุม (หรือชื่อเพื่อค้นหา) แล้วกด Enter
 empty-terminal-too-small = หน้าจอเล็กเกินไป ({ $width }x{ $height }): club-admin ต้องการอย่างน้อย { $min_width }x{ $min_height } (คอลัมน์ x แถว) ขยายหน้าต่าง หมุนโทรศัพท์เป็นแนวนอน หรือลดขนาดตัวอักษร
-empty-terminal-too-small-keys = จนกว่าหน้าจอจะใหญ่ขึ้น ไม่มีปุ่มใดทำงาน ยกเว้น q (ออก) และ Ctrl-L (วาดใหม่)
+empty-terminal-too-small-keys = จนกว่าหน้าจอจะใหญ่ขึ้น ไม่มีปุ่มใดทำงาน ยกเว้น q (ออก) z (ถอน) และ Ctrl-L (วาดใหม่)
 
 ## Detail pane
 
@@ -137,3 +137,4 @@ queue-sort-loaded-only = เรียง: { $order } เฉพาะ { $n } ร�
 header-no-token-short = ไม่มีโทเคน
 header-session-expired-short = หมดอายุ
 detail-decided-elsewhere = ผู้อื่น{ $status }ระหว่างที่อยู่ในคิวนี้
+detail-decided-by = { $by } { $status } { $ago } (ในอีกเซสชันหนึ่ง)

@@ -338,3 +338,7 @@ status-decided-elsewhere = มีผู้อื่นตัดสินคำ�
 
 # A call whose task failed inside the program (a bug): the call is answered with this.
 error-internal = ไคลเอนต์ขัดข้องภายในโปรแกรม
+others-someone = ผู้อื่น
+others-holding = { $by } กำลังจะ{ $verb }ในอีกเซสชันหนึ่ง (พักไว้ ยังไม่ได้ส่ง)
+status-heard-decided = { $label }: { $status }โดย { $by } (อีกเซสชันหนึ่ง)
+status-heard-decided-unmarked = { $label }: { $status }โดย { $by } (อีกเซสชันหนึ่ง) เลิกเลือกแล้ว

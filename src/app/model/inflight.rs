@@ -130,6 +130,9 @@ pub struct Activities {
     pub refresh_auto: bool,
     /// A bulk action.
     pub bulk: Option<BulkTask>,
+    /// The rows of the last bulk action whose answers were lost when it ended: their
+    /// re-reads settle them in the log, leaving the bulk's summary on the status line.
+    pub bulk_unsettled: std::collections::HashSet<uuid::Uuid>,
     /// `*` is loading the rest of the listing before it marks every matching request.
     pub marking_all: Option<MarkAll>,
     /// A sort other than the server's order is loading the rest of the listing first, so

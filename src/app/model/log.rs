@@ -116,4 +116,7 @@ pub struct Notice {
     /// A start-up warning (a secret file others can read): the first load's "loaded" does
     /// not replace it on the status line, as it replaces a load error.
     pub start_warning: bool,
+    /// It says a key was ignored on a screen too small to show the queue: it follows the
+    /// window's size, and goes when the queue is drawn again.
+    pub too_small: bool,
 }

@@ -394,11 +394,14 @@ impl Model {
     /// What the hint bar and the help offer: changes only where allowed (not in
     /// `--read-only`), approve and decline only where the server and the account allow them.
     pub fn offered(&self) -> Offered {
+        // Signed out (no token, or the session is over), nothing can be decided until the
+        // sign-in: `S` is offered instead.
+        let session = self.has_token && !self.session_expired;
         Offered {
             read_only: self.read_only,
-            decisions: self.capabilities.decisions_allowed(),
+            decisions: session && self.capabilities.decisions_allowed(),
             club_shown: matches!(self.club.club, Loadable::Loaded(_)),
-            delete: self.may_delete(self.queue.selected()),
+            delete: session && self.may_delete(self.queue.selected()),
         }
     }
 

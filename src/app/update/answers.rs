@@ -249,6 +249,12 @@ fn new_account(m: &mut Model) {
     m.activities.sorting_all = None;
     m.queue.clear_marks();
     m.queue.set_anchor(None);
+    // The last account's listing goes whole (rows added by hand stay): the new account's
+    // loads from page 1 in the server's order, never after the old rows.
+    // A row whose write is on its way stays until its answer.
+    m.queue.retain(|i| {
+        i.origin != crate::app::model::Origin::Listing || matches!(i.state, RowState::Acting(_))
+    });
 }
 
 fn on_staffed_clubs(

@@ -440,7 +440,12 @@ fn settled(
         (Outcome::Failed, Severity::Error, text)
     };
     push_log(m, action, id, &label, outcome, &detail(lang));
-    say(m, severity, &text);
+    if m.activities.bulk_unsettled.remove(&id) || m.activities.bulk.is_some() {
+        // One row of a bulk action: its summary stays on the status line (the log has
+        // this row's line).
+    } else {
+        say(m, severity, &text);
+    }
     let (_, english) = crate::ops::audit::settled_line(cause, &found);
     vec![audit_entry(m, action.verb(), id, outcome, Some(english))]
 }
@@ -466,7 +471,13 @@ fn count_in_bulk(m: &mut Model, id: Uuid, counted: Counted) -> Vec<Effect> {
     }
     let (done, total, failed, unknown, act) = (b.done, b.total, b.failed, b.unknown, b.action);
     let (already, conflicts) = (b.already, b.conflicts);
+    let ids = b.ids.clone();
     m.activities.bulk = None;
+    // Rows whose answer was lost are still to be settled by their re-reads: quietly.
+    m.activities.bulk_unsettled = ids
+        .into_iter()
+        .filter(|id| m.unsettled.get(*id).is_some())
+        .collect();
     let lang = m.lang;
     let mut text = tr!(
         lang,

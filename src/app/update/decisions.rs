@@ -50,19 +50,7 @@ pub(super) fn on_key(m: &mut Model, action: RowAction) -> Vec<Effect> {
     }
     if !item.is_actionable() && action != RowAction::Delete {
         let lang = m.lang;
-        let why = match (&item.state, item.status()) {
-            (RowState::Acting(a), _) => {
-                crate::tr!(
-                    lang,
-                    "status-why-already-acting",
-                    progress = progress(lang, *a)
-                )
-            }
-            (RowState::Deleted, _) => tr(lang, "status-why-deleted"),
-            (RowState::Gone, _) => tr(lang, "status-why-gone"),
-            (_, Some(s)) => crate::tr!(lang, "status-why-already", status = status_word(lang, s)),
-            _ => tr(lang, "status-why-cannot-change"),
-        };
+        let why = why_not_actionable(lang, item);
         let text = crate::tr!(
             lang,
             "status-cannot-act",
@@ -101,10 +89,39 @@ pub(super) fn on_key(m: &mut Model, action: RowAction) -> Vec<Effect> {
         });
         return Vec::new();
     }
+    if item.held_elsewhere.is_some() {
+        // Another session holds a decision on it in its grace period: ask first (the
+        // confirmation says who, and what).
+        m.popup = Some(Popup::Confirm {
+            action,
+            ids: vec![id],
+            hidden: 0,
+            on_confirm: false,
+        });
+        return Vec::new();
+    }
     let mut fx = held::hold(m, action, vec![id]);
     advance(m);
     fx.extend(listing::prefetch(m));
     fx
+}
+
+/// Why a row cannot take a decision now, in `lang` ("approving already", "it was deleted",
+/// "it is approved already", ...).
+fn why_not_actionable(lang: crate::i18n::Lang, item: &crate::app::model::QueueItem) -> String {
+    match (&item.state, item.status()) {
+        (RowState::Acting(a), _) => {
+            crate::tr!(
+                lang,
+                "status-why-already-acting",
+                progress = progress(lang, *a)
+            )
+        }
+        (RowState::Deleted, _) => tr(lang, "status-why-deleted"),
+        (RowState::Gone, _) => tr(lang, "status-why-gone"),
+        (_, Some(s)) => crate::tr!(lang, "status-why-already", status = status_word(lang, s)),
+        _ => tr(lang, "status-why-cannot-change"),
+    }
 }
 
 /// Refuses a decision, without a call, while no session can send it (no token, or the

@@ -30,6 +30,7 @@ pub(super) fn hold(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effe
         }
     }
     let seq = m.next_seq();
+    let told = super::others::tell_held(m, action, &ids);
     m.held.push(HeldDecision {
         action,
         bulk: ids.len() > 1,
@@ -37,7 +38,7 @@ pub(super) fn hold(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effe
         send_at: m.now + delay,
         seq,
     });
-    Vec::new()
+    vec![told]
 }
 
 /// On a tick: sends every decision whose grace period has ended (not while the quit

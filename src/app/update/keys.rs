@@ -69,6 +69,11 @@ pub(super) fn on_key_unseen(m: &mut Model, k: Key) -> Vec<Effect> {
         Some(Action::Redraw) => return vec![Effect::Redraw],
         _ => {}
     }
+    // `z` takes back a held decision: it sends nothing, and the countdown it answers is on
+    // the small screen's status line.
+    if m.popup.is_none() && m.keymap.lookup(Scope::Queue, &k) == Some(Action::Undo) {
+        return held::undo(m);
+    }
     let quit_key = m.keymap.lookup(Scope::Global, &k) == Some(Action::Quit)
         || m.keymap.lookup(m.focus.scope(), &k) == Some(Action::Quit);
     if !quit_key {
@@ -94,7 +99,28 @@ pub(super) fn ignore_unseen(m: &mut Model) -> Vec<Effect> {
         height = height
     );
     say(m, Severity::Error, &text);
+    if let Some(n) = m.notice.as_mut() {
+        n.too_small = true;
+    }
     Vec::new()
+}
+
+/// After a resize: a notice that a key was ignored on a small screen follows the window's
+/// size while it stays too small, and goes once the queue is drawn again.
+pub(super) fn resized(m: &mut Model) {
+    if !m.notice.as_ref().is_some_and(|n| n.too_small) {
+        return;
+    }
+    if m.shows_queue() {
+        m.notice = None;
+    } else if let Some(n) = m.notice.as_mut() {
+        n.text = crate::tr!(
+            m.lang,
+            "status-too-small-key-ignored",
+            width = m.size.0,
+            height = m.size.1
+        );
+    }
 }
 
 /// The action of `k` in the focused pane; with `thai_keys`, a Thai character no binding

@@ -22,6 +22,7 @@ mod keys;
 mod link;
 mod listing;
 mod marking;
+mod others;
 mod popups;
 mod rows;
 mod scope;
@@ -150,6 +151,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             keys::ignore_unseen(m)
         }
         Msg::Key(k) => keys::on_key(m, k),
+        Msg::Heard(t) => others::heard(m, t),
         Msg::Paste(text) => ids::on_paste(m, &text),
         Msg::Wheel { down } => keys::run_action(
             m,
@@ -162,6 +164,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Click { pane, row } => keys::on_click(m, pane, row),
         Msg::Resize(w, h) => {
             m.size = (w, h);
+            keys::resized(m);
             // A wider window shows the detail beside the queue: nothing stays opened over it.
             if !m.narrow() {
                 m.detail_open = false;
@@ -322,6 +325,7 @@ fn say(m: &mut Model, severity: Severity, text: &str) {
         seq,
         about_listing: false,
         start_warning: false,
+        too_small: false,
     });
 }
 

@@ -191,16 +191,35 @@ fn trailer_lines<'a>(m: &Model, item: &QueueItem, w: usize, theme: &Theme) -> Ve
         words::level(lang, m.levels.descendant_fetch_level)
     );
     lines.extend(kv(&field(lang, "levels"), levels, w, theme, theme.dim()));
-    if item.error.is_some() || item.read_error.is_some() || item.decided_elsewhere.is_some() {
+    if item.error.is_some()
+        || item.read_error.is_some()
+        || item.decided_elsewhere.is_some()
+        || item.held_elsewhere.is_some()
+    {
         lines.push(Line::raw(""));
     }
-    if let Some(s) = &item.decided_elsewhere {
+    if let (Some(s), Some((by, at))) = (&item.decided_elsewhere, &item.decided_by) {
+        // Told by another session: who and when ("approved by s1@… 4 s ago").
+        let someone = tr!(lang, "others-someone");
+        let text = tr!(
+            lang,
+            "detail-decided-by",
+            status = words::status_word(lang, s),
+            by = by.as_deref().unwrap_or(someone.as_str()),
+            ago = crate::i18n::dates::ago(lang, m.now, *at)
+        );
+        lines.push(Line::styled(clean(&text, 300), theme.dim()));
+    } else if let Some(s) = &item.decided_elsewhere {
         let text = tr!(
             lang,
             "detail-decided-elsewhere",
             status = words::status_word(lang, s)
         );
         lines.push(Line::styled(clean(&text, 300), theme.dim()));
+    }
+    if let Some((by, action)) = &item.held_elsewhere {
+        let text = crate::ui::popups::held_elsewhere_text(lang, by.as_deref(), *action);
+        lines.push(Line::styled(clean(&text, 300), theme.warn()));
     }
     if let Some(e) = &item.error {
         let text = tr!(lang, "detail-last-action", error = e.as_str());

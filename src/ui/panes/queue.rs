@@ -10,7 +10,9 @@ use super::block;
 use crate::api::MembershipStatus;
 use crate::app::keymap::{Action, Scope};
 use crate::app::model::words;
-use crate::app::model::{ListingSupport, Loadable, Model, Pane, QueueItem, RowAction, RowState};
+use crate::app::model::{
+    ListingSupport, Loadable, Model, Pane, Popup, QueueItem, RowAction, RowState,
+};
 use crate::i18n::Lang;
 use crate::text::{clean, fit_width, width};
 use crate::tr;
@@ -38,9 +40,14 @@ pub(super) fn status_cell(
             let progress = words::progress(m.lang, *a);
             let verb = progress.trim_end_matches('…');
             let text = match m.held().for_request(item.id) {
-                // Due but still held (the quit question is open, or the sign-in is awaited):
-                // not sent, so "held", never "approving…".
-                Some(d) if d.seconds_left(m.now) == 0 || m.session_expired() || !m.has_token() => {
+                // Held while the quit (or resume) question is open, or until the sign-in:
+                // not sent, so "held", never "approving…" or a countdown.
+                Some(d)
+                    if d.seconds_left(m.now) == 0
+                        || m.session_expired()
+                        || !m.has_token()
+                        || matches!(m.popup(), Some(Popup::QuitHeld | Popup::ResumeHeld)) =>
+                {
                     tr!(m.lang, "row-held-unsent", action = d.action.verb())
                 }
                 Some(d) if long => {
@@ -458,6 +465,7 @@ fn row<'a>(m: &Model, item: &QueueItem, selected: bool, cols: &Columns, theme: &
             Span::styled("?", theme.warn().add_modifier(Modifier::BOLD))
         }
         (false, true) => Span::styled("!", theme.error()),
+        (false, false) if item.held_elsewhere.is_some() => Span::styled("~", theme.warn()),
         (false, false) if item.fresh => Span::styled("+", theme.accent()),
         (false, false) => Span::raw(" "),
     };

@@ -367,8 +367,10 @@ async fn partial_failure_exits_1_and_the_others_still_run() {
     let bin = Bin::as_user(&d, "moderator");
     let p = d.pending_for("moderator");
     let (a, b, c) = (p[0], p[1], p[2]);
+    // b declined first: approving it now is the other way (a request already approved would
+    // be as asked, and no failure).
     let first = bin
-        .run(&["requests", "approve", &b.to_string()], None)
+        .run(&["requests", "decline", &b.to_string()], None)
         .await;
     assert_eq!(first.code, 0, "{first:?}");
 
@@ -383,10 +385,10 @@ async fn partial_failure_exits_1_and_the_others_still_run() {
     assert_eq!(run.code, 1, "{run:?}");
     let err_lines: Vec<&str> = run.stderr.lines().collect();
     assert_eq!(err_lines.len(), 1, "one line per failure: {err_lines:?}");
-    // The server already shows it approved: not sent at all (the server would refuse it).
+    // The server already shows it declined: not sent at all (the server would refuse it).
     assert!(
         err_lines[0].contains(&b.to_string())
-            && err_lines[0].contains("already approved: not sent"),
+            && err_lines[0].contains("already declined: not sent"),
         "{err_lines:?}"
     );
     let sent_to_b = d
@@ -413,7 +415,7 @@ async fn partial_failure_exits_1_and_the_others_still_run() {
         "nothing was written to b the second time: {failed:?}"
     );
     let about_b: Vec<&AuditEntry> = audit.iter().filter(|e| e.target == b).collect();
-    assert_eq!(about_b.len(), 1, "the first run's approval only");
+    assert_eq!(about_b.len(), 1, "the first run's decline only");
     assert_eq!(about_b[0].outcome.as_str(), "ok");
 }
 
@@ -617,7 +619,8 @@ async fn dry_run_makes_the_runs_reads_and_tells_per_id_what_the_run_would_do() {
     assert_eq!(done.code, 0, "{done:?}");
     let ids = id_args(&[p[1], p[0]]);
     let (json, table, real) = dry_then_real(&bin, "approve", &ids).await;
-    assert_eq!(json.code, 1, "the run's exit code: {json:?}");
+    // p[0] is approved already, as asked: left out, and no failure (exit 0, as the run).
+    assert_eq!(json.code, 0, "the run's exit code: {json:?}");
     assert_eq!(json.code, real.code, "{real:?}");
     let plan = json.json();
     assert_eq!(plan[0]["id"], ids[0].as_str());

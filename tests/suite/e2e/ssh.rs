@@ -901,3 +901,115 @@ fn serve_ssh_sessions_have_the_mouse_on_unless_no_mouse() {
         assert_eq!(a.options().expect("options").mouse, mouse, "{extra:?}");
     }
 }
+
+/// Signs `s` in with `token` (as [`sign_in`]) and waits for the queue under `email`, then
+/// keeps only the Robotics Club's requests (`/club:robot`), which both demo moderators staff.
+fn sign_in_to_robotics(s: &mut Pty, token: &str, email: &str) {
+    s.wait_for("the dashboard, not signed in", signed_out);
+    s.send(b"S");
+    s.wait_for("the sign-in pop-up", |t| {
+        t.contains("┌ Sign in") || t.contains("┌ เข้าสู่ระบบ")
+    });
+    s.send(format!("\x1b[200~{token}\x1b[201~").as_bytes());
+    s.send(b"\r");
+    s.wait_for("the queue after signing in", |t| {
+        t.contains(email) && rows(t) > 3
+    });
+    s.send(b"/club:robot\r");
+    s.wait_for("the Robotics rows", |t| {
+        let robotics = |l: &&str| l.contains("Robotics") || l.contains("หุ่นยนต์");
+        let rows: Vec<&str> = t.lines().filter(|l| l.contains(" #5")).collect();
+        rows.len() > 2 && rows.iter().all(robotics)
+    });
+}
+
+/// Two moderators of one club on one `serve-ssh`: what one does shows on the other's screen
+/// at once, with no key. A's decision held in its grace period is marked `~` on B's row; once
+/// sent, B's row says approved (the status line says by whom), B's mark on it is dropped,
+/// and B's decline of it sends nothing. B reads Thai.
+#[test]
+fn two_sessions_share_one_truth_without_a_key() {
+    let t = Setup::new();
+    let third = keygen(t.dir.path(), "bob");
+    let keys = format!("{}{}{}", t.alice.public, t.mallory.public, third.public);
+    std::fs::write(t.dir.path().join("authorized_keys"), keys).expect("write");
+    let server = t.serve(t.options(), 4);
+    let a_user = t.demo.moderator().clone();
+    let b_user = t.demo.user("moderator2").expect("moderator2").clone();
+    let mut a = ssh(server.port(), &t.alice, &[], &[], 40, 120);
+    let mut b = ssh(
+        server.port(),
+        &t.mallory,
+        &["-o", "SetEnv=LANG=th_TH.UTF-8"],
+        &[],
+        40,
+        120,
+    );
+    sign_in_to_robotics(&mut a, &a_user.token, "ton.jaidee@");
+    sign_in_to_robotics(&mut b, &b_user.token, "por.purichaya@");
+    // B marks the first row and comes back to it.
+    b.send(b" ");
+    b.wait_for("B's mark", |x| x.lines().any(|l| l.starts_with("│●")));
+    b.send(b"k");
+    // A approves its first row, the same request: held for 4 s, B sees it held (B's
+    // detail pane names who is about to approve it; the row keeps B's mark `●`).
+    a.send(b"a");
+    let screen = b.wait_for("the decision held in A's session, shown on B's row", |x| {
+        x.contains("ton.jaidee@")
+    });
+    let flat: String = screen.split(['│', ' ', '\n']).collect();
+    let about_to = club_admin::text::for_terminal("กำลังจะอนุมัติ").into_owned();
+    assert!(flat.contains(&about_to), "{screen}");
+    let muts = t.demo.mutations();
+    assert!(muts.is_empty(), "held, not sent yet: {muts:?}");
+    // Sent once its grace period ends; B's screen follows with no key pressed.
+    let deadline = std::time::Instant::now() + GUARD;
+    while t.demo.mutations().is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let landed = std::time::Instant::now();
+    let screen = b
+        .wait_within(Duration::from_secs(4), |x| x.contains("(อีกเซสชันหนึ่ง)"))
+        .unwrap_or_else(|| panic!("B's screen did not follow within 4 s:\n{}", b.screen()));
+    let took = landed.elapsed();
+    eprintln!("B's screen showed A's approval {took:?} after it landed");
+    assert!(screen.contains("ton.jaidee@"), "by whom:\n{screen}");
+    assert!(screen.contains("เลิกเลือกแล้ว"), "the mark dropped:\n{screen}");
+    assert!(
+        !screen.lines().any(|l| l.starts_with("│●")),
+        "no mark left:\n{screen}"
+    );
+    let id: uuid::Uuid = t.demo.mutations()[0]
+        .split_whitespace()
+        .nth(1)
+        .and_then(|x| x.parse().ok())
+        .expect("id");
+    assert_eq!(t.demo.request_status(id), Some(MembershipStatus::Approved));
+    // B declines it: nothing is sent (it is approved already, B's row knows).
+    b.send(b"x");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(t.demo.mutations().len(), 1, "{:?}", t.demo.mutations());
+    // A third moderator joining later sees the queue as the server has it: the request is
+    // no longer pending there.
+    let mut c = ssh(server.port(), &third, &[], &[], 40, 120);
+    sign_in_to_robotics(&mut c, &b_user.token, "por.purichaya@");
+    let short = id.to_string()[..8].to_owned();
+    let screen = c.screen();
+    assert!(
+        !screen.contains(&short),
+        "{short} is not pending:\n{screen}"
+    );
+    for s in [&mut a, &mut b, &mut c] {
+        s.send(b"q");
+    }
+    let audit = t.audit();
+    assert_eq!(
+        audit
+            .lines()
+            .filter(|l| l.contains("\"outcome\":\"ok\""))
+            .count(),
+        1,
+        "{audit}"
+    );
+    assert!(!audit.contains("\"outcome\":\"failed\""), "{audit}");
+}

@@ -176,3 +176,110 @@ fn one_approval_already_made_elsewhere_says_so_and_a_decline_over_it_is_a_confli
         crate::fast::edges::same_after_redraw(&mut m);
     }
 }
+
+/// What another `serve-ssh` session tells ([`club_admin::app::Told`]): a decision held there
+/// shows on the row and `a` here asks first (naming who); released, it is gone; applied,
+/// the row takes the status, says by whom, and a mark on it is dropped with a message.
+#[test]
+fn what_another_session_tells_shows_on_the_row_at_once() {
+    use club_admin::app::{Heard, Msg, Popup, RowAction, Told};
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = model_with_lang(rows(), lang);
+        let target = m.queue().selected().map(|i| i.id).expect("a row");
+        let told = |heard| {
+            Msg::Heard(Told {
+                id: target,
+                heard,
+                by: Some("s1@school.example.ac.th".into()),
+                at: now(),
+            })
+        };
+        let _ = update(&mut m, told(Heard::Held(RowAction::Approve)));
+        let row = m.queue().get(target).expect("row");
+        assert!(row.held_elsewhere.is_some());
+        let drawn = screen(&m, 120, 40);
+        assert!(
+            drawn.lines().any(|l| l.starts_with("│~")),
+            "the row is marked held elsewhere:\n{drawn}"
+        );
+        // `a` asks first, naming who holds the other decision; Esc sends nothing.
+        let fx = update(&mut m, key('a'));
+        assert!(puts(&fx).is_empty());
+        assert!(matches!(m.popup(), Some(Popup::Confirm { .. })));
+        let drawn = screen(&m, 120, 40);
+        assert!(drawn.contains("s1@school.example.ac.th"), "{drawn}");
+        let _ = update(&mut m, code(club_admin::app::KeyCode::Esc));
+        let _ = update(&mut m, told(Heard::Released));
+        assert!(
+            m.queue()
+                .get(target)
+                .is_some_and(|i| i.held_elsewhere.is_none())
+        );
+        // Marked here, then applied there.
+        let _ = update(&mut m, key(' '));
+        assert_eq!(m.queue().marked_ids(), vec![target]);
+        let fx = update(&mut m, told(Heard::Decided(RowAction::Approve)));
+        assert!(fx.is_empty() || !fx.iter().any(|e| matches!(e, Effect::Api { .. })));
+        let row = m.queue().get(target).expect("row");
+        assert_eq!(row.status(), Some(&MembershipStatus::Approved));
+        assert!(m.queue().marked_ids().is_empty(), "the mark is dropped");
+        let approved = club_admin::tr!(lang, "status-state", status = "approved");
+        let label = status(&m);
+        assert!(
+            label.contains(approved.as_str()) && label.contains("s1@school.example.ac.th"),
+            "{label}"
+        );
+        crate::fast::edges::same_after_redraw(&mut m);
+    }
+}
+
+/// A bulk action whose answers were partly lost keeps its summary on the status line while
+/// the re-reads settle those rows (each settled row has its line in the log).
+#[test]
+fn a_bulk_summary_stays_while_its_lost_answers_are_settled() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = model_with_lang(rows(), lang);
+        for _ in 0..3 {
+            update(&mut m, key(' '));
+        }
+        update(&mut m, key('a'));
+        let fx = update(&mut m, key('y'));
+        let mut rereads = Vec::new();
+        for (rid, target) in puts(&fx) {
+            let a = if target == id(2) {
+                ApiAnswer::Updated(Err(ApiError::Timeout { millis: 20_000 }))
+            } else {
+                let mut r = rows().into_iter().find(|r| r.id == target).expect("row");
+                r.membership_status = Some(MembershipStatus::Approved);
+                ApiAnswer::Updated(Ok(reply(r)))
+            };
+            rereads.extend(calls(&answer(&mut m, rid, a)));
+        }
+        let summary = status(&m);
+        let unknown = club_admin::tr!(lang, "status-bulk-summary-unknown", n = 1usize);
+        assert!(summary.contains(&unknown), "{summary}");
+        // The lost one is re-read: approved after all.
+        let mut r = rows().into_iter().find(|r| r.id == id(2)).expect("row");
+        r.membership_status = Some(MembershipStatus::Approved);
+        let logged = m.log().entries().len();
+        for (rid, c) in rereads {
+            let a = match c {
+                ApiCall::GetRequest { .. } => ApiAnswer::Request(Ok(reply(r.clone()))),
+                ApiCall::ListRequests { .. } => {
+                    ApiAnswer::Listing(Ok(listing_reply(vec![r.clone()], None, 1)))
+                }
+                _ => continue,
+            };
+            let _ = answer(&mut m, rid, a);
+        }
+        assert_eq!(
+            m.queue().get(id(2)).and_then(|i| i.status().cloned()),
+            Some(MembershipStatus::Approved)
+        );
+        assert!(
+            m.log().entries().len() > logged,
+            "the settled row is logged"
+        );
+        assert_eq!(status(&m), summary, "the summary stays");
+    }
+}

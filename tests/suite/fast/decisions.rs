@@ -927,3 +927,34 @@ fn a_row_whose_status_was_never_read_is_read_before_it_is_decided() {
         );
     }
 }
+
+/// While the quit question holds them, held rows say "held" at once (not a countdown, not
+/// "approving…"): nothing is sent while the moderator decides what happens to them.
+#[test]
+fn rows_held_by_the_quit_question_say_held_not_a_countdown() {
+    for lang in [
+        club_admin::i18n::Lang::English,
+        club_admin::i18n::Lang::Thai,
+    ] {
+        let mut m = loaded(
+            ModelOptions {
+                lang,
+                decision_delay: std::time::Duration::from_secs(20),
+                ..options()
+            },
+            sample_rows(),
+        );
+        update(&mut m, key('j'));
+        update(&mut m, key('a'));
+        update(&mut m, key('q'));
+        assert!(matches!(m.popup(), Some(Popup::QuitHeld)));
+        let held = club_admin::tr!(lang, "row-held-unsent", action = "approve");
+        let held = club_admin::text::for_terminal(&held).into_owned();
+        let s = screen(&m, 120, 40);
+        let row = s
+            .lines()
+            .find(|l| l.contains("51001"))
+            .unwrap_or_else(|| panic!("the row is drawn:\n{s}"));
+        assert!(row.contains(held.as_str()), "{row}");
+    }
+}

@@ -225,16 +225,28 @@ fn another_accounts_sign_in_takes_its_scope_at_once_and_sends_nothing_held_befor
             _ => None,
         });
         assert!(m.queue().get(id(2)).is_none(), "the other club's row went");
-        assert_eq!(m.queue().len(), 2);
-        let page = calls(&fx)
+        // The last account's listing went whole: the new one loads from page 1, in the
+        // server's order (never appended after the old rows).
+        assert_eq!(m.queue().len(), 0);
+        let (list, page) = calls(&fx)
             .into_iter()
-            .find_map(|(_, c)| match c {
-                ApiCall::ListRequests { filter, page, .. } => Some((filter, page)),
+            .find_map(|(rid, c)| match c {
+                ApiCall::ListRequests { filter, page, .. } => Some((rid, (filter, page))),
                 _ => None,
             })
             .expect("the listing reloads in the new scope");
         assert_eq!(page.0.club_ids, vec![club_of("Robotics Club")]);
         assert_eq!(page.1.p, 1);
+        let robotics: Vec<ClubRequest> = two_club_rows()
+            .into_iter()
+            .filter(|r| r.id != id(2))
+            .collect();
+        let _ = answer(
+            &mut m,
+            list,
+            ApiAnswer::Listing(Ok(listing_reply(robotics, None, 2))),
+        );
+        assert_eq!(m.queue().len(), 2);
         for (w, h) in [(80, 24), (120, 40)] {
             let s = screen(&m, w, h);
             assert!(
@@ -703,5 +715,25 @@ fn a_request_not_found_shows_its_id_and_esc_clears_the_club_lookup() {
         update(&mut m, code(KeyCode::Esc));
         assert_eq!(m.club().input.value(), "");
         same_after_redraw(&mut m);
+    }
+}
+
+/// Signed out (no token), the hint bar offers the sign-in, not decisions the dashboard would
+/// only refuse ("sign in first"); once signed in they are back.
+#[test]
+fn signed_out_the_hints_offer_sign_in_not_decisions() {
+    for lang in Lang::ALL {
+        let approve = club_admin::tr!(lang, "status-verb", action = "approve");
+        let signed_out = model_from(ModelOptions {
+            has_token: false,
+            ..options_in(lang)
+        });
+        for w in [80, 120] {
+            let bar = hint_bar(&signed_out, w);
+            assert!(!bar.contains(&format!("a {approve}")), "{w}: {bar}");
+        }
+        let signed_in = model_with_lang(sample_rows(), lang);
+        let bar = hint_bar(&signed_in, 120);
+        assert!(bar.contains(&format!("a {approve}")), "{bar}");
     }
 }

@@ -1,6 +1,7 @@
 //! Nothing acts on what is not drawn: on a terminal too small to show the queue, no key,
 //! paste, wheel or tap decides, marks, types or opens anything; only quit (when nothing
-//! waits), Ctrl-C, Ctrl-Z and Ctrl-L act, and the notice says a key was ignored. Checked at
+//! waits), Ctrl-C, Ctrl-Z, Ctrl-L and `z` (which takes back a held decision, sending
+//! nothing) act, and the notice says a key was ignored. Checked at
 //! every size from 20x8 up, in English and Thai, through `update` and the real view.
 
 use crate::common::*;
@@ -11,7 +12,7 @@ use club_admin::i18n::Lang;
 /// Keys that decide, mark, open a pop-up or a prompt, or type, on the queue; with the Thai
 /// keyboard's ฟ (`a`) and ป (`x`).
 const ACTING: &[char] = &[
-    'a', 'x', 'D', 'y', ' ', 'i', ':', '/', 'S', 's', 'm', 'r', 'c', 'z', 'j', 'k', 'G', 'ฟ', 'ป',
+    'a', 'x', 'D', 'y', ' ', 'i', ':', '/', 'S', 's', 'm', 'r', 'c', 'j', 'k', 'G', 'ฟ', 'ป',
 ];
 
 /// A call, an audit line, a quit or a save of the queue among `fx`, as text: what no
@@ -242,5 +243,56 @@ fn the_small_screen_says_its_size_that_keys_wait_and_that_one_was_ignored() {
             assert!(fx.iter().any(|e| matches!(e, Effect::Redraw)));
             assert_eq!(screen(&m, w, h), s, "{w}x{h}: the same after Ctrl-L");
         }
+    }
+}
+
+/// The "key ignored" notice follows the window's size while it stays too small and goes
+/// once the queue is drawn again; `z` takes back a held decision there (it sends nothing,
+/// and its countdown is on the small screen's status line).
+#[test]
+fn the_small_screens_notice_follows_the_size_and_z_undoes_there() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = loaded(
+            ModelOptions {
+                lang,
+                decision_delay: std::time::Duration::from_secs(5),
+                ..options()
+            },
+            pending_rows(),
+        );
+        let _ = update(&mut m, key('a'));
+        assert_eq!(m.held().len(), 1);
+        let _ = update(&mut m, Msg::Resize(30, 12));
+        let _ = update(&mut m, key('x'));
+        assert_eq!(
+            status(&m),
+            club_admin::tr!(
+                lang,
+                "status-too-small-key-ignored",
+                width = 30,
+                height = 12
+            )
+        );
+        let _ = update(&mut m, Msg::Resize(25, 10));
+        assert_eq!(
+            status(&m),
+            club_admin::tr!(
+                lang,
+                "status-too-small-key-ignored",
+                width = 25,
+                height = 10
+            )
+        );
+        let fx = update(&mut m, key('z'));
+        assert!(m.held().is_empty(), "z took it back");
+        assert!(acted(&fx).is_none_or(|e| e.contains("Audit")), "{fx:?}");
+        let _ = update(&mut m, Msg::Resize(120, 40));
+        let ignored = club_admin::tr!(
+            lang,
+            "status-too-small-key-ignored",
+            width = 25,
+            height = 10
+        );
+        assert_ne!(status(&m), ignored, "the notice went with the small window");
     }
 }

@@ -1,0 +1,85 @@
+//! What other sessions of the same server did ([`Told`], `serve-ssh`): a decision applied
+//! there shows here at once (the row's status, its count, who and when), a decision held in
+//! another session's grace period is shown on its row (and `a`/`x` on it asks first), and a
+//! mark on a request decided elsewhere is dropped with a message.
+
+use super::say;
+use crate::api::MembershipStatus;
+use crate::app::effect::Effect;
+use crate::app::model::words::status_word;
+use crate::app::model::{Model, Origin, RowAction, RowState, Severity};
+use crate::app::msg::{Heard, Told};
+
+/// Applies what another session told.
+pub(super) fn heard(m: &mut Model, t: Told) -> Vec<Effect> {
+    let Some(item) = m.queue.get_mut(t.id) else {
+        return Vec::new();
+    };
+    match t.heard {
+        Heard::Held(action) => item.held_elsewhere = Some((t.by, action)),
+        Heard::Released => item.held_elsewhere = None,
+        Heard::Decided(action) => {
+            item.held_elsewhere = None;
+            // This dashboard's own decision on it, held or on its way, goes on: the server
+            // answers it (`already` or a conflict), as it would without this word.
+            if matches!(item.state, RowState::Acting(_)) {
+                return Vec::new();
+            }
+            let was_listed_pending =
+                item.origin == Origin::Listing && item.status() == Some(&MembershipStatus::Pending);
+            let had_mark = item.marked;
+            item.marked = false;
+            item.fresh = false;
+            item.decided_by = Some((t.by.clone(), t.at));
+            match action.status() {
+                Some(status) => {
+                    if let Some(r) = item.request.as_mut() {
+                        r.membership_status = Some(status.clone());
+                    }
+                    item.decided_elsewhere = Some(status);
+                }
+                None => item.state = RowState::Deleted,
+            }
+            item.reindex();
+            if was_listed_pending && let Some(total) = m.listing.total.as_mut() {
+                *total = total.saturating_sub(1);
+            }
+            let label = super::label_of(m, t.id);
+            let lang = m.lang;
+            let done = match action.status() {
+                Some(s) => status_word(lang, &s),
+                None => crate::app::model::words::past(lang, RowAction::Delete),
+            };
+            let by =
+                t.by.unwrap_or_else(|| crate::i18n::tr(lang, "others-someone"));
+            let key = if had_mark {
+                "status-heard-decided-unmarked"
+            } else {
+                "status-heard-decided"
+            };
+            let text = crate::tr!(lang, key, label = label, status = done, by = by);
+            if m.activities.bulk.is_none() && m.held.is_empty() {
+                say(m, Severity::Info, &text);
+            } else {
+                // A bulk progress or an undo countdown stays on the status line.
+                super::log_notice(m, &text, Severity::Info);
+            }
+        }
+    }
+    Vec::new()
+}
+
+/// The decisions `ids` held here, told to the other sessions (their rows show them).
+pub(super) fn tell_held(m: &Model, action: RowAction, ids: &[uuid::Uuid]) -> Effect {
+    let by = m.user.get().and_then(|u| u.email.clone());
+    Effect::Tell(
+        ids.iter()
+            .map(|&id| Told {
+                id,
+                heard: Heard::Held(action),
+                by: by.clone(),
+                at: m.now,
+            })
+            .collect(),
+    )
+}
