@@ -1,6 +1,6 @@
 //! Criterion benches: the cost of `view` and `update` as the queue grows.
 //!
-//! Targets (issue 5): a frame of the queue at 120x40 costs the same for 100, 10,000 and
+//! Targets: a frame of the queue at 120x40 costs the same for 100, 10,000 and
 //! 100,000 requests (within 1.5x: only visible rows are built); filtering 100,000 requests by
 //! text under 20 ms. Run: `cargo bench --bench queue`.
 

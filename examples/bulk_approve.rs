@@ -1,4 +1,4 @@
-//! Measuring harness (issue 5): approve N requests in one bulk action against the demo server
+//! Measuring harness: approve N requests in one bulk action against the demo server
 //! with added latency, at the configured concurrency and sequentially, through the real
 //! `update`, worker and HTTP client. Prints the figures.
 //!
@@ -36,7 +36,7 @@ async fn run(n: usize, latency: Duration, concurrency: usize) -> Result<Duration
         ..ModelOptions::new(&d.base_url)
     });
     let mut h = Headless::new(model, client, concurrency);
-    h.settle(Duration::from_secs(60)).await?;
+    h.run_until_idle(Duration::from_secs(60)).await?;
     let ids: Vec<String> = d
         .pending_for("moderator")
         .iter()
@@ -47,7 +47,7 @@ async fn run(n: usize, latency: Duration, concurrency: usize) -> Result<Duration
         text: ids.join("\n"),
         origin: club_admin::app::IdsFrom::Dialog,
     });
-    h.settle(Duration::from_secs(120)).await?;
+    h.run_until_idle(Duration::from_secs(120)).await?;
     // Only the N chosen rows are marked.
     h.send(Msg::Key(Key::new(KeyCode::Char('/'))));
     h.send(Msg::Key(Key::new(KeyCode::Enter)));
@@ -61,7 +61,7 @@ async fn run(n: usize, latency: Duration, concurrency: usize) -> Result<Duration
             .is_some_and(|i| ids.contains(&i.id.to_string()));
         h.send(key(if chosen { ' ' } else { 'j' }));
     }
-    h.settle(Duration::from_secs(120)).await?;
+    h.run_until_idle(Duration::from_secs(120)).await?;
     let marked = h.model.queue().stats().marked;
     if marked != n {
         return Err(format!("marked {marked}, expected {n}"));
@@ -76,7 +76,7 @@ async fn run(n: usize, latency: Duration, concurrency: usize) -> Result<Duration
         return Err("no confirmation".into());
     }
     h.send(key('y'));
-    h.settle(Duration::from_secs(600)).await?;
+    h.run_until_idle(Duration::from_secs(600)).await?;
     let took = start.elapsed();
     let approved = ids
         .iter()

@@ -1,4 +1,4 @@
-//! Measuring harness (issue 21): 250 approvals through the core's runner (`ops::run`, what
+//! Measuring harness: 250 approvals through the core's runner (`ops::run`, what
 //! `club-admin requests approve` runs) against the demo server imitating the deployed
 //! service's database pool (`--pool 16`: each request holds one connection and waits for a
 //! second, 5 s acquire timeout, 2 ms of queries). Each setting on a fresh server.

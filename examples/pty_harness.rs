@@ -1,4 +1,4 @@
-//! Measuring harness (issues 6 and 13): the release binary in a pseudo-terminal at 120x40
+//! Measuring harness: the release binary in a pseudo-terminal at 120x40
 //! against the demo server. Prints: bytes of the first frame, of a cursor move (median of
 //! five) and of a page jump, and over 10 s of idleness; CPU time over those 10 s; time to the
 //! first complete frame; peak RSS with 10,000 requests queued. `HARNESS_DUMP=1` prints the

@@ -1,4 +1,4 @@
-//! Measuring harness (issue 13 item 5): twenty approvals with twenty key presses over a link
+//! Measuring harness: twenty approvals with twenty key presses over a link
 //! with 300 ms per call, through the real `update`, worker and HTTP client ([`Headless`])
 //! against the demo server. Prints how long `update` took for each key (the model's time:
 //! no key may wait for the network) and for each answer, and checks on the server that all
@@ -53,7 +53,7 @@ async fn main() -> Result<(), String> {
         ..ModelOptions::new(&d.base_url)
     });
     let mut h = Headless::new(model, client, 8);
-    h.settle(Duration::from_secs(30)).await?;
+    h.run_until_idle(Duration::from_secs(30)).await?;
     let _ = h.send_timed(Msg::Layout { queue_rows: 33 });
     d.set_faults(Faults {
         latency: Duration::from_millis(latency),
@@ -73,10 +73,10 @@ async fn main() -> Result<(), String> {
         targets.push(row.id);
         key_times.push(h.send_timed(Msg::Key(Key::char('a'))));
         // Answers that arrive before the next key are applied, as the event loop does.
-        let _ = h.settle(Duration::from_millis(gap)).await;
+        let _ = h.run_until_idle(Duration::from_millis(gap)).await;
     }
     let keys_done = started.elapsed();
-    h.settle(Duration::from_secs(60)).await?;
+    h.run_until_idle(Duration::from_secs(60)).await?;
     let landed = started.elapsed();
     summary("update per key press", key_times);
     let landed_ok = targets

@@ -1,4 +1,4 @@
-//! Measuring harness (issue 13 item 1): time from start to the first rows shown, over a slow
+//! Measuring harness: time from start to the first rows shown, over a slow
 //! link, through the real `update`, worker and HTTP client ([`Headless`]) against the demo
 //! server. Prints the figures; asserts nothing.
 //!
@@ -19,7 +19,7 @@
 //!
 //! "rows" is the time until a visible queue row has its request loaded; "settled" until no
 //! call is in flight; "calls" how many HTTP requests the demo had received when the rows
-//! showed, and in all. Target (issue 13): warm rows ≤ 1 round trip + 150 ms, cold ≤ 3 + 150.
+//! showed, and in all. Target: warm rows ≤ 1 round trip + 150 ms, cold ≤ 3 + 150.
 
 use std::time::Duration;
 
@@ -95,7 +95,7 @@ async fn start_once(
     loop {
         // A short settle applies every answer that arrives within it; the model is looked
         // at between two, so the time is known to about a millisecond.
-        let settled = h.settle(Duration::from_millis(1)).await.is_ok();
+        let settled = h.run_until_idle(Duration::from_millis(1)).await.is_ok();
         if rows.is_none() && shown(&h.model) {
             rows = Some(start.elapsed());
             calls_at_rows = d.calls() - calls_before;

@@ -1,4 +1,4 @@
-//! Measures `serve-ssh` under load (issue 19): N concurrent SSH sessions (russh's client,
+//! Measures `serve-ssh` under load: N concurrent SSH sessions (russh's client,
 //! each with a key of its own) against the server in this process, on the embedded demo
 //! server. Prints, for N sessions opened at once:
 //! - the time from each session's shell request to its first whole frame (the sign-in

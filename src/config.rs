@@ -494,23 +494,7 @@ pub fn resolve(
         1,
         64,
     )?;
-    let host_budget = match flags.host_budget {
-        Some(n) => n,
-        None => match env_nonempty("CLUB_ADMIN_HOST_BUDGET") {
-            Some(v) => v.parse::<usize>().map_err(|_| {
-                format!("CLUB_ADMIN_HOST_BUDGET must be a whole number (0 is off), not {v:?}")
-            })?,
-            None => file
-                .host_budget
-                .unwrap_or(crate::api::budget::DEFAULT_SLOTS),
-        },
-    };
-    let host_budget = bounded(
-        "host budget (0 is off)",
-        host_budget,
-        0,
-        crate::api::budget::MAX_SLOTS,
-    )?;
+    let host_budget = host_budget_of(flags, &file, env_nonempty("CLUB_ADMIN_HOST_BUDGET"))?;
     let client = ClientOptions {
         request_timeout: Duration::from_secs(timeout),
         allow_insecure_http: flags.allow_insecure_http || file.allow_insecure_http.unwrap_or(false),
@@ -541,6 +525,35 @@ pub fn resolve(
         thai_keys: file.thai_keys.unwrap_or(true),
         warnings,
     })
+}
+
+/// The host budget (`--host-budget` > `CLUB_ADMIN_HOST_BUDGET`, given as `from_env` > config
+/// file > [`crate::api::budget::DEFAULT_SLOTS`]); 0 is off.
+///
+/// Errors: the variable is not a whole number, or the budget is above
+/// [`crate::api::budget::MAX_SLOTS`].
+fn host_budget_of(
+    flags: &Flags,
+    file: &FileConfig,
+    from_env: Option<String>,
+) -> Result<usize, String> {
+    let host_budget = match flags.host_budget {
+        Some(n) => n,
+        None => match from_env {
+            Some(v) => v.parse::<usize>().map_err(|_| {
+                format!("CLUB_ADMIN_HOST_BUDGET must be a whole number (0 is off), not {v:?}")
+            })?,
+            None => file
+                .host_budget
+                .unwrap_or(crate::api::budget::DEFAULT_SLOTS),
+        },
+    };
+    bounded(
+        "host budget (0 is off)",
+        host_budget,
+        0,
+        crate::api::budget::MAX_SLOTS,
+    )
 }
 
 /// The grace period: `secs` (from the flag or the config file) or the default.

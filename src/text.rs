@@ -26,6 +26,10 @@ use ratatui::buffer::CellWidth;
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthChar;
 
+mod wrap;
+
+pub use wrap::wrap;
+
 /// Characters that reorder or hide text: bidi embeddings, overrides and isolates, plus the
 /// invisible marks that have no business in a name (LRM, RLM, ALM, BOM, word joiner...).
 fn is_invisible_format(c: char) -> bool {
@@ -462,74 +466,6 @@ fn is_following_vowel(c: char) -> bool {
         c,
         '\u{0E30}' | '\u{0E32}' | '\u{0E45}' | '\u{0E46}' | '\u{0EB0}' | '\u{0EB2}'
     )
-}
-
-/// True when a line may break between unit `a` and unit `b` of a word ([`units`]): not
-/// after a leading vowel, not before a following vowel (so "เปรม" never ends a line on
-/// "เ", and SARA AM, one unit, stays whole).
-fn may_break_between(a: &str, b: &str) -> bool {
-    !a.ends_with(is_leading_vowel) && !b.starts_with(is_following_vowel)
-}
-
-/// `text` broken into lines of at most `cols` terminal cells ([`width`]): at spaces where it
-/// can; inside a word wider than `cols` (a Thai run has no spaces) between graphemes, never
-/// between the two halves of a SARA AM, after a leading vowel (เ แ โ ใ ไ) or before a
-/// following one (ะ า ๆ) unless a piece of `cols` cells has no other place to break. Runs of
-/// spaces collapse. Every line is at most `cols` wide (a single grapheme wider than `cols`
-/// stands alone). At least one line; `cols == 0` gives `text` as one line. The text is
-/// taken as it will be drawn (already [`sanitize`]d or [`for_terminal`]).
-pub fn wrap(text: &str, cols: usize) -> Vec<String> {
-    if cols == 0 {
-        return vec![text.to_owned()];
-    }
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
-        let needed = if line.is_empty() {
-            width(word)
-        } else {
-            width(&line) + 1 + width(word)
-        };
-        if needed <= cols {
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(word);
-            continue;
-        }
-        if !line.is_empty() {
-            lines.push(std::mem::take(&mut line));
-        }
-        if width(word) <= cols {
-            line.push_str(word);
-            continue;
-        }
-        let mut rest: Vec<&str> = units(word).collect();
-        while !rest.is_empty() {
-            // As many units as fit, then back to the last place a line may break.
-            let mut used = 0;
-            let mut fit = 0;
-            while fit < rest.len() && used + width(rest[fit]) <= cols {
-                used += width(rest[fit]);
-                fit += 1;
-            }
-            if fit == rest.len() {
-                line = rest.concat();
-                break;
-            }
-            let fit = fit.max(1);
-            let at = (1..=fit)
-                .rev()
-                .find(|&i| may_break_between(rest[i - 1], rest[i]))
-                .unwrap_or(fit);
-            lines.push(rest[..at].concat());
-            rest.drain(..at);
-        }
-    }
-    if !line.is_empty() || lines.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
 
 /// [`sanitize`] then [`fit_width`]: the one call for server text going into a cell.

@@ -1,4 +1,4 @@
-//! What the server can do, found out without side effects (issue 13 item 2).
+//! What the server can do, found out without side effects.
 //!
 //! The deployed service exists in two versions: 0.8.x has `PUT /v1/clubs/requests/{id}`
 //! (approve and decline), 0.9.0 does not and answers it 404 `entity_not_found`
@@ -23,7 +23,7 @@ pub enum UpdateRoute {
     /// 403, 409), or (against all odds) succeeded.
     Present,
     /// The server has the operation but refuses it to this account's role: 403 whose detail
-    /// is the deployed "User is not a student" (issue 13: a teacher on 0.8.x gets it for every
+    /// is the deployed "User is not a student" (a teacher on 0.8.x gets it for every
     /// approve). Seen by the probe only when the server checks the role before the id (the
     /// demo server does); otherwise the first approve answers it — see
     /// [`ApiError::is_role_refusal`].
@@ -42,7 +42,7 @@ impl UpdateRoute {
     }
 
     /// The one-line notice for the header when decisions are not possible; `None` when they
-    /// are. Missing: "this server cannot approve or decline" (issue 13's wording);
+    /// are. Missing: "this server cannot approve or decline";
     /// role refused: "this account cannot approve or decline: <detail>".
     pub fn notice(&self) -> Option<String> {
         match self {

@@ -2,20 +2,19 @@
 
 use std::fmt;
 use std::sync::{Arc, RwLock};
-use std::time::Duration;
 
 use backon::{ExponentialBuilder, Retryable};
 use reqwest::{Method, RequestBuilder};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use url::Url;
 use uuid::Uuid;
 
 use super::error::{ApiError, ConnectFailure, excerpt};
 use super::models::{
     Club, ClubRequest, Contact, Envelope, Levels, MembershipStatus, Meta, NewContact, User,
 };
+use super::options::{ClientOptions, Credentials, validate_base_url};
 use super::query::{
     ClubQuery, Page, RequestFilter, RequestSortKey, Sort, club_list_query, levels_query,
     request_list_query,
@@ -24,84 +23,6 @@ use super::query::{
 /// Largest response body read, in bytes (8 MiB). A larger body is refused with
 /// [`ApiError::Decode`] instead of filling memory.
 pub const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
-
-/// The two secrets of the service: the API key (`X-Api-Key`, every call) and the OAuth bearer
-/// token (`Authorization: Bearer`, sent on every call when set — api-notes.md: the deployed
-/// service demands it on some reads the interface calls key-only).
-///
-/// `Debug` prints `[redacted]` in place of both.
-#[derive(Clone, Default)]
-pub struct Credentials {
-    /// The API key, `mysk_<short>_<long>` on the deployed service.
-    pub api_key: Option<SecretString>,
-    /// The bearer token (a JWT).
-    pub token: Option<SecretString>,
-}
-
-impl Credentials {
-    /// Builds credentials from plain strings (empty strings count as absent).
-    pub fn new(api_key: Option<String>, token: Option<String>) -> Self {
-        let secret = |s: Option<String>| {
-            s.map(|s| s.trim().to_owned())
-                .filter(|s| !s.is_empty())
-                .map(SecretString::from)
-        };
-        Credentials {
-            api_key: secret(api_key),
-            token: secret(token),
-        }
-    }
-}
-
-impl fmt::Debug for Credentials {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mark = |s: &Option<SecretString>| if s.is_some() { "[redacted]" } else { "none" };
-        f.debug_struct("Credentials")
-            .field("api_key", &mark(&self.api_key))
-            .field("token", &mark(&self.token))
-            .finish()
-    }
-}
-
-/// Transport options of [`ApiClient`].
-#[derive(Debug, Clone)]
-pub struct ClientOptions {
-    /// Time allowed to open a connection.
-    pub connect_timeout: Duration,
-    /// Time allowed for a whole request, body included.
-    pub request_timeout: Duration,
-    /// Extra attempts for a GET after a connect error, timeout or 502/503/504; writes
-    /// (PUT, POST, DELETE) are never retried.
-    pub get_retries: usize,
-    /// First backoff delay; doubled per attempt, with jitter.
-    pub retry_base_delay: Duration,
-    /// Allow `http://` to a host that is not loopback (otherwise refused: secrets would
-    /// travel in clear text).
-    pub allow_insecure_http: bool,
-    /// The ceiling of calls in flight to the server (`--concurrency`); the limit itself
-    /// adapts below it and below [`super::limit::SAFE_MAX`] ([`super::limit::Limiter`]).
-    pub concurrency: usize,
-    /// A fixed limit instead of the adaptive one (for measuring fixed settings only).
-    pub fixed_concurrency: bool,
-    /// The host budget: calls in flight to this server from every club-admin process on
-    /// this host ([`super::budget::HostBudget`]); `None` is off (each process alone).
-    pub host_budget: Option<super::budget::BudgetOptions>,
-}
-
-impl Default for ClientOptions {
-    fn default() -> Self {
-        ClientOptions {
-            connect_timeout: Duration::from_secs(5),
-            request_timeout: Duration::from_secs(20),
-            get_retries: 2,
-            retry_base_delay: Duration::from_millis(200),
-            allow_insecure_http: false,
-            concurrency: 8,
-            fixed_concurrency: false,
-            host_budget: None,
-        }
-    }
-}
 
 /// A successful answer: the envelope's `data` plus what the UI shows about it.
 #[derive(Debug, Clone, PartialEq)]
@@ -131,48 +52,6 @@ fn not_the_service(e: ApiError) -> ApiError {
         }
         e => e,
     }
-}
-
-/// Checks a base URL: it must parse, be `https`, or `http` only to a loopback host unless
-/// `allow_insecure_http`. Returns it without a trailing slash.
-///
-/// Errors: [`ApiError::Config`] naming the problem.
-pub fn validate_base_url(text: &str, allow_insecure_http: bool) -> Result<Url, ApiError> {
-    let url = Url::parse(text.trim())
-        .map_err(|e| ApiError::Config(format!("base URL {:?} is not a URL: {e}", text.trim())))?;
-    let loopback = match url.host() {
-        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        None => false,
-    };
-    match url.scheme() {
-        "https" => {}
-        "http" if loopback || allow_insecure_http => {}
-        "http" => {
-            return Err(ApiError::Config(format!(
-                "refusing http:// to {}: the API key and token would travel unencrypted (use https, or --allow-insecure-http)",
-                url.host_str().unwrap_or("?")
-            )));
-        }
-        other => {
-            return Err(ApiError::Config(format!(
-                "base URL scheme {other:?} is not http or https"
-            )));
-        }
-    }
-    if url.host().is_none() {
-        return Err(ApiError::Config("base URL has no host".into()));
-    }
-    if url.query().is_some() || url.fragment().is_some() {
-        return Err(ApiError::Config(
-            "base URL must not have a query or fragment".into(),
-        ));
-    }
-    let mut url = url;
-    let trimmed = url.path().trim_end_matches('/').to_owned();
-    url.set_path(&trimmed);
-    Ok(url)
 }
 
 /// The API client: the only code in the project that knows HTTP.
@@ -660,8 +539,8 @@ impl ApiClient {
         Self::require(self.exchange(rb).await?)
     }
 
-    /// Finds out, without side effects, whether approve and decline exist on this server
-    /// (issue 13 item 2): sends operation 3, `PUT /v1/clubs/requests/00000000-0000-0000-0000-000000000000`
+    /// Finds out, without side effects, whether approve and decline exist on this server:
+    /// sends operation 3, `PUT /v1/clubs/requests/00000000-0000-0000-0000-000000000000`
     /// with `{"data":{"status":"approved"},"fetch_level":"id_only","descendant_fetch_level":"id_only"}`.
     /// No request has the nil UUID, so nothing changes; the answer is classified by
     /// [`classify_update_probe`](super::capability::classify_update_probe): 404 "Route not

@@ -3,7 +3,7 @@
 use thiserror::Error;
 
 /// The 403 detail with which the deployed 0.8.x service refuses approve and decline to a
-/// caller who is not a student (issue 13 item 2); see [`ApiError::is_role_refusal`].
+/// caller who is not a student; see [`ApiError::is_role_refusal`].
 pub const ROLE_REFUSAL_DETAIL: &str = "User is not a student";
 
 /// What was known about a failed HTTP exchange.
@@ -264,7 +264,7 @@ impl ApiError {
     /// True for the service refusing an operation to the caller's *role*, not to one request:
     /// 403 whose detail contains "not a student" — the deployed 0.8.x text is
     /// [`ROLE_REFUSAL_DETAIL`], "User is not a student", answered to every approve and
-    /// decline by a teacher (issue 13 item 2). Not the per-club refusal of a student
+    /// decline by a teacher. Not the per-club refusal of a student
     /// moderator ("Student must be a staff member of the club to update club requests"), nor
     /// "Club request has already been approved", nor the generic "Insufficient permissions
     /// to perform this action": those are about one request.

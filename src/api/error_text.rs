@@ -1,4 +1,4 @@
-//! [`ApiError`] in the reader's language, for the dashboard (issue 11, item 2).
+//! [`ApiError`] in the reader's language, for the dashboard.
 //!
 //! `Display` stays English: the command line (`src/script`), the audit file and the logs use
 //! it. [`ApiError::describe`] gives the same text from the locale files (keys `error-*` of

@@ -1,7 +1,8 @@
 //! The API layer: the only code that knows HTTP.
 //!
 //! - [`models`]: the envelope and the records (User, Club, ClubRequest, Student, Contact).
-//! - [`client`]: [`ApiClient`], one async method per operation.
+//! - [`client`]: [`ApiClient`], one async method per operation; [`options`]: what it is
+//!   made from (credentials, transport options, the base URL check).
 //! - [`error`]: [`ApiError`], classed for the UI; `error_text`: the same in the reader's
 //!   language ([`ApiError::describe`]).
 //! - [`query`]: the bracket query syntax of the deployed listings.
@@ -17,12 +18,14 @@ pub mod error;
 mod error_text;
 pub mod limit;
 pub mod models;
+pub mod options;
 pub mod query;
 pub mod token;
 
 pub use capability::{UpdateRoute, classify_update_probe};
-pub use client::{ApiClient, ClientOptions, Credentials, Planned, Reply, validate_base_url};
+pub use client::{ApiClient, Planned, Reply};
 pub use error::{ApiError, AuthErrorKind, ConnectFailure, ErrorInfo, ROLE_REFUSAL_DETAIL};
 pub use models::*;
+pub use options::{ClientOptions, Credentials, validate_base_url};
 pub use query::{ClubQuery, Page, RequestFilter, RequestSortKey, Sort};
 pub use token::{TokenError, jwt_expiry, parse_pasted_token};

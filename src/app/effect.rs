@@ -89,7 +89,7 @@ pub enum ApiCall {
         /// Fetch levels of the rows.
         levels: Levels,
     },
-    /// Whether approve and decline exist for this account (issue 13 item 2): operation 3 for
+    /// Whether approve and decline exist for this account: operation 3 for
     /// the nil UUID, which no request has, so nothing changes
     /// ([`crate::api::ApiClient::probe_update_route`]). Treated as a read: not audited, not
     /// ahead of other reads in the worker's queue.

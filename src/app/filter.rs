@@ -2,7 +2,7 @@
 //!
 //! `status:pending` or `status:รอพิจารณา` (the status in either language), `year:2026` or
 //! `year:2569` (the academic year in CE or BE, read by the command line's rule
-//! [`crate::ops::input::academic_year`]: the whole year, never a part of it), `club:robot` or `club:หุ่นยนต์` (any part of
+//! [`crate::ops::parse::academic_year`]: the whole year, never a part of it), `club:robot` or `club:หุ่นยนต์` (any part of
 //! the club's name in either language, `_` for spaces), or any text matched anywhere (Thai
 //! included: matching is on characters, not bytes). A term starting with `-` must not
 //! match. Both sides are compared [`fold`]ed, so SARA AM matches however it was typed.
@@ -20,7 +20,7 @@ pub struct Term {
     /// follows `club:`).
     pub club: bool,
     /// For `year:...`: the academic year in CE as the command line reads it
-    /// ([`crate::ops::input::academic_year`]: `year:2569` is `year:2026`), matched against
+    /// ([`crate::ops::parse::academic_year`]: `year:2569` is `year:2026`), matched against
     /// the request's year exactly; `Some(None)` for text that is no year (`year:202`), which
     /// matches no request. `None` for other terms.
     pub year: Option<Option<i32>>,
@@ -40,7 +40,7 @@ pub fn parse(text: &str) -> Vec<Term> {
                 _ => (needle, false),
             };
             let year = match needle.strip_prefix("year:") {
-                Some(rest) if !rest.is_empty() => Some(crate::ops::input::academic_year(rest).ok()),
+                Some(rest) if !rest.is_empty() => Some(crate::ops::parse::academic_year(rest).ok()),
                 _ => None,
             };
             (!needle.is_empty()).then_some(Term {
@@ -71,7 +71,7 @@ pub fn matches(terms: &[Term], item: &crate::app::model::QueueItem) -> bool {
     })
 }
 
-pub use crate::ops::input::parse_ids;
+pub use crate::ops::parse::parse_ids;
 
 #[cfg(test)]
 mod tests {

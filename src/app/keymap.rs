@@ -168,8 +168,8 @@ impl Action {
     }
 
     /// True for approve and decline (`PUT /v1/clubs/requests/{id}`), which a server or an
-    /// account may not allow (issue 13 item 2).
-    pub fn decides(self) -> bool {
+    /// account may not allow.
+    pub fn needs_update_route(self) -> bool {
         matches!(self, Action::Approve | Action::Decline)
     }
 
@@ -205,7 +205,7 @@ impl Offered {
     /// approve or decline) only where approve and decline are offered, since nothing can be
     /// held otherwise.
     pub fn offers(self, action: Action) -> bool {
-        let decision = action.decides() || action == Action::Undo;
+        let decision = action.needs_update_route() || action == Action::Undo;
         !(self.read_only && (action.mutates() || decision))
             && (self.decisions || !decision)
             && (self.delete || action != Action::Delete)

@@ -23,7 +23,7 @@ pub struct Faults {
     pub drop_rate: f64,
     /// Share of successful writes (PUT, POST, DELETE, PATCH answered 2xx) whose answer is lost
     /// *after* the write committed: the handler runs, then the connection is closed with no
-    /// response (issue 10 item 4). The client sees a connection error while the server holds
+    /// response. The client sees a connection error while the server holds
     /// the new state; only a re-read tells the truth. Refused writes changed nothing and are
     /// answered as usual.
     pub drop_after_write_rate: f64,

@@ -28,7 +28,7 @@ pub use pool::Pool;
 use crate::api::{MembershipStatus, Timestamp};
 use state::{DemoState, IssuedToken};
 
-/// Which deployed service the demo server imitates (issue 13: both are deployed).
+/// Which deployed service the demo server imitates (both are deployed).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum ServiceVersion {
     /// 0.8.4, the version api-notes.md records: `PUT /v1/clubs/requests/{id}` approves and

@@ -1,4 +1,4 @@
-//! The deployed service's database pool, imitated (`serve-demo --pool N`, issue 21): each
+//! The deployed service's database pool, imitated (`serve-demo --pool N`): each
 //! authenticated request holds one of N connections in its sign-in step while its handler
 //! waits for a second, each wait bounded by the pool's acquire timeout (deployed
 //! behaviour, api-notes.md "Other": `PgPoolOptions::max_connections(16)`). With N or more

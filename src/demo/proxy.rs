@@ -1,4 +1,4 @@
-//! A delaying TCP proxy for measurements (issue 13): put it between the dashboard and a
+//! A delaying TCP proxy for measurements: put it between the dashboard and a
 //! server to make every round trip cost `round_trip`, as a slow link does.
 //!
 //! Bytes from the client reach the server `round_trip / 2` after they were sent, and the

@@ -44,8 +44,7 @@ pub type Refusal = (u16, &'static str, String);
 /// The standard 403 detail of the deployed service.
 pub const NO_PERMISSION: &str = "Insufficient permissions to perform this action";
 
-/// The 403 detail 0.8.x gives a caller whose role is not `student` on approve and decline
-/// (issue 13, item 2).
+/// The 403 detail 0.8.x gives a caller whose role is not `student` on approve and decline.
 pub const NOT_A_STUDENT: &str = "User is not a student";
 
 impl DemoState {
@@ -225,7 +224,7 @@ impl DemoState {
     }
 
     /// Applies a status change (PUT), checking what the deployed service checks, in its order:
-    /// the caller's role first (issue 13: on 0.8.x a teacher gets 403 "User is not a student"
+    /// the caller's role first (on 0.8.x a teacher gets 403 "User is not a student"
     /// to every approve; an admin is let through here, as the demo has always done), then the
     /// id (404), then club staff (403 "Student must be a staff member ..."), then `pending`
     /// (403 "Club request has already been ...").

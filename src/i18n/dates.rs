@@ -1,4 +1,4 @@
-//! Dates and ages in Thai or English (issue 11, item 4).
+//! Dates and ages in Thai or English.
 //!
 //! Thai schools write dates with Thai month names and the Buddhist Era year, CE + 543
 //! ("22 พ.ย. 2569" for 22 November 2026); academic years likewise (2569). Month names are

@@ -1,4 +1,4 @@
-//! The Thai Kedmanee keyboard (issue 11, item 5): which US QWERTY key a Thai character is
+//! The Thai Kedmanee keyboard: which US QWERTY key a Thai character is
 //! typed with, so that a moderator whose keyboard is still on Thai can press `a` (and the
 //! terminal sends "ฟ") and still approve.
 //!

@@ -1,4 +1,4 @@
-//! The dashboard in Thai or English (issue 11, item 2).
+//! The dashboard in Thai or English.
 //!
 //! Words come from the Fluent files under `assets/locales/en/` and `assets/locales/th/`
 //! (every `.ftl` file of a folder: `main.ftl` for keys and hints, one file per area of the
@@ -86,7 +86,7 @@ impl Lang {
         }
     }
 
-    /// Picks the language, first match wins (issue 11, item 2):
+    /// Picks the language, first match wins:
     ///
     /// 1. `flag`, the `--lang th|en` value;
     /// 2. `config`, the config file's `language`;

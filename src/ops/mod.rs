@@ -1,8 +1,9 @@
 //! The core below every face (the dashboard, the command line, any future one): what a
 //! write's answer means and how a lost answer is settled ([`verdict`]), what the audit says
-//! and its file ([`audit`]), how input is read ([`input`]), how a club is read with its
+//! and its file ([`audit`]), how input is read ([`parse`]), how a club is read with its
 //! contacts whole ([`club`]), and the runner that sends writes and waits for their truth
-//! ([`run`]); the process's one writer of files, off every event loop ([`writer`]).
+//! ([`run`], with its switches and clock in [`control`]); the process's one writer of
+//! files, off every event loop ([`writer`]).
 //!
 //! Written once here, never in a face: a face presents what this decides. `ops` knows the
 //! API (`api`), words of the audit (`i18n`, English) and `text`; it knows no face, no
@@ -11,7 +12,8 @@
 pub mod action;
 pub mod audit;
 pub mod club;
-pub mod input;
+pub mod control;
+pub mod parse;
 pub mod permit;
 pub mod run;
 pub mod verdict;

@@ -1,5 +1,5 @@
 //! What a write's answer means, and how a lost answer is settled: the rule both faces
-//! follow (issue 17).
+//! follow.
 //!
 //! A write (approve, decline, delete, new contact) gets one of three answers:
 //! - **done**: the server confirmed it (2xx);

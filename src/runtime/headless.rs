@@ -1,6 +1,6 @@
 //! The app without a terminal: `update`, the real worker and API client, and the same
 //! effect [`Runner`] as the terminal loop, driven by scripted messages. For flow tests and
-//! the measuring harnesses; [`Headless::settle`] waits until no call is in flight.
+//! the measuring harnesses; [`Headless::run_until_idle`] waits until no call is in flight.
 
 use std::time::Duration;
 
@@ -44,7 +44,7 @@ pub struct Headless {
 
 impl Headless {
     /// Starts the worker with `concurrency` and runs [`crate::app::start`]; call
-    /// [`Headless::settle`] to wait for the first answers. Writes no files.
+    /// [`Headless::run_until_idle`] to wait for the first answers. Writes no files.
     pub fn new(model: Model, client: ApiClient, concurrency: usize) -> Headless {
         Headless::with_files(model, client, concurrency, Files::default())
     }
@@ -183,7 +183,7 @@ impl Headless {
     /// and applies what the files' writer told (a failure).
     ///
     /// Errors: `limit` passed first (the message says how many calls were still waiting).
-    pub async fn settle(&mut self, limit: Duration) -> Result<(), String> {
+    pub async fn run_until_idle(&mut self, limit: Duration) -> Result<(), String> {
         let deadline = tokio::time::Instant::now() + limit;
         loop {
             while self.model.busy() || !self.rx.is_empty() {

@@ -1,4 +1,4 @@
-//! A crossterm backend that writes fewer bytes per frame (issue 13 item 3: every byte of a
+//! A crossterm backend that writes fewer bytes per frame (every byte of a
 //! cursor move crosses a slow SSH link). It draws what ratatui's diff hands it, as
 //! [`CrosstermBackend`] does, but:
 //! - a short stretch of unchanged cells between two changed ones on a row is written again

@@ -115,7 +115,7 @@ fn continued() -> &'static AtomicBool {
     })
 }
 
-/// Ctrl-Z (issue 13 item 4): gives the terminal back as on exit, stops the process group with
+/// Ctrl-Z: gives the terminal back as on exit, stops the process group with
 /// SIGTSTP as the terminal's own suspend character would (the shell then shows its prompt),
 /// and once continued (`fg`) takes the terminal again: raw mode, alternate screen, bracketed
 /// paste, hidden cursor, mouse capture as it was. The caller redraws everything (the screen

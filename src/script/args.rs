@@ -124,7 +124,7 @@ pub struct ListArgs {
     #[arg(long, value_enum, default_value_t = StatusArg::Pending)]
     pub status: StatusArg,
     /// Only this academic year, CE (2026) or BE (2569), from 2000 to 2100 CE.
-    #[arg(long, value_name = "YEAR", value_parser = crate::ops::input::academic_year)]
+    #[arg(long, value_name = "YEAR", value_parser = crate::ops::parse::academic_year)]
     pub year: Option<i32>,
     /// Only the clubs you are on the staff of (teachers and administrators: every club, as
     /// in the dashboard).

@@ -10,7 +10,7 @@ use crate::api::{
     ApiError, Club, ClubQuery, Contact, ContactType, FetchLevel, Levels, NewContact, Page,
 };
 use crate::config::Flags;
-use crate::ops::input::{ClubPick, ClubRef, pick_club};
+use crate::ops::parse::{ClubPick, ClubRef, pick_club};
 use crate::ops::verdict::answer_lost;
 use crate::ops::{Outcome, audit};
 
@@ -203,18 +203,18 @@ pub async fn show(args: &ClubShowArgs, flags: &Flags) -> Exit {
 }
 
 /// `clubs contact add ID|NAME --type T --value V`: the value checked for its type by the
-/// dashboard form's rule ([`crate::ops::input::contact`]) and read-only refused before
+/// dashboard form's rule ([`crate::ops::parse::contact`]) and read-only refused before
 /// anything is sent; audited (`add-contact`, target the club, `value` the type and value)
 /// with `"via": "cli"`. A lost answer is audited `unknown` (a contact cannot be re-read by
 /// itself: `clubs show` tells whether it was added).
 pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
-    let new = match crate::ops::input::contact(&args.kind, &args.value) {
+    let new = match crate::ops::parse::contact(&args.kind, &args.value) {
         Ok(n) => n,
         Err(problem) => {
             say(&format!(
                 "--value: {problem}; {} contact is {} (nothing was sent)",
-                crate::ops::input::with_article(&args.kind),
-                crate::ops::input::contact_format(&ContactType::parse(&args.kind))
+                crate::ops::parse::with_article(&args.kind),
+                crate::ops::parse::contact_format(&ContactType::parse(&args.kind))
             ));
             return Exit::Usage;
         }

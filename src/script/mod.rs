@@ -280,7 +280,7 @@ pub fn read_ids(targets: &[String]) -> Result<(Vec<Uuid>, bool), Exit> {
         }
         text.push('\n');
     }
-    let (ids, bad) = crate::ops::input::parse_ids(&text);
+    let (ids, bad) = crate::ops::parse::parse_ids(&text);
     if !bad.is_empty() {
         for b in &bad {
             say(&format!("{b}: not a club request id (a UUID)"));

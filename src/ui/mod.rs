@@ -3,6 +3,7 @@
 //! Every string from the server goes through [`crate::text::clean`] (sanitised, truncated by
 //! display width) before it reaches a widget.
 
+mod help;
 mod panes;
 mod popups;
 pub mod theme;
@@ -245,7 +246,7 @@ fn too_small(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
 
 /// Draws the whole dashboard ([`view`]) and says how far each scrollable part can scroll
 /// as drawn: the event loop hands it to `update` (`Msg::Scrolled`), which stops scrolling
-/// at the last line (issue 18 item 2).
+/// at the last line.
 pub fn view_scrolls(frame: &mut Frame, m: &Model, theme: &Theme) -> ScrollLimits {
     let mut limits = ScrollLimits::default();
     let area = frame.area();

@@ -383,7 +383,7 @@ fn load_page(
     );
     assert_eq!(m.queue().sort(), QueueSort::Age);
     let user = api_ids(&start, |c| *c == club_admin::app::ApiCall::CurrentUser);
-    // What the update-route probe of issue 13 finds.
+    // What the update-route probe finds.
     for probe in api_ids(&start, |c| *c == club_admin::app::ApiCall::ProbeUpdateRoute) {
         let _ = update(
             &mut m,

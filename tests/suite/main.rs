@@ -1,4 +1,4 @@
-//! The test suite, one program (issue 20): one link after a change in `src/`, and every
+//! The test suite, one program: one link after a change in `src/`, and every
 //! test in one pool of threads, so the ones that wait for a child process or a server run
 //! beside the ones that compute. Three rooms, each a filter:
 //!

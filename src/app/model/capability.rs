@@ -1,4 +1,4 @@
-//! What this server lets this account do (issue 13 item 2): learnt at start by probing the
+//! What this server lets this account do: learnt at start by probing the
 //! update route, and from the answers to real decisions.
 
 use crate::api::UpdateRoute;

@@ -1,4 +1,4 @@
-//! The link to the server (issue 13 item 4): reads lost while it was down, and when to try
+//! The link to the server: reads lost while it was down, and when to try
 //! again. The event loop sends `Msg::Retry` at [`Link::retry_at`]; `update` sends one read
 //! as the probe and, once an answer arrives, every lost read again. Writes are never retried.
 

@@ -23,9 +23,9 @@ pub enum ListingSupport {
 /// Which requests the listing fills the queue with.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum ListScope {
-    /// Not decided yet (user not loaded).
+    /// Not known yet (user not loaded).
     #[default]
-    Undecided,
+    Unknown,
     /// Pending requests of these clubs (the clubs the user staffs).
     Clubs(Vec<Uuid>),
     /// Every pending request the server lists (teachers, admins).
@@ -34,8 +34,8 @@ pub enum ListScope {
     None,
 }
 
-/// The scope as remembered for the next start (in the saved queue, per server; issue 13
-/// item 1): what the server's answers decided last time, so a warm start lists at once,
+/// The scope as remembered for the next start (in the saved queue, per server):
+/// what the server's answers decided last time, so a warm start lists at once,
 /// while `/auth/user` (and the staffed clubs) confirm or correct it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -50,10 +50,10 @@ pub enum SavedScope {
 
 impl SavedScope {
     /// The remembered form of a scope the server's answers decided; `None` for
-    /// [`ListScope::Undecided`].
+    /// [`ListScope::Unknown`].
     pub fn of(scope: &ListScope) -> Option<SavedScope> {
         match scope {
-            ListScope::Undecided => None,
+            ListScope::Unknown => None,
             ListScope::All => Some(SavedScope::All),
             ListScope::Clubs(ids) => Some(SavedScope::Clubs(ids.clone())),
             ListScope::None => Some(SavedScope::None),
@@ -81,7 +81,7 @@ pub struct Listing {
     /// end loads the next stretch (its page is computed by `load_more`).
     pub has_more: bool,
     /// A sweep from page 1 is under way or done since rows were last added (see
-    /// `update::fetch::on_list_page`): at most one per gap, never a loop.
+    /// `update::listing::on_list_page`): at most one per gap, never a loop.
     pub swept: bool,
     /// A page request is in flight.
     pub loading: bool,
@@ -110,7 +110,7 @@ pub struct Listing {
     /// that arrives moves the cursor on to the last row, while the cursor is still there.
     pub bottom_wanted: Option<Uuid>,
     /// A refresh (`r`, `--auto-refresh`) under way reloads this many pages, the ones loaded
-    /// before it, and no more (issue 18 item 1): a refresh never loads one page more.
+    /// before it, and no more: a refresh never loads one page more.
     pub reload_pages: Option<u32>,
     /// The first load failed (a 5xx, an unreadable answer): when it is tried again by
     /// itself, with backoff (`Msg::Retry`); `None` once a page has arrived.

@@ -111,7 +111,7 @@ pub struct Notice {
     pub seq: u64,
     /// It tells how much of the listing is loaded: later pages update it in place.
     pub about_listing: bool,
-    /// It is in the activity log already (issue 18 item 3).
+    /// It is in the activity log already.
     pub logged: bool,
     /// A start-up warning (a secret file others can read): the first load's "loaded" does
     /// not replace it on the status line, as it replaces a load error.

@@ -3,12 +3,12 @@
 //! Rooms: [`row`] (one club request), [`queue`] (the rows, view, cursor and counts),
 //! [`listing`] (the server's listing and paging), [`club`] (the club lookup pane),
 //! [`popup`] (pop-ups and their key tables), [`log`] (activity log and notices),
-//! [`inflight`] (calls in flight and the activities they belong to), [`decisions`]
-//! (decisions held for the grace period, and those whose answer was lost).
+//! [`inflight`] (calls in flight and the activities they belong to), [`held`]
+//! (decisions held for the grace period), [`unsettled`] (writes whose answer was lost).
 
 pub mod capability;
 pub mod club;
-pub mod decisions;
+pub mod held;
 pub mod inflight;
 pub mod link;
 pub mod listing;
@@ -16,6 +16,7 @@ pub mod log;
 pub mod popup;
 pub mod queue;
 pub mod row;
+pub mod unsettled;
 pub mod words;
 
 mod access;
@@ -26,7 +27,7 @@ use uuid::Uuid;
 
 pub use capability::Capabilities;
 pub use club::{ClubPane, Loadable};
-pub use decisions::{Held, HeldDecision, Unsettled};
+pub use held::{Held, HeldDecision};
 pub use inflight::{Activities, Awaiting, BulkTask, Calls, MarkAll};
 pub use link::{Link, backoff};
 pub use listing::{ListScope, Listing, ListingSupport, SavedScope};
@@ -34,6 +35,7 @@ pub use log::{ActivityLog, LogEntry, Notice, Severity};
 pub use popup::{Popup, PopupKey, PopupOp};
 pub use queue::{Queue, QueueSort, QueueStats};
 pub use row::{Origin, QueueItem, RowAction, RowState, short_id};
+pub use unsettled::Unsettled;
 
 use super::keymap::{Keymap, Offered, Scope};
 use crate::api::{Levels, Timestamp, User};
@@ -141,7 +143,7 @@ pub struct ModelOptions {
     /// keyboard left on the Thai layout (config `thai_keys`, on by default).
     pub thai_keys: bool,
     /// Grace period before an approve or decline is sent (`z` takes it back meanwhile);
-    /// zero sends at once. At most [`decisions::MAX_DECISION_DELAY_SECS`] (config checks it).
+    /// zero sends at once. At most [`held::MAX_DECISION_DELAY_SECS`] (config checks it).
     pub decision_delay: std::time::Duration,
 }
 
@@ -164,7 +166,7 @@ impl ModelOptions {
             lang: crate::i18n::Lang::English,
             year_style: crate::i18n::dates::YearStyle::Ce,
             thai_keys: true,
-            decision_delay: std::time::Duration::from_secs(decisions::DEFAULT_DECISION_DELAY_SECS),
+            decision_delay: std::time::Duration::from_secs(held::DEFAULT_DECISION_DELAY_SECS),
         }
     }
 }

@@ -526,7 +526,7 @@ impl Popup {
     /// [`Popup::op_for`], and where no text field has focus (a confirmation, the quit
     /// question, the contact type picker) with `thai_keys` on, a Thai character the table
     /// does not name is tried as the key it sits on in the Kedmanee layout (`ั` is `y`, `ื`
-    /// is `n`, `ก` is `d`), as on the main screen (issue 11, item 5). A pop-up with a text
+    /// is `n`, `ก` is `d`), as on the main screen. A pop-up with a text
     /// field takes Thai as typed (the help's search included).
     pub fn op_for_layout(&self, key: &Key, thai_keys: bool) -> Option<PopupOp> {
         self.op_for(key).or_else(|| {

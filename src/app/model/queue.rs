@@ -1,6 +1,6 @@
 //! The review queue: rows in arrival order, the filtered and sorted view of them, the
 //! cursor, marks and counts. Rows change only through [`Queue`]'s methods; the view and the
-//! counts follow through [`Queue::settle`], which `update` calls once per message.
+//! counts follow through [`Queue::apply_changes`], which `update` calls once per message.
 
 use std::collections::HashMap;
 
@@ -105,8 +105,8 @@ fn row_key(item: &QueueItem) -> RowKey {
 
 /// The review queue.
 ///
-/// Rows changed through [`Queue::get_mut`] or the marking methods are settled by
-/// [`Queue::settle`]: counts are adjusted in place, and the view is rebuilt only when a
+/// Rows changed through [`Queue::get_mut`] or the marking methods are applied by
+/// [`Queue::apply_changes`]: counts are adjusted in place, and the view is rebuilt only when a
 /// changed row enters or leaves the filter or moves in the sort order. The cursor is a
 /// position in the view; it stays on the same request when the view is rebuilt.
 #[derive(Debug, Clone, Default)]
@@ -237,7 +237,7 @@ impl Queue {
         self.index.get(&id).map(|&i| &self.items[i])
     }
 
-    /// The row with this id, to change; settled by [`Queue::settle`].
+    /// The row with this id, to change; applied by [`Queue::apply_changes`].
     pub fn get_mut(&mut self, id: Uuid) -> Option<&mut QueueItem> {
         let i = *self.index.get(&id)?;
         self.touched.push((i, row_key(&self.items[i])));
@@ -386,7 +386,7 @@ impl Queue {
     /// Applies the changes made through [`Queue::get_mut`]: re-indexes the changed rows,
     /// adjusts the counts, and rebuilds the view only if a row's filter match or sort key
     /// changed.
-    pub fn settle(&mut self) {
+    pub fn apply_changes(&mut self) {
         if self.touched.is_empty() {
             return;
         }

@@ -1,5 +1,5 @@
 //! Words of decisions and statuses in the reader's language, for the status line, row errors
-//! and the activity log (issue 11, item 2; keys `status-verb`, `status-progress`,
+//! and the activity log (keys `status-verb`, `status-progress`,
 //! `status-past`, `status-state` of `assets/locales/*/status.ftl`).
 //!
 //! [`RowAction::verb`] stays the English code for the audit file and the log's `what`;

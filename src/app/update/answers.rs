@@ -4,8 +4,8 @@
 use uuid::Uuid;
 
 use super::{
-    call, capability, club, error_text, fetch, held, keys, log, note_error, note_ok, say, scope,
-    verdict,
+    call, capability, club, decision_answers, error_text, held, keys, listing, log, note_error,
+    note_ok, rows, say, scope,
 };
 use crate::api::{ApiError, ClubQuery, FetchLevel, Levels, Page, Reply, User};
 use crate::app::effect::{ApiCall, CandidateToken, Effect};
@@ -28,11 +28,13 @@ pub(super) fn on_api(m: &mut Model, awaiting: Awaiting, answer: ApiAnswer) -> Ve
         }
         (Awaiting::StaffedClubs, ApiAnswer::Clubs(res)) => on_staffed_clubs(m, res),
         (Awaiting::ListPage { page, generation }, ApiAnswer::Listing(res)) => {
-            fetch::on_list_page(m, page, generation, res)
+            listing::on_list_page(m, page, generation, res)
         }
-        (Awaiting::Reread(ids), ApiAnswer::Listing(res)) => fetch::on_reread(m, ids, res),
-        (Awaiting::Fetch(id), ApiAnswer::Request(res)) => fetch::on_fetch(m, id, res),
-        (Awaiting::Act(id, action), answer) => verdict::on_action_answer(m, id, action, answer),
+        (Awaiting::Reread(ids), ApiAnswer::Listing(res)) => rows::on_reread(m, ids, res),
+        (Awaiting::Fetch(id), ApiAnswer::Request(res)) => rows::on_fetch(m, id, res),
+        (Awaiting::Act(id, action), answer) => {
+            decision_answers::on_action_answer(m, id, action, answer)
+        }
         (Awaiting::Club(id), ApiAnswer::Club(res)) => club::on_club(m, id, res),
         (Awaiting::ClubSearch, ApiAnswer::Clubs(res)) => club::on_club_search(m, res),
         (Awaiting::Contact(club_id), ApiAnswer::ContactCreated(res)) => {
@@ -95,7 +97,7 @@ fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<Effect> {
             m.activities.signing_in = None;
             let why = error_text(m.lang, &e);
             m.user = Loadable::Failed(why.clone());
-            let again = fetch::plan_first_load_retry(m, &e);
+            let again = listing::plan_first_load_retry(m, &e);
             let text = crate::tr!(m.lang, "status-user-failed", error = why) + &again;
             say(m, Severity::Error, &text);
             return Vec::new();
@@ -113,7 +115,7 @@ fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<Effect> {
         Ok(()),
     );
     let mut fx = capability::probe(m);
-    if m.listing.scope == ListScope::Undecided || scope::unconfirmed(m) {
+    if m.listing.scope == ListScope::Unknown || scope::unconfirmed(m) {
         fx.extend(ask_scope(m, &user));
     }
     m.user = Loadable::Loaded(user);
@@ -137,7 +139,7 @@ pub(super) fn ask_scope(m: &mut Model, user: &User) -> Vec<Effect> {
             };
             vec![call(m, Awaiting::StaffedClubs, c)]
         }
-        _ => scope::decided(m, ListScope::All),
+        _ => scope::chosen(m, ListScope::All),
     }
 }
 
@@ -220,11 +222,11 @@ fn on_token_check(
         .iter()
         .filter(|i| matches!(i.state, RowState::Failed | RowState::Unloaded))
         .map(|i| i.id)
-        .take(fetch::REREAD_CHUNK)
+        .take(rows::REREAD_CHUNK)
         .collect();
-    fx.extend(fetch::fetch_rows(m, &failed));
+    fx.extend(rows::fetch_rows(m, &failed));
     // Writes whose answer was lost are settled at once with the new session.
-    fx.extend(verdict::reread_all(m));
+    fx.extend(decision_answers::reread_all(m));
     fx
 }
 
@@ -263,12 +265,12 @@ fn on_staffed_clubs(
         Ok(reply) => reply,
         Err(e) => {
             let what = tr(m.lang, "status-staffed-clubs-failed");
-            return fetch::listing_failed(m, &e, &what);
+            return listing::listing_failed(m, &e, &what);
         }
     };
     note_ok(m, &reply.api_version);
     m.listing.support = ListingSupport::Available;
-    let mut fx = fetch::fetch_unloaded(m);
+    let mut fx = rows::fetch_unloaded(m);
     let ids: Vec<Uuid> = reply.data.iter().map(|c| c.id).collect();
     let thai = m.lang == crate::i18n::Lang::Thai;
     for c in &reply.data {
@@ -278,11 +280,11 @@ fn on_staffed_clubs(
         }
     }
     if ids.is_empty() {
-        fx.extend(scope::decided(m, ListScope::None));
+        fx.extend(scope::chosen(m, ListScope::None));
         let text = tr(m.lang, "status-no-staffed-clubs");
         say(m, Severity::Info, &text);
     } else {
-        fx.extend(scope::decided(m, ListScope::Clubs(ids)));
+        fx.extend(scope::chosen(m, ListScope::Clubs(ids)));
     }
     fx
 }

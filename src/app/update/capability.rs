@@ -1,4 +1,4 @@
-//! What the server lets this account do (issue 13 item 2): the probe of the update route at
+//! What the server lets this account do: the probe of the update route at
 //! start (or after signing in), its answer, approve and decline refused here, before any
 //! call, where they cannot work.
 

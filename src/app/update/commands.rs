@@ -5,7 +5,7 @@ use crate::app::model::words;
 use tui_input::Input;
 use uuid::Uuid;
 
-use super::{call, club, fetch, ids, keys, say};
+use super::{call, club, ids, keys, listing, say};
 use crate::api::FetchLevel;
 use crate::app::effect::{ApiCall, Effect};
 use crate::app::keymap::Action;
@@ -89,7 +89,7 @@ pub(super) fn run_command(m: &mut Model, text: &str) -> Vec<Effect> {
             club::lookup_club(m, arg)
         }
         "signin" | "sign-in" | "login" => keys::run_action(m, Action::SignIn),
-        "refresh" => fetch::refresh(m),
+        "refresh" => listing::refresh(m),
         "filter" => {
             m.queue.set_filter(arg);
             Vec::new()
@@ -257,7 +257,7 @@ fn scope(m: &mut Model, arg: &str) -> Vec<Effect> {
         }
         other => match Uuid::parse_str(other) {
             Ok(id) => Some(ListScope::Clubs(vec![id])),
-            // A club's name, as `:club` takes it (issue 18 item 4): among the clubs known
+            // A club's name, as `:club` takes it: among the clubs known
             // here (those you staff, those of the rows in the queue).
             Err(_) => match club_by_name(m, other) {
                 Ok(id) => Some(ListScope::Clubs(vec![id])),
@@ -271,11 +271,11 @@ fn scope(m: &mut Model, arg: &str) -> Vec<Effect> {
     match scope {
         Some(s) => {
             m.listing.scope = s;
-            fetch::apply_scope(m);
-            fetch::refresh(m)
+            listing::apply_scope(m);
+            listing::refresh(m)
         }
         None => {
-            m.listing.scope = ListScope::Undecided;
+            m.listing.scope = ListScope::Unknown;
             m.user = Loadable::Loading;
             vec![call(m, Awaiting::User, ApiCall::CurrentUser)]
         }

@@ -7,7 +7,7 @@
 
 use uuid::Uuid;
 
-use super::{audit_entry, decide, fetch, keys, label_of, say};
+use super::{audit_entry, decisions, keys, label_of, listing, say};
 use crate::app::effect::{Effect, Outcome};
 use crate::app::model::{
     HeldDecision, LogEntry, Model, Popup, RowAction, RowState, Severity, words,
@@ -18,10 +18,10 @@ use crate::i18n::{Lang, tr};
 /// zero). The rows show it as under way at once, so no other key acts on them meanwhile.
 pub(super) fn hold(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effect> {
     let Ok(delay) = chrono::TimeDelta::from_std(m.decision_delay) else {
-        return decide::start(m, action, ids, false);
+        return decisions::start(m, action, ids, false);
     };
     if delay.is_zero() || action == RowAction::Delete || ids.is_empty() {
-        return decide::start(m, action, ids, false);
+        return decisions::start(m, action, ids, false);
     }
     for id in &ids {
         if let Some(item) = m.queue.get_mut(*id) {
@@ -145,7 +145,7 @@ pub(super) fn after_sign_in(m: &mut Model, same_account: bool) -> Vec<Effect> {
 fn send(m: &mut Model, decisions: Vec<HeldDecision>) -> Vec<Effect> {
     let mut fx = Vec::new();
     for d in decisions {
-        fx.extend(decide::start(m, d.action, d.ids, true));
+        fx.extend(decisions::start(m, d.action, d.ids, true));
     }
     fx
 }
@@ -175,7 +175,7 @@ pub(super) fn undo(m: &mut Model) -> Vec<Effect> {
     }
     let text = crate::tr!(m.lang, "status-taken-back", action = verb, what = what);
     say(m, Severity::Info, &text);
-    fx.extend(fetch::prefetch(m));
+    fx.extend(listing::prefetch(m));
     fx
 }
 

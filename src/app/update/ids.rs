@@ -5,7 +5,7 @@ use crate::app::IdsFrom;
 use tui_input::InputRequest;
 use uuid::Uuid;
 
-use super::{fetch, log, say, scope};
+use super::{log, rows, say, scope};
 use crate::app::effect::Effect;
 use crate::app::filter::parse_ids;
 use crate::app::keymap::{Action, Scope};
@@ -123,7 +123,7 @@ pub(super) fn add_ids(m: &mut Model, text: &str, origin: &IdsFrom) -> Vec<Effect
         Severity::Error
     };
     say(m, severity, &msg);
-    fetch::fetch_rows(m, &added)
+    rows::fetch_rows(m, &added)
 }
 
 /// The valid ids of `text` that were in the queue before (not in `added`).
@@ -233,6 +233,6 @@ pub(super) fn restore(m: &mut Model, saved: SavedQueue) -> Vec<Effect> {
     if let Some(text) = text {
         say(m, Severity::Info, &text);
     }
-    fx.extend(fetch::fetch_rows(m, &added));
+    fx.extend(rows::fetch_rows(m, &added));
     fx
 }

@@ -4,7 +4,7 @@ use crate::app::model::words;
 use tui_input::Input;
 use uuid::Uuid;
 
-use super::{club, decide, fetch, held, ids, marking, popups, say, sign_in_popup};
+use super::{club, decisions, held, ids, listing, marking, popups, rows, say, sign_in_popup};
 use crate::app::effect::{Effect, Outcome};
 use crate::app::key::{Key, KeyCode};
 use crate::app::keymap::{Action, Scope};
@@ -151,7 +151,7 @@ pub(super) fn on_click(m: &mut Model, pane: Pane, row: Option<usize>) -> Vec<Eff
     match row {
         Some(r) if pane == Pane::Queue && m.queue.offset() + r < m.queue.visible().len() => {
             m.queue.set_cursor(m.queue.offset() + r);
-            fetch::prefetch(m)
+            listing::prefetch(m)
         }
         _ => Vec::new(),
     }
@@ -210,7 +210,7 @@ pub(super) fn run_action(m: &mut Model, a: Action) -> Vec<Effect> {
             pane_action(m, a);
             Vec::new()
         }
-        Action::Refresh => fetch::refresh(m),
+        Action::Refresh => listing::refresh(m),
         Action::Redraw => vec![Effect::Redraw],
         Action::Suspend => vec![Effect::Suspend],
         Action::Down
@@ -219,9 +219,9 @@ pub(super) fn run_action(m: &mut Model, a: Action) -> Vec<Effect> {
         | Action::Bottom
         | Action::PageDown
         | Action::PageUp => navigate(m, a),
-        Action::Approve => decide::decide(m, RowAction::Approve),
-        Action::Decline => decide::decide(m, RowAction::Decline),
-        Action::Delete => decide::decide(m, RowAction::Delete),
+        Action::Approve => decisions::on_key(m, RowAction::Approve),
+        Action::Decline => decisions::on_key(m, RowAction::Decline),
+        Action::Delete => decisions::on_key(m, RowAction::Delete),
         Action::Undo => held::undo(m),
         Action::Mark | Action::MarkRange | Action::MarkAll | Action::ClearMarks => mark(m, a),
         Action::Sort => next_sort(m),
@@ -390,7 +390,7 @@ fn change_level(m: &mut Model, up: bool) -> Vec<Effect> {
     m.levels = crate::api::Levels::new(crate::api::FetchLevel::Default, nd);
     // Every row is read again at the new level (one listing call per 50 rows where the
     // server lists).
-    let fx = fetch::refresh(m);
+    let fx = listing::refresh(m);
     let text = crate::tr!(
         m.lang,
         "status-request-level",
@@ -445,9 +445,9 @@ pub(super) fn navigate(m: &mut Model, a: Action) -> Vec<Effect> {
                 _ => c,
             });
             if a == Action::Bottom {
-                super::paging::want_bottom(m);
+                super::listing::want_bottom(m);
             }
-            fetch::prefetch(m)
+            listing::prefetch(m)
         }
         Pane::Club => {
             club::navigate(m, a);
@@ -487,7 +487,7 @@ fn open_selected(m: &mut Model) -> Vec<Effect> {
                     m.detail_open = true;
                 }
                 let label = super::label_of(m, id);
-                let fx = fetch::fetch_rows(m, &[id]);
+                let fx = rows::fetch_rows(m, &[id]);
                 let text = if fx.is_empty() {
                     crate::tr!(m.lang, "status-busy-row", label = label)
                 } else {

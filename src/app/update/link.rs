@@ -1,9 +1,9 @@
-//! The link to the server (issue 13 item 4): every answer sets "online" or "offline" in the
+//! The link to the server: every answer sets "online" or "offline" in the
 //! header; reads that could not reach the server are kept and sent again once it answers,
 //! probed with backoff (1 s, 2 s, ... 30 s) by `Msg::Retry`, without a key press. Writes are
 //! never sent again (their outcome is learnt by re-reading the row).
 
-use super::{answers, capability, club, fetch};
+use super::{answers, capability, club, listing, rows};
 use crate::api::{ApiError, Timestamp};
 use crate::app::effect::{ApiCall, Effect};
 use crate::app::model::{Awaiting, Connection, ListScope, Model};
@@ -60,7 +60,7 @@ pub(super) fn resend_lost(m: &mut Model) -> Vec<Effect> {
     let lost = std::mem::take(&mut m.link.lost);
     let mut fx: Vec<Effect> = lost.into_iter().flat_map(|read| resend(m, read)).collect();
     // Writes whose answer was lost are re-read at once, not at their backoff's end.
-    fx.extend(super::verdict::reread_all(m));
+    fx.extend(super::decision_answers::reread_all(m));
     fx
 }
 
@@ -97,16 +97,16 @@ fn resend(m: &mut Model, read: Awaiting) -> Vec<Effect> {
             if m.calls.iter().any(|a| *a == Awaiting::User) {
                 return Vec::new();
             }
-            if matches!(m.listing.scope, ListScope::Undecided) || m.user.get().is_none() {
+            if matches!(m.listing.scope, ListScope::Unknown) || m.user.get().is_none() {
                 m.user = crate::app::model::Loadable::Loading;
             }
             vec![super::call(m, Awaiting::User, ApiCall::CurrentUser)]
         }
-        Awaiting::Fetch(id) => fetch::fetch_rows(m, &[id]),
-        Awaiting::Reread(ids) => fetch::fetch_rows(m, &ids),
+        Awaiting::Fetch(id) => rows::fetch_rows(m, &[id]),
+        Awaiting::Reread(ids) => rows::fetch_rows(m, &ids),
         Awaiting::ListPage { page, generation } => {
             if generation == m.listing.generation && !m.listing.loading {
-                fetch::load_page(m, page)
+                listing::load_page(m, page)
             } else {
                 Vec::new()
             }

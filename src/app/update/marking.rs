@@ -4,7 +4,7 @@
 
 use uuid::Uuid;
 
-use super::{fetch, say};
+use super::{listing, say};
 use crate::app::effect::Effect;
 use crate::app::model::{ListingSupport, MarkAll, Model, Severity};
 
@@ -24,7 +24,7 @@ pub(super) fn mark_all(m: &mut Model) -> Vec<Effect> {
         // A page is on its way; `on_page` goes on when it arrives.
         return Vec::new();
     }
-    fetch::load_more(m)
+    listing::load_more(m)
 }
 
 /// A listing page was answered (`ok`: it arrived): load the next one, or mark once
@@ -43,7 +43,7 @@ pub(super) fn on_page(m: &mut Model, ok: bool) -> Vec<Effect> {
         return Vec::new();
     }
     if m.listing.has_more {
-        return fetch::load_more(m);
+        return listing::load_more(m);
     }
     finish(m);
     Vec::new()

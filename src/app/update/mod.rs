@@ -1,32 +1,32 @@
 //! `update`: the only writer of the Model. Msg in, Model changed, Effects out.
 //!
 //! Rooms, by what a change is about: [`keys`] (keys and the actions they run),
-//! [`decide`] (approve, decline, delete and bulk), [`verdict`] (the server's answer to a
-//! decision), [`fetch`] (reading rows, listing pages, refresh), [`answers`] (every other
-//! answer), [`popups`] (pop-up keys and what they submit), [`commands`] (the `:` line),
-//! [`club`] (club lookup and contacts), [`ids`] (ids added by hand, paste, restore),
-//! [`held`] (the grace period before a decision is sent, undo), [`marking`] (mark all).
-//! [`capability`] (whether approve and decline exist here), [`scope`] (the listing's scope
-//! across starts), [`paging`] (`G` while pages load), [`link`] (online, offline, retries),
+//! [`decisions`] (approve, decline, delete and bulk), [`decision_answers`] (the server's answer to a
+//! decision), [`listing`] (listing pages, refresh, `G` while pages load), [`rows`] (rows
+//! read by id), [`answers`] (every other answer), [`popups`] (pop-up keys and what they
+//! submit), [`commands`] (the `:` line), [`club`] (club lookup and contacts), [`ids`] (ids
+//! added by hand, paste, restore), [`held`] (the grace period before a decision is sent,
+//! undo), [`marking`] (mark all). [`capability`] (whether approve and decline exist here),
+//! [`scope`] (the listing's scope across starts), [`link`] (online, offline, retries),
 //! [`sorting`] (a sort loads the whole scope first).
 
 mod answers;
 mod capability;
 mod club;
 mod commands;
-mod decide;
-mod fetch;
+mod decision_answers;
+mod decisions;
 mod held;
 mod ids;
 mod keys;
 mod link;
+mod listing;
 mod marking;
 mod others;
-mod paging;
 mod popups;
+mod rows;
 mod scope;
 mod sorting;
-mod verdict;
 
 use tui_input::Input;
 use uuid::Uuid;
@@ -38,7 +38,8 @@ use crate::api::{ApiError, AuthErrorKind};
 use crate::i18n::{Lang, tr};
 
 pub use commands::{COMMANDS, command_help};
-pub use fetch::{PAGE_AHEAD, PREFETCH_AHEAD, REREAD_CHUNK};
+pub use listing::{PAGE_AHEAD, PREFETCH_AHEAD};
+pub use rows::REREAD_CHUNK;
 pub use sorting::SORT_ALL_CAP;
 
 /// The effects to run at start: read the current user (which then scopes the listing) and,
@@ -65,7 +66,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
     let tick = matches!(msg, Msg::Tick(_));
     let mut fx = dispatch(m, msg);
     note_busy(m, tick);
-    m.queue.settle();
+    m.queue.apply_changes();
     m.queue.scroll_into_view(m.page_rows);
     // A new request is new until the cursor reaches it.
     if let Some(id) = m.queue.selected().filter(|i| i.fresh).map(|i| i.id)
@@ -183,7 +184,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             } else {
                 // Quiet: it speaks only where nothing more important stands on the status
                 // line (`Model::refresh_speaks`).
-                fetch::refresh_as(m, true)
+                listing::refresh_as(m, true)
             }
         }
         Msg::Pace {
@@ -195,8 +196,8 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::Retry(now) => {
             let mut fx = link::retry(m, now);
-            fx.extend(verdict::reread_due(m, now));
-            fx.extend(fetch::retry_first_load(m, now));
+            fx.extend(decision_answers::reread_due(m, now));
+            fx.extend(listing::retry_first_load(m, now));
             fx
         }
         Msg::AddIds { text, origin } => ids::add_ids(m, &text, &origin),
@@ -206,18 +207,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Warning(w) => {
-            // The log: "warning  secret file check failed: the token file ... can be read by
-            // other users (mode 644): run chmod 600 ... so that only you can read it".
-            let sentence = w.text(m.lang);
-            let check = tr(m.lang, "log-warning-check");
-            log(m, "warning", None, check, Err(sentence.clone()));
-            // The status line keeps it until something newer is said (the first load does
-            // not replace it).
-            let text = crate::tr!(m.lang, "status-warning", warning = sentence);
-            say(m, Severity::Error, &text);
-            if let Some(n) = m.notice.as_mut() {
-                n.start_warning = true;
-            }
+            on_warning(m, &w);
             Vec::new()
         }
         Msg::Api { request_id, answer } => match m.calls.finish(request_id) {
@@ -239,6 +229,22 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             say(m, Severity::Error, &text);
             Vec::new()
         }
+    }
+}
+
+/// A start-up warning: in the log, and on the status line until something newer is said.
+fn on_warning(m: &mut Model, w: &crate::config::ReadableSecret) {
+    // The log: "warning  secret file check failed: the token file ... can be read by
+    // other users (mode 644): run chmod 600 ... so that only you can read it".
+    let sentence = w.text(m.lang);
+    let check = tr(m.lang, "log-warning-check");
+    log(m, "warning", None, check, Err(sentence.clone()));
+    // The status line keeps it until something newer is said (the first load does
+    // not replace it).
+    let text = crate::tr!(m.lang, "status-warning", warning = sentence);
+    say(m, Severity::Error, &text);
+    if let Some(n) = m.notice.as_mut() {
+        n.start_warning = true;
     }
 }
 
@@ -271,7 +277,7 @@ fn on_answer(m: &mut Model, awaiting: Awaiting, answer: super::msg::ApiAnswer) -
     };
     let mut fx = link::on_answer(m, awaiting, answer);
     tell_expired(m);
-    fx.extend(verdict::settle_unknown(m, &read));
+    fx.extend(decision_answers::settle_unknown(m, &read));
     if let Some(ok) = page {
         fx.extend(marking::on_page(m, ok));
         fx.extend(sorting::on_page(m, ok));

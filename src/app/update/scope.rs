@@ -1,10 +1,10 @@
-//! The listing's scope across starts (issue 13 item 1). The scope the server's answers decide
+//! The listing's scope across starts. The scope the server's answers decide
 //! (every pending request, or those of the clubs the user staffs) is remembered per server in
 //! the saved queue. A warm start lists the remembered scope at once, beside `/auth/user`, so
 //! the first rows come after one round trip; the answers then confirm it, or correct the
 //! queue without losing the cursor.
 
-use super::{fetch, say};
+use super::{listing, say};
 use crate::app::effect::Effect;
 use crate::app::model::{
     ListScope, ListingSupport, Loadable, Model, Origin, QueueItem, RowState, SavedScope, Severity,
@@ -16,7 +16,7 @@ pub(super) fn list_remembered(m: &mut Model, saved: Option<&SavedScope>) -> Vec<
     let Some(saved) = saved else {
         return Vec::new();
     };
-    if m.listing.scope != ListScope::Undecided
+    if m.listing.scope != ListScope::Unknown
         || !m.has_token
         || m.listing.support == ListingSupport::Unavailable
         || !matches!(m.user, Loadable::Loading)
@@ -27,7 +27,7 @@ pub(super) fn list_remembered(m: &mut Model, saved: Option<&SavedScope>) -> Vec<
     m.listing.remembered = SavedScope::of(&scope);
     m.listing.scope = scope;
     m.listing.provisional = true;
-    fetch::load_page(m, 1)
+    listing::load_page(m, 1)
 }
 
 /// True while the scope in use came from the saved queue and awaits the server's word (the
@@ -42,7 +42,7 @@ pub(super) fn unconfirmed(m: &Model) -> bool {
 /// scope go (rows added by hand and rows with a decision in flight stay), answers for the old
 /// scope are dropped, and the new scope is listed from page 1. The cursor stays on its
 /// request where that is still there.
-pub(super) fn decided(m: &mut Model, scope: ListScope) -> Vec<Effect> {
+pub(super) fn chosen(m: &mut Model, scope: ListScope) -> Vec<Effect> {
     let scope = in_order(scope);
     let saved = SavedScope::of(&scope);
     if m.listing.remembered != saved {
@@ -54,7 +54,7 @@ pub(super) fn decided(m: &mut Model, scope: ListScope) -> Vec<Effect> {
         // Confirmed. Its first page is loaded or on its way, unless it failed (a session
         // that had expired, say): then it is asked for now.
         if m.listing.refreshed_at.is_none() && !m.listing.loading {
-            return fetch::load_page(m, 1);
+            return listing::load_page(m, 1);
         }
         return Vec::new();
     }
@@ -62,8 +62,8 @@ pub(super) fn decided(m: &mut Model, scope: ListScope) -> Vec<Effect> {
         correct(m, &scope);
     }
     m.listing.scope = scope;
-    fetch::apply_scope(m);
-    fetch::load_page(m, 1)
+    listing::apply_scope(m);
+    listing::load_page(m, 1)
 }
 
 /// The scope with its clubs sorted and without repeats: the server may list the same
@@ -94,7 +94,7 @@ fn correct(m: &mut Model, scope: &ListScope) {
         match scope {
             ListScope::All => true,
             ListScope::Clubs(ids) => club.is_some_and(|c| ids.contains(&c)),
-            ListScope::Undecided | ListScope::None => false,
+            ListScope::Unknown | ListScope::None => false,
         }
     };
     let before = m.queue.len();

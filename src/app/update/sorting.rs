@@ -3,7 +3,7 @@
 //! every request in scope in that order. Up to [`SORT_ALL_CAP`] requests: past it (or when
 //! a page fails), the queue's bottom line says that only the loaded rows are sorted.
 
-use super::{fetch, say};
+use super::{listing, say};
 use crate::app::effect::Effect;
 use crate::app::model::{ListingSupport, MarkAll, Model, QueueSort, Severity};
 
@@ -30,7 +30,7 @@ pub(super) fn sorted(m: &mut Model) -> Vec<Effect> {
         // A page is on its way; `on_page` goes on when it arrives.
         return Vec::new();
     }
-    fetch::load_more(m)
+    listing::load_more(m)
 }
 
 /// True while the listing has pages this dashboard has not loaded, below the cap.
@@ -57,7 +57,7 @@ pub(super) fn on_page(m: &mut Model, ok: bool) -> Vec<Effect> {
         return Vec::new();
     }
     if more_to_load(m) {
-        return fetch::load_more(m);
+        return listing::load_more(m);
     }
     m.activities.sorting_all = None;
     let order = m.queue.sort().label_in(m.lang);

@@ -339,7 +339,7 @@ fn session<'a>(m: &Model, theme: &Theme) -> Option<(bool, Vec<Span<'a>>)> {
 }
 
 /// "this server cannot approve or decline" (or "this account ..."), once, in the header,
-/// while the server or the account refuses decisions (issue 13 item 2); first of the
+/// while the server or the account refuses decisions; first of the
 /// right-hand items, so it is the last to give way. Its forms: the long one, and the short
 /// one for a narrow header ("no approve/decline"). The words are
 /// [`crate::app::model::Capabilities::header_notice_in`]'s.

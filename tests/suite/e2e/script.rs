@@ -1649,7 +1649,7 @@ mod on_a_terminal {
     }
 }
 
-/// Issue 17's fault matrix for the command line, through the real binary: `requests
+/// The fault matrix for the command line, through the real binary: `requests
 /// approve` against the demo server losing half the answers after the write. After the run,
 /// what it says (standard output, the audit file, the exit code) equals the server's state,
 /// and each request got at most one write from it. Its lost answers settle at the first
@@ -1772,10 +1772,10 @@ async fn fault_matrix_the_command_line_tells_the_servers_truth() {
     }
 }
 
-/// Issue 21: against the demo imitating the deployed service's pool (`--pool 16`: 16
-/// requests in flight stall it), `requests approve` lands every write exactly once at every
-/// `--concurrency` from 1 to 64 (the limit adapts below it, never to 16), with and without
-/// answers lost after the write.
+/// The deployed pool's stall: against the demo imitating the deployed service's pool (`--pool 16`:
+/// 16 requests in flight stall it), `requests approve` lands every write exactly once at every
+/// `--concurrency` from 1 to 64 (the limit adapts below it, never to 16), with and without answers
+/// lost after the write.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_pool_never_stalls_every_approval_lands_once_at_every_ceiling() {
     use club_admin::demo::{Faults, Pool};

@@ -1,4 +1,4 @@
-//! Ctrl-Z in a real shell (issue 13 item 4): the binary runs under an interactive bash with
+//! Ctrl-Z in a real shell: the binary runs under an interactive bash with
 //! job control in a pseudo-terminal. Ctrl-Z gives the terminal back (bash reports the job
 //! stopped and the process is stopped), `fg` brings the dashboard back drawn in full.
 #![cfg(unix)]
@@ -98,7 +98,7 @@ fn ctrl_z_stops_and_fg_redraws_in_full() {
     sh.wait_exit();
 }
 
-/// Issue 18 item 6: an approve held when Ctrl-Z stops the dashboard, whose grace period
+/// An approve held when Ctrl-Z stops the dashboard, whose grace period
 /// runs out while it is stopped, is not sent when `fg` brings it back: a pop-up asks, and
 /// `d` discards it (the server's request stays pending).
 #[test]

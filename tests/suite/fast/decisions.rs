@@ -1,5 +1,5 @@
-//! Decisions the moderator can take back, counted to the end, and never guessed (issue 10,
-//! items 2, 3 and 4): `update` tests, Msg in, Model and Effects out.
+//! Decisions the moderator can take back, counted to the end, and never guessed: `update`
+//! tests, Msg in, Model and Effects out.
 
 use crate::common;
 
@@ -644,7 +644,7 @@ fn a_bulk_action_counts_lost_answers_as_unknown_not_failed() {
     assert!(!s.contains("failed"), "{s}");
 }
 
-/// Issue 17 item 3: a row whose re-read failed too is read again by itself, at the core's
+/// A row whose re-read failed too is read again by itself, at the core's
 /// backoff (`Msg::Retry` at `Model::retry_at`, no key), and `a` on it reads instead of
 /// sending a second write.
 #[test]
@@ -719,7 +719,7 @@ fn an_unknown_outcome_is_re_read_by_itself_and_never_written_twice() {
     assert!(m.unsettled().is_empty() && m.retry_at().is_none());
 }
 
-/// Issue 21 item 4: a bulk action's progress shows its pace, and that the server is slow
+/// A bulk action's progress shows its pace, and that the server is slow
 /// once the client's limit was cut back (`Msg::Pace`), in both languages.
 #[test]
 fn bulk_progress_shows_the_pace_and_a_slow_server() {

@@ -1,4 +1,4 @@
-//! Issue 18, the edges of the dashboard: refresh reloads what is loaded, a failed first
+//! The edges of the dashboard: refresh reloads what is loaded, a failed first
 //! load is retried by itself, scrolling is clamped and has its ends, nothing said is lost.
 //! Msg in (real keys), Model, Effects and the drawn screen out.
 

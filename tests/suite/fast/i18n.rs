@@ -1,6 +1,5 @@
 //! The locale files: both parse cleanly, hold the same keys with the same `$placeholders`,
-//! cover every action of the keymap, and every key resolves in both languages (issue 11,
-//! item 2).
+//! cover every action of the keymap, and every key resolves in both languages.
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -1,4 +1,4 @@
-//! The panes in Thai and English (issue 11, items 2 and 6): header, queue (rows in every
+//! The panes in Thai and English: header, queue (rows in every
 //! state), detail and club lookup, drawn by the real view on a `TestBackend` after real
 //! `update` calls. In Thai the pane words are Thai and their English forms are absent; in
 //! English they are as before.
@@ -228,7 +228,7 @@ fn header_session_connection_and_capability_in_thai() {
                     &["เซสชันหมดอายุ", "บัญชีนี้อนุมัติหรือปฏิเสธไม่ได้"],
                     &["session expired", "this account"],
                 );
-                // Read-only is said in the header too (issue 18 item 4).
+                // Read-only is said in the header too.
                 thai_words(read_only, &["อ่านอย่างเดียว"], &["read-only"]);
                 thai_words(footer, &["อ่านอย่างเดียว"], &["read-only"]);
             }

@@ -1,4 +1,4 @@
-//! The pop-ups in Thai and in English (issue 11, item 2): each pop-up is opened with real
+//! The pop-ups in Thai and in English: each pop-up is opened with real
 //! keys (`update` with `Msg::Key`), drawn into a `TestBackend` frame, and read back. The Thai
 //! frame holds the Thai words and none of the English ones, and the other way round; at 80x24
 //! every word of the long Thai texts is on screen (wrapped, not cut) and no row is wider than

@@ -1,5 +1,5 @@
 //! The status line, row errors, the activity log and the `:` command line in Thai and in
-//! English (issue 11, item 2): the real `update` driven with keys and API answers, the real
+//! English: the real `update` driven with keys and API answers, the real
 //! view drawn on a `TestBackend`, each case in both languages.
 
 use crate::common;

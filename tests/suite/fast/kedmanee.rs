@@ -1,4 +1,4 @@
-//! The Kedmanee table (issue 11, item 5), checked exhaustively: against a second, row-by-row
+//! The Kedmanee table, checked exhaustively: against a second, row-by-row
 //! transcription of TIS 820-2538 (xkeyboard-config `symbols/th`, variant `tis`), for
 //! uniqueness both ways, for covering the whole Thai block, and for reaching every plain key
 //! the default keymap binds.

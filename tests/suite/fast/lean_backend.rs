@@ -1,4 +1,4 @@
-//! The lean backend (issue 13 item 3) draws the same screens as ratatui's crossterm backend,
+//! The lean backend draws the same screens as ratatui's crossterm backend,
 //! in fewer bytes: the dashboard's own frames (a cursor move, a page jump) and random ones
 //! (colours, attributes, Thai and wide characters), each parsed by a terminal emulator
 //! (vt100) and compared cell by cell.

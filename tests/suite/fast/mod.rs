@@ -2,6 +2,7 @@
 //! the view on a `TestBackend`, the locale files, Thai text and keys, the lean backend.
 //! `cargo test --test suite fast::` while changing `src/app` or `src/ui`.
 
+mod code_shape;
 mod decided_elsewhere;
 mod decisions;
 mod edges;

@@ -1,4 +1,4 @@
-//! Model-based test (issue 10 item 7): random keys, ticks and server answers drive `update`;
+//! Model-based test: random keys, ticks and server answers drive `update`;
 //! a fake server keeps the truth, and after every step the model is checked against a
 //! reference of what the moderator meant:
 //!

@@ -1,5 +1,5 @@
 //! Every key acts on the request the moderator means: the cursor follows the request, and
-//! the bugs a new user hit (issue 10) stay fixed. `update` tests, plus a few real frames.
+//! the bugs a new user hit stay fixed. `update` tests, plus a few real frames.
 
 use crate::common;
 

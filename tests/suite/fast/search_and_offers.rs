@@ -1,4 +1,4 @@
-//! What a tester of the Thai release found (issue 11): the filter's `year:` and `status:`
+//! What a tester of the Thai release found: the filter's `year:` and `status:`
 //! terms match what a Thai moderator sees (BE years, Thai status words), searches take SARA
 //! AM however it was typed, the help offers undo only where approve and decline are offered,
 //! and `Tab` in the sign-in box only where it saves the token. Each through `update` with

@@ -1,6 +1,6 @@
-//! `update` tests for issue 13: what the server can do (the update-route probe, decisions
-//! refused here), the listing's scope remembered across starts, `G` while pages load, and
-//! reads retried when the link comes back. Msg in, Model and Effects out.
+//! `update` tests for a slow link and two service versions: what the server can do (the
+//! update-route probe, decisions refused here), the listing's scope remembered across starts, `G`
+//! while pages load, and reads retried when the link comes back. Msg in, Model and Effects out.
 
 use crate::common;
 
@@ -372,7 +372,7 @@ fn an_admin_remembered_as_all_is_confirmed_and_a_cold_start_remembers_the_scope(
         })
         .expect("saved");
     assert_eq!(saved.scope, Some(SavedScope::All));
-    // The file of a version before issue 13 still loads (no scope).
+    // A saved queue from before the scope was remembered still loads (no scope).
     let old: SavedQueue =
         serde_json::from_str(r#"{"server":"demo","manual_ids":[],"filter":"","sort":"Server"}"#)
             .expect("old file");

@@ -1,4 +1,4 @@
-//! A Thai keyboard does not get in the way (issue 11, item 5): outside text fields a Thai
+//! A Thai keyboard does not get in the way: outside text fields a Thai
 //! character works as the key it sits on; inside them it is typed as it is.
 
 use crate::common;

@@ -1,4 +1,4 @@
-//! Thai text drawn right (issue 11, item 1): frames written through ratatui's real
+//! Thai text drawn right: frames written through ratatui's real
 //! `CrosstermBackend` into bytes, fed to the `vt100` terminal emulator. After every
 //! incremental frame the emulated screen must equal a fresh full draw of the same frame, for
 //! Thai names with stacked marks and SARA AM, Lao AM, wide CJK, emoji and zero-width
@@ -316,7 +316,7 @@ fn vt_advance(s: &str) -> usize {
 /// A zero-width joiner that joins nothing in its own grapheme is dropped: after a skin-tone
 /// modifier, unicode-width (what ratatui measures a span's width with) reads it as an emoji
 /// ZWJ sequence two cells wide where the buffer holds two graphemes of two cells each. The
-/// first case is the one the property test below found (2026-11-24, issue 20's runs).
+/// first case is the one the property test below found (2026-11-24).
 #[test]
 fn a_zero_width_joiner_that_joins_nothing_is_dropped() {
     for raw in [

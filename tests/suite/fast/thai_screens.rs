@@ -1,4 +1,4 @@
-//! A Thai moderator's screens hold no English words of the UI (issue 11, item 2).
+//! A Thai moderator's screens hold no English words of the UI.
 //!
 //! A tour through the dashboard's states (queue, detail, held decision, bulk progress, a
 //! refused decision, a timeout, pop-ups, help, sign-in, club lookup and pane, activity log,

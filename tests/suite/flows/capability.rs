@@ -1,4 +1,4 @@
-//! The capability probe (issue 13 item 2): does this server approve and decline, for this
+//! The capability probe: does this server approve and decline, for this
 //! account? Against the demo server in both versions and against wiremock with the deployed
 //! bodies of api-notes.md.
 

@@ -1,4 +1,4 @@
-//! Flow tests of issue 10 items 2-4 against the demo server over HTTP: `update`, the real
+//! Decisions held, sent and answered, against the demo server over HTTP: `update`, the real
 //! worker, client and effect runner ([`Headless`]). Time is the model's clock, moved by
 //! explicit ticks, so nothing here waits for a grace period to pass.
 
@@ -36,7 +36,7 @@ async fn driver(d: &DemoHandle, label: &str, delay_secs: u64) -> Headless {
 }
 
 async fn settle(h: &mut Headless) {
-    h.settle(Duration::from_secs(20))
+    h.run_until_idle(Duration::from_secs(20))
         .await
         .expect("settled in time");
 }

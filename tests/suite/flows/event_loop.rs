@@ -1,4 +1,4 @@
-//! The real event loop, `runtime::event_loop::run_loop`, driven in-process (issue 20): a
+//! The real event loop, `runtime::event_loop::run_loop`, driven in-process: a
 //! `TestBackend` for the terminal (every frame it flushes is told to the test), a scripted
 //! stream of crossterm events for the keyboard, a `stop` future for the signals, the real
 //! runner, worker and client against the demo server, and a wall clock the test moves

@@ -86,7 +86,9 @@ async fn driver_with(url: &str, request_timeout: Duration) -> Headless {
     .expect("client");
     let m = model_from(options_at(url));
     let mut h = Headless::new(m, client, 8);
-    h.settle(Duration::from_secs(10)).await.expect("settle");
+    h.run_until_idle(Duration::from_secs(10))
+        .await
+        .expect("settle");
     assert_eq!(h.model.queue().items().len(), 2, "listing loaded");
     h
 }
@@ -104,7 +106,9 @@ fn sel(h: &mut Headless, n: u128) {
 async fn approve(h: &mut Headless, n: u128) {
     sel(h, n);
     h.send(key('a'));
-    h.settle(Duration::from_secs(10)).await.expect("settle");
+    h.run_until_idle(Duration::from_secs(10))
+        .await
+        .expect("settle");
 }
 
 fn puts(received: &[wiremock::Request], n: u128) -> usize {
@@ -344,7 +348,9 @@ async fn unauthorised_in_the_middle_of_a_bulk_action() {
     h.send(key('*'));
     h.send(key('a'));
     h.send(key('y'));
-    h.settle(Duration::from_secs(10)).await.expect("settle");
+    h.run_until_idle(Duration::from_secs(10))
+        .await
+        .expect("settle");
     assert_eq!(
         h.model.queue().get(a).and_then(|i| i.status().cloned()),
         Some(MembershipStatus::Approved)
@@ -398,7 +404,9 @@ async fn a_ten_megabyte_answer_is_refused_not_swallowed() {
         text: Uuid::from_u128(0xc).to_string(),
         origin: club_admin::app::IdsFrom::Dialog,
     });
-    h.settle(Duration::from_secs(10)).await.expect("settle");
+    h.run_until_idle(Duration::from_secs(10))
+        .await
+        .expect("settle");
     let item = h.model.queue().get(Uuid::from_u128(0xc)).expect("row");
     assert_eq!(item.state, RowState::Failed);
     assert!(
@@ -490,7 +498,9 @@ async fn connection_refused_at_start() {
     )
     .expect("client");
     let mut h = Headless::new(model(), client, 8);
-    h.settle(Duration::from_secs(10)).await.expect("settle");
+    h.run_until_idle(Duration::from_secs(10))
+        .await
+        .expect("settle");
     assert!(matches!(h.model.connection(), Connection::Offline(_)));
     assert!(
         matches!(h.model.user(), Loadable::Failed(e) if e.contains("could not connect")),
@@ -503,7 +513,9 @@ async fn connection_refused_at_start() {
         text: Uuid::from_u128(A).to_string(),
         origin: club_admin::app::IdsFrom::Dialog,
     });
-    h.settle(Duration::from_secs(10)).await.expect("settle");
+    h.run_until_idle(Duration::from_secs(10))
+        .await
+        .expect("settle");
     let item = h.model.queue().get(Uuid::from_u128(A)).expect("kept");
     assert_eq!(item.state, RowState::Failed);
 }

@@ -40,7 +40,7 @@ impl Driver {
 
     async fn settle(&mut self) {
         self.h
-            .settle(Duration::from_secs(20))
+            .run_until_idle(Duration::from_secs(20))
             .await
             .expect("settled in time");
     }
@@ -343,7 +343,7 @@ async fn expired_session_keeps_the_queue_and_signing_in_resumes() {
     assert_eq!(approved, vec![club_admin::app::Outcome::Ok], "one line, ok");
 }
 
-/// Issue 17's fault matrix for the dashboard: mark 20, `a`, `y` against the demo server
+/// The fault matrix for the dashboard: mark 20, `a`, `y` against the demo server
 /// with every fault flag on (5xx, dropped connections, answers lost after the write), then
 /// no key at all. The dashboard settles every row by itself (re-reads with backoff): each
 /// row, the queue's counts on screen and the audit equal the server, and each request got
@@ -463,8 +463,8 @@ async fn fault_matrix_the_dashboard_settles_every_row_by_itself() {
     }
 }
 
-/// Issue 21 in the dashboard: mark 40, `a`, `y` against the demo imitating the deployed
-/// service's pool (`--pool 16`), at a ceiling of 1, 8 and 64: every write lands once.
+/// The deployed pool's stall in the dashboard: mark 40, `a`, `y` against the demo imitating the
+/// deployed service's pool (`--pool 16`), at a ceiling of 1, 8 and 64: every write lands once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_pool_never_stalls_the_dashboards_bulk_approve_at_any_ceiling() {
     for ceiling in [1, 8, 64] {

@@ -34,9 +34,11 @@ async fn decisions_typed_ahead_under_filters_never_skip_a_request_or_loop() {
     .expect("client");
     let m = model_from(options_at(&d.base_url));
     let mut h = Headless::new(m, client, 8);
-    h.settle(Duration::from_secs(10)).await.expect("start");
+    h.run_until_idle(Duration::from_secs(10))
+        .await
+        .expect("start");
     keys(&mut h, "f");
-    h.settle(Duration::from_secs(10))
+    h.run_until_idle(Duration::from_secs(10))
         .await
         .expect("raised level");
     // Sent without waiting for answers, as keys typed on a slow link arrive.
@@ -46,7 +48,7 @@ async fn decisions_typed_ahead_under_filters_never_skip_a_request_or_loop() {
         "gaaxa/club:robot\njjaaxa/ status:pending\naxa:filter หุ่นยนต์\n   ay jjV",
     );
     let before = d.calls();
-    h.settle(Duration::from_secs(20))
+    h.run_until_idle(Duration::from_secs(20))
         .await
         .expect("every call answered: no listing loop");
     let listing_calls = d.calls() - before;
@@ -58,7 +60,7 @@ async fn decisions_typed_ahead_under_filters_never_skip_a_request_or_loop() {
     // most rows it may not have been asked for yet. `G` goes to the bottom, loading it all.
     h.send(Msg::Key(Key::new(KeyCode::Esc)));
     keys(&mut h, "G");
-    h.settle(Duration::from_secs(20))
+    h.run_until_idle(Duration::from_secs(20))
         .await
         .expect("the rest of the listing loaded");
     let total = h.model.listing().total.expect("server total");

@@ -1,4 +1,4 @@
-//! Issue 17's fault matrix for the command line, in-process (issue 20 item 2): the core that
+//! The fault matrix for the command line, in-process: the core that
 //! `club-admin requests approve` runs (`ops::run::undecided`, then `ops::run::Decisions`,
 //! whose lost answers are re-read with `verdict::settle_backoff`: 1 s to 30 s) against the
 //! demo server with every fault flag, on a clock the test moves. What a run says (the

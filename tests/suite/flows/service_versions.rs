@@ -1,4 +1,4 @@
-//! The demo server imitating both deployed services (issue 13): 0.8.4 with the update route,
+//! The demo server imitating both deployed services: 0.8.4 with the update route,
 //! 0.9.0 without it; the 0.8.x role rule for teachers; joins per version. Real HTTP.
 
 use std::time::Duration;

@@ -1,6 +1,6 @@
-//! Flow tests for issue 13 against the demo server over HTTP (the real `update`, worker and
-//! client through `Headless`): both service versions and the teacher's role, a warm start,
-//! `G` over many pages, reads coming back after an outage, and twenty approvals over a link
+//! A slow link and two service versions, against the demo server over HTTP (the real `update`,
+//! worker and client through `Headless`): both service versions and the teacher's role, a warm
+//! start, `G` over many pages, reads coming back after an outage, and twenty approvals over a link
 //! with 300 ms per call.
 
 use crate::common;
@@ -38,7 +38,7 @@ async fn started(d: &DemoHandle, label: &str) -> Headless {
 }
 
 async fn settle(h: &mut Headless) {
-    h.settle(Duration::from_secs(30))
+    h.run_until_idle(Duration::from_secs(30))
         .await
         .expect("settled in time");
 }
@@ -282,7 +282,7 @@ async fn twenty_approvals_over_a_slow_link_all_land() {
         // As the event loop does: the key is applied at once; answers are applied as they
         // come, between keys, never waited for.
         h.send(key('a'));
-        let _ = h.settle(Duration::from_millis(1)).await;
+        let _ = h.run_until_idle(Duration::from_millis(1)).await;
     }
     let mut dedup = approved.clone();
     dedup.sort();

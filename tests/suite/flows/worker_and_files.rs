@@ -43,7 +43,7 @@ async fn dashboard(d: &DemoHandle, lang: Lang, hooks: Hooks, files: Files) -> He
         ..options_at(&d.base_url)
     });
     let mut h = Headless::built(Builder::new(m, client(d), 8).hooks(hooks).files(files));
-    h.settle(LIMIT).await.expect("loaded");
+    h.run_until_idle(LIMIT).await.expect("loaded");
     h
 }
 
@@ -111,7 +111,7 @@ async fn a_read_whose_task_panics_is_answered_as_failed_in_english_and_thai() {
             h.send(key(c));
         }
         h.send(code(KeyCode::Enter));
-        h.settle(LIMIT)
+        h.run_until_idle(LIMIT)
             .await
             .expect("answered, not waiting for ever");
         assert_eq!(h.model.in_flight(), 0);
@@ -137,7 +137,7 @@ async fn an_audit_file_that_cannot_be_written_is_told_in_english_and_thai() {
         let mut h = dashboard(&d, lang, Hooks::default(), files).await;
         h.send(key('a'));
         h.send(Msg::Tick(now()));
-        h.settle(LIMIT).await.expect("settled");
+        h.run_until_idle(LIMIT).await.expect("settled");
         let (_, status) = h.model.status_line().expect("a status line");
         assert!(status.contains(&words), "{lang:?}: {status}");
         assert!(

@@ -122,7 +122,7 @@ pub fn contact_refusal(lang: Lang, contact: &NewContact) -> Option<String> {
             "form-contact-invalid",
             value = format!("\"{value}\""),
             kind = kind.as_str(),
-            format = crate::ops::input::contact_format_in(lang, &kind)
+            format = crate::ops::parse::contact_format_in(lang, &kind)
         ),
     })
 }

@@ -1,13 +1,13 @@
 //! Decisions: approve, decline and delete, on the selected row or on the marked rows after
 //! one confirmation. The cursor moves on at once; an approve or decline is held for the
 //! grace period first ([`super::held`]); the row shows the decision until the server
-//! answers ([`super::verdict`]).
+//! answers ([`super::decision_answers`]).
 
 use std::collections::HashSet;
 
 use uuid::Uuid;
 
-use super::{call, fetch, held, label_of, say};
+use super::{call, held, label_of, listing, rows, say};
 use crate::app::effect::{ApiCall, Effect};
 use crate::app::model::words::{progress, status_word, verb};
 use crate::app::model::{Awaiting, BulkTask, Model, Popup, RowAction, RowState, Severity};
@@ -15,7 +15,7 @@ use crate::i18n::tr;
 
 /// Approve, decline or delete: marked rows after one confirmation; else the selected row
 /// (delete always asks).
-pub(super) fn decide(m: &mut Model, action: RowAction) -> Vec<Effect> {
+pub(super) fn on_key(m: &mut Model, action: RowAction) -> Vec<Effect> {
     if super::capability::refuse_decision(m, action) || refuse_signed_out(m, action) {
         return Vec::new();
     }
@@ -50,19 +50,7 @@ pub(super) fn decide(m: &mut Model, action: RowAction) -> Vec<Effect> {
     }
     if !item.is_actionable() && action != RowAction::Delete {
         let lang = m.lang;
-        let why = match (&item.state, item.status()) {
-            (RowState::Acting(a), _) => {
-                crate::tr!(
-                    lang,
-                    "status-why-already-acting",
-                    progress = progress(lang, *a)
-                )
-            }
-            (RowState::Deleted, _) => tr(lang, "status-why-deleted"),
-            (RowState::Gone, _) => tr(lang, "status-why-gone"),
-            (_, Some(s)) => crate::tr!(lang, "status-why-already", status = status_word(lang, s)),
-            _ => tr(lang, "status-why-cannot-change"),
-        };
+        let why = why_not_actionable(lang, item);
         let text = crate::tr!(
             lang,
             "status-cannot-act",
@@ -85,7 +73,7 @@ pub(super) fn decide(m: &mut Model, action: RowAction) -> Vec<Effect> {
             why = tr(m.lang, "status-why-not-read")
         );
         say(m, Severity::Error, &text);
-        return fetch::fetch_rows(m, &[id]);
+        return rows::fetch_rows(m, &[id]);
     }
     if action == RowAction::Delete {
         if matches!(item.state, RowState::Acting(_) | RowState::Deleted) {
@@ -114,8 +102,26 @@ pub(super) fn decide(m: &mut Model, action: RowAction) -> Vec<Effect> {
     }
     let mut fx = held::hold(m, action, vec![id]);
     advance(m);
-    fx.extend(fetch::prefetch(m));
+    fx.extend(listing::prefetch(m));
     fx
+}
+
+/// Why a row cannot take a decision now, in `lang` ("approving already", "it was deleted",
+/// "it is approved already", ...).
+fn why_not_actionable(lang: crate::i18n::Lang, item: &crate::app::model::QueueItem) -> String {
+    match (&item.state, item.status()) {
+        (RowState::Acting(a), _) => {
+            crate::tr!(
+                lang,
+                "status-why-already-acting",
+                progress = progress(lang, *a)
+            )
+        }
+        (RowState::Deleted, _) => tr(lang, "status-why-deleted"),
+        (RowState::Gone, _) => tr(lang, "status-why-gone"),
+        (_, Some(s)) => crate::tr!(lang, "status-why-already", status = status_word(lang, s)),
+        _ => tr(lang, "status-why-cannot-change"),
+    }
 }
 
 /// Refuses a decision, without a call, while no session can send it (no token, or the
@@ -166,14 +172,14 @@ pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) ->
     let (unsettled, ids): (Vec<Uuid>, Vec<Uuid>) = ids
         .into_iter()
         .partition(|id| m.unsettled.get(*id).is_some());
-    let mut fx = fetch::fetch_rows(m, &unsettled);
+    let mut fx = rows::fetch_rows(m, &unsettled);
     // Rows whose status was never read are read, not decided (the core's rule).
     let (ids, unread): (Vec<Uuid>, Vec<Uuid>) = ids.into_iter().partition(|id| {
         m.queue
             .get(*id)
             .is_none_or(|i| crate::ops::verdict::may_send(action, i.status()) || !i.is_actionable())
     });
-    fx.extend(fetch::fetch_rows(m, &unread));
+    fx.extend(rows::fetch_rows(m, &unread));
     let ids: Vec<Uuid> = ids
         .into_iter()
         .filter(|id| {
@@ -199,7 +205,7 @@ pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) ->
     if single {
         advance(m);
     }
-    fx.extend(fetch::prefetch(m));
+    fx.extend(listing::prefetch(m));
     fx
 }
 
@@ -215,7 +221,7 @@ fn reread_instead(m: &mut Model, id: Uuid, earlier: RowAction) -> Vec<Effect> {
         label = label_of(m, id)
     );
     say(m, Severity::Info, &text);
-    fetch::fetch_rows(m, &[id])
+    rows::fetch_rows(m, &[id])
 }
 
 /// Moves the cursor to the next actionable row after it (the moderator never waits).

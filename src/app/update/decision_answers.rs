@@ -6,7 +6,7 @@
 use uuid::Uuid;
 
 use super::{
-    audit, audit_entry, error_text, fetch, key_for, label_of, log, log_text, note_error, note_ok,
+    audit, audit_entry, error_text, key_for, label_of, log, log_text, note_error, note_ok, rows,
     say,
 };
 use crate::api::{ApiError, ClubRequest, MembershipStatus, UpdateRoute};
@@ -233,7 +233,7 @@ fn refused(m: &mut Model, id: Uuid, action: RowAction, e: ApiError, label: &str)
     }
     // Learn the request's true state: approved or deleted elsewhere. Never resend the write.
     if !matches!(e, ApiError::NotFound(_) | ApiError::Unauthorized { .. }) {
-        fx.extend(fetch::fetch_rows(m, &[id]));
+        fx.extend(rows::fetch_rows(m, &[id]));
     }
     fx
 }
@@ -271,7 +271,7 @@ fn lost(m: &mut Model, id: Uuid, action: RowAction, e: ApiError, label: &str) ->
         say(m, Severity::Error, &text);
     }
     m.unsettled.insert(id, action, e);
-    fx.extend(fetch::fetch_rows(m, &[id]));
+    fx.extend(rows::fetch_rows(m, &[id]));
     fx
 }
 
@@ -344,7 +344,7 @@ pub(super) fn settle_unknown(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
 /// (`Msg::Retry`).
 pub(super) fn reread_due(m: &mut Model, now: crate::api::Timestamp) -> Vec<Effect> {
     let due = m.unsettled.take_due(now);
-    fetch::fetch_rows(m, &due)
+    rows::fetch_rows(m, &due)
 }
 
 /// Re-reads every row whose write lost its answer, at once: the link came back, or a new
@@ -354,7 +354,7 @@ pub(super) fn reread_all(m: &mut Model) -> Vec<Effect> {
         return Vec::new();
     }
     let all = m.unsettled.take_all();
-    fetch::fetch_rows(m, &all)
+    rows::fetch_rows(m, &all)
 }
 
 /// A re-read could not settle the write on `id`: the row says why (the detail pane counts

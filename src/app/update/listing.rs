@@ -1,23 +1,23 @@
-//! Reading: rows near the cursor, rows by id (through the listing, 50 a call), listing
-//! pages as the moderator works down the queue, refresh; and the answers to those reads.
+//! The listing: pages of the pending requests in scope as the moderator works down the
+//! queue (and the rows just after the cursor, read ahead), `G` while pages load, refresh,
+//! the scope's rows, the first load tried again, and the answer to a listing page.
 
 use std::collections::HashSet;
 
 use uuid::Uuid;
 
-use super::{call, error_text, note_error, note_ok, read_error_text, say};
+use super::rows::{fetch_rows, fetch_unloaded, merge_row, say_decided_elsewhere};
+use super::{call, note_error, note_ok, read_error_text, say};
 use crate::api::{ApiError, ClubRequest, MembershipStatus, Page, Reply, RequestFilter, Sort};
 use crate::app::effect::{ApiCall, Effect};
 use crate::app::model::{
     Awaiting, ListScope, ListingSupport, Loadable, Model, Origin, QueueItem, RowState, Severity,
 };
-use crate::i18n::{Lang, tr};
+use crate::i18n::tr;
 
-/// Rows re-read per listing call (the `ids` filter of the listing): the deployed
-/// listing's page size limit is 100; 50 keeps each answer small on a slow link.
-pub const REREAD_CHUNK: usize = 50;
 /// Rows ahead of the cursor whose details are prefetched.
 pub const PREFETCH_AHEAD: usize = 4;
+
 /// Load the next listing page when the cursor is this close to the end.
 pub const PAGE_AHEAD: usize = 15;
 
@@ -40,74 +40,6 @@ pub(super) fn prefetch(m: &mut Model) -> Vec<Effect> {
     fx
 }
 
-/// Reads rows. Where the server lists, through the listing's `ids` filter, 50 rows a call
-/// (one round trip instead of fifty on a slow link); else one GET per row. While the first
-/// answers are still awaited at start (whether the server lists is not known yet), a long
-/// list waits, except the rows near the cursor: [`fetch_unloaded`] reads it once known.
-pub(super) fn fetch_rows(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
-    let ids: Vec<Uuid> = ids
-        .iter()
-        .copied()
-        .filter(|id| {
-            m.queue.get(*id).is_some_and(|i| {
-                !matches!(
-                    i.state,
-                    RowState::Acting(_) | RowState::Loading | RowState::Deleted
-                )
-            })
-        })
-        .collect();
-    if ids.is_empty() {
-        return Vec::new();
-    }
-    let batch = m.listing.support == ListingSupport::Available && ids.len() > 1;
-    if !batch
-        && m.listing.support == ListingSupport::Unknown
-        && matches!(m.user, Loadable::Loading)
-        && ids.len() > PREFETCH_AHEAD + 1
-    {
-        return Vec::new();
-    }
-    for id in &ids {
-        if let Some(item) = m.queue.get_mut(*id) {
-            item.state = RowState::Loading;
-        }
-    }
-    let levels = m.levels;
-    if !batch {
-        return ids
-            .into_iter()
-            .map(|id| call(m, Awaiting::Fetch(id), ApiCall::GetRequest { id, levels }))
-            .collect();
-    }
-    ids.chunks(REREAD_CHUNK)
-        .map(|chunk| {
-            let c = ApiCall::ListRequests {
-                filter: RequestFilter {
-                    ids: chunk.to_vec(),
-                    ..RequestFilter::default()
-                },
-                sort: Sort::default(),
-                page: Page::new(1, REREAD_CHUNK as u32),
-                levels,
-            };
-            call(m, Awaiting::Reread(chunk.to_vec()), c)
-        })
-        .collect()
-}
-
-/// Reads every row not read yet (once the server's listing support is known).
-pub(super) fn fetch_unloaded(m: &mut Model) -> Vec<Effect> {
-    let ids: Vec<Uuid> = m
-        .queue
-        .items()
-        .iter()
-        .filter(|i| i.state == RowState::Unloaded)
-        .map(|i| i.id)
-        .collect();
-    fetch_rows(m, &ids)
-}
-
 /// Reloads the listing from page 1 and re-reads every known row. The status line says
 /// "refreshing…" until the first answer.
 pub(super) fn refresh(m: &mut Model) -> Vec<Effect> {
@@ -123,7 +55,7 @@ pub(super) fn refresh_as(m: &mut Model, auto: bool) -> Vec<Effect> {
         m.user = Loadable::Loading;
         fx.push(call(m, Awaiting::User, ApiCall::CurrentUser));
     } else if let Loadable::Loaded(user) = &m.user
-        && m.listing.scope == ListScope::Undecided
+        && m.listing.scope == ListScope::Unknown
         && !m.calls.iter().any(|a| *a == Awaiting::StaffedClubs)
     {
         // The user was read but the scope was not decided (the staffed clubs' lookup
@@ -275,89 +207,6 @@ pub(super) fn load_page(m: &mut Model, page: u32) -> Vec<Effect> {
     vec![call(m, Awaiting::ListPage { page, generation }, c)]
 }
 
-/// Drops what no row or detail shows (club descriptions, logos, nested lists), so a queue of
-/// many thousand requests stays small.
-fn slim(mut r: ClubRequest) -> ClubRequest {
-    if let Some(c) = r.club.as_mut() {
-        c.description = None;
-        c.logo_url = None;
-        c.background_color = None;
-        c.accent_color = None;
-        c.contacts = None;
-        c.staffs = None;
-        c.members = None;
-    }
-    if let Some(s) = r.student.as_mut() {
-        s.contacts = None;
-    }
-    r
-}
-
-/// True for a row added by hand in this session that is read for the first time (and no
-/// longer counted as unread): once read, whether the filter hides it is known
-/// ([`say_if_hidden`]).
-fn first_read_by_hand(m: &mut Model, id: Uuid) -> bool {
-    m.added_unread.remove(&id) && m.queue.get(id).is_some_and(|i| i.origin == Origin::Manual)
-}
-
-/// Says so when the filter hides rows added by hand that were just read for the first time
-/// (with the key that clears the filter).
-fn say_if_hidden(m: &mut Model, ids: &[Uuid]) {
-    // Matched on what was just read (`settle` re-indexes too, after this message).
-    for id in ids {
-        if let Some(item) = m.queue.get_mut(*id) {
-            item.reindex();
-        }
-    }
-    if let Some(text) = super::ids::hidden_words(m, ids) {
-        say(m, Severity::Info, &text);
-    }
-}
-
-/// Merges what the server said of a row into it (the row keeps fields of other levels).
-/// Returns true when the row was pending here and the server now shows it decided although
-/// this dashboard neither decided it nor waits to settle its own decision: someone else
-/// decided it. Its mark is dropped (a bulk decision on it could only be refused).
-pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
-    let r = slim(r);
-    let ours = m.unsettled.get(r.id).is_some()
-        || m.calls
-            .iter()
-            .any(|a| matches!(a, Awaiting::Act(id, _) if *id == r.id));
-    let mut elsewhere = false;
-    if let Some(item) = m.queue.get_mut(r.id) {
-        let was_pending = item.status() == Some(&MembershipStatus::Pending);
-        let now = r.membership().cloned();
-        match &mut item.request {
-            Some(old) => old.merge_from(r),
-            None => item.request = Some(r),
-        }
-        if !matches!(item.state, RowState::Acting(_)) {
-            item.state = RowState::Ready;
-            if was_pending
-                && !ours
-                && let Some(s) = now.filter(|s| *s != MembershipStatus::Pending)
-            {
-                item.decided_elsewhere = Some(s);
-                item.marked = false;
-                item.fresh = false;
-                elsewhere = true;
-            }
-        }
-        item.read_error = None;
-    }
-    elsewhere
-}
-
-/// Says how many rows a read showed decided by someone else ([`merge_row`]), once per
-/// answer; the marks on them are gone.
-fn say_decided_elsewhere(m: &mut Model, n: usize) {
-    if n > 0 {
-        let text = crate::tr!(m.lang, "status-decided-elsewhere", n = n);
-        say(m, Severity::Info, &text);
-    }
-}
-
 /// A listing call failed: a 404 means the server has no listing (api-notes.md: fall back to
 /// request ids); anything else is reported with `what`.
 pub(super) fn listing_failed(m: &mut Model, e: &ApiError, what: &str) -> Vec<Effect> {
@@ -463,7 +312,7 @@ pub(super) fn on_list_page(
     }
     m.listing.reload_pages = None;
     say_loaded(m, first_load);
-    super::paging::honour_bottom(m);
+    honour_bottom(m);
     fx.extend(prefetch(m));
     fx
 }
@@ -501,115 +350,33 @@ fn say_loaded(m: &mut Model, first_load: bool) {
     }
 }
 
-/// Rows read by id through the listing arrived; ids the server did not list are gone.
-pub(super) fn on_reread(
-    m: &mut Model,
-    ids: Vec<Uuid>,
-    res: Result<Reply<Vec<ClubRequest>>, ApiError>,
-) -> Vec<Effect> {
-    match res {
-        Ok(reply) => {
-            note_ok(m, &reply.api_version);
-            let found: HashSet<Uuid> = reply.data.iter().map(|r| r.id).collect();
-            let mut first = Vec::new();
-            let mut elsewhere = 0;
-            for r in reply.data {
-                if first_read_by_hand(m, r.id) {
-                    first.push(r.id);
-                }
-                if merge_row(m, r) {
-                    elsewhere += 1;
-                }
-            }
-            say_decided_elsewhere(m, elsewhere);
-            say_if_hidden(m, &first);
-            for id in ids.into_iter().filter(|id| !found.contains(id)) {
-                if let Some(item) = m.queue.get_mut(id)
-                    && item.state == RowState::Loading
-                {
-                    item.state = RowState::Gone;
-                    item.read_error = Some(tr(m.lang, "error-row-gone-elsewhere"));
-                    item.marked = false;
-                }
-            }
-            let speaks = m.refresh_speaks();
-            m.activities.refresh_auto = false;
-            if m.activities.refreshing.take().is_some() && speaks {
-                let text = tr(m.lang, "status-refreshed");
-                say(m, Severity::Success, &text);
-            }
-        }
-        Err(e) => {
-            note_error(m, &e);
-            let text = read_error_text(m, &e);
-            for id in &ids {
-                if let Some(item) = m.queue.get_mut(*id)
-                    && item.state == RowState::Loading
-                {
-                    item.state = if item.request.is_some() {
-                        RowState::Ready
-                    } else {
-                        RowState::Failed
-                    };
-                    item.read_error = Some(text.clone());
-                }
-            }
-            m.activities.refreshing = None;
-            let text = crate::tr!(
-                m.lang,
-                "status-refresh-failed",
-                error = error_text(m.lang, &e)
-            );
-            say(m, Severity::Error, &text);
-        }
-    }
-    Vec::new()
-}
-
-/// One row read by id arrived.
-pub(super) fn on_fetch(
-    m: &mut Model,
-    id: Uuid,
-    res: Result<Reply<ClubRequest>, ApiError>,
-) -> Vec<Effect> {
-    match res {
-        Ok(reply) => {
-            note_ok(m, &reply.api_version);
-            let first = first_read_by_hand(m, reply.data.id);
-            if merge_row(m, reply.data) {
-                say_decided_elsewhere(m, 1);
-            }
-            if first {
-                say_if_hidden(m, &[id]);
-            }
-        }
-        Err(e) => {
-            note_error(m, &e);
-            let text = read_error_text(m, &e);
-            if let Some(item) = m.queue.get_mut(id) {
-                if !matches!(item.state, RowState::Acting(_)) {
-                    item.state = match (&e, item.request.is_some()) {
-                        (ApiError::NotFound(_), _) => RowState::Gone,
-                        (_, true) => RowState::Ready,
-                        (_, false) => RowState::Failed,
-                    };
-                }
-                item.read_error = Some(match &e {
-                    ApiError::NotFound(_) => not_found_text(m.lang, item.request.is_some()),
-                    _ => text,
-                });
-            }
-        }
-    }
-    Vec::new()
-}
-
-/// Why a row the server does not know is shown as it is: a row read before was deleted
-/// elsewhere; one never read was never there (a mistyped or foreign id).
-fn not_found_text(lang: Lang, was_read: bool) -> String {
-    if was_read {
-        tr(lang, "error-row-deleted-since-read")
+/// `G` was pressed (the cursor is on the last row loaded): with more pages to come, remember
+/// the row it selected.
+pub(super) fn want_bottom(m: &mut Model) {
+    m.listing.bottom_wanted = if m.listing.has_more || m.listing.loading {
+        m.queue.selected().map(|i| i.id)
     } else {
-        tr(lang, "error-row-not-found")
+        None
+    };
+}
+
+/// A page arrived: while the cursor is still where `G` left it, it moves on to the last row
+/// (the prefetch after it then asks for the next page); the wish ends when nothing more is to
+/// come, or when the cursor was moved meanwhile.
+pub(super) fn honour_bottom(m: &mut Model) {
+    let Some(wanted) = m.listing.bottom_wanted else {
+        return;
+    };
+    if m.queue.selected().map(|i| i.id) != Some(wanted) {
+        m.listing.bottom_wanted = None;
+        return;
     }
+    if let Some(last) = m.queue.visible().len().checked_sub(1) {
+        m.queue.set_cursor(last);
+    }
+    m.listing.bottom_wanted = if m.listing.has_more {
+        m.queue.selected().map(|i| i.id)
+    } else {
+        None
+    };
 }
