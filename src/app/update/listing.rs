@@ -329,6 +329,7 @@ fn say_loaded(m: &mut Model, first_load: bool) {
         return;
     }
     let speaks = m.refresh_speaks();
+    let auto = m.activities.refresh_auto;
     let refreshed = m.activities.refreshing.take().is_some() && speaks;
     m.activities.refresh_auto = false;
     let current = m.notice.as_ref();
@@ -336,7 +337,9 @@ fn say_loaded(m: &mut Model, first_load: bool) {
     // no longer stands: the queue is here (the activity log keeps the failure).
     let nothing_said =
         current.is_none_or(|n| first_load && n.severity == Severity::Error && !n.start_warning);
-    let update_count = current.is_some_and(|n| n.about_listing);
+    // The count said earlier follows the pages loaded, but never from the automatic refresh
+    // nor over a held decision's countdown (a lower message never replaces a higher one).
+    let update_count = current.is_some_and(|n| n.about_listing) && !auto && m.held.is_empty();
     if refreshed || (first_load && nothing_said) || update_count {
         let n = listed_pending(m);
         let text = match m.listing.total {

@@ -23,7 +23,12 @@ fn pending(n: u128, created: chrono::DateTime<chrono::Utc>) -> ClubRequest {
 
 /// A signed-in admin whose whole listing (three pending requests) is loaded at [`now`].
 fn listed(lang: Lang) -> Model {
-    let mut m = model_from(options_in(lang));
+    listed_from(options_in(lang))
+}
+
+/// [`listed`], started with `o`.
+fn listed_from(o: club_admin::app::ModelOptions) -> Model {
+    let mut m = model_from(o);
     let fx = club_admin::app::start(&mut m);
     for probe in api_ids(&fx, |c| *c == ApiCall::ProbeUpdateRoute) {
         let _ = answer(
@@ -247,5 +252,26 @@ fn the_window_title_carries_the_pending_count() {
         // Nothing changed: no title again.
         let fx = update(&mut m, key('j'));
         assert!(!fx.iter().any(|e| matches!(e, Effect::Title(_))));
+    }
+}
+
+/// The automatic refresh never replaces a held decision's countdown on the status line,
+/// even where the count of loaded requests stood before it.
+#[test]
+fn the_automatic_refresh_leaves_the_undo_countdown_in_place() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = listed_from(club_admin::app::ModelOptions {
+            decision_delay: std::time::Duration::from_secs(5),
+            ..options_in(lang)
+        });
+        // The first load said "3 pending requests loaded"; `a` holds a decision for 5 s.
+        let _ = update(&mut m, key('a'));
+        assert_eq!(m.held().len(), 1);
+        let countdown = status(&m);
+        assert!(!countdown.is_empty());
+        let fx = update(&mut m, Msg::AutoRefresh);
+        let page: Vec<ClubRequest> = (1..=3).map(|n| pending(n, now())).collect();
+        answer_reads(&mut m, &fx, &page, &page);
+        assert_eq!(status(&m), countdown, "the countdown stays");
     }
 }
