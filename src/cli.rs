@@ -113,6 +113,10 @@ pub struct DashboardArgs {
     /// Capture the mouse (off by default: keeps the terminal's own selection working).
     #[arg(long)]
     pub mouse: bool,
+    /// When the automatic refresh brings new requests, also ring the terminal's bell (`bell`)
+    /// or send a desktop notice (`osc9`) [default: off, or `notify` in the config].
+    #[arg(long, value_name = "HOW", value_parser = ["off", "bell", "osc9"])]
+    pub notify: Option<String>,
     /// Refresh the queue every N seconds without a key (default 30; 0 turns it off; at
     /// least 5): new requests and decisions made elsewhere show within that time.
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
@@ -145,6 +149,7 @@ impl ConnArgs {
         };
         if let Some(d) = dashboard {
             f.mouse = d.mouse;
+            f.notify = d.notify.clone();
             f.auto_refresh = d.auto_refresh;
             f.lang = d.lang.clone();
             f.decision_delay = d.decision_delay;

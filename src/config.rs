@@ -49,6 +49,8 @@ pub struct Flags {
     pub host_budget: Option<usize>,
     /// `--mouse` (dashboard).
     pub mouse: bool,
+    /// `--notify`: `off`, `bell` or `osc9` (dashboard).
+    pub notify: Option<String>,
     /// `--auto-refresh`, seconds (dashboard).
     pub auto_refresh: Option<u64>,
     /// `--lang`: `th` or `en` (dashboard).
@@ -62,6 +64,38 @@ pub struct Flags {
 /// few calls a minute (the loaded listing pages and the loaded rows, 50 a call), and the
 /// refresh says nothing unless it found something.
 pub const DEFAULT_AUTO_REFRESH_SECS: u64 = 30;
+
+/// How the dashboard announces new requests that the automatic refresh brought, beyond the
+/// status line and the `+` on their rows (opt-in: a bell in a school's computer room is
+/// unwelcome).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum NewRequestNotice {
+    /// Nothing more (the default).
+    #[default]
+    Off,
+    /// The terminal's bell (BEL).
+    Bell,
+    /// A desktop notice through the terminal (OSC 9: iTerm2, kitty, WezTerm, Windows
+    /// Terminal, foot; others ignore it).
+    Osc9,
+}
+
+impl NewRequestNotice {
+    /// Reads `off`, `bell` or `osc9` (`None`: off).
+    ///
+    /// Errors: any other word, naming the three.
+    pub fn parse(text: Option<&str>) -> Result<NewRequestNotice, String> {
+        match text.map(|t| t.trim().to_ascii_lowercase()).as_deref() {
+            None | Some("off") => Ok(NewRequestNotice::Off),
+            Some("bell") => Ok(NewRequestNotice::Bell),
+            Some("osc9") => Ok(NewRequestNotice::Osc9),
+            Some(other) => Err(format!(
+                "notify must be off, bell or osc9, not {:?}",
+                crate::text::clean(other, 20)
+            )),
+        }
+    }
+}
 
 /// A key binding value: one key or a list.
 #[derive(Debug, Clone, Deserialize)]
@@ -103,6 +137,9 @@ pub struct FileConfig {
     pub read_only: Option<bool>,
     /// Capture the mouse.
     pub mouse: Option<bool>,
+    /// When the automatic refresh brings new requests: `"off"` (the default), `"bell"`
+    /// (the terminal's bell) or `"osc9"` (a desktop notice, OSC 9).
+    pub notify: Option<String>,
     /// Tick "save the token" in the sign-in pop-up by default (default false: shared
     /// school computers).
     pub save_token: Option<bool>,
@@ -140,6 +177,8 @@ pub struct Settings {
     pub read_only: bool,
     /// Mouse capture.
     pub mouse: bool,
+    /// How new requests are announced beyond the status line.
+    pub notify: NewRequestNotice,
     /// Save pasted tokens by default.
     pub save_token: bool,
     /// Where a pasted token is saved.
@@ -513,6 +552,7 @@ pub fn resolve(
         page_size,
         read_only: flags.read_only || file.read_only.unwrap_or(false),
         mouse: flags.mouse || file.mouse.unwrap_or(false),
+        notify: NewRequestNotice::parse(flags.notify.as_deref().or(file.notify.as_deref()))?,
         // Off unless asked: on a shared school computer a saved token signs in the next
         // person at the desk.
         save_token: file.save_token.unwrap_or(false),

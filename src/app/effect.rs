@@ -144,6 +144,14 @@ pub enum Effect {
     Copy(String),
     /// Turn mouse capture on or off.
     SetMouse(bool),
+    /// Announce new requests beyond the status line: the terminal's bell, or a desktop
+    /// notice with this text (OSC 9) when `osc9` (`--notify`).
+    Notify {
+        /// A desktop notice (OSC 9) rather than the bell.
+        osc9: bool,
+        /// What it says ("club-admin: 2 new requests").
+        text: String,
+    },
     /// Tell the other sessions of the same server (`serve-ssh`) what this one did to
     /// requests; nothing to do for a dashboard alone. (Applied decisions are told from the
     /// audit lines themselves: [`super::msg::Told::from_audit`].)

@@ -190,6 +190,7 @@ pub fn model_options(
         page_size: settings.page_size,
         now: chrono::Utc::now(),
         mouse: settings.mouse,
+        notify: settings.notify,
         save_token: settings.save_token,
         can_save_token: settings.token_path.is_some(),
         server_key: Some(server_key),

@@ -42,6 +42,9 @@ pub trait Screen {
     fn copy(&mut self, text: &str);
     /// Sets the terminal's title (OSC 2). Nothing to do without a terminal.
     fn set_title(&mut self, _title: &str) {}
+    /// Writes `bytes` as they are (the bell, an OSC 9 notice). Nothing to do without a
+    /// terminal.
+    fn raw(&mut self, _bytes: &[u8]) {}
     /// Gives the terminal back and stops the program until `fg` (SIGTSTP), then takes the
     /// terminal again and redraws it whole. Nothing to do without a terminal.
     fn suspend(&mut self) {}
@@ -85,6 +88,11 @@ impl RemoteTerminal {
             crossterm::clipboard::CopyToClipboard::to_clipboard_from(text.as_bytes())
         );
         (self.0)(bytes)
+    }
+
+    /// Writes `bytes` as they are (the bell, an OSC 9 notice).
+    pub fn raw(&self, bytes: &[u8]) {
+        (self.0)(bytes.to_vec())
     }
 
     /// Sets the terminal's title (OSC 2).
@@ -249,6 +257,19 @@ impl Runner {
                     Some(r) => r.set_title(&t),
                     None => screen.set_title(&t),
                 },
+                Effect::Notify { osc9, text } => {
+                    let bytes = if osc9 {
+                        // Control characters out of the notice (it is the terminal's input).
+                        let clean: String = text.chars().filter(|c| !c.is_control()).collect();
+                        format!("\x1b]9;{clean}\x07").into_bytes()
+                    } else {
+                        b"\x07".to_vec()
+                    };
+                    match &self.remote {
+                        Some(r) => r.raw(&bytes),
+                        None => screen.raw(&bytes),
+                    }
+                }
                 Effect::Tell(told) => {
                     if let Some(tell) = &self.tell {
                         told.into_iter().for_each(|t| tell(t));

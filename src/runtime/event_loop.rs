@@ -117,6 +117,14 @@ impl<B: Backend> Screen for TermScreen<'_, B> {
         }
     }
 
+    fn raw(&mut self, bytes: &[u8]) {
+        if self.real {
+            let mut o = io::stdout();
+            let _ = o.write_all(bytes);
+            let _ = o.flush();
+        }
+    }
+
     fn set_title(&mut self, title: &str) {
         if self.real {
             let mut o = io::stdout();

@@ -441,3 +441,4 @@ others-someone = someone else
 others-holding = { $by } is about to { $verb } it in another session (held, not sent yet)
 status-heard-decided = { $label }: { $status } by { $by } (another session)
 status-heard-decided-unmarked = { $label }: { $status } by { $by } (another session); no longer marked
+status-copied-address = sign-in address copied: { $url }

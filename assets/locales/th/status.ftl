@@ -342,3 +342,4 @@ others-someone = ผู้อื่น
 others-holding = { $by } กำลังจะ{ $verb }ในอีกเซสชันหนึ่ง (พักไว้ ยังไม่ได้ส่ง)
 status-heard-decided = { $label }: { $status }โดย { $by } (อีกเซสชันหนึ่ง)
 status-heard-decided-unmarked = { $label }: { $status }โดย { $by } (อีกเซสชันหนึ่ง) เลิกเลือกแล้ว
+status-copied-address = คัดลอกที่อยู่เข้าสู่ระบบแล้ว: { $url }

@@ -128,6 +128,8 @@ pub struct ModelOptions {
     pub now: Timestamp,
     /// Mouse capture on at start.
     pub mouse: bool,
+    /// How new requests are announced beyond the status line.
+    pub notify: crate::config::NewRequestNotice,
     /// Save a pasted token by default.
     pub save_token: bool,
     /// There is a token file a pasted token can be saved to.
@@ -160,6 +162,7 @@ impl ModelOptions {
             page_size: 50,
             now: chrono::Utc::now(),
             mouse: false,
+            notify: crate::config::NewRequestNotice::Off,
             save_token: false,
             can_save_token: false,
             server_key: None,
@@ -324,6 +327,10 @@ pub struct Model {
     pub(crate) busy_since: Option<Timestamp>,
     /// The terminal title last asked for ([`crate::app::Effect::Title`]).
     pub(crate) title: Option<String>,
+    /// How new requests are announced beyond the status line ([`ModelOptions::notify`]).
+    pub(crate) notify: crate::config::NewRequestNotice,
+    /// New requests to announce ([`crate::app::Effect::Notify`]), with their text.
+    pub(crate) notify_due: Option<String>,
 }
 
 impl Model {
@@ -361,6 +368,8 @@ impl Model {
             detail_open: false,
             page_size: o.page_size.clamp(1, 100),
             mouse: o.mouse,
+            notify: o.notify,
+            notify_due: None,
             save_token: o.save_token && o.can_save_token,
             can_save_token: o.can_save_token,
             lang: o.lang,

@@ -38,6 +38,9 @@ pub enum PopupOp {
     Toggle,
     /// Sign-in: turn saving the token on or off.
     ToggleSave,
+    /// Sign-in: copy the sign-in address to the clipboard (OSC 52, over SSH too): a phone
+    /// user opens it in the phone's browser.
+    CopyAddress,
     /// New contact: move focus between the type picker and the value.
     NextField,
     /// New contact: previous contact type.
@@ -254,6 +257,13 @@ const SIGN_IN_CLOSE: PopupKey = pk(
     "popup-help-close-no-sign-in",
     PopupOp::Close,
 );
+const SIGN_IN_COPY: PopupKey = pk(
+    &[Key::ctrl('y')],
+    "Ctrl-Y",
+    "popup-hint-copy-address",
+    "popup-help-copy-address",
+    PopupOp::CopyAddress,
+);
 const SIGN_IN_KEYS: &[PopupKey] = &[
     SIGN_IN_SUBMIT,
     pk(
@@ -263,9 +273,10 @@ const SIGN_IN_KEYS: &[PopupKey] = &[
         "popup-help-toggle-save",
         PopupOp::ToggleSave,
     ),
+    SIGN_IN_COPY,
     SIGN_IN_CLOSE,
 ];
-const SIGN_IN_KEYS_NO_SAVE: &[PopupKey] = &[SIGN_IN_SUBMIT, SIGN_IN_CLOSE];
+const SIGN_IN_KEYS_NO_SAVE: &[PopupKey] = &[SIGN_IN_SUBMIT, SIGN_IN_COPY, SIGN_IN_CLOSE];
 const COMMAND_KEYS: &[PopupKey] = &[
     pk(
         &[ENTER],

@@ -322,6 +322,9 @@ pub(super) fn on_list_page(
 fn say_loaded(m: &mut Model, first_load: bool) {
     if m.listing.fresh > 0 {
         let text = crate::tr!(m.lang, "status-new-requests", n = m.listing.fresh);
+        if m.notify != crate::config::NewRequestNotice::Off {
+            m.notify_due = Some(text.clone());
+        }
         m.listing.fresh = 0;
         m.activities.refreshing = None;
         m.activities.refresh_auto = false;

@@ -85,6 +85,12 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
     if let Some(title) = title_change(m) {
         fx.push(Effect::Title(title));
     }
+    if let Some(text) = m.notify_due.take() {
+        fx.push(Effect::Notify {
+            osc9: m.notify == crate::config::NewRequestNotice::Osc9,
+            text: format!("club-admin: {text}"),
+        });
+    }
     fx
 }
 

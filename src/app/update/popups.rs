@@ -95,6 +95,12 @@ fn apply(m: &mut Model, op: PopupOp) -> Vec<Effect> {
             *save = !*save && *can_save;
             *error = None;
         }
+        (PopupOp::CopyAddress, Popup::SignIn { .. }) => {
+            let url = m.sign_in_url.clone();
+            let text = crate::tr!(m.lang, "status-copied-address", url = url.as_str());
+            say(m, Severity::Info, &text);
+            return vec![Effect::Copy(url)];
+        }
         (PopupOp::NextField, Popup::AddContact { on_value, .. }) => *on_value = !*on_value,
         (PopupOp::PrevKind, Popup::AddContact { kind, .. }) => {
             let n = Popup::contact_types().len();

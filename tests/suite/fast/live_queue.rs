@@ -275,3 +275,50 @@ fn the_automatic_refresh_leaves_the_undo_countdown_in_place() {
         assert_eq!(status(&m), countdown, "the countdown stays");
     }
 }
+
+/// With `--notify bell` (or `osc9`), new requests the automatic refresh brings also ring
+/// the terminal's bell (or send a desktop notice); off by default.
+#[test]
+fn new_requests_ring_the_bell_only_when_asked() {
+    use club_admin::config::NewRequestNotice;
+    for (notify, want) in [
+        (NewRequestNotice::Off, None),
+        (NewRequestNotice::Bell, Some(false)),
+        (NewRequestNotice::Osc9, Some(true)),
+    ] {
+        let mut m = listed_from(club_admin::app::ModelOptions {
+            notify,
+            ..options_in(Lang::English)
+        });
+        let _ = update(&mut m, Msg::Tick(now() + chrono::Duration::seconds(30)));
+        let fx = update(&mut m, Msg::AutoRefresh);
+        let mut page: Vec<ClubRequest> = (1..=3).map(|n| pending(n, now())).collect();
+        page.push(pending(4, now() + chrono::Duration::seconds(10)));
+        let mut got = None;
+        for (rid, c) in calls(&fx) {
+            if let ApiCall::ListRequests { filter, .. } = c {
+                let data: Vec<ClubRequest> = if filter.ids.is_empty() {
+                    page.clone()
+                } else {
+                    page.iter()
+                        .filter(|r| filter.ids.contains(&r.id))
+                        .cloned()
+                        .collect()
+                };
+                let fx = answer(
+                    &mut m,
+                    rid,
+                    ApiAnswer::Listing(Ok(listing_reply(data, None, 4))),
+                );
+                for e in fx {
+                    if let Effect::Notify { osc9, text } = e {
+                        assert!(text.contains("1 new request"), "{text}");
+                        got = Some(osc9);
+                    }
+                }
+            }
+        }
+        assert_eq!(got, want, "{notify:?}");
+    }
+    assert!(NewRequestNotice::parse(Some("beep")).is_err());
+}

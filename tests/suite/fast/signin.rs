@@ -737,3 +737,34 @@ fn signed_out_the_hints_offer_sign_in_not_decisions() {
         assert!(bar.contains(&format!("a {approve}")), "{bar}");
     }
 }
+
+/// In the sign-in pop-up, Ctrl-Y copies the sign-in address (OSC 52: over SSH it reaches the
+/// moderator's own terminal, a phone's clipboard), and types nothing into the field.
+#[test]
+fn ctrl_y_copies_the_sign_in_address() {
+    for lang in Lang::ALL {
+        let mut m = model_from(ModelOptions {
+            has_token: false,
+            ..options_in(lang)
+        });
+        update(&mut m, key('S'));
+        assert!(matches!(m.popup(), Some(Popup::SignIn { .. })));
+        let fx = update(&mut m, ctrl('y'));
+        let copied: Vec<&String> = fx
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Copy(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(copied, vec!["http://127.0.0.1:9/auth/oauth/init"]);
+        match m.popup() {
+            Some(Popup::SignIn { input, .. }) => assert_eq!(input.value(), ""),
+            other => panic!("{other:?}"),
+        }
+        for (w, h) in [(45, 30), (80, 24), (120, 40)] {
+            let s = screen(&m, w, h);
+            assert!(s.contains("Ctrl-Y"), "{w}x{h}:\n{s}");
+        }
+    }
+}
