@@ -181,7 +181,9 @@ fn main() -> Result<(), String> {
     println!(
         "{dashboards} dashboards x {each} approvals (a, y on marked rows, --concurrency 64) against the demo with --pool 16, a fourth client reading /auth/user every 100 ms\n"
     );
-    println!("| run | time | approved | written twice | worst read | most in flight at the server |");
+    println!(
+        "| run | time | approved | written twice | worst read | most in flight at the server |"
+    );
     println!("| --- | ---: | ---: | ---: | ---: | ---: |");
     let one = rt.block_on(once(1, n, true))?;
     row(&format!("1 dashboard, all {n}"), n, &one);

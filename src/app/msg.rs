@@ -33,17 +33,21 @@ pub enum Heard {
 }
 
 impl Told {
-    /// What an audit line tells the other sessions: `ok` or `already` is the decision
-    /// applied; `undone`, `failed`, `conflict` or `unknown` ends a decision that was held or
-    /// sent without changing the request (a contact's line tells nothing).
+    /// What an audit line tells the other sessions: `ok` is the decision applied by this
+    /// session's write; `already` (someone else's write applied it: this session only learnt
+    /// it), `undone`, `failed`, `conflict` or `unknown` end a decision that was held or sent
+    /// without this session changing the request (a contact's line tells nothing). So one
+    /// write is told applied once, by the session whose write it was.
     pub fn from_audit(e: &AuditEntry) -> Option<Told> {
         use crate::ops::audit::Outcome;
         let action = crate::ops::RowAction::from_verb(&e.action)?;
         let heard = match e.outcome {
-            Outcome::Ok | Outcome::Already => Heard::Decided(action),
-            Outcome::Undone | Outcome::Failed | Outcome::Conflict | Outcome::Unknown => {
-                Heard::Released
-            }
+            Outcome::Ok => Heard::Decided(action),
+            Outcome::Already
+            | Outcome::Undone
+            | Outcome::Failed
+            | Outcome::Conflict
+            | Outcome::Unknown => Heard::Released,
         };
         Some(Told {
             id: e.target,

@@ -1013,3 +1013,99 @@ fn two_sessions_share_one_truth_without_a_key() {
     );
     assert!(!audit.contains("\"outcome\":\"failed\""), "{audit}");
 }
+
+/// Two moderators bulk-approve the same club's requests at once over `serve-ssh`, with
+/// answers lost after the write on the way (the demo's fault flag): every request ends
+/// approved, each is written at most twice (once per moderator, the second refused), and
+/// neither audit says `failed` for what the other did.
+#[test]
+fn two_sessions_bulk_approving_one_queue_at_once_never_call_the_others_work_failed() {
+    let t = Setup::new();
+    let keys = format!("{}{}", t.alice.public, t.mallory.public);
+    std::fs::write(t.dir.path().join("authorized_keys"), keys).expect("write");
+    t.demo.set_faults(club_admin::demo::Faults {
+        drop_after_write_rate: 0.2,
+        ..club_admin::demo::Faults::default()
+    });
+    let server = t.serve(t.options(), 0);
+    let a_user = t.demo.moderator().clone();
+    let b_user = t.demo.user("moderator2").expect("moderator2").clone();
+    let mut a = ssh(server.port(), &t.alice, &[], &[], 40, 120);
+    let mut b = ssh(server.port(), &t.mallory, &[], &[], 40, 120);
+    sign_in_to_robotics(&mut a, &a_user.token, "ton.jaidee@");
+    sign_in_to_robotics(&mut b, &b_user.token, "por.purichaya@");
+    let robotics: Vec<uuid::Uuid> = {
+        let theirs = t.demo.pending_for("moderator2");
+        t.demo
+            .pending_for("moderator")
+            .into_iter()
+            .filter(|id| theirs.contains(id))
+            .collect()
+    };
+    // Both mark every Robotics request and approve, at once.
+    for s in [&mut a, &mut b] {
+        s.send(b"*");
+    }
+    for s in [&mut a, &mut b] {
+        s.wait_for("every Robotics request marked", |x| x.contains(" marked "));
+        s.send(b"a");
+    }
+    for s in [&mut a, &mut b] {
+        s.wait_for("the confirmation", |x| x.contains("┌ Approve"));
+    }
+    for s in [&mut a, &mut b] {
+        s.send(b"y");
+    }
+    let deadline = std::time::Instant::now() + GUARD;
+    while std::time::Instant::now() < deadline
+        && robotics
+            .iter()
+            .any(|id| t.demo.request_status(*id) != Some(MembershipStatus::Approved))
+    {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for id in &robotics {
+        assert_eq!(t.demo.request_status(*id), Some(MembershipStatus::Approved));
+    }
+    // Let the lost answers' re-reads settle: every session's decision on every request has
+    // its final line (ok, already, failed or conflict), not only `unknown`.
+    let settled = |audit: &str| {
+        let lines: Vec<serde_json::Value> = audit
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        robotics.iter().all(|id| {
+            let id = id.to_string();
+            let mine = |user: &str| {
+                lines
+                    .iter()
+                    .filter(|l| l["target"] == id.as_str() && l["user"] == user)
+                    .collect::<Vec<_>>()
+            };
+            [&a_user.email, &b_user.email].iter().all(|u| {
+                let l = mine(u);
+                l.is_empty() || l.iter().any(|x| x["outcome"] != "unknown")
+            })
+        })
+    };
+    let deadline = std::time::Instant::now() + GUARD;
+    while std::time::Instant::now() < deadline && !settled(&t.audit()) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let audit = t.audit();
+    assert!(!audit.contains("\"outcome\":\"failed\""), "{audit}");
+    let writes = crate::common::writes_per_request(&t.demo, 0);
+    assert!(writes.values().all(|n| *n <= 2), "{writes:?}");
+    // One write applied each request, and one session's audit claims it: never both.
+    for id in &robotics {
+        let s = id.to_string();
+        let oks = audit
+            .lines()
+            .filter(|l| l.contains(&s) && l.contains("\"outcome\":\"ok\""))
+            .count();
+        assert_eq!(oks, 1, "{s}: {audit}");
+    }
+    for s in [&mut a, &mut b] {
+        s.send(b"q");
+    }
+}
