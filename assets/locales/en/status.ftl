@@ -442,3 +442,5 @@ others-holding = { $by } is about to { $verb } it in another session (held, not 
 status-heard-decided = { $label }: { $status } by { $by } (another session)
 status-heard-decided-unmarked = { $label }: { $status } by { $by } (another session); no longer marked
 status-copied-address = sign-in address copied: { $url }
+status-already-same-by = { $label }: already { $status } by { $by } (nothing to do)
+status-already-conflict-by = { $label }: conflict: { $by } already { $status } it; your { $action } was not applied

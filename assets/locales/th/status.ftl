@@ -343,3 +343,5 @@ others-holding = { $by } กำลังจะ{ $verb }ในอีกเซส�
 status-heard-decided = { $label }: { $status }โดย { $by } (อีกเซสชันหนึ่ง)
 status-heard-decided-unmarked = { $label }: { $status }โดย { $by } (อีกเซสชันหนึ่ง) เลิกเลือกแล้ว
 status-copied-address = คัดลอกที่อยู่เข้าสู่ระบบแล้ว: { $url }
+status-already-same-by = { $label }: { $status }โดย { $by } แล้ว (ไม่ต้องทำอะไร)
+status-already-conflict-by = { $label }: ขัดกัน: { $by } { $status }ไปแล้ว การ{ $action }ของคุณจึงไม่มีผล

@@ -169,17 +169,25 @@ fn already(
             )
         });
     }
-    let (key, severity) = if conflict {
-        ("status-already-conflict", Severity::Error)
-    } else {
-        ("status-already-same", Severity::Success)
+    // Who, where another session of this server told it (serve-ssh).
+    let by = m
+        .queue
+        .get(id)
+        .and_then(|i| i.decided_by.as_ref())
+        .and_then(|(by, _)| by.clone());
+    let (key, severity) = match (conflict, by.is_some()) {
+        (true, false) => ("status-already-conflict", Severity::Error),
+        (true, true) => ("status-already-conflict-by", Severity::Error),
+        (false, false) => ("status-already-same", Severity::Success),
+        (false, true) => ("status-already-same-by", Severity::Success),
     };
     let text = tr!(
         lang,
         key,
         label = label,
         status = word.as_str(),
-        action = verb(lang, action)
+        action = verb(lang, action),
+        by = by.unwrap_or_default()
     );
     push_log(m, action, id, label, outcome, &text);
     if m.activities.bulk.is_none() {

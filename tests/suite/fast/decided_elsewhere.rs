@@ -323,3 +323,31 @@ fn a_lost_answer_is_not_claimed_when_another_session_decided_it_first() {
     }
     assert_eq!(lines, vec![(target, Outcome::Already)]);
 }
+
+/// Refused as already approved, where another session had told who approved it: the
+/// status line names that moderator.
+#[test]
+fn already_approved_names_the_other_session_s_moderator() {
+    use club_admin::app::{Heard, Msg, RowAction, Told};
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = model_with_lang(rows(), lang);
+        let fx = update(&mut m, key('a'));
+        let (rid, target) = puts(&fx)[0];
+        let _ = update(
+            &mut m,
+            Msg::Heard(Told {
+                id: target,
+                heard: Heard::Decided(RowAction::Approve),
+                by: Some("s1@school.example.ac.th".into()),
+                at: now(),
+            }),
+        );
+        let fx = answer(&mut m, rid, ApiAnswer::Updated(Err(already("approved"))));
+        assert_eq!(audits(&fx), vec![(target, Outcome::Already)]);
+        assert!(
+            status(&m).contains("s1@school.example.ac.th"),
+            "{}",
+            status(&m)
+        );
+    }
+}
