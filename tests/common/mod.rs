@@ -644,3 +644,39 @@ pub fn answer(m: &mut Model, request_id: u64, answer: ApiAnswer) -> Vec<Effect> 
 pub fn status(m: &Model) -> String {
     m.status_text().unwrap_or_default()
 }
+
+/// Runs the real binary's `requests approve [extra] -` as the demo account `label`, `ids` on
+/// its standard input, its state and config in `state`, the host budget's files in
+/// `budget_dir`; returns the exit code (output dropped).
+pub async fn approve_piped(
+    d: &club_admin::demo::DemoHandle,
+    label: &str,
+    ids: &[Uuid],
+    extra: &[&str],
+    state: &std::path::Path,
+    budget_dir: &std::path::Path,
+) -> i32 {
+    use tokio::io::AsyncWriteExt;
+    let u = d.user(label).expect("demo account");
+    let mut child = tokio::process::Command::new(CLUB_ADMIN)
+        .args(["requests", "approve"])
+        .args(extra)
+        .arg("-")
+        .env("CLUB_ADMIN_BASE_URL", &d.base_url)
+        .env("CLUB_ADMIN_API_KEY", &u.api_key)
+        .env("CLUB_ADMIN_TOKEN", &u.token)
+        .env("CLUB_ADMIN_BUDGET_DIR", budget_dir)
+        .env("XDG_STATE_HOME", state)
+        .env("XDG_CONFIG_HOME", state)
+        .env_remove("CLUB_ADMIN_LOG")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn club-admin");
+    let text: String = ids.iter().map(|id| format!("{id}\n")).collect();
+    let mut pipe = child.stdin.take().expect("stdin");
+    pipe.write_all(text.as_bytes()).await.expect("write stdin");
+    drop(pipe);
+    child.wait().await.expect("wait").code().unwrap_or(-1)
+}

@@ -81,24 +81,12 @@ pub(super) fn on_key(m: &mut Model, action: RowAction) -> Vec<Effect> {
             say(m, Severity::Error, &text);
             return Vec::new();
         }
-        m.popup = Some(Popup::Confirm {
-            action,
-            ids: vec![id],
-            hidden: 0,
-            on_confirm: false,
-        });
-        return Vec::new();
+        return ask_first(m, action, id);
     }
     if item.held_elsewhere.is_some() {
         // Another session holds a decision on it in its grace period: ask first (the
         // confirmation says who, and what).
-        m.popup = Some(Popup::Confirm {
-            action,
-            ids: vec![id],
-            hidden: 0,
-            on_confirm: false,
-        });
-        return Vec::new();
+        return ask_first(m, action, id);
     }
     let mut fx = held::hold(m, action, vec![id]);
     advance(m);
@@ -122,6 +110,17 @@ fn why_not_actionable(lang: crate::i18n::Lang, item: &crate::app::model::QueueIt
         (_, Some(s)) => crate::tr!(lang, "status-why-already", status = status_word(lang, s)),
         _ => tr(lang, "status-why-cannot-change"),
     }
+}
+
+/// Opens the confirmation of `action` on the one request `id` (focus on Cancel).
+fn ask_first(m: &mut Model, action: RowAction, id: Uuid) -> Vec<Effect> {
+    m.popup = Some(Popup::Confirm {
+        action,
+        ids: vec![id],
+        hidden: 0,
+        on_confirm: false,
+    });
+    Vec::new()
 }
 
 /// Refuses a decision, without a call, while no session can send it (no token, or the

@@ -5,46 +5,19 @@
 //! run that does not end.
 
 use std::path::Path;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use club_admin::api::MembershipStatus;
 use club_admin::demo::{self, DemoHandle, DemoOptions};
-use tokio::io::AsyncWriteExt;
 use uuid::Uuid;
 
 /// Runs `requests approve --concurrency 64 -` on `ids` with the budget `budget` kept in
 /// `dir`; returns the exit code.
 async fn approve(d: &DemoHandle, ids: &[Uuid], budget: usize, dir: &Path) -> i32 {
-    let u = d.moderator();
     let state = tempfile::tempdir().expect("tempdir");
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_club-admin"))
-        .args([
-            "requests",
-            "approve",
-            "--concurrency",
-            "64",
-            "--host-budget",
-        ])
-        .arg(budget.to_string())
-        .arg("-")
-        .env("CLUB_ADMIN_BASE_URL", &d.base_url)
-        .env("CLUB_ADMIN_API_KEY", &u.api_key)
-        .env("CLUB_ADMIN_TOKEN", &u.token)
-        .env("CLUB_ADMIN_BUDGET_DIR", dir)
-        .env("XDG_STATE_HOME", state.path())
-        .env("XDG_CONFIG_HOME", state.path())
-        .env_remove("CLUB_ADMIN_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn club-admin");
-    let text: String = ids.iter().map(|id| format!("{id}\n")).collect();
-    let mut pipe = child.stdin.take().expect("stdin");
-    pipe.write_all(text.as_bytes()).await.expect("write stdin");
-    drop(pipe);
-    child.wait().await.expect("wait").code().unwrap_or(-1)
+    let budget = budget.to_string();
+    let extra = ["--concurrency", "64", "--host-budget", budget.as_str()];
+    crate::common::approve_piped(d, "moderator", ids, &extra, state.path(), dir).await
 }
 
 fn approved_once(d: &DemoHandle, ids: &[Uuid]) {

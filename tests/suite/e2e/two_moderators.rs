@@ -3,36 +3,14 @@
 //! the real binary started together. Every request is approved once; what the
 //! other approved first is `already`, never `failed`, in the audit and the exit code.
 
-use std::process::Stdio;
-
 use club_admin::api::MembershipStatus;
 use club_admin::app::AuditEntry;
 use club_admin::demo::{self, DemoHandle, DemoOptions};
-use tokio::io::AsyncWriteExt;
 use uuid::Uuid;
 
 /// `requests approve -` on `ids` as the account `label`, its state in `state`; the exit code.
 async fn approve(d: &DemoHandle, label: &str, ids: &[Uuid], state: &std::path::Path) -> i32 {
-    let u = d.user(label).expect("demo account");
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_club-admin"))
-        .args(["requests", "approve", "-"])
-        .env("CLUB_ADMIN_BASE_URL", &d.base_url)
-        .env("CLUB_ADMIN_API_KEY", &u.api_key)
-        .env("CLUB_ADMIN_TOKEN", &u.token)
-        .env("CLUB_ADMIN_BUDGET_DIR", state.join("budget"))
-        .env("XDG_STATE_HOME", state)
-        .env("XDG_CONFIG_HOME", state)
-        .env_remove("CLUB_ADMIN_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn club-admin");
-    let text: String = ids.iter().map(|id| format!("{id}\n")).collect();
-    let mut pipe = child.stdin.take().expect("stdin");
-    pipe.write_all(text.as_bytes()).await.expect("write stdin");
-    drop(pipe);
-    child.wait().await.expect("wait").code().unwrap_or(-1)
+    crate::common::approve_piped(d, label, ids, &[], state, &state.join("budget")).await
 }
 
 fn audit(state: &std::path::Path) -> Vec<AuditEntry> {
