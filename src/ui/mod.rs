@@ -219,10 +219,9 @@ fn too_small(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
         min_height = MIN_SIZE.1
     );
     let keys = i18n::tr(m.lang, "empty-terminal-too-small-keys");
-    let mut texts = vec![
-        (msg, theme.bold()),
-        (keys, ratatui::style::Style::default()),
-    ];
+    // The status line before the keys: a held decision's countdown (and `z undo`) or the
+    // key just ignored is what a small window must not cut.
+    let mut texts = vec![(msg, theme.bold())];
     if let Some((severity, said)) = m.status_line() {
         let style = match severity {
             Severity::Error => theme.error(),
@@ -231,6 +230,7 @@ fn too_small(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
         };
         texts.push((said, style));
     }
+    texts.push((keys, ratatui::style::Style::default()));
     // Wrapped by words, and a Thai run (no spaces) only where a line may break: never after
     // a leading vowel or inside a SARA AM (`text::wrap`).
     let lines: Vec<Line> = texts

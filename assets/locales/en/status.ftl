@@ -444,3 +444,7 @@ status-heard-decided-unmarked = { $label }: { $status } by { $by } (another sess
 status-copied-address = sign-in address copied: { $url }
 status-already-same-by = { $label }: already { $status } by { $by } (nothing to do)
 status-already-conflict-by = { $label }: conflict: { $by } already { $status } it; your { $action } was not applied
+status-decided-elsewhere-plain = { $n ->
+    [one] 1 request was
+   *[other] { $n } requests were
+} decided by someone else meanwhile

@@ -345,3 +345,4 @@ status-heard-decided-unmarked = { $label }: { $status }โดย { $by } (อี
 status-copied-address = คัดลอกที่อยู่เข้าสู่ระบบแล้ว: { $url }
 status-already-same-by = { $label }: { $status }โดย { $by } แล้ว (ไม่ต้องทำอะไร)
 status-already-conflict-by = { $label }: ขัดกัน: { $by } { $status }ไปแล้ว การ{ $action }ของคุณจึงไม่มีผล
+status-decided-elsewhere-plain = มีผู้อื่นตัดสินคำขอ { $n } รายการไปแล้วระหว่างนี้

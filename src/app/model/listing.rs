@@ -93,6 +93,11 @@ pub struct Listing {
     pub previous_load: Option<Timestamp>,
     /// New requests a refresh found and has not said yet.
     pub fresh: usize,
+    /// Marks dropped from rows a read showed decided elsewhere, not said yet.
+    pub unmarked: usize,
+    /// Another account signed in and its scope is not decided yet: the scope's correction
+    /// says nothing (it is not "your clubs changed since the last start").
+    pub new_account: bool,
     /// Bumped on every refresh; answers from older generations are dropped.
     pub generation: u64,
     /// Why the last listing call failed (cleared by the next page that arrives): an empty

@@ -120,15 +120,18 @@ impl Model {
                 key = key
             );
         }
+        // While a pop-up asks what happens to the held decisions, no countdown: nothing is
+        // sent until the moderator answers it.
+        let asking = matches!(self.popup, Some(Popup::QuitHeld | Popup::ResumeHeld));
+        // "approving …, waiting for your answer" while asked.
+        let seconds = if asking { 0 } else { d.seconds_left(self.now) };
         let mut text = crate::tr!(
             self.lang,
             "status-held",
             action = d.action.verb(),
             what = what,
-            seconds = d.seconds_left(self.now)
+            seconds = seconds
         );
-        // Not while a pop-up asks about the held decisions: `z` does nothing there.
-        let asking = matches!(self.popup, Some(Popup::QuitHeld | Popup::ResumeHeld));
         if let Some(k) = self
             .keymap
             .key_for(Scope::Queue, crate::app::keymap::Action::Undo)

@@ -238,6 +238,7 @@ fn on_token_check(
 fn new_account(m: &mut Model) {
     m.capabilities = crate::app::model::Capabilities::default();
     m.listing.provisional = true;
+    m.listing.new_account = true;
     m.listing.generation += 1;
     m.listing.loading = false;
     m.listing.has_more = false;

@@ -52,9 +52,13 @@ pub(super) fn learn(m: &mut Model, route: UpdateRoute) {
         Some(text) if changed || !m.capabilities.notice_given => {
             m.capabilities.notice_given = true;
             let text = crate::text::clean(&text, 300);
-            let warning = crate::i18n::tr(m.lang, "log-detail-warning");
+            let warning = crate::i18n::tr(m.lang, "log-what-warning");
             log(m, "capability", None, text.clone(), Err(warning));
             say(m, Severity::Error, &text);
+            // The first listing does not replace it on the status line.
+            if let Some(n) = m.notice.as_mut() {
+                n.start_warning = true;
+            }
         }
         Some(_) => {}
         None => m.capabilities.notice_given = false,

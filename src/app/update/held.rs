@@ -72,6 +72,10 @@ pub(super) fn tell_not_sent(m: &mut Model) {
     if n > 0 {
         let text = crate::tr!(m.lang, "status-held-other-account", n = n);
         say(m, Severity::Error, &text);
+        // The new account's first listing does not replace it on the status line.
+        if let Some(notice) = m.notice.as_mut() {
+            notice.start_warning = true;
+        }
     }
 }
 

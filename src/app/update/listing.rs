@@ -343,7 +343,10 @@ fn say_loaded(m: &mut Model, first_load: bool) {
     // The count said earlier follows the pages loaded, but never from the automatic refresh
     // nor over a held decision's countdown (a lower message never replaces a higher one).
     let update_count = current.is_some_and(|n| n.about_listing) && !auto && m.held.is_empty();
-    if refreshed || (first_load && nothing_said) || update_count {
+    // A warning kept for the first load (a readable token file, another account's held
+    // decisions not sent) stays readable when the listing arrives.
+    let pinned = first_load && current.is_some_and(|n| n.start_warning);
+    if !pinned && (refreshed || (first_load && nothing_said) || update_count) {
         let n = listed_pending(m);
         let text = match m.listing.total {
             Some(t) => crate::tr!(m.lang, "status-loaded-of", n = n, total = t),

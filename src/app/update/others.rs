@@ -62,10 +62,12 @@ pub(super) fn heard(m: &mut Model, t: Told) -> Vec<Effect> {
                 "status-heard-decided"
             };
             let text = crate::tr!(lang, key, label = label, status = done, by = by);
-            if m.activities.bulk.is_none() && m.held.is_empty() {
+            let selected = m.queue.selected().is_some_and(|i| i.id == t.id);
+            if (had_mark || selected) && m.activities.bulk.is_none() && m.held.is_empty() {
                 say(m, Severity::Info, &text);
             } else {
-                // A bulk progress or an undo countdown stays on the status line.
+                // Not the row the moderator is on, or a bulk progress, a bulk's summary or
+                // an undo countdown stands on the status line: the log has it.
                 super::log_notice(m, &text, Severity::Info);
             }
         }

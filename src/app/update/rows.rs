@@ -148,7 +148,10 @@ pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
                 && let Some(s) = now.filter(|s| *s != MembershipStatus::Pending)
             {
                 item.decided_elsewhere = Some(s);
-                item.marked = false;
+                if item.marked {
+                    item.marked = false;
+                    m.listing.unmarked += 1;
+                }
                 item.fresh = false;
                 elsewhere = true;
             }
@@ -161,9 +164,20 @@ pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
 /// Says how many rows a read showed decided by someone else ([`merge_row`]), once per
 /// answer; the marks on them are gone.
 pub(super) fn say_decided_elsewhere(m: &mut Model, n: usize) {
-    if n > 0 {
-        let text = crate::tr!(m.lang, "status-decided-elsewhere", n = n);
+    let unmarked = std::mem::take(&mut m.listing.unmarked);
+    if n == 0 {
+        return;
+    }
+    let text = if unmarked > 0 {
+        crate::tr!(m.lang, "status-decided-elsewhere", n = n)
+    } else {
+        crate::tr!(m.lang, "status-decided-elsewhere-plain", n = n)
+    };
+    if m.held.is_empty() && m.activities.bulk.is_none() {
         say(m, Severity::Info, &text);
+    } else {
+        // An undo countdown or a bulk action's progress stays on the status line.
+        super::log_notice(m, &text, Severity::Info);
     }
 }
 

@@ -102,6 +102,11 @@ fn correct(m: &mut Model, scope: &ListScope) {
         i.origin != Origin::Listing || matches!(i.state, RowState::Acting(_)) || in_scope(i)
     });
     let dropped = before - m.queue.len();
+    if std::mem::take(&mut m.listing.new_account) {
+        // Another account signed in: its listing replaced the last one's whole, and the
+        // status line says what became of the last account's held decisions.
+        return;
+    }
     let text = if dropped > 0 {
         crate::tr!(m.lang, "status-clubs-changed-dropped", n = dropped)
     } else {

@@ -322,3 +322,34 @@ fn new_requests_ring_the_bell_only_when_asked() {
     }
     assert!(NewRequestNotice::parse(Some("beep")).is_err());
 }
+
+/// A row the automatic refresh finds decided elsewhere is said plainly when it had no mark,
+/// and never over a held decision's countdown (the log has it then).
+#[test]
+fn decided_elsewhere_never_replaces_the_countdown_and_speaks_of_marks_only_when_dropped() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = listed(lang);
+        let fx = update(&mut m, Msg::AutoRefresh);
+        let mut rows: Vec<ClubRequest> = (1..=3).map(|n| pending(n, now())).collect();
+        rows[2].membership_status = Some(MembershipStatus::Approved);
+        let page: Vec<ClubRequest> = rows[..2].to_vec();
+        answer_reads(&mut m, &fx, &page, &rows);
+        assert_eq!(
+            status(&m),
+            club_admin::tr!(lang, "status-decided-elsewhere-plain", n = 1usize),
+            "no mark was dropped"
+        );
+
+        let mut m = listed_from(club_admin::app::ModelOptions {
+            decision_delay: std::time::Duration::from_secs(5),
+            ..options_in(lang)
+        });
+        let _ = update(&mut m, key('a'));
+        let countdown = status(&m);
+        let logged = m.log().entries().len();
+        let fx = update(&mut m, Msg::AutoRefresh);
+        answer_reads(&mut m, &fx, &page, &rows);
+        assert_eq!(status(&m), countdown, "the countdown stays");
+        assert!(m.log().entries().len() > logged, "the log has it");
+    }
+}

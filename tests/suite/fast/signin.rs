@@ -247,6 +247,16 @@ fn another_accounts_sign_in_takes_its_scope_at_once_and_sends_nothing_held_befor
             ApiAnswer::Listing(Ok(listing_reply(robotics, None, 2))),
         );
         assert_eq!(m.queue().len(), 2);
+        // The new listing's count does not replace what was said of the held decision.
+        let said = status(&m);
+        assert!(
+            said.contains(&pick(
+                lang,
+                "ไม่ส่งการตัดสินที่พักไว้ของบัญชีก่อน 1",
+                "the held decision of the last one not sent"
+            )),
+            "{said}"
+        );
         for (w, h) in [(80, 24), (120, 40)] {
             let s = screen(&m, w, h);
             assert!(
