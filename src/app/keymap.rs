@@ -197,6 +197,9 @@ pub struct Offered {
     /// student only their own request, [`crate::ops::permit::may_delete`]): without it,
     /// delete is left out of the hints and the help.
     pub delete: bool,
+    /// No session (no token, or the server said it is over): the sign-in key leads the
+    /// hints.
+    pub signed_out: bool,
 }
 
 impl Offered {
@@ -328,15 +331,21 @@ impl Keymap {
     /// The actions in the hint bar of `scope` with their first key, in order, without what
     /// is not `offered`: for a view that names them in the reader's language.
     pub fn hint_actions(&self, scope: Scope, offered: Offered) -> Vec<(String, Action)> {
-        self.bindings
+        let sign_in = self
+            .bindings
+            .iter()
+            .filter(|b| offered.signed_out && b.action == Action::SignIn && !b.hint)
+            .filter_map(|b| b.keys.first().map(|k| (k.to_string(), b.action)));
+        let hinted = self
+            .bindings
             .iter()
             .filter(|b| b.hint && (b.scope == scope || b.scope == Scope::Global))
             .filter(|b| offered.offers(b.action))
             .filter(|b| offered.club_shown || b.action != Action::NewContact)
             // Marking serves only decisions: `--read-only` leaves it out of the hints.
             .filter(|b| !offered.read_only || b.action != Action::Mark)
-            .filter_map(|b| b.keys.first().map(|k| (k.to_string(), b.action)))
-            .collect()
+            .filter_map(|b| b.keys.first().map(|k| (k.to_string(), b.action)));
+        sign_in.chain(hinted).collect()
     }
 
     /// Help rows `(scope, keys, action name, description)` in help order, without what is

@@ -411,6 +411,7 @@ impl Model {
             decisions: session && self.capabilities.decisions_allowed(),
             club_shown: matches!(self.club.club, Loadable::Loaded(_)),
             delete: session && self.may_delete(self.queue.selected()),
+            signed_out: !session,
         }
     }
 

@@ -569,6 +569,7 @@ fn the_help_never_wraps_an_action_name_to_the_left_edge() {
             decisions: true,
             delete: true,
             club_shown: true,
+            signed_out: false,
         })
         .into_iter()
         .map(|(_, _, name, _)| name)

@@ -738,9 +738,14 @@ fn signed_out_the_hints_offer_sign_in_not_decisions() {
             has_token: false,
             ..options_in(lang)
         });
+        let sign_in = club_admin::i18n::tr(lang, "action-sign_in");
         for w in [80, 120] {
             let bar = hint_bar(&signed_out, w);
             assert!(!bar.contains(&format!("a {approve}")), "{w}: {bar}");
+            assert!(
+                bar.starts_with("S "),
+                "{w}: the sign-in first: {bar} ({sign_in})"
+            );
         }
         let signed_in = model_with_lang(sample_rows(), lang);
         let bar = hint_bar(&signed_in, 120);
