@@ -119,4 +119,6 @@ pub struct Notice {
     /// It says a key was ignored on a screen too small to show the queue: it follows the
     /// window's size, and goes when the queue is drawn again.
     pub too_small: bool,
+    /// It says a row is being read (`Enter`): it goes when that read answers.
+    pub reading: Option<uuid::Uuid>,
 }

@@ -488,12 +488,16 @@ fn open_selected(m: &mut Model) -> Vec<Effect> {
                 }
                 let label = super::label_of(m, id);
                 let fx = rows::fetch_rows(m, &[id]);
-                let text = if fx.is_empty() {
-                    crate::tr!(m.lang, "status-busy-row", label = label)
-                } else {
+                let reading = !fx.is_empty();
+                let text = if reading {
                     crate::tr!(m.lang, "status-reading-row", label = label)
+                } else {
+                    crate::tr!(m.lang, "status-busy-row", label = label)
                 };
                 say(m, Severity::Info, &text);
+                if reading && let Some(n) = m.notice.as_mut() {
+                    n.reading = Some(id);
+                }
                 fx
             }
             None => Vec::new(),

@@ -332,6 +332,7 @@ fn say(m: &mut Model, severity: Severity, text: &str) {
         about_listing: false,
         start_warning: false,
         too_small: false,
+        reading: None,
     });
 }
 

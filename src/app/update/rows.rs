@@ -181,12 +181,27 @@ pub(super) fn say_decided_elsewhere(m: &mut Model, n: usize) {
     }
 }
 
+/// A read of `ids` answered: a status line saying one of them is being read (`Enter`) goes
+/// (the row shows what was read; a failure says its own words).
+fn read_said(m: &mut Model, ids: &[Uuid]) {
+    if m.notice
+        .as_ref()
+        .and_then(|n| n.reading)
+        .is_some_and(|id| ids.contains(&id))
+    {
+        m.notice = None;
+    }
+}
+
 /// Rows read by id through the listing arrived; ids the server did not list are gone.
 pub(super) fn on_reread(
     m: &mut Model,
     ids: Vec<Uuid>,
     res: Result<Reply<Vec<ClubRequest>>, ApiError>,
 ) -> Vec<Effect> {
+    if res.is_ok() {
+        read_said(m, &ids);
+    }
     match res {
         Ok(reply) => {
             note_ok(m, &reply.api_version);
@@ -252,6 +267,9 @@ pub(super) fn on_fetch(
     id: Uuid,
     res: Result<Reply<ClubRequest>, ApiError>,
 ) -> Vec<Effect> {
+    if res.is_ok() {
+        read_said(m, &[id]);
+    }
     match res {
         Ok(reply) => {
             note_ok(m, &reply.api_version);

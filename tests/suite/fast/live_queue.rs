@@ -353,3 +353,37 @@ fn decided_elsewhere_never_replaces_the_countdown_and_speaks_of_marks_only_when_
         assert!(m.log().entries().len() > logged, "the log has it");
     }
 }
+
+/// `Enter` says the row is being read; once the read answers, that goes from the status
+/// line (the row shows what was read).
+#[test]
+fn reading_a_row_is_said_until_its_read_answers() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = listed(lang);
+        let fx = update(
+            &mut m,
+            Msg::Key(club_admin::app::Key::new(club_admin::app::KeyCode::Enter)),
+        );
+        let reading = status(&m);
+        assert!(!reading.is_empty());
+        let page: Vec<ClubRequest> = (1..=3).map(|n| pending(n, now())).collect();
+        for (rid, c) in calls(&fx) {
+            let a = match c {
+                ApiCall::GetRequest { id, .. } => ApiAnswer::Request(Ok(reply(
+                    page.iter().find(|r| r.id == id).cloned().expect("row"),
+                ))),
+                ApiCall::ListRequests { filter, .. } => ApiAnswer::Listing(Ok(listing_reply(
+                    page.iter()
+                        .filter(|r| filter.ids.contains(&r.id))
+                        .cloned()
+                        .collect(),
+                    None,
+                    1,
+                ))),
+                _ => continue,
+            };
+            let _ = answer(&mut m, rid, a);
+        }
+        assert_ne!(status(&m), reading, "the 'reading' line went");
+    }
+}
