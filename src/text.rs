@@ -484,6 +484,20 @@ pub fn clean(text: &str, max: usize) -> String {
     fit_safe_width(&sanitize(bounded), max)
 }
 
+/// `text` made safe as a part of a file name: every character but ASCII letters, digits,
+/// `.` and `-` becomes `_` (no path separator, no control character).
+pub fn file_name_part(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
 /// Cuts `text` to at most `max` chars (for messages and logs), ending with `…` when cut,
 /// then makes it [`for_terminal`] (which may add a few chars).
 pub fn truncate_chars(text: &str, max: usize) -> String {

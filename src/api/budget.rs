@@ -147,18 +147,8 @@ pub fn server_key(base_url: &str) -> String {
         ),
         Err(_) => (base_url.to_owned(), 0),
     };
-    let host: String = host
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(100)
-        .collect();
-    format!("{host}_{port}")
+    let host: String = host.chars().take(100).collect();
+    format!("{}_{port}", crate::text::file_name_part(&host))
 }
 
 impl HostBudget {

@@ -100,17 +100,7 @@ pub async fn demo(demo: DemoStart, flags: &Flags, start: StartIds) -> Result<(),
 /// A file name for this server's saved queue: the base URL with everything but letters,
 /// digits, dots and dashes replaced.
 pub fn queue_file_name(base_url: &str) -> String {
-    let s: String = base_url
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    format!("queue-{s}.json")
+    format!("queue-{}.json", crate::text::file_name_part(base_url))
 }
 
 /// `club-admin serve-demo`: runs the demo server until a stop signal, after printing its

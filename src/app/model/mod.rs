@@ -325,8 +325,8 @@ pub struct Model {
     pub(crate) link: Link,
     /// Since when calls have been in flight without a break (set at the first tick).
     pub(crate) busy_since: Option<Timestamp>,
-    /// The terminal title last asked for ([`crate::app::Effect::Title`]).
-    pub(crate) title: Option<String>,
+    /// The pending count the terminal title last said ([`crate::app::Effect::Title`]).
+    pub(crate) title: Option<u64>,
     /// How new requests are announced beyond the status line ([`ModelOptions::notify`]).
     pub(crate) notify: crate::config::NewRequestNotice,
     /// New requests to announce ([`crate::app::Effect::Notify`]), with their text.

@@ -93,13 +93,7 @@ fn confirmed(
     answer: Option<ClubRequest>,
     label: &str,
 ) -> Vec<Effect> {
-    let was_listed_pending = m.queue.get(id).is_some_and(|i| {
-        i.origin == Origin::Listing && i.status() == Some(&MembershipStatus::Pending)
-    });
-    if was_listed_pending && let Some(t) = m.listing.total.as_mut() {
-        // The server's pending count shrinks with each confirmed decision.
-        *t = t.saturating_sub(1);
-    }
+    super::count_decided(m, id);
     if let Some(item) = m.queue.get_mut(id) {
         item.error = None;
         item.read_error = None;
@@ -145,12 +139,7 @@ fn already(
 ) -> (Vec<Effect>, Counted) {
     let lang = m.lang;
     let (outcome, english) = crate::ops::audit::already_line(action, &status);
-    let was_listed_pending = m.queue.get(id).is_some_and(|i| {
-        i.origin == Origin::Listing && i.status() == Some(&MembershipStatus::Pending)
-    });
-    if was_listed_pending && let Some(t) = m.listing.total.as_mut() {
-        *t = t.saturating_sub(1);
-    }
+    super::count_decided(m, id);
     let word = status_word(lang, &status);
     let conflict = outcome == Outcome::Conflict;
     if let Some(item) = m.queue.get_mut(id) {

@@ -103,12 +103,13 @@ fn title_change(m: &mut Model) -> Option<String> {
         .listing
         .total
         .unwrap_or_else(|| m.queue.stats().pending as u64);
-    let title = crate::tr!(m.lang, "title-pending", n = pending);
-    if m.title.as_deref() == Some(title.as_str()) {
+    // Compared as a count: the title is formatted only when it changes (this runs after
+    // every message, ticks included).
+    if m.title == Some(pending) {
         return None;
     }
-    m.title = Some(title.clone());
-    Some(title)
+    m.title = Some(pending);
+    Some(crate::tr!(m.lang, "title-pending", n = pending))
 }
 
 /// Keeps when calls began to be in flight without a break (on the first tick after, which
@@ -337,6 +338,29 @@ fn say(m: &mut Model, severity: Severity, text: &str) {
 }
 
 /// A status-line message in the log: an error as failed, anything else as ok.
+/// Says `text` unless a decision's undo countdown or a bulk action's progress stands on the
+/// status line (a lower message never replaces them): then the activity log has it.
+fn say_unless_busy(m: &mut Model, severity: Severity, text: &str) {
+    if m.held.is_empty() && m.activities.bulk.is_none() {
+        say(m, severity, text);
+    } else {
+        log_notice(m, text, severity);
+    }
+}
+
+/// The server's count of pending requests shrinks by one when a request it listed pending
+/// here is decided, by this dashboard or elsewhere. Called before the row takes its new
+/// status.
+fn count_decided(m: &mut Model, id: Uuid) {
+    let listed_pending = m.queue.get(id).is_some_and(|i| {
+        i.origin == super::model::Origin::Listing
+            && i.status() == Some(&crate::api::MembershipStatus::Pending)
+    });
+    if listed_pending && let Some(t) = m.listing.total.as_mut() {
+        *t = t.saturating_sub(1);
+    }
+}
+
 fn log_notice(m: &mut Model, text: &str, severity: Severity) {
     let (what, result) = match severity {
         Severity::Error => ("error", Err(String::new())),

@@ -3,11 +3,9 @@
 //! another session's grace period is shown on its row (and `a`/`x` on it asks first), and a
 //! mark on a request decided elsewhere is dropped with a message.
 
-use super::say;
-use crate::api::MembershipStatus;
 use crate::app::effect::Effect;
 use crate::app::model::words::status_word;
-use crate::app::model::{Model, Origin, RowAction, RowState, Severity};
+use crate::app::model::{Model, RowAction, RowState, Severity};
 use crate::app::msg::{Heard, Told};
 
 /// Applies what another session told.
@@ -23,56 +21,62 @@ pub(super) fn heard(m: &mut Model, t: Told) -> Vec<Effect> {
             // This dashboard's own decision on it, held or on its way, goes on: the server
             // answers it (`already` or a conflict), as it would without this word; who
             // decided first is kept, so a lost answer re-read as decided is not claimed.
-            if matches!(item.state, RowState::Acting(_)) || m.unsettled.get(t.id).is_some() {
+            let ours = matches!(item.state, RowState::Acting(_));
+            if ours || m.unsettled.get(t.id).is_some() {
                 if let Some(item) = m.queue.get_mut(t.id) {
                     item.decided_by = Some((t.by, t.at));
                 }
                 return Vec::new();
             }
-            let was_listed_pending =
-                item.origin == Origin::Listing && item.status() == Some(&MembershipStatus::Pending);
-            let had_mark = item.marked;
-            item.marked = false;
-            item.fresh = false;
-            item.decided_by = Some((t.by.clone(), t.at));
-            match action.status() {
-                Some(status) => {
-                    if let Some(r) = item.request.as_mut() {
-                        r.membership_status = Some(status.clone());
-                    }
-                    item.decided_elsewhere = Some(status);
-                }
-                None => item.state = RowState::Deleted,
-            }
-            item.reindex();
-            if was_listed_pending && let Some(total) = m.listing.total.as_mut() {
-                *total = total.saturating_sub(1);
-            }
-            let label = super::label_of(m, t.id);
-            let lang = m.lang;
-            let done = match action.status() {
-                Some(s) => status_word(lang, &s),
-                None => crate::app::model::words::past(lang, RowAction::Delete),
-            };
-            let by =
-                t.by.unwrap_or_else(|| crate::i18n::tr(lang, "others-someone"));
-            let key = if had_mark {
-                "status-heard-decided-unmarked"
-            } else {
-                "status-heard-decided"
-            };
-            let text = crate::tr!(lang, key, label = label, status = done, by = by);
-            let selected = m.queue.selected().is_some_and(|i| i.id == t.id);
-            if (had_mark || selected) && m.activities.bulk.is_none() && m.held.is_empty() {
-                say(m, Severity::Info, &text);
-            } else {
-                // Not the row the moderator is on, or a bulk progress, a bulk's summary or
-                // an undo countdown stands on the status line: the log has it.
-                super::log_notice(m, &text, Severity::Info);
-            }
+            decided(m, t, action);
         }
     }
     Vec::new()
+}
+
+/// A decision another session's write applied: the row takes its status (its mark goes),
+/// the server's pending count shrinks, and the status line says by whom when it is the
+/// moderator's row ([`super::say_unless_busy`]).
+fn decided(m: &mut Model, t: Told, action: RowAction) {
+    super::count_decided(m, t.id);
+    let Some(item) = m.queue.get_mut(t.id) else {
+        return;
+    };
+    let had_mark = item.marked;
+    item.marked = false;
+    item.fresh = false;
+    item.decided_by = Some((t.by.clone(), t.at));
+    match action.status() {
+        Some(status) => {
+            if let Some(r) = item.request.as_mut() {
+                r.membership_status = Some(status.clone());
+            }
+            item.decided_elsewhere = Some(status);
+        }
+        None => item.state = RowState::Deleted,
+    }
+    item.reindex();
+    let label = super::label_of(m, t.id);
+    let lang = m.lang;
+    let done = match action.status() {
+        Some(s) => status_word(lang, &s),
+        None => crate::app::model::words::past(lang, RowAction::Delete),
+    };
+    let by =
+        t.by.unwrap_or_else(|| crate::i18n::tr(lang, "others-someone"));
+    let key = if had_mark {
+        "status-heard-decided-unmarked"
+    } else {
+        "status-heard-decided"
+    };
+    let text = crate::tr!(lang, key, label = label, status = done, by = by);
+    let selected = m.queue.selected().is_some_and(|i| i.id == t.id);
+    if had_mark || selected {
+        super::say_unless_busy(m, Severity::Info, &text);
+    } else {
+        // Not the row the moderator is on: the log has it.
+        super::log_notice(m, &text, Severity::Info);
+    }
 }
 
 /// The decisions `ids` held here, told to the other sessions (their rows show them).

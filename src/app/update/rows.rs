@@ -173,12 +173,7 @@ pub(super) fn say_decided_elsewhere(m: &mut Model, n: usize) {
     } else {
         crate::tr!(m.lang, "status-decided-elsewhere-plain", n = n)
     };
-    if m.held.is_empty() && m.activities.bulk.is_none() {
-        say(m, Severity::Info, &text);
-    } else {
-        // An undo countdown or a bulk action's progress stays on the status line.
-        super::log_notice(m, &text, Severity::Info);
-    }
+    super::say_unless_busy(m, Severity::Info, &text);
 }
 
 /// A read of `ids` answered: a status line saying one of them is being read (`Enter`) goes
