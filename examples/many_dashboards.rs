@@ -15,8 +15,9 @@
 //! Run: `cargo run --release --example many_dashboards -- [DASHBOARDS] [EACH]` (defaults 3,
 //! 500).
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+#[path = "shared/reader.rs"]
+mod reader;
+
 use std::time::{Duration, Instant};
 
 use club_admin::api::budget::BudgetOptions;
@@ -109,17 +110,7 @@ async fn once(dashboards: usize, each: usize, budget: bool) -> Result<Figure, St
     }
     let reader = ApiClient::new(&d.base_url, creds.clone(), ClientOptions::default())
         .map_err(|e| e.to_string())?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let worst = Arc::new(AtomicU64::new(0));
-    let (stop2, worst2) = (stop.clone(), worst.clone());
-    let reads = tokio::spawn(async move {
-        while !stop2.load(Ordering::Relaxed) {
-            let t = Instant::now();
-            let _ = reader.current_user().await;
-            worst2.fetch_max(t.elapsed().as_millis() as u64, Ordering::Relaxed);
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    });
+    let reader = reader::Reader::start(reader);
     let before = d.mutations().len();
     let started = Instant::now();
     for h in hs.iter_mut() {
@@ -138,8 +129,7 @@ async fn once(dashboards: usize, each: usize, budget: bool) -> Result<Figure, St
         r?;
     }
     let took = started.elapsed();
-    stop.store(true, Ordering::Relaxed);
-    let _ = reads.await;
+    let worst_read = reader.stop().await;
     let approved = ids
         .iter()
         .filter(|id| d.request_status(**id) == Some(MembershipStatus::Approved))
@@ -152,7 +142,7 @@ async fn once(dashboards: usize, each: usize, budget: bool) -> Result<Figure, St
         took,
         approved,
         twice: writes.values().filter(|n| **n > 1).count(),
-        worst_read: Duration::from_millis(worst.load(Ordering::Relaxed)),
+        worst_read,
         peak: d.peak_in_flight(),
     })
 }

@@ -18,10 +18,11 @@
 //! `--host-budget` is passed only to a binary that has it (`HARNESS_NO_BUDGET_FLAG=1` for
 //! one that does not).
 
+#[path = "shared/reader.rs"]
+mod reader;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use club_admin::api::{ApiClient, ClientOptions, Credentials, MembershipStatus};
@@ -67,17 +68,7 @@ async fn once(procs: usize, each: usize, budget: Option<usize>) -> Result<Figure
         },
     )
     .map_err(|e| e.to_string())?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let worst = Arc::new(AtomicU64::new(0));
-    let (stop2, worst2) = (stop.clone(), worst.clone());
-    let reads = tokio::spawn(async move {
-        while !stop2.load(Ordering::Relaxed) {
-            let t = Instant::now();
-            let _ = reader.current_user().await;
-            worst2.fetch_max(t.elapsed().as_millis() as u64, Ordering::Relaxed);
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    });
+    let reader = reader::Reader::start(reader);
 
     let started = Instant::now();
     let mut children = Vec::new();
@@ -122,8 +113,7 @@ async fn once(procs: usize, each: usize, budget: Option<usize>) -> Result<Figure
     .await
     .map_err(|e| e.to_string())?;
     let took = started.elapsed();
-    stop.store(true, Ordering::Relaxed);
-    let _ = reads.await;
+    let worst_read = reader.stop().await;
     let approved = ids
         .iter()
         .filter(|id| d.request_status(**id) == Some(MembershipStatus::Approved))
@@ -139,7 +129,7 @@ async fn once(procs: usize, each: usize, budget: Option<usize>) -> Result<Figure
         took,
         approved,
         twice,
-        worst_read: Duration::from_millis(worst.load(Ordering::Relaxed)),
+        worst_read,
         peak: d.peak_in_flight(),
         exits,
     })

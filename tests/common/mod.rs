@@ -244,20 +244,8 @@ pub fn calls(fx: &[Effect]) -> Vec<(u64, ApiCall)> {
         .collect()
 }
 
-/// The answer `call` gets when it fails with `e`.
-pub fn failed(call: &ApiCall, e: ApiError) -> ApiAnswer {
-    match call {
-        ApiCall::CurrentUser | ApiCall::CheckToken(_) => ApiAnswer::User(Err(e)),
-        ApiCall::GetRequest { .. } => ApiAnswer::Request(Err(e)),
-        ApiCall::UpdateRequest { .. } => ApiAnswer::Updated(Err(e)),
-        ApiCall::DeleteRequest { .. } => ApiAnswer::Deleted(Err(e)),
-        ApiCall::GetClub { .. } => ApiAnswer::Club(Err(e)),
-        ApiCall::CreateContact { .. } => ApiAnswer::ContactCreated(Err(e)),
-        ApiCall::ListRequests { .. } => ApiAnswer::Listing(Err(e)),
-        ApiCall::ProbeUpdateRoute => ApiAnswer::UpdateRoute(Err(e)),
-        ApiCall::SearchClubs { .. } => ApiAnswer::Clubs(Err(e)),
-    }
-}
+/// The answer `call` gets when it fails with `e`: the worker's own mapping.
+pub use club_admin::runtime::worker::failed;
 
 /// Answers every call among `fx` with `e`; the effects of the answers.
 pub fn fail_calls(m: &mut Model, fx: &[Effect], e: &ApiError) -> Vec<Effect> {

@@ -28,8 +28,19 @@ fn listed(lang: Lang) -> Model {
 
 /// [`listed`], started with `o`.
 fn listed_from(o: club_admin::app::ModelOptions) -> Model {
+    started_listing(o).0
+}
+
+/// A model started with `o`, signed in as an admin on a server with approve and decline,
+/// whose listing's first page (three pending requests, read at [`now`]) was answered; and
+/// the effects of that answer.
+fn started_listing(o: club_admin::app::ModelOptions) -> (Model, Vec<Effect>) {
     let mut m = model_from(o);
     let fx = club_admin::app::start(&mut m);
+    assert!(
+        !fx.iter().any(|e| matches!(e, Effect::Title(_))),
+        "no title before the queue is counted"
+    );
     for probe in api_ids(&fx, |c| *c == ApiCall::ProbeUpdateRoute) {
         let _ = answer(
             &mut m,
@@ -41,13 +52,13 @@ fn listed_from(o: club_admin::app::ModelOptions) -> Model {
     let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(admin()))));
     let list = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
     let first: Vec<ClubRequest> = (1..=3).map(|n| pending(n, now())).collect();
-    let _ = answer(
+    let fx = answer(
         &mut m,
         list,
         ApiAnswer::Listing(Ok(listing_reply(first, None, 3))),
     );
     assert_eq!(m.queue().len(), 3);
-    m
+    (m, fx)
 }
 
 /// Answers every listing call of `fx`: pages with `page`, re-reads by ids with the rows of
@@ -216,28 +227,7 @@ fn its_own_decision_is_not_taken_for_someone_elses() {
 #[test]
 fn the_window_title_carries_the_pending_count() {
     for lang in [Lang::English, Lang::Thai] {
-        let mut m = model_from(options_in(lang));
-        let fx = club_admin::app::start(&mut m);
-        assert!(
-            !fx.iter().any(|e| matches!(e, Effect::Title(_))),
-            "no title before the queue is counted"
-        );
-        for probe in api_ids(&fx, |c| *c == ApiCall::ProbeUpdateRoute) {
-            let _ = answer(
-                &mut m,
-                probe,
-                ApiAnswer::UpdateRoute(Ok(UpdateRoute::Present)),
-            );
-        }
-        let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
-        let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(admin()))));
-        let list = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
-        let first: Vec<ClubRequest> = (1..=3).map(|n| pending(n, now())).collect();
-        let fx = answer(
-            &mut m,
-            list,
-            ApiAnswer::Listing(Ok(listing_reply(first, None, 3))),
-        );
+        let (mut m, fx) = started_listing(options_in(lang));
         let titles: Vec<&String> = fx
             .iter()
             .filter_map(|e| match e {
