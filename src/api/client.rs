@@ -6,7 +6,6 @@ use std::sync::{Arc, RwLock};
 use backon::{ExponentialBuilder, Retryable};
 use reqwest::{Method, RequestBuilder};
 use secrecy::{ExposeSecret, SecretString};
-use serde::Serialize;
 use serde::de::DeserializeOwned;
 use uuid::Uuid;
 
@@ -15,6 +14,7 @@ use super::models::{
     Club, ClubRequest, Contact, Envelope, Levels, MembershipStatus, Meta, NewContact, User,
 };
 use super::options::{ClientOptions, Credentials, validate_base_url};
+use super::plan::Planned;
 use super::query::{
     ClubQuery, Page, RequestFilter, RequestSortKey, Sort, club_list_query, levels_query,
     request_list_query,
@@ -61,7 +61,8 @@ fn not_the_service(e: ApiError) -> ApiError {
 #[derive(Clone)]
 pub struct ApiClient {
     http: reqwest::Client,
-    base: String,
+    /// The base URL without a trailing slash (what [`super::plan`] builds URLs on).
+    pub(super) base: String,
     api_key: Option<SecretString>,
     token: Arc<RwLock<Option<SecretString>>>,
     options: ClientOptions,
@@ -81,78 +82,7 @@ impl fmt::Debug for ApiClient {
     }
 }
 
-#[derive(Serialize)]
-struct Body<'a, D: Serialize> {
-    data: &'a D,
-    fetch_level: &'static str,
-    descendant_fetch_level: &'static str,
-}
-
-#[derive(Serialize)]
-struct StatusData<'a> {
-    status: &'a str,
-}
-
-/// A write as it would be sent: method, URL and JSON body (none for DELETE). Built by the
-/// same code that sends it ([`ApiClient::plan_update`], [`ApiClient::plan_delete`],
-/// [`ApiClient::plan_new_contact`]), so a dry run shows exactly what a real run sends.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Planned {
-    /// `PUT`, `DELETE` or `POST`.
-    pub method: &'static str,
-    /// The whole URL.
-    pub url: String,
-    /// The JSON body, if any.
-    pub body: Option<serde_json::Value>,
-}
-
-fn body_json<D: Serialize>(data: &D, levels: Levels) -> serde_json::Value {
-    let body = Body {
-        data,
-        fetch_level: levels.fetch_level.as_str(),
-        descendant_fetch_level: levels.descendant_fetch_level.as_str(),
-    };
-    serde_json::to_value(&body).unwrap_or(serde_json::Value::Null)
-}
-
 impl ApiClient {
-    /// Operation 3 as it is sent: `PUT /v1/clubs/requests/{id}` with
-    /// `{"data":{"status"},"fetch_level","descendant_fetch_level"}`.
-    pub fn plan_update(&self, id: Uuid, status: &MembershipStatus, levels: Levels) -> Planned {
-        let data = StatusData {
-            status: status.as_str(),
-        };
-        Planned {
-            method: "PUT",
-            url: format!("{}/v1/clubs/requests/{id}", self.base),
-            body: Some(body_json(&data, levels)),
-        }
-    }
-
-    /// Operation 6 as it is sent: `DELETE /v1/clubs/requests/{id}`, no body.
-    pub fn plan_delete(&self, id: Uuid) -> Planned {
-        Planned {
-            method: "DELETE",
-            url: format!("{}/v1/clubs/requests/{id}", self.base),
-            body: None,
-        }
-    }
-
-    /// Operation 2 as it is sent: `POST /v1/clubs/{club_id}/contacts` with
-    /// `{"data":{"type","value"},"fetch_level","descendant_fetch_level"}`.
-    pub fn plan_new_contact(
-        &self,
-        club_id: Uuid,
-        new_contact: &NewContact,
-        levels: Levels,
-    ) -> Planned {
-        Planned {
-            method: "POST",
-            url: format!("{}/v1/clubs/{club_id}/contacts", self.base),
-            body: Some(body_json(new_contact, levels)),
-        }
-    }
-
     fn send_planned(&self, plan: Planned) -> RequestBuilder {
         let method = Method::from_bytes(plan.method.as_bytes()).unwrap_or(Method::GET);
         let path = plan

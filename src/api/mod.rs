@@ -19,13 +19,15 @@ mod error_text;
 pub mod limit;
 pub mod models;
 pub mod options;
+pub mod plan;
 pub mod query;
 pub mod token;
 
 pub use capability::{UpdateRoute, classify_update_probe};
-pub use client::{ApiClient, Planned, Reply};
+pub use client::{ApiClient, Reply};
 pub use error::{ApiError, AuthErrorKind, ConnectFailure, ErrorInfo, ROLE_REFUSAL_DETAIL};
 pub use models::*;
 pub use options::{ClientOptions, Credentials, validate_base_url};
+pub use plan::Planned;
 pub use query::{ClubQuery, Page, RequestFilter, RequestSortKey, Sort};
 pub use token::{TokenError, jwt_expiry, parse_pasted_token};

@@ -4,6 +4,11 @@
 //! The config file is `$XDG_CONFIG_HOME/club-admin/config.toml` (or `--config`); see
 //! `assets/config.example.toml` for every key.
 
+mod choices;
+
+pub use choices::NewRequestNotice;
+use choices::host_budget_of;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -64,38 +69,6 @@ pub struct Flags {
 /// few calls a minute (the loaded listing pages and the loaded rows, 50 a call), and the
 /// refresh says nothing unless it found something.
 pub const DEFAULT_AUTO_REFRESH_SECS: u64 = 30;
-
-/// How the dashboard announces new requests that the automatic refresh brought, beyond the
-/// status line and the `+` on their rows (opt-in: a bell in a school's computer room is
-/// unwelcome).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum NewRequestNotice {
-    /// Nothing more (the default).
-    #[default]
-    Off,
-    /// The terminal's bell (BEL).
-    Bell,
-    /// A desktop notice through the terminal (OSC 9: iTerm2, kitty, WezTerm, Windows
-    /// Terminal, foot; others ignore it).
-    Osc9,
-}
-
-impl NewRequestNotice {
-    /// Reads `off`, `bell` or `osc9` (`None`: off).
-    ///
-    /// Errors: any other word, naming the three.
-    pub fn parse(text: Option<&str>) -> Result<NewRequestNotice, String> {
-        match text.map(|t| t.trim().to_ascii_lowercase()).as_deref() {
-            None | Some("off") => Ok(NewRequestNotice::Off),
-            Some("bell") => Ok(NewRequestNotice::Bell),
-            Some("osc9") => Ok(NewRequestNotice::Osc9),
-            Some(other) => Err(format!(
-                "notify must be off, bell or osc9, not {:?}",
-                crate::text::clean(other, 20)
-            )),
-        }
-    }
-}
 
 /// A key binding value: one key or a list.
 #[derive(Debug, Clone, Deserialize)]
@@ -565,35 +538,6 @@ pub fn resolve(
         thai_keys: file.thai_keys.unwrap_or(true),
         warnings,
     })
-}
-
-/// The host budget (`--host-budget` > `CLUB_ADMIN_HOST_BUDGET`, given as `from_env` > config
-/// file > [`crate::api::budget::DEFAULT_SLOTS`]); 0 is off.
-///
-/// Errors: the variable is not a whole number, or the budget is above
-/// [`crate::api::budget::MAX_SLOTS`].
-fn host_budget_of(
-    flags: &Flags,
-    file: &FileConfig,
-    from_env: Option<String>,
-) -> Result<usize, String> {
-    let host_budget = match flags.host_budget {
-        Some(n) => n,
-        None => match from_env {
-            Some(v) => v.parse::<usize>().map_err(|_| {
-                format!("CLUB_ADMIN_HOST_BUDGET must be a whole number (0 is off), not {v:?}")
-            })?,
-            None => file
-                .host_budget
-                .unwrap_or(crate::api::budget::DEFAULT_SLOTS),
-        },
-    };
-    bounded(
-        "host budget (0 is off)",
-        host_budget,
-        0,
-        crate::api::budget::MAX_SLOTS,
-    )
 }
 
 /// The grace period: `secs` (from the flag or the config file) or the default.
