@@ -114,6 +114,35 @@ impl RemoteTerminal {
     }
 }
 
+/// The bytes of a new-requests notice: the bell, or an OSC 9 desktop notice whose text
+/// holds no control character (it is the terminal's input).
+fn notice_bytes(osc9: bool, text: &str) -> Vec<u8> {
+    if osc9 {
+        let clean: String = text.chars().filter(|c| !c.is_control()).collect();
+        format!("\x1b]9;{clean}\x07").into_bytes()
+    } else {
+        b"\x07".to_vec()
+    }
+}
+
+/// A remote terminal takes what the screen of the local dashboard would write to its own
+/// terminal; redrawing and suspending stay with the screen.
+impl Screen for RemoteTerminal {
+    fn redraw(&mut self) {}
+    fn set_mouse(&mut self, on: bool) {
+        RemoteTerminal::set_mouse(self, on)
+    }
+    fn copy(&mut self, text: &str) {
+        RemoteTerminal::copy(self, text)
+    }
+    fn set_title(&mut self, title: &str) {
+        RemoteTerminal::set_title(self, title)
+    }
+    fn raw(&mut self, bytes: &[u8]) {
+        RemoteTerminal::raw(self, bytes)
+    }
+}
+
 impl std::fmt::Debug for RemoteTerminal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("RemoteTerminal")
@@ -204,72 +233,24 @@ impl Runner {
     ) -> bool {
         let mut quit = false;
         for fx in effects {
+            // Copied text, mouse capture, the title and notices go to the remote terminal
+            // when there is one (a `serve-ssh` session), else to the screen.
+            let term: &mut dyn Screen = match self.remote.as_mut() {
+                Some(r) => r,
+                None => &mut *screen,
+            };
             match fx {
                 Effect::Api { request_id, call } => self.worker.send(request_id, call),
                 Effect::SetToken(t) => self.client.set_token(Some(t)),
-                Effect::SaveToken(t) => match &self.files.token_path {
-                    Some(p) => {
-                        let report = self.report(LocalEffect::SavingToken);
-                        let bytes = t.expose_secret().as_bytes().to_vec();
-                        self.writer.replace_then(p, bytes, move |r| {
-                            if r.is_ok() {
-                                tracing::info!("token saved to the token file");
-                            }
-                            report(r)
-                        });
-                    }
-                    None => feedback.push(Msg::EffectFailed {
-                        what: LocalEffect::SavingToken,
-                        error: "no place to save it (no state directory)".into(),
-                    }),
-                },
-                Effect::Audit(mut entry) => {
-                    if let Some(o) = &self.origin {
-                        entry.via = Some(o.via.clone());
-                        entry.key = o.key.clone();
-                    }
-                    tracing::info!(action = %entry.action, target = %entry.target, outcome = ?entry.outcome, "audit");
-                    if let Some(tell) = &self.tell
-                        && let Some(t) = Told::from_audit(&entry)
-                    {
-                        tell(t);
-                    }
-                    if let Some(p) = &self.files.audit_path {
-                        let report = self.report(LocalEffect::AuditFile);
-                        self.writer.append_line_then(p, &entry, report);
-                    }
-                    if let Some(j) = self.journal.as_mut() {
-                        j.push(entry);
-                    }
-                }
+                Effect::SaveToken(t) => self.save_token(t, feedback),
+                Effect::Audit(entry) => self.audit(entry),
                 Effect::SaveQueue(q) => {
                     self.pending_save = Some((q, Instant::now() + SAVE_DEBOUNCE));
                 }
-                Effect::Copy(text) => match &self.remote {
-                    Some(r) => r.copy(&text),
-                    None => screen.copy(&text),
-                },
-                Effect::SetMouse(on) => match &self.remote {
-                    Some(r) => r.set_mouse(on),
-                    None => screen.set_mouse(on),
-                },
-                Effect::Title(t) => match &self.remote {
-                    Some(r) => r.set_title(&t),
-                    None => screen.set_title(&t),
-                },
-                Effect::Notify { osc9, text } => {
-                    let bytes = if osc9 {
-                        // Control characters out of the notice (it is the terminal's input).
-                        let clean: String = text.chars().filter(|c| !c.is_control()).collect();
-                        format!("\x1b]9;{clean}\x07").into_bytes()
-                    } else {
-                        b"\x07".to_vec()
-                    };
-                    match &self.remote {
-                        Some(r) => r.raw(&bytes),
-                        None => screen.raw(&bytes),
-                    }
-                }
+                Effect::Copy(text) => term.copy(&text),
+                Effect::SetMouse(on) => term.set_mouse(on),
+                Effect::Title(t) => term.set_title(&t),
+                Effect::Notify { osc9, text } => term.raw(&notice_bytes(osc9, &text)),
                 Effect::Tell(told) => {
                     if let Some(tell) = &self.tell {
                         told.into_iter().for_each(|t| tell(t));
@@ -281,6 +262,48 @@ impl Runner {
             }
         }
         quit
+    }
+
+    /// Hands the token to the writer for the token file; without one, a failure at once.
+    fn save_token(&mut self, t: secrecy::SecretString, feedback: &mut Vec<Msg>) {
+        match &self.files.token_path {
+            Some(p) => {
+                let report = self.report(LocalEffect::SavingToken);
+                let bytes = t.expose_secret().as_bytes().to_vec();
+                self.writer.replace_then(p, bytes, move |r| {
+                    if r.is_ok() {
+                        tracing::info!("token saved to the token file");
+                    }
+                    report(r)
+                });
+            }
+            None => feedback.push(Msg::EffectFailed {
+                what: LocalEffect::SavingToken,
+                error: "no place to save it (no state directory)".into(),
+            }),
+        }
+    }
+
+    /// One audit line: stamped with the origin, told to the other sessions
+    /// ([`Told::from_audit`]), handed to the writer, kept in the journal when asked.
+    fn audit(&mut self, mut entry: AuditEntry) {
+        if let Some(o) = &self.origin {
+            entry.via = Some(o.via.clone());
+            entry.key = o.key.clone();
+        }
+        tracing::info!(action = %entry.action, target = %entry.target, outcome = ?entry.outcome, "audit");
+        if let Some(tell) = &self.tell
+            && let Some(t) = Told::from_audit(&entry)
+        {
+            tell(t);
+        }
+        if let Some(p) = &self.files.audit_path {
+            let report = self.report(LocalEffect::AuditFile);
+            self.writer.append_line_then(p, &entry, report);
+        }
+        if let Some(j) = self.journal.as_mut() {
+            j.push(entry);
+        }
     }
 
     /// When the saved queue is due to be written, if a change waits.
