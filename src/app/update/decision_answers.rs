@@ -394,29 +394,16 @@ fn settled(
         )
     };
     let (what, why) = (verb(lang, action), found_text(lang, &found));
-    if let Some(item) = m.queue.get_mut(id) {
-        if found.applied() {
-            if item.origin == Origin::Listing
-                && let Some(t) = m.listing.total.as_mut()
-            {
-                *t = t.saturating_sub(1);
-            }
-            item.error = None;
-            item.marked = false;
-            if action == RowAction::Delete {
-                item.state = RowState::Deleted;
-            }
-        } else {
-            let text = tr!(
-                lang,
-                "error-settled-failed",
-                action = what.as_str(),
-                why = why.as_str(),
-                lost = lost(lang)
-            );
-            item.error = Some(text);
-        }
-    }
+    let failed = (!found.applied()).then(|| {
+        tr!(
+            lang,
+            "error-settled-failed",
+            action = what.as_str(),
+            why = why.as_str(),
+            lost = lost(lang)
+        )
+    });
+    settle_row(m, id, action, failed);
     // Another session told it applied this decision while this write's answer was lost:
     // the re-read cannot tell whose write it shows, so it is not claimed (`already`).
     let theirs = found.applied()
@@ -462,6 +449,29 @@ fn settled(
         english = format!("{english}; another session had {} it first", action.past());
     }
     vec![audit_entry(m, action.verb(), id, outcome, Some(english))]
+}
+
+/// The row of a write settled by its re-read: applied (`failed` is `None`: the server's
+/// count shrinks, the mark goes, a deleted row says so), or not, with why.
+fn settle_row(m: &mut Model, id: Uuid, action: RowAction, failed: Option<String>) {
+    let Some(item) = m.queue.get_mut(id) else {
+        return;
+    };
+    match failed {
+        None => {
+            if item.origin == Origin::Listing
+                && let Some(t) = m.listing.total.as_mut()
+            {
+                *t = t.saturating_sub(1);
+            }
+            item.error = None;
+            item.marked = false;
+            if action == RowAction::Delete {
+                item.state = RowState::Deleted;
+            }
+        }
+        Some(text) => item.error = Some(text),
+    }
 }
 
 /// Counts an answer in the bulk task it belongs to; the last one ends the task with a

@@ -229,6 +229,30 @@ pub(super) fn listing_failed(m: &mut Model, e: &ApiError, what: &str) -> Vec<Eff
     }
 }
 
+/// A page's rows into the queue: new ones added (marked new when a refresh brings a request
+/// created since the queue was loaded before), every one merged; rows decided elsewhere
+/// are said once. Returns how many were added.
+fn add_page(m: &mut Model, rows: Vec<ClubRequest>) -> usize {
+    let fresh_after = m.activities.refreshing.and(m.listing.previous_load);
+    let mut added = 0;
+    let mut elsewhere = 0;
+    for r in rows {
+        let fresh = fresh_after.is_some_and(|t| r.created_at.is_some_and(|c| c > t));
+        if m.queue.push(QueueItem::new(r.id, Origin::Listing)) {
+            added += 1;
+            if fresh && let Some(item) = m.queue.get_mut(r.id) {
+                item.fresh = true;
+                m.listing.fresh += 1;
+            }
+        }
+        if merge_row(m, r) {
+            elsewhere += 1;
+        }
+    }
+    say_decided_elsewhere(m, elsewhere);
+    added
+}
+
 /// A page of the listing arrived.
 pub(super) fn on_list_page(
     m: &mut Model,
@@ -264,24 +288,7 @@ pub(super) fn on_list_page(
         m.listing.previous_load = m.listing.refreshed_at;
         m.listing.refreshed_at = Some(m.now);
     }
-    // A refresh's rows created after the queue was loaded before are new requests.
-    let fresh_after = m.activities.refreshing.and(m.listing.previous_load);
-    let mut added = 0;
-    let mut elsewhere = 0;
-    for r in reply.data {
-        let fresh = fresh_after.is_some_and(|t| r.created_at.is_some_and(|c| c > t));
-        if m.queue.push(QueueItem::new(r.id, Origin::Listing)) {
-            added += 1;
-            if fresh && let Some(item) = m.queue.get_mut(r.id) {
-                item.fresh = true;
-                m.listing.fresh += 1;
-            }
-        }
-        if merge_row(m, r) {
-            elsewhere += 1;
-        }
-    }
-    say_decided_elsewhere(m, elsewhere);
+    let added = add_page(m, reply.data);
     m.queue.refresh_view();
     // More to load while the server counts more pending requests than this dashboard has
     // seen (decisions shift pages; see `load_more`).

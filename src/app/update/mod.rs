@@ -140,6 +140,28 @@ fn persist_change(m: &mut Model) -> Option<super::model::SavedQueue> {
     Some(saved)
 }
 
+/// What the moderator's hands do: a key, a paste, the wheel, a tap. Nothing acts on what is
+/// not drawn: below the smallest size only quit, redraw, suspend and undo do anything (a
+/// key, paste, wheel or tap is told it was ignored).
+fn on_input(m: &mut Model, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Key(k) if !m.shows_queue() => keys::on_key_unseen(m, k),
+        Msg::Key(k) => keys::on_key(m, k),
+        _ if !m.shows_queue() => keys::ignore_unseen(m),
+        Msg::Paste(text) => ids::on_paste(m, &text),
+        Msg::Wheel { down } => keys::run_action(
+            m,
+            if down {
+                super::Action::Down
+            } else {
+                super::Action::Up
+            },
+        ),
+        Msg::Click { pane, row } => keys::on_click(m, pane, row),
+        _ => Vec::new(),
+    }
+}
+
 fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Layout { queue_rows } => {
@@ -151,24 +173,8 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             clamp_scrolls(m);
             Vec::new()
         }
-        // Nothing acts on what is not drawn: below the smallest size only quit, redraw and
-        // suspend do anything (a key, paste, wheel or tap is told it was ignored).
-        Msg::Key(k) if !m.shows_queue() => keys::on_key_unseen(m, k),
-        Msg::Paste(_) | Msg::Wheel { .. } | Msg::Click { .. } if !m.shows_queue() => {
-            keys::ignore_unseen(m)
-        }
-        Msg::Key(k) => keys::on_key(m, k),
+        Msg::Key(_) | Msg::Paste(_) | Msg::Wheel { .. } | Msg::Click { .. } => on_input(m, msg),
         Msg::Heard(t) => others::heard(m, t),
-        Msg::Paste(text) => ids::on_paste(m, &text),
-        Msg::Wheel { down } => keys::run_action(
-            m,
-            if down {
-                super::Action::Down
-            } else {
-                super::Action::Up
-            },
-        ),
-        Msg::Click { pane, row } => keys::on_click(m, pane, row),
         Msg::Resize(w, h) => {
             m.size = (w, h);
             keys::resized(m);
