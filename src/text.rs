@@ -26,8 +26,10 @@ use ratatui::buffer::CellWidth;
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthChar;
 
+mod name;
 mod wrap;
 
+pub use name::file_name_part;
 pub use wrap::wrap;
 
 /// Characters that reorder or hide text: bidi embeddings, overrides and isolates, plus the
@@ -482,20 +484,6 @@ pub fn clean(text: &str, max: usize) -> String {
         text
     };
     fit_safe_width(&sanitize(bounded), max)
-}
-
-/// `text` made safe as a part of a file name: every character but ASCII letters, digits,
-/// `.` and `-` becomes `_` (no path separator, no control character).
-pub fn file_name_part(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
 }
 
 /// Cuts `text` to at most `max` chars (for messages and logs), ending with `…` when cut,

@@ -162,19 +162,15 @@ fn on_input(m: &mut Model, msg: Msg) -> Vec<Effect> {
     }
 }
 
-fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
+/// What the screen says of itself: its size, the rows of the queue drawn, how far each part
+/// can scroll.
+fn on_screen(m: &mut Model, msg: Msg) -> Vec<Effect> {
     match msg {
-        Msg::Layout { queue_rows } => {
-            m.page_rows = queue_rows.max(1);
-            Vec::new()
-        }
+        Msg::Layout { queue_rows } => m.page_rows = queue_rows.max(1),
         Msg::Scrolled(limits) => {
             m.scroll_limits = Some(limits);
             clamp_scrolls(m);
-            Vec::new()
         }
-        Msg::Key(_) | Msg::Paste(_) | Msg::Wheel { .. } | Msg::Click { .. } => on_input(m, msg),
-        Msg::Heard(t) => others::heard(m, t),
         Msg::Resize(w, h) => {
             m.size = (w, h);
             keys::resized(m);
@@ -182,8 +178,17 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             if !m.narrow() {
                 m.detail_open = false;
             }
-            Vec::new()
         }
+        _ => {}
+    }
+    Vec::new()
+}
+
+fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Layout { .. } | Msg::Scrolled(_) | Msg::Resize(..) => on_screen(m, msg),
+        Msg::Key(_) | Msg::Paste(_) | Msg::Wheel { .. } | Msg::Click { .. } => on_input(m, msg),
+        Msg::Heard(t) => others::heard(m, t),
         Msg::Tick(now) => {
             m.now = now;
             held::send_due(m)
