@@ -375,7 +375,18 @@ impl ApiClient {
         }
     }
 
-    /// A GET with retries (jittered exponential backoff) on transient failures.
+    /// The same client (key, token, limit of calls in flight and host budget shared) whose
+    /// GETs are tried once: for a caller that tries reads again by its own rule
+    /// (`ops::run::with_tries`), so that a read is retried by one policy, never by two
+    /// nested ones.
+    pub fn single_try(&self) -> ApiClient {
+        let mut c = self.clone();
+        c.options.get_retries = 0;
+        c
+    }
+
+    /// A GET with retries (jittered exponential backoff, `get_retries` times) on transient
+    /// failures; none for a [`ApiClient::single_try`] client.
     async fn get<T: DeserializeOwned>(
         &self,
         path: &str,

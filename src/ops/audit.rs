@@ -3,7 +3,7 @@
 //! flushed line by line, never holding a secret.
 //!
 //! A write whose answer was lost gets two lines: `unknown` when the answer is lost, then
-//! `ok` or `failed` when a re-read settled it ([`super::verdict::settle`]).
+//! `ok` or `failed` when a re-read settled it ([`super::decision`]).
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -11,9 +11,7 @@ use std::path::{Path, PathBuf};
 use uuid::Uuid;
 
 use super::action::RowAction;
-use super::verdict::Found;
-use crate::api::{ApiError, Timestamp};
-use crate::i18n::Lang;
+use crate::api::Timestamp;
 
 /// The audit file's name in the state directory.
 pub const FILE_NAME: &str = "audit.jsonl";
@@ -140,70 +138,6 @@ impl AuditLog {
         append_json_line(path, entry)
             .map_err(|e| format!("could not write the audit file {}: {e}", path.display()))
     }
-}
-
-/// The English detail of a failed write: the error in words (at most 300 characters), then
-/// the server's error id an administrator can look up.
-pub fn error_detail(e: &ApiError) -> String {
-    let mut words = crate::text::truncate_chars(&e.describe(Lang::English), 300);
-    if super::verdict::not_sent(e) {
-        words.push_str(" (not sent)");
-    }
-    match e.error_id() {
-        Some(id) => crate::tr!(Lang::English, "log-error-id", error = words, id = id),
-        None => words,
-    }
-}
-
-/// The detail of the `unknown` line of a write whose answer was lost.
-pub fn lost_detail(e: &ApiError) -> String {
-    crate::tr!(Lang::English, "log-answer-lost", error = error_detail(e))
-}
-
-/// The detail of the line that settles a lost answer (`ok` or `failed`): how the answer was
-/// lost and what the re-read found.
-pub fn settled_detail(cause: &ApiError, found: &Found) -> String {
-    let words = crate::text::truncate_chars(&cause.describe(Lang::English), 300);
-    let lost = crate::tr!(Lang::English, "log-answer-had-been-lost", error = words);
-    crate::tr!(
-        Lang::English,
-        "log-settled",
-        lost = lost,
-        outcome = found.english()
-    )
-}
-
-/// The outcome and detail of a settled write ([`settled_detail`]).
-pub fn settled_line(cause: &ApiError, found: &Found) -> (Outcome, String) {
-    let outcome = if found.applied() {
-        Outcome::Ok
-    } else {
-        Outcome::Failed
-    };
-    (outcome, settled_detail(cause, found))
-}
-
-/// The outcome and English detail of a decision the server refused because the request was
-/// already decided (`status`, [`crate::api::ApiError::already_decided`]): `already` when
-/// that is what `action` wanted, `conflict` when it is the opposite.
-pub fn already_line(action: RowAction, status: &crate::api::MembershipStatus) -> (Outcome, String) {
-    if action.status().as_ref() == Some(status) {
-        (
-            Outcome::Already,
-            format!("already {status} by someone else (this write changed nothing)"),
-        )
-    } else {
-        (
-            Outcome::Conflict,
-            format!("not applied: someone else had already {status} it"),
-        )
-    }
-}
-
-/// The detail of an `unknown` line for a write abandoned before its answer (a second
-/// Ctrl-C, a quit).
-pub fn abandoned_detail() -> String {
-    "left before the server answered; check the request's state".to_owned()
 }
 
 /// The `value` field of an `add-contact` line: type and value, sanitised, at most 200

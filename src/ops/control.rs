@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use uuid::Uuid;
 
-/// The clock a run waits on between re-reads of a lost answer ([`super::verdict::settle_backoff`]:
+/// The clock a run waits on between re-reads of a lost answer ([`super::decision::backoff`]:
 /// 1 s, 2 s, 4 s, ... 30 s, for at most the run's patience): [`RealClock`] (tokio's timer)
 /// on the command line, the default of [`Control`]; a test gives one it moves, so the
 /// backoff passes without being waited for ([`Control::with_clock`]).

@@ -1,5 +1,5 @@
 //! The core below every face (the dashboard, the command line, any future one): what a
-//! write's answer means and how a lost answer is settled ([`verdict`]), what the audit says
+//! write's answer means, how a lost answer is settled and one decision's life ([`decision`]), what the audit says
 //! and its file ([`audit`]), how input is read ([`parse`]), how a club is read with its
 //! contacts whole ([`club`]), and the runner that sends writes and waits for their truth
 //! ([`run`], with its switches and clock in [`control`]); the process's one writer of
@@ -13,10 +13,11 @@ pub mod action;
 pub mod audit;
 pub mod club;
 pub mod control;
+pub mod decision;
+pub mod lost;
 pub mod parse;
 pub mod permit;
 pub mod run;
-pub mod verdict;
 pub mod writer;
 
 pub use action::RowAction;

@@ -4,7 +4,7 @@
 //! with bounded concurrency and its stop rules.
 //!
 //! The dashboard follows the same rules through its effects and `Msg::Retry` (it never
-//! blocks): [`super::verdict`] for the meaning and the settlement, [`super::audit`] for the
+//! blocks): [`super::decision`] for the meaning and the settlement, [`super::audit`] for the
 //! lines.
 
 use std::future::Future;
@@ -16,8 +16,8 @@ use uuid::Uuid;
 pub use super::control::{Control, RealClock, RunClock, Stopwatch};
 
 use super::action::RowAction;
-use super::audit::{self, AuditLog, Outcome};
-use super::verdict::{self, Answer, Found, Reread, StillUnknown};
+use super::audit::{AuditLog, Outcome};
+use super::decision::{self, Decision, Ending, Event, Found, Reread, Stage, StillUnknown};
 use crate::api::{ApiClient, ApiError, ClubRequest, FetchLevel, Levels};
 
 /// Levels of the request a decision returns and a re-read reads: the request at `default`
@@ -66,6 +66,27 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The verdict of a decision settled by its answer or a re-read, with the request as the
+    /// server last showed it.
+    fn of(action: RowAction, ending: Ending, request: Option<ClubRequest>) -> Verdict {
+        match ending {
+            Ending::Done => Verdict::Done(request),
+            Ending::Refused(e) => Verdict::Refused(e),
+            Ending::Already(status) => Verdict::Already {
+                outcome: decision::already_line(action, &status).0,
+                status,
+            },
+            Ending::Found { found, cause } => Verdict::Settled {
+                found,
+                cause,
+                request,
+            },
+            Ending::Undone | Ending::Unknown => {
+                unreachable!("a decision sent and followed is settled by the server")
+            }
+        }
+    }
+
     /// The audit outcome the verdict ends on: `ok`, `failed` or `unknown`.
     pub fn outcome(&self) -> Outcome {
         match self {
@@ -91,9 +112,9 @@ impl Verdict {
     pub fn english(&self, action: RowAction) -> String {
         match self {
             Verdict::Done(_) => action.past().to_owned(),
-            Verdict::Refused(e) => audit::error_detail(e),
-            Verdict::Settled { found, cause, .. } => audit::settled_detail(cause, found),
-            Verdict::Already { status, .. } => audit::already_line(action, status).1,
+            Verdict::Refused(e) => decision::error_detail(e),
+            Verdict::Settled { found, cause, .. } => decision::settled_detail(cause, found),
+            Verdict::Already { status, .. } => decision::already_line(action, status).1,
             Verdict::Unknown { cause, why } => {
                 let why = match why {
                     StillUnknown::ReadFailed(e) => format!("the re-read failed too: {e}"),
@@ -103,19 +124,21 @@ impl Verdict {
                 };
                 format!(
                     "outcome unknown: the answer was lost ({}) and {why}; it was not sent again",
-                    audit::error_detail(cause)
+                    decision::error_detail(cause)
                 )
             }
         }
     }
 }
 
-/// Sends one decision and follows it to the server's truth: the audit gets `ok` or `failed`
-/// for an answer; for a lost answer `unknown`, then re-reads ([`DECISION_LEVELS`]) with
-/// [`verdict::settle_backoff`] (waited on `control`'s clock) until [`verdict::settle`]
-/// knows, and a second line with the settled outcome. Never sends the write twice. Gives up re-reading after `patience` or
-/// when `control` gives up (the verdict is then [`Verdict::Unknown`]). Audit lines that
-/// cannot be written are passed to `audit_failed` (the run goes on).
+/// Sends one decision and follows it to the server's truth, through the one state machine
+/// ([`decision::Decision`]: sending, then answered, or lost and re-read until settled): the
+/// audit gets the lines its transitions write (`ok` or `failed` for an answer; for a lost
+/// answer `unknown`, then re-reads at [`DECISION_LEVELS`] waiting the [`decision::backoff`]
+/// on `control`'s clock, and a second line with the settled outcome). Never sends the write
+/// twice. Gives up re-reading after `patience` or when `control` gives up (the verdict is
+/// then [`Verdict::Unknown`]). Audit lines that cannot be written are passed to
+/// `audit_failed` (the run goes on).
 pub async fn decide(
     client: &ApiClient,
     log: &AuditLog,
@@ -125,11 +148,27 @@ pub async fn decide(
     control: &Control,
     audit_failed: &(dyn Fn(String) + Sync),
 ) -> Verdict {
-    let write = |outcome: Outcome, detail: Option<String>| {
-        let entry = log.entry(chrono::Utc::now(), action.verb(), id, outcome, detail);
+    let write = |line: Option<decision::Line>| {
+        let Some(line) = line else { return };
+        let entry = log.entry(
+            chrono::Utc::now(),
+            action.verb(),
+            id,
+            line.outcome,
+            line.detail,
+        );
         if let Err(e) = log.write(&entry) {
             audit_failed(e);
         }
+    };
+    // A decision of its own: born sending, so every transition below is legal by
+    // construction; an illegal one would be a bug in this function.
+    let Ok(mut d) = Decision::new(id, action, 0, Stage::Sending) else {
+        unreachable!("a decision may be born sending");
+    };
+    let step = |d: &mut Decision, event: Event| match d.apply(event) {
+        Ok(line) => write(line),
+        Err(e) => panic!("{e}"),
     };
     control.sent(id, action.verb());
     let result = match action.status() {
@@ -140,57 +179,50 @@ pub async fn decide(
         None => client.delete_club_request(id).await.map(|_| None),
     };
     control.answered(id);
-    let cause = match verdict::classify(result) {
-        Answer::Done(r) => {
-            write(Outcome::Ok, None);
-            return Verdict::Done(r);
-        }
-        Answer::Refused(e) => {
-            write(Outcome::Failed, Some(audit::error_detail(&e)));
-            return Verdict::Refused(e);
-        }
-        Answer::Already(status) => {
-            let (outcome, detail) = audit::already_line(action, &status);
-            write(outcome, Some(detail));
-            return Verdict::Already { status, outcome };
-        }
-        Answer::Lost(e) => e,
-    };
-    write(Outcome::Unknown, Some(audit::lost_detail(&cause)));
+    let (answer, request) = decision::classify(result).split();
+    step(&mut d, Event::Answered(answer));
     let mut watch = control.clock.start();
-    let mut attempt = 0;
+    let mut request = request.flatten();
     loop {
-        let read = client.club_request(id, DECISION_LEVELS).await;
-        let request = read.as_ref().ok().map(|r| r.data.clone());
-        let reread = Reread::of(read, |r| r.data.membership().cloned());
-        match verdict::settle(action, &reread) {
-            Ok(found) => {
-                let (outcome, detail) = audit::settled_line(&cause, &found);
-                write(outcome, Some(detail));
-                return Verdict::Settled {
-                    found,
-                    cause,
-                    request,
-                };
-            }
-            Err(why) => {
-                let wait = verdict::settle_backoff(attempt);
-                if control.given_up() || watch.elapsed() + wait > patience {
-                    return Verdict::Unknown { cause, why };
-                }
+        let (cause, attempts, why) = match d.stage() {
+            Stage::Settled(ending) => return Verdict::of(action, ending.clone(), request),
+            Stage::Lost {
+                cause,
+                attempts,
+                why,
+                ..
+            } => (cause.clone(), *attempts, why.clone()),
+            Stage::Held { .. } | Stage::Sending => unreachable!("answered above"),
+        };
+        if let Some(why) = why {
+            let wait = decision::backoff(attempts.saturating_sub(1));
+            let patient = watch.elapsed() + wait <= patience;
+            if patient && !control.given_up() {
                 watch.sleep(wait).await;
-                attempt += 1;
-                if control.given_up() {
-                    return Verdict::Unknown { cause, why };
-                }
+            }
+            if !patient || control.given_up() {
+                step(&mut d, Event::Abandon);
+                return Verdict::Unknown { cause, why };
             }
         }
+        let read = client.club_request(id, DECISION_LEVELS).await;
+        request = read.as_ref().ok().map(|r| r.data.clone());
+        let read = Reread::of(read, |r| r.data.membership().cloned());
+        let now = chrono::Utc::now();
+        step(
+            &mut d,
+            Event::Reread {
+                read,
+                now,
+                told_applied: false,
+            },
+        );
     }
 }
 
 /// Attempts at reading a request's status before a run decides it (each a GET that the
 /// client itself retries on a transient failure), with the re-read backoff between them
-/// ([`verdict::settle_backoff`]: 1, 2, 4, 8 s on the run's clock).
+/// ([`decision::backoff`]: 1, 2, 4, 8 s on the run's clock).
 pub const PRE_READ_TRIES: u32 = 5;
 
 /// What a run read of its requests before deciding them ([`prior_statuses`]).
@@ -212,6 +244,7 @@ pub struct Prior {
 /// server does not show (unknown id) is in neither: its write is sent and the server
 /// answers for it.
 pub async fn prior_statuses(client: &ApiClient, ids: &[Uuid], control: &Control) -> Prior {
+    let once = client.single_try();
     use crate::api::{Page, RequestFilter, Sort};
     let levels = Levels::new(FetchLevel::Default, FetchLevel::IdOnly);
     let mut prior = Prior::default();
@@ -224,7 +257,7 @@ pub async fn prior_statuses(client: &ApiClient, ids: &[Uuid], control: &Control)
                 ..RequestFilter::default()
             };
             let read = with_tries(control, || {
-                client.list_club_requests(&filter, &sort, Page::new(1, 50), levels)
+                once.list_club_requests(&filter, &sort, Page::new(1, 50), levels)
             })
             .await;
             match read {
@@ -240,7 +273,7 @@ pub async fn prior_statuses(client: &ApiClient, ids: &[Uuid], control: &Control)
                 }
                 Err(ApiError::OperationUnavailable(_) | ApiError::NotFound(_)) => listing = false,
                 Err(e) => {
-                    let why = audit::error_detail(&e);
+                    let why = decision::error_detail(&e);
                     prior
                         .unread
                         .extend(chunk.iter().map(|id| (*id, why.clone())));
@@ -249,23 +282,24 @@ pub async fn prior_statuses(client: &ApiClient, ids: &[Uuid], control: &Control)
             }
         }
         for id in chunk {
-            match with_tries(control, || client.club_request(*id, levels)).await {
+            match with_tries(control, || once.club_request(*id, levels)).await {
                 Ok(reply) => {
                     if let Some(s) = reply.data.membership() {
                         prior.status.insert(*id, s.clone());
                     }
                 }
                 Err(ApiError::NotFound(_)) => {}
-                Err(e) => prior.unread.push((*id, audit::error_detail(&e))),
+                Err(e) => prior.unread.push((*id, decision::error_detail(&e))),
             }
         }
     }
     prior
 }
 
-/// Runs the read `call` up to [`PRE_READ_TRIES`] times while it fails (but for an answer no
+/// Runs the read `call` up to [`PRE_READ_TRIES`] times (with a client whose own retries are
+/// off, [`ApiClient::single_try`], so a read is tried at most that often) while it fails (but for an answer no
 /// second try changes: not found, no such operation, refused, invalid), waiting the re-read backoff
-/// on `control`'s clock between tries ([`verdict::settle_backoff`]: 1, 2, 4, 8 s); stops
+/// on `control`'s clock between tries ([`decision::backoff`]: 1, 2, 4, 8 s); stops
 /// early on [`Control::stop`]. For reads only (a 5xx to a read changed nothing): the
 /// pre-reads of a run, the pages of a listing.
 pub async fn with_tries<T, F, Fut>(control: &Control, mut call: F) -> Result<T, ApiError>
@@ -294,7 +328,7 @@ where
         if settled || attempt >= PRE_READ_TRIES || control.stopped() {
             return result;
         }
-        watch.sleep(verdict::settle_backoff(attempt - 1)).await;
+        watch.sleep(decision::backoff(attempt - 1)).await;
     }
 }
 
@@ -313,8 +347,8 @@ pub async fn update_route(
     let mut watch = control.clock.start();
     for attempt in 0..2 {
         match &answer {
-            Err(e) if e.is_transient() || verdict::answer_lost(e) => {
-                watch.sleep(verdict::settle_backoff(attempt)).await;
+            Err(e) if e.is_transient() || decision::answer_lost(e) => {
+                watch.sleep(decision::backoff(attempt)).await;
                 answer = client.probe_update_route().await;
             }
             _ => break,
@@ -423,7 +457,7 @@ pub struct Decisions<'a> {
 impl Decisions<'_> {
     /// Sends the decision to every id of `ids` through [`decide`] (re-reads of a lost answer
     /// for up to [`SETTLE_PATIENCE`]) with [`bulk`]: a refusal no further call can beat
-    /// ([`verdict::stops_run`]) sends nothing more. `each` sees every verdict as it arrives
+    /// ([`decision::stops_run`]) sends nothing more. `each` sees every verdict as it arrives
     /// (`None`: not sent); audit lines that cannot be written go to `audit_failed`. Returns
     /// the verdicts in the order of `ids`.
     pub async fn send(
@@ -448,7 +482,7 @@ impl Decisions<'_> {
                     audit_failed,
                 )
             },
-            |v| matches!(v, Verdict::Refused(e) if verdict::stops_run(e)),
+            |v| matches!(v, Verdict::Refused(e) if decision::stops_run(e)),
             each,
         )
         .await
@@ -456,7 +490,7 @@ impl Decisions<'_> {
 }
 
 /// Settles a new contact whose answer was lost: re-reads the club (its contacts, at
-/// `default`) with [`verdict::settle_backoff`] until it is read, for at most `patience`.
+/// `default`) with [`decision::backoff`] until it is read, for at most `patience`.
 /// `Ok(true)`: the club has a contact of that type and value (added); `Ok(false)`: it has
 /// not (not added, safe to try again).
 ///
@@ -484,7 +518,7 @@ pub async fn settle_contact(
             Err(e) => {
                 let why =
                     StillUnknown::ReadFailed(crate::text::truncate_chars(&e.to_string(), 300));
-                let wait = verdict::settle_backoff(attempt);
+                let wait = decision::backoff(attempt);
                 if control.given_up() || watch.elapsed() + wait > patience {
                     return Err(why);
                 }
@@ -498,7 +532,7 @@ pub async fn settle_contact(
 /// Runs `call` for every id with at most `limit` in flight (at least 1), results in input
 /// order; `None` for an id not sent because the run stopped first ([`Control::stop`]: a
 /// Ctrl-C, or an earlier result for which `stops` is true, such as a missing route or a
-/// refused key: [`verdict::stops_run`]). `each` sees every result as it arrives (progress,
+/// refused key: [`decision::stops_run`]). `each` sees every result as it arrives (progress,
 /// one line per failure).
 pub async fn bulk<T, F, Fut>(
     ids: &[Uuid],

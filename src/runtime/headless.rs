@@ -162,7 +162,7 @@ impl Headless {
                 return Err(format!(
                     "not done after {limit:?}: {} call(s) in flight, {} write(s) unsettled",
                     self.model.in_flight(),
-                    self.model.unsettled().len()
+                    self.model.decisions().lost().len()
                 ));
             }
             if idle

@@ -17,7 +17,7 @@ use super::{Ctx, Exit, emit, emit_json, read_ids, say};
 use crate::api::{ApiClient, ApiError, ClubRequest, FetchLevel, Levels, Planned, UpdateRoute};
 use crate::config::Flags;
 use crate::ops::run::{self, Control, DECISION_LEVELS, Verdict};
-use crate::ops::{Outcome, RowAction, audit, verdict};
+use crate::ops::{Outcome, RowAction, audit, decision};
 
 /// What a dry run would send for `id`: the very request a real run sends
 /// ([`ApiClient::plan_update`], [`ApiClient::plan_delete`]).
@@ -409,7 +409,7 @@ async fn send_all(
 fn tell(action: RowAction, id: Uuid, v: &Verdict) {
     match v {
         Verdict::Done(_) => {}
-        Verdict::Refused(e) if verdict::not_sent(e) => {
+        Verdict::Refused(e) if decision::not_sent(e) => {
             say(&format!("{id}: not sent: {}", super::error_text(e)))
         }
         Verdict::Refused(e) => super::report(Some(&id), e),
@@ -474,7 +474,7 @@ fn watch_ctrl_c(
                 verb,
                 id,
                 Outcome::Unknown,
-                Some(audit::abandoned_detail()),
+                Some(decision::abandoned_detail()),
             );
             let _ = log.write(&entry);
             say(&format!(

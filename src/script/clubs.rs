@@ -10,8 +10,9 @@ use crate::api::{
     ApiError, Club, ClubQuery, Contact, ContactType, FetchLevel, Levels, NewContact, Page,
 };
 use crate::config::Flags;
+use crate::ops::decision;
+use crate::ops::decision::answer_lost;
 use crate::ops::parse::{ClubPick, ClubRef, pick_club};
-use crate::ops::verdict::answer_lost;
 use crate::ops::{Outcome, audit};
 
 fn contact_text(c: &Contact) -> String {
@@ -265,10 +266,10 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
             Outcome::Unknown,
             Some(format!(
                 "the answer was lost ({}): re-reading the club",
-                audit::error_detail(e)
+                decision::error_detail(e)
             )),
         ),
-        Err(e) => (Outcome::Failed, Some(audit::error_detail(e))),
+        Err(e) => (Outcome::Failed, Some(decision::error_detail(e))),
     };
     let audit_exit = write_contact_line(&log, club, &new, outcome, detail);
     let contact = match result {
@@ -327,7 +328,7 @@ async fn settle_lost_contact(
         &crate::ops::Control::default(),
     )
     .await;
-    let lost = audit::error_detail(lost);
+    let lost = decision::error_detail(lost);
     let (outcome, detail, exit) = match settled {
         Ok(true) => (Outcome::Ok, "added", Exit::Ok),
         Ok(false) => (Outcome::Failed, "not added", Exit::Failed),

@@ -57,9 +57,9 @@ impl Exit {
     }
 
     /// True when no further call of the same kind can succeed in this run: the core's rule
-    /// ([`crate::ops::verdict::stops_run`]).
+    /// ([`crate::ops::decision::stops_run`]).
     pub fn stops_run(e: &ApiError) -> bool {
-        crate::ops::verdict::stops_run(e)
+        crate::ops::decision::stops_run(e)
     }
 
     /// The numeric code.

@@ -162,12 +162,12 @@ pub async fn all_requests(
     let mut p = 1;
     let mut bar = None;
     let control = crate::ops::Control::default();
+    let once = ctx.client.single_try();
     loop {
         // A page that failed (a 5xx, a dropped connection) is read again with the core's
         // read backoff: a read changes nothing.
         let reply = crate::ops::run::with_tries(&control, || {
-            ctx.client
-                .list_club_requests(filter, &sort, Page::new(p, size), levels)
+            once.list_club_requests(filter, &sort, Page::new(p, size), levels)
         })
         .await
         .map_err(listing_error)?;
@@ -212,11 +212,11 @@ pub async fn my_clubs(ctx: &Ctx) -> Result<Option<Vec<Uuid>>, ApiError> {
     let mut ids = Vec::new();
     let mut p = 1;
     let control = crate::ops::Control::default();
+    let once = ctx.client.single_try();
     let query = ClubQuery::StaffIds(vec![sid]);
     loop {
         let reply = crate::ops::run::with_tries(&control, || {
-            ctx.client
-                .search_clubs(&query, Page::new(p, 100), Levels::ID_ONLY)
+            once.search_clubs(&query, Page::new(p, 100), Levels::ID_ONLY)
         })
         .await
         .map_err(listing_error)?;
@@ -320,7 +320,7 @@ pub async fn show(args: &ShowArgs, flags: &Flags) -> Exit {
             let client = ctx.client.clone();
             async move { client.club_request(id, levels).await.map(|r| r.data) }
         },
-        |r| r.as_ref().is_err_and(crate::ops::verdict::stops_run),
+        |r| r.as_ref().is_err_and(crate::ops::decision::stops_run),
         |id, r| {
             bar.inc(1);
             if let Some(Err(e)) = r {

@@ -256,8 +256,8 @@ fn held(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) {
     let w = popup_width(area).min(74);
     let cols = w.saturating_sub(2);
     let resume = matches!(p, Popup::ResumeHeld);
-    let held: Vec<_> = m
-        .held()
+    let all = m.held();
+    let held: Vec<_> = all
         .iter()
         .filter(|d| !resume || d.send_at <= m.now())
         .collect();

@@ -1,14 +1,17 @@
-//! Decisions held for the grace period, between the moderator's key and their sending: they
-//! can still be taken back with `z` (the rule of the grace period: `update::held`).
+//! The decisions held for their grace period, as the screen and the status line read them:
+//! a view of the one record of decisions ([`crate::ops::decision::Book`]), grouped by the
+//! batch they were made in (one key, or one confirmed bulk action). `z` takes back the
+//! newest batch (the rule of the grace period: `update::held`).
 
 use uuid::Uuid;
 
 use super::row::RowAction;
 use crate::api::Timestamp;
+use crate::ops::decision::{Book, Stage};
 
 pub use crate::config::{DEFAULT_DECISION_DELAY_SECS, MAX_DECISION_DELAY_SECS};
 
-/// One decision (one key, or one confirmed bulk action) waiting for its grace period to end.
+/// One batch of held decisions (one key, or one confirmed bulk action).
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeldDecision {
     /// Approve or decline (a delete is confirmed instead, never held).
@@ -19,7 +22,7 @@ pub struct HeldDecision {
     pub send_at: Timestamp,
     /// Came from a confirmation of marked rows: sent as one bulk task with its progress.
     pub bulk: bool,
-    /// The model's sequence number when it was held (for the status line).
+    /// The model's sequence number when it was held (its batch number; for the status line).
     pub seq: u64,
 }
 
@@ -36,13 +39,37 @@ impl HeldDecision {
     }
 }
 
-/// The decisions held, oldest first; `z` takes back the newest.
+/// The decisions held, oldest batch first.
 #[derive(Debug, Clone, Default)]
 pub struct Held {
     decisions: Vec<HeldDecision>,
 }
 
 impl Held {
+    /// The held decisions of `book`, by batch, oldest first.
+    pub fn of(book: &Book) -> Held {
+        let mut decisions: Vec<HeldDecision> = Vec::new();
+        for d in book.held() {
+            let Stage::Held { send_at } = *d.stage() else {
+                continue;
+            };
+            match decisions.last_mut().filter(|h| h.seq == d.batch) {
+                Some(h) => {
+                    h.ids.push(d.id);
+                    h.bulk = true;
+                }
+                None => decisions.push(HeldDecision {
+                    action: d.action,
+                    ids: vec![d.id],
+                    send_at,
+                    bulk: book.batch_size(d.batch) > 1,
+                    seq: d.batch,
+                }),
+            }
+        }
+        Held { decisions }
+    }
+
     /// True when nothing is held.
     pub fn is_empty(&self) -> bool {
         self.decisions.is_empty()
@@ -71,42 +98,5 @@ impl Held {
     /// The decision holding the request `id`, if any.
     pub fn for_request(&self, id: Uuid) -> Option<&HeldDecision> {
         self.decisions.iter().rev().find(|d| d.holds(id))
-    }
-
-    /// Holds a decision.
-    pub fn push(&mut self, d: HeldDecision) {
-        self.decisions.push(d);
-    }
-
-    /// Takes back the newest decision.
-    pub fn take_latest(&mut self) -> Option<HeldDecision> {
-        self.decisions.pop()
-    }
-
-    /// Takes out every decision due at `now`, oldest first.
-    pub fn take_due(&mut self, now: Timestamp) -> Vec<HeldDecision> {
-        let (due, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut self.decisions)
-            .into_iter()
-            .partition(|d| d.send_at <= now);
-        self.decisions = keep;
-        due
-    }
-
-    /// True when a decision is due at `now` (its grace period has run out).
-    pub fn any_due(&self, now: Timestamp) -> bool {
-        self.decisions.iter().any(|d| d.send_at <= now)
-    }
-
-    /// Every decision due at `now` starts a new grace period: due at `again` (back from a
-    /// suspend, "keep holding").
-    pub fn hold_due_again(&mut self, now: Timestamp, again: Timestamp) {
-        for d in self.decisions.iter_mut().filter(|d| d.send_at <= now) {
-            d.send_at = again;
-        }
-    }
-
-    /// Takes out every decision, oldest first.
-    pub fn take_all(&mut self) -> Vec<HeldDecision> {
-        std::mem::take(&mut self.decisions)
     }
 }

@@ -2,7 +2,7 @@
 //! check, a refresh and a bulk action. The status line is derived from these, never read
 //! back.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use uuid::Uuid;
 
@@ -93,16 +93,28 @@ impl Calls {
     }
 }
 
-/// A bulk action in progress (several rows after one confirmation).
+/// A bulk action in progress (several rows after one confirmation): which requests; how
+/// far it got is derived from their decisions ([`BulkTask::progress`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BulkTask {
     /// The decision.
     pub action: RowAction,
-    /// The rows in the task.
-    pub ids: HashSet<Uuid>,
-    /// Rows in the task (`ids.len()` at the start).
+    /// The rows in the task, in the order they were sent.
+    pub ids: Vec<Uuid>,
+    /// The model's sequence number of the last progress (for the status line).
+    pub seq: u64,
+    /// When it started (the model's clock), for its pace in requests per second.
+    pub started: crate::api::Timestamp,
+}
+
+/// How far a bulk action got, counted from its requests' decisions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BulkProgress {
+    /// The decision.
+    pub action: RowAction,
+    /// Rows in the task.
     pub total: usize,
-    /// Answered so far (confirmed or refused).
+    /// Answered so far (confirmed, refused, or their answer lost).
     pub done: usize,
     /// Refused or failed so far.
     pub failed: usize,
@@ -114,8 +126,47 @@ pub struct BulkTask {
     pub conflicts: usize,
     /// The model's sequence number of the last progress (for the status line).
     pub seq: u64,
-    /// When it started (the model's clock), for its pace in requests per second.
+    /// When it started (the model's clock).
     pub started: crate::api::Timestamp,
+}
+
+impl BulkTask {
+    /// How far it got, by the stage of each of its requests' decisions in `book`: held or on
+    /// its way is not done yet; a lost answer counts as unknown (even once a re-read settled
+    /// it: that is how it was answered).
+    pub fn progress(&self, book: &crate::ops::decision::Book) -> BulkProgress {
+        use crate::ops::decision::{Ending, Stage};
+        let mut p = BulkProgress {
+            action: self.action,
+            total: self.ids.len(),
+            done: 0,
+            failed: 0,
+            unknown: 0,
+            already: 0,
+            conflicts: 0,
+            seq: self.seq,
+            started: self.started,
+        };
+        for d in self.ids.iter().filter_map(|id| book.get(*id)) {
+            let counter = match d.stage() {
+                Stage::Held { .. } | Stage::Sending => continue,
+                Stage::Settled(Ending::Done) => None,
+                Stage::Settled(Ending::Refused(_) | Ending::Undone) => Some(&mut p.failed),
+                Stage::Lost { .. } | Stage::Settled(Ending::Found { .. } | Ending::Unknown) => {
+                    Some(&mut p.unknown)
+                }
+                Stage::Settled(Ending::Already(s)) if d.action.status().as_ref() == Some(s) => {
+                    Some(&mut p.already)
+                }
+                Stage::Settled(Ending::Already(_)) => Some(&mut p.conflicts),
+            };
+            if let Some(c) = counter {
+                *c += 1;
+            }
+            p.done += 1;
+        }
+        p
+    }
 }
 
 /// Activities that own the status line while they run.

@@ -4,7 +4,8 @@
 //! [`listing`] (the server's listing and paging), [`club`] (the club lookup pane),
 //! [`popup`] (pop-ups and their key tables), [`log`] (activity log and notices),
 //! [`inflight`] (calls in flight and the activities they belong to), [`held`]
-//! (decisions held for the grace period), [`unsettled`] (writes whose answer was lost).
+//! (the decisions held for their grace period, as a view of the one record of decisions,
+//! [`crate::ops::decision::Book`]).
 
 pub mod capability;
 pub mod club;
@@ -16,7 +17,6 @@ pub mod log;
 pub mod popup;
 pub mod queue;
 pub mod row;
-pub mod unsettled;
 pub mod words;
 
 mod access;
@@ -28,14 +28,13 @@ use uuid::Uuid;
 pub use capability::Capabilities;
 pub use club::{ClubPane, Loadable};
 pub use held::{Held, HeldDecision};
-pub use inflight::{Activities, Awaiting, BulkTask, Calls, MarkAll};
+pub use inflight::{Activities, Awaiting, BulkProgress, BulkTask, Calls, MarkAll};
 pub use link::{Link, backoff};
 pub use listing::{ListScope, Listing, ListingSupport, SavedScope};
 pub use log::{ActivityLog, LogEntry, Notice, Severity};
 pub use popup::{Popup, PopupKey, PopupOp};
 pub use queue::{Queue, QueueSort, QueueStats};
 pub use row::{Origin, QueueItem, RowAction, RowState, short_id};
-pub use unsettled::Unsettled;
 
 use super::keymap::{Keymap, Offered, Scope};
 use crate::api::{Levels, Timestamp, User};
@@ -294,11 +293,13 @@ pub struct Model {
     /// When "send now" was chosen: decisions answered since then that were not applied
     /// keep the program open (the moderator is told first).
     pub(crate) quit_since: Option<Timestamp>,
-    pub(crate) held: Held,
+    /// Every decision of this dashboard, one per request, in its stage (held, sending, lost,
+    /// settled): the one record a row's marker, the held countdown, a bulk action's progress
+    /// and the re-reads of lost answers are derived from.
+    pub(crate) decisions: crate::ops::decision::Book,
     /// Decisions held by the account before a sign-in of another, not sent (said once the
     /// new account is read).
     pub(crate) not_sent_on_switch: usize,
-    pub(crate) unsettled: Unsettled,
     /// The server is slow: the limit of calls in flight was cut back
     /// (`Msg::Pace`, from the client's limiter).
     pub(crate) server_slow: bool,
@@ -381,9 +382,8 @@ impl Model {
             decision_delay: o.decision_delay,
             quit_when_sent: false,
             quit_since: None,
-            held: Held::default(),
+            decisions: crate::ops::decision::Book::default(),
             not_sent_on_switch: 0,
-            unsettled: Unsettled::default(),
             server_slow: false,
             sent: None,
             calls: Calls::default(),
@@ -435,7 +435,7 @@ impl Model {
     pub fn retry_at(&self) -> Option<Timestamp> {
         [
             self.link.retry_at,
-            self.unsettled.next_due(),
+            self.decisions.next_read(),
             self.listing.retry_at,
         ]
         .into_iter()
@@ -452,17 +452,30 @@ impl Model {
     /// held (their countdown) or writes waiting for a re-read (its countdown in the detail
     /// pane). The runtime ticks only then.
     pub fn animating(&self) -> bool {
-        self.busy() || !self.held.is_empty() || !self.unsettled.is_empty()
+        self.busy() || self.decisions.iter().any(|d| d.alive())
     }
 
-    /// The decisions held for the grace period, oldest first.
-    pub fn held(&self) -> &Held {
-        &self.held
+    /// The decisions held for the grace period, by batch, oldest first (a view of
+    /// [`Model::decisions`]).
+    pub fn held(&self) -> Held {
+        Held::of(&self.decisions)
     }
 
-    /// Writes whose answer was lost, waiting for a re-read to settle them.
-    pub fn unsettled(&self) -> &Unsettled {
-        &self.unsettled
+    /// Every decision of this dashboard, one per request ([`crate::ops::decision::Book`]).
+    pub fn decisions(&self) -> &crate::ops::decision::Book {
+        &self.decisions
+    }
+
+    /// The decision shown on the row `id` while it is held or on its way ("approving…").
+    pub fn deciding(&self, id: Uuid) -> Option<RowAction> {
+        self.decisions.deciding(id)
+    }
+
+    /// True when a decision can still be asked on the row: no decision of this dashboard is
+    /// held or on its way for it, and its state and status allow one
+    /// ([`QueueItem::is_actionable`]).
+    pub fn actionable(&self, item: &QueueItem) -> bool {
+        self.deciding(item.id).is_none() && item.is_actionable()
     }
 
     /// Writes still waiting for the server: calls in flight that change data, and re-reads
@@ -471,8 +484,8 @@ impl Model {
         self.calls
             .iter()
             .filter(|a| match a {
-                Awaiting::Fetch(id) => self.unsettled.get(*id).is_some(),
-                Awaiting::Reread(ids) => ids.iter().any(|id| self.unsettled.get(*id).is_some()),
+                Awaiting::Fetch(id) => self.outcome_unknown(*id),
+                Awaiting::Reread(ids) => ids.iter().any(|id| self.outcome_unknown(*id)),
                 other => other.is_write(),
             })
             .count()
@@ -505,14 +518,17 @@ impl Model {
     }
 
     /// The bulk action under way, if any.
-    pub fn bulk(&self) -> Option<&BulkTask> {
-        self.activities.bulk.as_ref()
+    pub fn bulk(&self) -> Option<BulkProgress> {
+        self.activities
+            .bulk
+            .as_ref()
+            .map(|b| b.progress(&self.decisions))
     }
 
     /// True while the outcome of a decision on `id` is unknown (its answer was lost; the
     /// row re-reads itself until the server's status tells).
     pub fn outcome_unknown(&self, id: Uuid) -> bool {
-        self.unsettled.get(id).is_some()
+        self.decisions.lost_action(id).is_some()
     }
 
     /// The detail pane's scroll for the selected row (0 for a row not scrolled).

@@ -20,9 +20,6 @@ pub enum RowState {
     Ready,
     /// The last read failed (the row's `error` says why); `Enter` tries again.
     Failed,
-    /// An action is held for its grace period (see [`super::Model::held`]) or in flight;
-    /// the row shows it until the server answers.
-    Acting(RowAction),
     /// Deleted on the server (confirmed by the server's answer).
     Deleted,
     /// The server does not know this id (404): deleted elsewhere, or never existed.
@@ -105,14 +102,14 @@ impl QueueItem {
         self.request.as_ref().and_then(|r| r.membership())
     }
 
-    /// True when an approve/decline can still apply (pending, or not yet known).
+    /// True when an approve/decline can still apply by what the server said of the row
+    /// (pending, or not yet known; not deleted or gone). A decision of this dashboard on its
+    /// way is the other half of the rule: [`super::Model::actionable`].
     pub fn is_actionable(&self) -> bool {
-        !matches!(
-            self.state,
-            RowState::Acting(_) | RowState::Deleted | RowState::Gone
-        ) && self
-            .status()
-            .is_none_or(|s| *s == MembershipStatus::Pending)
+        !matches!(self.state, RowState::Deleted | RowState::Gone)
+            && self
+                .status()
+                .is_none_or(|s| *s == MembershipStatus::Pending)
     }
 
     /// Club name (English, else Thai), when known: the sort key.

@@ -25,8 +25,8 @@ impl Model {
         {
             offer(s, crate::i18n::tr(self.lang, "status-refreshing"));
         }
-        if let Some(b) = &self.activities.bulk {
-            offer(b.seq, self.bulk_text(b));
+        if let Some(b) = self.bulk() {
+            offer(b.seq, self.bulk_text(&b));
         }
         if let Some(task) = &self.activities.marking_all {
             let n = self.queue.stats().pending;
@@ -51,7 +51,7 @@ impl Model {
             };
             offer(task.seq, text);
         }
-        if let Some(d) = self.held.latest() {
+        if let Some(d) = self.held().latest() {
             offer(d.seq, self.held_text(d));
         }
         best.map(|(_, sev, text)| (sev, text))
@@ -63,11 +63,11 @@ impl Model {
     /// it found, new requests or requests decided elsewhere, so a refusal, a bulk action's
     /// progress or the moderator's own message stays readable).
     pub(crate) fn refresh_speaks(&self) -> bool {
-        self.held.is_empty() && !self.activities.refresh_auto
+        self.decisions.held().is_empty() && !self.activities.refresh_auto
     }
 
     /// "approving… 16/99 (3 failed, 1 unknown, re-reading)".
-    fn bulk_text(&self, b: &BulkTask) -> String {
+    fn bulk_text(&self, b: &BulkProgress) -> String {
         let mut tail = Vec::new();
         if b.failed > 0 {
             tail.push(crate::tr!(self.lang, "status-bulk-failed", n = b.failed));
@@ -116,7 +116,7 @@ impl Model {
                 "status-held-sign-in",
                 action = d.action.verb(),
                 what = what,
-                n = self.held.requests(),
+                n = self.decisions.held().len(),
                 key = key
             );
         }
@@ -140,7 +140,7 @@ impl Model {
             let undo = crate::tr!(self.lang, "status-held-undo", key = k.to_string());
             text.push_str(&format!(" · {undo}"));
         }
-        if let n @ 2.. = self.held.len() {
+        if let n @ 2.. = self.held().len() {
             let more = crate::tr!(self.lang, "status-held-more", n = n);
             text.push_str(&format!(" {more}"));
         }

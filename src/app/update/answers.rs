@@ -4,7 +4,7 @@
 use uuid::Uuid;
 
 use super::{
-    call, capability, club, decision_answers, error_text, held, keys, listing, log, note_error,
+    call, capability, club, decisions, error_text, held, keys, listing, log, lost, note_error,
     note_ok, rows, say, scope,
 };
 use crate::api::{ApiError, ClubQuery, FetchLevel, Levels, Page, Reply, User};
@@ -32,9 +32,7 @@ pub(super) fn on_api(m: &mut Model, awaiting: Awaiting, answer: ApiAnswer) -> Ve
         }
         (Awaiting::Reread(ids), ApiAnswer::Listing(res)) => rows::on_reread(m, ids, res),
         (Awaiting::Fetch(id), ApiAnswer::Request(res)) => rows::on_fetch(m, id, res),
-        (Awaiting::Act(id, action), answer) => {
-            decision_answers::on_action_answer(m, id, action, answer)
-        }
+        (Awaiting::Act(id, action), answer) => decisions::on_answer(m, id, action, answer),
         (Awaiting::Club(id), ApiAnswer::Club(res)) => club::on_club(m, id, res),
         (Awaiting::ClubSearch, ApiAnswer::Clubs(res)) => club::on_club_search(m, res),
         (Awaiting::Contact(club_id), ApiAnswer::ContactCreated(res)) => {
@@ -226,7 +224,7 @@ fn on_token_check(
         .collect();
     fx.extend(rows::fetch_rows(m, &failed));
     // Writes whose answer was lost are settled at once with the new session.
-    fx.extend(decision_answers::reread_all(m));
+    fx.extend(lost::reread_all(m));
     fx
 }
 
@@ -253,8 +251,9 @@ fn new_account(m: &mut Model) {
     // The last account's listing goes whole (rows added by hand stay): the new account's
     // loads from page 1 in the server's order, never after the old rows.
     // A row whose write is on its way stays until its answer.
+    let book = &m.decisions;
     m.queue.retain(|i| {
-        i.origin != crate::app::model::Origin::Listing || matches!(i.state, RowState::Acting(_))
+        i.origin != crate::app::model::Origin::Listing || book.deciding(i.id).is_some()
     });
 }
 

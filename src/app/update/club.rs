@@ -327,8 +327,8 @@ pub(super) fn on_contact_created(
             let said = crate::tr!(m.lang, "status-contact-not-added", error = text);
             say(m, Severity::Error, &said);
             // The core's rule: a lost answer is `unknown` (the contact may have been added).
-            let line = if crate::ops::verdict::answer_lost(&e) {
-                let detail = crate::ops::audit::lost_detail(&e);
+            let line = if crate::ops::decision::answer_lost(&e) {
+                let detail = crate::ops::decision::lost_detail(&e);
                 super::audit_entry(
                     m,
                     "add-contact",
@@ -341,7 +341,7 @@ pub(super) fn on_contact_created(
                     m,
                     "add-contact",
                     club_id,
-                    Err(crate::ops::audit::error_detail(&e)),
+                    Err(crate::ops::decision::error_detail(&e)),
                 )
             };
             vec![if tried.is_empty() {

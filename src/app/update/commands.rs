@@ -135,8 +135,9 @@ fn mouse(m: &mut Model, arg: &str) -> Vec<Effect> {
 /// stay) and says how many went.
 fn clear_done(m: &mut Model) -> Vec<Effect> {
     let before = m.queue.len();
+    let book = &m.decisions;
     m.queue.retain(|i| {
-        matches!(i.state, RowState::Acting(_))
+        book.deciding(i.id).is_some()
             || (!matches!(i.state, RowState::Deleted | RowState::Gone)
                 && i.status()
                     .is_none_or(|s| *s == crate::api::MembershipStatus::Pending))

@@ -1,43 +1,38 @@
-//! Decisions: approve, decline and delete, on the selected row or on the marked rows after
-//! one confirmation. The cursor moves on at once; an approve or decline is held for the
-//! grace period first ([`super::held`]); the row shows the decision until the server
-//! answers ([`super::decision_answers`]).
-
-use std::collections::HashSet;
+//! A decision from its key to its answer: approve, decline or delete on the selected row
+//! (marked rows go through one confirmation first, [`super::bulk`]). The cursor moves on at
+//! once; an approve or decline is held for the grace period ([`hold`]; `z`, quitting and
+//! suspending in [`super::held`]), sent on the tick it is due ([`send_due`]), and the server's
+//! answer settles it ([`on_answer`]; a lost answer is followed by [`super::lost`]).
+//!
+//! Each request's decision lives in one place, [`crate::ops::decision::Book`] in the Model,
+//! and changes only through [`step`]: the core's state machine checks the transition and
+//! says which audit line it writes. The row shows what the book says.
 
 use uuid::Uuid;
 
-use super::{call, held, label_of, listing, rows, say};
-use crate::app::effect::{ApiCall, Effect};
-use crate::app::model::words::{progress, status_word, verb};
-use crate::app::model::{Awaiting, BulkTask, Model, Popup, RowAction, RowState, Severity};
+use super::{
+    audit_entry, call, error_text, label_of, listing, log, log_text, note_error, note_ok, rows, say,
+};
+use crate::api::{ApiError, ClubRequest, MembershipStatus, UpdateRoute};
+use crate::app::effect::{ApiCall, Effect, Outcome};
+use crate::app::model::words::{past, progress, status_word, verb};
+use crate::app::model::{Awaiting, LogEntry, Model, Popup, RowAction, RowState, Severity};
+use crate::app::msg::ApiAnswer;
 use crate::i18n::tr;
+use crate::ops::decision::{self, Answer, Event, Stage};
 
-/// Approve, decline or delete: marked rows after one confirmation; else the selected row
-/// (delete always asks).
+/// Approve, decline or delete on the selected row (delete always asks); with rows marked,
+/// the confirmation of all of them ([`super::bulk::ask`]).
 pub(super) fn on_key(m: &mut Model, action: RowAction) -> Vec<Effect> {
-    if super::capability::refuse_decision(m, action) || refuse_signed_out(m, action) {
+    if super::capability::refuse_decision(m, action) || super::bulk::refuse_signed_out(m, action) {
         return Vec::new();
     }
     let marked = m.queue.marked_ids();
-    if action == RowAction::Delete && refuse_delete(m, &marked) {
+    if action == RowAction::Delete && super::bulk::refuse_delete(m, &marked) {
         return Vec::new();
     }
     if !marked.is_empty() {
-        let visible: HashSet<Uuid> = m
-            .queue
-            .visible()
-            .iter()
-            .map(|&i| m.queue.items()[i].id)
-            .collect();
-        let hidden = marked.iter().filter(|id| !visible.contains(id)).count();
-        m.popup = Some(Popup::Confirm {
-            action,
-            ids: marked,
-            hidden,
-            on_confirm: false,
-        });
-        return Vec::new();
+        return super::bulk::ask(m, action, marked);
     }
     let Some(item) = m.queue.selected() else {
         let text = tr(m.lang, "status-queue-empty");
@@ -45,248 +40,186 @@ pub(super) fn on_key(m: &mut Model, action: RowAction) -> Vec<Effect> {
         return Vec::new();
     };
     let id = item.id;
-    if let Some(earlier) = m.unsettled.get(id) {
-        return reread_instead(m, id, earlier);
+    if let Some(earlier) = m.decisions.lost_action(id) {
+        return super::lost::reread_instead(m, id, earlier);
     }
-    if !item.is_actionable() && action != RowAction::Delete {
-        let lang = m.lang;
-        let why = why_not_actionable(lang, item);
+    if !m.actionable(item) && action != RowAction::Delete {
+        let why = super::bulk::why_not_actionable(m, item);
         let text = crate::tr!(
-            lang,
+            m.lang,
             "status-cannot-act",
-            action = verb(lang, action),
+            action = verb(m.lang, action),
             label = label_of(m, id),
             why = why
         );
         say(m, Severity::Error, &text);
         return Vec::new();
     }
-    if !crate::ops::verdict::may_send(action, item.status()) {
+    if !decision::may_send(action, item.status()) {
         // Never read (added by id, its read failed or on its way): read it first, as the
         // command line does; the key works once the row shows pending.
-        let label = label_of(m, id);
         let text = crate::tr!(
             m.lang,
             "status-cannot-act",
             action = verb(m.lang, action),
-            label = label,
+            label = label_of(m, id),
             why = tr(m.lang, "status-why-not-read")
         );
         say(m, Severity::Error, &text);
         return rows::fetch_rows(m, &[id]);
     }
     if action == RowAction::Delete {
-        if matches!(item.state, RowState::Acting(_) | RowState::Deleted) {
+        if m.deciding(id).is_some() || item.state == RowState::Deleted {
             let text = tr(m.lang, "status-already-changing");
             say(m, Severity::Error, &text);
             return Vec::new();
         }
-        return ask_first(m, action, id);
+        return super::bulk::ask(m, action, vec![id]);
     }
     if item.held_elsewhere.is_some() {
         // Another session holds a decision on it in its grace period: ask first (the
         // confirmation says who, and what).
-        return ask_first(m, action, id);
+        return super::bulk::ask(m, action, vec![id]);
     }
-    let mut fx = held::hold(m, action, vec![id]);
+    let mut fx = hold(m, action, vec![id]);
     advance(m);
     fx.extend(listing::prefetch(m));
     fx
 }
 
-/// Why a row cannot take a decision now, in `lang` ("approving already", "it was deleted",
-/// "it is approved already", ...).
-fn why_not_actionable(lang: crate::i18n::Lang, item: &crate::app::model::QueueItem) -> String {
-    match (&item.state, item.status()) {
-        (RowState::Acting(a), _) => {
-            crate::tr!(
-                lang,
-                "status-why-already-acting",
-                progress = progress(lang, *a)
-            )
-        }
-        (RowState::Deleted, _) => tr(lang, "status-why-deleted"),
-        (RowState::Gone, _) => tr(lang, "status-why-gone"),
-        (_, Some(s)) => crate::tr!(lang, "status-why-already", status = status_word(lang, s)),
-        _ => tr(lang, "status-why-cannot-change"),
-    }
-}
-
-/// Opens the confirmation of `action` on the one request `id` (focus on Cancel).
-fn ask_first(m: &mut Model, action: RowAction, id: Uuid) -> Vec<Effect> {
-    m.popup = Some(Popup::Confirm {
-        action,
-        ids: vec![id],
-        hidden: 0,
-        on_confirm: false,
-    });
-    Vec::new()
-}
-
-/// Refuses a decision, without a call, while no session can send it (no token, or the
-/// server said the session is over): the status line says which key signs in. Decisions
-/// held already wait for the sign-in. True when refused.
-fn refuse_signed_out(m: &mut Model, action: RowAction) -> bool {
-    if m.has_token && !m.session_expired {
-        return false;
-    }
-    let text = crate::tr!(
-        m.lang,
-        "status-sign-in-first",
-        action = verb(m.lang, action),
-        key = super::sign_in_key(m)
-    );
-    say(m, Severity::Error, &text);
-    true
-}
-
-/// Refuses a delete, without a call, that the server never lets this account make (the
-/// core's rule, [`crate::ops::permit::may_delete`]: a teacher never; a student only their
-/// own request): on the selected row, or on every marked row. True when refused.
-fn refuse_delete(m: &mut Model, marked: &[Uuid]) -> bool {
-    let allowed = if marked.is_empty() {
-        m.may_delete(m.queue.selected())
-    } else {
-        marked.iter().any(|id| m.may_delete(m.queue.get(*id)))
-    };
-    if allowed {
-        return false;
-    }
-    let text = tr(m.lang, "status-delete-not-allowed");
-    say(m, Severity::Error, &text);
-    true
-}
-
-/// The confirmed decision on `ids` (from the confirmation pop-up): rows that can no longer
-/// take it are left out; two or more make a bulk task with its own progress.
-pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effect> {
-    if super::capability::refuse_decision(m, action) || refuse_signed_out(m, action) {
-        return Vec::new();
-    }
-    // A delete goes only where the server may let this account make it.
-    let ids: Vec<Uuid> = ids
-        .into_iter()
-        .filter(|id| action != RowAction::Delete || m.may_delete(m.queue.get(*id)))
-        .collect();
-    let (unsettled, ids): (Vec<Uuid>, Vec<Uuid>) = ids
-        .into_iter()
-        .partition(|id| m.unsettled.get(*id).is_some());
-    let mut fx = rows::fetch_rows(m, &unsettled);
-    // Rows whose status was never read are read, not decided (the core's rule).
-    let (ids, unread): (Vec<Uuid>, Vec<Uuid>) = ids.into_iter().partition(|id| {
-        m.queue
-            .get(*id)
-            .is_none_or(|i| crate::ops::verdict::may_send(action, i.status()) || !i.is_actionable())
-    });
-    fx.extend(rows::fetch_rows(m, &unread));
-    let ids: Vec<Uuid> = ids
-        .into_iter()
-        .filter(|id| {
-            m.queue.get(*id).is_some_and(|i| {
-                !matches!(i.state, RowState::Acting(_) | RowState::Deleted)
-                    && (action == RowAction::Delete || i.is_actionable())
-            })
-        })
-        .collect();
-    if ids.is_empty() {
-        let text = if !unread.is_empty() {
-            crate::tr!(m.lang, "status-unread-left-out", n = unread.len())
-        } else if unsettled.is_empty() {
-            tr(m.lang, "status-nothing-to-do")
-        } else {
-            crate::tr!(m.lang, "status-rereading-unknown", n = unsettled.len())
-        };
-        say(m, Severity::Error, &text);
-        return fx;
-    }
-    let single = ids.len() == 1 && m.queue.selected().map(|i| i.id) == ids.first().copied();
-    fx.extend(held::hold(m, action, ids));
-    if single {
-        advance(m);
-    }
-    fx.extend(listing::prefetch(m));
-    fx
-}
-
-/// A decision asked on a row whose earlier write lost its answer: never written again
-/// (the core's rule, [`crate::ops::verdict`]); the row is read now instead, and the read
-/// settles the earlier decision.
-fn reread_instead(m: &mut Model, id: Uuid, earlier: RowAction) -> Vec<Effect> {
-    let lang = m.lang;
-    let text = crate::tr!(
-        lang,
-        "status-unknown-reread",
-        action = verb(lang, earlier),
-        label = label_of(m, id)
-    );
-    say(m, Severity::Info, &text);
-    rows::fetch_rows(m, &[id])
-}
-
 /// Moves the cursor to the next actionable row after it (the moderator never waits).
-fn advance(m: &mut Model) {
+pub(super) fn advance(m: &mut Model) {
     let n = m.queue.visible().len();
     for pos in m.queue.cursor() + 1..n {
-        if m.queue.visible_item(pos).is_some_and(|i| i.is_actionable()) {
+        if m.queue.visible_item(pos).is_some_and(|i| m.actionable(i)) {
             m.queue.set_cursor(pos);
             return;
         }
     }
 }
 
-/// Sends a decision on `ids` now; two or more make a bulk task with its own progress.
-/// `from_hold`: the rows were held for the grace period (they already show the decision),
-/// and a request that left the queue meanwhile is still sent (the moderator meant it).
-pub(super) fn start(
-    m: &mut Model,
-    action: RowAction,
-    ids: Vec<Uuid>,
-    from_hold: bool,
-) -> Vec<Effect> {
-    if ids.len() > 1 {
-        let seq = m.next_seq();
-        // Two bulk decisions of the same kind may go within one grace period: one task
-        // counts them both, so the progress stays true.
-        match m.activities.bulk.as_mut().filter(|b| b.action == action) {
-            Some(b) => {
-                b.total += ids.len();
-                b.ids.extend(ids.iter().copied());
-                b.seq = seq;
-            }
-            None => {
-                m.activities.bulk = Some(BulkTask {
-                    action,
-                    ids: ids.iter().copied().collect(),
-                    total: ids.len(),
-                    done: 0,
-                    failed: 0,
-                    unknown: 0,
-                    already: 0,
-                    conflicts: 0,
-                    seq,
-                    started: m.now,
-                });
-            }
+/// Applies `event` to the decision on `id`: the one place a dashboard decision changes. The
+/// core's state machine checks the transition ([`decision::Decision::apply`]); the audit
+/// line it writes comes back as an effect. An illegal transition is a bug: an error in the
+/// log, and a panic in debug builds (so every test that meets one fails).
+pub(super) fn step(m: &mut Model, id: Uuid, event: Event) -> Option<Effect> {
+    let action = m.decisions.get(id).map(|d| d.action);
+    match m.decisions.apply(id, event) {
+        Ok(line) => {
+            let (line, action) = (line?, action?);
+            Some(audit_entry(m, action.verb(), id, line.outcome, line.detail))
+        }
+        Err(e) => {
+            tracing::error!("{e}");
+            debug_assert!(false, "{e}");
+            None
         }
     }
+}
+
+/// Starts a decision on `id` in `stage` (held or sending) in batch `batch`; false (with the
+/// bug logged, as [`step`] does) when one is alive on it already.
+fn begin(m: &mut Model, id: Uuid, action: RowAction, batch: u64, stage: Stage) -> bool {
+    match m.decisions.start(id, action, batch, stage) {
+        Ok(()) => true,
+        Err(e) => {
+            tracing::error!("{e}");
+            debug_assert!(false, "{e}");
+            false
+        }
+    }
+}
+
+/// Holds a decision on `ids` for the grace period, as one batch (or sends it at once when
+/// the delay is zero, and a delete always). The rows show it at once, so no other key acts on
+/// them meanwhile; the other sessions of this server are told.
+pub(super) fn hold(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effect> {
+    let delay = chrono::TimeDelta::from_std(m.decision_delay).unwrap_or_default();
+    if delay.is_zero() || action == RowAction::Delete || ids.is_empty() {
+        return start(m, action, ids, None);
+    }
+    let batch = m.next_seq();
+    let send_at = m.now + delay;
+    for id in &ids {
+        if begin(m, *id, action, batch, Stage::Held { send_at })
+            && let Some(item) = m.queue.get_mut(*id)
+        {
+            item.error = None;
+        }
+    }
+    vec![super::others::tell_held(m, action, &ids)]
+}
+
+/// On a tick: sends every held decision whose grace period has ended (not while the quit
+/// question is open: the moderator is deciding what happens to them; nor while the session
+/// is over: they wait for the sign-in).
+pub(super) fn send_due(m: &mut Model) -> Vec<Effect> {
+    if matches!(m.popup, Some(Popup::QuitHeld | Popup::ResumeHeld))
+        || super::held::waits_for_sign_in(m)
+    {
+        return Vec::new();
+    }
+    send_held(m, m.decisions.held_due(m.now))
+}
+
+/// Sends the held decisions on `ids` now, batch by batch (a batch of two or more is a bulk
+/// task with its progress). A request that left the queue meanwhile is still sent: the
+/// moderator meant it.
+pub(super) fn send_held(m: &mut Model, ids: Vec<Uuid>) -> Vec<Effect> {
     let mut fx = Vec::new();
+    let mut batches: Vec<(RowAction, Vec<Uuid>)> = Vec::new();
+    let mut last = None;
     for id in ids {
-        fx.extend(act(m, id, action, from_hold));
+        let Some(d) = m.decisions.get(id) else {
+            continue;
+        };
+        if last != Some(d.batch) {
+            batches.push((d.action, Vec::new()));
+            last = Some(d.batch);
+        }
+        if let Some((_, b)) = batches.last_mut() {
+            b.push(id);
+        }
+        fx.extend(step(m, id, Event::Send));
+    }
+    for (action, ids) in batches {
+        fx.extend(start(m, action, ids, Some(())));
     }
     fx
 }
 
-/// Sends one decision: the row shows it until the answer.
-fn act(m: &mut Model, id: Uuid, action: RowAction, from_hold: bool) -> Vec<Effect> {
-    match m.queue.get_mut(id) {
-        Some(item)
-            if from_hold || !matches!(item.state, RowState::Acting(_) | RowState::Deleted) =>
-        {
-            item.state = RowState::Acting(action);
-            item.error = None;
+/// Sends a decision on `ids` now; two or more make a bulk task with its own progress.
+/// `sent`: their decisions are in the book as sending already (they were held); else each is
+/// started as sending here, where the row can still take it.
+fn start(m: &mut Model, action: RowAction, ids: Vec<Uuid>, sent: Option<()>) -> Vec<Effect> {
+    let ids: Vec<Uuid> = match sent {
+        Some(()) => ids,
+        None => {
+            let batch = m.next_seq();
+            ids.into_iter()
+                .filter(|id| {
+                    m.queue
+                        .get(*id)
+                        .is_some_and(|i| i.state != RowState::Deleted)
+                        && begin(m, *id, action, batch, Stage::Sending)
+                })
+                .collect()
         }
-        None if from_hold => {}
-        _ => return Vec::new(),
+    };
+    if ids.len() > 1 {
+        super::bulk::begin(m, action, &ids);
+    }
+    let mut fx = Vec::new();
+    for id in ids {
+        fx.push(send(m, id, action));
+    }
+    fx
+}
+
+/// The call of one decision on its way: the row shows it until the answer.
+fn send(m: &mut Model, id: Uuid, action: RowAction) -> Effect {
+    if let Some(item) = m.queue.get_mut(id) {
+        item.error = None;
     }
     let levels = m.levels;
     let c = match action.status() {
@@ -294,9 +227,202 @@ fn act(m: &mut Model, id: Uuid, action: RowAction, from_hold: bool) -> Vec<Effec
         None => ApiCall::DeleteRequest { id },
     };
     if m.activities.bulk.is_none() {
-        let label = label_of(m, id);
-        let text = format!("{} {label}", progress(m.lang, action));
+        let text = format!("{} {}", progress(m.lang, action), label_of(m, id));
         say(m, Severity::Info, &text);
     }
-    vec![call(m, Awaiting::Act(id, action), c)]
+    call(m, Awaiting::Act(id, action), c)
+}
+
+/// The server's answer to the decision on `id`: the book takes its meaning (the core's
+/// [`decision::classify`]), the audit gets the line the transition writes, the row takes the
+/// server's word (or keeps its error), a bulk task counts it.
+pub(super) fn on_answer(
+    m: &mut Model,
+    id: Uuid,
+    action: RowAction,
+    answer: ApiAnswer,
+) -> Vec<Effect> {
+    let result: Result<Option<ClubRequest>, ApiError> = match answer {
+        ApiAnswer::Updated(r) => {
+            if let Some(route) = UpdateRoute::learned_from(&r)
+                && let Err(e) = r
+            {
+                return super::bulk::refused_by_route(m, id, route, e);
+            }
+            r.map(|reply| {
+                note_ok(m, &reply.api_version);
+                Some(reply.data)
+            })
+        }
+        ApiAnswer::Deleted(r) => r.map(|reply| {
+            note_ok(m, &reply.api_version);
+            None
+        }),
+        other => {
+            tracing::warn!("unexpected answer to an action: {other:?}");
+            return Vec::new();
+        }
+    };
+    if let Err(e) = &result
+        && matches!(e, ApiError::Unauthorized { kind, .. } if kind.needs_sign_in())
+    {
+        return super::held::session_over(m, id, e.clone());
+    }
+    let label = label_of(m, id);
+    let (answer, request) = decision::classify(result).split();
+    let mut fx: Vec<Effect> = step(m, id, Event::Answered(answer.clone()))
+        .into_iter()
+        .collect();
+    match answer {
+        Answer::Done(()) => confirmed(m, id, action, request.flatten(), &label),
+        Answer::Already(status) => already(m, id, action, status, &label),
+        Answer::Lost(e) => fx.extend(super::lost::lost(m, id, action, e, &label)),
+        Answer::Refused(e) => fx.extend(refused(m, id, action, e, &label)),
+    }
+    fx.extend(super::bulk::after_answer(m, id));
+    fx
+}
+
+fn confirmed(m: &mut Model, id: Uuid, action: RowAction, answer: Option<ClubRequest>, label: &str) {
+    super::count_decided(m, id);
+    if let Some(item) = m.queue.get_mut(id) {
+        item.error = None;
+        item.read_error = None;
+        item.marked = false;
+        match answer {
+            Some(r) => {
+                item.state = RowState::Ready;
+                match &mut item.request {
+                    Some(old) => old.merge_from(r),
+                    None => item.request = Some(r),
+                }
+            }
+            None => item.state = RowState::Deleted,
+        }
+    }
+    log(m, action.verb(), Some(id), label.to_owned(), Ok(()));
+    if m.activities.bulk.is_none() {
+        let shown = match action {
+            RowAction::Delete => past(m.lang, action),
+            _ => m
+                .queue
+                .get(id)
+                .and_then(|i| i.status().map(|s| status_word(m.lang, s)))
+                .unwrap_or_else(|| past(m.lang, action)),
+        };
+        say(m, Severity::Success, &format!("{label}: {shown}"));
+    }
+}
+
+/// The server refused the decision because someone else had decided the request first
+/// (403 "already been approved|declined", [`ApiError::already_decided`]): the row takes the
+/// server's status, keeps no mark (nothing to retry), and the audit says `already` (the same
+/// decision: the request is as the moderator wanted) or `conflict` (the opposite, shown as
+/// such on the row and the status line). Not a failure.
+fn already(m: &mut Model, id: Uuid, action: RowAction, status: MembershipStatus, label: &str) {
+    let lang = m.lang;
+    let (outcome, _) = decision::already_line(action, &status);
+    super::count_decided(m, id);
+    let word = status_word(lang, &status);
+    let conflict = outcome == Outcome::Conflict;
+    if let Some(item) = m.queue.get_mut(id) {
+        item.state = RowState::Ready;
+        item.marked = false;
+        item.read_error = None;
+        if let Some(r) = item.request.as_mut() {
+            r.membership_status = Some(status.clone());
+        }
+        item.error = conflict.then(|| {
+            crate::tr!(
+                lang,
+                "error-already-conflict",
+                status = word.as_str(),
+                action = verb(lang, action)
+            )
+        });
+    }
+    // Who, where another session of this server told it (serve-ssh).
+    let by = m
+        .queue
+        .get(id)
+        .and_then(|i| i.decided_by.as_ref())
+        .and_then(|(by, _)| by.clone());
+    let (key, severity) = match (conflict, by.is_some()) {
+        (true, false) => ("status-already-conflict", Severity::Error),
+        (true, true) => ("status-already-conflict-by", Severity::Error),
+        (false, false) => ("status-already-same", Severity::Success),
+        (false, true) => ("status-already-same-by", Severity::Success),
+    };
+    let text = crate::tr!(
+        lang,
+        key,
+        label = label,
+        status = word.as_str(),
+        action = verb(lang, action),
+        by = by.unwrap_or_default()
+    );
+    push_log(m, action, id, label, outcome, &text);
+    if m.activities.bulk.is_none() {
+        say(m, severity, &text);
+    }
+}
+
+/// The server refused the decision: the row keeps its error, and is read again to learn the
+/// request's true state (approved or deleted elsewhere). The write is never sent again.
+fn refused(m: &mut Model, id: Uuid, action: RowAction, e: ApiError, label: &str) -> Vec<Effect> {
+    note_error(m, &e);
+    let text = error_text(m.lang, &e);
+    if let Some(item) = m.queue.get_mut(id) {
+        item.state = match e {
+            ApiError::NotFound(_) => RowState::Gone,
+            _ if item.request.is_some() => RowState::Ready,
+            _ => RowState::Failed,
+        };
+        item.error = Some(text.clone());
+    }
+    if let Some(eid) = e.error_id() {
+        tracing::warn!(action = action.verb(), target = %id, error_id = %eid, "refused: {e}");
+    }
+    log(
+        m,
+        action.verb(),
+        Some(id),
+        label.to_owned(),
+        Err(log_text(m.lang, &e)),
+    );
+    if m.activities.bulk.is_none() {
+        let text = crate::tr!(
+            m.lang,
+            "status-action-failed",
+            action = verb(m.lang, action),
+            label = label,
+            error = text
+        );
+        say(m, Severity::Error, &text);
+    }
+    if matches!(e, ApiError::NotFound(_) | ApiError::Unauthorized { .. }) {
+        Vec::new()
+    } else {
+        rows::fetch_rows(m, &[id])
+    }
+}
+
+/// An activity-log line about a decision on `id`, with its outcome and detail (in the
+/// reader's language).
+pub(super) fn push_log(
+    m: &mut Model,
+    action: RowAction,
+    id: Uuid,
+    label: &str,
+    outcome: Outcome,
+    detail: &str,
+) {
+    m.log.push(LogEntry {
+        at: m.now,
+        what: action.verb().to_owned(),
+        target: Some(id),
+        label: label.to_owned(),
+        outcome,
+        detail: Some(crate::text::clean(detail, 300)),
+    });
 }

@@ -7,53 +7,13 @@
 
 use uuid::Uuid;
 
-use super::{audit_entry, decisions, keys, label_of, listing, say};
+use super::decisions::{send_held, step};
+use super::{keys, label_of, listing, say};
+use crate::api::ApiError;
 use crate::app::effect::{Effect, Outcome};
-use crate::app::model::{
-    HeldDecision, LogEntry, Model, Popup, RowAction, RowState, Severity, words,
-};
+use crate::app::model::{LogEntry, Model, Popup, RowAction, Severity, words};
 use crate::i18n::{Lang, tr};
-
-/// Holds a decision on `ids` for the grace period (or sends it at once when the delay is
-/// zero). The rows show it as under way at once, so no other key acts on them meanwhile.
-pub(super) fn hold(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effect> {
-    let Ok(delay) = chrono::TimeDelta::from_std(m.decision_delay) else {
-        return decisions::start(m, action, ids, false);
-    };
-    if delay.is_zero() || action == RowAction::Delete || ids.is_empty() {
-        return decisions::start(m, action, ids, false);
-    }
-    for id in &ids {
-        if let Some(item) = m.queue.get_mut(*id) {
-            item.state = RowState::Acting(action);
-            item.error = None;
-        }
-    }
-    let seq = m.next_seq();
-    let told = super::others::tell_held(m, action, &ids);
-    m.held.push(HeldDecision {
-        action,
-        bulk: ids.len() > 1,
-        ids,
-        send_at: m.now + delay,
-        seq,
-    });
-    vec![told]
-}
-
-/// On a tick: sends every decision whose grace period has ended (not while the quit
-/// question is open: the moderator is deciding what happens to them; nor while the session
-/// is over: they wait for the sign-in, [`after_sign_in`]).
-pub(super) fn send_due(m: &mut Model) -> Vec<Effect> {
-    if m.held.is_empty()
-        || matches!(m.popup, Some(Popup::QuitHeld | Popup::ResumeHeld))
-        || waits_for_sign_in(m)
-    {
-        return Vec::new();
-    }
-    let due = m.held.take_due(m.now);
-    send(m, due)
-}
+use crate::ops::decision::Event;
 
 /// Sends every held decision now (on a hang-up or SIGTERM, or "send now" on quitting).
 /// With the session over they cannot be sent: they are audited as not sent (`undone`).
@@ -61,8 +21,16 @@ pub(super) fn flush(m: &mut Model) -> Vec<Effect> {
     if waits_for_sign_in(m) {
         return discard_all(m, Why::SessionExpired);
     }
-    let all = m.held.take_all();
-    send(m, all)
+    let all = held_ids(m, None);
+    send_held(m, all)
+}
+
+/// The ids of the held decisions, oldest batch first: all of them, or those due at `now`.
+fn held_ids(m: &Model, due: Option<crate::api::Timestamp>) -> Vec<Uuid> {
+    match due {
+        Some(now) => m.decisions.held_due(now),
+        None => m.decisions.held().iter().map(|d| d.id).collect(),
+    }
 }
 
 /// After another account signed in: says how many decisions held by the last one were not
@@ -85,44 +53,36 @@ pub(super) fn waits_for_sign_in(m: &Model) -> bool {
     !m.has_token || m.session_expired
 }
 
-/// A decision the server refused with a 401 because the session was over (it was not
-/// applied): held again, due at once, so it is sent after the sign-in, as the moderator
-/// meant it (or audited as not sent if they quit first). Left out of a bulk task's count.
-pub(super) fn hold_for_sign_in(m: &mut Model, action: RowAction, id: Uuid) {
+/// The server refused the decision on `id` with a 401 before anything changed: the session
+/// was over. Sent with the token in use, it is held again, due at once, so it goes after the
+/// sign-in, as the moderator meant it (or is audited as not sent if they quit first), and it
+/// leaves its bulk task's count. Sent with a token replaced since (maybe another account's),
+/// it is not sent again: audited as not sent (`undone`), its row pending again.
+pub(super) fn session_over(m: &mut Model, id: Uuid, e: ApiError) -> Vec<Effect> {
+    if super::stale_unauthorised(m, &e) {
+        let why = Why::SessionExpired;
+        let mut fx: Vec<Effect> = step(m, id, Event::TakeBack(why.text(Lang::English)))
+            .into_iter()
+            .collect();
+        if let Some(d) = m.decisions.get(id).cloned() {
+            log_undone(m, d.action, id, why);
+        }
+        fx.extend(super::bulk::after_answer(m, id));
+        return fx;
+    }
+    super::note_error(m, &e);
     if let Some(item) = m.queue.get_mut(id) {
-        item.state = RowState::Acting(action);
         item.error = None;
     }
-    if let Some(b) = m.activities.bulk.as_mut()
-        && b.ids.remove(&id)
-    {
-        b.total = b.total.saturating_sub(1);
-        if b.done >= b.total {
+    if let Some(b) = m.activities.bulk.as_mut() {
+        b.ids.retain(|x| *x != id);
+        if b.progress(&m.decisions).done >= b.ids.len() {
             m.activities.bulk = None;
         }
     }
-    let seq = m.next_seq();
-    m.held.push(HeldDecision {
-        action,
-        ids: vec![id],
-        send_at: m.now,
-        bulk: false,
-        seq,
-    });
-}
-
-/// A decision sent with a token that was replaced before the server refused it (401): it
-/// was not applied, and is not sent again under the token in use (maybe another
-/// account's). Audited as not sent (`undone`); its row is pending again.
-pub(super) fn not_sent(m: &mut Model, action: RowAction, id: Uuid) -> Vec<Effect> {
-    let d = HeldDecision {
-        action,
-        ids: vec![id],
-        send_at: m.now,
-        bulk: false,
-        seq: 0,
-    };
-    take_back(m, &d, Why::SessionExpired)
+    let now = m.now;
+    step(m, id, Event::Hold(now));
+    Vec::new()
 }
 
 /// A token was taken. The same account as before: the decisions held while the session was
@@ -130,12 +90,12 @@ pub(super) fn not_sent(m: &mut Model, action: RowAction, id: Uuid) -> Vec<Effect
 /// them). Another account: none of them is sent under it; each is audited as not sent and
 /// its row is pending again.
 pub(super) fn after_sign_in(m: &mut Model, same_account: bool) -> Vec<Effect> {
-    if m.held.is_empty() {
+    if m.decisions.held().is_empty() {
         return Vec::new();
     }
     if !same_account {
         // Said once the new account is read (`tell_not_sent`), last on the status line.
-        m.not_sent_on_switch = m.held.requests();
+        m.not_sent_on_switch = m.decisions.held().len();
         return discard_all(m, Why::OtherAccount);
     }
     if m.quit_when_sent {
@@ -146,18 +106,10 @@ pub(super) fn after_sign_in(m: &mut Model, same_account: bool) -> Vec<Effect> {
     Vec::new()
 }
 
-fn send(m: &mut Model, decisions: Vec<HeldDecision>) -> Vec<Effect> {
-    let mut fx = Vec::new();
-    for d in decisions {
-        fx.extend(decisions::start(m, d.action, d.ids, true));
-    }
-    fx
-}
-
 /// `z`: takes back the newest held decision. Its rows are pending again (the cursor goes
 /// back to a single row); it is audited `undone` and never sent.
 pub(super) fn undo(m: &mut Model) -> Vec<Effect> {
-    let Some(d) = m.held.take_latest() else {
+    let Some(d) = m.held().latest().cloned() else {
         let text = tr(m.lang, "status-nothing-to-undo");
         say(m, Severity::Info, &text);
         return Vec::new();
@@ -167,7 +119,7 @@ pub(super) fn undo(m: &mut Model) -> Vec<Effect> {
         ids => words::requests(m.lang, ids.len()),
     };
     let verb = words::verb(m.lang, d.action);
-    let mut fx = take_back(m, &d, Why::Undone);
+    let mut fx = take_back(m, &d.ids, Why::Undone);
     if let [id] = d.ids.as_slice()
         && let Some(pos) = m
             .queue
@@ -217,45 +169,35 @@ impl Why {
 
 /// Discards every held decision (audited `undone` with `why`); none is sent.
 pub(super) fn discard_all(m: &mut Model, why: Why) -> Vec<Effect> {
+    let all = held_ids(m, None);
+    take_back(m, &all, why)
+}
+
+/// The held decisions on `ids` are taken back, never sent: their rows are as before the
+/// key; one `undone` audit line (the transition's) and log entry per request.
+fn take_back(m: &mut Model, ids: &[Uuid], why: Why) -> Vec<Effect> {
     let mut fx = Vec::new();
-    for d in m.held.take_all() {
-        fx.extend(take_back(m, &d, why));
+    for &id in ids {
+        let Some(action) = m.decisions.get(id).map(|d| d.action) else {
+            continue;
+        };
+        fx.extend(step(m, id, Event::TakeBack(why.text(Lang::English))));
+        log_undone(m, action, id, why);
     }
     fx
 }
 
-/// The rows of `d` go back to what they were before the key; one `undone` audit line and
-/// log entry per request.
-fn take_back(m: &mut Model, d: &HeldDecision, why: Why) -> Vec<Effect> {
-    let mut fx = Vec::new();
-    for &id in &d.ids {
-        if let Some(item) = m.queue.get_mut(id)
-            && item.state == RowState::Acting(d.action)
-        {
-            item.state = if item.request.is_some() {
-                RowState::Ready
-            } else {
-                RowState::Unloaded
-            };
-        }
-        let label = label_of(m, id);
-        m.log.push(LogEntry {
-            at: m.now,
-            what: d.action.verb().to_owned(),
-            target: Some(id),
-            label,
-            outcome: Outcome::Undone,
-            detail: Some(why.text(m.lang)),
-        });
-        fx.push(audit_entry(
-            m,
-            d.action.verb(),
-            id,
-            Outcome::Undone,
-            Some(why.text(Lang::English)),
-        ));
-    }
-    fx
+/// The log's line of a decision on `id` not sent, with why in the reader's language.
+fn log_undone(m: &mut Model, action: RowAction, id: Uuid, why: Why) {
+    let label = label_of(m, id);
+    m.log.push(LogEntry {
+        at: m.now,
+        what: action.verb().to_owned(),
+        target: Some(id),
+        label,
+        outcome: Outcome::Undone,
+        detail: Some(why.text(m.lang)),
+    });
 }
 
 /// Back from a suspend at `now`: when a held decision's grace period ran out while the
@@ -264,7 +206,7 @@ fn take_back(m: &mut Model, d: &HeldDecision, why: Why) -> Vec<Effect> {
 /// The quit question, when open, already asks.
 pub(super) fn on_resume(m: &mut Model, now: crate::api::Timestamp) -> Vec<Effect> {
     m.now = now;
-    if m.held.any_due(now) && !matches!(m.popup, Some(Popup::QuitHeld)) {
+    if !m.decisions.held_due(now).is_empty() && !matches!(m.popup, Some(Popup::QuitHeld)) {
         m.popup = Some(Popup::ResumeHeld);
     }
     Vec::new()
@@ -273,8 +215,8 @@ pub(super) fn on_resume(m: &mut Model, now: crate::api::Timestamp) -> Vec<Effect
 /// Back from a suspend, "send now": the decisions whose time ran out are sent.
 pub(super) fn resume_send(m: &mut Model) -> Vec<Effect> {
     m.popup = None;
-    let due = m.held.take_due(m.now);
-    send(m, due)
+    let due = held_ids(m, Some(m.now));
+    send_held(m, due)
 }
 
 /// Back from a suspend, "keep holding": the decisions whose time ran out start a new grace
@@ -282,7 +224,10 @@ pub(super) fn resume_send(m: &mut Model) -> Vec<Effect> {
 pub(super) fn resume_hold(m: &mut Model) -> Vec<Effect> {
     m.popup = None;
     if let Ok(delay) = chrono::TimeDelta::from_std(m.decision_delay) {
-        m.held.hold_due_again(m.now, m.now + delay);
+        let again = m.now + delay;
+        for id in held_ids(m, Some(m.now)) {
+            step(m, id, Event::Hold(again));
+        }
     }
     let text = tr(m.lang, "status-held-again");
     say(m, Severity::Info, &text);
@@ -293,12 +238,10 @@ pub(super) fn resume_hold(m: &mut Model) -> Vec<Effect> {
 /// `undone`), never sent.
 pub(super) fn resume_discard(m: &mut Model) -> Vec<Effect> {
     m.popup = None;
-    let mut fx = Vec::new();
-    let due = m.held.take_due(m.now);
-    for d in &due {
-        fx.extend(take_back(m, d, Why::DiscardedOnResume));
-    }
-    let text = crate::tr!(m.lang, "status-held-discarded", n = due.len());
+    let batches = m.held().iter().filter(|d| d.send_at <= m.now).count();
+    let due = held_ids(m, Some(m.now));
+    let fx = take_back(m, &due, Why::DiscardedOnResume);
+    let text = crate::tr!(m.lang, "status-held-discarded", n = batches);
     say(m, Severity::Info, &text);
     fx
 }
@@ -322,7 +265,7 @@ pub(super) fn send_now_and_quit(m: &mut Model) -> Vec<Effect> {
             m.lang,
             "status-quit-waits-sign-in",
             key = super::sign_in_key(m),
-            n = m.held.requests()
+            n = m.decisions.held().len()
         );
         say(m, Severity::Error, &text);
         return Vec::new();
@@ -351,11 +294,12 @@ pub(super) fn discard_and_quit(m: &mut Model) -> Vec<Effect> {
 /// when a decision sent since "send now" was not applied, it stays open and says so (`q`
 /// then quits).
 pub(super) fn quit_if_sent(m: &mut Model) -> Vec<Effect> {
-    if !m.quit_when_sent || m.quitting || !m.held.is_empty() || m.writes_pending() > 0 {
+    if !m.quit_when_sent || m.quitting || !m.decisions.held().is_empty() || m.writes_pending() > 0 {
         return Vec::new();
     }
-    if !m.unsettled.is_empty() {
-        let text = crate::tr!(m.lang, "status-quit-waits-unknown", n = m.unsettled.len());
+    let unsettled = m.decisions.lost().len();
+    if unsettled > 0 {
+        let text = crate::tr!(m.lang, "status-quit-waits-unknown", n = unsettled);
         say(m, Severity::Info, &text);
         return Vec::new();
     }

@@ -186,7 +186,7 @@ pub(super) fn quit(m: &mut Model, force: bool) -> Vec<Effect> {
         })
         .collect();
     fx.extend(unanswered.into_iter().map(|(target, action)| {
-        let detail = crate::ops::audit::abandoned_detail();
+        let detail = crate::ops::decision::abandoned_detail();
         super::audit_entry(m, action, target, Outcome::Unknown, Some(detail))
     }));
     fx.push(Effect::Quit);

@@ -60,7 +60,7 @@ pub(super) fn resend_lost(m: &mut Model) -> Vec<Effect> {
     let lost = std::mem::take(&mut m.link.lost);
     let mut fx: Vec<Effect> = lost.into_iter().flat_map(|read| resend(m, read)).collect();
     // Writes whose answer was lost are re-read at once, not at their backoff's end.
-    fx.extend(super::decision_answers::reread_all(m));
+    fx.extend(super::lost::reread_all(m));
     fx
 }
 

@@ -82,10 +82,7 @@ pub(super) fn refresh_as(m: &mut Model, auto: bool) -> Vec<Effect> {
         .items()
         .iter()
         .filter(|i| {
-            !matches!(
-                i.state,
-                RowState::Acting(_) | RowState::Deleted | RowState::Loading
-            )
+            m.deciding(i.id).is_none() && !matches!(i.state, RowState::Deleted | RowState::Loading)
         })
         .map(|i| i.id)
         .collect();
@@ -169,9 +166,10 @@ pub(super) fn apply_scope(m: &mut Model) {
         return;
     };
     let clubs: HashSet<Uuid> = clubs.iter().copied().collect();
+    let book = &m.decisions;
     let outside = |i: &QueueItem| {
         i.origin == Origin::Listing
-            && !matches!(i.state, RowState::Acting(_))
+            && book.deciding(i.id).is_none()
             && i.request
                 .as_ref()
                 .and_then(|r| r.club.as_ref())
@@ -349,7 +347,8 @@ fn say_loaded(m: &mut Model, first_load: bool) {
         current.is_none_or(|n| first_load && n.severity == Severity::Error && !n.start_warning);
     // The count said earlier follows the pages loaded, but never from the automatic refresh
     // nor over a held decision's countdown (a lower message never replaces a higher one).
-    let update_count = current.is_some_and(|n| n.about_listing) && !auto && m.held.is_empty();
+    let update_count =
+        current.is_some_and(|n| n.about_listing) && !auto && m.decisions.held().is_empty();
     // A warning kept for the first load (a readable token file, another account's held
     // decisions not sent) stays readable when the listing arrives.
     let pinned = first_load && current.is_some_and(|n| n.start_warning);

@@ -11,16 +11,17 @@
 //! [`sorting`] (a sort loads the whole scope first).
 
 mod answers;
+mod bulk;
 mod capability;
 mod club;
 mod commands;
-mod decision_answers;
 mod decisions;
 mod held;
 mod ids;
 mod keys;
 mod link;
 mod listing;
+mod lost;
 mod marking;
 mod others;
 mod popups;
@@ -191,7 +192,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Heard(t) => others::heard(m, t),
         Msg::Tick(now) => {
             m.now = now;
-            held::send_due(m)
+            decisions::send_due(m)
         }
         Msg::Resumed(now) => held::on_resume(m, now),
         Msg::Flush => held::flush(m),
@@ -214,7 +215,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::Retry(now) => {
             let mut fx = link::retry(m, now);
-            fx.extend(decision_answers::reread_due(m, now));
+            fx.extend(lost::reread_due(m, now));
             fx.extend(listing::retry_first_load(m, now));
             fx
         }
@@ -285,8 +286,8 @@ pub(super) fn clamp_scrolls(m: &mut Model) {
 /// "send now and quit" quits once the server has answered.
 fn on_answer(m: &mut Model, awaiting: Awaiting, answer: super::msg::ApiAnswer) -> Vec<Effect> {
     let read: Vec<Uuid> = match &awaiting {
-        Awaiting::Fetch(id) if !m.unsettled.is_empty() => vec![*id],
-        Awaiting::Reread(ids) if !m.unsettled.is_empty() => ids.clone(),
+        Awaiting::Fetch(id) if !m.decisions.lost().is_empty() => vec![*id],
+        Awaiting::Reread(ids) if !m.decisions.lost().is_empty() => ids.clone(),
         _ => Vec::new(),
     };
     let page = match (&awaiting, &answer) {
@@ -295,7 +296,7 @@ fn on_answer(m: &mut Model, awaiting: Awaiting, answer: super::msg::ApiAnswer) -
     };
     let mut fx = link::on_answer(m, awaiting, answer);
     tell_expired(m);
-    fx.extend(decision_answers::settle_unknown(m, &read));
+    fx.extend(lost::settle_unknown(m, &read));
     if let Some(ok) = page {
         fx.extend(marking::on_page(m, ok));
         fx.extend(sorting::on_page(m, ok));
@@ -352,7 +353,7 @@ fn say(m: &mut Model, severity: Severity, text: &str) {
 /// Says `text` unless a decision's undo countdown or a bulk action's progress stands on the
 /// status line (a lower message never replaces them): then the activity log has it.
 fn say_unless_busy(m: &mut Model, severity: Severity, text: &str) {
-    if m.held.is_empty() && m.activities.bulk.is_none() {
+    if m.decisions.held().is_empty() && m.activities.bulk.is_none() {
         say(m, severity, text);
     } else {
         log_notice(m, text, severity);
@@ -491,12 +492,14 @@ fn tell_expired(m: &mut Model) {
     let key = sign_in_key(m);
     let text = match kind {
         AuthErrorKind::MissingToken => crate::tr!(m.lang, "status-needs-token-press", key = key),
-        _ if m.held.is_empty() => crate::tr!(m.lang, "status-session-expired-press", key = key),
+        _ if m.decisions.held().is_empty() => {
+            crate::tr!(m.lang, "status-session-expired-press", key = key)
+        }
         _ => crate::tr!(
             m.lang,
             "status-session-expired-held",
             key = key,
-            n = m.held.requests()
+            n = m.decisions.held().len()
         ),
     };
     say(m, Severity::Error, &text);

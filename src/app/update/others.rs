@@ -21,8 +21,7 @@ pub(super) fn heard(m: &mut Model, t: Told) -> Vec<Effect> {
             // This dashboard's own decision on it, held or on its way, goes on: the server
             // answers it (`already` or a conflict), as it would without this word; who
             // decided first is kept, so a lost answer re-read as decided is not claimed.
-            let ours = matches!(item.state, RowState::Acting(_));
-            if ours || m.unsettled.get(t.id).is_some() {
+            if m.decisions.alive(t.id).is_some() {
                 if let Some(item) = m.queue.get_mut(t.id) {
                     item.decided_by = Some((t.by, t.at));
                 }

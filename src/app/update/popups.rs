@@ -1,7 +1,7 @@
 //! Pop-up keys: the pop-up's own key table says what a key does ([`Popup::op_for`]); keys
 //! it does not name go to its text field. Submitting runs what the pop-up is for.
 
-use super::{club, commands, decisions, held, ids, listing, say};
+use super::{bulk, club, commands, held, ids, listing, say};
 use crate::api::parse_pasted_token;
 use crate::app::IdsFrom;
 use crate::app::effect::Effect;
@@ -75,7 +75,7 @@ fn apply(m: &mut Model, op: PopupOp) -> Vec<Effect> {
         }
         (PopupOp::Yes, Popup::Confirm { .. }) => {
             if let Some(Popup::Confirm { action, ids, .. }) = m.popup.take() {
-                return decisions::run_confirmed(m, action, ids);
+                return bulk::run_confirmed(m, action, ids);
             }
         }
         (PopupOp::No, Popup::Confirm { action, .. }) => {

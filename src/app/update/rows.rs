@@ -26,10 +26,8 @@ pub(super) fn fetch_rows(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
         .copied()
         .filter(|id| {
             m.queue.get(*id).is_some_and(|i| {
-                !matches!(
-                    i.state,
-                    RowState::Acting(_) | RowState::Loading | RowState::Deleted
-                )
+                m.deciding(i.id).is_none()
+                    && !matches!(i.state, RowState::Loading | RowState::Deleted)
             })
         })
         .collect();
@@ -129,7 +127,8 @@ fn say_if_hidden(m: &mut Model, ids: &[Uuid]) {
 /// decided it. Its mark is dropped (a bulk decision on it could only be refused).
 pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
     let r = slim(r);
-    let ours = m.unsettled.get(r.id).is_some()
+    let deciding = m.deciding(r.id).is_some();
+    let ours = m.outcome_unknown(r.id)
         || m.calls
             .iter()
             .any(|a| matches!(a, Awaiting::Act(id, _) if *id == r.id));
@@ -141,7 +140,7 @@ pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
             Some(old) => old.merge_from(r),
             None => item.request = Some(r),
         }
-        if !matches!(item.state, RowState::Acting(_)) {
+        if !deciding {
             item.state = RowState::Ready;
             if was_pending
                 && !ours
@@ -279,8 +278,9 @@ pub(super) fn on_fetch(
         Err(e) => {
             note_error(m, &e);
             let text = read_error_text(m, &e);
+            let deciding = m.deciding(id).is_some();
             if let Some(item) = m.queue.get_mut(id) {
-                if !matches!(item.state, RowState::Acting(_)) {
+                if !deciding {
                     item.state = match (&e, item.request.is_some()) {
                         (ApiError::NotFound(_), _) => RowState::Gone,
                         (_, true) => RowState::Ready,

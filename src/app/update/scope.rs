@@ -7,7 +7,7 @@
 use super::{listing, say};
 use crate::app::effect::Effect;
 use crate::app::model::{
-    ListScope, ListingSupport, Loadable, Model, Origin, QueueItem, RowState, SavedScope, Severity,
+    ListScope, ListingSupport, Loadable, Model, Origin, QueueItem, SavedScope, Severity,
 };
 
 /// At restore: lists the remembered scope at once while the start-up still waits for the
@@ -98,9 +98,9 @@ fn correct(m: &mut Model, scope: &ListScope) {
         }
     };
     let before = m.queue.len();
-    m.queue.retain(|i| {
-        i.origin != Origin::Listing || matches!(i.state, RowState::Acting(_)) || in_scope(i)
-    });
+    let book = &m.decisions;
+    m.queue
+        .retain(|i| i.origin != Origin::Listing || book.deciding(i.id).is_some() || in_scope(i));
     let dropped = before - m.queue.len();
     if std::mem::take(&mut m.listing.new_account) {
         // Another account signed in: its listing replaced the last one's whole, and the

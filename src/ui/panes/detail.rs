@@ -229,11 +229,13 @@ fn trailer_lines<'a>(m: &Model, item: &QueueItem, w: usize, theme: &Theme) -> Ve
         let text = tr!(lang, "detail-last-read", error = e.as_str());
         lines.push(Line::styled(clean(&text, 2000), theme.error()));
     }
-    if m.unsettled().get(item.id).is_some() {
+    if let Some(crate::ops::decision::Stage::Lost { next_read, .. }) =
+        m.decisions().get(item.id).map(|d| d.stage())
+    {
         // Counted down from the model's clock: ticks come while a write is unsettled.
-        let text = match m.unsettled().due_at(item.id) {
+        let text = match next_read {
             Some(at) => {
-                let ms = (at - m.now).num_milliseconds().max(0);
+                let ms = (*at - m.now).num_milliseconds().max(0);
                 let secs = (ms + 999) / 1000;
                 tr!(lang, "detail-reread-in", secs = secs)
             }

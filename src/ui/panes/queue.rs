@@ -35,43 +35,11 @@ pub(super) fn status_cell(
     theme: &Theme,
 ) -> (String, Style) {
     let word = |key: &str| tr!(m.lang, key);
+    if let Some(a) = m.deciding(item.id) {
+        return deciding_cell(m, item, a, long, theme);
+    }
     match &item.state {
-        RowState::Acting(a) => {
-            let progress = words::progress(m.lang, *a);
-            let verb = progress.trim_end_matches('…');
-            let text = match m.held().for_request(item.id) {
-                // Held while the quit (or resume) question is open, or until the sign-in:
-                // not sent, so "held", never "approving…" or a countdown.
-                Some(d)
-                    if d.seconds_left(m.now) == 0
-                        || m.session_expired()
-                        || !m.has_token()
-                        || matches!(m.popup(), Some(Popup::QuitHeld | Popup::ResumeHeld)) =>
-                {
-                    tr!(m.lang, "row-held-unsent", action = d.action.verb())
-                }
-                Some(d) if long => {
-                    let undo = m
-                        .keymap
-                        .key_for(Scope::Queue, Action::Undo)
-                        .map(|k| {
-                            format!(" · {}", tr!(m.lang, "row-held-undo", key = k.to_string()))
-                        })
-                        .unwrap_or_default();
-                    let n = d.seconds_left(m.now);
-                    tr!(m.lang, "row-held", verb = verb, n = n) + &undo
-                }
-                Some(d) => tr!(
-                    m.lang,
-                    "row-held-short",
-                    verb = verb,
-                    n = d.seconds_left(m.now)
-                ),
-                None => progress.clone(),
-            };
-            (text, theme.accent().add_modifier(Modifier::BOLD))
-        }
-        // A decision whose answer was lost: not an ordinary pending row (issue 18, (c)).
+        // A decision whose answer was lost: not an ordinary pending row.
         _ if m.outcome_unknown(item.id) => (
             word(if long {
                 "row-outcome-unknown"
@@ -102,6 +70,48 @@ pub(super) fn status_cell(
             None => ("?".into(), theme.dim()),
         },
     }
+}
+
+/// The status cell of a row whose decision `a` is held or on its way: a countdown while
+/// held, "approving…" once sent.
+fn deciding_cell(
+    m: &Model,
+    item: &QueueItem,
+    a: RowAction,
+    long: bool,
+    theme: &Theme,
+) -> (String, Style) {
+    let progress = words::progress(m.lang, a);
+    let verb = progress.trim_end_matches('…');
+    let text = match m.held().for_request(item.id) {
+        // Held while the quit (or resume) question is open, or until the sign-in:
+        // not sent, so "held", never "approving…" or a countdown.
+        Some(d)
+            if d.seconds_left(m.now) == 0
+                || m.session_expired()
+                || !m.has_token()
+                || matches!(m.popup(), Some(Popup::QuitHeld | Popup::ResumeHeld)) =>
+        {
+            tr!(m.lang, "row-held-unsent", action = d.action.verb())
+        }
+        Some(d) if long => {
+            let undo = m
+                .keymap
+                .key_for(Scope::Queue, Action::Undo)
+                .map(|k| format!(" · {}", tr!(m.lang, "row-held-undo", key = k.to_string())))
+                .unwrap_or_default();
+            let n = d.seconds_left(m.now);
+            tr!(m.lang, "row-held", verb = verb, n = n) + &undo
+        }
+        Some(d) => tr!(
+            m.lang,
+            "row-held-short",
+            verb = verb,
+            n = d.seconds_left(m.now)
+        ),
+        None => progress.clone(),
+    };
+    (text, theme.accent().add_modifier(Modifier::BOLD))
 }
 
 pub(in crate::ui) fn queue(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {

@@ -73,10 +73,7 @@ fn an_approve_is_held_the_cursor_moves_on_and_it_is_sent_when_the_time_is_up() {
     let fx = update(&mut m, key('a'));
     assert_eq!(writes(&fx), 0, "nothing is sent during the grace period");
     assert_eq!(selected(&m), id(2), "the cursor moves on at once");
-    assert_eq!(
-        m.queue().get(id(1)).map(|i| i.state.clone()),
-        Some(RowState::Acting(RowAction::Approve))
-    );
+    assert_eq!(m.deciding(id(1)), Some(RowAction::Approve));
     assert!(m.animating(), "the loop ticks while a decision is held");
     assert!(!m.busy(), "nothing is in flight");
     let s = status(&m);
@@ -543,7 +540,7 @@ fn a_lost_answer_is_audited_unknown_then_settled_ok_by_the_re_read() {
     let row = m.queue().get(id(1)).expect("row");
     assert_eq!(row.status(), Some(&MembershipStatus::Approved));
     assert!(row.error.is_none());
-    assert!(m.unsettled().is_empty());
+    assert!(m.decisions().lost().is_empty());
     assert!(status(&m).contains("approved"), "{}", status(&m));
 }
 
@@ -576,7 +573,7 @@ fn a_failed_re_read_leaves_it_unknown_until_a_read_succeeds() {
         })),
     );
     assert!(audits(&fx).is_empty(), "nothing settled, nothing guessed");
-    assert_eq!(m.unsettled().len(), 1);
+    assert_eq!(m.decisions().lost().len(), 1);
     let row = m.queue().get(id(1)).expect("row");
     assert!(row.error.as_deref().unwrap_or("").contains("still unknown"));
     // Enter on the row reads it again; this read settles it.
@@ -716,7 +713,7 @@ fn an_unknown_outcome_is_re_read_by_itself_and_never_written_twice() {
     r.membership_status = Some(MembershipStatus::Approved);
     let fx = answer(&mut m, rid, ApiAnswer::Request(Ok(reply(r))));
     assert_eq!(audits(&fx)[0].1, Outcome::Ok);
-    assert!(m.unsettled().is_empty() && m.retry_at().is_none());
+    assert!(m.decisions().lost().is_empty() && m.retry_at().is_none());
 }
 
 /// A bulk action's progress shows its pace, and that the server is slow
@@ -859,7 +856,7 @@ fn the_queue_title_counts_an_unknown_outcome_apart_from_pending() {
     }
 }
 
-/// The command line's lesson in the dashboard (the core's `verdict::may_send`): an approve
+/// The command line's lesson in the dashboard (the core's `decision::may_send`): an approve
 /// on a row whose status was never read (added by id, its read on its way) sends nothing and
 /// reads the row; once it shows pending, `a` approves. Marked with read rows, the unread one
 /// is left out and read. In English and Thai.

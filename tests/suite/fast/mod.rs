@@ -4,6 +4,7 @@
 
 mod code_shape;
 mod decided_elsewhere;
+mod decision_machine;
 mod decisions;
 mod edges;
 mod hostile_text;

@@ -218,10 +218,7 @@ fn a_role_refused_by_every_answer_is_said_once_and_then_refused_here() {
         Some("this account cannot approve or decline")
     );
     assert!(
-        m.queue()
-            .items()
-            .iter()
-            .all(|i| !matches!(i.state, RowState::Acting(_))),
+        m.queue().items().iter().all(|i| m.deciding(i.id).is_none()),
         "no row waits for an answer"
     );
     let fx = update(&mut m, key('a'));

@@ -262,7 +262,7 @@ fn approve_moves_on_at_once_and_marks_done_only_when_the_server_confirms() {
         "cursor on the next pending request at once"
     );
     let row = m.queue().get(id(1)).expect("row");
-    assert_eq!(row.state, RowState::Acting(RowAction::Approve));
+    assert_eq!(m.deciding(row.id), Some(RowAction::Approve));
     assert_eq!(
         row.status(),
         Some(&MembershipStatus::Pending),
@@ -900,7 +900,7 @@ fn quit_saves_the_queue_and_asks_twice_while_actions_run() {
             // The core's words, as the command line writes for a run left the same way.
             assert_eq!(
                 a.detail.as_deref(),
-                Some(club_admin::ops::audit::abandoned_detail().as_str())
+                Some(club_admin::ops::decision::abandoned_detail().as_str())
             );
         }
         other => panic!("{other:?}"),

@@ -373,7 +373,8 @@ async fn fault_matrix_the_dashboard_settles_every_row_by_itself() {
     });
     drv.h.send(key('a'));
     drv.h.send(key('y'));
-    let settled = |m: &club_admin::app::Model| m.unsettled().is_empty() && m.held().is_empty();
+    let settled =
+        |m: &club_admin::app::Model| m.decisions().lost().is_empty() && m.held().is_empty();
     let ran = drv.h.run_until(Duration::from_secs(120), settled).await;
     d.set_faults(Faults::default());
     ran.expect("every row settled without a key");
@@ -503,7 +504,7 @@ async fn the_pool_never_stalls_the_dashboards_bulk_approve_at_any_ceiling() {
         drv.h.send(key('y'));
         drv.h
             .run_until(Duration::from_secs(60), |m| {
-                m.unsettled().is_empty() && m.held().is_empty()
+                m.decisions().lost().is_empty() && m.held().is_empty()
             })
             .await
             .expect("done");

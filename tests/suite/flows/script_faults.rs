@@ -1,6 +1,6 @@
 //! The fault matrix for the command line, in-process: the core that
 //! `club-admin requests approve` runs (`ops::run::undecided`, then `ops::run::Decisions`,
-//! whose lost answers are re-read with `verdict::settle_backoff`: 1 s to 30 s) against the
+//! whose lost answers are re-read with `decision::backoff`: 1 s to 30 s) against the
 //! demo server with every fault flag, on a clock the test moves. What a run says (the
 //! verdicts it would print, the audit, the exit code) equals the server's state; each
 //! request gets at most one write from a run, and a script retrying what was reported not
@@ -47,9 +47,8 @@ async fn fault_matrix_the_command_lines_core_tells_the_servers_truth() {
             ..Faults::default()
         },
     ];
-    let backoffs: HashSet<std::time::Duration> = (0..8)
-        .map(club_admin::ops::verdict::settle_backoff)
-        .collect();
+    let backoffs: HashSet<std::time::Duration> =
+        (0..8).map(club_admin::ops::decision::backoff).collect();
     for (mix, faults) in mixes.iter().enumerate() {
         let d = demo::start(DemoOptions {
             extra_requests: 20,

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use club_admin::api::*;
-use club_admin::app::{ApiCall, KeyCode, ModelOptions, Msg, Outcome, RowState};
+use club_admin::app::{ApiCall, KeyCode, ModelOptions, Msg, Outcome};
 use club_admin::demo::{self, DemoHandle, DemoOptions};
 use club_admin::i18n::{Lang, tr};
 use club_admin::runtime::build::Builder;
@@ -63,7 +63,7 @@ async fn an_approve_whose_task_panics_settles_by_a_re_read_and_is_never_sent() {
     h.send(Msg::Tick(now()));
     // No key after this: the row settles by itself (the lost answer's re-read).
     h.run_until(LIMIT, |m| {
-        m.writes_pending() == 0 && m.unsettled().is_empty()
+        m.writes_pending() == 0 && m.decisions().lost().is_empty()
     })
     .await
     .expect("the row settles");
@@ -71,7 +71,7 @@ async fn an_approve_whose_task_panics_settles_by_a_re_read_and_is_never_sent() {
     assert_eq!(h.model.in_flight(), 0);
     let row = h.model.queue().get(id).expect("row");
     assert!(
-        !matches!(row.state, RowState::Acting(_)),
+        h.model.deciding(id).is_none(),
         "not approving for ever: {:?}",
         row.state
     );

@@ -1,0 +1,279 @@
+//! Decisions asked of many rows, and what refuses a decision before it is made: the
+//! confirmation of marked rows (or of a delete, or of a request another session holds), the
+//! bulk task's progress and its summary (counted from the rows' decisions in the book), and
+//! the refusals made without a call (signed out, a delete this account may not make, a row
+//! that cannot take it, a server without the update route).
+
+use std::collections::HashSet;
+
+use uuid::Uuid;
+
+use super::{decisions, error_text, key_for, listing, rows, say};
+use crate::api::{ApiError, UpdateRoute};
+use crate::app::effect::Effect;
+use crate::app::model::capability::route_notice;
+use crate::app::model::words::{progress, status_word, verb};
+use crate::app::model::{BulkTask, Model, Popup, QueueItem, RowAction, RowState, Severity};
+use crate::i18n::tr;
+use crate::ops::decision::{Answer, Event};
+
+/// Opens the confirmation of `action` on `ids` (focus on Cancel), saying how many of them
+/// the filter hides.
+pub(super) fn ask(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effect> {
+    let visible: HashSet<Uuid> = m
+        .queue
+        .visible()
+        .iter()
+        .map(|&i| m.queue.items()[i].id)
+        .collect();
+    let hidden = ids.iter().filter(|id| !visible.contains(id)).count();
+    m.popup = Some(Popup::Confirm {
+        action,
+        ids,
+        hidden,
+        on_confirm: false,
+    });
+    Vec::new()
+}
+
+/// Why a row cannot take a decision now, in the reader's language ("approving already", "it
+/// was deleted", "it is approved already", ...).
+pub(super) fn why_not_actionable(m: &Model, item: &QueueItem) -> String {
+    let lang = m.lang;
+    if let Some(a) = m.deciding(item.id) {
+        return crate::tr!(
+            lang,
+            "status-why-already-acting",
+            progress = progress(lang, a)
+        );
+    }
+    match (&item.state, item.status()) {
+        (RowState::Deleted, _) => tr(lang, "status-why-deleted"),
+        (RowState::Gone, _) => tr(lang, "status-why-gone"),
+        (_, Some(s)) => crate::tr!(lang, "status-why-already", status = status_word(lang, s)),
+        _ => tr(lang, "status-why-cannot-change"),
+    }
+}
+
+/// Refuses a decision, without a call, while no session can send it (no token, or the
+/// server said the session is over): the status line says which key signs in. Decisions
+/// held already wait for the sign-in. True when refused.
+pub(super) fn refuse_signed_out(m: &mut Model, action: RowAction) -> bool {
+    if m.has_token && !m.session_expired {
+        return false;
+    }
+    let text = crate::tr!(
+        m.lang,
+        "status-sign-in-first",
+        action = verb(m.lang, action),
+        key = super::sign_in_key(m)
+    );
+    say(m, Severity::Error, &text);
+    true
+}
+
+/// Refuses a delete, without a call, that the server never lets this account make (the
+/// core's rule, [`crate::ops::permit::may_delete`]: a teacher never; a student only their
+/// own request): on the selected row, or on every marked row. True when refused.
+pub(super) fn refuse_delete(m: &mut Model, marked: &[Uuid]) -> bool {
+    let allowed = if marked.is_empty() {
+        m.may_delete(m.queue.selected())
+    } else {
+        marked.iter().any(|id| m.may_delete(m.queue.get(*id)))
+    };
+    if allowed {
+        return false;
+    }
+    let text = tr(m.lang, "status-delete-not-allowed");
+    say(m, Severity::Error, &text);
+    true
+}
+
+/// The confirmed decision on `ids` (from the confirmation pop-up): rows that can no longer
+/// take it are left out (a row whose last answer was lost is read instead, one never read is
+/// read first); two or more make a bulk task with its own progress.
+pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effect> {
+    if super::capability::refuse_decision(m, action) || refuse_signed_out(m, action) {
+        return Vec::new();
+    }
+    // A delete goes only where the server may let this account make it.
+    let ids: Vec<Uuid> = ids
+        .into_iter()
+        .filter(|id| action != RowAction::Delete || m.may_delete(m.queue.get(*id)))
+        .collect();
+    let (unsettled, ids): (Vec<Uuid>, Vec<Uuid>) = ids
+        .into_iter()
+        .partition(|id| m.decisions.lost_action(*id).is_some());
+    let mut fx = rows::fetch_rows(m, &unsettled);
+    // Rows whose status was never read are read, not decided (the core's rule).
+    let (ids, unread): (Vec<Uuid>, Vec<Uuid>) = ids.into_iter().partition(|id| {
+        m.queue
+            .get(*id)
+            .is_none_or(|i| crate::ops::decision::may_send(action, i.status()) || !m.actionable(i))
+    });
+    fx.extend(rows::fetch_rows(m, &unread));
+    let ids: Vec<Uuid> = ids
+        .into_iter()
+        .filter(|id| {
+            m.queue.get(*id).is_some_and(|i| {
+                m.deciding(i.id).is_none()
+                    && i.state != RowState::Deleted
+                    && (action == RowAction::Delete || m.actionable(i))
+            })
+        })
+        .collect();
+    if ids.is_empty() {
+        let text = if !unread.is_empty() {
+            crate::tr!(m.lang, "status-unread-left-out", n = unread.len())
+        } else if unsettled.is_empty() {
+            tr(m.lang, "status-nothing-to-do")
+        } else {
+            crate::tr!(m.lang, "status-rereading-unknown", n = unsettled.len())
+        };
+        say(m, Severity::Error, &text);
+        return fx;
+    }
+    let single = ids.len() == 1 && m.queue.selected().map(|i| i.id) == ids.first().copied();
+    fx.extend(decisions::hold(m, action, ids));
+    if single {
+        decisions::advance(m);
+    }
+    fx.extend(listing::prefetch(m));
+    fx
+}
+
+/// A decision sent on `ids` (two or more): its bulk task, or, when one of the same kind runs
+/// already (two bulk decisions within one grace period), that one grows, so the progress
+/// stays true.
+pub(super) fn begin(m: &mut Model, action: RowAction, ids: &[Uuid]) {
+    let seq = m.next_seq();
+    match m.activities.bulk.as_mut().filter(|b| b.action == action) {
+        Some(b) => {
+            b.ids.extend(ids.iter().copied());
+            b.seq = seq;
+        }
+        None => {
+            m.activities.bulk = Some(BulkTask {
+                action,
+                ids: ids.to_vec(),
+                seq,
+                started: m.now,
+            });
+        }
+    }
+}
+
+/// After the decision on `id` was answered: when it belongs to the bulk task and was its
+/// last, the task ends with a summary (how many applied, already, in conflict, failed,
+/// unknown); rows whose answer was lost settle quietly afterwards, leaving the summary.
+pub(super) fn after_answer(m: &mut Model, id: Uuid) -> Vec<Effect> {
+    let seq = m.next_seq();
+    let Some(b) = m.activities.bulk.as_mut().filter(|b| b.ids.contains(&id)) else {
+        return Vec::new();
+    };
+    b.seq = seq;
+    let p = b.progress(&m.decisions);
+    if p.done < p.total {
+        return Vec::new();
+    }
+    let ids = std::mem::take(&mut b.ids);
+    m.activities.bulk = None;
+    m.activities.bulk_unsettled = ids
+        .into_iter()
+        .filter(|id| m.decisions.lost_action(*id).is_some())
+        .collect();
+    let lang = m.lang;
+    let act = p.action;
+    let ok = p.done - p.failed - p.unknown - p.already - p.conflicts;
+    let mut text = crate::tr!(
+        lang,
+        "status-bulk-summary",
+        action = verb(lang, act),
+        ok = ok,
+        total = p.total
+    );
+    let mut more = |t: String| text.push_str(&format!(", {t}"));
+    if p.already > 0 {
+        let status = act
+            .status()
+            .map(|s| status_word(lang, &s))
+            .unwrap_or_default();
+        more(crate::tr!(
+            lang,
+            "status-bulk-summary-already",
+            n = p.already,
+            status = status
+        ));
+    }
+    if p.conflicts > 0 {
+        more(crate::tr!(
+            lang,
+            "status-bulk-summary-conflicts",
+            n = p.conflicts
+        ));
+    }
+    if p.failed > 0 {
+        let key = key_for(m, act);
+        more(crate::tr!(
+            lang,
+            "status-bulk-summary-failed",
+            n = p.failed,
+            key = key
+        ));
+    }
+    if p.unknown > 0 {
+        more(crate::tr!(
+            lang,
+            "status-bulk-summary-unknown",
+            n = p.unknown
+        ));
+    }
+    let severity = if p.failed + p.unknown + p.conflicts == 0 {
+        Severity::Success
+    } else {
+        Severity::Error
+    };
+    say(m, severity, &text);
+    Vec::new()
+}
+
+/// A decision refused because the server lacks the update route or refuses it to this
+/// account's role: the server is learnt to refuse every decision, which the status line and
+/// the log say once ([`super::capability::learn`]), not once per answer; the row keeps its
+/// state with the reason; the audit file records the refusal; nothing is re-read (nothing
+/// changed).
+pub(super) fn refused_by_route(
+    m: &mut Model,
+    id: Uuid,
+    route: UpdateRoute,
+    e: ApiError,
+) -> Vec<Effect> {
+    super::note_error(m, &e);
+    super::capability::learn(m, route);
+    let text = error_text(m.lang, &e);
+    if let Some(item) = m.queue.get_mut(id) {
+        item.state = if item.request.is_some() {
+            RowState::Ready
+        } else {
+            RowState::Failed
+        };
+        item.error = Some(text);
+    }
+    let mut fx: Vec<Effect> = decisions::step(m, id, Event::Answered(Answer::Refused(e)))
+        .into_iter()
+        .collect();
+    let in_bulk = m.activities.bulk.is_some();
+    fx.extend(after_answer(m, id));
+    if in_bulk
+        && m.activities.bulk.is_none()
+        && let Some(text) = m
+            .capabilities
+            .update_route
+            .as_ref()
+            .and_then(|r| route_notice(m.lang, r))
+    {
+        // The bulk summary would offer a retry that cannot work: the notice stays instead.
+        say(m, Severity::Error, &crate::text::clean(&text, 300));
+    }
+    fx
+}

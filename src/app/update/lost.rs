@@ -1,0 +1,256 @@
+//! A decision whose answer was lost: never guessed, never sent again. It is audited
+//! `unknown` (by its transition to `Lost` in the book), the row re-reads itself at once, and
+//! each re-read is a transition of the core's state machine ([`Event::Reread`]): it settles
+//! the decision with a second audit line, or plans the next re-read after the core's backoff
+//! (`Msg::Retry` sends it, no key needed).
+
+use uuid::Uuid;
+
+use super::decisions::{push_log, step};
+use super::{error_text, label_of, log_text, note_error, rows, say};
+use crate::api::ApiError;
+use crate::app::effect::{Effect, Outcome};
+use crate::app::model::words::{past, status_word, verb};
+use crate::app::model::{Model, Origin, RowAction, RowState, Severity};
+use crate::i18n::{Lang, tr};
+use crate::ops::decision::{Ending, Event, Found, Reread, Stage, StillUnknown};
+use crate::tr;
+
+/// The answer to the decision on `id` was lost (the book has it `Lost`, the audit line
+/// `unknown` is on its way): the row says so, and re-reads itself now.
+pub(super) fn lost(
+    m: &mut Model,
+    id: Uuid,
+    action: RowAction,
+    e: ApiError,
+    label: &str,
+) -> Vec<Effect> {
+    note_error(m, &e);
+    let lang = m.lang;
+    if let Some(item) = m.queue.get_mut(id) {
+        if item.request.is_none() {
+            item.state = RowState::Failed;
+        }
+        item.error = Some(tr!(lang, "error-answer-lost", action = verb(lang, action)));
+    }
+    let detail = tr!(lang, "log-answer-lost", error = log_text(lang, &e));
+    push_log(m, action, id, label, Outcome::Unknown, &detail);
+    if m.activities.bulk.is_none() {
+        let text = tr!(
+            lang,
+            "status-answer-lost",
+            action = verb(lang, action),
+            label = label,
+            error = error_text(lang, &e)
+        );
+        say(m, Severity::Error, &text);
+    }
+    rows::fetch_rows(m, &[id])
+}
+
+/// A decision asked on a row whose earlier write lost its answer: never written again
+/// (the core's rule); the row is read now instead, and the read settles the earlier
+/// decision.
+pub(super) fn reread_instead(m: &mut Model, id: Uuid, earlier: RowAction) -> Vec<Effect> {
+    let lang = m.lang;
+    let text = tr!(
+        lang,
+        "status-unknown-reread",
+        action = verb(lang, earlier),
+        label = label_of(m, id)
+    );
+    say(m, Severity::Info, &text);
+    rows::fetch_rows(m, &[id])
+}
+
+/// After reads of `ids` were applied: every one of them whose decision lost its answer, and
+/// whose row is read now, takes the re-read as its next transition ([`Event::Reread`]):
+/// settled (`ok` when the request has the decided status or, for a delete, is gone;
+/// `failed` when it has not), or still unknown with the next re-read planned.
+pub(super) fn settle_unknown(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    for &id in ids {
+        let Some(action) = m.decisions.lost_action(id) else {
+            continue;
+        };
+        let Some(item) = m.queue.get(id) else {
+            continue;
+        };
+        let read = match (&item.state, &item.read_error) {
+            (RowState::Loading, _) => continue,
+            (RowState::Gone, _) => Reread::Missing,
+            (_, Some(why)) => Reread::Failed(why.clone()),
+            _ => Reread::Found(item.status().cloned()),
+        };
+        let told_applied = item.decided_by.is_some();
+        let now = m.now;
+        let line = step(
+            m,
+            id,
+            Event::Reread {
+                read,
+                now,
+                told_applied,
+            },
+        );
+        match m.decisions.get(id).map(|d| d.stage().clone()) {
+            Some(Stage::Settled(Ending::Found { found, cause })) => {
+                let outcome = match &line {
+                    Some(Effect::Audit(e)) => e.outcome,
+                    _ => Outcome::Failed,
+                };
+                settled(m, id, action, &found, &cause, outcome);
+            }
+            Some(Stage::Lost { why: Some(why), .. }) => still_unknown(m, id, action, &why),
+            _ => {}
+        }
+        fx.extend(line);
+    }
+    fx
+}
+
+/// Re-reads the rows whose decision lost its answer and whose next re-read is due at `now`
+/// (`Msg::Retry`).
+pub(super) fn reread_due(m: &mut Model, now: crate::api::Timestamp) -> Vec<Effect> {
+    let due = m.decisions.reads_due(now);
+    for id in &due {
+        step(m, *id, Event::ReadNow { fresh: false });
+    }
+    rows::fetch_rows(m, &due)
+}
+
+/// Re-reads every row whose decision lost its answer, at once: the link came back, or a new
+/// sign-in (the backoff starts again).
+pub(super) fn reread_all(m: &mut Model) -> Vec<Effect> {
+    let all: Vec<Uuid> = m.decisions.lost().iter().map(|d| d.id).collect();
+    for id in &all {
+        step(m, *id, Event::ReadNow { fresh: true });
+    }
+    rows::fetch_rows(m, &all)
+}
+
+/// A re-read could not settle the decision on `id`: the row says why (the detail pane counts
+/// down to the next re-read, from the book).
+fn still_unknown(m: &mut Model, id: Uuid, action: RowAction, why: &StillUnknown) {
+    let lang = m.lang;
+    let why = match why {
+        StillUnknown::ReadFailed(e) => tr!(lang, "error-reread-failed-too", error = e.as_str()),
+        StillUnknown::LevelHidesStatus => tr(lang, "error-level-hides-status"),
+    };
+    let text = tr!(
+        lang,
+        "error-still-unknown",
+        action = verb(lang, action),
+        why = why
+    );
+    if let Some(item) = m.queue.get_mut(id) {
+        item.error = Some(text);
+    }
+}
+
+/// What a re-read showed, in words in `lang` ("approved", "not applied: still pending").
+fn found_text(lang: Lang, found: &Found) -> String {
+    match found {
+        Found::Deleted => past(lang, RowAction::Delete),
+        Found::Decided(s) => status_word(lang, s),
+        Found::Gone => tr(lang, "error-verdict-gone"),
+        Found::NotDeleted => tr(lang, "error-verdict-not-deleted"),
+        Found::StillPending => tr(lang, "error-verdict-still-pending"),
+        Found::Now(s) => tr!(lang, "error-verdict-now", status = status_word(lang, s)),
+    }
+}
+
+/// Shows how a decision whose answer was lost (`cause`) ended, as a re-read showed it, with
+/// the `outcome` its audit line has (`ok`, `failed`, or `already` when another session had
+/// applied it first): the row, the log and the status line in the reader's language.
+fn settled(
+    m: &mut Model,
+    id: Uuid,
+    action: RowAction,
+    found: &Found,
+    cause: &ApiError,
+    outcome: Outcome,
+) {
+    let label = label_of(m, id);
+    let lang = m.lang;
+    let lost = |l: Lang| tr!(l, "log-answer-had-been-lost", error = error_text(l, cause));
+    let detail = tr!(
+        lang,
+        "log-settled",
+        lost = lost(lang),
+        outcome = found_text(lang, found)
+    );
+    let (what, why) = (verb(lang, action), found_text(lang, found));
+    let failed = (!found.applied()).then(|| {
+        tr!(
+            lang,
+            "error-settled-failed",
+            action = what.as_str(),
+            why = why.as_str(),
+            lost = lost(lang)
+        )
+    });
+    settle_row(m, id, action, failed);
+    let (severity, text) = match outcome {
+        Outcome::Already => (
+            Severity::Success,
+            tr!(
+                lang,
+                "status-already-same",
+                label = label.as_str(),
+                status = why.as_str(),
+                action = what.as_str()
+            ),
+        ),
+        Outcome::Ok => (
+            Severity::Success,
+            tr!(
+                lang,
+                "status-settled-ok",
+                label = label.as_str(),
+                outcome = why
+            ),
+        ),
+        _ => (
+            Severity::Error,
+            tr!(
+                lang,
+                "status-settled-failed",
+                action = what,
+                label = label.as_str(),
+                why = why,
+                lost = lost(lang)
+            ),
+        ),
+    };
+    push_log(m, action, id, &label, outcome, &detail);
+    if m.activities.bulk_unsettled.remove(&id) || m.activities.bulk.is_some() {
+        // One row of a bulk action: its summary stays on the status line (the log has
+        // this row's line).
+    } else {
+        say(m, severity, &text);
+    }
+}
+
+/// The row of a write settled by its re-read: applied (`failed` is `None`: the server's
+/// count shrinks, the mark goes, a deleted row says so), or not, with why.
+fn settle_row(m: &mut Model, id: Uuid, action: RowAction, failed: Option<String>) {
+    let Some(item) = m.queue.get_mut(id) else {
+        return;
+    };
+    match failed {
+        None => {
+            if item.origin == Origin::Listing
+                && let Some(t) = m.listing.total.as_mut()
+            {
+                *t = t.saturating_sub(1);
+            }
+            item.error = None;
+            item.marked = false;
+            if action == RowAction::Delete {
+                item.state = RowState::Deleted;
+            }
+        }
+        Some(text) => item.error = Some(text),
+    }
+}

@@ -1,0 +1,629 @@
+//! One decision, one life: the state machine every face runs a decision through, and the
+//! rules it follows (what a write's answer means, how a lost answer is settled, the re-read
+//! backoff, the audit lines it writes).
+//!
+//! ```text
+//!   Held ──Send──► Sending ──Answered(done, already, refused)──► Settled
+//!    │  ▲            │  │
+//!    │  └────Hold────┘  └──Answered(lost)──► Lost ──Reread(tells)──► Settled
+//!    └──TakeBack──► Settled                  │  ▲
+//!                                            └──┘ Reread(cannot tell): read again after
+//!                                                 the backoff (1 s, 2 s, ... 30 s)
+//! ```
+//!
+//! A decision is born `Held` (the dashboard's grace period) or `Sending` (the command line, a
+//! delete, a delay of 0). [`Decision::apply`] is the one place a transition happens; any
+//! other pair of stage and event is an [`Illegal`] transition: a bug, which the faces make
+//! loud (an error in the log; a panic in debug builds). A settled decision never changes
+//! again, and a request with a decision still alive never gets a second one ([`Book::start`]):
+//! a write whose answer was lost is never sent again.
+//!
+//! A write (approve, decline, delete, new contact) gets one of three answers:
+//! - **done**: the server confirmed it (2xx);
+//! - **refused**: the server answered with a refusal (4xx): nothing changed, safe to retry;
+//! - **lost**: no answer can be trusted (the connection dropped or timed out, a 5xx, an
+//!   unreadable 2xx): the write may or may not have been applied. The outcome is `unknown`
+//!   until a re-read of the request tells ([`settle`]).
+
+use std::time::Duration;
+
+use std::collections::HashMap;
+
+use uuid::Uuid;
+
+use super::action::RowAction;
+use super::audit::Outcome;
+pub use super::lost::{
+    Found, Reread, StillUnknown, abandoned_detail, lost_detail, settle, settled_detail,
+};
+use crate::api::{ApiError, ConnectFailure, MembershipStatus, Timestamp};
+use crate::i18n::Lang;
+
+/// The meaning of a write's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer<T> {
+    /// The server confirmed the write; its answer (the updated request, the new contact).
+    Done(T),
+    /// The server refused a decision because the request was already decided, with the
+    /// status it has (403 "already been approved|declined"; api-notes.md "Many moderators
+    /// at once"): settled at that status, not a failure, never retried.
+    Already(MembershipStatus),
+    /// The server refused it (nothing changed).
+    Refused(ApiError),
+    /// No answer can be trusted: the outcome is unknown until a re-read settles it.
+    Lost(ApiError),
+}
+
+impl<T> Answer<T> {
+    /// The meaning without its data, and the data (only a `Done` has it): the state machine
+    /// takes the meaning ([`Event::Answered`]), the face keeps the data.
+    pub fn split(self) -> (Answer<()>, Option<T>) {
+        match self {
+            Answer::Done(t) => (Answer::Done(()), Some(t)),
+            Answer::Already(s) => (Answer::Already(s), None),
+            Answer::Refused(e) => (Answer::Refused(e), None),
+            Answer::Lost(e) => (Answer::Lost(e), None),
+        }
+    }
+}
+
+/// True when a write may have reached the server although no answer says so: the
+/// connection closed or timed out after the request was sent, the answer could not be read,
+/// or a 5xx came back (a server fault may come after the commit; deployed behaviour,
+/// api-notes.md "Errors"). A connection that could not be made at all
+/// ([`ConnectFailure::NoConnection`]: refused, unreachable, DNS, TLS) sent nothing: that
+/// write is refused, not lost.
+pub fn answer_lost(e: &ApiError) -> bool {
+    match e {
+        ApiError::Connect { failure, .. } => *failure != ConnectFailure::NoConnection,
+        ApiError::Timeout { .. }
+        | ApiError::Server(_)
+        | ApiError::Decode { .. }
+        | ApiError::NotTheService { .. }
+        | ApiError::Internal => true,
+        _ => false,
+    }
+}
+
+/// True when the write was never sent: no connection could be made.
+pub fn not_sent(e: &ApiError) -> bool {
+    matches!(
+        e,
+        ApiError::Connect {
+            failure: ConnectFailure::NoConnection,
+            ..
+        }
+    )
+}
+
+/// The meaning of a write's result ([`answer_lost`] decides between refused and lost).
+pub fn classify<T>(result: Result<T, ApiError>) -> Answer<T> {
+    match result {
+        Ok(t) => Answer::Done(t),
+        Err(e) => match e.already_decided() {
+            Some(status) => Answer::Already(status),
+            None if answer_lost(&e) => Answer::Lost(e),
+            None => Answer::Refused(e),
+        },
+    }
+}
+
+/// True when no further call of the same kind can succeed in this run: the operation is
+/// missing (404 "Route not found", [`ApiError::OperationUnavailable`]), the credentials were
+/// refused (401), the client is misconfigured, or the server cannot be reached at all (no
+/// connection could be made), or the server is not the club service (its answer is not the
+/// service's envelope). A bulk run stops sending the rest.
+pub fn stops_run(e: &ApiError) -> bool {
+    not_sent(e)
+        || matches!(
+            e,
+            ApiError::OperationUnavailable(_)
+                | ApiError::Unauthorized { .. }
+                | ApiError::Config(_)
+                | ApiError::NotTheService { .. }
+        )
+}
+
+/// The first wait before re-reading a request whose write lost its answer.
+pub const SETTLE_FIRST: Duration = Duration::from_secs(1);
+/// The longest wait between two re-reads.
+pub const SETTLE_MAX: Duration = Duration::from_secs(30);
+
+/// Whether a decision may be sent to a request whose membership status, as last read, is
+/// `known` (both faces): an approve or a decline only to a request read as pending. A
+/// request whose status was never read may have been decided before; were its answer lost,
+/// a re-read showing it decided could not be told from this decision. A delete goes to any
+/// request (nothing else deletes). The command line reads every status first
+/// (`run::undecided`); the dashboard reads the row first.
+pub fn may_send(action: RowAction, known: Option<&MembershipStatus>) -> bool {
+    match action.status() {
+        None => true,
+        Some(_) => known == Some(&MembershipStatus::Pending),
+    }
+}
+
+/// The one backoff of the program: the wait before try number `attempt + 1` of a read that
+/// failed (attempt counts the tries that failed): 1 s, 2 s, 4 s, ... at most 30 s. A lost
+/// answer's re-reads, the dashboard's probe of a server it cannot reach, and the command
+/// line's reads before a run all wait by it, in both faces.
+pub fn backoff(attempt: u32) -> Duration {
+    SETTLE_FIRST
+        .saturating_mul(1u32 << attempt.min(5))
+        .min(SETTLE_MAX)
+}
+
+/// The English detail of a failed write: the error in words (at most 300 characters), then
+/// the server's error id an administrator can look up.
+pub fn error_detail(e: &ApiError) -> String {
+    let mut words = crate::text::truncate_chars(&e.describe(Lang::English), 300);
+    if not_sent(e) {
+        words.push_str(" (not sent)");
+    }
+    match e.error_id() {
+        Some(id) => crate::tr!(Lang::English, "log-error-id", error = words, id = id),
+        None => words,
+    }
+}
+
+/// The outcome and English detail of a decision the server refused because the request was
+/// already decided (`status`, [`ApiError::already_decided`]): `already` when that is what
+/// `action` wanted, `conflict` when it is the opposite.
+pub fn already_line(action: RowAction, status: &MembershipStatus) -> (Outcome, String) {
+    if action.status().as_ref() == Some(status) {
+        (
+            Outcome::Already,
+            format!("already {status} by someone else (this write changed nothing)"),
+        )
+    } else {
+        (
+            Outcome::Conflict,
+            format!("not applied: someone else had already {status} it"),
+        )
+    }
+}
+
+/// Where a decision is in its life.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stage {
+    /// In its grace period: sent at `send_at` unless taken back (the dashboard; due at once
+    /// while it waits for a sign-in).
+    Held {
+        /// When it is due.
+        send_at: Timestamp,
+    },
+    /// On its way to the server: no answer yet.
+    Sending,
+    /// The answer was lost: the request is re-read until its status tells.
+    Lost {
+        /// How the answer was lost.
+        cause: ApiError,
+        /// Re-reads that could not tell (the [`backoff`]'s exponent).
+        attempts: u32,
+        /// When the next re-read is due; `None` while one is on its way (or none is planned).
+        next_read: Option<Timestamp>,
+        /// Why the last re-read could not tell (`None` before the first).
+        why: Option<StillUnknown>,
+    },
+    /// Ended; it never changes again.
+    Settled(Ending),
+}
+
+/// How a decision ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ending {
+    /// The server confirmed it (audit `ok`).
+    Done,
+    /// The server said the request was decided already (`already` or `conflict`).
+    Already(MembershipStatus),
+    /// The server refused it (audit `failed`).
+    Refused(ApiError),
+    /// The answer was lost and a re-read told ([`Found::applied`]: `ok`, else `failed`).
+    Found {
+        /// What the re-read showed.
+        found: Found,
+        /// How the answer had been lost.
+        cause: ApiError,
+    },
+    /// Never sent, or sent and refused before anything changed, and not to be sent again
+    /// (taken back, discarded, another account signed in): audit `undone`.
+    Undone,
+    /// Given up before the server's truth was known (a quit, a run's patience): `unknown`.
+    Unknown,
+}
+
+/// What happens to a decision; [`Decision::apply`] says which stage each one may come in.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// The grace period ended (or "send now"): the write goes.
+    Send,
+    /// Held (again) until `.0`: a new grace period ("keep holding"), or, when it was sent, the
+    /// session was over (401 before anything changed): it waits for the sign-in.
+    Hold(Timestamp),
+    /// Not sent, never to be: taken back with `z`, discarded, or a write the server refused
+    /// for a token since replaced. The audit's English detail says why.
+    TakeBack(String),
+    /// The server's answer, as [`classify`] reads it (its data kept by the face).
+    Answered(Answer<()>),
+    /// A re-read after a lost answer, at `now`. `told_applied`: another session of this
+    /// server told it made the same decision meanwhile, so an applied status is not
+    /// claimed (`already`).
+    Reread {
+        /// What the re-read showed.
+        read: Reread,
+        /// When it came (plans the next re-read).
+        now: Timestamp,
+        /// Someone else applied the same decision, as another session told.
+        told_applied: bool,
+    },
+    /// A re-read goes now (due, or the link came back: `fresh` restarts the backoff).
+    ReadNow {
+        /// Start the backoff again.
+        fresh: bool,
+    },
+    /// The face stops following it (a quit, a run's patience): an unanswered write is
+    /// audited `unknown`; a lost one already was.
+    Abandon,
+}
+
+/// An audit line a transition writes: its outcome and English detail.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    /// `ok`, `failed`, `unknown`, `undone`, `already` or `conflict`.
+    pub outcome: Outcome,
+    /// The English detail (none for a plain `ok`).
+    pub detail: Option<String>,
+}
+
+impl Line {
+    fn new(outcome: Outcome, detail: Option<String>) -> Option<Line> {
+        Some(Line { outcome, detail })
+    }
+}
+
+/// A transition a decision's stage does not allow: a bug in the face that asked it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("illegal transition of the decision on {id}: {event} while {stage}")]
+pub struct Illegal {
+    /// The request.
+    pub id: Uuid,
+    /// The stage it was in.
+    pub stage: &'static str,
+    /// The event asked.
+    pub event: &'static str,
+}
+
+impl Stage {
+    /// The stage's name, for [`Illegal`] and logs.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Stage::Held { .. } => "held",
+            Stage::Sending => "sending",
+            Stage::Lost { .. } => "lost",
+            Stage::Settled(_) => "settled",
+        }
+    }
+}
+
+impl Event {
+    /// The event's name, for [`Illegal`] and logs.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Event::Send => "send",
+            Event::Hold(_) => "hold",
+            Event::TakeBack(_) => "take back",
+            Event::Answered(_) => "answered",
+            Event::Reread { .. } => "reread",
+            Event::ReadNow { .. } => "read now",
+            Event::Abandon => "abandon",
+        }
+    }
+}
+
+/// One decision on one request: what, in which batch (one key, or one confirmed bulk
+/// action: `z` takes a batch back whole), and its [`Stage`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    /// The club request.
+    pub id: Uuid,
+    /// Approve, decline or delete.
+    pub action: RowAction,
+    /// The batch it was made in (increasing: the newest is the largest).
+    pub batch: u64,
+    /// When it was started, counted in its book (requests of a batch go in this order).
+    order: u64,
+    stage: Stage,
+}
+
+impl Decision {
+    /// A new decision, born `Held` (a grace period) or `Sending`.
+    ///
+    /// Errors: [`Illegal`] for any other stage (a decision starts alive).
+    pub fn new(id: Uuid, action: RowAction, batch: u64, stage: Stage) -> Result<Self, Illegal> {
+        match stage {
+            Stage::Held { .. } | Stage::Sending => Ok(Decision {
+                id,
+                action,
+                batch,
+                order: 0,
+                stage,
+            }),
+            other => Err(Illegal {
+                id,
+                stage: other.name(),
+                event: "start",
+            }),
+        }
+    }
+
+    /// Where it is.
+    pub fn stage(&self) -> &Stage {
+        &self.stage
+    }
+
+    /// True until it is settled.
+    pub fn alive(&self) -> bool {
+        !matches!(self.stage, Stage::Settled(_))
+    }
+
+    /// The one place a decision changes: `event` in its stage gives the next stage and the
+    /// audit line to write, if any.
+    ///
+    /// Errors: [`Illegal`] when the stage does not allow the event; the decision is unchanged.
+    pub fn apply(&mut self, event: Event) -> Result<Option<Line>, Illegal> {
+        let illegal = Illegal {
+            id: self.id,
+            stage: self.stage.name(),
+            event: event.name(),
+        };
+        let (next, line) = match (&mut self.stage, event) {
+            (Stage::Held { .. }, Event::Send) => (Stage::Sending, None),
+            (Stage::Held { .. } | Stage::Sending, Event::Hold(send_at)) => {
+                (Stage::Held { send_at }, None)
+            }
+            (Stage::Held { .. } | Stage::Sending, Event::TakeBack(why)) => (
+                Stage::Settled(Ending::Undone),
+                Line::new(Outcome::Undone, Some(why)),
+            ),
+            (Stage::Sending, Event::Answered(answer)) => self.answered(answer),
+            (Stage::Sending, Event::Abandon) => (
+                Stage::Settled(Ending::Unknown),
+                Line::new(Outcome::Unknown, Some(abandoned_detail())),
+            ),
+            (Stage::Lost { .. }, Event::Abandon) => (Stage::Settled(Ending::Unknown), None),
+            (
+                Stage::Lost {
+                    attempts,
+                    next_read,
+                    ..
+                },
+                Event::ReadNow { fresh },
+            ) => {
+                *next_read = None;
+                if fresh {
+                    *attempts = 0;
+                }
+                return Ok(None);
+            }
+            (
+                Stage::Lost { .. },
+                Event::Reread {
+                    read,
+                    now,
+                    told_applied,
+                },
+            ) => return Ok(self.reread(&read, now, told_applied)),
+            _ => return Err(illegal),
+        };
+        self.stage = next;
+        Ok(line)
+    }
+
+    fn answered(&self, answer: Answer<()>) -> (Stage, Option<Line>) {
+        match answer {
+            Answer::Done(()) => (Stage::Settled(Ending::Done), Line::new(Outcome::Ok, None)),
+            Answer::Already(status) => {
+                let (outcome, detail) = already_line(self.action, &status);
+                (
+                    Stage::Settled(Ending::Already(status)),
+                    Line::new(outcome, Some(detail)),
+                )
+            }
+            Answer::Refused(e) => {
+                let detail = error_detail(&e);
+                (
+                    Stage::Settled(Ending::Refused(e)),
+                    Line::new(Outcome::Failed, Some(detail)),
+                )
+            }
+            Answer::Lost(e) => {
+                let detail = lost_detail(&e);
+                (
+                    Stage::Lost {
+                        cause: e,
+                        attempts: 0,
+                        next_read: None,
+                        why: None,
+                    },
+                    Line::new(Outcome::Unknown, Some(detail)),
+                )
+            }
+        }
+    }
+
+    /// A re-read in stage `Lost`: settled by [`settle`], or the next re-read planned after
+    /// the [`backoff`].
+    fn reread(&mut self, read: &Reread, now: Timestamp, told_applied: bool) -> Option<Line> {
+        let Stage::Lost {
+            cause,
+            attempts,
+            next_read,
+            why,
+        } = &mut self.stage
+        else {
+            return None;
+        };
+        let found = match settle(self.action, read) {
+            Ok(found) => found,
+            Err(still) => {
+                *why = Some(still);
+                let wait = chrono::Duration::from_std(backoff(*attempts))
+                    .unwrap_or_else(|_| chrono::Duration::seconds(30));
+                *attempts = attempts.saturating_add(1);
+                *next_read = Some(now + wait);
+                return None;
+            }
+        };
+        let mut detail = settled_detail(cause, &found);
+        // Another session told it applied this decision while this write's answer was lost:
+        // the re-read cannot tell whose write it shows, so it is not claimed.
+        let theirs = found.applied() && self.action != RowAction::Delete && told_applied;
+        let outcome = match (theirs, found.applied()) {
+            (true, _) => {
+                detail = format!(
+                    "{detail}; another session had {} it first",
+                    self.action.past()
+                );
+                Outcome::Already
+            }
+            (false, true) => Outcome::Ok,
+            (false, false) => Outcome::Failed,
+        };
+        let cause = cause.clone();
+        self.stage = Stage::Settled(Ending::Found { found, cause });
+        Line::new(outcome, Some(detail))
+    }
+}
+
+/// The decisions of one face, one per request: the dashboard's whole record of what it
+/// decided (a row's marker is derived from it), the command line's for one run.
+#[derive(Debug, Clone, Default)]
+pub struct Book {
+    decisions: HashMap<Uuid, Decision>,
+    started: u64,
+}
+
+impl Book {
+    /// Starts a decision on `id` in `stage` (`Held` or `Sending`), replacing a settled one.
+    ///
+    /// Errors: [`Illegal`] when a decision on `id` is still alive (a request never has two
+    /// writes at once, and a lost one is never sent again), or `stage` is not a first one.
+    pub fn start(
+        &mut self,
+        id: Uuid,
+        action: RowAction,
+        batch: u64,
+        stage: Stage,
+    ) -> Result<(), Illegal> {
+        if let Some(d) = self.decisions.get(&id).filter(|d| d.alive()) {
+            return Err(Illegal {
+                id,
+                stage: d.stage.name(),
+                event: "start",
+            });
+        }
+        let mut d = Decision::new(id, action, batch, stage)?;
+        self.started += 1;
+        d.order = self.started;
+        self.decisions.insert(id, d);
+        Ok(())
+    }
+
+    /// Applies `event` to the decision on `id` ([`Decision::apply`]).
+    ///
+    /// Errors: [`Illegal`] when there is none or its stage does not allow the event.
+    pub fn apply(&mut self, id: Uuid, event: Event) -> Result<Option<Line>, Illegal> {
+        match self.decisions.get_mut(&id) {
+            Some(d) => d.apply(event),
+            None => Err(Illegal {
+                id,
+                stage: "none",
+                event: event.name(),
+            }),
+        }
+    }
+
+    /// The decision on `id` (the last one, when it is settled).
+    pub fn get(&self, id: Uuid) -> Option<&Decision> {
+        self.decisions.get(&id)
+    }
+
+    /// The decision on `id` while it is alive.
+    pub fn alive(&self, id: Uuid) -> Option<&Decision> {
+        self.get(id).filter(|d| d.alive())
+    }
+
+    /// Every decision (in no particular order).
+    pub fn iter(&self) -> impl Iterator<Item = &Decision> {
+        self.decisions.values()
+    }
+
+    /// The decisions whose stage `pick` takes, oldest batch first, each batch in the order
+    /// its decisions were started.
+    fn in_stage(&self, pick: impl Fn(&Stage) -> bool) -> Vec<&Decision> {
+        let mut v: Vec<&Decision> = self.decisions.values().filter(|d| pick(&d.stage)).collect();
+        v.sort_by_key(|d| (d.batch, d.order));
+        v
+    }
+
+    /// Decisions made in `batch` (alive or not, while the book keeps them).
+    pub fn batch_size(&self, batch: u64) -> usize {
+        self.decisions.values().filter(|d| d.batch == batch).count()
+    }
+
+    /// The action of the decision on `id` while it is held or on its way: the row shows it
+    /// ("approving…") and takes no other decision.
+    pub fn deciding(&self, id: Uuid) -> Option<RowAction> {
+        self.get(id)
+            .filter(|d| matches!(d.stage, Stage::Held { .. } | Stage::Sending))
+            .map(|d| d.action)
+    }
+
+    /// The held decisions, oldest batch first.
+    pub fn held(&self) -> Vec<&Decision> {
+        self.in_stage(|s| matches!(s, Stage::Held { .. }))
+    }
+
+    /// The decisions whose answer was lost and is not settled yet.
+    pub fn lost(&self) -> Vec<&Decision> {
+        self.in_stage(|s| matches!(s, Stage::Lost { .. }))
+    }
+
+    /// Decisions sent and not answered yet.
+    pub fn sending(&self) -> usize {
+        self.in_stage(|s| matches!(s, Stage::Sending)).len()
+    }
+
+    /// Ids of the held decisions due at `now` (their `send_at` reached), oldest batch first.
+    pub fn held_due(&self, now: Timestamp) -> Vec<Uuid> {
+        self.in_stage(|s| matches!(s, Stage::Held { send_at } if *send_at <= now))
+            .iter()
+            .map(|d| d.id)
+            .collect()
+    }
+
+    /// Ids of the lost decisions whose next re-read is due at `now`.
+    pub fn reads_due(&self, now: Timestamp) -> Vec<Uuid> {
+        self.in_stage(|s| matches!(s, Stage::Lost { next_read: Some(t), .. } if *t <= now))
+            .iter()
+            .map(|d| d.id)
+            .collect()
+    }
+
+    /// When the next re-read is due, over every lost decision.
+    pub fn next_read(&self) -> Option<Timestamp> {
+        self.decisions
+            .values()
+            .filter_map(|d| match d.stage {
+                Stage::Lost { next_read, .. } => next_read,
+                _ => None,
+            })
+            .min()
+    }
+
+    /// The action of the lost decision on `id`, when its answer was lost and is unsettled.
+    pub fn lost_action(&self, id: Uuid) -> Option<RowAction> {
+        self.get(id)
+            .filter(|d| matches!(d.stage, Stage::Lost { .. }))
+            .map(|d| d.action)
+    }
+}

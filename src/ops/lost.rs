@@ -1,0 +1,125 @@
+//! A write whose answer was lost: what a re-read of the request shows ([`Reread`]), how it
+//! settles the write ([`settle`]: applied or not, [`Found`]) or leaves it unknown
+//! ([`StillUnknown`]), and the English details of the audit lines about it. The state
+//! machine that follows such a write is [`super::decision`]; the wait between re-reads is its
+//! [`super::decision::backoff`].
+
+use super::action::RowAction;
+use super::decision::error_detail;
+use crate::api::{ApiError, MembershipStatus};
+use crate::i18n::Lang;
+
+/// What a re-read of the request showed, after a write whose answer was lost.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reread {
+    /// The request was read; its membership status, when the fetch level shows it
+    /// (`default` and above, api-notes.md "Fetch levels").
+    Found(Option<MembershipStatus>),
+    /// 404: the server does not know the request (any more).
+    Missing,
+    /// The re-read failed too (in words): the outcome stays unknown; read again later.
+    Failed(String),
+}
+
+impl Reread {
+    /// The re-read's result as a [`Reread`]: a 404 is [`Reread::Missing`], any other error
+    /// [`Reread::Failed`] with its English words.
+    pub fn of<T>(
+        result: Result<T, ApiError>,
+        status: impl FnOnce(&T) -> Option<MembershipStatus>,
+    ) -> Reread {
+        match result {
+            Ok(t) => Reread::Found(status(&t)),
+            Err(ApiError::NotFound(_)) => Reread::Missing,
+            Err(e) => Reread::Failed(crate::text::truncate_chars(&e.to_string(), 300)),
+        }
+    }
+}
+
+/// How a write whose answer was lost ended, as a re-read showed it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Found {
+    /// Applied: the request is gone after a delete.
+    Deleted,
+    /// Applied: the request has the decided status.
+    Decided(MembershipStatus),
+    /// Not applied: the request is not on the server any more (after an approve/decline).
+    Gone,
+    /// Not applied: the request is still there after a delete.
+    NotDeleted,
+    /// Not applied: the request is still pending (safe to decide again).
+    StillPending,
+    /// Not applied: the request has another status now.
+    Now(MembershipStatus),
+}
+
+impl Found {
+    /// True when the write was applied (audit `ok`); else it was not (audit `failed`).
+    pub fn applied(&self) -> bool {
+        matches!(self, Found::Deleted | Found::Decided(_))
+    }
+
+    /// In English, for the audit file and the command line: `approved`, `deleted`,
+    /// `not applied: still pending`, ...
+    pub fn english(&self) -> String {
+        match self {
+            Found::Deleted => "deleted".to_owned(),
+            Found::Decided(s) => s.to_string(),
+            Found::Gone => "the request is not on the server any more".to_owned(),
+            Found::NotDeleted => "still on the server: not deleted".to_owned(),
+            Found::StillPending => "not applied: still pending".to_owned(),
+            Found::Now(s) => format!("not applied: the request is {s} now"),
+        }
+    }
+}
+
+/// Why a re-read could not settle a lost answer (the outcome stays unknown).
+#[derive(Debug, Clone, PartialEq)]
+pub enum StillUnknown {
+    /// The re-read failed too (its error in words).
+    ReadFailed(String),
+    /// The request was read at a fetch level that does not show its status.
+    LevelHidesStatus,
+}
+
+/// The settlement rule: what a re-read of the request means for a decision whose answer
+/// was lost. `Ok(found)` settles it (applied or not); `Err` leaves it unknown, to be read
+/// again ([`super::decision::backoff`]).
+pub fn settle(action: RowAction, reread: &Reread) -> Result<Found, StillUnknown> {
+    match (action, reread) {
+        (_, Reread::Failed(why)) => Err(StillUnknown::ReadFailed(why.clone())),
+        (RowAction::Delete, Reread::Missing) => Ok(Found::Deleted),
+        (RowAction::Delete, Reread::Found(_)) => Ok(Found::NotDeleted),
+        (_, Reread::Missing) => Ok(Found::Gone),
+        (_, Reread::Found(None)) => Err(StillUnknown::LevelHidesStatus),
+        (_, Reread::Found(Some(s))) if Some(s) == action.status().as_ref() => {
+            Ok(Found::Decided(s.clone()))
+        }
+        (_, Reread::Found(Some(MembershipStatus::Pending))) => Ok(Found::StillPending),
+        (_, Reread::Found(Some(s))) => Ok(Found::Now(s.clone())),
+    }
+}
+
+/// The detail of the `unknown` line of a write whose answer was lost.
+pub fn lost_detail(e: &ApiError) -> String {
+    crate::tr!(Lang::English, "log-answer-lost", error = error_detail(e))
+}
+
+/// The detail of the line that settles a lost answer (`ok` or `failed`): how the answer was
+/// lost and what the re-read found.
+pub fn settled_detail(cause: &ApiError, found: &Found) -> String {
+    let words = crate::text::truncate_chars(&cause.describe(Lang::English), 300);
+    let lost = crate::tr!(Lang::English, "log-answer-had-been-lost", error = words);
+    crate::tr!(
+        Lang::English,
+        "log-settled",
+        lost = lost,
+        outcome = found.english()
+    )
+}
+
+/// The detail of an `unknown` line for a write abandoned before its answer (a second
+/// Ctrl-C, a quit).
+pub fn abandoned_detail() -> String {
+    "left before the server answered; check the request's state".to_owned()
+}
