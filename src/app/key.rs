@@ -1,5 +1,5 @@
 //! The app's own key type. The runtime converts terminal events into [`Key`]s (see
-//! `runtime::input`), so `app` never sees a terminal library; bindings in the config file
+//! `runtime::event_loop`), so `app` never sees a terminal library; bindings in the config file
 //! parse into the same type ([`Key::parse`]).
 
 use std::fmt;

@@ -1,19 +1,23 @@
 //! The event loop: input and API answers in, `update`, effects out through the one
-//! [`Runner`], draw when something changed.
+//! [`Runner`], draw when something changed. Terminal input becomes the app's messages here
+//! ([`to_msg`]: crossterm's events with the app's own `Key`; taps placed by the view's
+//! geometry, [`crate::ui::tap`]).
 
 use std::future::Future;
-use std::io::{self, Write};
+use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crossterm::event::Event;
+use crossterm::event::{
+    Event, KeyCode as CtKeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
+};
 use futures::{Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 use tokio::sync::mpsc;
 
 use super::effects::{Runner, Screen};
-use crate::app::{Effect, Model, Msg, update};
+use crate::app::{Effect, Key, KeyCode, Model, Msg, update};
 use crate::ui::{Theme, queue_rows};
 
 /// Spinner frame interval while calls are in flight.
@@ -67,73 +71,6 @@ pub struct LoopOptions {
     pub clock: Clock,
 }
 
-/// The terminal as the runner's [`Screen`].
-struct TermScreen<'a, B: Backend> {
-    terminal: &'a mut Terminal<B>,
-    real: bool,
-}
-
-/// Clears the screen and makes the next frame draw everything. Unlike `Terminal::clear`, it
-/// does not ask the terminal where its cursor is (a round trip over SSH, and a 2 s wait
-/// where the terminal does not answer).
-fn full_redraw<B: Backend>(terminal: &mut Terminal<B>) {
-    let _ = terminal
-        .backend_mut()
-        .clear_region(ratatui::backend::ClearType::All);
-    // After a draw the current buffer is empty; this empties the last frame too, so the
-    // next frame is compared with nothing.
-    terminal.swap_buffers();
-}
-
-impl<B: Backend> Screen for TermScreen<'_, B> {
-    fn redraw(&mut self) {
-        full_redraw(self.terminal);
-    }
-
-    fn set_mouse(&mut self, on: bool) {
-        if self.real {
-            super::terminal::set_mouse(on);
-        }
-    }
-
-    fn suspend(&mut self) {
-        if self.real {
-            if let Err(e) = super::terminal::suspend() {
-                tracing::error!("could not take the terminal back after a suspend: {e}");
-            }
-            // Everything is drawn again on the next frame.
-            full_redraw(self.terminal);
-        }
-    }
-
-    fn copy(&mut self, text: &str) {
-        if self.real {
-            let mut o = io::stdout();
-            let _ = crossterm::execute!(
-                o,
-                crossterm::clipboard::CopyToClipboard::to_clipboard_from(text.as_bytes())
-            );
-            let _ = o.flush();
-        }
-    }
-
-    fn raw(&mut self, bytes: &[u8]) {
-        if self.real {
-            let mut o = io::stdout();
-            let _ = o.write_all(bytes);
-            let _ = o.flush();
-        }
-    }
-
-    fn set_title(&mut self, title: &str) {
-        if self.real {
-            let mut o = io::stdout();
-            let _ = crossterm::execute!(o, crossterm::terminal::SetTitle(title));
-            let _ = o.flush();
-        }
-    }
-}
-
 /// Applies `msgs` one by one and runs their effects; failed local effects come back as
 /// messages on `msg_tx`. After a suspend (Ctrl-Z) returns, that is once `fg` has resumed
 /// the program, `Msg::Resumed` stamped by `clock` is applied at once, before any tick
@@ -149,7 +86,7 @@ fn apply<B: Backend>(
     msg_tx: &mpsc::UnboundedSender<Msg>,
 ) -> bool {
     apply_on(
-        &mut TermScreen { terminal, real },
+        &mut super::terminal::TermScreen { terminal, real },
         clock,
         model,
         runner,
@@ -372,7 +309,11 @@ fn start_up<B: Backend>(
     if fresh {
         let fx = crate::app::start(model);
         let mut feedback = Vec::new();
-        quit = runner.run(fx, &mut TermScreen { terminal, real }, &mut feedback);
+        quit = runner.run(
+            fx,
+            &mut super::terminal::TermScreen { terminal, real },
+            &mut feedback,
+        );
         for f in feedback {
             let _ = msg_tx.send(f);
         }
@@ -458,7 +399,7 @@ where
         ev = events.next() => match ev {
             Some(Ok(ev)) => {
                 let size = size_of(terminal)?;
-                match super::input::to_msg(ev, size, model) {
+                match to_msg(ev, size, model) {
                     Some(m) => Next::Msg(m),
                     None => Next::Again,
                 }
@@ -534,7 +475,7 @@ async fn finish_on_signal<B: Backend>(
     msg_rx: &mut mpsc::UnboundedReceiver<Msg>,
     wait: Duration,
 ) {
-    let mut screen = TermScreen { terminal, real };
+    let mut screen = super::terminal::TermScreen { terminal, real };
     finish_on(&mut screen, model, runner, msg_tx, msg_rx, wait).await;
 }
 
@@ -595,4 +536,95 @@ pub async fn finish_detached(
     let msgs = std::iter::once(now).chain(waiting);
     apply_on(&mut screen, &opts.clock, model, runner, msgs, channels.tx);
     finish_on(&mut screen, model, runner, channels.tx, channels.rx, wait).await;
+}
+
+// ---------------------------------------------------------------------------------------
+// terminal input: crossterm's events become the app's messages, with the app's own `Key`
+
+/// The app's key for a crossterm key event; `None` for releases and keys the app does not
+/// use (media keys, lone modifiers, ...).
+pub fn key(ev: &KeyEvent) -> Option<Key> {
+    if ev.kind == KeyEventKind::Release {
+        return None;
+    }
+    let code = match ev.code {
+        CtKeyCode::Char(c) => KeyCode::Char(c),
+        CtKeyCode::Enter => KeyCode::Enter,
+        CtKeyCode::Esc => KeyCode::Esc,
+        CtKeyCode::Tab if ev.modifiers.contains(KeyModifiers::SHIFT) => KeyCode::BackTab,
+        CtKeyCode::Tab => KeyCode::Tab,
+        CtKeyCode::BackTab => KeyCode::BackTab,
+        CtKeyCode::Backspace => KeyCode::Backspace,
+        CtKeyCode::Delete => KeyCode::Delete,
+        CtKeyCode::Up => KeyCode::Up,
+        CtKeyCode::Down => KeyCode::Down,
+        CtKeyCode::Left => KeyCode::Left,
+        CtKeyCode::Right => KeyCode::Right,
+        CtKeyCode::Home => KeyCode::Home,
+        CtKeyCode::End => KeyCode::End,
+        CtKeyCode::PageUp => KeyCode::PageUp,
+        CtKeyCode::PageDown => KeyCode::PageDown,
+        CtKeyCode::F(n) => KeyCode::F(n),
+        _ => return None,
+    };
+    Some(Key {
+        code,
+        ctrl: ev.modifiers.contains(KeyModifiers::CONTROL),
+        alt: ev
+            .modifiers
+            .intersects(KeyModifiers::ALT | KeyModifiers::META),
+    })
+}
+
+/// The message for a terminal event, on a screen of `size` (columns, rows) showing `model`
+/// (taps are placed by the view's geometry, [`crate::ui::tap`]). `None` for events the app
+/// ignores.
+///
+/// Taps are keys (a phone has no Esc or Tab without an extra key row): a tap on a hint of
+/// the hint bar presses its key, a tap on a queue row selects it (on the selected row of the
+/// narrow queue, opens its detail); the wheel (or a swipe, which phone terminals send as
+/// wheel notches) scrolls the help while it is open, the detail while the narrow layout shows
+/// it, else moves in the focused pane.
+pub fn to_msg(ev: Event, size: (u16, u16), model: &crate::app::Model) -> Option<Msg> {
+    tracing::trace!(?ev, "terminal event");
+    match ev {
+        Event::Key(k) => key(&k).map(Msg::Key),
+        Event::Paste(s) => Some(Msg::Paste(s)),
+        Event::Mouse(me) => match me.kind {
+            MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+                let down = me.kind == MouseEventKind::ScrollDown;
+                Some(wheel(model, down))
+            }
+            MouseEventKind::Down(MouseButton::Left) => {
+                match crate::ui::tap(model, size.0, size.1, me.column, me.row) {
+                    crate::ui::Tap::Key(k) => Some(Msg::Key(k)),
+                    crate::ui::Tap::Pane(pane, row) => Some(Msg::Click { pane, row }),
+                    crate::ui::Tap::Nothing => None,
+                }
+            }
+            _ => None,
+        },
+        Event::Resize(w, h) => Some(Msg::Resize(w, h)),
+        _ => None,
+    }
+}
+
+/// One notch of the wheel: the help's scroll keys while it is open, the detail's while the
+/// narrow layout shows it, else [`Msg::Wheel`].
+fn wheel(model: &crate::app::Model, down: bool) -> Msg {
+    use crate::app::{Action, Popup, Scope};
+    if matches!(model.popup(), Some(Popup::Help { .. })) {
+        return Msg::Key(Key::new(if down { KeyCode::Down } else { KeyCode::Up }));
+    }
+    if model.detail_open() {
+        let action = if down {
+            Action::DetailDown
+        } else {
+            Action::DetailUp
+        };
+        if let Some(k) = model.keymap.key_for(Scope::Queue, action) {
+            return Msg::Key(k);
+        }
+    }
+    Msg::Wheel { down }
 }

@@ -8,7 +8,6 @@ pub mod effects;
 pub mod event_loop;
 pub mod files;
 pub mod headless;
-pub mod input;
 pub mod lean;
 pub mod terminal;
 pub mod worker;

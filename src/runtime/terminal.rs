@@ -1,4 +1,6 @@
-//! Entering and restoring the terminal, on every way out: normal exit, panic, SIGTERM, SIGHUP.
+//! Entering and restoring the terminal, on every way out: normal exit, panic, SIGTERM, SIGHUP;
+//! and the local terminal as the effect runner's screen (`TermScreen`: redraw, mouse,
+//! clipboard, title, suspend).
 
 use std::io::{self, BufWriter, Stdout, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -230,4 +232,71 @@ pub async fn hangup() {
     }
     #[cfg(not(unix))]
     std::future::pending::<()>().await
+}
+
+/// The terminal as the runner's [`Screen`].
+pub(super) struct TermScreen<'a, B: ratatui::backend::Backend> {
+    pub(super) terminal: &'a mut Terminal<B>,
+    pub(super) real: bool,
+}
+
+/// Clears the screen and makes the next frame draw everything. Unlike `Terminal::clear`, it
+/// does not ask the terminal where its cursor is (a round trip over SSH, and a 2 s wait
+/// where the terminal does not answer).
+pub(super) fn full_redraw<B: ratatui::backend::Backend>(terminal: &mut Terminal<B>) {
+    let _ = terminal
+        .backend_mut()
+        .clear_region(ratatui::backend::ClearType::All);
+    // After a draw the current buffer is empty; this empties the last frame too, so the
+    // next frame is compared with nothing.
+    terminal.swap_buffers();
+}
+
+impl<B: ratatui::backend::Backend> super::effects::Screen for TermScreen<'_, B> {
+    fn redraw(&mut self) {
+        full_redraw(self.terminal);
+    }
+
+    fn set_mouse(&mut self, on: bool) {
+        if self.real {
+            set_mouse(on);
+        }
+    }
+
+    fn suspend(&mut self) {
+        if self.real {
+            if let Err(e) = suspend() {
+                tracing::error!("could not take the terminal back after a suspend: {e}");
+            }
+            // Everything is drawn again on the next frame.
+            full_redraw(self.terminal);
+        }
+    }
+
+    fn copy(&mut self, text: &str) {
+        if self.real {
+            let mut o = io::stdout();
+            let _ = crossterm::execute!(
+                o,
+                crossterm::clipboard::CopyToClipboard::to_clipboard_from(text.as_bytes())
+            );
+            let _ = o.flush();
+        }
+    }
+
+    fn raw(&mut self, bytes: &[u8]) {
+        if self.real {
+            let mut o = io::stdout();
+            let _ = o.write_all(bytes);
+            let _ = o.flush();
+        }
+    }
+
+    fn set_title(&mut self, title: &str) {
+        if self.real {
+            let mut o = io::stdout();
+            let _ = crossterm::execute!(o, crossterm::terminal::SetTitle(title));
+            let _ = o.flush();
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! The bytes a client types, as crossterm events: parsed by termina's [`Parser`] (the
 //! parser of the Helix editor, adapted from crossterm's own, which crossterm does not make
 //! public), then each event turned into crossterm's shape, so a session's keys reach
-//! [`crate::runtime::input::to_msg`] exactly as the local dashboard's do.
+//! [`crate::runtime::event_loop::to_msg`] exactly as the local dashboard's do.
 
 use crossterm::event as ct;
 use termina::Parser;

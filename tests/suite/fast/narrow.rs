@@ -441,7 +441,7 @@ fn mouse(
         row: y,
         modifiers: crossterm::event::KeyModifiers::NONE,
     };
-    club_admin::runtime::input::to_msg(crossterm::event::Event::Mouse(ev), (w, h), m)
+    club_admin::runtime::event_loop::to_msg(crossterm::event::Event::Mouse(ev), (w, h), m)
 }
 
 /// A tap (left button down) on `text` as drawn.

@@ -1121,8 +1121,9 @@ fn mouse_wheel_moves_the_cursor() {
         row: 1,
         modifiers: crossterm::event::KeyModifiers::NONE,
     };
-    let msg = club_admin::runtime::input::to_msg(crossterm::event::Event::Mouse(ev), (120, 40), &m)
-        .expect("the wheel is a message");
+    let msg =
+        club_admin::runtime::event_loop::to_msg(crossterm::event::Event::Mouse(ev), (120, 40), &m)
+            .expect("the wheel is a message");
     assert!(matches!(msg, Msg::Wheel { down: true }));
     update(&mut m, msg);
     assert_eq!(m.queue().cursor(), 1);
