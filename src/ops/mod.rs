@@ -1,9 +1,9 @@
 //! The core below every face (the dashboard, the command line, any future one): what a
-//! write's answer means, how a lost answer is settled and one decision's life ([`decision`]), what the audit says
-//! and its file ([`audit`]), how input is read ([`parse`]), how a club is read with its
-//! contacts whole ([`club`]), and the runner that sends writes and waits for their truth
-//! ([`run`], with its switches and clock in [`control`]); the process's one writer of
-//! files, off every event loop ([`writer`]).
+//! decision's life and what a write's answer means ([`decision`]; a lost answer's re-reads in
+//! [`lost`]), what the audit says, its file and the process's one writer of files, off every
+//! event loop ([`audit`]), how input is read ([`parse`]), how a club is read with its
+//! contacts whole ([`club`]), who may delete ([`permit`]), and the runner that sends writes
+//! and waits for their truth ([`run`], with its switches and clock in [`control`]).
 //!
 //! Written once here, never in a face: a face presents what this decides. `ops` knows the
 //! API (`api`), words of the audit (`i18n`, English) and `text`; it knows no face, no
@@ -18,7 +18,6 @@ pub mod lost;
 pub mod parse;
 pub mod permit;
 pub mod run;
-pub mod writer;
 
 pub use action::RowAction;
 pub use audit::{AuditEntry, AuditLog, Outcome};
