@@ -1,8 +1,8 @@
-//! Decisions asked of many rows, and what refuses a decision before it is made: the
-//! confirmation of marked rows (or of a delete, or of a request another session holds), the
-//! bulk task's progress and its summary (counted from the rows' decisions in the book), and
-//! the refusals made without a call (signed out, a delete this account may not make, a row
-//! that cannot take it, a server without the update route).
+//! Decisions asked of many rows, and what ends a decision on a refusal of the whole server:
+//! the confirmation of marked rows (or of a delete, or of a request another session holds),
+//! the bulk task's progress and its summary (counted from the rows' decisions in the book),
+//! why a row cannot take a decision, and an answer that says the server lacks the update
+//! route or refuses it to this account's role.
 
 use std::collections::HashSet;
 
@@ -55,45 +55,11 @@ pub(super) fn why_not_actionable(m: &Model, item: &QueueItem) -> String {
     }
 }
 
-/// Refuses a decision, without a call, while no session can send it (no token, or the
-/// server said the session is over): the status line says which key signs in. Decisions
-/// held already wait for the sign-in. True when refused.
-pub(super) fn refuse_signed_out(m: &mut Model, action: RowAction) -> bool {
-    if m.has_token && !m.session_expired {
-        return false;
-    }
-    let text = crate::tr!(
-        m.lang,
-        "status-sign-in-first",
-        action = verb(m.lang, action),
-        key = super::sign_in_key(m)
-    );
-    say(m, Severity::Error, &text);
-    true
-}
-
-/// Refuses a delete, without a call, that the server never lets this account make (the
-/// core's rule, [`crate::ops::permit::may_delete`]: a teacher never; a student only their
-/// own request): on the selected row, or on every marked row. True when refused.
-pub(super) fn refuse_delete(m: &mut Model, marked: &[Uuid]) -> bool {
-    let allowed = if marked.is_empty() {
-        m.may_delete(m.queue.selected())
-    } else {
-        marked.iter().any(|id| m.may_delete(m.queue.get(*id)))
-    };
-    if allowed {
-        return false;
-    }
-    let text = tr(m.lang, "status-delete-not-allowed");
-    say(m, Severity::Error, &text);
-    true
-}
-
 /// The confirmed decision on `ids` (from the confirmation pop-up): rows that can no longer
 /// take it are left out (a row whose last answer was lost is read instead, one never read is
 /// read first); two or more make a bulk task with its own progress.
 pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effect> {
-    if super::capability::refuse_decision(m, action) || refuse_signed_out(m, action) {
+    if decisions::refuse_before_call(m, action) {
         return Vec::new();
     }
     // A delete goes only where the server may let this account make it.

@@ -6,7 +6,7 @@ use super::{call, log, note_error, say};
 use crate::api::{ApiError, UpdateRoute};
 use crate::app::effect::{ApiCall, Effect};
 use crate::app::model::capability::{PROBE_LIMIT, route_notice};
-use crate::app::model::{Awaiting, Connection, Model, RowAction, Severity};
+use crate::app::model::{Awaiting, Connection, Model, Severity};
 
 /// The probe (`PUT` of the nil UUID, which changes nothing), when it can tell something new:
 /// a token is set (the route needs one), not `--read-only` (nothing would be offered
@@ -63,26 +63,4 @@ pub(super) fn learn(m: &mut Model, route: UpdateRoute) {
         Some(_) => {}
         None => m.capabilities.notice_given = false,
     }
-}
-
-/// Refuses approve or decline here, without a call, where the server or the account does
-/// not allow them; true when refused. Delete is never refused here.
-pub(super) fn refuse_decision(m: &mut Model, action: RowAction) -> bool {
-    if action == RowAction::Delete || m.capabilities.decisions_allowed() {
-        return false;
-    }
-    let why = m
-        .capabilities
-        .update_route
-        .as_ref()
-        .and_then(|r| route_notice(m.lang, r))
-        .unwrap_or_default();
-    let text = crate::tr!(
-        m.lang,
-        "status-decision-refused-here",
-        action = crate::app::model::words::verb(m.lang, action),
-        why = why
-    );
-    say(m, Severity::Error, &crate::text::clean(&text, 300));
-    true
 }

@@ -1,5 +1,6 @@
 //! A decision from its key to its answer: approve, decline or delete on the selected row
-//! (marked rows go through one confirmation first, [`super::bulk`]). The cursor moves on at
+//! (marked rows go through one confirmation first, [`super::bulk`]), refused before any
+//! call where it cannot work ([`refuse_before_call`]). The cursor moves on at
 //! once; an approve or decline is held for the grace period ([`hold`]; `z`, quitting and
 //! suspending in [`super::held`]), sent on the tick it is due ([`send_due`]), and the server's
 //! answer settles it ([`on_answer`]; a lost answer is followed by [`super::lost`]).
@@ -15,20 +16,21 @@ use super::{
 };
 use crate::api::{ApiError, ClubRequest, MembershipStatus, UpdateRoute};
 use crate::app::effect::{ApiCall, Effect, Outcome};
+use crate::app::model::capability::route_notice;
 use crate::app::model::words::{past, progress, status_word, verb};
 use crate::app::model::{Awaiting, LogEntry, Model, Popup, RowAction, RowState, Severity};
-use crate::app::msg::ApiAnswer;
+use crate::app::msg::{ApiAnswer, Heard, Told};
 use crate::i18n::tr;
 use crate::ops::decision::{self, Answer, Event, Stage};
 
 /// Approve, decline or delete on the selected row (delete always asks); with rows marked,
 /// the confirmation of all of them ([`super::bulk::ask`]).
 pub(super) fn on_key(m: &mut Model, action: RowAction) -> Vec<Effect> {
-    if super::capability::refuse_decision(m, action) || super::bulk::refuse_signed_out(m, action) {
+    if refuse_before_call(m, action) {
         return Vec::new();
     }
     let marked = m.queue.marked_ids();
-    if action == RowAction::Delete && super::bulk::refuse_delete(m, &marked) {
+    if action == RowAction::Delete && refuse_delete(m, &marked) {
         return Vec::new();
     }
     if !marked.is_empty() {
@@ -85,6 +87,69 @@ pub(super) fn on_key(m: &mut Model, action: RowAction) -> Vec<Effect> {
     advance(m);
     fx.extend(listing::prefetch(m));
     fx
+}
+
+/// Refuses `action`, without a call, where it cannot work now (the server or the account
+/// does not allow it, or no session can send it); the status line says why. True when
+/// refused.
+pub(super) fn refuse_before_call(m: &mut Model, action: RowAction) -> bool {
+    refuse_decision(m, action) || refuse_signed_out(m, action)
+}
+
+/// Refuses approve or decline here, without a call, where the server or the account does
+/// not allow them; true when refused. Delete is never refused here.
+fn refuse_decision(m: &mut Model, action: RowAction) -> bool {
+    if action == RowAction::Delete || m.capabilities.decisions_allowed() {
+        return false;
+    }
+    let why = m
+        .capabilities
+        .update_route
+        .as_ref()
+        .and_then(|r| route_notice(m.lang, r))
+        .unwrap_or_default();
+    let text = crate::tr!(
+        m.lang,
+        "status-decision-refused-here",
+        action = crate::app::model::words::verb(m.lang, action),
+        why = why
+    );
+    say(m, Severity::Error, &crate::text::clean(&text, 300));
+    true
+}
+
+/// Refuses a decision, without a call, while no session can send it (no token, or the
+/// server said the session is over): the status line says which key signs in. Decisions
+/// held already wait for the sign-in. True when refused.
+fn refuse_signed_out(m: &mut Model, action: RowAction) -> bool {
+    if m.has_token && !m.session_expired {
+        return false;
+    }
+    let text = crate::tr!(
+        m.lang,
+        "status-sign-in-first",
+        action = verb(m.lang, action),
+        key = super::sign_in_key(m)
+    );
+    say(m, Severity::Error, &text);
+    true
+}
+
+/// Refuses a delete, without a call, that the server never lets this account make (the
+/// core's rule, [`crate::ops::permit::may_delete`]: a teacher never; a student only their
+/// own request): on the selected row, or on every marked row. True when refused.
+fn refuse_delete(m: &mut Model, marked: &[Uuid]) -> bool {
+    let allowed = if marked.is_empty() {
+        m.may_delete(m.queue.selected())
+    } else {
+        marked.iter().any(|id| m.may_delete(m.queue.get(*id)))
+    };
+    if allowed {
+        return false;
+    }
+    let text = tr(m.lang, "status-delete-not-allowed");
+    say(m, Severity::Error, &text);
+    true
 }
 
 /// Moves the cursor to the next actionable row after it (the moderator never waits).
@@ -147,7 +212,15 @@ pub(super) fn hold(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effe
             item.error = None;
         }
     }
-    vec![super::others::tell_held(m, action, &ids)]
+    // The other sessions of this server show it held on its row.
+    let by = m.user.get().and_then(|u| u.email.clone());
+    let told = ids.iter().map(|&id| Told {
+        id,
+        heard: Heard::Held(action),
+        by: by.clone(),
+        at: m.now,
+    });
+    vec![Effect::Tell(told.collect())]
 }
 
 /// On a tick: sends every held decision whose grace period has ended (not while the quit
@@ -279,7 +352,9 @@ pub(super) fn on_answer(
         Answer::Lost(e) => fx.extend(super::lost::lost(m, id, action, e, &label)),
         Answer::Refused(e) => fx.extend(refused(m, id, action, e, &label)),
     }
-    fx.extend(super::bulk::after_answer(m, id));
+    if m.activities.bulk.is_some() {
+        fx.extend(super::bulk::after_answer(m, id));
+    }
     fx
 }
 

@@ -77,18 +77,3 @@ fn decided(m: &mut Model, t: Told, action: RowAction) {
         super::log_notice(m, &text, Severity::Info);
     }
 }
-
-/// The decisions `ids` held here, told to the other sessions (their rows show them).
-pub(super) fn tell_held(m: &Model, action: RowAction, ids: &[uuid::Uuid]) -> Effect {
-    let by = m.user.get().and_then(|u| u.email.clone());
-    Effect::Tell(
-        ids.iter()
-            .map(|&id| Told {
-                id,
-                heard: Heard::Held(action),
-                by: by.clone(),
-                at: m.now,
-            })
-            .collect(),
-    )
-}
