@@ -15,8 +15,8 @@
 //! (U+0EB3), a skin-tone modifier after an emoji, an emoji ZWJ sequence, a flag's two
 //! regional indicators, a spacing vowel sign of an Indic script — the terminal fills two
 //! independent cells where ratatui sees one wide one, so an incremental frame that rewrites
-//! only the first leaves the second on screen ("Photography Clubำ" after scrolling, issue
-//! 11). [`for_terminal`], applied by [`sanitize`], [`fit_width`], [`clean`] and
+//! only the first leaves the second on screen ("Photography Clubำ" after scrolling).
+//! [`for_terminal`], applied by [`sanitize`], [`fit_width`], [`clean`] and
 //! [`truncate_chars`], rewrites text so that every grapheme is exactly one terminal cell of
 //! the width ratatui gives it.
 

@@ -1,5 +1,5 @@
-//! Adaptive concurrency: how many calls one process keeps in flight to one server (issue
-//! 21). Every call of an [`super::ApiClient`] (and of its clones) passes here, so bulk
+//! Adaptive concurrency: how many calls one process keeps in flight to one server. Every
+//! call of an [`super::ApiClient`] (and of its clones) passes here, so bulk
 //! writes, prefetch reads and re-reads share one limit; writes go before reads that wait.
 //!
 //! The deployed service stalls at 16 authenticated requests in flight from all clients

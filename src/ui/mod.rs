@@ -278,8 +278,7 @@ pub fn view_scrolls(frame: &mut Frame, m: &Model, theme: &Theme) -> ScrollLimits
 
 /// The status line: the message on the left; while calls are in flight (for more than
 /// [`SPINNER_DELAY_MS`]), their count and the spinner at the right end, so that their coming
-/// and going never moves the message (each cell rewritten costs bytes on a slow link; issue
-/// 13 item 3).
+/// and going never moves the message (each cell rewritten costs bytes on a slow link).
 fn status_line(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     let mut right = Vec::new();
     if m.busy()

@@ -40,7 +40,7 @@ use super::keymap::{Keymap, Offered, Scope};
 use crate::api::{Levels, Timestamp, User};
 
 /// How far each scrollable part of the screen can scroll (lines past its top that still
-/// leave its last line at the bottom), as the view last drew it (issue 18 item 2).
+/// leave its last line at the bottom), as the view last drew it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ScrollLimits {
     /// The help pop-up's text (0 when closed).
@@ -100,8 +100,8 @@ pub struct SavedQueue {
     /// The sort.
     #[serde(default)]
     pub sort: QueueSort,
-    /// The listing's scope as the server's answers decided it last (issue 13 item 1: a warm
-    /// start lists at once); absent in files written before it existed.
+    /// The listing's scope as the server's answers decided it last (so a warm start lists
+    /// at once); absent in files written before it existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<SavedScope>,
 }
@@ -319,7 +319,7 @@ pub struct Model {
     /// The saved part as last handed out for saving (or restored).
     pub(crate) last_saved: Option<SavedQueue>,
     /// Ids added by hand in this session (`i`, `:add`, a paste, arguments) not read yet:
-    /// once read, whether the filter hides them is said (issue 18 item 4). The restored
+    /// once read, whether the filter hides them is said. The restored
     /// queue is not among them: its restore says the filter already.
     pub(crate) added_unread: std::collections::HashSet<Uuid>,
     /// Reads lost while the server could not be reached, and the retry schedule.

@@ -267,7 +267,7 @@ fn on_warning(m: &mut Model, w: &crate::config::ReadableSecret) {
     }
 }
 
-/// Keeps every scroll within what was last drawn (issue 18 item 2): nothing scrolls past its
+/// Keeps every scroll within what was last drawn: nothing scrolls past its
 /// last line, so the way back is as long as the way there.
 pub(super) fn clamp_scrolls(m: &mut Model) {
     let Some(l) = m.scroll_limits else {

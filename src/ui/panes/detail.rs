@@ -46,7 +46,7 @@ const KEY_W: usize = 9;
 
 /// A "name    value" line: the field name (already in the reader's language) padded to
 /// [`KEY_W`] columns by display width, the value whole, wrapped under itself to what is left
-/// of `w` (an id, a name or a club's "about" is never cut for good: issue 18 item 3).
+/// of `w` (an id, a name or a club's "about" is never cut for good).
 pub(super) fn kv<'a>(
     key: &str,
     value: String,
@@ -149,7 +149,7 @@ fn request_lines<'a>(m: &Model, r: &ClubRequest, w: usize, theme: &Theme) -> Vec
         lines.extend(kv(&field(lang, "student"), who, w, theme, theme.bold()));
     }
     if let Some(c) = &r.club {
-        // Both names, the reader's first (issue 11, item 3).
+        // Both names, the reader's first (a Thai reader and an English one see the same club).
         let name = ml(lang, &c.name)
             .or_else(|| m.listing.club_names.get(&c.id).cloned())
             .unwrap_or_else(|| c.id.to_string());

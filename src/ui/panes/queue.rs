@@ -292,7 +292,7 @@ fn bottom_parts<'a>(m: &Model, theme: &Theme) -> Vec<(u8, Span<'a>)> {
     bottom.push((1, Span::styled(format!(" {sort} "), sort_style)));
     if let Some(at) = m.listing.refreshed_at {
         // Minutes, not seconds: a text that changed every second would be rewritten with
-        // every key pressed (issue 13 item 3).
+        // every key pressed, costing bytes on a slow link.
         let ago = crate::i18n::dates::ago(m.lang, m.now, at);
         let text = format!(" {} ", tr!(m.lang, "queue-updated", ago = ago));
         bottom.push((4, Span::styled(text, theme.dim())));
@@ -534,7 +534,7 @@ fn short_club(name: &str) -> &str {
 fn student_cell(lang: Lang, item: &QueueItem, room: usize) -> String {
     let number = item.school_number().map(|no| format!("#{}", clean(no, 20)));
     // The school number at the cell's right edge (display width): the numbers of every row
-    // line up in one column, whatever the name before them (issue 18 item 5).
+    // line up in one column, whatever the name before them.
     let right = |no: &str, left: &str| {
         let gap = room.saturating_sub(width(left) + width(no));
         format!("{left}{}{no}", " ".repeat(gap))

@@ -1660,7 +1660,7 @@ mod on_a_terminal {
 async fn fault_matrix_the_command_line_tells_the_servers_truth() {
     use club_admin::demo::Faults;
     let mixes = [
-        // The first case: every write lands, half the answers are lost after it.
+        // The worst case for the rule: every write lands, half the answers are lost after it.
         Faults {
             drop_after_write_rate: 0.5,
             ..Faults::default()

@@ -33,7 +33,7 @@ fn audit(path: &std::path::Path) -> Vec<AuditEntry> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fault_matrix_the_command_lines_core_tells_the_servers_truth() {
     let mixes = [
-        // The first case: every write lands, half the answers are lost after it.
+        // The worst case for the rule: every write lands, half the answers are lost after it.
         Faults {
             drop_after_write_rate: 0.5,
             ..Faults::default()
