@@ -1,69 +1,28 @@
-//! Everything in flight, typed: the API calls awaited (and what each is for), the sign-in
-//! check, a refresh and a bulk action. The status line is derived from these, never read
-//! back.
+//! Everything in flight, typed: the API calls awaited, the sign-in check, a refresh and a
+//! bulk action. The status line is derived from these, never read back.
 
 use std::collections::{HashMap, HashSet};
 
 use uuid::Uuid;
 
 use super::row::RowAction;
+use crate::app::call::ApiCall;
 
-/// What an API call in flight is for: its answer is applied accordingly.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Awaiting {
-    /// The current user (`/auth/user`).
-    User,
-    /// A pasted token being checked; it replaces the session only if the server takes it.
-    TokenCheck {
-        /// The token.
-        token: crate::app::effect::CandidateToken,
-        /// Save it to the token file once taken.
-        save: bool,
-    },
-    /// Reading one request row.
-    Fetch(Uuid),
-    /// A decision on a row (approve, decline, delete).
-    Act(Uuid, RowAction),
-    /// The club shown in the club pane.
-    Club(Uuid),
-    /// Club search results (by name).
-    ClubSearch,
-    /// The clubs the user staffs (to scope the listing).
-    StaffedClubs,
-    /// A contact being added to this club.
-    Contact(Uuid),
-    /// A page of the listing.
-    ListPage {
-        /// Page number, from 1.
-        page: u32,
-        /// Listing generation when asked (answers of older generations are dropped).
-        generation: u64,
-    },
-    /// Re-reading known rows by id through the listing's `ids` filter.
-    Reread(Vec<Uuid>),
-    /// The probe of the update route (whether approve and decline exist).
-    UpdateRoute,
-}
-
-impl Awaiting {
-    /// True for writes (their outcome must be audited, even when unknown).
-    pub fn is_write(&self) -> bool {
-        matches!(self, Awaiting::Act(..) | Awaiting::Contact(_))
-    }
-}
-
-/// The API calls in flight, by request id.
+/// The API calls in flight, by request id: to count them, to drop answers of calls no
+/// longer awaited, to know when a refresh's reads are done, and to tell answers of calls
+/// sent before the token in use from the others (`Model::token_from`). What an answer is
+/// for travels with the answer itself ([`crate::app::Answer`]).
 #[derive(Debug, Clone, Default)]
 pub struct Calls {
-    inflight: HashMap<u64, Awaiting>,
+    inflight: HashMap<u64, ApiCall>,
     next_id: u64,
 }
 
 impl Calls {
     /// Records a call and returns its request id (unique for the life of the model).
-    pub fn start(&mut self, awaiting: Awaiting) -> u64 {
+    pub fn start(&mut self, call: ApiCall) -> u64 {
         self.next_id += 1;
-        self.inflight.insert(self.next_id, awaiting);
+        self.inflight.insert(self.next_id, call);
         self.next_id
     }
 
@@ -72,9 +31,15 @@ impl Calls {
         self.next_id + 1
     }
 
-    /// What the answer with this id is for; `None` for an answer no longer awaited.
-    pub fn finish(&mut self, request_id: u64) -> Option<Awaiting> {
+    /// The call the answer with this id answers, no longer in flight; `None` for an answer
+    /// no longer awaited.
+    pub fn finish(&mut self, request_id: u64) -> Option<ApiCall> {
         self.inflight.remove(&request_id)
+    }
+
+    /// The call with this id, while it is in flight.
+    pub fn get(&self, request_id: u64) -> Option<&ApiCall> {
+        self.inflight.get(&request_id)
     }
 
     /// Calls in flight.
@@ -88,7 +53,7 @@ impl Calls {
     }
 
     /// Every call in flight (in no particular order).
-    pub fn iter(&self) -> impl Iterator<Item = &Awaiting> {
+    pub fn iter(&self) -> impl Iterator<Item = &ApiCall> {
         self.inflight.values()
     }
 }

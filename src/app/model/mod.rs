@@ -28,7 +28,7 @@ use uuid::Uuid;
 pub use capability::Capabilities;
 pub use club::{ClubPane, Loadable};
 pub use held::{Held, HeldDecision};
-pub use inflight::{Activities, Awaiting, BulkTask, Calls, MarkAll};
+pub use inflight::{Activities, BulkTask, Calls, MarkAll};
 pub use link::{Link, backoff};
 pub use listing::{ListScope, Listing, ListingSupport, SavedScope};
 pub use log::{ActivityLog, LogEntry, Notice, Severity};
@@ -470,10 +470,11 @@ impl Model {
     pub fn writes_pending(&self) -> usize {
         self.calls
             .iter()
-            .filter(|a| match a {
-                Awaiting::Fetch(id) => self.unsettled.get(*id).is_some(),
-                Awaiting::Reread(ids) => ids.iter().any(|id| self.unsettled.get(*id).is_some()),
-                other => other.is_write(),
+            .filter(|c| {
+                c.is_mutation()
+                    || c.rows_read()
+                        .iter()
+                        .any(|id| self.unsettled.get(*id).is_some())
             })
             .count()
     }
@@ -499,9 +500,14 @@ impl Model {
         self.calls.len()
     }
 
-    /// What the calls in flight are for.
-    pub fn awaiting(&self) -> impl Iterator<Item = &Awaiting> {
+    /// The calls in flight (in no particular order).
+    pub fn awaiting(&self) -> impl Iterator<Item = &crate::app::ApiCall> {
         self.calls.iter()
+    }
+
+    /// The call in flight with this request id; `None` once it is answered (or never was).
+    pub fn awaited_call(&self, request_id: u64) -> Option<&crate::app::ApiCall> {
+        self.calls.get(request_id)
     }
 
     /// The bulk action under way, if any.

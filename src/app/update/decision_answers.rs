@@ -10,11 +10,11 @@ use super::{
     say,
 };
 use crate::api::{ApiError, ClubRequest, MembershipStatus, UpdateRoute};
-use crate::app::effect::{Effect, Outcome};
+use crate::app::call::Decided;
 use crate::app::model::capability::route_notice;
 use crate::app::model::words::{past, status_word, verb};
 use crate::app::model::{LogEntry, Model, Origin, RowAction, RowState, Severity};
-use crate::app::msg::ApiAnswer;
+use crate::app::msg::{Effect, Outcome};
 use crate::i18n::{Lang, tr};
 use crate::ops::verdict::{Found, Reread, StillUnknown, answer_lost, settle};
 use crate::tr;
@@ -36,15 +36,15 @@ pub(super) fn on_action_answer(
     m: &mut Model,
     id: Uuid,
     action: RowAction,
-    answer: ApiAnswer,
+    result: Decided,
 ) -> Vec<Effect> {
-    if let ApiAnswer::Updated(r) = &answer
-        && let Some(route) = UpdateRoute::learned_from(r)
-        && let Err(e) = r
+    if action.needs_update_route()
+        && let Some(route) = UpdateRoute::learned_from(&result)
+        && let Err(e) = &result
     {
         return refused_by_route(m, id, action, route, e);
     }
-    if let Some(e) = answer.error()
+    if let Err(e) = &result
         && matches!(e, ApiError::Unauthorized { kind, .. } if kind.needs_sign_in())
     {
         // The session was over: the server refused it before anything else, so it was not
@@ -59,20 +59,10 @@ pub(super) fn on_action_answer(
         super::held::hold_for_sign_in(m, action, id);
         return Vec::new();
     }
-    let result: Result<Option<ClubRequest>, ApiError> = match answer {
-        ApiAnswer::Updated(r) => r.map(|reply| {
-            note_ok(m, &reply.api_version);
-            Some(reply.data)
-        }),
-        ApiAnswer::Deleted(r) => r.map(|reply| {
-            note_ok(m, &reply.api_version);
-            None
-        }),
-        other => {
-            tracing::warn!("unexpected answer to an action: {other:?}");
-            return Vec::new();
-        }
-    };
+    let result: Result<Option<ClubRequest>, ApiError> = result.map(|reply| {
+        note_ok(m, &reply.api_version);
+        reply.data
+    });
     let label = label_of(m, id);
     let (mut fx, counted) = match result {
         Ok(answer) => (confirmed(m, id, action, answer, &label), Counted::Done),

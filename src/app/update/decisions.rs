@@ -8,9 +8,10 @@ use std::collections::HashSet;
 use uuid::Uuid;
 
 use super::{call, held, label_of, listing, rows, say};
-use crate::app::effect::{ApiCall, Effect};
+use crate::app::call::ApiCall;
 use crate::app::model::words::{progress, status_word, verb};
-use crate::app::model::{Awaiting, BulkTask, Model, Popup, RowAction, RowState, Severity};
+use crate::app::model::{BulkTask, Model, Popup, RowAction, RowState, Severity};
+use crate::app::msg::Effect;
 use crate::i18n::tr;
 
 /// Approve, decline or delete: marked rows after one confirmation; else the selected row
@@ -298,5 +299,5 @@ fn act(m: &mut Model, id: Uuid, action: RowAction, from_hold: bool) -> Vec<Effec
         let text = format!("{} {label}", progress(m.lang, action));
         say(m, Severity::Info, &text);
     }
-    vec![call(m, Awaiting::Act(id, action), c)]
+    vec![call(m, c)]
 }

@@ -8,10 +8,10 @@
 use uuid::Uuid;
 
 use super::{audit_entry, decisions, keys, label_of, listing, say};
-use crate::app::effect::{Effect, Outcome};
 use crate::app::model::{
     HeldDecision, LogEntry, Model, Popup, RowAction, RowState, Severity, words,
 };
+use crate::app::msg::{Effect, Outcome};
 use crate::i18n::{Lang, tr};
 
 /// Holds a decision on `ids` for the grace period (or sends it at once when the delay is

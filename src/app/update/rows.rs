@@ -8,8 +8,9 @@ use uuid::Uuid;
 
 use super::{call, error_text, note_error, note_ok, read_error_text, say};
 use crate::api::{ApiError, ClubRequest, MembershipStatus, Page, Reply, RequestFilter, Sort};
-use crate::app::effect::{ApiCall, Effect};
-use crate::app::model::{Awaiting, ListingSupport, Loadable, Model, Origin, RowState, Severity};
+use crate::app::call::{ApiCall, ListPurpose};
+use crate::app::model::{ListingSupport, Loadable, Model, Origin, RowState, Severity};
+use crate::app::msg::Effect;
 use crate::i18n::{Lang, tr};
 
 /// Rows re-read per listing call (the `ids` filter of the listing): the deployed
@@ -53,7 +54,7 @@ pub(super) fn fetch_rows(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
     if !batch {
         return ids
             .into_iter()
-            .map(|id| call(m, Awaiting::Fetch(id), ApiCall::GetRequest { id, levels }))
+            .map(|id| call(m, ApiCall::GetRequest { id, levels }))
             .collect();
     }
     ids.chunks(REREAD_CHUNK)
@@ -66,8 +67,9 @@ pub(super) fn fetch_rows(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
                 sort: Sort::default(),
                 page: Page::new(1, REREAD_CHUNK as u32),
                 levels,
+                purpose: ListPurpose::Reread(chunk.to_vec()),
             };
-            call(m, Awaiting::Reread(chunk.to_vec()), c)
+            call(m, c)
         })
         .collect()
 }
@@ -132,7 +134,7 @@ pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
     let ours = m.unsettled.get(r.id).is_some()
         || m.calls
             .iter()
-            .any(|a| matches!(a, Awaiting::Act(id, _) if *id == r.id));
+            .any(|c| c.decision().is_some_and(|(id, _)| id == r.id));
     let mut elsewhere = false;
     if let Some(item) = m.queue.get_mut(r.id) {
         let was_pending = item.status() == Some(&MembershipStatus::Pending);
