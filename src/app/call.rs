@@ -517,3 +517,6 @@ impl Answer {
 
 #[cfg(feature = "test-hooks")]
 pub mod testing;
+
+#[cfg(test)]
+mod tests;

@@ -440,7 +440,7 @@ impl Worker {
 async fn run_call(client: &ApiClient, call: ApiCall, hooks: &Hooks) -> Answer {
     #[cfg(feature = "test-hooks")]
     if hooks.panic_when.as_ref().is_some_and(|p| p(&call)) {
-        panic!("test panic of an API call (worker::Hooks::panic_when)");
+        panic!("test panic of an API call (effects::Hooks::panic_when)");
     }
     #[cfg(not(feature = "test-hooks"))]
     let _ = hooks;
