@@ -54,19 +54,20 @@ fn answer_one(
     pick: impl Fn(&ApiCall) -> bool,
     answer: ApiAnswer,
 ) -> Vec<Effect> {
-    let ids: Vec<u64> = fx
+    let mut calls: Vec<(u64, ApiCall)> = fx
         .iter()
         .filter_map(|e| match e {
-            Effect::Api { request_id, call } if pick(call) => Some(*request_id),
+            Effect::Api { request_id, call } if pick(call) => Some((*request_id, call.clone())),
             _ => None,
         })
         .collect();
-    assert_eq!(ids.len(), 1, "one such call: {fx:?}");
+    assert_eq!(calls.len(), 1, "one such call: {fx:?}");
+    let (request_id, call) = calls.remove(0);
     update(
         m,
         Msg::Api {
-            request_id: ids[0],
-            answer,
+            request_id,
+            answer: call.answer_with(answer),
         },
     )
 }
@@ -183,8 +184,9 @@ fn benches(c: &mut Criterion) {
                     for e in fx {
                         if let club_admin::app::Effect::Api {
                             request_id,
-                            call: club_admin::app::ApiCall::UpdateRequest { id, .. },
+                            call: call @ club_admin::app::ApiCall::UpdateRequest { .. },
                         } = e
+                            && let club_admin::app::ApiCall::UpdateRequest { id, .. } = &call
                         {
                             let mut r = request(id.as_u128() as usize - 1);
                             r.membership_status = Some(MembershipStatus::Approved);
@@ -197,7 +199,7 @@ fn benches(c: &mut Criterion) {
                                 &mut m,
                                 Msg::Api {
                                     request_id,
-                                    answer: ApiAnswer::Updated(Ok(reply)),
+                                    answer: call.answer_with(ApiAnswer::Updated(Ok(reply))),
                                 },
                             );
                         }

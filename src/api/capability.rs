@@ -58,7 +58,7 @@ impl UpdateRoute {
     /// anything: `Missing` for 404 "Route not found", `RoleRefused` for the role refusal,
     /// `None` otherwise (success, or a failure about that one request). For the case where
     /// the start-up probe could not decide, or the server changed version while running.
-    pub fn learned_from(result: &Result<Reply<ClubRequest>, ApiError>) -> Option<UpdateRoute> {
+    pub fn learned_from<T>(result: &Result<T, ApiError>) -> Option<UpdateRoute> {
         match result {
             Err(e) if e.is_unavailable() => Some(UpdateRoute::Missing),
             Err(e) if e.is_role_refusal() => Some(UpdateRoute::RoleRefused {
@@ -87,7 +87,7 @@ pub fn classify_update_probe(
         Ok(_) => return Ok(UpdateRoute::Present),
         Err(e) => e,
     };
-    if let Some(route) = UpdateRoute::learned_from(&Err(e.clone())) {
+    if let Some(route) = UpdateRoute::learned_from::<()>(&Err(e.clone())) {
         return Ok(route);
     }
     match &e {

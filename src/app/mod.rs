@@ -1,10 +1,11 @@
 //! The pure state machine of the dashboard (the Elm architecture): [`Model`], [`Msg`],
 //! [`update`] and the [`Effect`]s it hands to the runtime. Nothing here knows the terminal
-//! or HTTP: keys arrive as [`Key`]s, answers as [`ApiAnswer`]s.
+//! or HTTP: keys arrive as [`Key`]s, answers as [`Answer`]s of the [`ApiCall`]s
+//! declared in [`call`].
 //!
 //! See `docs/architecture.md` for the rooms and where each kind of change goes.
 
-pub mod effect;
+pub mod call;
 pub mod filter;
 pub mod key;
 pub mod keymap;
@@ -12,9 +13,11 @@ pub mod model;
 pub mod msg;
 pub mod update;
 
-pub use effect::{ApiCall, AuditEntry, Effect, Outcome};
+#[cfg(feature = "test-hooks")]
+pub use call::testing::ApiAnswer;
+pub use call::{Answer, ApiCall, CandidateToken, ListPurpose, SearchPurpose, WhenBack};
 pub use key::{Key, KeyCode};
 pub use keymap::{Action, Keymap, Offered, Scope};
 pub use model::{Model, ModelOptions, Pane, Popup, RowAction, RowState};
-pub use msg::{ApiAnswer, Heard, IdsFrom, LocalEffect, Msg, Told};
+pub use msg::{AuditEntry, Effect, Heard, IdsFrom, LocalEffect, Msg, Outcome, Told};
 pub use update::{start, update};

@@ -1,9 +1,20 @@
-//! Messages into `update`: keys, answers of the worker, timers and start-up input.
+//! The dashboard's traffic with its runtime, in one place: [`Msg`] in (keys, answers of the
+//! worker, timers and start-up input), [`Effect`] out (the work `update` hands out: API
+//! calls to the worker, the rest (files, clipboard, terminal) to the effect runner). The
+//! API calls and their answers are declared in [`super::call`].
 
-use super::effect::AuditEntry;
+use secrecy::SecretString;
+
+use super::call::{Answer, ApiCall};
 use super::key::Key;
 use super::model::{Pane, SavedQueue};
-use crate::api::{ApiError, Club, ClubRequest, Contact, Reply, Timestamp, UpdateRoute, User};
+use crate::api::Timestamp;
+
+pub use crate::ops::audit::{AuditEntry, Outcome};
+
+/// Audit lines of earlier sessions shown in the activity log at start: the newest 500 for
+/// this server (a day of heavy moderation; older lines stay in the file).
+pub const HISTORY_LINES: usize = 500;
 
 /// What another dashboard of the same server (another `serve-ssh` session) did to a
 /// request, as the sessions tell each other: every session then shows it at once, without
@@ -39,7 +50,6 @@ impl Told {
     /// without this session changing the request (a contact's line tells nothing). So one
     /// write is told applied once, by the session whose write it was.
     pub fn from_audit(e: &AuditEntry) -> Option<Told> {
-        use crate::ops::audit::Outcome;
         let action = crate::ops::RowAction::from_verb(&e.action)?;
         let heard = match e.outcome {
             Outcome::Ok => Heard::Decided(action),
@@ -120,7 +130,7 @@ pub enum Msg {
     /// The saved queue state for this server (restored at start).
     Restore(SavedQueue),
     /// Decisions of earlier sessions on this server, from the audit file, oldest first
-    /// (at most [`super::effect::HISTORY_LINES`]).
+    /// (at most [`HISTORY_LINES`]).
     History(Vec<AuditEntry>),
     /// A start-up warning (a secret file others can read), for the status line and the
     /// activity log.
@@ -142,8 +152,8 @@ pub enum Msg {
     Api {
         /// The id `update` gave the call; answers to calls no longer awaited are dropped.
         request_id: u64,
-        /// The answer.
-        answer: ApiAnswer,
+        /// The answer, with what it is for.
+        answer: Answer,
     },
     /// The program is ending on a hang-up or SIGTERM: send every held decision now (the
     /// moderator meant them). The runtime then applies answers until no write is pending
@@ -207,56 +217,51 @@ pub enum LocalEffect {
     SavingQueue,
 }
 
-/// The answer to one [`super::effect::ApiCall`], one variant per operation.
+/// Work handed out of `update`.
 #[derive(Debug)]
-pub enum ApiAnswer {
-    /// `GET /auth/user` (interface-spec.md, operation 1).
-    User(Result<Reply<User>, ApiError>),
-    /// `GET /v1/clubs/requests/{id}` (operation 5).
-    Request(Result<Reply<ClubRequest>, ApiError>),
-    /// `PUT /v1/clubs/requests/{id}` (operation 3).
-    Updated(Result<Reply<ClubRequest>, ApiError>),
-    /// `DELETE /v1/clubs/requests/{id}` (operation 6; `data` is null).
-    Deleted(Result<Reply<()>, ApiError>),
-    /// `GET /v1/clubs/{id}` (operation 4).
-    Club(Result<Reply<Club>, ApiError>),
-    /// `GET /v1/clubs` (deployed listing, api-notes.md).
-    Clubs(Result<Reply<Vec<Club>>, ApiError>),
-    /// `POST /v1/clubs/{id}/contacts` (operation 2).
-    ContactCreated(Result<Reply<Contact>, ApiError>),
-    /// `GET /v1/clubs/requests` (deployed listing, api-notes.md).
-    Listing(Result<Reply<Vec<ClubRequest>>, ApiError>),
-    /// The probe of operation 3 ([`super::effect::ApiCall::ProbeUpdateRoute`]): whether approve
-    /// and decline exist; an error when the answer could not tell (401, 5xx, no answer).
-    UpdateRoute(Result<UpdateRoute, ApiError>),
-}
-
-impl ApiAnswer {
-    /// True when the call succeeded (for the worker's log line).
-    pub fn is_ok(&self) -> bool {
-        match self {
-            ApiAnswer::User(r) => r.is_ok(),
-            ApiAnswer::Request(r) | ApiAnswer::Updated(r) => r.is_ok(),
-            ApiAnswer::Deleted(r) => r.is_ok(),
-            ApiAnswer::Club(r) => r.is_ok(),
-            ApiAnswer::Clubs(r) => r.is_ok(),
-            ApiAnswer::ContactCreated(r) => r.is_ok(),
-            ApiAnswer::Listing(r) => r.is_ok(),
-            ApiAnswer::UpdateRoute(r) => r.is_ok(),
-        }
-    }
-
-    /// The error, when the call failed.
-    pub fn error(&self) -> Option<&ApiError> {
-        match self {
-            ApiAnswer::User(r) => r.as_ref().err(),
-            ApiAnswer::Request(r) | ApiAnswer::Updated(r) => r.as_ref().err(),
-            ApiAnswer::Deleted(r) => r.as_ref().err(),
-            ApiAnswer::Club(r) => r.as_ref().err(),
-            ApiAnswer::Clubs(r) => r.as_ref().err(),
-            ApiAnswer::ContactCreated(r) => r.as_ref().err(),
-            ApiAnswer::Listing(r) => r.as_ref().err(),
-            ApiAnswer::UpdateRoute(r) => r.as_ref().err(),
-        }
-    }
+pub enum Effect {
+    /// Run an API call; its answer comes back as [`Msg::Api`] with the same
+    /// `request_id`.
+    Api {
+        /// Correlation id, unique for the life of the model.
+        request_id: u64,
+        /// The call, with what its answer is for.
+        call: ApiCall,
+    },
+    /// Use this bearer token from now on (every call after this one).
+    SetToken(SecretString),
+    /// Save the token to the token file (mode 0600).
+    SaveToken(SecretString),
+    /// Append one line to the audit file.
+    Audit(AuditEntry),
+    /// The saved part of the queue changed (emitted by `update` itself when it differs
+    /// from the last one emitted): the runner writes it after a short quiet spell, and on
+    /// exit.
+    SaveQueue(SavedQueue),
+    /// Put text on the user's clipboard with OSC 52 (works over SSH).
+    Copy(String),
+    /// Turn mouse capture on or off.
+    SetMouse(bool),
+    /// Announce new requests beyond the status line: the terminal's bell, or a desktop
+    /// notice with this text (OSC 9) when `osc9` (`--notify`).
+    Notify {
+        /// A desktop notice (OSC 9) rather than the bell.
+        osc9: bool,
+        /// What it says ("club-admin: 2 new requests").
+        text: String,
+    },
+    /// Tell the other sessions of the same server (`serve-ssh`) what this one did to
+    /// requests; nothing to do for a dashboard alone. (Applied decisions are told from the
+    /// audit lines themselves: [`Told::from_audit`].)
+    Tell(Vec<Told>),
+    /// Set the terminal's title (OSC 2): the pending count, so a moderator sees the queue
+    /// from another window or tab (the title the terminal had is given back on exit).
+    Title(String),
+    /// Clear and redraw the whole screen.
+    Redraw,
+    /// Give the terminal back and stop the program (SIGTSTP, as Ctrl-Z does in a shell);
+    /// on `fg` take the terminal again and redraw it whole.
+    Suspend,
+    /// Leave the program.
+    Quit,
 }

@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 
+use super::effects::{self, Hooks};
 use super::effects::{Files, Origin, RemoteTerminal, Runner};
 use super::event_loop::{Channels, Clock, LoopOptions};
-use super::worker::{self, Hooks};
 use crate::api::ApiClient;
 use crate::app::{Keymap, Model, ModelOptions, Msg};
 use crate::config::Settings;
@@ -129,7 +129,7 @@ impl Builder {
     /// The dashboard, its worker started (on the current Tokio runtime).
     pub fn build(self) -> Dashboard {
         let (tx, rx) = mpsc::unbounded_channel();
-        let worker = worker::spawn_with(
+        let worker = effects::spawn_with(
             self.client.clone(),
             self.concurrency,
             tx.clone(),

@@ -7,8 +7,8 @@ use super::build::{self, Dashboard};
 use super::event_loop::{self, Channels};
 use super::{Failure, StartIds, effects, stop_signal, terminal};
 use crate::api::{ApiClient, Credentials};
-use crate::app::effect::HISTORY_LINES;
 use crate::app::model::SavedQueue;
+use crate::app::msg::HISTORY_LINES;
 use crate::app::{IdsFrom, Keymap, Model, Msg};
 use crate::config::{self, Flags, Settings};
 

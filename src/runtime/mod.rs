@@ -1,5 +1,5 @@
 //! The runtime: the one dashboard builder ([`build`]), terminal set-up, the event loop and
-//! the API worker; and the faces that run in it, each taking plain values: [`dashboard`], [`demo`] (the dashboard on the embedded
+//! the effect runner with its API worker; and the faces that run in it, each taking plain values: [`dashboard`], [`demo`] (the dashboard on the embedded
 //! demo server) and [`serve_demo`]. The command line (`src/cli.rs`) calls them.
 
 pub mod build;
@@ -10,7 +10,6 @@ pub mod files;
 pub mod headless;
 pub mod lean;
 pub mod terminal;
-pub mod worker;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -157,12 +157,12 @@ pub fn suspend() -> io::Result<()> {
 }
 
 /// Restores the terminal before the panic message is printed, so it is readable. A panic
-/// the worker catches ([`super::worker::panic_is_caught`]: its call is answered as failed
+/// the worker catches ([`super::effects::panic_is_caught`]: its call is answered as failed
 /// and the dashboard goes on) leaves the terminal as it is and goes to the log only.
 pub fn install_panic_hook() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        if super::worker::panic_is_caught() {
+        if super::effects::panic_is_caught() {
             tracing::error!("{info}");
             return;
         }

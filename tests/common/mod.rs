@@ -218,18 +218,12 @@ pub fn signed_in(o: ModelOptions, user: User) -> Model {
     let mut m = model_from(o);
     let fx = club_admin::app::start(&mut m);
     for (id, call) in calls(&fx) {
-        let answer = match call {
+        let payload = match call {
             ApiCall::ProbeUpdateRoute => ApiAnswer::UpdateRoute(Ok(UpdateRoute::Present)),
             ApiCall::CurrentUser => ApiAnswer::User(Ok(reply(user.clone()))),
             _ => continue,
         };
-        update(
-            &mut m,
-            Msg::Api {
-                request_id: id,
-                answer,
-            },
-        );
+        answer(&mut m, id, payload);
     }
     m
 }
@@ -244,18 +238,16 @@ pub fn calls(fx: &[Effect]) -> Vec<(u64, ApiCall)> {
         .collect()
 }
 
-/// The answer `call` gets when it fails with `e`: the worker's own mapping.
-pub use club_admin::runtime::worker::failed;
-
 /// Answers every call among `fx` with `e`; the effects of the answers.
 pub fn fail_calls(m: &mut Model, fx: &[Effect], e: &ApiError) -> Vec<Effect> {
     let mut out = Vec::new();
     for (id, call) in calls(fx) {
+        // The worker's own answer to a call that failed (`ApiCall::failed`).
         out.extend(update(
             m,
             Msg::Api {
                 request_id: id,
-                answer: failed(&call, e.clone()),
+                answer: call.failed(e.clone()),
             },
         ));
     }
@@ -342,13 +334,7 @@ fn load_page(
     total: u64,
 ) -> Model {
     // Sign in as an admin so the listing is scoped to all pending requests.
-    let fx = update(
-        &mut m,
-        Msg::Api {
-            request_id: 0,
-            answer: club_admin::app::ApiAnswer::User(Ok(reply(admin()))),
-        },
-    );
+    let fx = answer(&mut m, 0, ApiAnswer::User(Ok(reply(admin()))));
     assert!(
         !fx.iter().any(|e| matches!(e, Effect::Api { .. })),
         "request 0 is not in flight, so the answer is dropped"
@@ -373,31 +359,17 @@ fn load_page(
     let user = api_ids(&start, |c| *c == club_admin::app::ApiCall::CurrentUser);
     // What the update-route probe finds.
     for probe in api_ids(&start, |c| *c == club_admin::app::ApiCall::ProbeUpdateRoute) {
-        let _ = update(
-            &mut m,
-            Msg::Api {
-                request_id: probe,
-                answer: club_admin::app::ApiAnswer::UpdateRoute(Ok(route.clone())),
-            },
-        );
+        let _ = answer(&mut m, probe, ApiAnswer::UpdateRoute(Ok(route.clone())));
     }
-    let fx = update(
-        &mut m,
-        Msg::Api {
-            request_id: user[0],
-            answer: club_admin::app::ApiAnswer::User(Ok(reply(admin()))),
-        },
-    );
+    let fx = answer(&mut m, user[0], ApiAnswer::User(Ok(reply(admin()))));
     let list = api_ids(&fx, |c| {
         matches!(c, club_admin::app::ApiCall::ListRequests { .. })
     });
     assert_eq!(list.len(), 1, "admin: listing of all pending requests");
-    let fx = update(
+    let fx = answer(
         &mut m,
-        Msg::Api {
-            request_id: list[0],
-            answer: club_admin::app::ApiAnswer::Listing(Ok(listing_reply(rows, next, total))),
-        },
+        list[0],
+        ApiAnswer::Listing(Ok(listing_reply(rows, next, total))),
     );
     drop(fx);
     m
@@ -474,7 +446,7 @@ pub fn buffer_text(buf: &ratatui::buffer::Buffer) -> String {
 }
 
 /// Answers the single write (approve, decline or delete) among `fx` with `answer`.
-pub fn answer_write(m: &mut Model, fx: &[Effect], answer: club_admin::app::ApiAnswer) {
+pub fn answer_write(m: &mut Model, fx: &[Effect], payload: ApiAnswer) {
     let ids = api_ids(fx, |c| {
         matches!(
             c,
@@ -483,13 +455,7 @@ pub fn answer_write(m: &mut Model, fx: &[Effect], answer: club_admin::app::ApiAn
         )
     });
     assert_eq!(ids.len(), 1, "one write: {fx:?}");
-    update(
-        m,
-        Msg::Api {
-            request_id: ids[0],
-            answer,
-        },
-    );
+    answer(m, ids[0], payload);
 }
 
 #[cfg(unix)]
@@ -559,13 +525,7 @@ pub fn show_club(m: &mut Model, club: Club) {
     let fx = update(m, code(KeyCode::Enter));
     let read = api_ids(&fx, |c| matches!(c, ApiCall::GetClub { .. }));
     assert_eq!(read.len(), 1, "one club read: {fx:?}");
-    update(
-        m,
-        Msg::Api {
-            request_id: read[0],
-            answer: ApiAnswer::Club(Ok(reply(club))),
-        },
-    );
+    answer(m, read[0], ApiAnswer::Club(Ok(reply(club))));
     update(m, code(KeyCode::BackTab));
     assert_eq!(m.focus(), Pane::Queue, "back on the queue");
 }
@@ -622,10 +582,12 @@ pub fn id(n: u128) -> Uuid {
     Uuid::from_u128(n)
 }
 
-/// Applies the server's `answer` to the call `request_id` (one `Msg::Api`), returning its
-/// effects.
-pub fn answer(m: &mut Model, request_id: u64, answer: ApiAnswer) -> Vec<Effect> {
-    update(m, Msg::Api { request_id, answer })
+/// Applies the server's `payload` to the call `request_id` (one `Msg::Api`, the call read
+/// from the model's calls in flight: `ApiCall::answer_with`), returning its effects. A
+/// payload of another operation than the call's panics (a test's mistake).
+pub fn answer(m: &mut Model, request_id: u64, payload: ApiAnswer) -> Vec<Effect> {
+    let msg = club_admin::app::call::testing::answer_msg(m, request_id, payload);
+    update(m, msg)
 }
 
 /// The status line's text, or "" when it says nothing.

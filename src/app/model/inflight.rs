@@ -1,97 +1,10 @@
-//! Everything in flight, typed: the API calls awaited (and what each is for), the sign-in
-//! check, a refresh and a bulk action. The status line is derived from these, never read
-//! back.
-
-use std::collections::HashMap;
+//! The activities under way: the sign-in check, a refresh, a bulk action (its progress
+//! counted from its requests' decisions), mark-all and sort-all. The status line is derived
+//! from these, never read back. (The API calls in flight: [`crate::app::call::Calls`].)
 
 use uuid::Uuid;
 
 use super::row::RowAction;
-
-/// What an API call in flight is for: its answer is applied accordingly.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Awaiting {
-    /// The current user (`/auth/user`).
-    User,
-    /// A pasted token being checked; it replaces the session only if the server takes it.
-    TokenCheck {
-        /// The token.
-        token: crate::app::effect::CandidateToken,
-        /// Save it to the token file once taken.
-        save: bool,
-    },
-    /// Reading one request row.
-    Fetch(Uuid),
-    /// A decision on a row (approve, decline, delete).
-    Act(Uuid, RowAction),
-    /// The club shown in the club pane.
-    Club(Uuid),
-    /// Club search results (by name).
-    ClubSearch,
-    /// The clubs the user staffs (to scope the listing).
-    StaffedClubs,
-    /// A contact being added to this club.
-    Contact(Uuid),
-    /// A page of the listing.
-    ListPage {
-        /// Page number, from 1.
-        page: u32,
-        /// Listing generation when asked (answers of older generations are dropped).
-        generation: u64,
-    },
-    /// Re-reading known rows by id through the listing's `ids` filter.
-    Reread(Vec<Uuid>),
-    /// The probe of the update route (whether approve and decline exist).
-    UpdateRoute,
-}
-
-impl Awaiting {
-    /// True for writes (their outcome must be audited, even when unknown).
-    pub fn is_write(&self) -> bool {
-        matches!(self, Awaiting::Act(..) | Awaiting::Contact(_))
-    }
-}
-
-/// The API calls in flight, by request id.
-#[derive(Debug, Clone, Default)]
-pub struct Calls {
-    inflight: HashMap<u64, Awaiting>,
-    next_id: u64,
-}
-
-impl Calls {
-    /// Records a call and returns its request id (unique for the life of the model).
-    pub fn start(&mut self, awaiting: Awaiting) -> u64 {
-        self.next_id += 1;
-        self.inflight.insert(self.next_id, awaiting);
-        self.next_id
-    }
-
-    /// The request id the next call will get.
-    pub fn next_id(&self) -> u64 {
-        self.next_id + 1
-    }
-
-    /// What the answer with this id is for; `None` for an answer no longer awaited.
-    pub fn finish(&mut self, request_id: u64) -> Option<Awaiting> {
-        self.inflight.remove(&request_id)
-    }
-
-    /// Calls in flight.
-    pub fn len(&self) -> usize {
-        self.inflight.len()
-    }
-
-    /// True when nothing is in flight.
-    pub fn is_empty(&self) -> bool {
-        self.inflight.is_empty()
-    }
-
-    /// Every call in flight (in no particular order).
-    pub fn iter(&self) -> impl Iterator<Item = &Awaiting> {
-        self.inflight.values()
-    }
-}
 
 /// A bulk action in progress (several rows after one confirmation): which requests; how
 /// far it got is derived from their decisions ([`BulkTask::progress`]).

@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use super::inflight::Awaiting;
 use crate::api::Timestamp;
+use crate::app::call::ApiCall;
 
 /// The first retry after the link went down.
 pub const RETRY_FIRST: Duration = Duration::from_secs(1);
@@ -17,7 +17,7 @@ pub const RETRY_MAX: Duration = Duration::from_secs(30);
 pub struct Link {
     /// Reads whose call failed because the server could not be reached (connection failed,
     /// timed out), oldest first, without duplicates. Never a write.
-    pub lost: Vec<Awaiting>,
+    pub lost: Vec<ApiCall>,
     /// Retries sent since the link went down (the backoff's exponent).
     pub attempts: u32,
     /// When the next retry is due (wall clock); `None` while online.
@@ -36,8 +36,8 @@ pub fn backoff(attempts: u32) -> Duration {
 
 impl Link {
     /// Remembers a lost read (once).
-    pub fn lose(&mut self, read: Awaiting) {
-        if !read.is_write() && !self.lost.contains(&read) {
+    pub fn lose(&mut self, read: ApiCall) {
+        if !read.is_mutation() && !self.lost.contains(&read) {
             self.lost.push(read);
         }
     }
@@ -70,9 +70,13 @@ mod tests {
     fn writes_are_never_kept_for_a_retry() {
         let mut l = Link::default();
         let id = uuid::Uuid::nil();
-        l.lose(Awaiting::Act(id, super::super::RowAction::Approve));
-        l.lose(Awaiting::Fetch(id));
-        l.lose(Awaiting::Fetch(id));
-        assert_eq!(l.lost, vec![Awaiting::Fetch(id)]);
+        let read = ApiCall::GetRequest {
+            id,
+            levels: crate::api::Levels::REQUEST_ROW,
+        };
+        l.lose(ApiCall::DeleteRequest { id });
+        l.lose(read.clone());
+        l.lose(read.clone());
+        assert_eq!(l.lost, vec![read]);
     }
 }

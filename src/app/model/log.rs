@@ -4,7 +4,7 @@
 use uuid::Uuid;
 
 use crate::api::Timestamp;
-use crate::app::effect::{AuditEntry, Outcome};
+use crate::app::msg::{AuditEntry, Outcome};
 use crate::i18n::Lang;
 
 /// Entries kept in memory. A heavy day of moderation writes about 2,000; past the cap the

@@ -25,10 +25,11 @@ mod status;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+pub use crate::app::call::Calls;
 pub use capability::Capabilities;
 pub use club::{ClubPane, Loadable};
 pub use held::{Held, HeldDecision};
-pub use inflight::{Activities, Awaiting, BulkProgress, BulkTask, Calls, MarkAll};
+pub use inflight::{Activities, BulkProgress, BulkTask, MarkAll};
 pub use link::{Link, backoff};
 pub use listing::{ListScope, Listing, ListingSupport, SavedScope};
 pub use log::{ActivityLog, LogEntry, Notice, Severity};
@@ -483,11 +484,7 @@ impl Model {
     pub fn writes_pending(&self) -> usize {
         self.calls
             .iter()
-            .filter(|a| match a {
-                Awaiting::Fetch(id) => self.outcome_unknown(*id),
-                Awaiting::Reread(ids) => ids.iter().any(|id| self.outcome_unknown(*id)),
-                other => other.is_write(),
-            })
+            .filter(|c| c.is_mutation() || c.rows_read().iter().any(|id| self.outcome_unknown(*id)))
             .count()
     }
 
@@ -512,9 +509,14 @@ impl Model {
         self.calls.len()
     }
 
-    /// What the calls in flight are for.
-    pub fn awaiting(&self) -> impl Iterator<Item = &Awaiting> {
+    /// The calls in flight (in no particular order).
+    pub fn awaiting(&self) -> impl Iterator<Item = &crate::app::ApiCall> {
         self.calls.iter()
+    }
+
+    /// The call in flight with this request id; `None` once it is answered (or never was).
+    pub fn awaited_call(&self, request_id: u64) -> Option<&crate::app::ApiCall> {
+        self.calls.get(request_id)
     }
 
     /// The bulk action under way, if any.

@@ -1,69 +1,28 @@
-//! Answers of the worker, routed by what the call was for; the current user's answer
-//! scopes the listing.
+//! The answers about who is signed in: the current user (whose answer scopes the
+//! listing), a pasted token's check, and the clubs a student staffs.
 
 use uuid::Uuid;
 
 use super::{
-    call, capability, club, decisions, error_text, held, keys, listing, log, lost, note_error,
-    note_ok, rows, say, scope,
+    call, capability, error_text, held, keys, listing, log, lost, note_error, note_ok, rows, say,
+    scope,
 };
 use crate::api::{ApiError, ClubQuery, FetchLevel, Levels, Page, Reply, User};
-use crate::app::effect::{ApiCall, CandidateToken, Effect};
-use crate::app::model::{
-    Awaiting, ListScope, ListingSupport, Loadable, Model, Popup, RowState, Severity,
-};
-use crate::app::msg::ApiAnswer;
+use crate::app::call::{ApiCall, CandidateToken, SearchPurpose};
+use crate::app::model::{ListScope, ListingSupport, Loadable, Model, Popup, RowState, Severity};
+use crate::app::msg::Effect;
 use crate::i18n::tr;
 
 /// Clubs one student staffs, asked in one page: a student on the staff of more than 100
 /// clubs is not a case the service knows (a club has a handful of staff).
 const STAFFED_CLUBS_PAGE: u32 = 100;
 
-/// Applies an answer.
-pub(super) fn on_api(m: &mut Model, awaiting: Awaiting, answer: ApiAnswer) -> Vec<Effect> {
-    let fx = match (awaiting, answer) {
-        (Awaiting::User, ApiAnswer::User(res)) => on_user(m, res),
-        (Awaiting::TokenCheck { token, save }, ApiAnswer::User(res)) => {
-            on_token_check(m, token, save, res)
-        }
-        (Awaiting::StaffedClubs, ApiAnswer::Clubs(res)) => on_staffed_clubs(m, res),
-        (Awaiting::ListPage { page, generation }, ApiAnswer::Listing(res)) => {
-            listing::on_list_page(m, page, generation, res)
-        }
-        (Awaiting::Reread(ids), ApiAnswer::Listing(res)) => rows::on_reread(m, ids, res),
-        (Awaiting::Fetch(id), ApiAnswer::Request(res)) => rows::on_fetch(m, id, res),
-        (Awaiting::Act(id, action), answer) => decisions::on_answer(m, id, action, answer),
-        (Awaiting::Club(id), ApiAnswer::Club(res)) => club::on_club(m, id, res),
-        (Awaiting::ClubSearch, ApiAnswer::Clubs(res)) => club::on_club_search(m, res),
-        (Awaiting::Contact(club_id), ApiAnswer::ContactCreated(res)) => {
-            club::on_contact_created(m, club_id, res)
-        }
-        (Awaiting::UpdateRoute, ApiAnswer::UpdateRoute(res)) => capability::on_update_route(m, res),
-        (p, o) => {
-            tracing::warn!("answer of the wrong kind for {p:?}: {o:?}");
-            Vec::new()
-        }
-    };
-    end_refresh_when_read(m);
-    fx
-}
-
 /// A refresh ends when none of its reads is in flight any more (where no listing answer
 /// said so first). "refreshed" is said only when no error was said since it began: an error
 /// of one of its reads stays on the status line.
 pub(super) fn end_refresh_when_read(m: &mut Model) {
     if let Some(started) = m.activities.refreshing
-        && !m.calls.iter().any(|a| {
-            matches!(
-                a,
-                Awaiting::User
-                    | Awaiting::TokenCheck { .. }
-                    | Awaiting::StaffedClubs
-                    | Awaiting::Fetch(_)
-                    | Awaiting::ListPage { .. }
-                    | Awaiting::Reread(_)
-            )
-        })
+        && !m.calls.iter().any(ApiCall::is_refresh_read)
     {
         let failed = m
             .notice
@@ -79,7 +38,9 @@ pub(super) fn end_refresh_when_read(m: &mut Model) {
     }
 }
 
-fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<Effect> {
+/// The current user's answer: signed in (the update route probed, the scope asked), or
+/// why not.
+pub(in crate::app) fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<Effect> {
     let reply = match res {
         Ok(reply) => reply,
         // Read before the token in use was taken: the sign-in read the user since.
@@ -134,8 +95,9 @@ pub(super) fn ask_scope(m: &mut Model, user: &User) -> Vec<Effect> {
                 query: ClubQuery::StaffIds(vec![sid]),
                 page: Page::new(1, STAFFED_CLUBS_PAGE),
                 levels: Levels::new(FetchLevel::Compact, FetchLevel::IdOnly),
+                purpose: SearchPurpose::StaffedClubs,
             };
-            vec![call(m, Awaiting::StaffedClubs, c)]
+            vec![call(m, c)]
         }
         _ => scope::chosen(m, ListScope::All),
     }
@@ -143,7 +105,7 @@ pub(super) fn ask_scope(m: &mut Model, user: &User) -> Vec<Effect> {
 
 /// The server's word on a pasted token: taken, it replaces the session (and is saved if
 /// asked); refused, the sign-in pop-up says so and the session in use stays.
-fn on_token_check(
+pub(in crate::app) fn on_token_check(
     m: &mut Model,
     token: CandidateToken,
     save: bool,
@@ -257,7 +219,8 @@ fn new_account(m: &mut Model) {
     });
 }
 
-fn on_staffed_clubs(
+/// The clubs the signed-in student staffs: the listing's scope.
+pub(in crate::app) fn on_staffed_clubs(
     m: &mut Model,
     res: Result<Reply<Vec<crate::api::Club>>, ApiError>,
 ) -> Vec<Effect> {

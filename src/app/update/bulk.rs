@@ -10,10 +10,10 @@ use uuid::Uuid;
 
 use super::{decisions, error_text, key_for, listing, rows, say};
 use crate::api::{ApiError, UpdateRoute};
-use crate::app::effect::Effect;
 use crate::app::model::capability::route_notice;
 use crate::app::model::words::{progress, status_word, verb};
 use crate::app::model::{BulkTask, Model, Popup, QueueItem, RowAction, RowState, Severity};
+use crate::app::msg::Effect;
 use crate::i18n::tr;
 use crate::ops::decision::{Answer, Event};
 

@@ -4,9 +4,10 @@
 
 use super::{call, log, note_error, say};
 use crate::api::{ApiError, UpdateRoute};
-use crate::app::effect::{ApiCall, Effect};
+use crate::app::call::ApiCall;
 use crate::app::model::capability::{PROBE_LIMIT, route_notice};
-use crate::app::model::{Awaiting, Connection, Model, Severity};
+use crate::app::model::{Connection, Model, Severity};
+use crate::app::msg::Effect;
 
 /// The probe (`PUT` of the nil UUID, which changes nothing), when it can tell something new:
 /// a token is set (the route needs one), not `--read-only` (nothing would be offered
@@ -17,17 +18,20 @@ pub(super) fn probe(m: &mut Model) -> Vec<Effect> {
         || m.read_only
         || m.capabilities.update_route.is_some()
         || m.capabilities.probes >= PROBE_LIMIT
-        || m.calls.iter().any(|a| *a == Awaiting::UpdateRoute)
+        || m.calls.iter().any(|c| *c == ApiCall::ProbeUpdateRoute)
     {
         return Vec::new();
     }
     m.capabilities.probes += 1;
-    vec![call(m, Awaiting::UpdateRoute, ApiCall::ProbeUpdateRoute)]
+    vec![call(m, ApiCall::ProbeUpdateRoute)]
 }
 
 /// The probe's answer. An error leaves the route unknown: approve and decline stay offered,
 /// and the first answer to one tells ([`UpdateRoute::learned_from`]).
-pub(super) fn on_update_route(m: &mut Model, res: Result<UpdateRoute, ApiError>) -> Vec<Effect> {
+pub(in crate::app) fn on_update_route(
+    m: &mut Model,
+    res: Result<UpdateRoute, ApiError>,
+) -> Vec<Effect> {
     match res {
         Ok(route) => {
             m.connection = Connection::Online;

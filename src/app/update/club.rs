@@ -6,10 +6,11 @@ use uuid::Uuid;
 
 use super::{audit, call, error_text, keys, log, note_error, note_ok, say};
 use crate::api::{ApiError, Club, ClubQuery, Contact, FetchLevel, Levels, NewContact, Page, Reply};
-use crate::app::effect::{ApiCall, Effect};
+use crate::app::call::{ApiCall, SearchPurpose};
 use crate::app::key::{Key, KeyCode, edit};
 use crate::app::keymap::Action;
-use crate::app::model::{Awaiting, ListingSupport, Loadable, Model, Popup, Severity};
+use crate::app::model::{ListingSupport, Loadable, Model, Popup, Severity};
+use crate::app::msg::Effect;
 use crate::i18n::tr;
 
 /// Club search results asked for at once (`GET /v1/clubs?filter[q]=...`): a school has
@@ -84,8 +85,9 @@ pub(super) fn lookup_club(m: &mut Model, text: &str) -> Vec<Effect> {
         query: ClubQuery::Text(text.to_owned()),
         page: Page::new(1, SEARCH_PAGE),
         levels: Levels::new(FetchLevel::Compact, FetchLevel::IdOnly),
+        purpose: SearchPurpose::Lookup,
     };
-    vec![call(m, Awaiting::ClubSearch, c)]
+    vec![call(m, c)]
 }
 
 /// Hex and dashes only, long enough to be meant as an id: refused before any request.
@@ -99,7 +101,7 @@ pub(super) fn load_club(m: &mut Model, id: Uuid) -> Vec<Effect> {
     m.club.club = Loadable::Loading;
     m.club.scroll = 0;
     let levels = m.club.levels();
-    vec![call(m, Awaiting::Club(id), ApiCall::GetClub { id, levels })]
+    vec![call(m, ApiCall::GetClub { id, levels })]
 }
 
 /// `Enter` in the club pane: open the selected result, reload the club, or edit the field.
@@ -202,11 +204,15 @@ pub(super) fn submit_contact(m: &mut Model) -> Vec<Effect> {
         contact,
         levels: Levels::new(FetchLevel::Default, FetchLevel::IdOnly),
     };
-    vec![call(m, Awaiting::Contact(club_id), c)]
+    vec![call(m, c)]
 }
 
 /// The club arrived (answers for a club no longer shown are dropped).
-pub(super) fn on_club(m: &mut Model, id: Uuid, res: Result<Reply<Club>, ApiError>) -> Vec<Effect> {
+pub(in crate::app) fn on_club(
+    m: &mut Model,
+    id: Uuid,
+    res: Result<Reply<Club>, ApiError>,
+) -> Vec<Effect> {
     if m.club.club_id != Some(id) {
         return Vec::new();
     }
@@ -238,7 +244,7 @@ pub(super) fn on_club(m: &mut Model, id: Uuid, res: Result<Reply<Club>, ApiError
 }
 
 /// Search results arrived; a single match opens at once.
-pub(super) fn on_club_search(
+pub(in crate::app) fn on_club_search(
     m: &mut Model,
     res: Result<Reply<Vec<Club>>, ApiError>,
 ) -> Vec<Effect> {
@@ -271,7 +277,7 @@ pub(super) fn on_club_search(
 }
 
 /// The new contact's answer: shown in the club, logged and audited.
-pub(super) fn on_contact_created(
+pub(in crate::app) fn on_contact_created(
     m: &mut Model,
     club_id: Uuid,
     res: Result<Reply<Contact>, ApiError>,

@@ -7,11 +7,10 @@ use uuid::Uuid;
 
 use super::{call, club, ids, keys, listing, say};
 use crate::api::FetchLevel;
-use crate::app::effect::{ApiCall, Effect};
+use crate::app::call::ApiCall;
 use crate::app::keymap::Action;
-use crate::app::model::{
-    Awaiting, ListScope, Loadable, Model, Pane, QueueSort, RowState, Severity,
-};
+use crate::app::model::{ListScope, Loadable, Model, Pane, QueueSort, RowState, Severity};
+use crate::app::msg::Effect;
 use crate::i18n::{Lang, tr};
 
 /// A fetch level typed after `:level` or `:club-level`: a wire name (`detailed`), or its name
@@ -278,7 +277,7 @@ fn scope(m: &mut Model, arg: &str) -> Vec<Effect> {
         None => {
             m.listing.scope = ListScope::Unknown;
             m.user = Loadable::Loading;
-            vec![call(m, Awaiting::User, ApiCall::CurrentUser)]
+            vec![call(m, ApiCall::CurrentUser)]
         }
     }
 }

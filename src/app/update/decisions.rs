@@ -15,11 +15,11 @@ use super::{
     audit_entry, call, error_text, label_of, listing, log, log_text, note_error, note_ok, rows, say,
 };
 use crate::api::{ApiError, ClubRequest, MembershipStatus, UpdateRoute};
-use crate::app::effect::{ApiCall, Effect, Outcome};
+use crate::app::call::{ApiCall, Decided};
 use crate::app::model::capability::route_notice;
 use crate::app::model::words::{past, progress, status_word, verb};
-use crate::app::model::{Awaiting, LogEntry, Model, Popup, RowAction, RowState, Severity};
-use crate::app::msg::{ApiAnswer, Heard, Told};
+use crate::app::model::{LogEntry, Model, Popup, RowAction, RowState, Severity};
+use crate::app::msg::{Effect, Heard, Outcome, Told};
 use crate::i18n::tr;
 use crate::ops::decision::{self, Answer, Event, Stage};
 
@@ -303,39 +303,28 @@ fn send(m: &mut Model, id: Uuid, action: RowAction) -> Effect {
         let text = format!("{} {}", progress(m.lang, action), label_of(m, id));
         say(m, Severity::Info, &text);
     }
-    call(m, Awaiting::Act(id, action), c)
+    call(m, c)
 }
 
 /// The server's answer to the decision on `id`: the book takes its meaning (the core's
 /// [`decision::classify`]), the audit gets the line the transition writes, the row takes the
 /// server's word (or keeps its error), a bulk task counts it.
-pub(super) fn on_answer(
+pub(in crate::app) fn on_answer(
     m: &mut Model,
     id: Uuid,
     action: RowAction,
-    answer: ApiAnswer,
+    result: Decided,
 ) -> Vec<Effect> {
-    let result: Result<Option<ClubRequest>, ApiError> = match answer {
-        ApiAnswer::Updated(r) => {
-            if let Some(route) = UpdateRoute::learned_from(&r)
-                && let Err(e) = r
-            {
-                return super::bulk::refused_by_route(m, id, route, e);
-            }
-            r.map(|reply| {
-                note_ok(m, &reply.api_version);
-                Some(reply.data)
-            })
-        }
-        ApiAnswer::Deleted(r) => r.map(|reply| {
-            note_ok(m, &reply.api_version);
-            None
-        }),
-        other => {
-            tracing::warn!("unexpected answer to an action: {other:?}");
-            return Vec::new();
-        }
-    };
+    if action.needs_update_route()
+        && let Some(route) = UpdateRoute::learned_from(&result)
+        && let Err(e) = result
+    {
+        return super::bulk::refused_by_route(m, id, route, e);
+    }
+    let result: Result<Option<ClubRequest>, ApiError> = result.map(|reply| {
+        note_ok(m, &reply.api_version);
+        reply.data
+    });
     if let Err(e) = &result
         && matches!(e, ApiError::Unauthorized { kind, .. } if kind.needs_sign_in())
     {

@@ -10,8 +10,8 @@ use uuid::Uuid;
 use super::decisions::{send_held, step};
 use super::{keys, label_of, listing, say};
 use crate::api::ApiError;
-use crate::app::effect::{Effect, Outcome};
 use crate::app::model::{LogEntry, Model, Popup, RowAction, Severity, words};
+use crate::app::msg::{Effect, Outcome};
 use crate::i18n::{Lang, tr};
 use crate::ops::decision::Event;
 

@@ -6,10 +6,10 @@ use tui_input::InputRequest;
 use uuid::Uuid;
 
 use super::{log, rows, say, scope};
-use crate::app::effect::Effect;
 use crate::app::filter::parse_ids;
 use crate::app::keymap::{Action, Scope};
 use crate::app::model::{Model, Origin, Pane, Popup, QueueItem, SavedQueue, Severity};
+use crate::app::msg::Effect;
 use crate::i18n::Lang;
 
 /// Invalid tokens quoted in the status line (the rest are counted).

@@ -5,10 +5,10 @@ use tui_input::Input;
 use uuid::Uuid;
 
 use super::{club, decisions, held, ids, listing, marking, popups, rows, say, sign_in_popup};
-use crate::app::effect::{Effect, Outcome};
 use crate::app::key::{Key, KeyCode};
 use crate::app::keymap::{Action, Scope};
-use crate::app::model::{Awaiting, Model, Pane, Popup, RowAction, Severity};
+use crate::app::model::{Model, Pane, Popup, RowAction, Severity};
+use crate::app::msg::{Effect, Outcome};
 use crate::i18n::tr;
 
 /// A key press: Ctrl-C (force quit) and Ctrl-Z (suspend) first, then the pop-up, the club
@@ -79,7 +79,7 @@ pub(super) fn on_key_unseen(m: &mut Model, k: Key) -> Vec<Effect> {
     if !quit_key {
         return ignore_unseen(m);
     }
-    let waiting = m.held().len() + m.calls.iter().filter(|a| a.is_write()).count();
+    let waiting = m.held().len() + m.calls.iter().filter(|c| c.is_mutation()).count();
     if waiting > 0 {
         let text = crate::tr!(m.lang, "status-too-small-quit-waiting", n = waiting);
         say(m, Severity::Error, &text);
@@ -168,7 +168,7 @@ pub(super) fn quit(m: &mut Model, force: bool) -> Vec<Effect> {
         }
         fx = held::discard_all(m, held::Why::ForceQuit);
     }
-    let running = m.calls.iter().filter(|a| a.is_write()).count();
+    let running = m.calls.iter().filter(|c| c.is_mutation()).count();
     if running > 0 && !force && !m.quit_armed {
         m.quit_armed = true;
         let text = crate::tr!(m.lang, "status-quit-armed", n = running);
@@ -176,15 +176,8 @@ pub(super) fn quit(m: &mut Model, force: bool) -> Vec<Effect> {
         return Vec::new();
     }
     m.quitting = true;
-    let unanswered: Vec<(Uuid, &'static str)> = m
-        .calls
-        .iter()
-        .filter_map(|a| match a {
-            Awaiting::Act(id, action) => Some((*id, action.verb())),
-            Awaiting::Contact(club) => Some((*club, "add-contact")),
-            _ => None,
-        })
-        .collect();
+    let unanswered: Vec<(Uuid, &'static str)> =
+        m.calls.iter().filter_map(|c| c.audited_as()).collect();
     fx.extend(unanswered.into_iter().map(|(target, action)| {
         let detail = crate::ops::decision::abandoned_detail();
         super::audit_entry(m, action, target, Outcome::Unknown, Some(detail))

@@ -9,10 +9,11 @@ use uuid::Uuid;
 use super::rows::{fetch_rows, fetch_unloaded, merge_row, say_decided_elsewhere};
 use super::{call, note_error, note_ok, read_error_text, say};
 use crate::api::{ApiError, ClubRequest, MembershipStatus, Page, Reply, RequestFilter, Sort};
-use crate::app::effect::{ApiCall, Effect};
+use crate::app::call::{ApiCall, ListPurpose, SearchPurpose};
 use crate::app::model::{
-    Awaiting, ListScope, ListingSupport, Loadable, Model, Origin, QueueItem, RowState, Severity,
+    ListScope, ListingSupport, Loadable, Model, Origin, QueueItem, RowState, Severity,
 };
+use crate::app::msg::Effect;
 use crate::i18n::tr;
 
 /// Rows ahead of the cursor whose details are prefetched.
@@ -53,10 +54,18 @@ pub(super) fn refresh_as(m: &mut Model, auto: bool) -> Vec<Effect> {
     let mut fx = Vec::new();
     if !matches!(m.user, Loadable::Loaded(_) | Loadable::Loading) {
         m.user = Loadable::Loading;
-        fx.push(call(m, Awaiting::User, ApiCall::CurrentUser));
+        fx.push(call(m, ApiCall::CurrentUser));
     } else if let Loadable::Loaded(user) = &m.user
         && m.listing.scope == ListScope::Unknown
-        && !m.calls.iter().any(|a| *a == Awaiting::StaffedClubs)
+        && !m.calls.iter().any(|c| {
+            matches!(
+                c,
+                ApiCall::SearchClubs {
+                    purpose: SearchPurpose::StaffedClubs,
+                    ..
+                }
+            )
+        })
     {
         // The user was read but the scope was not decided (the staffed clubs' lookup
         // failed): it is asked again, not waited for.
@@ -201,8 +210,9 @@ pub(super) fn load_page(m: &mut Model, page: u32) -> Vec<Effect> {
         sort: Sort::default(),
         page: Page::new(page, m.page_size),
         levels: m.levels,
+        purpose: ListPurpose::Page { page, generation },
     };
-    vec![call(m, Awaiting::ListPage { page, generation }, c)]
+    vec![call(m, c)]
 }
 
 /// A listing call failed: a 404 means the server has no listing (api-notes.md: fall back to
@@ -252,7 +262,7 @@ fn add_page(m: &mut Model, rows: Vec<ClubRequest>) -> usize {
 }
 
 /// A page of the listing arrived.
-pub(super) fn on_list_page(
+pub(in crate::app) fn on_list_page(
     m: &mut Model,
     page: u32,
     generation: u64,

@@ -5,8 +5,8 @@
 use uuid::Uuid;
 
 use super::{listing, say};
-use crate::app::effect::Effect;
 use crate::app::model::{ListingSupport, MarkAll, Model, Severity};
+use crate::app::msg::Effect;
 
 /// `*`: marks every actionable request the filter shows, after loading the rest of the
 /// listing when the server has more.

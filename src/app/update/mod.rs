@@ -1,42 +1,46 @@
 //! `update`: the only writer of the Model. Msg in, Model changed, Effects out.
 //!
 //! Rooms, by what a change is about: [`keys`] (keys and the actions they run),
-//! [`decisions`] (approve, decline, delete and bulk), [`decision_answers`] (the server's answer to a
-//! decision), [`listing`] (listing pages, refresh, `G` while pages load), [`rows`] (rows
-//! read by id), [`answers`] (every other answer), [`popups`] (pop-up keys and what they
+//! [`decisions`] (a decision from its key to its answer), [`bulk`] (marked rows, a bulk task's
+//! progress and summary), [`lost`] (a decision whose answer was lost, settled by re-reads),
+//! [`listing`] (listing pages, refresh, `G` while pages load), [`rows`] (rows
+//! read by id), [`answers`] (the user, a token's check, the staffed clubs), [`popups`] (pop-up keys and what they
 //! submit), [`commands`] (the `:` line), [`club`] (club lookup and contacts), [`ids`] (ids
-//! added by hand, paste, restore), [`held`] (the grace period before a decision is sent,
-//! undo), [`marking`] (mark all). [`capability`] (whether approve and decline exist here),
+//! added by hand, paste, restore), [`held`] (held decisions: undo, quit, resume, sign-in),
+//! [`errors`] (errors in words), [`marking`] (mark all). [`capability`] (whether approve and decline exist here),
 //! [`scope`] (the listing's scope across starts), [`link`] (online, offline, retries),
 //! [`sorting`] (a sort loads the whole scope first).
 
-mod answers;
+pub(in crate::app) mod answers;
 mod bulk;
-mod capability;
-mod club;
+pub(in crate::app) mod capability;
+pub(in crate::app) mod club;
 mod commands;
-mod decisions;
+pub(in crate::app) mod decisions;
+mod errors;
 mod held;
 mod ids;
 mod keys;
 mod link;
-mod listing;
+pub(in crate::app) mod listing;
 mod lost;
 mod marking;
 mod others;
 mod popups;
-mod rows;
+pub(in crate::app) mod rows;
 mod scope;
 mod sorting;
 
 use tui_input::Input;
 use uuid::Uuid;
 
-use super::effect::{ApiCall, AuditEntry, Effect, Outcome};
-use super::model::{Awaiting, Connection, LogEntry, Model, Notice, Popup, RowAction, Severity};
-use super::msg::{LocalEffect, Msg};
+use super::call::{Answer, ApiCall};
+use super::model::{Connection, LogEntry, Model, Notice, Popup, RowAction, Severity};
+use super::msg::{AuditEntry, Effect, LocalEffect, Msg, Outcome};
 use crate::api::{ApiError, AuthErrorKind};
 use crate::i18n::{Lang, tr};
+
+use errors::{error_text, log_text, read_error_text};
 
 pub use commands::{COMMANDS, command_help};
 pub use listing::{PAGE_AHEAD, PREFETCH_AHEAD};
@@ -48,7 +52,7 @@ pub use sorting::SORT_ALL_CAP;
 /// restored next starts the listing too: see `Msg::Restore`.)
 pub fn start(m: &mut Model) -> Vec<Effect> {
     m.user = super::model::Loadable::Loading;
-    let mut fx = vec![call(m, Awaiting::User, ApiCall::CurrentUser)];
+    let mut fx = vec![call(m, ApiCall::CurrentUser)];
     fx.extend(capability::probe(m));
     if !m.has_token {
         // The sign-in pop-up opens when asked (the header and this line say which key): a
@@ -230,9 +234,9 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Api { request_id, answer } => match m.calls.finish(request_id) {
-            Some(awaiting) => {
+            Some(call) => {
                 m.answering = request_id;
-                let fx = on_answer(m, awaiting, answer);
+                let fx = on_answer(m, call, answer);
                 m.answering = 0;
                 fx
             }
@@ -281,20 +285,45 @@ pub(super) fn clamp_scrolls(m: &mut Model) {
     m.log.scroll = m.log.scroll.min(l.log);
 }
 
-/// An awaited answer: applied by [`answers`]; then what waits on reads goes on: a write
+/// An awaited answer to `call`: applied by its own handler ([`route`]); then the header
+/// follows it (offline when the server could not be reached, else online), a read that
+/// could not reach the server is kept for a retry, and what waits on reads goes on: a write
 /// whose answer was lost is settled by its row's re-read, mark-all loads its next page,
-/// "send now and quit" quits once the server has answered.
-fn on_answer(m: &mut Model, awaiting: Awaiting, answer: super::msg::ApiAnswer) -> Vec<Effect> {
-    let read: Vec<Uuid> = match &awaiting {
-        Awaiting::Fetch(id) if !m.decisions.lost().is_empty() => vec![*id],
-        Awaiting::Reread(ids) if !m.decisions.lost().is_empty() => ids.clone(),
-        _ => Vec::new(),
+/// "send now and quit" quits once the server has answered, and when the server answers
+/// again after being unreachable, every kept read is sent again.
+fn on_answer(m: &mut Model, call: ApiCall, answer: Answer) -> Vec<Effect> {
+    let read: Vec<Uuid> = if m.decisions.lost().is_empty() {
+        Vec::new()
+    } else {
+        answer.rows_read().to_vec()
     };
-    let page = match (&awaiting, &answer) {
-        (Awaiting::ListPage { .. }, super::msg::ApiAnswer::Listing(r)) => Some(r.is_ok()),
+    let page = match &answer {
+        Answer::ListPage { result, .. } => Some(result.is_ok()),
         _ => None,
     };
-    let mut fx = link::on_answer(m, awaiting, answer);
+    let down = answer.error().and_then(|e| unreachable(m.lang, e));
+    let was_offline = matches!(m.connection, Connection::Offline(_));
+    let lost = (down.is_some() && !call.is_mutation()).then_some(call);
+    let mut fx = answer.route(m);
+    answers::end_refresh_when_read(m);
+    if let Some(read) = lost {
+        m.link.lose(read);
+    }
+    match down {
+        Some(why) => {
+            m.connection = Connection::Offline(why);
+            if m.link.retry_at.is_none() && !m.link.lost.is_empty() {
+                m.link.schedule(m.now);
+            }
+        }
+        None => {
+            m.connection = Connection::Online;
+            if was_offline || m.link.retry_at.is_some() {
+                m.link.reset();
+                m.link.back = true;
+            }
+        }
+    }
     tell_expired(m);
     fx.extend(lost::settle_unknown(m, &read));
     if let Some(ok) = page {
@@ -306,12 +335,23 @@ fn on_answer(m: &mut Model, awaiting: Awaiting, answer: super::msg::ApiAnswer) -
     fx
 }
 
+/// The error in words (in `lang`, for the header) when it says the server could not be
+/// reached (no connection, no answer in time), or that what answered is not the club
+/// service (a wrong base URL: never shown online); `None` for an answer, even a refusal.
+fn unreachable(lang: Lang, e: &ApiError) -> Option<String> {
+    matches!(
+        e,
+        ApiError::Connect { .. } | ApiError::Timeout { .. } | ApiError::NotTheService { .. }
+    )
+    .then(|| e.describe(lang))
+}
+
 // ---------------------------------------------------------------------------------------
 // helpers shared by the rooms
 
 /// Records a call in flight and returns its effect.
-fn call(m: &mut Model, awaiting: Awaiting, call: ApiCall) -> Effect {
-    let request_id = m.calls.start(awaiting);
+fn call(m: &mut Model, call: ApiCall) -> Effect {
+    let request_id = m.calls.start(call.clone());
     Effect::Api { request_id, call }
 }
 
@@ -518,46 +558,6 @@ fn note_ok(m: &mut Model, api_version: &Option<String>) {
     m.connection = Connection::Online;
     if let Some(v) = api_version {
         m.api_version = Some(crate::text::clean(v, 20));
-    }
-}
-
-/// An error in words in `lang` ([`ApiError::describe`]), at most 300 characters (a proxy's
-/// HTML page is not a message). `Lang::English` for the audit file.
-fn error_text(lang: Lang, e: &ApiError) -> String {
-    crate::text::truncate_chars(&e.describe(lang), 300)
-}
-
-/// A failed read in words; a 403 while students are read above `compact` says that the
-/// fetch level is why (a student account may not read `default` students, api-notes.md),
-/// and which key lowers it.
-fn read_error_text(m: &Model, e: &ApiError) -> String {
-    let text = error_text(m.lang, e);
-    let level = m.levels.descendant_fetch_level;
-    if matches!(e, ApiError::Forbidden(_)) && level > crate::api::FetchLevel::Compact {
-        let key = m
-            .keymap
-            .key_for(super::keymap::Scope::Queue, super::Action::LowerLevel)
-            .map(|k| k.to_string())
-            .unwrap_or_else(|| ":level".to_owned());
-        crate::tr!(
-            m.lang,
-            "error-at-fetch-level",
-            error = text,
-            level = crate::app::model::words::level(m.lang, level),
-            key = key
-        )
-    } else {
-        text
-    }
-}
-
-/// An error for the activity log (in `lang`) and the audit file (`Lang::English`): the
-/// words, then the error id a server administrator can look up (the status line leaves the
-/// id out).
-fn log_text(lang: Lang, e: &ApiError) -> String {
-    match e.error_id() {
-        Some(id) => crate::tr!(lang, "log-error-id", error = error_text(lang, e), id = id),
-        None => error_text(lang, e),
     }
 }
 

@@ -3,9 +3,9 @@
 //! another session's grace period is shown on its row (and `a`/`x` on it asks first), and a
 //! mark on a request decided elsewhere is dropped with a message.
 
-use crate::app::effect::Effect;
 use crate::app::model::words::status_word;
 use crate::app::model::{Model, RowAction, RowState, Severity};
+use crate::app::msg::Effect;
 use crate::app::msg::{Heard, Told};
 
 /// Applies what another session told.

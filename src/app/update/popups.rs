@@ -4,9 +4,9 @@
 use super::{bulk, club, commands, held, ids, listing, say};
 use crate::api::parse_pasted_token;
 use crate::app::IdsFrom;
-use crate::app::effect::Effect;
 use crate::app::key::{Key, edit};
-use crate::app::model::{Awaiting, Model, Popup, PopupOp, Severity, popup};
+use crate::app::model::{Model, Popup, PopupOp, Severity, popup};
+use crate::app::msg::Effect;
 
 /// A key while a pop-up is open.
 pub(super) fn on_popup_key(m: &mut Model, k: Key) -> Vec<Effect> {
@@ -198,8 +198,8 @@ fn submit(m: &mut Model) -> Vec<Effect> {
 fn sign_in(m: &mut Model, token: secrecy::SecretString, save: bool) -> Vec<Effect> {
     let seq = m.next_seq();
     m.activities.signing_in = Some(seq);
-    let token = crate::app::effect::CandidateToken(token);
-    let c = crate::app::effect::ApiCall::CheckToken(token.clone());
+    let token = crate::app::call::CandidateToken(token);
+    let c = crate::app::call::ApiCall::CheckToken { token, save };
     m.signing_from = m.calls.next_id();
-    vec![super::call(m, Awaiting::TokenCheck { token, save }, c)]
+    vec![super::call(m, c)]
 }

@@ -8,8 +8,9 @@ use uuid::Uuid;
 
 use super::{call, error_text, note_error, note_ok, read_error_text, say};
 use crate::api::{ApiError, ClubRequest, MembershipStatus, Page, Reply, RequestFilter, Sort};
-use crate::app::effect::{ApiCall, Effect};
-use crate::app::model::{Awaiting, ListingSupport, Loadable, Model, Origin, RowState, Severity};
+use crate::app::call::{ApiCall, ListPurpose};
+use crate::app::model::{ListingSupport, Loadable, Model, Origin, RowState, Severity};
+use crate::app::msg::Effect;
 use crate::i18n::{Lang, tr};
 
 /// Rows re-read per listing call (the `ids` filter of the listing): the deployed
@@ -51,7 +52,7 @@ pub(super) fn fetch_rows(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
     if !batch {
         return ids
             .into_iter()
-            .map(|id| call(m, Awaiting::Fetch(id), ApiCall::GetRequest { id, levels }))
+            .map(|id| call(m, ApiCall::GetRequest { id, levels }))
             .collect();
     }
     ids.chunks(REREAD_CHUNK)
@@ -64,8 +65,9 @@ pub(super) fn fetch_rows(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
                 sort: Sort::default(),
                 page: Page::new(1, REREAD_CHUNK as u32),
                 levels,
+                purpose: ListPurpose::Reread(chunk.to_vec()),
             };
-            call(m, Awaiting::Reread(chunk.to_vec()), c)
+            call(m, c)
         })
         .collect()
 }
@@ -131,7 +133,7 @@ pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
     let ours = m.outcome_unknown(r.id)
         || m.calls
             .iter()
-            .any(|a| matches!(a, Awaiting::Act(id, _) if *id == r.id));
+            .any(|c| c.decision().is_some_and(|(id, _)| id == r.id));
     let mut elsewhere = false;
     if let Some(item) = m.queue.get_mut(r.id) {
         let was_pending = item.status() == Some(&MembershipStatus::Pending);
@@ -188,7 +190,7 @@ fn read_said(m: &mut Model, ids: &[Uuid]) {
 }
 
 /// Rows read by id through the listing arrived; ids the server did not list are gone.
-pub(super) fn on_reread(
+pub(in crate::app) fn on_reread(
     m: &mut Model,
     ids: Vec<Uuid>,
     res: Result<Reply<Vec<ClubRequest>>, ApiError>,
@@ -256,7 +258,7 @@ pub(super) fn on_reread(
 }
 
 /// One row read by id arrived.
-pub(super) fn on_fetch(
+pub(in crate::app) fn on_fetch(
     m: &mut Model,
     id: Uuid,
     res: Result<Reply<ClubRequest>, ApiError>,

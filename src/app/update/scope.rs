@@ -5,10 +5,10 @@
 //! queue without losing the cursor.
 
 use super::{listing, say};
-use crate::app::effect::Effect;
 use crate::app::model::{
     ListScope, ListingSupport, Loadable, Model, Origin, QueueItem, SavedScope, Severity,
 };
+use crate::app::msg::Effect;
 
 /// At restore: lists the remembered scope at once while the start-up still waits for the
 /// user (a token is set, nothing decided yet, the server not known to lack the listing).

@@ -4,8 +4,8 @@
 //! a page fails), the queue's bottom line says that only the loaded rows are sorted.
 
 use super::{listing, say};
-use crate::app::effect::Effect;
 use crate::app::model::{ListingSupport, MarkAll, Model, QueueSort, Severity};
+use crate::app::msg::Effect;
 
 /// Requests a sort loads at most before it sorts: 20 pages of 50, a school's busiest week
 /// of requests in one moderator's clubs many times over, loaded in a few seconds at the

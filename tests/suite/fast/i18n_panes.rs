@@ -273,13 +273,7 @@ fn header_while_signing_in_and_for_a_user_not_onboarded() {
         }))
         .expect("user");
         let asked = api_ids(&start, |c| *c == ApiCall::CurrentUser);
-        update(
-            &mut m,
-            Msg::Api {
-                request_id: asked[0],
-                answer: ApiAnswer::User(Ok(reply(user))),
-            },
-        );
+        answer(&mut m, asked[0], ApiAnswer::User(Ok(reply(user))));
         let header = screen(&m, 120, 24).lines().next().unwrap_or("").to_owned();
         match lang {
             Lang::Thai => thai_words(
@@ -452,13 +446,7 @@ fn detailed_student_row(m: &mut Model) {
     );
     let read = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }));
     assert_eq!(read.len(), 1, "{fx:?}");
-    update(
-        m,
-        Msg::Api {
-            request_id: read[0],
-            answer: ApiAnswer::Request(Ok(reply(r))),
-        },
-    );
+    answer(m, read[0], ApiAnswer::Request(Ok(reply(r))));
     select(m, 40);
 }
 
@@ -638,13 +626,7 @@ fn club_pane_states_and_field_hints_in_thai() {
             Lang::English => english_words(&s, &["searching…"]),
         }
         // The server finds none.
-        update(
-            &mut m,
-            Msg::Api {
-                request_id: search[0],
-                answer: ApiAnswer::Clubs(Ok(reply(Vec::new()))),
-            },
-        );
+        answer(&mut m, search[0], ApiAnswer::Clubs(Ok(reply(Vec::new()))));
         assert!(matches!(&m.club().results, Loadable::Loaded(v) if v.is_empty()));
         let s = screen(&m, 120, 40);
         match lang {

@@ -201,7 +201,7 @@ impl Server {
             }
             // This server has approve and decline; a pasted token (`S`) is refused.
             ApiCall::ProbeUpdateRoute => ApiAnswer::UpdateRoute(Ok(UpdateRoute::Present)),
-            ApiCall::CheckToken(_) => ApiAnswer::User(Err(ApiError::Unauthorized {
+            ApiCall::CheckToken { .. } => ApiAnswer::User(Err(ApiError::Unauthorized {
                 kind: AuthErrorKind::InvalidToken,
                 info: ErrorInfo::default(),
             })),
@@ -461,6 +461,7 @@ impl Run {
                 }
                 let (request_id, call) = self.inflight.remove(n % self.inflight.len());
                 let answer = self.server.answer(&call, *how);
+                let answer = call.answer_with(answer);
                 self.send(Msg::Api { request_id, answer });
             }
             Step::Tick(secs) => {

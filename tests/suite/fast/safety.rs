@@ -424,7 +424,7 @@ fn a_pasted_token_is_checked_before_it_replaces_the_session() {
             fx.iter().all(|e| !matches!(e, Effect::SetToken(_))),
             "not used before the server takes it"
         );
-        api_ids(&fx, |c| matches!(c, ApiCall::CheckToken(_)))[0]
+        api_ids(&fx, |c| matches!(c, ApiCall::CheckToken { .. }))[0]
     };
     let rid = sign_in(&mut m, "mistyped.token.value");
     let refused = ApiError::Unauthorized {

@@ -52,13 +52,7 @@ fn answer_all(
     let mut out = Vec::new();
     for (rid, call) in calls(fx) {
         if let Some(a) = answer(&call) {
-            out.extend(update(
-                m,
-                Msg::Api {
-                    request_id: rid,
-                    answer: a,
-                },
-            ));
+            out.extend(crate::common::answer(m, rid, a));
         }
     }
     out
@@ -167,7 +161,7 @@ fn another_accounts_sign_in_takes_its_scope_at_once_and_sends_nothing_held_befor
         assert_eq!(m.held().requests(), 1);
         let check = sign_in_again(&mut m);
         let fx = answer_all(&mut m, &check, |c| match c {
-            ApiCall::CheckToken(_) => Some(ApiAnswer::User(Ok(reply(s3.clone())))),
+            ApiCall::CheckToken { .. } => Some(ApiAnswer::User(Ok(reply(s3.clone())))),
             _ => None,
         });
         // Not sent under s3: audited as not sent, by s1, never `failed`.
@@ -341,7 +335,7 @@ fn a_401_opens_nothing_keys_stay_with_the_queue_and_the_decision_waits_for_the_s
         update(&mut m, Msg::Paste(TOKEN.into()));
         let check = update(&mut m, code(KeyCode::Enter));
         answer_all(&mut m, &check, |c| match c {
-            ApiCall::CheckToken(_) => Some(ApiAnswer::User(Ok(reply(admin())))),
+            ApiCall::CheckToken { .. } => Some(ApiAnswer::User(Ok(reply(admin())))),
             _ => None,
         });
         // The same account: sent at the next tick.
@@ -409,7 +403,7 @@ fn quitting_before_the_sign_in_audits_the_held_decision_as_not_sent() {
         );
         let check = sign_in_again(&mut m);
         let fx = answer_all(&mut m, &check, |c| match c {
-            ApiCall::CheckToken(_) => Some(ApiAnswer::User(Ok(reply(admin())))),
+            ApiCall::CheckToken { .. } => Some(ApiAnswer::User(Ok(reply(admin())))),
             _ => None,
         });
         let put = api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. }));

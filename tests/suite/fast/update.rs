@@ -110,6 +110,7 @@ fn a_student_moderator_lists_the_pending_requests_of_the_clubs_they_staff() {
                         levels,
                         sort,
                         page,
+                        ..
                     },
                 ..
             },
@@ -771,7 +772,7 @@ fn unauthorised_anywhere_becomes_session_expired_without_losing_the_queue() {
     );
     let check = update(&mut m, code(KeyCode::Enter));
     // The pasted token is checked with /auth/user before it is used or saved.
-    let rid = api_ids(&check, |c| matches!(c, ApiCall::CheckToken(_)));
+    let rid = api_ids(&check, |c| matches!(c, ApiCall::CheckToken { .. }));
     assert_eq!(rid.len(), 1);
     assert!(check.iter().all(|e| !matches!(e, Effect::SetToken(_))));
     let fx = answer(&mut m, rid[0], ApiAnswer::User(Ok(reply(admin()))));
@@ -813,7 +814,7 @@ fn a_401_before_the_sign_in(late_while_checking: bool) {
     let token = "eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjE3OTUzNjY1NDF9.c2ln";
     update(&mut m, Msg::Paste(token.into()));
     let check = update(&mut m, code(KeyCode::Enter));
-    let rid = api_ids(&check, |c| matches!(c, ApiCall::CheckToken(_)))[0];
+    let rid = api_ids(&check, |c| matches!(c, ApiCall::CheckToken { .. }))[0];
     let e = ApiError::Unauthorized {
         kind: AuthErrorKind::MissingToken,
         info: ErrorInfo {
@@ -1221,15 +1222,19 @@ fn incremental_counts_match_a_full_recount() {
         // Answer every action as the server would.
         for e in fx {
             if let Effect::Api { request_id, call } = e {
-                let answer = match call {
+                let answer = match &call {
                     ApiCall::UpdateRequest { id, status, .. } => {
-                        let mut r = sample_rows().into_iter().find(|r| r.id == id).expect("row");
-                        r.membership_status = Some(status);
+                        let mut r = sample_rows()
+                            .into_iter()
+                            .find(|r| r.id == *id)
+                            .expect("row");
+                        r.membership_status = Some(status.clone());
                         ApiAnswer::Updated(Ok(reply(r)))
                     }
                     ApiCall::DeleteRequest { .. } => ApiAnswer::Deleted(Ok(reply(()))),
                     _ => continue,
                 };
+                let answer = call.answer_with(answer);
                 update(&mut m, Msg::Api { request_id, answer });
             }
         }

@@ -95,14 +95,12 @@ fn errors_loading_and_acting_rows() {
     let put2 = api_ids(&fx2, |c| {
         matches!(c, club_admin::app::ApiCall::UpdateRequest { .. })
     })[0];
-    update(
+    answer(
         &mut m,
-        Msg::Api {
-            request_id: put2,
-            answer: ApiAnswer::Updated(Err(forbidden(
-                "Student must be a staff member of the club to update club requests",
-            ))),
-        },
+        put2,
+        ApiAnswer::Updated(Err(forbidden(
+            "Student must be a staff member of the club to update club requests",
+        ))),
     );
     update(
         &mut m,
@@ -221,14 +219,12 @@ fn club_pane_and_log() {
     update(&mut m, key('j'));
     let fx = update(&mut m, key('a'));
     let put = api_ids(&fx, |_| true)[0];
-    update(
+    answer(
         &mut m,
-        Msg::Api {
-            request_id: put,
-            answer: ApiAnswer::Updated(Err(forbidden(
-                "Student must be a staff member of the club to update club requests",
-            ))),
-        },
+        put,
+        ApiAnswer::Updated(Err(forbidden(
+            "Student must be a staff member of the club to update club requests",
+        ))),
     );
     let s = text(&draw(&m, 120, 40, true));
     assert!(
@@ -309,14 +305,12 @@ fn detail_and_club_in_thai_at_120x40_and_80x24() {
     let put = api_ids(&fx, |c| {
         matches!(c, club_admin::app::ApiCall::UpdateRequest { .. })
     })[0];
-    update(
+    answer(
         &mut m,
-        Msg::Api {
-            request_id: put,
-            answer: ApiAnswer::Updated(Err(forbidden(
-                "Student must be a staff member of the club to update club requests",
-            ))),
-        },
+        put,
+        ApiAnswer::Updated(Err(forbidden(
+            "Student must be a staff member of the club to update club requests",
+        ))),
     );
     update(&mut m, key('k'));
     let wide = text(&draw(&m, 120, 40, true));

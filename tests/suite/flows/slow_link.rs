@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use club_admin::api::*;
 use club_admin::app::model::*;
-use club_admin::app::{KeyCode, Msg};
+use club_admin::app::{ApiCall, KeyCode, ListPurpose, Msg};
 use club_admin::demo::{self, DemoHandle, DemoOptions, Faults, ServiceVersion};
 use club_admin::runtime::headless::Headless;
 use common::*;
@@ -192,12 +192,16 @@ async fn a_warm_start_lists_beside_the_user_and_keeps_to_the_scope() {
     let before = d.calls();
     let mut warm = Headless::new(fresh_model(&d), client(&d, "moderator"), 8);
     warm.send(Msg::Restore(saved.clone()));
-    let waiting: Vec<Awaiting> = warm.model.awaiting().cloned().collect();
+    let waiting: Vec<ApiCall> = warm.model.awaiting().cloned().collect();
     assert!(
-        waiting.contains(&Awaiting::User)
-            && waiting
-                .iter()
-                .any(|a| matches!(a, Awaiting::ListPage { page: 1, .. })),
+        waiting.contains(&ApiCall::CurrentUser)
+            && waiting.iter().any(|a| matches!(
+                a,
+                ApiCall::ListRequests {
+                    purpose: ListPurpose::Page { page: 1, .. },
+                    ..
+                }
+            )),
         "the listing starts with /auth/user, not after it: {waiting:?}"
     );
     settle(&mut warm).await;

@@ -15,8 +15,8 @@ use club_admin::demo::{self, DemoHandle, DemoOptions};
 use club_admin::i18n::{Lang, tr};
 use club_admin::runtime::build::Builder;
 use club_admin::runtime::effects::Files;
+use club_admin::runtime::effects::Hooks;
 use club_admin::runtime::headless::Headless;
-use club_admin::runtime::worker::Hooks;
 use common::*;
 
 const LIMIT: Duration = Duration::from_secs(20);
