@@ -135,7 +135,7 @@ pub enum Msg {
     /// A start-up warning (a secret file others can read), for the status line and the
     /// activity log.
     Warning(crate::config::ReadableSecret),
-    /// The client's limit of calls in flight, or the calls on the wire, changed (issue 21):
+    /// The client's limit of calls in flight, or the calls on the wire, changed:
     /// `slowed` while it is cut
     /// back below a level it reached (time-outs, 5xx answers, a jump in latency): the server
     /// is slow, and a bulk action's progress says so.

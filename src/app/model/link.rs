@@ -1,16 +1,12 @@
 //! The link to the server: reads lost while it was down, and when to try
 //! again. The event loop sends `Msg::Retry` at [`Link::retry_at`]; `update` sends one read
-//! as the probe and, once an answer arrives, every lost read again. Writes are never retried.
-
-use std::time::Duration;
+//! as the probe and, once an answer arrives, every lost read again, waiting the program's one
+//! backoff between probes ([`crate::ops::decision::backoff`]: 1 s, 2 s, ... 30 s). Writes
+//! are never retried.
 
 use crate::api::Timestamp;
 use crate::app::call::ApiCall;
-
-/// The first retry after the link went down.
-pub const RETRY_FIRST: Duration = Duration::from_secs(1);
-/// The longest wait between two retries.
-pub const RETRY_MAX: Duration = Duration::from_secs(30);
+use crate::ops::decision::backoff;
 
 /// Reads to send again and the retry schedule.
 #[derive(Debug, Clone, Default)]
@@ -25,13 +21,6 @@ pub struct Link {
     /// The server answered again after being unreachable: the kept reads are to be sent
     /// again once the answer is applied.
     pub back: bool,
-}
-
-/// The wait before retry number `attempts + 1`: 1 s, 2 s, 4 s, ... at most 30 s.
-pub fn backoff(attempts: u32) -> Duration {
-    RETRY_FIRST
-        .saturating_mul(1u32 << attempts.min(5))
-        .min(RETRY_MAX)
 }
 
 impl Link {
@@ -61,8 +50,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn backoff_doubles_from_one_second_to_thirty() {
-        let waits: Vec<u64> = (0..8).map(|a| backoff(a).as_secs()).collect();
+    fn retries_back_off_from_one_second_to_thirty() {
+        let t0 = chrono::DateTime::from_timestamp(1_800_000_000, 0).expect("time");
+        let waits: Vec<i64> = (0..8)
+            .map(|a| {
+                let mut l = Link {
+                    attempts: a,
+                    ..Link::default()
+                };
+                l.schedule(t0);
+                l.retry_at.map(|t| (t - t0).num_seconds()).unwrap_or(-1)
+            })
+            .collect();
         assert_eq!(waits, vec![1, 2, 4, 8, 16, 30, 30, 30]);
     }
 

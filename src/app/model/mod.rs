@@ -30,7 +30,7 @@ pub use capability::Capabilities;
 pub use club::{ClubPane, Loadable};
 pub use held::{Held, HeldDecision};
 pub use inflight::{Activities, BulkProgress, BulkTask, MarkAll};
-pub use link::{Link, backoff};
+pub use link::Link;
 pub use listing::{ListScope, Listing, ListingSupport, SavedScope};
 pub use log::{ActivityLog, LogEntry, Notice, Severity};
 pub use popup::{Popup, PopupKey, PopupOp};

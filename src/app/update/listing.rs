@@ -114,7 +114,7 @@ pub(super) fn plan_first_load_retry(m: &mut Model, e: &ApiError) -> String {
     }
     let wait = match e {
         ApiError::Server(_) | ApiError::Decode { .. } => {
-            let wait = crate::app::model::backoff(m.listing.retries);
+            let wait = crate::ops::decision::backoff(m.listing.retries);
             m.listing.retries = m.listing.retries.saturating_add(1);
             let at =
                 m.now + chrono::Duration::from_std(wait).unwrap_or(chrono::Duration::seconds(30));
@@ -122,7 +122,7 @@ pub(super) fn plan_first_load_retry(m: &mut Model, e: &ApiError) -> String {
             wait
         }
         ApiError::Connect { .. } | ApiError::Timeout { .. } => {
-            crate::app::model::backoff(m.link.attempts)
+            crate::ops::decision::backoff(m.link.attempts)
         }
         _ => return String::new(),
     };
