@@ -14,7 +14,7 @@ use club_admin::api::{ApiClient, ClientOptions, Credentials, MembershipStatus};
 use club_admin::demo::{self, DemoOptions, Faults};
 use club_admin::ops::run::{self, Control, Decisions, Verdict};
 use club_admin::ops::{AuditEntry, AuditLog, Outcome, RowAction};
-use club_admin::script::act::exit_of;
+use club_admin::script::act::exit_of_run;
 use uuid::Uuid;
 
 use crate::common::{MovedClock, writes_per_request};
@@ -93,7 +93,7 @@ async fn fault_matrix_the_command_lines_core_tells_the_servers_truth() {
             let control = Control::with_clock(Arc::new(clock.clone()));
             let split =
                 run::undecided(&client, RowAction::Approve, to_send.clone(), &control).await;
-            let (send, already) = (split.send, split.already);
+            let (send, already) = (split.send.clone(), split.already.clone());
             let audit_failed = |e: String| panic!("audit line not written: {e}");
             let results = Decisions {
                 client: &client,
@@ -105,7 +105,9 @@ async fn fault_matrix_the_command_lines_core_tells_the_servers_truth() {
             .send(&send, &audit_failed, |_, _| {})
             .await;
             d.set_faults(Faults::default());
-            let code = exit_of(&results).code();
+            // As the command line ends: its verdicts, and a request left out unread fails the
+            // run (a run that could read nothing sent nothing, and is no success).
+            let code = exit_of_run(&split, RowAction::Approve, &results).code();
             let what = format!("mix {mix}, run {runs}: exit {code}, {results:?}");
             // The script sends only what was not applied: nothing it sends is decided yet.
             assert!(already.is_empty(), "{already:?}; {what}");
