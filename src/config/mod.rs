@@ -446,6 +446,37 @@ fn secrets_of(
     ))
 }
 
+/// The client's options from the flags and the config file: the request timeout (1 to 600 s,
+/// default 20), plain HTTP allowed or not, the calls in flight (1 to 64, default 8) and the
+/// host budget (`host_budget` slots; 0 is off).
+///
+/// Errors: a number out of its bounds, in words naming the bound.
+fn client_of(
+    flags: &Flags,
+    file: &FileConfig,
+    host_budget: usize,
+) -> Result<ClientOptions, String> {
+    let timeout = bounded(
+        "timeout (seconds)",
+        flags.timeout.or(file.timeout_secs).unwrap_or(20),
+        1,
+        600,
+    )?;
+    let concurrency = bounded(
+        "concurrency",
+        flags.concurrency.or(file.concurrency).unwrap_or(8),
+        1,
+        64,
+    )?;
+    Ok(ClientOptions {
+        request_timeout: Duration::from_secs(timeout),
+        allow_insecure_http: flags.allow_insecure_http || file.allow_insecure_http.unwrap_or(false),
+        concurrency,
+        host_budget: (host_budget > 0).then(|| crate::api::budget::BudgetOptions::new(host_budget)),
+        ..ClientOptions::default()
+    })
+}
+
 /// Resolves the settings: flags > environment (`CLUB_ADMIN_BASE_URL`, `CLUB_ADMIN_API_KEY`,
 /// `CLUB_ADMIN_TOKEN`) > config file > defaults. `env` looks up environment variables
 /// (injected for tests).
@@ -486,13 +517,6 @@ pub fn resolve(
         secrets_of(flags, &file, env, state_dir.as_deref(), &mut warnings)?;
     let key_overrides = key_overrides_of(&file);
     let (lang, year_style) = language_of(flags, &file, env)?;
-    let timeout = bounded(
-        "timeout (seconds)",
-        flags.timeout.or(file.timeout_secs).unwrap_or(20),
-        1,
-        600,
-    )?;
-
     let refresh = flags
         .auto_refresh
         .or(file.auto_refresh_secs)
@@ -500,20 +524,9 @@ pub fn resolve(
     if refresh != 0 {
         bounded("auto-refresh (seconds; 0 is off)", refresh, 5, 86_400)?;
     }
-    let concurrency = bounded(
-        "concurrency",
-        flags.concurrency.or(file.concurrency).unwrap_or(8),
-        1,
-        64,
-    )?;
     let host_budget = host_budget_of(flags, &file, env_nonempty("CLUB_ADMIN_HOST_BUDGET"))?;
-    let client = ClientOptions {
-        request_timeout: Duration::from_secs(timeout),
-        allow_insecure_http: flags.allow_insecure_http || file.allow_insecure_http.unwrap_or(false),
-        concurrency,
-        host_budget: (host_budget > 0).then(|| crate::api::budget::BudgetOptions::new(host_budget)),
-        ..ClientOptions::default()
-    };
+    let client = client_of(flags, &file, host_budget)?;
+    let concurrency = client.concurrency;
     let page_size = bounded("page_size", file.page_size.unwrap_or(50), 1, 100)?;
     let decision_delay = decision_delay(flags.decision_delay.or(file.decision_delay_secs))?;
     Ok(Settings {

@@ -447,6 +447,54 @@ async fn run_call(client: &ApiClient, call: ApiCall, hooks: &Hooks) -> Answer {
     call.perform(client).await
 }
 
+/// Queues a call: a write behind earlier writes and ahead of every read, a read last.
+fn enqueue(waiting: &mut VecDeque<(u64, ApiCall)>, queued: (u64, ApiCall)) {
+    if queued.1.is_mutation() {
+        let pos = waiting
+            .iter()
+            .position(|(_, c)| !c.is_mutation())
+            .unwrap_or(waiting.len());
+        waiting.insert(pos, queued);
+    } else {
+        waiting.push_back(queued);
+    }
+}
+
+/// One call's task: runs it (a panic in it answers the call as failed, with
+/// [`ApiError::Internal`]), posts its answer as [`Msg::Api`], and the limiter's pace when it
+/// changed.
+async fn answer_call(
+    client: ApiClient,
+    msgs: mpsc::UnboundedSender<Msg>,
+    hooks: Hooks,
+    request_id: u64,
+    call: ApiCall,
+) {
+    let mutation = call.is_mutation();
+    let what = format!("{call:?}");
+    let on_panic = call.clone().failed(ApiError::Internal);
+    let answer = match caught(run_call(&client, call, &hooks)).await {
+        Ok(answer) => answer,
+        Err(()) => {
+            tracing::error!(request_id, call = %what, "an API call panicked: answered as failed");
+            on_panic
+        }
+    };
+    if mutation {
+        tracing::info!(request_id, call = %what, ok = answer.is_ok(), "mutation answered");
+    } else {
+        tracing::debug!(request_id, call = %what, ok = answer.is_ok(), "read answered");
+    }
+    let _ = msgs.send(Msg::Api { request_id, answer });
+    if let Some(pace) = client.limiter().pace_changed() {
+        let _ = msgs.send(Msg::Pace {
+            limit: pace.limit,
+            slowed: pace.slowed,
+            in_flight: pace.in_flight,
+        });
+    }
+}
+
 /// Starts the worker: a task with at most `concurrency` calls in flight, results to `msgs`.
 ///
 /// Calls wait in a queue, not as spawned tasks, so ten thousand queued reads cost a few
@@ -474,49 +522,21 @@ pub fn spawn_with(
             while set.len() < limit
                 && let Some((request_id, call)) = waiting.pop_front()
             {
-                let client = client.clone();
-                let msgs = msgs.clone();
-                let hooks = hooks.clone();
-                set.spawn(async move {
-                    let mutation = call.is_mutation();
-                    let what = format!("{call:?}");
-                    let on_panic = call.clone().failed(ApiError::Internal);
-                    let answer = match caught(run_call(&client, call, &hooks)).await {
-                        Ok(answer) => answer,
-                        Err(()) => {
-                            tracing::error!(request_id, call = %what, "an API call panicked: answered as failed");
-                            on_panic
-                        }
-                    };
-                    if mutation {
-                        tracing::info!(request_id, call = %what, ok = answer.is_ok(), "mutation answered");
-                    } else {
-                        tracing::debug!(request_id, call = %what, ok = answer.is_ok(), "read answered");
-                    }
-                    let _ = msgs.send(Msg::Api { request_id, answer });
-                    if let Some(pace) = client.limiter().pace_changed() {
-                        let _ = msgs.send(Msg::Pace {
-                            limit: pace.limit,
-                            slowed: pace.slowed,
-                            in_flight: pace.in_flight,
-                        });
-                    }
-                });
+                let task = answer_call(
+                    client.clone(),
+                    msgs.clone(),
+                    hooks.clone(),
+                    request_id,
+                    call,
+                );
+                set.spawn(task);
             }
             if !open && set.is_empty() && waiting.is_empty() {
                 break;
             }
             tokio::select! {
                 next = rx.recv(), if open => match next {
-                    Some((request_id, call)) => {
-                        if call.is_mutation() {
-                            // Behind earlier writes, ahead of every read.
-                            let pos = waiting.iter().position(|(_, c)| !c.is_mutation()).unwrap_or(waiting.len());
-                            waiting.insert(pos, (request_id, call));
-                        } else {
-                            waiting.push_back((request_id, call));
-                        }
-                    }
+                    Some(queued) => enqueue(&mut waiting, queued),
                     None => open = false,
                 },
                 // The calls on the wire changed (the limiter let one out, or one was

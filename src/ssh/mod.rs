@@ -218,15 +218,12 @@ pub async fn start(
     start_with(options, settings, keymap, Hooks::default()).await
 }
 
-/// As [`start`], with `hooks` (nothing in the program; see [`Hooks`]).
+/// Who may sign in: the public keys of `--authorized-keys`, or any key with
+/// `--allow-any-key`; an API key must be configured (sessions sign in with their own token).
 ///
-/// Errors: as [`start`].
-pub async fn start_with(
-    options: ServeOptions,
-    settings: Settings,
-    keymap: Keymap,
-    hooks: Hooks,
-) -> Result<ServerHandle, Failure> {
+/// Errors: no authorized keys file and no `--allow-any-key`, an unreadable file, no API key:
+/// [`Failure::Config`].
+fn who_may_sign_in(options: &ServeOptions, settings: &Settings) -> Result<AuthorizedKeys, Failure> {
     let keys = match (&options.authorized_keys, options.allow_any_key) {
         (Some(path), _) => AuthorizedKeys::from_file(path).map_err(Failure::Config)?,
         (None, true) => AuthorizedKeys::any(),
@@ -243,6 +240,42 @@ pub async fn start_with(
                 .into(),
         ));
     }
+    Ok(keys)
+}
+
+/// The SSH server's configuration: public-key sign-in only, the host key, the limits of
+/// sign-in attempts, keep-alives and the last-resort inactivity timeout.
+fn ssh_config(limits: &Limits, host_key: russh::keys::PrivateKey) -> russh::server::Config {
+    russh::server::Config {
+        server_id: russh::SshId::Standard(
+            format!("SSH-2.0-club-admin_{}", env!("CARGO_PKG_VERSION")).into(),
+        ),
+        methods: russh::MethodSet::from(&[russh::MethodKind::PublicKey][..]),
+        auth_rejection_time: Duration::from_millis(500),
+        auth_rejection_time_initial: Some(Duration::ZERO),
+        keys: vec![host_key],
+        max_auth_attempts: limits.auth_attempts,
+        // The idle timeout is the dashboard's (no key for that long); keep-alives find a
+        // dead connection in about 2 minutes; this only closes a connection that neither
+        // answers keep-alives nor sends anything, as a last resort.
+        inactivity_timeout: Some(limits.idle_timeout + Duration::from_secs(120)),
+        keepalive_interval: Some(Duration::from_secs(30)),
+        keepalive_max: 4,
+        nodelay: true,
+        ..Default::default()
+    }
+}
+
+/// As [`start`], with `hooks` (nothing in the program; see [`Hooks`]).
+///
+/// Errors: as [`start`].
+pub async fn start_with(
+    options: ServeOptions,
+    settings: Settings,
+    keymap: Keymap,
+    hooks: Hooks,
+) -> Result<ServerHandle, Failure> {
+    let keys = who_may_sign_in(&options, &settings)?;
     let authorized = options.authorized_keys.as_ref().map(|_| keys.count());
     let (host_key, made_host_key) = keys::host_key(&options.host_key).map_err(Failure::Config)?;
     let fingerprint = host_key
@@ -263,24 +296,7 @@ pub async fn start_with(
         .map_err(|e| Failure::Other(e.to_string()))?;
 
     let limits = options.limits.clone();
-    let config = russh::server::Config {
-        server_id: russh::SshId::Standard(
-            format!("SSH-2.0-club-admin_{}", env!("CARGO_PKG_VERSION")).into(),
-        ),
-        methods: russh::MethodSet::from(&[russh::MethodKind::PublicKey][..]),
-        auth_rejection_time: Duration::from_millis(500),
-        auth_rejection_time_initial: Some(Duration::ZERO),
-        keys: vec![host_key],
-        max_auth_attempts: limits.auth_attempts,
-        // The idle timeout is the dashboard's (no key for that long); keep-alives find a
-        // dead connection in about 2 minutes; this only closes a connection that neither
-        // answers keep-alives nor sends anything, as a last resort.
-        inactivity_timeout: Some(limits.idle_timeout + Duration::from_secs(120)),
-        keepalive_interval: Some(Duration::from_secs(30)),
-        keepalive_max: 4,
-        nodelay: true,
-        ..Default::default()
-    };
+    let config = ssh_config(&limits, host_key);
     let (stop_tx, stop_rx) = watch::channel(false);
     let (running, done) = mpsc::channel(1);
     let audit_path = crate::ops::audit::AuditLog::in_state_dir(settings.state_dir.as_deref());
