@@ -27,7 +27,10 @@ async fn run(n: usize, latency: Duration, concurrency: usize) -> Result<Duration
     let client = ApiClient::new(
         &d.base_url,
         Credentials::new(Some(u.api_key), Some(u.token)),
-        ClientOptions::default(),
+        ClientOptions {
+            concurrency,
+            ..ClientOptions::default()
+        },
     )
     .map_err(|e| e.to_string())?;
     // No grace period: the harness measures sending.
@@ -35,6 +38,7 @@ async fn run(n: usize, latency: Duration, concurrency: usize) -> Result<Duration
         decision_delay: Duration::ZERO,
         ..ModelOptions::new(&d.base_url)
     });
+    let limiter = client.limiter().clone();
     let mut h = Headless::new(model, client, concurrency);
     h.run_until_idle(Duration::from_secs(60)).await?;
     let ids: Vec<String> = d
@@ -78,6 +82,14 @@ async fn run(n: usize, latency: Duration, concurrency: usize) -> Result<Duration
     h.send(key('y'));
     h.run_until_idle(Duration::from_secs(600)).await?;
     let took = start.elapsed();
+    // How the limit of calls in flight went (the client adapts it to the server's speed).
+    let changes = limiter.history();
+    let top = changes.iter().map(|(_, l)| *l).max().unwrap_or(0);
+    println!(
+        "  limit of calls in flight: {} changes, at most {top}, last {:?}",
+        changes.len(),
+        changes.last().map(|(_, l)| *l)
+    );
     let approved = ids
         .iter()
         .filter_map(|i| i.parse().ok())

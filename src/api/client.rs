@@ -276,8 +276,9 @@ impl ApiClient {
             Err(e) if e.info().and_then(|i| i.status).is_some_and(|s| s >= 500) => {
                 super::limit::Signal::Overloaded
             }
-            Err(ApiError::Connect { .. }) => super::limit::Signal::Neutral,
-            Err(_) => super::limit::Signal::Answered,
+            // Nothing was answered, or a refusal, answered before the work: no measure of
+            // the server's load.
+            Err(_) => super::limit::Signal::Neutral,
         });
         result
     }

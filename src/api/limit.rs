@@ -16,6 +16,12 @@
 //!   multiplicative decrease, once per round (answers to calls sent before a cut do not
 //!   cut again);
 //! - grows back above the level where it was cut only slowly (a quarter of the pace).
+//!
+//! Reads and writes are timed apart, each against the fastest of its own recent answers
+//! (a write may take longer than a read on a server at ease), and only answers the server
+//! did the work for count: a refusal (4xx) comes before the work, often at once, and says
+//! nothing of load (a bulk approval's "already approved" answers would otherwise set a
+//! baseline the real approvals could never meet).
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -43,6 +49,10 @@ const GROW_FACTOR: f64 = 1.5;
 const GROW_SLACK: Duration = Duration::from_millis(2);
 /// Answers before a latency jump counts (the first ones open connections).
 const WARM_UP: u32 = 10;
+/// The fastest answer is the fastest of this many recent ones (of its kind): a baseline
+/// that follows the server's own speed when it changes, so one early fast answer never
+/// holds the limit down for good.
+const RECENT: usize = 32;
 
 /// What an answer says about the server's load.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,7 +61,8 @@ pub enum Signal {
     Answered,
     /// A sign of overload: a time-out or a 5xx.
     Overloaded,
-    /// Says nothing about load (the connection could not be made, the call was dropped).
+    /// Says nothing about load (the connection could not be made, the call was dropped, or
+    /// the server refused it: a 4xx comes before the work).
     Neutral,
 }
 
@@ -73,8 +84,10 @@ struct State {
     in_flight: usize,
     writes_waiting: usize,
     epoch: u64,
-    fastest: Option<Duration>,
-    average: Option<Duration>,
+    /// The answers' times, reads and writes apart ([`Timing::of`]): a write may take
+    /// longer than a read on a server at ease (it writes to its database), so each is
+    /// compared with its own fastest.
+    timing: [Timing; 2],
     /// The limit before the last cut; growth above it is slow.
     cut_from: Option<f64>,
     /// `(when, limit)` at every change, for the harness's figures.
@@ -82,9 +95,41 @@ struct State {
     started: Instant,
     /// The pace last handed out by [`Limiter::pace_changed`].
     reported: Option<(usize, bool)>,
+}
+
+/// The answer times of one kind of call (reads, or writes).
+#[derive(Debug, Default, Clone)]
+struct Timing {
+    /// The last [`RECENT`] answer times, oldest first.
+    recent: std::collections::VecDeque<Duration>,
+    average: Option<Duration>,
     /// Answers timed so far: the first [`WARM_UP`] (new connections, cold caches) set the
     /// fastest time but do not count as a jump.
     answers: u32,
+}
+
+impl Timing {
+    /// Index of the timing of a write (`true`) or a read in [`State::timing`].
+    fn of(write: bool) -> usize {
+        usize::from(write)
+    }
+
+    /// Counts an answer's time; returns the fastest of the recent ones and the moving
+    /// average.
+    fn add(&mut self, took: Duration) -> (Duration, Duration) {
+        if self.recent.len() == RECENT {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(took);
+        let fastest = self.recent.iter().copied().min().unwrap_or(took);
+        let average = match self.average {
+            Some(a) => a.mul_f64(0.8) + took.mul_f64(0.2),
+            None => took,
+        };
+        self.average = Some(average);
+        self.answers = self.answers.saturating_add(1);
+        (fastest, average)
+    }
 }
 
 impl State {
@@ -129,13 +174,11 @@ impl Limiter {
                 in_flight: 0,
                 writes_waiting: 0,
                 epoch: 0,
-                fastest: None,
-                average: None,
+                timing: [Timing::default(), Timing::default()],
                 cut_from: None,
                 history: vec![(Instant::now(), start)],
                 started: Instant::now(),
                 reported: None,
-                answers: 0,
             })),
             notify: Arc::new(Notify::new()),
             sent: Arc::new(tokio::sync::watch::Sender::new(0)),
@@ -176,6 +219,7 @@ impl Limiter {
                         limiter: self.clone(),
                         started: Instant::now(),
                         epoch: s.epoch,
+                        write,
                         done: false,
                     };
                 }
@@ -225,7 +269,7 @@ impl Limiter {
             .collect()
     }
 
-    fn finish(&self, epoch: u64, took: Duration, signal: Signal) {
+    fn finish(&self, epoch: u64, write: bool, took: Duration, signal: Signal) {
         let mut s = self.lock();
         let saturated = s.in_flight >= s.allowed();
         s.in_flight = s.in_flight.saturating_sub(1);
@@ -239,19 +283,14 @@ impl Limiter {
                 }
             }
             Signal::Answered if adapts => {
-                let fastest = s.fastest.map_or(took, |f| f.min(took));
-                s.fastest = Some(fastest);
-                let average = match s.average {
-                    Some(a) => a.mul_f64(0.8) + took.mul_f64(0.2),
-                    None => took,
-                };
-                s.average = Some(average);
-                s.answers = s.answers.saturating_add(1);
-                if s.answers > WARM_UP && average > fastest.mul_f64(JUMP_FACTOR) + JUMP_SLACK {
+                let t = &mut s.timing[Timing::of(write)];
+                let (fastest, average) = t.add(took);
+                let warm = t.answers > WARM_UP;
+                if warm && average > fastest.mul_f64(JUMP_FACTOR) + JUMP_SLACK {
                     if epoch == s.epoch {
                         s.cut(0.8);
                         // The jump is measured again from the new level.
-                        s.average = Some(fastest);
+                        s.timing[Timing::of(write)].average = Some(fastest);
                     }
                 } else if saturated && average <= fastest.mul_f64(GROW_FACTOR) + GROW_SLACK {
                     let step = if s.cut_from.is_some_and(|c| s.limit >= c - 1.0) {
@@ -277,6 +316,8 @@ pub struct Permit {
     limiter: Limiter,
     started: Instant,
     epoch: u64,
+    /// A write (timed apart from reads).
+    write: bool,
     done: bool,
 }
 
@@ -285,15 +326,19 @@ impl Permit {
     pub fn done(mut self, signal: Signal) {
         self.done = true;
         self.limiter
-            .finish(self.epoch, self.started.elapsed(), signal);
+            .finish(self.epoch, self.write, self.started.elapsed(), signal);
     }
 }
 
 impl Drop for Permit {
     fn drop(&mut self) {
         if !self.done {
-            self.limiter
-                .finish(self.epoch, self.started.elapsed(), Signal::Neutral);
+            self.limiter.finish(
+                self.epoch,
+                self.write,
+                self.started.elapsed(),
+                Signal::Neutral,
+            );
         }
     }
 }
@@ -354,6 +399,45 @@ mod tests {
             answer(&l, n, Duration::from_millis(60), Signal::Answered).await;
         }
         assert!(l.pace().limit < before, "{:?} from {before}", l.pace());
+    }
+
+    async fn answer_kind(l: &Limiter, write: bool, n: usize, took: Duration) {
+        let mut permits = Vec::new();
+        for _ in 0..n {
+            permits.push(l.acquire(write).await);
+        }
+        tokio::time::sleep(took).await;
+        for p in permits {
+            p.done(Signal::Answered);
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn writes_slower_than_reads_are_no_jump() {
+        // Reads of a server at ease come in 1 ms; its approvals take 50 ms (they write).
+        let l = Limiter::new(8);
+        for _ in 0..20 {
+            answer_kind(&l, false, l.pace().limit, Duration::from_millis(1)).await;
+        }
+        let before = l.pace().limit;
+        for _ in 0..40 {
+            answer_kind(&l, true, l.pace().limit, Duration::from_millis(50)).await;
+        }
+        let p = l.pace();
+        assert!(!p.slowed && p.limit >= before, "{p:?} from {before}");
+        assert_eq!(p.limit, 8, "the writes grow it to the ceiling: {p:?}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn one_early_fast_answer_does_not_hold_the_limit_down_for_good() {
+        let l = Limiter::new(8);
+        answer_kind(&l, true, 1, Duration::from_micros(300)).await;
+        for _ in 0..(WARM_UP as usize + RECENT + 60) {
+            answer_kind(&l, true, l.pace().limit, Duration::from_millis(50)).await;
+        }
+        // Cut at first (50 ms after 0.3 ms looks like a jump), then the baseline follows
+        // the server's own speed and the limit grows again.
+        assert!(l.pace().limit >= 4, "{:?}", l.pace());
     }
 
     #[tokio::test(start_paused = true)]

@@ -48,6 +48,17 @@ impl BulkTask {
     /// its way is not done yet; a lost answer counts as unknown (even once a re-read settled
     /// it: that is how it was answered).
     pub fn progress(&self, book: &crate::ops::decision::Book) -> BulkProgress {
+        self.count(book, false)
+    }
+
+    /// How it ended once every lost answer of it is settled: as [`BulkTask::progress`], but
+    /// a decision a re-read settled counts as what the server showed (applied, or failed),
+    /// not as unknown.
+    pub fn outcome(&self, book: &crate::ops::decision::Book) -> BulkProgress {
+        self.count(book, true)
+    }
+
+    fn count(&self, book: &crate::ops::decision::Book, settled: bool) -> BulkProgress {
         use crate::ops::decision::{Ending, Stage};
         let mut p = BulkProgress {
             action: self.action,
@@ -65,6 +76,9 @@ impl BulkTask {
                 Stage::Held { .. } | Stage::Sending => continue,
                 Stage::Settled(Ending::Done) => None,
                 Stage::Settled(Ending::Refused(_) | Ending::Undone) => Some(&mut p.failed),
+                Stage::Settled(Ending::Found { found, .. }) if settled => {
+                    (!found.applied()).then_some(&mut p.failed)
+                }
                 Stage::Lost { .. } | Stage::Settled(Ending::Found { .. } | Ending::Unknown) => {
                     Some(&mut p.unknown)
                 }
@@ -94,9 +108,10 @@ pub struct Activities {
     pub refresh_auto: bool,
     /// A bulk action.
     pub bulk: Option<BulkTask>,
-    /// The rows of the last bulk action whose answers were lost when it ended: their
-    /// re-reads settle them in the log, leaving the bulk's summary on the status line.
-    pub bulk_unsettled: std::collections::HashSet<uuid::Uuid>,
+    /// The last bulk action, ended with answers lost: its rows' re-reads settle them in the
+    /// log, and once the last of them is settled its summary is said again with the
+    /// server's truth ([`BulkTask::outcome`]).
+    pub bulk_settling: Option<BulkTask>,
     /// `*` is loading the rest of the listing before it marks every matching request.
     pub marking_all: Option<MarkAll>,
     /// A sort other than the server's order is loading the rest of the listing first, so

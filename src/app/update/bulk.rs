@@ -142,12 +142,45 @@ pub(super) fn after_answer(m: &mut Model, id: Uuid) -> Vec<Effect> {
     if p.done < p.total {
         return Vec::new();
     }
-    let ids = std::mem::take(&mut b.ids);
-    m.activities.bulk = None;
-    m.activities.bulk_unsettled = ids
-        .into_iter()
-        .filter(|id| m.decisions.lost_action(*id).is_some())
-        .collect();
+    let task = m.activities.bulk.take();
+    m.activities.bulk_settling = task.filter(|t| {
+        t.ids
+            .iter()
+            .any(|id| m.decisions.lost_action(*id).is_some())
+    });
+    let (severity, text) = summary(m, &p);
+    say(m, severity, &text);
+    Vec::new()
+}
+
+/// A row of the bulk action whose answers were lost was settled by its re-read: once the
+/// last of them is, the summary is said again, now with what the server showed (so the
+/// status line never keeps "unknown" for decisions that are known).
+pub(super) fn after_settled(m: &mut Model) {
+    let Some(task) = m.activities.bulk_settling.as_ref() else {
+        return;
+    };
+    if task
+        .ids
+        .iter()
+        .any(|id| m.decisions.lost_action(*id).is_some())
+    {
+        return;
+    }
+    let p = task.outcome(&m.decisions);
+    m.activities.bulk_settling = None;
+    let (severity, text) = summary(m, &p);
+    if m.activities.bulk.is_some() {
+        // Another bulk action's progress stands on the status line: the log has it.
+        super::log_notice(m, &text, severity);
+    } else {
+        say(m, severity, &text);
+    }
+}
+
+/// "approve: 8 of 10 done, 1 already approved by someone else, 1 failed (...)", and how
+/// it stands (an error when any failed, is unknown or in conflict).
+fn summary(m: &Model, p: &crate::app::model::BulkProgress) -> (Severity, String) {
     let lang = m.lang;
     let act = p.action;
     let ok = p.done - p.failed - p.unknown - p.already - p.conflicts;
@@ -199,8 +232,7 @@ pub(super) fn after_answer(m: &mut Model, id: Uuid) -> Vec<Effect> {
     } else {
         Severity::Error
     };
-    say(m, severity, &text);
-    Vec::new()
+    (severity, text)
 }
 
 /// A decision refused because the server lacks the update route or refuses it to this

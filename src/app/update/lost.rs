@@ -224,10 +224,16 @@ fn settled(
         ),
     };
     push_log(m, action, id, &label, outcome, &detail);
-    if m.activities.bulk_unsettled.remove(&id) || m.activities.bulk.is_some() {
-        // One row of a bulk action: its summary stays on the status line (the log has
-        // this row's line).
-    } else {
+    let settling = m
+        .activities
+        .bulk_settling
+        .as_ref()
+        .is_some_and(|b| b.ids.contains(&id));
+    if settling {
+        // One row of a bulk action that ended: the log has this row's line; once the last
+        // one is settled, the bulk's summary is said again with the server's truth.
+        super::bulk::after_settled(m);
+    } else if m.activities.bulk.is_none() {
         say(m, severity, &text);
     }
 }

@@ -231,11 +231,15 @@ fn title(m: &Model, room: usize) -> String {
 /// Pending rows whose decision's answer was lost: counted as unknown, not pending, until a
 /// re-read settles them.
 fn unknown_count(m: &Model) -> usize {
-    m.queue
-        .items()
+    // From the (few) decisions whose answer was lost, not from every row: drawn every frame
+    // over a queue that may hold 100,000 requests.
+    m.decisions()
+        .lost()
         .iter()
-        .filter(|i| {
-            m.outcome_unknown(i.id) && i.status() == Some(&crate::api::MembershipStatus::Pending)
+        .filter(|d| {
+            m.queue
+                .get(d.id)
+                .is_some_and(|i| i.status() == Some(&crate::api::MembershipStatus::Pending))
         })
         .count()
 }

@@ -641,6 +641,48 @@ fn a_bulk_action_counts_lost_answers_as_unknown_not_failed() {
     assert!(!s.contains("failed"), "{s}");
 }
 
+/// Once the re-reads of a bulk action's lost answers settle them, its summary is said
+/// again with the server's truth: the status line never keeps "unknown" for decisions that
+/// are known (a tester saw "0 of 10 done, 10 unknown" stay over ten approved rows).
+#[test]
+fn a_bulk_summary_is_said_again_once_its_lost_answers_are_settled() {
+    let mut m = model_with(sample_rows());
+    update(&mut m, key('j'));
+    for _ in 0..3 {
+        update(&mut m, key(' '));
+    }
+    update(&mut m, key('a'));
+    let fx = update(&mut m, key('y'));
+    let p = puts(&fx);
+    assert_eq!(p.len(), 3);
+    answer(&mut m, p[0].0, approved(p[0].1));
+    let lost_a = answer(&mut m, p[1].0, lost());
+    let lost_b = answer(&mut m, p[2].0, lost());
+    let s = status(&m);
+    assert!(s.contains("1 of 3 done") && s.contains("2 unknown"), "{s}");
+    let reread = |fx: &[Effect]| api_ids(fx, |c| matches!(c, ApiCall::GetRequest { .. }))[0];
+    let (ra, rb) = (reread(&lost_a), reread(&lost_b));
+    // The first re-read shows it applied: the summary stands until the last one is known.
+    let mut shown = approved(p[1].1);
+    if let ApiAnswer::Updated(Ok(r)) = shown {
+        shown = ApiAnswer::Request(Ok(r));
+    }
+    answer(&mut m, ra, shown);
+    assert!(status(&m).contains("2 unknown"), "{}", status(&m));
+    // The second shows it still pending (the write did not land): 2 of 3 done, 1 failed.
+    let pending = sample_rows()
+        .into_iter()
+        .find(|x| x.id == p[2].1)
+        .expect("sample row");
+    answer(&mut m, rb, ApiAnswer::Request(Ok(reply(pending))));
+    let s = status(&m);
+    assert!(
+        s.contains("approve: 2 of 3 done") && s.contains("1 failed"),
+        "{s}"
+    );
+    assert!(!s.contains("unknown"), "{s}");
+}
+
 /// A row whose re-read failed too is read again by itself, at the core's
 /// backoff (`Msg::Retry` at `Model::retry_at`, no key), and `a` on it reads instead of
 /// sending a second write.
