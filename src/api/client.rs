@@ -276,9 +276,17 @@ impl ApiClient {
             Err(e) if e.info().and_then(|i| i.status).is_some_and(|s| s >= 500) => {
                 super::limit::Signal::Overloaded
             }
-            // Nothing was answered, or a refusal, answered before the work: no measure of
-            // the server's load.
-            Err(_) => super::limit::Signal::Neutral,
+            // A refusal is answered before the work, often at once: no measure of the
+            // server's load; nor is a connection that could not be made.
+            Err(e)
+                if e.info()
+                    .and_then(|i| i.status)
+                    .is_some_and(|s| (400..500).contains(&s)) =>
+            {
+                super::limit::Signal::Neutral
+            }
+            Err(ApiError::Connect { .. }) => super::limit::Signal::Neutral,
+            Err(_) => super::limit::Signal::Answered,
         });
         result
     }

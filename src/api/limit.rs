@@ -53,7 +53,8 @@ const WARM_UP: u32 = 10;
 /// What an answer says about the server's load.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Signal {
-    /// An answer (success or a refusal): its time counts.
+    /// An answer the server did the work for (a success, or a 2xx it could not read): its
+    /// time counts.
     Answered,
     /// A sign of overload: a time-out or a 5xx.
     Overloaded,
@@ -111,8 +112,7 @@ impl Timing {
         usize::from(write)
     }
 
-    /// Counts an answer's time; returns the fastest of the recent ones and the moving
-    /// average.
+    /// Counts an answer's time; returns the fastest answer so far and the moving average.
     fn add(&mut self, took: Duration) -> (Duration, Duration) {
         let fastest = self.fastest.map_or(took, |f| f.min(took));
         self.fastest = Some(fastest);

@@ -588,6 +588,14 @@ impl Book {
         self.in_stage(|s| matches!(s, Stage::Lost { .. }))
     }
 
+    /// True when a decision's answer was lost and is not settled yet (without collecting
+    /// them: asked after every answer).
+    pub fn any_lost(&self) -> bool {
+        self.decisions
+            .values()
+            .any(|d| matches!(d.stage, Stage::Lost { .. }))
+    }
+
     /// Decisions sent and not answered yet.
     pub fn sending(&self) -> usize {
         self.in_stage(|s| matches!(s, Stage::Sending)).len()

@@ -214,9 +214,8 @@ fn new_account(m: &mut Model) {
     // loads from page 1 in the server's order, never after the old rows.
     // A row whose write is on its way stays until its answer.
     let book = &m.decisions;
-    m.queue.retain(|i| {
-        i.origin != crate::app::model::Origin::Listing || book.deciding(i.id).is_some()
-    });
+    m.queue
+        .retain(|i| i.origin != crate::app::model::Origin::Listing || book.alive(i.id).is_some());
 }
 
 /// The clubs the signed-in student staffs: the listing's scope.

@@ -115,7 +115,12 @@ pub(super) fn begin(m: &mut Model, action: RowAction, ids: &[Uuid]) {
     let seq = m.next_seq();
     match m.activities.bulk.as_mut().filter(|b| b.action == action) {
         Some(b) => {
-            b.ids.extend(ids.iter().copied());
+            // A request decided again (its earlier decision refused) counts once.
+            for id in ids {
+                if !b.ids.contains(id) {
+                    b.ids.push(*id);
+                }
+            }
             b.seq = seq;
         }
         None => {

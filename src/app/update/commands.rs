@@ -136,7 +136,7 @@ fn clear_done(m: &mut Model) -> Vec<Effect> {
     let before = m.queue.len();
     let book = &m.decisions;
     m.queue.retain(|i| {
-        book.deciding(i.id).is_some()
+        book.alive(i.id).is_some()
             || (!matches!(i.state, RowState::Deleted | RowState::Gone)
                 && i.status()
                     .is_none_or(|s| *s == crate::api::MembershipStatus::Pending))

@@ -178,7 +178,7 @@ pub(super) fn apply_scope(m: &mut Model) {
     let book = &m.decisions;
     let outside = |i: &QueueItem| {
         i.origin == Origin::Listing
-            && book.deciding(i.id).is_none()
+            && book.alive(i.id).is_none()
             && i.request
                 .as_ref()
                 .and_then(|r| r.club.as_ref())

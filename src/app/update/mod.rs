@@ -292,7 +292,7 @@ pub(super) fn clamp_scrolls(m: &mut Model) {
 /// "send now and quit" quits once the server has answered, and when the server answers
 /// again after being unreachable, every kept read is sent again.
 fn on_answer(m: &mut Model, call: ApiCall, answer: Answer) -> Vec<Effect> {
-    let read: Vec<Uuid> = if m.decisions.lost().is_empty() {
+    let read: Vec<Uuid> = if !m.decisions.any_lost() {
         Vec::new()
     } else {
         answer.rows_read().to_vec()

@@ -142,20 +142,21 @@ pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
             Some(old) => old.merge_from(r),
             None => item.request = Some(r),
         }
-        if !deciding {
-            item.state = RowState::Ready;
-            if was_pending
-                && !ours
-                && let Some(s) = now.filter(|s| *s != MembershipStatus::Pending)
-            {
-                item.decided_elsewhere = Some(s);
-                if item.marked {
-                    item.marked = false;
-                    m.listing.unmarked += 1;
-                }
-                item.fresh = false;
-                elsewhere = true;
+        // The row's state follows the read even while a decision of this dashboard is held
+        // or on its way (the row's marker comes from the decision, not from the state).
+        item.state = RowState::Ready;
+        if !deciding
+            && was_pending
+            && !ours
+            && let Some(s) = now.filter(|s| *s != MembershipStatus::Pending)
+        {
+            item.decided_elsewhere = Some(s);
+            if item.marked {
+                item.marked = false;
+                m.listing.unmarked += 1;
             }
+            item.fresh = false;
+            elsewhere = true;
         }
         item.read_error = None;
     }
@@ -280,15 +281,12 @@ pub(in crate::app) fn on_fetch(
         Err(e) => {
             note_error(m, &e);
             let text = read_error_text(m, &e);
-            let deciding = m.deciding(id).is_some();
             if let Some(item) = m.queue.get_mut(id) {
-                if !deciding {
-                    item.state = match (&e, item.request.is_some()) {
-                        (ApiError::NotFound(_), _) => RowState::Gone,
-                        (_, true) => RowState::Ready,
-                        (_, false) => RowState::Failed,
-                    };
-                }
+                item.state = match (&e, item.request.is_some()) {
+                    (ApiError::NotFound(_), _) => RowState::Gone,
+                    (_, true) => RowState::Ready,
+                    (_, false) => RowState::Failed,
+                };
                 item.read_error = Some(match &e {
                     ApiError::NotFound(_) => not_found_text(m.lang, item.request.is_some()),
                     _ => text,

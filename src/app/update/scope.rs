@@ -100,7 +100,7 @@ fn correct(m: &mut Model, scope: &ListScope) {
     let before = m.queue.len();
     let book = &m.decisions;
     m.queue
-        .retain(|i| i.origin != Origin::Listing || book.deciding(i.id).is_some() || in_scope(i));
+        .retain(|i| i.origin != Origin::Listing || book.alive(i.id).is_some() || in_scope(i));
     let dropped = before - m.queue.len();
     if std::mem::take(&mut m.listing.new_account) {
         // Another account signed in: its listing replaced the last one's whole, and the

@@ -997,3 +997,65 @@ fn rows_held_by_the_quit_question_say_held_not_a_countdown() {
         assert!(row.contains(held.as_str()), "{row}");
     }
 }
+
+/// A row read again (`r`) while its approve is held: the read's answer still sets the row's
+/// state (the marker comes from the decision), so when the approve's answer is lost the row
+/// re-reads itself and the decision settles (a review found it could stay unknown for good,
+/// the loop ticking and "send now" never quitting).
+#[test]
+fn a_lost_answer_on_a_row_read_while_its_decision_was_held_is_re_read_and_settles() {
+    let mut m = held_model(sample_rows(), 5);
+    update(&mut m, key('j'));
+    assert_eq!(selected(&m), id(1));
+    let reads_of = |fx: &[Effect]| -> Vec<(u64, ApiCall)> {
+        calls(fx)
+            .into_iter()
+            .filter(|(_, c)| c.rows_read().contains(&id(1)))
+            .collect()
+    };
+    let rows = sample_rows();
+    let read_answer = |call: &ApiCall| match call {
+        ApiCall::ListRequests { filter, .. } => {
+            let data: Vec<ClubRequest> = rows
+                .iter()
+                .filter(|r| filter.ids.contains(&r.id))
+                .cloned()
+                .collect();
+            let n = data.len() as u64;
+            ApiAnswer::Listing(Ok(listing_reply(data, None, n)))
+        }
+        _ => ApiAnswer::Request(Ok(reply(rows[0].clone()))),
+    };
+    let fx = update(&mut m, key('r'));
+    let reads = reads_of(&fx);
+    assert!(!reads.is_empty(), "r reads the row again");
+    update(&mut m, key('a'));
+    assert_eq!(m.deciding(id(1)), Some(RowAction::Approve));
+    for (rid, call) in &reads {
+        answer(&mut m, *rid, read_answer(call));
+    }
+    let fx = tick(&mut m, 10);
+    let (rid, _, _) = puts(&fx)[0];
+    let fx = answer(&mut m, rid, lost());
+    let rereads = reads_of(&fx);
+    assert_eq!(
+        rereads.len(),
+        1,
+        "the row whose answer was lost re-reads itself"
+    );
+    let mut approved = rows[0].clone();
+    approved.membership_status = Some(MembershipStatus::Approved);
+    let settled = match &rereads[0].1 {
+        ApiCall::ListRequests { .. } => {
+            ApiAnswer::Listing(Ok(listing_reply(vec![approved], None, 1)))
+        }
+        _ => ApiAnswer::Request(Ok(reply(approved))),
+    };
+    let fx = answer(&mut m, rereads[0].0, settled);
+    assert_eq!(
+        audits(&fx).first().map(|a| a.1),
+        Some(Outcome::Ok),
+        "settled by the re-read"
+    );
+    assert!(!m.outcome_unknown(id(1)) && m.decisions().lost().is_empty());
+}
