@@ -542,6 +542,14 @@ impl Book {
         }
     }
 
+    /// Puts the decision on `id` in a batch of its own, `batch` (a decision held again for a
+    /// sign-in is taken back, or sent, on its own). Its stage does not change.
+    pub fn regroup(&mut self, id: Uuid, batch: u64) {
+        if let Some(d) = self.decisions.get_mut(&id) {
+            d.batch = batch;
+        }
+    }
+
     /// The decision on `id` (the last one, when it is settled).
     pub fn get(&self, id: Uuid) -> Option<&Decision> {
         self.decisions.get(&id)

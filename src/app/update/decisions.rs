@@ -227,12 +227,16 @@ pub(super) fn hold(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effe
 /// question is open: the moderator is deciding what happens to them; nor while the session
 /// is over: they wait for the sign-in).
 pub(super) fn send_due(m: &mut Model) -> Vec<Effect> {
-    if matches!(m.popup, Some(Popup::QuitHeld | Popup::ResumeHeld))
-        || super::held::waits_for_sign_in(m)
-    {
+    if matches!(m.popup, Some(Popup::QuitHeld | Popup::ResumeHeld)) || waits_for_sign_in(m) {
         return Vec::new();
     }
     send_held(m, m.decisions.held_due(m.now))
+}
+
+/// True while held decisions cannot be sent: no token, or the server said the session is
+/// over. They wait for the sign-in.
+pub(super) fn waits_for_sign_in(m: &Model) -> bool {
+    !m.has_token || m.session_expired
 }
 
 /// Sends the held decisions on `ids` now, batch by batch (a batch of two or more is a bulk

@@ -18,7 +18,7 @@ use crate::ops::decision::Event;
 /// Sends every held decision now (on a hang-up or SIGTERM, or "send now" on quitting).
 /// With the session over they cannot be sent: they are audited as not sent (`undone`).
 pub(super) fn flush(m: &mut Model) -> Vec<Effect> {
-    if waits_for_sign_in(m) {
+    if super::decisions::waits_for_sign_in(m) {
         return discard_all(m, Why::SessionExpired);
     }
     let all = held_ids(m, None);
@@ -45,12 +45,6 @@ pub(super) fn tell_not_sent(m: &mut Model) {
             notice.start_warning = true;
         }
     }
-}
-
-/// True while held decisions cannot be sent: no token, or the server said the session is
-/// over. They wait for the sign-in.
-pub(super) fn waits_for_sign_in(m: &Model) -> bool {
-    !m.has_token || m.session_expired
 }
 
 /// The server refused the decision on `id` with a 401 before anything changed: the session
@@ -82,6 +76,9 @@ pub(super) fn session_over(m: &mut Model, id: Uuid, e: ApiError) -> Vec<Effect> 
     }
     let now = m.now;
     step(m, id, Event::Hold(now));
+    // Held again on its own: `z` takes it back alone, newest first.
+    let batch = m.next_seq();
+    m.decisions.regroup(id, batch);
     Vec::new()
 }
 
@@ -257,7 +254,7 @@ pub(super) fn ask_on_quit(m: &mut Model) -> Vec<Effect> {
 /// waits for the server (`q` twice quits before that).
 pub(super) fn send_now_and_quit(m: &mut Model) -> Vec<Effect> {
     m.popup = None;
-    if waits_for_sign_in(m) {
+    if super::decisions::waits_for_sign_in(m) {
         // They cannot go before the sign-in: they wait for it, then go, then it quits.
         m.quit_when_sent = true;
         m.quit_since = Some(m.now);

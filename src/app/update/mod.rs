@@ -305,7 +305,9 @@ fn on_answer(m: &mut Model, call: ApiCall, answer: Answer) -> Vec<Effect> {
     let was_offline = matches!(m.connection, Connection::Offline(_));
     let lost = (down.is_some() && !call.is_mutation()).then_some(call);
     let mut fx = answer.route(m);
-    answers::end_refresh_when_read(m);
+    if m.activities.refreshing.is_some() {
+        answers::end_refresh_when_read(m);
+    }
     if let Some(read) = lost {
         m.link.lose(read);
     }
@@ -325,13 +327,20 @@ fn on_answer(m: &mut Model, call: ApiCall, answer: Answer) -> Vec<Effect> {
         }
     }
     tell_expired(m);
-    fx.extend(lost::settle_unknown(m, &read));
+    // What waits on answers goes on, each only when something waits.
+    if !read.is_empty() {
+        fx.extend(lost::settle_unknown(m, &read));
+    }
     if let Some(ok) = page {
         fx.extend(marking::on_page(m, ok));
         fx.extend(sorting::on_page(m, ok));
     }
-    fx.extend(held::quit_if_sent(m));
-    fx.extend(link::resend_lost(m));
+    if m.quit_when_sent {
+        fx.extend(held::quit_if_sent(m));
+    }
+    if m.link.back {
+        fx.extend(link::resend_lost(m));
+    }
     fx
 }
 
