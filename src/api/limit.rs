@@ -341,15 +341,20 @@ impl Drop for Permit {
 mod tests {
     use super::*;
 
-    async fn answer(l: &Limiter, n: usize, took: Duration, signal: Signal) {
+    /// `n` calls (writes, or reads) answered together after `took`, each with `signal`.
+    async fn answer_as(l: &Limiter, write: bool, n: usize, took: Duration, signal: Signal) {
         let mut permits = Vec::new();
         for _ in 0..n {
-            permits.push(l.acquire(true).await);
+            permits.push(l.acquire(write).await);
         }
         tokio::time::sleep(took).await;
         for p in permits {
             p.done(signal);
         }
+    }
+
+    async fn answer(l: &Limiter, n: usize, took: Duration, signal: Signal) {
+        answer_as(l, true, n, took, signal).await;
     }
 
     #[tokio::test(start_paused = true)]
@@ -395,27 +400,30 @@ mod tests {
         assert!(l.pace().limit < before, "{:?} from {before}", l.pace());
     }
 
-    async fn answer_kind(l: &Limiter, write: bool, n: usize, took: Duration) {
-        let mut permits = Vec::new();
-        for _ in 0..n {
-            permits.push(l.acquire(write).await);
-        }
-        tokio::time::sleep(took).await;
-        for p in permits {
-            p.done(Signal::Answered);
-        }
-    }
-
     #[tokio::test(start_paused = true)]
     async fn writes_slower_than_reads_are_no_jump() {
         // Reads of a server at ease come in 1 ms; its approvals take 50 ms (they write).
         let l = Limiter::new(8);
         for _ in 0..20 {
-            answer_kind(&l, false, l.pace().limit, Duration::from_millis(1)).await;
+            answer_as(
+                &l,
+                false,
+                l.pace().limit,
+                Duration::from_millis(1),
+                Signal::Answered,
+            )
+            .await;
         }
         let before = l.pace().limit;
         for _ in 0..40 {
-            answer_kind(&l, true, l.pace().limit, Duration::from_millis(50)).await;
+            answer_as(
+                &l,
+                true,
+                l.pace().limit,
+                Duration::from_millis(50),
+                Signal::Answered,
+            )
+            .await;
         }
         let p = l.pace();
         assert!(!p.slowed && p.limit >= before, "{p:?} from {before}");
