@@ -36,8 +36,8 @@ use super::audit::Outcome;
 pub use super::lost::{
     Found, Reread, StillUnknown, abandoned_detail, lost_detail, settle, settled_detail,
 };
+pub use super::refused::{already_line, error_detail, not_sent, stops_run};
 use crate::api::{ApiError, ConnectFailure, MembershipStatus, Timestamp};
-use crate::i18n::Lang;
 
 /// The meaning of a write's answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -85,17 +85,6 @@ pub fn answer_lost(e: &ApiError) -> bool {
     }
 }
 
-/// True when the write was never sent: no connection could be made.
-pub fn not_sent(e: &ApiError) -> bool {
-    matches!(
-        e,
-        ApiError::Connect {
-            failure: ConnectFailure::NoConnection,
-            ..
-        }
-    )
-}
-
 /// The meaning of a write's result ([`answer_lost`] decides between refused and lost).
 pub fn classify<T>(result: Result<T, ApiError>) -> Answer<T> {
     match result {
@@ -106,22 +95,6 @@ pub fn classify<T>(result: Result<T, ApiError>) -> Answer<T> {
             None => Answer::Refused(e),
         },
     }
-}
-
-/// True when no further call of the same kind can succeed in this run: the operation is
-/// missing (404 "Route not found", [`ApiError::OperationUnavailable`]), the credentials were
-/// refused (401), the client is misconfigured, or the server cannot be reached at all (no
-/// connection could be made), or the server is not the club service (its answer is not the
-/// service's envelope). A bulk run stops sending the rest.
-pub fn stops_run(e: &ApiError) -> bool {
-    not_sent(e)
-        || matches!(
-            e,
-            ApiError::OperationUnavailable(_)
-                | ApiError::Unauthorized { .. }
-                | ApiError::Config(_)
-                | ApiError::NotTheService { .. }
-        )
 }
 
 /// The first wait before re-reading a request whose write lost its answer.
@@ -150,36 +123,6 @@ pub fn backoff(attempt: u32) -> Duration {
     SETTLE_FIRST
         .saturating_mul(1u32 << attempt.min(5))
         .min(SETTLE_MAX)
-}
-
-/// The English detail of a failed write: the error in words (at most 300 characters), then
-/// the server's error id an administrator can look up.
-pub fn error_detail(e: &ApiError) -> String {
-    let mut words = crate::text::truncate_chars(&e.describe(Lang::English), 300);
-    if not_sent(e) {
-        words.push_str(" (not sent)");
-    }
-    match e.error_id() {
-        Some(id) => crate::tr!(Lang::English, "log-error-id", error = words, id = id),
-        None => words,
-    }
-}
-
-/// The outcome and English detail of a decision the server refused because the request was
-/// already decided (`status`, [`ApiError::already_decided`]): `already` when that is what
-/// `action` wanted, `conflict` when it is the opposite.
-pub fn already_line(action: RowAction, status: &MembershipStatus) -> (Outcome, String) {
-    if action.status().as_ref() == Some(status) {
-        (
-            Outcome::Already,
-            format!("already {status} by someone else (this write changed nothing)"),
-        )
-    } else {
-        (
-            Outcome::Conflict,
-            format!("not applied: someone else had already {status} it"),
-        )
-    }
 }
 
 /// Where a decision is in its life.

@@ -5,7 +5,7 @@
 //! [`super::decision::backoff`].
 
 use super::action::RowAction;
-use super::decision::error_detail;
+use super::refused::error_detail;
 use crate::api::{ApiError, MembershipStatus};
 use crate::i18n::Lang;
 

@@ -1,9 +1,10 @@
-//! The core below every face (the dashboard, the command line, any future one): what a
-//! decision's life and what a write's answer means ([`decision`]; a lost answer's re-reads in
-//! [`lost`]), what the audit says, its file and the process's one writer of files, off every
-//! event loop ([`audit`]), how input is read ([`parse`]), how a club is read with its
-//! contacts whole ([`club`]), who may delete ([`permit`]), and the runner that sends writes
-//! and waits for their truth ([`run`], with its switches and clock in [`control`]).
+//! The core below every face (the dashboard, the command line, any future one): one
+//! decision's life and what a write's answer means ([`decision`]; a lost answer's re-reads
+//! in [`lost`]; a refusal's words and a bulk run's stop rule in [`refused`]), what the audit
+//! says, its file and the process's one writer of files, off every event loop ([`audit`]),
+//! how input is read ([`parse`]), how a club is read with its contacts whole ([`club`]), who
+//! may delete ([`permit`]), and the runner that sends writes and waits for their truth
+//! ([`run`], with its switches and clock in [`control`]).
 //!
 //! Written once here, never in a face: a face presents what this decides. `ops` knows the
 //! API (`api`), words of the audit (`i18n`, English) and `text`; it knows no face, no
@@ -17,6 +18,7 @@ pub mod decision;
 pub mod lost;
 pub mod parse;
 pub mod permit;
+pub mod refused;
 pub mod run;
 
 pub use action::RowAction;
