@@ -11,6 +11,13 @@ use crate::ops::decision::{Book, Stage};
 
 pub use crate::config::{DEFAULT_DECISION_DELAY_SECS, MAX_DECISION_DELAY_SECS};
 
+/// Whole seconds from `now` until `send_at`, rounded up (0 once due): a held decision's
+/// countdown, on its row and on the status line.
+pub fn seconds_until(send_at: Timestamp, now: Timestamp) -> i64 {
+    let ms = (send_at - now).num_milliseconds().max(0);
+    (ms + 999) / 1000
+}
+
 /// One batch of held decisions (one key, or one confirmed bulk action).
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeldDecision {
@@ -29,8 +36,7 @@ pub struct HeldDecision {
 impl HeldDecision {
     /// Whole seconds left at `now`, rounded up (0 once due).
     pub fn seconds_left(&self, now: Timestamp) -> i64 {
-        let ms = (self.send_at - now).num_milliseconds().max(0);
-        (ms + 999) / 1000
+        seconds_until(self.send_at, now)
     }
 
     /// True when `id` is one of its requests.

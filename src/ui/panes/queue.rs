@@ -83,32 +83,32 @@ fn deciding_cell(
 ) -> (String, Style) {
     let progress = words::progress(m.lang, a);
     let verb = progress.trim_end_matches('…');
-    let text = match m.held().for_request(item.id) {
+    // The decision's own stage, not the held batches: this runs for every row drawn.
+    let send_at = match m.decisions().get(item.id).map(|d| d.stage()) {
+        Some(crate::ops::decision::Stage::Held { send_at }) => Some(*send_at),
+        _ => None,
+    };
+    let left = |t| crate::app::model::held::seconds_until(t, m.now);
+    let text = match send_at {
         // Held while the quit (or resume) question is open, or until the sign-in:
         // not sent, so "held", never "approving…" or a countdown.
-        Some(d)
-            if d.seconds_left(m.now) == 0
+        Some(t)
+            if left(t) == 0
                 || m.session_expired()
                 || !m.has_token()
                 || matches!(m.popup(), Some(Popup::QuitHeld | Popup::ResumeHeld)) =>
         {
-            tr!(m.lang, "row-held-unsent", action = d.action.verb())
+            tr!(m.lang, "row-held-unsent", action = a.verb())
         }
-        Some(d) if long => {
+        Some(t) if long => {
             let undo = m
                 .keymap
                 .key_for(Scope::Queue, Action::Undo)
                 .map(|k| format!(" · {}", tr!(m.lang, "row-held-undo", key = k.to_string())))
                 .unwrap_or_default();
-            let n = d.seconds_left(m.now);
-            tr!(m.lang, "row-held", verb = verb, n = n) + &undo
+            tr!(m.lang, "row-held", verb = verb, n = left(t)) + &undo
         }
-        Some(d) => tr!(
-            m.lang,
-            "row-held-short",
-            verb = verb,
-            n = d.seconds_left(m.now)
-        ),
+        Some(t) => tr!(m.lang, "row-held-short", verb = verb, n = left(t)),
         None => progress.clone(),
     };
     (text, theme.accent().add_modifier(Modifier::BOLD))
