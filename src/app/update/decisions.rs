@@ -168,11 +168,20 @@ pub(super) fn advance(m: &mut Model) {
 /// line it writes comes back as an effect. An illegal transition is a bug: an error in the
 /// log, and a panic in debug builds (so every test that meets one fails).
 pub(super) fn step(m: &mut Model, id: Uuid, event: Event) -> Option<Effect> {
+    step_line(m, id, event).map(|(effect, _)| effect)
+}
+
+/// As [`step`], with the outcome of the audit line written (for a face that shows it).
+pub(super) fn step_line(m: &mut Model, id: Uuid, event: Event) -> Option<(Effect, Outcome)> {
     let action = m.decisions.get(id).map(|d| d.action);
     match m.decisions.apply(id, event) {
         Ok(line) => {
             let (line, action) = (line?, action?);
-            Some(audit_entry(m, action.verb(), id, line.outcome, line.detail))
+            let outcome = line.outcome;
+            Some((
+                audit_entry(m, action.verb(), id, outcome, line.detail),
+                outcome,
+            ))
         }
         Err(e) => {
             tracing::error!("{e}");

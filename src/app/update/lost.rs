@@ -6,7 +6,7 @@
 
 use uuid::Uuid;
 
-use super::decisions::{push_log, step};
+use super::decisions::{push_log, step, step_line};
 use super::{error_text, label_of, log_text, note_error, rows, say};
 use crate::api::ApiError;
 use crate::app::model::words::{past, status_word, verb};
@@ -84,7 +84,7 @@ pub(super) fn settle_unknown(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
         };
         let told_applied = item.decided_by.is_some();
         let now = m.now;
-        let line = step(
+        let line = step_line(
             m,
             id,
             Event::Reread {
@@ -93,18 +93,14 @@ pub(super) fn settle_unknown(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
                 told_applied,
             },
         );
-        match m.decisions.get(id).map(|d| d.stage().clone()) {
-            Some(Stage::Settled(Ending::Found { found, cause })) => {
-                let outcome = match &line {
-                    Some(Effect::Audit(e)) => e.outcome,
-                    _ => Outcome::Failed,
-                };
+        match (m.decisions.get(id).map(|d| d.stage().clone()), line) {
+            (Some(Stage::Settled(Ending::Found { found, cause })), Some((audit, outcome))) => {
                 settled(m, id, action, &found, &cause, outcome);
+                fx.push(audit);
             }
-            Some(Stage::Lost { why: Some(why), .. }) => still_unknown(m, id, action, &why),
-            _ => {}
+            (Some(Stage::Lost { why: Some(why), .. }), _) => still_unknown(m, id, action, &why),
+            (_, line) => fx.extend(line.map(|(audit, _)| audit)),
         }
-        fx.extend(line);
     }
     fx
 }
