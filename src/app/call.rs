@@ -14,34 +14,16 @@
 //! the handler in its room of `app/update/`; its route in the demo server
 //! (`demo/routes.rs`).
 
-use secrecy::SecretString;
 use std::collections::HashMap;
 
 use uuid::Uuid;
 
 use super::model::RowAction;
+pub use super::msg::CandidateToken;
 use crate::api::{
     ApiClient, ApiError, Club, ClubQuery, ClubRequest, Contact, Levels, MembershipStatus,
     NewContact, Page, Reply, RequestFilter, RequestSortKey, Sort, UpdateRoute, User,
 };
-
-/// A pasted token on its way to being checked (`Debug` shows no secret; equal when the
-/// tokens are).
-#[derive(Clone)]
-pub struct CandidateToken(pub SecretString);
-
-impl std::fmt::Debug for CandidateToken {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("CandidateToken([redacted])")
-    }
-}
-
-impl PartialEq for CandidateToken {
-    fn eq(&self, other: &Self) -> bool {
-        use secrecy::ExposeSecret;
-        self.0.expose_secret() == other.0.expose_secret()
-    }
-}
 
 /// What a listing call ([`ApiCall::ListRequests`]) is for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -520,12 +502,7 @@ impl Answer {
             _ => &[],
         }
     }
-}
 
-#[cfg(feature = "test-hooks")]
-pub mod testing;
-
-impl Answer {
     /// Hands the answer to its own handler, the one `update` room that waits for it: one arm
     /// per purpose, nothing left over (so no answer reaches the handler of another call).
     /// `update` calls it for every awaited answer, between the link's bookkeeping and what
@@ -609,6 +586,9 @@ impl Calls {
         self.inflight.values()
     }
 }
+
+#[cfg(feature = "test-hooks")]
+pub mod testing;
 
 #[cfg(test)]
 mod tests;

@@ -96,7 +96,7 @@ fn apply<B: Backend>(
 }
 
 /// [`apply`] on any [`Screen`].
-fn apply_on(
+pub(super) fn apply_on(
     screen: &mut dyn Screen,
     clock: &Clock,
     model: &mut Model,
@@ -137,7 +137,7 @@ fn size_of<B: Backend>(terminal: &Terminal<B>) -> io::Result<(u16, u16)> {
 
 /// Runs the dashboard until quit, the input ends, or `stop` resolves (a signal). On a
 /// signal, decisions still held are sent at once and their answers awaited (see
-/// [`finish_on_signal`]). On the way out, a saved queue still waiting is written, and every
+/// [`super::finish::on_signal`]). On the way out, a saved queue still waiting is written, and every
 /// file handed to the writer is on disk before this returns.
 ///
 /// `initial` messages (ids from arguments, the restored queue) are applied after
@@ -393,7 +393,7 @@ where
     let next = tokio::select! {
         biased;
         _ = stop.as_mut() => {
-            finish_on_signal(terminal, real, model, runner, msg_tx, msg_rx, opts.final_wait).await;
+            super::finish::on_signal(terminal, real, model, runner, msg_tx, msg_rx, opts.final_wait).await;
             Next::End
         }
         ev = events.next() => match ev {
@@ -460,82 +460,6 @@ fn draw_frame<B: Backend>(
         );
     }
     Ok(())
-}
-
-/// The end on a hang-up or SIGTERM: held decisions are sent at once (the moderator meant
-/// them; [`Msg::Flush`]), answers are applied until no write is pending or `wait` passes,
-/// then [`Msg::Stop`] audits what is still unanswered as `unknown`. Nothing is drawn: the
-/// terminal may be gone.
-async fn finish_on_signal<B: Backend>(
-    terminal: &mut Terminal<B>,
-    real: bool,
-    model: &mut Model,
-    runner: &mut Runner,
-    msg_tx: &mpsc::UnboundedSender<Msg>,
-    msg_rx: &mut mpsc::UnboundedReceiver<Msg>,
-    wait: Duration,
-) {
-    let mut screen = super::terminal::TermScreen { terminal, real };
-    finish_on(&mut screen, model, runner, msg_tx, msg_rx, wait).await;
-}
-
-/// [`finish_on_signal`] on any [`Screen`].
-async fn finish_on<Sc: Screen>(
-    screen: &mut Sc,
-    model: &mut Model,
-    runner: &mut Runner,
-    msg_tx: &mpsc::UnboundedSender<Msg>,
-    msg_rx: &mut mpsc::UnboundedReceiver<Msg>,
-    wait: Duration,
-) {
-    let deadline = tokio::time::Instant::now() + wait;
-    // Only a suspend reads it (`Msg::Resumed`), and nothing here suspends.
-    let clock = &Clock::system();
-    apply_on(screen, clock, model, runner, [Msg::Flush], msg_tx);
-    while model.writes_pending() > 0 {
-        match tokio::time::timeout_at(deadline, msg_rx.recv()).await {
-            Ok(Some(m)) => {
-                apply_on(screen, clock, model, runner, [m], msg_tx);
-            }
-            Ok(None) | Err(_) => break,
-        }
-    }
-    apply_on(screen, clock, model, runner, [Msg::Stop], msg_tx);
-    runner.flush_save();
-    runner.written().await;
-}
-
-/// A screen that is not there (a `serve-ssh` dashboard whose connection is gone).
-struct NoScreen;
-
-impl Screen for NoScreen {
-    fn redraw(&mut self) {}
-    fn set_mouse(&mut self, _on: bool) {}
-    fn copy(&mut self, _text: &str) {}
-}
-
-/// The end for good of a dashboard that has no terminal any more (a `serve-ssh` session
-/// whose re-attach window passed, or whose server stops while it is detached): the same
-/// rule as a hang-up of the local dashboard. The answers that came in meanwhile are
-/// applied first; then held decisions are sent at once ([`Msg::Flush`]), answers are applied
-/// until no write is pending or `opts.final_wait` passes, and [`Msg::Stop`] audits what is
-/// still unanswered as `unknown`. The time is read from `opts.clock`.
-pub async fn finish_detached(
-    model: &mut Model,
-    runner: &mut Runner,
-    opts: &LoopOptions,
-    channels: Channels<'_>,
-) {
-    let wait = opts.final_wait;
-    let mut screen = NoScreen;
-    let mut waiting = Vec::new();
-    while let Ok(m) = channels.rx.try_recv() {
-        waiting.push(m);
-    }
-    let now = Msg::Tick(opts.clock.now());
-    let msgs = std::iter::once(now).chain(waiting);
-    apply_on(&mut screen, &opts.clock, model, runner, msgs, channels.tx);
-    finish_on(&mut screen, model, runner, channels.tx, channels.rx, wait).await;
 }
 
 // ---------------------------------------------------------------------------------------

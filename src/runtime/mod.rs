@@ -7,6 +7,7 @@ mod dashboard;
 pub mod effects;
 pub mod event_loop;
 pub mod files;
+pub mod finish;
 pub mod headless;
 pub mod lean;
 pub mod terminal;

@@ -156,14 +156,14 @@ impl Dash {
     }
 
     /// The end for good without a terminal: the local dashboard's rule on a hang-up
-    /// ([`event_loop::finish_detached`]).
+    /// ([`crate::runtime::finish::detached`]).
     pub(crate) async fn finish(mut self) {
         let d = &mut self.dash;
         let channels = Channels {
             tx: &d.tx,
             rx: &mut d.rx,
         };
-        event_loop::finish_detached(&mut d.model, &mut d.runner, &d.opts, channels).await;
+        crate::runtime::finish::detached(&mut d.model, &mut d.runner, &d.opts, channels).await;
     }
 
     /// Runs the loop on `terminal` with `events` until they end or `stop` resolves

@@ -70,7 +70,7 @@ fn a_failed_call_is_answered_for_its_own_purpose() {
         Answer::ClubSearch(Err(_))
     ));
     let token = ApiCall::CheckToken {
-        token: CandidateToken(SecretString::from("t")),
+        token: CandidateToken(secrecy::SecretString::from("t")),
         save: true,
     };
     assert!(matches!(

@@ -1,6 +1,7 @@
 //! An API error in words: on the status line (at most 300 characters), with the fetch level
 //! that explains a student's 403, and in the activity log and the audit file with the
-//! error id a server administrator can look up.
+//! error id a server administrator can look up; and a start-up warning (a secret file
+//! others can read), said the same way.
 
 use crate::api::ApiError;
 use crate::app::model::Model;
@@ -46,5 +47,21 @@ pub(super) fn log_text(lang: Lang, e: &ApiError) -> String {
     match e.error_id() {
         Some(id) => crate::tr!(lang, "log-error-id", error = error_text(lang, e), id = id),
         None => error_text(lang, e),
+    }
+}
+
+/// A start-up warning: in the log, and on the status line until something newer is said.
+pub(super) fn on_warning(m: &mut Model, w: &crate::config::ReadableSecret) {
+    // The log: "warning  secret file check failed: the token file ... can be read by
+    // other users (mode 644): run chmod 600 ... so that only you can read it".
+    let sentence = w.text(m.lang);
+    let check = crate::i18n::tr(m.lang, "log-warning-check");
+    super::log(m, "warning", None, check, Err(sentence.clone()));
+    // The status line keeps it until something newer is said (the first load does
+    // not replace it).
+    let text = crate::tr!(m.lang, "status-warning", warning = sentence);
+    super::say(m, crate::app::model::Severity::Error, &text);
+    if let Some(n) = m.notice.as_mut() {
+        n.start_warning = true;
     }
 }

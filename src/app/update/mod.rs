@@ -230,7 +230,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Warning(w) => {
-            on_warning(m, &w);
+            errors::on_warning(m, &w);
             Vec::new()
         }
         Msg::Api { request_id, answer } => match m.calls.finish(request_id) {
@@ -252,22 +252,6 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             say(m, Severity::Error, &text);
             Vec::new()
         }
-    }
-}
-
-/// A start-up warning: in the log, and on the status line until something newer is said.
-fn on_warning(m: &mut Model, w: &crate::config::ReadableSecret) {
-    // The log: "warning  secret file check failed: the token file ... can be read by
-    // other users (mode 644): run chmod 600 ... so that only you can read it".
-    let sentence = w.text(m.lang);
-    let check = tr(m.lang, "log-warning-check");
-    log(m, "warning", None, check, Err(sentence.clone()));
-    // The status line keeps it until something newer is said (the first load does
-    // not replace it).
-    let text = crate::tr!(m.lang, "status-warning", warning = sentence);
-    say(m, Severity::Error, &text);
-    if let Some(n) = m.notice.as_mut() {
-        n.start_warning = true;
     }
 }
 
