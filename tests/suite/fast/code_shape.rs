@@ -1,11 +1,11 @@
 //! The shape of the code as `docs/architecture.md` promises it: every file the document
 //! names exists (a newcomer who follows it lands in a real file), no source file is longer
-//! than 650 lines and no function longer than 80, so each room stays readable whole.
+//! than 600 lines and no function longer than 80, so each room stays readable whole.
 
 use std::path::{Path, PathBuf};
 
 /// The largest source file, in lines.
-const MAX_FILE_LINES: usize = 650;
+const MAX_FILE_LINES: usize = 600;
 /// The longest function, in lines from its signature to its closing brace.
 const MAX_FN_LINES: usize = 80;
 
