@@ -190,6 +190,16 @@ pub enum ApiError {
     /// whether a write was sent is not known, so a write's answer counts as lost.
     #[error("the client failed internally")]
     Internal,
+    /// A write that never left this process (its audit line could not be written first, or
+    /// the run stopped before it was sent: a hang-up): nothing reached the server. The words
+    /// say why.
+    #[error("not sent: {0}")]
+    NotSent(String),
+    /// No answer was waited for: the process stopped waiting for a write it had sent (a
+    /// second Ctrl-C, a quit), or ended before its answer (an interrupted run, settled at the
+    /// next start). Whether the write was applied is unknown: it counts as lost.
+    #[error("no answer: {0}")]
+    NoAnswer(String),
 }
 
 /// How a connection failed ([`ApiError::Connect`]).

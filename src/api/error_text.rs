@@ -92,6 +92,8 @@ impl ApiError {
                     .unwrap_or_default()
             ),
             ApiError::Internal => tr!(lang, "error-internal"),
+            ApiError::NotSent(why) => tr!(lang, "error-not-sent", why = why.as_str()),
+            ApiError::NoAnswer(why) => tr!(lang, "error-no-answer", why = why.as_str()),
         }
     }
 }
@@ -161,6 +163,8 @@ mod tests {
                 excerpt: Some("Welcome to nginx!".into()),
             },
             ApiError::Internal,
+            ApiError::NotSent("the terminal hung up".into()),
+            ApiError::NoAnswer("the run ended first".into()),
         ]);
         all
     }

@@ -48,10 +48,13 @@ impl Told {
     /// session's write; `already` (someone else's write applied it: this session only learnt
     /// it), `undone`, `failed`, `conflict` or `unknown` end a decision that was held or sent
     /// without this session changing the request (a contact's line tells nothing). So one
-    /// write is told applied once, by the session whose write it was.
+    /// write is told applied once, by the session whose write it was. A `sending` line tells
+    /// nothing (the decision was told held when it was made).
     pub fn from_audit(e: &AuditEntry) -> Option<Told> {
         let action = crate::ops::RowAction::from_verb(&e.action)?;
         let heard = match e.outcome {
+            // The write-ahead line: the decision was told held already.
+            Outcome::Sending => return None,
             Outcome::Ok => Heard::Decided(action),
             Outcome::Already
             | Outcome::Undone
@@ -150,6 +153,11 @@ pub enum Msg {
     /// Decisions of earlier sessions on this server, from the audit file, oldest first
     /// (at most [`HISTORY_LINES`]).
     History(Vec<AuditEntry>),
+    /// The writes interrupted runs left open in the audit file ([`crate::ops::recover`]:
+    /// their last line, `sending` or `unknown`, oldest first), claimed for this dashboard:
+    /// each decision is re-read until the server's status tells, audited with that run's
+    /// id, and the summary is said once all are settled.
+    Interrupted(Vec<AuditEntry>),
     /// A start-up warning (a secret file others can read), for the status line and the
     /// activity log.
     Warning(crate::config::ReadableSecret),

@@ -2,8 +2,15 @@
 //! every face (`via`: `dashboard`, `cli`, `ssh`). `<state dir>/audit.jsonl`, mode 0600, appended and
 //! flushed line by line, never holding a secret.
 //!
-//! A write whose answer was lost gets two lines: `unknown` when the answer is lost, then
-//! `ok` or `failed` when a re-read settled it ([`super::decision`]).
+//! Every write is recorded before it leaves (PostgreSQL's write-ahead log is the model): a
+//! `sending` line is in the file (written, so a killed process loses none of them) before
+//! the call goes, and a second line says how it ended. A write whose answer was lost gets
+//! `unknown` when the answer is lost, then `ok` or `failed` when a re-read settled it
+//! ([`super::decision`]). Each line names its process's run ([`run_id`]); a running process
+//! holds a lock on `runs/<run>.lock` beside the file, so the next start can tell the writes a
+//! crashed run left open (a `sending` or `unknown` line with nothing after it) from a live
+//! run's ([`super::recover`]). Appended lines are synced to the disk in batches (whenever the
+//! writer has nothing more queued), so a bulk keeps its speed.
 //!
 //! The process's one writer of files lives here too ([`Writer`]): audit lines (appended)
 //! and whole files replaced (the saved queue, the token), written in the order they were
@@ -55,10 +62,15 @@ pub enum Outcome {
     /// Not applied because someone else had already made the opposite decision (403
     /// "already been declined" to an approve): the two moderators disagree.
     Conflict,
+    /// Written before the write is sent (the write-ahead line): a later line of the same
+    /// run says how it ended; none after it means the process ended (a crash, `kill -9`)
+    /// before it knew, and the next start settles it by a re-read ([`super::recover`]).
+    Sending,
 }
 
 impl Outcome {
-    /// The word in the audit file: `ok`, `failed`, `unknown` or `undone`.
+    /// The word in the audit file: `ok`, `failed`, `unknown`, `undone`, `already`,
+    /// `conflict` or `sending`.
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Ok => "ok",
@@ -67,8 +79,23 @@ impl Outcome {
             Outcome::Undone => "undone",
             Outcome::Already => "already",
             Outcome::Conflict => "conflict",
+            Outcome::Sending => "sending",
         }
     }
+
+    /// True for the write-ahead line ([`Outcome::Sending`]): not an outcome yet. Readers of
+    /// the history skip it.
+    pub fn is_ahead(self) -> bool {
+        self == Outcome::Sending
+    }
+}
+
+/// This process's run: a random id (UUID v4, made once) that every audit line it writes
+/// carries ([`AuditEntry::run`]), so the lines of one write can be paired and a crashed
+/// run's open writes found ([`super::recover`]).
+pub fn run_id() -> &'static str {
+    static RUN: OnceLock<String> = OnceLock::new();
+    RUN.get_or_init(|| Uuid::new_v4().to_string())
 }
 
 /// One line of the audit file (`<state dir>/audit.jsonl`, JSON Lines, mode 0600): what was
@@ -102,6 +129,11 @@ pub struct AuditEntry {
     /// (`SHA256:` and 43 base64 characters, as `ssh-keygen -l` prints it); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+    /// The run (process) that made the write ([`run_id`]); a line that settles an
+    /// interrupted run's write keeps that run's id. Absent in lines written before it
+    /// existed (those are never settled at start).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
 }
 
 /// Who writes audit lines, and where: the file (none: nothing is written, as without a state
@@ -144,17 +176,22 @@ impl AuditLog {
             value: None,
             via: Some(self.via.to_owned()),
             key: None,
+            run: Some(run_id().to_owned()),
         }
     }
 
-    /// Appends `entry` to the file (nothing without a file).
+    /// Appends `entry` to the file through the process's [`Writer`] (nothing without a
+    /// file): resolves once the line is in the file (a process killed after that loses
+    /// none; it reaches the disk with the writer's next sync).
     ///
     /// Errors: the file cannot be written (the message names it).
-    pub fn write(&self, entry: &AuditEntry) -> Result<(), String> {
+    pub async fn write(&self, entry: &AuditEntry) -> Result<(), String> {
         let Some(path) = &self.path else {
             return Ok(());
         };
-        append_json_line(path, entry)
+        Writer::process()
+            .append_line(path, entry)
+            .await
             .map_err(|e| format!("could not write the audit file {}: {e}", path.display()))
     }
 }
@@ -344,16 +381,33 @@ fn awaited() -> (impl FnOnce(io::Result<()>) + Send + 'static, Written) {
     (report, Written(rx))
 }
 
-/// The writer's thread: jobs in the order they came, the audit files kept open.
+/// The writer's thread: jobs in the order they came, the audit files kept open. An appended
+/// line is reported once it is written (in the file: a process killed after that loses
+/// none); the files appended to are synced to the disk whenever no job waits (so a bulk's
+/// many lines share one sync), and before a [`Job::Barrier`] is reported.
 fn run(rx: mpsc::Receiver<Job>) {
     let mut open: Vec<(PathBuf, std::fs::File)> = Vec::new();
-    while let Ok(job) = rx.recv() {
+    let mut dirty: Vec<PathBuf> = Vec::new();
+    loop {
+        let job = match rx.try_recv() {
+            Ok(job) => job,
+            Err(mpsc::TryRecvError::Empty) => {
+                sync(&open, &mut dirty);
+                match rx.recv() {
+                    Ok(job) => job,
+                    Err(_) => break,
+                }
+            }
+            Err(mpsc::TryRecvError::Disconnected) => break,
+        };
         match job {
             Job::Append { path, line, report } => {
                 let result = append(&mut open, &path, &line);
                 if result.is_err() {
                     // Opened again for the next line: the fault may be gone by then.
                     open.retain(|(p, _)| *p != path);
+                } else if !dirty.contains(&path) {
+                    dirty.push(path);
                 }
                 report(result)
             }
@@ -362,17 +416,36 @@ fn run(rx: mpsc::Receiver<Job>) {
                 bytes,
                 report,
             } => report(write_private(&path, &bytes)),
-            Job::Barrier(report) => report(Ok(())),
+            Job::Barrier(report) => {
+                sync(&open, &mut dirty);
+                report(Ok(()))
+            }
+        }
+    }
+    sync(&open, &mut dirty);
+}
+
+/// Syncs the files appended to since the last sync (their data, to the disk).
+fn sync(open: &[(PathBuf, std::fs::File)], dirty: &mut Vec<PathBuf>) {
+    for path in dirty.drain(..) {
+        if let Some((_, f)) = open.iter().find(|(p, _)| *p == path)
+            && let Err(e) = f.sync_data()
+        {
+            tracing::warn!(path = %path.display(), "could not sync the audit file: {e}");
         }
     }
 }
 
-/// Appends `line` to `path` through the file kept open for it (opened now if it is not).
+/// Appends `line` to `path` through the file kept open for it (opened now if it is not,
+/// with this run's lock taken beside it first: [`super::recover::hold_own_run`]).
 fn append(open: &mut Vec<(PathBuf, std::fs::File)>, path: &Path, line: &[u8]) -> io::Result<()> {
     let at = match open.iter().position(|(p, _)| p == path) {
         Some(i) => i,
         None => {
             let f = open_append(path)?;
+            if let Err(e) = super::recover::hold_own_run(path) {
+                tracing::warn!(path = %path.display(), "could not hold this run's lock beside the audit file: {e}");
+            }
             if open.len() >= KEPT_OPEN {
                 open.remove(0);
             }

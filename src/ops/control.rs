@@ -57,7 +57,7 @@ impl Stopwatch for RealStopwatch {
 #[derive(Clone)]
 pub struct Control {
     stop: Arc<AtomicBool>,
-    give_up: Arc<AtomicBool>,
+    give_up: Arc<tokio::sync::watch::Sender<bool>>,
     in_flight: Arc<Mutex<Vec<(Uuid, &'static str)>>>,
     pub(super) clock: Arc<dyn RunClock>,
 }
@@ -66,7 +66,7 @@ impl Default for Control {
     fn default() -> Control {
         Control {
             stop: Arc::default(),
-            give_up: Arc::default(),
+            give_up: Arc::new(tokio::sync::watch::Sender::new(false)),
             in_flight: Arc::default(),
             clock: Arc::new(RealClock),
         }
@@ -105,12 +105,19 @@ impl Control {
     /// Stops waiting for lost answers (and sends nothing more).
     pub fn give_up(&self) {
         self.stop();
-        self.give_up.store(true, Ordering::SeqCst);
+        self.give_up.send_replace(true);
     }
 
     /// True once [`Control::give_up`] was called.
     pub fn given_up(&self) -> bool {
-        self.give_up.load(Ordering::SeqCst)
+        *self.give_up.borrow()
+    }
+
+    /// Resolves once [`Control::give_up`] is called (at once if it was): a write still
+    /// waiting for its answer then stops waiting and is audited `unknown` by its decision.
+    pub async fn gave_up(&self) {
+        let mut rx = self.give_up.subscribe();
+        let _ = rx.wait_for(|g| *g).await;
     }
 
     /// The writes sent whose answer has not arrived: `(target, audit verb)`.

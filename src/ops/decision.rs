@@ -27,12 +27,11 @@
 
 use std::time::Duration;
 
-use std::collections::HashMap;
-
 use uuid::Uuid;
 
 use super::action::RowAction;
 use super::audit::Outcome;
+pub use super::book::Book;
 pub use super::lost::{
     Found, Reread, StillUnknown, abandoned_detail, lost_detail, settle, settled_detail,
 };
@@ -80,7 +79,8 @@ pub fn answer_lost(e: &ApiError) -> bool {
         | ApiError::Server(_)
         | ApiError::Decode { .. }
         | ApiError::NotTheService { .. }
-        | ApiError::Internal => true,
+        | ApiError::Internal
+        | ApiError::NoAnswer(_) => true,
         _ => false,
     }
 }
@@ -273,8 +273,11 @@ pub struct Decision {
     /// The batch it was made in (increasing: the newest is the largest).
     pub batch: u64,
     /// When it was started, counted in its book (requests of a batch go in this order).
-    order: u64,
-    stage: Stage,
+    pub(super) order: u64,
+    pub(super) stage: Stage,
+    /// The run that sent it, when not this process's ([`Decision::recovered`]): the lines
+    /// that settle it carry that run's id, so the write is closed for every later start.
+    run: Option<String>,
 }
 
 impl Decision {
@@ -289,6 +292,7 @@ impl Decision {
                 batch,
                 order: 0,
                 stage,
+                run: None,
             }),
             other => Err(Illegal {
                 id,
@@ -296,6 +300,34 @@ impl Decision {
                 event: "start",
             }),
         }
+    }
+
+    /// A decision an interrupted run (`run`, another process that ended) left open: its
+    /// audit line `sending` or `unknown` has nothing after it ([`super::recover`]). Born
+    /// lost, its answer never seen ([`ApiError::NoAnswer`]): it is re-read until the server's
+    /// status tells, like any lost answer, and never sent again.
+    pub fn recovered(id: Uuid, action: RowAction, batch: u64, run: String) -> Decision {
+        Decision {
+            id,
+            action,
+            batch,
+            order: 0,
+            stage: Stage::Lost {
+                cause: ApiError::NoAnswer(
+                    "the run that sent it ended before its answer".to_owned(),
+                ),
+                attempts: 0,
+                next_read: None,
+                why: None,
+            },
+            run: Some(run),
+        }
+    }
+
+    /// The run that sent it, when another process's ([`Decision::recovered`]); `None` for
+    /// this process's own.
+    pub fn run(&self) -> Option<&str> {
+        self.run.as_deref()
     }
 
     /// Where it is.
@@ -319,7 +351,10 @@ impl Decision {
             event: event.name(),
         };
         let (next, line) = match (&mut self.stage, event) {
-            (Stage::Held { .. }, Event::Send) => (Stage::Sending, None),
+            // The write-ahead line: in the audit file before the write leaves.
+            (Stage::Held { .. }, Event::Send) => {
+                (Stage::Sending, Line::new(Outcome::Sending, None))
+            }
             (Stage::Held { .. } | Stage::Sending, Event::Hold(send_at)) => {
                 (Stage::Held { send_at }, None)
             }
@@ -434,155 +469,5 @@ impl Decision {
         let cause = cause.clone();
         self.stage = Stage::Settled(Ending::Found { found, cause });
         Line::new(outcome, Some(detail))
-    }
-}
-
-/// The decisions of one face, one per request: the dashboard's whole record of what it
-/// decided (a row's marker is derived from it), the command line's for one run.
-#[derive(Debug, Clone, Default)]
-pub struct Book {
-    decisions: HashMap<Uuid, Decision>,
-    started: u64,
-}
-
-impl Book {
-    /// Starts a decision on `id` in `stage` (`Held` or `Sending`), replacing a settled one.
-    ///
-    /// Errors: [`Illegal`] when a decision on `id` is still alive (a request never has two
-    /// writes at once, and a lost one is never sent again), or `stage` is not a first one.
-    pub fn start(
-        &mut self,
-        id: Uuid,
-        action: RowAction,
-        batch: u64,
-        stage: Stage,
-    ) -> Result<(), Illegal> {
-        if let Some(d) = self.decisions.get(&id).filter(|d| d.alive()) {
-            return Err(Illegal {
-                id,
-                stage: d.stage.name(),
-                event: "start",
-            });
-        }
-        let mut d = Decision::new(id, action, batch, stage)?;
-        self.started += 1;
-        d.order = self.started;
-        self.decisions.insert(id, d);
-        Ok(())
-    }
-
-    /// Applies `event` to the decision on `id` ([`Decision::apply`]).
-    ///
-    /// Errors: [`Illegal`] when there is none or its stage does not allow the event.
-    pub fn apply(&mut self, id: Uuid, event: Event) -> Result<Option<Line>, Illegal> {
-        match self.decisions.get_mut(&id) {
-            Some(d) => d.apply(event),
-            None => Err(Illegal {
-                id,
-                stage: "none",
-                event: event.name(),
-            }),
-        }
-    }
-
-    /// Puts the decision on `id` in a batch of its own, `batch` (a decision held again for a
-    /// sign-in is taken back, or sent, on its own). Its stage does not change.
-    pub fn regroup(&mut self, id: Uuid, batch: u64) {
-        if let Some(d) = self.decisions.get_mut(&id) {
-            d.batch = batch;
-        }
-    }
-
-    /// The decision on `id` (the last one, when it is settled).
-    pub fn get(&self, id: Uuid) -> Option<&Decision> {
-        self.decisions.get(&id)
-    }
-
-    /// The decision on `id` while it is alive.
-    pub fn alive(&self, id: Uuid) -> Option<&Decision> {
-        self.get(id).filter(|d| d.alive())
-    }
-
-    /// Every decision (in no particular order).
-    pub fn iter(&self) -> impl Iterator<Item = &Decision> {
-        self.decisions.values()
-    }
-
-    /// The decisions whose stage `pick` takes, oldest batch first, each batch in the order
-    /// its decisions were started.
-    fn in_stage(&self, pick: impl Fn(&Stage) -> bool) -> Vec<&Decision> {
-        let mut v: Vec<&Decision> = self.decisions.values().filter(|d| pick(&d.stage)).collect();
-        v.sort_by_key(|d| (d.batch, d.order));
-        v
-    }
-
-    /// Decisions made in `batch` (alive or not, while the book keeps them).
-    pub fn batch_size(&self, batch: u64) -> usize {
-        self.decisions.values().filter(|d| d.batch == batch).count()
-    }
-
-    /// The action of the decision on `id` while it is held or on its way: the row shows it
-    /// ("approving…") and takes no other decision.
-    pub fn deciding(&self, id: Uuid) -> Option<RowAction> {
-        self.get(id)
-            .filter(|d| matches!(d.stage, Stage::Held { .. } | Stage::Sending))
-            .map(|d| d.action)
-    }
-
-    /// The held decisions, oldest batch first.
-    pub fn held(&self) -> Vec<&Decision> {
-        self.in_stage(|s| matches!(s, Stage::Held { .. }))
-    }
-
-    /// The decisions whose answer was lost and is not settled yet.
-    pub fn lost(&self) -> Vec<&Decision> {
-        self.in_stage(|s| matches!(s, Stage::Lost { .. }))
-    }
-
-    /// True when a decision's answer was lost and is not settled yet (without collecting
-    /// them: asked after every answer).
-    pub fn any_lost(&self) -> bool {
-        self.decisions
-            .values()
-            .any(|d| matches!(d.stage, Stage::Lost { .. }))
-    }
-
-    /// Decisions sent and not answered yet.
-    pub fn sending(&self) -> usize {
-        self.in_stage(|s| matches!(s, Stage::Sending)).len()
-    }
-
-    /// Ids of the held decisions due at `now` (their `send_at` reached), oldest batch first.
-    pub fn held_due(&self, now: Timestamp) -> Vec<Uuid> {
-        self.in_stage(|s| matches!(s, Stage::Held { send_at } if *send_at <= now))
-            .iter()
-            .map(|d| d.id)
-            .collect()
-    }
-
-    /// Ids of the lost decisions whose next re-read is due at `now`.
-    pub fn reads_due(&self, now: Timestamp) -> Vec<Uuid> {
-        self.in_stage(|s| matches!(s, Stage::Lost { next_read: Some(t), .. } if *t <= now))
-            .iter()
-            .map(|d| d.id)
-            .collect()
-    }
-
-    /// When the next re-read is due, over every lost decision.
-    pub fn next_read(&self) -> Option<Timestamp> {
-        self.decisions
-            .values()
-            .filter_map(|d| match d.stage {
-                Stage::Lost { next_read, .. } => next_read,
-                _ => None,
-            })
-            .min()
-    }
-
-    /// The action of the lost decision on `id`, when its answer was lost and is unsettled.
-    pub fn lost_action(&self, id: Uuid) -> Option<RowAction> {
-        self.get(id)
-            .filter(|d| matches!(d.stage, Stage::Lost { .. }))
-            .map(|d| d.action)
     }
 }

@@ -2,7 +2,8 @@
 //! decision's life and what a write's answer means ([`decision`]; a lost answer's re-reads
 //! in [`lost`]; a refusal's words and a bulk run's stop rule in [`refused`]), what the audit
 //! says, its file and the process's one writer of files, off every event loop ([`audit`]),
-//! how input is read ([`parse`]), how a club is read with its contacts whole ([`club`]), who
+//! how input is read ([`parse`]), how a club is read with its contacts whole ([`club`]), the writes an interrupted run left
+//! open, found and settled at the next start ([`recover`]), who
 //! may delete ([`permit`]), and the runner that sends writes and waits for their truth
 //! ([`run`], with its switches and clock in [`control`]).
 //!
@@ -12,14 +13,17 @@
 
 pub mod action;
 pub mod audit;
+pub mod book;
 pub mod club;
 pub mod control;
 pub mod decision;
 pub mod lost;
 pub mod parse;
 pub mod permit;
+pub mod recover;
 pub mod refused;
 pub mod run;
+pub mod verdict;
 
 pub use action::RowAction;
 pub use audit::{AuditEntry, AuditLog, Outcome};

@@ -14,11 +14,12 @@ use futures::StreamExt;
 use uuid::Uuid;
 
 pub use super::control::{Control, RealClock, RunClock, Stopwatch};
+pub use super::verdict::Verdict;
 
 use super::action::RowAction;
-use super::audit::{AuditLog, Outcome};
-use super::decision::{self, Decision, Ending, Event, Found, Reread, Stage, StillUnknown};
-use crate::api::{ApiClient, ApiError, ClubRequest, FetchLevel, Levels};
+use super::audit::AuditLog;
+use super::decision::{self, Decision, Event, Reread, Stage, StillUnknown};
+use crate::api::{ApiClient, ApiError, FetchLevel, Levels};
 
 /// Levels of the request a decision returns and a re-read reads: the request at `default`
 /// (its membership status), club and student at `compact` (api-notes.md, "Fetch levels": a
@@ -29,116 +30,17 @@ pub const DECISION_LEVELS: Levels = Levels::new(FetchLevel::Default, FetchLevel:
 /// before it leaves the outcome `unknown` (the dashboard never gives up).
 pub const SETTLE_PATIENCE: Duration = Duration::from_secs(120);
 
-/// How a decision ended, as the server says.
-#[derive(Debug)]
-pub enum Verdict {
-    /// The server confirmed it: the updated request (approve, decline) or nothing (delete).
-    Done(Option<ClubRequest>),
-    /// The server refused it: nothing changed.
-    Refused(ApiError),
-    /// The answer was lost and a re-read settled it: applied or not ([`Found::applied`]);
-    /// the request as re-read, when it still exists.
-    Settled {
-        /// What the re-read showed.
-        found: Found,
-        /// How the answer was lost.
-        cause: ApiError,
-        /// The request as re-read (`None` when it is gone).
-        request: Option<ClubRequest>,
-    },
-    /// The server refused the decision because the request was already decided by someone
-    /// else ([`Answer::Already`]): settled at the server's status, `outcome` is
-    /// [`Outcome::Already`] (the same decision) or [`Outcome::Conflict`] (the opposite).
-    Already {
-        /// The status the request has.
-        status: crate::api::MembershipStatus,
-        /// `already` or `conflict`.
-        outcome: Outcome,
-    },
-    /// The answer was lost and no re-read could settle it before the run gave up: the
-    /// outcome is unknown (never sent again).
-    Unknown {
-        /// How the answer was lost.
-        cause: ApiError,
-        /// Why the last re-read did not settle it.
-        why: StillUnknown,
-    },
-}
-
-impl Verdict {
-    /// The verdict of a decision settled by its answer or a re-read, with the request as the
-    /// server last showed it.
-    fn of(action: RowAction, ending: Ending, request: Option<ClubRequest>) -> Verdict {
-        match ending {
-            Ending::Done => Verdict::Done(request),
-            Ending::Refused(e) => Verdict::Refused(e),
-            Ending::Already(status) => Verdict::Already {
-                outcome: decision::already_line(action, &status).0,
-                status,
-            },
-            Ending::Found { found, cause } => Verdict::Settled {
-                found,
-                cause,
-                request,
-            },
-            Ending::Undone | Ending::Unknown => {
-                unreachable!("a decision sent and followed is settled by the server")
-            }
-        }
-    }
-
-    /// The audit outcome the verdict ends on: `ok`, `failed` or `unknown`.
-    pub fn outcome(&self) -> Outcome {
-        match self {
-            Verdict::Done(_) => Outcome::Ok,
-            Verdict::Refused(_) => Outcome::Failed,
-            Verdict::Settled { found, .. } if found.applied() => Outcome::Ok,
-            Verdict::Settled { .. } => Outcome::Failed,
-            Verdict::Already { outcome, .. } => *outcome,
-            Verdict::Unknown { .. } => Outcome::Unknown,
-        }
-    }
-
-    /// The request as the server last showed it, when known.
-    pub fn request(&self) -> Option<&ClubRequest> {
-        match self {
-            Verdict::Done(r) | Verdict::Settled { request: r, .. } => r.as_ref(),
-            _ => None,
-        }
-    }
-
-    /// The verdict in English words, for the command line: `approved`, the server's refusal,
-    /// `approved (after a lost answer, settled by a re-read)`, ...
-    pub fn english(&self, action: RowAction) -> String {
-        match self {
-            Verdict::Done(_) => action.past().to_owned(),
-            Verdict::Refused(e) => decision::error_detail(e),
-            Verdict::Settled { found, cause, .. } => decision::settled_detail(cause, found),
-            Verdict::Already { status, .. } => decision::already_line(action, status).1,
-            Verdict::Unknown { cause, why } => {
-                let why = match why {
-                    StillUnknown::ReadFailed(e) => format!("the re-read failed too: {e}"),
-                    StillUnknown::LevelHidesStatus => {
-                        "the re-read does not show the status".to_owned()
-                    }
-                };
-                format!(
-                    "outcome unknown: the answer was lost ({}) and {why}; it was not sent again",
-                    decision::error_detail(cause)
-                )
-            }
-        }
-    }
-}
-
 /// Sends one decision and follows it to the server's truth, through the one state machine
-/// ([`decision::Decision`]: sending, then answered, or lost and re-read until settled): the
-/// audit gets the lines its transitions write (`ok` or `failed` for an answer; for a lost
+/// ([`decision::Decision`]: held, sending, then answered, or lost and re-read until
+/// settled): the audit gets the lines its transitions write, each awaited in the file before
+/// the run goes on: `sending` before the write leaves (a write whose line cannot be written
+/// is not sent: [`ApiError::NotSent`]), then `ok` or `failed` for an answer; for a lost
 /// answer `unknown`, then re-reads at [`DECISION_LEVELS`] waiting the [`decision::backoff`]
-/// on `control`'s clock, and a second line with the settled outcome). Never sends the write
-/// twice. Gives up re-reading after `patience` or when `control` gives up (the verdict is
-/// then [`Verdict::Unknown`]). Audit lines that cannot be written are passed to
-/// `audit_failed` (the run goes on).
+/// on `control`'s clock, and a second line with the settled outcome. Never sends the write
+/// twice. Gives up re-reading after `patience`, and stops waiting for the answer or the
+/// re-reads when `control` gives up (a second Ctrl-C): the verdict is then
+/// [`Verdict::Unknown`], audited `unknown` by the machine. Audit lines that cannot be
+/// written are passed to `audit_failed` (the run goes on).
 pub async fn decide(
     client: &ApiClient,
     log: &AuditLog,
@@ -148,39 +50,37 @@ pub async fn decide(
     control: &Control,
     audit_failed: &(dyn Fn(String) + Sync),
 ) -> Verdict {
-    let write = |line: Option<decision::Line>| {
-        let Some(line) = line else { return };
-        let entry = log.entry(
-            chrono::Utc::now(),
-            action.verb(),
-            id,
-            line.outcome,
-            line.detail,
-        );
-        if let Err(e) = log.write(&entry) {
-            audit_failed(e);
-        }
+    // A decision of its own, born held and sent at once, so every transition below is
+    // legal by construction; an illegal one would be a bug in this function.
+    let now = chrono::Utc::now();
+    let Ok(mut d) = Decision::new(id, action, 0, Stage::Held { send_at: now }) else {
+        unreachable!("a decision may be born held");
     };
-    // A decision of its own: born sending, so every transition below is legal by
-    // construction; an illegal one would be a bug in this function.
-    let Ok(mut d) = Decision::new(id, action, 0, Stage::Sending) else {
-        unreachable!("a decision may be born sending");
-    };
-    let step = |d: &mut Decision, event: Event| match d.apply(event) {
-        Ok(line) => write(line),
-        Err(e) => panic!("{e}"),
-    };
+    if let Err(e) = step(log, &mut d, Event::Send).await {
+        audit_failed(e.clone());
+        let refused = ApiError::NotSent(format!("its audit line could not be written first ({e})"));
+        let _ = step(
+            log,
+            &mut d,
+            Event::Answered(decision::Answer::Refused(refused.clone())),
+        )
+        .await;
+        return Verdict::Refused(refused);
+    }
     control.sent(id, action.verb());
-    let result = match action.status() {
-        Some(status) => client
-            .update_club_request(id, &status, DECISION_LEVELS)
-            .await
-            .map(|r| Some(r.data)),
-        None => client.delete_club_request(id).await.map(|_| None),
+    let Some(result) = send_write(client, id, action, control).await else {
+        let written = step(log, &mut d, Event::Abandon).await;
+        written.err().into_iter().for_each(audit_failed);
+        control.answered(id);
+        return Verdict::Unknown {
+            cause: ApiError::NoAnswer(decision::abandoned_detail()),
+            why: StillUnknown::ReadFailed("the run gave up waiting".to_owned()),
+        };
     };
-    control.answered(id);
     let (answer, request) = decision::classify(result).split();
-    step(&mut d, Event::Answered(answer));
+    let written = step(log, &mut d, Event::Answered(answer)).await;
+    written.err().into_iter().for_each(audit_failed);
+    control.answered(id);
     let mut watch = control.clock.start();
     let mut request = request.flatten();
     loop {
@@ -198,10 +98,14 @@ pub async fn decide(
             let wait = decision::backoff(attempts.saturating_sub(1));
             let patient = watch.elapsed() + wait <= patience;
             if patient && !control.given_up() {
-                watch.sleep(wait).await;
+                tokio::select! {
+                    () = watch.sleep(wait) => {}
+                    () = control.gave_up() => {}
+                }
             }
             if !patient || control.given_up() {
-                step(&mut d, Event::Abandon);
+                let written = step(log, &mut d, Event::Abandon).await;
+                written.err().into_iter().for_each(audit_failed);
                 return Verdict::Unknown { cause, why };
             }
         }
@@ -209,15 +113,59 @@ pub async fn decide(
         request = read.as_ref().ok().map(|r| r.data.clone());
         let read = Reread::of(read, |r| r.data.membership().cloned());
         let now = chrono::Utc::now();
-        step(
+        let written = step(
+            log,
             &mut d,
             Event::Reread {
                 read,
                 now,
                 told_applied: false,
             },
-        );
+        )
+        .await;
+        written.err().into_iter().for_each(audit_failed);
     }
+}
+
+/// Sends the write of `action` on `id`: its answer, or `None` when `control` gave up
+/// before it came (the write may or may not have been applied).
+async fn send_write(
+    client: &ApiClient,
+    id: Uuid,
+    action: RowAction,
+    control: &Control,
+) -> Option<Result<Option<crate::api::ClubRequest>, ApiError>> {
+    let call = async {
+        match action.status() {
+            Some(status) => client
+                .update_club_request(id, &status, DECISION_LEVELS)
+                .await
+                .map(|r| Some(r.data)),
+            None => client.delete_club_request(id).await.map(|_| None),
+        }
+    };
+    tokio::select! {
+        r = call => Some(r),
+        () = control.gave_up() => None,
+    }
+}
+
+/// Applies `event` to `d` and writes the audit line the transition gives, awaited in the
+/// file. Errors: the line could not be written (in words).
+async fn step(log: &AuditLog, d: &mut Decision, event: Event) -> Result<(), String> {
+    let line = match d.apply(event) {
+        Ok(line) => line,
+        Err(e) => panic!("{e}"),
+    };
+    let Some(line) = line else { return Ok(()) };
+    let entry = log.entry(
+        chrono::Utc::now(),
+        d.action.verb(),
+        d.id,
+        line.outcome,
+        line.detail,
+    );
+    log.write(&entry).await
 }
 
 /// Attempts at reading a request's status before a run decides it (each a GET that the
@@ -506,15 +454,7 @@ pub async fn settle_contact(
     let mut attempt = 0;
     loop {
         match client.club(club, super::club::CONTACT_LEVELS).await {
-            Ok(r) => {
-                let wanted = new.value.trim();
-                return Ok(r.data.contacts.iter().flatten().any(|c| {
-                    c.kind.as_ref() == Some(&new.kind)
-                        && c.value
-                            .as_deref()
-                            .is_some_and(|v| v.trim().eq_ignore_ascii_case(wanted))
-                }));
-            }
+            Ok(r) => return Ok(super::recover::has_contact(&r.data, new)),
             Err(e) => {
                 let why =
                     StillUnknown::ReadFailed(crate::text::truncate_chars(&e.to_string(), 300));

@@ -34,6 +34,30 @@ pub struct Dashboard {
 }
 
 impl Dashboard {
+    /// Claims the writes interrupted runs left open for `server` in `audit`
+    /// ([`crate::ops::recover::interrupted`]; the claim is kept by the runner) and posts
+    /// them to the dashboard ([`Msg::Interrupted`]), which re-reads and settles them. Nothing
+    /// without an audit file or when nothing was left open; a file that cannot be read is
+    /// logged and passed over.
+    pub fn settle_interrupted(&mut self, audit: Option<&std::path::Path>, server: &str) {
+        let Some(audit) = audit else { return };
+        match crate::ops::recover::interrupted(audit, server) {
+            Ok((open, claim)) => {
+                self.runner.keep_claim(claim);
+                if !open.is_empty() {
+                    tracing::info!(
+                        writes = open.len(),
+                        "writes of an interrupted run to settle"
+                    );
+                    let _ = self.tx.send(Msg::Interrupted(open));
+                }
+            }
+            Err(e) => {
+                tracing::warn!(path = %audit.display(), "could not read the audit file for interrupted writes: {e}")
+            }
+        }
+    }
+
     /// The message channel, lent to one run of the loop.
     pub fn channels(&mut self) -> Channels<'_> {
         Channels {

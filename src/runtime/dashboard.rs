@@ -57,15 +57,18 @@ pub(super) async fn dashboard(
     }
 
     let model = Model::new(build::model_options(&settings, keymap, &client, server_key));
+    let audit_path = crate::ops::AuditLog::in_state_dir(state_dir.as_deref());
     let files = effects::Files {
         token_path: settings.token_path.clone(),
-        audit_path: crate::ops::AuditLog::in_state_dir(state_dir.as_deref()),
+        audit_path: audit_path.clone(),
         queue_path,
     };
+    let server = model.server_key().to_owned();
     let mut dash = build::Builder::new(model, client, settings.concurrency)
         .files(files)
         .loop_options(build::loop_options(&settings, true))
         .build();
+    dash.settle_interrupted(audit_path.as_deref(), &server);
     in_terminal(&mut dash, settings.mouse, initial)
         .await
         .map_err(Failure::Other)
@@ -187,7 +190,7 @@ fn initial_messages(
         let mut earlier: Vec<crate::app::AuditEntry> = text
             .lines()
             .filter_map(|l| serde_json::from_str::<crate::app::AuditEntry>(l).ok())
-            .filter(|e| e.server == base)
+            .filter(|e| e.server == base && !e.outcome.is_ahead())
             .collect();
         let skip = earlier.len().saturating_sub(HISTORY_LINES);
         earlier.drain(..skip);

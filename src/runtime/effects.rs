@@ -1,28 +1,25 @@
-//! The one effect runner, used by the terminal loop and by [`super::headless::Headless`],
-//! and its worker: API calls go to the [`Worker`], which sends them on a bounded `JoinSet`
-//! and posts each answer back as a `Msg` (a call whose task panics is answered too, with
-//! [`ApiError::Internal`], like any other failure: its row settles by the usual rules and
-//! nothing waits for it for ever); token, audit file and saved queue go to the process's
+//! The one effect runner, used by the terminal loop and by [`super::headless::Headless`]:
+//! API calls go to the [`Worker`] (`runtime/worker.rs`), which sends them on a bounded
+//! `JoinSet` and posts each answer back as a `Msg` (a call whose task panics is answered
+//! too, with `ApiError::Internal`, like any other failure: its row settles by the usual
+//! rules and nothing waits for it for ever; a write waits for its write-ahead audit line); token, audit file and saved queue go to the process's
 //! writer ([`Writer`]: their files are written off the loop, in order, and a failure comes
 //! back as [`Msg::EffectFailed`]); clipboard, mouse and redraw to a [`Screen`].
 
-use std::cell::Cell;
-use std::collections::VecDeque;
-use std::future::Future;
-use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use futures::FutureExt;
 use secrecy::ExposeSecret;
 use tokio::sync::mpsc;
-use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use super::files::Writer;
-use crate::api::{ApiClient, ApiError};
+#[cfg(feature = "test-hooks")]
+pub use super::worker::PanicWhen;
+pub use super::worker::{Hooks, Worker, panic_is_caught, spawn, spawn_with};
+use crate::api::ApiClient;
 use crate::app::model::SavedQueue;
-use crate::app::{Answer, ApiCall, AuditEntry, Effect, LocalEffect, Msg, Told};
+use crate::app::{AuditEntry, Effect, LocalEffect, Msg, Told};
 
 /// How long the saved queue waits for the next change before it is written: typing a
 /// filter writes once, not once per key.
@@ -73,6 +70,12 @@ pub struct Runner {
     /// (`serve-ssh`); `None` for a dashboard alone.
     tell: Option<Tell>,
     remote: Option<RemoteTerminal>,
+    /// The write-ahead lines handed to the writer and not yet met by their write, by the
+    /// write's target: the worker holds the write until its line is in the file.
+    ahead: std::collections::HashMap<uuid::Uuid, super::files::Written>,
+    /// The runs of interrupted writes this dashboard settles, claimed while it runs
+    /// ([`crate::ops::recover::Claim`]).
+    claims: Vec<crate::ops::recover::Claim>,
 }
 
 /// A terminal reached by bytes rather than through the process's standard output (a
@@ -192,6 +195,16 @@ impl Runner {
             origin: None,
             remote: None,
             tell: None,
+            ahead: std::collections::HashMap::new(),
+            claims: Vec::new(),
+        }
+    }
+
+    /// Keeps `claim` (the runs of interrupted writes this dashboard settles) for as long as
+    /// the runner lives: no other process settles them meanwhile.
+    pub fn keep_claim(&mut self, claim: crate::ops::recover::Claim) {
+        if !claim.is_empty() {
+            self.claims.push(claim);
         }
     }
 
@@ -214,8 +227,8 @@ impl Runner {
         self
     }
 
-    /// Also keeps every audit entry in memory ([`Runner::journal`]), for tests and
-    /// harnesses.
+    /// Also keeps every audit entry that tells an outcome in memory ([`Runner::journal`]),
+    /// for tests and harnesses (the write-ahead `sending` lines are in the file only).
     pub fn keep_journal(mut self) -> Runner {
         self.journal = Some(Vec::new());
         self
@@ -248,7 +261,13 @@ impl Runner {
                 None => &mut *screen,
             };
             match fx {
-                Effect::Api { request_id, call } => self.worker.send(request_id, call),
+                Effect::Api { request_id, call } => {
+                    // A write leaves only once its write-ahead line is in the audit file.
+                    let ahead = call
+                        .audited_as()
+                        .and_then(|(target, _)| self.ahead.remove(&target));
+                    self.worker.send_after(request_id, call, ahead)
+                }
                 Effect::SetToken(t) => self.client.set_token(Some(t)),
                 Effect::SaveToken(t) => self.save_token(t, feedback),
                 Effect::Audit(entry) => self.audit(entry),
@@ -298,6 +317,17 @@ impl Runner {
         if let Some(o) = &self.origin {
             entry.via = Some(o.via.clone());
             entry.key = o.key.clone();
+        }
+        if entry.run.is_none() {
+            entry.run = Some(crate::ops::audit::run_id().to_owned());
+        }
+        if entry.outcome.is_ahead() {
+            // The write waits for this line ([`Worker::send_after`]).
+            if let Some(p) = &self.files.audit_path {
+                let written = self.writer.append_line(p, &entry);
+                self.ahead.insert(entry.target, written);
+            }
+            return;
         }
         tracing::info!(action = %entry.action, target = %entry.target, outcome = ?entry.outcome, "audit");
         if let Some(tell) = &self.tell
@@ -357,208 +387,4 @@ impl Runner {
             }
         }
     }
-}
-
-// ---------------------------------------------------------------------------------------
-// the worker
-
-/// What a worker does besides sending calls: nothing in the program. In test builds (the
-/// cargo feature `test-hooks`, which only the tests turn on) a call can be made to panic in
-/// its task, to prove that a panicked call is answered.
-#[derive(Clone, Default)]
-pub struct Hooks {
-    /// Calls for which this holds panic in their task instead of being sent.
-    #[cfg(feature = "test-hooks")]
-    pub panic_when: Option<PanicWhen>,
-}
-
-/// Which calls panic ([`Hooks::panic_when`]).
-#[cfg(feature = "test-hooks")]
-pub type PanicWhen = std::sync::Arc<dyn Fn(&ApiCall) -> bool + Send + Sync>;
-
-impl std::fmt::Debug for Hooks {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Hooks")
-    }
-}
-
-thread_local! {
-    /// True while this thread runs a call whose panic the worker catches.
-    static CAUGHT: Cell<bool> = const { Cell::new(false) };
-}
-
-/// True when a panic now would be caught by the worker (this thread is running one of its
-/// calls): the terminal's panic hook then leaves the terminal as it is, since the dashboard
-/// goes on.
-pub fn panic_is_caught() -> bool {
-    CAUGHT.with(Cell::get)
-}
-
-/// Sets [`CAUGHT`] for as long as it lives (unset again while a panic unwinds past it).
-struct CaughtGuard(bool);
-
-impl CaughtGuard {
-    fn new() -> CaughtGuard {
-        CaughtGuard(CAUGHT.with(|c| c.replace(true)))
-    }
-}
-
-impl Drop for CaughtGuard {
-    fn drop(&mut self) {
-        let before = self.0;
-        CAUGHT.with(|c| c.set(before));
-    }
-}
-
-/// Runs `fut` to its end; a panic in it becomes `Err(())` (logged by the panic hook).
-async fn caught<T>(fut: impl Future<Output = T>) -> Result<T, ()> {
-    let mut fut = Box::pin(fut);
-    let guarded = futures::future::poll_fn(move |cx| {
-        let _flag = CaughtGuard::new();
-        fut.as_mut().poll(cx)
-    });
-    AssertUnwindSafe(guarded)
-        .catch_unwind()
-        .await
-        .map_err(|_| ())
-}
-
-/// Handle to send calls to the worker.
-#[derive(Debug, Clone)]
-pub struct Worker {
-    tx: mpsc::UnboundedSender<(u64, ApiCall)>,
-}
-
-impl Worker {
-    /// Queues a call; its answer arrives as `Msg::Api { request_id, .. }`.
-    pub fn send(&self, request_id: u64, call: ApiCall) {
-        let _ = self.tx.send((request_id, call));
-    }
-}
-
-/// [`ApiCall::perform`], or the panic the test hooks ask for.
-async fn run_call(client: &ApiClient, call: ApiCall, hooks: &Hooks) -> Answer {
-    #[cfg(feature = "test-hooks")]
-    if hooks.panic_when.as_ref().is_some_and(|p| p(&call)) {
-        panic!("test panic of an API call (effects::Hooks::panic_when)");
-    }
-    #[cfg(not(feature = "test-hooks"))]
-    let _ = hooks;
-    call.perform(client).await
-}
-
-/// Queues a call: a write behind earlier writes and ahead of every read, a read last.
-fn enqueue(waiting: &mut VecDeque<(u64, ApiCall)>, queued: (u64, ApiCall)) {
-    if queued.1.is_mutation() {
-        let pos = waiting
-            .iter()
-            .position(|(_, c)| !c.is_mutation())
-            .unwrap_or(waiting.len());
-        waiting.insert(pos, queued);
-    } else {
-        waiting.push_back(queued);
-    }
-}
-
-/// One call's task: runs it (a panic in it answers the call as failed, with
-/// [`ApiError::Internal`]), posts its answer as [`Msg::Api`], and the limiter's pace when it
-/// changed.
-async fn answer_call(
-    client: ApiClient,
-    msgs: mpsc::UnboundedSender<Msg>,
-    hooks: Hooks,
-    request_id: u64,
-    call: ApiCall,
-) {
-    let mutation = call.is_mutation();
-    let what = format!("{call:?}");
-    let on_panic = call.clone().failed(ApiError::Internal);
-    let answer = match caught(run_call(&client, call, &hooks)).await {
-        Ok(answer) => answer,
-        Err(()) => {
-            tracing::error!(request_id, call = %what, "an API call panicked: answered as failed");
-            on_panic
-        }
-    };
-    if mutation {
-        tracing::info!(request_id, call = %what, ok = answer.is_ok(), "mutation answered");
-    } else {
-        tracing::debug!(request_id, call = %what, ok = answer.is_ok(), "read answered");
-    }
-    let _ = msgs.send(Msg::Api { request_id, answer });
-    if let Some(pace) = client.limiter().pace_changed() {
-        let _ = msgs.send(Msg::Pace {
-            limit: pace.limit,
-            slowed: pace.slowed,
-            in_flight: pace.in_flight,
-        });
-    }
-}
-
-/// Starts the worker: a task with at most `concurrency` calls in flight, results to `msgs`.
-///
-/// Calls wait in a queue, not as spawned tasks, so ten thousand queued reads cost a few
-/// hundred kilobytes. Writes (approve, decline, delete, new contact) go to the front of the
-/// queue: a decision never waits behind prefetching.
-pub fn spawn(client: ApiClient, concurrency: usize, msgs: mpsc::UnboundedSender<Msg>) -> Worker {
-    spawn_with(client, concurrency, msgs, Hooks::default())
-}
-
-/// As [`spawn`], with `hooks` (nothing in the program; see [`Hooks`]).
-pub fn spawn_with(
-    client: ApiClient,
-    concurrency: usize,
-    msgs: mpsc::UnboundedSender<Msg>,
-    hooks: Hooks,
-) -> Worker {
-    let (tx, mut rx) = mpsc::unbounded_channel::<(u64, ApiCall)>();
-    let limit = concurrency.max(1);
-    tokio::spawn(async move {
-        let mut set: JoinSet<()> = JoinSet::new();
-        let mut waiting: VecDeque<(u64, ApiCall)> = VecDeque::new();
-        let mut open = true;
-        let mut sent = client.limiter().watch_in_flight();
-        loop {
-            while set.len() < limit
-                && let Some((request_id, call)) = waiting.pop_front()
-            {
-                let task = answer_call(
-                    client.clone(),
-                    msgs.clone(),
-                    hooks.clone(),
-                    request_id,
-                    call,
-                );
-                set.spawn(task);
-            }
-            if !open && set.is_empty() && waiting.is_empty() {
-                break;
-            }
-            tokio::select! {
-                next = rx.recv(), if open => match next {
-                    Some(queued) => enqueue(&mut waiting, queued),
-                    None => open = false,
-                },
-                // The calls on the wire changed (the limiter let one out, or one was
-                // answered): the status line counts those, not the calls queued.
-                Ok(()) = sent.changed() => {
-                    let pace = client.limiter().pace();
-                    let in_flight = *sent.borrow_and_update();
-                    let _ = msgs.send(Msg::Pace {
-                        limit: pace.limit,
-                        slowed: pace.slowed,
-                        in_flight,
-                    });
-                }
-                Some(res) = set.join_next(), if !set.is_empty() => {
-                    // A task's panic is caught inside it (and its call answered); what
-                    // is left is a task cancelled as the runtime shuts down.
-                    if let Err(e) = res {
-                        tracing::error!("an API task ended without its answer: {e}");
-                    }
-                }
-            }
-        }
-    });
-    Worker { tx }
 }

@@ -2,4 +2,4 @@
 //! queue (replaced atomically, mode 0600). All of them are written by the process's one
 //! writer ([`crate::ops::audit::Writer`]), never on the event loop.
 
-pub use crate::ops::audit::{Writer, write_private};
+pub use crate::ops::audit::{Writer, Written, write_private};

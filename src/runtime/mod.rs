@@ -11,6 +11,7 @@ pub mod finish;
 pub mod headless;
 pub mod lean;
 pub mod terminal;
+pub mod worker;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -17,7 +17,7 @@ use super::{Ctx, Exit, emit, emit_json, read_ids, say};
 use crate::api::{ApiClient, ApiError, ClubRequest, FetchLevel, Levels, Planned, UpdateRoute};
 use crate::config::Flags;
 use crate::ops::run::{self, Control, DECISION_LEVELS, Verdict};
-use crate::ops::{Outcome, RowAction, audit, decision};
+use crate::ops::{Outcome, RowAction, decision};
 
 /// What a dry run would send for `id`: the very request a real run sends
 /// ([`ApiClient::plan_update`], [`ApiClient::plan_delete`]).
@@ -296,6 +296,7 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
         return dry_run(&ctx, action, &ids, &split);
     }
     skip_decided(&split);
+    ctx.settle_interrupted(&control).await;
     quiet.abort();
     let (results, audit_warned) = send_all(&ctx, &user, action, &split.send, control).await;
     summary(&ctx, action, &results);
@@ -368,7 +369,7 @@ async fn send_all(
 ) -> (Vec<(Uuid, Option<Verdict>)>, bool) {
     let log = ctx.audit_log(Some(user));
     let bar = ctx.progress(ids.len(), action.past());
-    let watcher = watch_ctrl_c(control.clone(), log.clone(), bar.clone());
+    let watcher = watch_ctrl_c(control.clone(), bar.clone());
     let audit_warned = AtomicBool::new(false);
     let audit_failed = |e: String| {
         if !audit_warned.swap(true, Ordering::SeqCst) {
@@ -470,13 +471,10 @@ fn exit_of_one(v: &Option<Verdict>) -> Exit {
 }
 
 /// Watches for Ctrl-C during a run: the first sends nothing more (the answers in flight
-/// and the re-reads of lost answers go on); the second stops waiting, audits `unknown`
-/// for every write still without an answer and leaves with code 130.
-fn watch_ctrl_c(
-    control: Control,
-    log: audit::AuditLog,
-    bar: indicatif::ProgressBar,
-) -> tokio::task::JoinHandle<()> {
+/// and the re-reads of lost answers go on); the second stops waiting: every write still
+/// without an answer is audited `unknown` by its own decision ([`crate::ops::run::decide`]),
+/// and the run leaves with code 130 once those lines are in the file.
+fn watch_ctrl_c(control: Control, bar: indicatif::ProgressBar) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         if tokio::signal::ctrl_c().await.is_err() {
             return;
@@ -488,20 +486,21 @@ fn watch_ctrl_c(
         if tokio::signal::ctrl_c().await.is_err() {
             return;
         }
+        // Each write still waiting for its answer stops waiting, and its decision writes
+        // its `unknown` line (awaited in the file) before it leaves the writes in flight.
         control.give_up();
+        let waited = tokio::time::Instant::now();
+        while !control.in_flight().is_empty()
+            && waited.elapsed() < std::time::Duration::from_secs(2)
+        {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
         for (id, verb) in control.in_flight() {
-            let entry = log.entry(
-                chrono::Utc::now(),
-                verb,
-                id,
-                Outcome::Unknown,
-                Some(decision::abandoned_detail()),
-            );
-            let _ = log.write(&entry);
             say(&format!(
                 "{id}: {verb} sent, no answer seen: outcome unknown"
             ));
         }
+        let _ = crate::ops::audit::Writer::process().written().await;
         say("interrupted again: leaving without the answers in flight");
         std::process::exit(130);
     })

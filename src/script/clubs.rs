@@ -253,13 +253,14 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
         Ok(u) => u,
         Err(e) => return e,
     };
+    ctx.settle_interrupted(&crate::ops::Control::default())
+        .await;
     quiet.abort();
-    let result = ctx
-        .client
-        .create_club_contact(club, &new, levels)
-        .await
-        .map(|r| r.data);
     let log = ctx.audit_log(Some(&user));
+    let result = match send_contact(&ctx, &log, club, &new, levels).await {
+        Ok(result) => result,
+        Err(exit) => return exit,
+    };
     let (outcome, detail) = match &result {
         Ok(_) => (Outcome::Ok, None),
         Err(e) if answer_lost(e) => (
@@ -271,7 +272,7 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
         ),
         Err(e) => (Outcome::Failed, Some(decision::error_detail(e))),
     };
-    let audit_exit = write_contact_line(&log, club, &new, outcome, detail);
+    let audit_exit = write_contact_line(&log, club, &new, outcome, detail).await;
     let contact = match result {
         Ok(c) => c,
         Err(e) if outcome == Outcome::Unknown => {
@@ -289,9 +290,29 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
     done.err().unwrap_or(Exit::Ok).and(audit_exit)
 }
 
+/// Sends `new` to `club` once its write-ahead line is in the audit file (without it,
+/// nothing is sent: `Err(Exit::Failed)`, said on standard error); the server's answer.
+async fn send_contact(
+    ctx: &Ctx,
+    log: &audit::AuditLog,
+    club: Uuid,
+    new: &NewContact,
+    levels: Levels,
+) -> Result<Result<Contact, ApiError>, Exit> {
+    if write_contact_line(log, club, new, Outcome::Sending, None).await != Exit::Ok {
+        say("not sent: its audit line could not be written first");
+        return Err(Exit::Failed);
+    }
+    Ok(ctx
+        .client
+        .create_club_contact(club, new, levels)
+        .await
+        .map(|r| r.data))
+}
+
 /// Writes one `add-contact` audit line for `club` (its `value`: the new contact's type and
 /// value). `Exit::Failed` when the line could not be written (said on standard error).
-fn write_contact_line(
+async fn write_contact_line(
     log: &audit::AuditLog,
     club: Uuid,
     new: &NewContact,
@@ -300,7 +321,7 @@ fn write_contact_line(
 ) -> Exit {
     let mut entry = log.entry(chrono::Utc::now(), "add-contact", club, outcome, detail);
     entry.value = Some(audit::contact_value(new.kind.as_str(), &new.value));
-    match log.write(&entry) {
+    match log.write(&entry).await {
         Ok(()) => Exit::Ok,
         Err(e) => {
             say(&e);
@@ -340,7 +361,7 @@ async fn settle_lost_contact(
         }
     };
     let detail_line = format!("settled by a re-read (its answer had been lost: {lost}): {detail}");
-    let audit_exit = write_contact_line(log, club, new, outcome, Some(detail_line));
+    let audit_exit = write_contact_line(log, club, new, outcome, Some(detail_line)).await;
     say(&format!(
         "{club}: the answer was lost; a re-read of the club shows the contact {detail}"
     ));

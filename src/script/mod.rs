@@ -138,6 +138,23 @@ impl Ctx {
         }
     }
 
+    /// Settles the writes a run of an earlier process left open when it ended (a crash, a
+    /// `kill -9`; [`crate::ops::recover`]): each is read again and audited with what became
+    /// of it, and one line on standard error says so ("3 writes of an interrupted run: 3
+    /// approved"). Nothing when there is no audit file or nothing was left open; a read that
+    /// fails leaves the write open for the next start. Called before a run's first write.
+    pub async fn settle_interrupted(&self, control: &crate::ops::Control) {
+        let Some(path) = AuditLog::in_state_dir(self.settings.state_dir.as_deref()) else {
+            return;
+        };
+        let server = self.client.base_url().to_owned();
+        match crate::ops::recover::settle_all(&self.client, &path, &server, control).await {
+            Ok(settled) if settled.is_empty() => {}
+            Ok(settled) => say(&crate::ops::recover::summary(&settled)),
+            Err(e) => say(&e),
+        }
+    }
+
     /// The audit writer for writes by `user` on this server: `<state_dir>/audit.jsonl`,
     /// lines with `"via": "cli"`, as the dashboard writes them ([`crate::ops::audit`]).
     pub fn audit_log(&self, user: Option<&User>) -> AuditLog {

@@ -105,6 +105,7 @@ impl Dash {
             YearStyle::default_for(lang)
         };
         let server_key = client.base_url().to_owned();
+        let client_base = server_key.clone();
         let model = Model::new(ModelOptions {
             mouse: shared.mouse,
             save_token: token_path.is_some(),
@@ -146,6 +147,8 @@ impl Dash {
             .tell(tell)
             .loop_options(build::loop_options(s, false))
             .build();
+        let mut dash = dash;
+        dash.settle_interrupted(shared.audit_path.as_deref(), client_base.as_str());
         hear_others(shared.told.subscribe(), number, dash.tx.clone());
         Dash {
             dash,

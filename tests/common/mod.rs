@@ -630,3 +630,38 @@ pub async fn approve_piped(
     drop(pipe);
     child.wait().await.expect("wait").code().unwrap_or(-1)
 }
+
+/// The audit file's lines that tell an outcome (every line but the write-ahead `sending`
+/// ones), after checking the write-ahead rule on the file: every write applied (`ok`) has
+/// its `sending` line before it, of the same run, action and target.
+pub fn outcomes_of(entries: Vec<club_admin::ops::AuditEntry>) -> Vec<club_admin::ops::AuditEntry> {
+    use club_admin::ops::Outcome;
+    let mut ahead = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for e in entries {
+        let key = (e.run.clone(), e.action.clone(), e.target);
+        if e.outcome == Outcome::Sending {
+            ahead.insert(key);
+            continue;
+        }
+        if e.outcome == Outcome::Ok && e.run.is_some() {
+            assert!(
+                ahead.contains(&key),
+                "an applied write without its write-ahead line before it: {e:?}"
+            );
+        }
+        out.push(e);
+    }
+    out
+}
+
+/// The audit file at `path`, read whole: its outcome lines ([`outcomes_of`]); empty when
+/// there is no file.
+pub fn audit_outcomes(path: &std::path::Path) -> Vec<club_admin::ops::AuditEntry> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    outcomes_of(
+        text.lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect(),
+    )
+}

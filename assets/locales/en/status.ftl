@@ -108,6 +108,7 @@ log-outcome-ok = ok
 log-outcome-failed = failed
 log-outcome-unknown = outcome unknown
 log-outcome-undone = undone
+log-outcome-sending = sending
 
 ## Status line: start, local failures, sessions (update/mod.rs)
 
@@ -437,6 +438,8 @@ status-decided-elsewhere = { $n ->
 
 # A call whose task failed inside the program (a bug): the call is answered with this.
 error-internal = the client failed internally
+error-not-sent = not sent: { $why }
+error-no-answer = no answer: { $why }
 others-someone = someone else
 others-holding = { $by } is about to { $verb } it in another session (held, not sent yet)
 status-heard-decided = { $label }: { $status } by { $by } (another session)
@@ -448,3 +451,17 @@ status-decided-elsewhere-plain = { $n ->
     [one] 1 request was
    *[other] { $n } requests were
 } decided by someone else meanwhile
+status-interrupted-reading = { $n } { $n ->
+    [one] write
+   *[other] writes
+} of an interrupted run: reading { $n ->
+    [one] it
+   *[other] them
+} again to learn what became of { $n ->
+    [one] it
+   *[other] them
+}
+status-interrupted-settled = { $n } { $n ->
+    [one] write
+   *[other] writes
+} of an interrupted run: { $outcomes }

@@ -96,6 +96,7 @@ log-outcome-ok = สำเร็จ
 log-outcome-failed = ไม่สำเร็จ
 log-outcome-unknown = ไม่ทราบผล
 log-outcome-undone = ถอนแล้ว
+log-outcome-sending = กำลังส่ง
 
 ## แถบสถานะ: เริ่มต้น งานในเครื่องที่ล้มเหลว เซสชัน
 
@@ -338,6 +339,8 @@ status-decided-elsewhere = มีผู้อื่นตัดสินคำ�
 
 # A call whose task failed inside the program (a bug): the call is answered with this.
 error-internal = ไคลเอนต์ขัดข้องภายในโปรแกรม
+error-not-sent = ไม่ได้ส่ง: { $why }
+error-no-answer = ไม่ได้รับคำตอบ: { $why }
 others-someone = ผู้อื่น
 others-holding = { $by } กำลังจะ{ $verb }ในอีกเซสชันหนึ่ง (พักไว้ ยังไม่ได้ส่ง)
 status-heard-decided = { $label }: { $status }โดย { $by } (อีกเซสชันหนึ่ง)
@@ -346,3 +349,5 @@ status-copied-address = คัดลอกที่อยู่เข้าส�
 status-already-same-by = { $label }: { $status }โดย { $by } แล้ว (ไม่ต้องทำอะไร)
 status-already-conflict-by = { $label }: ขัดกัน: { $by } { $status }ไปแล้ว การ{ $action }ของคุณจึงไม่มีผล
 status-decided-elsewhere-plain = มีผู้อื่นตัดสินคำขอ { $n } รายการไปแล้วระหว่างนี้
+status-interrupted-reading = { $n } รายการจากการทำงานที่ถูกขัดจังหวะ: กำลังอ่านใหม่เพื่อดูผล
+status-interrupted-settled = { $n } รายการจากการทำงานที่ถูกขัดจังหวะ: { $outcomes }

@@ -71,19 +71,22 @@ impl ActivityLog {
     /// dashboard adds are in `lang` (an audited detail stays as written: the audit file is
     /// English).
     pub fn prepend_history(&mut self, earlier: Vec<AuditEntry>, lang: Lang) {
-        let earlier = earlier.into_iter().map(|e| LogEntry {
-            at: e.at,
-            what: e.action,
-            target: Some(e.target),
-            label: crate::i18n::tr(lang, "log-earlier-session"),
-            outcome: e.outcome,
-            detail: match (e.outcome, e.detail) {
-                (Outcome::Ok, _) => None,
-                (_, Some(d)) => Some(crate::text::clean(&d, 300)),
-                (Outcome::Unknown, None) => Some(crate::i18n::tr(lang, "log-no-answer-seen")),
-                (_, None) => None,
-            },
-        });
+        let earlier = earlier
+            .into_iter()
+            .filter(|e| !e.outcome.is_ahead())
+            .map(|e| LogEntry {
+                at: e.at,
+                what: e.action,
+                target: Some(e.target),
+                label: crate::i18n::tr(lang, "log-earlier-session"),
+                outcome: e.outcome,
+                detail: match (e.outcome, e.detail) {
+                    (Outcome::Ok, _) => None,
+                    (_, Some(d)) => Some(crate::text::clean(&d, 300)),
+                    (Outcome::Unknown, None) => Some(crate::i18n::tr(lang, "log-no-answer-seen")),
+                    (_, None) => None,
+                },
+            });
         self.entries.splice(0..0, earlier);
     }
 }

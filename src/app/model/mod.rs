@@ -298,6 +298,9 @@ pub struct Model {
     /// settled): the one record a row's marker, the held countdown, a bulk action's progress
     /// and the re-reads of lost answers are derived from.
     pub(crate) decisions: crate::ops::decision::Book,
+    /// The batch of the decisions an interrupted run left open ([`crate::ops::recover`]),
+    /// re-read at start; its summary is said once they are all settled.
+    pub(crate) recovering: Option<u64>,
     /// Decisions held by the account before a sign-in of another, not sent (said once the
     /// new account is read).
     pub(crate) not_sent_on_switch: usize,
@@ -380,6 +383,7 @@ impl Model {
             capabilities: Capabilities::default(),
             quitting: false,
             quit_armed: false,
+            recovering: None,
             decision_delay: o.decision_delay,
             quit_when_sent: false,
             quit_since: None,

@@ -10,7 +10,7 @@ use crate::app::call::{ApiCall, SearchPurpose};
 use crate::app::key::{Key, KeyCode, edit};
 use crate::app::keymap::Action;
 use crate::app::model::{ListingSupport, Loadable, Model, Popup, Severity};
-use crate::app::msg::Effect;
+use crate::app::msg::{Effect, Outcome};
 use crate::i18n::tr;
 
 /// Club search results asked for at once (`GET /v1/clubs?filter[q]=...`): a school has
@@ -199,12 +199,19 @@ pub(super) fn submit_contact(m: &mut Model) -> Vec<Effect> {
     let club_id = *club_id;
     let text = tr(m.lang, "status-adding-contact");
     say(m, Severity::Info, &text);
+    // The write-ahead line: in the audit file before the contact leaves (the runner holds
+    // the call until it is written).
+    let value = crate::ops::audit::contact_value(contact.kind.as_str(), &contact.value);
+    let ahead = with_value(
+        super::audit_entry(m, "add-contact", club_id, Outcome::Sending, None),
+        value,
+    );
     let c = ApiCall::CreateContact {
         club_id,
         contact,
         levels: Levels::new(FetchLevel::Default, FetchLevel::IdOnly),
     };
-    vec![call(m, c)]
+    vec![ahead, call(m, c)]
 }
 
 /// The club arrived (answers for a club no longer shown are dropped).

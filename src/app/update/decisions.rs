@@ -174,14 +174,17 @@ pub(super) fn step(m: &mut Model, id: Uuid, event: Event) -> Option<Effect> {
 /// As [`step`], with the outcome of the audit line written (for a face that shows it).
 pub(super) fn step_line(m: &mut Model, id: Uuid, event: Event) -> Option<(Effect, Outcome)> {
     let action = m.decisions.get(id).map(|d| d.action);
+    // An interrupted run's decision is settled in that run's name (its write is closed).
+    let run = m.decisions.get(id).and_then(|d| d.run().map(str::to_owned));
     match m.decisions.apply(id, event) {
         Ok(line) => {
             let (line, action) = (line?, action?);
             let outcome = line.outcome;
-            Some((
-                audit_entry(m, action.verb(), id, outcome, line.detail),
-                outcome,
-            ))
+            let mut fx = audit_entry(m, action.verb(), id, outcome, line.detail);
+            if let (Effect::Audit(entry), Some(run)) = (&mut fx, run) {
+                entry.run = Some(run);
+            }
+            Some((fx, outcome))
         }
         Err(e) => {
             tracing::error!("{e}");
@@ -278,24 +281,31 @@ pub(super) fn send_held(m: &mut Model, ids: Vec<Uuid>) -> Vec<Effect> {
 /// `sent`: their decisions are in the book as sending already (they were held); else each is
 /// started as sending here, where the row can still take it.
 fn start(m: &mut Model, action: RowAction, ids: Vec<Uuid>, sent: Option<()>) -> Vec<Effect> {
+    let mut fx = Vec::new();
     let ids: Vec<Uuid> = match sent {
         Some(()) => ids,
         None => {
+            // Born held and sent at once: the transition writes the write-ahead line.
             let batch = m.next_seq();
-            ids.into_iter()
+            let send_at = m.now;
+            let ids: Vec<Uuid> = ids
+                .into_iter()
                 .filter(|id| {
                     m.queue
                         .get(*id)
                         .is_some_and(|i| i.state != RowState::Deleted)
-                        && begin(m, *id, action, batch, Stage::Sending)
+                        && begin(m, *id, action, batch, Stage::Held { send_at })
                 })
-                .collect()
+                .collect();
+            for id in &ids {
+                fx.extend(step(m, *id, Event::Send));
+            }
+            ids
         }
     };
     if ids.len() > 1 {
         super::bulk::begin(m, action, &ids);
     }
-    let mut fx = Vec::new();
     for id in ids {
         fx.push(send(m, id, action));
     }

@@ -102,7 +102,79 @@ pub(super) fn settle_unknown(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
             (_, line) => fx.extend(line.map(|(audit, _)| audit)),
         }
     }
+    said_when_recovered(m);
     fx
+}
+
+/// The writes interrupted runs left open ([`crate::ops::recover`]), claimed for this
+/// dashboard at start: each decision is taken into the book as lost
+/// ([`crate::ops::decision::Decision::recovered`]), its row added to the queue if it is not
+/// there, and read now; its settlement is audited with that run's id, and the summary is
+/// said once every one is settled. A contact left open is settled by the command line's next
+/// `clubs add-contact` (the dashboard has no row for it).
+pub(super) fn on_interrupted(m: &mut Model, entries: Vec<crate::ops::AuditEntry>) -> Vec<Effect> {
+    use crate::app::model::QueueItem;
+    use crate::ops::recover::OpenWrite;
+    let batch = m.next_seq();
+    let mut ids = Vec::new();
+    for e in entries {
+        let (OpenWrite::Decision(action), Some(run)) = (OpenWrite::of(&e), e.run.clone()) else {
+            continue;
+        };
+        let d = crate::ops::decision::Decision::recovered(e.target, action, batch, run);
+        if m.decisions.recover(d).is_ok() {
+            m.queue.push(QueueItem::new(e.target, Origin::Manual));
+            ids.push(e.target);
+        }
+    }
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    m.queue.refresh_view();
+    m.recovering = Some(batch);
+    let text = tr!(m.lang, "status-interrupted-reading", n = ids.len());
+    say(m, Severity::Info, &text);
+    rows::fetch_rows(m, &ids)
+}
+
+/// Once every decision an interrupted run left open is settled: the summary ("3 writes of
+/// an interrupted run: 3 approved") on the status line and in the log.
+fn said_when_recovered(m: &mut Model) {
+    let Some(batch) = m.recovering else { return };
+    let of_batch: Vec<&crate::ops::decision::Decision> =
+        m.decisions.iter().filter(|d| d.batch == batch).collect();
+    if of_batch.iter().any(|d| d.alive()) {
+        return;
+    }
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for d in &of_batch {
+        let word = match d.stage() {
+            Stage::Settled(Ending::Found { found, .. }) => found_text(m.lang, found),
+            _ => tr(m.lang, "log-no-answer-seen"),
+        };
+        match counts.iter_mut().find(|(w, _)| *w == word) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((word, 1)),
+        }
+    }
+    let outcomes: Vec<String> = counts.iter().map(|(w, n)| format!("{n} {w}")).collect();
+    let n = of_batch.len();
+    m.recovering = None;
+    let text = tr!(
+        m.lang,
+        "status-interrupted-settled",
+        n = n,
+        outcomes = outcomes.join(", ")
+    );
+    say(m, Severity::Info, &text);
+    m.log.push(crate::app::model::LogEntry {
+        at: m.now,
+        what: "settle".to_owned(),
+        target: None,
+        label: String::new(),
+        outcome: Outcome::Ok,
+        detail: Some(text),
+    });
 }
 
 /// Re-reads the rows whose decision lost its answer and whose next re-read is due at `now`

@@ -225,6 +225,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::AddIds { text, origin } => ids::add_ids(m, &text, &origin),
         Msg::Restore(saved) => ids::restore(m, saved),
+        Msg::Interrupted(entries) => lost::on_interrupted(m, entries),
         Msg::History(entries) => {
             m.log.prepend_history(entries, m.lang);
             Vec::new()
@@ -476,6 +477,8 @@ fn audit_entry(
         value: None,
         via: Some("dashboard".to_owned()),
         key: None,
+        // The runner stamps this process's run ([`crate::ops::audit::run_id`]).
+        run: None,
     })
 }
 

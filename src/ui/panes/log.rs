@@ -42,6 +42,8 @@ pub(in crate::ui) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme
                 Outcome::Undone => ("log-outcome-undone", theme.dim()),
                 Outcome::Already => ("log-outcome-already", theme.dim()),
                 Outcome::Conflict => ("log-outcome-conflict", theme.error()),
+                // Never logged (the write-ahead line is the audit file's, not the log's).
+                Outcome::Sending => ("log-outcome-sending", theme.dim()),
             };
             let mark = tr(m.lang, mark);
             let extra = e

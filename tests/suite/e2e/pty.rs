@@ -205,12 +205,14 @@ fn a_hang_up_sends_the_held_decision_and_audits_it_before_exiting() {
             "{signal}: the held approval was sent"
         );
         assert!(muts[before].ends_with(" approved"), "{muts:?}");
-        let audit = std::fs::read_to_string(dir.path().join("state/club-admin/audit.jsonl"))
-            .expect("audit file");
-        let entry: serde_json::Value =
-            serde_json::from_str(audit.lines().last().unwrap_or("")).expect("json line");
-        assert_eq!(entry["action"], "approve", "{signal}");
-        assert_eq!(entry["outcome"], "ok", "{signal}: the answer was awaited");
+        let audit = crate::common::audit_outcomes(&dir.path().join("state/club-admin/audit.jsonl"));
+        let entry = audit.last().expect("an outcome line");
+        assert_eq!(entry.action, "approve", "{signal}");
+        assert_eq!(
+            entry.outcome,
+            club_admin::ops::Outcome::Ok,
+            "{signal}: the answer was awaited"
+        );
     }
 }
 
@@ -266,10 +268,12 @@ fn restart_restores_the_queue_and_no_secret_reaches_any_file() {
     s.send(b"q");
     assert!(s.wait_exit().success());
     let state = dir.path().join("state").join("club-admin");
-    let audit = std::fs::read_to_string(state.join("audit.jsonl")).expect("audit file");
-    assert_eq!(audit.lines().count(), 1, "{audit}");
-    let entry: serde_json::Value =
-        serde_json::from_str(audit.lines().next().unwrap_or("")).expect("json line");
+    let text = std::fs::read_to_string(state.join("audit.jsonl")).expect("audit file");
+    // The write-ahead line, then the outcome.
+    assert_eq!(text.lines().count(), 2, "{text}");
+    let audit = crate::common::audit_outcomes(&state.join("audit.jsonl"));
+    assert_eq!(audit.len(), 1, "{text}");
+    let entry = serde_json::to_value(&audit[0]).expect("json");
     assert_eq!(entry["action"], "approve");
     assert_eq!(entry["outcome"], "ok");
     assert_eq!(entry["server"], d.base_url.as_str());

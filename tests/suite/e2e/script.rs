@@ -74,10 +74,11 @@ impl Bin {
 
     fn audit(&self) -> Vec<AuditEntry> {
         match std::fs::read_to_string(self.state_dir().join("audit.jsonl")) {
-            Ok(text) => text
-                .lines()
-                .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
-                .collect(),
+            Ok(text) => crate::common::outcomes_of(
+                text.lines()
+                    .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+                    .collect(),
+            ),
             Err(_) => Vec::new(),
         }
     }

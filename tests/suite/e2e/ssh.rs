@@ -136,8 +136,13 @@ impl Setup {
             .expect("serve-ssh starts")
     }
 
+    /// The audit file's outcome lines as JSON Lines ([`crate::common::outcomes_of`]: the
+    /// write-ahead rule checked, the `sending` lines left out).
     fn audit(&self) -> String {
-        std::fs::read_to_string(self.state().join("audit.jsonl")).unwrap_or_default()
+        crate::common::audit_outcomes(&self.state().join("audit.jsonl"))
+            .iter()
+            .map(|e| serde_json::to_string(e).unwrap_or_default() + "\n")
+            .collect()
     }
 }
 

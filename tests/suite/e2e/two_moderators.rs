@@ -14,11 +14,13 @@ async fn approve(d: &DemoHandle, label: &str, ids: &[Uuid], state: &std::path::P
 }
 
 fn audit(state: &std::path::Path) -> Vec<AuditEntry> {
-    std::fs::read_to_string(state.join("club-admin").join("audit.jsonl"))
-        .unwrap_or_default()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
-        .collect()
+    crate::common::outcomes_of(
+        std::fs::read_to_string(state.join("club-admin").join("audit.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+            .collect(),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

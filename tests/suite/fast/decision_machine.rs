@@ -210,7 +210,11 @@ fn the_legal_transitions_write_the_audit_lines_of_the_rule() {
     );
     assert_eq!(outcome(sending(), Event::Hold(at(1))), (None, "held"));
     let held = || Stage::Held { send_at: at(3) };
-    assert_eq!(outcome(held(), Event::Send), (None, "sending"));
+    // The write-ahead line: in the audit file before the write leaves.
+    assert_eq!(
+        outcome(held(), Event::Send),
+        (Some(Outcome::Sending), "sending")
+    );
     assert_eq!(
         outcome(held(), Event::TakeBack("z".into())),
         (Some(Outcome::Undone), "settled")

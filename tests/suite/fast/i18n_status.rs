@@ -676,6 +676,7 @@ fn the_log_pane_empty_and_with_earlier_sessions() {
             value: None,
             via: Some("dashboard".into()),
             key: None,
+            run: None,
         };
         update(&mut m, Msg::History(vec![earlier]));
         let pane = log_pane(&m);

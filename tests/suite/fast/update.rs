@@ -692,6 +692,7 @@ fn new_contact_form_posts_and_shows_the_created_contact() {
     let fx = update(&mut m, code(KeyCode::Enter));
     let rid = match &fx[..] {
         [
+            Effect::Audit(ahead),
             Effect::Api {
                 request_id,
                 call:
@@ -700,6 +701,13 @@ fn new_contact_form_posts_and_shows_the_created_contact() {
                     },
             },
         ] => {
+            // The write-ahead line first: the runner holds the call until it is written.
+            assert_eq!(ahead.outcome, club_admin::ops::Outcome::Sending);
+            assert_eq!(
+                (ahead.action.as_str(), ahead.target),
+                ("add-contact", id(5))
+            );
+            assert_eq!(ahead.value.as_deref(), Some("email club@school.ac.th"));
             assert_eq!(*club_id, id(5));
             assert_eq!(contact.kind, ContactType::Email);
             assert_eq!(contact.value, "club@school.ac.th");
@@ -1401,6 +1409,7 @@ fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
         value: None,
         via: Some("dashboard".into()),
         key: None,
+        run: None,
     };
     let entries = vec![
         entry(Outcome::Ok, None),

@@ -230,11 +230,13 @@ impl Rig {
     }
 
     fn audit(&self) -> Vec<AuditEntry> {
-        std::fs::read_to_string(self.dir.path().join("audit.jsonl"))
-            .unwrap_or_default()
-            .lines()
-            .map(|l| serde_json::from_str(l).expect("audit line"))
-            .collect()
+        crate::common::outcomes_of(
+            std::fs::read_to_string(self.dir.path().join("audit.jsonl"))
+                .unwrap_or_default()
+                .lines()
+                .map(|l| serde_json::from_str(l).expect("audit line"))
+                .collect(),
+        )
     }
 }
 

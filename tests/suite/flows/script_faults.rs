@@ -22,10 +22,11 @@ use crate::common::{MovedClock, writes_per_request};
 /// The audit lines of `path` (none before the first write).
 fn audit(path: &std::path::Path) -> Vec<AuditEntry> {
     match std::fs::read_to_string(path) {
-        Ok(text) => text
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
-            .collect(),
+        Ok(text) => crate::common::outcomes_of(
+            text.lines()
+                .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+                .collect(),
+        ),
         Err(_) => Vec::new(),
     }
 }

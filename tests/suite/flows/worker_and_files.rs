@@ -122,7 +122,7 @@ async fn a_read_whose_task_panics_is_answered_as_failed_in_english_and_thai() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_audit_file_that_cannot_be_written_is_told_in_english_and_thai() {
+async fn an_audit_file_that_cannot_be_written_is_told_in_english_and_thai_and_nothing_is_sent() {
     for lang in [Lang::English, Lang::Thai] {
         let words = tr(lang, "status-effect-audit-file");
         let d = demo::start(DemoOptions::default()).await.expect("demo");
@@ -150,7 +150,21 @@ async fn an_audit_file_that_cannot_be_written_is_told_in_english_and_thai() {
             "{lang:?}: in the log too: {:?}",
             h.model.log().entries()
         );
-        // The decision itself went through: a file's failure stops nothing.
-        assert_eq!(d.mutations().len(), 1, "{:?}", d.mutations());
+        // Every write, on disk before it leaves: its write-ahead line could not be written,
+        // so nothing was sent, and the log says so.
+        assert_eq!(d.mutations().len(), 0, "{:?}", d.mutations());
+        let not_sent = match lang {
+            Lang::Thai => "ไม่ได้ส่ง",
+            _ => "not sent",
+        };
+        assert!(
+            h.model
+                .log()
+                .entries()
+                .iter()
+                .any(|e| e.detail.as_deref().is_some_and(|t| t.contains(not_sent))),
+            "{lang:?}: not sent, in the log: {:?}",
+            h.model.log().entries()
+        );
     }
 }

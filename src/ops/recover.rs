@@ -1,0 +1,492 @@
+//! Writes an interrupted run left open, found and settled at the next start.
+//!
+//! Every write has a `sending` line in the audit file before it leaves ([`super::audit`]),
+//! and every line names the run (process) that wrote it ([`AuditEntry::run`]). A write is
+//! *open* when the last line of its run about it is `sending` (the process ended before the
+//! answer) or `unknown` (the answer was lost, or the process quit before it came, and no
+//! re-read settled it). A run is *alive* while its process holds an exclusive lock on
+//! `runs/<run>.lock` beside the audit file ([`hold_own_run`]: taken when the process first
+//! appends to the file, freed by the kernel when the process ends, however it ends).
+//!
+//! At start each face asks [`interrupted`] for the open writes of runs that are not alive,
+//! each such run claimed (its lock taken) so two processes starting at once never settle the
+//! same write twice; then re-reads each request (or club) and writes a line that settles it
+//! with the interrupted run's id, so the write is closed for every later start. A write a
+//! re-read cannot settle yet (the service is down) stays open for the next start.
+//!
+//! Safety on a shared host: the lock files are opened without following a link and without
+//! blocking (a FIFO planted in their place is refused at once), and only a regular file is
+//! locked.
+
+use std::collections::{HashMap, HashSet};
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use uuid::Uuid;
+
+use super::action::RowAction;
+use super::audit::{AuditEntry, Outcome, run_id};
+use super::lost::Found;
+use crate::api::{Club, ContactType, NewContact};
+
+/// The folder of run locks, beside the audit file.
+pub const RUNS_DIR: &str = "runs";
+
+/// The lock file of `run` for the audit file at `audit`: `<its folder>/runs/<run>.lock`.
+pub fn lock_path(audit: &Path, run: &str) -> PathBuf {
+    let dir = audit.parent().unwrap_or_else(|| Path::new("."));
+    dir.join(RUNS_DIR)
+        .join(format!("{}.lock", crate::text::file_name_part(run)))
+}
+
+/// Locks of this process's own run, one per audit folder, held until the process ends.
+static OWN: Mutex<Vec<(PathBuf, File)>> = Mutex::new(Vec::new());
+
+/// Takes this process's run lock beside `audit` (once per folder; the writer calls it when
+/// it first opens an audit file), so no other process takes this run's writes for an
+/// interrupted run's.
+///
+/// Errors: the lock file cannot be made or is not a regular file, or another process holds
+/// it (never: the run id is this process's own).
+pub fn hold_own_run(audit: &Path) -> io::Result<()> {
+    let path = lock_path(audit, run_id());
+    let mut own = OWN.lock().unwrap_or_else(|p| p.into_inner());
+    if own.iter().any(|(p, _)| *p == path) {
+        return Ok(());
+    }
+    let f = open_lock(&path)?;
+    f.try_lock().map_err(|e| io::Error::other(e.to_string()))?;
+    own.push((path, f));
+    Ok(())
+}
+
+/// Opens (creating it `0600`, its folder `0700`) a run's lock file: never through a link,
+/// never blocking (`O_NONBLOCK`: a FIFO planted there cannot hang the open), and only a
+/// regular file.
+fn open_lock(path: &Path) -> io::Result<File> {
+    if let Some(dir) = path.parent() {
+        let mut b = std::fs::DirBuilder::new();
+        b.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+        b.create(dir)?;
+    }
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true).write(true).create(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC);
+    }
+    let f = opts.open(path)?;
+    if !f.metadata()?.file_type().is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    Ok(f)
+}
+
+/// The runs this process claimed while it settles their writes: their locks, held until
+/// dropped (or the process ends). Empty when nothing was interrupted.
+#[derive(Debug, Default)]
+pub struct Claim {
+    locks: Vec<(PathBuf, File)>,
+}
+
+impl Claim {
+    /// True when no run was claimed.
+    pub fn is_empty(&self) -> bool {
+        self.locks.is_empty()
+    }
+
+    /// Drops the lock files of the claimed runs whose writes are all settled now (a line
+    /// after each), reading `audit` again; the others stay for the next start.
+    pub fn tidy(self, audit: &Path) {
+        let still: HashSet<String> = scan(audit)
+            .map(|o| o.into_iter().filter_map(|e| e.run).collect())
+            .unwrap_or_default();
+        for (path, file) in self.locks {
+            let run = run_of(&path);
+            if run.is_some_and(|r| !still.contains(&r)) {
+                let _ = std::fs::remove_file(&path);
+            }
+            drop(file);
+        }
+    }
+}
+
+/// The run a lock file names (`<run>.lock`).
+fn run_of(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    name.strip_suffix(".lock").map(str::to_owned)
+}
+
+/// The open writes recorded in `audit` (every server, every run, alive or not): for each
+/// write (run, action, target and, for a contact, its value) whose last line is `sending`
+/// or `unknown`, that line. Lines that cannot be read (a line cut by a crash, an older
+/// version's line without a run) are skipped.
+///
+/// Errors: the file exists but cannot be read.
+pub fn scan(audit: &Path) -> io::Result<Vec<AuditEntry>> {
+    let bytes = match std::fs::read(audit) {
+        Ok(b) => b,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    type Key = (String, String, Uuid, Option<String>);
+    let mut last: HashMap<Key, AuditEntry> = HashMap::new();
+    for line in bytes.split(|b| *b == b'\n') {
+        let Ok(e) = serde_json::from_slice::<AuditEntry>(line) else {
+            continue;
+        };
+        let Some(run) = e.run.clone() else { continue };
+        last.insert((run, e.action.clone(), e.target, e.value.clone()), e);
+    }
+    let mut open: Vec<AuditEntry> = last
+        .into_values()
+        .filter(|e| matches!(e.outcome, Outcome::Sending | Outcome::Unknown))
+        .collect();
+    open.sort_by_key(|e| e.at);
+    Ok(open)
+}
+
+/// The writes runs no longer alive left open in `audit` for `server` (oldest first), with
+/// those runs claimed ([`Claim`]); this process's own run is never among them. Lock files of
+/// ended runs with nothing open are removed on the way.
+///
+/// Errors: the audit file cannot be read.
+pub fn interrupted(audit: &Path, server: &str) -> io::Result<(Vec<AuditEntry>, Claim)> {
+    let open = scan(audit)?;
+    let runs: HashSet<String> = open.iter().filter_map(|e| e.run.clone()).collect();
+    let mut claim = Claim::default();
+    for run in &runs {
+        if run == run_id()
+            || !open
+                .iter()
+                .any(|e| e.run.as_ref() == Some(run) && e.server == server)
+        {
+            continue;
+        }
+        let path = lock_path(audit, run);
+        let Ok(f) = open_lock(&path) else { continue };
+        if f.try_lock().is_ok() {
+            claim.locks.push((path, f));
+        }
+    }
+    remove_ended(audit, &runs);
+    if claim.is_empty() {
+        return Ok((Vec::new(), claim));
+    }
+    // Read again once the runs are claimed: another process may have settled them between
+    // the first read and the claim.
+    let claimed: HashSet<String> = claim.locks.iter().filter_map(|(p, _)| run_of(p)).collect();
+    let open = scan(audit)?
+        .into_iter()
+        .filter(|e| e.server == server && e.run.as_ref().is_some_and(|r| claimed.contains(r)))
+        .collect();
+    Ok((open, claim))
+}
+
+/// Removes the lock files of ended runs (none holds its lock) with no open write.
+fn remove_ended(audit: &Path, open_runs: &HashSet<String>) {
+    let dir = lock_path(audit, "x")
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Some(run) = run_of(&path) else { continue };
+        if run == run_id() || open_runs.contains(&run) {
+            continue;
+        }
+        if let Ok(f) = open_lock(&path)
+            && f.try_lock().is_ok()
+        {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}
+
+/// What an open write was, as its line says.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OpenWrite {
+    /// A decision on a club request.
+    Decision(RowAction),
+    /// A new contact for a club (its type and value, from the line's `value`).
+    Contact(NewContact),
+    /// A line this version cannot settle (an unknown action, a contact without its value).
+    Other,
+}
+
+impl OpenWrite {
+    /// What `entry` (an open write's line) was.
+    pub fn of(entry: &AuditEntry) -> OpenWrite {
+        if let Some(a) = RowAction::from_verb(&entry.action) {
+            return OpenWrite::Decision(a);
+        }
+        if entry.action == "add-contact"
+            && let Some((kind, value)) = entry.value.as_deref().and_then(|v| v.split_once(' '))
+        {
+            return OpenWrite::Contact(NewContact {
+                kind: ContactType::parse(kind),
+                value: value.to_owned(),
+            });
+        }
+        OpenWrite::Other
+    }
+}
+
+/// True when `club` (read with its contacts whole) has a contact of `new`'s type and value
+/// (values compared trimmed, without case): how a lost or interrupted new contact is settled.
+pub fn has_contact(club: &Club, new: &NewContact) -> bool {
+    let wanted = new.value.trim();
+    club.contacts.iter().flatten().any(|c| {
+        c.kind.as_ref() == Some(&new.kind)
+            && c.value
+                .as_deref()
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case(wanted))
+    })
+}
+
+/// The detail of the line that settles an interrupted run's write: what the re-read found.
+pub fn settled_detail(found: &str) -> String {
+    format!(
+        "settled at start: the run that sent it ended before its answer; a re-read shows it {found}"
+    )
+}
+
+/// How an interrupted write was settled, for the summary.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Settled {
+    /// A decision, as the re-read found it.
+    Decision(RowAction, Found),
+    /// A contact: added or not.
+    Contact(bool),
+    /// Not settled: the re-read failed (stays open for the next start).
+    Unknown,
+}
+
+impl Settled {
+    /// The audit outcome of the settling line (`ok` applied, `failed` not; `unknown` writes
+    /// no line).
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            Settled::Decision(_, f) if f.applied() => Outcome::Ok,
+            Settled::Contact(true) => Outcome::Ok,
+            Settled::Decision(..) | Settled::Contact(false) => Outcome::Failed,
+            Settled::Unknown => Outcome::Unknown,
+        }
+    }
+
+    /// What the re-read found, in English (`approved`, `not applied: still pending`,
+    /// `added`, `not added`, `still unknown`).
+    pub fn english(&self) -> String {
+        match self {
+            Settled::Decision(_, f) => f.english(),
+            Settled::Contact(true) => "added".to_owned(),
+            Settled::Contact(false) => "not added".to_owned(),
+            Settled::Unknown => "still unknown".to_owned(),
+        }
+    }
+}
+
+/// The summary said once an interrupted run's writes are settled, in English: "3 writes of
+/// an interrupted run: 2 approved, 1 not applied: still pending".
+pub fn summary(settled: &[Settled]) -> String {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for s in settled {
+        let word = s.english();
+        match counts.iter_mut().find(|(w, _)| *w == word) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((word, 1)),
+        }
+    }
+    let parts: Vec<String> = counts.iter().map(|(w, n)| format!("{n} {w}")).collect();
+    let n = settled.len();
+    let writes = if n == 1 { "write" } else { "writes" };
+    format!("{n} {writes} of an interrupted run: {}", parts.join(", "))
+}
+
+/// Settles, for a face that awaits its reads (the command line), the writes interrupted
+/// runs left open in the audit file at `audit` for the server `client` talks to (named
+/// `server` in the lines): each request (or club) is read, tried as
+/// [`super::run::with_tries`] tries, and a line with the interrupted run's id says what
+/// became of it ([`Settled`]). A write no read could settle stays open for the next start.
+/// Returns how each ended, oldest first (empty when nothing was interrupted).
+///
+/// Errors: the audit file cannot be read (in words).
+pub async fn settle_all(
+    client: &crate::api::ApiClient,
+    audit: &Path,
+    server: &str,
+    control: &super::Control,
+) -> Result<Vec<Settled>, String> {
+    let (open, claim) = interrupted(audit, server)
+        .map_err(|e| format!("could not read the audit file {}: {e}", audit.display()))?;
+    let once = client.single_try();
+    let mut out = Vec::with_capacity(open.len());
+    for entry in open {
+        let settled = match OpenWrite::of(&entry) {
+            OpenWrite::Decision(action) => {
+                let read = super::run::with_tries(control, || {
+                    once.club_request(entry.target, super::run::DECISION_LEVELS)
+                })
+                .await;
+                let read = super::lost::Reread::of(read, |r| r.data.membership().cloned());
+                match super::lost::settle(action, &read) {
+                    Ok(found) => Settled::Decision(action, found),
+                    Err(_) => Settled::Unknown,
+                }
+            }
+            OpenWrite::Contact(new) => {
+                let read = super::run::with_tries(control, || {
+                    once.club(entry.target, super::club::CONTACT_LEVELS)
+                })
+                .await;
+                match read {
+                    Ok(r) => Settled::Contact(has_contact(&r.data, &new)),
+                    Err(_) => Settled::Unknown,
+                }
+            }
+            OpenWrite::Other => Settled::Unknown,
+        };
+        if settled != Settled::Unknown {
+            let line = closing_line(&entry, &settled);
+            if let Err(e) = super::audit::Writer::process()
+                .append_line(audit, &line)
+                .await
+            {
+                return Err(format!(
+                    "could not write the audit file {}: {e}",
+                    audit.display()
+                ));
+            }
+        }
+        out.push(settled);
+    }
+    claim.tidy(audit);
+    Ok(out)
+}
+
+/// The line that settles an interrupted run's write `open` (its last line): the same write
+/// (run, user, action, target, value, face), with the outcome and detail the re-read gives.
+pub fn closing_line(open: &AuditEntry, settled: &Settled) -> AuditEntry {
+    AuditEntry {
+        at: chrono::Utc::now(),
+        outcome: settled.outcome(),
+        detail: Some(settled_detail(&settled.english())),
+        ..open.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(run: &str, target: Uuid, outcome: Outcome) -> String {
+        let e = AuditEntry {
+            at: chrono::Utc::now(),
+            server: "http://s".into(),
+            user: None,
+            action: "approve".into(),
+            target,
+            outcome,
+            detail: None,
+            value: None,
+            via: Some("cli".into()),
+            key: None,
+            run: Some(run.into()),
+        };
+        serde_json::to_string(&e).expect("json")
+    }
+
+    #[test]
+    fn a_write_is_open_until_a_line_after_its_sending_line_closes_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let audit = dir.path().join("audit.jsonl");
+        let (a, b, c) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
+        let text = [
+            line("r1", a, Outcome::Sending),
+            line("r1", a, Outcome::Ok),
+            line("r1", b, Outcome::Sending),
+            "{\"cut by a cra".to_owned(),
+            line("r1", c, Outcome::Sending),
+            line("r1", c, Outcome::Unknown),
+        ]
+        .join("\n");
+        std::fs::write(&audit, text).expect("write");
+        let open: Vec<(Uuid, Outcome)> = scan(&audit)
+            .expect("scan")
+            .into_iter()
+            .map(|e| (e.target, e.outcome))
+            .collect();
+        assert_eq!(open.len(), 2, "{open:?}");
+        assert!(open.contains(&(b, Outcome::Sending)));
+        assert!(open.contains(&(c, Outcome::Unknown)));
+    }
+
+    #[test]
+    fn a_live_run_is_not_claimed_and_an_ended_one_is_claimed_once() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let audit = dir.path().join("audit.jsonl");
+        let (a, b) = (Uuid::new_v4(), Uuid::new_v4());
+        let text = [
+            line("alive", a, Outcome::Sending),
+            line("ended", b, Outcome::Sending),
+        ]
+        .join("\n");
+        std::fs::write(&audit, text).expect("write");
+        // The live run holds its lock (as its process would).
+        let live = open_lock(&lock_path(&audit, "alive")).expect("lock");
+        live.try_lock().expect("locked");
+        let (open, claim) = interrupted(&audit, "http://s").expect("interrupted");
+        assert_eq!(open.iter().map(|e| e.target).collect::<Vec<_>>(), vec![b]);
+        // A second process starting meanwhile gets nothing: the ended run is claimed.
+        let (again, _) = interrupted(&audit, "http://s").expect("again");
+        assert!(again.is_empty(), "{again:?}");
+        // Another server's writes are not this one's.
+        drop(claim);
+        let (other, _) = interrupted(&audit, "http://other").expect("other");
+        assert!(other.is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_planted_as_a_run_lock_is_refused_at_once() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let audit = dir.path().join("audit.jsonl");
+        let b = Uuid::new_v4();
+        std::fs::write(&audit, line("ended", b, Outcome::Sending)).expect("write");
+        let lock = lock_path(&audit, "ended");
+        std::fs::create_dir_all(lock.parent().expect("dir")).expect("mkdir");
+        let c = std::ffi::CString::new(lock.to_string_lossy().as_bytes()).expect("path");
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o666) }, 0);
+        let (open, claim) = interrupted(&audit, "http://s").expect("no hang");
+        assert!(open.is_empty() && claim.is_empty(), "a FIFO is no lock");
+    }
+
+    #[test]
+    fn the_summary_counts_each_ending() {
+        let s = summary(&[
+            Settled::Decision(
+                RowAction::Approve,
+                Found::Decided(crate::api::MembershipStatus::Approved),
+            ),
+            Settled::Decision(
+                RowAction::Approve,
+                Found::Decided(crate::api::MembershipStatus::Approved),
+            ),
+            Settled::Decision(RowAction::Approve, Found::StillPending),
+        ]);
+        assert_eq!(
+            s,
+            "3 writes of an interrupted run: 2 approved, 1 not applied: still pending"
+        );
+    }
+}

@@ -1,0 +1,230 @@
+//! The worker: API calls queued (writes ahead of reads, a write held until its write-ahead
+//! audit line is written), sent on a bounded `JoinSet`, each answer posted back as a
+//! [`Msg`] (a call whose task panics is answered too, with [`ApiError::Internal`]).
+
+use std::cell::Cell;
+use std::collections::VecDeque;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+
+use futures::FutureExt;
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+
+use crate::api::{ApiClient, ApiError};
+use crate::app::{Answer, ApiCall, Msg};
+
+/// What a worker does besides sending calls: nothing in the program. In test builds (the
+/// cargo feature `test-hooks`, which only the tests turn on) a call can be made to panic in
+/// its task, to prove that a panicked call is answered.
+#[derive(Clone, Default)]
+pub struct Hooks {
+    /// Calls for which this holds panic in their task instead of being sent.
+    #[cfg(feature = "test-hooks")]
+    pub panic_when: Option<PanicWhen>,
+}
+
+/// Which calls panic ([`Hooks::panic_when`]).
+#[cfg(feature = "test-hooks")]
+pub type PanicWhen = std::sync::Arc<dyn Fn(&ApiCall) -> bool + Send + Sync>;
+
+impl std::fmt::Debug for Hooks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Hooks")
+    }
+}
+
+thread_local! {
+    /// True while this thread runs a call whose panic the worker catches.
+    static CAUGHT: Cell<bool> = const { Cell::new(false) };
+}
+
+/// True when a panic now would be caught by the worker (this thread is running one of its
+/// calls): the terminal's panic hook then leaves the terminal as it is, since the dashboard
+/// goes on.
+pub fn panic_is_caught() -> bool {
+    CAUGHT.with(Cell::get)
+}
+
+/// Sets [`CAUGHT`] for as long as it lives (unset again while a panic unwinds past it).
+struct CaughtGuard(bool);
+
+impl CaughtGuard {
+    fn new() -> CaughtGuard {
+        CaughtGuard(CAUGHT.with(|c| c.replace(true)))
+    }
+}
+
+impl Drop for CaughtGuard {
+    fn drop(&mut self) {
+        let before = self.0;
+        CAUGHT.with(|c| c.set(before));
+    }
+}
+
+/// Runs `fut` to its end; a panic in it becomes `Err(())` (logged by the panic hook).
+async fn caught<T>(fut: impl Future<Output = T>) -> Result<T, ()> {
+    let mut fut = Box::pin(fut);
+    let guarded = futures::future::poll_fn(move |cx| {
+        let _flag = CaughtGuard::new();
+        fut.as_mut().poll(cx)
+    });
+    AssertUnwindSafe(guarded)
+        .catch_unwind()
+        .await
+        .map_err(|_| ())
+}
+
+/// A call queued in the worker, with the write-ahead line it waits for, if any.
+type Queued = (u64, ApiCall, Option<super::files::Written>);
+
+/// Handle to send calls to the worker.
+#[derive(Debug, Clone)]
+pub struct Worker {
+    tx: mpsc::UnboundedSender<Queued>,
+}
+
+impl Worker {
+    /// Queues a call; its answer arrives as `Msg::Api { request_id, .. }`.
+    pub fn send(&self, request_id: u64, call: ApiCall) {
+        self.send_after(request_id, call, None)
+    }
+
+    /// Queues a call that leaves only once `ahead` (its write-ahead audit line) is written;
+    /// a line that could not be written answers the call as not sent
+    /// ([`ApiError::NotSent`]) and nothing leaves.
+    pub fn send_after(&self, request_id: u64, call: ApiCall, ahead: Option<super::files::Written>) {
+        let _ = self.tx.send((request_id, call, ahead));
+    }
+}
+
+/// [`ApiCall::perform`], or the panic the test hooks ask for.
+async fn run_call(client: &ApiClient, call: ApiCall, hooks: &Hooks) -> Answer {
+    #[cfg(feature = "test-hooks")]
+    if hooks.panic_when.as_ref().is_some_and(|p| p(&call)) {
+        panic!("test panic of an API call (effects::Hooks::panic_when)");
+    }
+    #[cfg(not(feature = "test-hooks"))]
+    let _ = hooks;
+    call.perform(client).await
+}
+
+/// Queues a call: a write behind earlier writes and ahead of every read, a read last.
+fn enqueue(waiting: &mut VecDeque<Queued>, queued: Queued) {
+    if queued.1.is_mutation() {
+        let pos = waiting
+            .iter()
+            .position(|(_, c, _)| !c.is_mutation())
+            .unwrap_or(waiting.len());
+        waiting.insert(pos, queued);
+    } else {
+        waiting.push_back(queued);
+    }
+}
+
+/// One call's task: runs it (a panic in it answers the call as failed, with
+/// [`ApiError::Internal`]), posts its answer as [`Msg::Api`], and the limiter's pace when it
+/// changed.
+async fn answer_call(
+    client: ApiClient,
+    msgs: mpsc::UnboundedSender<Msg>,
+    hooks: Hooks,
+    (request_id, call, ahead): Queued,
+) {
+    let mutation = call.is_mutation();
+    let what = format!("{call:?}");
+    let on_panic = call.clone().failed(ApiError::Internal);
+    let not_written = match ahead {
+        Some(written) => written.await.err(),
+        None => None,
+    };
+    let answer = if let Some(e) = not_written {
+        tracing::error!(request_id, call = %what, "not sent: its audit line could not be written: {e}");
+        call.failed(ApiError::NotSent(format!(
+            "its audit line could not be written first ({e})"
+        )))
+    } else {
+        match caught(run_call(&client, call, &hooks)).await {
+            Ok(answer) => answer,
+            Err(()) => {
+                tracing::error!(request_id, call = %what, "an API call panicked: answered as failed");
+                on_panic
+            }
+        }
+    };
+    if mutation {
+        tracing::info!(request_id, call = %what, ok = answer.is_ok(), "mutation answered");
+    } else {
+        tracing::debug!(request_id, call = %what, ok = answer.is_ok(), "read answered");
+    }
+    let _ = msgs.send(Msg::Api { request_id, answer });
+    if let Some(pace) = client.limiter().pace_changed() {
+        let _ = msgs.send(Msg::Pace {
+            limit: pace.limit,
+            slowed: pace.slowed,
+            in_flight: pace.in_flight,
+        });
+    }
+}
+
+/// Starts the worker: a task with at most `concurrency` calls in flight, results to `msgs`.
+///
+/// Calls wait in a queue, not as spawned tasks, so ten thousand queued reads cost a few
+/// hundred kilobytes. Writes (approve, decline, delete, new contact) go to the front of the
+/// queue: a decision never waits behind prefetching.
+pub fn spawn(client: ApiClient, concurrency: usize, msgs: mpsc::UnboundedSender<Msg>) -> Worker {
+    spawn_with(client, concurrency, msgs, Hooks::default())
+}
+
+/// As [`spawn`], with `hooks` (nothing in the program; see [`Hooks`]).
+pub fn spawn_with(
+    client: ApiClient,
+    concurrency: usize,
+    msgs: mpsc::UnboundedSender<Msg>,
+    hooks: Hooks,
+) -> Worker {
+    let (tx, mut rx) = mpsc::unbounded_channel::<Queued>();
+    let limit = concurrency.max(1);
+    tokio::spawn(async move {
+        let mut set: JoinSet<()> = JoinSet::new();
+        let mut waiting: VecDeque<Queued> = VecDeque::new();
+        let mut open = true;
+        let mut sent = client.limiter().watch_in_flight();
+        loop {
+            while set.len() < limit
+                && let Some(queued) = waiting.pop_front()
+            {
+                let task = answer_call(client.clone(), msgs.clone(), hooks.clone(), queued);
+                set.spawn(task);
+            }
+            if !open && set.is_empty() && waiting.is_empty() {
+                break;
+            }
+            tokio::select! {
+                next = rx.recv(), if open => match next {
+                    Some(queued) => enqueue(&mut waiting, queued),
+                    None => open = false,
+                },
+                // The calls on the wire changed (the limiter let one out, or one was
+                // answered): the status line counts those, not the calls queued.
+                Ok(()) = sent.changed() => {
+                    let pace = client.limiter().pace();
+                    let in_flight = *sent.borrow_and_update();
+                    let _ = msgs.send(Msg::Pace {
+                        limit: pace.limit,
+                        slowed: pace.slowed,
+                        in_flight,
+                    });
+                }
+                Some(res) = set.join_next(), if !set.is_empty() => {
+                    // A task's panic is caught inside it (and its call answered); what
+                    // is left is a task cancelled as the runtime shuts down.
+                    if let Err(e) = res {
+                        tracing::error!("an API task ended without its answer: {e}");
+                    }
+                }
+            }
+        }
+    });
+    Worker { tx }
+}
