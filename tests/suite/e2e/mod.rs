@@ -5,6 +5,7 @@
 mod budget;
 mod completions;
 mod config;
+mod crash;
 mod phone;
 mod pty;
 mod script;

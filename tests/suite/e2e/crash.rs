@@ -1,0 +1,231 @@
+//! A crash in the middle of a bulk: `kill -9` of the real binary (the command line, and the
+//! dashboard in a pseudo-terminal) at a random point of a bulk approval against the demo
+//! behind a 30 ms link. Every request the server applied has its line in the audit file
+//! (the write-ahead `sending` line at least), and the next start settles every write the
+//! killed run left open, in that run's name, and says so.
+
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+use club_admin::api::MembershipStatus;
+use club_admin::demo::{self, DemoHandle, DemoOptions, Faults};
+use club_admin::ops::{AuditEntry, Outcome};
+use uuid::Uuid;
+
+use crate::common::pty::GUARD;
+use crate::common::{CLUB_ADMIN, dashboard_in};
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+/// The demo with `extra` more requests, each answer 30 ms late.
+async fn slow_demo(extra: usize) -> DemoHandle {
+    demo::start(DemoOptions {
+        extra_requests: extra,
+        faults: Faults {
+            latency: Duration::from_millis(30),
+            ..Faults::default()
+        },
+        ..DemoOptions::default()
+    })
+    .await
+    .expect("demo")
+}
+
+/// Every line of the audit file (the write-ahead lines too).
+fn lines(audit: &std::path::Path) -> Vec<AuditEntry> {
+    std::fs::read_to_string(audit)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+/// Waits until the server has applied at least `n` writes (a guard against a hang).
+fn wait_applied(d: &DemoHandle, n: usize) {
+    let deadline = Instant::now() + GUARD;
+    while d.mutations().len() < n {
+        assert!(
+            Instant::now() < deadline,
+            "only {} applied",
+            d.mutations().len()
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// After a kill at a random point: the answers the server still gives to writes whose client
+/// is gone are applied (it finishes them); then every request it applied has a line.
+fn every_applied_write_has_a_line(d: &DemoHandle, ids: &[Uuid], audit: &[AuditEntry]) -> usize {
+    std::thread::sleep(Duration::from_millis(300));
+    let audited: HashSet<Uuid> = audit.iter().map(|e| e.target).collect();
+    let applied: Vec<Uuid> = ids
+        .iter()
+        .copied()
+        .filter(|id| d.request_status(*id) == Some(MembershipStatus::Approved))
+        .collect();
+    for id in &applied {
+        assert!(
+            audited.contains(id),
+            "{id} approved at the server, no audit line"
+        );
+    }
+    applied.len()
+}
+
+/// After the next start: every write of the killed run is closed (a line after its
+/// `sending` one), each applied one `ok`, each other one not `ok`. The file is read until
+/// no write of that run is open (its writer may still be writing the last lines).
+fn every_write_is_settled(d: &DemoHandle, audit_path: &std::path::Path, killed_run: &str) {
+    let last_of = |audit: &[AuditEntry]| {
+        let mut last: HashMap<Uuid, AuditEntry> = HashMap::new();
+        for e in audit
+            .iter()
+            .filter(|e| e.run.as_deref() == Some(killed_run))
+        {
+            last.insert(e.target, e.clone());
+        }
+        last
+    };
+    let deadline = Instant::now() + GUARD;
+    let mut last = last_of(&lines(audit_path));
+    while Instant::now() < deadline
+        && last
+            .values()
+            .any(|e| matches!(e.outcome, Outcome::Sending | Outcome::Unknown))
+    {
+        std::thread::sleep(Duration::from_millis(20));
+        last = last_of(&lines(audit_path));
+    }
+    assert!(!last.is_empty());
+    for (id, e) in &last {
+        let id = *id;
+        let applied = d.request_status(id) == Some(MembershipStatus::Approved);
+        assert_ne!(e.outcome, Outcome::Sending, "{id} left open: {e:?}");
+        assert_ne!(e.outcome, Outcome::Unknown, "{id} left unknown: {e:?}");
+        assert_eq!(e.outcome == Outcome::Ok, applied, "{id}: {e:?}");
+    }
+}
+
+/// The run of the process that wrote the first `sending` line.
+fn first_run(audit: &[AuditEntry]) -> String {
+    audit
+        .iter()
+        .find(|e| e.outcome == Outcome::Sending)
+        .and_then(|e| e.run.clone())
+        .expect("a write-ahead line")
+}
+
+#[test]
+fn a_command_line_bulk_killed_at_a_random_point_loses_no_line_and_the_next_run_settles_it() {
+    let rt = rt();
+    let d = rt.block_on(slow_demo(220));
+    let u = d.moderator().clone();
+    let pending = d.pending_for(&u.label);
+    let ids: Vec<Uuid> = pending.iter().copied().take(200).collect();
+    assert_eq!(ids.len(), 200);
+    // The next runs approve requests the killed run was not given.
+    let others: Vec<Uuid> = pending.iter().copied().skip(200).take(2).collect();
+    assert_eq!(others.len(), 2);
+    let dir = tempfile::tempdir().expect("dir");
+    let state = dir.path().join("state");
+    let run = |args: &[&str], stdin: &str| {
+        use std::io::Write;
+        let mut child = std::process::Command::new(CLUB_ADMIN)
+            .args(args)
+            .env("CLUB_ADMIN_BASE_URL", &d.base_url)
+            .env("CLUB_ADMIN_API_KEY", &u.api_key)
+            .env("CLUB_ADMIN_TOKEN", &u.token)
+            .env("CLUB_ADMIN_BUDGET_DIR", dir.path().join("budget"))
+            .env("XDG_STATE_HOME", &state)
+            .env("XDG_CONFIG_HOME", &state)
+            .env_remove("CLUB_ADMIN_LOG")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn club-admin");
+        let mut pipe = child.stdin.take().expect("stdin");
+        pipe.write_all(stdin.as_bytes()).expect("stdin");
+        drop(pipe);
+        child
+    };
+    let text: String = ids.iter().map(|id| format!("{id}\n")).collect();
+    let mut child = run(&["requests", "approve", "-", "--concurrency", "8"], &text);
+    let kill_at = 20 + fastrand::usize(..120);
+    wait_applied(&d, kill_at);
+    child.kill().expect("kill -9");
+    let _ = child.wait();
+    let audit_path = state.join("club-admin").join("audit.jsonl");
+    let audit = lines(&audit_path);
+    let applied = every_applied_write_has_a_line(&d, &ids, &audit);
+    assert!(applied >= kill_at, "{applied} < {kill_at}");
+    assert!(applied < ids.len(), "killed before the end");
+    let killed = first_run(&audit);
+
+    // The next run (one more approval) settles the killed run's writes first.
+    let next = run(&["requests", "approve", &others[0].to_string()], "");
+    let out = next.wait_with_output().expect("the next run");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("of an interrupted run:"), "{said}");
+    assert!(said.contains(" approved"), "{said}");
+    every_write_is_settled(&d, &audit_path, &killed);
+    // Settled once: a third start finds nothing left open.
+    let third = run(&["requests", "approve", &others[1].to_string()], "");
+    let out = third.wait_with_output().expect("a third run");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!said.contains("interrupted run"), "{said}");
+}
+
+#[test]
+fn a_dashboard_bulk_killed_at_a_random_point_loses_no_line_and_the_next_start_settles_it() {
+    let rt = rt();
+    let d = rt.block_on(slow_demo(120));
+    let u = d.moderator().clone();
+    let envs = [
+        ("CLUB_ADMIN_API_KEY", u.api_key.as_str()),
+        ("CLUB_ADMIN_TOKEN", u.token.as_str()),
+    ];
+    let dir = tempfile::tempdir().expect("dir");
+    let args = [
+        "--base-url",
+        &d.base_url,
+        "--decision-delay",
+        "0",
+        "--host-budget",
+        "0",
+    ];
+    let ids = d.pending_for(&u.label);
+    let mut s = dashboard_in(dir.path(), &args, &envs);
+    s.wait_for("the queue", |t| t.contains("server: "));
+    s.send(b"*");
+    s.wait_for("every request marked", |t| t.contains(" marked "));
+    s.send(b"a");
+    s.wait_for("the confirmation", |t| t.contains("┌ Approve"));
+    s.send(b"y");
+    let kill_at = 10 + fastrand::usize(..60);
+    wait_applied(&d, kill_at);
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(s.pid() as i32),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .expect("kill -9");
+    let _ = s.wait_exit_within(GUARD);
+    let audit_path = dir.path().join("state/club-admin/audit.jsonl");
+    let audit = lines(&audit_path);
+    let applied = every_applied_write_has_a_line(&d, &ids, &audit);
+    assert!(applied >= kill_at && applied < ids.len(), "{applied}");
+    let killed = first_run(&audit);
+
+    // The next start re-reads and settles them, and says so.
+    let mut again = dashboard_in(dir.path(), &args, &envs);
+    again.wait_for("the summary", |t| t.contains("of an interrupted run:"));
+    every_write_is_settled(&d, &audit_path, &killed);
+    again.send(b"q");
+    assert!(again.wait_exit().success());
+}
