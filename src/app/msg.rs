@@ -174,6 +174,10 @@ pub enum Msg {
         /// limit are not counted): the status line's "N in flight".
         in_flight: usize,
     },
+    /// Writes wait in the worker while the link is down (`true`, from the first answer that
+    /// says so) or go again (`false`, once a call gets through): a bulk pauses instead of
+    /// spending its writes on a service it cannot reach.
+    WritesPaused(bool),
     /// An API call finished.
     Api {
         /// The id `update` gave the call; answers to calls no longer awaited are dropped.

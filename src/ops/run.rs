@@ -81,8 +81,32 @@ pub async fn decide(
     let written = step(log, &mut d, Event::Answered(answer)).await;
     written.err().into_iter().for_each(audit_failed);
     control.answered(id);
+    follow(
+        client,
+        log,
+        &mut d,
+        request.flatten(),
+        patience,
+        control,
+        audit_failed,
+    )
+    .await
+}
+
+/// Follows a decision that has its answer (`request`: the request it returned) to the
+/// server's truth: settled already, or lost and re-read until settled or given up
+/// ([`decide`]).
+async fn follow(
+    client: &ApiClient,
+    log: &AuditLog,
+    d: &mut Decision,
+    mut request: Option<crate::api::ClubRequest>,
+    patience: Duration,
+    control: &Control,
+    audit_failed: &(dyn Fn(String) + Sync),
+) -> Verdict {
+    let (id, action) = (d.id, d.action);
     let mut watch = control.clock.start();
-    let mut request = request.flatten();
     loop {
         let (cause, attempts, why) = match d.stage() {
             Stage::Settled(ending) => return Verdict::of(action, ending.clone(), request),
@@ -104,7 +128,7 @@ pub async fn decide(
                 }
             }
             if !patient || control.given_up() {
-                let written = step(log, &mut d, Event::Abandon).await;
+                let written = step(log, d, Event::Abandon).await;
                 written.err().into_iter().for_each(audit_failed);
                 return Verdict::Unknown { cause, why };
             }
@@ -115,7 +139,7 @@ pub async fn decide(
         let now = chrono::Utc::now();
         let written = step(
             log,
-            &mut d,
+            d,
             Event::Reread {
                 read,
                 now,

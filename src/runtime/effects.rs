@@ -200,6 +200,13 @@ impl Runner {
         }
     }
 
+    /// Stops a bulk in progress: every write queued in the worker and not yet started is
+    /// answered not sent (`why`), as Ctrl-C stops the command line's run; the writes on the
+    /// wire go on and are awaited.
+    pub fn stop_writes(&self, why: &str) {
+        self.worker.drop_queued_writes(why);
+    }
+
     /// Keeps `claim` (the runs of interrupted writes this dashboard settles) for as long as
     /// the runner lives: no other process settles them meanwhile.
     pub fn keep_claim(&mut self, claim: crate::ops::recover::Claim) {

@@ -1,7 +1,8 @@
 //! The dashboard's end when its terminal is gone or going: on a hang-up or SIGTERM
 //! ([`on_signal`]), and for a `serve-ssh` dashboard whose connection is gone for good
-//! ([`detached`]). Held decisions are sent (the moderator meant them), answers are awaited
-//! for a while, and what is still unanswered is audited `unknown`.
+//! ([`detached`]). A bulk in progress stops: writes not yet on the wire are not sent (as
+//! Ctrl-C stops the command line's run); held decisions are sent (the moderator meant them),
+//! answers are awaited for a while, and what is still unanswered is audited `unknown`.
 
 use std::time::Duration;
 
@@ -42,6 +43,9 @@ async fn finish<Sc: Screen>(
     let deadline = tokio::time::Instant::now() + wait;
     // Only a suspend reads it (`Msg::Resumed`), and nothing here suspends.
     let clock = &Clock::system();
+    // A bulk in progress ends as Ctrl-C ends the command line's: what is not on the wire
+    // yet is not sent. Then the held decisions go (the moderator meant them).
+    runner.stop_writes("the dashboard was ending (a hang-up or a stop) before it was sent");
     apply_on(screen, clock, model, runner, [Msg::Flush], msg_tx);
     while model.writes_pending() > 0 {
         match tokio::time::timeout_at(deadline, msg_rx.recv()).await {

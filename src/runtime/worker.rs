@@ -10,6 +10,7 @@ use std::panic::AssertUnwindSafe;
 use futures::FutureExt;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
+use tokio::time::{Duration, Instant};
 
 use crate::api::{ApiClient, ApiError};
 use crate::app::{Answer, ApiCall, Msg};
@@ -78,10 +79,23 @@ async fn caught<T>(fut: impl Future<Output = T>) -> Result<T, ()> {
 /// A call queued in the worker, with the write-ahead line it waits for, if any.
 type Queued = (u64, ApiCall, Option<super::files::Written>);
 
+/// What the worker is handed: a call, or the order to drop the writes still queued.
+enum Job {
+    /// A call to send.
+    Call(Queued),
+    /// Every write queued and not yet started is answered [`ApiError::NotSent`] with these
+    /// words, never sent (a hang-up ends a bulk as Ctrl-C does on the command line).
+    DropWrites(String),
+}
+
+/// How long writes wait while the link is down before one goes to try it (the others wait
+/// for its answer or for a read that gets through).
+pub const PAUSE_PROBE: Duration = Duration::from_secs(30);
+
 /// Handle to send calls to the worker.
 #[derive(Debug, Clone)]
 pub struct Worker {
-    tx: mpsc::UnboundedSender<Queued>,
+    tx: mpsc::UnboundedSender<Job>,
 }
 
 impl Worker {
@@ -94,8 +108,83 @@ impl Worker {
     /// a line that could not be written answers the call as not sent
     /// ([`ApiError::NotSent`]) and nothing leaves.
     pub fn send_after(&self, request_id: u64, call: ApiCall, ahead: Option<super::files::Written>) {
-        let _ = self.tx.send((request_id, call, ahead));
+        let _ = self.tx.send(Job::Call((request_id, call, ahead)));
     }
+
+    /// Drops every write queued and not yet started: each is answered
+    /// [`ApiError::NotSent`] with `why`, never sent; the writes started go on (their
+    /// answers are awaited). Calls queued after this one are sent as usual.
+    pub fn drop_queued_writes(&self, why: &str) {
+        let _ = self.tx.send(Job::DropWrites(why.to_owned()));
+    }
+}
+
+/// What an answer says of the link to the service: reached, down (no connection, a
+/// time-out, a gateway's 502/503/504), or neither (a refusal, an error of the service).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LinkSeen {
+    Up,
+    Down,
+    Neither,
+}
+
+impl LinkSeen {
+    fn of(answer: &Answer) -> LinkSeen {
+        match answer.error() {
+            None => LinkSeen::Up,
+            Some(ApiError::Connect { .. } | ApiError::Timeout { .. }) => LinkSeen::Down,
+            Some(ApiError::Server(info)) if matches!(info.status, Some(502..=504)) => {
+                LinkSeen::Down
+            }
+            Some(_) => LinkSeen::Neither,
+        }
+    }
+}
+
+/// Writes wait while the link is down: from the first write's answer that says so until an
+/// answer that gets through; every [`PAUSE_PROBE`] one write goes to try it.
+#[derive(Debug, Default)]
+struct Pause {
+    since: Option<Instant>,
+}
+
+impl Pause {
+    /// Takes what an answer said; true when the pause began or ended.
+    fn seen(&mut self, link: LinkSeen) -> bool {
+        match (link, self.since) {
+            (LinkSeen::Down, None) => {
+                self.since = Some(Instant::now());
+                true
+            }
+            (LinkSeen::Up, Some(_)) => {
+                self.since = None;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether a write may start now (while paused: one every [`PAUSE_PROBE`]).
+    fn write_may_start(&mut self) -> bool {
+        match self.since {
+            None => true,
+            Some(t) if t.elapsed() >= PAUSE_PROBE => {
+                self.since = Some(Instant::now());
+                true
+            }
+            Some(_) => false,
+        }
+    }
+}
+
+/// The next call to start: the first queued, or while writes wait, the first read.
+fn next_call(waiting: &mut VecDeque<Queued>, pause: &mut Pause) -> Option<Queued> {
+    let first_is_write = waiting.front().is_some_and(|(_, c, _)| c.is_mutation());
+    if !first_is_write || pause.write_may_start() {
+        return waiting.pop_front();
+    }
+    let read = waiting.iter().position(|(_, c, _)| !c.is_mutation())?;
+    waiting.remove(read)
 }
 
 /// [`ApiCall::perform`], or the panic the test hooks ask for.
@@ -122,6 +211,20 @@ fn enqueue(waiting: &mut VecDeque<Queued>, queued: Queued) {
     }
 }
 
+/// Answers every write queued and not yet started [`ApiError::NotSent`] (`why`).
+fn drop_writes(waiting: &mut VecDeque<Queued>, why: &str, msgs: &mpsc::UnboundedSender<Msg>) {
+    let (writes, reads): (VecDeque<Queued>, VecDeque<Queued>) =
+        waiting.drain(..).partition(|(_, c, _)| c.is_mutation());
+    *waiting = reads;
+    if !writes.is_empty() {
+        tracing::info!(writes = writes.len(), "queued writes not sent: {why}");
+    }
+    for (request_id, call, _) in writes {
+        let answer = call.failed(ApiError::NotSent(why.to_owned()));
+        let _ = msgs.send(Msg::Api { request_id, answer });
+    }
+}
+
 /// One call's task: runs it (a panic in it answers the call as failed, with
 /// [`ApiError::Internal`]), posts its answer as [`Msg::Api`], and the limiter's pace when it
 /// changed.
@@ -130,7 +233,7 @@ async fn answer_call(
     msgs: mpsc::UnboundedSender<Msg>,
     hooks: Hooks,
     (request_id, call, ahead): Queued,
-) {
+) -> LinkSeen {
     let mutation = call.is_mutation();
     let what = format!("{call:?}");
     let on_panic = call.clone().failed(ApiError::Internal);
@@ -157,6 +260,13 @@ async fn answer_call(
     } else {
         tracing::debug!(request_id, call = %what, ok = answer.is_ok(), "read answered");
     }
+    // Writes pause only after a write found the link down (a read's failure alone, such as
+    // the update-route probe's at start, holds nothing back); any answer that gets through
+    // lets them go again.
+    let seen = match LinkSeen::of(&answer) {
+        LinkSeen::Down if !mutation => LinkSeen::Neither,
+        seen => seen,
+    };
     let _ = msgs.send(Msg::Api { request_id, answer });
     if let Some(pace) = client.limiter().pace_changed() {
         let _ = msgs.send(Msg::Pace {
@@ -165,6 +275,7 @@ async fn answer_call(
             in_flight: pace.in_flight,
         });
     }
+    seen
 }
 
 /// Starts the worker: a task with at most `concurrency` calls in flight, results to `msgs`.
@@ -183,16 +294,17 @@ pub fn spawn_with(
     msgs: mpsc::UnboundedSender<Msg>,
     hooks: Hooks,
 ) -> Worker {
-    let (tx, mut rx) = mpsc::unbounded_channel::<Queued>();
+    let (tx, mut rx) = mpsc::unbounded_channel::<Job>();
     let limit = concurrency.max(1);
     tokio::spawn(async move {
-        let mut set: JoinSet<()> = JoinSet::new();
+        let mut set: JoinSet<LinkSeen> = JoinSet::new();
         let mut waiting: VecDeque<Queued> = VecDeque::new();
+        let mut pause = Pause::default();
         let mut open = true;
         let mut sent = client.limiter().watch_in_flight();
         loop {
             while set.len() < limit
-                && let Some(queued) = waiting.pop_front()
+                && let Some(queued) = next_call(&mut waiting, &mut pause)
             {
                 let task = answer_call(client.clone(), msgs.clone(), hooks.clone(), queued);
                 set.spawn(task);
@@ -200,9 +312,11 @@ pub fn spawn_with(
             if !open && set.is_empty() && waiting.is_empty() {
                 break;
             }
+            let probe_at = pause.since.map(|t| t + PAUSE_PROBE);
             tokio::select! {
                 next = rx.recv(), if open => match next {
-                    Some(queued) => enqueue(&mut waiting, queued),
+                    Some(Job::Call(queued)) => enqueue(&mut waiting, queued),
+                    Some(Job::DropWrites(why)) => drop_writes(&mut waiting, &why, &msgs),
                     None => open = false,
                 },
                 // The calls on the wire changed (the limiter let one out, or one was
@@ -216,13 +330,20 @@ pub fn spawn_with(
                         in_flight,
                     });
                 }
-                Some(res) = set.join_next(), if !set.is_empty() => {
+                Some(res) = set.join_next(), if !set.is_empty() => match res {
+                    Ok(seen) => {
+                        if pause.seen(seen) {
+                            let paused = pause.since.is_some();
+                            tracing::info!(paused, "writes wait while the link is down");
+                            let _ = msgs.send(Msg::WritesPaused(paused));
+                        }
+                    }
                     // A task's panic is caught inside it (and its call answered); what
                     // is left is a task cancelled as the runtime shuts down.
-                    if let Err(e) = res {
-                        tracing::error!("an API task ended without its answer: {e}");
-                    }
-                }
+                    Err(e) => tracing::error!("an API task ended without its answer: {e}"),
+                },
+                // A write may go to try the link.
+                () = tokio::time::sleep_until(probe_at.unwrap_or_else(Instant::now)), if probe_at.is_some() && waiting.iter().any(|(_, c, _)| c.is_mutation()) => {}
             }
         }
     });

@@ -225,8 +225,7 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
         Err(e) => return e,
     };
     let levels = Levels::new(FetchLevel::Default, FetchLevel::IdOnly);
-    // Until the contact is sent (the club's search, the user read), Ctrl-C leaves at once,
-    // saying nothing was sent.
+    // Until the contact is sent, Ctrl-C leaves at once, saying nothing was sent.
     let quiet = super::act::nothing_sent_on_ctrl_c(ctx.settings.lang);
     let club = match ClubRef::parse(&args.club) {
         Ok(ClubRef::Id(id)) => id,

@@ -349,6 +349,7 @@ status-rereading-unknown = { $n ->
 }
 status-bulk-rate = { $n }/s
 status-bulk-server-slow = server slow: fewer at once
+status-bulk-paused = paused: the service cannot be reached, the rest wait
 status-quit-waits-unknown = { $n ->
     [one] quitting once 1 lost answer is settled by a re-read (Ctrl-C quits now)
    *[other] quitting once { $n } lost answers are settled by re-reads (Ctrl-C quits now)

@@ -30,6 +30,11 @@ impl Model {
         &self.server_key
     }
 
+    /// True while writes wait in the worker because the link is down (`Msg::WritesPaused`).
+    pub fn writes_paused(&self) -> bool {
+        self.writes_paused
+    }
+
     /// `--read-only`.
     pub fn read_only(&self) -> bool {
         self.read_only

@@ -298,8 +298,7 @@ pub struct Model {
     /// settled): the one record a row's marker, the held countdown, a bulk action's progress
     /// and the re-reads of lost answers are derived from.
     pub(crate) decisions: crate::ops::decision::Book,
-    /// The batch of the decisions an interrupted run left open ([`crate::ops::recover`]),
-    /// re-read at start; its summary is said once they are all settled.
+    /// The batch of an interrupted run's decisions re-read at start ([`crate::ops::recover`]).
     pub(crate) recovering: Option<u64>,
     /// Decisions held by the account before a sign-in of another, not sent (said once the
     /// new account is read).
@@ -307,6 +306,8 @@ pub struct Model {
     /// The server is slow: the limit of calls in flight was cut back
     /// (`Msg::Pace`, from the client's limiter).
     pub(crate) server_slow: bool,
+    /// Writes wait in the worker while the link is down (`Msg::WritesPaused`).
+    pub(crate) writes_paused: bool,
     /// Calls the client really has on the wire (sent and not yet answered), as its limiter
     /// last told (`Msg::Pace`); `None` until it tells (a driver without a worker).
     pub(crate) sent: Option<usize>,
@@ -390,6 +391,7 @@ impl Model {
             decisions: crate::ops::decision::Book::default(),
             not_sent_on_switch: 0,
             server_slow: false,
+            writes_paused: false,
             sent: None,
             calls: Calls::default(),
             activities: Activities::default(),

@@ -176,9 +176,29 @@ pub(super) fn quit(m: &mut Model, force: bool) -> Vec<Effect> {
         return Vec::new();
     }
     m.quitting = true;
-    let unanswered: Vec<(Uuid, &'static str)> =
-        m.calls.iter().filter_map(|c| c.audited_as()).collect();
-    fx.extend(unanswered.into_iter().map(|(target, action)| {
+    // Every decision still waiting for its answer ends through the machine (`Abandon`:
+    // audited `unknown`; the next start re-reads and settles it). A new contact has no
+    // decision: its line says the same.
+    let sending: Vec<Uuid> = m
+        .decisions
+        .iter()
+        .filter(|d| matches!(d.stage(), crate::ops::decision::Stage::Sending))
+        .map(|d| d.id)
+        .collect();
+    for id in sending {
+        fx.extend(super::decisions::step(
+            m,
+            id,
+            crate::ops::decision::Event::Abandon,
+        ));
+    }
+    let contacts: Vec<(Uuid, &'static str)> = m
+        .calls
+        .iter()
+        .filter(|c| c.is_mutation() && c.decision().is_none())
+        .filter_map(|c| c.audited_as())
+        .collect();
+    fx.extend(contacts.into_iter().map(|(target, action)| {
         let detail = crate::ops::decision::abandoned_detail();
         super::audit_entry(m, action, target, Outcome::Unknown, Some(detail))
     }));

@@ -210,6 +210,10 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
                 listing::refresh_as(m, true)
             }
         }
+        Msg::WritesPaused(paused) => {
+            m.writes_paused = paused;
+            Vec::new()
+        }
         Msg::Pace {
             slowed, in_flight, ..
         } => {

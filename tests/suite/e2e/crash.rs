@@ -229,3 +229,60 @@ fn a_dashboard_bulk_killed_at_a_random_point_loses_no_line_and_the_next_start_se
     again.send(b"q");
     assert!(again.wait_exit().success());
 }
+
+#[test]
+fn a_hang_up_during_a_bulk_ends_it_as_ctrl_c_does() {
+    let rt = rt();
+    let d = rt.block_on(slow_demo(120));
+    let u = d.moderator().clone();
+    let envs = [
+        ("CLUB_ADMIN_API_KEY", u.api_key.as_str()),
+        ("CLUB_ADMIN_TOKEN", u.token.as_str()),
+    ];
+    let dir = tempfile::tempdir().expect("dir");
+    let args = [
+        "--base-url",
+        &d.base_url,
+        "--decision-delay",
+        "0",
+        "--host-budget",
+        "0",
+    ];
+    let ids = d.pending_for(&u.label);
+    let mut s = dashboard_in(dir.path(), &args, &envs);
+    s.wait_for("the queue", |t| t.contains("server: "));
+    s.send(b"*");
+    s.wait_for("every request marked", |t| t.contains(" marked "));
+    s.send(b"a");
+    s.wait_for("the confirmation", |t| t.contains("┌ Approve"));
+    s.send(b"y");
+    wait_applied(&d, 5);
+    let at_hang_up = d.writes_received().len();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(s.pid() as i32),
+        nix::sys::signal::Signal::SIGHUP,
+    )
+    .expect("hang up");
+    let st = s.wait_exit();
+    assert!(st.success(), "{st:?}");
+    // Only the writes already on their way went after the hang-up.
+    let after = d.writes_received().len() - at_hang_up;
+    assert!(after <= 12, "{after} writes sent after the hang-up");
+    let audit_path = dir.path().join("state/club-admin/audit.jsonl");
+    let audit = lines(&audit_path);
+    let approved = every_applied_write_has_a_line(&d, &ids, &audit);
+    assert!(approved < ids.len(), "the bulk stopped: {approved}");
+    // Every write the bulk began is closed: answered, or not sent (said why).
+    let open = club_admin::ops::recover::scan(&audit_path).expect("scan");
+    assert!(open.is_empty(), "{open:?}");
+    let not_sent = audit
+        .iter()
+        .filter(|e| {
+            e.outcome == Outcome::Failed
+                && e.detail
+                    .as_deref()
+                    .is_some_and(|t| t.starts_with("not sent: the dashboard was ending"))
+        })
+        .count();
+    assert!(not_sent > 0, "the rest of the bulk was not sent");
+}

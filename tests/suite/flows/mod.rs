@@ -9,6 +9,7 @@ mod demo_contract;
 mod event_loop;
 mod faults;
 mod flow;
+mod outage;
 mod paging_flow;
 mod script_faults;
 mod service_versions;

@@ -1,0 +1,114 @@
+//! A bulk while the service cannot be reached: the dashboard's writes wait (as the command
+//! line's run waits on its lost answers) instead of being spent on a service that drops
+//! every connection, and go on when it is back; the progress says so. The real worker and
+//! client against the demo over HTTP.
+
+use crate::common;
+
+use std::time::Duration;
+
+use club_admin::api::*;
+use club_admin::demo::{self, DemoOptions, Faults};
+use club_admin::runtime::headless::Headless;
+use common::*;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bulk_pauses_while_the_service_cannot_be_reached_and_goes_on_when_it_is_back() {
+    let d = demo::start(DemoOptions {
+        extra_requests: 60,
+        faults: Faults {
+            latency: Duration::from_millis(150),
+            ..Faults::default()
+        },
+        ..DemoOptions::default()
+    })
+    .await
+    .expect("demo");
+    let u = d.moderator().clone();
+    let client = ApiClient::new(
+        &d.base_url,
+        Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+        ClientOptions {
+            get_retries: 0,
+            ..ClientOptions::default()
+        },
+    )
+    .expect("client");
+    let mut h = Headless::new(model_from(options_at(&d.base_url)), client, 4);
+    h.run_until_idle(Duration::from_secs(20))
+        .await
+        .expect("loaded");
+    for _ in 0..40 {
+        h.send(key(' '));
+    }
+    let marked = h.model.queue().marked_ids();
+    assert_eq!(marked.len(), 40);
+    h.send(key('a'));
+    h.send(key('y'));
+    // The service is gone as the bulk starts: every connection is closed unanswered.
+    d.set_faults(Faults {
+        drop_rate: 1.0,
+        ..Faults::default()
+    });
+    let before = d.writes_received().len();
+    // Answers are applied as they come (`run_until` returns at its limit: writes still
+    // wait, so the dashboard is never idle meanwhile).
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !h.model.writes_paused() {
+        assert!(std::time::Instant::now() < deadline, "the writes pause");
+        let _ = h.run_until(Duration::from_millis(200), |_| false).await;
+    }
+    let screen_text = screen(&h.model, 120, 40);
+    assert!(
+        screen_text.contains("paused: the service cannot be reached"),
+        "{screen_text}"
+    );
+    // Two seconds more with the service gone: no write goes but the ones already started.
+    let _ = h.run_until(Duration::from_secs(2), |_| false).await;
+    let during = d.writes_received().len() - before;
+    // At most the writes the worker had started (its limit of calls in flight).
+    assert!(
+        during <= 8,
+        "{during} writes spent on a service that could not be reached"
+    );
+
+    // Back: the re-reads get through, the writes go on, every request the bulk had not
+    // tried yet ends approved; the few sent into the outage are settled by their re-reads
+    // (dropped before the server ran them: not applied, still pending).
+    d.set_faults(Faults::default());
+    let settled = |m: &club_admin::app::Model| {
+        !m.writes_paused()
+            && m.decisions().lost().is_empty()
+            && marked
+                .iter()
+                .all(|id| m.decisions().deciding(*id).is_none())
+    };
+    h.run_until(Duration::from_secs(90), settled)
+        .await
+        .expect("the bulk went on once the service was back");
+    let audit = h.audit();
+    let mut lost_in_the_outage = 0;
+    for id in &marked {
+        let last = audit
+            .iter()
+            .rev()
+            .find(|e| e.target == *id)
+            .unwrap_or_else(|| panic!("{id}: no outcome"));
+        if d.request_status(*id) == Some(MembershipStatus::Approved) {
+            assert_eq!(last.outcome.as_str(), "ok", "{id}: {last:?}");
+        } else {
+            lost_in_the_outage += 1;
+            assert_eq!(last.outcome.as_str(), "failed", "{id}: {last:?}");
+            assert!(
+                last.detail
+                    .as_deref()
+                    .is_some_and(|t| t.contains("still pending")),
+                "{last:?}"
+            );
+        }
+    }
+    assert!(
+        lost_in_the_outage <= during,
+        "{lost_in_the_outage} > {during}"
+    );
+}
