@@ -166,6 +166,10 @@ pub enum Msg {
         /// limit are not counted): the status line's "N in flight".
         in_flight: usize,
     },
+    /// The host budget changed ([`crate::api::budget::BudgetStatus`], from the client's
+    /// budget through the worker): what of it was refused at start (a start-up warning,
+    /// said once), whether calls go one at a time while other processes hold every slot.
+    Budget(crate::api::budget::BudgetStatus),
     /// An API call finished.
     Api {
         /// The id `update` gave the call; answers to calls no longer awaited are dropped.

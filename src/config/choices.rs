@@ -1,5 +1,7 @@
 //! Settings read by more than one rule of precedence: the host budget (flag, environment,
-//! config file, default, each bounded) and how new requests are announced.
+//! config file, default, each bounded; its folder) and how new requests are announced.
+
+use std::path::PathBuf;
 
 use super::{FileConfig, Flags, bounded};
 
@@ -36,16 +38,20 @@ impl NewRequestNotice {
 }
 
 /// The host budget (`--host-budget` > `CLUB_ADMIN_HOST_BUDGET`, given as `from_env` > config
-/// file > [`crate::api::budget::DEFAULT_SLOTS`]); 0 is off.
+/// file > [`crate::api::budget::DEFAULT_SLOTS`]; 0 is off: `None`) in its folder
+/// (`--host-budget-dir` > `CLUB_ADMIN_BUDGET_DIR`, given as `dir_from_env` > config
+/// `host_budget_dir` > [`crate::api::budget::default_dir`]).
 ///
-/// Errors: the variable is not a whole number, or the budget is above
-/// [`crate::api::budget::MAX_SLOTS`].
+/// Errors: the variable is not a whole number, the budget is above
+/// [`crate::api::budget::MAX_SLOTS`], or a folder named is not an absolute path (every
+/// process of the host must name the same folder, wherever it starts).
 pub(super) fn host_budget_of(
     flags: &Flags,
     file: &FileConfig,
     from_env: Option<String>,
-) -> Result<usize, String> {
-    let host_budget = match flags.host_budget {
+    dir_from_env: Option<String>,
+) -> Result<Option<crate::api::budget::BudgetOptions>, String> {
+    let slots = match flags.host_budget {
         Some(n) => n,
         None => match from_env {
             Some(v) => v.parse::<usize>().map_err(|_| {
@@ -56,10 +62,27 @@ pub(super) fn host_budget_of(
                 .unwrap_or(crate::api::budget::DEFAULT_SLOTS),
         },
     };
-    bounded(
+    let slots = bounded(
         "host budget (0 is off)",
-        host_budget,
+        slots,
         0,
         crate::api::budget::MAX_SLOTS,
-    )
+    )?;
+    let named = flags
+        .host_budget_dir
+        .clone()
+        .or_else(|| dir_from_env.map(PathBuf::from))
+        .or_else(|| file.host_budget_dir.clone());
+    if let Some(d) = &named
+        && !d.is_absolute()
+    {
+        return Err(format!(
+            "the host budget's folder must be an absolute path (every process of the host names the same one), not {:?}",
+            crate::text::clean(&d.display().to_string(), 200)
+        ));
+    }
+    Ok((slots > 0).then(|| crate::api::budget::BudgetOptions {
+        slots,
+        dir: named.unwrap_or_else(crate::api::budget::default_dir),
+    }))
 }

@@ -15,6 +15,7 @@ pub mod output;
 pub mod requests;
 
 use std::io::{self, IsTerminal, Read, Write};
+use std::sync::{Arc, Mutex};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use uuid::Uuid;
@@ -67,6 +68,8 @@ pub struct Ctx {
     pub format: Format,
     /// True when standard error is a terminal (progress bar, summaries).
     pub stderr_tty: bool,
+    /// The progress bar drawn now, if any: a line said meanwhile is said above it.
+    shown: Arc<Mutex<Option<ProgressBar>>>,
 }
 
 impl Ctx {
@@ -100,11 +103,14 @@ impl Ctx {
             say(&e.to_string());
             Exit::Usage
         })?;
+        let shown = Arc::new(Mutex::new(None));
+        say_budget(&client, &shown);
         Ok(Ctx {
             client,
             settings,
             format: Format::detect(out),
             stderr_tty: io::stderr().is_terminal(),
+            shown,
         })
     }
 
@@ -161,6 +167,9 @@ impl Ctx {
             .with_style(style);
         bar.set_prefix(what.to_owned());
         bar.enable_steady_tick(std::time::Duration::from_millis(200));
+        if let Ok(mut shown) = self.shown.lock() {
+            *shown = Some(bar.clone());
+        }
         bar
     }
 
@@ -178,8 +187,41 @@ impl Ctx {
         if pace.slowed {
             msg.push_str(&format!(" · server slow: {} in flight", pace.limit));
         }
+        if let Some(budget) = self.client.watch_budget()
+            && budget.borrow().busy
+        {
+            msg.push_str(" · host budget busy: 1 call at a time");
+        }
         bar.set_message(msg);
     }
+}
+
+/// The host budget on standard error, each once: what of it was refused (now), and the
+/// first time calls go one at a time because other club-admin processes hold every slot (a
+/// task that watches the client's budget; said above the progress bar when one is drawn).
+fn say_budget(client: &ApiClient, shown: &Arc<Mutex<Option<ProgressBar>>>) {
+    let Some(mut budget) = client.watch_budget() else {
+        return;
+    };
+    if let Some(r) = &budget.borrow_and_update().refusal {
+        say(&format!("warning: {r}"));
+    }
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return;
+    };
+    let shown = shown.clone();
+    runtime.spawn(async move {
+        while budget.changed().await.is_ok() {
+            if budget.borrow_and_update().busy {
+                let text = "host budget busy: other club-admin processes hold every slot, so calls go 1 at a time";
+                match shown.lock().ok().and_then(|b| b.clone()) {
+                    Some(bar) => bar.suspend(|| say(text)),
+                    None => say(text),
+                }
+                return;
+            }
+        }
+    });
 }
 
 /// Prints `club-admin: <text>` on standard error (one line; never panics when standard

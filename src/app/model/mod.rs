@@ -304,6 +304,9 @@ pub struct Model {
     /// The server is slow: the limit of calls in flight was cut back
     /// (`Msg::Pace`, from the client's limiter).
     pub(crate) server_slow: bool,
+    /// The host budget as the client last told (`Msg::Budget`): refused in part or whole,
+    /// calls one at a time while other processes hold every slot.
+    pub(crate) budget: crate::api::budget::BudgetStatus,
     /// Calls the client really has on the wire (sent and not yet answered), as its limiter
     /// last told (`Msg::Pace`); `None` until it tells (a driver without a worker).
     pub(crate) sent: Option<usize>,
@@ -386,6 +389,7 @@ impl Model {
             decisions: crate::ops::decision::Book::default(),
             not_sent_on_switch: 0,
             server_slow: false,
+            budget: Default::default(),
             sent: None,
             calls: Calls::default(),
             activities: Activities::default(),
