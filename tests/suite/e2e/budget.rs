@@ -199,3 +199,35 @@ async fn a_budget_folder_of_another_user_is_refused_and_left_empty() {
     );
     assert_eq!(std::fs::read_dir(&dir).map(|d| d.count()).ok(), Some(0));
 }
+
+/// Another process holds every slot of the budget: `whoami` waits for a slot no longer than
+/// the budget's `WAIT`, ends as usual and says once on standard error that calls went one at
+/// a time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_starved_budget_is_said_once_on_standard_error() {
+    use club_admin::api::budget::{BudgetOptions, DEFAULT_SLOTS, HostBudget};
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("budget");
+    let hog = HostBudget::open(
+        &d.base_url,
+        &BudgetOptions {
+            slots: DEFAULT_SLOTS,
+            dir: dir.clone(),
+        },
+    );
+    let mut held = Vec::new();
+    for _ in 0..DEFAULT_SLOTS {
+        held.push(hog.acquire().await);
+    }
+    let (code, stderr) = whoami(&d, &dir).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("host budget busy: other club-admin processes hold every slot")
+            .count(),
+        1,
+        "{stderr}"
+    );
+    assert!(!stderr.contains("warning"), "nothing refused: {stderr}");
+}
