@@ -86,3 +86,54 @@ pub(super) fn host_budget_of(
         dir: named.unwrap_or_else(crate::api::budget::default_dir),
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_host_budgets_folder_is_flag_then_environment_then_file_then_found() {
+        let file = FileConfig {
+            host_budget_dir: Some("/srv/file-budget".into()),
+            ..FileConfig::default()
+        };
+        let flags = Flags {
+            host_budget_dir: Some("/srv/flag-budget".into()),
+            ..Flags::default()
+        };
+        let env = || Some("/srv/env-budget".to_owned());
+        let dir = |flags: &Flags, file: &FileConfig, env: Option<String>| {
+            host_budget_of(flags, file, None, env)
+                .ok()
+                .flatten()
+                .map(|b| b.dir)
+        };
+        assert_eq!(dir(&flags, &file, env()), Some("/srv/flag-budget".into()));
+        assert_eq!(
+            dir(&Flags::default(), &file, env()),
+            Some("/srv/env-budget".into())
+        );
+        assert_eq!(
+            dir(&Flags::default(), &file, None),
+            Some("/srv/file-budget".into())
+        );
+        assert_eq!(
+            dir(&Flags::default(), &FileConfig::default(), None),
+            Some(crate::api::budget::default_dir())
+        );
+        // Off: no budget, wherever it would live.
+        let off = Flags {
+            host_budget: Some(0),
+            ..flags.clone()
+        };
+        assert_eq!(host_budget_of(&off, &file, None, env()), Ok(None));
+        // A folder every process must name alike is never relative to where one starts.
+        let relative = host_budget_of(&Flags::default(), &file, None, Some("budget".into()));
+        assert!(
+            relative
+                .as_ref()
+                .is_err_and(|e| e.contains("absolute path")),
+            "{relative:?}"
+        );
+    }
+}
