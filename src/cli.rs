@@ -94,6 +94,11 @@ pub struct ConnArgs {
     /// `host_budget` in the config].
     #[arg(long, global = true, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub host_budget: Option<usize>,
+    /// The host budget's folder, an absolute path every club-admin process of this host
+    /// names alike [default: /run/club-admin-budget if it exists, else
+    /// $TMPDIR/club-admin-budget; or CLUB_ADMIN_BUDGET_DIR, or `host_budget_dir` in the config].
+    #[arg(long, global = true, value_name = "PATH")]
+    pub host_budget_dir: Option<PathBuf>,
     /// Whole-request timeout in seconds, 1 to 600 [default: 20, or `timeout_secs` in the
     /// config].
     #[arg(long, global = true, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
@@ -145,6 +150,7 @@ impl ConnArgs {
             concurrency: self.concurrency,
             timeout: self.timeout,
             host_budget: self.host_budget,
+            host_budget_dir: self.host_budget_dir.clone(),
             ..config::Flags::default()
         };
         if let Some(d) = dashboard {

@@ -7,27 +7,43 @@
 //! (deployed behaviour, api-notes.md "Other"). Each process's own [`super::limit::Limiter`]
 //! keeps that process below the stall, but six processes at once are six limits.
 //!
-//! How: the budget is `slots` lock files in one directory shared by every user of the host
-//! (`<temp dir>/club-admin-budget`, sticky and world-writable like `/tmp` itself), named by
-//! the server's host and port. A call holds one slot (an exclusive `flock` on its file) from
-//! just before it is sent until its answer is read. The kernel frees the lock of a process
-//! that dies, so a crashed holder frees its share at once.
+//! How: the budget is `slots` lock files in one folder shared by the host's processes
+//! ([`default_dir`]: the operator's [`HOST_DIR`] when it exists, else
+//! `<temp dir>/club-admin-budget`), named by the server's host and port. A call holds one
+//! slot (an exclusive `flock` on its file) from just before it is sent until its answer is
+//! read. The kernel frees the lock of a process that dies, so a crashed holder frees its
+//! share at once.
 //!
-//! Safety on a host shared with other users: the files hold nothing and are never written;
-//! they are created `0644` in a sticky directory (no other user can replace or remove them)
-//! and opened read-only with `O_NOFOLLOW` (a planted symlink is refused, never followed);
-//! the directory must be a real directory, not a link. A user who holds every slot on
-//! purpose can delay a call by at most [`WAIT`]: then this process goes on with one call in
-//! flight without a slot ([`Mode::Fallback`]) for [`FALLBACK_FOR`], never waits without end.
-//! A directory or file that cannot be used counts the same way.
+//! Safety on a host shared with other users (`place`): nothing planted under a budget name
+//! can hang this process or lead it elsewhere. The folder is used only if it is a real
+//! directory (not a link) owned by root or by this user, sticky if others may write to it;
+//! a slot file is opened with `O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC` (a FIFO opens at once, a
+//! link is refused, never followed) and used only if `fstat` says it is a plain file with
+//! one name that others may not write to, owned by root or this user where every user may
+//! add files ([`place::slot_rule`]). The files hold nothing and are never written.
+//!
+//! What cannot be used is said once, in the log and on the faces ([`BudgetStatus::refusal`]):
+//! a slot file refused leaves the others (every process that checks refuses the same name,
+//! so the host stays within the budget); a folder refused, or every slot, leaves this
+//! process without the shared budget, at most [`ALONE`] calls in flight of its own.
+//!
+//! A user who holds every slot on purpose can delay a call by at most [`WAIT`]: then this
+//! process goes on with one call in flight without a slot ([`Mode::Fallback`]) for
+//! [`FALLBACK_FOR`], never waits without end, and says so ([`BudgetStatus::busy`]).
+
+mod place;
+
+pub use place::{Facts, Kind, Why, folder_rule, slot_rule};
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tokio::time::Instant;
+
+use crate::i18n::Lang;
 
 /// How long a call may wait for a slot before this process falls back to one call in
 /// flight without one.
@@ -39,18 +55,30 @@ pub const FALLBACK_FOR: Duration = Duration::from_secs(30);
 pub const DEFAULT_SLOTS: usize = 12;
 /// The most slots a budget may have.
 pub const MAX_SLOTS: usize = 64;
+/// Calls in flight of a process that cannot use the host's budget at all (its folder, or
+/// every slot file, refused): it cannot see the others, so it takes the share the limiter
+/// gives a process on a host of its own at its start ([`super::limit::START`]). Six such
+/// processes are 12 calls, below the deployed stall at 16 (api-notes.md "Other": six
+/// clients at 4 calls each stalled it, three did not); one call would slow a moderator's
+/// bulk to a crawl for a fault that is the host's, not theirs.
+pub const ALONE: usize = 2;
+/// The folder an operator makes for the whole host, owned by root (a `systemd-tmpfiles`
+/// line: README, "Serving the dashboard over SSH"); every club-admin process of the host
+/// uses it by default when it exists ([`default_dir`]), `serve-ssh` under systemd too.
+pub const HOST_DIR: &str = "/run/club-admin-budget";
 
 /// Where the budget lives and how large it is ([`super::ClientOptions::host_budget`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BudgetOptions {
     /// Calls in flight to one server from all processes of this host, 1 to [`MAX_SLOTS`].
     pub slots: usize,
-    /// The shared directory ([`default_dir`] unless a test or the operator says otherwise).
+    /// The shared folder ([`default_dir`] unless the operator names one: `--host-budget-dir`,
+    /// `CLUB_ADMIN_BUDGET_DIR`, `host_budget_dir` in the config).
     pub dir: PathBuf,
 }
 
 impl BudgetOptions {
-    /// `slots` in the default directory.
+    /// `slots` in the default folder ([`default_dir`]).
     pub fn new(slots: usize) -> BudgetOptions {
         BudgetOptions {
             slots,
@@ -59,11 +87,13 @@ impl BudgetOptions {
     }
 }
 
-/// The directory every user of the host shares: `CLUB_ADMIN_BUDGET_DIR` if set, else
-/// `club-admin-budget` in the system's temporary directory.
+/// The folder every process of the host shares unless one is named: [`HOST_DIR`] when it
+/// is a directory (found with `lstat`; whether it may be used is checked when it is
+/// opened, and said if not), else `club-admin-budget` in the system's temporary directory.
 pub fn default_dir() -> PathBuf {
-    match std::env::var_os("CLUB_ADMIN_BUDGET_DIR") {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
+    let host = Path::new(HOST_DIR);
+    match std::fs::symlink_metadata(host) {
+        Ok(meta) if meta.file_type().is_dir() => host.to_path_buf(),
         _ => std::env::temp_dir().join("club-admin-budget"),
     }
 }
@@ -73,9 +103,88 @@ pub fn default_dir() -> PathBuf {
 pub enum Mode {
     /// It holds one of the host's slots.
     Slot,
-    /// No slot could be had in time (or the budget cannot be used here): it is this
-    /// process's one call in flight without a slot.
+    /// No slot could be had in time: it is this process's one call in flight without a
+    /// slot.
     Fallback,
+    /// The budget cannot be used here ([`BudgetStatus::refusal`] with no slot usable): one of
+    /// this process's [`ALONE`] calls.
+    Alone,
+}
+
+/// The budget when it cannot be used whole: what was refused and why, from the checks made
+/// when it was opened. Its `Display` is English (logs, standard error); the dashboard says
+/// it in the reader's language ([`Refusal::text`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The folder, or the first slot file refused.
+    pub path: PathBuf,
+    /// Why.
+    pub why: Why,
+    /// Slots refused: all of them when the folder was.
+    pub refused: usize,
+    /// Slots of the budget.
+    pub slots: usize,
+}
+
+impl Refusal {
+    /// Slots still used.
+    pub fn usable(&self) -> usize {
+        self.slots.saturating_sub(self.refused)
+    }
+
+    /// The warning in `lang` (keys `budget-*` of assets/locales/*/budget.ftl): "the host
+    /// budget's /tmp/club-admin-budget/x.0.lock is not a plain file (a FIFO): 11 of 12 slots
+    /// used", or "...: going on without the shared budget, at most 2 calls in flight".
+    pub fn text(&self, lang: Lang) -> String {
+        let path = self.path.display().to_string();
+        let why = why_text(lang, &self.why);
+        if self.usable() == 0 {
+            crate::tr!(lang, "budget-off", path = path, why = why, n = ALONE)
+        } else {
+            crate::tr!(
+                lang,
+                "budget-part",
+                path = path,
+                why = why,
+                usable = self.usable(),
+                slots = self.slots
+            )
+        }
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text(Lang::English))
+    }
+}
+
+/// [`Why`] in `lang` (keys `budget-why-*`); in English its `Display`.
+fn why_text(lang: Lang, why: &Why) -> String {
+    let kind = |k: Kind| crate::i18n::tr(lang, k.key());
+    match why {
+        Why::NotFolder(k) => crate::tr!(lang, "budget-why-not-folder", kind = kind(*k)),
+        Why::NotFile(k) => crate::tr!(lang, "budget-why-not-file", kind = kind(*k)),
+        Why::Owner(uid) => crate::tr!(lang, "budget-why-owner", uid = uid.to_string()),
+        Why::Unsticky(m) => crate::tr!(lang, "budget-why-unsticky", mode = format!("{m:o}")),
+        Why::Writable(m) => crate::tr!(lang, "budget-why-writable", mode = format!("{m:o}")),
+        Why::Links(n) => crate::tr!(lang, "budget-why-links", n = n.to_string()),
+        Why::Io(e) => crate::tr!(lang, "budget-why-io", error = e.clone()),
+    }
+}
+
+/// The budget as a face shows it ([`HostBudget::watch`]; through the client,
+/// [`super::ApiClient::watch_budget`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BudgetStatus {
+    /// What could not be used, found when the budget was opened; `None` when all of it is.
+    pub refusal: Option<Refusal>,
+    /// True from a call that got no slot within [`WAIT`] (another process holds them all)
+    /// until a call gets one after [`FALLBACK_FOR`]: calls go one at a time.
+    pub busy: bool,
+    /// Calls let through without a slot since the start ([`Mode::Fallback`]). Its changes
+    /// alone are not told to watchers.
+    pub unslotted: u64,
 }
 
 /// One server's budget on this host, shared by the clones of one client.
@@ -91,6 +200,9 @@ struct Inner {
     state: Mutex<State>,
     /// The one call in flight without a slot.
     fallback: Arc<Semaphore>,
+    /// [`ALONE`] calls, when no slot can be used at all.
+    alone: Option<Arc<Semaphore>>,
+    status: watch::Sender<BudgetStatus>,
 }
 
 #[derive(Debug, Default)]
@@ -108,18 +220,15 @@ struct State {
 #[derive(Debug)]
 pub struct BudgetPermit {
     budget: HostBudget,
+    mode: Mode,
     slot: Option<usize>,
-    _fallback: Option<OwnedSemaphorePermit>,
+    _unslotted: Option<OwnedSemaphorePermit>,
 }
 
 impl BudgetPermit {
     /// How the call was let through.
     pub fn mode(&self) -> Mode {
-        if self.slot.is_some() {
-            Mode::Slot
-        } else {
-            Mode::Fallback
-        }
+        self.mode
     }
 }
 
@@ -152,29 +261,48 @@ pub fn server_key(base_url: &str) -> String {
 }
 
 impl HostBudget {
-    /// The budget of `options.slots` for the server at `base_url`, its files opened now.
-    /// Never fails: a directory or file that cannot be used is logged (without secrets: the
-    /// path and the error) and counts as a slot never free, so calls fall back to one in
-    /// flight after [`WAIT`].
+    /// The budget of `options.slots` for the server at `base_url`, its folder checked and its
+    /// files opened now (see the module: nothing planted there can block this call). Never
+    /// fails: what cannot be used is logged once (the path and why; no secret) and kept in
+    /// [`BudgetStatus::refusal`] for the faces to say; a slot refused is never tried, and
+    /// with none left calls go [`Mode::Alone`].
     pub fn open(base_url: &str, options: &BudgetOptions) -> HostBudget {
         let slots = options.slots.clamp(1, MAX_SLOTS);
         let key = server_key(base_url);
-        let files = match shared_dir(&options.dir) {
-            Ok(()) => (0..slots)
+        let me = place::effective_uid();
+        let mut refusal: Option<Refusal> = None;
+        let mut refuse = |path: PathBuf, why: Why, n: usize| match refusal.as_mut() {
+            Some(r) => r.refused += n,
+            None => {
+                refusal = Some(Refusal {
+                    path,
+                    why,
+                    refused: n,
+                    slots,
+                })
+            }
+        };
+        let files: Vec<Option<File>> = match place::open_folder(&options.dir, me) {
+            Ok(folder) => (0..slots)
                 .map(|i| {
-                    let path = options.dir.join(format!("{key}.{i}.lock"));
-                    open_slot(&path)
-                        .map_err(|e| {
-                            tracing::warn!(path = %path.display(), "host budget slot unusable: {e}");
-                        })
+                    let name = format!("{key}.{i}.lock");
+                    place::open_slot(&folder, &name, me)
+                        .map_err(|why| refuse(options.dir.join(&name), why, 1))
                         .ok()
                 })
                 .collect(),
-            Err(e) => {
-                tracing::warn!(dir = %options.dir.display(), "host budget unusable: {e}");
+            Err(why) => {
+                refuse(options.dir.clone(), why, slots);
                 (0..slots).map(|_| None).collect()
             }
         };
+        if let Some(r) = &refusal {
+            tracing::warn!(path = %r.path.display(), "{r}");
+        }
+        let alone = files
+            .iter()
+            .all(Option::is_none)
+            .then(|| Arc::new(Semaphore::new(ALONE)));
         HostBudget {
             inner: Arc::new(Inner {
                 state: Mutex::new(State {
@@ -183,6 +311,11 @@ impl HostBudget {
                 }),
                 files,
                 fallback: Arc::new(Semaphore::new(1)),
+                alone,
+                status: watch::Sender::new(BudgetStatus {
+                    refusal,
+                    ..BudgetStatus::default()
+                }),
             }),
         }
     }
@@ -215,13 +348,18 @@ impl HostBudget {
     /// Waits for room for one call: a slot of the host's budget, tried at once, then every
     /// 5 ms to 50 ms for up to [`WAIT`]; after that (and for [`FALLBACK_FOR`]) the process's
     /// one call without a slot ([`Mode::Fallback`]), which only this process's own calls can
-    /// hold, each for at most its request time-out.
+    /// hold, each for at most its request time-out. Without a usable slot at all: one of
+    /// [`ALONE`] calls, at once.
     pub async fn acquire(&self) -> BudgetPermit {
+        if let Some(alone) = &self.inner.alone {
+            let permit = alone.clone().acquire_owned().await.ok();
+            return self.permit(Mode::Alone, None, permit);
+        }
         let started = Instant::now();
         let mut pause = Duration::from_millis(5);
         loop {
             if let Some(i) = self.try_slot() {
-                return self.permit(Some(i), None);
+                return self.permit(Mode::Slot, Some(i), None);
             }
             let falling_back = self
                 .lock()
@@ -229,9 +367,11 @@ impl HostBudget {
                 .is_some_and(|t| Instant::now() < t);
             if falling_back || started.elapsed() >= WAIT {
                 if !falling_back {
-                    tracing::warn!(
-                        "no slot of the host budget within {WAIT:?}: one call in flight without one for {FALLBACK_FOR:?}"
-                    );
+                    if !self.inner.status.borrow().busy {
+                        tracing::warn!(
+                            "no slot of the host budget within {WAIT:?}: one call in flight without one for {FALLBACK_FOR:?}"
+                        );
+                    }
                     self.lock().fallback_until = Some(Instant::now() + FALLBACK_FOR);
                 }
                 return self.fallback().await;
@@ -246,9 +386,9 @@ impl HostBudget {
         let sem = self.inner.fallback.clone();
         let permit = tokio::select! {
             p = sem.acquire_owned() => p.ok(),
-            i = self.wait_slot() => return self.permit(Some(i), None),
+            i = self.wait_slot() => return self.permit(Mode::Slot, Some(i), None),
         };
-        self.permit(None, permit)
+        self.permit(Mode::Fallback, None, permit)
     }
 
     /// A slot, however long it takes (raced against the fall-back's one call).
@@ -261,11 +401,33 @@ impl HostBudget {
         }
     }
 
-    fn permit(&self, slot: Option<usize>, fallback: Option<OwnedSemaphorePermit>) -> BudgetPermit {
+    /// The permit of a call let through as `mode`; tells watchers when calls start or stop
+    /// going one at a time ([`BudgetStatus::busy`]).
+    fn permit(
+        &self,
+        mode: Mode,
+        slot: Option<usize>,
+        unslotted: Option<OwnedSemaphorePermit>,
+    ) -> BudgetPermit {
+        if mode != Mode::Alone {
+            let busy = self
+                .lock()
+                .fallback_until
+                .is_some_and(|t| Instant::now() < t);
+            self.inner.status.send_if_modified(|st| {
+                if mode == Mode::Fallback {
+                    st.unslotted += 1;
+                }
+                let changed = st.busy != busy;
+                st.busy = busy;
+                changed
+            });
+        }
         BudgetPermit {
             budget: self.clone(),
+            mode,
             slot,
-            _fallback: fallback,
+            _unslotted: unslotted,
         }
     }
 
@@ -273,168 +435,18 @@ impl HostBudget {
     pub fn held(&self) -> usize {
         self.lock().held.iter().filter(|h| **h).count()
     }
-}
 
-/// Makes sure `dir` is a real directory every user may add files to but nobody may remove
-/// another's: created `1777` (sticky) if missing; an existing one must not be a link.
-fn shared_dir(dir: &Path) -> std::io::Result<()> {
-    match std::fs::symlink_metadata(dir) {
-        Ok(meta) if meta.file_type().is_dir() => Ok(()),
-        Ok(_) => Err(std::io::Error::other("not a directory (a link or a file)")),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let mut b = std::fs::DirBuilder::new();
-            b.recursive(false);
-            #[cfg(unix)]
-            std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o1777);
-            match b.create(dir) {
-                Ok(()) => {}
-                // Another process made it meanwhile: check it as found.
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    return shared_dir_existing(dir);
-                }
-                Err(e) => return Err(e),
-            }
-            #[cfg(unix)]
-            {
-                // The umask cut the mode: set it whole (the directory is ours, just made).
-                use std::os::unix::fs::PermissionsExt;
-                std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o1777))?;
-            }
-            Ok(())
-        }
-        Err(e) => Err(e),
+    /// The budget as it is now (what was refused, whether calls go one at a time).
+    pub fn status(&self) -> BudgetStatus {
+        self.inner.status.borrow().clone()
     }
-}
 
-fn shared_dir_existing(dir: &Path) -> std::io::Result<()> {
-    let meta = std::fs::symlink_metadata(dir)?;
-    if meta.file_type().is_dir() {
-        Ok(())
-    } else {
-        Err(std::io::Error::other("not a directory (a link or a file)"))
+    /// The budget's status, told at every change of what was refused or of
+    /// [`BudgetStatus::busy`] (not of the count of calls alone).
+    pub fn watch(&self) -> watch::Receiver<BudgetStatus> {
+        self.inner.status.subscribe()
     }
-}
-
-/// Opens (creating it `0644` if missing) one slot file, never through a link, for reading
-/// only: a lock needs no write access, and nothing is ever written to it.
-fn open_slot(path: &Path) -> std::io::Result<File> {
-    let mut create = std::fs::OpenOptions::new();
-    create.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        create.mode(0o644).custom_flags(libc::O_NOFOLLOW);
-    }
-    match create.open(path) {
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(e),
-    }
-    let mut read = std::fs::OpenOptions::new();
-    read.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        read.custom_flags(libc::O_NOFOLLOW);
-    }
-    let f = read.open(path)?;
-    if !f.metadata()?.file_type().is_file() {
-        return Err(std::io::Error::other("not a plain file"));
-    }
-    Ok(f)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn opts(dir: &Path, slots: usize) -> BudgetOptions {
-        BudgetOptions {
-            slots,
-            dir: dir.join("budget"),
-        }
-    }
-
-    #[tokio::test]
-    async fn two_processes_share_the_slots_and_a_dropped_holder_frees_them() {
-        // Two budgets opened apart are two open files per slot: their locks exclude each
-        // other exactly as two processes' do.
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let a = HostBudget::open("http://127.0.0.1:8080", &opts(tmp.path(), 2));
-        let b = HostBudget::open("http://127.0.0.1:8080", &opts(tmp.path(), 2));
-        let a1 = a.acquire().await;
-        let a2 = a.acquire().await;
-        assert_eq!((a1.mode(), a2.mode()), (Mode::Slot, Mode::Slot));
-        assert_eq!(b.try_slot(), None, "both slots are A's");
-        drop(a1);
-        let b1 = b.acquire().await;
-        assert_eq!(b1.mode(), Mode::Slot, "A's freed slot is B's");
-        // A process that dies closes its files: the kernel frees its locks.
-        drop(a2);
-        drop(a);
-        let b2 = b.acquire().await;
-        assert_eq!(b2.mode(), Mode::Slot);
-        assert_eq!(b.held(), 2);
-        // Another server has a budget of its own.
-        let c = HostBudget::open("http://127.0.0.1:9090", &opts(tmp.path(), 2));
-        assert_eq!(c.acquire().await.mode(), Mode::Slot);
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn a_budget_held_without_end_falls_back_to_one_call_never_a_wait_without_end() {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let hog = HostBudget::open("http://127.0.0.1:8080", &opts(tmp.path(), 2));
-        let _h1 = hog.acquire().await;
-        let _h2 = hog.acquire().await;
-        let me = HostBudget::open("http://127.0.0.1:8080", &opts(tmp.path(), 2));
-        let started = Instant::now();
-        let first = me.acquire().await;
-        assert_eq!(first.mode(), Mode::Fallback);
-        assert!(started.elapsed() >= WAIT && started.elapsed() < WAIT * 2);
-        // One call only: a second waits for the first (or for a slot).
-        let me2 = me.clone();
-        let second = tokio::spawn(async move { me2.acquire().await.mode() });
-        tokio::time::sleep(Duration::from_secs(1)).await;
-        assert!(!second.is_finished(), "a second unslotted call waits");
-        drop(first);
-        assert_eq!(second.await.ok(), Some(Mode::Fallback));
-    }
-
-    #[tokio::test]
-    async fn a_link_planted_for_the_directory_or_a_slot_is_never_followed() {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let target = tmp.path().join("elsewhere");
-        std::fs::create_dir(&target).expect("dir");
-        let dir = tmp.path().join("budget");
-        std::os::unix::fs::symlink(&target, &dir).expect("symlink");
-        let b = HostBudget::open("http://127.0.0.1:8080", &opts(tmp.path(), 1));
-        assert!(
-            b.inner.files.iter().all(Option::is_none),
-            "the linked dir is refused"
-        );
-        assert_eq!(std::fs::read_dir(&target).map(|d| d.count()).ok(), Some(0));
-
-        std::fs::remove_file(&dir).expect("unlink");
-        std::fs::create_dir(&dir).expect("dir");
-        let victim = tmp.path().join("victim");
-        std::fs::write(&victim, "keep").expect("write");
-        std::os::unix::fs::symlink(&victim, dir.join("127.0.0.1_8080.0.lock")).expect("link");
-        let b = HostBudget::open("http://127.0.0.1:8080", &opts(tmp.path(), 2));
-        assert!(b.inner.files[0].is_none(), "the linked slot is refused");
-        assert!(b.inner.files[1].is_some(), "the other slot is usable");
-        assert_eq!(
-            std::fs::read_to_string(&victim).ok().as_deref(),
-            Some("keep")
-        );
-    }
-
-    #[test]
-    fn server_keys_name_no_other_path() {
-        assert_eq!(
-            server_key("https://clubs.school.ac.th/v1"),
-            "clubs.school.ac.th_443"
-        );
-        assert_eq!(server_key("http://127.0.0.1:8080"), "127.0.0.1_8080");
-        assert!(!server_key("../../etc/passwd").contains('/'));
-    }
-}
+mod tests;

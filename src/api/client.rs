@@ -253,6 +253,15 @@ impl ApiClient {
         &self.limiter
     }
 
+    /// The host budget's status ([`super::budget::BudgetStatus`]: what of it was refused,
+    /// whether calls go one at a time), told at every change; `None` when the budget is off
+    /// (`--host-budget 0`). Clones (and [`ApiClient::for_session`]) share one budget.
+    pub fn watch_budget(
+        &self,
+    ) -> Option<tokio::sync::watch::Receiver<super::budget::BudgetStatus>> {
+        self.budget.as_ref().map(super::budget::HostBudget::watch)
+    }
+
     /// Sends one request under the limiter (a write before waiting reads), and tells the
     /// limiter what its answer says about the server's load.
     async fn exchange<T: DeserializeOwned>(

@@ -178,6 +178,10 @@ pub enum Msg {
     /// says so) or go again (`false`, once a call gets through): a bulk pauses instead of
     /// spending its writes on a service it cannot reach.
     WritesPaused(bool),
+    /// The host budget changed ([`crate::api::budget::BudgetStatus`], from the client's
+    /// budget through the worker): what of it was refused at start (a start-up warning,
+    /// said once), whether calls go one at a time while other processes hold every slot.
+    Budget(crate::api::budget::BudgetStatus),
     /// An API call finished.
     Api {
         /// The id `update` gave the call; answers to calls no longer awaited are dropped.

@@ -52,6 +52,8 @@ pub struct Flags {
     /// `--host-budget`: calls in flight to the server from every club-admin process of this
     /// host (0 turns the host budget off).
     pub host_budget: Option<usize>,
+    /// `--host-budget-dir`: the host budget's folder (an absolute path).
+    pub host_budget_dir: Option<PathBuf>,
     /// `--mouse` (dashboard).
     pub mouse: bool,
     /// `--notify`: `off`, `bell` or `osc9` (dashboard).
@@ -97,6 +99,10 @@ pub struct FileConfig {
     /// Calls in flight to one server from every club-admin process of this host (default
     /// 12; 0 is off).
     pub host_budget: Option<usize>,
+    /// The host budget's folder, the same for every process of the host (default
+    /// `/run/club-admin-budget` when it exists, else `club-admin-budget` in the temporary
+    /// directory).
+    pub host_budget_dir: Option<PathBuf>,
     /// Whole-request timeout, seconds (default 20).
     pub timeout_secs: Option<u64>,
     /// Auto-refresh interval, seconds; 0 (the default) is off.
@@ -448,13 +454,13 @@ fn secrets_of(
 
 /// The client's options from the flags and the config file: the request timeout (1 to 600 s,
 /// default 20), plain HTTP allowed or not, the calls in flight (1 to 64, default 8) and the
-/// host budget (`host_budget` slots; 0 is off).
+/// host budget (off: `None`).
 ///
 /// Errors: a number out of its bounds, in words naming the bound.
 fn client_of(
     flags: &Flags,
     file: &FileConfig,
-    host_budget: usize,
+    host_budget: Option<crate::api::budget::BudgetOptions>,
 ) -> Result<ClientOptions, String> {
     let timeout = bounded(
         "timeout (seconds)",
@@ -472,7 +478,7 @@ fn client_of(
         request_timeout: Duration::from_secs(timeout),
         allow_insecure_http: flags.allow_insecure_http || file.allow_insecure_http.unwrap_or(false),
         concurrency,
-        host_budget: (host_budget > 0).then(|| crate::api::budget::BudgetOptions::new(host_budget)),
+        host_budget,
         ..ClientOptions::default()
     })
 }
@@ -524,7 +530,12 @@ pub fn resolve(
     if refresh != 0 {
         bounded("auto-refresh (seconds; 0 is off)", refresh, 5, 86_400)?;
     }
-    let host_budget = host_budget_of(flags, &file, env_nonempty("CLUB_ADMIN_HOST_BUDGET"))?;
+    let host_budget = host_budget_of(
+        flags,
+        &file,
+        env_nonempty("CLUB_ADMIN_HOST_BUDGET"),
+        env_nonempty("CLUB_ADMIN_BUDGET_DIR"),
+    )?;
     let client = client_of(flags, &file, host_budget)?;
     let concurrency = client.concurrency;
     let page_size = bounded("page_size", file.page_size.unwrap_or(50), 1, 100)?;

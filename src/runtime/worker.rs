@@ -302,6 +302,14 @@ pub fn spawn_with(
         let mut pause = Pause::default();
         let mut open = true;
         let mut sent = client.limiter().watch_in_flight();
+        // The host budget's status: what was refused at start is told at once (a start-up
+        // warning), then every change (calls one at a time while others hold every slot).
+        let mut budget = client.watch_budget();
+        if let Some(rx) = budget.as_mut()
+            && rx.borrow().refusal.is_some()
+        {
+            rx.mark_changed();
+        }
         loop {
             while set.len() < limit
                 && let Some(queued) = next_call(&mut waiting, &mut pause)
@@ -330,6 +338,9 @@ pub fn spawn_with(
                         in_flight,
                     });
                 }
+                Some(status) = budget_changed(&mut budget) => {
+                    let _ = msgs.send(Msg::Budget(status));
+                }
                 Some(res) = set.join_next(), if !set.is_empty() => match res {
                     Ok(seen) => {
                         if pause.seen(seen) {
@@ -348,4 +359,18 @@ pub fn spawn_with(
         }
     });
     Worker { tx }
+}
+
+/// The host budget's next status (`None` when the budget is off, or its sender is gone: the
+/// branch then waits for ever, and the others go on).
+async fn budget_changed(
+    rx: &mut Option<tokio::sync::watch::Receiver<crate::api::budget::BudgetStatus>>,
+) -> Option<crate::api::budget::BudgetStatus> {
+    if let Some(r) = rx.as_mut()
+        && r.changed().await.is_ok()
+    {
+        return Some(r.borrow_and_update().clone());
+    }
+    *rx = None;
+    std::future::pending().await
 }

@@ -15,6 +15,7 @@ pub mod output;
 pub mod requests;
 
 use std::io::{self, IsTerminal, Read, Write};
+use std::sync::{Arc, Mutex};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use uuid::Uuid;
@@ -67,6 +68,8 @@ pub struct Ctx {
     pub format: Format,
     /// True when standard error is a terminal (progress bar, summaries).
     pub stderr_tty: bool,
+    /// The host budget's "busy" said once, above the progress bar drawn now, if any.
+    busy: Arc<BusyNote>,
 }
 
 impl Ctx {
@@ -100,11 +103,14 @@ impl Ctx {
             say(&e.to_string());
             Exit::Usage
         })?;
+        let busy = Arc::new(BusyNote::default());
+        say_budget(&client, &busy);
         Ok(Ctx {
             client,
             settings,
             format: Format::detect(out),
             stderr_tty: io::stderr().is_terminal(),
+            busy,
         })
     }
 
@@ -178,6 +184,9 @@ impl Ctx {
             .with_style(style);
         bar.set_prefix(what.to_owned());
         bar.enable_steady_tick(std::time::Duration::from_millis(200));
+        if let Ok(mut shown) = self.busy.bar.lock() {
+            *shown = Some(bar.clone());
+        }
         bar
     }
 
@@ -195,8 +204,71 @@ impl Ctx {
         if pace.slowed {
             msg.push_str(&format!(" · server slow: {} in flight", pace.limit));
         }
+        if let Some(budget) = self.client.watch_budget()
+            && budget.borrow().busy
+        {
+            msg.push_str(" · host budget busy: 1 call at a time");
+        }
         bar.set_message(msg);
     }
+}
+
+impl Drop for Ctx {
+    /// Calls went one at a time and the watcher had not said so yet (the run ended before
+    /// it was woken): said now, as the command ends.
+    fn drop(&mut self) {
+        if let Some(budget) = self.client.watch_budget()
+            && budget.borrow().unslotted > 0
+        {
+            self.busy.say_once();
+        }
+    }
+}
+
+/// "host budget busy" on standard error, once a run.
+#[derive(Default)]
+struct BusyNote {
+    said: std::sync::atomic::AtomicBool,
+    /// The progress bar drawn now, if any: the line is said above it.
+    bar: Mutex<Option<ProgressBar>>,
+}
+
+impl BusyNote {
+    fn say_once(&self) {
+        if self.said.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
+        let text =
+            "host budget busy: other club-admin processes hold every slot, so calls go 1 at a time";
+        match self.bar.lock().ok().and_then(|b| b.clone()) {
+            Some(bar) => bar.suspend(|| say(text)),
+            None => say(text),
+        }
+    }
+}
+
+/// The host budget on standard error, each once: what of it was refused (now), and the
+/// first time calls go one at a time because other club-admin processes hold every slot (a
+/// task that watches the client's budget, and [`Ctx`]'s drop if the run ends first).
+fn say_budget(client: &ApiClient, busy: &Arc<BusyNote>) {
+    let Some(mut budget) = client.watch_budget() else {
+        return;
+    };
+    if let Some(r) = &budget.borrow_and_update().refusal {
+        say(&format!("warning: {r}"));
+    }
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return;
+    };
+    let busy = busy.clone();
+    runtime.spawn(async move {
+        while budget.changed().await.is_ok() {
+            if budget.borrow_and_update().busy {
+                busy.say_once();
+                return;
+            }
+        }
+    });
 }
 
 /// Prints `club-admin: <text>` on standard error (one line; never panics when standard

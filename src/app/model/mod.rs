@@ -300,14 +300,14 @@ pub struct Model {
     pub(crate) decisions: crate::ops::decision::Book,
     /// The batch of an interrupted run's decisions re-read at start ([`crate::ops::recover`]).
     pub(crate) recovering: Option<u64>,
-    /// Decisions held by the account before a sign-in of another, not sent (said once the
-    /// new account is read).
+    /// Decisions held before another account signed in, not sent (said once it is read).
     pub(crate) not_sent_on_switch: usize,
-    /// The server is slow: the limit of calls in flight was cut back
-    /// (`Msg::Pace`, from the client's limiter).
+    /// The server is slow: the limiter cut its limit of calls in flight (`Msg::Pace`).
     pub(crate) server_slow: bool,
     /// Writes wait in the worker while the link is down (`Msg::WritesPaused`).
     pub(crate) writes_paused: bool,
+    /// The host budget as the client last told (`Msg::Budget`): refused, or one at a time.
+    pub(crate) budget: crate::api::budget::BudgetStatus,
     /// Calls the client really has on the wire (sent and not yet answered), as its limiter
     /// last told (`Msg::Pace`); `None` until it tells (a driver without a worker).
     pub(crate) sent: Option<usize>,
@@ -392,6 +392,7 @@ impl Model {
             not_sent_on_switch: 0,
             server_slow: false,
             writes_paused: false,
+            budget: Default::default(),
             sent: None,
             calls: Calls::default(),
             activities: Activities::default(),

@@ -85,6 +85,9 @@ impl Model {
         if self.server_slow {
             tail.push(crate::i18n::tr(self.lang, "status-bulk-server-slow"));
         }
+        if self.budget.busy {
+            tail.push(crate::i18n::tr(self.lang, "status-bulk-budget-busy"));
+        }
         let tail = if tail.is_empty() {
             String::new()
         } else {

@@ -1,7 +1,7 @@
 //! An API error in words: on the status line (at most 300 characters), with the fetch level
 //! that explains a student's 403, and in the activity log and the audit file with the
 //! error id a server administrator can look up; and a start-up warning (a secret file
-//! others can read), said the same way.
+//! others can read, a host budget that cannot be used), said the same way.
 
 use crate::api::ApiError;
 use crate::app::model::Model;
@@ -55,13 +55,41 @@ pub(super) fn on_warning(m: &mut Model, w: &crate::config::ReadableSecret) {
     // The log: "warning  secret file check failed: the token file ... can be read by
     // other users (mode 644): run chmod 600 ... so that only you can read it".
     let sentence = w.text(m.lang);
-    let check = crate::i18n::tr(m.lang, "log-warning-check");
+    start_warning(m, "log-warning-check", sentence);
+}
+
+/// The warning `sentence` in the log under the check `check` (a Fluent key), and on the
+/// status line until something newer is said (the first load does not replace it).
+fn start_warning(m: &mut Model, check: &str, sentence: String) {
+    let check = crate::i18n::tr(m.lang, check);
     super::log(m, "warning", None, check, Err(sentence.clone()));
-    // The status line keeps it until something newer is said (the first load does
-    // not replace it).
     let text = crate::tr!(m.lang, "status-warning", warning = sentence);
     super::say(m, crate::app::model::Severity::Error, &text);
     if let Some(n) = m.notice.as_mut() {
         n.start_warning = true;
     }
+}
+
+/// The host budget's status (`Msg::Budget`): a part refused is said once, as a start-up
+/// warning ("the host budget's /tmp/club-admin-budget belongs to another user (uid 1000):
+/// going on without the shared budget, at most 2 calls in flight"); calls going one at a
+/// time are said when it starts (the log and the status line), and after a bulk action's
+/// progress while it lasts (`Model::status_line`).
+pub(super) fn on_budget(
+    m: &mut Model,
+    status: crate::api::budget::BudgetStatus,
+) -> Vec<crate::app::Effect> {
+    let was = std::mem::replace(&mut m.budget, status);
+    if let Some(r) = m.budget.refusal.clone()
+        && was.refusal.as_ref() != Some(&r)
+    {
+        start_warning(m, "log-budget-check", r.text(m.lang));
+    }
+    if m.budget.busy && !was.busy {
+        let text = crate::i18n::tr(m.lang, "status-budget-busy");
+        let check = crate::i18n::tr(m.lang, "log-budget-check");
+        super::log(m, "warning", None, check, Err(text.clone()));
+        super::say(m, crate::app::model::Severity::Info, &text);
+    }
+    Vec::new()
 }

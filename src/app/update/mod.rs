@@ -221,6 +221,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             m.sent = Some(in_flight);
             Vec::new()
         }
+        Msg::Budget(status) => errors::on_budget(m, status),
         Msg::Retry(now) => {
             let mut fx = link::retry(m, now);
             fx.extend(lost::reread_due(m, now));

@@ -2,7 +2,8 @@
 //! flight per server (`--host-budget`, lock files in `CLUB_ADMIN_BUDGET_DIR`). Three bulk
 //! approvals at once never put more calls in flight at the server than the budget; a budget
 //! held by someone else without end costs a few seconds and one call at a time, never a
-//! run that does not end.
+//! run that does not end; a FIFO planted under a budget name, or a folder of another user,
+//! hangs nothing and is said once.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -98,4 +99,135 @@ async fn a_budget_held_by_someone_else_without_end_falls_back_to_one_call() {
         started.elapsed() >= club_admin::api::budget::WAIT,
         "it waited for a slot first"
     );
+}
+
+/// `club-admin whoami` (the real binary, against the demo) with the host budget in `dir`:
+/// its exit code and standard error. The deadline guards against a hang only (the issue's
+/// FIFO held every process for good); it measures nothing.
+async fn whoami(d: &DemoHandle, dir: &Path) -> (i32, String) {
+    let u = d.user("moderator").expect("demo account");
+    let state = tempfile::tempdir().expect("tempdir");
+    let run = tokio::process::Command::new(crate::common::CLUB_ADMIN)
+        .arg("whoami")
+        .env("CLUB_ADMIN_BASE_URL", &d.base_url)
+        .env("CLUB_ADMIN_API_KEY", &u.api_key)
+        .env("CLUB_ADMIN_TOKEN", &u.token)
+        .env("CLUB_ADMIN_BUDGET_DIR", dir)
+        .env("XDG_STATE_HOME", state.path())
+        .env("XDG_CONFIG_HOME", state.path())
+        .env_remove("CLUB_ADMIN_HOST_BUDGET")
+        .env_remove("CLUB_ADMIN_LOG")
+        .stdin(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .output();
+    let out = tokio::time::timeout(Duration::from_secs(60), run)
+        .await
+        .expect("whoami ends: nothing planted blocks it")
+        .expect("spawn club-admin");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn mkfifo(path: &Path) {
+    nix::unistd::mkfifo(path, nix::sys::stat::Mode::from_bits_truncate(0o666)).expect("mkfifo");
+}
+
+/// The attack: another user of the host runs `mkfifo` on a name the budget uses.
+/// Each run of the real binary ends as usual and says what it refused, once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fifo_planted_under_a_budget_name_neither_hangs_nor_goes_unsaid() {
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let key = club_admin::api::budget::server_key(&d.base_url);
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let said_once = |stderr: &str, words: &str| {
+        assert_eq!(stderr.matches(words).count(), 1, "{words:?} in {stderr}");
+        assert_eq!(stderr.matches("host budget").count(), 1, "{stderr}");
+    };
+
+    // The first slot's name: the other eleven slots are used.
+    let one = tmp.path().join("one");
+    std::fs::create_dir(&one).expect("mkdir");
+    mkfifo(&one.join(format!("{key}.0.lock")));
+    let (code, stderr) = whoami(&d, &one).await;
+    assert_eq!(code, 0, "{stderr}");
+    said_once(&stderr, "is not a plain file (a FIFO): 11 of 12 slots used");
+
+    // Every slot's name: the process goes on without the shared budget.
+    let all = tmp.path().join("all");
+    std::fs::create_dir(&all).expect("mkdir");
+    for i in 0..club_admin::api::budget::DEFAULT_SLOTS {
+        mkfifo(&all.join(format!("{key}.{i}.lock")));
+    }
+    let (code, stderr) = whoami(&d, &all).await;
+    assert_eq!(code, 0, "{stderr}");
+    said_once(
+        &stderr,
+        "is not a plain file (a FIFO): going on without the shared budget, at most 2 calls in flight",
+    );
+
+    // The folder's own name.
+    let folder = tmp.path().join("folder");
+    mkfifo(&folder);
+    let (code, stderr) = whoami(&d, &folder).await;
+    assert_eq!(code, 0, "{stderr}");
+    said_once(
+        &stderr,
+        "is not a real directory (a FIFO): going on without",
+    );
+}
+
+/// A folder another user made first (the issue's `mkdir` as another user, mode 0755) is
+/// refused by the real binary, said once, and nothing is put in it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_budget_folder_of_another_user_is_refused_and_left_empty() {
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("budget");
+    std::fs::create_dir(&dir).expect("mkdir");
+    // The tests run as root: uid 65534 (nobody) is "another user".
+    std::os::unix::fs::chown(&dir, Some(65534), Some(65534)).expect("chown");
+    let (code, stderr) = whoami(&d, &dir).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("belongs to another user (uid 65534): going on without the shared budget")
+            .count(),
+        1,
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_dir(&dir).map(|d| d.count()).ok(), Some(0));
+}
+
+/// Another process holds every slot of the budget: `whoami` waits for a slot no longer than
+/// the budget's `WAIT`, ends as usual and says once on standard error that calls went one at
+/// a time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_starved_budget_is_said_once_on_standard_error() {
+    use club_admin::api::budget::{BudgetOptions, DEFAULT_SLOTS, HostBudget};
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("budget");
+    let hog = HostBudget::open(
+        &d.base_url,
+        &BudgetOptions {
+            slots: DEFAULT_SLOTS,
+            dir: dir.clone(),
+        },
+    );
+    let mut held = Vec::new();
+    for _ in 0..DEFAULT_SLOTS {
+        held.push(hog.acquire().await);
+    }
+    let (code, stderr) = whoami(&d, &dir).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("host budget busy: other club-admin processes hold every slot")
+            .count(),
+        1,
+        "{stderr}"
+    );
+    assert!(!stderr.contains("warning"), "nothing refused: {stderr}");
 }

@@ -1059,3 +1059,63 @@ fn a_lost_answer_on_a_row_read_while_its_decision_was_held_is_re_read_and_settle
     );
     assert!(!m.outcome_unknown(id(1)) && m.decisions().lost().is_empty());
 }
+
+/// Every slot of the host budget held by other processes (`Msg::Budget` with `busy`): said
+/// once when it starts (status line and activity log), then after a bulk action's progress
+/// while it lasts, and no more once it ends; in both languages.
+#[test]
+fn a_busy_host_budget_is_said_once_and_after_the_bulk_progress() {
+    use club_admin::api::budget::BudgetStatus;
+    for (lang, busy_words) in [
+        (
+            club_admin::i18n::Lang::English,
+            "host budget busy: 1 call at a time",
+        ),
+        (
+            club_admin::i18n::Lang::Thai,
+            "งบของเครื่องเต็ม: ส่งทีละ 1 รายการ",
+        ),
+    ] {
+        let rows: Vec<ClubRequest> = (1..=4u128)
+            .map(|n| {
+                request(
+                    Uuid::from_u128(n),
+                    "pending",
+                    &format!("5{n:04}"),
+                    Some(("Somchai", "สมชาย")),
+                    ("Robotics Club", "ชุมนุมหุ่นยนต์"),
+                    2026,
+                    n as i64,
+                )
+            })
+            .collect();
+        let mut m = model_with_lang(rows, lang);
+        let logged_before = m.log().entries().len();
+        let busy = |unslotted| {
+            Msg::Budget(BudgetStatus {
+                busy: true,
+                unslotted,
+                ..BudgetStatus::default()
+            })
+        };
+        update(&mut m, busy(1));
+        let started = club_admin::i18n::tr(lang, "status-budget-busy");
+        assert_eq!(status(&m), started, "{lang:?}");
+        update(&mut m, busy(5));
+        assert_eq!(
+            m.log().entries().len(),
+            logged_before + 1,
+            "{lang:?}: once in the log"
+        );
+        for _ in 0..4 {
+            update(&mut m, key(' '));
+        }
+        update(&mut m, key('a'));
+        let fx = update(&mut m, key('y'));
+        assert_eq!(puts(&fx).len(), 4, "{lang:?}");
+        assert!(status(&m).contains(busy_words), "{lang:?}: {}", status(&m));
+        update(&mut m, Msg::Budget(BudgetStatus::default()));
+        assert!(!status(&m).contains(busy_words), "{lang:?}: {}", status(&m));
+        assert_eq!(m.log().entries().len(), logged_before + 1, "{lang:?}");
+    }
+}

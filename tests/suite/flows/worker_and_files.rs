@@ -168,3 +168,59 @@ async fn an_audit_file_that_cannot_be_written_is_told_in_english_and_thai_and_no
         );
     }
 }
+
+/// The host budget's folder is a FIFO another user planted (the attack, at the
+/// folder's name): the dashboard starts and loads its queue through the real worker, and
+/// says once, on the status line and in the activity log, that it goes on without the
+/// shared budget; in English and in Thai.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_budget_that_cannot_be_used_is_said_once_and_the_queue_loads() {
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("budget");
+    nix::unistd::mkfifo(&dir, nix::sys::stat::Mode::from_bits_truncate(0o666)).expect("mkfifo");
+    for (lang, words) in [
+        (
+            Lang::English,
+            "is not a real directory (a FIFO): going on without",
+        ),
+        (Lang::Thai, "ไม่ใช่โฟลเดอร์จริง (เป็น FIFO): ทำงานต่อโดยไม่ใช้งบร่วม"),
+    ] {
+        let u = d.moderator();
+        let client = ApiClient::new(
+            &d.base_url,
+            Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+            ClientOptions {
+                host_budget: Some(budget::BudgetOptions {
+                    slots: 4,
+                    dir: dir.clone(),
+                }),
+                ..ClientOptions::default()
+            },
+        )
+        .expect("client");
+        let m = model_from(ModelOptions {
+            lang,
+            ..options_at(&d.base_url)
+        });
+        let mut h = Headless::new(m, client, 8);
+        h.run_until_idle(LIMIT).await.expect("settled");
+        assert!(!h.model.queue().is_empty(), "{lang:?}: the queue loaded");
+        let status = h.model.status_text().unwrap_or_default();
+        // The status line as the terminal gets it (Thai's ำ drawn as two cells).
+        let drawn = club_admin::text::for_terminal(words);
+        assert!(status.contains(drawn.as_ref()), "{lang:?}: {status}");
+        let logged = h
+            .model
+            .log()
+            .entries()
+            .iter()
+            .filter(|e| {
+                e.detail
+                    .as_deref()
+                    .is_some_and(|t| t.contains(words) || t.contains(drawn.as_ref()))
+            })
+            .count();
+        assert_eq!(logged, 1, "{lang:?}: said once in the log");
+    }
+}
