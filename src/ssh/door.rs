@@ -1,0 +1,389 @@
+//! The door of `serve-ssh`: how many connections that have not signed in are let in, in
+//! all and from one address, and which one goes when there are too many.
+//!
+//! The rule follows OpenSSH's `MaxStartups start:rate:full` (sshd_config(5); `drop_connection`
+//! in OpenSSH's `sshd.c`): with `n` connections not signed in, a new one is let in below
+//! `start`; from `start` to `full` someone must go with probability `rate` % at `start`,
+//! rising linearly to 100 % at `full` ("random early drop"). OpenSSH then refuses the new
+//! connection. Here the oldest *silent* connection (one that has not sent its SSH
+//! identification line, [`Ticket::spoke`]) goes first, so a flood of connections that never
+//! speak cannot keep out a moderator whose client speaks at once; only when every waiting
+//! connection has spoken is the new one refused, as OpenSSH does. The same holds per
+//! address (`--max-startups-per-address`, OpenSSH's `PerSourceMaxStartups`): at the limit,
+//! that address's oldest silent connection goes, or the new one is refused.
+//!
+//! A connection leaves the door when it signs in ([`Pass::signed_in`]: from then on no limit
+//! of this module applies to it) or ends ([`Ticket`] dropped). Signed-in connections are
+//! never counted here.
+
+use std::collections::{BTreeMap, HashMap};
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::sync::oneshot;
+
+/// `--max-startups START:RATE:FULL`: connections not signed in before random early drop
+/// starts (`start`), the drop's probability there in percent (`rate`), and the number at
+/// which every new one makes someone go (`full`). Default `10:30:100`, OpenSSH's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Startups {
+    /// Below this many connections not signed in, a new one is let in [10].
+    pub start: usize,
+    /// The probability, in percent (1 to 100), that someone must go at `start` [30].
+    pub rate: u32,
+    /// At this many, someone always goes [100].
+    pub full: usize,
+}
+
+impl Default for Startups {
+    fn default() -> Startups {
+        Startups {
+            start: 10,
+            rate: 30,
+            full: 100,
+        }
+    }
+}
+
+impl std::str::FromStr for Startups {
+    type Err = String;
+
+    /// `START:RATE:FULL` (`10:30:100`), or one number `N` (`N:100:N`, as OpenSSH reads it).
+    ///
+    /// Errors: not whole numbers, `start` of 0, `start` above `full`, `rate` outside 1 to
+    /// 100; in words.
+    fn from_str(text: &str) -> Result<Startups, String> {
+        let parts: Vec<&str> = text.trim().split(':').collect();
+        let num = |v: &str| -> Result<usize, String> {
+            v.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("{v:?} in {text:?} is not a whole number"))
+        };
+        let s = match parts.as_slice() {
+            [n] => {
+                let n = num(n)?;
+                Startups {
+                    start: n,
+                    rate: 100,
+                    full: n,
+                }
+            }
+            [start, rate, full] => Startups {
+                start: num(start)?,
+                rate: u32::try_from(num(rate)?).unwrap_or(u32::MAX),
+                full: num(full)?,
+            },
+            _ => return Err(format!("{text:?} is not START:RATE:FULL (10:30:100)")),
+        };
+        if s.start == 0 || s.start > s.full {
+            return Err(format!(
+                "{text:?}: START must be 1 or more and at most FULL"
+            ));
+        }
+        if !(1..=100).contains(&s.rate) {
+            return Err(format!("{text:?}: RATE is a percentage from 1 to 100"));
+        }
+        Ok(s)
+    }
+}
+
+impl std::fmt::Display for Startups {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.start, self.rate, self.full)
+    }
+}
+
+impl Startups {
+    /// The probability, in percent, that someone must go when `n` connections wait
+    /// (OpenSSH's integer arithmetic): 0 below `start`, 100 from `full`.
+    pub fn drop_percent(&self, n: usize) -> u32 {
+        if n < self.start {
+            return 0;
+        }
+        if n >= self.full {
+            return 100;
+        }
+        let span = (self.full - self.start) as u64;
+        let over = (n - self.start) as u64;
+        let p = u64::from(100 - self.rate) * over / span + u64::from(self.rate);
+        u32::try_from(p.min(100)).unwrap_or(100)
+    }
+}
+
+/// What the door has done since the server started, and what waits now.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DoorCounts {
+    /// Connections not signed in now.
+    pub waiting: usize,
+    /// Of those, the ones that have not sent their SSH identification line.
+    pub silent: usize,
+    /// Connections let in.
+    pub admitted: u64,
+    /// New connections refused: their address had `--max-startups-per-address` waiting,
+    /// none of them silent.
+    pub refused_per_address: u64,
+    /// New connections refused by `--max-startups`, none of the waiting ones silent.
+    pub refused_startups: u64,
+    /// Silent connections closed to make room for a new one.
+    pub cut_silent: u64,
+    /// Connections closed for sending no identification line within `--banner-timeout`.
+    pub banner_late: u64,
+    /// Connections that signed in (and left the door).
+    pub signed_in: u64,
+}
+
+/// Why a new connection was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// Its address had its limit waiting, and none of them was silent.
+    PerAddress,
+    /// `--max-startups` made someone go, and no waiting connection was silent.
+    Startups,
+}
+
+/// The door: its limits, and every connection not yet signed in.
+#[derive(Debug)]
+pub struct Door {
+    startups: Startups,
+    per_address: usize,
+    state: Mutex<State>,
+}
+
+#[derive(Debug)]
+struct State {
+    next: u64,
+    /// The connections not signed in, oldest first (ids grow).
+    open: BTreeMap<u64, Entry>,
+    per_address: HashMap<IpAddr, usize>,
+    rng: fastrand::Rng,
+    counts: DoorCounts,
+    /// When the log was last told of refusals, and the counts then.
+    said: Option<(Instant, DoorCounts)>,
+}
+
+#[derive(Debug)]
+struct Entry {
+    addr: IpAddr,
+    spoke: bool,
+    /// Closes the connection (its task selects on the receiver).
+    cut: Option<oneshot::Sender<()>>,
+}
+
+/// How often, at most, the log says that connections were refused or cut.
+const SAY_EVERY: Duration = Duration::from_secs(10);
+
+impl Door {
+    /// A door with `startups` and at most `per_address` (1 or more) waiting connections
+    /// from one address; `seed` makes its random early drop repeatable (tests), `None`
+    /// seeds it from the system.
+    pub fn new(startups: Startups, per_address: usize, seed: Option<u64>) -> Arc<Door> {
+        Arc::new(Door {
+            startups,
+            per_address: per_address.max(1),
+            state: Mutex::new(State {
+                next: 0,
+                open: BTreeMap::new(),
+                per_address: HashMap::new(),
+                rng: seed.map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed),
+                counts: DoorCounts::default(),
+                said: None,
+            }),
+        })
+    }
+
+    /// What the door has done, and what waits now.
+    pub fn counts(&self) -> DoorCounts {
+        self.state.lock().map(|s| s.counts).unwrap_or_default()
+    }
+
+    /// A new connection from `addr` (an IPv4-mapped IPv6 address counts as IPv4): let in,
+    /// with a [`Ticket`] it holds until it ends, after the oldest silent connection of its
+    /// address, or of all, was cut when the limits call for it.
+    ///
+    /// Errors: [`Refused`] when the limits call for someone to go and no waiting
+    /// connection of the kind is silent.
+    pub fn knock(self: &Arc<Door>, addr: IpAddr) -> Result<Ticket, Refused> {
+        let addr = addr.to_canonical();
+        let Ok(mut st) = self.state.lock() else {
+            return Err(Refused::Startups);
+        };
+        let result = self.knock_locked(&mut st, addr);
+        st.counts.waiting = st.open.len();
+        st.counts.silent = st.open.values().filter(|e| !e.spoke).count();
+        say(&mut st);
+        result
+    }
+
+    fn knock_locked(self: &Arc<Door>, st: &mut State, addr: IpAddr) -> Result<Ticket, Refused> {
+        let from_addr = st.per_address.get(&addr).copied().unwrap_or(0);
+        if from_addr >= self.per_address && !cut_oldest_silent(st, Some(addr)) {
+            st.counts.refused_per_address += 1;
+            return Err(Refused::PerAddress);
+        }
+        let p = self.startups.drop_percent(st.open.len());
+        if p > 0 && st.rng.u32(0..100) < p && !cut_oldest_silent(st, None) {
+            st.counts.refused_startups += 1;
+            return Err(Refused::Startups);
+        }
+        let id = st.next;
+        st.next += 1;
+        let (tx, rx) = oneshot::channel();
+        st.open.insert(
+            id,
+            Entry {
+                addr,
+                spoke: false,
+                cut: Some(tx),
+            },
+        );
+        *st.per_address.entry(addr).or_insert(0) += 1;
+        st.counts.admitted += 1;
+        Ok(Ticket {
+            pass: Pass {
+                door: self.clone(),
+                id,
+            },
+            cut: Some(rx),
+        })
+    }
+
+    fn with_state(&self, f: impl FnOnce(&mut State)) {
+        if let Ok(mut st) = self.state.lock() {
+            f(&mut st);
+            st.counts.waiting = st.open.len();
+            st.counts.silent = st.open.values().filter(|e| !e.spoke).count();
+        }
+    }
+}
+
+/// Removes the entry `id` (no-op when it left already).
+fn leave(st: &mut State, id: u64) -> bool {
+    let Some(e) = st.open.remove(&id) else {
+        return false;
+    };
+    if let Some(n) = st.per_address.get_mut(&e.addr) {
+        *n = n.saturating_sub(1);
+        if *n == 0 {
+            st.per_address.remove(&e.addr);
+        }
+    }
+    true
+}
+
+/// Cuts the oldest silent connection (of `addr`, or of any address): true when there was
+/// one.
+fn cut_oldest_silent(st: &mut State, addr: Option<IpAddr>) -> bool {
+    let found = st
+        .open
+        .iter()
+        .find(|(_, e)| !e.spoke && addr.is_none_or(|a| e.addr == a))
+        .map(|(id, _)| *id);
+    let Some(id) = found else {
+        return false;
+    };
+    if let Some(tx) = st.open.get_mut(&id).and_then(|e| e.cut.take()) {
+        let _ = tx.send(());
+    }
+    leave(st, id);
+    st.counts.cut_silent += 1;
+    true
+}
+
+/// Tells the log, at most every [`SAY_EVERY`], how many connections were refused or cut
+/// since it last said so (one line, not one per connection: a flood must not fill the log).
+fn say(st: &mut State) {
+    let c = st.counts;
+    let before = st.said.map(|(_, c)| c).unwrap_or_default();
+    let refused = (c.refused_per_address + c.refused_startups)
+        - (before.refused_per_address + before.refused_startups);
+    let cut = c.cut_silent - before.cut_silent;
+    if refused + cut == 0 {
+        return;
+    }
+    if st.said.is_some_and(|(at, _)| at.elapsed() < SAY_EVERY) {
+        return;
+    }
+    tracing::warn!(
+        refused,
+        cut_silent = cut,
+        waiting = c.waiting,
+        silent = c.silent,
+        "connections not signed in over the limits (--max-startups, --max-startups-per-address): new ones refused, silent ones cut"
+    );
+    st.said = Some((Instant::now(), c));
+}
+
+/// A connection's place at the door, held by its task until it ends (dropped: it leaves).
+#[derive(Debug)]
+pub struct Ticket {
+    pass: Pass,
+    cut: Option<oneshot::Receiver<()>>,
+}
+
+impl Ticket {
+    /// What the connection's handler keeps to leave the door when it signs in.
+    pub fn pass(&self) -> Pass {
+        self.pass.clone()
+    }
+
+    /// The connection sent its SSH identification line: it is no longer silent, and is
+    /// never cut to make room.
+    pub fn spoke(&self) {
+        let id = self.pass.id;
+        self.pass.door.with_state(|st| {
+            if let Some(e) = st.open.get_mut(&id) {
+                e.spoke = true;
+                e.cut = None;
+            }
+        });
+    }
+
+    /// It sent no identification line within `--banner-timeout` (counted).
+    pub fn banner_late(&self) {
+        self.pass.door.with_state(|st| st.counts.banner_late += 1);
+    }
+
+    /// Resolves when the door cuts this connection to make room for a new one (only a
+    /// silent one is cut); never after [`Ticket::spoke`].
+    pub async fn cut(&mut self) {
+        if let Some(rx) = self.cut.as_mut() {
+            let got = rx.await;
+            self.cut = None;
+            if got.is_ok() {
+                return;
+            }
+            // An error: it spoke (or left), and is never cut.
+        }
+        std::future::pending::<()>().await
+    }
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        let id = self.pass.id;
+        self.pass.door.with_state(|st| {
+            leave(st, id);
+        });
+    }
+}
+
+/// A connection's handle on the door, for its handler: [`Pass::signed_in`].
+#[derive(Debug, Clone)]
+pub struct Pass {
+    door: Arc<Door>,
+    id: u64,
+}
+
+impl Pass {
+    /// The connection signed in: it leaves the door, and no limit of the door applies to it
+    /// any more.
+    pub fn signed_in(&self) {
+        let id = self.id;
+        self.door.with_state(|st| {
+            if leave(st, id) {
+                st.counts.signed_in += 1;
+            }
+        });
+    }
+}
