@@ -231,12 +231,12 @@ pub struct ServeSshArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 10, allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub banner_timeout: u64,
     /// Connections not signed in, in all, as OpenSSH's MaxStartups: below START all are let
-    /// in; from START, RATE % of new ones make room (a silent one is cut, else the new one
-    /// is refused), rising to 100 % at FULL.
+    /// in; from START, RATE % of new ones make room (the oldest connection not yet through
+    /// the key exchange is cut, else the new one is refused), rising to 100 % at FULL.
     #[arg(long, value_name = "START:RATE:FULL", default_value = "10:30:100", value_parser = startups)]
     pub max_startups: crate::ssh::Startups,
-    /// Connections not signed in from one address (at the limit, its oldest silent one is
-    /// cut for a new one, else the new one is refused).
+    /// Connections not signed in from one address (at the limit, its oldest one not yet
+    /// through the key exchange is cut for a new one, else the new one is refused).
     #[arg(long, value_name = "N", default_value_t = 10, allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub max_startups_per_address: usize,
     /// Public keys a connection may try.

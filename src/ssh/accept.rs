@@ -115,21 +115,23 @@ async fn connection(
         }
     };
     ticket.spoke();
-    run(session, peer, &shared, &authed, sign_in_by).await;
+    run(session, peer, &shared, &authed, sign_in_by, &mut ticket).await;
     // Whatever russh's task is doing now, the connection ends here.
     let _ = cutter.shutdown(std::net::Shutdown::Both);
     drop(ticket);
 }
 
-/// A connection after its identification line: until it ends, until `sign_in_by` passes
-/// without `authed` (told "authentication timed out", given 1 s to take it, then cut), or
-/// until the server stops.
+/// A connection after its identification line: until it ends, until the door cuts it
+/// (still in the key exchange, to make room), until `sign_in_by` passes without `authed`
+/// (told "authentication timed out", given 1 s to take it, then cut), or until the server
+/// stops.
 async fn run(
     mut session: russh::server::RunningSession<Conn>,
     peer: SocketAddr,
     shared: &Shared,
     authed: &AtomicBool,
     sign_in_by: Instant,
+    ticket: &mut Ticket,
 ) {
     let handle = session.handle();
     let late = async {
@@ -146,15 +148,25 @@ async fn run(
             }
             return;
         }
+        () = ticket.cut() => {
+            tracing::debug!(%peer, "connection in the key exchange cut: a new one needed its place");
+            return;
+        }
         () = late => {
             tracing::info!(%peer, "not signed in in time: closed");
             "authentication timed out"
         }
         _ = super::stopping(&mut stop) => {
             // The dashboard ends (held decisions, the terminal given back) and closes its
-            // channel; the client then leaves. Wait for that, within the final wait.
+            // channel; the client then leaves. Wait for that, within the final wait (a
+            // connection not signed in has no dashboard: no wait). A session that ended
+            // is not polled again.
             let wait = shared.settings.client.request_timeout + std::time::Duration::from_secs(3);
-            let _ = tokio::time::timeout(wait, &mut session).await;
+            if authed.load(Ordering::SeqCst)
+                && tokio::time::timeout(wait, &mut session).await.is_ok()
+            {
+                return;
+            }
             "the server is stopping"
         }
     };

@@ -248,6 +248,13 @@ fn park(shared: Arc<Shared>, key: String, dash: Box<Dash>) {
 impl Handler for Conn {
     type Error = russh::Error;
 
+    /// The key exchange is over and the client asks for the sign-in service: the door no
+    /// longer cuts this connection to make room. No banner.
+    async fn authentication_banner(&mut self) -> Result<Option<String>, Self::Error> {
+        self.pass.at_sign_in();
+        Ok(None)
+    }
+
     async fn auth_publickey_offered(
         &mut self,
         _user: &str,

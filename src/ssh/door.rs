@@ -5,12 +5,16 @@
 //! in OpenSSH's `sshd.c`): with `n` connections not signed in, a new one is let in below
 //! `start`; from `start` to `full` someone must go with probability `rate` % at `start`,
 //! rising linearly to 100 % at `full` ("random early drop"). OpenSSH then refuses the new
-//! connection. Here the oldest *silent* connection (one that has not sent its SSH
-//! identification line, [`Ticket::spoke`]) goes first, so a flood of connections that never
-//! speak cannot keep out a moderator whose client speaks at once; only when every waiting
-//! connection has spoken is the new one refused, as OpenSSH does. The same holds per
-//! address (`--max-startups-per-address`, OpenSSH's `PerSourceMaxStartups`): at the limit,
-//! that address's oldest silent connection goes, or the new one is refused.
+//! connection. Here a connection that has not got as far goes first: the oldest *silent*
+//! one (no SSH identification line yet), else the oldest still in the key exchange (it
+//! sent its line, [`Ticket::spoke`], and has not yet asked to sign in,
+//! [`Pass::at_sign_in`]). So a flood of connections that never speak, or that speak and
+//! stall, cannot keep out a moderator whose client gets through the key exchange in a
+//! fraction of a second (the flood would have to open `full` new connections within that
+//! time); only when every waiting connection has reached the sign-in is the new one
+//! refused, as OpenSSH does. The same holds per address (`--max-startups-per-address`,
+//! OpenSSH's `PerSourceMaxStartups`): at the limit, that address's oldest connection not
+//! yet at the sign-in goes, or the new one is refused.
 //!
 //! A connection leaves the door when it signs in ([`Pass::signed_in`]: from then on no limit
 //! of this module applies to it) or ends ([`Ticket`] dropped). Signed-in connections are
@@ -118,15 +122,21 @@ pub struct DoorCounts {
     pub waiting: usize,
     /// Of those, the ones that have not sent their SSH identification line.
     pub silent: usize,
+    /// Of those, the ones that sent it and have not yet asked to sign in (in the key
+    /// exchange).
+    pub in_kex: usize,
     /// Connections let in.
     pub admitted: u64,
     /// New connections refused: their address had `--max-startups-per-address` waiting,
-    /// none of them silent.
+    /// all of them at the sign-in.
     pub refused_per_address: u64,
-    /// New connections refused by `--max-startups`, none of the waiting ones silent.
+    /// New connections refused by `--max-startups`, every waiting one at the sign-in.
     pub refused_startups: u64,
     /// Silent connections closed to make room for a new one.
     pub cut_silent: u64,
+    /// Connections closed in the key exchange to make room for a new one (no silent one
+    /// was left to close).
+    pub cut_in_kex: u64,
     /// Connections closed for sending no identification line within `--banner-timeout`.
     pub banner_late: u64,
     /// Connections that signed in (and left the door).
@@ -136,9 +146,9 @@ pub struct DoorCounts {
 /// Why a new connection was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refused {
-    /// Its address had its limit waiting, and none of them was silent.
+    /// Its address had its limit waiting, all of them at the sign-in.
     PerAddress,
-    /// `--max-startups` made someone go, and no waiting connection was silent.
+    /// `--max-startups` made someone go, and every waiting connection was at the sign-in.
     Startups,
 }
 
@@ -165,9 +175,21 @@ struct State {
 #[derive(Debug)]
 struct Entry {
     addr: IpAddr,
-    spoke: bool,
-    /// Closes the connection (its task selects on the receiver).
+    stage: Stage,
+    /// Closes the connection (its task selects on the receiver); dropped at the sign-in.
     cut: Option<oneshot::Sender<()>>,
+}
+
+/// How far a connection not signed in has got; the ones cut to make room go earliest stage
+/// first, oldest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// No SSH identification line yet.
+    Silent,
+    /// It sent its line; the key exchange is not over.
+    Kex,
+    /// It asked to sign in (the key exchange is over): never cut, only refused.
+    SignIn,
 }
 
 /// How often, at most, the log says that connections were refused or cut.
@@ -209,20 +231,19 @@ impl Door {
             return Err(Refused::Startups);
         };
         let result = self.knock_locked(&mut st, addr);
-        st.counts.waiting = st.open.len();
-        st.counts.silent = st.open.values().filter(|e| !e.spoke).count();
+        recount(&mut st);
         say(&mut st);
         result
     }
 
     fn knock_locked(self: &Arc<Door>, st: &mut State, addr: IpAddr) -> Result<Ticket, Refused> {
         let from_addr = st.per_address.get(&addr).copied().unwrap_or(0);
-        if from_addr >= self.per_address && !cut_oldest_silent(st, Some(addr)) {
+        if from_addr >= self.per_address && !cut_oldest(st, Some(addr)) {
             st.counts.refused_per_address += 1;
             return Err(Refused::PerAddress);
         }
         let p = self.startups.drop_percent(st.open.len());
-        if p > 0 && st.rng.u32(0..100) < p && !cut_oldest_silent(st, None) {
+        if p > 0 && st.rng.u32(0..100) < p && !cut_oldest(st, None) {
             st.counts.refused_startups += 1;
             return Err(Refused::Startups);
         }
@@ -233,7 +254,7 @@ impl Door {
             id,
             Entry {
                 addr,
-                spoke: false,
+                stage: Stage::Silent,
                 cut: Some(tx),
             },
         );
@@ -251,10 +272,30 @@ impl Door {
     fn with_state(&self, f: impl FnOnce(&mut State)) {
         if let Ok(mut st) = self.state.lock() {
             f(&mut st);
-            st.counts.waiting = st.open.len();
-            st.counts.silent = st.open.values().filter(|e| !e.spoke).count();
+            recount(&mut st);
         }
     }
+
+    /// Moves the connection `id` to `stage`; at the sign-in it can no longer be cut.
+    fn set_stage(&self, id: u64, stage: Stage) {
+        self.with_state(|st| {
+            if let Some(e) = st.open.get_mut(&id) {
+                e.stage = stage;
+                if stage == Stage::SignIn {
+                    e.cut = None;
+                }
+            }
+        });
+    }
+}
+
+/// The counts of what waits now.
+fn recount(st: &mut State) {
+    st.counts.waiting = st.open.len();
+    let at = |stage: Stage| st.open.values().filter(|e| e.stage == stage).count();
+    let (silent, in_kex) = (at(Stage::Silent), at(Stage::Kex));
+    st.counts.silent = silent;
+    st.counts.in_kex = in_kex;
 }
 
 /// Removes the entry `id` (no-op when it left already).
@@ -271,23 +312,29 @@ fn leave(st: &mut State, id: u64) -> bool {
     true
 }
 
-/// Cuts the oldest silent connection (of `addr`, or of any address): true when there was
-/// one.
-fn cut_oldest_silent(st: &mut State, addr: Option<IpAddr>) -> bool {
-    let found = st
-        .open
-        .iter()
-        .find(|(_, e)| !e.spoke && addr.is_none_or(|a| e.addr == a))
-        .map(|(id, _)| *id);
-    let Some(id) = found else {
-        return false;
-    };
-    if let Some(tx) = st.open.get_mut(&id).and_then(|e| e.cut.take()) {
-        let _ = tx.send(());
+/// Cuts the oldest silent connection (of `addr`, or of any address), else the oldest still
+/// in the key exchange: true when there was one.
+fn cut_oldest(st: &mut State, addr: Option<IpAddr>) -> bool {
+    for stage in [Stage::Silent, Stage::Kex] {
+        let found = st
+            .open
+            .iter()
+            .find(|(_, e)| e.stage == stage && addr.is_none_or(|a| e.addr == a))
+            .map(|(id, _)| *id);
+        let Some(id) = found else {
+            continue;
+        };
+        if let Some(tx) = st.open.get_mut(&id).and_then(|e| e.cut.take()) {
+            let _ = tx.send(());
+        }
+        leave(st, id);
+        match stage {
+            Stage::Silent => st.counts.cut_silent += 1,
+            _ => st.counts.cut_in_kex += 1,
+        }
+        return true;
     }
-    leave(st, id);
-    st.counts.cut_silent += 1;
-    true
+    false
 }
 
 /// Tells the log, at most every [`SAY_EVERY`], how many connections were refused or cut
@@ -297,7 +344,7 @@ fn say(st: &mut State) {
     let before = st.said.map(|(_, c)| c).unwrap_or_default();
     let refused = (c.refused_per_address + c.refused_startups)
         - (before.refused_per_address + before.refused_startups);
-    let cut = c.cut_silent - before.cut_silent;
+    let cut = (c.cut_silent + c.cut_in_kex) - (before.cut_silent + before.cut_in_kex);
     if refused + cut == 0 {
         return;
     }
@@ -306,10 +353,11 @@ fn say(st: &mut State) {
     }
     tracing::warn!(
         refused,
-        cut_silent = cut,
+        cut,
         waiting = c.waiting,
         silent = c.silent,
-        "connections not signed in over the limits (--max-startups, --max-startups-per-address): new ones refused, silent ones cut"
+        in_kex = c.in_kex,
+        "connections not signed in over the limits (--max-startups, --max-startups-per-address): new ones refused, or the oldest not yet at the sign-in cut"
     );
     st.said = Some((Instant::now(), c));
 }
@@ -327,16 +375,10 @@ impl Ticket {
         self.pass.clone()
     }
 
-    /// The connection sent its SSH identification line: it is no longer silent, and is
-    /// never cut to make room.
+    /// The connection sent its SSH identification line: it is no longer silent (it is
+    /// cut after every silent one, while in the key exchange).
     pub fn spoke(&self) {
-        let id = self.pass.id;
-        self.pass.door.with_state(|st| {
-            if let Some(e) = st.open.get_mut(&id) {
-                e.spoke = true;
-                e.cut = None;
-            }
-        });
+        self.pass.door.set_stage(self.pass.id, Stage::Kex);
     }
 
     /// It sent no identification line within `--banner-timeout` (counted).
@@ -344,8 +386,8 @@ impl Ticket {
         self.pass.door.with_state(|st| st.counts.banner_late += 1);
     }
 
-    /// Resolves when the door cuts this connection to make room for a new one (only a
-    /// silent one is cut); never after [`Ticket::spoke`].
+    /// Resolves when the door cuts this connection to make room for a new one; never once
+    /// it is at the sign-in ([`Pass::at_sign_in`]).
     pub async fn cut(&mut self) {
         if let Some(rx) = self.cut.as_mut() {
             let got = rx.await;
@@ -353,7 +395,7 @@ impl Ticket {
             if got.is_ok() {
                 return;
             }
-            // An error: it spoke (or left), and is never cut.
+            // An error: it is at the sign-in (or left), and is never cut.
         }
         std::future::pending::<()>().await
     }
@@ -368,7 +410,8 @@ impl Drop for Ticket {
     }
 }
 
-/// A connection's handle on the door, for its handler: [`Pass::signed_in`].
+/// A connection's handle on the door, for its handler: [`Pass::at_sign_in`],
+/// [`Pass::signed_in`].
 #[derive(Debug, Clone)]
 pub struct Pass {
     door: Arc<Door>,
@@ -376,6 +419,13 @@ pub struct Pass {
 }
 
 impl Pass {
+    /// The key exchange is over and the connection asks to sign in (russh asks the handler
+    /// for its authentication banner): from now on it is never cut, only counted until it
+    /// signs in or `--auth-timeout` ends it.
+    pub fn at_sign_in(&self) {
+        self.door.set_stage(self.id, Stage::SignIn);
+    }
+
     /// The connection signed in: it leaves the door, and no limit of the door applies to it
     /// any more.
     pub fn signed_in(&self) {

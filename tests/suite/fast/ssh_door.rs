@@ -1,6 +1,7 @@
 //! The door of `serve-ssh` (`club_admin::ssh::door`): OpenSSH's MaxStartups rule for
-//! connections not signed in, the per-address limit, silent connections cut first, and a
-//! signed-in connection out of every count. In-process, no socket: the door's own logic
+//! connections not signed in, the per-address limit, silent connections cut first, then
+//! those stalled in the key exchange, never one at the sign-in, and a signed-in connection
+//! out of every count. In-process, no socket: the door's own logic
 //! with a seeded random early drop.
 
 use std::net::{IpAddr, Ipv4Addr};
@@ -79,6 +80,7 @@ fn a_flood_of_silent_connections_from_one_address_keeps_only_its_limit_and_cuts_
     // A moderator from another address is let in below `start` at once.
     let moderator = door.knock(ip(1)).expect("let in");
     moderator.spoke();
+    moderator.pass().at_sign_in();
     moderator.pass().signed_in();
     let c = door.counts();
     assert_eq!((c.waiting, c.signed_in), (4, 1), "{c:?}");
@@ -91,12 +93,12 @@ fn a_flood_of_silent_connections_from_one_address_keeps_only_its_limit_and_cuts_
 }
 
 #[test]
-fn at_the_address_limit_a_new_connection_is_refused_when_none_of_its_own_is_silent() {
+fn at_the_address_limit_a_new_connection_is_refused_when_all_of_its_own_are_at_the_sign_in() {
     let door = Door::new(Startups::default(), 2, Some(1));
     let a = door.knock(ip(5)).expect("in");
     let b = door.knock(ip(5)).expect("in");
-    a.spoke();
-    b.spoke();
+    a.pass().at_sign_in();
+    b.pass().at_sign_in();
     assert_eq!(door.knock(ip(5)).err(), Some(Refused::PerAddress));
     // Another address is not touched.
     let _c = door.knock(ip(6)).expect("in");
@@ -122,6 +124,7 @@ fn a_distributed_silent_flood_fills_to_full_at_most_and_a_speaking_client_always
     for _ in 0..10 {
         let m = door.knock(ip(1)).expect("a moderator is let in");
         m.spoke();
+        m.pass().at_sign_in();
         m.pass().signed_in();
     }
     assert_eq!(door.counts().signed_in, 10);
@@ -129,7 +132,7 @@ fn a_distributed_silent_flood_fills_to_full_at_most_and_a_speaking_client_always
 }
 
 #[test]
-fn when_every_waiting_connection_has_spoken_max_startups_refuses_new_ones_as_openssh_does() {
+fn when_every_waiting_connection_is_at_the_sign_in_max_startups_refuses_new_ones_as_openssh_does() {
     let door = Door::new(
         Startups {
             start: 3,
@@ -142,10 +145,11 @@ fn when_every_waiting_connection_has_spoken_max_startups_refuses_new_ones_as_ope
     let held: Vec<Ticket> = (0..3).map(|i| door.knock(ip(i)).expect("in")).collect();
     for t in &held {
         t.spoke();
+        t.pass().at_sign_in();
     }
     assert_eq!(door.knock(ip(9)).err(), Some(Refused::Startups));
     assert_eq!(door.counts().refused_startups, 1);
-    // One that spoke is never cut, and leaves the count when it ends.
+    // One at the sign-in is never cut, and leaves the count when it ends.
     drop(held);
     assert_eq!(door.counts().waiting, 0);
     assert!(door.knock(ip(9)).is_ok());
@@ -153,7 +157,7 @@ fn when_every_waiting_connection_has_spoken_max_startups_refuses_new_ones_as_ope
 
 #[test]
 fn random_early_drop_between_start_and_full_is_repeatable_with_a_seed() {
-    // Every waiting connection has spoken: RED refuses newcomers at its rate.
+    // Every waiting connection is at the sign-in: RED refuses newcomers at its rate.
     let run = |seed| {
         let door = Door::new(Startups::default(), 1000, Some(seed));
         let mut held = Vec::new();
@@ -161,7 +165,7 @@ fn random_early_drop_between_start_and_full_is_repeatable_with_a_seed() {
         for i in 0..200u32 {
             match door.knock(IpAddr::V4(Ipv4Addr::from(0x0a00_0000 + i))) {
                 Ok(t) => {
-                    t.spoke();
+                    t.pass().at_sign_in();
                     held.push(t);
                 }
                 Err(Refused::Startups) => refused += 1,
@@ -174,4 +178,40 @@ fn random_early_drop_between_start_and_full_is_repeatable_with_a_seed() {
     assert_eq!(run(11), (held, refused), "the same seed, the same drops");
     assert!((10..100).contains(&held), "between start and full: {held}");
     assert_eq!(held + refused, 200);
+}
+
+#[test]
+fn connections_stalled_in_the_key_exchange_are_cut_after_every_silent_one_oldest_first() {
+    let door = Door::new(
+        Startups {
+            start: 3,
+            rate: 100,
+            full: 3,
+        },
+        10,
+        Some(5),
+    );
+    let mut talker = door.knock(ip(1)).expect("in");
+    talker.spoke();
+    let mut silent = door.knock(ip(2)).expect("in");
+    let mut younger_talker = door.knock(ip(3)).expect("in");
+    younger_talker.spoke();
+    let c = door.counts();
+    assert_eq!((c.waiting, c.silent, c.in_kex), (3, 1, 2), "{c:?}");
+    // Full: the silent one goes first, though younger than the first talker.
+    let a = door.knock(ip(4)).expect("in");
+    assert!(was_cut(&mut silent));
+    assert!(!was_cut(&mut talker));
+    // The new one speaks too: no silent one is left, the oldest in the key exchange goes.
+    a.spoke();
+    let b = door.knock(ip(5)).expect("in");
+    assert!(was_cut(&mut talker), "the oldest talker");
+    assert!(!was_cut(&mut younger_talker));
+    let c = door.counts();
+    assert_eq!((c.cut_silent, c.cut_in_kex), (1, 1), "{c:?}");
+    // One at the sign-in is never cut: with all three there, the new one is refused.
+    younger_talker.pass().at_sign_in();
+    a.pass().at_sign_in();
+    b.pass().at_sign_in();
+    assert_eq!(door.knock(ip(6)).err(), Some(Refused::Startups));
 }
