@@ -144,7 +144,13 @@ async fn run(
     let reason = tokio::select! {
         r = &mut session => {
             if let Err(e) = r {
-                tracing::info!(%peer, "connection ended: {e}");
+                // One line per connection only for those that signed in: a flood of
+                // others is counted by the door and said in one line ([`super::door`]).
+                if authed.load(Ordering::SeqCst) {
+                    tracing::info!(%peer, "connection ended: {e}");
+                } else {
+                    tracing::debug!(%peer, "connection ended before signing in: {e}");
+                }
             }
             return;
         }
@@ -153,7 +159,8 @@ async fn run(
             return;
         }
         () = late => {
-            tracing::info!(%peer, "not signed in in time: closed");
+            ticket.sign_in_late();
+            tracing::debug!(%peer, "not signed in in time: closed");
             "authentication timed out"
         }
         _ = super::stopping(&mut stop) => {

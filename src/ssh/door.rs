@@ -139,6 +139,8 @@ pub struct DoorCounts {
     pub cut_in_kex: u64,
     /// Connections closed for sending no identification line within `--banner-timeout`.
     pub banner_late: u64,
+    /// Connections closed for not signing in within `--auth-timeout`.
+    pub sign_in_late: u64,
     /// Connections that signed in (and left the door).
     pub signed_in: u64,
 }
@@ -337,14 +339,17 @@ fn cut_oldest(st: &mut State, addr: Option<IpAddr>) -> bool {
     false
 }
 
-/// Tells the log, at most every [`SAY_EVERY`], how many connections were refused or cut
-/// since it last said so (one line, not one per connection: a flood must not fill the log).
+/// Tells the log, at most every [`SAY_EVERY`] and as a new connection comes, how many
+/// connections were refused or cut since it last said so, and how many of those that did
+/// not sign in ran out of time (one line, not one per connection: a flood must not fill
+/// the log).
 fn say(st: &mut State) {
     let c = st.counts;
     let before = st.said.map(|(_, c)| c).unwrap_or_default();
     let refused = (c.refused_per_address + c.refused_startups)
         - (before.refused_per_address + before.refused_startups);
     let cut = (c.cut_silent + c.cut_in_kex) - (before.cut_silent + before.cut_in_kex);
+    let late = (c.banner_late + c.sign_in_late) - (before.banner_late + before.sign_in_late);
     if refused + cut == 0 {
         return;
     }
@@ -354,6 +359,7 @@ fn say(st: &mut State) {
     tracing::warn!(
         refused,
         cut,
+        late,
         waiting = c.waiting,
         silent = c.silent,
         in_kex = c.in_kex,
@@ -384,6 +390,11 @@ impl Ticket {
     /// It sent no identification line within `--banner-timeout` (counted).
     pub fn banner_late(&self) {
         self.pass.door.with_state(|st| st.counts.banner_late += 1);
+    }
+
+    /// It did not sign in within `--auth-timeout` (counted).
+    pub fn sign_in_late(&self) {
+        self.pass.door.with_state(|st| st.counts.sign_in_late += 1);
     }
 
     /// Resolves when the door cuts this connection to make room for a new one; never once

@@ -182,7 +182,11 @@ fn a_silent_connection_is_cut_at_the_banner_deadline_and_a_mute_one_at_the_sign_
             "cut at the sign-in deadline, from its start (and 1 s to take the message): {talker_at:?}"
         );
         let door = server.door();
-        assert_eq!((door.banner_late, door.waiting), (1, 0), "{door:?}");
+        assert_eq!(
+            (door.banner_late, door.sign_in_late, door.waiting),
+            (1, 1, 0),
+            "{door:?}"
+        );
         server.stop().await;
     });
 }
