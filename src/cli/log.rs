@@ -3,8 +3,9 @@
 //! (`JOURNAL_STREAM`, and no `--log-file`): the journal keeps, rotates and guards it.
 //!
 //! Why not a crate: file-rotate 0.8.0 opens an existing file without narrowing its mode and
-//! panics (`assert!`, `expect`) when a file is removed under it during a rotation, which in
-//! a log writer would end the server; logroller 0.1.12 brings flate2, regex and a second
+//! panics (`expect`, `assert!`) when its folder cannot be made or a file moves under it
+//! during a rotation (another process of the same user rotating it), which in a log writer
+//! would end the server; logroller 0.1.12 brings flate2, regex and a second
 //! thiserror for what is here a hundred lines; tracing-appender rolls by time only.
 
 use std::fs::{File, OpenOptions};
