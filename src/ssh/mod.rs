@@ -390,6 +390,10 @@ pub async fn serve(options: ServeOptions, flags: &Flags) -> Result<(), Failure> 
     }
     let host_key_path = options.host_key.clone();
     let keys_path = options.authorized_keys.clone();
+    // The signal handlers are in place (the first poll makes them) before "listening" is
+    // printed: a SIGTERM right after start stops the server as any other, not by default.
+    let mut stopped = Box::pin(crate::runtime::stop_signal());
+    let asked_already = futures::poll!(stopped.as_mut()).is_ready();
     let server = start(options, settings, keymap).await?;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "club-admin serve-ssh listening on {}", server.addr);
@@ -416,7 +420,9 @@ pub async fn serve(options: ServeOptions, flags: &Flags) -> Result<(), Failure> 
     let _ = out.flush();
     drop(out);
     tracing::info!(addr = %server.addr, host_key = %server.fingerprint, "serve-ssh started");
-    crate::runtime::stop_signal().await;
+    if !asked_already {
+        stopped.await;
+    }
     let _ = writeln!(
         std::io::stdout(),
         "stopping: held decisions are sent, open sessions end"

@@ -192,20 +192,39 @@ fn a_silent_connection_is_cut_at_the_banner_deadline_and_a_mute_one_at_the_sign_
 }
 
 /// The built binary, `serve-ssh` on the demo server with `--log-file`.
-fn serve_ssh_binary(t: &Setup, keys: &Path, log: &Path) -> Command {
+fn serve_ssh_binary(t: &Setup, keys: &Path, log: Option<&Path>) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_club-admin"));
     cmd.args(["serve-ssh", "--listen", "127.0.0.1:0", "--authorized-keys"])
         .arg(keys)
         .arg("--host-key")
         .arg(t.state().join("ssh_host_ed25519_key"))
         .args(["--base-url", &t.demo.base_url])
-        .arg("--log-file")
-        .arg(log)
         .env("CLUB_ADMIN_API_KEY", &t.demo.moderator().api_key)
         .env("XDG_STATE_HOME", t.dir.path().join("xdg-state"))
         .env("XDG_CONFIG_HOME", t.dir.path().join("xdg-config"))
         .env_remove("JOURNAL_STREAM");
+    if let Some(log) = log {
+        cmd.arg("--log-file").arg(log);
+    }
     cmd
+}
+
+/// Spawns `cmd` with its standard output piped and reads where it listens: the child and
+/// its port.
+fn listening(mut cmd: Command) -> (std::process::Child, u16) {
+    let mut child = cmd.stdout(Stdio::piped()).spawn().expect("spawns");
+    let mut first = String::new();
+    let stdout = child.stdout.take().expect("stdout");
+    std::io::BufReader::new(stdout)
+        .read_line(&mut first)
+        .expect("a line");
+    let port: u16 = first
+        .trim()
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("where it listens: {first:?}"));
+    (child, port)
 }
 
 /// Ends `child` with SIGTERM (as systemd stops it) and waits, within the guard.
@@ -232,7 +251,9 @@ fn a_loose_authorized_keys_file_is_refused_at_start_and_on_reread_and_the_log_is
 
     // At start: refused, exit 2, one message naming the file, its mode and the fix.
     chmod(&keys, 0o666);
-    let out = serve_ssh_binary(&t, &keys, &log).output().expect("runs");
+    let out = serve_ssh_binary(&t, &keys, Some(&log))
+        .output()
+        .expect("runs");
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -246,22 +267,9 @@ fn a_loose_authorized_keys_file_is_refused_at_start_and_on_reread_and_the_log_is
     chmod(&keys, 0o600);
     std::fs::write(&log, "an old line\n").expect("write");
     chmod(&log, 0o644);
-    let mut child = serve_ssh_binary(&t, &keys, &log)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawns");
-    let mut first = String::new();
-    let stdout = child.stdout.take().expect("stdout");
-    std::io::BufReader::new(stdout)
-        .read_line(&mut first)
-        .expect("a line");
-    let port: u16 = first
-        .trim()
-        .rsplit(':')
-        .next()
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("where it listens: {first:?}"));
+    let mut cmd = serve_ssh_binary(&t, &keys, Some(&log));
+    cmd.stderr(Stdio::null());
+    let (mut child, port) = listening(cmd);
     assert_eq!(mode(&log), 0o600, "the log is 0600");
 
     let mut s = ssh(port, &t.alice, &[], &[], 24, 80);
@@ -297,4 +305,44 @@ fn a_loose_authorized_keys_file_is_refused_at_start_and_on_reread_and_the_log_is
         "no key's body in the log"
     );
     assert_eq!(mode(&log), 0o600);
+}
+
+/// Under systemd with its output in the journal (`JOURNAL_STREAM` names standard error's
+/// device and inode) and no `--log-file`, the log goes to standard error and no file is
+/// made; a `JOURNAL_STREAM` naming another file (inherited by a child whose standard error
+/// went elsewhere) is not taken for the journal.
+#[test]
+fn under_systemd_the_log_goes_to_the_journal_and_no_file_is_made() {
+    use std::os::unix::fs::MetadataExt;
+    let t = Setup::new();
+    let keys = t.dir.path().join("authorized_keys");
+    let journal = t.dir.path().join("journal");
+    let file = std::fs::File::create(&journal).expect("create");
+    let meta = file.metadata().expect("meta");
+    let mut cmd = serve_ssh_binary(&t, &keys, None);
+    cmd.env("JOURNAL_STREAM", format!("{}:{}", meta.dev(), meta.ino()))
+        .stderr(Stdio::from(file));
+    let (mut child, _) = listening(cmd);
+    stop(&mut child);
+    let said = std::fs::read_to_string(&journal).expect("journal");
+    assert!(
+        said.contains("starting (serve-ssh)") && said.contains("serve-ssh stopped"),
+        "{said}"
+    );
+    let default_log = t.dir.path().join("xdg-state/club-admin/club-admin.log");
+    assert!(!default_log.exists(), "no log file beside the journal");
+
+    // Another file's numbers: not the journal; the log file, 0600.
+    let mut cmd = serve_ssh_binary(&t, &keys, None);
+    cmd.env("JOURNAL_STREAM", format!("{}:{}", meta.dev(), meta.ino()))
+        .stderr(Stdio::null());
+    let (mut child, _) = listening(cmd);
+    stop(&mut child);
+    let logged = std::fs::read_to_string(&default_log).expect("the log file");
+    assert!(logged.contains("starting (serve-ssh)"), "{logged}");
+    let mode = std::fs::metadata(&default_log)
+        .expect("meta")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
 }
