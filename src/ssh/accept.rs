@@ -3,7 +3,8 @@
 //! connection can be counted, refused or cut before it is handed over), then has
 //! `--banner-timeout` to send its SSH identification line and `--auth-timeout` from the
 //! moment it was accepted to sign in (OpenSSH's `LoginGraceTime`: one deadline, banner,
-//! key exchange and sign-in together).
+//! key exchange and sign-in together). A connection the door cuts, or that runs out of
+//! time, is ended by `shutdown` of its socket whatever russh's task is doing.
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -235,7 +235,8 @@ impl ServerHandle {
 /// Starts the server with the dashboard's `settings` and `keymap`.
 ///
 /// Errors (in words, nothing started): [`Failure::Config`] for no authorized keys file and
-/// no `allow_any_key`, a file or host key that cannot be used, no API key, a base URL the
+/// no `allow_any_key`, a file or host key that cannot be used (an authorized keys file
+/// another user could change among them), no API key, a base URL the
 /// client refuses; [`Failure::Other`] for an address that cannot be bound.
 pub async fn start(
     options: ServeOptions,
@@ -248,8 +249,9 @@ pub async fn start(
 /// Who may sign in: the public keys of `--authorized-keys`, or any key with
 /// `--allow-any-key`; an API key must be configured (sessions sign in with their own token).
 ///
-/// Errors: no authorized keys file and no `--allow-any-key`, an unreadable file, no API key:
-/// [`Failure::Config`].
+/// Errors: no authorized keys file and no `--allow-any-key`, an unreadable or broken file,
+/// a file another user could change ([`keys::refuse_loose`]: the message names the file or
+/// folder and the `chmod`/`chown` that fixes it), no API key: [`Failure::Config`].
 fn who_may_sign_in(options: &ServeOptions, settings: &Settings) -> Result<AuthorizedKeys, Failure> {
     let keys = match (&options.authorized_keys, options.allow_any_key) {
         (Some(path), _) => AuthorizedKeys::from_file(path).map_err(Failure::Config)?,
