@@ -139,6 +139,13 @@ async fn run(n: usize) {
             allow_any_key: true,
             limits: Limits {
                 max_sessions: n + 8,
+                // n sessions open at once from one address: none of them is a flood.
+                max_startups: club_admin::ssh::Startups {
+                    start: n + 8,
+                    rate: 100,
+                    full: n + 8,
+                },
+                max_startups_per_address: n + 8,
                 ..Limits::default()
             },
             reattach: Duration::from_secs(600),

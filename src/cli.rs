@@ -14,6 +14,7 @@ use crate::runtime::{self, Failure, StartIds};
 use crate::script::{self, Exit};
 
 mod demo;
+pub mod log;
 
 pub use demo::{DemoArgs, DemoServerArgs, FaultArgs, ServeDemoArgs};
 
@@ -227,9 +228,23 @@ pub struct ServeSshArgs {
     /// dashboard then waits to be re-attached).
     #[arg(long, value_name = "MINUTES", default_value_t = 30, allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub idle_minutes: u64,
-    /// Seconds a connection has to sign in.
+    /// Seconds a connection has to sign in, from the moment it was accepted (OpenSSH's
+    /// LoginGraceTime).
     #[arg(long, value_name = "SECONDS", default_value_t = 30, allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub auth_timeout: u64,
+    /// Seconds a connection has to send its SSH identification line (at most
+    /// --auth-timeout).
+    #[arg(long, value_name = "SECONDS", default_value_t = 10, allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub banner_timeout: u64,
+    /// Connections not signed in, in all, as OpenSSH's MaxStartups: below START all are let
+    /// in; from START, RATE % of new ones make room (the oldest connection not yet through
+    /// the key exchange is cut, else the new one is refused), rising to 100 % at FULL.
+    #[arg(long, value_name = "START:RATE:FULL", default_value = "10:30:100", value_parser = startups)]
+    pub max_startups: crate::ssh::Startups,
+    /// Connections not signed in from one address (at the limit, its oldest one not yet
+    /// through the key exchange is cut for a new one, else the new one is refused).
+    #[arg(long, value_name = "N", default_value_t = 10, allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub max_startups_per_address: usize,
     /// Public keys a connection may try.
     #[arg(long, value_name = "N", default_value_t = 6, allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub auth_attempts: usize,
@@ -253,6 +268,11 @@ pub struct ServeSshArgs {
     /// decisions made in other sessions or elsewhere show within that time.
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub auto_refresh: Option<u64>,
+}
+
+/// `START:RATE:FULL` ([`crate::ssh::Startups`]).
+fn startups(text: &str) -> Result<crate::ssh::Startups, String> {
+    text.parse()
 }
 
 /// `COLSxROWS`, each from 20 to 1000.
@@ -284,13 +304,16 @@ impl ServeSshArgs {
             ("--max-sessions", self.max_sessions),
             ("--max-sessions-per-key", self.max_sessions_per_key),
             ("--auth-attempts", self.auth_attempts),
+            ("--max-startups-per-address", self.max_startups_per_address),
         ] {
             if v == 0 {
                 return Err(format!("{name} 0 lets no one in: give 1 or more"));
             }
         }
-        if self.auth_timeout == 0 || self.idle_minutes == 0 {
-            return Err("--auth-timeout and --idle-minutes must be 1 or more".into());
+        if self.auth_timeout == 0 || self.idle_minutes == 0 || self.banner_timeout == 0 {
+            return Err(
+                "--auth-timeout, --banner-timeout and --idle-minutes must be 1 or more".into(),
+            );
         }
         let minutes = |m: u64| std::time::Duration::from_secs(m.saturating_mul(60));
         Ok(crate::ssh::ServeOptions {
@@ -303,6 +326,9 @@ impl ServeSshArgs {
                 max_sessions_per_key: self.max_sessions_per_key,
                 idle_timeout: minutes(self.idle_minutes),
                 auth_timeout: std::time::Duration::from_secs(self.auth_timeout),
+                banner_timeout: std::time::Duration::from_secs(self.banner_timeout),
+                max_startups: self.max_startups,
+                max_startups_per_address: self.max_startups_per_address,
                 auth_attempts: self.auth_attempts,
                 max_window: self.max_window,
             },
@@ -386,7 +412,9 @@ pub fn run(cli: Cli) -> ExitCode {
             }
         }
         Some(Command::ServeSsh(a)) => {
-            init_logging(conn.log_file.clone(), "serve-ssh");
+            if let Err(e) = log::init(conn.log_file.clone(), "serve-ssh") {
+                let _ = writeln!(std::io::stderr(), "club-admin: warning: no log: {e}");
+            }
             if conn.token_file.is_some() {
                 let _ = writeln!(
                     std::io::stderr(),
@@ -462,29 +490,11 @@ fn finish(result: Result<Result<(), Failure>, ExitCode>) -> ExitCode {
     }
 }
 
-/// Logs go to a file (default `$XDG_STATE_HOME/club-admin/club-admin.log`), never to the
-/// screen. `CLUB_ADMIN_LOG` sets the filter (default `club_admin=info`).
+/// Logs go to a file (default `$XDG_STATE_HOME/club-admin/club-admin.log`, mode 0600,
+/// rotated at 10 MiB) or, under systemd, to the journal; never to the screen
+/// ([`log::init`]). A log that cannot be used is left out.
 fn init_logging(path: Option<PathBuf>, what: &str) {
-    let path = path.or_else(|| config::default_state_dir().map(|d| d.join("club-admin.log")));
-    let Some(path) = path else { return };
-    if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    let Ok(file) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-    else {
-        return;
-    };
-    let filter = tracing_subscriber::EnvFilter::try_from_env("CLUB_ADMIN_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("club_admin=info"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_ansi(false)
-        .with_writer(std::sync::Mutex::new(file))
-        .try_init();
-    tracing::info!("club-admin {} starting ({what})", env!("CARGO_PKG_VERSION"));
+    let _ = log::init(path, what);
 }
 
 /// The completion script of `club-admin` for `shell`.

@@ -8,125 +8,28 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crossterm::event::Event;
+use russh::server::VerifiedPublicKey;
 use russh::server::{Auth, ChannelOpenHandle, Handler, Msg, PublicKeyOffer, Session};
-use russh::server::{VerifiedPublicKey, run_stream};
 use russh::{Channel, ChannelId};
-use tokio::net::TcpListener;
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::{OwnedSemaphorePermit, mpsc};
 
 use super::Shared;
+use super::door::Pass;
 use super::input::Input;
 use super::keys::fingerprint;
 use super::session::{self, Attachment, Claim, Dash, Detached, Ending, Full};
 use crate::i18n::Lang;
 use crate::runtime::lean::SharedSize;
 
-/// Accepts connections until the server stops; each runs in a task of its own.
-pub(super) async fn accept_loop(
-    listener: TcpListener,
-    config: Arc<russh::server::Config>,
-    shared: Arc<Shared>,
-    slots: Arc<Semaphore>,
-) {
-    let mut stop = shared.stop.clone();
-    loop {
-        let accepted = tokio::select! {
-            _ = super::stopping(&mut stop) => break,
-            a = listener.accept() => a,
-        };
-        let (socket, peer) = match accepted {
-            Ok(a) => a,
-            Err(e) => {
-                tracing::warn!("accept failed: {e}");
-                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-                continue;
-            }
-        };
-        let Ok(permit) = slots.clone().try_acquire_owned() else {
-            tracing::warn!(%peer, "too many connections: closed at once");
-            drop(socket);
-            continue;
-        };
-        let _ = socket.set_nodelay(true);
-        let shared = shared.clone();
-        let config = config.clone();
-        tokio::spawn(async move {
-            let _permit = permit;
-            connection(socket, peer, config, shared).await;
-        });
-    }
-}
-
-/// One connection, from the SSH handshake to its end (or the server's stop).
-async fn connection(
-    socket: tokio::net::TcpStream,
-    peer: SocketAddr,
-    config: Arc<russh::server::Config>,
-    shared: Arc<Shared>,
-) {
-    let authed = Arc::new(AtomicBool::new(false));
-    let handler = Conn::new(shared.clone(), peer, authed.clone());
-    let auth_timeout = shared.limits.auth_timeout;
-    let mut session =
-        match tokio::time::timeout(auth_timeout, run_stream(config, socket, handler)).await {
-            Ok(Ok(s)) => s,
-            Ok(Err(e)) => {
-                tracing::info!(%peer, "SSH handshake failed: {e}");
-                return;
-            }
-            Err(_) => {
-                tracing::info!(%peer, "SSH handshake timed out");
-                return;
-            }
-        };
-    let handle = session.handle();
-    let watchdog = {
-        let handle = session.handle();
-        let authed = authed.clone();
-        async move {
-            tokio::time::sleep(auth_timeout).await;
-            if !authed.load(Ordering::SeqCst) {
-                tracing::info!(%peer, "not signed in in time: closed");
-                let _ = handle
-                    .disconnect(
-                        russh::Disconnect::ByApplication,
-                        "authentication timed out".into(),
-                        String::new(),
-                    )
-                    .await;
-            }
-            std::future::pending::<()>().await
-        }
-    };
-    let mut stop = shared.stop.clone();
-    tokio::select! {
-        r = &mut session => {
-            if let Err(e) = r {
-                tracing::info!(%peer, "connection ended: {e}");
-            }
-        }
-        _ = watchdog => {}
-        _ = super::stopping(&mut stop) => {
-            // The dashboard ends (held decisions, the terminal given back) and closes its
-            // channel; the client then leaves. Wait for that, within the final wait.
-            let wait = shared.settings.client.request_timeout + std::time::Duration::from_secs(3);
-            let _ = tokio::time::timeout(wait, &mut session).await;
-            let _ = handle
-                .disconnect(
-                    russh::Disconnect::ByApplication,
-                    "the server is stopping".into(),
-                    String::new(),
-                )
-                .await;
-        }
-    }
-}
-
 /// The handler of one connection (russh calls it for each request).
-struct Conn {
+pub(super) struct Conn {
     shared: Arc<Shared>,
     peer: SocketAddr,
     authed: Arc<AtomicBool>,
+    /// Its place at the door, left when it signs in.
+    pass: Pass,
+    /// Its place among the signed-in connections ([`Shared::signed`]), once signed in.
+    _slot: Option<OwnedSemaphorePermit>,
     /// The signed-in key's fingerprint.
     key: Option<String>,
     /// The one session channel.
@@ -140,11 +43,20 @@ struct Conn {
 }
 
 impl Conn {
-    fn new(shared: Arc<Shared>, peer: SocketAddr, authed: Arc<AtomicBool>) -> Conn {
+    /// The handler of a connection from `peer`, which sets `authed` when it signs in and
+    /// then leaves the door with `pass`.
+    pub(super) fn new(
+        shared: Arc<Shared>,
+        peer: SocketAddr,
+        authed: Arc<AtomicBool>,
+        pass: Pass,
+    ) -> Conn {
         Conn {
             shared,
             peer,
             authed,
+            pass,
+            _slot: None,
             key: None,
             channel: None,
             size: None,
@@ -336,6 +248,13 @@ fn park(shared: Arc<Shared>, key: String, dash: Box<Dash>) {
 impl Handler for Conn {
     type Error = russh::Error;
 
+    /// The key exchange is over and the client asks for the sign-in service: the door no
+    /// longer cuts this connection to make room. No banner.
+    async fn authentication_banner(&mut self) -> Result<Option<String>, Self::Error> {
+        self.pass.at_sign_in();
+        Ok(None)
+    }
+
     async fn auth_publickey_offered(
         &mut self,
         _user: &str,
@@ -358,7 +277,15 @@ impl Handler for Conn {
             return Ok(Auth::reject());
         }
         let fp = fingerprint(key.public_key);
+        let Ok(slot) = self.shared.signed.clone().try_acquire_owned() else {
+            // A backstop a key holder alone can reach: the dashboards' own limits
+            // (--max-sessions) refuse with a message long before.
+            tracing::warn!(peer = %self.peer, key = %fp, "too many signed-in connections: refused");
+            return Ok(Auth::reject());
+        };
         tracing::info!(peer = %self.peer, user, key = %fp, "signed in");
+        self._slot = Some(slot);
+        self.pass.signed_in();
         self.key = Some(fp);
         self.authed.store(true, Ordering::SeqCst);
         Ok(Auth::Accept)

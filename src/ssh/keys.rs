@@ -1,6 +1,7 @@
 //! The keys of `serve-ssh`: the server's host key (ed25519, made on first start with mode
 //! 0600, then reused), the authorized keys (an OpenSSH `authorized_keys` file, read again
-//! when it changes) and key fingerprints.
+//! when it changes, refused when another user could change it: [`refuse_loose`]) and key
+//! fingerprints.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -107,6 +108,96 @@ fn refuse_open_mode(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Refuses an authorized keys file another user could change, as OpenSSH's `StrictModes`
+/// does (`safe_path` in OpenSSH's `misc.c`): the file (its real path, symbolic links
+/// followed) must be a regular file owned by root or by the user serving (the effective
+/// uid), not writable by its group or others; and each folder above it, up to `/` (those
+/// of the path as given and of its real path), owned by root or by that user and not
+/// writable by its group or others, **unless that folder has the sticky bit** (as `/tmp`,
+/// 1777): there others may add names but not remove or rename ours, so the file and the
+/// folders below stay ours. (OpenSSH refuses a sticky world-writable folder too; this
+/// exception keeps a keys file under `/tmp/...` usable, e.g. in tests.)
+///
+/// Errors: the first loose part, in words naming it, its mode or owner, and the command
+/// that fixes it (`chmod go-w PATH`, `chown USER PATH`); or a file that cannot be read.
+pub fn refuse_loose(path: &Path) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        // SAFETY: geteuid takes nothing, cannot fail and touches no memory of ours.
+        let me = unsafe { libc::geteuid() };
+        loose_for(path, me)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        Ok(())
+    }
+}
+
+/// [`refuse_loose`] for the user `me` (a uid).
+///
+/// Errors: as [`refuse_loose`].
+#[cfg(unix)]
+pub fn loose_for(path: &Path, me: u32) -> Result<(), String> {
+    use std::os::unix::fs::MetadataExt;
+    let what = "the authorized keys file";
+    let unreadable = |p: &Path, e: std::io::Error| format!("could not read {}: {e}", p.display());
+    let real = std::fs::canonicalize(path).map_err(|e| unreadable(path, e))?;
+    let meta = std::fs::metadata(&real).map_err(|e| unreadable(&real, e))?;
+    if !meta.is_file() {
+        return Err(format!("{what} {} is not a regular file", real.display()));
+    }
+    let owner_ok = |uid: u32| uid == 0 || uid == me;
+    if !owner_ok(meta.uid()) {
+        return Err(format!(
+            "{what} {} is owned by uid {}, not by root or by the user serving (uid {me}): another user could change who signs in; run chown {me} {} (or chown root)",
+            real.display(),
+            meta.uid(),
+            real.display()
+        ));
+    }
+    if meta.mode() & 0o022 != 0 {
+        return Err(format!(
+            "{what} {} has mode {:o}: other users can write it and let anyone in; run chmod go-w {}",
+            real.display(),
+            meta.mode() & 0o7777,
+            real.display()
+        ));
+    }
+    let mut folders: Vec<PathBuf> = real.ancestors().skip(1).map(Path::to_path_buf).collect();
+    if let Some(given) = path.parent().filter(|p| !p.as_os_str().is_empty())
+        && let Ok(given) = std::fs::canonicalize(given)
+    {
+        folders.extend(given.ancestors().map(Path::to_path_buf));
+    }
+    let mut seen = std::collections::HashSet::new();
+    folders.retain(|d| seen.insert(d.clone()));
+    for dir in &folders {
+        let m = std::fs::metadata(dir).map_err(|e| unreadable(dir, e))?;
+        let mode = m.mode();
+        if !owner_ok(m.uid()) {
+            return Err(format!(
+                "the folder {} (above {what} {}) is owned by uid {}, not by root or by the user serving (uid {me}): its owner could replace the file; run chown {me} {} (or chown root), or move the file",
+                dir.display(),
+                real.display(),
+                m.uid(),
+                dir.display()
+            ));
+        }
+        let sticky = mode & 0o1000 != 0;
+        if mode & 0o022 != 0 && !sticky {
+            return Err(format!(
+                "the folder {} (above {what} {}) has mode {:o}: other users can replace the file in it; run chmod go-w {}",
+                dir.display(),
+                real.display(),
+                mode & 0o7777,
+                dir.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Which public keys may sign in: those of an `authorized_keys` file (OpenSSH format; the
 /// file is read again whenever its modification time or length changes), or any key
 /// (`--allow-any-key`).
@@ -122,6 +213,8 @@ pub struct AuthorizedKeys {
 struct Loaded {
     stamp: Option<(SystemTime, u64)>,
     keys: Vec<PublicKey>,
+    /// Why the file allows no key now (said once in the log, again when it changes).
+    refused: Option<String>,
 }
 
 impl AuthorizedKeys {
@@ -135,8 +228,9 @@ impl AuthorizedKeys {
 
     /// The keys of the file at `path`, read now.
     ///
-    /// Errors: the file cannot be read or a line is not an OpenSSH public key (the message
-    /// names the file): the server does not start.
+    /// Errors: the file cannot be read, another user could change it ([`refuse_loose`]) or
+    /// a line is not an OpenSSH public key (the message names the file and, for a loose
+    /// file, the command that fixes it): the server does not start.
     pub fn from_file(path: &Path) -> Result<AuthorizedKeys, String> {
         let (stamp, keys) = read_keys(path)?;
         Ok(AuthorizedKeys {
@@ -144,6 +238,7 @@ impl AuthorizedKeys {
             loaded: Mutex::new(Loaded {
                 stamp: Some(stamp),
                 keys,
+                refused: None,
             }),
         })
     }
@@ -153,8 +248,11 @@ impl AuthorizedKeys {
         self.loaded.lock().map(|l| l.keys.len()).unwrap_or(0)
     }
 
-    /// True when `key` may sign in. The file is read again first when it changed; a file
-    /// that became unreadable or broken allows no key until it is mended (logged).
+    /// True when `key` may sign in. Each time, the file and its folders are checked first
+    /// ([`refuse_loose`]: a chmod or chown changes no modification time), then the file is
+    /// read again when it changed. A file that became loose, unreadable or broken allows
+    /// no key, not even those read before, until it is mended (said once in the log, with
+    /// the fix).
     pub fn allows(&self, key: &PublicKey) -> bool {
         let Some(path) = &self.path else {
             return true;
@@ -163,23 +261,34 @@ impl AuthorizedKeys {
             return false;
         };
         let now = stamp_of(path).ok();
-        if now.is_none() || now != loaded.stamp {
-            match read_keys(path) {
-                Ok((stamp, keys)) => {
-                    tracing::info!(
-                        keys = keys.len(),
-                        "authorized keys read again: the file changed"
-                    );
-                    *loaded = Loaded {
-                        stamp: Some(stamp),
-                        keys,
-                    };
-                }
-                Err(e) => {
+        let unchanged = now.is_some() && now == loaded.stamp && loaded.refused.is_none();
+        let fresh = if unchanged {
+            refuse_loose(path).map(|()| None)
+        } else {
+            read_keys(path).map(Some)
+        };
+        match fresh {
+            Ok(None) => {}
+            Ok(Some((stamp, keys))) => {
+                tracing::info!(
+                    keys = keys.len(),
+                    "authorized keys read again: the file changed"
+                );
+                *loaded = Loaded {
+                    stamp: Some(stamp),
+                    keys,
+                    refused: None,
+                };
+            }
+            Err(e) => {
+                if loaded.refused.as_deref() != Some(e.as_str()) {
                     tracing::error!("{e}; no key is allowed until it is mended");
-                    *loaded = Loaded::default();
-                    return false;
                 }
+                *loaded = Loaded {
+                    refused: Some(e),
+                    ..Loaded::default()
+                };
+                return false;
             }
         }
         loaded.keys.iter().any(|k| k.key_data() == key.key_data())
@@ -192,7 +301,9 @@ fn stamp_of(path: &Path) -> std::io::Result<(SystemTime, u64)> {
     Ok((meta.modified()?, meta.len()))
 }
 
+/// The file's stamp and keys, after [`refuse_loose`].
 fn read_keys(path: &Path) -> Result<((SystemTime, u64), Vec<PublicKey>), String> {
+    refuse_loose(path)?;
     let stamp = stamp_of(path).map_err(|e| {
         format!(
             "could not read the authorized keys file {}: {e}",

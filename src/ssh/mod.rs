@@ -8,7 +8,9 @@
 //!
 //! This room presents; it decides nothing the core (`ops`) or `update` decides.
 
+mod accept;
 mod conn;
+pub mod door;
 pub mod input;
 pub mod keys;
 mod session;
@@ -20,6 +22,8 @@ use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, mpsc, watch};
+
+pub use door::{DoorCounts, Startups};
 
 use crate::api::ApiClient;
 use crate::app::Keymap;
@@ -38,8 +42,18 @@ pub struct Limits {
     /// A session with no key from its client for this long is disconnected (told why); its
     /// dashboard waits to be re-attached [30 min].
     pub idle_timeout: Duration,
-    /// A connection not signed in this long after it opened is closed [30 s].
+    /// A connection not signed in this long after it was accepted is closed (OpenSSH's
+    /// `LoginGraceTime`: identification line, key exchange and sign-in together) [30 s].
     pub auth_timeout: Duration,
+    /// A connection that has not sent its SSH identification line this long after it was
+    /// accepted is closed (at most `auth_timeout`) [10 s].
+    pub banner_timeout: Duration,
+    /// Connections not signed in, in all: `start:rate:full`, OpenSSH's `MaxStartups`
+    /// ([`door`]) [10:30:100].
+    pub max_startups: Startups,
+    /// Connections not signed in from one address (an IPv4 address, or one IPv6 address)
+    /// [10].
+    pub max_startups_per_address: usize,
     /// Public keys a connection may try before it is closed [6].
     pub auth_attempts: usize,
     /// The largest window drawn, in columns and rows; a larger window gets this much
@@ -54,6 +68,9 @@ impl Default for Limits {
             max_sessions_per_key: 3,
             idle_timeout: Duration::from_secs(30 * 60),
             auth_timeout: Duration::from_secs(30),
+            banner_timeout: Duration::from_secs(10),
+            max_startups: Startups::default(),
+            max_startups_per_address: 10,
             auth_attempts: 6,
             max_window: (400, 200),
         }
@@ -151,6 +168,11 @@ pub(crate) struct Shared {
     pub(crate) told: tokio::sync::broadcast::Sender<(u64, crate::app::Told)>,
     /// The number of the next session's dashboard.
     pub(crate) next_dash: std::sync::atomic::AtomicU64,
+    /// The connections not signed in ([`door`]).
+    pub(crate) door: Arc<door::Door>,
+    /// Places of signed-in connections: twice `max_sessions` and 8 more (a connection
+    /// signed in past them is refused; the dashboards' own limits say why long before).
+    pub(crate) signed: Arc<Semaphore>,
 }
 
 /// A running server.
@@ -177,6 +199,11 @@ impl ServerHandle {
     /// Dashboards alive (attached or waiting to be re-attached).
     pub fn sessions(&self) -> usize {
         self.shared.registry.lock().map(|r| r.total()).unwrap_or(0)
+    }
+
+    /// What the door did to connections that had not signed in, and what waits now.
+    pub fn door(&self) -> DoorCounts {
+        self.shared.door.counts()
     }
 
     /// Dashboards whose connection is gone, waiting for their key to come back.
@@ -208,7 +235,8 @@ impl ServerHandle {
 /// Starts the server with the dashboard's `settings` and `keymap`.
 ///
 /// Errors (in words, nothing started): [`Failure::Config`] for no authorized keys file and
-/// no `allow_any_key`, a file or host key that cannot be used, no API key, a base URL the
+/// no `allow_any_key`, a file or host key that cannot be used (an authorized keys file
+/// another user could change among them), no API key, a base URL the
 /// client refuses; [`Failure::Other`] for an address that cannot be bound.
 pub async fn start(
     options: ServeOptions,
@@ -221,8 +249,9 @@ pub async fn start(
 /// Who may sign in: the public keys of `--authorized-keys`, or any key with
 /// `--allow-any-key`; an API key must be configured (sessions sign in with their own token).
 ///
-/// Errors: no authorized keys file and no `--allow-any-key`, an unreadable file, no API key:
-/// [`Failure::Config`].
+/// Errors: no authorized keys file and no `--allow-any-key`, an unreadable or broken file,
+/// a file another user could change ([`keys::refuse_loose`]: the message names the file or
+/// folder and the `chmod`/`chown` that fixes it), no API key: [`Failure::Config`].
 fn who_may_sign_in(options: &ServeOptions, settings: &Settings) -> Result<AuthorizedKeys, Failure> {
     let keys = match (&options.authorized_keys, options.allow_any_key) {
         (Some(path), _) => AuthorizedKeys::from_file(path).map_err(Failure::Config)?,
@@ -316,12 +345,23 @@ pub async fn start_with(
         mouse: options.mouse,
         told: tokio::sync::broadcast::channel(1024).0,
         next_dash: std::sync::atomic::AtomicU64::new(1),
+        door: door::Door::new(
+            options.limits.max_startups,
+            options.limits.max_startups_per_address,
+            None,
+        ),
+        signed: Arc::new(Semaphore::new(
+            options
+                .limits
+                .max_sessions
+                .saturating_mul(2)
+                .saturating_add(8),
+        )),
     });
-    tokio::spawn(conn::accept_loop(
+    tokio::spawn(accept::accept_loop(
         listener,
         Arc::new(config),
         shared.clone(),
-        Arc::new(Semaphore::new(shared.limits.max_sessions * 2 + 8)),
     ));
     Ok(ServerHandle {
         addr,
@@ -352,6 +392,10 @@ pub async fn serve(options: ServeOptions, flags: &Flags) -> Result<(), Failure> 
     }
     let host_key_path = options.host_key.clone();
     let keys_path = options.authorized_keys.clone();
+    // The signal handlers are in place (the first poll makes them) before "listening" is
+    // printed: a SIGTERM right after start stops the server as any other, not by default.
+    let mut stopped = Box::pin(crate::runtime::stop_signal());
+    let asked_already = futures::poll!(stopped.as_mut()).is_ready();
     let server = start(options, settings, keymap).await?;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "club-admin serve-ssh listening on {}", server.addr);
@@ -378,7 +422,9 @@ pub async fn serve(options: ServeOptions, flags: &Flags) -> Result<(), Failure> 
     let _ = out.flush();
     drop(out);
     tracing::info!(addr = %server.addr, host_key = %server.fingerprint, "serve-ssh started");
-    crate::runtime::stop_signal().await;
+    if !asked_already {
+        stopped.await;
+    }
     let _ = writeln!(
         std::io::stdout(),
         "stopping: held decisions are sent, open sessions end"

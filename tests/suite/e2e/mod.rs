@@ -10,5 +10,6 @@ mod phone;
 mod pty;
 mod script;
 mod ssh;
+mod ssh_door;
 mod suspend;
 mod two_moderators;

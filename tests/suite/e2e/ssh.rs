@@ -25,13 +25,13 @@ fn rt() -> tokio::runtime::Runtime {
 
 /// A client key made by `ssh-keygen` (ed25519, no passphrase): its private key file, its
 /// public line and its fingerprint as `ssh-keygen -l` prints it.
-struct ClientKey {
-    path: PathBuf,
-    public: String,
-    fingerprint: String,
+pub(super) struct ClientKey {
+    pub(super) path: PathBuf,
+    pub(super) public: String,
+    pub(super) fingerprint: String,
 }
 
-fn keygen(dir: &Path, name: &str) -> ClientKey {
+pub(super) fn keygen(dir: &Path, name: &str) -> ClientKey {
     keygen_of(dir, name, "ed25519")
 }
 
@@ -63,18 +63,18 @@ fn keygen_of(dir: &Path, name: &str, kind: &str) -> ClientKey {
 }
 
 /// A demo server, a state directory and the keys of a test.
-struct Setup {
-    rt: tokio::runtime::Runtime,
-    demo: DemoHandle,
-    dir: tempfile::TempDir,
+pub(super) struct Setup {
+    pub(super) rt: tokio::runtime::Runtime,
+    pub(super) demo: DemoHandle,
+    pub(super) dir: tempfile::TempDir,
     /// In the authorized keys file.
-    alice: ClientKey,
+    pub(super) alice: ClientKey,
     /// Not in it.
-    mallory: ClientKey,
+    pub(super) mallory: ClientKey,
 }
 
 impl Setup {
-    fn new() -> Setup {
+    pub(super) fn new() -> Setup {
         let rt = rt();
         let demo = rt
             .block_on(demo::start(DemoOptions::default()))
@@ -83,6 +83,12 @@ impl Setup {
         let alice = keygen(dir.path(), "alice");
         let mallory = keygen(dir.path(), "mallory");
         std::fs::write(dir.path().join("authorized_keys"), &alice.public).expect("write");
+        // Only its owner may write it (serve-ssh refuses it otherwise, whatever the umask).
+        std::fs::set_permissions(
+            dir.path().join("authorized_keys"),
+            std::os::unix::fs::PermissionsExt::from_mode(0o600),
+        )
+        .expect("chmod");
         std::fs::write(dir.path().join("config.toml"), "").expect("write");
         Setup {
             rt,
@@ -93,11 +99,11 @@ impl Setup {
         }
     }
 
-    fn state(&self) -> PathBuf {
+    pub(super) fn state(&self) -> PathBuf {
         self.dir.path().join("state")
     }
 
-    fn options(&self) -> ServeOptions {
+    pub(super) fn options(&self) -> ServeOptions {
         ServeOptions {
             listen: "127.0.0.1:0".parse().expect("addr"),
             host_key: self.state().join("ssh_host_ed25519_key"),
@@ -112,7 +118,7 @@ impl Setup {
 
     /// The server in-process, the moderator's API key as the operator's, decisions held
     /// for `delay` seconds.
-    fn serve(&self, options: ServeOptions, delay: u64) -> ServerHandle {
+    pub(super) fn serve(&self, options: ServeOptions, delay: u64) -> ServerHandle {
         self.serve_with(options, Hooks::default(), delay)
     }
 
@@ -148,7 +154,14 @@ impl Setup {
 
 /// `ssh -tt` to the server with `key`, in a `rows` x `cols` terminal; `extra` options
 /// before the destination, `command` after it.
-fn ssh(port: u16, key: &ClientKey, extra: &[&str], command: &[&str], rows: u16, cols: u16) -> Pty {
+pub(super) fn ssh(
+    port: u16,
+    key: &ClientKey,
+    extra: &[&str],
+    command: &[&str],
+    rows: u16,
+    cols: u16,
+) -> Pty {
     let mut cmd = CommandBuilder::new("ssh");
     cmd.env("TERM", "xterm-256color");
     cmd.env_remove("LANG");
@@ -196,7 +209,7 @@ fn rows(screen: &str) -> usize {
 
 /// True for a dashboard drawn without a token: the header says which key signs in (the
 /// sign-in pop-up opens only when asked).
-fn signed_out(screen: &str) -> bool {
+pub(super) fn signed_out(screen: &str) -> bool {
     screen.contains("S to sign in") || screen.contains("กด S เพื่อเข้าสู่ระบบ")
 }
 

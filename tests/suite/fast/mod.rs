@@ -22,6 +22,7 @@ mod safety;
 mod search_and_offers;
 mod signin;
 mod slow_link_update;
+mod ssh_door;
 mod thai_keys;
 mod thai_render;
 mod thai_screens;

@@ -14,4 +14,5 @@ mod paging_flow;
 mod script_faults;
 mod service_versions;
 mod slow_link;
+mod ssh_files;
 mod worker_and_files;

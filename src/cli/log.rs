@@ -1,0 +1,223 @@
+//! Where the log goes: a file only its owner can read (mode 0600), kept to a bounded size by
+//! rotation ([`RotatingFile`]), or standard error when standard error is systemd's journal
+//! (`JOURNAL_STREAM`, and no `--log-file`): the journal keeps, rotates and guards it.
+//!
+//! Why not a crate: file-rotate 0.8.0 opens an existing file without narrowing its mode and
+//! panics (`expect`, `assert!`) when its folder cannot be made or a file moves under it
+//! during a rotation (another process of the same user rotating it), which in a log writer
+//! would end the server; logroller 0.1.12 brings flate2, regex and a second
+//! thiserror for what is here a hundred lines; tracing-appender rolls by time only.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// The largest a log file grows before it is rotated, in bytes: 10 MiB.
+pub const MAX_BYTES: u64 = 10 * 1024 * 1024;
+/// Rotated files kept beside it (`club-admin.log.1`, the newest, to `.3`): with the live
+/// one, at most 40 MiB of log.
+pub const KEEP: usize = 3;
+
+/// A log file that rotates by size: before a line would take it past `max_bytes`, the file
+/// becomes `NAME.1` (`NAME.1` becomes `NAME.2`..., `NAME.<keep>` is removed) and a new one
+/// is made. Every file it makes has mode 0600; an existing one with a wider mode is
+/// narrowed to 0600. Several processes of one user may share it: the size is the file's
+/// own (not what this process wrote), and a file rotated or removed by another is opened
+/// again by name before the next line.
+#[derive(Debug)]
+pub struct RotatingFile {
+    path: PathBuf,
+    max_bytes: u64,
+    keep: usize,
+    file: File,
+}
+
+impl RotatingFile {
+    /// Opens (or makes, with its folder, mode 0700) the log at `path`, rotating at
+    /// `max_bytes` (at least 1) and keeping `keep` old files (at least 1).
+    ///
+    /// Errors: the folder or file cannot be made or opened; the path is a symbolic link or
+    /// not a regular file; its mode is wider than 0600 and cannot be narrowed (another
+    /// user's file): in words naming the file.
+    pub fn open(path: &Path, max_bytes: u64, keep: usize) -> Result<RotatingFile, String> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            let mut b = std::fs::DirBuilder::new();
+            b.recursive(true);
+            #[cfg(unix)]
+            std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+            b.create(dir)
+                .map_err(|e| format!("could not make the log folder {}: {e}", dir.display()))?;
+        }
+        Ok(RotatingFile {
+            path: path.to_path_buf(),
+            max_bytes: max_bytes.max(1),
+            keep: keep.max(1),
+            file: open_private(path)?,
+        })
+    }
+
+    /// The file `NAME.n`.
+    fn numbered(&self, n: usize) -> PathBuf {
+        let mut name = self.path.as_os_str().to_os_string();
+        name.push(format!(".{n}"));
+        PathBuf::from(name)
+    }
+
+    /// Opens the file again by name when another process rotated or removed it.
+    fn follow(&mut self) -> io::Result<()> {
+        let by_name = std::fs::symlink_metadata(&self.path).ok();
+        let ours = self.file.metadata()?;
+        if by_name.is_some_and(|m| same_file(&m, &ours)) {
+            return Ok(());
+        }
+        self.file = open_private(&self.path).map_err(io::Error::other)?;
+        Ok(())
+    }
+
+    /// Rotates: `NAME.<keep-1>` → `NAME.<keep>` ... `NAME` → `NAME.1`, then a new `NAME`.
+    fn rotate(&mut self) -> io::Result<()> {
+        for n in (1..self.keep).rev() {
+            match std::fs::rename(self.numbered(n), self.numbered(n + 1)) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
+        }
+        std::fs::rename(&self.path, self.numbered(1))?;
+        self.file = open_private(&self.path).map_err(io::Error::other)?;
+        Ok(())
+    }
+}
+
+impl Write for RotatingFile {
+    /// Writes `buf` whole (one log line: the formatter hands each event over at once),
+    /// rotating first when it would take a non-empty file past the limit.
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.follow()?;
+        let len = self.file.metadata()?.len();
+        if len > 0 && len.saturating_add(buf.len() as u64) > self.max_bytes {
+            self.rotate()?;
+        }
+        self.file.write_all(buf)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// True when `a` and `b` are the same file (device and inode).
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        a.dev() == b.dev() && a.ino() == b.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        a.len() == b.len()
+    }
+}
+
+/// Opens `path` to append, made with mode 0600 when missing, never through a symbolic link;
+/// an existing file with a wider mode is narrowed to 0600.
+///
+/// Errors: as [`RotatingFile::open`].
+fn open_private(path: &Path) -> Result<File, String> {
+    let mut o = OpenOptions::new();
+    o.create(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC);
+    }
+    let file = o
+        .open(path)
+        .map_err(|e| format!("could not open the log file {}: {e}", path.display()))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("could not read the log file {}: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!(
+            "the log file {} is not a regular file",
+            path.display()
+        ));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = meta.permissions().mode() & 0o7777;
+        if mode & 0o077 != 0 {
+            file.set_permissions(std::fs::Permissions::from_mode(0o600))
+                .map_err(|e| {
+                    format!(
+                        "the log file {} has mode {mode:o} (other users can read it) and could not be made 0600: {e}; run chmod 600 {}",
+                        path.display(),
+                        path.display()
+                    )
+                })?;
+        }
+    }
+    Ok(file)
+}
+
+/// True when standard error is systemd's journal: `JOURNAL_STREAM` (`DEVICE:INODE`, set by
+/// systemd for a service whose output goes to the journal) names standard error's own
+/// device and inode (systemd.exec(5): a child whose standard error was redirected
+/// inherits the variable, so the variable alone is not enough).
+pub fn stderr_is_journal() -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::MetadataExt;
+        let Some(value) = std::env::var_os("JOURNAL_STREAM") else {
+            return false;
+        };
+        let value = value.to_string_lossy();
+        let Some((dev, ino)) = value.split_once(':') else {
+            return false;
+        };
+        let (Ok(dev), Ok(ino)) = (dev.parse::<u64>(), ino.parse::<u64>()) else {
+            return false;
+        };
+        let Ok(fd) = std::io::stderr().as_fd().try_clone_to_owned() else {
+            return false;
+        };
+        File::from(fd)
+            .metadata()
+            .is_ok_and(|m| m.dev() == dev && m.ino() == ino)
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
+}
+
+/// Starts the log of the process (`what` runs: `serve-ssh`, `dashboard`...): to `path`
+/// (`--log-file`), else to standard error when it is the journal ([`stderr_is_journal`]),
+/// else to `$XDG_STATE_HOME/club-admin/club-admin.log`; files through [`RotatingFile`]
+/// ([`MAX_BYTES`], [`KEEP`]). `CLUB_ADMIN_LOG` sets the filter (default `club_admin=info`).
+/// Never a secret in a line: the code logs key fingerprints, addresses and counts, never a
+/// token, an API key or a key's body.
+///
+/// Errors: the log file cannot be used ([`RotatingFile::open`]): nothing is logged, and the
+/// caller may say so.
+pub fn init(path: Option<PathBuf>, what: &str) -> Result<(), String> {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("CLUB_ADMIN_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("club_admin=info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(false);
+    if path.is_none() && stderr_is_journal() {
+        let _ = builder.with_writer(std::io::stderr).try_init();
+    } else {
+        let path =
+            path.or_else(|| crate::config::default_state_dir().map(|d| d.join("club-admin.log")));
+        let Some(path) = path else { return Ok(()) };
+        let file = RotatingFile::open(&path, MAX_BYTES, KEEP)?;
+        let _ = builder.with_writer(std::sync::Mutex::new(file)).try_init();
+    }
+    tracing::info!("club-admin {} starting ({what})", env!("CARGO_PKG_VERSION"));
+    Ok(())
+}
