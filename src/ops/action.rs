@@ -1,9 +1,12 @@
-//! The three decisions a moderator takes on a club request.
+//! The three decisions a moderator takes on a club request, and the new contact of a club:
+//! the writes the one decision machine runs ([`super::decision`]).
 
 use crate::api::MembershipStatus;
 
-/// A decision on a club request: approve or decline (interface-spec.md, operation 3, `PUT
-/// /v1/clubs/requests/{id}` with `status`) or delete (operation 6, `DELETE`).
+/// A write: a decision on a club request, approve or decline (interface-spec.md, operation
+/// 3, `PUT /v1/clubs/requests/{id}` with `status`) or delete (operation 6, `DELETE`); or a
+/// new contact for a club (operation 2, `POST /v1/clubs/{id}/contacts`), whose target is the
+/// club.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RowAction {
     /// PUT status approved.
@@ -12,6 +15,8 @@ pub enum RowAction {
     Decline,
     /// DELETE.
     Delete,
+    /// POST a contact to a club (its target is the club, never a request row).
+    AddContact,
 }
 
 impl RowAction {
@@ -21,11 +26,12 @@ impl RowAction {
             RowAction::Approve => "approve",
             RowAction::Decline => "decline",
             RowAction::Delete => "delete",
+            RowAction::AddContact => "add-contact",
         }
     }
 
-    /// The decision an audit line's `action` names (`approve`, `decline`, `delete`); `None`
-    /// for any other (`add-contact`).
+    /// The decision on a request an audit line's `action` names (`approve`, `decline`,
+    /// `delete`); `None` for any other (`add-contact`, whose target is a club).
     pub fn from_verb(verb: &str) -> Option<RowAction> {
         [RowAction::Approve, RowAction::Decline, RowAction::Delete]
             .into_iter()
@@ -38,6 +44,7 @@ impl RowAction {
             RowAction::Approve => "approved",
             RowAction::Decline => "declined",
             RowAction::Delete => "deleted",
+            RowAction::AddContact => "added",
         }
     }
 
@@ -46,7 +53,7 @@ impl RowAction {
         match self {
             RowAction::Approve => Some(MembershipStatus::Approved),
             RowAction::Decline => Some(MembershipStatus::Declined),
-            RowAction::Delete => None,
+            RowAction::Delete | RowAction::AddContact => None,
         }
     }
 

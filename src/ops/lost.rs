@@ -19,6 +19,9 @@ pub enum Reread {
     Missing,
     /// The re-read failed too (in words): the outcome stays unknown; read again later.
     Failed(String),
+    /// After a new contact: the club was read with its contacts whole, and has a contact of
+    /// that type and value (`true`) or not ([`super::recover::has_contact`]).
+    Contact(bool),
 }
 
 impl Reread {
@@ -51,12 +54,16 @@ pub enum Found {
     StillPending,
     /// Not applied: the request has another status now.
     Now(MembershipStatus),
+    /// Applied: the club has the new contact.
+    Added,
+    /// Not applied: the club has no such contact (safe to add again).
+    NotAdded,
 }
 
 impl Found {
     /// True when the write was applied (audit `ok`); else it was not (audit `failed`).
     pub fn applied(&self) -> bool {
-        matches!(self, Found::Deleted | Found::Decided(_))
+        matches!(self, Found::Deleted | Found::Decided(_) | Found::Added)
     }
 
     /// In English, for the audit file and the command line: `approved`, `deleted`,
@@ -69,6 +76,8 @@ impl Found {
             Found::NotDeleted => "still on the server: not deleted".to_owned(),
             Found::StillPending => "not applied: still pending".to_owned(),
             Found::Now(s) => format!("not applied: the request is {s} now"),
+            Found::Added => "added".to_owned(),
+            Found::NotAdded => "not added".to_owned(),
         }
     }
 }
@@ -88,6 +97,11 @@ pub enum StillUnknown {
 pub fn settle(action: RowAction, reread: &Reread) -> Result<Found, StillUnknown> {
     match (action, reread) {
         (_, Reread::Failed(why)) => Err(StillUnknown::ReadFailed(why.clone())),
+        (RowAction::AddContact, Reread::Contact(true)) => Ok(Found::Added),
+        (RowAction::AddContact, Reread::Contact(false) | Reread::Missing) => Ok(Found::NotAdded),
+        (RowAction::AddContact, Reread::Found(_)) | (_, Reread::Contact(_)) => {
+            Err(StillUnknown::LevelHidesStatus)
+        }
         (RowAction::Delete, Reread::Missing) => Ok(Found::Deleted),
         (RowAction::Delete, Reread::Found(_)) => Ok(Found::NotDeleted),
         (_, Reread::Missing) => Ok(Found::Gone),

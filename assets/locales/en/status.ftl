@@ -35,16 +35,19 @@ error-config = configuration error: { $message }
 status-verb = { $action ->
     [approve] approve
     [decline] decline
+    [add-contact] add the contact
    *[delete] delete
 }
 status-progress = { $action ->
     [approve] approving…
     [decline] declining…
+    [add-contact] adding the contact…
    *[delete] deleting…
 }
 status-past = { $action ->
     [approve] approved
     [decline] declined
+    [add-contact] contact added
    *[delete] deleted
 }
 # A membership status; $status is pending, approved, declined (or deleted for a row).
@@ -171,6 +174,7 @@ error-level-hides-status = this fetch level does not show the status
 error-still-unknown = { $action } sent, answer lost: outcome still unknown ({ $why })
 error-verdict-gone = the request is not on the server any more
 error-verdict-not-deleted = still on the server: not deleted
+error-verdict-not-added = not added
 error-verdict-still-pending = not applied: still pending
 error-verdict-now = not applied: the request is { $status } now
 log-answer-had-been-lost = its answer had been lost: { $error }
@@ -466,3 +470,5 @@ status-interrupted-settled = { $n } { $n ->
     [one] write
    *[other] writes
 } of an interrupted run: { $outcomes }
+status-contact-settling = the last contact for this club is still being checked (its answer was lost): wait for it
+status-contact-lost-not-added = the contact { $contact } was not added (its answer had been lost; a re-read of the club shows it missing): add it again

@@ -30,16 +30,19 @@ error-config = การตั้งค่าผิดพลาด: { $message }
 status-verb = { $action ->
     [approve] อนุมัติ
     [decline] ปฏิเสธ
+    [add-contact] เพิ่มช่องทางติดต่อ
    *[delete] ลบ
 }
 status-progress = { $action ->
     [approve] กำลังอนุมัติ…
     [decline] กำลังปฏิเสธ…
+    [add-contact] กำลังเพิ่มช่องทางติดต่อ…
    *[delete] กำลังลบ…
 }
 status-past = { $action ->
     [approve] อนุมัติแล้ว
     [decline] ปฏิเสธแล้ว
+    [add-contact] เพิ่มช่องทางติดต่อแล้ว
    *[delete] ลบแล้ว
 }
 status-state = { $status ->
@@ -150,6 +153,7 @@ error-level-hides-status = ระดับการดึงข้อมูล�
 error-still-unknown = ส่งคำสั่ง{ $action }แล้ว แต่คำตอบหาย: ยังไม่ทราบผล ({ $why })
 error-verdict-gone = คำขอนี้ไม่มีบนเซิร์ฟเวอร์แล้ว
 error-verdict-not-deleted = ยังอยู่บนเซิร์ฟเวอร์: ไม่ได้ลบ
+error-verdict-not-added = ยังไม่ได้เพิ่ม
 error-verdict-still-pending = ไม่มีผล: ยังรอพิจารณาอยู่
 error-verdict-now = ไม่มีผล: ตอนนี้คำขอมีสถานะ { $status }
 log-answer-had-been-lost = คำตอบเคยหาย: { $error }
@@ -352,3 +356,5 @@ status-already-conflict-by = { $label }: ขัดกัน: { $by } { $status }
 status-decided-elsewhere-plain = มีผู้อื่นตัดสินคำขอ { $n } รายการไปแล้วระหว่างนี้
 status-interrupted-reading = { $n } รายการจากการทำงานที่ถูกขัดจังหวะ: กำลังอ่านใหม่เพื่อดูผล
 status-interrupted-settled = { $n } รายการจากการทำงานที่ถูกขัดจังหวะ: { $outcomes }
+status-contact-settling = ช่องทางติดต่อล่าสุดของชุมนุมนี้ยังตรวจสอบไม่เสร็จ (คำตอบหาย): รอสักครู่
+status-contact-lost-not-added = ยังไม่ได้เพิ่มช่องทางติดต่อ { $contact } (คำตอบหาย อ่านชุมนุมใหม่แล้วไม่พบ): เพิ่มใหม่ได้

@@ -48,6 +48,12 @@ pub struct ClubPane {
     pub scroll: u16,
     /// Id of the club shown or being loaded.
     pub club_id: Option<Uuid>,
+    /// The new contacts sent from this pane, one decision per club in the one machine
+    /// ([`crate::ops::decision`]: sending, then answered, or lost and the club re-read until
+    /// it shows whether the contact is there).
+    pub writes: crate::ops::decision::Book,
+    /// What each club's new contact is (type and value), while its decision lives.
+    pub new_contacts: std::collections::HashMap<Uuid, crate::api::NewContact>,
 }
 
 impl ClubPane {

@@ -298,8 +298,7 @@ pub struct Model {
     /// settled): the one record a row's marker, the held countdown, a bulk action's progress
     /// and the re-reads of lost answers are derived from.
     pub(crate) decisions: crate::ops::decision::Book,
-    /// The batch of an interrupted run's decisions re-read at start ([`crate::ops::recover`]).
-    pub(crate) recovering: Option<u64>,
+    pub(crate) recovering: Option<u64>, // an interrupted run's batch ([`crate::ops::recover`])
     /// Decisions held before another account signed in, not sent (said once it is read).
     pub(crate) not_sent_on_switch: usize,
     /// The server is slow: the limiter cut its limit of calls in flight (`Msg::Pace`).
@@ -444,6 +443,7 @@ impl Model {
         [
             self.link.retry_at,
             self.decisions.next_read(),
+            self.club.writes.next_read(),
             self.listing.retry_at,
         ]
         .into_iter()

@@ -61,6 +61,7 @@ mod tests {
             RowAction::Approve => "approving",
             RowAction::Decline => "declining",
             RowAction::Delete => "deleting",
+            RowAction::AddContact => "adding the contact",
         }
     }
 

@@ -4,14 +4,16 @@
 use tui_input::Input;
 use uuid::Uuid;
 
-use super::{audit, call, error_text, keys, log, note_error, note_ok, say};
+use super::{call, error_text, keys, log, note_error, note_ok, say};
 use crate::api::{ApiError, Club, ClubQuery, Contact, FetchLevel, Levels, NewContact, Page, Reply};
 use crate::app::call::{ApiCall, SearchPurpose};
 use crate::app::key::{Key, KeyCode, edit};
 use crate::app::keymap::Action;
+use crate::app::model::RowAction;
 use crate::app::model::{ListingSupport, Loadable, Model, Popup, Severity};
-use crate::app::msg::{Effect, Outcome};
+use crate::app::msg::Effect;
 use crate::i18n::tr;
+use crate::ops::decision::{Answer, Ending, Event, Reread, Stage};
 
 /// Club search results asked for at once (`GET /v1/clubs?filter[q]=...`): a school has
 /// a few dozen clubs; a query matching more is refined by typing more.
@@ -197,21 +199,135 @@ pub(super) fn submit_contact(m: &mut Model) -> Vec<Effect> {
     }
     *error = None;
     let club_id = *club_id;
+    if m.club.writes.alive(club_id).is_some() {
+        // One new contact per club at a time: the last one's answer was lost and is being
+        // settled by re-reads of the club.
+        let text = tr(m.lang, "status-contact-settling");
+        say(m, Severity::Error, &text);
+        return Vec::new();
+    }
     let text = tr(m.lang, "status-adding-contact");
     say(m, Severity::Info, &text);
-    // The write-ahead line: in the audit file before the contact leaves (the runner holds
-    // the call until it is written).
-    let value = crate::ops::audit::contact_value(contact.kind.as_str(), &contact.value);
-    let ahead = with_value(
-        super::audit_entry(m, "add-contact", club_id, Outcome::Sending, None),
-        value,
-    );
+    // Born held and sent at once: the machine's Send writes the write-ahead line (the
+    // runner holds the call until it is in the audit file).
+    let batch = m.next_seq();
+    let send_at = m.now;
+    let stage = crate::ops::decision::Stage::Held { send_at };
+    if let Err(e) = m
+        .club
+        .writes
+        .start(club_id, RowAction::AddContact, batch, stage)
+    {
+        tracing::error!("{e}");
+        return Vec::new();
+    }
+    m.club.new_contacts.insert(club_id, contact.clone());
+    let mut fx: Vec<Effect> = contact_step(m, club_id, Event::Send).into_iter().collect();
     let c = ApiCall::CreateContact {
         club_id,
         contact,
         levels: Levels::new(FetchLevel::Default, FetchLevel::IdOnly),
     };
-    vec![ahead, call(m, c)]
+    fx.push(call(m, c));
+    fx
+}
+
+/// Applies `event` to the new contact's decision on `club_id` (the pane's book) and gives
+/// the audit line the transition writes, with the contact's type and value.
+pub(super) fn contact_step(m: &mut Model, club_id: Uuid, event: Event) -> Option<Effect> {
+    match m.club.writes.apply(club_id, event) {
+        Ok(line) => {
+            let line = line?;
+            let value = m
+                .club
+                .new_contacts
+                .get(&club_id)
+                .map(|c| crate::ops::audit::contact_value(c.kind.as_str(), &c.value))
+                .unwrap_or_default();
+            let entry = super::audit_entry(m, "add-contact", club_id, line.outcome, line.detail);
+            Some(with_value(entry, value))
+        }
+        Err(e) => {
+            tracing::error!("{e}");
+            debug_assert!(false, "{e}");
+            None
+        }
+    }
+}
+
+/// The new contact on `club_id` whose answer was lost: the club is read again (its
+/// contacts whole), and the read settles it ([`settle_contact`]).
+pub(super) fn reread_contact(m: &mut Model, club_id: Uuid) -> Effect {
+    let levels = crate::ops::club::CONTACT_LEVELS;
+    call(
+        m,
+        ApiCall::GetClub {
+            id: club_id,
+            levels,
+        },
+    )
+}
+
+/// Re-reads the clubs whose new contact lost its answer and whose next re-read is due at
+/// `now` (`fresh`: the link came back or a sign-in, every one at once with the backoff
+/// started again).
+pub(super) fn reread_contacts(
+    m: &mut Model,
+    now: crate::api::Timestamp,
+    fresh: bool,
+) -> Vec<Effect> {
+    let due: Vec<Uuid> = if fresh {
+        m.club.writes.lost().iter().map(|d| d.id).collect()
+    } else {
+        m.club.writes.reads_due(now)
+    };
+    due.into_iter()
+        .map(|id| {
+            contact_step(m, id, Event::ReadNow { fresh });
+            reread_contact(m, id)
+        })
+        .collect()
+}
+
+/// A read of club `id` while its new contact's answer is lost: the club tells whether the
+/// contact is there ([`crate::ops::recover::has_contact`]): settled (`ok` added, `failed`
+/// not added, said), or still unknown with the next re-read planned.
+fn settle_contact(m: &mut Model, id: Uuid, res: &Result<Reply<Club>, ApiError>) -> Vec<Effect> {
+    let Some(new) = m.club.new_contacts.get(&id).cloned() else {
+        return Vec::new();
+    };
+    let read = match res {
+        Ok(reply) => Reread::Contact(crate::ops::recover::has_contact(&reply.data, &new)),
+        Err(ApiError::NotFound(_)) => Reread::Missing,
+        Err(e) => Reread::Failed(crate::text::truncate_chars(&e.to_string(), 300)),
+    };
+    let now = m.now;
+    let event = Event::Reread {
+        read,
+        now,
+        told_applied: false,
+    };
+    let fx: Vec<Effect> = contact_step(m, id, event).into_iter().collect();
+    if let Some(Stage::Settled(Ending::Found { found, .. })) =
+        m.club.writes.get(id).map(|d| d.stage().clone())
+    {
+        m.club.new_contacts.remove(&id);
+        let label = crate::text::clean(&format!("{} {}", new.kind.as_str(), new.value), 60);
+        let (severity, key) = if found.applied() {
+            (Severity::Success, "status-contact-added")
+        } else {
+            (Severity::Error, "status-contact-lost-not-added")
+        };
+        let text = crate::tr!(m.lang, key, contact = label.as_str());
+        let outcome = if found.applied() {
+            Ok(())
+        } else {
+            Err(text.clone())
+        };
+        log(m, "add-contact", Some(id), label, outcome);
+        say(m, severity, &text);
+    }
+    fx
 }
 
 /// The club arrived (answers for a club no longer shown are dropped).
@@ -220,8 +336,13 @@ pub(in crate::app) fn on_club(
     id: Uuid,
     res: Result<Reply<Club>, ApiError>,
 ) -> Vec<Effect> {
+    let settled = if m.club.writes.lost_action(id).is_some() {
+        settle_contact(m, id, &res)
+    } else {
+        Vec::new()
+    };
     if m.club.club_id != Some(id) {
-        return Vec::new();
+        return settled;
     }
     match res {
         Ok(reply) => {
@@ -235,8 +356,11 @@ pub(in crate::app) fn on_club(
                 .map(|n| crate::text::clean(n, 50))
                 .unwrap_or_else(|| id.to_string());
             m.club.club = Loadable::Loaded(reply.data);
-            let text = crate::tr!(m.lang, "status-club-shown", name = name);
-            say(m, Severity::Info, &text);
+            if settled.is_empty() {
+                // (A contact settled by this read said so already.)
+                let text = crate::tr!(m.lang, "status-club-shown", name = name);
+                say(m, Severity::Info, &text);
+            }
         }
         Err(e) => {
             note_error(m, &e);
@@ -247,7 +371,7 @@ pub(in crate::app) fn on_club(
             m.club.club = Loadable::Failed(text);
         }
     }
-    Vec::new()
+    settled
 }
 
 /// Search results arrived; a single match opens at once.
@@ -289,81 +413,73 @@ pub(in crate::app) fn on_contact_created(
     club_id: Uuid,
     res: Result<Reply<Contact>, ApiError>,
 ) -> Vec<Effect> {
-    match res {
-        Ok(reply) => {
-            note_ok(m, &reply.api_version);
-            let c = reply.data;
-            // The audit file's value keeps the server's type name; the screen the reader's.
-            let value = c.value.as_deref().unwrap_or("");
-            let audited = crate::ops::audit::contact_value(
-                c.kind.as_ref().map(|k| k.as_str()).unwrap_or(""),
-                value,
-            );
-            let label = match c.kind.as_ref() {
-                Some(k) => format!(
-                    "{} {value}",
-                    crate::app::model::popup::contact_type_name(m.lang, k)
-                ),
-                None => format!(" {value}"),
-            };
-            let label = crate::text::clean(&label, 60);
-            if let Loadable::Loaded(club) = &mut m.club.club
-                && club.id == club_id
-            {
-                club.contacts.get_or_insert_with(Vec::new).push(c);
+    if let Ok(reply) = &res {
+        note_ok(m, &reply.api_version);
+    }
+    let (answer, contact) = crate::ops::decision::classify(res.map(|r| r.data)).split();
+    let mut fx: Vec<Effect> = contact_step(m, club_id, Event::Answered(answer.clone()))
+        .into_iter()
+        .collect();
+    match answer {
+        Answer::Done(()) => {
+            m.club.new_contacts.remove(&club_id);
+            if let Some(c) = contact {
+                contact_added(m, club_id, c);
             }
-            if matches!(m.popup, Some(Popup::AddContact { .. })) {
-                m.popup = None;
-            }
-            log(m, "add-contact", Some(club_id), label.clone(), Ok(()));
-            let text = crate::tr!(m.lang, "status-contact-added", contact = label.as_str());
-            say(m, Severity::Success, &text);
-            vec![with_value(
-                audit(m, "add-contact", club_id, Ok(())),
-                audited,
-            )]
         }
-        Err(e) => {
-            note_error(m, &e);
-            let text = error_text(m.lang, &e);
-            let mut tried = String::new();
-            if let Some(Popup::AddContact {
-                error, kind, value, ..
-            }) = m.popup.as_mut()
-            {
-                *error = Some(text.clone());
-                let kind = &Popup::contact_types()[*kind];
-                tried = crate::ops::audit::contact_value(kind.as_str(), value.value().trim());
-            }
-            let detail = super::log_text(m.lang, &e);
-            log(m, "add-contact", Some(club_id), String::new(), Err(detail));
-            let said = crate::tr!(m.lang, "status-contact-not-added", error = text);
-            say(m, Severity::Error, &said);
-            // The core's rule: a lost answer is `unknown` (the contact may have been added).
-            let line = if crate::ops::decision::answer_lost(&e) {
-                let detail = crate::ops::decision::lost_detail(&e);
-                super::audit_entry(
-                    m,
-                    "add-contact",
-                    club_id,
-                    crate::ops::Outcome::Unknown,
-                    Some(detail),
-                )
-            } else {
-                audit(
-                    m,
-                    "add-contact",
-                    club_id,
-                    Err(crate::ops::decision::error_detail(&e)),
-                )
-            };
-            vec![if tried.is_empty() {
-                line
-            } else {
-                with_value(line, tried)
-            }]
+        Answer::Lost(e) => {
+            contact_not_added(m, club_id, &e);
+            // The core's rule: the contact may have been added; the club is read again
+            // until it tells (never sent again).
+            fx.push(reread_contact(m, club_id));
+        }
+        Answer::Refused(e) => {
+            m.club.new_contacts.remove(&club_id);
+            contact_not_added(m, club_id, &e);
+        }
+        Answer::Already(_) => {
+            m.club.new_contacts.remove(&club_id);
         }
     }
+    fx
+}
+
+/// The server added the contact: the club pane shows it, the form closes.
+fn contact_added(m: &mut Model, club_id: Uuid, c: Contact) {
+    let value = c.value.as_deref().unwrap_or("");
+    let label = match c.kind.as_ref() {
+        Some(k) => format!(
+            "{} {value}",
+            crate::app::model::popup::contact_type_name(m.lang, k)
+        ),
+        None => format!(" {value}"),
+    };
+    let label = crate::text::clean(&label, 60);
+    if let Loadable::Loaded(club) = &mut m.club.club
+        && club.id == club_id
+    {
+        club.contacts.get_or_insert_with(Vec::new).push(c);
+    }
+    if matches!(m.popup, Some(Popup::AddContact { .. })) {
+        m.popup = None;
+    }
+    log(m, "add-contact", Some(club_id), label.clone(), Ok(()));
+    let text = crate::tr!(m.lang, "status-contact-added", contact = label.as_str());
+    say(m, Severity::Success, &text);
+}
+
+/// The contact was refused, or its answer lost: the form (still open) says why and keeps the
+/// value; the log and the status line too.
+fn contact_not_added(m: &mut Model, club_id: Uuid, e: &ApiError) {
+    note_error(m, e);
+    let text = error_text(m.lang, e);
+    if let Some(Popup::AddContact { error, .. }) = m.popup.as_mut() {
+        *error = Some(text.clone());
+    }
+    let detail = super::log_text(m.lang, e);
+    log(m, "add-contact", Some(club_id), String::new(), Err(detail));
+    let said = crate::tr!(m.lang, "status-contact-not-added", error = text);
+    say(m, Severity::Error, &said);
 }
 
 /// The audit line of a contact, with the contact's type and value.

@@ -8,7 +8,7 @@ use super::{club, decisions, held, ids, listing, marking, popups, rows, say, sig
 use crate::app::key::{Key, KeyCode};
 use crate::app::keymap::{Action, Scope};
 use crate::app::model::{Model, Pane, Popup, RowAction, Severity};
-use crate::app::msg::{Effect, Outcome};
+use crate::app::msg::Effect;
 use crate::i18n::tr;
 
 /// A key press: Ctrl-C (force quit) and Ctrl-Z (suspend) first, then the pop-up, the club
@@ -176,32 +176,28 @@ pub(super) fn quit(m: &mut Model, force: bool) -> Vec<Effect> {
         return Vec::new();
     }
     m.quitting = true;
-    // Every decision still waiting for its answer ends through the machine (`Abandon`:
-    // audited `unknown`; the next start re-reads and settles it). A new contact has no
-    // decision: its line says the same.
-    let sending: Vec<Uuid> = m
-        .decisions
-        .iter()
-        .filter(|d| matches!(d.stage(), crate::ops::decision::Stage::Sending))
-        .map(|d| d.id)
-        .collect();
-    for id in sending {
+    // Every write still waiting for its answer ends through the machine (`Abandon`:
+    // audited `unknown`; the next start re-reads and settles it): decisions and contacts.
+    let sending = |b: &crate::ops::decision::Book| -> Vec<Uuid> {
+        b.iter()
+            .filter(|d| matches!(d.stage(), crate::ops::decision::Stage::Sending))
+            .map(|d| d.id)
+            .collect()
+    };
+    for id in sending(&m.decisions) {
         fx.extend(super::decisions::step(
             m,
             id,
             crate::ops::decision::Event::Abandon,
         ));
     }
-    let contacts: Vec<(Uuid, &'static str)> = m
-        .calls
-        .iter()
-        .filter(|c| c.is_mutation() && c.decision().is_none())
-        .filter_map(|c| c.audited_as())
-        .collect();
-    fx.extend(contacts.into_iter().map(|(target, action)| {
-        let detail = crate::ops::decision::abandoned_detail();
-        super::audit_entry(m, action, target, Outcome::Unknown, Some(detail))
-    }));
+    for club in sending(&m.club.writes) {
+        fx.extend(super::club::contact_step(
+            m,
+            club,
+            crate::ops::decision::Event::Abandon,
+        ));
+    }
     fx.push(Effect::Quit);
     fx
 }

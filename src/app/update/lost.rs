@@ -184,7 +184,9 @@ pub(super) fn reread_due(m: &mut Model, now: crate::api::Timestamp) -> Vec<Effec
     for id in &due {
         step(m, *id, Event::ReadNow { fresh: false });
     }
-    rows::fetch_rows(m, &due)
+    let mut fx = rows::fetch_rows(m, &due);
+    fx.extend(super::club::reread_contacts(m, now, false));
+    fx
 }
 
 /// Re-reads every row whose decision lost its answer, at once: the link came back, or a new
@@ -194,7 +196,10 @@ pub(super) fn reread_all(m: &mut Model) -> Vec<Effect> {
     for id in &all {
         step(m, *id, Event::ReadNow { fresh: true });
     }
-    rows::fetch_rows(m, &all)
+    let mut fx = rows::fetch_rows(m, &all);
+    let now = m.now;
+    fx.extend(super::club::reread_contacts(m, now, true));
+    fx
 }
 
 /// A re-read could not settle the decision on `id`: the row says why (the detail pane counts
@@ -225,6 +230,8 @@ fn found_text(lang: Lang, found: &Found) -> String {
         Found::NotDeleted => tr(lang, "error-verdict-not-deleted"),
         Found::StillPending => tr(lang, "error-verdict-still-pending"),
         Found::Now(s) => tr!(lang, "error-verdict-now", status = status_word(lang, s)),
+        Found::Added => past(lang, RowAction::AddContact),
+        Found::NotAdded => tr(lang, "error-verdict-not-added"),
     }
 }
 

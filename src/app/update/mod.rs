@@ -455,14 +455,6 @@ fn log(m: &mut Model, what: &str, target: Option<Uuid>, label: String, result: R
     });
 }
 
-/// An audit line for a write whose answer arrived: `ok`, or `failed` with the reason.
-fn audit(m: &Model, action: &str, target: Uuid, result: Result<(), String>) -> Effect {
-    match result {
-        Ok(()) => audit_entry(m, action, target, Outcome::Ok, None),
-        Err(why) => audit_entry(m, action, target, Outcome::Failed, Some(why)),
-    }
-}
-
 /// An audit line.
 fn audit_entry(
     m: &Model,
@@ -589,6 +581,7 @@ fn key_for(m: &Model, action: RowAction) -> String {
         RowAction::Approve => super::Action::Approve,
         RowAction::Decline => super::Action::Decline,
         RowAction::Delete => super::Action::Delete,
+        RowAction::AddContact => super::Action::NewContact,
     };
     m.keymap
         .key_for(super::keymap::Scope::Queue, a)

@@ -1484,3 +1484,95 @@ fn a_start_without_a_token_asks_for_one_and_reports_no_401() {
         }
     }
 }
+
+/// A new contact whose answer is lost runs the one decision machine as an approval does:
+/// `sending` before it leaves, `unknown` when the answer is lost, the club re-read (never the
+/// contact sent again), a re-read that fails planned after the backoff, and the read that
+/// shows the contact settles it `ok` with the contact's value.
+#[test]
+fn a_new_contact_whose_answer_is_lost_is_settled_by_re_reads_of_the_club() {
+    let mut m = model_with(sample_rows());
+    show_club(
+        &mut m,
+        serde_json::from_value(serde_json::json!({"id": id(5), "contacts": []})).expect("club"),
+    );
+    update(&mut m, code(KeyCode::Tab));
+    update(&mut m, key('n'));
+    update(&mut m, code(KeyCode::Right)); // email
+    update(&mut m, code(KeyCode::Tab));
+    typed(&mut m, "club@school.ac.th");
+    let fx = update(&mut m, code(KeyCode::Enter));
+    let post = api_ids(&fx, |c| matches!(c, ApiCall::CreateContact { .. }));
+    assert_eq!(post.len(), 1, "{fx:?}");
+    // A 503 after the write: it may have been applied.
+    let lost = ApiError::Server(ErrorInfo {
+        status: Some(503),
+        ..ErrorInfo::default()
+    });
+    let fx = answer(&mut m, post[0], ApiAnswer::ContactCreated(Err(lost)));
+    let audits: Vec<(Outcome, Option<String>)> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Audit(a) => Some((a.outcome, a.value.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        audits,
+        vec![(Outcome::Unknown, Some("email club@school.ac.th".into()))]
+    );
+    let read = api_ids(
+        &fx,
+        |c| matches!(c, ApiCall::GetClub { id: c, .. } if *c == id(5)),
+    );
+    assert_eq!(read.len(), 1, "the club is read again: {fx:?}");
+    assert!(
+        api_ids(&fx, |c| matches!(c, ApiCall::CreateContact { .. })).is_empty(),
+        "never sent again"
+    );
+    // Pressing Enter again sends nothing while it is unsettled.
+    let fx = update(&mut m, code(KeyCode::Enter));
+    assert!(
+        api_ids(&fx, |c| matches!(c, ApiCall::CreateContact { .. })).is_empty(),
+        "{fx:?}"
+    );
+    // The re-read fails too: the next one is planned after the backoff.
+    let fault = ApiError::Server(ErrorInfo {
+        status: Some(500),
+        ..ErrorInfo::default()
+    });
+    let fx = answer(&mut m, read[0], ApiAnswer::Club(Err(fault)));
+    assert!(!fx.iter().any(|e| matches!(e, Effect::Audit(_))), "{fx:?}");
+    let due = m
+        .retry_at()
+        .unwrap_or_else(|| panic!("a re-read planned: {:?}", m.club().writes.get(id(5))));
+    let fx = update(&mut m, Msg::Retry(due));
+    let read = api_ids(
+        &fx,
+        |c| matches!(c, ApiCall::GetClub { id: c, .. } if *c == id(5)),
+    );
+    assert_eq!(read.len(), 1, "{fx:?}");
+    // The club has it: the contact was added, audited `ok` with its value.
+    let club: Club = serde_json::from_value(serde_json::json!({
+        "id": id(5),
+        "contacts": [{"id": id(6), "type": "email", "value": "club@school.ac.th"}]
+    }))
+    .expect("club");
+    let fx = answer(&mut m, read[0], ApiAnswer::Club(Ok(reply(club))));
+    let ok: Vec<_> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Audit(a) if a.outcome == Outcome::Ok => Some(a.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ok.len(), 1, "{fx:?}");
+    assert_eq!(ok[0].value.as_deref(), Some("email club@school.ac.th"));
+    assert!(
+        ok[0].detail.as_deref().is_some_and(|d| d.contains("added")),
+        "{:?}",
+        ok[0].detail
+    );
+    assert!(status(&m).contains("club@school.ac.th"), "{}", status(&m));
+    assert_eq!(m.retry_at(), None, "nothing more to re-read");
+}
