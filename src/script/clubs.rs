@@ -10,8 +10,8 @@ use crate::api::{
     ApiError, Club, ClubQuery, Contact, ContactType, FetchLevel, Levels, NewContact, Page,
 };
 use crate::config::Flags;
-use crate::ops::decision;
-use crate::ops::decision::answer_lost;
+use crate::ops::RowAction;
+use crate::ops::decision::{self, Answer, Decision, Event, Reread, Stage};
 use crate::ops::parse::{ClubPick, ClubRef, pick_club};
 use crate::ops::{Outcome, audit};
 
@@ -256,57 +256,68 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
         .await;
     quiet.abort();
     let log = ctx.audit_log(Some(&user));
-    let result = match send_contact(&ctx, &log, club, &new, levels).await {
-        Ok(result) => result,
-        Err(exit) => return exit,
-    };
-    let (outcome, detail) = match &result {
-        Ok(_) => (Outcome::Ok, None),
-        Err(e) if answer_lost(e) => (
-            Outcome::Unknown,
-            Some(format!(
-                "the answer was lost ({}): re-reading the club",
-                decision::error_detail(e)
-            )),
-        ),
-        Err(e) => (Outcome::Failed, Some(decision::error_detail(e))),
-    };
-    let audit_exit = write_contact_line(&log, club, &new, outcome, detail).await;
-    let contact = match result {
-        Ok(c) => c,
-        Err(e) if outcome == Outcome::Unknown => {
-            return settle_lost_contact(&ctx, &log, club, &new, &e)
-                .await
-                .and(audit_exit);
+    // The one decision machine, as for a decision: born held and sent at once (its
+    // write-ahead line first: without it nothing is sent), then answered, or lost and the
+    // club re-read until it tells.
+    let mut w = ContactWrite::new(&log, club, &new);
+    if w.step(Event::Send).await != Exit::Ok {
+        say("not sent: its audit line could not be written first");
+        return Exit::Failed;
+    }
+    let result = ctx
+        .client
+        .create_club_contact(club, &new, levels)
+        .await
+        .map(|r| r.data);
+    let (answer, contact) = decision::classify(result).split();
+    let audit_exit = w.step(Event::Answered(answer.clone())).await;
+    match (answer, contact) {
+        (Answer::Done(()), Some(contact)) => {
+            let done = print_contact(&ctx, club, &contact);
+            done.err().unwrap_or(Exit::Ok).and(audit_exit)
         }
-        Err(e) => {
+        (Answer::Lost(e), _) => settle_lost_contact(&ctx, &mut w, &e).await.and(audit_exit),
+        (Answer::Refused(e), _) => {
             report(Some(&club), &e);
             hint(&ctx.client, &e);
-            return Exit::of(&e);
+            Exit::of(&e)
         }
-    };
-    let done = print_contact(&ctx, club, &contact);
-    done.err().unwrap_or(Exit::Ok).and(audit_exit)
+        (Answer::Done(()) | Answer::Already(_), _) => audit_exit,
+    }
 }
 
-/// Sends `new` to `club` once its write-ahead line is in the audit file (without it,
-/// nothing is sent: `Err(Exit::Failed)`, said on standard error); the server's answer.
-async fn send_contact(
-    ctx: &Ctx,
-    log: &audit::AuditLog,
+/// A new contact's decision in the one machine ([`decision::Decision`], action
+/// [`RowAction::AddContact`]): each line its transitions write goes to the audit file with
+/// the contact's type and value.
+struct ContactWrite<'a> {
+    d: Decision,
+    log: &'a audit::AuditLog,
     club: Uuid,
-    new: &NewContact,
-    levels: Levels,
-) -> Result<Result<Contact, ApiError>, Exit> {
-    if write_contact_line(log, club, new, Outcome::Sending, None).await != Exit::Ok {
-        say("not sent: its audit line could not be written first");
-        return Err(Exit::Failed);
+    new: &'a NewContact,
+}
+
+impl<'a> ContactWrite<'a> {
+    fn new(log: &'a audit::AuditLog, club: Uuid, new: &'a NewContact) -> ContactWrite<'a> {
+        let held = Stage::Held {
+            send_at: chrono::Utc::now(),
+        };
+        let Ok(d) = Decision::new(club, RowAction::AddContact, 0, held) else {
+            unreachable!("a decision may be born held");
+        };
+        ContactWrite { d, log, club, new }
     }
-    Ok(ctx
-        .client
-        .create_club_contact(club, new, levels)
-        .await
-        .map(|r| r.data))
+
+    /// Applies `event` and writes the line it gives; `Exit::Failed` when the line could not
+    /// be written (said on standard error).
+    async fn step(&mut self, event: Event) -> Exit {
+        match self.d.apply(event) {
+            Ok(Some(line)) => {
+                write_contact_line(self.log, self.club, self.new, line.outcome, line.detail).await
+            }
+            Ok(None) => Exit::Ok,
+            Err(e) => panic!("{e}"),
+        }
+    }
 }
 
 /// Writes one `add-contact` audit line for `club` (its `value`: the new contact's type and
@@ -329,40 +340,41 @@ async fn write_contact_line(
     }
 }
 
-/// The answer to adding `new` to `club` was lost (`lost`): the core's rule reads the club
-/// until it tells whether the contact is there ([`crate::ops::run::settle_contact`]), then
-/// a second audit line says how it ended. Exit: 0 added, 1 not added, 4 the club could not
-/// be read again (outcome unknown); 1 also when the audit line could not be written.
-async fn settle_lost_contact(
-    ctx: &Ctx,
-    log: &audit::AuditLog,
-    club: Uuid,
-    new: &NewContact,
-    lost: &ApiError,
-) -> Exit {
+/// The answer to the new contact of `w` was lost (`lost`): the core's rule reads the club
+/// until it tells whether the contact is there ([`crate::ops::run::settle_contact`]), and
+/// the machine's re-read transition writes the line that settles it. Exit: 0 added, 1 not
+/// added, 4 the club could not be read again (outcome unknown, settled by the next start);
+/// 1 also when the audit line could not be written.
+async fn settle_lost_contact(ctx: &Ctx, w: &mut ContactWrite<'_>, lost: &ApiError) -> Exit {
+    let club = w.club;
     let settled = crate::ops::run::settle_contact(
         &ctx.client,
         club,
-        new,
+        w.new,
         crate::ops::run::SETTLE_PATIENCE,
         &crate::ops::Control::default(),
     )
     .await;
     let lost = decision::error_detail(lost);
-    let (outcome, detail, exit) = match settled {
-        Ok(true) => (Outcome::Ok, "added", Exit::Ok),
-        Ok(false) => (Outcome::Failed, "not added", Exit::Failed),
+    let (read, exit, words) = match settled {
+        Ok(true) => (Reread::Contact(true), Exit::Ok, "added"),
+        Ok(false) => (Reread::Contact(false), Exit::Failed, "not added"),
         Err(_) => {
+            let _ = w.step(Event::Abandon).await;
             say(&format!(
                 "{club}: the answer was lost ({lost}) and the club could not be read again: the contact may or may not have been added (see `club-admin clubs show {club}`)"
             ));
             return Exit::Unknown;
         }
     };
-    let detail_line = format!("settled by a re-read (its answer had been lost: {lost}): {detail}");
-    let audit_exit = write_contact_line(log, club, new, outcome, Some(detail_line)).await;
+    let event = Event::Reread {
+        read,
+        now: chrono::Utc::now(),
+        told_applied: false,
+    };
+    let audit_exit = w.step(event).await;
     say(&format!(
-        "{club}: the answer was lost; a re-read of the club shows the contact {detail}"
+        "{club}: the answer was lost; a re-read of the club shows the contact {words}"
     ));
     exit.and(audit_exit)
 }
