@@ -83,6 +83,11 @@ impl Bin {
     }
 
     async fn run(&self, args: &[&str], stdin: Option<&str>) -> Run {
+        self.run_bytes(args, stdin.map(str::as_bytes)).await
+    }
+
+    /// [`Bin::run`] with standard input given as bytes (which need not be UTF-8).
+    async fn run_bytes(&self, args: &[&str], stdin: Option<&[u8]>) -> Run {
         let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_club-admin"));
         cmd.args(args)
             .env("XDG_STATE_HOME", self.dir.path().join("state"))
@@ -107,7 +112,7 @@ impl Bin {
         let mut child = cmd.spawn().expect("spawn club-admin");
         if let Some(text) = stdin {
             let mut pipe = child.stdin.take().expect("stdin");
-            pipe.write_all(text.as_bytes()).await.expect("write stdin");
+            pipe.write_all(text).await.expect("write stdin");
             drop(pipe);
         }
         let out = child.wait_with_output().await.expect("wait");
@@ -1877,4 +1882,41 @@ async fn a_line_separator_in_a_name_never_splits_a_listed_record() {
         doc.json()[0]["student"]["person"]["first_name"]["en-US"],
         name
     );
+}
+
+/// A line of ids on standard input that is not UTF-8 is named ("standard input, line 2: not
+/// UTF-8") instead of failing the whole input unnamed; the other lines are still read and
+/// checked, and, as for any bad id, nothing is sent (exit 2, issue 31).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_line_of_ids_that_is_not_utf8_is_named_and_nothing_is_sent() {
+    let server = MockServer::start().await;
+    let bin = Bin::new(&server.uri(), Some("mysk_test_key"), Some("tok.en.x"));
+    let ids = [Uuid::from_u128(1), Uuid::from_u128(2)];
+    let input = [
+        ids[0].to_string().as_bytes(),
+        b"\ncaf\xe9 \xff\xfe\n",
+        ids[1].to_string().as_bytes(),
+        b"\nnope\n",
+    ]
+    .concat();
+    let run = bin
+        .run_bytes(&["requests", "approve", "-"], Some(&input))
+        .await;
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr.contains("standard input, line 2: not UTF-8"),
+        "{run:?}"
+    );
+    assert!(
+        run.stderr.contains("nope: not a club request id (a UUID)"),
+        "the later lines are still read: {run:?}"
+    );
+    assert!(
+        run.stderr
+            .contains("1 line(s) not UTF-8, 3 invalid id(s): nothing was sent"),
+        "{run:?}"
+    );
+    let sent = server.received_requests().await.unwrap_or_default();
+    assert!(sent.is_empty(), "nothing reaches the server: {sent:?}");
+    assert!(bin.audit().is_empty());
 }
