@@ -97,7 +97,8 @@ pub struct FileConfig {
     /// Calls in flight to one server from every club-admin process of this host (default
     /// 12; 0 is off).
     pub host_budget: Option<usize>,
-    /// Whole-request timeout, seconds (default 20).
+    /// Seconds one try of a call waits for its whole answer (default 20); a read is tried
+    /// again (`api::ApiError::Timeout` says how many tries and how long they took).
     pub timeout_secs: Option<u64>,
     /// Auto-refresh interval, seconds; 0 (the default) is off.
     pub auto_refresh_secs: Option<u64>,
