@@ -100,8 +100,8 @@ pub struct ConnArgs {
     /// $TMPDIR/club-admin-budget; or CLUB_ADMIN_BUDGET_DIR, or `host_budget_dir` in the config].
     #[arg(long, global = true, value_name = "PATH")]
     pub host_budget_dir: Option<PathBuf>,
-    /// Whole-request timeout in seconds, 1 to 600 [default: 20, or `timeout_secs` in the
-    /// config].
+    /// Seconds one try of a call waits for its whole answer, 1 to 600 (a read is tried
+    /// again: 3 tries, 5 for `requests list`) [default: 20, or `timeout_secs` in the config].
     #[arg(long, global = true, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub timeout: Option<u64>,
 }

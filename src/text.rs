@@ -12,13 +12,14 @@
 //! ([`ratatui::buffer::CellWidth`]); a terminal advances its cursor per code point
 //! (`wcwidth`, and the `vt100` crate the tests emulate with). When one grapheme holds two code
 //! points that each advance the cursor — SARA AM (U+0E33) after a Thai consonant, Lao AM
-//! (U+0EB3), a skin-tone modifier after an emoji, an emoji ZWJ sequence, a flag's two
-//! regional indicators, a spacing vowel sign of an Indic script — the terminal fills two
-//! independent cells where ratatui sees one wide one, so an incremental frame that rewrites
-//! only the first leaves the second on screen ("Photography Clubำ" after scrolling).
-//! [`for_terminal`], applied by [`sanitize`], [`fit_width`], [`clean`] and
-//! [`truncate_chars`], rewrites text so that every grapheme is exactly one terminal cell of
-//! the width ratatui gives it.
+//! (U+0EB3), an emoji ZWJ sequence, a spacing vowel sign of an Indic script — the terminal
+//! fills two independent cells where ratatui sees one wide one, so an incremental frame that
+//! rewrites only the first leaves the second on screen ("Photography Clubำ" after
+//! scrolling). Some terminals join what others keep apart (tmux from 3.4 joins a skin-tone
+//! modifier or a regional indicator to the cell before it). [`for_terminal`], applied by
+//! [`sanitize`], [`fit_width`], [`clean`] and [`truncate_chars`], rewrites text so that every
+//! grapheme is exactly one terminal cell of the width ratatui gives it, and leaves out what
+//! terminals draw differently.
 
 use std::borrow::Cow;
 
@@ -27,97 +28,21 @@ use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthChar;
 
 mod name;
+mod strip;
 mod wrap;
 
 pub use name::file_name_part;
+pub use strip::strip_controls;
 pub use wrap::wrap;
-
-/// Characters that reorder or hide text: bidi embeddings, overrides and isolates, plus the
-/// invisible marks that have no business in a name (LRM, RLM, ALM, BOM, word joiner...).
-fn is_invisible_format(c: char) -> bool {
-    matches!(c,
-        '\u{200B}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
-        | '\u{202A}'..='\u{202E}'
-        | '\u{2060}'..='\u{2064}'
-        | '\u{2066}'..='\u{2069}'
-        | '\u{206A}'..='\u{206F}'
-        | '\u{FEFF}'
-        | '\u{FFF9}'..='\u{FFFB}')
-}
 
 /// Returns `text` with escape sequences, control characters (C0, DEL, C1) and bidi or
 /// invisible format characters removed, then made [`for_terminal`] (SARA AM drawn as NIKHAHIT
-/// + SARA AA, one grapheme per terminal cell). Tabs and newlines become a single space.
+/// + SARA AA, one grapheme per terminal cell). Tabs and line breaks become a single space.
 pub fn sanitize(text: &str) -> String {
     let out = strip_controls(text);
     match for_terminal(&out) {
         Cow::Borrowed(_) => out,
         Cow::Owned(fixed) => fixed,
-    }
-}
-
-/// Returns `text` with escape sequences, control characters (C0, DEL, C1) and bidi or
-/// invisible format characters removed, tabs and newlines as a single space, and nothing
-/// else changed: for text that leaves through a pipe (scripts `grep` the server's own
-/// characters), where [`sanitize`]'s terminal forms would not match.
-pub fn strip_controls(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\u{1b}' => match chars.peek() {
-                // CSI: parameters and intermediates, then one final byte 0x40..=0x7E.
-                Some('[') => {
-                    chars.next();
-                    for n in chars.by_ref() {
-                        if ('\u{40}'..='\u{7e}').contains(&n) {
-                            break;
-                        }
-                    }
-                }
-                // OSC, DCS, SOS, PM, APC: up to BEL or ST (ESC \).
-                Some(']') | Some('P') | Some('X') | Some('^') | Some('_') => {
-                    chars.next();
-                    skip_string(&mut chars);
-                }
-                Some(_) => {
-                    chars.next();
-                }
-                None => {}
-            },
-            '\u{9b}' => {
-                for n in chars.by_ref() {
-                    if ('\u{40}'..='\u{7e}').contains(&n) {
-                        break;
-                    }
-                }
-            }
-            '\u{9d}' | '\u{90}' | '\u{98}' | '\u{9e}' | '\u{9f}' => skip_string(&mut chars),
-            '\t' | '\n' | '\r' => {
-                if !out.ends_with(' ') {
-                    out.push(' ');
-                }
-            }
-            c if c.is_control() => {}
-            c if is_invisible_format(c) => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-fn skip_string(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
-    while let Some(n) = chars.next() {
-        match n {
-            '\u{7}' | '\u{9c}' => break,
-            '\u{1b}' => {
-                if chars.peek() == Some(&'\\') {
-                    chars.next();
-                }
-                break;
-            }
-            _ => {}
-        }
     }
 }
 
@@ -174,9 +99,22 @@ fn one_cell(g: &str) -> bool {
 /// decoding error and draw nothing). VARIATION SELECTOR-16 (emoji presentation) is dropped:
 /// terminals disagree on the width it gives, and ratatui's diff writes the cell after a wide
 /// grapheme holding it without moving the cursor, which shifts the rest of the row on a
-/// terminal that draws it two cells wide.
+/// terminal that draws it two cells wide. The skin-tone modifiers (U+1F3FB to U+1F3FF) are
+/// dropped and a regional indicator becomes its letter (the flag 🇹🇭 reads `TH`): tmux from
+/// 3.4 joins either to the cell before it whatever that holds (a wide emoji, a Thai letter, a
+/// ZERO WIDTH SPACE put between the halves of an emoji sequence) and draws the pair two cells
+/// wide, where ratatui and other terminals count each on its own, so the rest of the row
+/// moved and left a stale cell at the pane's edge (issue 31). ZERO WIDTH JOINER is dropped
+/// too (tmux joins whatever follows one to its cell): an emoji ZWJ sequence is drawn as its
+/// emoji side by side ("👩🏽‍💻" as 👩💻), each the two cells every terminal gives it.
 fn replacement(c: char) -> Option<&'static str> {
+    const LETTERS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
     match c {
+        '\u{1F3FB}'..='\u{1F3FF}' | ZWJ => Some(""),
+        '\u{1F1E6}'..='\u{1F1FF}' => {
+            let i = c as usize - 0x1F1E6;
+            LETTERS.get(i..i + 1)
+        }
         '\u{0E33}' => Some("\u{0E4D}\u{0E32}"),
         '\u{0EB3}' => Some("\u{0ECD}\u{0EB2}"),
         '\u{FF9E}' => Some("\u{3099}"),
@@ -193,17 +131,16 @@ fn replacement(c: char) -> Option<&'static str> {
 ///
 /// - SARA AM (U+0E33) becomes NIKHAHIT + SARA AA (U+0E4D U+0E32) and Lao AM (U+0EB3) becomes
 ///   U+0ECD U+0EB2: they look the same;
-/// - any other grapheme of several cells (emoji with a skin tone or a ZWJ, flags, Indic
-///   spacing vowels, Hangul jamo runs) is split into one grapheme per cell with ZERO WIDTH
-///   SPACE, which draws nothing: the terminal shows what it showed before, cell by cell;
-/// - VARIATION SELECTOR-16 (U+FE0F) is dropped, U+FE0E where it narrows a wide character;
-///   a code point no terminal draws as ratatui expects becomes `?`;
-/// - combining marks with no character before them are dropped, and every ZWJ that ends a
-///   grapheme (it joins nothing in it; unicode-width would read one after a skin-tone
-///   modifier as an emoji sequence and count the pair two cells narrower); text
-///   ending in a character that joins what follows (a prepended concatenation mark, a lone
-///   regional indicator, a conjoining jamo) ends with ZERO WIDTH SPACE, so text put after it
-///   in the same string starts a grapheme of its own.
+/// - any other grapheme of several cells (Indic spacing vowels, Hangul jamo runs) is split
+///   into one grapheme per cell with ZERO WIDTH SPACE, which draws nothing: the terminal
+///   shows what it showed before, cell by cell;
+/// - VARIATION SELECTOR-16 (U+FE0F), ZERO WIDTH JOINER and the skin-tone modifiers are
+///   dropped (an emoji ZWJ sequence is its emoji side by side), U+FE0E where it narrows a
+///   wide character; a regional indicator becomes its letter (🇹🇭 is `TH`); a code point no
+///   terminal draws as ratatui expects becomes `?`;
+/// - combining marks with no character before them are dropped; text ending in a character
+///   that joins what follows (a prepended concatenation mark, a conjoining jamo) ends with
+///   ZERO WIDTH SPACE, so text put after it in the same string starts a grapheme of its own.
 ///
 /// Returns the input unchanged (borrowed) when nothing needs rewriting, which is the case for
 /// ASCII and for Thai without SARA AM. Idempotent. Search and comparison should run on the

@@ -216,9 +216,7 @@ impl ApiClient {
 
     fn map_transport(&self, e: reqwest::Error) -> ApiError {
         if e.is_timeout() {
-            return ApiError::Timeout {
-                millis: self.options.request_timeout.as_millis() as u64,
-            };
+            return ApiError::timeout(self.options.request_timeout.as_millis() as u64);
         }
         let host = e
             .url()
@@ -404,13 +402,18 @@ impl ApiClient {
     }
 
     /// A GET with retries (jittered exponential backoff, `get_retries` times) on transient
-    /// failures; none for a [`ApiClient::single_try`] client.
+    /// failures; none for a [`ApiClient::single_try`] client. Each try has the whole
+    /// `request_timeout`; a read that timed out after more than one try says so, with the
+    /// time all of them took ([`ApiError::after_tries`]).
     async fn get<T: DeserializeOwned>(
         &self,
         path: &str,
         query: &[(String, String)],
     ) -> Result<Reply<T>, ApiError> {
+        let started = tokio::time::Instant::now();
+        let tries = std::sync::atomic::AtomicU32::new(0);
         let attempt = || async {
+            tries.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let reply = self
                 .exchange::<T>(self.request(Method::GET, path).query(query))
                 .await?;
@@ -426,6 +429,12 @@ impl ApiClient {
             .when(ApiError::is_transient)
             .notify(|e, wait| tracing::debug!(error = %e, ?wait, "retrying GET {path}"))
             .await
+            .map_err(|e| {
+                e.after_tries(
+                    tries.load(std::sync::atomic::Ordering::Relaxed),
+                    started.elapsed(),
+                )
+            })
     }
 
     /// Operation 1 (interface-spec.md): `GET /auth/user`, the signed-in user.

@@ -6,6 +6,20 @@ use thiserror::Error;
 /// caller who is not a student; see [`ApiError::is_role_refusal`].
 pub const ROLE_REFUSAL_DETAIL: &str = "User is not a student";
 
+/// [`ApiError::Timeout`]'s English words (its `Display`).
+fn timeout_english(millis: u64, tries: u32, spent_millis: u64) -> String {
+    let secs = |ms: u64| format!("{:.1}", ms as f64 / 1000.0);
+    if tries > 1 {
+        format!(
+            "no answer in {} s: {tries} tries, the last timed out after {} s",
+            secs(spent_millis),
+            secs(millis)
+        )
+    } else {
+        format!("timed out after {} s", secs(millis))
+    }
+}
+
 /// What was known about a failed HTTP exchange.
 ///
 /// `status` is the HTTP status (absent for transport failures). `error_type`, `detail` and
@@ -145,11 +159,19 @@ pub enum ApiError {
     /// 5xx, or any other unexpected status.
     #[error("server error{}", .0.suffix())]
     Server(ErrorInfo),
-    /// No complete answer within the configured time.
-    #[error("timed out after {:.1} s", *millis as f64 / 1000.0)]
+    /// No complete answer within the configured time (`--timeout`, which bounds each try of
+    /// a call): "timed out after 5.0 s"; a read tried again says every try and the time they
+    /// took together, "no answer in 16.2 s: 3 tries, the last timed out after 5.0 s"
+    /// ([`ApiError::after_tries`]). Made by [`ApiError::timeout`].
+    #[error("{}", timeout_english(*millis, *tries, *spent_millis))]
     Timeout {
-        /// The limit that was hit, in milliseconds.
+        /// The limit the last try hit, in milliseconds.
         millis: u64,
+        /// The tries of this call, 1 unless a read was tried again.
+        tries: u32,
+        /// From the start of the first try to the end of the last, waits between them
+        /// included, in milliseconds (`millis` for one try).
+        spent_millis: u64,
     },
     /// Could not connect, or the connection closed without (a whole) response.
     #[error("connection failed: {}{}", failure.english(host), cause.as_ref().map(|c| format!(" ({c})")).unwrap_or_default())]
@@ -300,6 +322,31 @@ impl ApiError {
             Some(crate::api::MembershipStatus::Declined)
         } else {
             None
+        }
+    }
+
+    /// One try that hit the limit of `millis` milliseconds.
+    pub const fn timeout(millis: u64) -> ApiError {
+        ApiError::Timeout {
+            millis,
+            tries: 1,
+            spent_millis: millis,
+        }
+    }
+
+    /// The last error of a read tried `tries` times in `spent` (the first try's start to the
+    /// last's end, waits included): a [`ApiError::Timeout`] records them, so its words say
+    /// what the wait really was; any other error, or a single try, is returned as it is.
+    /// Called by each loop that tries a read again (the client's own retries of a GET,
+    /// `ops::run::with_tries`).
+    pub fn after_tries(self, tries: u32, spent: std::time::Duration) -> ApiError {
+        match self {
+            ApiError::Timeout { millis, .. } if tries > 1 => ApiError::Timeout {
+                millis,
+                tries,
+                spent_millis: u64::try_from(spent.as_millis()).unwrap_or(u64::MAX),
+            },
+            e => e,
         }
     }
 

@@ -46,11 +46,24 @@ impl ApiError {
             ApiError::Invalid(i) => tr!(lang, "error-invalid", suffix = i.suffix()),
             ApiError::Conflict(i) => tr!(lang, "error-conflict", suffix = i.suffix()),
             ApiError::Server(i) => tr!(lang, "error-server", suffix = i.suffix()),
-            ApiError::Timeout { millis } => tr!(
-                lang,
-                "error-timeout",
-                seconds = format!("{:.1}", *millis as f64 / 1000.0)
-            ),
+            ApiError::Timeout {
+                millis,
+                tries,
+                spent_millis,
+            } => {
+                let secs = |ms: u64| format!("{:.1}", ms as f64 / 1000.0);
+                if *tries > 1 {
+                    tr!(
+                        lang,
+                        "error-timeout-tries",
+                        spent = secs(*spent_millis),
+                        tries = *tries,
+                        seconds = secs(*millis)
+                    )
+                } else {
+                    tr!(lang, "error-timeout", seconds = secs(*millis))
+                }
+            }
             ApiError::Connect {
                 failure,
                 host,
@@ -136,7 +149,8 @@ mod tests {
                 excerpt: Some("Bad Gateway nginx".into()),
                 ..ErrorInfo::default()
             }),
-            ApiError::Timeout { millis: 2500 },
+            ApiError::timeout(2500),
+            ApiError::timeout(5000).after_tries(3, std::time::Duration::from_millis(16_230)),
             ApiError::Connect {
                 failure: ConnectFailure::NoConnection,
                 host: "127.0.0.1:9".into(),
@@ -199,8 +213,20 @@ mod tests {
             "ถูกปฏิเสธ: Club request has already been approved (HTTP 403)"
         );
         assert_eq!(
-            ApiError::Timeout { millis: 2500 }.describe(Lang::Thai),
+            ApiError::timeout(2500).describe(Lang::Thai),
             "หมดเวลาหลังรอ 2.5 วินาที"
+        );
+        let tried =
+            ApiError::timeout(5000).after_tries(3, std::time::Duration::from_millis(16_230));
+        assert_eq!(
+            tried.to_string(),
+            "no answer in 16.2 s: 3 tries, the last timed out after 5.0 s"
+        );
+        assert_eq!(
+            tried.describe(Lang::Thai),
+            crate::text::for_terminal(
+                "ไม่ได้คำตอบใน 16.2 วินาที: ลอง 3 ครั้ง ครั้งสุดท้ายหมดเวลาหลังรอ 5.0 วินาที"
+            )
         );
     }
 }

@@ -103,7 +103,8 @@ pub struct FileConfig {
     /// `/run/club-admin-budget` when it exists, else `club-admin-budget` in the temporary
     /// directory).
     pub host_budget_dir: Option<PathBuf>,
-    /// Whole-request timeout, seconds (default 20).
+    /// Seconds one try of a call waits for its whole answer (default 20); a read is tried
+    /// again (`api::ApiError::Timeout` says how many tries and how long they took).
     pub timeout_secs: Option<u64>,
     /// Auto-refresh interval, seconds; 0 (the default) is off.
     pub auto_refresh_secs: Option<u64>,

@@ -30,6 +30,34 @@ pub fn parse_ids(text: &str) -> (Vec<Uuid>, Vec<String>) {
     (ids, bad)
 }
 
+/// Text of ids read as bytes (a file, standard input), and the lines that are not UTF-8.
+///
+/// Returns every line of `bytes` (split at `\n`, numbered from 1), the lines that are not
+/// UTF-8 decoded lossily (each bad byte sequence as U+FFFD, so a token holding one is not a
+/// UUID: [`parse_ids`] reports it, and nothing of it is ever sent), and the numbers of those
+/// lines, in order, for the reader's message ("line 3: not UTF-8"). One stray byte (a name in
+/// Latin-1 pasted among the ids, a binary tail) costs its own token, never the whole file.
+pub fn ids_text(bytes: &[u8]) -> (String, Vec<usize>) {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return (text.to_owned(), Vec::new());
+    }
+    let mut text = String::with_capacity(bytes.len() + 16);
+    let mut not_utf8 = Vec::new();
+    for (i, line) in bytes.split(|b| *b == b'\n').enumerate() {
+        if i > 0 {
+            text.push('\n');
+        }
+        match std::str::from_utf8(line) {
+            Ok(l) => text.push_str(l),
+            Err(_) => {
+                not_utf8.push(i + 1);
+                text.push_str(&String::from_utf8_lossy(line));
+            }
+        }
+    }
+    (text, not_utf8)
+}
+
 /// The earliest academic year accepted, CE.
 pub const FIRST_YEAR: i32 = 2000;
 /// The latest academic year accepted, CE.
@@ -205,6 +233,20 @@ mod tests {
         let (ids, bad) = parse_ids(&format!("[\"{a}\", nope; {a}]"));
         assert_eq!(ids.len(), 1);
         assert_eq!(bad, vec!["nope".to_owned()]);
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_named_and_costs_only_its_own_tokens() {
+        let a = "6f1c1b9e-3d57-4c4b-9a38-1b2f6a8b5c01";
+        let b = "6f1c1b9e-3d57-4c4b-9a38-1b2f6a8b5c02";
+        let bytes = [a.as_bytes(), b"\ncaf\xe9\xff\r\n", b.as_bytes(), b"\n"].concat();
+        let (text, not_utf8) = ids_text(&bytes);
+        assert_eq!(not_utf8, vec![2]);
+        let (ids, bad) = parse_ids(&text);
+        assert_eq!(ids.len(), 2, "the ids around it are kept: {text:?}");
+        assert_eq!(bad.len(), 1, "its token is reported, never sent: {bad:?}");
+        assert!(bad[0].starts_with("caf"), "{bad:?}");
+        assert_eq!(ids_text(a.as_bytes()), (a.to_owned(), Vec::new()));
     }
 
     #[test]

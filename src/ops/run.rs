@@ -268,18 +268,20 @@ pub async fn prior_statuses(client: &ApiClient, ids: &[Uuid], control: &Control)
     prior
 }
 
-/// Runs the read `call` up to [`PRE_READ_TRIES`] times (with a client whose own retries are
-/// off, [`ApiClient::single_try`], so a read is tried at most that often) while it fails (but for an answer no
-/// second try changes: not found, no such operation, refused, invalid), waiting the re-read backoff
-/// on `control`'s clock between tries ([`decision::backoff`]: 1, 2, 4, 8 s); stops
-/// early on [`Control::stop`]. For reads only (a 5xx to a read changed nothing): the
-/// pre-reads of a run, the pages of a listing.
+/// Runs the read `call` up to [`PRE_READ_TRIES`] times (on an [`ApiClient::single_try`]
+/// client, so a read is tried at most that often) while it fails (but for an answer no second
+/// try changes: not found, no such operation, refused, invalid), waiting the re-read backoff
+/// on `control`'s clock between tries ([`decision::backoff`]: 1, 2, 4, 8 s); stops early on
+/// [`Control::stop`]. For reads only (a 5xx to a read changed nothing): the pre-reads of a
+/// run, the pages of a listing. Each try has the whole `--timeout`: a read that timed out
+/// after several says so ([`ApiError::after_tries`]: "no answer in 40.1 s: 5 tries, ...").
 pub async fn with_tries<T, F, Fut>(control: &Control, mut call: F) -> Result<T, ApiError>
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<T, ApiError>>,
 {
     let mut watch = control.clock.start();
+    let started = tokio::time::Instant::now();
     let mut attempt = 0;
     loop {
         let result = call().await;
@@ -298,7 +300,7 @@ where
         };
         attempt += 1;
         if settled || attempt >= PRE_READ_TRIES || control.stopped() {
-            return result;
+            return result.map_err(|e| e.after_tries(attempt, started.elapsed()));
         }
         watch.sleep(decision::backoff(attempt - 1)).await;
     }

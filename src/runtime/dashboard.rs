@@ -165,6 +165,17 @@ fn settings_for(
     Ok(settings)
 }
 
+/// Ids read as bytes ([`crate::ops::parse::ids_text`]): a line that is not UTF-8 keeps the
+/// others, its token is reported by the queue as not an id (never sent), and its number is
+/// logged.
+fn ids_text(what: &str, bytes: &[u8]) -> String {
+    let (text, not_utf8) = crate::ops::parse::ids_text(bytes);
+    if !not_utf8.is_empty() {
+        tracing::warn!("{what}: line(s) {not_utf8:?} not UTF-8");
+    }
+    text
+}
+
 /// The messages applied after start: the saved queue, earlier decisions from the audit
 /// file, start-up warnings, and ids from arguments, `--queue-file` and piped standard input
 /// (read before the terminal is taken over).
@@ -208,16 +219,17 @@ fn initial_messages(
         });
     }
     if let Some(p) = &start.queue_file {
-        let text = std::fs::read_to_string(p)
+        let bytes = std::fs::read(p)
             .map_err(|e| format!("could not read --queue-file {}: {e}", p.display()))?;
         initial.push(Msg::AddIds {
-            text,
+            text: ids_text("--queue-file", &bytes),
             origin: IdsFrom::File(p.display().to_string()),
         });
     }
     if !std::io::stdin().is_terminal() {
-        let mut text = String::new();
-        let _ = std::io::stdin().take(STDIN_LIMIT).read_to_string(&mut text);
+        let mut bytes = Vec::new();
+        let _ = std::io::stdin().take(STDIN_LIMIT).read_to_end(&mut bytes);
+        let text = ids_text("standard input", &bytes);
         if !text.trim().is_empty() {
             initial.push(Msg::AddIds {
                 text,

@@ -347,22 +347,31 @@ pub fn emit_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<(), Exit> {
 /// (deduplicated, in order) and whether standard input was read. Standard input with no id
 /// at all (an empty pipe) gives no ids and no error: the caller has nothing to do.
 ///
-/// Errors (already printed, one line per bad token): a token that is not a UUID, no id in
-/// the arguments, or unreadable standard input: [`Exit::Usage`]. Nothing is sent in that case.
+/// Errors (already printed, one line per bad token or line): a token that is not a UUID, a
+/// line of standard input that is not UTF-8 ("standard input, line 3: not UTF-8"; read as
+/// bytes, so the other lines are still read and checked), no id in the arguments, or
+/// unreadable standard input: [`Exit::Usage`]. Nothing is sent in that case.
 pub fn read_ids(targets: &[String]) -> Result<(Vec<Uuid>, bool), Exit> {
     let mut text = String::new();
     let mut from_stdin = false;
+    let mut not_utf8 = 0;
     for t in targets {
         if t == "-" {
             if from_stdin {
                 continue;
             }
             from_stdin = true;
-            let mut s = String::new();
-            if let Err(e) = io::stdin().take(16 * 1024 * 1024).read_to_string(&mut s) {
+            let mut bytes = Vec::new();
+            if let Err(e) = io::stdin().take(16 * 1024 * 1024).read_to_end(&mut bytes) {
                 say(&format!("could not read ids from standard input: {e}"));
                 return Err(Exit::Usage);
             }
+            // Read as bytes: a line that is not UTF-8 is named, and the rest still read.
+            let (s, lines) = crate::ops::parse::ids_text(&bytes);
+            for n in &lines {
+                say(&format!("standard input, line {n}: not UTF-8"));
+            }
+            not_utf8 += lines.len();
             text.push_str(&s);
         } else {
             text.push_str(t);
@@ -370,11 +379,18 @@ pub fn read_ids(targets: &[String]) -> Result<(Vec<Uuid>, bool), Exit> {
         text.push('\n');
     }
     let (ids, bad) = crate::ops::parse::parse_ids(&text);
-    if !bad.is_empty() {
-        for b in &bad {
-            say(&format!("{b}: not a club request id (a UUID)"));
+    for b in &bad {
+        say(&format!("{b}: not a club request id (a UUID)"));
+    }
+    if !bad.is_empty() || not_utf8 > 0 {
+        let mut what = Vec::new();
+        if not_utf8 > 0 {
+            what.push(format!("{not_utf8} line(s) not UTF-8"));
         }
-        say(&format!("{} invalid id(s): nothing was sent", bad.len()));
+        if !bad.is_empty() {
+            what.push(format!("{} invalid id(s)", bad.len()));
+        }
+        say(&format!("{}: nothing was sent", what.join(", ")));
         return Err(Exit::Usage);
     }
     if ids.is_empty() && !from_stdin {

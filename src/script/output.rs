@@ -2,10 +2,13 @@
 //! [`crate::text`]), tab-separated values, one JSON document, or ids one per line.
 //!
 //! Every string from the server is untrusted (api-notes.md, "Other"): the table and TSV pass
-//! it through [`crate::text::sanitize`] (escape sequences and control characters removed,
-//! tabs and new lines folded to a space, so a field never breaks a line or a column); JSON
+//! it through [`crate::text::sanitize`] or [`crate::text::strip_controls`] (escape sequences
+//! and control characters removed, tabs and every line break a line reader splits at, U+2028
+//! and U+2029 too, folded to a space, so a field never breaks a record or a column); JSON
 //! keeps it whole but writes control, bidi and invisible format characters as `\uXXXX`, so
-//! the document means the same and nothing reaches a terminal raw.
+//! the document means the same and nothing reaches a terminal raw. U+2028 and U+2029 are
+//! among them (serde_json alone would write them raw: valid JSON, but a line-based reader,
+//! `splitlines` or a JavaScript line reader, would split a string at them).
 
 use std::io;
 
@@ -374,6 +377,23 @@ mod tests {
         let t = tsv(&rows());
         assert_eq!(t.lines().count(), 3);
         assert!(t.lines().all(|l| l.split('\t').count() == 3), "{t:?}");
+    }
+
+    /// U+2028, U+2029, NEL, VT and FF (each a line break to Python's `splitlines`) never
+    /// split a record of the table or the TSV, and JSON writes them escaped.
+    #[test]
+    fn no_line_break_of_any_kind_splits_a_record() {
+        let name = "a\u{2028}b\u{2029}c\u{85}d\u{b}e\u{c}f\u{1c}g\r\nh";
+        let rows = vec![vec!["1".to_owned(), name.to_owned(), "2026".to_owned()]];
+        let is_break =
+            |c: char| "\n\r\u{b}\u{c}\u{1c}\u{1d}\u{1e}\u{85}\u{2028}\u{2029}".contains(c);
+        let t = tsv(&rows);
+        assert_eq!(t.matches(is_break).count(), 1, "{t:?}");
+        assert!(t.ends_with("\ta b c d e f g h\t2026\n"), "{t:?}");
+        let t = table(&COLS, &rows, None);
+        assert_eq!(t.matches(is_break).count(), 2, "header and row: {t:?}");
+        let j = json(&serde_json::json!({ "name": name })).expect("json");
+        assert!(j.contains("\\u2028") && j.contains("\\u2029") && !j.contains('\u{2028}'));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! Every string from the server goes through [`crate::text::clean`] (sanitised, truncated by
 //! display width) before it reaches a widget.
 
+mod cells;
 mod help;
 mod panes;
 mod popups;
@@ -17,6 +18,7 @@ use crate::app::model::{Model, Pane, ScrollLimits, Severity, is_narrow};
 use crate::app::{Action, Key, KeyCode, Scope};
 use crate::i18n;
 use crate::text;
+pub use cells::settle_wide_cells;
 pub use theme::Theme;
 
 /// Smallest usable terminal (columns, rows); below it a notice is shown instead (the app's
@@ -252,6 +254,7 @@ pub fn view_scrolls(frame: &mut Frame, m: &Model, theme: &Theme) -> ScrollLimits
     let area = frame.area();
     if !crate::app::model::shows_queue(area.width, area.height) {
         too_small(frame, area, m, theme);
+        settle_wide_cells(frame.buffer_mut());
         return limits;
     }
     let a = areas(area, m.log.visible);
@@ -273,6 +276,7 @@ pub fn view_scrolls(frame: &mut Frame, m: &Model, theme: &Theme) -> ScrollLimits
     status_line(frame, a.status, m, theme);
     footer(frame, a.footer, m, theme);
     limits.help = popups::draw(frame, area, m, theme);
+    settle_wide_cells(frame.buffer_mut());
     limits
 }
 

@@ -21,6 +21,8 @@ error-conflict = conflict{ $suffix }
 error-server = server error{ $suffix }
 # $seconds: one decimal, "2.5".
 error-timeout = timed out after { $seconds } s
+# A read tried again: $spent, $seconds: one decimal; $tries: how many tries (2 or more).
+error-timeout-tries = no answer in { $spent } s: { $tries } tries, the last timed out after { $seconds } s
 # $what: one of error-connect-none, -closed, -mid-answer; $cause: what the system said.
 error-connect = connection failed: { $what }
 error-connect-cause = connection failed: { $what } ({ $cause })

@@ -17,6 +17,7 @@ error-invalid = คำขอไม่ถูกต้อง{ $suffix }
 error-conflict = ข้อมูลขัดแย้งกัน{ $suffix }
 error-server = เซิร์ฟเวอร์ผิดพลาด{ $suffix }
 error-timeout = หมดเวลาหลังรอ { $seconds } วินาที
+error-timeout-tries = ไม่ได้คำตอบใน { $spent } วินาที: ลอง { $tries } ครั้ง ครั้งสุดท้ายหมดเวลาหลังรอ { $seconds } วินาที
 error-connect = เชื่อมต่อไม่ได้: { $what }
 error-connect-cause = เชื่อมต่อไม่ได้: { $what } ({ $cause })
 error-connect-none = ติดต่อ { $host } ไม่ได้

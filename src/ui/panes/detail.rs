@@ -44,6 +44,12 @@ pub(super) fn ml(lang: Lang, t: &Option<MultiLangText>) -> Option<String> {
 /// Width of the field-name column of the detail and club panes.
 const KEY_W: usize = 9;
 
+/// The cells a value has beside the field name `key` in a pane `w` cells wide (at least 8).
+fn value_room(key: &str, w: usize) -> usize {
+    let indent = width(key) + KEY_W.saturating_sub(width(key)).max(1);
+    w.saturating_sub(indent).max(8)
+}
+
 /// A "name    value" line: the field name (already in the reader's language) padded to
 /// [`KEY_W`] columns by display width, the value whole, wrapped under itself to what is left
 /// of `w` (an id, a name or a club's "about" is never cut for good).
@@ -56,7 +62,7 @@ pub(super) fn kv<'a>(
 ) -> Vec<Line<'a>> {
     let pad = " ".repeat(KEY_W.saturating_sub(width(key)).max(1));
     let indent = width(key) + pad.chars().count();
-    let room = w.saturating_sub(indent).max(8);
+    let room = value_room(key, w);
     let value = clean(&value, 4000);
     // Broken at spaces, and inside a Thai run only where a line may break (a leading vowel
     // stays with its consonant, SARA AM whole: `text::wrap`).
@@ -72,6 +78,39 @@ pub(super) fn kv<'a>(
             Line::from(vec![head, Span::styled(part, style)])
         })
         .collect()
+}
+
+/// The most lines a name typed by a student takes in the detail pane: a real name (both
+/// languages, a nickname, the number in class) fits in three down to a phone's 45 columns.
+const NAME_LINES: usize = 3;
+
+/// [`kv`] for a name typed by a student (the student's line, the club's names): whole when
+/// it takes at most [`NAME_LINES`] lines; a longer one is cut to `max_lines` (1 to
+/// [`NAME_LINES`]), the last ending in `…`, so that a name of thousands of characters never
+/// pushes the club, the year and the date out of view.
+fn kv_name<'a>(
+    key: &str,
+    value: String,
+    (w, max_lines): (usize, usize),
+    theme: &Theme,
+    style: Style,
+) -> Vec<Line<'a>> {
+    let mut lines = kv(key, value, w, theme, style);
+    if lines.len() > NAME_LINES {
+        lines.truncate(max_lines.clamp(1, NAME_LINES));
+        if let Some(part) = lines.last_mut().and_then(|l| l.spans.last_mut()) {
+            // The line as wrapped, cut a cell short when full, then the ellipsis.
+            let room = value_room(key, w);
+            let kept = crate::text::fit_width(&part.content, room - 1);
+            let kept = if kept.ends_with('…') {
+                kept
+            } else {
+                format!("{kept}…")
+            };
+            part.content = kept.into();
+        }
+    }
+    lines
 }
 
 /// The field name `detail-field-<name>` in the reader's language.
@@ -128,7 +167,17 @@ pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
     let (st, st_style) = status_cell(m, item, true, theme);
     lines.extend(kv(&field(lang, "status"), st, w, theme, st_style));
     if let Some(r) = &item.request {
-        lines.extend(request_lines(m, r, w, theme));
+        // The request's fields all in view when the pane can hold them: a name cut for its
+        // length gives up lines first (down to one), never the id, the year or the date.
+        let rows = (inner.height as usize).saturating_sub(lines.len());
+        let mut request = Vec::new();
+        for name_lines in (1..=NAME_LINES).rev() {
+            request = request_lines(m, r, (w, name_lines), theme);
+            if request.len() <= rows {
+                break;
+            }
+        }
+        lines.extend(request);
     } else if matches!(item.state, RowState::Loading) {
         lines.push(Line::styled(tr!(lang, "row-loading"), theme.dim()));
     }
@@ -139,21 +188,39 @@ pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
     room
 }
 
-/// The request's lines: student and club (both names), academic year, when it was asked.
-fn request_lines<'a>(m: &Model, r: &ClubRequest, w: usize, theme: &Theme) -> Vec<Line<'a>> {
+/// The request's lines: student and club (both names, each at most `name_lines` lines),
+/// academic year, when it was asked; `w` is the pane's inner width.
+fn request_lines<'a>(
+    m: &Model,
+    r: &ClubRequest,
+    (w, name_lines): (usize, usize),
+    theme: &Theme,
+) -> Vec<Line<'a>> {
     let plain = Style::default();
     let lang = m.lang;
     let mut lines = Vec::new();
     if let Some(s) = &r.student {
         let who = student_line(lang, s);
-        lines.extend(kv(&field(lang, "student"), who, w, theme, theme.bold()));
+        lines.extend(kv_name(
+            &field(lang, "student"),
+            who,
+            (w, name_lines),
+            theme,
+            theme.bold(),
+        ));
     }
     if let Some(c) = &r.club {
         // Both names, the reader's first (a Thai reader and an English one see the same club).
         let name = ml(lang, &c.name)
             .or_else(|| m.listing.club_names.get(&c.id).cloned())
             .unwrap_or_else(|| c.id.to_string());
-        lines.extend(kv(&field(lang, "club"), name, w, theme, plain));
+        lines.extend(kv_name(
+            &field(lang, "club"),
+            name,
+            (w, name_lines),
+            theme,
+            plain,
+        ));
     }
     if let Some(y) = r.year {
         let y = crate::i18n::dates::academic_year(m.year_style, y);

@@ -84,6 +84,11 @@ impl Bin {
     }
 
     async fn run(&self, args: &[&str], stdin: Option<&str>) -> Run {
+        self.run_bytes(args, stdin.map(str::as_bytes)).await
+    }
+
+    /// [`Bin::run`] with standard input given as bytes (which need not be UTF-8).
+    async fn run_bytes(&self, args: &[&str], stdin: Option<&[u8]>) -> Run {
         let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_club-admin"));
         cmd.args(args)
             .env("XDG_STATE_HOME", self.dir.path().join("state"))
@@ -108,7 +113,7 @@ impl Bin {
         let mut child = cmd.spawn().expect("spawn club-admin");
         if let Some(text) = stdin {
             let mut pipe = child.stdin.take().expect("stdin");
-            pipe.write_all(text.as_bytes()).await.expect("write stdin");
+            pipe.write_all(text).await.expect("write stdin");
             drop(pipe);
         }
         let out = child.wait_with_output().await.expect("wait");
@@ -1816,4 +1821,103 @@ async fn the_pool_never_stalls_every_approval_lands_once_at_every_ceiling() {
         assert_eq!(writes.len(), 60, "{what}");
         assert!(writes.values().all(|n| *n == 1), "{what}: {writes:?}");
     }
+}
+
+/// A name holding U+2028, U+2029, NEL, VT or FF (line breaks to Python's `splitlines` and
+/// JavaScript's line readers) never splits a record of `requests list`: the binary's TSV and
+/// table give one line per request, and `--json` writes them escaped (issue 31).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_line_separator_in_a_name_never_splits_a_listed_record() {
+    let server = MockServer::start().await;
+    let row = Uuid::from_u128(42);
+    let name = "Som\u{2028}chai\u{2029}x\u{85}y\u{b}z\u{c}w";
+    Mock::given(method("GET"))
+        .and(path("/v1/clubs/requests"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "api_version": "0.8.4", "error": null,
+            "data": [{"id": row, "membership_status": "pending", "year": 2026,
+                      "club": {"id": Uuid::from_u128(43), "name": {"en-US": "Robotics\u{2028}Club", "th": null}},
+                      "student": {"id": Uuid::from_u128(44), "student_id": "51234",
+                                  "person": {"first_name": {"en-US": name, "th": null}}}}],
+            "meta": {"timestamp": "2026-11-22T08:20:31Z",
+                     "pagination": {"first_p": 1, "last_p": 1, "next_p": null, "prev_p": null, "size": 50, "total": 1}}
+        })))
+        .mount(&server)
+        .await;
+    let bin = Bin::new(&server.uri(), Some("mysk_test_key"), Some("tok.en.x"));
+    let breaks = |s: &str| {
+        s.matches([
+            '\n', '\r', '\u{b}', '\u{c}', '\u{1c}', '\u{1d}', '\u{1e}', '\u{85}', '\u{2028}',
+            '\u{2029}',
+        ])
+        .count()
+    };
+    let tsv = bin.run(&["requests", "list"], None).await;
+    assert_eq!(tsv.code, 0, "{tsv:?}");
+    assert_eq!(
+        breaks(&tsv.stdout),
+        1,
+        "one record, one line: {:?}",
+        tsv.stdout
+    );
+    assert!(
+        tsv.stdout.contains("Robotics Club") && tsv.stdout.contains("Som chai x y z w"),
+        "{:?}",
+        tsv.stdout
+    );
+    let table = bin.run(&["requests", "list", "--table"], None).await;
+    assert_eq!(table.code, 0, "{table:?}");
+    assert_eq!(
+        breaks(&table.stdout),
+        2,
+        "a header and one row: {:?}",
+        table.stdout
+    );
+    let doc = bin.run(&["requests", "list", "--json"], None).await;
+    assert!(
+        !doc.stdout.contains(['\u{2028}', '\u{2029}', '\u{85}']),
+        "{:?}",
+        doc.stdout
+    );
+    assert_eq!(
+        doc.json()[0]["student"]["person"]["first_name"]["en-US"],
+        name
+    );
+}
+
+/// A line of ids on standard input that is not UTF-8 is named ("standard input, line 2: not
+/// UTF-8") instead of failing the whole input unnamed; the other lines are still read and
+/// checked, and, as for any bad id, nothing is sent (exit 2, issue 31).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_line_of_ids_that_is_not_utf8_is_named_and_nothing_is_sent() {
+    let server = MockServer::start().await;
+    let bin = Bin::new(&server.uri(), Some("mysk_test_key"), Some("tok.en.x"));
+    let ids = [Uuid::from_u128(1), Uuid::from_u128(2)];
+    let input = [
+        ids[0].to_string().as_bytes(),
+        b"\ncaf\xe9 \xff\xfe\n",
+        ids[1].to_string().as_bytes(),
+        b"\nnope\n",
+    ]
+    .concat();
+    let run = bin
+        .run_bytes(&["requests", "approve", "-"], Some(&input))
+        .await;
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr.contains("standard input, line 2: not UTF-8"),
+        "{run:?}"
+    );
+    assert!(
+        run.stderr.contains("nope: not a club request id (a UUID)"),
+        "the later lines are still read: {run:?}"
+    );
+    assert!(
+        run.stderr
+            .contains("1 line(s) not UTF-8, 3 invalid id(s): nothing was sent"),
+        "{run:?}"
+    );
+    let sent = server.received_requests().await.unwrap_or_default();
+    assert!(sent.is_empty(), "nothing reaches the server: {sent:?}");
+    assert!(bin.audit().is_empty());
 }

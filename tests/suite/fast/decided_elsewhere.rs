@@ -249,7 +249,7 @@ fn a_bulk_summary_stays_while_its_lost_answers_are_settled() {
         let mut rereads = Vec::new();
         for (rid, target) in puts(&fx) {
             let a = if target == id(2) {
-                ApiAnswer::Updated(Err(ApiError::Timeout { millis: 20_000 }))
+                ApiAnswer::Updated(Err(ApiError::timeout(20_000)))
             } else {
                 let mut r = rows().into_iter().find(|r| r.id == target).expect("row");
                 r.membership_status = Some(MembershipStatus::Approved);
@@ -323,7 +323,7 @@ fn a_lost_answer_is_not_claimed_when_another_session_decided_it_first() {
     let fx = answer(
         &mut m,
         rid,
-        ApiAnswer::Updated(Err(ApiError::Timeout { millis: 20_000 })),
+        ApiAnswer::Updated(Err(ApiError::timeout(20_000))),
     );
     assert_eq!(audits(&fx), vec![(target, Outcome::Unknown)]);
     let mut r = rows().into_iter().find(|r| r.id == target).expect("row");

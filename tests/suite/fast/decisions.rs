@@ -481,7 +481,7 @@ fn mark_all_stops_and_marks_nothing_when_a_page_fails() {
     answer(
         &mut m,
         next,
-        ApiAnswer::Listing(Err(ApiError::Timeout { millis: 20_000 })),
+        ApiAnswer::Listing(Err(ApiError::timeout(20_000))),
     );
     assert_eq!(m.queue().stats().marked, 0);
     assert!(status(&m).contains("mark all stopped"), "{}", status(&m));
@@ -491,7 +491,7 @@ fn mark_all_stops_and_marks_nothing_when_a_page_fails() {
 // item 4: a lost answer is never guessed
 
 fn lost() -> ApiAnswer {
-    ApiAnswer::Updated(Err(ApiError::Timeout { millis: 20_000 }))
+    ApiAnswer::Updated(Err(ApiError::timeout(20_000)))
 }
 
 /// Approves request 1 (no grace period) and loses the answer; returns the model, the audit

@@ -481,7 +481,7 @@ fn a_row_whose_outcome_is_unknown_is_marked_apart_and_the_help_explains_the_mark
         answer_write(
             &mut m,
             &fx,
-            ApiAnswer::Updated(Err(ApiError::Timeout { millis: 20_000 })),
+            ApiAnswer::Updated(Err(ApiError::timeout(20_000))),
         );
         let s = shown(&mut m, 120, 40);
         let row = s

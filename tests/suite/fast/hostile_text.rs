@@ -4,6 +4,7 @@
 use club_admin::text::{clean, fit_width, sanitize, width};
 use proptest::prelude::*;
 use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthChar;
 
 fn printable(s: &str) -> bool {
     !s.chars().any(|c| {
@@ -49,11 +50,14 @@ fn fixed_cases_are_printable_and_fit() {
     assert_eq!(fit_width("王小明", 5), "王小…");
     assert_eq!(fit_width("abc", 3), "abc");
     assert_eq!(fit_width("abcd", 3), "ab…");
-    // An emoji ZWJ sequence takes the cells the terminal gives it (woman, skin tone, laptop:
-    // 6), one grapheme per cell (text::for_terminal), and is cut on those cells.
+    // An emoji ZWJ sequence is drawn as its emoji side by side, its skin tone and joiner
+    // dropped (woman, laptop: 4 cells, one grapheme each: text::for_terminal), and is cut on
+    // those cells; a flag is its two letters.
     assert_eq!(width("👩🏽‍💻"), 2, "not through for_terminal: one grapheme");
-    assert_eq!(width(&sanitize("👩🏽‍💻")), 6);
-    assert_eq!(fit_width("👩🏽‍💻👩🏽‍💻", 3), "👩\u{200b}…");
+    assert_eq!(sanitize("👩🏽‍💻"), "👩💻");
+    assert_eq!(width(&sanitize("👩🏽‍💻")), 4);
+    assert_eq!(fit_width("👩🏽‍💻👩🏽‍💻", 3), "👩…");
+    assert_eq!(sanitize("👨‍👩‍👧‍👦 👍🏿 🇹🇭"), "👨👩👧👦 👍 TH");
     assert_eq!(fit_width("น้ำใจดี", 3), "น้\u{e4d}า…", "SARA AM is two cells");
 }
 
@@ -97,5 +101,95 @@ proptest! {
         // The cut falls on a grapheme boundary of the input.
         let boundary = s.grapheme_indices(true).any(|(i, _)| i == body.len()) || body.len() == s.len();
         prop_assert!(boundary, "{:?} cut inside a grapheme at {}", s, body.len());
+    }
+}
+
+/// The cells tmux (3.4 and later) fills for `text`, by its rules for joining a character to
+/// the cell before it (`screen_write_combine` in its screen-write.c): a zero-width character
+/// or ZWJ joins the cell before; a skin-tone modifier or a regional indicator ("modifiers" to
+/// tmux) joins a cell that holds more than one byte and makes it two cells wide; a character
+/// after a ZWJ joins its cell. Anything else starts a cell of its `wcwidth`.
+fn tmux_cells(text: &str) -> usize {
+    struct Cell {
+        bytes: usize,
+        width: usize,
+        zwj: bool,
+    }
+    let modifier = |c: char| matches!(c, '\u{1F1E6}'..='\u{1F1FF}' | '\u{1F3FB}'..='\u{1F3FF}');
+    let mut cells: Vec<Cell> = Vec::new();
+    for c in text.chars() {
+        let w = UnicodeWidthChar::width(c).unwrap_or(0).min(2);
+        let join = match cells.last() {
+            Some(_) if w == 0 || c == '\u{200D}' => Some(false),
+            Some(last) if modifier(c) && last.bytes >= 2 => Some(true),
+            Some(last) if last.zwj => Some(false),
+            _ => None,
+        };
+        match (join, cells.last_mut()) {
+            (Some(wide), Some(last)) => {
+                last.bytes += c.len_utf8();
+                last.zwj |= c == '\u{200D}';
+                if wide {
+                    last.width = 2;
+                }
+            }
+            _ => cells.push(Cell {
+                bytes: c.len_utf8(),
+                width: w,
+                zwj: c == '\u{200D}',
+            }),
+        }
+    }
+    cells.iter().map(|c| c.width).sum()
+}
+
+/// Emoji names drawn where tmux 3.4+ draws them (issue 31: a zero-width-joined emoji name
+/// left a stale cell at the pane's edge): for every cleaned text, the cells tmux fills are the
+/// cells ratatui lays out. Before the skin tone was dropped, "👩🏽‍💻" became
+/// "👩<ZWSP>🏽💻": 6 cells to ratatui, 4 to tmux, which joined 🏽 to the woman's cell.
+#[test]
+fn emoji_sequences_take_the_cells_tmux_gives_them() {
+    for name in [
+        "👩🏽‍💻 Dev",
+        "เดฟ 👍🏿",
+        "👨‍👩‍👧‍👦 family",
+        "🏳️‍🌈",
+        "ไทย🇹🇭",
+        "王🇹🇭",
+        "🧑‍🌾",
+        "❤️ heart",
+    ] {
+        let drawn = sanitize(name);
+        assert_eq!(
+            tmux_cells(&drawn),
+            width(&drawn),
+            "{name:?} drawn as {drawn:?}"
+        );
+    }
+    assert_ne!(
+        tmux_cells("👩\u{200b}🏽💻"),
+        width("👩\u{200b}🏽💻"),
+        "the old drawing: the model sees the stale cell"
+    );
+}
+
+fn emoji_char() -> impl Strategy<Value = char> {
+    prop_oneof![
+        3 => prop::sample::select(vec!['👩', '💻', '👍', '👨', '🏳', '🌈', '🧑', '🌾', '\u{1F1F9}', '\u{1F1ED}']),
+        3 => prop::sample::select(vec!['\u{200d}', '\u{fe0f}', '\u{1f3fb}', '\u{1f3fd}', '\u{1f3ff}', '\u{200b}']),
+        2 => prop::sample::select(vec!['a', ' ', 'ก', 'ิ', '王', 'é']),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn cleaned_emoji_take_the_cells_tmux_gives_them(chars in prop::collection::vec(emoji_char(), 0..40), w in 1usize..30) {
+        let s: String = chars.into_iter().collect();
+        let drawn = sanitize(&s);
+        prop_assert_eq!(tmux_cells(&drawn), width(&drawn), "{:?} drawn as {:?}", s, drawn);
+        let cut = clean(&s, w);
+        prop_assert_eq!(tmux_cells(&cut), width(&cut), "{:?} cut to {:?}", s, cut);
     }
 }

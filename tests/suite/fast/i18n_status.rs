@@ -77,7 +77,7 @@ fn not_found() -> ApiError {
     })
 }
 
-const TIMEOUT: ApiError = ApiError::Timeout { millis: 2500 };
+const TIMEOUT: ApiError = ApiError::timeout(2500);
 
 fn error_of(m: &Model, r: Uuid) -> String {
     m.queue()

@@ -196,7 +196,7 @@ fn its_own_decision_is_not_taken_for_someone_elses() {
     let fx = answer(
         &mut m,
         rid,
-        ApiAnswer::Updated(Err(ApiError::Timeout { millis: 20_000 })),
+        ApiAnswer::Updated(Err(ApiError::timeout(20_000))),
     );
     let mut rows: Vec<ClubRequest> = (1..=3).map(|n| pending(n, now())).collect();
     for r in rows.iter_mut().filter(|r| r.id == target) {

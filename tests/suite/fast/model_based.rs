@@ -95,7 +95,7 @@ impl Server {
         match how {
             Answer::Forbidden => forbidden("Insufficient permissions to perform this action"),
             Answer::NotFound => Server::not_found(),
-            Answer::Timeout => ApiError::Timeout { millis: 20_000 },
+            Answer::Timeout => ApiError::timeout(20_000),
             _ => ApiError::Connect {
                 failure: ConnectFailure::ClosedMidAnswer,
                 host: "127.0.0.1:9".into(),

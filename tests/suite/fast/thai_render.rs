@@ -12,7 +12,7 @@ use std::io::Write;
 use std::num::NonZeroU16;
 use std::rc::Rc;
 
-use club_admin::app::{Model, Msg, update};
+use club_admin::app::{ApiAnswer, Model, Msg, update};
 use club_admin::text::{clean, for_terminal, width};
 use club_admin::ui::{Theme, queue_rows, view};
 use common::*;
@@ -526,6 +526,41 @@ fn held_countdown_over_thai_clubs_keeps_cells_whole_on_the_terminal() {
                     }
                 }
             }
+        }
+    }
+}
+
+/// A line that ratatui's word wrapping lets run one cell past its area, ending in a two-cell
+/// emoji (a student's name in the server's words, issue 31), must not leave the pane's border
+/// blank once the line is gone: the real dashboard (`ui::view`, which settles such a frame
+/// with `ui::settle_wide_cells`) over a decline refused with a name in its detail, at every
+/// padding that moves the emoji along the line, then `j` to the next request; every
+/// incremental frame equals a full redraw.
+#[test]
+fn an_emoji_ending_a_wrapped_line_never_blanks_the_panes_border() {
+    let theme = Theme::new(true);
+    for (w, h) in [(80u16, 24u16), (120, 40)] {
+        for pad in 0..48 {
+            let mut m = model_with(sample_rows());
+            let _ = update(&mut m, Msg::Resize(w, h));
+            let _ = update(&mut m, key('j'));
+            let target = m.queue().selected().map(|i| i.id).expect("a row");
+            let fx = update(&mut m, key('x'));
+            let detail = format!("{} Pimchanok 👩🏽‍💻👩🏽‍💻👩🏽‍💻 Dev", "x".repeat(pad));
+            answer_write(&mut m, &fx, ApiAnswer::Updated(Err(forbidden(&detail))));
+            let _ = cursor_to(&mut m, target);
+            let mut e = Emulated::new(w, h);
+            e.draw(|f| view(f, &m, &theme));
+            let step = format!("{w}x{h}, {pad} x before the name");
+            assert_same(
+                &step,
+                &e.screen(),
+                &full_draw(w, h, |f| view(f, &m, &theme)),
+            );
+            let _ = update(&mut m, key('j'));
+            e.draw(|f| view(f, &m, &theme));
+            let full = full_draw(w, h, |f| view(f, &m, &theme));
+            assert_same(&format!("{step}, then j"), &e.screen(), &full);
         }
     }
 }

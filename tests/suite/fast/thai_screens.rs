@@ -160,7 +160,7 @@ fn one_call(fx: &[club_admin::app::Effect], what: &str) -> u64 {
 }
 
 fn timeout() -> ApiError {
-    ApiError::Timeout { millis: 2500 }
+    ApiError::timeout(2500)
 }
 
 /// Every screen of the tour, named, at `w` x `h`, for a model in `lang`.

@@ -364,3 +364,48 @@ fn quit_with_decisions_held_in_thai_at_80x24() {
     assert!(s.contains("อยู่ต่อ"), "{s}");
     insta::assert_snapshot!("quit_held_th_80x24", s);
 }
+
+/// A request whose student and club names are 5,000 characters each (issue 31).
+fn long_named_row() -> ClubRequest {
+    let student = "Supercalifragilistic Expialidocious ".repeat(140);
+    let club = "ชุมนุมหุ่นยนต์เพื่อการพัฒนา Robotics ".repeat(140);
+    assert!(student.chars().count() >= 5000 && club.chars().count() >= 5000);
+    serde_json::from_value(serde_json::json!({
+        "id": Uuid::from_u128(7),
+        "created_at": (now() - chrono::Duration::hours(5)).to_rfc3339(),
+        "club": {"id": Uuid::from_u128(70), "name": {"en-US": club, "th": null}},
+        "student": {"id": Uuid::from_u128(71), "student_id": "51234", "person": {
+            "first_name": {"en-US": student, "th": null}, "last_name": {"en-US": "Jaidee", "th": null}}},
+        "year": 2026,
+        "membership_status": "pending"
+    }))
+    .expect("json")
+}
+
+/// Names of 5,000 characters are cut in the detail pane (ending in `…`), so that the club,
+/// the academic year and the date asked stay in view: at 80x24 (the pane below the queue) and
+/// on a phone's 45x30 (the detail opened with Enter), in real `TestBackend` frames.
+#[test]
+fn names_of_five_thousand_characters_leave_the_requests_fields_in_view() {
+    for (w, h) in [(80u16, 24u16), (45, 30)] {
+        let mut m = model_with(vec![long_named_row()]);
+        update(&mut m, Msg::Resize(w, h));
+        let rows = club_admin::ui::queue_rows(w, h, m.log().visible);
+        update(&mut m, Msg::Layout { queue_rows: rows });
+        if w < 60 {
+            update(&mut m, code(KeyCode::Enter));
+        }
+        let s = text(&draw(&m, w, h, false));
+        let shown = |field: &str| {
+            s.lines()
+                .any(|l| l.trim_start_matches(['│', ' ']).starts_with(field))
+        };
+        for field in ["student  #51234 Supercalifragilistic", "club     ชุมนุมหุ่นยนต์"]
+        {
+            assert!(shown(field), "{field:?} at {w}x{h}:\n{s}");
+        }
+        assert!(shown("year     2026"), "the year at {w}x{h}:\n{s}");
+        assert!(shown("asked    "), "the date asked at {w}x{h}:\n{s}");
+        assert!(s.contains('…'), "a cut name ends with an ellipsis:\n{s}");
+    }
+}

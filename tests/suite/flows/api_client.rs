@@ -587,8 +587,99 @@ async fn slow_server_hits_the_timeout() {
         .club(Uuid::new_v4(), Levels::ID_ONLY)
         .await
         .expect_err("timeout");
-    assert!(matches!(e, ApiError::Timeout { millis: 100 }), "{e:?}");
+    assert!(
+        matches!(
+            e,
+            ApiError::Timeout {
+                millis: 100,
+                tries: 1,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
     assert!(e.to_string().contains("timed out"), "{e}");
+}
+
+/// A server that accepts connections, reads what is sent and never answers (the silent
+/// server of issue 31); the connections stay open while the task runs.
+async fn silent_server() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((sock, _)) = listener.accept().await {
+            held.push(sock);
+        }
+    });
+    format!("http://{addr}")
+}
+
+/// `--timeout 5` (the client's `request_timeout`) against a silent server, on tokio's paused
+/// clock: a read is tried three times (the client's own retries), so it ends after 15 s and
+/// the waits between the tries, and its words say that, not "timed out after 5.0 s". A
+/// single try ends at 5 s and says so.
+#[tokio::test(start_paused = true)]
+async fn a_silent_server_is_given_up_on_and_the_words_say_how_long_it_took() {
+    let url = silent_server().await;
+    let mut o = options();
+    o.request_timeout = Duration::from_secs(5);
+    // Longer than the try: a connection still being made is cut by the request's limit.
+    o.connect_timeout = Duration::from_secs(60);
+    let cl = ApiClient::new(&url, Credentials::default(), o).expect("client");
+    let started = tokio::time::Instant::now();
+    let e = cl.current_user().await.expect_err("silent");
+    let took = started.elapsed();
+    let ApiError::Timeout {
+        millis,
+        tries,
+        spent_millis,
+    } = e
+    else {
+        panic!("{e:?}")
+    };
+    assert_eq!((millis, tries), (5000, 3), "{e}");
+    assert!(
+        took >= Duration::from_secs(15) && took < Duration::from_secs(16),
+        "{took:?}"
+    );
+    assert!(
+        spent_millis.abs_diff(took.as_millis() as u64) < 10,
+        "{e}: {took:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "no answer in {:.1} s: 3 tries, the last timed out after 5.0 s",
+            spent_millis as f64 / 1000.0
+        )
+    );
+
+    let started = tokio::time::Instant::now();
+    let e = cl.single_try().current_user().await.expect_err("silent");
+    assert_eq!(started.elapsed(), Duration::from_secs(5));
+    assert_eq!(e.to_string(), "timed out after 5.0 s");
+
+    // The command line's reads (`requests list`'s pages, the reads before a run): five
+    // single tries 1, 2, 4 and 8 s apart, 40 s in all, and the words say so.
+    let once = cl.single_try();
+    let control = club_admin::ops::Control::default();
+    let started = tokio::time::Instant::now();
+    let e = club_admin::ops::run::with_tries(&control, || {
+        once.club_request(Uuid::new_v4(), Levels::REQUEST_ROW)
+    })
+    .await
+    .expect_err("silent");
+    assert_eq!(
+        started.elapsed(),
+        Duration::from_secs(5 * 5 + 1 + 2 + 4 + 8)
+    );
+    assert_eq!(
+        e.to_string(),
+        "no answer in 40.0 s: 5 tries, the last timed out after 5.0 s"
+    );
 }
 
 /// A server that accepts connections and closes them without answering.
