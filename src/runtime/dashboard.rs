@@ -68,7 +68,11 @@ pub(super) async fn dashboard(
         .files(files)
         .loop_options(build::loop_options(&settings, true))
         .build();
-    dash.settle_interrupted(audit_path.as_deref(), &server);
+    // The demo server is new at every start (its data seeded afresh): an earlier demo's
+    // writes cannot be settled against it.
+    if !demo_mode {
+        dash.settle_interrupted(audit_path.as_deref(), &server);
+    }
     in_terminal(&mut dash, settings.mouse, initial)
         .await
         .map_err(Failure::Other)
