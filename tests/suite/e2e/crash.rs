@@ -121,6 +121,36 @@ fn first_run(audit: &[AuditEntry]) -> String {
         .expect("a write-ahead line")
 }
 
+/// The moderator's dashboard on `d` in a pseudo-terminal, its state under `dir`, decisions
+/// sent at once, no host budget: its queue drawn.
+fn dashboard_on(d: &DemoHandle, dir: &std::path::Path) -> crate::common::pty::Pty {
+    let u = d.moderator();
+    let envs = [
+        ("CLUB_ADMIN_API_KEY", u.api_key.as_str()),
+        ("CLUB_ADMIN_TOKEN", u.token.as_str()),
+    ];
+    let args = [
+        "--base-url",
+        &d.base_url,
+        "--decision-delay",
+        "0",
+        "--host-budget",
+        "0",
+    ];
+    let s = dashboard_in(dir, &args, &envs);
+    s.wait_for("the queue", |t| t.contains("server: "));
+    s
+}
+
+/// `*` `a` `y`: every request shown marked and approved in one bulk.
+fn approve_all(s: &mut crate::common::pty::Pty) {
+    s.send(b"*");
+    s.wait_for("every request marked", |t| t.contains(" marked "));
+    s.send(b"a");
+    s.wait_for("the confirmation", |t| t.contains("┌ Approve"));
+    s.send(b"y");
+}
+
 #[test]
 fn a_command_line_bulk_killed_at_a_random_point_loses_no_line_and_the_next_run_settles_it() {
     let rt = rt();
@@ -186,28 +216,10 @@ fn a_command_line_bulk_killed_at_a_random_point_loses_no_line_and_the_next_run_s
 fn a_dashboard_bulk_killed_at_a_random_point_loses_no_line_and_the_next_start_settles_it() {
     let rt = rt();
     let d = rt.block_on(slow_demo(120));
-    let u = d.moderator().clone();
-    let envs = [
-        ("CLUB_ADMIN_API_KEY", u.api_key.as_str()),
-        ("CLUB_ADMIN_TOKEN", u.token.as_str()),
-    ];
     let dir = tempfile::tempdir().expect("dir");
-    let args = [
-        "--base-url",
-        &d.base_url,
-        "--decision-delay",
-        "0",
-        "--host-budget",
-        "0",
-    ];
-    let ids = d.pending_for(&u.label);
-    let mut s = dashboard_in(dir.path(), &args, &envs);
-    s.wait_for("the queue", |t| t.contains("server: "));
-    s.send(b"*");
-    s.wait_for("every request marked", |t| t.contains(" marked "));
-    s.send(b"a");
-    s.wait_for("the confirmation", |t| t.contains("┌ Approve"));
-    s.send(b"y");
+    let ids = d.pending_for(&d.moderator().label);
+    let mut s = dashboard_on(&d, dir.path());
+    approve_all(&mut s);
     let kill_at = 10 + fastrand::usize(..60);
     wait_applied(&d, kill_at);
     nix::sys::signal::kill(
@@ -223,7 +235,7 @@ fn a_dashboard_bulk_killed_at_a_random_point_loses_no_line_and_the_next_start_se
     let killed = first_run(&audit);
 
     // The next start re-reads and settles them, and says so.
-    let mut again = dashboard_in(dir.path(), &args, &envs);
+    let mut again = dashboard_on(&d, dir.path());
     again.wait_for("the summary", |t| t.contains("of an interrupted run:"));
     every_write_is_settled(&d, &audit_path, &killed);
     again.send(b"q");
@@ -234,28 +246,10 @@ fn a_dashboard_bulk_killed_at_a_random_point_loses_no_line_and_the_next_start_se
 fn a_hang_up_during_a_bulk_ends_it_as_ctrl_c_does() {
     let rt = rt();
     let d = rt.block_on(slow_demo(120));
-    let u = d.moderator().clone();
-    let envs = [
-        ("CLUB_ADMIN_API_KEY", u.api_key.as_str()),
-        ("CLUB_ADMIN_TOKEN", u.token.as_str()),
-    ];
     let dir = tempfile::tempdir().expect("dir");
-    let args = [
-        "--base-url",
-        &d.base_url,
-        "--decision-delay",
-        "0",
-        "--host-budget",
-        "0",
-    ];
-    let ids = d.pending_for(&u.label);
-    let mut s = dashboard_in(dir.path(), &args, &envs);
-    s.wait_for("the queue", |t| t.contains("server: "));
-    s.send(b"*");
-    s.wait_for("every request marked", |t| t.contains(" marked "));
-    s.send(b"a");
-    s.wait_for("the confirmation", |t| t.contains("┌ Approve"));
-    s.send(b"y");
+    let ids = d.pending_for(&d.moderator().label);
+    let mut s = dashboard_on(&d, dir.path());
+    approve_all(&mut s);
     wait_applied(&d, 5);
     let at_hang_up = d.writes_received().len();
     nix::sys::signal::kill(
