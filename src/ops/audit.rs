@@ -9,8 +9,8 @@
 //! ([`super::decision`]). Each line names its process's run ([`run_id`]); a running process
 //! holds a lock on `runs/<run>.lock` beside the file, so the next start can tell the writes a
 //! crashed run left open (a `sending` or `unknown` line with nothing after it) from a live
-//! run's ([`super::recover`]). Appended lines are synced to the disk in batches (whenever the
-//! writer has nothing more queued), so a bulk keeps its speed.
+//! run's ([`super::recover`]). Appended lines are synced to the disk in batches ([`SYNC_EVERY`]
+//! apart at most, never on a line's way), so a bulk keeps its speed.
 //!
 //! The process's one writer of files lives here too ([`Writer`]): audit lines (appended)
 //! and whole files replaced (the saved queue, the token), written in the order they were
@@ -35,6 +35,8 @@ use std::sync::OnceLock;
 use std::sync::mpsc;
 
 use uuid::Uuid;
+
+mod sync;
 
 use super::action::RowAction;
 use crate::api::Timestamp;
@@ -381,24 +383,39 @@ fn awaited() -> (impl FnOnce(io::Result<()>) + Send + 'static, Written) {
     (report, Written(rx))
 }
 
+/// How long appended lines may wait for their sync while more keep coming: a bulk's lines
+/// share one `sync_data` per this interval instead of one per pause of its writes (a sync
+/// costs 0.35 ms on a quiet disk and 20 ms or more on a busy one, measured in
+/// `docs/performance.md`, "Every write on disk before it leaves").
+pub const SYNC_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// The writer's thread: jobs in the order they came, the audit files kept open. An appended
 /// line is reported once it is written (in the file: a process killed after that loses
-/// none); the files appended to are synced to the disk whenever no job waits (so a bulk's
-/// many lines share one sync), and before a [`Job::Barrier`] is reported.
+/// none); the files appended to are synced to the disk in batches by the syncer's thread
+/// ([`sync::Syncer`]), [`SYNC_EVERY`] apart at most and one at a time (so no line waits for
+/// the disk and a bulk's many lines share one sync), and, waited for, before a
+/// [`Job::Barrier`] is reported and when the thread ends.
 fn run(rx: mpsc::Receiver<Job>) {
     let mut open: Vec<(PathBuf, std::fs::File)> = Vec::new();
     let mut dirty: Vec<PathBuf> = Vec::new();
+    let syncer = sync::Syncer::start();
+    let mut synced = std::time::Instant::now();
     loop {
-        let job = match rx.try_recv() {
+        let due = (synced + SYNC_EVERY).saturating_duration_since(std::time::Instant::now());
+        if !dirty.is_empty() && due.is_zero() && !syncer.busy() {
+            syncer.sync(&open, std::mem::take(&mut dirty), false);
+            synced = std::time::Instant::now();
+        }
+        let job = if dirty.is_empty() {
+            rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected)
+        } else {
+            // Due, or (the syncer busy with the last batch) looked at again shortly.
+            rx.recv_timeout(due.max(std::time::Duration::from_millis(5)))
+        };
+        let job = match job {
             Ok(job) => job,
-            Err(mpsc::TryRecvError::Empty) => {
-                sync(&open, &mut dirty);
-                match rx.recv() {
-                    Ok(job) => job,
-                    Err(_) => break,
-                }
-            }
-            Err(mpsc::TryRecvError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
         };
         match job {
             Job::Append { path, line, report } => {
@@ -417,23 +434,13 @@ fn run(rx: mpsc::Receiver<Job>) {
                 report,
             } => report(write_private(&path, &bytes)),
             Job::Barrier(report) => {
-                sync(&open, &mut dirty);
+                syncer.sync(&open, std::mem::take(&mut dirty), true);
+                synced = std::time::Instant::now();
                 report(Ok(()))
             }
         }
     }
-    sync(&open, &mut dirty);
-}
-
-/// Syncs the files appended to since the last sync (their data, to the disk).
-fn sync(open: &[(PathBuf, std::fs::File)], dirty: &mut Vec<PathBuf>) {
-    for path in dirty.drain(..) {
-        if let Some((_, f)) = open.iter().find(|(p, _)| *p == path)
-            && let Err(e) = f.sync_data()
-        {
-            tracing::warn!(path = %path.display(), "could not sync the audit file: {e}");
-        }
-    }
+    syncer.sync(&open, dirty, true);
 }
 
 /// Appends `line` to `path` through the file kept open for it (opened now if it is not,
