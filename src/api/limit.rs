@@ -34,6 +34,13 @@ use tokio::sync::Notify;
 /// moderators at a term's start) are 12 calls, still below the deployed service's stall at
 /// 16; it grows only while answers keep their time.
 pub const START: usize = 2;
+/// The start's calls: the first this many calls of a limiter's life go at once, past
+/// [`START`] (a dashboard's start sends the signed-in user, the update-route probe, a `PUT`
+/// that changes nothing, and the listing's first page: all three in one round trip, so the
+/// first rows come after one; issue 32). The limit of calls in flight is for bulk work; a
+/// bulk's first calls are its reads, so at most one call more than [`START`] at its start.
+/// Never past the ceiling.
+pub const START_READS: usize = 3;
 /// The highest limit whatever the ceiling: the deployed service stalls at 16 requests in
 /// flight from all clients together (api-notes.md, "Other").
 pub const SAFE_MAX: usize = 12;
@@ -92,6 +99,9 @@ struct State {
     started: Instant,
     /// The pace last handed out by [`Limiter::pace_changed`].
     reported: Option<(usize, bool)>,
+    /// Calls of the start still let through up to [`START_READS`] in flight, past the
+    /// limit; 0 once that many were sent.
+    opening: usize,
 }
 
 /// The answer times of one kind of call (reads, or writes).
@@ -173,6 +183,7 @@ impl Limiter {
                 history: vec![(Instant::now(), start)],
                 started: Instant::now(),
                 reported: None,
+                opening: START_READS.min(ceiling),
             })),
             notify: Arc::new(Notify::new()),
             sent: Arc::new(tokio::sync::watch::Sender::new(0)),
@@ -186,6 +197,7 @@ impl Limiter {
             s.ceiling = n.max(1);
             s.limit = n.max(1) as f64;
             s.epoch = u64::MAX;
+            s.opening = 0;
         }
         l
     }
@@ -194,7 +206,8 @@ impl Limiter {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Waits for room under the limit; a write goes before every read that waits.
+    /// Waits for room under the limit; a write goes before every read that waits. The
+    /// first [`START_READS`] calls go at once ([`State::opening`]).
     pub async fn acquire(&self, write: bool) -> Permit {
         let mut counted = false;
         loop {
@@ -203,7 +216,13 @@ impl Limiter {
             notified.as_mut().enable();
             {
                 let mut s = self.lock();
-                if s.in_flight < s.allowed() && (write || s.writes_waiting == 0) {
+                let room = if s.opening > 0 {
+                    s.allowed().max(START_READS.min(s.ceiling))
+                } else {
+                    s.allowed()
+                };
+                if s.in_flight < room && (write || s.writes_waiting == 0) {
+                    s.opening = s.opening.saturating_sub(1);
                     s.in_flight += 1;
                     self.sent.send_replace(s.in_flight);
                     if counted {
@@ -368,6 +387,39 @@ mod tests {
         assert_eq!(l.pace().limit, SAFE_MAX, "never past the safe maximum");
         assert_eq!(Limiter::new(3).pace().limit, 2, "two calls at first");
         assert_eq!(Limiter::new(1).pace().limit, 1, "never past the ceiling");
+    }
+
+    /// The start's first calls go at once, past the limit (the probe is a `PUT`); the
+    /// fourth waits for room, and once they are answered the limit holds.
+    #[tokio::test(start_paused = true)]
+    async fn the_start_s_calls_go_at_once_and_then_the_limit_holds() {
+        let l = Limiter::new(8);
+        let first = vec![
+            l.acquire(false).await,
+            l.acquire(true).await,
+            l.acquire(false).await,
+        ];
+        assert_eq!(START_READS, 3);
+        assert_eq!(
+            l.pace().in_flight,
+            START_READS,
+            "{START_READS} calls at once"
+        );
+        let fourth = tokio::time::timeout(Duration::from_millis(10), l.acquire(false)).await;
+        assert!(
+            fourth.is_err(),
+            "the fourth call waits: the limit is {START}"
+        );
+        drop(first);
+        let _a = l.acquire(false).await;
+        let _b = l.acquire(false).await;
+        let third = tokio::time::timeout(Duration::from_millis(10), l.acquire(false)).await;
+        assert!(third.is_err(), "after the start, the limit holds");
+        let one = Limiter::new(1);
+        let p = one.acquire(false).await;
+        let more = tokio::time::timeout(Duration::from_millis(10), one.acquire(false)).await;
+        assert!(more.is_err(), "never past the ceiling");
+        drop(p);
     }
 
     #[tokio::test(start_paused = true)]
