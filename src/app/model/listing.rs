@@ -89,8 +89,18 @@ pub struct Listing {
     pub total: Option<u64>,
     /// When the listing was last loaded (page 1).
     pub refreshed_at: Option<Timestamp>,
-    /// When it was loaded before that: a refresh's rows created since are new requests.
+    /// When it was loaded before that (this dashboard's clock).
     pub previous_load: Option<Timestamp>,
+    /// The server's time (`meta.timestamp`, else this dashboard's clock) of the listing's
+    /// first page the first time it came: a request the queue has not seen whose
+    /// `created_at` is later is new, whichever answer brings it (a refresh, a page loaded
+    /// later, a sweep) and in whatever order the answers arrive.
+    pub first_load: Option<Timestamp>,
+    /// The server's count of pending requests at the last page 1 (`meta.pagination.total`):
+    /// a refresh that finds it grown reads on past the pages it had, to find the new ones.
+    pub last_total: Option<u64>,
+    /// A refresh found the count grown: its pages go on to the last one.
+    pub hunting: bool,
     /// New requests a refresh found and has not said yet.
     pub fresh: usize,
     /// Marks dropped from rows a read showed decided elsewhere, not said yet.

@@ -350,6 +350,45 @@ impl Queue {
         true
     }
 
+    /// Adds a row where the server's order puts it: before the row `before`, or else just
+    /// after the row `after`, when that row is in the queue; at the end otherwise (as
+    /// [`Queue::push`]). False if the id is already there. The view follows at the next
+    /// [`Queue::refresh_view`] (or [`Queue::apply_changes`]).
+    pub fn insert_near(
+        &mut self,
+        item: QueueItem,
+        before: Option<Uuid>,
+        after: Option<Uuid>,
+    ) -> bool {
+        let at = before
+            .and_then(|b| self.index.get(&b).copied())
+            .or_else(|| after.and_then(|a| self.index.get(&a).map(|i| i + 1)));
+        let Some(pos) = at.filter(|p| *p < self.items.len()) else {
+            return self.push(item);
+        };
+        if self.index.contains_key(&item.id) {
+            return false;
+        }
+        if item.origin == Origin::Manual {
+            self.persist_version += 1;
+        }
+        let shift = |i: &mut usize| {
+            if *i >= pos {
+                *i += 1;
+            }
+        };
+        self.index.values_mut().for_each(shift);
+        self.visible.iter_mut().for_each(shift);
+        self.order.iter_mut().for_each(shift);
+        self.touched.iter_mut().for_each(|(i, _)| shift(i));
+        if pos <= self.shown.len() {
+            self.shown.insert(pos, false);
+        }
+        self.index.insert(item.id, pos);
+        self.items.insert(pos, item);
+        true
+    }
+
     /// Replaces all rows (keeping those `keep` accepts) and rebuilds everything.
     /// The cursor moves to the nearest remaining neighbour when its row goes.
     pub fn retain(&mut self, keep: impl Fn(&QueueItem) -> bool) {

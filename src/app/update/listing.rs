@@ -237,16 +237,27 @@ pub(super) fn listing_failed(m: &mut Model, e: &ApiError, what: &str) -> Vec<Eff
     }
 }
 
-/// A page's rows into the queue: new ones added (marked new when a refresh brings a request
-/// created since the queue was loaded before), every one merged; rows decided elsewhere
-/// are said once. Returns how many were added.
+/// A page's rows into the queue: each one new to the queue is placed where the server's
+/// order puts it (before the next row of the page the queue has, or after the one before
+/// it), and marked new when it was created after the listing's first load
+/// ([`crate::app::model::Listing::first_load`], the server's clock): whatever the answer
+/// that brings it and the order answers arrive in. Every row is merged; rows decided
+/// elsewhere are said once. Returns how many were added.
 fn add_page(m: &mut Model, rows: Vec<ClubRequest>) -> usize {
-    let fresh_after = m.activities.refreshing.and(m.listing.previous_load);
+    let new_after = m.listing.first_load;
+    let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
     let mut added = 0;
     let mut elsewhere = 0;
-    for r in rows {
-        let fresh = fresh_after.is_some_and(|t| r.created_at.is_some_and(|c| c > t));
-        if m.queue.push(QueueItem::new(r.id, Origin::Listing)) {
+    for (k, r) in rows.into_iter().enumerate() {
+        let before = ids[k + 1..]
+            .iter()
+            .copied()
+            .find(|id| m.queue.get(*id).is_some());
+        let after = k.checked_sub(1).map(|j| ids[j]);
+        let fresh = new_after.is_some_and(|t| r.created_at.is_some_and(|c| c > t));
+        if m.queue
+            .insert_near(QueueItem::new(r.id, Origin::Listing), before, after)
+        {
             added += 1;
             if fresh && let Some(item) = m.queue.get_mut(r.id) {
                 item.fresh = true;
@@ -259,6 +270,22 @@ fn add_page(m: &mut Model, rows: Vec<ClubRequest>) -> usize {
     }
     say_decided_elsewhere(m, elsewhere);
     added
+}
+
+/// Page 1's count of pending requests (`meta.pagination.total`): a count grown since the
+/// last page 1 sends the reload on past the pages it had, to the last
+/// ([`crate::app::model::Listing::hunting`]), since a new request may sort onto any page
+/// (ids sort the listing). Whatever answered before it: the re-reads of known rows may end
+/// the refresh first.
+fn note_count(m: &mut Model, meta: Option<&crate::api::Meta>) {
+    let total = meta
+        .and_then(|x| x.pagination.as_ref())
+        .and_then(|p| p.total);
+    let grew = matches!((m.listing.last_total, total), (Some(a), Some(b)) if b > a);
+    m.listing.hunting = grew;
+    if let Some(t) = total {
+        m.listing.last_total = Some(t);
+    }
 }
 
 /// A page of the listing arrived.
@@ -295,8 +322,16 @@ pub(in crate::app) fn on_list_page(
     if page == 1 {
         m.listing.previous_load = m.listing.refreshed_at;
         m.listing.refreshed_at = Some(m.now);
+        note_count(m, reply.meta.as_ref());
     }
     let added = add_page(m, reply.data);
+    if page == 1 && m.listing.first_load.is_none() {
+        m.listing.first_load = reply
+            .meta
+            .as_ref()
+            .and_then(|x| x.timestamp)
+            .or(Some(m.now));
+    }
     m.queue.refresh_view();
     // More to load while the server counts more pending requests than this dashboard has
     // seen (decisions shift pages; see `load_more`).
@@ -304,6 +339,12 @@ pub(in crate::app) fn on_list_page(
     let more = m.listing.total.is_some_and(|t| t > seen);
     m.listing.has_more = more;
     let reloaded = m.listing.reload_pages.is_some_and(|n| page >= n);
+    if m.listing.hunting && more && page < last_page {
+        // The count grew: the new requests may be on any page (ids sort them): read on.
+        fx.extend(load_page(m, page + 1));
+        return fx;
+    }
+    m.listing.hunting = false;
     if added > 0 {
         m.listing.swept = false;
     } else if reloaded {

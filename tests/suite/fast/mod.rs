@@ -18,6 +18,7 @@ mod lean_backend;
 mod live_queue;
 mod model_based;
 mod narrow;
+mod new_requests;
 mod safety;
 mod search_and_offers;
 mod signin;

@@ -1,0 +1,205 @@
+//! Every new request is seen (issue 32, item 2): whatever order a refresh's answers arrive
+//! in (the listing's pages and the re-reads of known rows), each request new to the queue
+//! is placed where the server's order puts it (ids ascending, the listing's sort), marked
+//! new, said once and counted in the title; one that sorts onto a page the queue had not
+//! loaded is found too (the server's count grew, so the refresh reads on). Through `update`
+//! with real answers.
+
+use crate::common::*;
+use club_admin::api::{ClubRequest, UpdateRoute};
+use club_admin::app::{ApiAnswer, ApiCall, Effect, Model, ModelOptions, Msg, update};
+use serde_json::json;
+
+fn pending(n: u128, created: chrono::DateTime<chrono::Utc>) -> ClubRequest {
+    serde_json::from_value(json!({
+        "id": id(n),
+        "created_at": created.to_rfc3339(),
+        "club": {"id": id(900)},
+        "student": {"id": id(1000 + n), "student_id": format!("5{n:04}")},
+        "year": 2026,
+        "membership_status": "pending",
+    }))
+    .expect("request")
+}
+
+/// A model (pages of `page_size`) signed in as an administrator (every pending request is
+/// listed), whose listing's first page (`known`, of `total`) was answered at [`now`].
+fn listed(page_size: u32, known: &[u128], total: u64) -> Model {
+    let mut m = model_from(ModelOptions {
+        page_size,
+        ..options()
+    });
+    let fx = club_admin::app::start(&mut m);
+    for probe in api_ids(&fx, |c| *c == ApiCall::ProbeUpdateRoute) {
+        let _ = answer(
+            &mut m,
+            probe,
+            ApiAnswer::UpdateRoute(Ok(UpdateRoute::Present)),
+        );
+    }
+    let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
+    let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(admin()))));
+    let list = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
+    let first: Vec<ClubRequest> = known.iter().map(|n| pending(*n, now())).collect();
+    let next = (total > first.len() as u64).then_some(2);
+    let _ = answer(
+        &mut m,
+        list,
+        ApiAnswer::Listing(Ok(listing_reply(first, next, total))),
+    );
+    assert_eq!(m.queue().len(), known.len());
+    m
+}
+
+/// The answer the server gives `call`: a page of `server` (ids ascending, `size` a page),
+/// or the rows a re-read by ids asks for.
+fn answer_of(call: &ApiCall, server: &[ClubRequest], size: usize) -> ApiAnswer {
+    let ApiCall::ListRequests { filter, page, .. } = call else {
+        panic!("a refresh reads listings only: {call:?}");
+    };
+    let total = server.len() as u64;
+    if !filter.ids.is_empty() {
+        let rows = server
+            .iter()
+            .filter(|r| filter.ids.contains(&r.id))
+            .cloned()
+            .collect();
+        return ApiAnswer::Listing(Ok(listing_reply(rows, None, total)));
+    }
+    let p = page.p as usize;
+    let rows: Vec<ClubRequest> = server
+        .iter()
+        .skip((p - 1) * size)
+        .take(size)
+        .cloned()
+        .collect();
+    let last = server.len().div_ceil(size) as u32;
+    let mut reply = listing_reply(rows, (p < last as usize).then_some(p as u32 + 1), total);
+    if let Some(pg) = reply.meta.as_mut().and_then(|x| x.pagination.as_mut()) {
+        pg.last_p = Some(last);
+        pg.size = Some(size as u32);
+    }
+    ApiAnswer::Listing(Ok(reply))
+}
+
+/// Every order of `n` items (Heap's algorithm).
+fn orders(n: usize) -> Vec<Vec<usize>> {
+    fn heap(k: usize, a: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if k <= 1 {
+            out.push(a.clone());
+            return;
+        }
+        for i in 0..k {
+            heap(k - 1, a, out);
+            let j = if k % 2 == 0 { i } else { 0 };
+            a.swap(j, k - 1);
+        }
+    }
+    let mut out = Vec::new();
+    heap(n, &mut (0..n).collect(), &mut out);
+    out
+}
+
+/// Runs a refresh on `m` against `server`, its first calls answered in `order` (the calls
+/// those answers ask for, such as a next page, answered as they come); returns every
+/// effect of the answers.
+fn refresh_in(m: &mut Model, server: &[ClubRequest], size: usize, order: &[usize]) -> Vec<Effect> {
+    let later = now() + chrono::Duration::seconds(30);
+    let _ = update(m, Msg::Tick(later));
+    let fx = update(m, key('r'));
+    let first = calls(&fx);
+    assert_eq!(first.len(), order.len(), "the refresh's reads: {first:?}");
+    let mut all = Vec::new();
+    let mut queue: Vec<(u64, ApiCall)> = order.iter().map(|i| first[*i].clone()).collect();
+    while let Some((rid, call)) = (!queue.is_empty()).then(|| queue.remove(0)) {
+        let fx = answer(m, rid, answer_of(&call, server, size));
+        queue.extend(calls(&fx));
+        all.extend(fx);
+    }
+    all
+}
+
+/// The ids of the queue's rows in the order they are shown (server order: ids ascending).
+fn shown_ids(m: &Model) -> Vec<uuid::Uuid> {
+    let q = m.queue();
+    q.visible().iter().map(|&i| q.items()[i].id).collect()
+}
+
+#[test]
+fn new_requests_are_placed_in_order_and_marked_whatever_order_the_answers_come_in() {
+    let known = [10, 20, 30, 40, 50, 60];
+    let mut server: Vec<ClubRequest> = known.iter().map(|n| pending(*n, now())).collect();
+    let made = now() + chrono::Duration::seconds(10);
+    for n in [15, 45, 70] {
+        server.push(pending(n, made));
+    }
+    server.sort_by_key(|r| r.id);
+    // Two calls: the page, and the re-read of the six known rows (page size 50).
+    let mut tried = 0;
+    for order in orders(2) {
+        let mut m = listed(50, &known, 6);
+        let fx = refresh_in(&mut m, &server, 50, &order);
+        tried += 1;
+        let ids: Vec<_> = server.iter().map(|r| r.id).collect();
+        assert_eq!(shown_ids(&m), ids, "order {order:?}: in the server's order");
+        for n in [15, 45, 70] {
+            assert!(
+                m.queue().get(id(n)).is_some_and(|i| i.fresh),
+                "{n} new ({order:?})"
+            );
+        }
+        for n in known {
+            assert!(!m.queue().get(id(n)).is_some_and(|i| i.fresh), "{n} known");
+        }
+        assert_eq!(
+            status(&m),
+            club_admin::tr!(m.lang(), "status-new-requests", n = 3usize)
+        );
+        let titles: Vec<&String> = fx
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Title(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            titles.last().is_some_and(|t| t.contains('9')),
+            "the title counts 9: {titles:?}"
+        );
+    }
+    assert_eq!(tried, 2);
+}
+
+#[test]
+fn a_new_request_on_a_page_not_loaded_is_found_and_marked_in_any_order() {
+    // Pages of 3: the queue loaded page 1 (10, 20, 30) of 6; a new request (25) pushes 30
+    // onto page 2, and another (55) sorts onto page 2.
+    let known = [10, 20, 30];
+    let mut server: Vec<ClubRequest> = [10, 20, 30, 40, 50, 60]
+        .iter()
+        .map(|n| pending(*n, now()))
+        .collect();
+    let made = now() + chrono::Duration::seconds(10);
+    server.push(pending(25, made));
+    server.push(pending(55, made));
+    server.sort_by_key(|r| r.id);
+    for order in orders(2) {
+        let mut m = listed(3, &known, 6);
+        let _ = refresh_in(&mut m, &server, 3, &order);
+        for n in [25, 55] {
+            let row = m.queue().get(id(n));
+            assert!(
+                row.is_some_and(|i| i.fresh),
+                "{n} found and marked new ({order:?})"
+            );
+        }
+        let ids: Vec<_> = shown_ids(&m);
+        let mut sorted = ids.clone();
+        sorted.sort();
+        assert_eq!(ids, sorted, "{order:?}: in the server's order");
+        assert_eq!(
+            status(&m),
+            club_admin::tr!(m.lang(), "status-new-requests", n = 2usize)
+        );
+    }
+}
