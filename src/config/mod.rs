@@ -194,6 +194,11 @@ pub fn default_config_path() -> Option<PathBuf> {
     dirs().map(|d| d.config_dir().join("config.toml"))
 }
 
+/// The state folder of this host's `serve-ssh` as the systemd unit runs it
+/// (`XDG_STATE_HOME=/var/lib/club-admin`, README "systemd"): its audit file and status
+/// socket, which `club-admin history --host` and `club-admin serve-ssh status` read.
+pub const HOST_STATE_DIR: &str = "/var/lib/club-admin/club-admin";
+
 /// Default state directory (`$XDG_STATE_HOME/club-admin`, else the data dir).
 pub fn default_state_dir() -> Option<PathBuf> {
     dirs().map(|d| {

@@ -6,6 +6,7 @@ mod budget;
 mod completions;
 mod config;
 mod crash;
+mod history;
 mod phone;
 mod pty;
 mod script;
