@@ -12,5 +12,6 @@ mod pty;
 mod script;
 mod ssh;
 mod ssh_door;
+mod ssh_ops;
 mod suspend;
 mod two_moderators;
