@@ -87,6 +87,8 @@ fn sample(dir: &Path) -> (PathBuf, [Uuid; 5]) {
     let ids = [1u128, 2, 3, 4, 5].map(Uuid::from_u128);
     let ton = "ton.jaidee@student.school.example";
     let por = "por@student.school.example";
+    // A moderator whose address is Thai (an internationalised e-mail): the table aligns it.
+    let thai = "ครูสมศรี@โรงเรียน.example";
     let lines = [
         line(
             "2026-11-20T08:00:00Z",
@@ -141,7 +143,7 @@ fn sample(dir: &Path) -> (PathBuf, [Uuid; 5]) {
         ),
         line(
             "2026-11-21T11:00:00Z",
-            ton,
+            thai,
             "add-contact",
             ids[3],
             Outcome::Sending,
@@ -151,7 +153,7 @@ fn sample(dir: &Path) -> (PathBuf, [Uuid; 5]) {
         ),
         line(
             "2026-11-21T11:00:01Z",
-            ton,
+            thai,
             "add-contact",
             ids[3],
             Outcome::Ok,
@@ -298,7 +300,7 @@ async fn the_binary_filters_and_writes_json_csv_and_an_aligned_table() {
     assert_eq!(json.code, 0, "{}", json.stderr);
     let rows: Vec<Value> = serde_json::from_str(&json.stdout).expect("json");
     let targets: Vec<&str> = rows.iter().filter_map(|r| r["target"].as_str()).collect();
-    assert_eq!(targets, vec![ids[0].to_string(), ids[3].to_string()]);
+    assert_eq!(targets, vec![ids[0].to_string()]);
     assert_eq!(rows[0]["outcome"], "ok");
     assert_eq!(rows[0]["lines"], 3);
     assert!(json.stderr.contains("1 lines of"), "{}", json.stderr);
@@ -456,4 +458,53 @@ async fn an_interrupted_runs_write_settled_later_is_one_row_with_its_settled_out
     for o in [&approve, &out, &table] {
         assert!(!o.stdout.contains(&u.token) && !o.stderr.contains(&u.api_key));
     }
+
+    // --club: the writes to that club's requests, as the service lists them, and no other.
+    let club_of = |id: Uuid| {
+        let client = &client;
+        async move {
+            let r = client
+                .club_request(id, Levels::REQUEST_ROW)
+                .await
+                .expect("read");
+            r.data.club.expect("its club").id
+        }
+    };
+    let taken = [club_of(landed).await, club_of(next).await];
+    let other = d
+        .club_ids()
+        .into_iter()
+        .find(|c| !taken.contains(c))
+        .expect("another club");
+    let joined = d.join(d.student_ids()[0], other).expect("a new request");
+    let mut undone = sending.clone();
+    (undone.target, undone.outcome, undone.run) = (joined, Outcome::Undone, Some("r9".into()));
+    let mut text = std::fs::read_to_string(&audit).expect("audit");
+    text.push_str(&(serde_json::to_string(&undone).expect("json") + "\n"));
+    std::fs::write(&audit, text).expect("append");
+    let other_text = other.to_string();
+    let by_club = run(
+        home.path(),
+        Some(&d),
+        &["history", "--club", &other_text, "--format", "json"],
+    )
+    .await;
+    assert_eq!(by_club.code, 0, "{}", by_club.stderr);
+    let rows: Vec<Value> = serde_json::from_str(&by_club.stdout).expect("json");
+    let targets: Vec<&str> = rows.iter().filter_map(|r| r["target"].as_str()).collect();
+    assert_eq!(targets, vec![joined.to_string()], "{}", by_club.stdout);
+    let mine = taken[0].to_string();
+    let by_club = run(
+        home.path(),
+        Some(&d),
+        &["history", "--club", &mine, "--format", "json"],
+    )
+    .await;
+    let rows: Vec<Value> = serde_json::from_str(&by_club.stdout).expect("json");
+    assert!(
+        rows.iter().any(|r| r["target"] == landed.to_string()),
+        "{}",
+        by_club.stdout
+    );
+    assert!(rows.iter().all(|r| r["target"] != joined.to_string()));
 }
