@@ -75,7 +75,7 @@ pub fn all_right(lines: &[Line]) -> bool {
 /// a token the account).
 pub async fn check(inputs: &CheckInputs, settings: &Settings) -> Vec<Line> {
     let me = crate::api::budget::effective_uid();
-    let mut out = Vec::new();
+    let mut out = Report::default();
     state(settings.state_dir.as_deref(), me, &mut out);
     host_key(&inputs.host_key, me, &mut out);
     authorized_keys(inputs.authorized_keys.as_deref(), me, &mut out);
@@ -94,11 +94,33 @@ pub async fn check(inputs: &CheckInputs, settings: &Settings) -> Vec<Line> {
     }
     budget(settings, &mut out);
     service(settings, &mut out).await;
-    out
+    out.lines
+}
+
+/// The lines said so far, and the folders already checked (the state folder holds the host
+/// key, the log and the socket: said once).
+#[derive(Default)]
+struct Report {
+    lines: Vec<Line>,
+    folders: std::collections::HashSet<PathBuf>,
+}
+
+impl Report {
+    fn push(&mut self, line: Line) {
+        self.lines.push(line);
+    }
+
+    fn extend(&mut self, lines: impl IntoIterator<Item = Line>) {
+        self.lines.extend(lines);
+    }
+
+    fn len(&self) -> usize {
+        self.lines.len()
+    }
 }
 
 /// The state folder, the audit file and its `runs/` folder.
-fn state(dir: Option<&Path>, me: u32, out: &mut Vec<Line>) {
+fn state(dir: Option<&Path>, me: u32, out: &mut Report) {
     let Some(dir) = dir else {
         out.push(Line::bad(
             "no state folder (no home, no XDG_STATE_HOME): the audit file has no place",
@@ -116,7 +138,7 @@ fn state(dir: Option<&Path>, me: u32, out: &mut Vec<Line>) {
 
 /// A file only the service's user may read: owned by it (`me`), mode 0600. A missing file
 /// is right (made 0600 at start) unless `needed`.
-fn private_file(path: &Path, what: &str, me: u32, needed: bool, out: &mut Vec<Line>) {
+fn private_file(path: &Path, what: &str, me: u32, needed: bool, out: &mut Report) {
     let shown = path.display();
     let meta = match std::fs::symlink_metadata(path) {
         Ok(m) => m,
@@ -155,16 +177,11 @@ fn private_file(path: &Path, what: &str, me: u32, needed: bool, out: &mut Vec<Li
 /// A folder of the service's user: owned by it, not writable by its group or others. A
 /// folder already checked (the state folder holds the host key, the log, the socket) is
 /// said once.
-fn folder(path: Option<&Path>, what: &str, me: u32, out: &mut Vec<Line>) {
+fn folder(path: Option<&Path>, what: &str, me: u32, out: &mut Report) {
     let Some(path) = path.filter(|p| !p.as_os_str().is_empty()) else {
         return;
     };
-    let seen = format!(" {}: owner", path.display());
-    let seen_bad = format!(" {} has mode", path.display());
-    let seen_owner = format!(" {} is owned by", path.display());
-    if out.iter().any(|l| {
-        l.text.contains(&seen) || l.text.contains(&seen_bad) || l.text.contains(&seen_owner)
-    }) {
+    if !out.folders.insert(path.to_path_buf()) {
         return;
     }
     let shown = path.display();
@@ -193,7 +210,7 @@ fn folder(path: Option<&Path>, what: &str, me: u32, out: &mut Vec<Line>) {
 }
 
 /// A wrong owner: named with the fix.
-fn owner(path: &Path, what: &str, uid: u32, me: u32, out: &mut Vec<Line>) {
+fn owner(path: &Path, what: &str, uid: u32, me: u32, out: &mut Report) {
     if uid != me {
         out.push(Line::bad(format!(
             "{what} {} is owned by uid {uid}, should be uid {me} (the user serving); run chown {me} {}",
@@ -205,7 +222,7 @@ fn owner(path: &Path, what: &str, uid: u32, me: u32, out: &mut Vec<Line>) {
 
 /// The API key file: owned by the service's user (mode 600) or by root (mode 640, the
 /// service's group reading it); no one else may read it.
-fn secret_file(path: &Path, me: u32, out: &mut Vec<Line>) {
+fn secret_file(path: &Path, me: u32, out: &mut Report) {
     let shown = path.display();
     let what = "the API key file";
     let meta = match std::fs::metadata(path) {
@@ -241,10 +258,10 @@ fn secret_file(path: &Path, me: u32, out: &mut Vec<Line>) {
 
 /// The host key: its file private, its folder the service's, the key read and its
 /// fingerprint; a missing one is made at start.
-fn host_key(path: &Path, me: u32, out: &mut Vec<Line>) {
+fn host_key(path: &Path, me: u32, out: &mut Report) {
     let before = out.len();
     private_file(path, "the host key", me, false, out);
-    let wrong = !all_right(&out[before..]);
+    let wrong = !all_right(&out.lines[before..]);
     folder(path.parent(), "the host key's folder", me, out);
     if wrong {
         // Said above with its fix; the key is read once that is mended.
@@ -265,7 +282,7 @@ fn host_key(path: &Path, me: u32, out: &mut Vec<Line>) {
 
 /// The authorized keys file: every loose part ([`super::keys::loose_parts`]), then each
 /// line parsed ([`super::keys::parse_keys`]).
-fn authorized_keys(path: Option<&Path>, me: u32, out: &mut Vec<Line>) {
+fn authorized_keys(path: Option<&Path>, me: u32, out: &mut Report) {
     let Some(path) = path else {
         out.push(Line::said(
             "any key may sign in (--allow-any-key): each session still signs in to the service",
@@ -314,7 +331,7 @@ fn authorized_keys(path: Option<&Path>, me: u32, out: &mut Vec<Line>) {
 }
 
 /// The host budget's folder and slots, checked as a call would open them.
-fn budget(settings: &Settings, out: &mut Vec<Line>) {
+fn budget(settings: &Settings, out: &mut Report) {
     let Some(options) = &settings.client.host_budget else {
         out.push(Line::said("the host budget is off (--host-budget 0)"));
         return;
@@ -334,7 +351,7 @@ fn budget(settings: &Settings, out: &mut Vec<Line>) {
 /// (`/auth/user` answers `missing_token` to a good key without a token), and with a token
 /// (`CLUB_ADMIN_TOKEN`) the account and whether it may approve (api-notes.md, "Who may do
 /// what": only a student on a club's staff).
-async fn service(settings: &Settings, out: &mut Vec<Line>) {
+async fn service(settings: &Settings, out: &mut Report) {
     let url = &settings.base_url;
     let client = match ApiClient::new(url, settings.credentials.clone(), settings.client.clone()) {
         Ok(c) => c.single_try(),
@@ -359,7 +376,7 @@ async fn service(settings: &Settings, out: &mut Vec<Line>) {
 }
 
 /// The API key, and the account of a token when one is given.
-async fn account(client: &ApiClient, has_token: bool, out: &mut Vec<Line>) {
+async fn account(client: &ApiClient, has_token: bool, out: &mut Report) {
     match client.current_user().await {
         Err(ApiError::Unauthorized { kind, .. })
             if matches!(
