@@ -24,9 +24,8 @@ pub enum ServeSshAction {
 /// `serve-ssh status`
 #[derive(Debug, Args, Clone)]
 pub struct StatusArgs {
-    /// The status socket [default: --status-socket of serve-ssh, else
-    /// $XDG_STATE_HOME/club-admin/serve-ssh.sock, else the host's
-    /// /var/lib/club-admin/club-admin/serve-ssh.sock].
+    /// The status socket [default: $XDG_STATE_HOME/club-admin/serve-ssh.sock when it
+    /// exists, else the host's /var/lib/club-admin/club-admin/serve-ssh.sock].
     #[arg(long, value_name = "PATH")]
     pub socket: Option<PathBuf>,
     /// Print the status as JSON (for scripts) instead of a table.
@@ -212,8 +211,7 @@ pub fn run(a: ServeSshArgs, conn: &ConnArgs) -> ExitCode {
         let _ = writeln!(std::io::stderr(), "club-admin: {e}");
     };
     if let Some(ServeSshAction::Status(s)) = &a.action {
-        let socket = s.socket.clone().or_else(|| a.status_socket.clone());
-        return match block_on(status(socket, s.json)) {
+        return match block_on(status(s.socket.clone(), s.json)) {
             Ok(code) => code,
             Err(code) => code,
         };
