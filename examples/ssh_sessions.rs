@@ -151,6 +151,7 @@ async fn run(n: usize) {
             reattach: Duration::from_secs(600),
             remember_tokens: None,
             mouse: false,
+            status_socket: None,
         },
         settings,
         keymap,

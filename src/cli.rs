@@ -15,8 +15,10 @@ use crate::script::{self, Exit};
 
 mod demo;
 pub mod log;
+mod serve_ssh;
 
 pub use demo::{DemoArgs, DemoServerArgs, FaultArgs, ServeDemoArgs};
+pub use serve_ssh::{ServeSshAction, ServeSshArgs, StatusArgs};
 
 /// club-admin: review club membership requests from a terminal.
 ///
@@ -190,166 +192,10 @@ impl DashboardArgs {
     }
 }
 
-/// Options of `serve-ssh` (the connection flags, --base-url, --api-key-file, --config,
-/// --read-only, --concurrency and --timeout, are the dashboard's, before or after it).
-#[derive(Debug, Args, Clone)]
-pub struct ServeSshArgs {
-    /// Address and port to listen on.
-    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:2222")]
-    pub listen: std::net::SocketAddr,
-    /// The public keys that may sign in (OpenSSH authorized_keys format; read again when it
-    /// changes). Required unless --allow-any-key.
-    #[arg(long, value_name = "FILE")]
-    pub authorized_keys: Option<PathBuf>,
-    /// Let any public key sign in (a demo on a closed network; each session still signs in
-    /// to the service with its own token).
-    #[arg(long, conflicts_with = "authorized_keys")]
-    pub allow_any_key: bool,
-    /// The server's host key (ed25519, made with mode 0600 on first start) [default:
-    /// $XDG_STATE_HOME/club-admin/ssh_host_ed25519_key].
-    #[arg(long, value_name = "FILE")]
-    pub host_key: Option<PathBuf>,
-    /// Keep each key's token on disk (one file per key fingerprint, mode 0600, in
-    /// $XDG_STATE_HOME/club-admin/ssh-tokens/), so that a new session with the same key is
-    /// signed in. Off by default: a token lives in its session's memory only.
-    #[arg(long)]
-    pub remember_tokens: bool,
-    /// Minutes a dropped session's dashboard waits for the same key to come back (0: it
-    /// ends at once).
-    #[arg(long, value_name = "MINUTES", default_value_t = 10, allow_negative_numbers = true, value_parser = whole::<u64>)]
-    pub reattach_minutes: u64,
-    /// Dashboards open at once, in all (attached or waiting).
-    #[arg(long, value_name = "N", default_value_t = 64, allow_negative_numbers = true, value_parser = whole::<usize>)]
-    pub max_sessions: usize,
-    /// Dashboards open at once with one key.
-    #[arg(long, value_name = "N", default_value_t = 3, allow_negative_numbers = true, value_parser = whole::<usize>)]
-    pub max_sessions_per_key: usize,
-    /// Minutes without a key from the client before its session is disconnected (its
-    /// dashboard then waits to be re-attached).
-    #[arg(long, value_name = "MINUTES", default_value_t = 30, allow_negative_numbers = true, value_parser = whole::<u64>)]
-    pub idle_minutes: u64,
-    /// Seconds a connection has to sign in, from the moment it was accepted (OpenSSH's
-    /// LoginGraceTime).
-    #[arg(long, value_name = "SECONDS", default_value_t = 30, allow_negative_numbers = true, value_parser = whole::<u64>)]
-    pub auth_timeout: u64,
-    /// Seconds a connection has to send its SSH identification line (at most
-    /// --auth-timeout).
-    #[arg(long, value_name = "SECONDS", default_value_t = 10, allow_negative_numbers = true, value_parser = whole::<u64>)]
-    pub banner_timeout: u64,
-    /// Connections not signed in, in all, as OpenSSH's MaxStartups: below START all are let
-    /// in; from START, RATE % of new ones make room (the oldest connection not yet through
-    /// the key exchange is cut, else the new one is refused), rising to 100 % at FULL.
-    #[arg(long, value_name = "START:RATE:FULL", default_value = "10:30:100", value_parser = startups)]
-    pub max_startups: crate::ssh::Startups,
-    /// Connections not signed in from one address (at the limit, its oldest one not yet
-    /// through the key exchange is cut for a new one, else the new one is refused).
-    #[arg(long, value_name = "N", default_value_t = 10, allow_negative_numbers = true, value_parser = whole::<usize>)]
-    pub max_startups_per_address: usize,
-    /// Public keys a connection may try.
-    #[arg(long, value_name = "N", default_value_t = 6, allow_negative_numbers = true, value_parser = whole::<usize>)]
-    pub auth_attempts: usize,
-    /// The largest window drawn; a larger one gets this much.
-    #[arg(long, value_name = "COLSxROWS", default_value = "400x200", value_parser = window)]
-    pub max_window: (u16, u16),
-    /// Default language of a session: th or en (a client's LANG / LC_ALL naming Thai or
-    /// English wins) [default: the config file's `language`, else the server's locale].
-    #[arg(long, value_name = "LANG", value_parser = ["th", "en"])]
-    pub lang: Option<String>,
-    /// Hold each approve/decline this long before sending it (z takes it back meanwhile);
-    /// 0 sends at once [default: 5, at most 60].
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
-    pub decision_delay: Option<u64>,
-    /// Start sessions without mouse capture (on by default: a phone's taps select rows and
-    /// press the hints; off keeps the terminal's own selection; `:mouse` toggles it).
-    #[arg(long)]
-    pub no_mouse: bool,
-    /// Each session refreshes its queue every N seconds without a key (default 30, or
-    /// `auto_refresh_secs` in the config; 0 turns it off; at least 5): new requests and
-    /// decisions made in other sessions or elsewhere show within that time.
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
-    pub auto_refresh: Option<u64>,
-}
-
-/// `START:RATE:FULL` ([`crate::ssh::Startups`]).
-fn startups(text: &str) -> Result<crate::ssh::Startups, String> {
-    text.parse()
-}
-
-/// `COLSxROWS`, each from 20 to 1000.
-fn window(text: &str) -> Result<(u16, u16), String> {
-    let (c, r) = text
-        .trim()
-        .split_once(['x', 'X'])
-        .ok_or_else(|| format!("{text} is not COLSxROWS (400x200)"))?;
-    let n = |v: &str| -> Result<u16, String> {
-        match v.trim().parse::<u16>() {
-            Ok(n) if (20..=1000).contains(&n) => Ok(n),
-            _ => Err(format!("{v} is not a whole number from 20 to 1000")),
-        }
-    };
-    Ok((n(c)?, n(r)?))
-}
-
-impl ServeSshArgs {
-    /// The server's options.
-    ///
-    /// Errors: no host key given and no state directory to put it in; a limit of 0.
-    pub fn options(&self) -> Result<crate::ssh::ServeOptions, String> {
-        let host_key = self
-            .host_key
-            .clone()
-            .or_else(crate::ssh::default_host_key)
-            .ok_or("no state directory for the host key: give --host-key FILE")?;
-        for (name, v) in [
-            ("--max-sessions", self.max_sessions),
-            ("--max-sessions-per-key", self.max_sessions_per_key),
-            ("--auth-attempts", self.auth_attempts),
-            ("--max-startups-per-address", self.max_startups_per_address),
-        ] {
-            if v == 0 {
-                return Err(format!("{name} 0 lets no one in: give 1 or more"));
-            }
-        }
-        if self.auth_timeout == 0 || self.idle_minutes == 0 || self.banner_timeout == 0 {
-            return Err(
-                "--auth-timeout, --banner-timeout and --idle-minutes must be 1 or more".into(),
-            );
-        }
-        let minutes = |m: u64| std::time::Duration::from_secs(m.saturating_mul(60));
-        Ok(crate::ssh::ServeOptions {
-            listen: self.listen,
-            host_key,
-            authorized_keys: self.authorized_keys.clone(),
-            allow_any_key: self.allow_any_key,
-            limits: crate::ssh::Limits {
-                max_sessions: self.max_sessions,
-                max_sessions_per_key: self.max_sessions_per_key,
-                idle_timeout: minutes(self.idle_minutes),
-                auth_timeout: std::time::Duration::from_secs(self.auth_timeout),
-                banner_timeout: std::time::Duration::from_secs(self.banner_timeout),
-                max_startups: self.max_startups,
-                max_startups_per_address: self.max_startups_per_address,
-                auth_attempts: self.auth_attempts,
-                max_window: self.max_window,
-            },
-            reattach: minutes(self.reattach_minutes),
-            remember_tokens: match self.remember_tokens {
-                true => Some(
-                    crate::config::default_state_dir()
-                        .map(|d| d.join("ssh-tokens"))
-                        .ok_or("--remember-tokens: no state directory to keep tokens in")?,
-                ),
-                false => None,
-            },
-            mouse: !self.no_mouse,
-        })
-    }
-}
-
 /// A whole number, 0 or more, that fits `T`. (Its flags take negative numbers as values, so
 /// that `-5` is told what is wrong instead of being taken for a flag.) Bounds narrower than
 /// the type's are checked by [`config::resolve`], which names them.
-fn whole<T: TryFrom<i128>>(text: &str) -> Result<T, String> {
+pub(crate) fn whole<T: TryFrom<i128>>(text: &str) -> Result<T, String> {
     let text = text.trim();
     match text.parse::<i128>() {
         Err(_) => Err(format!("{text} is not a whole number")),
@@ -411,30 +257,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 Err(code) => code,
             }
         }
-        Some(Command::ServeSsh(a)) => {
-            if let Err(e) = log::init(conn.log_file.clone(), "serve-ssh") {
-                let _ = writeln!(std::io::stderr(), "club-admin: warning: no log: {e}");
-            }
-            if conn.token_file.is_some() {
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "club-admin: serve-ssh takes no --token-file: each session signs in with its own token"
-                );
-                return Exit::Usage.into();
-            }
-            let options = match a.options() {
-                Ok(o) => o,
-                Err(e) => {
-                    let _ = writeln!(std::io::stderr(), "club-admin: {e}");
-                    return Exit::Usage.into();
-                }
-            };
-            let mut flags = conn.flags(None);
-            flags.lang = a.lang.clone();
-            flags.decision_delay = a.decision_delay;
-            flags.auto_refresh = a.auto_refresh;
-            finish(block_on(crate::ssh::serve(options, &flags)))
-        }
+        Some(Command::ServeSsh(a)) => serve_ssh::run(a, &conn),
         Some(Command::ServeDemo(a)) => {
             init_logging(conn.log_file.clone(), "serve-demo");
             finish(block_on(runtime::serve_demo(a.options())).map(|r| r.map_err(Failure::Other)))
@@ -459,7 +282,7 @@ pub fn run(cli: Cli) -> ExitCode {
 /// Runs `fut` to its end on a multi-threaded runtime of two workers.
 ///
 /// Errors: the runtime could not start (printed): exit code 1.
-fn block_on<T>(fut: impl std::future::Future<Output = T>) -> Result<T, ExitCode> {
+pub(crate) fn block_on<T>(fut: impl std::future::Future<Output = T>) -> Result<T, ExitCode> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -475,7 +298,7 @@ fn block_on<T>(fut: impl std::future::Future<Output = T>) -> Result<T, ExitCode>
 
 /// The exit code of the dashboard, `demo` or `serve-demo`, their failure said on standard
 /// error: 2 for a configuration error, 1 for any other.
-fn finish(result: Result<Result<(), Failure>, ExitCode>) -> ExitCode {
+pub(crate) fn finish(result: Result<Result<(), Failure>, ExitCode>) -> ExitCode {
     match result {
         Err(code) => code,
         Ok(Ok(())) => ExitCode::SUCCESS,

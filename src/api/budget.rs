@@ -33,7 +33,7 @@
 
 mod place;
 
-pub use place::{Facts, Kind, Why, folder_rule, slot_rule};
+pub use place::{Facts, Kind, Why, effective_uid, folder_rule, slot_rule};
 
 use std::fs::File;
 use std::path::{Path, PathBuf};

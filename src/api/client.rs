@@ -9,9 +9,9 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::de::DeserializeOwned;
 use uuid::Uuid;
 
-use super::error::{ApiError, ConnectFailure, excerpt};
+use super::error::{ApiError, ConnectFailure, excerpt, not_the_service};
 use super::models::{
-    Club, ClubRequest, Contact, Envelope, Levels, MembershipStatus, Meta, NewContact, User,
+    Club, ClubRequest, Contact, Envelope, Levels, MembershipStatus, NewContact, User,
 };
 use super::options::{ClientOptions, Credentials, validate_base_url};
 use super::plan::Planned;
@@ -19,40 +19,12 @@ use super::query::{
     ClubQuery, Page, RequestFilter, RequestSortKey, Sort, club_list_query, levels_query,
     request_list_query,
 };
+use super::seen::Who;
+pub use super::seen::{Link, Reply};
 
 /// Largest response body read, in bytes (8 MiB). A larger body is refused with
 /// [`ApiError::Decode`] instead of filling memory.
 pub const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
-
-/// A successful answer: the envelope's `data` plus what the UI shows about it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Reply<T> {
-    /// The record(s).
-    pub data: T,
-    /// `api_version` of the envelope.
-    pub api_version: Option<String>,
-    /// `meta` (timestamp, pagination), when sent.
-    pub meta: Option<Meta>,
-}
-
-/// The current user's read answered by what is not the service: `/auth/user` has no id in
-/// its path, so a 400, 404, 405 or 409 without the service's error envelope (a web server's
-/// page, another API's error) does not come from the club service (interface-spec.md: every
-/// response carries the envelope; api-notes.md: its errors carry `error_type` and `detail`).
-/// A gateway's 5xx page stays a server error (the service behind it may be down).
-fn not_the_service(e: ApiError) -> ApiError {
-    match e {
-        ApiError::NotFound(info) | ApiError::Invalid(info) | ApiError::Conflict(info)
-            if info.error_type.is_none() && info.detail.is_none() =>
-        {
-            ApiError::NotTheService {
-                status: info.status,
-                excerpt: info.excerpt,
-            }
-        }
-        e => e,
-    }
-}
 
 /// The API client: the only code in the project that knows HTTP.
 ///
@@ -69,6 +41,12 @@ pub struct ApiClient {
     limiter: super::limit::Limiter,
     /// The host's budget for this server, shared by clones; `None` when off.
     budget: Option<super::budget::HostBudget>,
+    /// The e-mail of the account the token in use belongs to, as the server last said
+    /// ([`ApiClient::signed_in`]); shared with the token slot's clones.
+    who: Arc<RwLock<Who>>,
+    /// The last answer from the server, or its absence ([`ApiClient::link`]); shared by
+    /// every clone and session of this client.
+    link: Arc<RwLock<Option<Link>>>,
 }
 
 impl fmt::Debug for ApiClient {
@@ -139,6 +117,8 @@ impl ApiClient {
                 .as_ref()
                 .map(|b| super::budget::HostBudget::open(url.as_str(), b)),
             options,
+            who: Arc::default(),
+            link: Arc::default(),
         })
     }
 
@@ -155,6 +135,8 @@ impl ApiClient {
             limiter: self.limiter.clone(),
             budget: self.budget.clone(),
             options: self.options.clone(),
+            who: Arc::default(),
+            link: self.link.clone(),
         }
     }
 
@@ -170,9 +152,25 @@ impl ApiClient {
 
     /// Replaces the bearer token (after a sign-in); `None` forgets it. Shared by clones.
     pub fn set_token(&self, token: Option<SecretString>) {
+        if let Ok(mut who) = self.who.write() {
+            who.take(token.as_ref());
+        }
         if let Ok(mut slot) = self.token.write() {
             *slot = token;
         }
+    }
+
+    /// The e-mail of the account signed in with this client's token, as the server last
+    /// said (`GET /auth/user`, or the check of the token taken); `None` without a token or
+    /// before the server said. No secret.
+    pub fn signed_in(&self) -> Option<String> {
+        self.who.read().ok().and_then(|w| w.email.clone())
+    }
+
+    /// What the last call of this client (or of any session made from it) said about the
+    /// link to the server; `None` before the first call ended.
+    pub fn link(&self) -> Option<Link> {
+        self.link.read().ok().and_then(|l| *l)
     }
 
     /// True when a bearer token is set.
@@ -277,6 +275,7 @@ impl ApiClient {
         };
         let result = self.exchange_now(req).await;
         drop(slot);
+        Link::record(&self.link, &result);
         permit.done(match &result {
             Ok(_) => super::limit::Signal::Answered,
             Err(ApiError::Timeout { .. }) => super::limit::Signal::Overloaded,
@@ -437,11 +436,27 @@ impl ApiClient {
             })
     }
 
+    /// `GET /health-check` (no credentials needed; api-notes.md "Other"): `data` is
+    /// `{server_time, database_connection, database_response_time}`, kept as JSON; the
+    /// reply's `api_version` is the service's version.
+    ///
+    /// Errors: as any read (`Connect`, `Timeout`, 5xx, not the service's envelope).
+    pub async fn health(&self) -> Result<Reply<serde_json::Value>, ApiError> {
+        self.get("/health-check", &[])
+            .await
+            .map_err(not_the_service)
+    }
+
     /// Operation 1 (interface-spec.md): `GET /auth/user`, the signed-in user.
     ///
     /// Needs the key and the token. Errors: `Unauthorized` (missing/invalid key or token).
     pub async fn current_user(&self) -> Result<Reply<User>, ApiError> {
-        self.get("/auth/user", &[]).await.map_err(not_the_service)
+        let r: Result<Reply<User>, ApiError> =
+            self.get("/auth/user", &[]).await.map_err(not_the_service);
+        if let (Ok(reply), Ok(mut who)) = (&r, self.who.write()) {
+            who.email = reply.data.email.clone();
+        }
+        r
     }
 
     /// Operation 1 with a candidate token instead of the one in use (which is left as it
@@ -451,7 +466,13 @@ impl ApiClient {
     pub async fn current_user_with(&self, token: &SecretString) -> Result<Reply<User>, ApiError> {
         let mut probe = self.clone();
         probe.token = Arc::new(RwLock::new(Some(token.clone())));
-        probe.current_user().await
+        probe.who = Arc::default();
+        let r = probe.current_user().await;
+        // The e-mail is this client's once the token is taken ([`ApiClient::set_token`]).
+        if let (Ok(reply), Ok(mut who)) = (&r, self.who.write()) {
+            who.checked = Some((token.clone(), reply.data.email.clone()));
+        }
+        r
     }
 
     /// Operation 4: `GET /v1/clubs/{id}` at `levels` (query parameters).

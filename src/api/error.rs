@@ -419,3 +419,22 @@ pub fn excerpt(body: &[u8]) -> String {
     let folded = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
     crate::text::truncate_chars(&folded, 200)
 }
+
+/// The current user's read answered by what is not the service: `/auth/user` has no id in
+/// its path, so a 400, 404, 405 or 409 without the service's error envelope (a web server's
+/// page, another API's error) does not come from the club service (interface-spec.md: every
+/// response carries the envelope; api-notes.md: its errors carry `error_type` and `detail`).
+/// A gateway's 5xx page stays a server error (the service behind it may be down).
+pub(crate) fn not_the_service(e: ApiError) -> ApiError {
+    match e {
+        ApiError::NotFound(info) | ApiError::Invalid(info) | ApiError::Conflict(info)
+            if info.error_type.is_none() && info.detail.is_none() =>
+        {
+            ApiError::NotTheService {
+                status: info.status,
+                excerpt: info.excerpt,
+            }
+        }
+        e => e,
+    }
+}

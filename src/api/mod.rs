@@ -21,10 +21,11 @@ pub mod models;
 pub mod options;
 pub mod plan;
 pub mod query;
+mod seen;
 pub mod token;
 
 pub use capability::{UpdateRoute, classify_update_probe};
-pub use client::{ApiClient, Reply};
+pub use client::{ApiClient, Link, Reply};
 pub use error::{ApiError, AuthErrorKind, ConnectFailure, ErrorInfo, ROLE_REFUSAL_DETAIL};
 pub use models::*;
 pub use options::{ClientOptions, Credentials, validate_base_url};

@@ -145,6 +145,10 @@ pub struct Settings {
     pub base_url: String,
     /// Key and token.
     pub credentials: Credentials,
+    /// The file the API key was read from (`--api-key-file`, else `api_key_file` in the
+    /// config file when no `CLUB_ADMIN_API_KEY` is set); `None` for a key from the
+    /// environment or the config file itself. What `serve-ssh --check` checks.
+    pub api_key_file: Option<PathBuf>,
     /// Client options.
     pub client: ClientOptions,
     /// Most calls in flight.
@@ -193,6 +197,11 @@ pub fn dirs() -> Option<directories::ProjectDirs> {
 pub fn default_config_path() -> Option<PathBuf> {
     dirs().map(|d| d.config_dir().join("config.toml"))
 }
+
+/// The state folder of this host's `serve-ssh` as the systemd unit runs it
+/// (`XDG_STATE_HOME=/var/lib/club-admin`, README "systemd"): its audit file and status
+/// socket, which `club-admin history --host` and `club-admin serve-ssh status` read.
+pub const HOST_STATE_DIR: &str = "/var/lib/club-admin/club-admin";
 
 /// Default state directory (`$XDG_STATE_HOME/club-admin`, else the data dir).
 pub fn default_state_dir() -> Option<PathBuf> {
@@ -401,6 +410,16 @@ pub fn key_bindings_error(errors: &[String]) -> String {
     )
 }
 
+/// The file the API key comes from, in the order [`secrets_of`] reads it: `--api-key-file`,
+/// else none when `CLUB_ADMIN_API_KEY` (`env_key`) is set, else the config file's.
+fn api_key_file_of(flags: &Flags, file: &FileConfig, env_key: Option<String>) -> Option<PathBuf> {
+    match (&flags.api_key_file, env_key) {
+        (Some(p), _) => Some(p.clone()),
+        (None, Some(_)) => None,
+        (None, None) => file.api_key_file.clone(),
+    }
+}
+
 /// The API key and the token, and where a token is saved: flag files > environment
 /// (`CLUB_ADMIN_API_KEY`, `CLUB_ADMIN_TOKEN`) > config file > the saved token file.
 /// Readable-by-others files add a warning.
@@ -520,6 +539,7 @@ pub fn resolve(
         })?;
 
     let state_dir = default_state_dir();
+    let api_key_file = api_key_file_of(flags, &file, env_nonempty("CLUB_ADMIN_API_KEY"));
     let (credentials, token_path) =
         secrets_of(flags, &file, env, state_dir.as_deref(), &mut warnings)?;
     let key_overrides = key_overrides_of(&file);
@@ -544,6 +564,7 @@ pub fn resolve(
     Ok(Settings {
         base_url,
         credentials,
+        api_key_file,
         client,
         concurrency,
         auto_refresh: (refresh > 0).then(|| Duration::from_secs(refresh)),

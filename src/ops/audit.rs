@@ -136,6 +136,12 @@ pub struct AuditEntry {
     /// existed (those are never settled at start).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run: Option<String>,
+    /// The run (process) that wrote this line when it is not the write's own `run`: a later
+    /// process that settled an interrupted run's write ([`super::recover`]); absent
+    /// otherwise, and in lines written before it existed (`ops::history` then reads the
+    /// settling line's detail, [`super::recover::ENDED_BEFORE_ANSWER`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settled_by: Option<String>,
 }
 
 /// Who writes audit lines, and where: the file (none: nothing is written, as without a state
@@ -179,6 +185,7 @@ impl AuditLog {
             via: Some(self.via.to_owned()),
             key: None,
             run: Some(run_id().to_owned()),
+            settled_by: None,
         }
     }
 

@@ -313,9 +313,7 @@ impl Decision {
             batch,
             order: 0,
             stage: Stage::Lost {
-                cause: ApiError::NoAnswer(
-                    "the run that sent it ended before its answer".to_owned(),
-                ),
+                cause: ApiError::NoAnswer(super::recover::ENDED_BEFORE_ANSWER.to_owned()),
                 attempts: 0,
                 next_read: None,
                 why: None,

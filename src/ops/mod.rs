@@ -17,6 +17,7 @@ pub mod book;
 pub mod club;
 pub mod control;
 pub mod decision;
+pub mod history;
 pub mod lost;
 pub mod parse;
 pub mod permit;

@@ -253,11 +253,15 @@ pub fn has_contact(club: &Club, new: &NewContact) -> bool {
     })
 }
 
+/// The words every line settling an interrupted run's write carries in its detail, from
+/// either face (the command line's [`settled_detail`], the dashboard's lost answer of
+/// [`super::decision::Decision::recovered`]); how `ops::history` knows such a line written
+/// before [`AuditEntry::settled_by`] existed.
+pub const ENDED_BEFORE_ANSWER: &str = "the run that sent it ended before its answer";
+
 /// The detail of the line that settles an interrupted run's write: what the re-read found.
 pub fn settled_detail(found: &str) -> String {
-    format!(
-        "settled at start: the run that sent it ended before its answer; a re-read shows it {found}"
-    )
+    format!("settled at start: {ENDED_BEFORE_ANSWER}; a re-read shows it {found}")
 }
 
 /// How an interrupted write was settled, for the summary.
@@ -380,6 +384,7 @@ pub fn closing_line(open: &AuditEntry, settled: &Settled) -> AuditEntry {
         at: chrono::Utc::now(),
         outcome: settled.outcome(),
         detail: Some(settled_detail(&settled.english())),
+        settled_by: Some(run_id().to_owned()),
         ..open.clone()
     }
 }
@@ -401,6 +406,7 @@ mod tests {
             via: Some("cli".into()),
             key: None,
             run: Some(run.into()),
+            settled_by: None,
         };
         serde_json::to_string(&e).expect("json")
     }

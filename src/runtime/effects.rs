@@ -325,8 +325,12 @@ impl Runner {
             entry.via = Some(o.via.clone());
             entry.key = o.key.clone();
         }
-        if entry.run.is_none() {
-            entry.run = Some(crate::ops::audit::run_id().to_owned());
+        let own = crate::ops::audit::run_id();
+        match &entry.run {
+            None => entry.run = Some(own.to_owned()),
+            // A line of an interrupted run's write, settled by this process.
+            Some(r) if r != own => entry.settled_by = Some(own.to_owned()),
+            Some(_) => {}
         }
         if entry.outcome.is_ahead() {
             // The write waits for this line ([`Worker::send_after`]).

@@ -18,6 +18,60 @@ pub enum ScriptCommand {
     /// Show a club, add a club contact.
     #[command(subcommand)]
     Clubs(ClubsCommand),
+    /// Who decided what: the audit file read back, one row per write (its final outcome),
+    /// filtered; a table, JSON or CSV.
+    History(HistoryArgs),
+}
+
+/// `club-admin history`
+#[derive(Debug, Args, Clone, Default)]
+pub struct HistoryArgs {
+    /// The audit file to read [default: your own, $XDG_STATE_HOME/club-admin/audit.jsonl].
+    #[arg(long, value_name = "FILE", conflicts_with = "host")]
+    pub audit: Option<std::path::PathBuf>,
+    /// Read this host's serve-ssh audit (/var/lib/club-admin/club-admin/audit.jsonl: the
+    /// service's state folder) instead of your own.
+    #[arg(long)]
+    pub host: bool,
+    /// Only writes of this moderator: a part of the e-mail (without case) or an SSH key's
+    /// fingerprint (SHA256:...).
+    #[arg(long, value_name = "TEXT")]
+    pub moderator: Option<String>,
+    /// Only writes about this club's requests (and its new contacts): an id or a name, as
+    /// `requests list --club`; its requests are listed from the service (needs the key and
+    /// token).
+    #[arg(long, value_name = "ID|NAME")]
+    pub club: Option<String>,
+    /// Only writes to this request (or club); may be given again.
+    #[arg(long, value_name = "ID")]
+    pub request: Vec<String>,
+    /// Only writes with this final outcome: ok, failed, unknown, undone, already, conflict,
+    /// sending (an open write); may be given again.
+    #[arg(long, value_name = "OUTCOME")]
+    pub outcome: Vec<String>,
+    /// Only writes decided from this time: today, yesterday, a date (2026-11-20, local), an
+    /// RFC 3339 time, or a span back from now (2h, 30m, 7d).
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// Only writes decided before this time (as --since; a date counts whole: --until
+    /// 2026-11-20 keeps that day).
+    #[arg(long, value_name = "WHEN")]
+    pub until: Option<String>,
+    /// Output: an aligned table, a JSON array of rows, or CSV with a header line.
+    #[arg(long, value_enum, default_value_t = HistoryFormat::Table)]
+    pub format: HistoryFormat,
+}
+
+/// The output of `history`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+pub enum HistoryFormat {
+    /// An aligned table (times local, cells cut by display width).
+    #[default]
+    Table,
+    /// A JSON array of rows (times RFC 3339 UTC).
+    Json,
+    /// CSV with a header line (times RFC 3339 UTC), for the school's records.
+    Csv,
 }
 
 /// `club-admin requests ...`

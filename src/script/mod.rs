@@ -11,6 +11,7 @@ pub mod act;
 mod args;
 pub mod clubs;
 pub mod exit;
+pub mod history;
 pub mod output;
 pub mod requests;
 
@@ -20,7 +21,7 @@ use std::sync::{Arc, Mutex};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use uuid::Uuid;
 
-pub use args::ScriptCommand;
+pub use args::{HistoryArgs, HistoryFormat, ScriptCommand};
 pub use exit::Exit;
 use output::Format;
 
@@ -55,6 +56,7 @@ pub async fn run(cmd: ScriptCommand, flags: &Flags) -> Exit {
             ClubsCommand::Show(a) => clubs::show(&a, flags).await,
             ClubsCommand::Contact(ContactCommand::Add(a)) => clubs::add_contact(&a, flags).await,
         },
+        ScriptCommand::History(a) => history::run(&a, flags).await,
     }
 }
 

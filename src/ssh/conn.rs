@@ -32,6 +32,8 @@ pub(super) struct Conn {
     _slot: Option<OwnedSemaphorePermit>,
     /// The signed-in key's fingerprint.
     key: Option<String>,
+    /// The signed-in key's comment in the authorized keys file.
+    comment: Option<String>,
     /// The one session channel.
     channel: Option<ChannelId>,
     /// The window's size, once a terminal was asked for.
@@ -58,6 +60,7 @@ impl Conn {
             pass,
             _slot: None,
             key: None,
+            comment: None,
             channel: None,
             size: None,
             locale: [None, None, None],
@@ -131,7 +134,8 @@ impl Conn {
         let lang = self.lang();
         let again = matches!(claim, Claim::Again(_));
         tracing::info!(peer = %self.peer, key = %key, again, "session starts");
-        tokio::spawn(supervise(shared, key, claim, lang, at, handle, channel));
+        let comment = self.comment.clone();
+        tokio::spawn(supervise(shared, (key, comment), claim, lang, at));
     }
 }
 
@@ -140,13 +144,12 @@ impl Conn {
 /// place. A panic stays in its task: nothing global is touched.
 async fn supervise(
     shared: Arc<Shared>,
-    key: String,
+    (key, comment): (String, Option<String>),
     claim: Claim,
     lang: Lang,
     at: Attachment,
-    handle: russh::server::Handle,
-    channel: ChannelId,
 ) {
+    let (handle, channel) = (at.handle.clone(), at.channel);
     let dash = match claim {
         Claim::New => None,
         Claim::Again(wake) => {
@@ -169,13 +172,24 @@ async fn supervise(
             back
         }
     };
+    let number = match &dash {
+        Some(d) => d.number,
+        None => shared.next_dash.fetch_add(1, Ordering::Relaxed),
+    };
     let task = {
         let shared = shared.clone();
         let key = key.clone();
         tokio::spawn(async move {
             let dash = match dash {
-                Some(d) => d,
-                None => Box::new(Dash::new(&shared, &key, lang)),
+                Some(d) => {
+                    shared.board.attached(number, true);
+                    d
+                }
+                None => {
+                    let d = Box::new(Dash::new(&shared, number, &key, lang));
+                    shared.board.enter(number, &key, comment, d.client());
+                    d
+                }
             };
             #[cfg(feature = "test-hooks")]
             if shared.hooks.panic_key.as_deref() == Some(key.as_str()) {
@@ -185,10 +199,17 @@ async fn supervise(
         })
     };
     match task.await {
-        Ok((dash, Ending::Detached)) => park(shared, key, dash),
-        Ok((_, Ending::Over)) => release(&shared, &key),
+        Ok((dash, Ending::Detached)) => {
+            shared.board.attached(number, false);
+            park(shared, key, dash)
+        }
+        Ok((_, Ending::Over)) => {
+            shared.board.leave(number);
+            release(&shared, &key)
+        }
         Err(e) => {
             tracing::error!(key = %key, "a session's task failed: {e}");
+            shared.board.leave(number);
             release(&shared, &key);
             session::refuse(
                 &handle,
@@ -216,6 +237,7 @@ fn park(shared: Arc<Shared>, key: String, dash: Box<Dash>) {
         Ok(mut r) => r.park(&key, wake_tx),
         Err(_) => return,
     };
+    let number = dash.number;
     tracing::info!(key = %key, "session detached: waiting for its key");
     let window = shared.reattach;
     let runner = tokio::spawn(session::run_detached(shared.clone(), dash, wake_rx, window));
@@ -229,6 +251,7 @@ fn park(shared: Arc<Shared>, key: String, dash: Box<Dash>) {
             }
             Ok(Detached::Over) => {
                 tracing::info!(key = %key, "detached session ended for good");
+                shared.board.leave(number);
                 if let Ok(mut r) = shared.registry.lock() {
                     r.unpark(&key, id);
                     r.release(&key);
@@ -236,6 +259,7 @@ fn park(shared: Arc<Shared>, key: String, dash: Box<Dash>) {
             }
             Err(e) => {
                 tracing::error!(key = %key, "a detached session's task failed: {e}");
+                shared.board.leave(number);
                 if let Ok(mut r) = shared.registry.lock() {
                     r.unpark(&key, id);
                     r.release(&key);
@@ -287,6 +311,7 @@ impl Handler for Conn {
         self._slot = Some(slot);
         self.pass.signed_in();
         self.key = Some(fp);
+        self.comment = self.shared.keys.comment_of(key.public_key);
         self.authed.store(true, Ordering::SeqCst);
         Ok(Auth::Accept)
     }

@@ -27,55 +27,65 @@ pub fn fingerprint(key: &PublicKey) -> String {
 /// ed25519, is protected by a passphrase, or other users can read it (mode wider than
 /// 0600): each in words naming the file.
 pub fn host_key(path: &Path) -> Result<(PrivateKey, bool), String> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => {
-            refuse_open_mode(path)?;
-            let key = PrivateKey::from_openssh(text.as_bytes()).map_err(|e| {
-                format!(
-                    "the host key {} is not an OpenSSH private key: {e}",
-                    path.display()
-                )
-            })?;
-            if key.is_encrypted() {
-                return Err(format!(
-                    "the host key {} has a passphrase: serve-ssh needs one without",
-                    path.display()
-                ));
-            }
-            if key.algorithm() != Algorithm::Ed25519 {
-                return Err(format!(
-                    "the host key {} is {}, not ed25519",
-                    path.display(),
-                    key.algorithm()
-                ));
-            }
-            Ok((key, false))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let mut seed = [0u8; 32];
-            getrandom::fill(&mut seed)
-                .map_err(|e| format!("could not make a host key (no random source): {e}"))?;
-            let pair = Ed25519Keypair::from_seed(&seed);
-            let key = PrivateKey::from(pair);
-            let text = key
-                .to_openssh(LineEnding::LF)
-                .map_err(|e| format!("could not encode the new host key: {e}"))?;
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                make_private_dir(dir)?;
-            }
-            write_private(path, text.as_bytes())
-                .map_err(|e| format!("could not write the host key {}: {e}", path.display()))?;
-            Ok((key, true))
-        }
-        Err(e) => Err(format!(
-            "could not read the host key {}: {e}",
-            path.display()
-        )),
+    if let Some(key) = read_host_key(path)? {
+        return Ok((key, false));
     }
+    let mut seed = [0u8; 32];
+    getrandom::fill(&mut seed)
+        .map_err(|e| format!("could not make a host key (no random source): {e}"))?;
+    let pair = Ed25519Keypair::from_seed(&seed);
+    let key = PrivateKey::from(pair);
+    let text = key
+        .to_openssh(LineEnding::LF)
+        .map_err(|e| format!("could not encode the new host key: {e}"))?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        make_private_dir(dir)?;
+    }
+    write_private(path, text.as_bytes())
+        .map_err(|e| format!("could not write the host key {}: {e}", path.display()))?;
+    Ok((key, true))
+}
+
+/// The host key at `path` as [`host_key`] reads it, without making one: `None` when the
+/// file does not exist.
+///
+/// Errors: as [`host_key`]'s for a file that exists.
+pub fn read_host_key(path: &Path) -> Result<Option<PrivateKey>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(format!(
+                "could not read the host key {}: {e}",
+                path.display()
+            ));
+        }
+    };
+    refuse_open_mode(path)?;
+    let key = PrivateKey::from_openssh(text.as_bytes()).map_err(|e| {
+        format!(
+            "the host key {} is not an OpenSSH private key: {e}",
+            path.display()
+        )
+    })?;
+    if key.is_encrypted() {
+        return Err(format!(
+            "the host key {} has a passphrase: serve-ssh needs one without",
+            path.display()
+        ));
+    }
+    if key.algorithm() != Algorithm::Ed25519 {
+        return Err(format!(
+            "the host key {} is {}, not ed25519",
+            path.display(),
+            key.algorithm()
+        ));
+    }
+    Ok(Some(key))
 }
 
 /// Makes `dir` (and its parents) with mode 0700 when it does not exist.
-fn make_private_dir(dir: &Path) -> Result<(), String> {
+pub(crate) fn make_private_dir(dir: &Path) -> Result<(), String> {
     if dir.is_dir() {
         return Ok(());
     }
@@ -139,6 +149,19 @@ pub fn refuse_loose(path: &Path) -> Result<(), String> {
 /// Errors: as [`refuse_loose`].
 #[cfg(unix)]
 pub fn loose_for(path: &Path, me: u32) -> Result<(), String> {
+    match loose_parts(path, me)?.into_iter().next() {
+        Some(first) => Err(first),
+        None => Ok(()),
+    }
+}
+
+/// Every loose part of `path` for the user `me` by [`refuse_loose`]'s rules, the file
+/// first, then its folders from the nearest up: each in words naming it, its mode or
+/// owner and the command that fixes it. Empty when the file may be trusted.
+///
+/// Errors: the file or a folder above it cannot be read (in words naming it).
+#[cfg(unix)]
+pub fn loose_parts(path: &Path, me: u32) -> Result<Vec<String>, String> {
     use std::os::unix::fs::MetadataExt;
     let what = "the authorized keys file";
     let unreadable = |p: &Path, e: std::io::Error| format!("could not read {}: {e}", p.display());
@@ -147,9 +170,10 @@ pub fn loose_for(path: &Path, me: u32) -> Result<(), String> {
     if !meta.is_file() {
         return Err(format!("{what} {} is not a regular file", real.display()));
     }
+    let mut out = Vec::new();
     let owner_ok = |uid: u32| uid == 0 || uid == me;
     if !owner_ok(meta.uid()) {
-        return Err(format!(
+        out.push(format!(
             "{what} {} is owned by uid {}, not by root or by the user serving (uid {me}): another user could change who signs in; run chown {me} {} (or chown root)",
             real.display(),
             meta.uid(),
@@ -157,7 +181,7 @@ pub fn loose_for(path: &Path, me: u32) -> Result<(), String> {
         ));
     }
     if meta.mode() & 0o022 != 0 {
-        return Err(format!(
+        out.push(format!(
             "{what} {} has mode {:o}: other users can write it and let anyone in; run chmod go-w {}",
             real.display(),
             meta.mode() & 0o7777,
@@ -176,7 +200,7 @@ pub fn loose_for(path: &Path, me: u32) -> Result<(), String> {
         let m = std::fs::metadata(dir).map_err(|e| unreadable(dir, e))?;
         let mode = m.mode();
         if !owner_ok(m.uid()) {
-            return Err(format!(
+            out.push(format!(
                 "the folder {} (above {what} {}) is owned by uid {}, not by root or by the user serving (uid {me}): its owner could replace the file; run chown {me} {} (or chown root), or move the file",
                 dir.display(),
                 real.display(),
@@ -186,7 +210,7 @@ pub fn loose_for(path: &Path, me: u32) -> Result<(), String> {
         }
         let sticky = mode & 0o1000 != 0;
         if mode & 0o022 != 0 && !sticky {
-            return Err(format!(
+            out.push(format!(
                 "the folder {} (above {what} {}) has mode {:o}: other users can replace the file in it; run chmod go-w {}",
                 dir.display(),
                 real.display(),
@@ -195,7 +219,7 @@ pub fn loose_for(path: &Path, me: u32) -> Result<(), String> {
             ));
         }
     }
-    Ok(())
+    Ok(out)
 }
 
 /// Which public keys may sign in: those of an `authorized_keys` file (OpenSSH format; the
@@ -246,6 +270,17 @@ impl AuthorizedKeys {
     /// How many keys the file held when last read (0 for any key).
     pub fn count(&self) -> usize {
         self.loaded.lock().map(|l| l.keys.len()).unwrap_or(0)
+    }
+
+    /// The comment of `key` in the file as last read (`alice@laptop`), when it has one.
+    pub fn comment_of(&self, key: &PublicKey) -> Option<String> {
+        let loaded = self.loaded.lock().ok()?;
+        let found = loaded
+            .keys
+            .iter()
+            .find(|k| k.key_data() == key.key_data())?;
+        let c = found.comment().to_string();
+        (!c.trim().is_empty()).then(|| crate::text::clean(c.trim(), 100))
     }
 
     /// True when `key` may sign in. Each time, the file and its folders are checked first
@@ -301,6 +336,31 @@ fn stamp_of(path: &Path) -> std::io::Result<(SystemTime, u64)> {
     Ok((meta.modified()?, meta.len()))
 }
 
+/// One line of an authorized keys file that holds a key: its number (from 1) and the key
+/// with its comment, or why it is not one (the parser's words).
+pub type KeyLine = (usize, Result<PublicKey, String>);
+
+/// The keys of an authorized keys file's `text`, line by line as OpenSSH reads them (blank
+/// lines and `#` comments skipped; options before the key allowed), each with its line
+/// number: [`AuthorizedKeys`] and `serve-ssh --check` read the file through this one parser.
+pub fn parse_keys(text: &str) -> Vec<KeyLine> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            let t = l.trim();
+            !t.is_empty() && !t.starts_with('#')
+        })
+        .map(|(i, l)| {
+            let key = l
+                .trim()
+                .parse::<ssh_key::authorized_keys::Entry>()
+                .map(|e| e.public_key().clone())
+                .map_err(|e| e.to_string());
+            (i + 1, key)
+        })
+        .collect()
+}
+
 /// The file's stamp and keys, after [`refuse_loose`].
 fn read_keys(path: &Path) -> Result<((SystemTime, u64), Vec<PublicKey>), String> {
     refuse_loose(path)?;
@@ -310,15 +370,23 @@ fn read_keys(path: &Path) -> Result<((SystemTime, u64), Vec<PublicKey>), String>
             path.display()
         )
     })?;
-    let entries = ssh_key::AuthorizedKeys::read_file(path).map_err(|e| {
+    let text = std::fs::read_to_string(path).map_err(|e| {
         format!(
-            "the authorized keys file {} is not in OpenSSH format: {e}",
+            "could not read the authorized keys file {}: {e}",
             path.display()
         )
     })?;
-    let keys = entries
-        .into_iter()
-        .map(|e| e.public_key().clone())
-        .collect();
+    let mut keys = Vec::new();
+    for (line, key) in parse_keys(&text) {
+        match key {
+            Ok(k) => keys.push(k),
+            Err(e) => {
+                return Err(format!(
+                    "the authorized keys file {} is not in OpenSSH format: line {line}: {e}",
+                    path.display()
+                ));
+            }
+        }
+    }
     Ok((stamp, keys))
 }

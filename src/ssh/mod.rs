@@ -9,11 +9,13 @@
 //! This room presents; it decides nothing the core (`ops`) or `update` decides.
 
 mod accept;
+pub mod check;
 mod conn;
 pub mod door;
 pub mod input;
 pub mod keys;
 mod session;
+pub mod status;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -101,6 +103,9 @@ pub struct ServeOptions {
     /// scrolls, so no Esc or Tab key is needed. `:mouse off` in a session turns it off there
     /// (the terminal's own selection comes back).
     pub mouse: bool,
+    /// Where the operator's status is answered ([`status`]: a Unix socket, mode 0600, for
+    /// root and the server's user); `None`: nowhere.
+    pub status_socket: Option<PathBuf>,
 }
 
 /// What a server does besides serving: nothing in the program. In test builds (the cargo
@@ -173,6 +178,8 @@ pub(crate) struct Shared {
     /// Places of signed-in connections: twice `max_sessions` and 8 more (a connection
     /// signed in past them is refused; the dashboards' own limits say why long before).
     pub(crate) signed: Arc<Semaphore>,
+    /// The dashboards as the operator's status shows them ([`status::Board`]).
+    pub(crate) board: status::Board,
 }
 
 /// A running server.
@@ -185,6 +192,9 @@ pub struct ServerHandle {
     pub made_host_key: bool,
     /// How many keys the authorized keys file held at start (`None`: any key).
     pub authorized: Option<usize>,
+    /// Where the operator's status is answered ([`status`]), or why it is not (the socket
+    /// could not be made: the server runs without it); `None` when none was asked for.
+    pub status_socket: Option<Result<PathBuf, String>>,
     stop: watch::Sender<bool>,
     done: mpsc::Receiver<()>,
     shared: Arc<Shared>,
@@ -295,6 +305,48 @@ fn ssh_config(limits: &Limits, host_key: russh::keys::PrivateKey) -> russh::serv
     }
 }
 
+/// The client every session's is made from: the operator's API key, no token (sessions
+/// sign in themselves).
+///
+/// Errors: a base URL or a key the client refuses: [`Failure::Config`].
+fn operators_client(settings: &Settings) -> Result<ApiClient, Failure> {
+    let credentials = crate::api::Credentials {
+        token: None,
+        ..settings.credentials.clone()
+    };
+    ApiClient::new(&settings.base_url, credentials, settings.client.clone())
+        .map_err(|e| Failure::Config(e.to_string()))
+}
+
+/// Opens the status socket at `path` for the server at `addr` (host key `fingerprint`), its
+/// folder made (0700) if missing; a socket that cannot be made is logged and said, and the
+/// server runs without it.
+fn open_status(
+    path: Option<&std::path::Path>,
+    shared: &Arc<Shared>,
+    addr: SocketAddr,
+    fingerprint: &str,
+) -> Option<Result<PathBuf, String>> {
+    let path = path?;
+    let facts = status::Facts {
+        listening: addr.to_string(),
+        host_key: fingerprint.to_owned(),
+        started_at: chrono::Utc::now(),
+    };
+    let made = match path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty() && !d.is_dir())
+    {
+        Some(dir) => keys::make_private_dir(dir),
+        None => Ok(()),
+    };
+    let opened = made.and_then(|()| status::listen(path, shared.clone(), facts));
+    if let Err(e) = &opened {
+        tracing::warn!("no status socket: {e}");
+    }
+    Some(opened.map(|()| path.to_path_buf()))
+}
+
 /// As [`start`], with `hooks` (nothing in the program; see [`Hooks`]).
 ///
 /// Errors: as [`start`].
@@ -310,13 +362,7 @@ pub async fn start_with(
     let fingerprint = host_key
         .fingerprint(russh::keys::HashAlg::Sha256)
         .to_string();
-    // Sessions sign in themselves: no token of the operator's is used.
-    let credentials = crate::api::Credentials {
-        token: None,
-        ..settings.credentials.clone()
-    };
-    let client = ApiClient::new(&settings.base_url, credentials, settings.client.clone())
-        .map_err(|e| Failure::Config(e.to_string()))?;
+    let client = operators_client(&settings)?;
     let listener = TcpListener::bind(options.listen)
         .await
         .map_err(|e| Failure::Other(format!("could not listen on {}: {e}", options.listen)))?;
@@ -357,7 +403,14 @@ pub async fn start_with(
                 .saturating_mul(2)
                 .saturating_add(8),
         )),
+        board: status::Board::default(),
     });
+    let status_socket = open_status(
+        options.status_socket.as_deref(),
+        &shared,
+        addr,
+        &fingerprint,
+    );
     tokio::spawn(accept::accept_loop(
         listener,
         Arc::new(config),
@@ -368,6 +421,7 @@ pub async fn start_with(
         fingerprint,
         made_host_key,
         authorized,
+        status_socket,
         stop: stop_tx,
         done,
         shared,
@@ -418,6 +472,18 @@ pub async fn serve(options: ServeOptions, flags: &Flags) -> Result<(), Failure> 
             if n == 1 { "key" } else { "keys" }
         ),
         _ => writeln!(out, "authorized keys: ANY KEY (--allow-any-key)"),
+    };
+    let _ = match &server.status_socket {
+        Some(Ok(p)) => writeln!(
+            out,
+            "status: club-admin serve-ssh status --socket {}",
+            p.display()
+        ),
+        Some(Err(e)) => writeln!(
+            std::io::stderr(),
+            "club-admin: warning: no status socket: {e}"
+        ),
+        None => Ok(()),
     };
     let _ = out.flush();
     drop(out);

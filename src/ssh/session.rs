@@ -30,6 +30,8 @@ use crate::runtime::terminal;
 
 /// A dashboard of one session, attached to a connection or waiting for one.
 pub(crate) struct Dash {
+    /// Its number on the server (what the others hear it by, and the status's).
+    pub(crate) number: u64,
     /// The dashboard itself, as [`Builder`] put it together.
     dash: Dashboard,
     /// The loop ran once ([`crate::app::start`] is not run again on re-attach).
@@ -80,9 +82,9 @@ fn hear_others(
 type ClipboardTo = Arc<std::sync::Mutex<Option<mpsc::UnboundedSender<Vec<u8>>>>>;
 
 impl Dash {
-    /// A new dashboard for the key `key` in `lang`: signed out (it opens on the sign-in
-    /// pop-up), its token kept only by its own client.
-    pub(crate) fn new(shared: &Shared, key: &str, lang: Lang) -> Dash {
+    /// A new dashboard, number `number`, for the key `key` in `lang`: signed out (it opens
+    /// on the sign-in pop-up), its token kept only by its own client.
+    pub(crate) fn new(shared: &Shared, number: u64, key: &str, lang: Lang) -> Dash {
         let s = &shared.settings;
         let client = shared.client.for_session();
         // With --remember-tokens, the key's token of an earlier session signs it in (the
@@ -132,7 +134,6 @@ impl Dash {
         };
         // One truth between the sessions: what this one does is told to the others at once
         // (their rows follow without a refresh), and what they do is heard here.
-        let number = shared.next_dash.fetch_add(1, Ordering::Relaxed);
         let told = shared.told.clone();
         let tell: crate::runtime::effects::Tell = Arc::new(move |t| {
             let _ = told.send((number, t));
@@ -151,11 +152,17 @@ impl Dash {
         dash.settle_interrupted(shared.audit_path.as_deref(), client_base.as_str());
         hear_others(shared.told.subscribe(), number, dash.tx.clone());
         Dash {
+            number,
             dash,
             started: false,
             size: SharedSize::new(80, 24),
             clipboard_to,
         }
+    }
+
+    /// Its client (the session's token slot; what the status reads the e-mail from).
+    pub(crate) fn client(&self) -> crate::api::ApiClient {
+        self.dash.runner.client().clone()
     }
 
     /// The end for good without a terminal: the local dashboard's rule on a hang-up

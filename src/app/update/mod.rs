@@ -476,6 +476,7 @@ fn audit_entry(
         key: None,
         // The runner stamps this process's run ([`crate::ops::audit::run_id`]).
         run: None,
+        settled_by: None,
     })
 }
 

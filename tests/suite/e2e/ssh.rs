@@ -113,6 +113,7 @@ impl Setup {
             reattach: Duration::from_secs(600),
             remember_tokens: None,
             mouse: true,
+            status_socket: None,
         }
     }
 
@@ -189,7 +190,7 @@ pub(super) fn ssh(
 
 /// Waits until the server has seen a killed client's connection end (its dashboard waits
 /// for the key): a connection made before that gets a dashboard of its own.
-fn wait_detached(server: &ServerHandle) {
+pub(super) fn wait_detached(server: &ServerHandle) {
     let deadline = std::time::Instant::now() + GUARD;
     while server.waiting() == 0 && std::time::Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(10));
@@ -215,7 +216,7 @@ pub(super) fn signed_out(screen: &str) -> bool {
 
 /// Opens the sign-in pop-up (`S`), pastes the moderator's token into it (bracketed, as a
 /// terminal pastes) and presses Enter; waits for the queue.
-fn sign_in(s: &mut Pty, token: &str) -> String {
+pub(super) fn sign_in(s: &mut Pty, token: &str) -> String {
     // The pop-up opens when asked: `S`, as the header says.
     s.wait_for("the dashboard, not signed in", signed_out);
     s.send(b"S");

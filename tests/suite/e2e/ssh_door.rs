@@ -129,6 +129,7 @@ async fn paused_server(dir: &Path) -> club_admin::ssh::ServerHandle {
         reattach: Duration::from_secs(600),
         remember_tokens: None,
         mouse: true,
+        status_socket: None,
     };
     club_admin::ssh::start(options, settings, keymap)
         .await

@@ -677,6 +677,7 @@ fn the_log_pane_empty_and_with_earlier_sessions() {
             via: Some("dashboard".into()),
             key: None,
             run: None,
+            settled_by: None,
         };
         update(&mut m, Msg::History(vec![earlier]));
         let pane = log_pane(&m);

@@ -1410,6 +1410,7 @@ fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
         via: Some("dashboard".into()),
         key: None,
         run: None,
+        settled_by: None,
     };
     let entries = vec![
         entry(Outcome::Ok, None),

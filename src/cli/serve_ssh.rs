@@ -1,0 +1,328 @@
+//! `club-admin serve-ssh`: its options, and its three uses: serve (the default), `--check`
+//! (what it would use, line by line; [`crate::ssh::check`]) and `status` (the running
+//! server's answer on its status socket; [`crate::ssh::status`]).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+
+use super::{ConnArgs, block_on, finish, log, whole};
+use crate::script::Exit;
+
+/// What `serve-ssh` does instead of serving.
+#[derive(Debug, Subcommand, Clone)]
+pub enum ServeSshAction {
+    /// Ask the running serve-ssh on this host who is on it: sessions (key, signed-in
+    /// e-mail, attached or waiting, since when), connections not signed in, calls in
+    /// flight, host budget fall-backs, the service's state. Only root and the server's
+    /// user may ask.
+    Status(StatusArgs),
+}
+
+/// `serve-ssh status`
+#[derive(Debug, Args, Clone)]
+pub struct StatusArgs {
+    /// The status socket [default: $XDG_STATE_HOME/club-admin/serve-ssh.sock when it
+    /// exists, else the host's /var/lib/club-admin/club-admin/serve-ssh.sock].
+    #[arg(long, value_name = "PATH")]
+    pub socket: Option<PathBuf>,
+    /// Print the status as JSON (for scripts) instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Options of `serve-ssh` (the connection flags, --base-url, --api-key-file, --config,
+/// --read-only, --concurrency and --timeout, are the dashboard's, before or after it).
+#[derive(Debug, Args, Clone)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct ServeSshArgs {
+    /// Ask the running server instead of starting one.
+    #[command(subcommand)]
+    pub action: Option<ServeSshAction>,
+    /// Check, line by line, what serve-ssh would use (owners and modes of its files and
+    /// folders, the authorized keys, the host key, the service with the API key, the host
+    /// budget) and exit: 0 when all is right, 1 otherwise. Nothing is started.
+    #[arg(long)]
+    pub check: bool,
+    /// The status socket the running server answers on (mode 0600, for root and its user)
+    /// [default: $XDG_STATE_HOME/club-admin/serve-ssh.sock].
+    #[arg(long, value_name = "PATH")]
+    pub status_socket: Option<PathBuf>,
+    /// Address and port to listen on.
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:2222")]
+    pub listen: std::net::SocketAddr,
+    /// The public keys that may sign in (OpenSSH authorized_keys format; read again when it
+    /// changes). Required unless --allow-any-key.
+    #[arg(long, value_name = "FILE")]
+    pub authorized_keys: Option<PathBuf>,
+    /// Let any public key sign in (a demo on a closed network; each session still signs in
+    /// to the service with its own token).
+    #[arg(long, conflicts_with = "authorized_keys")]
+    pub allow_any_key: bool,
+    /// The server's host key (ed25519, made with mode 0600 on first start) [default:
+    /// $XDG_STATE_HOME/club-admin/ssh_host_ed25519_key].
+    #[arg(long, value_name = "FILE")]
+    pub host_key: Option<PathBuf>,
+    /// Keep each key's token on disk (one file per key fingerprint, mode 0600, in
+    /// $XDG_STATE_HOME/club-admin/ssh-tokens/), so that a new session with the same key is
+    /// signed in. Off by default: a token lives in its session's memory only.
+    #[arg(long)]
+    pub remember_tokens: bool,
+    /// Minutes a dropped session's dashboard waits for the same key to come back (0: it
+    /// ends at once).
+    #[arg(long, value_name = "MINUTES", default_value_t = 10, allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub reattach_minutes: u64,
+    /// Dashboards open at once, in all (attached or waiting).
+    #[arg(long, value_name = "N", default_value_t = 64, allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub max_sessions: usize,
+    /// Dashboards open at once with one key.
+    #[arg(long, value_name = "N", default_value_t = 3, allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub max_sessions_per_key: usize,
+    /// Minutes without a key from the client before its session is disconnected (its
+    /// dashboard then waits to be re-attached).
+    #[arg(long, value_name = "MINUTES", default_value_t = 30, allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub idle_minutes: u64,
+    /// Seconds a connection has to sign in, from the moment it was accepted (OpenSSH's
+    /// LoginGraceTime).
+    #[arg(long, value_name = "SECONDS", default_value_t = 30, allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub auth_timeout: u64,
+    /// Seconds a connection has to send its SSH identification line (at most
+    /// --auth-timeout).
+    #[arg(long, value_name = "SECONDS", default_value_t = 10, allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub banner_timeout: u64,
+    /// Connections not signed in, in all, as OpenSSH's MaxStartups: below START all are let
+    /// in; from START, RATE % of new ones make room (the oldest connection not yet through
+    /// the key exchange is cut, else the new one is refused), rising to 100 % at FULL.
+    #[arg(long, value_name = "START:RATE:FULL", default_value = "10:30:100", value_parser = startups)]
+    pub max_startups: crate::ssh::Startups,
+    /// Connections not signed in from one address (at the limit, its oldest one not yet
+    /// through the key exchange is cut for a new one, else the new one is refused).
+    #[arg(long, value_name = "N", default_value_t = 10, allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub max_startups_per_address: usize,
+    /// Public keys a connection may try.
+    #[arg(long, value_name = "N", default_value_t = 6, allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub auth_attempts: usize,
+    /// The largest window drawn; a larger one gets this much.
+    #[arg(long, value_name = "COLSxROWS", default_value = "400x200", value_parser = window)]
+    pub max_window: (u16, u16),
+    /// Default language of a session: th or en (a client's LANG / LC_ALL naming Thai or
+    /// English wins) [default: the config file's `language`, else the server's locale].
+    #[arg(long, value_name = "LANG", value_parser = ["th", "en"])]
+    pub lang: Option<String>,
+    /// Hold each approve/decline this long before sending it (z takes it back meanwhile);
+    /// 0 sends at once [default: 5, at most 60].
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub decision_delay: Option<u64>,
+    /// Start sessions without mouse capture (on by default: a phone's taps select rows and
+    /// press the hints; off keeps the terminal's own selection; `:mouse` toggles it).
+    #[arg(long)]
+    pub no_mouse: bool,
+    /// Each session refreshes its queue every N seconds without a key (default 30, or
+    /// `auto_refresh_secs` in the config; 0 turns it off; at least 5): new requests and
+    /// decisions made in other sessions or elsewhere show within that time.
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub auto_refresh: Option<u64>,
+}
+
+/// `START:RATE:FULL` ([`crate::ssh::Startups`]).
+fn startups(text: &str) -> Result<crate::ssh::Startups, String> {
+    text.parse()
+}
+
+/// `COLSxROWS`, each from 20 to 1000.
+fn window(text: &str) -> Result<(u16, u16), String> {
+    let (c, r) = text
+        .trim()
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("{text} is not COLSxROWS (400x200)"))?;
+    let n = |v: &str| -> Result<u16, String> {
+        match v.trim().parse::<u16>() {
+            Ok(n) if (20..=1000).contains(&n) => Ok(n),
+            _ => Err(format!("{v} is not a whole number from 20 to 1000")),
+        }
+    };
+    Ok((n(c)?, n(r)?))
+}
+
+impl ServeSshArgs {
+    /// The server's options.
+    ///
+    /// Errors: no host key given and no state directory to put it in; a limit of 0.
+    pub fn options(&self) -> Result<crate::ssh::ServeOptions, String> {
+        let host_key = self
+            .host_key
+            .clone()
+            .or_else(crate::ssh::default_host_key)
+            .ok_or("no state directory for the host key: give --host-key FILE")?;
+        for (name, v) in [
+            ("--max-sessions", self.max_sessions),
+            ("--max-sessions-per-key", self.max_sessions_per_key),
+            ("--auth-attempts", self.auth_attempts),
+            ("--max-startups-per-address", self.max_startups_per_address),
+        ] {
+            if v == 0 {
+                return Err(format!("{name} 0 lets no one in: give 1 or more"));
+            }
+        }
+        if self.auth_timeout == 0 || self.idle_minutes == 0 || self.banner_timeout == 0 {
+            return Err(
+                "--auth-timeout, --banner-timeout and --idle-minutes must be 1 or more".into(),
+            );
+        }
+        let minutes = |m: u64| std::time::Duration::from_secs(m.saturating_mul(60));
+        Ok(crate::ssh::ServeOptions {
+            listen: self.listen,
+            host_key,
+            authorized_keys: self.authorized_keys.clone(),
+            allow_any_key: self.allow_any_key,
+            limits: crate::ssh::Limits {
+                max_sessions: self.max_sessions,
+                max_sessions_per_key: self.max_sessions_per_key,
+                idle_timeout: minutes(self.idle_minutes),
+                auth_timeout: std::time::Duration::from_secs(self.auth_timeout),
+                banner_timeout: std::time::Duration::from_secs(self.banner_timeout),
+                max_startups: self.max_startups,
+                max_startups_per_address: self.max_startups_per_address,
+                auth_attempts: self.auth_attempts,
+                max_window: self.max_window,
+            },
+            reattach: minutes(self.reattach_minutes),
+            remember_tokens: match self.remember_tokens {
+                true => Some(
+                    crate::config::default_state_dir()
+                        .map(|d| d.join("ssh-tokens"))
+                        .ok_or("--remember-tokens: no state directory to keep tokens in")?,
+                ),
+                false => None,
+            },
+            mouse: !self.no_mouse,
+            status_socket: self.status_socket.clone().or_else(|| {
+                crate::ssh::status::default_socket(crate::config::default_state_dir().as_deref())
+            }),
+        })
+    }
+}
+
+/// Runs `serve-ssh` as `a` asks: the status, the check, or the server.
+pub fn run(a: ServeSshArgs, conn: &ConnArgs) -> ExitCode {
+    let say = |e: &str| {
+        let _ = writeln!(std::io::stderr(), "club-admin: {e}");
+    };
+    if let Some(ServeSshAction::Status(s)) = &a.action {
+        return match block_on(status(s.socket.clone(), s.json)) {
+            Ok(code) => code,
+            Err(code) => code,
+        };
+    }
+    if conn.token_file.is_some() && !a.check {
+        say("serve-ssh takes no --token-file: each session signs in with its own token");
+        return Exit::Usage.into();
+    }
+    let options = match a.options() {
+        Ok(o) => o,
+        Err(e) => {
+            say(&e);
+            return Exit::Usage.into();
+        }
+    };
+    let mut flags = conn.flags(None);
+    flags.lang = a.lang.clone();
+    flags.decision_delay = a.decision_delay;
+    flags.auto_refresh = a.auto_refresh;
+    if a.check {
+        return match block_on(check(options, &flags, conn.log_file.clone())) {
+            Ok(code) => code,
+            Err(code) => code,
+        };
+    }
+    if let Err(e) = log::init(conn.log_file.clone(), "serve-ssh") {
+        say(&format!("warning: no log: {e}"));
+    }
+    finish(block_on(crate::ssh::serve(options, &flags)))
+}
+
+/// `serve-ssh --check`: every line printed; exit 0 when none is wrong, 1 otherwise, 2
+/// when the configuration does not resolve.
+async fn check(
+    options: crate::ssh::ServeOptions,
+    flags: &crate::config::Flags,
+    log_file: Option<PathBuf>,
+) -> ExitCode {
+    let env = |k: &str| std::env::var(k).ok();
+    let settings = match crate::config::resolve(flags, &env, None) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "club-admin: {e}");
+            return Exit::Usage.into();
+        }
+    };
+    let log_file = match log_file {
+        Some(p) => Some(p),
+        None if log::stderr_is_journal() => None,
+        None => settings
+            .state_dir
+            .as_ref()
+            .map(|d| d.join("club-admin.log")),
+    };
+    let inputs = crate::ssh::check::CheckInputs {
+        host_key: options.host_key.clone(),
+        authorized_keys: options.authorized_keys.clone(),
+        log_file,
+        status_socket: options.status_socket.clone(),
+    };
+    let lines = crate::ssh::check::check(&inputs, &settings).await;
+    let mut out = std::io::stdout().lock();
+    for l in &lines {
+        let _ = writeln!(out, "{}", l.render());
+    }
+    let _ = out.flush();
+    match crate::ssh::check::all_right(&lines) {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::FAILURE,
+    }
+}
+
+/// `serve-ssh status`: the table (or `--json`) on standard output; exit 1 when no server
+/// answers (said on standard error).
+async fn status(socket: Option<PathBuf>, json: bool) -> ExitCode {
+    let candidates: Vec<PathBuf> = match socket {
+        Some(p) => vec![p],
+        None => [
+            crate::ssh::status::default_socket(crate::config::default_state_dir().as_deref()),
+            Some(
+                PathBuf::from(crate::config::HOST_STATE_DIR).join(crate::ssh::status::SOCKET_NAME),
+            ),
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
+    };
+    let path = candidates
+        .iter()
+        .find(|p| p.exists())
+        .or(candidates.first())
+        .cloned();
+    let Some(path) = path else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "club-admin: no state folder: give --socket PATH"
+        );
+        return Exit::Usage.into();
+    };
+    match crate::ssh::status::query(&path).await {
+        Ok(s) => {
+            let text = match json {
+                true => serde_json::to_string_pretty(&s).unwrap_or_default() + "\n",
+                false => crate::ssh::status::table(&s, chrono::Utc::now()),
+            };
+            let _ = std::io::stdout().write_all(text.as_bytes());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "club-admin: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! Who decided what: the audit file ([`super::audit`]) read back as one row per write, for
+//! every face that shows the team's history (`club-admin history` today; a dashboard view
+//! later). Only reading, folding and filtering live here; a face presents the rows.
+//!
+//! How lines fold into rows: every write has a `sending` line before it leaves and one or
+//! more lines after it (`unknown` when its answer was lost, then `ok` or `failed` once a
+//! re-read settled it), each naming its run (the process, [`AuditEntry::run`]). A `sending`
+//! line opens a row keyed by (run, action, target, contact value); each later line of the
+//! same key updates that row while it is open (its outcome `sending` or `unknown`), so the
+//! row shows the write's final outcome. A line with no open row of its key is a row of its
+//! own (a decision taken back before it was sent, `undone`; a refusal before any call; a
+//! line of a version that wrote no `sending` lines). A write whose last line is `sending`
+//! or `unknown` is shown so: open. A later process that settled an interrupted run's write
+//! wrote its line with that run's id ([`super::recover`]): the row takes that outcome and
+//! is marked [`Row::settled_after_crash`].
+
+use std::collections::{HashMap, HashSet};
+use std::io;
+use std::path::Path;
+
+use chrono::{DateTime, Duration, Local, NaiveDate, TimeZone, Utc};
+use uuid::Uuid;
+
+use super::audit::{AuditEntry, Outcome};
+use super::recover::ENDED_BEFORE_ANSWER;
+use crate::api::Timestamp;
+
+/// One write as the audit file tells it, its lines folded.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Row {
+    /// When it was decided: the time of its first line (the `sending` line, RFC 3339 UTC).
+    pub at: Timestamp,
+    /// When its outcome became known: the time of its last line.
+    pub settled_at: Timestamp,
+    /// The server (its base URL, or `demo`).
+    pub server: String,
+    /// The moderator's e-mail, when the line knew it (the first line that names one).
+    pub user: Option<String>,
+    /// `approve`, `decline`, `delete` or `add-contact`.
+    pub action: String,
+    /// The club request (for `add-contact`, the club).
+    pub target: Uuid,
+    /// Its final outcome; `sending` or `unknown` while the write is open.
+    pub outcome: Outcome,
+    /// The last line's detail (the server's words, how it was settled).
+    pub detail: Option<String>,
+    /// For `add-contact`: the contact's type and value.
+    pub value: Option<String>,
+    /// The face: `dashboard`, `cli` or `ssh`.
+    pub via: Option<String>,
+    /// For `ssh`: the SSH key's fingerprint.
+    pub key: Option<String>,
+    /// The run (process) that sent it.
+    pub run: Option<String>,
+    /// True when a later process settled it after its own run ended before the answer (a
+    /// crash, `kill -9`): [`AuditEntry::settled_by`], or for older lines the settling
+    /// detail's words ([`ENDED_BEFORE_ANSWER`]).
+    pub settled_after_crash: bool,
+    /// How many lines of the file it folds.
+    pub lines: usize,
+}
+
+impl Row {
+    /// True while no line has settled it (`sending` or `unknown`).
+    pub fn is_open(&self) -> bool {
+        matches!(self.outcome, Outcome::Sending | Outcome::Unknown)
+    }
+
+    fn start(e: AuditEntry) -> Row {
+        Row {
+            at: e.at,
+            settled_at: e.at,
+            server: e.server,
+            user: e.user,
+            action: e.action,
+            target: e.target,
+            outcome: e.outcome,
+            detail: e.detail,
+            value: e.value,
+            via: e.via,
+            key: e.key,
+            run: e.run,
+            settled_after_crash: false,
+            lines: 1,
+        }
+    }
+
+    fn follow(&mut self, e: AuditEntry) {
+        let crash = e
+            .settled_by
+            .as_ref()
+            .is_some_and(|by| Some(by) != self.run.as_ref())
+            || e.detail
+                .as_deref()
+                .is_some_and(|d| d.contains(ENDED_BEFORE_ANSWER));
+        self.settled_after_crash = crash && !matches!(e.outcome, Outcome::Sending);
+        self.settled_at = e.at;
+        self.outcome = e.outcome;
+        self.detail = e.detail;
+        self.user = self.user.take().or(e.user);
+        self.lines += 1;
+    }
+}
+
+/// The key of a write's lines: run, action, target, contact value.
+type Key = (Option<String>, String, Uuid, Option<String>);
+
+/// Folds audit lines, in the file's order, into one row per write, oldest first (see the
+/// module).
+pub fn fold(entries: impl IntoIterator<Item = AuditEntry>) -> Vec<Row> {
+    let mut rows: Vec<Row> = Vec::new();
+    let mut open: HashMap<Key, usize> = HashMap::new();
+    for e in entries {
+        let key: Key = (e.run.clone(), e.action.clone(), e.target, e.value.clone());
+        if e.outcome == Outcome::Sending {
+            open.insert(key, rows.len());
+            rows.push(Row::start(e));
+            continue;
+        }
+        match open.get(&key).copied() {
+            Some(i) if rows[i].is_open() => {
+                rows[i].follow(e);
+                if !rows[i].is_open() {
+                    open.remove(&key);
+                }
+            }
+            _ => rows.push(Row::start(e)),
+        }
+    }
+    rows.sort_by_key(|r| r.at);
+    rows
+}
+
+/// The audit file read back.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct History {
+    /// One row per write, oldest first.
+    pub rows: Vec<Row>,
+    /// Lines that are not audit lines (a line cut by a crash, another program's text):
+    /// passed over, counted.
+    pub skipped: usize,
+}
+
+/// Reads the audit file at `path` ([`fold`]); a file that does not exist is an empty
+/// history.
+///
+/// Errors: the file exists but cannot be read (permission, a folder).
+pub fn read(path: &Path) -> io::Result<History> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(History::default()),
+        Err(e) => return Err(e),
+    };
+    let mut skipped = 0;
+    let mut entries = Vec::new();
+    for line in bytes.split(|b| *b == b'\n') {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match serde_json::from_slice::<AuditEntry>(line) {
+            Ok(e) => entries.push(e),
+            Err(_) => skipped += 1,
+        }
+    }
+    Ok(History {
+        rows: fold(entries),
+        skipped,
+    })
+}
+
+/// Which rows to keep; every part left empty keeps all.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Filter {
+    /// A part of the moderator's e-mail (without case), or an SSH key's fingerprint.
+    pub moderator: Option<String>,
+    /// Only writes to these targets (the requests of a club, as a face found them, and the
+    /// club itself for its new contacts); `None` keeps all.
+    pub targets: Option<HashSet<Uuid>>,
+    /// Only these requests (or clubs).
+    pub requests: Vec<Uuid>,
+    /// Only these outcomes.
+    pub outcomes: Vec<Outcome>,
+    /// Decided at or after this time.
+    pub since: Option<Timestamp>,
+    /// Decided before this time.
+    pub until: Option<Timestamp>,
+}
+
+impl Filter {
+    /// True when `row` passes every part given.
+    pub fn keeps(&self, row: &Row) -> bool {
+        let moderator = self.moderator.as_deref().is_none_or(|m| {
+            let m = m.trim().to_lowercase();
+            row.user
+                .as_deref()
+                .is_some_and(|u| u.to_lowercase().contains(&m))
+                || row
+                    .key
+                    .as_deref()
+                    .is_some_and(|k| k.eq_ignore_ascii_case(&m))
+        });
+        moderator
+            && self
+                .targets
+                .as_ref()
+                .is_none_or(|t| t.contains(&row.target))
+            && (self.requests.is_empty() || self.requests.contains(&row.target))
+            && (self.outcomes.is_empty() || self.outcomes.contains(&row.outcome))
+            && self.since.is_none_or(|s| row.at >= s)
+            && self.until.is_none_or(|u| row.at < u)
+    }
+}
+
+/// Reads an outcome as the audit file spells it (`ok`, `failed`, `unknown`, `undone`,
+/// `already`, `conflict`, `sending`).
+///
+/// Errors: another word, with the list.
+pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
+    let all = [
+        Outcome::Ok,
+        Outcome::Failed,
+        Outcome::Unknown,
+        Outcome::Undone,
+        Outcome::Already,
+        Outcome::Conflict,
+        Outcome::Sending,
+    ];
+    let t = text.trim().to_lowercase();
+    all.into_iter().find(|o| o.as_str() == t).ok_or_else(|| {
+        let words: Vec<&str> = all.iter().map(|o| o.as_str()).collect();
+        format!("{text:?} is not an outcome: one of {}", words.join(", "))
+    })
+}
+
+/// Which end of a day a date names: `--since 2026-11-20` is that day's start, `--until
+/// 2026-11-20` its end (the next day's start), both at local midnight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// The start of the day named.
+    Start,
+    /// The end of the day named.
+    End,
+}
+
+/// A time as `--since` and `--until` take it, relative to `now` in the local time zone:
+/// `today`, `yesterday` (local midnight; with [`End::End`] the day's end), a date
+/// `YYYY-MM-DD` (local), an RFC 3339 time (`2026-11-20T08:00:00Z`, `...+07:00`), or a span
+/// back from now: a whole number and `s`, `m`, `h`, `d` or `w` (`2h`, `30m`).
+///
+/// Errors: none of these, in words with the forms taken.
+pub fn parse_time(text: &str, now: DateTime<Local>, end: End) -> Result<Timestamp, String> {
+    let t = text.trim();
+    let day_bound = |day: NaiveDate| -> Result<Timestamp, String> {
+        let day = match end {
+            End::Start => day,
+            End::End => day.succ_opt().unwrap_or(day),
+        };
+        let midnight = day.and_hms_opt(0, 0, 0).unwrap_or_default();
+        Local
+            .from_local_datetime(&midnight)
+            .earliest()
+            .map(|d| d.with_timezone(&Utc))
+            .ok_or_else(|| format!("{t}: no such local time"))
+    };
+    match t.to_lowercase().as_str() {
+        "today" => return day_bound(now.date_naive()),
+        "yesterday" => return day_bound(now.date_naive() - Duration::days(1)),
+        _ => {}
+    }
+    if let Ok(at) = DateTime::parse_from_rfc3339(t) {
+        return Ok(at.with_timezone(&Utc));
+    }
+    if let Ok(day) = NaiveDate::parse_from_str(t, "%Y-%m-%d") {
+        return day_bound(day);
+    }
+    if let Some(span) = span(t) {
+        return Ok((now - span).with_timezone(&Utc));
+    }
+    Err(format!(
+        "{t:?} is not a time: give today, yesterday, a date (2026-11-20), an RFC 3339 time (2026-11-20T08:00:00+07:00) or a span back from now (2h, 30m, 7d)"
+    ))
+}
+
+/// `2h`, `30m`, `45s`, `7d`, `2w` as a span.
+fn span(t: &str) -> Option<Duration> {
+    let unit = t.chars().last()?;
+    let n: i64 = t[..t.len() - unit.len_utf8()].trim().parse().ok()?;
+    if n < 0 {
+        return None;
+    }
+    match unit.to_ascii_lowercase() {
+        's' => Duration::try_seconds(n),
+        'm' => Duration::try_minutes(n),
+        'h' => Duration::try_hours(n),
+        'd' => Duration::try_days(n),
+        'w' => Duration::try_weeks(n),
+        _ => None,
+    }
+}

@@ -1,0 +1,255 @@
+//! `club-admin history`: who decided what, from an audit file, as a table, JSON or CSV.
+//! The reading, folding and filtering are the core's ([`crate::ops::history`]); this file
+//! chooses the file, resolves `--club` through the service and presents the rows.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use super::args::{HistoryArgs, HistoryFormat};
+use super::output::{self, Column};
+use super::{Ctx, Exit, emit, emit_json, say};
+use crate::api::{Levels, RequestFilter};
+use crate::config::Flags;
+use crate::ops::audit::{AuditLog, FILE_NAME};
+use crate::ops::history::{self, End, Filter, Row};
+
+/// Table columns of a history row.
+const COLUMNS: [Column; 7] = [
+    Column::new("WHEN", 16, 16),
+    Column::new("MODERATOR", 10, 40),
+    Column::new("ACTION", 6, 11),
+    Column::new("TARGET", 8, 36),
+    Column::new("OUTCOME", 7, 28),
+    Column::new("VIA", 3, 9),
+    Column::new("DETAIL", 10, 80),
+];
+
+/// The audit file `args` name: `--audit FILE`, the host's `serve-ssh` audit with `--host`
+/// ([`crate::config::HOST_STATE_DIR`]), else the user's own
+/// (`$XDG_STATE_HOME/club-admin/audit.jsonl`).
+///
+/// Errors: no state directory to find the user's own in.
+pub fn audit_path(args: &HistoryArgs) -> Result<PathBuf, String> {
+    if let Some(p) = &args.audit {
+        return Ok(p.clone());
+    }
+    if args.host {
+        return Ok(PathBuf::from(crate::config::HOST_STATE_DIR).join(FILE_NAME));
+    }
+    AuditLog::in_state_dir(crate::config::default_state_dir().as_deref())
+        .ok_or_else(|| "no state directory (no home): give --audit FILE".to_owned())
+}
+
+/// The filter of `args`, `--club` left out (it needs the service: [`club_targets`]).
+///
+/// Errors (in words): a time, an outcome or a request id that cannot be read.
+pub fn filter_of(args: &HistoryArgs) -> Result<Filter, String> {
+    let now = chrono::Local::now();
+    let time = |t: &Option<String>, end| {
+        t.as_deref()
+            .map(|t| history::parse_time(t, now, end))
+            .transpose()
+    };
+    let mut requests = Vec::new();
+    for r in &args.request {
+        let (ids, bad) = crate::ops::parse::parse_ids(r);
+        if let Some(b) = bad.first() {
+            return Err(format!("--request {b:?} is not a request id (a UUID)"));
+        }
+        requests.extend(ids);
+    }
+    let outcomes = args
+        .outcome
+        .iter()
+        .map(|o| history::parse_outcome(o))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Filter {
+        moderator: args.moderator.clone(),
+        targets: None,
+        requests,
+        outcomes,
+        since: time(&args.since, End::Start)?,
+        until: time(&args.until, End::End)?,
+    })
+}
+
+/// The targets of the club `text` (an id or a name, as `requests list --club`): the club
+/// itself (its new contacts) and every request to it the service lists, whatever its
+/// status.
+///
+/// Errors (already printed): the configuration, the club or the listing: their exit code.
+async fn club_targets(text: &str, flags: &Flags) -> Result<HashSet<uuid::Uuid>, Exit> {
+    let ctx = Ctx::new(flags, &Default::default(), true)?;
+    let club = super::clubs::resolve_club(&ctx, text).await?;
+    let filter = RequestFilter {
+        club_ids: vec![club],
+        ..RequestFilter::default()
+    };
+    let rows = super::requests::all_requests(&ctx, &filter, Levels::ID_ONLY)
+        .await
+        .map_err(|e| {
+            say(&format!(
+                "could not list the requests of the club {club}: {}",
+                super::error_text(&e)
+            ));
+            Exit::of(&e)
+        })?;
+    Ok(rows.iter().map(|r| r.id).chain([club]).collect())
+}
+
+/// `club-admin history`: the rows of the audit file that pass the filters, oldest first.
+/// Exit 0 (also when none pass: standard error says so on a terminal), 2 for a filter that
+/// cannot be read, 1 for a file that cannot be read.
+pub async fn run(args: &HistoryArgs, flags: &Flags) -> Exit {
+    let path = match audit_path(args) {
+        Ok(p) => p,
+        Err(e) => {
+            say(&e);
+            return Exit::Usage;
+        }
+    };
+    let mut filter = match filter_of(args) {
+        Ok(f) => f,
+        Err(e) => {
+            say(&e);
+            return Exit::Usage;
+        }
+    };
+    if let Some(club) = &args.club {
+        match club_targets(club, flags).await {
+            Ok(t) => filter.targets = Some(t),
+            Err(code) => return code,
+        }
+    }
+    let read = match history::read(&path) {
+        Ok(h) => h,
+        Err(e) => {
+            say(&format!(
+                "could not read the audit file {}: {e}",
+                path.display()
+            ));
+            return Exit::Failed;
+        }
+    };
+    if read.skipped > 0 {
+        say(&format!(
+            "{} lines of {} are not audit lines: passed over",
+            read.skipped,
+            path.display()
+        ));
+    }
+    let rows: Vec<Row> = read.rows.into_iter().filter(|r| filter.keeps(r)).collect();
+    let out = match args.format {
+        HistoryFormat::Json => return emit_json(&rows).err().unwrap_or(Exit::Ok),
+        HistoryFormat::Csv => csv(&rows),
+        HistoryFormat::Table => {
+            if rows.is_empty() {
+                say(&format!(
+                    "no decisions in {} pass the filters",
+                    path.display()
+                ));
+            }
+            let width = super::output::Format::detect(&Default::default());
+            let width = match width {
+                super::output::Format::Table { width } => width,
+                _ => None,
+            };
+            Ok(table(&rows, width))
+        }
+    };
+    match out {
+        Ok(text) => emit(&text).err().unwrap_or(Exit::Ok),
+        Err(e) => {
+            say(&format!("could not write CSV: {e}"));
+            Exit::Failed
+        }
+    }
+}
+
+/// The outcome as a row shows it: the audit's word, `, settled after a crash` for an
+/// interrupted run's write settled by a later start.
+pub fn outcome_words(r: &Row) -> String {
+    match r.settled_after_crash {
+        true => format!("{}, settled after a crash", r.outcome.as_str()),
+        false => r.outcome.as_str().to_owned(),
+    }
+}
+
+/// The moderator as a row shows it: the e-mail, else the SSH key, else `?`.
+fn moderator(r: &Row) -> String {
+    r.user
+        .clone()
+        .or_else(|| r.key.clone())
+        .unwrap_or_else(|| "?".to_owned())
+}
+
+/// The rows as an aligned table (times in the local zone; cells cut and aligned by display
+/// width, so Thai text lines up: [`output::table`]).
+pub fn table(rows: &[Row], width: Option<usize>) -> String {
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let detail = match &r.value {
+                Some(v) => v.clone(),
+                None => r.detail.clone().unwrap_or_default(),
+            };
+            vec![
+                r.at.with_timezone(&chrono::Local)
+                    .format("%Y-%m-%d %H:%M")
+                    .to_string(),
+                moderator(r),
+                r.action.clone(),
+                r.target.to_string(),
+                outcome_words(r),
+                r.via.clone().unwrap_or_default(),
+                detail,
+            ]
+        })
+        .collect();
+    output::table(&COLUMNS, &cells, width)
+}
+
+/// The rows as CSV with a header line (RFC 4180, the `csv` crate): at, settled_at,
+/// server, moderator, key, action, target, value, outcome, settled_after_crash, via, run,
+/// detail. Times in RFC 3339 UTC; control characters become spaces.
+///
+/// Errors: the writer's (never for a `Vec`).
+pub fn csv(rows: &[Row]) -> Result<String, csv::Error> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "at",
+        "settled_at",
+        "server",
+        "moderator",
+        "key",
+        "action",
+        "target",
+        "value",
+        "outcome",
+        "settled_after_crash",
+        "via",
+        "run",
+        "detail",
+    ])?;
+    let time = |t: &crate::api::Timestamp| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let clean = |s: &Option<String>| crate::text::strip_controls(s.as_deref().unwrap_or(""));
+    for r in rows {
+        w.write_record([
+            time(&r.at),
+            time(&r.settled_at),
+            crate::text::strip_controls(&r.server),
+            clean(&r.user),
+            clean(&r.key),
+            r.action.clone(),
+            r.target.to_string(),
+            clean(&r.value),
+            r.outcome.as_str().to_owned(),
+            r.settled_after_crash.to_string(),
+            clean(&r.via),
+            clean(&r.run),
+            clean(&r.detail),
+        ])?;
+    }
+    let bytes = w.into_inner().map_err(|e| e.into_error())?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}

@@ -1,0 +1,440 @@
+//! `club-admin serve-ssh --check`: what is right and wrong before a moderator is let in,
+//! one line each (`✓`, `✗`, or `·` for what is only said): the owners and modes of every
+//! file and folder `serve-ssh` uses, the authorized keys file parsed line by line, the host
+//! key and its fingerprint, the service reached with the API key (its version, whether the
+//! account can approve), the host budget's folder. The rules are those the server itself
+//! applies: [`super::keys::loose_parts`] and [`super::keys::parse_keys`] for the keys file,
+//! [`super::keys::read_host_key`] for the host key, the host budget's own check
+//! ([`crate::api::budget::HostBudget::open`]).
+
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use crate::api::{ApiClient, ApiError, AuthErrorKind};
+use crate::config::Settings;
+
+/// What `--check` looks at besides the settings.
+#[derive(Debug, Clone)]
+pub struct CheckInputs {
+    /// The host key file (`--host-key`).
+    pub host_key: PathBuf,
+    /// The authorized keys file (`None` with `--allow-any-key`).
+    pub authorized_keys: Option<PathBuf>,
+    /// The log file; `None` when the log goes to the journal.
+    pub log_file: Option<PathBuf>,
+    /// The status socket's path ([`super::status::default_socket`] or `--status-socket`).
+    pub status_socket: Option<PathBuf>,
+}
+
+/// One line of the check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    /// `Some(true)` right, `Some(false)` wrong, `None` only said.
+    pub ok: Option<bool>,
+    /// What, in English (paths, modes, the fix; never a secret).
+    pub text: String,
+}
+
+impl Line {
+    fn good(text: impl Into<String>) -> Line {
+        Line {
+            ok: Some(true),
+            text: text.into(),
+        }
+    }
+    fn bad(text: impl Into<String>) -> Line {
+        Line {
+            ok: Some(false),
+            text: text.into(),
+        }
+    }
+    fn said(text: impl Into<String>) -> Line {
+        Line {
+            ok: None,
+            text: text.into(),
+        }
+    }
+
+    /// The line as printed: `✓ `, `✗ ` or `· ` and the text.
+    pub fn render(&self) -> String {
+        let mark = match self.ok {
+            Some(true) => "✓",
+            Some(false) => "✗",
+            None => "·",
+        };
+        format!("{mark} {}", self.text)
+    }
+}
+
+/// True when no line is wrong (the exit code 0).
+pub fn all_right(lines: &[Line]) -> bool {
+    lines.iter().all(|l| l.ok != Some(false))
+}
+
+/// Runs every check, files first, then the service (one call or two: the API key, and with
+/// a token the account).
+pub async fn check(inputs: &CheckInputs, settings: &Settings) -> Vec<Line> {
+    let me = crate::api::budget::effective_uid();
+    let mut out = Report::default();
+    state(settings.state_dir.as_deref(), me, &mut out);
+    host_key(&inputs.host_key, me, &mut out);
+    authorized_keys(inputs.authorized_keys.as_deref(), me, &mut out);
+    if let Some(p) = &settings.api_key_file {
+        secret_file(p, me, &mut out);
+    }
+    match &inputs.log_file {
+        Some(p) => {
+            private_file(p, "the log file", me, false, &mut out);
+            folder(p.parent(), "the log's folder", me, &mut out);
+        }
+        None => out.push(Line::said("the log goes to the journal")),
+    }
+    if let Some(sock) = &inputs.status_socket {
+        folder(sock.parent(), "the status socket's folder", me, &mut out);
+    }
+    budget(settings, &mut out);
+    service(settings, &mut out).await;
+    out.lines
+}
+
+/// The lines said so far, and the folders already checked (the state folder holds the host
+/// key, the log and the socket: said once).
+#[derive(Default)]
+struct Report {
+    lines: Vec<Line>,
+    folders: std::collections::HashSet<PathBuf>,
+}
+
+impl Report {
+    fn push(&mut self, line: Line) {
+        self.lines.push(line);
+    }
+
+    fn extend(&mut self, lines: impl IntoIterator<Item = Line>) {
+        self.lines.extend(lines);
+    }
+
+    fn len(&self) -> usize {
+        self.lines.len()
+    }
+}
+
+/// The state folder, the audit file and its `runs/` folder.
+fn state(dir: Option<&Path>, me: u32, out: &mut Report) {
+    let Some(dir) = dir else {
+        out.push(Line::bad(
+            "no state folder (no home, no XDG_STATE_HOME): the audit file has no place",
+        ));
+        return;
+    };
+    folder(Some(dir), "the state folder", me, out);
+    let audit = dir.join(crate::ops::audit::FILE_NAME);
+    private_file(&audit, "the audit file", me, false, out);
+    let runs = dir.join(crate::ops::recover::RUNS_DIR);
+    if runs.exists() {
+        folder(Some(&runs), "the audit's run locks folder", me, out);
+    }
+}
+
+/// A file only the service's user may read: owned by it (`me`), mode 0600. A missing file
+/// is right (made 0600 at start) unless `needed`.
+fn private_file(path: &Path, what: &str, me: u32, needed: bool, out: &mut Report) {
+    let shown = path.display();
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !needed => {
+            out.push(Line::good(format!(
+                "{what} {shown} does not exist yet: made with mode 0600 at start"
+            )));
+            return;
+        }
+        Err(e) => {
+            out.push(Line::bad(format!("{what} {shown} cannot be read: {e}")));
+            return;
+        }
+    };
+    if !meta.file_type().is_file() {
+        out.push(Line::bad(format!(
+            "{what} {shown} is not a plain file; remove it"
+        )));
+        return;
+    }
+    let before = out.len();
+    owner(path, what, meta.uid(), me, out);
+    let mode = meta.mode() & 0o7777;
+    if mode & 0o077 != 0 {
+        out.push(Line::bad(format!(
+            "{what} {shown} has mode {mode:o}, should be 600 (other users can read it); run chmod 600 {shown}"
+        )));
+    }
+    if out.len() == before {
+        out.push(Line::good(format!(
+            "{what} {shown}: owner uid {me}, mode {mode:o}"
+        )));
+    }
+}
+
+/// A folder of the service's user: owned by it, not writable by its group or others. A
+/// folder already checked (the state folder holds the host key, the log, the socket) is
+/// said once.
+fn folder(path: Option<&Path>, what: &str, me: u32, out: &mut Report) {
+    let Some(path) = path.filter(|p| !p.as_os_str().is_empty()) else {
+        return;
+    };
+    if !out.folders.insert(path.to_path_buf()) {
+        return;
+    }
+    let shown = path.display();
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) => {
+            out.push(Line::bad(format!(
+                "{what} {shown} cannot be used: {e}; run install -d -m 700 -o {me} {shown}"
+            )));
+            return;
+        }
+    };
+    let before = out.len();
+    owner(path, what, meta.uid(), me, out);
+    let mode = meta.mode() & 0o7777;
+    if mode & 0o022 != 0 {
+        out.push(Line::bad(format!(
+            "{what} {shown} has mode {mode:o}, should be 700 or 755 (other users can replace what is in it); run chmod go-w {shown}"
+        )));
+    }
+    if out.len() == before {
+        out.push(Line::good(format!(
+            "{what} {shown}: owner uid {me}, mode {mode:o}"
+        )));
+    }
+}
+
+/// A wrong owner: named with the fix.
+fn owner(path: &Path, what: &str, uid: u32, me: u32, out: &mut Report) {
+    if uid != me {
+        out.push(Line::bad(format!(
+            "{what} {} is owned by uid {uid}, should be uid {me} (the user serving); run chown {me} {}",
+            path.display(),
+            path.display()
+        )));
+    }
+}
+
+/// The API key file: owned by the service's user (mode 600) or by root (mode 640, the
+/// service's group reading it); no one else may read it.
+fn secret_file(path: &Path, me: u32, out: &mut Report) {
+    let shown = path.display();
+    let what = "the API key file";
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) => {
+            out.push(Line::bad(format!("{what} {shown} cannot be read: {e}")));
+            return;
+        }
+    };
+    let (uid, mode) = (meta.uid(), meta.mode() & 0o7777);
+    let before = out.len();
+    if uid != me && uid != 0 {
+        out.push(Line::bad(format!(
+            "{what} {shown} is owned by uid {uid}, should be uid {me} (the user serving) or root; run chown {me} {shown}"
+        )));
+    }
+    let (allowed, fix) = if uid == 0 {
+        (0o640, "640")
+    } else {
+        (0o600, "600")
+    };
+    if mode & !allowed & 0o777 != 0 {
+        out.push(Line::bad(format!(
+            "{what} {shown} has mode {mode:o}, should be {fix} (other users can read the key); run chmod {fix} {shown}"
+        )));
+    }
+    if out.len() == before {
+        out.push(Line::good(format!(
+            "{what} {shown}: owner uid {uid}, mode {mode:o}"
+        )));
+    }
+}
+
+/// The host key: its file private, its folder the service's, the key read and its
+/// fingerprint; a missing one is made at start.
+fn host_key(path: &Path, me: u32, out: &mut Report) {
+    let before = out.len();
+    private_file(path, "the host key", me, false, out);
+    let wrong = !all_right(&out.lines[before..]);
+    folder(path.parent(), "the host key's folder", me, out);
+    if wrong {
+        // Said above with its fix; the key is read once that is mended.
+        return;
+    }
+    match super::keys::read_host_key(path) {
+        Ok(Some(key)) => out.push(Line::good(format!(
+            "host key {} {}",
+            key.fingerprint(russh::keys::HashAlg::Sha256),
+            path.display()
+        ))),
+        Ok(None) => out.push(Line::said(
+            "no host key yet: an ed25519 key is made at the first start (its fingerprint printed then)",
+        )),
+        Err(e) => out.push(Line::bad(e)),
+    }
+}
+
+/// The authorized keys file: every loose part ([`super::keys::loose_parts`]), then each
+/// line parsed ([`super::keys::parse_keys`]).
+fn authorized_keys(path: Option<&Path>, me: u32, out: &mut Report) {
+    let Some(path) = path else {
+        out.push(Line::said(
+            "any key may sign in (--allow-any-key): each session still signs in to the service",
+        ));
+        return;
+    };
+    match super::keys::loose_parts(path, me) {
+        Ok(parts) if parts.is_empty() => out.push(Line::good(format!(
+            "the authorized keys file {} and the folders above it: only root or uid {me} can change them",
+            path.display()
+        ))),
+        Ok(parts) => out.extend(parts.into_iter().map(Line::bad)),
+        Err(e) => {
+            out.push(Line::bad(e));
+            return;
+        }
+    }
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            out.push(Line::bad(format!("could not read {}: {e}", path.display())));
+            return;
+        }
+    };
+    let lines = super::keys::parse_keys(&text);
+    let good = lines.iter().filter(|(_, k)| k.is_ok()).count();
+    let bad: Vec<String> = lines
+        .iter()
+        .filter_map(|(n, k)| k.as_ref().err().map(|e| format!("line {n}: {e}")))
+        .collect();
+    let shown = path.display();
+    match (good, bad.is_empty()) {
+        (0, true) => out.push(Line::bad(format!(
+            "the authorized keys file {shown} holds no key: no one can sign in"
+        ))),
+        (n, true) => out.push(Line::good(format!(
+            "the authorized keys file {shown}: {n} {}",
+            if n == 1 { "key" } else { "keys" }
+        ))),
+        (n, false) => out.push(Line::bad(format!(
+            "the authorized keys file {shown}: {n} good, {} bad (no one can sign in until it is mended): {}",
+            bad.len(),
+            bad.join("; ")
+        ))),
+    }
+}
+
+/// The host budget's folder and slots, checked as a call would open them.
+fn budget(settings: &Settings, out: &mut Report) {
+    let Some(options) = &settings.client.host_budget else {
+        out.push(Line::said("the host budget is off (--host-budget 0)"));
+        return;
+    };
+    let budget = crate::api::budget::HostBudget::open(&settings.base_url, options);
+    match budget.status().refusal {
+        None => out.push(Line::good(format!(
+            "the host budget {}: {} slots usable",
+            options.dir.display(),
+            options.slots
+        ))),
+        Some(r) => out.push(Line::bad(format!("the host budget: {r}"))),
+    }
+}
+
+/// The service reached with the API key: its version (`/health-check`), the key accepted
+/// (`/auth/user` answers `missing_token` to a good key without a token), and with a token
+/// (`CLUB_ADMIN_TOKEN`) the account and whether it may approve (api-notes.md, "Who may do
+/// what": only a student on a club's staff).
+async fn service(settings: &Settings, out: &mut Report) {
+    let url = &settings.base_url;
+    let client = match ApiClient::new(url, settings.credentials.clone(), settings.client.clone()) {
+        Ok(c) => c.single_try(),
+        Err(e) => {
+            out.push(Line::bad(format!("the service {url}: {e}")));
+            return;
+        }
+    };
+    match client.health().await {
+        Ok(r) => out.push(Line::good(format!(
+            "the service {url} answers, version {}",
+            r.api_version.as_deref().unwrap_or("not told")
+        ))),
+        Err(e) => {
+            out.push(Line::bad(format!(
+                "the service {url} cannot be reached: {e}"
+            )));
+            return;
+        }
+    }
+    account(&client, settings.credentials.token.is_some(), out).await;
+}
+
+/// The API key, and the account of a token when one is given.
+async fn account(client: &ApiClient, has_token: bool, out: &mut Report) {
+    match client.current_user().await {
+        Err(ApiError::Unauthorized { kind, .. })
+            if matches!(
+                kind,
+                AuthErrorKind::MissingToken | AuthErrorKind::InvalidToken
+            ) && !has_token =>
+        {
+            out.push(Line::good("the API key is accepted"));
+            out.push(Line::said(
+                "who may approve is each moderator's own account (a student on a club's staff); CLUB_ADMIN_TOKEN=... serve-ssh --check checks one",
+            ));
+        }
+        Err(e @ ApiError::Unauthorized { .. }) => out.push(Line::bad(format!(
+            "the service refused the key or token: {e}"
+        ))),
+        Err(e) => out.push(Line::bad(format!(
+            "the signed-in user could not be read: {e}"
+        ))),
+        Ok(r) => {
+            let u = r.data;
+            let email = u.email.as_deref().unwrap_or("?");
+            let role = u.role.as_deref().unwrap_or("?");
+            out.push(Line::good(format!(
+                "the API key is accepted; the token is {email}'s ({role})"
+            )));
+            if role != "student" {
+                out.push(Line::bad(format!(
+                    "{email} ({role}) cannot approve or decline: only a student on a club's staff may (the service answers 403 \"User is not a student\")"
+                )));
+                return;
+            }
+            match client.probe_update_route().await {
+                Ok(route) if !route.allows_decisions() => out.push(Line::bad(
+                    route
+                        .notice()
+                        .unwrap_or_else(|| "cannot approve".to_owned()),
+                )),
+                Ok(_) => out.push(Line::good(format!(
+                    "{email} can approve and decline the requests of the clubs it staffs"
+                ))),
+                Err(e) => out.push(Line::bad(format!("whether it can approve is unknown: {e}"))),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_is_marked_and_one_wrong_line_fails_the_check() {
+        let lines = vec![Line::good("a"), Line::said("b")];
+        assert!(all_right(&lines));
+        assert_eq!(lines[0].render(), "✓ a");
+        assert_eq!(lines[1].render(), "· b");
+        let lines = vec![Line::good("a"), Line::bad("c")];
+        assert!(!all_right(&lines));
+        assert_eq!(lines[1].render(), "✗ c");
+    }
+}
