@@ -5,6 +5,7 @@
 
 mod cells;
 mod help;
+mod hints;
 mod panes;
 mod popups;
 pub mod theme;
@@ -19,6 +20,7 @@ use crate::app::{Action, Key, KeyCode, Scope};
 use crate::i18n;
 use crate::text;
 pub use cells::settle_wide_cells;
+use hints::{detail_hint, fit_hints, narrow_hints, shown_detail};
 pub use theme::Theme;
 
 /// Smallest usable terminal (columns, rows); below it a notice is shown instead (the app's
@@ -153,11 +155,16 @@ pub fn tap(m: &Model, width: u16, height: u16, x: u16, y: u16) -> Tap {
     let a = areas(area, m.log.visible);
     let pos = ratatui::layout::Position::new(x, y);
     if a.footer.contains(pos) {
-        return footer_layout(m, a.footer.width as usize, a.footer.height)
-            .into_iter()
-            .find(|h| a.footer.y + h.y == y && x >= h.x && x < h.x + h.width)
-            .and_then(|h| h.key)
-            .map_or(Tap::Nothing, Tap::Key);
+        return footer_layout(
+            m,
+            a.footer.width as usize,
+            a.footer.height,
+            shown_detail(m, &a),
+        )
+        .into_iter()
+        .find(|h| a.footer.y + h.y == y && x >= h.x && x < h.x + h.width)
+        .and_then(|h| h.key)
+        .map_or(Tap::Nothing, Tap::Key);
     }
     if m.popup.is_some() {
         return Tap::Nothing;
@@ -274,7 +281,7 @@ pub fn view_scrolls(frame: &mut Frame, m: &Model, theme: &Theme) -> ScrollLimits
         limits.log = panes::log(frame, a.log, m, theme);
     }
     status_line(frame, a.status, m, theme);
-    footer(frame, a.footer, m, theme);
+    footer(frame, a.footer, m, theme, shown_detail(m, &a));
     limits.help = popups::draw(frame, area, m, theme);
     settle_wide_cells(frame.buffer_mut());
     limits
@@ -363,11 +370,11 @@ struct DrawnHint {
 /// The hint bar in `width` columns and `lines` lines: the hints that fit ([`fit_hints`]),
 /// in order, a line filled before the next, and where each is, for [`footer`] to draw and
 /// [`tap`] to place a tap.
-fn footer_layout(m: &Model, width: usize, lines: u16) -> Vec<DrawnHint> {
+fn footer_layout(m: &Model, width: usize, lines: u16, detail: Rect) -> Vec<DrawnHint> {
     let read_only = m.read_only.then(|| i18n::tr(m.lang, "header-read-only"));
     let room = width.saturating_sub(read_only.as_deref().map_or(0, text::width));
     let cost = |h: &Hint| text::width(&h.keys) + text::width(&h.label) + 3;
-    let mut hints = footer_hints(m, width);
+    let mut hints = footer_hints(m, width, detail);
     // All lines but the last are filled in order; the last keeps what fits of the rest.
     let mut lines_of: Vec<Vec<Hint>> = Vec::new();
     for _ in 1..lines.max(1) {
@@ -402,10 +409,10 @@ fn footer_layout(m: &Model, width: usize, lines: u16) -> Vec<DrawnHint> {
     out
 }
 
-fn footer(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
+fn footer(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme, detail: Rect) {
     let read_only = m.read_only.then(|| i18n::tr(m.lang, "header-read-only"));
     let mut lines = vec![Vec::new(); area.height as usize];
-    for h in footer_layout(m, area.width as usize, area.height) {
+    for h in footer_layout(m, area.width as usize, area.height, detail) {
         let Some(spans) = lines.get_mut(h.y as usize) else {
             continue;
         };
@@ -435,7 +442,7 @@ struct Hint {
 /// field's, or the keymap's for the focused pane, named in the reader's language; help and
 /// quit are pinned. The narrow layout offers the few keys that matter there
 /// ([`narrow_hints`]).
-fn footer_hints(m: &Model, width: usize) -> Vec<Hint> {
+fn footer_hints(m: &Model, width: usize, detail: Rect) -> Vec<Hint> {
     if let Some(p) = &m.popup {
         return p
             .keys()
@@ -468,7 +475,7 @@ fn footer_hints(m: &Model, width: usize) -> Vec<Hint> {
         ];
     }
     if is_narrow(width.min(usize::from(u16::MAX)) as u16) {
-        return narrow_hints(m);
+        return narrow_hints(m, detail);
     }
     let label = |a: Action| i18n::tr(m.lang, &i18n::action_key("hint", a.name()));
     let scope = m.focus.scope();
@@ -483,6 +490,12 @@ fn footer_hints(m: &Model, width: usize) -> Vec<Hint> {
             key: m.keymap.key_for(scope, a),
         })
         .collect();
+    // Lines of the detail below its edge: the key that reveals them, after approve and
+    // decline (kept before the others when the bar is short).
+    if let Some(h) = detail_hint(m, detail) {
+        let at = hints.iter().take(2).take_while(|h| !h.pinned).count();
+        hints.insert(at, h);
+    }
     // Taking a decision back is offered first, and only while one is held.
     if !m.held().is_empty()
         && m.focus == Pane::Queue
@@ -497,81 +510,6 @@ fn footer_hints(m: &Model, width: usize) -> Vec<Hint> {
                 key: Some(k),
             },
         );
-    }
-    hints
-}
-
-/// The narrow layout's hints: what a moderator on a phone needs in the pane shown. Without a
-/// session, sign in first. Over the queue: undo (while a decision is held), approve,
-/// decline, the detail, the club lookup;
-/// over the detail: undo, approve, decline, back; over the club lookup: look up, back.
-/// Help and quit always (pinned). Only what this session offers ([`Model::offered`]).
-fn narrow_hints(m: &Model) -> Vec<Hint> {
-    let offered = m.offered();
-    let scope = m.focus.scope();
-    let hint = |a: Action, label: &str, pinned: bool| {
-        let k = m.keymap.key_for(scope, a)?;
-        offered.offers(a).then(|| Hint {
-            keys: k.to_string(),
-            label: i18n::tr(m.lang, label),
-            pinned,
-            key: Some(k),
-        })
-    };
-    let back = Hint {
-        keys: "Esc".into(),
-        label: i18n::tr(m.lang, "hint-narrow-back"),
-        pinned: true,
-        key: Some(Key::new(KeyCode::Esc)),
-    };
-    let decide = |hints: &mut Vec<Option<Hint>>| {
-        if !m.held().is_empty() {
-            hints.push(hint(Action::Undo, "hint-undo", true));
-        }
-        hints.push(hint(Action::Approve, "hint-approve", false));
-        hints.push(hint(Action::Decline, "hint-decline", false));
-    };
-    let mut hints: Vec<Option<Hint>> = Vec::new();
-    // Without a session the first thing to do is to sign in (the header says so in few
-    // words on a phone): its key first, pinned, and a tap on it opens the pop-up.
-    if !m.has_token || m.session_expired {
-        hints.push(hint(Action::SignIn, "hint-sign-in", true));
-    }
-    match narrow_pane(m) {
-        NarrowPane::Queue if m.focus == Pane::Log => {
-            hints.push(Some(back));
-        }
-        NarrowPane::Queue => {
-            decide(&mut hints);
-            hints.push(hint(Action::Open, "hint-narrow-detail", false));
-            hints.push(hint(Action::ClubLookup, "hint-club-lookup", false));
-        }
-        NarrowPane::Detail => {
-            decide(&mut hints);
-            hints.push(Some(back));
-        }
-        NarrowPane::Club => {
-            hints.push(hint(Action::ClubLookup, "hint-narrow-look-up", false));
-            hints.push(Some(back));
-        }
-    }
-    hints.push(hint(Action::Help, "hint-help", true));
-    hints.push(hint(Action::Quit, "hint-quit", true));
-    hints.into_iter().flatten().collect()
-}
-
-/// The hints that fit in `width` columns, in order: when some must go, the last ones go
-/// first, but the pinned ones (`help`, `quit`; in the narrow layout also undo and back)
-/// always stay (a moderator needs them first).
-fn fit_hints(mut hints: Vec<Hint>, width: usize) -> Vec<Hint> {
-    let cost = |h: &Hint| text::width(&h.keys) + text::width(&h.label) + 3;
-    while hints.iter().map(cost).sum::<usize>() > width {
-        match hints.iter().rposition(|h| !h.pinned) {
-            Some(i) => {
-                hints.remove(i);
-            }
-            None => break,
-        }
     }
     hints
 }

@@ -60,6 +60,9 @@ action-detail-up = scroll the detail pane up
 hint-force-quit = force quit
 hint-suspend = suspend
 hint-quit = quit
+# The detail pane's scroll keys, offered while its lines are hidden (ui::detail_hint).
+hint-detail-more = more ↓
+hint-detail-back = back up ↑
 hint-help = help
 hint-next-pane = pane
 hint-prev-pane = prev pane

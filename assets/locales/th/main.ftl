@@ -56,6 +56,9 @@ action-detail-up = เลื่อนช่องรายละเอียด�
 hint-force-quit = ออกทันที
 hint-suspend = พัก
 hint-quit = ออก
+# The detail pane's scroll keys, offered while its lines are hidden (ui::detail_hint).
+hint-detail-more = อ่านต่อ ↓
+hint-detail-back = กลับขึ้น ↑
 hint-help = ช่วยเหลือ
 hint-next-pane = สลับแผง
 hint-prev-pane = แผงก่อน

@@ -147,20 +147,58 @@ pub(super) fn student_line(lang: Lang, s: &Student) -> String {
 }
 
 /// Draws the detail pane: the selected row's id and status, its request (student, club,
-/// year, when asked), where it came from, the levels, and its last errors.
-/// Returns how far its text can scroll (`J`/`K`).
+/// year, when asked), where it came from, the levels, and its last errors. While lines are
+/// below its edge (or above, scrolled), its bottom border says so with the key that
+/// reveals them ("↓ J", "↑ K"). Returns how far its text can scroll (`J`/`K`).
 pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) -> u16 {
     let lang = m.lang;
-    let blk = block(format!(" {} ", tr!(lang, "detail-title")), false, theme);
+    let mut blk = block(format!(" {} ", tr!(lang, "detail-title")), false, theme);
     let inner = blk.inner(area);
-    frame.render_widget(blk, area);
-    let Some(item) = m.queue.selected() else {
+    let Some(text) = detail_text(m, inner, theme) else {
+        frame.render_widget(blk, area);
         frame.render_widget(
             Paragraph::new(tr!(lang, "empty-nothing-selected")).style(theme.dim()),
             inner,
         );
         return 0;
     };
+    let room = crate::ui::scroll_room(&text, inner);
+    let at = m.detail_scroll_now().min(room);
+    if let Some(sign) = more_sign(m, at, room) {
+        blk = blk.title_bottom(Line::styled(sign, theme.accent()).right_aligned());
+    }
+    frame.render_widget(blk, area);
+    frame.render_widget(text.scroll((at, 0)), inner);
+    room
+}
+
+/// How far the detail pane drawn in `area` can scroll (as [`detail`] returns), without
+/// drawing it: for the hint bar, which offers the scroll key while lines are hidden.
+pub(in crate::ui) fn detail_room(m: &Model, area: Rect, theme: &Theme) -> u16 {
+    let inner = ratatui::widgets::Block::bordered().inner(area);
+    detail_text(m, inner, theme).map_or(0, |t| crate::ui::scroll_room(&t, inner))
+}
+
+/// The bottom border's sign while lines are hidden: " ↓ J " below (more to read), " ↑ K "
+/// above once at the end; `None` when the whole text is in view.
+fn more_sign(m: &Model, at: u16, room: u16) -> Option<String> {
+    use crate::app::keymap::{Action, Scope};
+    let (action, arrow) = if at < room {
+        (Action::DetailDown, "↓")
+    } else if at > 0 {
+        (Action::DetailUp, "↑")
+    } else {
+        return None;
+    };
+    let key = m.keymap.key_for(Scope::Queue, action)?;
+    Some(format!(" {arrow} {key} "))
+}
+
+/// The selected row's text as the pane shows it (`inner`: the pane inside its border);
+/// `None` when no row is selected.
+fn detail_text<'a>(m: &Model, inner: Rect, theme: &Theme) -> Option<Paragraph<'a>> {
+    let lang = m.lang;
+    let item = m.queue.selected()?;
     let w = inner.width as usize;
     let plain = Style::default();
     let mut lines = kv(&field(lang, "id"), item.id.to_string(), w, theme, plain);
@@ -182,10 +220,7 @@ pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
         lines.push(Line::styled(tr!(lang, "row-loading"), theme.dim()));
     }
     lines.extend(trailer_lines(m, item, w, theme));
-    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
-    let room = crate::ui::scroll_room(&text, inner);
-    frame.render_widget(text.scroll((m.detail_scroll_now().min(room), 0)), inner);
-    room
+    Some(Paragraph::new(lines).wrap(Wrap { trim: false }))
 }
 
 /// The request's lines: student and club (both names, each at most `name_lines` lines),

@@ -11,7 +11,7 @@ use ratatui::text::Span;
 use ratatui::widgets::Block;
 
 pub(super) use club::club;
-pub(super) use detail::detail;
+pub(super) use detail::{detail, detail_room};
 pub(super) use header::header;
 pub(super) use log::log;
 pub(super) use queue::queue;

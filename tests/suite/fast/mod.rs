@@ -6,6 +6,7 @@ mod code_shape;
 mod decided_elsewhere;
 mod decision_machine;
 mod decisions;
+mod detail_scroll;
 mod edges;
 mod hostile_text;
 mod i18n;
