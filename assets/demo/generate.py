@@ -118,7 +118,7 @@ users = [
     {"id": uid(), "created_at": "2023-04-01T01:00:00Z", "email": "kru.somsri@school.example.ac.th", "role": "teacher",
      "meta": {"teacher_id": uid()}, "is_admin": False, "onboarded": True, "permissions": [],
      "api_key": "mysk_demotea_" + R.randbytes(16).hex(), "label": "teacher"},
-    {"id": uid(), "created_at": "2022-01-10T00:00:00.5Z", "email": "admin@school.example.ac.th", "role": "management",
+    {"id": uid(), "created_at": "2022-01-10T00:00:00.5Z", "email": "admin@school.example.ac.th", "role": "staff",
      "meta": None, "is_admin": True, "onboarded": True, "permissions": ["club.manage", "user.manage"],
      "api_key": "mysk_demoadm_" + R.randbytes(16).hex(), "label": "admin"},
 ]
@@ -130,6 +130,15 @@ users.append({"id": uid(), "created_at": "2025-05-20T03:00:00Z", "email": "por.p
               "role": "student", "meta": {"student_id": colleague}, "is_admin": False, "onboarded": True,
               "permissions": [], "api_key": "mysk_demomo2_" + R.randbytes(16).hex(), "label": "moderator2",
               "person_name": "Por"})
+# A requester: a student with requests of their own who staffs no club (api-notes.md, "Who may
+# do what": they may delete their own requests, nothing else).
+staffing = {sid for c in clubs for sid in c["staff_ids"]}
+asker = next(s for s in students if s["id"] == next(r["student_id"] for r in requests if r["student_id"] not in staffing))
+users.append({"id": asker["user_id"], "created_at": "2025-06-02T01:30:00Z",
+              "email": "somchai.chanpen@student.school.example.ac.th", "role": "student",
+              "meta": {"student_id": asker["id"]}, "is_admin": False, "onboarded": True, "permissions": [],
+              "api_key": "mysk_demoreq_5d0f2b9c6e7a4138a2c4e8f1b3d6a970", "label": "requester",
+              "person_name": "Somchai"})
 
 def dump(name, obj):
     with open(os.path.join(HERE, name), "w", encoding="utf-8") as fh:

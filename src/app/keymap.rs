@@ -193,8 +193,12 @@ pub struct Offered {
     /// A club is shown in the club pane: without one, "new contact" is left out of the hints
     /// (the help still lists it).
     pub club_shown: bool,
-    /// The server may let this account delete the selected request (a teacher never; a
-    /// student only their own request, [`crate::ops::permit::may_delete`]): without it,
+    /// The account may add a contact to the club shown (or, with none shown, to some club;
+    /// [`crate::app::Model::permit_contact`]): without it, "new contact" is left out of
+    /// the hints and the help.
+    pub contact: bool,
+    /// The server may let this account delete the selected request (a student only their
+    /// own request; no other account, [`crate::ops::permit::check`]): without it,
     /// delete is left out of the hints and the help.
     pub delete: bool,
     /// No session (no token, or the server said it is over): the sign-in key leads the
@@ -212,6 +216,7 @@ impl Offered {
         !(self.read_only && (action.mutates() || decision))
             && (self.decisions || !decision)
             && (self.delete || action != Action::Delete)
+            && (self.contact || action != Action::NewContact)
     }
 }
 

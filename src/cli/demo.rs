@@ -10,7 +10,7 @@ use super::whole;
 #[derive(Debug, Args, Clone)]
 pub struct DemoArgs {
     /// Demo account to sign in as.
-    #[arg(long = "as", value_name = "ACCOUNT", default_value = "moderator", value_parser = ["moderator", "moderator2", "teacher", "admin"])]
+    #[arg(long = "as", value_name = "ACCOUNT", default_value = "moderator", value_parser = ["moderator", "moderator2", "teacher", "admin", "requester"])]
     pub account: String,
     /// Sign in with the API key only (shows the sign-in popup, as a new user would see it).
     #[arg(long)]

@@ -217,6 +217,36 @@ impl DemoHandle {
             .collect()
     }
 
+    /// Ids of every pending request (any club), in listing order: what an account that reads
+    /// every club (a teacher, an administrator) lists.
+    pub fn pending(&self) -> Vec<Uuid> {
+        let st = self.state.data.lock().unwrap_or_else(|p| p.into_inner());
+        st.requests
+            .iter()
+            .filter(|r| r.membership_status == MembershipStatus::Pending)
+            .map(|r| r.id)
+            .collect()
+    }
+
+    /// Ids of the requests the student account `label` made (any status), in listing
+    /// order: the only ones it may delete.
+    pub fn requests_of(&self, label: &str) -> Vec<Uuid> {
+        let st = self.state.data.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(sid) = st
+            .users
+            .iter()
+            .find(|u| u.label == label)
+            .and_then(|u| u.meta.as_ref().and_then(|m| m.student_id))
+        else {
+            return Vec::new();
+        };
+        st.requests
+            .iter()
+            .filter(|r| r.student_id == sid)
+            .map(|r| r.id)
+            .collect()
+    }
+
     /// Every mutating call the server accepted, in order (`update <id> <status>`,
     /// `delete <id>`, `contact <club> <id>`).
     pub fn mutations(&self) -> Vec<String> {

@@ -74,7 +74,7 @@ pub struct SeedUser {
     pub created_at: Option<String>,
     /// E-mail.
     pub email: String,
-    /// `student`, `teacher` or `management` (the `role` of `/auth/user`).
+    /// `student`, `teacher` or `staff` (the administrator, with `is_admin`) (the `role` of `/auth/user`).
     pub role: String,
     /// Person link.
     pub meta: Option<UserMeta>,

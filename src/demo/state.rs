@@ -44,8 +44,11 @@ pub type Refusal = (u16, &'static str, String);
 /// The standard 403 detail of the deployed service.
 pub const NO_PERMISSION: &str = "Insufficient permissions to perform this action";
 
-/// The 403 detail 0.8.x gives a caller whose role is not `student` on approve and decline.
+/// The 403 detail the service gives a caller whose role is not `student` on every write.
 pub const NOT_A_STUDENT: &str = "User is not a student";
+
+/// The 403 detail of a student's delete of another student's request.
+pub const NOT_OWN: &str = "Student is not allowed to interact with this club request";
 
 impl DemoState {
     /// Builds the state from the seed.
@@ -66,11 +69,12 @@ impl DemoState {
         self.clubs.iter().find(|c| c.id == id)
     }
 
-    /// True when `user` may moderate `club`: an admin, or a student on its staff.
+    /// True when `user` may moderate `club`: a student on its staff (api-notes.md, "Who may
+    /// do what": `is_admin` grants no write).
     pub fn may_moderate(&self, user: usize, club: Uuid) -> bool {
         let u = &self.users[user];
-        if u.is_admin {
-            return true;
+        if u.role != "student" {
+            return false;
         }
         let Some(sid) = u.meta.as_ref().and_then(|m| m.student_id) else {
             return false;
@@ -224,9 +228,8 @@ impl DemoState {
     }
 
     /// Applies a status change (PUT), checking what the deployed service checks, in its order:
-    /// the caller's role first (on 0.8.x a teacher gets 403 "User is not a student"
-    /// to every approve; an admin is let through here, as the demo has always done), then the
-    /// id (404), then club staff (403 "Student must be a staff member ..."), then `pending`
+    /// the caller's role first (a teacher or an administrator gets 403 "User is not a
+    /// student" to every approve, api-notes.md "Who may do what"), then the id (404), then club staff (403 "Student must be a staff member ..."), then `pending`
     /// (403 "Club request has already been ...").
     pub fn update_request(
         &mut self,
@@ -235,7 +238,7 @@ impl DemoState {
         status: MembershipStatus,
     ) -> Result<usize, Refusal> {
         let u = &self.users[user];
-        if !u.is_admin && u.role != "student" {
+        if u.role != "student" {
             return Err((403, "invalid_permission", NOT_A_STUDENT.into()));
         }
         let idx = self.requests.iter().position(|r| r.id == id).ok_or((
@@ -282,16 +285,19 @@ impl DemoState {
             "entity_not_found",
             format!("Club request {id} not found"),
         ))?;
-        // As the deployed service: an administrator may delete any request, a student only
-        // their own; a teacher, or staff deleting another student's request, is refused.
+        // As the deployed service (api-notes.md, "Who may do what"): a student may delete
+        // their own request, whatever its status; nobody else may.
         let u = &self.users[user];
+        if u.role != "student" {
+            return Err((403, "invalid_permission", NOT_A_STUDENT.into()));
+        }
         let own = u
             .meta
             .as_ref()
             .and_then(|m| m.student_id)
             .is_some_and(|sid| sid == self.requests[idx].student_id);
-        if !u.is_admin && !own {
-            return Err((403, "invalid_permission", NO_PERMISSION.into()));
+        if !own {
+            return Err((403, "invalid_permission", NOT_OWN.into()));
         }
         self.requests.remove(idx);
         self.mutations.push(format!("delete {id}"));
@@ -311,6 +317,9 @@ impl DemoState {
             "entity_not_found",
             format!("Club {club_id} not found"),
         ))?;
+        if self.users[user].role != "student" {
+            return Err((403, "invalid_permission", NOT_A_STUDENT.into()));
+        }
         if !self.may_moderate(user, club_id) {
             return Err((403, "invalid_permission", NO_PERMISSION.into()));
         }

@@ -270,6 +270,20 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
     // Until the first write goes out (the delete question, the reads), Ctrl-C leaves at
     // once, saying nothing was sent.
     let quiet = nothing_sent_on_ctrl_c(ctx.settings.lang);
+    // Who is signed in, and whether the service lets that account make this write at all,
+    // before anything is asked or sent.
+    let user = match ctx.user_for_writes().await {
+        Ok(u) => u,
+        Err(e) => return stopped(e, "the signed-in user could not be read"),
+    };
+    let write = crate::ops::permit::Write::of(action);
+    let target = crate::ops::permit::Target::default();
+    if let Err((e, why)) = Ctx::refuse_unpermitted(&user, write, action.verb(), target) {
+        if ctx.format == Format::Json && !dry {
+            let _ = emit("[]\n");
+        }
+        return stopped(e, &why);
+    }
     if action == RowAction::Delete
         && !yes
         && !dry
@@ -277,10 +291,6 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
     {
         return e;
     }
-    let user = match ctx.user_for_writes().await {
-        Ok(u) => u,
-        Err(e) => return stopped(e, "the signed-in user could not be read"),
-    };
     let control = Control::default();
     if action.needs_update_route()
         && let Err((e, why)) = check_update_route(&ctx, &control, dry).await

@@ -248,7 +248,7 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
     if let Err(e) = ctx.check_writable("add-contact") {
         return e;
     }
-    let user = match ctx.user_for_writes().await {
+    let user = match permitted_user(&ctx, club).await {
         Ok(u) => u,
         Err(e) => return e,
     };
@@ -284,6 +284,26 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
         }
         (Answer::Done(()) | Answer::Already(_), _) => audit_exit,
     }
+}
+
+/// The signed-in account, when the service lets it add a contact to `club` (api-notes.md,
+/// "Who may do what"); else the exit of its refusal, said before any write. A student off
+/// the club's staff is refused too: the clubs it staffs are looked up (a lookup that fails
+/// leaves it to the server's answer).
+async fn permitted_user(ctx: &Ctx, club: Uuid) -> Result<crate::api::User, Exit> {
+    let user = ctx.user_for_writes().await?;
+    let staffed = match crate::ops::permit::is_student(&user) {
+        true => super::requests::my_clubs(ctx).await.ok().flatten(),
+        false => None,
+    };
+    let target = crate::ops::permit::Target {
+        club: Some(club),
+        owner: None,
+        staffed: staffed.as_deref(),
+    };
+    let write = crate::ops::permit::Write::AddContact;
+    Ctx::refuse_unpermitted(&user, write, "add a contact", target).map_err(|(e, _)| e)?;
+    Ok(user)
 }
 
 /// A new contact's decision in the one machine ([`decision::Decision`], action

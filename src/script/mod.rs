@@ -128,6 +128,32 @@ impl Ctx {
         Ok(())
     }
 
+    /// Refuses, before anything is sent, a write the service never lets `user` make (the
+    /// core's rule, [`crate::ops::permit::check`], api-notes.md "Who may do what": a
+    /// teacher or an administrator makes none; a student off the club's staff, with
+    /// `staffed` and `club` known, no decision or contact): one line on standard error,
+    /// "this account cannot delete: only the student who made a request may delete it (the
+    /// service answers 403 "User is not a student"); nothing was sent".
+    ///
+    /// Errors: [`Exit::Failed`] and the reason in English (a dry run prints it per id).
+    pub fn refuse_unpermitted(
+        user: &User,
+        write: crate::ops::permit::Write,
+        verb: &str,
+        target: crate::ops::permit::Target<'_>,
+    ) -> Result<(), (Exit, String)> {
+        let Err(refusal) = crate::ops::permit::check(user, write, target) else {
+            return Ok(());
+        };
+        let why = format!(
+            "this account cannot {verb}: {} (the service answers 403 \"{}\")",
+            refusal.english(write),
+            refusal.detail(write)
+        );
+        say(&format!("{why}; nothing was sent"));
+        Err((Exit::Failed, why))
+    }
+
     /// The signed-in user, read before writes so that the audit lines name them and a
     /// refused key or token stops the run before any write is sent.
     ///

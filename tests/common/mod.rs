@@ -309,8 +309,50 @@ pub fn options_in(lang: club_admin::i18n::Lang) -> ModelOptions {
     }
 }
 
-/// Signs `m` in as an admin and answers its first listing with `rows`, on a server with
-/// approve and decline.
+/// [`loaded`] signed in as an administrator ([`admin`]): the header names the account, the
+/// listing is every pending request, and no write is offered (api-notes.md, "Who may do
+/// what").
+pub fn loaded_as_admin(o: ModelOptions, rows: Vec<ClubRequest>) -> Model {
+    loaded_as_admin_on(o, rows, UpdateRoute::Present)
+}
+
+/// [`loaded_as_admin`] on a server whose update route the probe finds to be `route`.
+pub fn loaded_as_admin_on(o: ModelOptions, rows: Vec<ClubRequest>, route: UpdateRoute) -> Model {
+    let pending = rows
+        .iter()
+        .filter(|r| r.membership() == Some(&MembershipStatus::Pending))
+        .count() as u64;
+    let mut m = model_from(o);
+    let start = club_admin::app::start(&mut m);
+    // Oldest first, as [`loaded`] restores it.
+    let server = m.server_key().to_owned();
+    let _ = update(
+        &mut m,
+        Msg::Restore(SavedQueue {
+            server,
+            sort: QueueSort::Age,
+            ..SavedQueue::default()
+        }),
+    );
+    for probe in api_ids(&start, |c| *c == club_admin::app::ApiCall::ProbeUpdateRoute) {
+        let _ = answer(&mut m, probe, ApiAnswer::UpdateRoute(Ok(route.clone())));
+    }
+    let user = api_ids(&start, |c| *c == club_admin::app::ApiCall::CurrentUser);
+    let fx = answer(&mut m, user[0], ApiAnswer::User(Ok(reply(admin()))));
+    let list = api_ids(&fx, |c| {
+        matches!(c, club_admin::app::ApiCall::ListRequests { .. })
+    });
+    assert_eq!(list.len(), 1, "admin: listing of all pending requests");
+    let _ = answer(
+        &mut m,
+        list[0],
+        ApiAnswer::Listing(Ok(listing_reply(rows, None, pending))),
+    );
+    m
+}
+
+/// Signs `m` in as the moderator ([`moderator`]) and answers its first listing with `rows`,
+/// on a server with approve and decline.
 fn load(m: Model, rows: Vec<ClubRequest>) -> Model {
     load_on(m, rows, UpdateRoute::Present)
 }
@@ -333,8 +375,8 @@ fn load_page(
     next: Option<u32>,
     total: u64,
 ) -> Model {
-    // Sign in as an admin so the listing is scoped to all pending requests.
-    let fx = answer(&mut m, 0, ApiAnswer::User(Ok(reply(admin()))));
+    // An answer to a call not in flight is dropped.
+    let fx = answer(&mut m, 0, ApiAnswer::User(Ok(reply(moderator()))));
     assert!(
         !fx.iter().any(|e| matches!(e, Effect::Api { .. })),
         "request 0 is not in flight, so the answer is dropped"
@@ -361,11 +403,15 @@ fn load_page(
     for probe in api_ids(&start, |c| *c == club_admin::app::ApiCall::ProbeUpdateRoute) {
         let _ = answer(&mut m, probe, ApiAnswer::UpdateRoute(Ok(route.clone())));
     }
-    let fx = answer(&mut m, user[0], ApiAnswer::User(Ok(reply(admin()))));
+    let fx = sign_in_moderator(&mut m, user[0]);
     let list = api_ids(&fx, |c| {
         matches!(c, club_admin::app::ApiCall::ListRequests { .. })
     });
-    assert_eq!(list.len(), 1, "admin: listing of all pending requests");
+    assert_eq!(
+        list.len(),
+        1,
+        "moderator: listing of the staffed clubs' pending requests"
+    );
     let fx = answer(
         &mut m,
         list[0],
@@ -375,8 +421,49 @@ fn load_page(
     m
 }
 
+/// An administrator as the deployed service shows one (`role` staff, `is_admin`): reads
+/// every club, makes no write (api-notes.md, "Who may do what").
 pub fn admin() -> User {
-    serde_json::from_value(json!({"id": Uuid::from_u128(500), "email": "admin@school.example.ac.th", "role": "management", "is_admin": true, "onboarded": true, "permissions": []})).expect("user")
+    serde_json::from_value(json!({"id": Uuid::from_u128(500), "email": "admin@school.example.ac.th", "role": "staff", "is_admin": true, "onboarded": true, "permissions": []})).expect("user")
+}
+
+/// The student id of [`moderator`]: also the student of every [`request`], so the moderator
+/// may delete them too (a student may delete their own requests only).
+pub const MODERATOR_STUDENT: u128 = 99;
+
+/// A student moderator on the staff of every club [`request`] names ([`staffed_clubs`]),
+/// the student of every request: may approve, decline and delete each.
+pub fn moderator() -> User {
+    serde_json::from_value(json!({"id": Uuid::from_u128(501), "email": "ton.j@mysk.ac.th", "role": "student", "meta": {"student_id": Uuid::from_u128(MODERATOR_STUDENT)}, "is_admin": false, "onboarded": true, "permissions": []})).expect("user")
+}
+
+/// Every club the tests name (ids 1 to 1100: [`request`]'s are the English name's length
+/// plus 7, others are given by number), as the staffed-clubs lookup answers for
+/// [`moderator`].
+pub fn staffed_clubs() -> Vec<Club> {
+    (1..=1100u128)
+        .map(|n| serde_json::from_value(json!({"id": Uuid::from_u128(n)})).expect("club"))
+        .collect()
+}
+
+/// Answers the signed-in user call `user` with [`moderator`], then the staffed-clubs lookup
+/// it asks with [`staffed_clubs`]; returns the effects of both answers (the listing's first
+/// page among them), as an administrator's sign-in returned the listing at once.
+pub fn sign_in_moderator(m: &mut Model, user: u64) -> Vec<Effect> {
+    let mut fx = answer(m, user, ApiAnswer::User(Ok(reply(moderator()))));
+    let lookup = api_ids(&fx, |c| {
+        matches!(
+            c,
+            club_admin::app::ApiCall::SearchClubs {
+                purpose: club_admin::app::SearchPurpose::StaffedClubs,
+                ..
+            }
+        )
+    });
+    for id in lookup {
+        fx.extend(answer(m, id, ApiAnswer::Clubs(Ok(reply(staffed_clubs())))));
+    }
+    fx
 }
 
 pub fn forbidden(detail: &str) -> ApiError {

@@ -474,3 +474,15 @@ status-interrupted-settled = { $n } { $n ->
 } of an interrupted run: { $outcomes }
 status-contact-settling = the last contact for this club is still being checked (its answer was lost): wait for it
 status-contact-lost-not-added = the contact { $contact } was not added (its answer had been lost; a re-read of the club shows it missing): add it again
+
+## Who may do what (ops::permit; api-notes.md, "Who may do what")
+
+permit-not-student-decide = teachers and administrators review; only club staff students decide
+permit-not-student-delete = only the student who made a request may delete it
+permit-not-student-contact = only a club's staff students add its contacts
+permit-not-staff-decide = only the club's staff students decide its requests
+permit-not-staff-contact = only the club's staff students add its contacts
+permit-not-own = a student may delete only their own requests
+permit-refused = { $action }: { $why }; nothing was sent
+header-review-only = review only: { $why }
+header-review-only-short = review only

@@ -359,3 +359,15 @@ status-interrupted-reading = { $n } รายการจากการทำ�
 status-interrupted-settled = { $n } รายการจากการทำงานที่ถูกขัดจังหวะ: { $outcomes }
 status-contact-settling = ช่องทางติดต่อล่าสุดของชุมนุมนี้ยังตรวจสอบไม่เสร็จ (คำตอบหาย): รอสักครู่
 status-contact-lost-not-added = ยังไม่ได้เพิ่มช่องทางติดต่อ { $contact } (คำตอบหาย อ่านชุมนุมใหม่แล้วไม่พบ): เพิ่มใหม่ได้
+
+## Who may do what (ops::permit; api-notes.md, "Who may do what")
+
+permit-not-student-decide = ครูและผู้ดูแลระบบตรวจดูได้ ผู้ตัดสินคือนักเรียนที่เป็นสตาฟของชมรมเท่านั้น
+permit-not-student-delete = ลบคำขอได้เฉพาะนักเรียนเจ้าของคำขอเท่านั้น
+permit-not-student-contact = เพิ่มช่องทางติดต่อได้เฉพาะนักเรียนที่เป็นสตาฟของชมรม
+permit-not-staff-decide = ตัดสินคำขอได้เฉพาะนักเรียนที่เป็นสตาฟของชมรมนั้น
+permit-not-staff-contact = เพิ่มช่องทางติดต่อได้เฉพาะนักเรียนที่เป็นสตาฟของชมรมนั้น
+permit-not-own = นักเรียนลบได้เฉพาะคำขอของตนเอง
+permit-refused = { $action }: { $why } ไม่ได้ส่งอะไรไป
+header-review-only = ตรวจดูเท่านั้น: { $why }
+header-review-only-short = ตรวจดูเท่านั้น

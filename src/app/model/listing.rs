@@ -113,6 +113,10 @@ pub struct Listing {
     /// Why the last listing call failed (cleared by the next page that arrives): an empty
     /// queue then says so instead of "no pending requests".
     pub error: Option<String>,
+    /// The clubs the signed-in account staffs, as the staffed-clubs lookup answered (empty:
+    /// none); `None` until it answered, and for an account that is not a student. What the
+    /// rules of [`crate::ops::permit`] are asked with.
+    pub staffed: Option<Vec<Uuid>>,
     /// Club names learnt from the staffed-clubs lookup.
     pub club_names: HashMap<Uuid, String>,
     /// The scope the server's answers decided last (saved for the next start).

@@ -20,6 +20,7 @@ pub mod row;
 pub mod words;
 
 mod access;
+mod permits;
 mod status;
 
 use serde::{Deserialize, Serialize};
@@ -404,35 +405,6 @@ impl Model {
             link: Link::default(),
             busy_since: None,
             title: None,
-        }
-    }
-
-    /// What the hint bar and the help offer: changes only where allowed (not in
-    /// `--read-only`), approve and decline only where the server and the account allow them.
-    pub fn offered(&self) -> Offered {
-        // Signed out (no token, or the session is over), nothing can be decided until the
-        // sign-in: `S` is offered instead.
-        let session = self.has_token && !self.session_expired;
-        Offered {
-            read_only: self.read_only,
-            decisions: session && self.capabilities.decisions_allowed(),
-            club_shown: matches!(self.club.club, Loadable::Loaded(_)),
-            delete: session && self.may_delete(self.queue.selected()),
-            signed_out: !session,
-        }
-    }
-
-    /// True when the server may let the signed-in account delete `item` (the core's rule,
-    /// [`crate::ops::permit::may_delete`]: an administrator; a student, their own request;
-    /// never a teacher). With no row, whether the account may delete any request. While
-    /// the account is not known yet: true (the server's answer tells).
-    pub fn may_delete(&self, item: Option<&QueueItem>) -> bool {
-        let Some(user) = self.user.get() else {
-            return true;
-        };
-        match item {
-            Some(i) => crate::ops::permit::may_delete(user, i.request.as_ref()),
-            None => crate::ops::permit::may_delete_any(user),
         }
     }
 

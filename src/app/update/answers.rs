@@ -199,6 +199,7 @@ fn new_account(m: &mut Model) {
     m.capabilities = crate::app::model::Capabilities::default();
     m.listing.provisional = true;
     m.listing.new_account = true;
+    m.listing.staffed = None;
     m.listing.generation += 1;
     m.listing.loading = false;
     m.listing.has_more = false;
@@ -234,6 +235,7 @@ pub(in crate::app) fn on_staffed_clubs(
     m.listing.support = ListingSupport::Available;
     let mut fx = rows::fetch_unloaded(m);
     let ids: Vec<Uuid> = reply.data.iter().map(|c| c.id).collect();
+    m.listing.staffed = Some(ids.clone());
     let thai = m.lang == crate::i18n::Lang::Thai;
     for c in &reply.data {
         let name = c.name.as_ref();

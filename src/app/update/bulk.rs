@@ -62,10 +62,11 @@ pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) ->
     if decisions::refuse_before_call(m, action) {
         return Vec::new();
     }
-    // A delete goes only where the server may let this account make it.
+    // A write goes only where the server may let this account make it (ops::permit).
+    let write = crate::ops::permit::Write::of(action);
     let ids: Vec<Uuid> = ids
         .into_iter()
-        .filter(|id| action != RowAction::Delete || m.may_delete(m.queue.get(*id)))
+        .filter(|id| m.permit(write, m.queue.get(*id)).is_ok())
         .collect();
     let (unsettled, ids): (Vec<Uuid>, Vec<Uuid>) = ids
         .into_iter()

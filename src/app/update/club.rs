@@ -153,6 +153,11 @@ pub(super) fn navigate(m: &mut Model, a: Action) {
 
 /// `n`: opens the new-contact form for the club shown.
 pub(super) fn new_contact(m: &mut Model) -> Vec<Effect> {
+    if let Err(why) = m.permit_contact(m.shown_club()) {
+        let what = tr(m.lang, "hint-new-contact");
+        super::decisions::say_refused(m, &what, crate::ops::permit::Write::AddContact, why);
+        return Vec::new();
+    }
     match m.club.club.get().map(|c| c.id) {
         Some(club_id) => {
             m.popup = Some(Popup::AddContact {

@@ -22,6 +22,7 @@ use crate::app::model::{LogEntry, Model, Popup, RowAction, RowState, Severity};
 use crate::app::msg::{Effect, Heard, Outcome, Told};
 use crate::i18n::tr;
 use crate::ops::decision::{self, Answer, Event, Stage};
+use crate::ops::permit::Write;
 
 /// Approve, decline or delete on the selected row (delete always asks); with rows marked,
 /// the confirmation of all of them ([`super::bulk::ask`]).
@@ -97,9 +98,30 @@ pub(super) fn refuse_before_call(m: &mut Model, action: RowAction) -> bool {
 }
 
 /// Refuses approve or decline here, without a call, where the server or the account does
-/// not allow them; true when refused. Delete is never refused here.
+/// not allow them: the account by the service's rules ([`Model::permit`]: a teacher or an
+/// administrator, a student off the club's staff), the server by the update route. True
+/// when refused. Delete is refused by [`refuse_delete`].
 fn refuse_decision(m: &mut Model, action: RowAction) -> bool {
-    if action == RowAction::Delete || m.capabilities.decisions_allowed() {
+    if action == RowAction::Delete {
+        return false;
+    }
+    let marked = m.queue.marked_ids();
+    let refusal = if marked.is_empty() {
+        m.permit(Write::Decide, m.queue.selected()).err()
+    } else if marked
+        .iter()
+        .any(|id| m.permit(Write::Decide, m.queue.get(*id)).is_ok())
+    {
+        None
+    } else {
+        m.permit(Write::Decide, m.queue.get(marked[0])).err()
+    };
+    if let Some(why) = refusal {
+        let what = verb(m.lang, action);
+        say_refused(m, &what, Write::Decide, why);
+        return true;
+    }
+    if m.capabilities.decisions_allowed() {
         return false;
     }
     let why = m
@@ -136,19 +158,21 @@ fn refuse_signed_out(m: &mut Model, action: RowAction) -> bool {
 }
 
 /// Refuses a delete, without a call, that the server never lets this account make (the
-/// core's rule, [`crate::ops::permit::may_delete`]: a teacher never; a student only their
-/// own request): on the selected row, or on every marked row. True when refused.
+/// core's rule, [`Model::permit`]: a student only their own request, no other account): on
+/// the selected row, or on every marked row. True when refused; the status line says why.
 fn refuse_delete(m: &mut Model, marked: &[Uuid]) -> bool {
-    let allowed = if marked.is_empty() {
-        m.may_delete(m.queue.selected())
+    let refusal = if marked.is_empty() {
+        m.permit(Write::Delete, m.queue.selected()).err()
+    } else if marked.iter().any(|id| m.may_delete(m.queue.get(*id))) {
+        None
     } else {
-        marked.iter().any(|id| m.may_delete(m.queue.get(*id)))
+        m.permit(Write::Delete, m.queue.get(marked[0])).err()
     };
-    if allowed {
+    let Some(why) = refusal else {
         return false;
-    }
-    let text = tr(m.lang, "status-delete-not-allowed");
-    say(m, Severity::Error, &text);
+    };
+    let what = verb(m.lang, RowAction::Delete);
+    say_refused(m, &what, Write::Delete, why);
     true
 }
 
@@ -512,4 +536,18 @@ pub(super) fn push_log(
         outcome,
         detail: Some(crate::text::clean(detail, 300)),
     });
+}
+
+/// Says why the account may not make `write` (`what`: the action in the reader's words),
+/// by the core's rule ([`crate::ops::permit`]): "delete: a student may delete only their own
+/// requests; nothing was sent".
+pub(super) fn say_refused(
+    m: &mut Model,
+    what: &str,
+    write: Write,
+    why: crate::ops::permit::Refusal,
+) {
+    let why = tr(m.lang, why.key(write));
+    let text = crate::tr!(m.lang, "permit-refused", action = what, why = why);
+    say(m, Severity::Error, &text);
 }

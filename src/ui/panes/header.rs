@@ -343,7 +343,20 @@ fn session<'a>(m: &Model, theme: &Theme) -> Option<(bool, Vec<Span<'a>>)> {
 /// right-hand items, so it is the last to give way. Its forms: the long one, and the short
 /// one for a narrow header ("no approve/decline"). The words are
 /// [`crate::app::model::Capabilities::header_notice_in`]'s.
+///
+/// An account the service's rules never let decide ([`Model::permit`]: a teacher, an
+/// administrator, a student on the staff of no club) is told first, before any key:
+/// "review only: teachers and administrators review; only club staff students decide"
+/// (short: "review only").
 fn capability_notice<'a>(m: &Model, theme: &Theme) -> Option<Vec<Span<'a>>> {
+    use crate::ops::permit::Write;
+    if let Err(why) = m.permit(Write::Decide, None) {
+        let why = crate::i18n::tr(m.lang, why.key(Write::Decide));
+        let long = tr!(m.lang, "header-review-only", why = why);
+        let short = tr!(m.lang, "header-review-only-short");
+        let forms = [long, short].map(|t| Span::styled(format!("{t}  "), theme.warn()));
+        return Some(forms.into());
+    }
     let long = m.capabilities.header_notice_in(m.lang)?;
     let short = tr!(m.lang, "header-cannot-decide-short");
     let forms = [long, short].map(|t| Span::styled(format!("{t}  "), theme.warn()));

@@ -199,7 +199,7 @@ async fn whoami_in_every_format() {
 async fn list_reads_every_page_in_id_order() {
     let d = start(70).await;
     let admin = Bin::as_user(&d, "admin");
-    let pending: HashSet<Uuid> = d.pending_for("admin").into_iter().collect();
+    let pending: HashSet<Uuid> = d.pending().into_iter().collect();
     assert!(
         pending.len() > 100,
         "the demo has more than two pages of 50"
@@ -761,9 +761,10 @@ async fn dry_run_says_a_status_it_could_not_read() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn delete_with_yes_and_show_of_a_missing_request() {
     let d = start(0).await;
-    // An administrator: the service refuses a student moderator another student's request.
-    let bin = Bin::as_user(&d, "admin");
-    let p = d.pending_for("moderator");
+    // The student who made the requests: the service lets no one else delete them
+    // (api-notes.md, "Who may do what").
+    let bin = Bin::as_user(&d, "requester");
+    let p = d.requests_of("requester");
     let (gone, kept) = (p[0], p[1]);
     let run = bin
         .run(&["requests", "delete", "--yes", &gone.to_string()], None)
@@ -957,7 +958,8 @@ async fn a_server_without_the_operation_exits_3_and_stops_sending() {
     Mock::given(method("GET"))
         .and(path("/auth/user"))
         .respond_with(ResponseTemplate::new(200).set_body_json(envelope(json!({
-            "id": Uuid::from_u128(7), "email": "t@school.example.ac.th", "role": "teacher",
+            "id": Uuid::from_u128(7), "email": "s@student.example.ac.th", "role": "student",
+            "meta": {"student_id": Uuid::from_u128(8)},
             "is_admin": false, "onboarded": true, "permissions": []
         }))))
         .mount(&server)
@@ -1569,6 +1571,8 @@ mod on_a_terminal {
         let rt = runtime();
         let d = demo_with(&rt, Faults::default());
         let p = d.pending_for("moderator");
+        // The requester's own request: the only account the service lets delete it.
+        let mine = d.requests_of("requester")[0];
 
         let mut no = tty(&d, &["requests", "delete", &p[0].to_string()]);
         no.wait_for_text("[y/N]");
@@ -1578,7 +1582,7 @@ mod on_a_terminal {
 
         // The question names the student and the club, read first, as the dashboard does.
         let shown = std::process::Command::new(crate::common::CLUB_ADMIN)
-            .args(["requests", "show", "--json", &p[0].to_string()])
+            .args(["requests", "show", "--json", &mine.to_string()])
             .env("CLUB_ADMIN_BASE_URL", &d.base_url)
             .env("CLUB_ADMIN_API_KEY", &d.moderator().api_key)
             .env("CLUB_ADMIN_TOKEN", &d.moderator().token)
@@ -1589,41 +1593,40 @@ mod on_a_terminal {
             .as_str()
             .expect("school number");
         let club = r[0]["club"]["name"]["en-US"].as_str().expect("club name");
-        // (an administrator: the service refuses a student moderator another's request)
-        let admin = d.user("admin").expect("admin");
-        let mut yes = tty_as(&d, admin, &["requests", "delete", &p[0].to_string()]);
+        // (the requester: the service refuses a student moderator another's request)
+        let requester = d.user("requester").expect("requester");
+        let mut yes = tty_as(&d, requester, &["requests", "delete", &mine.to_string()]);
         yes.wait_for_text("Delete 1 club request?");
         // (a long line wraps on the terminal: read it joined)
         let text = yes.parser().screen().contents().replace('\n', "");
-        let named = format!("{}  #{number}", p[0]);
+        let named = format!("{mine}  #{number}");
         assert!(text.contains(&named), "{text}");
         let line = &text[text.find(&named).unwrap_or(0)..];
         assert!(line.contains(club) && line.contains("(pending)"), "{text}");
         yes.send(b"y\r");
         assert_eq!(yes.wait_exit().exit_code(), 0);
-        assert_eq!(d.request_status(p[0]), None);
+        assert_eq!(d.request_status(mine), None);
 
-        // A teacher may read students' names: the question gives the name too, as the
-        // dashboard does (a student account's read of names is refused: the number stays).
+        // A teacher may not delete (api-notes.md, "Who may do what"): refused before any
+        // question or call, saying why.
+        let writes = d.writes_received().len();
         let teacher = d.user("teacher").expect("teacher");
-        let mut named = tty_as(&d, teacher, &["requests", "delete", &p[1].to_string()]);
-        named.wait_for_text("[y/N]");
-        let text = named.parser().screen().contents().replace('\n', "");
-        let line = &text[text.find(&p[1].to_string()).unwrap_or(0)..];
-        let hash = line.find('#').expect("school number");
-        let arrow = line.find('→').expect("club after the student");
+        let refused = tty_as(&d, teacher, &["requests", "delete", &p[1].to_string()]);
+        assert_ne!(refused.wait_exit().exit_code(), 0);
+        let text = refused.parser().screen().contents().replace('\n', "");
         assert!(
-            line[hash..arrow].split_whitespace().count() >= 3,
-            "a name after the school number: {text}"
+            text.contains("only the student who made a request may delete it"),
+            "{text}"
         );
-        named.send(b"n\r");
-        assert_eq!(named.wait_exit().exit_code(), 1);
+        assert!(!text.contains("[y/N]"), "no question: {text}");
+        assert_eq!(d.writes_received().len(), writes, "nothing sent");
+        assert_eq!(d.request_status(p[1]), Some(MembershipStatus::Pending));
 
         // A request that cannot be read is named by its id and why; the question is asked.
-        let mut gone = tty(&d, &["requests", "delete", &p[0].to_string()]);
+        let mut gone = tty(&d, &["requests", "delete", &mine.to_string()]);
         gone.wait_for_text("[y/N]");
         let text = gone.parser().screen().contents();
-        assert!(text.contains(&format!("{}  (not read:", p[0])), "{text}");
+        assert!(text.contains(&format!("{mine}  (not read:")), "{text}");
         gone.send(b"n\r");
         assert_eq!(gone.wait_exit().exit_code(), 1);
     }

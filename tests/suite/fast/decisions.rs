@@ -366,7 +366,7 @@ fn listed(first: Vec<ClubRequest>, total: u64) -> (Model, u64) {
     let mut m = model();
     let fx = club_admin::app::start(&mut m);
     let rid = api_ids(&fx, |_| true)[0];
-    let fx = answer(&mut m, rid, ApiAnswer::User(Ok(reply(admin()))));
+    let fx = common::sign_in_moderator(&mut m, rid);
     let rid = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
     let fx = answer(
         &mut m,

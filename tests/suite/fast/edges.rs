@@ -84,7 +84,7 @@ fn listed(lang: Lang, first: Vec<ClubRequest>, total: u64) -> Model {
     let mut m = model_from(options_in(lang));
     let fx = started(&mut m);
     let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
-    let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(admin()))));
+    let fx = common::sign_in_moderator(&mut m, user);
     let list = listing_ids(&fx)[0];
     let _ = answer(
         &mut m,
@@ -1140,7 +1140,7 @@ fn a_first_load_that_failed_and_came_back_says_the_queue_loaded() {
         let mut m = model_from(options_in(lang));
         let fx = started(&mut m);
         let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
-        let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(admin()))));
+        let fx = common::sign_in_moderator(&mut m, user);
         let list = listing_ids(&fx)[0];
         let _ = answer(&mut m, list, ApiAnswer::Listing(Err(no_connection())));
         assert!(status(&m).contains(failed), "{}", status(&m));
@@ -1160,7 +1160,10 @@ fn a_first_load_that_failed_and_came_back_says_the_queue_loaded() {
                     ApiCall::ListRequests { .. } => {
                         ApiAnswer::Listing(Ok(listing_reply(page(1, 3), None, 3)))
                     }
-                    ApiCall::CurrentUser => ApiAnswer::User(Ok(reply(admin()))),
+                    ApiCall::CurrentUser => ApiAnswer::User(Ok(reply(moderator()))),
+                    ApiCall::SearchClubs { .. } => {
+                        ApiAnswer::Clubs(Ok(reply(crate::common::staffed_clubs())))
+                    }
                     ApiCall::ProbeUpdateRoute => ApiAnswer::UpdateRoute(Ok(UpdateRoute::Present)),
                     _ => continue,
                 };

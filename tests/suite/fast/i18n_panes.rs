@@ -129,34 +129,35 @@ fn rows_in_every_state(lang: Lang) -> Model {
 
 #[test]
 fn header_in_thai_and_english() {
-    let m = loaded(options_in(Lang::Thai), sample_rows());
+    let m = loaded_as_admin(options_in(Lang::Thai), sample_rows());
     for w in [120, 80] {
         let s = screen(&m, w, 24);
         let header = s.lines().next().unwrap_or("");
+        // Who, what the account may do ("review only": an administrator decides nothing),
+        // the token and the link; at 120 columns the role too.
         thai_words(
             header,
-            &["แอดมิน", "โทเคน 7 ชม. 59 นาที", "● ออนไลน์"],
-            &[", admin", "token", "online"],
+            &[
+                "admin@school.example.ac.th",
+                "ตรวจดูเท่านั้น",
+                "โทเคน 7 ชม. 59 นาที",
+                "● ออนไลน์",
+            ],
+            &[", admin", "token", "online", "review only"],
         );
-        // The e-mail whole first; at 80 columns the role in its short form.
-        let role = if w == 120 {
-            "admin@school.example.ac.th (ฝ่ายบริหาร, แอดมิน)"
-        } else {
-            "admin@school.example.ac.th (แอดมิน)"
-        };
-        assert!(header.contains(role), "the role in Thai: {header}");
+        if w == 120 {
+            assert!(header.contains("(เจ้าหน้าที่, แอดมิน)"), "{header}");
+        }
     }
-    let m = loaded(options_in(Lang::English), sample_rows());
+    let m = loaded_as_admin(options_in(Lang::English), sample_rows());
     let header = screen(&m, 120, 24).lines().next().unwrap_or("").to_owned();
-    english_words(
-        &header,
-        &["(management, admin)", "token 7h 59m", "● online"],
-    );
+    english_words(&header, &["(staff, admin)", "token 7h 59m", "● online"]);
     let header = screen(&m, 80, 24).lines().next().unwrap_or("").to_owned();
     english_words(
         &header,
         &[
-            "admin@school.example.ac.th (admin)",
+            "admin@school.example.ac.th",
+            "review only",
             "token 7h 59m",
             "● online",
         ],

@@ -49,7 +49,7 @@ fn started_listing(o: club_admin::app::ModelOptions) -> (Model, Vec<Effect>) {
         );
     }
     let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
-    let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(admin()))));
+    let fx = sign_in_moderator(&mut m, user);
     let list = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
     let first: Vec<ClubRequest> = (1..=3).map(|n| pending(n, now())).collect();
     let fx = answer(

@@ -21,7 +21,7 @@ use chrono::Duration as Span;
 use club_admin::api::*;
 use club_admin::app::model::*;
 use club_admin::app::{ApiAnswer, ApiCall, Effect, Key, KeyCode, Msg, Outcome, update};
-use common::{admin, forbidden, now, request};
+use common::{forbidden, now, request};
 use proptest::prelude::*;
 use uuid::Uuid;
 
@@ -175,7 +175,9 @@ impl Server {
         match call {
             ApiCall::CurrentUser => ApiAnswer::User(match read_err() {
                 Some(e) => Err(e),
-                None => Ok(common::reply(admin())),
+                // A student on the staff of every club, the student of every row: may
+                // approve, decline and delete each (api-notes.md, "Who may do what").
+                None => Ok(common::reply(common::moderator())),
             }),
             ApiCall::GetRequest { id: r, .. } => ApiAnswer::Request(match read_err() {
                 Some(e) => Err(e),
@@ -205,6 +207,14 @@ impl Server {
                 kind: AuthErrorKind::InvalidToken,
                 info: ErrorInfo::default(),
             })),
+            // The clubs the moderator staffs: those of every row.
+            ApiCall::SearchClubs {
+                purpose: club_admin::app::SearchPurpose::StaffedClubs,
+                ..
+            } => ApiAnswer::Clubs(match read_err() {
+                Some(e) => Err(e),
+                None => Ok(common::reply(common::staffed_clubs())),
+            }),
             // Typed letters may open the club lookup (`c`): this server knows no club.
             ApiCall::SearchClubs { .. } => ApiAnswer::Clubs(Err(Server::not_found())),
             ApiCall::GetClub { .. } => ApiAnswer::Club(Err(Server::not_found())),

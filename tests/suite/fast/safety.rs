@@ -267,7 +267,7 @@ fn the_load_message_follows_the_pages() {
     let mut m = model();
     let fx = club_admin::app::start(&mut m);
     let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
-    let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(admin()))));
+    let fx = common::sign_in_moderator(&mut m, user);
     let list = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
     let first: Vec<ClubRequest> = sample_rows()
         .into_iter()
@@ -302,7 +302,7 @@ fn a_failed_queue_load_is_not_an_empty_queue() {
     let mut m = model();
     let fx = club_admin::app::start(&mut m);
     let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
-    let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(admin()))));
+    let fx = common::sign_in_moderator(&mut m, user);
     let list = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
     let e = ApiError::Server(ErrorInfo {
         status: Some(500),
@@ -448,7 +448,7 @@ fn a_pasted_token_is_checked_before_it_replaces_the_session() {
     );
     update(&mut m, code(KeyCode::Esc));
     let rid = sign_in(&mut m, "good.token.value");
-    let fx = answer(&mut m, rid, ApiAnswer::User(Ok(reply(admin()))));
+    let fx = common::sign_in_moderator(&mut m, rid);
     assert!(fx.iter().any(|e| matches!(e, Effect::SetToken(_))));
     assert_eq!(status(&m), "signed in");
 }

@@ -335,7 +335,7 @@ fn a_401_opens_nothing_keys_stay_with_the_queue_and_the_decision_waits_for_the_s
         update(&mut m, Msg::Paste(TOKEN.into()));
         let check = update(&mut m, code(KeyCode::Enter));
         answer_all(&mut m, &check, |c| match c {
-            ApiCall::CheckToken { .. } => Some(ApiAnswer::User(Ok(reply(admin())))),
+            ApiCall::CheckToken { .. } => Some(ApiAnswer::User(Ok(reply(moderator())))),
             _ => None,
         });
         // The same account: sent at the next tick.
@@ -403,7 +403,7 @@ fn quitting_before_the_sign_in_audits_the_held_decision_as_not_sent() {
         );
         let check = sign_in_again(&mut m);
         let fx = answer_all(&mut m, &check, |c| match c {
-            ApiCall::CheckToken { .. } => Some(ApiAnswer::User(Ok(reply(admin())))),
+            ApiCall::CheckToken { .. } => Some(ApiAnswer::User(Ok(reply(moderator())))),
             _ => None,
         });
         let put = api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. }));
@@ -563,9 +563,12 @@ fn a_sort_loads_the_rest_of_the_listing_first_and_says_when_it_could_not() {
 
 #[test]
 fn delete_is_offered_only_where_the_server_lets_this_account_delete() {
-    for lang in Lang::ALL {
-        // A teacher: never.
-        let mut m = signed_in(options_in(lang), teacher());
+    for (lang, who) in Lang::ALL
+        .into_iter()
+        .flat_map(|l| [(l, teacher()), (l, admin())])
+    {
+        // A teacher, an administrator: never (api-notes.md, "Who may do what").
+        let mut m = signed_in(options_in(lang), who);
         update(
             &mut m,
             Msg::AddIds {
@@ -600,8 +603,8 @@ fn delete_is_offered_only_where_the_server_lets_this_account_delete() {
         assert!(
             status(&m).contains(&pick(
                 lang,
-                "เฉพาะนักเรียนเจ้าของคำขอ",
-                "only the student who made a request"
+                "ลบได้เฉพาะคำขอของตนเอง",
+                "may delete only their own requests"
             )),
             "{}",
             status(&m)

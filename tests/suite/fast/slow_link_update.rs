@@ -48,7 +48,8 @@ fn pending_of(n: u128, club: u128) -> ClubRequest {
         "id": id(n),
         "created_at": now().to_rfc3339(),
         "club": {"id": id(club)},
-        "student": {"id": id(1000 + n), "student_id": format!("5{n:04}")},
+        // The moderator's own (they may delete it too: a student deletes their own).
+        "student": {"id": id(common::MODERATOR_STUDENT), "student_id": format!("5{n:04}")},
         "year": 2026,
         "membership_status": "pending",
     }))
@@ -98,7 +99,7 @@ fn without_the_update_route_approve_and_decline_are_refused_here_and_offered_now
     let fx = club_admin::app::start(&mut m);
     let probe = api_ids(&fx, |c| *c == ApiCall::ProbeUpdateRoute)[0];
     let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
-    let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(admin()))));
+    let fx = common::sign_in_moderator(&mut m, user);
     let list = listing_ids(&fx)[0];
     let _ = answer(
         &mut m,
@@ -395,7 +396,7 @@ fn listed(first: Vec<ClubRequest>, total: u64) -> (Model, u64) {
     let fx = club_admin::app::start(&mut m);
     let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
     let probe = api_ids(&fx, |c| *c == ApiCall::ProbeUpdateRoute)[0];
-    let fx = answer(&mut m, user, ApiAnswer::User(Ok(reply(admin()))));
+    let fx = common::sign_in_moderator(&mut m, user);
     let list = listing_ids(&fx)[0];
     let _ = answer(
         &mut m,

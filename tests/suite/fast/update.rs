@@ -285,7 +285,7 @@ fn approve_moves_on_at_once_and_marks_done_only_when_the_server_confirms() {
                 (a.action.as_str(), a.target, a.outcome.as_str()),
                 ("approve", id(1), "ok")
             );
-            assert_eq!(a.user.as_deref(), Some("admin@school.example.ac.th"));
+            assert_eq!(a.user.as_deref(), Some("ton.j@mysk.ac.th"));
         }
         other => panic!("{other:?}"),
     }
@@ -783,7 +783,7 @@ fn unauthorised_anywhere_becomes_session_expired_without_losing_the_queue() {
     let rid = api_ids(&check, |c| matches!(c, ApiCall::CheckToken { .. }));
     assert_eq!(rid.len(), 1);
     assert!(check.iter().all(|e| !matches!(e, Effect::SetToken(_))));
-    let fx = answer(&mut m, rid[0], ApiAnswer::User(Ok(reply(admin()))));
+    let fx = common::sign_in_moderator(&mut m, rid[0]);
     assert!(matches!(fx.first(), Some(Effect::SetToken(_))));
     assert!(fx.iter().any(|e| matches!(e, Effect::SaveToken(_))));
     assert!(!m.session_expired());
@@ -1264,8 +1264,8 @@ fn decisions_shift_the_pending_listing_and_no_request_is_skipped() {
     });
     let fx = club_admin::app::start(&mut m);
     let rid = api_ids(&fx, |_| true)[0];
-    let fx = answer(&mut m, rid, ApiAnswer::User(Ok(reply(admin()))));
-    let rid = api_ids(&fx, |_| true)[0];
+    let fx = common::sign_in_moderator(&mut m, rid);
+    let rid = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
     let rows = sample_rows();
     let page1 = vec![rows[0].clone(), rows[1].clone()];
     let fx = answer(

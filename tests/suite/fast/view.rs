@@ -202,7 +202,7 @@ fn header_shows_user_token_expiry_and_connection() {
     let m = model_with(sample_rows());
     let s = text(&draw(&m, 120, 40, true));
     let first = s.lines().next().unwrap_or("");
-    assert!(first.contains("admin@school.example.ac.th"), "{first}");
+    assert!(first.contains("ton.j@mysk.ac.th (student)"), "{first}");
     assert!(first.contains("token 7h 59m"), "{first}");
     assert!(first.contains("online"), "{first}");
 }

@@ -31,6 +31,34 @@ fn as_user(d: &DemoHandle, label: &str) -> ApiClient {
     .expect("client")
 }
 
+/// The clubs the demo account `label` (a student) staffs, as the service's lookup answers.
+async fn staffed_by(d: &DemoHandle, label: &str) -> Vec<Uuid> {
+    let cl = as_user(d, label);
+    let me = cl.current_user().await.expect("user").data;
+    let sid = me.meta.and_then(|m| m.student_id).expect("a student");
+    cl.search_clubs(
+        &ClubQuery::StaffIds(vec![sid]),
+        Page::default(),
+        Levels::ID_ONLY,
+    )
+    .await
+    .expect("staffed clubs")
+    .data
+    .into_iter()
+    .map(|c| c.id)
+    .collect()
+}
+
+/// The demo's `requester` account and a request of its own it just made (joined the first
+/// club): the one kind of request it may delete.
+async fn requesters_own(d: &DemoHandle) -> (ApiClient, Uuid) {
+    let requester = as_user(d, "requester");
+    let me = requester.current_user().await.expect("requester").data;
+    let sid = me.meta.and_then(|m| m.student_id).expect("a student");
+    let own = d.join(sid, d.club_ids()[0]).expect("joined");
+    (requester, own)
+}
+
 fn key_only(d: &DemoHandle) -> ApiClient {
     ApiClient::new(
         &d.base_url,
@@ -397,24 +425,34 @@ async fn approve_then_read_and_delete_then_read() {
         .data;
     assert!(r.membership().is_none(), "id_only answer is {{id}}");
     assert_eq!(d.request_status(ids[1]), Some(MembershipStatus::Declined));
-    // A student moderator may not delete another student's request (as deployed); an
-    // administrator may.
+    // A student moderator may not delete another student's request (as deployed), nor an
+    // administrator any; the student who made a request deletes it.
     let e = cl
         .delete_club_request(ids[2])
         .await
         .expect_err("staff: refused");
-    assert!(matches!(e, ApiError::Forbidden(_)), "{e:?}");
-    as_user(&d, "admin")
+    assert!(
+        matches!(&e, ApiError::Forbidden(i) if i.detail.as_deref() == Some("Student is not allowed to interact with this club request")),
+        "{e:?}"
+    );
+    let e = as_user(&d, "admin")
         .delete_club_request(ids[2])
         .await
-        .expect("delete");
+        .expect_err("admin: refused");
+    assert!(
+        matches!(&e, ApiError::Forbidden(i) if i.detail.as_deref() == Some("User is not a student")),
+        "{e:?}"
+    );
+    assert_eq!(d.request_status(ids[2]), Some(MembershipStatus::Pending));
+    let (requester, own) = requesters_own(&d).await;
+    requester.delete_club_request(own).await.expect("delete");
     let e = cl
-        .club_request(ids[2], Levels::REQUEST_ROW)
+        .club_request(own, Levels::REQUEST_ROW)
         .await
         .expect_err("gone");
     assert!(matches!(e, ApiError::NotFound(_)), "{e:?}");
-    assert_eq!(d.request_status(ids[2]), None);
-    let e = cl.delete_club_request(ids[2]).await.expect_err("twice");
+    assert_eq!(d.request_status(own), None);
+    let e = cl.delete_club_request(own).await.expect_err("twice");
     assert!(matches!(e, ApiError::NotFound(_)), "{e:?}");
     let e = cl
         .update_club_request(Uuid::new_v4(), &MembershipStatus::Approved, Levels::ID_ONLY)
@@ -483,8 +521,9 @@ async fn non_staff_are_refused() {
 #[tokio::test]
 async fn contacts_are_created_and_duplicates_refused() {
     let d = server().await;
-    let cl = as_user(&d, "admin");
-    let club = d.club_ids()[1];
+    // A student on the club's staff creates contacts (api-notes.md, "Who may do what").
+    let cl = as_user(&d, "moderator");
+    let club = staffed_by(&d, "moderator").await[0];
     let nc = NewContact {
         kind: ContactType::Discord,
         value: "discord.gg/astro".into(),
@@ -687,11 +726,13 @@ async fn raw_wire_traps_match_api_notes() {
         Some(240),
         "dot syntax is ignored"
     );
-    let id = d.pending_for("admin")[0];
+    // Writes as a student on the club's staff (the one account the service lets decide).
+    let m = d.user("moderator").expect("moderator");
+    let id = d.pending_for("moderator")[0];
     let r = http
         .put(format!("{}/v1/clubs/requests/{id}", d.base_url))
-        .header("X-Api-Key", &a.api_key)
-        .header("Authorization", format!("Bearer {}", a.token))
+        .header("X-Api-Key", &m.api_key)
+        .header("Authorization", format!("Bearer {}", m.token))
         .header("content-type", "application/json")
         .body("{\"data\":{\"status\":\"maybe\"}}")
         .send()
@@ -707,8 +748,8 @@ async fn raw_wire_traps_match_api_notes() {
     );
     let r = http
         .put(format!("{}/v1/clubs/requests/{id}", d.base_url))
-        .header("X-Api-Key", &a.api_key)
-        .header("Authorization", format!("Bearer {}", a.token))
+        .header("X-Api-Key", &m.api_key)
+        .header("Authorization", format!("Bearer {}", m.token))
         .body("{not json")
         .send()
         .await
@@ -862,20 +903,21 @@ async fn answer_lost_after_the_write_committed() {
         .await
         .expect_err("refused");
     assert!(matches!(e, ApiError::Forbidden(_)), "{e:?}");
-    // Delete (as an administrator: staff may not) and a new contact: committed, answers lost.
-    let e = as_user(&d, "admin")
-        .delete_club_request(ids[1])
+    // Delete (by the request's own student: staff may not delete others') and a new contact
+    // (by the club's staff): committed, answers lost.
+    let (requester, own) = requesters_own(&d).await;
+    let e = requester
+        .delete_club_request(own)
         .await
         .expect_err("answer lost");
     assert!(matches!(e, ApiError::Connect { .. }), "{e:?}");
     let e = cl
-        .club_request(ids[1], Levels::REQUEST_ROW)
+        .club_request(own, Levels::REQUEST_ROW)
         .await
         .expect_err("deleted");
     assert!(matches!(e, ApiError::NotFound(_)), "{e:?}");
-    let club = d.club_ids()[0];
-    let mine = as_user(&d, "admin");
-    let e = mine
+    let club = staffed_by(&d, "moderator").await[0];
+    let e = cl
         .create_club_contact(
             club,
             &NewContact {

@@ -41,15 +41,30 @@ fn row(n: u128, status: &str) -> serde_json::Value {
     .expect("json")
 }
 
-/// A server with the user and a listing of requests A and B (both pending).
+/// The clubs of the rows ([`row`]: Robotics Club), as the staffed-clubs lookup answers for
+/// [`moderator`], a student on their staff.
+fn staffed() -> serde_json::Value {
+    let r: club_admin::api::ClubRequest = serde_json::from_value(row(A, "pending")).expect("row");
+    let club = r.club.expect("club").id;
+    json!([{ "id": club }])
+}
+
+/// A server with the (student staff) user and a listing of requests A and B (both pending).
 async fn server() -> MockServer {
     let s = MockServer::start().await;
     Mock::given(method("GET"))
         .and(path("/auth/user"))
         .respond_with(
             ResponseTemplate::new(200)
-                .set_body_json(env(serde_json::to_value(admin()).expect("user"))),
+                .set_body_json(env(serde_json::to_value(moderator()).expect("user"))),
         )
+        .mount(&s)
+        .await;
+    // The clubs the moderator staffs (`GET /v1/clubs?filter[data][staff_ids][0]=...`): the
+    // rows' club.
+    Mock::given(method("GET"))
+        .and(path("/v1/clubs"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(env(staffed())))
         .mount(&s)
         .await;
     Mock::given(method("GET"))
@@ -446,7 +461,9 @@ async fn raw_server(
                 }
                 let one = format!("GET /v1/clubs/requests/{}", Uuid::from_u128(A));
                 let body = if head.starts_with("GET /auth/user") {
-                    env(serde_json::to_value(admin()).expect("user"))
+                    env(serde_json::to_value(moderator()).expect("user"))
+                } else if head.starts_with("GET /v1/clubs?") || head.starts_with("GET /v1/clubs ") {
+                    env(staffed())
                 } else if head.starts_with(&one) {
                     env(row(A, "pending"))
                 } else {

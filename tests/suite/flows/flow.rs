@@ -116,7 +116,7 @@ async fn approve_decline_delete_bulk_and_add_contact_against_the_demo() {
             .model
             .status_text()
             .unwrap_or_default()
-            .contains("only the student who made a request")
+            .contains("a student may delete only their own requests")
     );
 
     drv.keys("j   ").await;
@@ -227,10 +227,14 @@ async fn approved_elsewhere_shows_its_new_state() {
     let d = demo::start(DemoOptions::default()).await.expect("demo");
     let mut drv = Driver::new(&d, "moderator").await;
     let target = drv.selected();
-    let admin = d.user("admin").expect("admin");
+    // Another session of a staff student (an administrator writes nothing).
+    let elsewhere = d.user("moderator").expect("moderator");
     let other = ApiClient::new(
         &d.base_url,
-        Credentials::new(Some(admin.api_key.clone()), Some(admin.token.clone())),
+        Credentials::new(
+            Some(elsewhere.api_key.clone()),
+            Some(elsewhere.token.clone()),
+        ),
         ClientOptions::default(),
     )
     .expect("client");

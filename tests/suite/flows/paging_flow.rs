@@ -25,7 +25,7 @@ fn keys(h: &mut Headless, s: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn decisions_typed_ahead_under_filters_never_skip_a_request_or_loop() {
     let d = demo::start(DemoOptions::default()).await.expect("demo");
-    let u = d.user("admin").expect("admin");
+    let u = d.user("moderator").expect("moderator");
     let client = ApiClient::new(
         &d.base_url,
         Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),

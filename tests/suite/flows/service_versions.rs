@@ -131,11 +131,23 @@ async fn version_0_9_has_no_update_route_and_answers_as_for_an_unknown_route() {
         .await
         .expect("listing");
     assert_eq!(page.data.len(), 5);
-    as_user(&d, "admin")
+    // Delete, by the rule of api-notes.md ("Who may do what"): an administrator is refused
+    // as not a student, the request's own student deletes it.
+    let e = as_user(&d, "admin")
         .delete_club_request(id)
         .await
-        .expect("delete");
-    assert_eq!(d.request_status(id), None);
+        .expect_err("admin");
+    assert!(
+        matches!(&e, ApiError::Forbidden(i) if i.detail.as_deref() == Some("User is not a student")),
+        "{e:?}"
+    );
+    assert_eq!(d.request_status(id), Some(MembershipStatus::Pending));
+    let requester = as_user(&d, "requester");
+    let me = requester.current_user().await.expect("requester").data;
+    let sid = me.meta.and_then(|m| m.student_id).expect("a student");
+    let own = d.join(sid, d.club_ids()[0]).expect("joined");
+    requester.delete_club_request(own).await.expect("delete");
+    assert_eq!(d.request_status(own), None);
     // An error built by another layer (injected faults) carries the version too.
     d.set_faults(demo::Faults {
         failure_rate: 1.0,
@@ -199,10 +211,10 @@ async fn version_0_8_keeps_the_route_and_refuses_teachers_as_not_students() {
         }
     }
     assert_eq!(d.request_status(id), Some(MembershipStatus::Pending));
-    // Delete keeps the general refusal.
+    // Delete too: a teacher is not a student.
     let e = teacher.delete_club_request(id).await.expect_err("teacher");
     assert!(
-        matches!(&e, ApiError::Forbidden(i) if i.detail.as_deref() == Some("Insufficient permissions to perform this action")),
+        matches!(&e, ApiError::Forbidden(i) if i.detail.as_deref() == Some("User is not a student")),
         "{e:?}"
     );
     // The moderator still approves, in 0.8.4 envelopes.
