@@ -38,6 +38,19 @@ pub fn options_at(base_url: &str) -> ModelOptions {
     }
 }
 
+/// [`options_at`] on the wall clock, for a model driven against a real server whose ticks
+/// carry the real time (`Headless`): the token expires 7 h 59 min from now, as a freshly
+/// signed-in session's does (a token "expired" by the test's fixed clock would refuse every
+/// write: `Model::has_session`).
+pub fn live_options_at(base_url: &str) -> ModelOptions {
+    let now = chrono::Utc::now();
+    ModelOptions {
+        token_expires: Some(now + chrono::Duration::hours(7) + chrono::Duration::minutes(59)),
+        now,
+        ..options_at(base_url)
+    }
+}
+
 /// A fresh model started with `o`, its queue 20 rows high. Nothing is read yet.
 pub fn model_from(o: ModelOptions) -> Model {
     let mut m = Model::new(o);
@@ -204,6 +217,11 @@ pub fn loaded(o: ModelOptions, rows: Vec<ClubRequest>) -> Model {
 /// server's count of pending requests.
 pub fn model_with_more(rows: Vec<ClubRequest>, total: u64) -> Model {
     load_page(model(), rows, UpdateRoute::Present, Some(2), total)
+}
+
+/// [`model_with_more`] started with `o`.
+pub fn loaded_with_more(o: ModelOptions, rows: Vec<ClubRequest>, total: u64) -> Model {
+    load_page(model_from(o), rows, UpdateRoute::Present, Some(2), total)
 }
 
 /// [`loaded`] on a server whose update route is `route` (0.9 has none: `Missing`; a teacher

@@ -12,7 +12,7 @@ impl Model {
     pub fn offered(&self) -> Offered {
         // Signed out (no token, or the session is over), nothing can be decided until the
         // sign-in: `S` is offered instead.
-        let session = self.has_token && !self.session_expired;
+        let session = self.has_session();
         let selected = self.queue.selected();
         Offered {
             read_only: self.read_only,
@@ -24,6 +24,15 @@ impl Model {
             delete: session && self.permit(Write::Delete, selected).is_ok(),
             signed_out: !session,
         }
+    }
+
+    /// True while a session can send a write: a token is set, the server has not said the
+    /// session is over, and the token's `exp` (when it carries one) is not past: after it,
+    /// every write would be refused 401 (api-notes.md, "Authentication": no refresh).
+    pub fn has_session(&self) -> bool {
+        self.has_token
+            && !self.session_expired
+            && self.token_expires.is_none_or(|exp| exp > self.now)
     }
 
     /// The clubs the signed-in account staffs, as the server's staffed-clubs lookup

@@ -140,11 +140,12 @@ fn refuse_decision(m: &mut Model, action: RowAction) -> bool {
     true
 }
 
-/// Refuses a decision, without a call, while no session can send it (no token, or the
-/// server said the session is over): the status line says which key signs in. Decisions
-/// held already wait for the sign-in. True when refused.
+/// Refuses a decision, without a call, while no session can send it (no token, the
+/// server said the session is over, or the token's expiry is past: [`Model::has_session`]):
+/// the status line says which key signs in. Decisions held already wait for the sign-in.
+/// True when refused.
 fn refuse_signed_out(m: &mut Model, action: RowAction) -> bool {
-    if m.has_token && !m.session_expired {
+    if m.has_session() {
         return false;
     }
     let text = crate::tr!(

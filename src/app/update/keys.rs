@@ -34,10 +34,17 @@ pub(super) fn on_key(m: &mut Model, k: Key) -> Vec<Effect> {
     }
     if k.code == KeyCode::Esc {
         // In the narrow layout Esc first closes what is shown over the queue: the request's
-        // detail, the club lookup, the log.
+        // detail, the club lookup, then the log (as `L` does).
         if m.narrow() && (m.detail_open || m.focus != Pane::Queue) {
+            if m.focus == Pane::Log {
+                m.log.visible = false;
+            }
             m.detail_open = false;
             m.focus = Pane::Queue;
+            return Vec::new();
+        }
+        if m.narrow() && m.log.visible {
+            m.log.visible = false;
             return Vec::new();
         }
         // Esc only cancels: a pending quit, a range anchor, the status message.

@@ -126,8 +126,15 @@ pub(in crate::ui) fn header(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
 /// The narrow header's count of pending requests ("3 pending"; as the queue's title counts
 /// them), on the right: the e-mail is cut for it, but where even the shortest e-mail leaves
 /// no room it gives way (the queue's title counts them too), never the essential items.
+///
+/// While the listing has pages not loaded yet, the count is the server's (as the window's
+/// title says it: "64 pending", not the 50 loaded rows); once all is loaded, the queue's own.
 fn pending_item<'a>(m: &Model, theme: &Theme) -> Item<'a> {
-    let n = super::queue::pending_count(m);
+    let loaded = super::queue::pending_count(m);
+    let n = match m.listing.total {
+        Some(total) if m.listing.has_more => usize::try_from(total).unwrap_or(loaded).max(loaded),
+        _ => loaded,
+    };
     let text = format!("{}  ", tr!(m.lang, "queue-count-pending", n = n));
     Item::new(5, true, vec![Span::styled(text, theme.warn())])
 }

@@ -688,3 +688,43 @@ fn thai_names_and_clubs_are_cut_and_wrapped_with_their_vowels_whole_at_narrow_wi
         }
     }
 }
+
+/// Issue 32: the narrow header counts what the server counts while pages are still to load
+/// (as the window's title does), not the rows loaded so far.
+#[test]
+fn the_narrow_header_counts_the_server_s_pending_requests_while_pages_are_to_load() {
+    for lang in Lang::ALL {
+        let m = model_with_lang_more(lang);
+        let head = screen(&m, 45, 30).lines().next().unwrap_or("").to_owned();
+        let said = club_admin::tr!(lang, "queue-count-pending", n = 64usize);
+        assert!(
+            head.contains(for_terminal(&said).as_ref()),
+            "{lang:?}: {head}"
+        );
+    }
+}
+
+/// The sample rows (three pending) as the first page of a listing whose server counts 64.
+fn model_with_lang_more(lang: Lang) -> club_admin::app::Model {
+    loaded_with_more(options_in(lang), sample_rows(), 64)
+}
+
+/// Issue 32: in the narrow layout Esc closes the activity log as `L` does (a phone has Esc
+/// on its extra row, and the hint bar offers it), whether the log has the focus or not.
+#[test]
+fn esc_closes_the_activity_log_in_the_narrow_layout() {
+    for lang in Lang::ALL {
+        let mut m = loaded(options_in(lang), sample_rows());
+        let _ = club_admin::app::update(&mut m, club_admin::app::Msg::Resize(45, 30));
+        let _ = club_admin::app::update(&mut m, key('L'));
+        assert!(m.log().visible, "L shows the log");
+        let _ = club_admin::app::update(&mut m, code(club_admin::app::KeyCode::Esc));
+        assert!(!m.log().visible, "{lang:?}: Esc closed it");
+        assert_eq!(m.focus(), club_admin::app::Pane::Queue);
+        // Wide, Esc only cancels: the log stays.
+        let _ = club_admin::app::update(&mut m, club_admin::app::Msg::Resize(120, 40));
+        let _ = club_admin::app::update(&mut m, key('L'));
+        let _ = club_admin::app::update(&mut m, code(club_admin::app::KeyCode::Esc));
+        assert!(m.log().visible, "{lang:?}: wide, the log stays");
+    }
+}

@@ -780,3 +780,36 @@ fn ctrl_y_copies_the_sign_in_address() {
         }
     }
 }
+
+/// Issue 32: once the token's expiry has passed (the header says "token expired"), `a` holds
+/// nothing and sends nothing: the status line says to sign in first, with the key, and the
+/// hint bar leads with it; no decision is left to fail with 401 later.
+#[test]
+fn past_the_token_s_expiry_a_decision_asks_for_the_sign_in_first() {
+    for lang in Lang::ALL {
+        let mut m = loaded(
+            club_admin::app::ModelOptions {
+                token_expires: Some(now() + chrono::Duration::minutes(1)),
+                ..options_in(lang)
+            },
+            sample_rows(),
+        );
+        let _ = update(&mut m, Msg::Tick(now() + chrono::Duration::minutes(2)));
+        let _ = cursor_to(&mut m, id(1));
+        let fx = update(&mut m, key('a'));
+        assert!(calls(&fx).is_empty(), "nothing sent: {fx:?}");
+        assert!(m.held().is_empty(), "nothing held");
+        let action = club_admin::app::model::words::verb(lang, club_admin::app::RowAction::Approve);
+        let said = club_admin::tr!(lang, "status-sign-in-first", action = action, key = "S");
+        assert_eq!(status(&m), said);
+        assert!(hint_bar(&m, 120).starts_with('S'), "{}", hint_bar(&m, 120));
+        // Before the expiry, the same key holds the decision.
+        let mut fresh = loaded(options_in(lang), sample_rows());
+        let _ = cursor_to(&mut fresh, id(1));
+        let fx = update(&mut fresh, key('a'));
+        let sent = calls(&fx)
+            .iter()
+            .any(|(_, c)| matches!(c, ApiCall::UpdateRequest { .. }));
+        assert!(sent || fresh.held().len() == 1, "held or sent: {fx:?}");
+    }
+}

@@ -99,7 +99,7 @@ async fn driver_with(url: &str, request_timeout: Duration) -> Headless {
         },
     )
     .expect("client");
-    let m = model_from(options_at(url));
+    let m = model_from(live_options_at(url));
     let mut h = Headless::new(m, client, 8);
     h.run_until_idle(Duration::from_secs(10))
         .await

@@ -30,7 +30,7 @@ impl Driver {
             },
         )
         .expect("client");
-        let m = model_from(options_at(&d.base_url));
+        let m = model_from(live_options_at(&d.base_url));
         let mut drv = Driver {
             h: Headless::new(m, client, 8),
         };
@@ -494,7 +494,7 @@ async fn the_pool_never_stalls_the_dashboards_bulk_approve_at_any_ceiling() {
             },
         )
         .expect("client");
-        let m = model_from(options_at(&d.base_url));
+        let m = model_from(live_options_at(&d.base_url));
         let mut drv = Driver {
             h: Headless::new(m, client, ceiling),
         };
@@ -604,7 +604,7 @@ async fn the_club_pane_shows_contact_types_and_values_at_every_level() {
         .expect("client");
         let m = model_from(ModelOptions {
             lang,
-            ..options_at(&d.base_url)
+            ..live_options_at(&d.base_url)
         });
         let mut drv = Driver {
             h: Headless::new(m, client, 8),
@@ -706,7 +706,7 @@ async fn a_server_that_is_not_the_club_service_is_not_shown_online() {
             .expect("client");
             let m = model_from(ModelOptions {
                 lang,
-                ..options_at(&server.uri())
+                ..live_options_at(&server.uri())
             });
             let mut drv = Driver {
                 h: Headless::new(m, client, 8),
@@ -757,7 +757,7 @@ async fn a_readable_token_file_is_said_on_the_status_line_and_in_the_log() {
         .expect("client");
         let m = model_from(ModelOptions {
             lang,
-            ..options_at(&d.base_url)
+            ..live_options_at(&d.base_url)
         });
         let mut drv = Driver {
             h: Headless::new(m, client, 8),

@@ -34,7 +34,7 @@ async fn a_bulk_pauses_while_the_service_cannot_be_reached_and_goes_on_when_it_i
         },
     )
     .expect("client");
-    let mut h = Headless::new(model_from(options_at(&d.base_url)), client, 4);
+    let mut h = Headless::new(model_from(live_options_at(&d.base_url)), client, 4);
     h.run_until_idle(Duration::from_secs(20))
         .await
         .expect("loaded");

@@ -32,7 +32,7 @@ async fn decisions_typed_ahead_under_filters_never_skip_a_request_or_loop() {
         ClientOptions::default(),
     )
     .expect("client");
-    let m = model_from(options_at(&d.base_url));
+    let m = model_from(live_options_at(&d.base_url));
     let mut h = Headless::new(m, client, 8);
     h.run_until_idle(Duration::from_secs(10))
         .await

@@ -28,7 +28,7 @@ fn client(d: &DemoHandle, label: &str) -> ApiClient {
 }
 
 fn fresh_model(d: &DemoHandle) -> club_admin::app::Model {
-    model_from(options_at(&d.base_url))
+    model_from(live_options_at(&d.base_url))
 }
 
 async fn started(d: &DemoHandle, label: &str) -> Headless {

@@ -40,7 +40,7 @@ async fn dashboard(d: &DemoHandle, lang: Lang, hooks: Hooks, files: Files) -> He
     let m = model_from(ModelOptions {
         decision_delay: Duration::ZERO,
         lang,
-        ..options_at(&d.base_url)
+        ..live_options_at(&d.base_url)
     });
     let mut h = Headless::built(Builder::new(m, client(d), 8).hooks(hooks).files(files));
     h.run_until_idle(LIMIT).await.expect("loaded");
@@ -201,7 +201,7 @@ async fn a_host_budget_that_cannot_be_used_is_said_once_and_the_queue_loads() {
         .expect("client");
         let m = model_from(ModelOptions {
             lang,
-            ..options_at(&d.base_url)
+            ..live_options_at(&d.base_url)
         });
         let mut h = Headless::new(m, client, 8);
         h.run_until_idle(LIMIT).await.expect("settled");
