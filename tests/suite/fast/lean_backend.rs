@@ -105,7 +105,23 @@ fn through_both(frames: &[Buffer]) -> Vec<(usize, usize)> {
         lp.process(&lb);
         pp.process(&pb);
         let (l, p) = (looks(&lp), looks(&pp));
-        let first = l.iter().zip(&p).position(|(a, b)| a != b);
+        // A cell both bold and dim: a real terminal keeps both (SGR 1 and 2 are apart; 22
+        // clears both), but vt100 keeps one intensity, the last set, which depends on the
+        // path each backend took to the cell. There only the intensity's two flags may differ.
+        let both = Modifier::BOLD | Modifier::DIM;
+        let same = |i: usize, a: &Look, b: &Look| {
+            let ambiguous = next
+                .content
+                .get(i)
+                .is_some_and(|c| c.modifier.contains(both));
+            let flags = |x: &Look| (x.0.clone(), x.1, x.2, x.5, x.6, x.7);
+            a == b || (ambiguous && flags(a) == flags(b) && (a.3 || a.4) && (b.3 || b.4))
+        };
+        let first = l
+            .iter()
+            .zip(&p)
+            .enumerate()
+            .position(|(i, (a, b))| !same(i, a, b));
         assert!(
             first.is_none(),
             "frame {n}: the screens differ at cell {:?} (row, col {:?}): lean {:?}, crossterm {:?}\nlean:\n{}\ncrossterm:\n{}",
