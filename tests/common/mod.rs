@@ -216,12 +216,26 @@ pub fn loaded(o: ModelOptions, rows: Vec<ClubRequest>) -> Model {
 /// [`model_with`] whose listing has more pages: `rows` are its first page, `total` the
 /// server's count of pending requests.
 pub fn model_with_more(rows: Vec<ClubRequest>, total: u64) -> Model {
-    load_page(model(), rows, UpdateRoute::Present, Some(2), total)
+    load_page(
+        model(),
+        rows,
+        UpdateRoute::Present,
+        Some(2),
+        total,
+        sign_in_moderator,
+    )
 }
 
 /// [`model_with_more`] started with `o`.
 pub fn loaded_with_more(o: ModelOptions, rows: Vec<ClubRequest>, total: u64) -> Model {
-    load_page(model_from(o), rows, UpdateRoute::Present, Some(2), total)
+    load_page(
+        model_from(o),
+        rows,
+        UpdateRoute::Present,
+        Some(2),
+        total,
+        sign_in_moderator,
+    )
 }
 
 /// [`loaded`] on a server whose update route is `route` (0.9 has none: `Missing`; a teacher
@@ -336,37 +350,21 @@ pub fn loaded_as_admin(o: ModelOptions, rows: Vec<ClubRequest>) -> Model {
 
 /// [`loaded_as_admin`] on a server whose update route the probe finds to be `route`.
 pub fn loaded_as_admin_on(o: ModelOptions, rows: Vec<ClubRequest>, route: UpdateRoute) -> Model {
-    let pending = rows
-        .iter()
+    let pending = pending_of(&rows);
+    load_page(model_from(o), rows, route, None, pending, sign_in_admin)
+}
+
+/// Answers the signed-in user call `user` with [`admin`] (its listing, every pending
+/// request, is asked at once); returns the answer's effects.
+fn sign_in_admin(m: &mut Model, user: u64) -> Vec<Effect> {
+    answer(m, user, ApiAnswer::User(Ok(reply(admin()))))
+}
+
+/// How many of `rows` are pending: a pending-only listing's total.
+fn pending_of(rows: &[ClubRequest]) -> u64 {
+    rows.iter()
         .filter(|r| r.membership() == Some(&MembershipStatus::Pending))
-        .count() as u64;
-    let mut m = model_from(o);
-    let start = club_admin::app::start(&mut m);
-    // Oldest first, as [`loaded`] restores it.
-    let server = m.server_key().to_owned();
-    let _ = update(
-        &mut m,
-        Msg::Restore(SavedQueue {
-            server,
-            sort: QueueSort::Age,
-            ..SavedQueue::default()
-        }),
-    );
-    for probe in api_ids(&start, |c| *c == club_admin::app::ApiCall::ProbeUpdateRoute) {
-        let _ = answer(&mut m, probe, ApiAnswer::UpdateRoute(Ok(route.clone())));
-    }
-    let user = api_ids(&start, |c| *c == club_admin::app::ApiCall::CurrentUser);
-    let fx = answer(&mut m, user[0], ApiAnswer::User(Ok(reply(admin()))));
-    let list = api_ids(&fx, |c| {
-        matches!(c, club_admin::app::ApiCall::ListRequests { .. })
-    });
-    assert_eq!(list.len(), 1, "admin: listing of all pending requests");
-    let _ = answer(
-        &mut m,
-        list[0],
-        ApiAnswer::Listing(Ok(listing_reply(rows, None, pending))),
-    );
-    m
+        .count() as u64
 }
 
 /// Signs `m` in as the moderator ([`moderator`]) and answers its first listing with `rows`,
@@ -378,20 +376,19 @@ fn load(m: Model, rows: Vec<ClubRequest>) -> Model {
 /// [`load`] on a server whose update route the probe finds to be `route`.
 fn load_on(m: Model, rows: Vec<ClubRequest>, route: UpdateRoute) -> Model {
     // A pending-only listing: its total counts the pending rows.
-    let pending = rows
-        .iter()
-        .filter(|r| r.membership() == Some(&MembershipStatus::Pending))
-        .count() as u64;
-    load_page(m, rows, route, None, pending)
+    let pending = pending_of(&rows);
+    load_page(m, rows, route, None, pending, sign_in_moderator)
 }
 
-/// [`load_on`] with the listing's first page answered with `rows`, `next` page and `total`.
+/// [`load_on`] with the listing's first page answered with `rows`, `next` page and `total`,
+/// the user's call answered by `sign_in` (it returns the effects that ask for the listing).
 fn load_page(
     mut m: Model,
     rows: Vec<ClubRequest>,
     route: UpdateRoute,
     next: Option<u32>,
     total: u64,
+    sign_in: fn(&mut Model, u64) -> Vec<Effect>,
 ) -> Model {
     // An answer to a call not in flight is dropped.
     let fx = answer(&mut m, 0, ApiAnswer::User(Ok(reply(moderator()))));
@@ -421,14 +418,14 @@ fn load_page(
     for probe in api_ids(&start, |c| *c == club_admin::app::ApiCall::ProbeUpdateRoute) {
         let _ = answer(&mut m, probe, ApiAnswer::UpdateRoute(Ok(route.clone())));
     }
-    let fx = sign_in_moderator(&mut m, user[0]);
+    let fx = sign_in(&mut m, user[0]);
     let list = api_ids(&fx, |c| {
         matches!(c, club_admin::app::ApiCall::ListRequests { .. })
     });
     assert_eq!(
         list.len(),
         1,
-        "moderator: listing of the staffed clubs' pending requests"
+        "one listing of the pending requests in scope"
     );
     let fx = answer(
         &mut m,

@@ -9,24 +9,11 @@ use crate::common::*;
 use club_admin::app::{Model, Msg, update};
 use club_admin::i18n::Lang;
 
-/// Draws `m` at `w` x `h` as the event loop does, and hands the drawn scroll limits back
-/// to `update` (`Msg::Scrolled`); returns the screen's text.
+/// Resizes `m` to `w` x `h` and draws it as the event loop does ([`crate::fast::edges::shown`]:
+/// the drawn scroll limits handed back to `update`); returns the screen's text.
 fn drawn(m: &mut Model, w: u16, h: u16) -> String {
     let _ = update(m, Msg::Resize(w, h));
-    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).expect("terminal");
-    let mut limits = None;
-    t.draw(|f| {
-        limits = Some(club_admin::ui::view_scrolls(
-            f,
-            m,
-            &club_admin::ui::Theme::new(false),
-        ))
-    })
-    .expect("draw");
-    if let Some(l) = limits {
-        let _ = update(m, Msg::Scrolled(l));
-    }
-    buffer_text(t.backend().buffer())
+    crate::fast::edges::shown(m, w, h)
 }
 
 #[test]

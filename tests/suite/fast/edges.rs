@@ -270,7 +270,7 @@ fn nothing_to_read_ends_the_refresh_at_once() {
 
 /// The screen as the event loop draws it: drawn at `w` x `h`, then how far each part can
 /// scroll handed to `update` (`Msg::Scrolled`), as `runtime::event_loop` does after a frame.
-fn shown(m: &mut Model, w: u16, h: u16) -> String {
+pub(crate) fn shown(m: &mut Model, w: u16, h: u16) -> String {
     let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).expect("terminal");
     let mut limits = None;
     t.draw(|f| {

@@ -9,7 +9,8 @@ use club_admin::app::{ApiAnswer, ApiCall, Effect, Model, Msg, update};
 use club_admin::i18n::Lang;
 use serde_json::json;
 
-fn pending(n: u128, created: chrono::DateTime<chrono::Utc>) -> ClubRequest {
+/// A pending request `n` of club 900, created at `created` (also `fast::new_requests`'s).
+pub(crate) fn pending(n: u128, created: chrono::DateTime<chrono::Utc>) -> ClubRequest {
     serde_json::from_value(json!({
         "id": id(n),
         "created_at": created.to_rfc3339(),

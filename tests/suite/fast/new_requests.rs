@@ -6,21 +6,9 @@
 //! with real answers.
 
 use crate::common::*;
+use crate::fast::live_queue::pending;
 use club_admin::api::{ClubRequest, UpdateRoute};
 use club_admin::app::{ApiAnswer, ApiCall, Effect, Model, ModelOptions, Msg, update};
-use serde_json::json;
-
-fn pending(n: u128, created: chrono::DateTime<chrono::Utc>) -> ClubRequest {
-    serde_json::from_value(json!({
-        "id": id(n),
-        "created_at": created.to_rfc3339(),
-        "club": {"id": id(900)},
-        "student": {"id": id(1000 + n), "student_id": format!("5{n:04}")},
-        "year": 2026,
-        "membership_status": "pending",
-    }))
-    .expect("request")
-}
 
 /// A model (pages of `page_size`) signed in as an administrator (every pending request is
 /// listed), whose listing's first page (`known`, of `total`) was answered at [`now`].
