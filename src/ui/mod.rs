@@ -308,13 +308,14 @@ fn status_line(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     }
     let right_w: usize = right.iter().map(|s| s.width()).sum();
     let right_w = right_w.min(area.width as usize);
-    if let Some((severity, text)) = m.status_line() {
+    if let Some((severity, full, label)) = m.status_line_labelled() {
         let style = match severity {
             Severity::Info => ratatui::style::Style::default(),
             Severity::Success => theme.success(),
             Severity::Error => theme.error(),
         };
         let room = (area.width as usize).saturating_sub(right_w);
+        let text = shorten_label(&full, label.as_deref(), room);
         let mut left = vec![Span::styled(crate::text::clean(&text, room), style)];
         // An error cut short: its full text is in the activity log, one key away (every
         // error goes there whole, `update::say`).
@@ -324,6 +325,7 @@ fn status_line(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
         {
             let more = crate::tr!(m.lang, "status-full-text", key = key.to_string());
             let rest = room.saturating_sub(text::width(&more) + 1);
+            let text = shorten_label(&full, label.as_deref(), rest);
             if rest >= 10 {
                 left = vec![
                     Span::styled(cut_at_word(&text, rest), style),
@@ -341,10 +343,39 @@ fn status_line(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
     }
 }
 
+/// Fewest columns a request's label is cut to on the status line ("Somchai J…").
+const LABEL_MIN: usize = 10;
+
+/// `text` with the request's `label` in it cut first (to no fewer than [`LABEL_MIN`]
+/// columns) when `text` is wider than `room`: "delete Nattawut S… failed: …" keeps what
+/// happened in sight, where cutting the end would hide it.
+fn shorten_label(text: &str, label: Option<&str>, room: usize) -> String {
+    let width = text::width(text);
+    let Some(label) = label.filter(|l| width > room && text.contains(*l)) else {
+        return text.to_owned();
+    };
+    let label_w = text::width(label);
+    let want = label_w.saturating_sub(width - room).max(LABEL_MIN);
+    if want >= label_w {
+        return text.to_owned();
+    }
+    text.replacen(label, &text::clean(label, want), 1)
+}
+
 /// `text` cut to `room` columns at the last space that fits, with `…` ("… fil…" would be
 /// half a word); cut anywhere when no space fits.
 fn cut_at_word(text: &str, room: usize) -> String {
     let cut = text::clean(text, room);
+    // Cut just before a space: the last word is whole already.
+    if let Some(head) = cut.strip_suffix('…')
+        && text.strip_prefix(head).is_some_and(|r| r.starts_with(' '))
+    {
+        let head = head.trim_end();
+        return match head.ends_with('…') {
+            true => head.to_owned(),
+            false => format!("{head}…"),
+        };
+    }
     match cut
         .strip_suffix('…')
         .and_then(|c| c.rfind(' ').map(|i| &c[..i]))

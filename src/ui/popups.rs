@@ -9,6 +9,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use tui_input::Input;
+use uuid::Uuid;
 
 use super::Theme;
 use crate::app::model::{Model, Popup, RowAction, popup};
@@ -201,12 +202,35 @@ fn confirm_lines(m: &Model, p: &Popup, cols: u16, theme: &Theme) -> Vec<Line<'st
             let text = popup::confirm_hidden(m.lang, *hidden);
             lines.extend(wrapped(&text, cols, theme.warn()));
         }
+        if let Some(text) = held_elsewhere_among(m, ids) {
+            lines.extend(wrapped(&text, cols, theme.warn()));
+        }
     }
     if *action == RowAction::Delete {
         let text = tr(m.lang, "confirm-delete-final");
         lines.extend(wrapped(&text, cols, theme.error()));
     }
     lines
+}
+
+/// "2 of them are held in another session (s1@school): whichever reaches the server first
+/// decides each": the marked requests another session holds in its grace period (their `~`
+/// mark hides under the `●` of a marked row), or None.
+fn held_elsewhere_among(m: &Model, ids: &[Uuid]) -> Option<String> {
+    let someone = tr(m.lang, "others-someone");
+    let mut by: Vec<String> = Vec::new();
+    let mut n = 0;
+    for (who, _) in ids
+        .iter()
+        .filter_map(|id| m.queue.get(*id).and_then(|i| i.held_elsewhere.as_ref()))
+    {
+        n += 1;
+        let who = who.clone().unwrap_or_else(|| someone.clone());
+        if !by.contains(&who) {
+            by.push(who);
+        }
+    }
+    (n > 0).then(|| crate::tr!(m.lang, "confirm-held-elsewhere", n = n, by = by.join(", ")))
 }
 
 /// "s1@school is about to approve it in another session (held, not sent yet)".

@@ -129,6 +129,10 @@ confirm-hidden = { $n ->
     [one] { $n } of them is hidden by the current filter.
    *[other] { $n } of them are hidden by the current filter.
 }
+confirm-held-elsewhere = { $n ->
+    [one] { $n } of them is held in another session ({ $by }): whichever reaches the server first decides it.
+   *[other] { $n } of them are held in another session ({ $by }): whichever reaches the server first decides each.
+}
 confirm-delete-final = Deleting cannot be undone.
 # Status line after "no" to a confirmation.
 confirm-cancelled = { $action ->

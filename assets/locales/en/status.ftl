@@ -217,6 +217,7 @@ status-why-cannot-change = it cannot change
 status-why-not-read = its status is not read yet (reading it now: press again once it shows pending)
 status-already-changing = that request is already being changed or deleted
 status-nothing-to-do = nothing to do: those requests are no longer pending
+status-confirm-closed = { $label }: { $why }; the confirmation closed, nothing was sent
 status-unread-left-out = { $n ->
     [one] nothing sent: 1 request's status is not read yet (reading it now: press again once it shows pending)
    *[other] nothing sent: { $n } requests' status is not read yet (reading them now: press again once they show pending)

@@ -112,6 +112,7 @@ confirm-many-of-club = { $action ->
    *[delete] ลบ
 }คำขอที่เลือกไว้ { $n } รายการ ของ { $club } ใช่ไหม?
 confirm-hidden = ในจำนวนนี้ { $n } รายการถูกตัวกรองปัจจุบันซ่อนอยู่
+confirm-held-elsewhere = ในจำนวนนี้ { $n } รายการถูกพักไว้ในอีกเซสชันหนึ่ง ({ $by }): ฝั่งที่ถึงเซิร์ฟเวอร์ก่อนเป็นผู้ตัดสิน
 confirm-delete-final = ลบแล้วย้อนกลับไม่ได้
 confirm-cancelled = { $action ->
     [approve] ยกเลิกการอนุมัติแล้ว

@@ -124,4 +124,7 @@ pub struct Notice {
     pub too_small: bool,
     /// It says a row is being read (`Enter`): it goes when that read answers.
     pub reading: Option<uuid::Uuid>,
+    /// The request's label inside `text` ("Somchai → Robotics"), where it names one: the
+    /// view shortens it first when the line is too narrow ([`Model::status_line_labelled`]).
+    pub label: Option<String>,
 }

@@ -8,15 +8,24 @@ impl Model {
     /// activities under way (checking a token, refreshing, a bulk action's progress), in the
     /// reader's language (keys `status-*`).
     pub fn status_line(&self) -> Option<(Severity, String)> {
-        let mut best: Option<(u64, Severity, String)> = self
+        self.status_line_labelled()
+            .map(|(sev, text, _)| (sev, text))
+    }
+
+    /// [`Model::status_line`] with the request's label inside its text, where it names one
+    /// ("Somchai → Robotics"): the view shortens that label first on a narrow screen, so
+    /// what happened to it ("failed", "conflict", "z undo") stays in sight.
+    pub fn status_line_labelled(&self) -> Option<(Severity, String, Option<String>)> {
+        let mut best: Option<(u64, Severity, String, Option<String>)> = self
             .notice
             .as_ref()
-            .map(|n| (n.seq, n.severity, n.text.clone()));
-        let mut offer = |seq: u64, text: String| {
+            .map(|n| (n.seq, n.severity, n.text.clone(), n.label.clone()));
+        let mut offer_labelled = |seq: u64, text: String, label: Option<String>| {
             if best.as_ref().is_none_or(|b| seq >= b.0) {
-                best = Some((seq, Severity::Info, text));
+                best = Some((seq, Severity::Info, text, label));
             }
         };
+        let mut offer = |seq: u64, text: String| offer_labelled(seq, text, None);
         if let Some(s) = self.activities.signing_in {
             offer(s, crate::i18n::tr(self.lang, "status-checking-token"));
         }
@@ -52,9 +61,14 @@ impl Model {
             offer(task.seq, text);
         }
         if let Some(d) = self.held().latest() {
-            offer(d.seq, self.held_text(d));
+            let thai = self.lang == crate::i18n::Lang::Thai;
+            let label = match d.ids.as_slice() {
+                [id] => self.queue.get(*id).map(|i| i.label_for(thai)),
+                _ => None,
+            };
+            offer_labelled(d.seq, self.held_text(d), label);
         }
-        best.map(|(_, sev, text)| (sev, text))
+        best.map(|(_, sev, text, label)| (sev, text, label))
     }
 
     /// True when a refresh may say how it goes ("refreshing…", "refreshed", "N loaded"): a

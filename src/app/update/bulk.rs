@@ -281,3 +281,60 @@ pub(super) fn refused_by_route(
     }
     fx
 }
+
+/// Keeps an open confirmation true to the rows (after every message): a request that can no
+/// longer take its decision (decided or deleted in another session, read decided by a
+/// refresh, gone) leaves it; a confirmation left with none closes, nothing sent, and the
+/// status line says why.
+pub(super) fn prune_confirm(m: &mut Model) {
+    let Some(Popup::Confirm { action, ids, .. }) = m.popup.as_ref() else {
+        return;
+    };
+    let action = *action;
+    let stale = |i: &QueueItem| match i.state {
+        RowState::Deleted | RowState::Gone => true,
+        _ => i.status().is_some() && !crate::ops::decision::may_send(action, i.status()),
+    };
+    let (gone, kept): (Vec<Uuid>, Vec<Uuid>) = ids
+        .iter()
+        .partition(|id| m.queue.get(**id).is_none_or(&stale));
+    if gone.is_empty() {
+        return;
+    }
+    if kept.is_empty() {
+        m.popup = None;
+        let text = match gone.as_slice() {
+            [id] => {
+                let why = m
+                    .queue
+                    .get(*id)
+                    .map(|i| why_not_actionable(m, i))
+                    .unwrap_or_else(|| tr(m.lang, "status-why-gone"));
+                let label = super::label_of(m, *id);
+                let text = crate::tr!(
+                    m.lang,
+                    "status-confirm-closed",
+                    label = label.as_str(),
+                    why = why
+                );
+                say(m, Severity::Info, &text);
+                super::name_in_notice(m, &text, &label);
+                return;
+            }
+            _ => tr(m.lang, "status-nothing-to-do"),
+        };
+        say(m, Severity::Info, &text);
+        return;
+    }
+    let visible: HashSet<Uuid> = m
+        .queue
+        .visible()
+        .iter()
+        .map(|&i| m.queue.items()[i].id)
+        .collect();
+    let hidden = kept.iter().filter(|id| !visible.contains(id)).count();
+    if let Some(Popup::Confirm { ids, hidden: h, .. }) = m.popup.as_mut() {
+        *ids = kept;
+        *h = hidden;
+    }
+}

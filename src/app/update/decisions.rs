@@ -48,27 +48,31 @@ pub(super) fn on_key(m: &mut Model, action: RowAction) -> Vec<Effect> {
     }
     if !m.actionable(item) && action != RowAction::Delete {
         let why = super::bulk::why_not_actionable(m, item);
+        let label = label_of(m, id);
         let text = crate::tr!(
             m.lang,
             "status-cannot-act",
             action = verb(m.lang, action),
-            label = label_of(m, id),
+            label = label.as_str(),
             why = why
         );
         say(m, Severity::Error, &text);
+        super::name_in_notice(m, &text, &label);
         return Vec::new();
     }
     if !decision::may_send(action, item.status()) {
         // Never read (added by id, its read failed or on its way): read it first, as the
         // command line does; the key works once the row shows pending.
+        let label = label_of(m, id);
         let text = crate::tr!(
             m.lang,
             "status-cannot-act",
             action = verb(m.lang, action),
-            label = label_of(m, id),
+            label = label.as_str(),
             why = tr(m.lang, "status-why-not-read")
         );
         say(m, Severity::Error, &text);
+        super::name_in_notice(m, &text, &label);
         return rows::fetch_rows(m, &[id]);
     }
     if action == RowAction::Delete {
@@ -348,8 +352,10 @@ fn send(m: &mut Model, id: Uuid, action: RowAction) -> Effect {
         None => ApiCall::DeleteRequest { id },
     };
     if m.activities.bulk.is_none() {
-        let text = format!("{} {}", progress(m.lang, action), label_of(m, id));
+        let label = label_of(m, id);
+        let text = format!("{} {}", progress(m.lang, action), label);
         say(m, Severity::Info, &text);
+        super::name_in_notice(m, &text, &label);
     }
     call(m, c)
 }
@@ -476,6 +482,7 @@ fn already(m: &mut Model, id: Uuid, action: RowAction, status: MembershipStatus,
     push_log(m, action, id, label, outcome, &text);
     if m.activities.bulk.is_none() {
         say(m, severity, &text);
+        super::name_in_notice(m, &text, label);
     }
 }
 
@@ -511,6 +518,7 @@ fn refused(m: &mut Model, id: Uuid, action: RowAction, e: ApiError, label: &str)
             error = text
         );
         say(m, Severity::Error, &text);
+        super::name_in_notice(m, &text, label);
     }
     if matches!(e, ApiError::NotFound(_) | ApiError::Unauthorized { .. }) {
         Vec::new()

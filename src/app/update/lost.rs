@@ -44,6 +44,7 @@ pub(super) fn lost(
             error = error_text(lang, &e)
         );
         say(m, Severity::Error, &text);
+        super::name_in_notice(m, &text, label);
     }
     rows::fetch_rows(m, &[id])
 }
@@ -53,13 +54,15 @@ pub(super) fn lost(
 /// decision.
 pub(super) fn reread_instead(m: &mut Model, id: Uuid, earlier: RowAction) -> Vec<Effect> {
     let lang = m.lang;
+    let label = label_of(m, id);
     let text = tr!(
         lang,
         "status-unknown-reread",
         action = verb(lang, earlier),
-        label = label_of(m, id)
+        label = label.as_str()
     );
     say(m, Severity::Info, &text);
+    super::name_in_notice(m, &text, &label);
     rows::fetch_rows(m, &[id])
 }
 
@@ -310,6 +313,7 @@ fn settled(
         super::bulk::after_settled(m);
     } else if m.activities.bulk.is_none() {
         say(m, severity, &text);
+        super::name_in_notice(m, &text, &label);
     }
 }
 

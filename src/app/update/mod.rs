@@ -71,6 +71,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
     let tick = matches!(msg, Msg::Tick(_));
     let mut fx = dispatch(m, msg);
     note_busy(m, tick);
+    bulk::prune_confirm(m);
     m.queue.apply_changes();
     m.queue.scroll_into_view(m.page_rows);
     // A new request is new until the cursor reaches it.
@@ -385,7 +386,15 @@ fn say(m: &mut Model, severity: Severity, text: &str) {
         start_warning: false,
         too_small: false,
         reading: None,
+        label: None,
     });
+}
+
+/// The status line's `text` names a request by `label`: a narrow screen cuts that first.
+fn name_in_notice(m: &mut Model, text: &str, label: &str) {
+    if let Some(n) = m.notice.as_mut().filter(|n| n.text == text) {
+        n.label = Some(label.to_owned());
+    }
 }
 
 /// A status-line message in the log: an error as failed, anything else as ok.

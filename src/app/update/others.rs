@@ -68,10 +68,11 @@ fn decided(m: &mut Model, t: Told, action: RowAction) {
     } else {
         "status-heard-decided"
     };
-    let text = crate::tr!(lang, key, label = label, status = done, by = by);
+    let text = crate::tr!(lang, key, label = label.as_str(), status = done, by = by);
     let selected = m.queue.selected().is_some_and(|i| i.id == t.id);
     if had_mark || selected {
         super::say_unless_busy(m, Severity::Info, &text);
+        super::name_in_notice(m, &text, &label);
     } else {
         // Not the row the moderator is on: the log has it.
         super::log_notice(m, &text, Severity::Info);

@@ -369,3 +369,76 @@ fn already_approved_names_the_other_session_s_moderator() {
         );
     }
 }
+
+/// A confirmation stays true to the rows while it is open: a bulk one names the marked
+/// requests another session holds (their `~` hides under the mark), and drops a request
+/// decided there meanwhile; a single one whose request was decided there closes, sends
+/// nothing, and says why. English and Thai, drawn at 45x30 and 80x24.
+#[test]
+fn an_open_confirmation_follows_what_another_session_did() {
+    use club_admin::app::{Heard, KeyCode, Msg, Popup, RowAction, Told};
+    for lang in [Lang::English, Lang::Thai] {
+        let told = |id: Uuid, heard| {
+            Msg::Heard(Told {
+                id,
+                heard,
+                by: Some("s1@school.example.ac.th".into()),
+                at: now(),
+            })
+        };
+        let mut m = model_with_lang(rows(), lang);
+        let _ = update(&mut m, told(id(2), Heard::Held(RowAction::Approve)));
+        for _ in 0..3 {
+            update(&mut m, key(' '));
+        }
+        let fx = update(&mut m, key('a'));
+        assert!(puts(&fx).is_empty());
+        let held = club_admin::tr!(
+            lang,
+            "confirm-held-elsewhere",
+            n = 1usize,
+            by = "s1@school.example.ac.th"
+        );
+        for (w, h) in [(45, 30), (80, 24)] {
+            // The box's text, its borders and line breaks left out.
+            let drawn: String = screen(&m, w, h)
+                .chars()
+                .filter(|c| !c.is_whitespace() && *c != '│')
+                .collect();
+            let want = held.split_whitespace().collect::<String>();
+            assert!(
+                drawn.contains(&want),
+                "{w}x{h}: {held}\n{}",
+                screen(&m, w, h)
+            );
+        }
+        // Decided there while the confirmation is open: it leaves the confirmation.
+        let _ = update(&mut m, told(id(2), Heard::Decided(RowAction::Approve)));
+        match m.popup() {
+            Some(Popup::Confirm { ids, .. }) => assert_eq!(ids, &vec![id(1), id(3)]),
+            other => panic!("the confirmation stays open for the other two: {other:?}"),
+        }
+        let fx = update(&mut m, key('y'));
+        let mut sent: Vec<Uuid> = puts(&fx).into_iter().map(|(_, i)| i).collect();
+        sent.sort();
+        assert_eq!(sent, vec![id(1), id(3)], "nothing sent for the decided one");
+
+        // One row: its confirmation (asked since another session holds it) closes when
+        // that session's decision lands, and nothing is sent.
+        let mut m = model_with_lang(rows(), lang);
+        let first = m.queue().selected().map(|i| i.id).expect("a row");
+        let _ = update(&mut m, told(first, Heard::Held(RowAction::Decline)));
+        let _ = update(&mut m, key('a'));
+        assert!(matches!(m.popup(), Some(Popup::Confirm { .. })));
+        let fx = update(&mut m, told(first, Heard::Decided(RowAction::Decline)));
+        assert!(puts(&fx).is_empty());
+        assert!(m.popup().is_none(), "the confirmation closed");
+        let declined = club_admin::tr!(lang, "status-state", status = "declined");
+        let why = club_admin::tr!(lang, "status-why-already", status = declined.as_str());
+        let said = status(&m);
+        assert!(said.contains(&why), "{said}");
+        let fx = update(&mut m, code(KeyCode::Enter));
+        assert!(puts(&fx).is_empty(), "Enter after the close sends nothing");
+        crate::fast::edges::same_after_redraw(&mut m);
+    }
+}

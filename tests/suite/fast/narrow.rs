@@ -728,3 +728,87 @@ fn esc_closes_the_activity_log_in_the_narrow_layout() {
         assert!(m.log().visible, "{lang:?}: wide, the log stays");
     }
 }
+
+/// Issue 32: at a phone's width the status line cuts a request's long name first, so what
+/// happened to it stays in sight: a held decision's undo key, and the word "failed" of a
+/// refused one (whose whole text is in the log). English and Thai, at 40x16 and 45x30.
+#[test]
+fn the_status_line_cuts_the_name_not_what_happened_at_phone_widths() {
+    use club_admin::app::{ApiAnswer, ApiCall};
+    let long = || {
+        vec![request(
+            id(1),
+            "pending",
+            "51234",
+            Some(("Nattawut Srisukwattanakul", "ณัฐวุฒิ ศรีสุขวัฒนากุล")),
+            ("Science and Technology Club", "ชุมนุมวิทยาศาสตร์และเทคโนโลยี"),
+            2026,
+            1,
+        )]
+    };
+    for lang in Lang::ALL {
+        let o = ModelOptions {
+            decision_delay: std::time::Duration::from_secs(5),
+            ..options_in(lang)
+        };
+        let mut m = loaded(o, long());
+        let _ = update(&mut m, key('x'));
+        let undo = club_admin::tr!(lang, "status-held-undo", key = "z");
+        let held = club_admin::tr!(
+            lang,
+            "status-held",
+            action = "decline",
+            what = "",
+            seconds = 5
+        );
+        let declining = held
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        for (w, h) in [(40, 16), (45, 30)] {
+            let _ = update(&mut m, Msg::Resize(w, h));
+            let s = screen(&m, w, h);
+            let line = s
+                .lines()
+                .find(|l| l.starts_with(&declining))
+                .unwrap_or_default();
+            assert!(line.contains('…'), "the name is cut: {line:?}");
+            assert!(
+                line.contains(&undo),
+                "{lang:?} {w}x{h}: {undo:?} in {line:?}\n{s}"
+            );
+        }
+        let fx = later(&mut m, std::time::Duration::from_secs(6));
+        let rid = calls(&fx)
+            .into_iter()
+            .find(|(_, c)| matches!(c, ApiCall::UpdateRequest { .. }))
+            .map(|(rid, _)| rid)
+            .expect("the decline is sent");
+        let refusal = forbidden("Club request cannot be changed now");
+        let _ = answer(&mut m, rid, ApiAnswer::Updated(Err(refusal)));
+        let failed = club_admin::tr!(
+            lang,
+            "status-action-failed",
+            action = "",
+            label = "",
+            error = ""
+        );
+        let failed = failed.trim().trim_end_matches(':').trim();
+        let decline = club_admin::tr!(lang, "status-verb", action = "decline");
+        for (w, h) in [(40, 16), (45, 30)] {
+            let _ = update(&mut m, Msg::Resize(w, h));
+            let s = screen(&m, w, h);
+            let line = s
+                .lines()
+                .find(|l| l.starts_with(&decline))
+                .unwrap_or_default();
+            assert!(
+                line.contains(failed),
+                "{lang:?} {w}x{h}: {failed:?} in {line:?}\n{s}"
+            );
+            assert!(line.contains('…'), "the name is cut: {line:?}");
+        }
+        crate::fast::edges::same_after_redraw(&mut m);
+    }
+}
