@@ -56,6 +56,12 @@ const GROW_FACTOR: f64 = 1.5;
 const GROW_SLACK: Duration = Duration::from_millis(2);
 /// Answers before a latency jump counts (the first ones open connections).
 const WARM_UP: u32 = 10;
+/// The answer time past which a cut is news to a moderator ("server slow: fewer at once"):
+/// a jump between fast answers (5 ms to 40 ms) cuts the limit too, but every answer still
+/// comes at once to a person; only a cut for overload (a time-out, a 5xx) or answers this
+/// slow on average is shown as [`Pace::slowed`] (issue 32: "server slow" while all 20
+/// writes answered within 60 ms).
+pub const SLOW_SHOWN: Duration = Duration::from_millis(250);
 
 /// What an answer says about the server's load.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +83,9 @@ pub struct Pace {
     pub limit: usize,
     /// Calls in flight now.
     pub in_flight: usize,
-    /// True while the limit is below a level it was cut from: the server is slow.
+    /// True while the limit is below a level it was cut from, for an overload or with
+    /// answers slower than [`SLOW_SHOWN`] on average: the server is slow as a moderator
+    /// feels it.
     pub slowed: bool,
 }
 
@@ -94,6 +102,8 @@ struct State {
     timing: [Timing; 2],
     /// The limit before the last cut; growth above it is slow.
     cut_from: Option<f64>,
+    /// The last cut was for an overload (a time-out, a 5xx), not a latency jump.
+    overloaded: bool,
     /// `(when, limit)` at every change, for the harness's figures.
     history: Vec<(Instant, usize)>,
     started: Instant,
@@ -111,6 +121,9 @@ struct Timing {
     /// followed the answers up would follow a saturating pool up to its stall.)
     fastest: Option<Duration>,
     average: Option<Duration>,
+    /// The same moving average, never set back by a cut: how fast answers come as a
+    /// moderator feels them ([`SLOW_SHOWN`]).
+    felt: Option<Duration>,
     /// Answers timed so far: the first [`WARM_UP`] (new connections, cold caches) set the
     /// fastest time but do not count as a jump.
     answers: u32,
@@ -131,6 +144,10 @@ impl Timing {
             None => took,
         };
         self.average = Some(average);
+        self.felt = Some(match self.felt {
+            Some(a) => a.mul_f64(0.8) + took.mul_f64(0.2),
+            None => took,
+        });
         self.answers = self.answers.saturating_add(1);
         (fastest, average)
     }
@@ -180,6 +197,7 @@ impl Limiter {
                 epoch: 0,
                 timing: [Timing::default(), Timing::default()],
                 cut_from: None,
+                overloaded: false,
                 history: vec![(Instant::now(), start)],
                 started: Instant::now(),
                 reported: None,
@@ -248,10 +266,14 @@ impl Limiter {
     /// The limit, calls in flight, and whether the server is slow (the limit was cut).
     pub fn pace(&self) -> Pace {
         let s = self.lock();
+        let felt = s.overloaded
+            || s.timing
+                .iter()
+                .any(|t| t.felt.is_some_and(|a| a >= SLOW_SHOWN));
         Pace {
             limit: s.allowed(),
             in_flight: s.in_flight,
-            slowed: s.cut_from.is_some_and(|c| s.limit + 0.5 < c),
+            slowed: felt && s.cut_from.is_some_and(|c| s.limit + 0.5 < c),
         }
     }
 
@@ -292,6 +314,7 @@ impl Limiter {
             Signal::Neutral => {}
             Signal::Overloaded => {
                 if adapts && epoch == s.epoch {
+                    s.overloaded = true;
                     s.cut(0.5);
                 }
             }
@@ -301,6 +324,7 @@ impl Limiter {
                 let warm = t.answers > WARM_UP;
                 if warm && average > fastest.mul_f64(JUMP_FACTOR) + JUMP_SLACK {
                     if epoch == s.epoch {
+                        s.overloaded = false;
                         s.cut(0.8);
                         // The jump is measured again from the new level.
                         s.timing[Timing::of(write)].average = Some(fastest);
@@ -450,6 +474,17 @@ mod tests {
             answer(&l, n, Duration::from_millis(60), Signal::Answered).await;
         }
         assert!(l.pace().limit < before, "{:?} from {before}", l.pace());
+        assert!(
+            !l.pace().slowed,
+            "answers of 60 ms are no slow server to a moderator: {:?}",
+            l.pace()
+        );
+        // Answers of a second: that is slow, and said.
+        for _ in 0..5 {
+            let n = l.pace().limit;
+            answer(&l, n, Duration::from_secs(1), Signal::Answered).await;
+        }
+        assert!(l.pace().slowed, "{:?}", l.pace());
     }
 
     #[tokio::test(start_paused = true)]

@@ -387,6 +387,9 @@ where
     let busy = model.animating();
     let save_due = runner.save_due();
     let retry_in = retry_wait(model, opts.clock.now());
+    let notice_ends = model
+        .notice_ends_at()
+        .map(|at| (at - opts.clock.now()).to_std().unwrap_or(Duration::ZERO));
     let clock = &opts.clock;
     let tick = &mut timers.tick;
     let refresh = &mut timers.refresh;
@@ -412,6 +415,7 @@ where
         },
         Some(m) = msg_rx.recv() => Next::Msg(m),
         _ = tick.tick(), if busy => Next::Msg(Msg::Tick(clock.now())),
+        _ = async { match notice_ends { Some(d) => tokio::time::sleep(d).await, None => std::future::pending::<()>().await } } => Next::Msg(Msg::Tick(clock.now())),
         _ = async { match retry_in { Some(d) => tokio::time::sleep(d).await, None => std::future::pending::<()>().await } } => Next::Msg(Msg::Retry(clock.now())),
         _ = async { match refresh.as_mut() { Some(i) => { i.tick().await; } None => std::future::pending::<()>().await } } => Next::Msg(Msg::AutoRefresh),
         _ = async { match save_due { Some(at) => tokio::time::sleep_until(at).await, None => std::future::pending::<()>().await } } => {

@@ -46,16 +46,21 @@ pub(super) fn narrow_hints(m: &Model, detail: Rect) -> Vec<Hint> {
         }
         NarrowPane::Queue => {
             decide(&mut hints);
+            hints.push(hint(Action::Delete, "hint-delete", false));
             hints.push(hint(Action::Open, "hint-narrow-detail", false));
             hints.push(hint(Action::ClubLookup, "hint-club-lookup", false));
         }
         NarrowPane::Detail => {
             decide(&mut hints);
+            hints.push(hint(Action::Delete, "hint-delete", false));
             hints.push(detail_hint(m, detail));
             hints.push(Some(back));
         }
         NarrowPane::Club => {
             hints.push(hint(Action::ClubLookup, "hint-narrow-look-up", false));
+            if offered.club_shown {
+                hints.push(hint(Action::NewContact, "hint-new-contact", false));
+            }
             hints.push(Some(back));
         }
     }

@@ -523,7 +523,9 @@ fn footer_hints(m: &Model, width: usize, detail: Rect) -> Vec<Hint> {
         .collect();
     // Lines of the detail below its edge: the key that reveals them, after approve and
     // decline (kept before the others when the bar is short).
-    if let Some(h) = detail_hint(m, detail) {
+    if m.focus == Pane::Queue
+        && let Some(h) = detail_hint(m, detail)
+    {
         let at = hints.iter().take(2).take_while(|h| !h.pinned).count();
         hints.insert(at, h);
     }

@@ -131,6 +131,8 @@ club-staff-list = staff ({ $n })
 club-member-list = members ({ $n })
 # Contact types the server names; LINE, Facebook, Instagram and Discord keep their names.
 club-footer = fetch level { $level } (f/F) · n new contact
+# The same, to an account that may not add the club's contacts (ops::permit).
+club-footer-read = fetch level { $level } (f/F)
 club-loading = loading…
 club-searching = searching…
 # Footer hints while the club field has focus.

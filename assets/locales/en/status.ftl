@@ -151,6 +151,7 @@ status-no-staffed-clubs = you are not on the staff of any club: add request ids 
 
 status-no-listing = this server has no listing: add request ids with i (or pass them as arguments)
 status-queue-failed = could not load the queue
+status-queue-refresh-failed = could not refresh the queue
 status-loaded = { $n ->
     [one] { $n } pending request loaded
    *[other] { $n } pending requests loaded
@@ -159,7 +160,7 @@ status-loaded-of = { $n ->
     [one] { $n } pending request loaded of { $total }
    *[other] { $n } pending requests loaded of { $total }
 }
-status-refresh-failed = refresh failed: { $error }
+status-refresh-failed = could not refresh the queue: { $error }
 status-retrying-in = ; trying again in { $secs } s
 error-row-gone-elsewhere = not on the server any more (deleted elsewhere?)
 error-row-deleted-since-read = gone: deleted on the server since it was read

@@ -115,6 +115,7 @@ club-contacts = ช่องทางติดต่อ ({ $n })
 club-staff-list = กรรมการ ({ $n })
 club-member-list = สมาชิก ({ $n })
 club-footer = ระดับการดึงข้อมูล { $level } (f/F) · n เพิ่มช่องทางติดต่อ
+club-footer-read = ระดับการดึงข้อมูล { $level } (f/F)
 club-loading = กำลังโหลด…
 club-searching = กำลังค้นหา…
 club-hint-look-up = ค้นหา

@@ -135,9 +135,10 @@ status-no-staffed-clubs = คุณไม่ได้เป็นผู้ดู
 
 status-no-listing = เซิร์ฟเวอร์นี้ไม่มีรายการคำขอ: เพิ่มรหัสคำขอด้วย i (หรือระบุเป็นอาร์กิวเมนต์)
 status-queue-failed = โหลดคิวไม่ได้
+status-queue-refresh-failed = โหลดคิวใหม่ไม่ได้
 status-loaded = โหลดคำขอที่รอพิจารณาแล้ว { $n } รายการ
 status-loaded-of = โหลดคำขอที่รอพิจารณาแล้ว { $n } จาก { $total } รายการ
-status-refresh-failed = โหลดใหม่ไม่สำเร็จ: { $error }
+status-refresh-failed = โหลดคิวใหม่ไม่ได้: { $error }
 status-retrying-in = ; จะลองใหม่เองใน { $secs } วินาที
 error-row-gone-elsewhere = ไม่มีบนเซิร์ฟเวอร์แล้ว (ถูกลบจากที่อื่น?)
 error-row-deleted-since-read = หายไปแล้ว: ถูกลบบนเซิร์ฟเวอร์หลังจากอ่านครั้งก่อน
@@ -363,11 +364,11 @@ status-contact-lost-not-added = ยังไม่ได้เพิ่มช่
 
 ## Who may do what (ops::permit; api-notes.md, "Who may do what")
 
-permit-not-student-decide = ครูและผู้ดูแลระบบตรวจดูได้ ผู้ตัดสินคือนักเรียนที่เป็นสตาฟของชมรมเท่านั้น
+permit-not-student-decide = ครูและผู้ดูแลระบบตรวจดูได้ ผู้ตัดสินคือนักเรียนผู้ดูแลชุมนุมเท่านั้น
 permit-not-student-delete = ลบคำขอได้เฉพาะนักเรียนเจ้าของคำขอเท่านั้น
-permit-not-student-contact = เพิ่มช่องทางติดต่อได้เฉพาะนักเรียนที่เป็นสตาฟของชมรม
-permit-not-staff-decide = ตัดสินคำขอได้เฉพาะนักเรียนที่เป็นสตาฟของชมรมนั้น
-permit-not-staff-contact = เพิ่มช่องทางติดต่อได้เฉพาะนักเรียนที่เป็นสตาฟของชมรมนั้น
+permit-not-student-contact = เพิ่มช่องทางติดต่อได้เฉพาะนักเรียนผู้ดูแลชุมนุม
+permit-not-staff-decide = ตัดสินคำขอได้เฉพาะนักเรียนผู้ดูแลชุมนุมนั้น
+permit-not-staff-contact = เพิ่มช่องทางติดต่อได้เฉพาะนักเรียนผู้ดูแลชุมนุมนั้น
 permit-not-own = นักเรียนลบได้เฉพาะคำขอของตนเอง
 permit-refused = { $action }: { $why } ไม่ได้ส่งอะไรไป
 header-review-only = ตรวจดูเท่านั้น: { $why }

@@ -127,4 +127,25 @@ pub struct Notice {
     /// The request's label inside `text` ("Somchai → Robotics"), where it names one: the
     /// view shortens it first when the line is too narrow ([`Model::status_line_labelled`]).
     pub label: Option<String>,
+    /// When it was said (the model's clock).
+    pub at: chrono::DateTime<chrono::Utc>,
 }
+
+impl Notice {
+    /// How long a notice stands on the status line before it gives way to an empty line
+    /// (it stays in the activity log): a moment for what went well, longer for an error;
+    /// a start-up warning and a window too small stay (issue 32: "nothing to do: those
+    /// requests are no longer pending" stood for minutes over work done since).
+    pub fn shown_for(&self) -> Option<chrono::Duration> {
+        match self.severity {
+            _ if self.start_warning || self.too_small => None,
+            Severity::Error => Some(chrono::Duration::seconds(NOTICE_ERROR_SECS)),
+            _ => Some(chrono::Duration::seconds(NOTICE_SECS)),
+        }
+    }
+}
+
+/// Seconds an information or success notice stands on the status line ([`Notice::shown_for`]).
+pub const NOTICE_SECS: i64 = 20;
+/// Seconds an error stands on the status line ([`Notice::shown_for`]).
+pub const NOTICE_ERROR_SECS: i64 = 60;

@@ -33,7 +33,7 @@ pub use held::{Held, HeldDecision};
 pub use inflight::{Activities, BulkProgress, BulkTask, MarkAll};
 pub use link::Link;
 pub use listing::{ListScope, Listing, ListingSupport, SavedScope};
-pub use log::{ActivityLog, LogEntry, Notice, Severity};
+pub use log::{ActivityLog, LogEntry, NOTICE_ERROR_SECS, NOTICE_SECS, Notice, Severity};
 pub use popup::{Popup, PopupKey, PopupOp};
 pub use queue::{Queue, QueueSort, QueueStats};
 pub use row::{Origin, QueueItem, RowAction, RowState, short_id};

@@ -14,14 +14,21 @@ impl Model {
         // sign-in: `S` is offered instead.
         let session = self.has_session();
         let selected = self.queue.selected();
+        // Until the server said who is signed in, no write is offered: the keys would
+        // offer what the account may not make (a key pressed then is still answered).
+        let known = self.user.get().is_some();
         Offered {
             read_only: self.read_only,
             decisions: session
+                && known
                 && self.capabilities.decisions_allowed()
                 && self.permit(Write::Decide, selected).is_ok(),
             club_shown: matches!(self.club.club, Loadable::Loaded(_)),
-            contact: self.permit_contact(self.shown_club()).is_ok(),
-            delete: session && self.permit(Write::Delete, selected).is_ok(),
+            contact: known && self.permit_contact(self.shown_club()).is_ok(),
+            delete: session
+                && known
+                && selected.is_some()
+                && self.permit(Write::Delete, selected).is_ok(),
             signed_out: !session,
         }
     }

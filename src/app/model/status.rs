@@ -19,6 +19,7 @@ impl Model {
         let mut best: Option<(u64, Severity, String, Option<String>)> = self
             .notice
             .as_ref()
+            .filter(|n| n.shown_for().is_none_or(|d| self.now - n.at < d))
             .map(|n| (n.seq, n.severity, n.text.clone(), n.label.clone()));
         let mut offer_labelled = |seq: u64, text: String, label: Option<String>| {
             if best.as_ref().is_none_or(|b| seq >= b.0) {
@@ -69,6 +70,15 @@ impl Model {
             offer_labelled(d.seq, self.held_text(d), label);
         }
         best.map(|(_, sev, text, label)| (sev, text, label))
+    }
+
+    /// When the notice on the status line gives way ([`Notice::shown_for`]), while it is
+    /// still shown by the model's clock: the event loop wakes then (a `Msg::Tick`), so the
+    /// line clears on a dashboard left alone.
+    pub fn notice_ends_at(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        let n = self.notice.as_ref()?;
+        let end = n.at + n.shown_for()?;
+        (end > self.now).then_some(end)
     }
 
     /// True when a refresh may say how it goes ("refreshing…", "refreshed", "N loaded"): a

@@ -103,6 +103,36 @@ pub(super) fn ask_scope(m: &mut Model, user: &User) -> Vec<Effect> {
     }
 }
 
+/// A pasted token the server refused (or could not check): the sign-in pop-up stays open
+/// with why (the server's own words for a 401: the session in use is still signed in).
+fn token_refused(m: &mut Model, e: &ApiError, save: bool) {
+    m.activities.signing_in = None;
+    let why = if matches!(e, ApiError::Unauthorized { .. }) {
+        m.connection = crate::app::model::Connection::Online;
+        match e.info().and_then(|i| i.detail.as_deref()) {
+            Some(d) => crate::tr!(
+                m.lang,
+                "status-token-refused-why",
+                detail = crate::text::clean(d, 80)
+            ),
+            None => tr(m.lang, "status-token-refused"),
+        }
+    } else {
+        note_error(m, e);
+        crate::tr!(
+            m.lang,
+            "status-token-check-failed",
+            error = error_text(m.lang, e)
+        )
+    };
+    let mut popup = super::sign_in_popup(m, Some(why.clone()));
+    if let Popup::SignIn { save: s, .. } = &mut popup {
+        *s = save;
+    }
+    m.popup = Some(popup);
+    say(m, Severity::Error, &why);
+}
+
 /// The server's word on a pasted token: taken, it replaces the session (and is saved if
 /// asked); refused, the sign-in pop-up says so and the session in use stays.
 pub(in crate::app) fn on_token_check(
@@ -112,33 +142,7 @@ pub(in crate::app) fn on_token_check(
     res: Result<Reply<User>, ApiError>,
 ) -> Vec<Effect> {
     if let Err(e) = &res {
-        m.activities.signing_in = None;
-        let why = if matches!(e, ApiError::Unauthorized { .. }) {
-            m.connection = crate::app::model::Connection::Online;
-            // The server's own words, not the 401's usual "sign in again": the session in
-            // use is still signed in.
-            match e.info().and_then(|i| i.detail.as_deref()) {
-                Some(d) => crate::tr!(
-                    m.lang,
-                    "status-token-refused-why",
-                    detail = crate::text::clean(d, 80)
-                ),
-                None => tr(m.lang, "status-token-refused"),
-            }
-        } else {
-            note_error(m, e);
-            crate::tr!(
-                m.lang,
-                "status-token-check-failed",
-                error = error_text(m.lang, e)
-            )
-        };
-        let mut popup = super::sign_in_popup(m, Some(why.clone()));
-        if let Popup::SignIn { save: s, .. } = &mut popup {
-            *s = save;
-        }
-        m.popup = Some(popup);
-        say(m, Severity::Error, &why);
+        token_refused(m, e, save);
         return Vec::new();
     }
     use secrecy::ExposeSecret;

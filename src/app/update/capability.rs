@@ -8,6 +8,7 @@ use crate::app::call::ApiCall;
 use crate::app::model::capability::{PROBE_LIMIT, route_notice};
 use crate::app::model::{Connection, Model, Severity};
 use crate::app::msg::Effect;
+use crate::ops::permit::Write;
 
 /// The probe (`PUT` of the nil UUID, which changes nothing), when it can tell something new:
 /// a token is set (the route needs one), not `--read-only` (nothing would be offered
@@ -50,7 +51,20 @@ pub(in crate::app) fn on_update_route(
 /// presses do not repeat it in the log).
 pub(super) fn learn(m: &mut Model, route: UpdateRoute) {
     let changed = m.capabilities.update_route.as_ref() != Some(&route);
-    let notice = route_notice(m.lang, &route);
+    // An account the service's rules already keep from deciding (a teacher, an
+    // administrator: ops::permit) is told why in the reader's words, not the server's
+    // English detail, and as what it is: expected, not an error.
+    let expected = matches!(route, UpdateRoute::RoleRefused { .. })
+        .then(|| m.permit(Write::Decide, None).err())
+        .flatten();
+    let notice = match expected {
+        Some(why) => Some(crate::tr!(
+            m.lang,
+            "status-cannot-decide-account-why",
+            detail = crate::i18n::tr(m.lang, why.key(Write::Decide))
+        )),
+        None => route_notice(m.lang, &route),
+    };
     m.capabilities.update_route = Some(route);
     match notice {
         Some(text) if changed || !m.capabilities.notice_given => {
@@ -58,6 +72,10 @@ pub(super) fn learn(m: &mut Model, route: UpdateRoute) {
             let text = crate::text::clean(&text, 300);
             let warning = crate::i18n::tr(m.lang, "log-what-warning");
             log(m, "capability", None, text.clone(), Err(warning));
+            if expected.is_some() {
+                say(m, Severity::Info, &text);
+                return;
+            }
             say(m, Severity::Error, &text);
             // The first listing does not replace it on the status line.
             if let Some(n) = m.notice.as_mut() {

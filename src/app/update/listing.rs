@@ -237,6 +237,33 @@ pub(super) fn listing_failed(m: &mut Model, e: &ApiError, what: &str) -> Vec<Eff
     }
 }
 
+/// A page of a refresh failed while the queue is on screen: "could not refresh the queue",
+/// not "could not load" it. The automatic refresh says it in the activity log only (the
+/// moderator's own last message stays; the queue's bottom line says when it was updated);
+/// the next refresh that answers clears it.
+fn refresh_failed(m: &mut Model, e: &ApiError) -> Vec<Effect> {
+    let what = tr(m.lang, "status-queue-refresh-failed");
+    if !m.activities.refresh_auto {
+        return listing_failed(m, e, &what);
+    }
+    let notice = m.notice.clone();
+    let fx = listing_failed(m, e, &what);
+    // listing_failed said it (and logged it, as every error): the line goes back.
+    m.notice = notice;
+    fx
+}
+
+/// A refresh's failure said: after `r`, on the status line; after the automatic refresh,
+/// only in the activity log (the moderator's own message stays; the queue's bottom line
+/// says when it was last updated).
+pub(super) fn say_refresh_failed(m: &mut Model, text: &str) {
+    if m.activities.refresh_auto {
+        super::log_notice(m, text, Severity::Error);
+    } else {
+        say(m, Severity::Error, text);
+    }
+}
+
 /// A page's rows into the queue: each one new to the queue is placed where the server's
 /// order puts it (before the next row of the page the queue has, or after the one before
 /// it), and marked new when it was created after the listing's first load
@@ -288,27 +315,23 @@ fn note_count(m: &mut Model, meta: Option<&crate::api::Meta>) {
     }
 }
 
-/// A page of the listing arrived.
-pub(in crate::app) fn on_list_page(
+/// A page's rows and counts taken into the Model: the listing answers again, the server's
+/// total, page 1's time, the rows added. Returns the reads it asks (rows never read, once
+/// the listing works), how many rows were new, and the last page.
+fn take_page(
     m: &mut Model,
     page: u32,
-    generation: u64,
-    res: Result<Reply<Vec<ClubRequest>>, ApiError>,
-) -> Vec<Effect> {
-    if generation != m.listing.generation {
-        return Vec::new();
-    }
-    m.listing.loading = false;
-    let reply = match res {
-        Ok(reply) => reply,
-        Err(e) => {
-            let what = tr(m.lang, "status-queue-failed");
-            return listing_failed(m, &e, &what);
-        }
-    };
+    reply: Reply<Vec<ClubRequest>>,
+) -> (Vec<Effect>, usize, u32) {
     let mut fx = Vec::new();
     note_ok(m, &reply.api_version);
-    m.listing.error = None;
+    // The listing answers again: its failure no longer stands on the status line (the
+    // activity log keeps it).
+    if let Some(e) = m.listing.error.take()
+        && m.notice.as_ref().is_some_and(|n| n.text.contains(&e))
+    {
+        m.notice = None;
+    }
     m.listing.retry_at = None;
     m.listing.retries = 0;
     if m.listing.support != ListingSupport::Available {
@@ -318,7 +341,6 @@ pub(in crate::app) fn on_list_page(
     let pag = reply.meta.as_ref().and_then(|x| x.pagination.clone());
     let last_page = pag.as_ref().and_then(|p| p.last_p).unwrap_or(page);
     m.listing.total = pag.as_ref().and_then(|p| p.total);
-    let first_load = m.listing.refreshed_at.is_none();
     if page == 1 {
         m.listing.previous_load = m.listing.refreshed_at;
         m.listing.refreshed_at = Some(m.now);
@@ -333,6 +355,30 @@ pub(in crate::app) fn on_list_page(
             .or(Some(m.now));
     }
     m.queue.refresh_view();
+    (fx, added, last_page)
+}
+
+/// A page of the listing arrived.
+pub(in crate::app) fn on_list_page(
+    m: &mut Model,
+    page: u32,
+    generation: u64,
+    res: Result<Reply<Vec<ClubRequest>>, ApiError>,
+) -> Vec<Effect> {
+    if generation != m.listing.generation {
+        return Vec::new();
+    }
+    m.listing.loading = false;
+    let reply = match res {
+        Ok(reply) => reply,
+        Err(e) if m.listing.refreshed_at.is_some() => return refresh_failed(m, &e),
+        Err(e) => {
+            let what = tr(m.lang, "status-queue-failed");
+            return listing_failed(m, &e, &what);
+        }
+    };
+    let first_load = m.listing.refreshed_at.is_none();
+    let (mut fx, added, last_page) = take_page(m, page, reply);
     // More to load while the server counts more pending requests than this dashboard has
     // seen (decisions shift pages; see `load_more`).
     let seen = u64::from(listed_pending(m));

@@ -387,6 +387,7 @@ fn say(m: &mut Model, severity: Severity, text: &str) {
         too_small: false,
         reading: None,
         label: None,
+        at: m.now,
     });
 }
 

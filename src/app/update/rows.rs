@@ -252,7 +252,7 @@ pub(in crate::app) fn on_reread(
                 "status-refresh-failed",
                 error = error_text(m.lang, &e)
             );
-            say(m, Severity::Error, &text);
+            super::listing::say_refresh_failed(m, &text);
         }
     }
     Vec::new()

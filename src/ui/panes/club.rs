@@ -105,10 +105,12 @@ fn club_lines<'a>(c: &Club, m: &Model, w: usize, theme: &Theme) -> Vec<Line<'a>>
         }
     }
     let level = crate::app::model::words::level(lang, m.club.level());
-    lines.push(Line::styled(
-        tr!(lang, "club-footer", level = level),
-        theme.dim(),
-    ));
+    // `n` only where the account may add this club's contacts (ops::permit).
+    let footer = match m.permit_contact(Some(c.id)) {
+        Ok(()) => "club-footer",
+        Err(_) => "club-footer-read",
+    };
+    lines.push(Line::styled(tr!(lang, footer, level = level), theme.dim()));
     lines
 }
 
@@ -150,7 +152,48 @@ pub(in crate::ui) fn club(frame: &mut Frame, area: Rect, m: &Model, theme: &Them
         frame.set_cursor_position((x.min(field.right().saturating_sub(1)), field.y));
     }
     let body = Rect::new(inner.x, inner.y + 1, inner.width, inner.height - 1);
-    let lines: Vec<Line> = match (&m.club.club, &m.club.results) {
+    let lines = body_lines(m, w, theme);
+    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let room = crate::ui::scroll_room(&text, body);
+    let (scroll, room) = if matches!(m.club.club, Loadable::Loaded(_)) {
+        (m.club.scroll.min(room), room)
+    } else {
+        let at = (m.club.result_cursor as u16).saturating_sub(body.height.saturating_sub(1));
+        (at, 0)
+    };
+    frame.render_widget(text.scroll((scroll, 0)), body);
+    more_sign(frame, area, m, scroll, room, theme);
+    room
+}
+
+/// On the pane's bottom border while the club's lines go past its edge: " ↓ j " (more
+/// below), " ↑ k " once scrolled to the end, as the detail pane shows its own.
+fn more_sign(frame: &mut Frame, area: Rect, m: &Model, at: u16, room: u16, theme: &Theme) {
+    use crate::app::keymap::{Action, Scope};
+    let (action, arrow) = if at < room {
+        (Action::Down, "↓")
+    } else if at > 0 {
+        (Action::Up, "↑")
+    } else {
+        return;
+    };
+    let Some(key) = m.keymap.key_for(Scope::Club, action) else {
+        return;
+    };
+    let sign = format!(" {arrow} {key} ");
+    let w = width(&sign) as u16;
+    if area.width < w + 2 || area.height < 2 {
+        return;
+    }
+    let r = Rect::new(area.right() - 1 - w, area.bottom() - 1, w, 1);
+    frame.render_widget(Paragraph::new(Line::styled(sign, theme.accent())), r);
+}
+
+/// The pane's lines under its field: the club, or the search's results (the one under the
+/// cursor highlighted), or what is happening, or how to start.
+fn body_lines<'a>(m: &Model, w: usize, theme: &Theme) -> Vec<Line<'a>> {
+    let lang = m.lang;
+    match (&m.club.club, &m.club.results) {
         (Loadable::Loaded(c), _) => club_lines(c, m, w, theme),
         (Loadable::Loading, _) => vec![Line::styled(tr!(lang, "club-loading"), theme.dim())],
         (Loadable::Failed(e), _) => vec![Line::styled(clean(e, 500), theme.error())],
@@ -182,15 +225,5 @@ pub(in crate::ui) fn club(frame: &mut Frame, area: Rect, m: &Model, theme: &Them
         (Loadable::NotAsked, Loadable::NotAsked) => {
             vec![Line::styled(tr!(lang, "empty-club-hint"), theme.dim())]
         }
-    };
-    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
-    let room = crate::ui::scroll_room(&text, body);
-    let (scroll, room) = if matches!(m.club.club, Loadable::Loaded(_)) {
-        (m.club.scroll.min(room), room)
-    } else {
-        let at = (m.club.result_cursor as u16).saturating_sub(body.height.saturating_sub(1));
-        (at, 0)
-    };
-    frame.render_widget(text.scroll((scroll, 0)), body);
-    room
+    }
 }

@@ -72,9 +72,37 @@ pub(in crate::ui) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme
             ])
         })
         .collect();
+    let starts = entry_starts(&lines, inner.width);
     let text = Paragraph::new(lines).wrap(Wrap { trim: false });
     let room = crate::ui::scroll_room(&text, inner);
-    let from_top = room - m.log.scroll.min(room as usize) as u16;
+    let mut from_top = room - m.log.scroll.min(room as usize) as u16;
+    if m.log.scroll == 0 {
+        // Following the newest: the top entry whole (issue 32: it began mid-sentence on a
+        // phone), the last one from its start when it alone is taller than the pane.
+        let last = starts.last().copied().unwrap_or(0);
+        from_top = starts
+            .iter()
+            .copied()
+            .find(|&s| s >= from_top)
+            .unwrap_or(last)
+            .min(last);
+    }
     frame.render_widget(text.scroll((from_top, 0)), inner);
     room as usize
+}
+
+/// The line, wrapped to `cols`, each entry of `lines` starts on.
+fn entry_starts(lines: &[Line], cols: u16) -> Vec<u16> {
+    let mut at = 0u16;
+    lines
+        .iter()
+        .map(|l| {
+            let start = at;
+            let n = Paragraph::new(l.clone())
+                .wrap(Wrap { trim: false })
+                .line_count(cols);
+            at = at.saturating_add(u16::try_from(n).unwrap_or(u16::MAX));
+            start
+        })
+        .collect()
 }

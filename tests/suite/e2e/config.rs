@@ -160,11 +160,15 @@ fn unknown_config_keys_and_bad_bindings_stop_the_start() {
     );
     let s = resolve(&args, &env_of(&[]), None).expect("good bindings");
     assert_eq!(s.key_overrides["approve"], ["A", "ctrl-a"]);
-    // The dashboard started with these bindings offers approve on `A` in its hint bar.
-    let m = common::model_from(common::ModelOptions {
-        keymap: club_admin::runtime::keymap(&s).expect("good bindings"),
-        ..common::options()
-    });
+    // The dashboard started with these bindings offers approve on `A` in its hint bar (to a
+    // staff student, signed in: nothing is offered before the account is known).
+    let m = common::loaded(
+        common::ModelOptions {
+            keymap: club_admin::runtime::keymap(&s).expect("good bindings"),
+            ..common::options()
+        },
+        common::sample_rows(),
+    );
     let bar = common::hint_bar(&m, 120);
     assert!(
         bar.contains("A approve") && bar.contains("X decline"),

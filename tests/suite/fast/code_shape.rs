@@ -1,11 +1,10 @@
 //! The shape of the code as `docs/architecture.md` promises it: every file the document
-//! names exists (a newcomer who follows it lands in a real file), no source file is longer
-//! than 600 lines and no function longer than 80, so each room stays readable whole.
+//! names exists (a newcomer who follows it lands in a real file), and no function is longer
+//! than 80 lines, so each can be read whole. A file is as long as its one concern: there is
+//! no cap on files (issue 34: a cap of 600 lines had code squeezed in by size).
 
 use std::path::{Path, PathBuf};
 
-/// The largest source file, in lines.
-const MAX_FILE_LINES: usize = 600;
 /// The longest function, in lines from its signature to its closing brace.
 const MAX_FN_LINES: usize = 80;
 
@@ -87,87 +86,56 @@ fn the_check_reads_paths_in_backticks() {
     assert_eq!(found, ["ui/help.rs", "tests/x.rs"]);
 }
 
-/// Functions of `text` longer than `max` lines: `(name, first line, lines)`. A function runs
-/// from its `fn` line to the brace that closes its body (braces in strings, characters and
-/// comments are not counted).
+/// Functions of `text` longer than `max` lines: `(name, first line, lines)`, read from its
+/// syntax tree (syn), so no way of writing a function escapes: any visibility (`pub(in
+/// crate::app)`), free, in an `impl` or a trait, nested in another function or a module. A
+/// function runs from its signature's first line (attributes and doc comments left out) to
+/// its closing brace. Functions inside a macro's input (`tokio::select!`) are the macro's.
 fn long_functions(text: &str, max: usize) -> Vec<(String, usize, usize)> {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut out = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        let t = line.trim_start();
-        let Some(at) = t.find("fn ") else { continue };
-        let head = &t[..at];
-        let is_fn = head
-            .split_whitespace()
-            .all(|w| ["pub", "async", "const", "unsafe"].contains(&w) || w.starts_with("pub("));
-        if !is_fn || t.starts_with("//") {
-            continue;
-        }
-        let name: String = t[at + 3..]
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        let (mut depth, mut opened) = (0i32, false);
-        for (j, l) in lines.iter().enumerate().skip(i) {
-            for c in code_of(l).chars() {
-                match c {
-                    '{' => {
-                        depth += 1;
-                        opened = true;
-                    }
-                    '}' => depth -= 1,
-                    _ => {}
-                }
-            }
-            if opened && depth <= 0 {
-                if j - i + 1 > max {
-                    out.push((name.clone(), i + 1, j - i + 1));
-                }
-                break;
-            }
-            if !opened && code_of(l).trim_end().ends_with(';') {
-                break;
+    use syn::spanned::Spanned;
+    use syn::visit::Visit;
+    struct Fns {
+        max: usize,
+        out: Vec<(String, usize, usize)>,
+    }
+    impl Fns {
+        fn measure(&mut self, sig: &syn::Signature, body: proc_macro2::Span) {
+            let first = sig.span().start().line;
+            let last = body.end().line;
+            let n = last + 1 - first;
+            if n > self.max {
+                self.out.push((sig.ident.to_string(), first, n));
             }
         }
     }
-    out
-}
-
-/// A line without its comment, string and character literals (enough to count braces).
-fn code_of(line: &str) -> String {
-    let mut out = String::new();
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '/' if chars.peek() == Some(&'/') => break,
-            '"' => {
-                while let Some(d) = chars.next() {
-                    match d {
-                        '\\' => {
-                            chars.next();
-                        }
-                        '"' => break,
-                        _ => {}
-                    }
-                }
+    impl<'a> Visit<'a> for Fns {
+        fn visit_item_fn(&mut self, f: &'a syn::ItemFn) {
+            self.measure(&f.sig, f.block.span());
+            syn::visit::visit_item_fn(self, f);
+        }
+        fn visit_impl_item_fn(&mut self, f: &'a syn::ImplItemFn) {
+            self.measure(&f.sig, f.block.span());
+            syn::visit::visit_impl_item_fn(self, f);
+        }
+        fn visit_trait_item_fn(&mut self, f: &'a syn::TraitItemFn) {
+            if let Some(b) = &f.default {
+                self.measure(&f.sig, b.span());
             }
-            '\'' => {
-                // A character literal ('{', '\''), not a lifetime ('a).
-                let rest: String = chars.clone().take(3).collect();
-                if rest.starts_with('\\') {
-                    chars.nth(2);
-                } else if rest.chars().nth(1) == Some('\'') {
-                    chars.nth(1);
-                }
-            }
-            _ => out.push(c),
+            syn::visit::visit_trait_item_fn(self, f);
         }
     }
-    out
+    let file = syn::parse_file(text).expect("a source file syn can read");
+    let mut fns = Fns {
+        max,
+        out: Vec::new(),
+    };
+    fns.visit_file(&file);
+    fns.out.sort_by_key(|f| f.1);
+    fns.out
 }
 
 #[test]
-fn no_source_file_or_function_is_too_long() {
+fn no_function_is_too_long() {
     let mut files = Vec::new();
     rust_files(&root().join("src"), &mut files);
     assert!(files.len() > 50, "too few source files: {}", files.len());
@@ -175,10 +143,6 @@ fn no_source_file_or_function_is_too_long() {
     for p in files {
         let text = std::fs::read_to_string(&p).expect("a source file");
         let name = p.strip_prefix(root()).unwrap_or(&p).display().to_string();
-        let n = text.lines().count();
-        if n > MAX_FILE_LINES {
-            too_long.push(format!("{name}: {n} lines (at most {MAX_FILE_LINES})"));
-        }
         for (f, line, n) in long_functions(&text, MAX_FN_LINES) {
             too_long.push(format!(
                 "{name}:{line} fn {f}: {n} lines (at most {MAX_FN_LINES})"
@@ -194,4 +158,24 @@ fn the_check_measures_a_function_to_its_closing_brace() {
     let text = format!("/// x\npub(crate) fn long() {{\n{body}}}\n\nfn short() {{}}\n");
     assert_eq!(long_functions(&text, 100), [("long".to_owned(), 2, 122)]);
     assert!(long_functions(&text, 122).is_empty());
+    // The gap the line-by-line checker had (issue 34): a path in the visibility, a method,
+    // a function inside a function, a trait's default body.
+    let scoped = format!("pub(in crate::app) fn scoped() {{\n{body}}}\n");
+    assert_eq!(
+        long_functions(&scoped, 100),
+        [("scoped".to_owned(), 1, 122)]
+    );
+    let method = format!("impl X {{\n    pub(super) async fn method(&self) {{\n{body}    }}\n}}\n");
+    assert_eq!(
+        long_functions(&method, 100),
+        [("method".to_owned(), 2, 122)]
+    );
+    let nested = format!("fn outer() {{\n    fn inner() {{\n{body}    }}\n}}\n");
+    let names: Vec<String> = long_functions(&nested, 100)
+        .into_iter()
+        .map(|f| f.0)
+        .collect();
+    assert_eq!(names, ["outer", "inner"]);
+    let default = format!("trait T {{\n    fn d(&self) {{\n{body}    }}\n}}\n");
+    assert_eq!(long_functions(&default, 100), [("d".to_owned(), 2, 122)]);
 }

@@ -94,9 +94,9 @@ fn the_automatic_refresh_brings_new_requests_marked_new_and_says_only_that() {
             &mut m,
             Msg::Key(club_admin::app::Key::new(club_admin::app::KeyCode::Esc)),
         );
-        let before = status(&m);
         let later = now() + chrono::Duration::seconds(30);
         let _ = update(&mut m, Msg::Tick(later));
+        let before = status(&m);
         let fx = update(&mut m, Msg::AutoRefresh);
         assert!(!calls(&fx).is_empty(), "it reads");
         assert_eq!(status(&m), before, "never 'refreshing…'");
@@ -376,5 +376,107 @@ fn reading_a_row_is_said_until_its_read_answers() {
             let _ = answer(&mut m, rid, a);
         }
         assert_ne!(status(&m), reading, "the 'reading' line went");
+    }
+}
+
+/// A 500 as the deployed service sends one.
+fn server_error() -> ApiError {
+    ApiError::Server(club_admin::api::ErrorInfo {
+        status: Some(500),
+        error_type: Some("internal".into()),
+        detail: Some("Internal server error (injected)".into()),
+        error_id: None,
+        excerpt: None,
+    })
+}
+
+/// Issue 32: a refresh that fails while the queue is on screen says "could not refresh",
+/// not "could not load"; the automatic one only in the activity log (the moderator's own
+/// last message stays on the status line); `r`'s failure stands until a refresh answers,
+/// which clears it. English and Thai.
+#[test]
+fn a_failed_refresh_says_so_once_and_goes_when_the_queue_answers_again() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = listed(lang);
+        let _ = update(&mut m, Msg::Tick(now() + chrono::Duration::seconds(30)));
+        let fx = update(&mut m, key('a'));
+        let rid = api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. }))[0];
+        let mut r = pending(1, now());
+        r.membership_status = Some(MembershipStatus::Approved);
+        let _ = answer(&mut m, rid, ApiAnswer::Updated(Ok(reply(r))));
+        let mine = status(&m);
+        let logged = m.log().entries().len();
+        let fx = update(&mut m, Msg::AutoRefresh);
+        let _ = fail_calls(&mut m, &fx, &server_error());
+        assert_eq!(
+            status(&m),
+            mine,
+            "the automatic refresh's failure stays off the line"
+        );
+        let failed = club_admin::i18n::tr(lang, "status-queue-refresh-failed");
+        assert!(
+            m.log().entries()[logged..]
+                .iter()
+                .any(|e| e.label.contains(&failed)),
+            "it is in the log"
+        );
+        // `r` fails: said, in the refresh's words.
+        let fx = update(&mut m, key('r'));
+        let _ = fail_calls(&mut m, &fx, &server_error());
+        let said = status(&m);
+        assert!(said.starts_with(&failed), "{said}");
+        let load = club_admin::i18n::tr(lang, "status-queue-failed");
+        assert!(!said.contains(&load), "{said}");
+        // The next refresh answers: the failure goes.
+        let fx = update(&mut m, Msg::AutoRefresh);
+        let page: Vec<ClubRequest> = (2..=3).map(|n| pending(n, now())).collect();
+        answer_reads(&mut m, &fx, &page, &page);
+        assert!(!status(&m).contains(&failed), "{}", status(&m));
+    }
+}
+
+/// Issue 32: a notice gives way after a while (20 s; an error after 60 s), so an old
+/// "nothing to do" never stands over work done since; the activity log keeps errors, and
+/// the model says when the line changes by itself, for the event loop to wake then.
+#[test]
+fn an_old_notice_gives_way_and_the_loop_is_told_when() {
+    use club_admin::app::model::{NOTICE_ERROR_SECS, NOTICE_SECS};
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = listed(lang);
+        // An error: a decline on a row that is not pending (the server refused it).
+        let fx = update(&mut m, key('x'));
+        let rid = api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. }))[0];
+        let _ = answer(
+            &mut m,
+            rid,
+            ApiAnswer::Updated(Err(forbidden("Club request cannot be changed now"))),
+        );
+        let said = status(&m);
+        assert!(!said.is_empty());
+        let at = m.now();
+        assert_eq!(
+            m.notice_ends_at(),
+            Some(at + chrono::Duration::seconds(NOTICE_ERROR_SECS))
+        );
+        let _ = update(
+            &mut m,
+            Msg::Tick(at + chrono::Duration::seconds(NOTICE_SECS + 1)),
+        );
+        assert_eq!(status(&m), said, "an error stays longer");
+        let _ = update(
+            &mut m,
+            Msg::Tick(at + chrono::Duration::seconds(NOTICE_ERROR_SECS)),
+        );
+        assert_eq!(status(&m), "", "then the line is clear");
+        assert_eq!(m.notice_ends_at(), None, "nothing more to wake for");
+        let drawn = screen(&m, 80, 24);
+        assert!(!drawn.contains(&said), "{drawn}");
+        assert!(
+            m.log()
+                .entries()
+                .iter()
+                .any(|e| said.contains(&e.label) || e.label.contains("cannot be changed")),
+            "the log keeps it"
+        );
     }
 }

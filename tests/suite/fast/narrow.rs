@@ -812,3 +812,78 @@ fn the_status_line_cuts_the_name_not_what_happened_at_phone_widths() {
         crate::fast::edges::same_after_redraw(&mut m);
     }
 }
+
+/// Issue 32: the club pane offers `n` only to an account that may add the club's contacts
+/// (its footer line, and the hint bar on a phone, where it was never offered), and says on
+/// its border that more lines are below, with the key; English and Thai.
+#[test]
+fn the_club_pane_offers_new_contact_only_where_allowed_and_shows_there_is_more() {
+    for lang in Lang::ALL {
+        let new_contact = format!("n {}", club_admin::i18n::tr(lang, "hint-new-contact"));
+        let staff = loaded(options_in(lang), sample_rows());
+        let admin = loaded_as_admin(options_in(lang), sample_rows());
+        for (mut m, may) in [(staff, true), (admin, false)] {
+            show_club(&mut m, club());
+            let wide = screen(&m, 120, 40);
+            let read = club_admin::tr!(lang, "club-footer-read", level = "\u{1}");
+            let prefix = read.split('\u{1}').next().unwrap_or_default();
+            let footer = wide
+                .lines()
+                .find(|l| l.contains(prefix))
+                .unwrap_or_else(|| panic!("the club's footer:\n{wide}"));
+            assert_eq!(footer.contains("· n"), may, "{lang:?} may={may}: {footer}");
+            // On a phone: the club pane, its hints.
+            let _ = update(&mut m, Msg::Resize(45, 30));
+            let _ = update(&mut m, code(KeyCode::Tab));
+            assert_eq!(m.focus(), Pane::Club);
+            // The hint bar: the last two lines of a phone's screen.
+            let phone = screen(&m, 45, 30);
+            let bar: Vec<&str> = phone.lines().rev().take(2).collect();
+            let offered = bar.iter().any(|l| l.contains(&new_contact));
+            assert_eq!(offered, may, "{lang:?} may={may}:\n{phone}");
+            crate::fast::edges::same_after_redraw(&mut m);
+        }
+        // At 80x24 the club's lines go past the pane's edge: its border says so.
+        let mut m = loaded(options_in(lang), sample_rows());
+        show_club(&mut m, club());
+        let _ = update(&mut m, code(KeyCode::Tab));
+        let drawn = screen(&m, 80, 24);
+        assert!(drawn.contains("↓ j"), "{lang:?}:\n{drawn}");
+    }
+}
+
+/// Issue 32: the activity log on a phone begins with a whole entry (its time first), not
+/// the tail of one cut by the pane's top edge.
+#[test]
+fn the_activity_log_on_a_phone_begins_with_a_whole_entry() {
+    for lang in Lang::ALL {
+        let mut m = loaded_as_admin(options_in(lang), sample_rows());
+        // Refusals, each logged whole (long: they wrap over several lines at 40 columns).
+        for k in ['a', 'x', 'D', 'a', 'x', 'D', 'a'] {
+            let _ = update(&mut m, key(k));
+            let _ = update(&mut m, code(KeyCode::Esc));
+        }
+        let _ = update(&mut m, Msg::Resize(40, 16));
+        let _ = update(&mut m, key('L'));
+        assert!(m.log().visible);
+        let s = screen(&m, 40, 16);
+        let lines: Vec<&str> = s.lines().collect();
+        let top = lines
+            .iter()
+            .position(|l| {
+                l.starts_with('┌')
+                    && l.contains(&club_admin::tr!(
+                        lang,
+                        "log-title",
+                        n = m.log().entries().len()
+                    ))
+            })
+            .unwrap_or_else(|| panic!("the log's box:\n{s}"));
+        let first = lines[top + 1].trim_start_matches('│');
+        let time = first.split_whitespace().next().unwrap_or_default();
+        assert!(
+            time.len() == 8 && time.chars().filter(|c| *c == ':').count() == 2,
+            "{lang:?}: the top line is an entry's start: {first:?}\n{s}"
+        );
+    }
+}

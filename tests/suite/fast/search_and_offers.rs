@@ -354,3 +354,35 @@ fn the_filters_year_is_the_command_lines_year() {
         assert_eq!(filtered(&mut m, "-year:2025"), 3);
     }
 }
+
+/// Issue 32: while the server has not said who is signed in (a slow link's first second),
+/// no write key is offered, whatever the account turns out to be; once it answers, a staff
+/// student is offered approve and decline.
+#[test]
+fn no_write_is_offered_before_the_account_is_known() {
+    use club_admin::app::ApiCall;
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = model_from(options_in(lang));
+        let fx = club_admin::app::start(&mut m);
+        let approve = format!("a {}", club_admin::i18n::tr(lang, "hint-approve"));
+        let delete = format!("D {}", club_admin::i18n::tr(lang, "hint-delete"));
+        for w in [45, 80, 120] {
+            let bar = hint_bar(&m, w);
+            assert!(
+                !bar.contains(&approve) && !bar.contains(&delete),
+                "{w}: {bar}"
+            );
+        }
+        let user = api_ids(&fx, |c| *c == ApiCall::CurrentUser)[0];
+        for probe in api_ids(&fx, |c| *c == ApiCall::ProbeUpdateRoute) {
+            let _ = answer(
+                &mut m,
+                probe,
+                ApiAnswer::UpdateRoute(Ok(UpdateRoute::Present)),
+            );
+        }
+        let _ = sign_in_moderator(&mut m, user);
+        let bar = hint_bar(&m, 120);
+        assert!(bar.contains(&approve), "{bar}");
+    }
+}
