@@ -297,13 +297,13 @@ fn status_line(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
             .is_some_and(|d| d.num_milliseconds() >= SPINNER_DELAY_MS)
     {
         let i = (m.now.timestamp_subsec_millis() / 250) as usize % SPINNER.len();
-        right.push(Span::styled(
-            format!(
-                "  {} ",
-                crate::tr!(m.lang, "status-in-flight", n = m.in_flight())
-            ),
-            theme.dim(),
-        ));
+        // Calls on the wire; none there, the calls waiting (behind the limit of calls in
+        // flight, or before a retry): "0 in flight" beside a spinner would be untrue.
+        let count = match m.in_flight() {
+            0 => crate::tr!(m.lang, "status-calls-waiting", n = m.awaited()),
+            n => crate::tr!(m.lang, "status-in-flight", n = n),
+        };
+        right.push(Span::styled(format!("  {count} "), theme.dim()));
         right.push(Span::styled(SPINNER[i], theme.accent()));
     }
     let right_w: usize = right.iter().map(|s| s.width()).sum();
@@ -318,8 +318,12 @@ fn status_line(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
         let text = shorten_label(&full, label.as_deref(), room);
         let mut left = vec![Span::styled(crate::text::clean(&text, room), style)];
         // An error cut short: its full text is in the activity log, one key away (every
-        // error goes there whole, `update::say`).
-        if severity == Severity::Error
+        // error goes there whole, `update::say`); so is any notice logged whole.
+        let logged = m
+            .notice
+            .as_ref()
+            .is_some_and(|n| n.logged && n.text == full);
+        if (severity == Severity::Error || logged)
             && text::width(&text) > room
             && let Some(key) = m.keymap.key_for(m.focus.scope(), Action::ToggleLog)
         {

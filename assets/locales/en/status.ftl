@@ -120,6 +120,7 @@ log-outcome-sending = sending
 status-no-token = no token: reads that need only the API key work; sign in to review requests
 # Calls to the server not answered yet (right of the status line, beside a spinner).
 status-in-flight = { $n } in flight
+status-calls-waiting = { $n } waiting
 # A start-up warning on the status line: $warning is one of warning-readable-*.
 status-warning = warning: { $warning }
 warning-readable-config = the config file, which holds the API key, { $path } can be read by other users (mode { $mode }): run chmod 600 { $path } so that only you can read it

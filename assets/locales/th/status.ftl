@@ -106,6 +106,7 @@ log-outcome-sending = กำลังส่ง
 
 status-no-token = ไม่มีโทเคน: อ่านได้เฉพาะข้อมูลที่ใช้แค่คีย์ API เข้าสู่ระบบเพื่อพิจารณาคำขอ
 status-in-flight = รอเซิร์ฟเวอร์ { $n } รายการ
+status-calls-waiting = รอคิวส่ง { $n } รายการ
 status-warning = คำเตือน: { $warning }
 warning-readable-config = ไฟล์ตั้งค่าซึ่งมีคีย์ API { $path } ผู้ใช้อื่นอ่านได้ (สิทธิ์ { $mode }): สั่ง chmod 600 { $path } เพื่อให้อ่านได้เฉพาะคุณ
 warning-readable-api-key = ไฟล์คีย์ API { $path } ผู้ใช้อื่นอ่านได้ (สิทธิ์ { $mode }): สั่ง chmod 600 { $path } เพื่อให้อ่านได้เฉพาะคุณ

@@ -249,8 +249,14 @@ pub(in crate::app) fn on_staffed_clubs(
     }
     if ids.is_empty() {
         fx.extend(scope::chosen(m, ListScope::None));
+        // What to do next, too long for a phone's status line: in the log too, whole, where
+        // the line's "L: full text" leads.
         let text = tr(m.lang, "status-no-staffed-clubs");
+        super::log_notice(m, &text, Severity::Info);
         say(m, Severity::Info, &text);
+        if let Some(n) = m.notice.as_mut() {
+            n.logged = true;
+        }
     } else {
         fx.extend(scope::chosen(m, ListScope::Clubs(ids)));
     }
