@@ -358,12 +358,20 @@ impl ApiCall {
     /// True for calls that change data on the server (never sent again, always audited,
     /// ahead of reads in the worker's queue).
     pub fn is_mutation(&self) -> bool {
-        matches!(
-            self,
+        // Every operation named, none by default: a new one cannot compile until it is
+        // said to be a write or a read (issue 34).
+        match self {
             ApiCall::UpdateRequest { .. }
-                | ApiCall::DeleteRequest { .. }
-                | ApiCall::CreateContact { .. }
-        )
+            | ApiCall::DeleteRequest { .. }
+            | ApiCall::CreateContact { .. } => true,
+            ApiCall::CurrentUser
+            | ApiCall::CheckToken { .. }
+            | ApiCall::GetRequest { .. }
+            | ApiCall::GetClub { .. }
+            | ApiCall::ListRequests { .. }
+            | ApiCall::ProbeUpdateRoute
+            | ApiCall::SearchClubs { .. } => false,
+        }
     }
 
     /// The decision this call sends (the request and approve, decline or delete); `None`
@@ -372,7 +380,14 @@ impl ApiCall {
         match self {
             ApiCall::UpdateRequest { id, status, .. } => Some((*id, decision_of(status))),
             ApiCall::DeleteRequest { id } => Some((*id, RowAction::Delete)),
-            _ => None,
+            ApiCall::CurrentUser
+            | ApiCall::CheckToken { .. }
+            | ApiCall::GetRequest { .. }
+            | ApiCall::GetClub { .. }
+            | ApiCall::CreateContact { .. }
+            | ApiCall::ListRequests { .. }
+            | ApiCall::ProbeUpdateRoute
+            | ApiCall::SearchClubs { .. } => None,
         }
     }
 
@@ -381,7 +396,16 @@ impl ApiCall {
     pub fn audited_as(&self) -> Option<(Uuid, &'static str)> {
         match self {
             ApiCall::CreateContact { club_id, .. } => Some((*club_id, "add-contact")),
-            _ => self.decision().map(|(id, action)| (id, action.verb())),
+            ApiCall::UpdateRequest { .. } | ApiCall::DeleteRequest { .. } => {
+                self.decision().map(|(id, action)| (id, action.verb()))
+            }
+            ApiCall::CurrentUser
+            | ApiCall::CheckToken { .. }
+            | ApiCall::GetRequest { .. }
+            | ApiCall::GetClub { .. }
+            | ApiCall::ListRequests { .. }
+            | ApiCall::ProbeUpdateRoute
+            | ApiCall::SearchClubs { .. } => None,
         }
     }
 
@@ -394,7 +418,18 @@ impl ApiCall {
                 purpose: ListPurpose::Reread(ids),
                 ..
             } => ids,
-            _ => &[],
+            ApiCall::ListRequests {
+                purpose: ListPurpose::Page { .. },
+                ..
+            }
+            | ApiCall::CurrentUser
+            | ApiCall::CheckToken { .. }
+            | ApiCall::UpdateRequest { .. }
+            | ApiCall::DeleteRequest { .. }
+            | ApiCall::GetClub { .. }
+            | ApiCall::CreateContact { .. }
+            | ApiCall::ProbeUpdateRoute
+            | ApiCall::SearchClubs { .. } => &[],
         }
     }
 
@@ -438,17 +473,25 @@ impl ApiCall {
     /// True for the reads a refresh waits for before it is done: the user (or a token's
     /// check), the staffed clubs, the listing's pages and rows read by id.
     pub fn is_refresh_read(&self) -> bool {
-        matches!(
-            self,
+        match self {
             ApiCall::CurrentUser
-                | ApiCall::CheckToken { .. }
-                | ApiCall::GetRequest { .. }
-                | ApiCall::ListRequests { .. }
-                | ApiCall::SearchClubs {
-                    purpose: SearchPurpose::StaffedClubs,
-                    ..
-                }
-        )
+            | ApiCall::CheckToken { .. }
+            | ApiCall::GetRequest { .. }
+            | ApiCall::ListRequests { .. }
+            | ApiCall::SearchClubs {
+                purpose: SearchPurpose::StaffedClubs,
+                ..
+            } => true,
+            ApiCall::SearchClubs {
+                purpose: SearchPurpose::Lookup,
+                ..
+            }
+            | ApiCall::UpdateRequest { .. }
+            | ApiCall::DeleteRequest { .. }
+            | ApiCall::GetClub { .. }
+            | ApiCall::CreateContact { .. }
+            | ApiCall::ProbeUpdateRoute => false,
+        }
     }
 }
 
@@ -499,7 +542,15 @@ impl Answer {
         match self {
             Answer::Row { id, .. } => std::slice::from_ref(id),
             Answer::Reread { ids, .. } => ids,
-            _ => &[],
+            Answer::User(_)
+            | Answer::TokenCheck { .. }
+            | Answer::Decision { .. }
+            | Answer::Club { .. }
+            | Answer::ClubSearch(_)
+            | Answer::StaffedClubs(_)
+            | Answer::ContactCreated { .. }
+            | Answer::ListPage { .. }
+            | Answer::UpdateRoute(_) => &[],
         }
     }
 

@@ -179,3 +179,24 @@ fn the_check_measures_a_function_to_its_closing_brace() {
     let default = format!("trait T {{\n    fn d(&self) {{\n{body}    }}\n}}\n");
     assert_eq!(long_functions(&default, 100), [("d".to_owned(), 2, 122)]);
 }
+
+/// Issue 34: `docs/architecture.md` places every source file: a file added that it does not
+/// name fails here, so a newcomer given the document finds every room's every file.
+#[test]
+fn the_architecture_names_every_source_file() {
+    let doc = std::fs::read_to_string(root().join("docs/architecture.md")).expect("the document");
+    let named: std::collections::HashSet<PathBuf> =
+        named_paths(&doc).iter().map(|p| resolve(p)).collect();
+    let mut files = Vec::new();
+    rust_files(&root().join("src"), &mut files);
+    let mut unnamed: Vec<String> = files
+        .iter()
+        .filter(|f| !named.contains(*f))
+        .map(|f| f.strip_prefix(root()).unwrap_or(f).display().to_string())
+        .collect();
+    unnamed.sort();
+    assert!(
+        unnamed.is_empty(),
+        "docs/architecture.md does not name: {unnamed:?}"
+    );
+}
