@@ -4,7 +4,7 @@
 use std::io::{IsTerminal, Read, Write};
 
 use super::build::{self, Dashboard};
-use super::event_loop::{self, Channels};
+use super::event_loop::{Channels, EventLoop};
 use super::{Failure, StartIds, effects, stop_signal, terminal};
 use crate::api::{ApiClient, Credentials};
 use crate::app::model::SavedQueue;
@@ -98,25 +98,24 @@ async fn in_terminal(dash: &mut Dashboard, mouse: bool, initial: Vec<Msg>) -> Re
     let mut tui =
         terminal::enter(mouse).map_err(|e| format!("could not set up the terminal: {e}"))?;
     let events = crossterm::event::EventStream::new();
-    let result = event_loop::attach_loop(
+    let channels = Channels {
+        tx: &dash.tx,
+        rx: &mut dash.rx,
+    };
+    let stop = async {
+        tokio::select! {
+            _ = stop_signal() => {}
+            _ = terminal::hangup() => {}
+        }
+    };
+    let result = EventLoop::new(
         &mut tui,
         &mut dash.model,
         &mut dash.runner,
         &dash.opts,
-        events,
-        Channels {
-            tx: &dash.tx,
-            rx: &mut dash.rx,
-        },
-        initial,
-        async {
-            tokio::select! {
-                _ = stop_signal() => {}
-                _ = terminal::hangup() => {}
-            }
-        },
-        true,
+        channels,
     )
+    .run(events, initial, stop, true)
     .await;
     terminal::restore();
     // The terminal is restored; ratatui's own clean-up on drop would try again and, on a

@@ -71,31 +71,11 @@ pub struct LoopOptions {
     pub clock: Clock,
 }
 
-/// Applies `msgs` one by one and runs their effects; failed local effects come back as
-/// messages on `msg_tx`. After a suspend (Ctrl-Z) returns, that is once `fg` has resumed
-/// the program, `Msg::Resumed` stamped by `clock` is applied at once, before any tick
-/// could send a decision whose grace period ran out while stopped. True when the app asked
-/// to quit.
-fn apply<B: Backend>(
-    terminal: &mut Terminal<B>,
-    real: bool,
-    clock: &Clock,
-    model: &mut Model,
-    runner: &mut Runner,
-    msgs: impl IntoIterator<Item = Msg>,
-    msg_tx: &mpsc::UnboundedSender<Msg>,
-) -> bool {
-    apply_on(
-        &mut super::terminal::TermScreen { terminal, real },
-        clock,
-        model,
-        runner,
-        msgs,
-        msg_tx,
-    )
-}
-
-/// [`apply`] on any [`Screen`].
+/// Applies `msgs` one by one on any [`Screen`] and runs their effects; failed local effects
+/// come back as messages on `msg_tx`. After a suspend (Ctrl-Z) returns, that is once `fg`
+/// has resumed the program, `Msg::Resumed` stamped by `clock` is applied at once, before
+/// any tick could send a decision whose grace period ran out while stopped. True when the
+/// app asked to quit.
 pub(super) fn apply_on(
     screen: &mut dyn Screen,
     clock: &Clock,
@@ -135,43 +115,6 @@ fn size_of<B: Backend>(terminal: &Terminal<B>) -> io::Result<(u16, u16)> {
     Ok((s.width, s.height))
 }
 
-/// Runs the dashboard until quit, the input ends, or `stop` resolves (a signal). On a
-/// signal, decisions still held are sent at once and their answers awaited (see
-/// [`super::finish::on_signal`]). On the way out, a saved queue still waiting is written, and every
-/// file handed to the writer is on disk before this returns.
-///
-/// `initial` messages (ids from arguments, the restored queue) are applied after
-/// [`crate::app::start`]. Draws only after something changed, once the pending messages are
-/// drained; ticks (for the spinner) only while calls are in flight; no wake-ups when idle.
-///
-/// Errors: drawing failed.
-#[allow(clippy::too_many_arguments)]
-pub async fn run_loop<B, S, F>(
-    terminal: &mut Terminal<B>,
-    model: &mut Model,
-    runner: &mut Runner,
-    opts: &LoopOptions,
-    events: S,
-    msg_tx: mpsc::UnboundedSender<Msg>,
-    mut msg_rx: mpsc::UnboundedReceiver<Msg>,
-    initial: Vec<Msg>,
-    stop: F,
-) -> io::Result<()>
-where
-    B: Backend,
-    S: Stream<Item = io::Result<Event>> + Unpin,
-    F: Future<Output = ()>,
-{
-    let channels = Channels {
-        tx: &msg_tx,
-        rx: &mut msg_rx,
-    };
-    attach_loop(
-        terminal, model, runner, opts, events, channels, initial, stop, true,
-    )
-    .await
-}
-
 /// The two ends of a dashboard's message channel (the worker's answers come in on `rx`;
 /// failed local effects are sent back on `tx`), lent to one run of the loop.
 pub struct Channels<'a> {
@@ -181,149 +124,157 @@ pub struct Channels<'a> {
     pub rx: &'a mut mpsc::UnboundedReceiver<Msg>,
 }
 
-/// [`run_loop`] for a dashboard that outlives its terminal (a `serve-ssh` session, attached
-/// to one connection after another): the message channel is lent, not given, so the
-/// dashboard keeps it between runs. `fresh`: a new dashboard ([`crate::app::start`] runs
-/// first, as in [`run_loop`]); otherwise one that ran before and was left when its input
-/// ended: the user, the capabilities and the sign-in are where they were, the new
-/// terminal's size and layout are applied first, then `initial`, and the whole screen is
-/// drawn. Answers that came in meanwhile wait in `channels.rx` and are applied in their
-/// order.
-///
-/// Errors: drawing failed.
-#[allow(clippy::too_many_arguments)]
-pub async fn attach_loop<B, S, F>(
-    terminal: &mut Terminal<B>,
-    model: &mut Model,
-    runner: &mut Runner,
-    opts: &LoopOptions,
-    mut events: S,
-    channels: Channels<'_>,
-    initial: Vec<Msg>,
-    stop: F,
-    fresh: bool,
-) -> io::Result<()>
-where
-    B: Backend,
-    S: Stream<Item = io::Result<Event>> + Unpin,
-    F: Future<Output = ()>,
-{
-    let result = drive(
-        terminal,
-        model,
-        runner,
-        opts,
-        &mut events,
-        channels.tx,
-        channels.rx,
-        initial,
-        stop,
-        fresh,
-    )
-    .await;
-    runner.flush_save();
-    runner.written().await;
-    result
+/// One run of the event loop on one terminal: the dashboard's Model, its effect
+/// [`Runner`], the loop's settings and message channel, lent for the run, and the loop's
+/// timers. A dashboard that outlives its terminal (a `serve-ssh` session, attached to one
+/// connection after another) keeps what it lends between runs.
+pub struct EventLoop<'a, B: Backend> {
+    terminal: &'a mut Terminal<B>,
+    model: &'a mut Model,
+    runner: &'a mut Runner,
+    opts: &'a LoopOptions,
+    tx: &'a mpsc::UnboundedSender<Msg>,
+    rx: &'a mut mpsc::UnboundedReceiver<Msg>,
+    timers: Timers,
 }
 
-#[allow(clippy::too_many_arguments)]
-async fn drive<B, S, F>(
-    terminal: &mut Terminal<B>,
-    model: &mut Model,
-    runner: &mut Runner,
-    opts: &LoopOptions,
-    events: &mut S,
-    msg_tx: &mpsc::UnboundedSender<Msg>,
-    msg_rx: &mut mpsc::UnboundedReceiver<Msg>,
-    initial: Vec<Msg>,
-    stop: F,
-    fresh: bool,
-) -> io::Result<()>
-where
-    B: Backend,
-    S: Stream<Item = io::Result<Event>> + Unpin,
-    F: Future<Output = ()>,
-{
-    tokio::pin!(stop);
-    let real = opts.real_terminal;
-    if start_up(terminal, model, runner, opts, msg_tx, initial, fresh)? {
-        return Ok(());
-    }
-    let mut dirty = true;
-    let mut timers = Timers::new(opts);
-    loop {
-        if dirty {
-            draw_frame(terminal, model, runner, opts, msg_tx)?;
-            dirty = false;
-        }
-        let next = next_msg(
+impl<'a, B: Backend> EventLoop<'a, B> {
+    /// A run of the loop drawing on `terminal`, with the dashboard's parts.
+    pub fn new(
+        terminal: &'a mut Terminal<B>,
+        model: &'a mut Model,
+        runner: &'a mut Runner,
+        opts: &'a LoopOptions,
+        channels: Channels<'a>,
+    ) -> Self {
+        EventLoop {
             terminal,
             model,
             runner,
             opts,
-            events,
-            msg_tx,
-            msg_rx,
-            &mut timers,
-            &mut stop,
-        );
-        let msg = match next.await? {
-            Next::Msg(m) => m,
-            Next::Again => continue,
-            Next::End => break,
-        };
-        // The clock first: a key is handled at the time it was pressed (a decision's grace
-        // period counts from then), even after an idle spell without ticks.
-        let mut batch = vec![Msg::Tick(opts.clock.now()), msg];
-        while let Ok(m) = msg_rx.try_recv() {
-            batch.push(m);
-            if batch.len() >= BATCH {
+            tx: channels.tx,
+            rx: channels.rx,
+            timers: Timers::new(opts),
+        }
+    }
+
+    /// Runs the dashboard until quit, the input ends, or `stop` resolves (a signal). On a
+    /// signal, decisions still held are sent at once and their answers awaited (see
+    /// [`super::finish::on_signal`]). On the way out, a saved queue still waiting is
+    /// written, and every file handed to the writer is on disk before this returns.
+    ///
+    /// `fresh`: a new dashboard ([`crate::app::start`] runs first); otherwise one that ran
+    /// before and was left when its input ended: the user, the capabilities and the
+    /// sign-in are where they were. The terminal's size and layout are applied first, then
+    /// `initial` (ids from arguments, the restored queue), and the whole screen is drawn.
+    /// Answers that came in meanwhile wait in the channel and are applied in their order.
+    /// Draws only after something changed, once the pending messages are drained; ticks
+    /// (for the spinner) only while calls are in flight; no wake-ups when idle.
+    ///
+    /// Errors: drawing failed.
+    pub async fn run<S, F>(
+        mut self,
+        mut events: S,
+        initial: Vec<Msg>,
+        stop: F,
+        fresh: bool,
+    ) -> io::Result<()>
+    where
+        S: Stream<Item = io::Result<Event>> + Unpin,
+        F: Future<Output = ()>,
+    {
+        let result = self.drive(&mut events, initial, stop, fresh).await;
+        self.runner.flush_save();
+        self.runner.written().await;
+        result
+    }
+
+    async fn drive<S, F>(
+        &mut self,
+        events: &mut S,
+        initial: Vec<Msg>,
+        stop: F,
+        fresh: bool,
+    ) -> io::Result<()>
+    where
+        S: Stream<Item = io::Result<Event>> + Unpin,
+        F: Future<Output = ()>,
+    {
+        tokio::pin!(stop);
+        if self.start_up(initial, fresh)? {
+            return Ok(());
+        }
+        let mut dirty = true;
+        loop {
+            if dirty {
+                self.draw_frame()?;
+                dirty = false;
+            }
+            let msg = match self.next_msg(events, &mut stop).await? {
+                Next::Msg(m) => m,
+                Next::Again => continue,
+                Next::End => break,
+            };
+            // The clock first: a key is handled at the time it was pressed (a decision's
+            // grace period counts from then), even after an idle spell without ticks.
+            let mut batch = vec![Msg::Tick(self.opts.clock.now()), msg];
+            while let Ok(m) = self.rx.try_recv() {
+                batch.push(m);
+                if batch.len() >= BATCH {
+                    break;
+                }
+            }
+            let quit = self.apply(batch);
+            dirty = true;
+            if quit || self.model.quitting {
                 break;
             }
         }
-        let quit = apply(terminal, real, &opts.clock, model, runner, batch, msg_tx);
-        dirty = true;
-        if quit || model.quitting {
-            break;
-        }
+        Ok(())
     }
-    Ok(())
-}
 
-/// Start-up: the effects of [`crate::app::start`] (when `fresh`), then the terminal's size,
-/// the layout and the `initial` messages. True when the app asked to quit already.
-///
-/// Errors: the terminal's size could not be read.
-fn start_up<B: Backend>(
-    terminal: &mut Terminal<B>,
-    model: &mut Model,
-    runner: &mut Runner,
-    opts: &LoopOptions,
-    msg_tx: &mpsc::UnboundedSender<Msg>,
-    initial: Vec<Msg>,
-    fresh: bool,
-) -> io::Result<bool> {
-    let real = opts.real_terminal;
-    let (w, h) = size_of(terminal)?;
-    let mut quit = false;
-    if fresh {
-        let fx = crate::app::start(model);
-        let mut feedback = Vec::new();
-        quit = runner.run(
-            fx,
-            &mut super::terminal::TermScreen { terminal, real },
-            &mut feedback,
-        );
-        for f in feedback {
-            let _ = msg_tx.send(f);
-        }
+    /// [`apply_on`] the loop's terminal. True when the app asked to quit.
+    fn apply(&mut self, msgs: impl IntoIterator<Item = Msg>) -> bool {
+        let mut screen = super::terminal::TermScreen {
+            terminal: &mut *self.terminal,
+            real: self.opts.real_terminal,
+        };
+        apply_on(
+            &mut screen,
+            &self.opts.clock,
+            self.model,
+            self.runner,
+            msgs,
+            self.tx,
+        )
     }
-    let layout = Msg::Layout {
-        queue_rows: queue_rows(w, h, model.log.visible),
-    };
-    let first = [Msg::Resize(w, h), layout].into_iter().chain(initial);
-    quit |= apply(terminal, real, &opts.clock, model, runner, first, msg_tx);
-    Ok(quit)
+
+    /// Start-up: the effects of [`crate::app::start`] (when `fresh`), then the terminal's
+    /// size, the layout and the `initial` messages. True when the app asked to quit already.
+    ///
+    /// Errors: the terminal's size could not be read.
+    fn start_up(&mut self, initial: Vec<Msg>, fresh: bool) -> io::Result<bool> {
+        let (w, h) = size_of(self.terminal)?;
+        let mut quit = false;
+        if fresh {
+            let fx = crate::app::start(self.model);
+            let mut feedback = Vec::new();
+            let mut screen = super::terminal::TermScreen {
+                terminal: &mut *self.terminal,
+                real: self.opts.real_terminal,
+            };
+            quit = self.runner.run(fx, &mut screen, &mut feedback);
+            for f in feedback {
+                let _ = self.tx.send(f);
+            }
+        }
+        let layout = Msg::Layout {
+            queue_rows: queue_rows(w, h, self.model.log.visible),
+        };
+        let first = [Msg::Resize(w, h), layout].into_iter().chain(initial);
+        quit |= self.apply(first);
+        Ok(quit)
+    }
 }
 
 /// The loop's timers: the spinner tick (polled only while busy) and the auto-refresh.
@@ -361,109 +312,93 @@ enum Next {
     End,
 }
 
-/// Waits for the next message: a signal first, then input, answers, the spinner tick
-/// (while busy), a retry, an auto-refresh, or a debounced queue save (handed to the writer
-/// here).
-///
-/// Errors: the terminal's size could not be read.
-#[allow(clippy::too_many_arguments)]
-async fn next_msg<B, S, F>(
-    terminal: &mut Terminal<B>,
-    model: &mut Model,
-    runner: &mut Runner,
-    opts: &LoopOptions,
-    events: &mut S,
-    msg_tx: &mpsc::UnboundedSender<Msg>,
-    msg_rx: &mut mpsc::UnboundedReceiver<Msg>,
-    timers: &mut Timers,
-    stop: &mut std::pin::Pin<&mut F>,
-) -> io::Result<Next>
-where
-    B: Backend,
-    S: Stream<Item = io::Result<Event>> + Unpin,
-    F: Future<Output = ()>,
-{
-    let real = opts.real_terminal;
-    let busy = model.animating();
-    let save_due = runner.save_due();
-    let retry_in = retry_wait(model, opts.clock.now());
-    let notice_ends = model
-        .notice_ends_at()
-        .map(|at| (at - opts.clock.now()).to_std().unwrap_or(Duration::ZERO));
-    let clock = &opts.clock;
-    let tick = &mut timers.tick;
-    let refresh = &mut timers.refresh;
-    let next = tokio::select! {
-        biased;
-        _ = stop.as_mut() => {
-            super::finish::on_signal(terminal, real, model, runner, msg_tx, msg_rx, opts.final_wait).await;
-            Next::End
-        }
-        ev = events.next() => match ev {
-            Some(Ok(ev)) => {
-                let size = size_of(terminal)?;
-                match to_msg(ev, size, model) {
-                    Some(m) => Next::Msg(m),
-                    None => Next::Again,
-                }
-            }
-            Some(Err(e)) => {
-                tracing::error!("input error: {e}");
+impl<B: Backend> EventLoop<'_, B> {
+    /// Waits for the next message: a signal first, then input, answers, the spinner tick
+    /// (while busy), the end of a notice's time, a retry, an auto-refresh, or a debounced
+    /// queue save (handed to the writer here).
+    ///
+    /// Errors: the terminal's size could not be read.
+    async fn next_msg<S, F>(
+        &mut self,
+        events: &mut S,
+        stop: &mut std::pin::Pin<&mut F>,
+    ) -> io::Result<Next>
+    where
+        S: Stream<Item = io::Result<Event>> + Unpin,
+        F: Future<Output = ()>,
+    {
+        let model = &mut *self.model;
+        let runner = &mut *self.runner;
+        let opts = self.opts;
+        let real = opts.real_terminal;
+        let busy = model.animating();
+        let save_due = runner.save_due();
+        let retry_in = retry_wait(model, opts.clock.now());
+        let notice_ends = model
+            .notice_ends_at()
+            .map(|at| (at - opts.clock.now()).to_std().unwrap_or(Duration::ZERO));
+        let clock = &opts.clock;
+        let tick = &mut self.timers.tick;
+        let refresh = &mut self.timers.refresh;
+        let terminal = &mut *self.terminal;
+        let (msg_tx, msg_rx) = (self.tx, &mut *self.rx);
+        let next = tokio::select! {
+            biased;
+            _ = stop.as_mut() => {
+                super::finish::on_signal(terminal, real, model, runner, msg_tx, msg_rx, opts.final_wait).await;
                 Next::End
             }
-            None => Next::End,
-        },
-        Some(m) = msg_rx.recv() => Next::Msg(m),
-        _ = tick.tick(), if busy => Next::Msg(Msg::Tick(clock.now())),
-        _ = async { match notice_ends { Some(d) => tokio::time::sleep(d).await, None => std::future::pending::<()>().await } } => Next::Msg(Msg::Tick(clock.now())),
-        _ = async { match retry_in { Some(d) => tokio::time::sleep(d).await, None => std::future::pending::<()>().await } } => Next::Msg(Msg::Retry(clock.now())),
-        _ = async { match refresh.as_mut() { Some(i) => { i.tick().await; } None => std::future::pending::<()>().await } } => Next::Msg(Msg::AutoRefresh),
-        _ = async { match save_due { Some(at) => tokio::time::sleep_until(at).await, None => std::future::pending::<()>().await } } => {
-            runner.flush_save();
-            Next::Again
-        }
-    };
-    Ok(next)
-}
+            ev = events.next() => match ev {
+                Some(Ok(ev)) => {
+                    let size = size_of(terminal)?;
+                    match to_msg(ev, size, model) {
+                        Some(m) => Next::Msg(m),
+                        None => Next::Again,
+                    }
+                }
+                Some(Err(e)) => {
+                    tracing::error!("input error: {e}");
+                    Next::End
+                }
+                None => Next::End,
+            },
+            Some(m) = msg_rx.recv() => Next::Msg(m),
+            _ = tick.tick(), if busy => Next::Msg(Msg::Tick(clock.now())),
+            _ = async { match notice_ends { Some(d) => tokio::time::sleep(d).await, None => std::future::pending::<()>().await } } => Next::Msg(Msg::Tick(clock.now())),
+            _ = async { match retry_in { Some(d) => tokio::time::sleep(d).await, None => std::future::pending::<()>().await } } => Next::Msg(Msg::Retry(clock.now())),
+            _ = async { match refresh.as_mut() { Some(i) => { i.tick().await; } None => std::future::pending::<()>().await } } => Next::Msg(Msg::AutoRefresh),
+            _ = async { match save_due { Some(at) => tokio::time::sleep_until(at).await, None => std::future::pending::<()>().await } } => {
+                runner.flush_save();
+                Next::Again
+            }
+        };
+        Ok(next)
+    }
 
-/// One frame: the clock, the view, and the queue's height if the layout changed.
-///
-/// Errors: drawing failed.
-fn draw_frame<B: Backend>(
-    terminal: &mut Terminal<B>,
-    model: &mut Model,
-    runner: &mut Runner,
-    opts: &LoopOptions,
-    msg_tx: &mpsc::UnboundedSender<Msg>,
-) -> io::Result<()> {
-    let real = opts.real_terminal;
-    let now = Msg::Tick(opts.clock.now());
-    apply(terminal, real, &opts.clock, model, runner, [now], msg_tx);
-    let mut limits = None;
-    terminal
-        .draw(|f| limits = Some(crate::ui::view_scrolls(f, model, &opts.theme)))
-        .map_err(|e| io::Error::other(e.to_string()))?;
-    let (w, h) = size_of(terminal)?;
-    let rows = queue_rows(w, h, model.log.visible);
-    if rows != model.page_rows {
-        let layout = Msg::Layout { queue_rows: rows };
-        apply(terminal, real, &opts.clock, model, runner, [layout], msg_tx);
+    /// One frame: the clock, the view, and the queue's height if the layout changed.
+    ///
+    /// Errors: drawing failed.
+    fn draw_frame(&mut self) -> io::Result<()> {
+        let now = Msg::Tick(self.opts.clock.now());
+        self.apply([now]);
+        let mut limits = None;
+        let (model, theme) = (&*self.model, &self.opts.theme);
+        self.terminal
+            .draw(|f| limits = Some(crate::ui::view_scrolls(f, model, theme)))
+            .map_err(|e| io::Error::other(e.to_string()))?;
+        let (w, h) = size_of(self.terminal)?;
+        let rows = queue_rows(w, h, self.model.log.visible);
+        if rows != self.model.page_rows {
+            self.apply([Msg::Layout { queue_rows: rows }]);
+        }
+        // How far each part can scroll as drawn: scrolling stops at the last line.
+        if let Some(limits) = limits
+            && self.model.scroll_limits != Some(limits)
+        {
+            self.apply([Msg::Scrolled(limits)]);
+        }
+        Ok(())
     }
-    // How far each part can scroll as drawn: scrolling stops at the last line.
-    if let Some(limits) = limits
-        && model.scroll_limits != Some(limits)
-    {
-        apply(
-            terminal,
-            real,
-            &opts.clock,
-            model,
-            runner,
-            [Msg::Scrolled(limits)],
-            msg_tx,
-        );
-    }
-    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ use crate::i18n::Lang;
 use crate::i18n::dates::YearStyle;
 use crate::runtime::build::{self, Builder, Dashboard};
 use crate::runtime::effects::{Files, Origin, RemoteTerminal};
-use crate::runtime::event_loop::{self, Channels};
+use crate::runtime::event_loop::{Channels, EventLoop};
 use crate::runtime::lean::{LeanBackend, SharedSize};
 use crate::runtime::terminal;
 
@@ -177,7 +177,7 @@ impl Dash {
     }
 
     /// Runs the loop on `terminal` with `events` until they end or `stop` resolves
-    /// ([`event_loop::attach_loop`]; `fresh`: the first run, [`crate::app::start`] first).
+    /// ([`EventLoop::run`]; `fresh`: the first run, [`crate::app::start`] first).
     async fn run_loop<B, S, F>(
         &mut self,
         terminal: &mut Terminal<B>,
@@ -195,18 +195,9 @@ impl Dash {
             tx: &d.tx,
             rx: &mut d.rx,
         };
-        event_loop::attach_loop(
-            terminal,
-            &mut d.model,
-            &mut d.runner,
-            &d.opts,
-            events,
-            channels,
-            Vec::new(),
-            stop,
-            fresh,
-        )
-        .await
+        EventLoop::new(terminal, &mut d.model, &mut d.runner, &d.opts, channels)
+            .run(events, Vec::new(), stop, fresh)
+            .await
     }
 }
 

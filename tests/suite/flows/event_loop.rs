@@ -1,4 +1,4 @@
-//! The real event loop, `runtime::event_loop::run_loop`, driven in-process: a
+//! The real event loop, `runtime::event_loop::EventLoop`, driven in-process: a
 //! `TestBackend` for the terminal (every frame it flushes is told to the test), a scripted
 //! stream of crossterm events for the keyboard, a `stop` future for the signals, the real
 //! runner, worker and client against the demo server, and a wall clock the test moves
@@ -22,7 +22,7 @@ use club_admin::app::{AuditEntry, Model, ModelOptions};
 use club_admin::demo::{self, DemoHandle, DemoOptions};
 use club_admin::runtime::build::{Builder, Dashboard};
 use club_admin::runtime::effects::{Files, Runner};
-use club_admin::runtime::event_loop::{Clock, LoopOptions, run_loop};
+use club_admin::runtime::event_loop::{Channels, Clock, EventLoop, LoopOptions};
 
 use crate::common::buffer_text;
 
@@ -362,18 +362,26 @@ async fn keys_in_frames_and_writes_out_the_grace_period_on_a_moved_clock_and_q_e
         press(&keys, KeyCode::Char('q'));
         id
     };
-    let looped = run_loop(
+    let tx = r.msg_tx.clone();
+    let mut rx = r.msg_rx.take().expect("the receiver");
+    let channels = Channels {
+        tx: &tx,
+        rx: &mut rx,
+    };
+    let looped = EventLoop::new(
         &mut r.terminal,
         &mut r.model,
         &mut r.runner,
         &r.opts,
+        channels,
+    )
+    .run(
         events,
-        r.msg_tx.clone(),
-        r.msg_rx.take().expect("the receiver"),
         Vec::new(),
         async {
             let _ = stop_rx.await;
         },
+        true,
     );
     let (result, id) = tokio::time::timeout(3 * GUARD, async { tokio::join!(looped, script) })
         .await
@@ -414,18 +422,26 @@ async fn a_signal_sends_the_held_decision_and_ends_the_loop_once_answered() {
         assert!(d.mutations().is_empty());
         stop_tx.send(()).expect("the loop waits for a signal");
     };
-    let looped = run_loop(
+    let tx = r.msg_tx.clone();
+    let mut rx = r.msg_rx.take().expect("the receiver");
+    let channels = Channels {
+        tx: &tx,
+        rx: &mut rx,
+    };
+    let looped = EventLoop::new(
         &mut r.terminal,
         &mut r.model,
         &mut r.runner,
         &r.opts,
+        channels,
+    )
+    .run(
         events,
-        r.msg_tx.clone(),
-        r.msg_rx.take().expect("the receiver"),
         Vec::new(),
         async {
             let _ = stop_rx.await;
         },
+        true,
     );
     let (result, ()) = tokio::time::timeout(3 * GUARD, async { tokio::join!(looped, script) })
         .await
@@ -471,18 +487,26 @@ async fn a_resize_redraws_at_the_new_size_and_the_end_of_input_ends_the_loop() {
         // The keyboard goes away (the terminal closed under the program): the loop ends.
         keys.close_channel();
     };
-    let looped = run_loop(
+    let tx = r.msg_tx.clone();
+    let mut rx = r.msg_rx.take().expect("the receiver");
+    let channels = Channels {
+        tx: &tx,
+        rx: &mut rx,
+    };
+    let looped = EventLoop::new(
         &mut r.terminal,
         &mut r.model,
         &mut r.runner,
         &r.opts,
+        channels,
+    )
+    .run(
         events,
-        r.msg_tx.clone(),
-        r.msg_rx.take().expect("the receiver"),
         Vec::new(),
         async {
             let _ = stop_rx.await;
         },
+        true,
     );
     let (result, ()) = tokio::time::timeout(3 * GUARD, async { tokio::join!(looped, script) })
         .await
