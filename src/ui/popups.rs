@@ -217,20 +217,38 @@ fn confirm_lines(m: &Model, p: &Popup, cols: u16, theme: &Theme) -> Vec<Line<'st
 /// decides each": the marked requests another session holds in its grace period (their `~`
 /// mark hides under the `●` of a marked row), or None.
 fn held_elsewhere_among(m: &Model, ids: &[Uuid]) -> Option<String> {
+    /// Requests named, at most; more are counted ("and 2 more").
+    const NAMED: usize = 3;
     let someone = tr(m.lang, "others-someone");
+    let thai = m.lang == Lang::Thai;
     let mut by: Vec<String> = Vec::new();
+    let mut which: Vec<String> = Vec::new();
     let mut n = 0;
-    for (who, _) in ids
-        .iter()
-        .filter_map(|id| m.queue.get(*id).and_then(|i| i.held_elsewhere.as_ref()))
-    {
+    for item in ids.iter().filter_map(|id| m.queue.get(*id)) {
+        let Some((who, _)) = &item.held_elsewhere else {
+            continue;
+        };
         n += 1;
         let who = who.clone().unwrap_or_else(|| someone.clone());
         if !by.contains(&who) {
             by.push(who);
         }
+        if which.len() < NAMED {
+            which.push(item.label_for(thai));
+        }
     }
-    (n > 0).then(|| crate::tr!(m.lang, "confirm-held-elsewhere", n = n, by = by.join(", ")))
+    if n > NAMED {
+        which.push(crate::tr!(m.lang, "confirm-held-more", n = n - NAMED));
+    }
+    (n > 0).then(|| {
+        crate::tr!(
+            m.lang,
+            "confirm-held-elsewhere",
+            n = n,
+            by = by.join(", "),
+            which = which.join(", ")
+        )
+    })
 }
 
 /// "s1@school is about to approve it in another session (held, not sent yet)".

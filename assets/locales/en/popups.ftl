@@ -130,9 +130,10 @@ confirm-hidden = { $n ->
    *[other] { $n } of them are hidden by the current filter.
 }
 confirm-held-elsewhere = { $n ->
-    [one] { $n } of them is held in another session ({ $by }): whichever reaches the server first decides it.
-   *[other] { $n } of them are held in another session ({ $by }): whichever reaches the server first decides each.
+    [one] { $n } of them is held in another session ({ $by }): { $which }; whichever reaches the server first decides it.
+   *[other] { $n } of them are held in another session ({ $by }): { $which }; whichever reaches the server first decides each.
 }
+confirm-held-more = and { $n } more
 confirm-delete-final = Deleting cannot be undone.
 # Status line after "no" to a confirmation.
 confirm-cancelled = { $action ->

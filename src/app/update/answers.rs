@@ -262,3 +262,13 @@ pub(in crate::app) fn on_staffed_clubs(
     }
     fx
 }
+
+/// One read of the automatic refresh answered: the refresh stays automatic (it says its
+/// failures only in the activity log, and never "refreshing…") until its last read has
+/// answered, whatever order they answer in; a failure after a success must not reach the
+/// status line over a bulk's summary.
+pub(super) fn auto_refresh_answered(m: &mut Model) {
+    if !m.calls.iter().any(ApiCall::is_refresh_read) {
+        m.activities.refresh_auto = false;
+    }
+}

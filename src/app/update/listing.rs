@@ -429,14 +429,14 @@ fn say_loaded(m: &mut Model, first_load: bool) {
         }
         m.listing.fresh = 0;
         m.activities.refreshing = None;
-        m.activities.refresh_auto = false;
+        super::answers::auto_refresh_answered(m);
         say(m, Severity::Info, &text);
         return;
     }
     let speaks = m.refresh_speaks();
     let auto = m.activities.refresh_auto;
     let refreshed = m.activities.refreshing.take().is_some() && speaks;
-    m.activities.refresh_auto = false;
+    super::answers::auto_refresh_answered(m);
     let current = m.notice.as_ref();
     // At the first load, an error said before it (the load failed and was tried again)
     // no longer stands: the queue is here (the activity log keeps the failure).

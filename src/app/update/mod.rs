@@ -427,6 +427,15 @@ fn log_notice(m: &mut Model, text: &str, severity: Severity) {
         Severity::Error => ("error", Err(String::new())),
         _ => ("notice", Ok(())),
     };
+    // The same words at the same moment (two reads of one refresh failing alike) are one
+    // line in the log.
+    if m.log
+        .entries()
+        .last()
+        .is_some_and(|e| e.at == m.now && e.what == what && e.label == text)
+    {
+        return;
+    }
     m.log.push(LogEntry {
         at: m.now,
         what: what.to_owned(),

@@ -225,7 +225,7 @@ pub(in crate::app) fn on_reread(
                 }
             }
             let speaks = m.refresh_speaks();
-            m.activities.refresh_auto = false;
+            super::answers::auto_refresh_answered(m);
             if m.activities.refreshing.take().is_some() && speaks {
                 let text = tr(m.lang, "status-refreshed");
                 say(m, Severity::Success, &text);

@@ -393,11 +393,17 @@ fn an_open_confirmation_follows_what_another_session_did() {
         }
         let fx = update(&mut m, key('a'));
         assert!(puts(&fx).is_empty());
+        let which = m
+            .queue()
+            .get(id(2))
+            .map(|i| i.label_for(lang == Lang::Thai))
+            .expect("row 2");
         let held = club_admin::tr!(
             lang,
             "confirm-held-elsewhere",
             n = 1usize,
-            by = "s1@school.example.ac.th"
+            by = "s1@school.example.ac.th",
+            which = which.as_str()
         );
         for (w, h) in [(45, 30), (80, 24)] {
             // The box's text, its borders and line breaks left out.
