@@ -206,6 +206,17 @@ pub struct Prior {
     /// never sent, since a lost answer re-read as decided could not be told from a decision
     /// made before the run.
     pub unread: Vec<(Uuid, String)>,
+    /// The club and the student of each request read ([`crate::ops::permit::Target`]'s `club` and
+    /// `owner`), for the service's rules on who may decide or delete it.
+    pub targets: std::collections::HashMap<Uuid, (Option<Uuid>, Option<Uuid>)>,
+}
+
+/// The club and the student of `r` as read (`None` where the read left them out).
+fn target_of(r: &crate::api::ClubRequest) -> (Option<Uuid>, Option<Uuid>) {
+    (
+        r.club.as_ref().map(|c| c.id),
+        r.student.as_ref().map(|st| st.id),
+    )
 }
 
 /// The membership status of each request before a run decides it, read through the
@@ -235,9 +246,11 @@ pub async fn prior_statuses(client: &ApiClient, ids: &[Uuid], control: &Control)
             match read {
                 Ok(reply) => {
                     for r in reply.data {
-                        if chunk.contains(&r.id)
-                            && let Some(s) = r.membership()
-                        {
+                        if !chunk.contains(&r.id) {
+                            continue;
+                        }
+                        prior.targets.insert(r.id, target_of(&r));
+                        if let Some(s) = r.membership() {
                             prior.status.insert(r.id, s.clone());
                         }
                     }
@@ -256,6 +269,7 @@ pub async fn prior_statuses(client: &ApiClient, ids: &[Uuid], control: &Control)
         for id in chunk {
             match with_tries(control, || once.club_request(*id, levels)).await {
                 Ok(reply) => {
+                    prior.targets.insert(*id, target_of(&reply.data));
                     if let Some(s) = reply.data.membership() {
                         prior.status.insert(*id, s.clone());
                     }
@@ -341,6 +355,11 @@ pub struct Undecided {
     pub already: Vec<(Uuid, crate::api::MembershipStatus)>,
     /// Left out: their status could not be read first, with why ([`Prior::unread`]).
     pub unread: Vec<(Uuid, String)>,
+    /// Left out: the service's rules do not let this account make the write on them
+    /// ([`permitted`]), with why in English.
+    pub refused: Vec<(Uuid, String)>,
+    /// The club and student of each request read first ([`Prior::targets`]).
+    pub targets: std::collections::HashMap<Uuid, (Option<Uuid>, Option<Uuid>)>,
 }
 
 impl Undecided {
@@ -350,6 +369,9 @@ impl Undecided {
         if let Some((_, status)) = self.already.iter().find(|(x, _)| *x == id) {
             return Some(format!("already {status}"));
         }
+        if let Some((_, why)) = self.refused.iter().find(|(x, _)| *x == id) {
+            return Some(why.clone());
+        }
         self.unread
             .iter()
             .find(|(x, _)| *x == id)
@@ -358,7 +380,7 @@ impl Undecided {
 
     /// True when a request was left out.
     pub fn left_out(&self) -> bool {
-        !self.already.is_empty() || !self.unread.is_empty()
+        !self.already.is_empty() || !self.unread.is_empty() || !self.refused.is_empty()
     }
 
     /// True when a request left out makes the run fail (exit code at least 1): one whose
@@ -368,6 +390,7 @@ impl Undecided {
     /// end the same way ([`Outcome::Already`] for the same case answered by the server).
     pub fn fails(&self, action: RowAction) -> bool {
         !self.unread.is_empty()
+            || !self.refused.is_empty()
             || self
                 .already
                 .iter()
@@ -411,7 +434,60 @@ pub async fn undecided(
         send,
         already,
         unread: prior.unread,
+        refused: Vec::new(),
+        targets: prior.targets,
     }
+}
+
+/// Leaves out of `split.send` every request the service's rules do not let `user` make
+/// `action` on ([`crate::ops::permit::check`], api-notes.md "Who may do what"): a student's decision on
+/// a request of a club it does not staff (`staffed`: the clubs it staffs, `None` when the
+/// lookup failed: then the server's answer tells), a student's delete of another student's
+/// request. A delete's requests are read first for their student (a decision's were read by
+/// [`undecided`]); a request whose read failed goes on (the server's answer tells). Each
+/// one left out is in `split.refused` with why, in English: the run and its dry run say the
+/// same, and nothing is sent for it. Nothing for an account that is not a student: the
+/// faces refuse its writes whole before any read.
+pub async fn permitted(
+    client: &ApiClient,
+    action: RowAction,
+    split: &mut Undecided,
+    user: &crate::api::User,
+    staffed: Option<&[Uuid]>,
+    control: &Control,
+) {
+    if !crate::ops::permit::is_student(user) {
+        return;
+    }
+    let write = crate::ops::permit::Write::of(action);
+    if action == RowAction::Delete {
+        let prior = prior_statuses(client, &split.send, control).await;
+        split.targets.extend(prior.targets);
+    }
+    let mut refused = Vec::new();
+    split.send.retain(|id| {
+        let (club, owner) = split.targets.get(id).copied().unwrap_or((None, None));
+        let target = crate::ops::permit::Target {
+            club,
+            owner,
+            staffed,
+        };
+        match crate::ops::permit::check(user, write, target) {
+            Ok(()) => true,
+            Err(r) => {
+                refused.push((
+                    *id,
+                    format!(
+                        "not permitted: {} (the service answers 403 \"{}\")",
+                        r.english(write),
+                        r.detail(write)
+                    ),
+                ));
+                false
+            }
+        }
+    });
+    split.refused.extend(refused);
 }
 
 /// One decision sent to many requests, as the command line sends it.

@@ -300,7 +300,7 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
         }
         return stopped(e, &why);
     }
-    let split = run::undecided(&ctx.client, action, ids.clone(), &control).await;
+    let split = split_permitted(&ctx, &user, action, &ids, &control).await;
     if dry {
         quiet.abort();
         return dry_run(&ctx, action, &ids, &split);
@@ -316,6 +316,33 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
     }
     let printed = print_results(ctx.format, action, &results);
     exit.and(printed.err().unwrap_or(Exit::Ok))
+}
+
+/// The requests of a run split before it is sent ([`run::undecided`]), and, row by row,
+/// the service's rules for a student ([`run::permitted`]: a club it staffs, its own
+/// request): what the run sends and what its dry run says, alike.
+async fn split_permitted(
+    ctx: &Ctx,
+    user: &crate::api::User,
+    action: RowAction,
+    ids: &[Uuid],
+    control: &Control,
+) -> run::Undecided {
+    let mut split = run::undecided(&ctx.client, action, ids.to_vec(), control).await;
+    let staffed = match action != RowAction::Delete && crate::ops::permit::is_student(user) {
+        true => super::requests::my_clubs(ctx).await.ok().flatten(),
+        false => None,
+    };
+    run::permitted(
+        &ctx.client,
+        action,
+        &mut split,
+        user,
+        staffed.as_deref(),
+        control,
+    )
+    .await;
+    split
 }
 
 /// Until it is aborted, a Ctrl-C ends the process with code 130 and one line in the
@@ -344,6 +371,9 @@ fn skip_decided(split: &run::Undecided) {
         say(&format!(
             "{id}: not sent: its status could not be read first ({why}); try it again"
         ));
+    }
+    for (id, why) in &split.refused {
+        say(&format!("{id}: {why}; not sent"));
     }
 }
 

@@ -70,12 +70,14 @@ pub(super) fn learn(m: &mut Model, route: UpdateRoute) {
         Some(text) if changed || !m.capabilities.notice_given => {
             m.capabilities.notice_given = true;
             let text = crate::text::clean(&text, 300);
-            let warning = crate::i18n::tr(m.lang, "log-what-warning");
-            log(m, "capability", None, text.clone(), Err(warning));
             if expected.is_some() {
+                // What the account is, not a failure: logged as information.
+                log(m, "capability", None, text.clone(), Ok(()));
                 say(m, Severity::Info, &text);
                 return;
             }
+            let warning = crate::i18n::tr(m.lang, "log-what-warning");
+            log(m, "capability", None, text.clone(), Err(warning));
             say(m, Severity::Error, &text);
             // The first listing does not replace it on the status line.
             if let Some(n) = m.notice.as_mut() {

@@ -562,13 +562,15 @@ async fn dry_run_says_what_would_be_sent_and_sends_nothing() {
         );
         assert_eq!(step["body"]["data"]["status"], "approved");
     }
-    let del = bin
-        .run(&["requests", "delete", "--dry-run", &ids[0]], None)
+    // A delete by the student who made the request (the only account the service lets).
+    let own = d.requests_of("requester")[0].to_string();
+    let del = Bin::as_user(&d, "requester")
+        .run(&["requests", "delete", "--dry-run", &own], None)
         .await;
     assert_eq!(del.code, 0, "a dry run needs no --yes: {del:?}");
     assert!(
         del.stdout
-            .starts_with(&format!("{}\twould send\tDELETE\t", ids[0])),
+            .starts_with(&format!("{own}\twould send\tDELETE\t")),
         "{del:?}"
     );
     let club = d.club_ids()[0].to_string();
@@ -1923,4 +1925,68 @@ async fn a_line_of_ids_that_is_not_utf8_is_named_and_nothing_is_sent() {
     let sent = server.received_requests().await.unwrap_or_default();
     assert!(sent.is_empty(), "nothing reaches the server: {sent:?}");
     assert!(bin.audit().is_empty());
+}
+
+/// Issue 32: the command line asks the service's rules row by row for a student, as the
+/// dashboard does: a decision on a request of a club it does not staff, a delete of another
+/// student's request, is left out before anything is sent, said on standard error with the
+/// service's own words, the same in its dry run, and the run fails (exit 1).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_student_s_writes_the_rules_refuse_are_never_sent() {
+    let d = start(0).await;
+    let requester = Bin::as_user(&d, "requester");
+    let moderator = Bin::as_user(&d, "moderator");
+    let own = d.requests_of("requester")[0];
+    let others = d.pending_for("moderator")[0];
+    let cases = [
+        // A student on no club's staff approves (even their own request).
+        (
+            &requester,
+            vec!["requests", "approve", "--json"],
+            own,
+            "only the club's staff students decide",
+        ),
+        // A student deletes another student's request.
+        (
+            &requester,
+            vec!["requests", "delete", "--yes", "--json"],
+            others,
+            "a student may delete only their own requests",
+        ),
+        // A staff student deletes a request not theirs.
+        (
+            &moderator,
+            vec!["requests", "delete", "--yes", "--json"],
+            own,
+            "a student may delete only their own requests",
+        ),
+    ];
+    for (bin, args, id, why) in cases {
+        let id = id.to_string();
+        let mut dry = args.clone();
+        dry.push("--dry-run");
+        dry.push(&id);
+        let planned = bin.run(&dry, None).await;
+        assert_eq!(planned.code, 1, "{planned:?}");
+        assert!(
+            planned.stdout.contains(why) || planned.stderr.contains(why),
+            "{planned:?}"
+        );
+        let mut real = args.clone();
+        real.push(&id);
+        let run = bin.run(&real, None).await;
+        assert_eq!(run.code, 1, "{run:?}");
+        assert!(
+            run.stderr.contains(&format!("{id}: not permitted: {why}")),
+            "{run:?}"
+        );
+        assert!(run.stderr.contains("not sent"), "{run:?}");
+    }
+    assert!(
+        d.mutations().is_empty(),
+        "nothing was sent: {:?}",
+        d.mutations()
+    );
+    assert_eq!(status_of(&d, own), Some(MembershipStatus::Pending));
+    assert_eq!(status_of(&d, others), Some(MembershipStatus::Pending));
 }
