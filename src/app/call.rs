@@ -553,39 +553,6 @@ impl Answer {
             | Answer::UpdateRoute(_) => &[],
         }
     }
-
-    /// Hands the answer to its own handler, the one `update` room that waits for it: one arm
-    /// per purpose, nothing left over (so no answer reaches the handler of another call).
-    /// `update` calls it for every awaited answer, between the link's bookkeeping and what
-    /// waits on reads.
-    pub(crate) fn route(self, m: &mut super::Model) -> Vec<super::Effect> {
-        use super::update;
-        match self {
-            Answer::User(result) => update::answers::on_user(m, result),
-            Answer::TokenCheck {
-                token,
-                save,
-                result,
-            } => update::answers::on_token_check(m, token, save, result),
-            Answer::StaffedClubs(result) => update::answers::on_staffed_clubs(m, result),
-            Answer::ListPage {
-                page,
-                generation,
-                result,
-            } => update::listing::on_list_page(m, page, generation, result),
-            Answer::Reread { ids, result } => update::rows::on_reread(m, ids, result),
-            Answer::Row { id, result } => update::rows::on_fetch(m, id, result),
-            Answer::Decision { id, action, result } => {
-                update::decisions::on_answer(m, id, action, result)
-            }
-            Answer::Club { id, result } => update::club::on_club(m, id, result),
-            Answer::ClubSearch(result) => update::club::on_club_search(m, result),
-            Answer::ContactCreated { club_id, result } => {
-                update::club::on_contact_created(m, club_id, result)
-            }
-            Answer::UpdateRoute(result) => update::capability::on_update_route(m, result),
-        }
-    }
 }
 
 /// The API calls in flight, by request id: to count them, to drop answers of calls no

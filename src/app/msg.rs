@@ -35,12 +35,12 @@ pub struct Told {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Heard {
     /// A decision is held in its grace period (not sent yet; it may still be taken back).
-    Held(super::RowAction),
+    Held(super::model::RowAction),
     /// A held or sent decision ended without changing the request (taken back, refused,
     /// its outcome unknown).
     Released,
     /// The server applied the decision (or had it already: `already`).
-    Decided(super::RowAction),
+    Decided(super::model::RowAction),
 }
 
 impl Told {

@@ -6,7 +6,8 @@
 use super::{Answer, ApiCall, ListPurpose, SearchPurpose, decision_of, deleted, listed, searched};
 use super::{RowAction, updated};
 use crate::api::{ApiError, Club, ClubRequest, Contact, Reply, UpdateRoute, User};
-use crate::app::{Model, Msg};
+use crate::app::model::Model;
+use crate::app::msg::Msg;
 
 /// The server's answer to one operation, as a test writes it: the payload only, without
 /// what the call was for.

@@ -489,12 +489,12 @@ impl Model {
     }
 
     /// The calls in flight (in no particular order).
-    pub fn awaiting(&self) -> impl Iterator<Item = &crate::app::ApiCall> {
+    pub fn awaiting(&self) -> impl Iterator<Item = &crate::app::call::ApiCall> {
         self.calls.iter()
     }
 
     /// The call in flight with this request id; `None` once it is answered (or never was).
-    pub fn awaited_call(&self, request_id: u64) -> Option<&crate::app::ApiCall> {
+    pub fn awaited_call(&self, request_id: u64) -> Option<&crate::app::call::ApiCall> {
         self.calls.get(request_id)
     }
 

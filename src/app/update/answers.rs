@@ -8,7 +8,7 @@ use super::{
     scope,
 };
 use crate::api::{ApiError, ClubQuery, FetchLevel, Levels, Page, Reply, User};
-use crate::app::call::{ApiCall, CandidateToken, SearchPurpose};
+use crate::app::call::{Answer, ApiCall, CandidateToken, SearchPurpose};
 use crate::app::model::{ListScope, ListingSupport, Loadable, Model, Popup, RowState, Severity};
 use crate::app::msg::Effect;
 use crate::i18n::tr;
@@ -40,7 +40,7 @@ pub(super) fn end_refresh_when_read(m: &mut Model) {
 
 /// The current user's answer: signed in (the update route probed, the scope asked), or
 /// why not.
-pub(in crate::app) fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<Effect> {
+pub(super) fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<Effect> {
     let reply = match res {
         Ok(reply) => reply,
         // Read before the token in use was taken: the sign-in read the user since.
@@ -135,7 +135,7 @@ fn token_refused(m: &mut Model, e: &ApiError, save: bool) {
 
 /// The server's word on a pasted token: taken, it replaces the session (and is saved if
 /// asked); refused, the sign-in pop-up says so and the session in use stays.
-pub(in crate::app) fn on_token_check(
+pub(super) fn on_token_check(
     m: &mut Model,
     token: CandidateToken,
     save: bool,
@@ -224,7 +224,7 @@ fn new_account(m: &mut Model) {
 }
 
 /// The clubs the signed-in student staffs: the listing's scope.
-pub(in crate::app) fn on_staffed_clubs(
+pub(super) fn on_staffed_clubs(
     m: &mut Model,
     res: Result<Reply<Vec<crate::api::Club>>, ApiError>,
 ) -> Vec<Effect> {
@@ -270,5 +270,35 @@ pub(in crate::app) fn on_staffed_clubs(
 pub(super) fn auto_refresh_answered(m: &mut Model) {
     if !m.calls.iter().any(ApiCall::is_refresh_read) {
         m.activities.refresh_auto = false;
+    }
+}
+
+/// Hands the answer to its own handler, the one `update` room that waits for it: one arm
+/// per purpose, nothing left over (so no answer reaches the handler of another call).
+/// `update` calls it for every awaited answer, between the link's bookkeeping and what
+/// waits on reads. Here, not in `app/call.rs`: the call that an answer answers never
+/// imports its handler (issue 34).
+pub(super) fn route(answer: Answer, m: &mut Model) -> Vec<Effect> {
+    use super::{capability, club, decisions, listing, rows};
+    match answer {
+        Answer::User(result) => on_user(m, result),
+        Answer::TokenCheck {
+            token,
+            save,
+            result,
+        } => on_token_check(m, token, save, result),
+        Answer::StaffedClubs(result) => on_staffed_clubs(m, result),
+        Answer::ListPage {
+            page,
+            generation,
+            result,
+        } => listing::on_list_page(m, page, generation, result),
+        Answer::Reread { ids, result } => rows::on_reread(m, ids, result),
+        Answer::Row { id, result } => rows::on_fetch(m, id, result),
+        Answer::Decision { id, action, result } => decisions::on_answer(m, id, action, result),
+        Answer::Club { id, result } => club::on_club(m, id, result),
+        Answer::ClubSearch(result) => club::on_club_search(m, result),
+        Answer::ContactCreated { club_id, result } => club::on_contact_created(m, club_id, result),
+        Answer::UpdateRoute(result) => capability::on_update_route(m, result),
     }
 }

@@ -29,10 +29,7 @@ pub(super) fn probe(m: &mut Model) -> Vec<Effect> {
 
 /// The probe's answer. An error leaves the route unknown: approve and decline stay offered,
 /// and the first answer to one tells ([`UpdateRoute::learned_from`]).
-pub(in crate::app) fn on_update_route(
-    m: &mut Model,
-    res: Result<UpdateRoute, ApiError>,
-) -> Vec<Effect> {
+pub(super) fn on_update_route(m: &mut Model, res: Result<UpdateRoute, ApiError>) -> Vec<Effect> {
     match res {
         Ok(route) => {
             m.connection = Connection::Online;

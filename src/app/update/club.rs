@@ -336,11 +336,7 @@ fn settle_contact(m: &mut Model, id: Uuid, res: &Result<Reply<Club>, ApiError>) 
 }
 
 /// The club arrived (answers for a club no longer shown are dropped).
-pub(in crate::app) fn on_club(
-    m: &mut Model,
-    id: Uuid,
-    res: Result<Reply<Club>, ApiError>,
-) -> Vec<Effect> {
+pub(super) fn on_club(m: &mut Model, id: Uuid, res: Result<Reply<Club>, ApiError>) -> Vec<Effect> {
     let settled = if m.club.writes.lost_action(id).is_some() {
         settle_contact(m, id, &res)
     } else {
@@ -380,7 +376,7 @@ pub(in crate::app) fn on_club(
 }
 
 /// Search results arrived; a single match opens at once.
-pub(in crate::app) fn on_club_search(
+pub(super) fn on_club_search(
     m: &mut Model,
     res: Result<Reply<Vec<Club>>, ApiError>,
 ) -> Vec<Effect> {
@@ -413,7 +409,7 @@ pub(in crate::app) fn on_club_search(
 }
 
 /// The new contact's answer: shown in the club, logged and audited.
-pub(in crate::app) fn on_contact_created(
+pub(super) fn on_contact_created(
     m: &mut Model,
     club_id: Uuid,
     res: Result<Reply<Contact>, ApiError>,

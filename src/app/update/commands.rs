@@ -1,7 +1,7 @@
 //! The `:` command line: less frequent commands, by name.
 
-use crate::app::IdsFrom;
 use crate::app::model::words;
+use crate::app::msg::IdsFrom;
 use tui_input::Input;
 use uuid::Uuid;
 

@@ -363,7 +363,7 @@ fn send(m: &mut Model, id: Uuid, action: RowAction) -> Effect {
 /// The server's answer to the decision on `id`: the book takes its meaning (the core's
 /// [`decision::classify`]), the audit gets the line the transition writes, the row takes the
 /// server's word (or keeps its error), a bulk task counts it.
-pub(in crate::app) fn on_answer(
+pub(super) fn on_answer(
     m: &mut Model,
     id: Uuid,
     action: RowAction,

@@ -24,7 +24,7 @@ pub(super) fn read_error_text(m: &Model, e: &ApiError) -> String {
             .keymap
             .key_for(
                 crate::app::keymap::Scope::Queue,
-                crate::app::Action::LowerLevel,
+                crate::app::keymap::Action::LowerLevel,
             )
             .map(|k| k.to_string())
             .unwrap_or_else(|| ":level".to_owned());
@@ -78,7 +78,7 @@ fn start_warning(m: &mut Model, check: &str, sentence: String) {
 pub(super) fn on_budget(
     m: &mut Model,
     status: crate::api::budget::BudgetStatus,
-) -> Vec<crate::app::Effect> {
+) -> Vec<crate::app::msg::Effect> {
     let was = std::mem::replace(&mut m.budget, status);
     if let Some(r) = m.budget.refusal.clone()
         && was.refusal.as_ref() != Some(&r)

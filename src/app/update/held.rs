@@ -305,7 +305,7 @@ pub(super) fn quit_if_sent(m: &mut Model) -> Vec<Effect> {
         .log
         .entries()
         .iter()
-        .filter(|e| e.at >= since && e.outcome == crate::app::Outcome::Failed)
+        .filter(|e| e.at >= since && e.outcome == crate::app::msg::Outcome::Failed)
         .filter(|e| matches!(e.what.as_str(), "approve" | "decline" | "delete"))
         .filter_map(|e| e.target)
         .collect::<std::collections::HashSet<_>>()

@@ -1,7 +1,7 @@
 //! Ids added by hand: arguments, `--queue-file`, standard input, `i`, a paste anywhere;
 //! and the saved queue restored at start.
 
-use crate::app::IdsFrom;
+use crate::app::msg::IdsFrom;
 use tui_input::InputRequest;
 use uuid::Uuid;
 

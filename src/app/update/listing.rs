@@ -359,7 +359,7 @@ fn take_page(
 }
 
 /// A page of the listing arrived.
-pub(in crate::app) fn on_list_page(
+pub(super) fn on_list_page(
     m: &mut Model,
     page: u32,
     generation: u64,

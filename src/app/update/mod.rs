@@ -11,23 +11,23 @@
 //! [`scope`] (the listing's scope across starts), [`link`] (online, offline, retries),
 //! [`sorting`] (a sort loads the whole scope first).
 
-pub(in crate::app) mod answers;
+mod answers;
 mod bulk;
-pub(in crate::app) mod capability;
-pub(in crate::app) mod club;
+mod capability;
+mod club;
 mod commands;
-pub(in crate::app) mod decisions;
+mod decisions;
 mod errors;
 mod held;
 mod ids;
 mod keys;
 mod link;
-pub(in crate::app) mod listing;
+mod listing;
 mod lost;
 mod marking;
 mod others;
 mod popups;
-pub(in crate::app) mod rows;
+mod rows;
 mod scope;
 mod sorting;
 
@@ -158,9 +158,9 @@ fn on_input(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Wheel { down } => keys::run_action(
             m,
             if down {
-                super::Action::Down
+                super::keymap::Action::Down
             } else {
-                super::Action::Up
+                super::keymap::Action::Up
             },
         ),
         Msg::Click { pane, row } => keys::on_click(m, pane, row),
@@ -295,7 +295,7 @@ fn on_answer(m: &mut Model, call: ApiCall, answer: Answer) -> Vec<Effect> {
     let down = answer.error().and_then(|e| unreachable(m.lang, e));
     let was_offline = matches!(m.connection, Connection::Offline(_));
     let lost = (down.is_some() && !call.is_mutation()).then_some(call);
-    let mut fx = answer.route(m);
+    let mut fx = answers::route(answer, m);
     if m.activities.refreshing.is_some() {
         answers::end_refresh_when_read(m);
     }
@@ -561,7 +561,7 @@ fn tell_expired(m: &mut Model) {
 /// The key that opens the sign-in pop-up, for messages ("press S to sign in").
 fn sign_in_key(m: &Model) -> String {
     m.keymap
-        .key_for(super::keymap::Scope::Queue, super::Action::SignIn)
+        .key_for(super::keymap::Scope::Queue, super::keymap::Action::SignIn)
         .map(|k| k.to_string())
         .unwrap_or_else(|| "S".to_owned())
 }
@@ -598,10 +598,10 @@ fn sign_in_popup(m: &Model, error: Option<String>) -> Popup {
 /// The key bound to a decision in the queue, for messages ("press a to retry").
 fn key_for(m: &Model, action: RowAction) -> String {
     let a = match action {
-        RowAction::Approve => super::Action::Approve,
-        RowAction::Decline => super::Action::Decline,
-        RowAction::Delete => super::Action::Delete,
-        RowAction::AddContact => super::Action::NewContact,
+        RowAction::Approve => super::keymap::Action::Approve,
+        RowAction::Decline => super::keymap::Action::Decline,
+        RowAction::Delete => super::keymap::Action::Delete,
+        RowAction::AddContact => super::keymap::Action::NewContact,
     };
     m.keymap
         .key_for(super::keymap::Scope::Queue, a)

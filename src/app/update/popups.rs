@@ -3,10 +3,10 @@
 
 use super::{bulk, club, commands, held, ids, listing, say};
 use crate::api::parse_pasted_token;
-use crate::app::IdsFrom;
 use crate::app::key::{Key, edit};
 use crate::app::model::{Model, Popup, PopupOp, Severity, popup};
 use crate::app::msg::Effect;
+use crate::app::msg::IdsFrom;
 
 /// A key while a pop-up is open.
 pub(super) fn on_popup_key(m: &mut Model, k: Key) -> Vec<Effect> {
@@ -40,7 +40,8 @@ fn starts_token_with_sign_in_key(m: &Model, k: &Key) -> bool {
     let Some(Popup::SignIn { input, .. }) = m.popup.as_ref() else {
         return false;
     };
-    input.value().is_empty() && super::keys::lookup(m, k) == Some(crate::app::Action::SignIn)
+    input.value().is_empty()
+        && super::keys::lookup(m, k) == Some(crate::app::keymap::Action::SignIn)
 }
 
 /// Keeps what follows the text as it is typed: the filter applies at once, the help

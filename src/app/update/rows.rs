@@ -191,7 +191,7 @@ fn read_said(m: &mut Model, ids: &[Uuid]) {
 }
 
 /// Rows read by id through the listing arrived; ids the server did not list are gone.
-pub(in crate::app) fn on_reread(
+pub(super) fn on_reread(
     m: &mut Model,
     ids: Vec<Uuid>,
     res: Result<Reply<Vec<ClubRequest>>, ApiError>,
@@ -259,7 +259,7 @@ pub(in crate::app) fn on_reread(
 }
 
 /// One row read by id arrived.
-pub(in crate::app) fn on_fetch(
+pub(super) fn on_fetch(
     m: &mut Model,
     id: Uuid,
     res: Result<Reply<ClubRequest>, ApiError>,

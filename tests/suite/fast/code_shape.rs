@@ -245,6 +245,18 @@ fn paths_named(file: &syn::File) -> Vec<Vec<String>> {
         }
     }
     impl<'a> Visit<'a> for Paths {
+        // `pub(in crate::app)` says who may see an item: it imports nothing.
+        fn visit_vis_restricted(&mut self, _: &'a syn::VisRestricted) {}
+        // A test module inline (`#[cfg(test)] mod tests { use super::*; }`): test code, and
+        // its `super` is the file's own module.
+        fn visit_item_mod(&mut self, m: &'a syn::ItemMod) {
+            let test = m.attrs.iter().any(|a| {
+                a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test")
+            });
+            if !test {
+                syn::visit::visit_item_mod(self, m);
+            }
+        }
         fn visit_item_use(&mut self, u: &'a syn::ItemUse) {
             flatten(&mut Vec::new(), &u.tree, &mut self.0);
         }
@@ -402,9 +414,9 @@ fn cycles(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
 }
 
 /// The largest set of source files that import each other, as `docs/architecture.md`
-/// counts it ([`import_graph`]). Issue 34 asks for 12 at most; until the app's knot is
-/// untied this holds the count where it is, so it can only shrink.
-const LARGEST_CYCLE: usize = 36;
+/// counts it ([`import_graph`]): 36 before issue 34, 20 now (`app/update/` alone). Issue 34
+/// asks for 12 at most; until then this holds the count where it is, so it can only shrink.
+const LARGEST_CYCLE: usize = 20;
 
 #[test]
 fn the_largest_import_cycle_does_not_grow() {
@@ -422,6 +434,22 @@ fn the_largest_import_cycle_does_not_grow() {
         })
         .collect();
     names.sort();
+    if std::env::var_os("CYCLE_EDGES").is_some() {
+        let name = |i: usize| {
+            files[i]
+                .strip_prefix(root().join("src"))
+                .unwrap_or(&files[i])
+                .display()
+                .to_string()
+        };
+        for &a in largest {
+            for &b in &edges[a] {
+                if largest.contains(&b) {
+                    println!("EDGE {} -> {}", name(a), name(b));
+                }
+            }
+        }
+    }
     println!(
         "largest import cycle: {} of {} files: {names:?}",
         largest.len(),
