@@ -4,39 +4,13 @@
 use uuid::Uuid;
 
 use super::{
-    call, capability, error_text, held, keys, listing, log, lost, note_error, note_ok, rows, say,
-    scope,
+    capability, error_text, held, keys, listing, log, lost, note_error, note_ok, rows, say, scope,
 };
-use crate::api::{ApiError, ClubQuery, FetchLevel, Levels, Page, Reply, User};
-use crate::app::call::{Answer, ApiCall, CandidateToken, SearchPurpose};
+use crate::api::{ApiError, Levels, Reply, User};
+use crate::app::call::{Answer, CandidateToken};
 use crate::app::model::{ListScope, ListingSupport, Loadable, Model, Popup, RowState, Severity};
 use crate::app::msg::Effect;
 use crate::i18n::tr;
-
-/// Clubs one student staffs, asked in one page: a student on the staff of more than 100
-/// clubs is not a case the service knows (a club has a handful of staff).
-const STAFFED_CLUBS_PAGE: u32 = 100;
-
-/// A refresh ends when none of its reads is in flight any more (where no listing answer
-/// said so first). "refreshed" is said only when no error was said since it began: an error
-/// of one of its reads stays on the status line.
-pub(super) fn end_refresh_when_read(m: &mut Model) {
-    if let Some(started) = m.activities.refreshing
-        && !m.calls.iter().any(ApiCall::is_refresh_read)
-    {
-        let failed = m
-            .notice
-            .as_ref()
-            .is_some_and(|n| n.severity == Severity::Error && n.seq > started);
-        let speaks = m.refresh_speaks();
-        m.activities.refreshing = None;
-        m.activities.refresh_auto = false;
-        if !failed && speaks {
-            let text = tr(m.lang, "status-refreshed");
-            say(m, Severity::Success, &text);
-        }
-    }
-}
 
 /// The current user's answer: signed in (the update route probed, the scope asked), or
 /// why not.
@@ -75,7 +49,7 @@ pub(super) fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<
     );
     let mut fx = capability::probe(m);
     if m.listing.scope == ListScope::Unknown || scope::unconfirmed(m) {
-        fx.extend(ask_scope(m, &user));
+        fx.extend(super::scope::ask_scope(m, &user));
     }
     m.user = Loadable::Loaded(user);
     if m.activities.signing_in.take().is_some() {
@@ -83,24 +57,6 @@ pub(super) fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<
         say(m, Severity::Success, &text);
     }
     fx
-}
-
-/// Decides the listing's scope for `user`: a student's staffed clubs are looked up (the
-/// answer decides), anyone else lists every pending request.
-pub(super) fn ask_scope(m: &mut Model, user: &User) -> Vec<Effect> {
-    let student = user.meta.as_ref().and_then(|x| x.student_id);
-    match (student, user.is_admin.unwrap_or(false)) {
-        (Some(sid), false) => {
-            let c = ApiCall::SearchClubs {
-                query: ClubQuery::StaffIds(vec![sid]),
-                page: Page::new(1, STAFFED_CLUBS_PAGE),
-                levels: Levels::new(FetchLevel::Compact, FetchLevel::IdOnly),
-                purpose: SearchPurpose::StaffedClubs,
-            };
-            vec![call(m, c)]
-        }
-        _ => scope::chosen(m, ListScope::All),
-    }
 }
 
 /// A pasted token the server refused (or could not check): the sign-in pop-up stays open
@@ -261,16 +217,6 @@ pub(super) fn on_staffed_clubs(
         fx.extend(scope::chosen(m, ListScope::Clubs(ids)));
     }
     fx
-}
-
-/// One read of the automatic refresh answered: the refresh stays automatic (it says its
-/// failures only in the activity log, and never "refreshing…") until its last read has
-/// answered, whatever order they answer in; a failure after a success must not reach the
-/// status line over a bulk's summary.
-pub(super) fn auto_refresh_answered(m: &mut Model) {
-    if !m.calls.iter().any(ApiCall::is_refresh_read) {
-        m.activities.refresh_auto = false;
-    }
 }
 
 /// Hands the answer to its own handler, the one `update` room that waits for it: one arm

@@ -70,7 +70,7 @@ pub(super) fn refresh_as(m: &mut Model, auto: bool) -> Vec<Effect> {
         // The user was read but the scope was not decided (the staffed clubs' lookup
         // failed): it is asked again, not waited for.
         let user = user.clone();
-        fx.extend(super::answers::ask_scope(m, &user));
+        fx.extend(super::scope::ask_scope(m, &user));
     }
     m.listing.retry_at = None;
     m.listing.generation += 1;
@@ -100,7 +100,7 @@ pub(super) fn refresh_as(m: &mut Model, auto: bool) -> Vec<Effect> {
     m.activities.refreshing = Some(seq);
     // Nothing to read (no scope, no rows): the refresh ends at once, never "refreshing…"
     // for ever.
-    super::answers::end_refresh_when_read(m);
+    end_refresh_when_read(m);
     fx
 }
 
@@ -429,14 +429,14 @@ fn say_loaded(m: &mut Model, first_load: bool) {
         }
         m.listing.fresh = 0;
         m.activities.refreshing = None;
-        super::answers::auto_refresh_answered(m);
+        auto_refresh_answered(m);
         say(m, Severity::Info, &text);
         return;
     }
     let speaks = m.refresh_speaks();
     let auto = m.activities.refresh_auto;
     let refreshed = m.activities.refreshing.take().is_some() && speaks;
-    super::answers::auto_refresh_answered(m);
+    auto_refresh_answered(m);
     let current = m.notice.as_ref();
     // At the first load, an error said before it (the load failed and was tried again)
     // no longer stands: the queue is here (the activity log keeps the failure).
@@ -491,4 +491,35 @@ pub(super) fn honour_bottom(m: &mut Model) {
     } else {
         None
     };
+}
+
+/// A refresh ends when none of its reads is in flight any more (where no listing answer
+/// said so first). "refreshed" is said only when no error was said since it began: an error
+/// of one of its reads stays on the status line.
+pub(super) fn end_refresh_when_read(m: &mut Model) {
+    if let Some(started) = m.activities.refreshing
+        && !m.calls.iter().any(ApiCall::is_refresh_read)
+    {
+        let failed = m
+            .notice
+            .as_ref()
+            .is_some_and(|n| n.severity == Severity::Error && n.seq > started);
+        let speaks = m.refresh_speaks();
+        m.activities.refreshing = None;
+        m.activities.refresh_auto = false;
+        if !failed && speaks {
+            let text = tr(m.lang, "status-refreshed");
+            say(m, Severity::Success, &text);
+        }
+    }
+}
+
+/// One read of the automatic refresh answered: the refresh stays automatic (it says its
+/// failures only in the activity log, and never "refreshing…") until its last read has
+/// answered, whatever order they answer in; a failure after a success must not reach the
+/// status line over a bulk's summary.
+pub(super) fn auto_refresh_answered(m: &mut Model) {
+    if !m.calls.iter().any(ApiCall::is_refresh_read) {
+        m.activities.refresh_auto = false;
+    }
 }

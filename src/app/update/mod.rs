@@ -297,7 +297,7 @@ fn on_answer(m: &mut Model, call: ApiCall, answer: Answer) -> Vec<Effect> {
     let lost = (down.is_some() && !call.is_mutation()).then_some(call);
     let mut fx = answers::route(answer, m);
     if m.activities.refreshing.is_some() {
-        answers::end_refresh_when_read(m);
+        listing::end_refresh_when_read(m);
     }
     if let Some(read) = lost {
         m.link.lose(read);

@@ -225,7 +225,7 @@ pub(super) fn on_reread(
                 }
             }
             let speaks = m.refresh_speaks();
-            super::answers::auto_refresh_answered(m);
+            super::listing::auto_refresh_answered(m);
             if m.activities.refreshing.take().is_some() && speaks {
                 let text = tr(m.lang, "status-refreshed");
                 say(m, Severity::Success, &text);

@@ -4,7 +4,9 @@
 //! the first rows come after one round trip; the answers then confirm it, or correct the
 //! queue without losing the cursor.
 
-use super::{listing, say};
+use super::{call, listing, say};
+use crate::api::{ClubQuery, FetchLevel, Levels, Page, User};
+use crate::app::call::{ApiCall, SearchPurpose};
 use crate::app::model::{
     ListScope, ListingSupport, Loadable, Model, Origin, QueueItem, SavedScope, Severity,
 };
@@ -113,4 +115,26 @@ fn correct(m: &mut Model, scope: &ListScope) {
         crate::i18n::tr(m.lang, "status-clubs-changed")
     };
     say(m, Severity::Info, &text);
+}
+
+/// Clubs one student staffs, asked in one page: a student on the staff of more than 100
+/// clubs is not a case the service knows (a club has a handful of staff).
+const STAFFED_CLUBS_PAGE: u32 = 100;
+
+/// Decides the listing's scope for `user`: a student's staffed clubs are looked up (the
+/// answer decides), anyone else lists every pending request.
+pub(super) fn ask_scope(m: &mut Model, user: &User) -> Vec<Effect> {
+    let student = user.meta.as_ref().and_then(|x| x.student_id);
+    match (student, user.is_admin.unwrap_or(false)) {
+        (Some(sid), false) => {
+            let c = ApiCall::SearchClubs {
+                query: ClubQuery::StaffIds(vec![sid]),
+                page: Page::new(1, STAFFED_CLUBS_PAGE),
+                levels: Levels::new(FetchLevel::Compact, FetchLevel::IdOnly),
+                purpose: SearchPurpose::StaffedClubs,
+            };
+            vec![call(m, c)]
+        }
+        _ => chosen(m, ListScope::All),
+    }
 }
