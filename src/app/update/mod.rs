@@ -36,7 +36,7 @@ use uuid::Uuid;
 
 use super::call::{Answer, ApiCall};
 use super::model::{Connection, LogEntry, Model, Notice, Popup, RowAction, Severity};
-use super::msg::{AuditEntry, Effect, LocalEffect, Msg, Outcome};
+use super::msg::{Effect, LocalEffect, Msg, Outcome};
 use crate::api::{ApiError, AuthErrorKind};
 use crate::i18n::{Lang, tr};
 
@@ -482,21 +482,15 @@ fn audit_entry(
     outcome: Outcome,
     detail: Option<String>,
 ) -> Effect {
-    Effect::Audit(AuditEntry {
-        at: m.now,
+    // The one builder of an audit line, both faces ([`crate::ops::audit::AuditLog::entry`]):
+    // this dashboard's server, user and face; the runner hands the line to the one writer.
+    let who = crate::ops::audit::AuditLog {
+        path: None,
         server: m.server_key.clone(),
         user: m.user.get().and_then(|u| u.email.clone()),
-        action: action.to_owned(),
-        target,
-        outcome,
-        detail,
-        value: None,
-        via: Some("dashboard".to_owned()),
-        key: None,
-        // The runner stamps this process's run ([`crate::ops::audit::run_id`]).
-        run: None,
-        settled_by: None,
-    })
+        via: "dashboard",
+    };
+    Effect::Audit(who.entry(m.now, action, target, outcome, detail))
 }
 
 /// True when `e` is a 401 answering a call sent before the token in use was taken (with no
