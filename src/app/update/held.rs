@@ -1,9 +1,10 @@
-//! The grace period: an approve or decline is held for `decision_delay` before it is sent.
-//! The cursor moves on at once; the row and the status line count down; `z` takes the
-//! newest decision back (a bulk action as a whole), and it is never sent. Ticks send what
-//! is due; quitting with decisions held asks; a hang-up sends them at once; back from a
-//! suspend, decisions whose time ran out while stopped are not sent before the moderator
-//! says so.
+//! Decisions held in their grace period, around their edges: `z` takes the newest back (a
+//! bulk action as a whole; it is never sent); quitting with decisions held asks; a
+//! hang-up sends them at once; back from a suspend, decisions whose time ran out while
+//! stopped are not sent before the moderator says so; a new sign-in keeps or drops the
+//! held decisions of the account before. The grace period itself (a decision held for
+//! `decision_delay`, sent when due on a tick) is run by `decisions.rs` (`hold`,
+//! `send_due`).
 
 use uuid::Uuid;
 
