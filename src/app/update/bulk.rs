@@ -20,13 +20,7 @@ use crate::ops::decision::{Answer, Event};
 /// Opens the confirmation of `action` on `ids` (focus on Cancel), saying how many of them
 /// the filter hides.
 pub(super) fn ask(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effect> {
-    let visible: HashSet<Uuid> = m
-        .queue
-        .visible()
-        .iter()
-        .map(|&i| m.queue.items()[i].id)
-        .collect();
-    let hidden = ids.iter().filter(|id| !visible.contains(id)).count();
+    let hidden = hidden_of(m, &ids);
     m.popup = Some(Popup::Confirm {
         action,
         ids,
@@ -34,6 +28,17 @@ pub(super) fn ask(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effec
         on_confirm: false,
     });
     Vec::new()
+}
+
+/// How many of `ids` the queue's filter hides (the confirmation says so).
+fn hidden_of(m: &Model, ids: &[Uuid]) -> usize {
+    let visible: HashSet<Uuid> = m
+        .queue
+        .visible()
+        .iter()
+        .map(|&i| m.queue.items()[i].id)
+        .collect();
+    ids.iter().filter(|id| !visible.contains(id)).count()
 }
 
 /// Why a row cannot take a decision now, in the reader's language ("approving already", "it
@@ -326,13 +331,7 @@ pub(super) fn prune_confirm(m: &mut Model) {
         say(m, Severity::Info, &text);
         return;
     }
-    let visible: HashSet<Uuid> = m
-        .queue
-        .visible()
-        .iter()
-        .map(|&i| m.queue.items()[i].id)
-        .collect();
-    let hidden = kept.iter().filter(|id| !visible.contains(id)).count();
+    let hidden = hidden_of(m, &kept);
     if let Some(Popup::Confirm { ids, hidden: h, .. }) = m.popup.as_mut() {
         *ids = kept;
         *h = hidden;

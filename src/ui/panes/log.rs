@@ -72,9 +72,10 @@ pub(in crate::ui) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme
             ])
         })
         .collect();
-    let starts = entry_starts(&lines, inner.width);
+    // Each entry wrapped once: where it starts, and the whole text's height.
+    let (starts, total) = entry_starts(&lines, inner.width);
     let text = Paragraph::new(lines).wrap(Wrap { trim: false });
-    let room = crate::ui::scroll_room(&text, inner);
+    let room = total.saturating_sub(inner.height);
     let mut from_top = room - m.log.scroll.min(room as usize) as u16;
     if m.log.scroll == 0 {
         // Following the newest: the top entry whole (issue 32: it began mid-sentence on a
@@ -91,10 +92,11 @@ pub(in crate::ui) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme
     room as usize
 }
 
-/// The line, wrapped to `cols`, each entry of `lines` starts on.
-fn entry_starts(lines: &[Line], cols: u16) -> Vec<u16> {
+/// The line, wrapped to `cols`, each entry of `lines` starts on, and the lines of all of
+/// them (the wrapped text's height: an entry wraps on its own).
+fn entry_starts(lines: &[Line], cols: u16) -> (Vec<u16>, u16) {
     let mut at = 0u16;
-    lines
+    let starts = lines
         .iter()
         .map(|l| {
             let start = at;
@@ -104,5 +106,6 @@ fn entry_starts(lines: &[Line], cols: u16) -> Vec<u16> {
             at = at.saturating_add(u16::try_from(n).unwrap_or(u16::MAX));
             start
         })
-        .collect()
+        .collect();
+    (starts, at)
 }
