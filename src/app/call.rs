@@ -2,28 +2,44 @@
 //! sent, and what its answer is for), its answer ([`Answer`]: one variant per purpose, with
 //! the call's context and its typed result), and the one place where a call meets its
 //! answer ([`ApiCall::perform`], or [`ApiCall::failed`] when its task panicked). `update`
-//! routes an [`Answer`] to its handler by one exhaustive match: no answer can reach the
-//! handler of another call.
+//! routes an [`Answer`] to its handler by one exhaustive match (`app/update/answers.rs`,
+//! `route`): no answer can reach the handler of another call, and this file imports no
+//! handler. The calls in flight are kept here ([`Calls`]: by request id, to count them and
+//! drop answers no longer awaited).
 //!
-//! What an answer is for is declared here too: [`Answer::route`] hands each to its handler.
-//! The calls in flight are kept here ([`Calls`]: by request id, to count them and drop
-//! answers no longer awaited).
-//!
-//! Adding an operation touches four files: its method in `api/client.rs`; a variant of
-//! [`ApiCall`] and of [`Answer`] here, with their arms in `perform`, `failed` and `route`;
-//! the handler in its room of `app/update/`; its route in the demo server
-//! (`demo/routes.rs`).
+//! Adding an operation: its method in `api/client.rs`; a variant of [`ApiCall`] and of
+//! [`Answer`] here, with their arms in every exhaustive match (`perform`, `failed`, the
+//! questions asked of a call) and a payload in `app/call/testing.rs`; its arm in
+//! `app/update/answers.rs`'s `route` and the handler in its room of `app/update/`; its route
+//! in the demo server (`demo/routes.rs`).
 
 use std::collections::HashMap;
 
 use uuid::Uuid;
 
-use super::model::RowAction;
-pub use super::msg::CandidateToken;
 use crate::api::{
     ApiClient, ApiError, Club, ClubQuery, ClubRequest, Contact, Levels, MembershipStatus,
     NewContact, Page, Reply, RequestFilter, RequestSortKey, Sort, UpdateRoute, User,
 };
+use crate::ops::RowAction;
+
+/// A pasted token on its way to being checked (`Debug` shows no secret; equal when the
+/// tokens are).
+#[derive(Clone)]
+pub struct CandidateToken(pub secrecy::SecretString);
+
+impl std::fmt::Debug for CandidateToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CandidateToken([redacted])")
+    }
+}
+
+impl PartialEq for CandidateToken {
+    fn eq(&self, other: &Self) -> bool {
+        use secrecy::ExposeSecret;
+        self.0.expose_secret() == other.0.expose_secret()
+    }
+}
 
 /// What a listing call ([`ApiCall::ListRequests`]) is for.
 #[derive(Debug, Clone, PartialEq, Eq)]

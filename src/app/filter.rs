@@ -53,20 +53,28 @@ pub fn parse(text: &str) -> Vec<Term> {
         .collect()
 }
 
+/// What a row is matched by: its search text and its clubs' names (both [`fold`]ed, built
+/// by `QueueItem::reindex`) and its request's academic year in CE, if known.
+#[derive(Debug, Clone, Copy)]
+pub struct Haystack<'a> {
+    /// The row's whole search text, folded.
+    pub all: &'a str,
+    /// The club's names in both languages, folded.
+    pub club: &'a str,
+    /// The request's academic year (CE), when read.
+    pub year: Option<i32>,
+}
+
 /// True when the row satisfies every term: `year:` terms by the request's academic year (the
 /// command line's rule: CE or BE, the whole year), `club:` terms against its club names, the
-/// others against its whole search text (both [`fold`]ed, see `QueueItem::reindex`).
-pub fn matches(terms: &[Term], item: &crate::app::model::QueueItem) -> bool {
+/// others against its whole search text.
+pub fn matches(terms: &[Term], row: Haystack<'_>) -> bool {
     terms.iter().all(|t| {
         if let Some(year) = t.year {
-            let has = year.is_some() && item.request.as_ref().and_then(|r| r.year) == year;
+            let has = year.is_some() && row.year == year;
             return has != t.negated;
         }
-        let haystack = if t.club {
-            &item.club_search
-        } else {
-            &item.search
-        };
+        let haystack = if t.club { row.club } else { row.all };
         haystack.contains(t.needle.as_str()) != t.negated
     })
 }

@@ -71,24 +71,6 @@ impl Told {
     }
 }
 
-/// A pasted token on its way to being checked (`Debug` shows no secret; equal when the
-/// tokens are).
-#[derive(Clone)]
-pub struct CandidateToken(pub secrecy::SecretString);
-
-impl std::fmt::Debug for CandidateToken {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("CandidateToken([redacted])")
-    }
-}
-
-impl PartialEq for CandidateToken {
-    fn eq(&self, other: &Self) -> bool {
-        use secrecy::ExposeSecret;
-        self.0.expose_secret() == other.0.expose_secret()
-    }
-}
-
 /// Everything that can happen to the model. `update` is its only reader.
 ///
 /// (Variants differ in size; each message is moved once through a channel, so boxing the

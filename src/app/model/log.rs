@@ -4,8 +4,8 @@
 use uuid::Uuid;
 
 use crate::api::Timestamp;
-use crate::app::msg::{AuditEntry, Outcome};
 use crate::i18n::Lang;
+use crate::ops::audit::{AuditEntry, Outcome};
 
 /// Entries kept in memory. A heavy day of moderation writes about 2,000; past the cap the
 /// oldest [`LOG_TRIM`] go at once, so trimming is rare. The audit file keeps everything.

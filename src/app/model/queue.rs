@@ -295,11 +295,7 @@ impl Queue {
     fn apply_filter(&mut self, old: Vec<Uuid>, filter_changed: bool) {
         let old_cursor = self.cursor;
         let terms = &self.terms;
-        self.shown = self
-            .items
-            .iter()
-            .map(|i| crate::app::filter::matches(terms, i))
-            .collect();
+        self.shown = self.items.iter().map(|i| i.matches(terms)).collect();
         let shown = &self.shown;
         self.visible = self.order.iter().copied().filter(|&i| shown[i]).collect();
         self.relocate(&old, old_cursor, filter_changed);
@@ -447,7 +443,7 @@ impl Queue {
             }
             self.count(&before, -1);
             self.count(&after, 1);
-            let matches = crate::app::filter::matches(&self.terms, &self.items[i]);
+            let matches = self.items[i].matches(&self.terms);
             let moved = match self.sort {
                 QueueSort::Age => before.created != after.created,
                 QueueSort::Club => before.club != after.club,

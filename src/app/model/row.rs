@@ -71,6 +71,18 @@ pub struct QueueItem {
 }
 
 impl QueueItem {
+    /// True when this row satisfies every filter term ([`crate::app::filter::matches`]).
+    pub fn matches(&self, terms: &[crate::app::filter::Term]) -> bool {
+        crate::app::filter::matches(
+            terms,
+            crate::app::filter::Haystack {
+                all: &self.search,
+                club: &self.club_search,
+                year: self.request.as_ref().and_then(|r| r.year),
+            },
+        )
+    }
+
     /// A row known by id only.
     pub fn new(id: Uuid, origin: Origin) -> Self {
         let mut item = QueueItem {

@@ -3,9 +3,10 @@
 
 use uuid::Uuid;
 
-use super::{
-    capability, error_text, held, keys, listing, log, lost, note_error, note_ok, rows, say, scope,
-};
+use super::errors::error_text;
+use super::session::{note_error, note_ok};
+use super::tell::{log, say};
+use super::{capability, held, keys, listing, lost, rows, scope};
 use crate::api::{ApiError, Levels, Reply, User};
 use crate::app::call::{Answer, CandidateToken};
 use crate::app::model::{ListScope, ListingSupport, Loadable, Model, Popup, RowState, Severity};
@@ -18,7 +19,7 @@ pub(super) fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<
     let reply = match res {
         Ok(reply) => reply,
         // Read before the token in use was taken: the sign-in read the user since.
-        Err(e) if super::stale_unauthorised(m, &e) => return Vec::new(),
+        Err(e) if super::session::stale_unauthorised(m, &e) => return Vec::new(),
         // Started without a token (a `serve-ssh` session, `--no-token`): the sign-in pop-up
         // asks for one already; the server's 401 says nothing new and is no error.
         Err(ApiError::Unauthorized { .. }) if !m.has_token => {
@@ -81,7 +82,7 @@ fn token_refused(m: &mut Model, e: &ApiError, save: bool) {
             error = error_text(m.lang, e)
         )
     };
-    let mut popup = super::sign_in_popup(m, Some(why.clone()));
+    let mut popup = super::session::sign_in_popup(m, Some(why.clone()));
     if let Popup::SignIn { save: s, .. } = &mut popup {
         *s = save;
     }
@@ -208,7 +209,7 @@ pub(super) fn on_staffed_clubs(
         // What to do next, too long for a phone's status line: in the log too, whole, where
         // the line's "L: full text" leads.
         let text = tr(m.lang, "status-no-staffed-clubs");
-        super::log_notice(m, &text, Severity::Info);
+        super::tell::log_notice(m, &text, Severity::Info);
         say(m, Severity::Info, &text);
         if let Some(n) = m.notice.as_mut() {
             n.logged = true;

@@ -8,7 +8,9 @@ use std::collections::HashSet;
 
 use uuid::Uuid;
 
-use super::{decisions, error_text, key_for, listing, rows, say};
+use super::errors::error_text;
+use super::tell::{key_for, say};
+use super::{decisions, listing, rows};
 use crate::api::{ApiError, UpdateRoute};
 use crate::app::model::capability::route_notice;
 use crate::app::model::words::{progress, status_word, verb};
@@ -183,7 +185,7 @@ pub(super) fn after_settled(m: &mut Model) {
     let (severity, text) = summary(m, &p);
     if m.activities.bulk.is_some() {
         // Another bulk action's progress stands on the status line: the log has it.
-        super::log_notice(m, &text, severity);
+        super::tell::log_notice(m, &text, severity);
     } else {
         say(m, severity, &text);
     }
@@ -257,7 +259,7 @@ pub(super) fn refused_by_route(
     route: UpdateRoute,
     e: ApiError,
 ) -> Vec<Effect> {
-    super::note_error(m, &e);
+    super::session::note_error(m, &e);
     super::capability::learn(m, route);
     let text = error_text(m.lang, &e);
     if let Some(item) = m.queue.get_mut(id) {
@@ -315,7 +317,7 @@ pub(super) fn prune_confirm(m: &mut Model) {
                     .get(*id)
                     .map(|i| why_not_actionable(m, i))
                     .unwrap_or_else(|| tr(m.lang, "status-why-gone"));
-                let label = super::label_of(m, *id);
+                let label = super::tell::label_of(m, *id);
                 let text = crate::tr!(
                     m.lang,
                     "status-confirm-closed",
@@ -323,7 +325,7 @@ pub(super) fn prune_confirm(m: &mut Model) {
                     why = why
                 );
                 say(m, Severity::Info, &text);
-                super::name_in_notice(m, &text, &label);
+                super::tell::name_in_notice(m, &text, &label);
                 return;
             }
             _ => tr(m.lang, "status-nothing-to-do"),

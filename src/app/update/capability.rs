@@ -2,7 +2,8 @@
 //! start (or after signing in), its answer, approve and decline refused here, before any
 //! call, where they cannot work.
 
-use super::{call, log, note_error, say};
+use super::session::{call, note_error};
+use super::tell::{log, say};
 use crate::api::{ApiError, UpdateRoute};
 use crate::app::call::ApiCall;
 use crate::app::model::capability::{PROBE_LIMIT, route_notice};

@@ -4,7 +4,10 @@
 use tui_input::Input;
 use uuid::Uuid;
 
-use super::{call, error_text, keys, log, note_error, note_ok, say};
+use super::errors::error_text;
+use super::keys;
+use super::session::{call, note_error, note_ok};
+use super::tell::{log, say};
 use crate::api::{ApiError, Club, ClubQuery, Contact, FetchLevel, Levels, NewContact, Page, Reply};
 use crate::app::call::{ApiCall, SearchPurpose};
 use crate::app::key::{Key, KeyCode, edit};
@@ -249,7 +252,8 @@ pub(super) fn contact_step(m: &mut Model, club_id: Uuid, event: Event) -> Option
                 .get(&club_id)
                 .map(|c| crate::ops::audit::contact_value(c.kind.as_str(), &c.value))
                 .unwrap_or_default();
-            let entry = super::audit_entry(m, "add-contact", club_id, line.outcome, line.detail);
+            let entry =
+                super::tell::audit_entry(m, "add-contact", club_id, line.outcome, line.detail);
             Some(with_value(entry, value))
         }
         Err(e) => {
@@ -477,7 +481,7 @@ fn contact_not_added(m: &mut Model, club_id: Uuid, e: &ApiError) {
     if let Some(Popup::AddContact { error, .. }) = m.popup.as_mut() {
         *error = Some(text.clone());
     }
-    let detail = super::log_text(m.lang, e);
+    let detail = super::errors::log_text(m.lang, e);
     log(m, "add-contact", Some(club_id), String::new(), Err(detail));
     let said = crate::tr!(m.lang, "status-contact-not-added", error = text);
     say(m, Severity::Error, &said);

@@ -5,7 +5,9 @@ use crate::app::msg::IdsFrom;
 use tui_input::Input;
 use uuid::Uuid;
 
-use super::{call, club, ids, keys, listing, say};
+use super::session::call;
+use super::tell::say;
+use super::{club, ids, keys, listing};
 use crate::api::FetchLevel;
 use crate::app::call::ApiCall;
 use crate::app::keymap::Action;

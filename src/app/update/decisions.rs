@@ -11,9 +11,10 @@
 
 use uuid::Uuid;
 
-use super::{
-    audit_entry, call, error_text, label_of, listing, log, log_text, note_error, note_ok, rows, say,
-};
+use super::errors::{error_text, log_text};
+use super::session::{call, note_error, note_ok};
+use super::tell::{audit_entry, label_of, log, say};
+use super::{listing, rows};
 use crate::api::{ApiError, ClubRequest, MembershipStatus, UpdateRoute};
 use crate::app::call::{ApiCall, Decided};
 use crate::app::model::capability::route_notice;
@@ -57,7 +58,7 @@ pub(super) fn on_key(m: &mut Model, action: RowAction) -> Vec<Effect> {
             why = why
         );
         say(m, Severity::Error, &text);
-        super::name_in_notice(m, &text, &label);
+        super::tell::name_in_notice(m, &text, &label);
         return Vec::new();
     }
     if !decision::may_send(action, item.status()) {
@@ -72,7 +73,7 @@ pub(super) fn on_key(m: &mut Model, action: RowAction) -> Vec<Effect> {
             why = tr(m.lang, "status-why-not-read")
         );
         say(m, Severity::Error, &text);
-        super::name_in_notice(m, &text, &label);
+        super::tell::name_in_notice(m, &text, &label);
         return rows::fetch_rows(m, &[id]);
     }
     if action == RowAction::Delete {
@@ -156,7 +157,7 @@ fn refuse_signed_out(m: &mut Model, action: RowAction) -> bool {
         m.lang,
         "status-sign-in-first",
         action = verb(m.lang, action),
-        key = super::sign_in_key(m)
+        key = super::tell::sign_in_key(m)
     );
     say(m, Severity::Error, &text);
     true
@@ -355,7 +356,7 @@ fn send(m: &mut Model, id: Uuid, action: RowAction) -> Effect {
         let label = label_of(m, id);
         let text = format!("{} {}", progress(m.lang, action), label);
         say(m, Severity::Info, &text);
-        super::name_in_notice(m, &text, &label);
+        super::tell::name_in_notice(m, &text, &label);
     }
     call(m, c)
 }
@@ -402,7 +403,7 @@ pub(super) fn on_answer(
 }
 
 fn confirmed(m: &mut Model, id: Uuid, action: RowAction, answer: Option<ClubRequest>, label: &str) {
-    super::count_decided(m, id);
+    super::listing::count_decided(m, id);
     if let Some(item) = m.queue.get_mut(id) {
         item.error = None;
         item.read_error = None;
@@ -440,7 +441,7 @@ fn confirmed(m: &mut Model, id: Uuid, action: RowAction, answer: Option<ClubRequ
 fn already(m: &mut Model, id: Uuid, action: RowAction, status: MembershipStatus, label: &str) {
     let lang = m.lang;
     let (outcome, _) = decision::already_line(action, &status);
-    super::count_decided(m, id);
+    super::listing::count_decided(m, id);
     let word = status_word(lang, &status);
     let conflict = outcome == Outcome::Conflict;
     if let Some(item) = m.queue.get_mut(id) {
@@ -482,7 +483,7 @@ fn already(m: &mut Model, id: Uuid, action: RowAction, status: MembershipStatus,
     push_log(m, action, id, label, outcome, &text);
     if m.activities.bulk.is_none() {
         say(m, severity, &text);
-        super::name_in_notice(m, &text, label);
+        super::tell::name_in_notice(m, &text, label);
     }
 }
 
@@ -518,7 +519,7 @@ fn refused(m: &mut Model, id: Uuid, action: RowAction, e: ApiError, label: &str)
             error = text
         );
         say(m, Severity::Error, &text);
-        super::name_in_notice(m, &text, label);
+        super::tell::name_in_notice(m, &text, label);
     }
     if matches!(e, ApiError::NotFound(_) | ApiError::Unauthorized { .. }) {
         Vec::new()

@@ -62,9 +62,9 @@ pub(super) fn on_warning(m: &mut Model, w: &crate::config::ReadableSecret) {
 /// status line until something newer is said (the first load does not replace it).
 fn start_warning(m: &mut Model, check: &str, sentence: String) {
     let check = crate::i18n::tr(m.lang, check);
-    super::log(m, "warning", None, check, Err(sentence.clone()));
+    super::tell::log(m, "warning", None, check, Err(sentence.clone()));
     let text = crate::tr!(m.lang, "status-warning", warning = sentence);
-    super::say(m, crate::app::model::Severity::Error, &text);
+    super::tell::say(m, crate::app::model::Severity::Error, &text);
     if let Some(n) = m.notice.as_mut() {
         n.start_warning = true;
     }
@@ -88,8 +88,8 @@ pub(super) fn on_budget(
     if m.budget.busy && !was.busy {
         let text = crate::i18n::tr(m.lang, "status-budget-busy");
         let check = crate::i18n::tr(m.lang, "log-budget-check");
-        super::log(m, "warning", None, check, Err(text.clone()));
-        super::say(m, crate::app::model::Severity::Info, &text);
+        super::tell::log(m, "warning", None, check, Err(text.clone()));
+        super::tell::say(m, crate::app::model::Severity::Info, &text);
     }
     Vec::new()
 }

@@ -9,7 +9,8 @@
 use uuid::Uuid;
 
 use super::decisions::{send_held, step};
-use super::{keys, label_of, listing, say};
+use super::tell::{label_of, say};
+use super::{keys, listing};
 use crate::api::ApiError;
 use crate::app::model::{LogEntry, Model, Popup, RowAction, Severity, words};
 use crate::app::msg::{Effect, Outcome};
@@ -54,7 +55,7 @@ pub(super) fn tell_not_sent(m: &mut Model) {
 /// leaves its bulk task's count. Sent with a token replaced since (maybe another account's),
 /// it is not sent again: audited as not sent (`undone`), its row pending again.
 pub(super) fn session_over(m: &mut Model, id: Uuid, e: ApiError) -> Vec<Effect> {
-    if super::stale_unauthorised(m, &e) {
+    if super::session::stale_unauthorised(m, &e) {
         let why = Why::SessionExpired;
         let mut fx: Vec<Effect> = step(m, id, Event::TakeBack(why.text(Lang::English)))
             .into_iter()
@@ -65,7 +66,7 @@ pub(super) fn session_over(m: &mut Model, id: Uuid, e: ApiError) -> Vec<Effect> 
         fx.extend(super::bulk::after_answer(m, id));
         return fx;
     }
-    super::note_error(m, &e);
+    super::session::note_error(m, &e);
     if let Some(item) = m.queue.get_mut(id) {
         item.error = None;
     }
@@ -262,7 +263,7 @@ pub(super) fn send_now_and_quit(m: &mut Model) -> Vec<Effect> {
         let text = crate::tr!(
             m.lang,
             "status-quit-waits-sign-in",
-            key = super::sign_in_key(m),
+            key = super::tell::sign_in_key(m),
             n = m.decisions.held().len()
         );
         say(m, Severity::Error, &text);

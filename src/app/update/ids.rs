@@ -5,7 +5,8 @@ use crate::app::msg::IdsFrom;
 use tui_input::InputRequest;
 use uuid::Uuid;
 
-use super::{log, rows, say, scope};
+use super::tell::{log, say};
+use super::{rows, scope};
 use crate::app::filter::parse_ids;
 use crate::app::keymap::{Action, Scope};
 use crate::app::model::{Model, Origin, Pane, Popup, QueueItem, SavedQueue, Severity};
@@ -27,7 +28,7 @@ pub(super) fn on_paste(m: &mut Model, text: &str) -> Vec<Effect> {
         // A pasted sign-in token (what the sign-in page shows) opens the sign-in pop-up
         // with it, for Enter to check: pasting it is asking to sign in. Nothing is sent yet.
         None if looks_like_token(text) => {
-            let mut popup = super::sign_in_popup(m, None);
+            let mut popup = super::session::sign_in_popup(m, None);
             if let Some(input) = popup.input_mut() {
                 for c in flat.trim().chars() {
                     input.handle(InputRequest::InsertChar(c));
@@ -147,11 +148,7 @@ pub(super) fn hidden_words(m: &Model, ids: &[Uuid]) -> Option<String> {
     let terms = crate::app::filter::parse(filter);
     let hidden = ids
         .iter()
-        .filter(|id| {
-            m.queue
-                .get(**id)
-                .is_some_and(|i| !crate::app::filter::matches(&terms, i))
-        })
+        .filter(|id| m.queue.get(**id).is_some_and(|i| !i.matches(&terms)))
         .count();
     if hidden == 0 {
         return None;

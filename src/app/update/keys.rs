@@ -4,7 +4,9 @@ use crate::app::model::words;
 use tui_input::Input;
 use uuid::Uuid;
 
-use super::{club, decisions, held, ids, listing, marking, popups, rows, say, sign_in_popup};
+use super::session::sign_in_popup;
+use super::tell::say;
+use super::{club, decisions, held, ids, listing, marking, popups, rows};
 use crate::app::key::{Key, KeyCode};
 use crate::app::keymap::{Action, Scope};
 use crate::app::model::{Model, Pane, Popup, RowAction, Severity};
@@ -254,7 +256,7 @@ pub(super) fn run_action(m: &mut Model, a: Action) -> Vec<Effect> {
             } else {
                 s.saturating_sub(1)
             };
-            super::clamp_scrolls(m);
+            clamp_scrolls(m);
             Vec::new()
         }
     }
@@ -467,7 +469,7 @@ pub(super) fn navigate(m: &mut Model, a: Action) -> Vec<Effect> {
         }
         Pane::Club => {
             club::navigate(m, a);
-            super::clamp_scrolls(m);
+            clamp_scrolls(m);
             Vec::new()
         }
         Pane::Log => {
@@ -502,7 +504,7 @@ fn open_selected(m: &mut Model) -> Vec<Effect> {
                 if m.narrow() && m.focus == Pane::Queue {
                     m.detail_open = true;
                 }
-                let label = super::label_of(m, id);
+                let label = super::tell::label_of(m, id);
                 let fx = rows::fetch_rows(m, &[id]);
                 let reading = !fx.is_empty();
                 let text = if reading {
@@ -528,4 +530,18 @@ pub(super) fn is_student(m: &Model) -> bool {
         u.role.as_deref() == Some("student")
             || u.meta.as_ref().is_some_and(|x| x.student_id.is_some())
     })
+}
+
+/// Keeps every scroll within what was last drawn: nothing scrolls past its
+/// last line, so the way back is as long as the way there.
+pub(super) fn clamp_scrolls(m: &mut Model) {
+    let Some(l) = m.scroll_limits else {
+        return;
+    };
+    if let Some(Popup::Help { scroll, .. }) = m.popup.as_mut() {
+        *scroll = (*scroll).min(l.help);
+    }
+    m.club.scroll = m.club.scroll.min(l.club);
+    m.detail_scroll = m.detail_scroll.min(l.detail);
+    m.log.scroll = m.log.scroll.min(l.log);
 }

@@ -6,8 +6,10 @@ use std::collections::HashSet;
 
 use uuid::Uuid;
 
+use super::errors::read_error_text;
 use super::rows::{fetch_rows, fetch_unloaded, merge_row, say_decided_elsewhere};
-use super::{call, note_error, note_ok, read_error_text, say};
+use super::session::{call, note_error, note_ok};
+use super::tell::say;
 use crate::api::{ApiError, ClubRequest, MembershipStatus, Page, Reply, RequestFilter, Sort};
 use crate::app::call::{ApiCall, ListPurpose, SearchPurpose};
 use crate::app::model::{
@@ -258,7 +260,7 @@ fn refresh_failed(m: &mut Model, e: &ApiError) -> Vec<Effect> {
 /// says when it was last updated).
 pub(super) fn say_refresh_failed(m: &mut Model, text: &str) {
     if m.activities.refresh_auto {
-        super::log_notice(m, text, Severity::Error);
+        super::tell::log_notice(m, text, Severity::Error);
     } else {
         say(m, Severity::Error, text);
     }
@@ -521,5 +523,18 @@ pub(super) fn end_refresh_when_read(m: &mut Model) {
 pub(super) fn auto_refresh_answered(m: &mut Model) {
     if !m.calls.iter().any(ApiCall::is_refresh_read) {
         m.activities.refresh_auto = false;
+    }
+}
+
+/// The server's count of pending requests shrinks by one when a request it listed pending
+/// here is decided, by this dashboard or elsewhere. Called before the row takes its new
+/// status.
+pub(super) fn count_decided(m: &mut Model, id: Uuid) {
+    let listed_pending = m.queue.get(id).is_some_and(|i| {
+        i.origin == crate::app::model::Origin::Listing
+            && i.status() == Some(&crate::api::MembershipStatus::Pending)
+    });
+    if listed_pending && let Some(t) = m.listing.total.as_mut() {
+        *t = t.saturating_sub(1);
     }
 }

@@ -7,7 +7,10 @@
 use uuid::Uuid;
 
 use super::decisions::{push_log, step, step_line};
-use super::{error_text, label_of, log_text, note_error, rows, say};
+use super::errors::{error_text, log_text};
+use super::rows;
+use super::session::note_error;
+use super::tell::{label_of, say};
 use crate::api::ApiError;
 use crate::app::model::words::{past, status_word, verb};
 use crate::app::model::{Model, Origin, RowAction, RowState, Severity};
@@ -44,7 +47,7 @@ pub(super) fn lost(
             error = error_text(lang, &e)
         );
         say(m, Severity::Error, &text);
-        super::name_in_notice(m, &text, label);
+        super::tell::name_in_notice(m, &text, label);
     }
     rows::fetch_rows(m, &[id])
 }
@@ -62,7 +65,7 @@ pub(super) fn reread_instead(m: &mut Model, id: Uuid, earlier: RowAction) -> Vec
         label = label.as_str()
     );
     say(m, Severity::Info, &text);
-    super::name_in_notice(m, &text, &label);
+    super::tell::name_in_notice(m, &text, &label);
     rows::fetch_rows(m, &[id])
 }
 
@@ -313,7 +316,7 @@ fn settled(
         super::bulk::after_settled(m);
     } else if m.activities.bulk.is_none() {
         say(m, severity, &text);
-        super::name_in_notice(m, &text, &label);
+        super::tell::name_in_notice(m, &text, &label);
     }
 }
 

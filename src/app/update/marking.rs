@@ -4,7 +4,8 @@
 
 use uuid::Uuid;
 
-use super::{listing, say};
+use super::listing;
+use super::tell::say;
 use crate::app::model::{ListingSupport, MarkAll, Model, Severity};
 use crate::app::msg::Effect;
 

@@ -29,18 +29,20 @@ mod others;
 mod popups;
 mod rows;
 mod scope;
+mod session;
 mod sorting;
+mod tell;
 
-use tui_input::Input;
 use uuid::Uuid;
 
 use super::call::{Answer, ApiCall};
-use super::model::{Connection, LogEntry, Model, Notice, Popup, RowAction, Severity};
-use super::msg::{Effect, LocalEffect, Msg, Outcome};
+use super::model::{Connection, Model, Popup, Severity};
+use super::msg::{Effect, LocalEffect, Msg};
 use crate::api::{ApiError, AuthErrorKind};
 use crate::i18n::{Lang, tr};
 
-use errors::{error_text, log_text, read_error_text};
+use session::call;
+use tell::{say, sign_in_key};
 
 pub use commands::{COMMANDS, command_help};
 pub use listing::{PAGE_AHEAD, PREFETCH_AHEAD};
@@ -175,7 +177,7 @@ fn on_screen(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Layout { queue_rows } => m.page_rows = queue_rows.max(1),
         Msg::Scrolled(limits) => {
             m.scroll_limits = Some(limits);
-            clamp_scrolls(m);
+            keys::clamp_scrolls(m);
         }
         Msg::Resize(w, h) => {
             m.size = (w, h);
@@ -262,20 +264,6 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
     }
 }
 
-/// Keeps every scroll within what was last drawn: nothing scrolls past its
-/// last line, so the way back is as long as the way there.
-pub(super) fn clamp_scrolls(m: &mut Model) {
-    let Some(l) = m.scroll_limits else {
-        return;
-    };
-    if let Some(Popup::Help { scroll, .. }) = m.popup.as_mut() {
-        *scroll = (*scroll).min(l.help);
-    }
-    m.club.scroll = m.club.scroll.min(l.club);
-    m.detail_scroll = m.detail_scroll.min(l.detail);
-    m.log.scroll = m.log.scroll.min(l.log);
-}
-
 /// An awaited answer to `call`: applied by its own handler ([`route`]); then the header
 /// follows it (offline when the server could not be reached, else online), a read that
 /// could not reach the server is kept for a retry, and what waits on reads goes on: a write
@@ -346,187 +334,6 @@ fn unreachable(lang: Lang, e: &ApiError) -> Option<String> {
     .then(|| e.describe(lang))
 }
 
-// ---------------------------------------------------------------------------------------
-// helpers shared by the rooms
-
-/// Records a call in flight and returns its effect.
-fn call(m: &mut Model, call: ApiCall) -> Effect {
-    let request_id = m.calls.start(call.clone());
-    Effect::Api { request_id, call }
-}
-
-/// Puts a notice on the status line.
-fn say(m: &mut Model, severity: Severity, text: &str) {
-    let (began, log_len) = m.began;
-    // Two messages said while applying one message: the first is kept in the log, not lost
-    // under the second (unless it is the same, or logged already).
-    if let Some(prev) = m.notice.take()
-        && prev.seq > began
-        && prev.text != text
-        && !prev.logged
-    {
-        log_notice(m, &prev.text, prev.severity);
-    }
-    // Every error goes to the log with its full text and time, unless what it is about was
-    // logged while applying this message (a refused decision has its own line).
-    let logged_here = m.log.entries()[log_len.min(m.log.entries().len())..]
-        .iter()
-        .any(|e| e.outcome != Outcome::Ok);
-    let logged = severity == Severity::Error && !logged_here;
-    if logged {
-        log_notice(m, text, severity);
-    }
-    let seq = m.next_seq();
-    m.notice = Some(Notice {
-        logged: logged || logged_here,
-        text: text.to_owned(),
-        severity,
-        seq,
-        about_listing: false,
-        start_warning: false,
-        too_small: false,
-        reading: None,
-        label: None,
-        at: m.now,
-    });
-}
-
-/// The status line's `text` names a request by `label`: a narrow screen cuts that first.
-fn name_in_notice(m: &mut Model, text: &str, label: &str) {
-    if let Some(n) = m.notice.as_mut().filter(|n| n.text == text) {
-        n.label = Some(label.to_owned());
-    }
-}
-
-/// A status-line message in the log: an error as failed, anything else as ok.
-/// Says `text` unless a decision's undo countdown or a bulk action's progress stands on the
-/// status line (a lower message never replaces them): then the activity log has it.
-fn say_unless_busy(m: &mut Model, severity: Severity, text: &str) {
-    if m.decisions.held().is_empty() && m.activities.bulk.is_none() {
-        say(m, severity, text);
-    } else {
-        log_notice(m, text, severity);
-    }
-}
-
-/// The server's count of pending requests shrinks by one when a request it listed pending
-/// here is decided, by this dashboard or elsewhere. Called before the row takes its new
-/// status.
-fn count_decided(m: &mut Model, id: Uuid) {
-    let listed_pending = m.queue.get(id).is_some_and(|i| {
-        i.origin == super::model::Origin::Listing
-            && i.status() == Some(&crate::api::MembershipStatus::Pending)
-    });
-    if listed_pending && let Some(t) = m.listing.total.as_mut() {
-        *t = t.saturating_sub(1);
-    }
-}
-
-fn log_notice(m: &mut Model, text: &str, severity: Severity) {
-    let (what, result) = match severity {
-        Severity::Error => ("error", Err(String::new())),
-        _ => ("notice", Ok(())),
-    };
-    // The same words at the same moment (two reads of one refresh failing alike) are one
-    // line in the log.
-    if m.log
-        .entries()
-        .last()
-        .is_some_and(|e| e.at == m.now && e.what == what && e.label == text)
-    {
-        return;
-    }
-    m.log.push(LogEntry {
-        at: m.now,
-        what: what.to_owned(),
-        target: None,
-        label: text.to_owned(),
-        outcome: if result.is_ok() {
-            Outcome::Ok
-        } else {
-            Outcome::Failed
-        },
-        detail: None,
-    });
-}
-
-/// "student → club" of a row, or the short id of a request not in the queue.
-fn label_of(m: &Model, id: Uuid) -> String {
-    m.queue
-        .get(id)
-        .map(|i| i.label_for(m.lang == crate::i18n::Lang::Thai))
-        .unwrap_or_else(|| super::model::short_id(id))
-}
-
-/// Adds an activity-log entry: `Ok(())`, or `Err(why)` for a failure.
-fn log(m: &mut Model, what: &str, target: Option<Uuid>, label: String, result: Result<(), String>) {
-    let (outcome, detail) = match result {
-        Ok(()) => (Outcome::Ok, None),
-        Err(why) => (Outcome::Failed, Some(why)),
-    };
-    m.log.push(LogEntry {
-        at: m.now,
-        what: what.to_owned(),
-        target,
-        label,
-        outcome,
-        detail,
-    });
-}
-
-/// An audit line.
-fn audit_entry(
-    m: &Model,
-    action: &str,
-    target: Uuid,
-    outcome: Outcome,
-    detail: Option<String>,
-) -> Effect {
-    // The one builder of an audit line, both faces ([`crate::ops::audit::AuditLog::entry`]):
-    // this dashboard's server, user and face; the runner hands the line to the one writer.
-    let who = crate::ops::audit::AuditLog {
-        path: None,
-        server: m.server_key.clone(),
-        user: m.user.get().and_then(|u| u.email.clone()),
-        via: "dashboard",
-    };
-    Effect::Audit(who.entry(m.now, action, target, outcome, detail))
-}
-
-/// True when `e` is a 401 answering a call sent before the token in use was taken (with no
-/// token, or an older one), or before a pasted token whose check is still in flight: it
-/// says nothing about the session now (the check's answer will).
-fn stale_unauthorised(m: &Model, e: &ApiError) -> bool {
-    let checking = m.activities.signing_in.is_some() && m.answering < m.signing_from;
-    matches!(e, ApiError::Unauthorized { .. })
-        && m.answering != 0
-        && (m.answering < m.token_from || checking)
-}
-
-/// Records what an error says about the connection and the session.
-fn note_error(m: &mut Model, e: &ApiError) {
-    match e {
-        ApiError::Connect { .. } | ApiError::Timeout { .. } => {
-            m.connection = Connection::Offline(e.describe(m.lang))
-        }
-
-        _ => m.connection = Connection::Online,
-    }
-    if stale_unauthorised(m, e) {
-        return;
-    }
-    if let ApiError::Unauthorized { kind, .. } = e
-        && kind.needs_sign_in()
-        && !m.session_expired
-    {
-        // The sign-in pop-up does not open by itself: keys the moderator meant for the
-        // queue (typed before the screen changed) must never land in its masked field. The
-        // header and the status line say which key signs in; decisions wait for it.
-        m.session_expired = true;
-        m.expired_now = Some(*kind);
-    }
-}
-
 /// Once an answer said the session is over: the status line says so last (after what the
 /// answer itself said, which the log keeps), with the key that signs in and what waits.
 fn tell_expired(m: &mut Model) {
@@ -552,22 +359,6 @@ fn tell_expired(m: &mut Model) {
     say(m, Severity::Error, &text);
 }
 
-/// The key that opens the sign-in pop-up, for messages ("press S to sign in").
-fn sign_in_key(m: &Model) -> String {
-    m.keymap
-        .key_for(super::keymap::Scope::Queue, super::keymap::Action::SignIn)
-        .map(|k| k.to_string())
-        .unwrap_or_else(|| "S".to_owned())
-}
-
-/// Records a successful answer: online, and the server's `api_version`.
-fn note_ok(m: &mut Model, api_version: &Option<String>) {
-    m.connection = Connection::Online;
-    if let Some(v) = api_version {
-        m.api_version = Some(crate::text::clean(v, 20));
-    }
-}
-
 /// What the runtime says failed (`Msg::EffectFailed`'s `what`) in `lang`.
 fn effect_words(lang: Lang, what: LocalEffect) -> String {
     let key = match what {
@@ -576,29 +367,4 @@ fn effect_words(lang: Lang, what: LocalEffect) -> String {
         LocalEffect::SavingQueue => "status-effect-saving-queue",
     };
     tr(lang, key)
-}
-
-fn sign_in_popup(m: &Model, error: Option<String>) -> Popup {
-    Popup::SignIn {
-        input: Input::default(),
-        // Unticked unless the configuration or this session's last sign-in asked to save
-        // (shared school computers: a saved token signs in the next person at the desk).
-        save: m.save_token,
-        can_save: m.can_save_token,
-        error,
-    }
-}
-
-/// The key bound to a decision in the queue, for messages ("press a to retry").
-fn key_for(m: &Model, action: RowAction) -> String {
-    let a = match action {
-        RowAction::Approve => super::keymap::Action::Approve,
-        RowAction::Decline => super::keymap::Action::Decline,
-        RowAction::Delete => super::keymap::Action::Delete,
-        RowAction::AddContact => super::keymap::Action::NewContact,
-    };
-    m.keymap
-        .key_for(super::keymap::Scope::Queue, a)
-        .map(|k| k.to_string())
-        .unwrap_or_default()
 }

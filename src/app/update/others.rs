@@ -37,7 +37,7 @@ pub(super) fn heard(m: &mut Model, t: Told) -> Vec<Effect> {
 /// the server's pending count shrinks, and the status line says by whom when it is the
 /// moderator's row ([`super::say_unless_busy`]).
 fn decided(m: &mut Model, t: Told, action: RowAction) {
-    super::count_decided(m, t.id);
+    super::listing::count_decided(m, t.id);
     let Some(item) = m.queue.get_mut(t.id) else {
         return;
     };
@@ -55,7 +55,7 @@ fn decided(m: &mut Model, t: Told, action: RowAction) {
         None => item.state = RowState::Deleted,
     }
     item.reindex();
-    let label = super::label_of(m, t.id);
+    let label = super::tell::label_of(m, t.id);
     let lang = m.lang;
     let done = match action.status() {
         Some(s) => status_word(lang, &s),
@@ -71,10 +71,10 @@ fn decided(m: &mut Model, t: Told, action: RowAction) {
     let text = crate::tr!(lang, key, label = label.as_str(), status = done, by = by);
     let selected = m.queue.selected().is_some_and(|i| i.id == t.id);
     if had_mark || selected {
-        super::say_unless_busy(m, Severity::Info, &text);
-        super::name_in_notice(m, &text, &label);
+        super::tell::say_unless_busy(m, Severity::Info, &text);
+        super::tell::name_in_notice(m, &text, &label);
     } else {
         // Not the row the moderator is on: the log has it.
-        super::log_notice(m, &text, Severity::Info);
+        super::tell::log_notice(m, &text, Severity::Info);
     }
 }

@@ -1,7 +1,8 @@
 //! Pop-up keys: the pop-up's own key table says what a key does ([`Popup::op_for`]); keys
 //! it does not name go to its text field. Submitting runs what the pop-up is for.
 
-use super::{bulk, club, commands, held, ids, listing, say};
+use super::tell::say;
+use super::{bulk, club, commands, held, ids, listing};
 use crate::api::parse_pasted_token;
 use crate::app::key::{Key, edit};
 use crate::app::model::{Model, Popup, PopupOp, Severity, popup};
@@ -16,7 +17,7 @@ pub(super) fn on_popup_key(m: &mut Model, k: Key) -> Vec<Effect> {
     match popup.op_for_layout(&k, m.thai_keys) {
         Some(op) => {
             let fx = apply(m, op);
-            super::clamp_scrolls(m);
+            super::keys::clamp_scrolls(m);
             fx
         }
         None if starts_token_with_sign_in_key(m, &k) => Vec::new(),
@@ -202,5 +203,5 @@ fn sign_in(m: &mut Model, token: secrecy::SecretString, save: bool) -> Vec<Effec
     let token = crate::app::call::CandidateToken(token);
     let c = crate::app::call::ApiCall::CheckToken { token, save };
     m.signing_from = m.calls.next_id();
-    vec![super::call(m, c)]
+    vec![super::session::call(m, c)]
 }

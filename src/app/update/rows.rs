@@ -6,7 +6,9 @@ use std::collections::HashSet;
 
 use uuid::Uuid;
 
-use super::{call, error_text, note_error, note_ok, read_error_text, say};
+use super::errors::{error_text, read_error_text};
+use super::session::{call, note_error, note_ok};
+use super::tell::say;
 use crate::api::{ApiError, ClubRequest, MembershipStatus, Page, Reply, RequestFilter, Sort};
 use crate::app::call::{ApiCall, ListPurpose};
 use crate::app::model::{ListingSupport, Loadable, Model, Origin, RowState, Severity};
@@ -175,7 +177,7 @@ pub(super) fn say_decided_elsewhere(m: &mut Model, n: usize) {
     } else {
         crate::tr!(m.lang, "status-decided-elsewhere-plain", n = n)
     };
-    super::say_unless_busy(m, Severity::Info, &text);
+    super::tell::say_unless_busy(m, Severity::Info, &text);
 }
 
 /// A read of `ids` answered: a status line saying one of them is being read (`Enter`) goes

@@ -4,7 +4,9 @@
 //! the first rows come after one round trip; the answers then confirm it, or correct the
 //! queue without losing the cursor.
 
-use super::{call, listing, say};
+use super::listing;
+use super::session::call;
+use super::tell::say;
 use crate::api::{ClubQuery, FetchLevel, Levels, Page, User};
 use crate::app::call::{ApiCall, SearchPurpose};
 use crate::app::model::{

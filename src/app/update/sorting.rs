@@ -3,7 +3,8 @@
 //! every request in scope in that order. Up to [`SORT_ALL_CAP`] requests: past it (or when
 //! a page fails), the queue's bottom line says that only the loaded rows are sorted.
 
-use super::{listing, say};
+use super::listing;
+use super::tell::say;
 use crate::app::model::{ListingSupport, MarkAll, Model, QueueSort, Severity};
 use crate::app::msg::Effect;
 

@@ -215,10 +215,26 @@ fn module_of(file: &Path) -> Vec<String> {
     parts
 }
 
-/// Every path a file names (in `use` trees, types and expressions), as written.
+/// Every path a file names (in `use` trees, types and expressions), as the file's own module
+/// reads it: inside an inline module (`mod tolerant_ts { use super::*; }`), `super` is the
+/// file's module, so it is written `self` here.
 fn paths_named(file: &syn::File) -> Vec<Vec<String>> {
     use syn::visit::Visit;
-    struct Paths(Vec<Vec<String>>);
+    /// The paths found, and how many inline modules deep the visit is.
+    struct Paths(Vec<Vec<String>>, usize);
+    impl Paths {
+        fn push(&mut self, mut p: Vec<String>) {
+            let ups = p.iter().take_while(|s| *s == "super").count();
+            if self.1 > 0 && ups > 0 {
+                let inner = ups.min(self.1);
+                p.drain(..inner);
+                if ups <= self.1 {
+                    p.insert(0, "self".to_owned());
+                }
+            }
+            self.0.push(p);
+        }
+    }
     fn flatten(prefix: &mut Vec<String>, tree: &syn::UseTree, out: &mut Vec<Vec<String>>) {
         match tree {
             syn::UseTree::Path(p) => {
@@ -254,15 +270,20 @@ fn paths_named(file: &syn::File) -> Vec<Vec<String>> {
                 a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test")
             });
             if !test {
+                self.1 += 1;
                 syn::visit::visit_item_mod(self, m);
+                self.1 -= 1;
             }
         }
         fn visit_item_use(&mut self, u: &'a syn::ItemUse) {
-            flatten(&mut Vec::new(), &u.tree, &mut self.0);
+            let mut found = Vec::new();
+            flatten(&mut Vec::new(), &u.tree, &mut found);
+            for p in found {
+                self.push(p);
+            }
         }
         fn visit_path(&mut self, p: &'a syn::Path) {
-            self.0
-                .push(p.segments.iter().map(|s| s.ident.to_string()).collect());
+            self.push(p.segments.iter().map(|s| s.ident.to_string()).collect());
             syn::visit::visit_path(self, p);
         }
         fn visit_macro(&mut self, m: &'a syn::Macro) {
@@ -289,12 +310,12 @@ fn paths_named(file: &syn::File) -> Vec<Vec<String>> {
                             _ => break,
                         }
                     }
-                    self.0.push(p);
+                    self.push(p);
                 }
             }
         }
     }
-    let mut v = Paths(Vec::new());
+    let mut v = Paths(Vec::new(), 0);
     v.visit_file(file);
     v.0
 }
@@ -414,9 +435,10 @@ fn cycles(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
 }
 
 /// The largest set of source files that import each other, as `docs/architecture.md`
-/// counts it ([`import_graph`]): 36 before issue 34, 20 now (`app/update/` alone). Issue 34
-/// asks for 12 at most; until then this holds the count where it is, so it can only shrink.
-const LARGEST_CYCLE: usize = 20;
+/// counts it ([`import_graph`]): 36 before issue 34, 10 now (three sets of 10: `ops/`, `ui/`;
+/// `app/update/` has 9). Issue 34 asks for 12 at most; this holds the count where it is, so it
+/// can only shrink.
+const LARGEST_CYCLE: usize = 10;
 
 #[test]
 fn the_largest_import_cycle_does_not_grow() {
@@ -442,10 +464,13 @@ fn the_largest_import_cycle_does_not_grow() {
                 .display()
                 .to_string()
         };
-        for &a in largest {
-            for &b in &edges[a] {
-                if largest.contains(&b) {
-                    println!("EDGE {} -> {}", name(a), name(b));
+        // The edges inside the three largest cycles.
+        for cycle in all.iter().take(3) {
+            for &a in cycle {
+                for &b in &edges[a] {
+                    if cycle.contains(&b) {
+                        println!("EDGE {} -> {}", name(a), name(b));
+                    }
                 }
             }
         }
@@ -460,6 +485,20 @@ fn the_largest_import_cycle_does_not_grow() {
         "{} files import each other (at most {LARGEST_CYCLE}): {names:?}",
         largest.len()
     );
+}
+
+#[test]
+fn super_inside_an_inline_module_is_the_file_s_own_module() {
+    let file = syn::parse_file(
+        "mod inner { use super::*; use super::super::x::Y; fn f() { super::g(); } }",
+    )
+    .expect("a file syn can read");
+    let paths = paths_named(&file);
+    let path = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert!(paths.contains(&path(&["self"])), "{paths:?}");
+    assert!(paths.contains(&path(&["self", "g"])), "{paths:?}");
+    assert!(paths.contains(&path(&["super", "x", "Y"])), "{paths:?}");
+    assert!(!paths.contains(&path(&["super"])), "{paths:?}");
 }
 
 #[test]

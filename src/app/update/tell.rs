@@ -1,0 +1,167 @@
+//! What the moderator is told, said once for every room: the status line ([`say`],
+//! [`say_unless_busy`], [`name_in_notice`]), the activity log ([`log`], [`log_notice`]), the
+//! audit line ([`audit_entry`], built by the one builder of both faces), and the words such
+//! messages name a request or a key by ([`label_of`], [`key_for`], [`sign_in_key`]).
+//!
+//! A leaf of `update`: it imports no other room, so every room may use it.
+
+use uuid::Uuid;
+
+use crate::app::model::{LogEntry, Model, Notice, RowAction, Severity};
+use crate::app::msg::{Effect, Outcome};
+
+/// Puts a notice on the status line.
+pub(super) fn say(m: &mut Model, severity: Severity, text: &str) {
+    let (began, log_len) = m.began;
+    // Two messages said while applying one message: the first is kept in the log, not lost
+    // under the second (unless it is the same, or logged already).
+    if let Some(prev) = m.notice.take()
+        && prev.seq > began
+        && prev.text != text
+        && !prev.logged
+    {
+        log_notice(m, &prev.text, prev.severity);
+    }
+    // Every error goes to the log with its full text and time, unless what it is about was
+    // logged while applying this message (a refused decision has its own line).
+    let logged_here = m.log.entries()[log_len.min(m.log.entries().len())..]
+        .iter()
+        .any(|e| e.outcome != Outcome::Ok);
+    let logged = severity == Severity::Error && !logged_here;
+    if logged {
+        log_notice(m, text, severity);
+    }
+    let seq = m.next_seq();
+    m.notice = Some(Notice {
+        logged: logged || logged_here,
+        text: text.to_owned(),
+        severity,
+        seq,
+        about_listing: false,
+        start_warning: false,
+        too_small: false,
+        reading: None,
+        label: None,
+        at: m.now,
+    });
+}
+
+/// The status line's `text` names a request by `label`: a narrow screen cuts that first.
+pub(super) fn name_in_notice(m: &mut Model, text: &str, label: &str) {
+    if let Some(n) = m.notice.as_mut().filter(|n| n.text == text) {
+        n.label = Some(label.to_owned());
+    }
+}
+
+/// A status-line message in the log: an error as failed, anything else as ok.
+/// Says `text` unless a decision's undo countdown or a bulk action's progress stands on the
+/// status line (a lower message never replaces them): then the activity log has it.
+pub(super) fn say_unless_busy(m: &mut Model, severity: Severity, text: &str) {
+    if m.decisions.held().is_empty() && m.activities.bulk.is_none() {
+        say(m, severity, text);
+    } else {
+        log_notice(m, text, severity);
+    }
+}
+
+pub(super) fn log_notice(m: &mut Model, text: &str, severity: Severity) {
+    let (what, result) = match severity {
+        Severity::Error => ("error", Err(String::new())),
+        _ => ("notice", Ok(())),
+    };
+    // The same words at the same moment (two reads of one refresh failing alike) are one
+    // line in the log.
+    if m.log
+        .entries()
+        .last()
+        .is_some_and(|e| e.at == m.now && e.what == what && e.label == text)
+    {
+        return;
+    }
+    m.log.push(LogEntry {
+        at: m.now,
+        what: what.to_owned(),
+        target: None,
+        label: text.to_owned(),
+        outcome: if result.is_ok() {
+            Outcome::Ok
+        } else {
+            Outcome::Failed
+        },
+        detail: None,
+    });
+}
+
+/// "student → club" of a row, or the short id of a request not in the queue.
+pub(super) fn label_of(m: &Model, id: Uuid) -> String {
+    m.queue
+        .get(id)
+        .map(|i| i.label_for(m.lang == crate::i18n::Lang::Thai))
+        .unwrap_or_else(|| crate::app::model::short_id(id))
+}
+
+/// Adds an activity-log entry: `Ok(())`, or `Err(why)` for a failure.
+pub(super) fn log(
+    m: &mut Model,
+    what: &str,
+    target: Option<Uuid>,
+    label: String,
+    result: Result<(), String>,
+) {
+    let (outcome, detail) = match result {
+        Ok(()) => (Outcome::Ok, None),
+        Err(why) => (Outcome::Failed, Some(why)),
+    };
+    m.log.push(LogEntry {
+        at: m.now,
+        what: what.to_owned(),
+        target,
+        label,
+        outcome,
+        detail,
+    });
+}
+
+/// An audit line.
+pub(super) fn audit_entry(
+    m: &Model,
+    action: &str,
+    target: Uuid,
+    outcome: Outcome,
+    detail: Option<String>,
+) -> Effect {
+    // The one builder of an audit line, both faces ([`crate::ops::audit::AuditLog::entry`]):
+    // this dashboard's server, user and face; the runner hands the line to the one writer.
+    let who = crate::ops::audit::AuditLog {
+        path: None,
+        server: m.server_key.clone(),
+        user: m.user.get().and_then(|u| u.email.clone()),
+        via: "dashboard",
+    };
+    Effect::Audit(who.entry(m.now, action, target, outcome, detail))
+}
+
+/// The key that opens the sign-in pop-up, for messages ("press S to sign in").
+pub(super) fn sign_in_key(m: &Model) -> String {
+    m.keymap
+        .key_for(
+            crate::app::keymap::Scope::Queue,
+            crate::app::keymap::Action::SignIn,
+        )
+        .map(|k| k.to_string())
+        .unwrap_or_else(|| "S".to_owned())
+}
+
+/// The key bound to a decision in the queue, for messages ("press a to retry").
+pub(super) fn key_for(m: &Model, action: RowAction) -> String {
+    let a = match action {
+        RowAction::Approve => crate::app::keymap::Action::Approve,
+        RowAction::Decline => crate::app::keymap::Action::Decline,
+        RowAction::Delete => crate::app::keymap::Action::Delete,
+        RowAction::AddContact => crate::app::keymap::Action::NewContact,
+    };
+    m.keymap
+        .key_for(crate::app::keymap::Scope::Queue, a)
+        .map(|k| k.to_string())
+        .unwrap_or_default()
+}
