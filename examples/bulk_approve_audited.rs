@@ -18,7 +18,7 @@ use club_admin::api::{ApiClient, ClientOptions, Credentials, MembershipStatus};
 use club_admin::app::{Key, KeyCode};
 use club_admin::app::{Model, ModelOptions, Msg, Popup};
 use club_admin::demo::{self, DemoOptions, Faults};
-use club_admin::ops::audit::Writer;
+use club_admin::ops::writer::Writer;
 use club_admin::runtime::effects::Files;
 use club_admin::runtime::headless::Headless;
 

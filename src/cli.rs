@@ -14,7 +14,7 @@ use crate::runtime::{self, Failure, StartIds};
 use crate::script::{self, Exit};
 
 mod demo;
-pub mod log;
+pub mod logging;
 mod serve_ssh;
 
 pub use demo::{DemoArgs, DemoServerArgs, FaultArgs, ServeDemoArgs};
@@ -315,9 +315,9 @@ pub(crate) fn finish(result: Result<Result<(), Failure>, ExitCode>) -> ExitCode 
 
 /// Logs go to a file (default `$XDG_STATE_HOME/club-admin/club-admin.log`, mode 0600,
 /// rotated at 10 MiB) or, under systemd, to the journal; never to the screen
-/// ([`log::init`]). A log that cannot be used is left out.
+/// ([`logging::init`]). A log that cannot be used is left out.
 fn init_logging(path: Option<PathBuf>, what: &str) {
-    let _ = log::init(path, what);
+    let _ = logging::init(path, what);
 }
 
 /// The completion script of `club-admin` for `shell`.

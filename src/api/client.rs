@@ -532,16 +532,16 @@ impl ApiClient {
     /// sends operation 3, `PUT /v1/clubs/requests/00000000-0000-0000-0000-000000000000`
     /// with `{"data":{"status":"approved"},"fetch_level":"id_only","descendant_fetch_level":"id_only"}`.
     /// No request has the nil UUID, so nothing changes; the answer is classified by
-    /// [`classify_update_probe`](super::capability::classify_update_probe): 404 "Route not
+    /// [`classify_update_probe`](super::route_probe::classify_update_probe): 404 "Route not
     /// found" (0.9.0) → `Missing`; 404 for the id (0.8.x) → `Present`; 403 "User is not a
     /// student" → `RoleRefused`. One call, never retried.
     ///
     /// Errors: 401 (`Unauthorized`: the probe needs the key and the token), 5xx, `Timeout`,
     /// `Connect`, and a 404 that is not the service's JSON: the answer is then unknown.
-    pub async fn probe_update_route(&self) -> Result<super::capability::UpdateRoute, ApiError> {
-        super::capability::classify_update_probe(
+    pub async fn probe_update_route(&self) -> Result<super::route_probe::UpdateRoute, ApiError> {
+        super::route_probe::classify_update_probe(
             self.update_club_request(
-                super::capability::PROBE_ID,
+                super::route_probe::PROBE_ID,
                 &MembershipStatus::Approved,
                 Levels::ID_ONLY,
             )

@@ -6,13 +6,12 @@
 //! - [`error`]: [`ApiError`], classed for the UI; `error_text`: the same in the reader's
 //!   language ([`ApiError::describe`]).
 //! - [`query`]: the bracket query syntax of the deployed listings.
-//! - [`capability`]: [`UpdateRoute`], whether approve and decline exist on this server.
+//! - [`route_probe`]: [`UpdateRoute`], whether approve and decline exist on this server.
 //! - [`token`]: JWT expiry and pasted-token parsing.
 //! - [`limit`]: the calls one process keeps in flight; [`budget`]: the calls all processes
 //!   of this host keep in flight to one server.
 
 pub mod budget;
-pub mod capability;
 pub mod client;
 pub mod error;
 mod error_text;
@@ -21,14 +20,15 @@ pub mod models;
 pub mod options;
 pub mod plan;
 pub mod query;
+pub mod route_probe;
 mod seen;
 pub mod token;
 
-pub use capability::{UpdateRoute, classify_update_probe};
 pub use client::{ApiClient, Link, Reply};
 pub use error::{ApiError, AuthErrorKind, ConnectFailure, ErrorInfo, ROLE_REFUSAL_DETAIL};
 pub use models::*;
 pub use options::{ClientOptions, Credentials, validate_base_url};
 pub use plan::Planned;
 pub use query::{ClubQuery, Page, RequestFilter, RequestSortKey, Sort};
+pub use route_probe::{UpdateRoute, classify_update_probe};
 pub use token::{TokenError, jwt_expiry, parse_pasted_token};

@@ -102,7 +102,7 @@ pub enum ApiCall {
         id: Uuid,
     },
     /// `GET /v1/clubs/{id}` (operation 4), with a second read of the contacts when they came
-    /// as bare ids ([`crate::ops::club::read_club`]): the club shown in the club pane.
+    /// as bare ids ([`crate::ops::club_read::read_club`]): the club shown in the club pane.
     GetClub {
         /// The club.
         id: Uuid,
@@ -308,7 +308,7 @@ impl ApiCall {
             // Its contacts whole on the deployed service too (a second read where needed).
             ApiCall::GetClub { id, levels } => Answer::Club {
                 id,
-                result: crate::ops::club::read_club(api, id, levels).await,
+                result: crate::ops::club_read::read_club(api, id, levels).await,
             },
             ApiCall::CreateContact {
                 club_id,

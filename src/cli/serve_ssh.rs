@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use super::{ConnArgs, block_on, finish, log, whole};
+use super::{ConnArgs, block_on, finish, logging, whole};
 use crate::script::Exit;
 
 /// What `serve-ssh` does instead of serving.
@@ -237,7 +237,7 @@ pub fn run(a: ServeSshArgs, conn: &ConnArgs) -> ExitCode {
             Err(code) => code,
         };
     }
-    if let Err(e) = log::init(conn.log_file.clone(), "serve-ssh") {
+    if let Err(e) = logging::init(conn.log_file.clone(), "serve-ssh") {
         say(&format!("warning: no log: {e}"));
     }
     finish(block_on(crate::ssh::serve(options, &flags)))
@@ -260,7 +260,7 @@ async fn check(
     };
     let log_file = match log_file {
         Some(p) => Some(p),
-        None if log::stderr_is_journal() => None,
+        None if logging::stderr_is_journal() => None,
         None => settings
             .state_dir
             .as_ref()

@@ -6,9 +6,9 @@
 //! accounts' credentials; `club-admin serve-demo` runs it alone.
 
 mod faults;
+pub mod listing_params;
 pub mod pool;
 pub mod proxy;
-pub mod query;
 pub mod routes;
 pub mod seed;
 mod signin;

@@ -15,7 +15,7 @@ use chrono::{SecondsFormat, Utc};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::query;
+use super::listing_params;
 use super::state::{DemoState, Refusal};
 use super::{Faults, ServiceVersion};
 use crate::api::{ContactType, FetchLevel, Levels, MembershipStatus};
@@ -165,7 +165,7 @@ fn invalid(detail: String) -> Response {
 
 /// `fetch_level` / `descendant_fetch_level` of a single read's query string.
 fn query_levels(raw: &Option<String>) -> Result<Levels, Response> {
-    query::parse::<query::LevelsQuery>(raw.as_deref())
+    listing_params::parse::<listing_params::LevelsQuery>(raw.as_deref())
         .and_then(|q| q.levels())
         .map_err(invalid)
 }
@@ -220,7 +220,8 @@ fn parse_body(body: &Bytes) -> Result<(Value, Levels), Response> {
             &format!("Json deserialize error: {e}"),
         )
     })?;
-    let lv = |k: &str| query::parse_level(v.get(k).and_then(|x| x.as_str())).map_err(invalid);
+    let lv =
+        |k: &str| listing_params::parse_level(v.get(k).and_then(|x| x.as_str())).map_err(invalid);
     let levels = Levels::new(lv("fetch_level")?, lv("descendant_fetch_level")?);
     let data = v
         .get("data")
@@ -412,15 +413,19 @@ async fn list_requests(
     RawQuery(q): RawQuery,
 ) -> Response {
     let user = or_respond!(auth(&state, &headers, true));
-    let l: query::Listing<query::RequestFilterData> = or_respond!(
-        query::listing(
+    let l: listing_params::Listing<listing_params::RequestFilterData> = or_respond!(
+        listing_params::listing(
             q.as_deref(),
             &["id", "club_id", "student_id", "membership_status", "year"],
         )
         .map_err(invalid)
     );
     let f = l.data.unwrap_or_default();
-    let status = match f.membership_status.as_deref().map(query::membership_status) {
+    let status = match f
+        .membership_status
+        .as_deref()
+        .map(listing_params::membership_status)
+    {
         None => None,
         Some(s) => Some(or_respond!(s.map_err(invalid))),
     };
@@ -465,8 +470,8 @@ async fn list_clubs(
     RawQuery(q): RawQuery,
 ) -> Response {
     let user = or_respond!(auth(&state, &headers, true));
-    let l: query::Listing<query::ClubFilterData> =
-        or_respond!(query::listing(q.as_deref(), &["id"]).map_err(invalid));
+    let l: listing_params::Listing<listing_params::ClubFilterData> =
+        or_respond!(listing_params::listing(q.as_deref(), &["id"]).map_err(invalid));
     let text = l.text.as_ref().map(|t| t.to_lowercase());
     if text.is_some() && l.data.is_some() {
         return invalid("filter[q] cannot be combined with filter[data]".into());

@@ -15,7 +15,7 @@
 //! delete, a delay of 0). [`Decision::apply`] is the one place a transition happens; any
 //! other pair of stage and event is an [`Illegal`] transition: a bug, which the faces make
 //! loud (an error in the log; a panic in debug builds). A settled decision never changes
-//! again, and a request with a decision still alive never gets a second one ([`Book::start`]):
+//! again, and a request with a decision still alive never gets a second one ([`super::book::Book::start`]):
 //! a write whose answer was lost is never sent again.
 //!
 //! A write (approve, decline, delete, new contact) gets one of three answers:
@@ -31,11 +31,10 @@ use uuid::Uuid;
 
 use super::action::RowAction;
 use super::audit::Outcome;
-pub use super::book::Book;
-pub use super::lost::{
+pub use super::refused::{already_line, error_detail, not_sent, stops_run};
+pub use super::reread::{
     Found, Reread, StillUnknown, abandoned_detail, lost_detail, settle, settled_detail,
 };
-pub use super::refused::{already_line, error_detail, not_sent, stops_run};
 use crate::api::{ApiError, ConnectFailure, MembershipStatus, Timestamp};
 
 /// The meaning of a write's answer.
@@ -313,7 +312,7 @@ impl Decision {
             batch,
             order: 0,
             stage: Stage::Lost {
-                cause: ApiError::NoAnswer(super::recover::ENDED_BEFORE_ANSWER.to_owned()),
+                cause: ApiError::NoAnswer(super::audit::ENDED_BEFORE_ANSWER.to_owned()),
                 attempts: 0,
                 next_read: None,
                 why: None,

@@ -21,8 +21,8 @@ use std::path::Path;
 use chrono::{DateTime, Duration, Local, NaiveDate, TimeZone, Utc};
 use uuid::Uuid;
 
+use super::audit::ENDED_BEFORE_ANSWER;
 use super::audit::{AuditEntry, Outcome};
-use super::recover::ENDED_BEFORE_ANSWER;
 use crate::api::Timestamp;
 
 /// One write as the audit file tells it, its lines folded.

@@ -1,9 +1,11 @@
 //! The core below every face (the dashboard, the command line, any future one): one
 //! decision's life and what a write's answer means ([`decision`]; a lost answer's re-reads
-//! in [`lost`]; a refusal's words and a bulk run's stop rule in [`refused`]), what the audit
-//! says, its file and the process's one writer of files, off every event loop ([`audit`]),
-//! how input is read ([`parse`]), how a club is read with its contacts whole ([`club`]), the writes an interrupted run left
-//! open, found and settled at the next start ([`recover`]), who
+//! in [`reread`]; a refusal's words and a bulk run's stop rule in [`refused`]), what the audit
+//! says and its file ([`audit`]), the process's one writer of files, off every event loop
+//! ([`writer`]),
+//! how input is read ([`parse`]), how a club is read with its contacts whole ([`club_read`]), the writes an interrupted run left
+//! open, found and settled at the next start ([`recover`]; the run locks that tell a live run
+//! in [`runs`]), who
 //! may delete ([`permit`]), and the runner that sends writes and waits for their truth
 //! ([`run`], with its switches and clock in [`control`]).
 //!
@@ -14,17 +16,19 @@
 pub mod action;
 pub mod audit;
 pub mod book;
-pub mod club;
+pub mod club_read;
 pub mod control;
 pub mod decision;
 pub mod history;
-pub mod lost;
 pub mod parse;
 pub mod permit;
 pub mod recover;
 pub mod refused;
+pub mod reread;
 pub mod run;
+pub mod runs;
 pub mod verdict;
+pub mod writer;
 
 pub use action::RowAction;
 pub use audit::{AuditEntry, AuditLog, Outcome};

@@ -32,11 +32,11 @@ pub enum Write {
 
 impl Write {
     /// The write a row action makes: approve and decline decide.
-    pub fn of(action: super::RowAction) -> Write {
+    pub fn of(action: super::action::RowAction) -> Write {
         match action {
-            super::RowAction::Approve | super::RowAction::Decline => Write::Decide,
-            super::RowAction::Delete => Write::Delete,
-            super::RowAction::AddContact => Write::AddContact,
+            super::action::RowAction::Approve | super::action::RowAction::Decline => Write::Decide,
+            super::action::RowAction::Delete => Write::Delete,
+            super::action::RowAction::AddContact => Write::AddContact,
         }
     }
 }

@@ -5,7 +5,7 @@
 //! *open* when the last line of its run about it is `sending` (the process ended before the
 //! answer) or `unknown` (the answer was lost, or the process quit before it came, and no
 //! re-read settled it). A run is *alive* while its process holds an exclusive lock on
-//! `runs/<run>.lock` beside the audit file ([`hold_own_run`]: taken when the process first
+//! `runs/<run>.lock` beside the audit file ([`super::runs::hold_own_run`]: taken when the process first
 //! appends to the file, freed by the kernel when the process ends, however it ends).
 //!
 //! At start each face asks [`interrupted`] for the open writes of runs that are not alive,
@@ -22,71 +22,15 @@ use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 use uuid::Uuid;
 
 use super::action::RowAction;
-use super::audit::{AuditEntry, Outcome, run_id};
-use super::lost::Found;
-use crate::api::{Club, ContactType, NewContact};
-
-/// The folder of run locks, beside the audit file.
-pub const RUNS_DIR: &str = "runs";
-
-/// The lock file of `run` for the audit file at `audit`: `<its folder>/runs/<run>.lock`.
-pub fn lock_path(audit: &Path, run: &str) -> PathBuf {
-    let dir = audit.parent().unwrap_or_else(|| Path::new("."));
-    dir.join(RUNS_DIR)
-        .join(format!("{}.lock", crate::text::file_name_part(run)))
-}
-
-/// Locks of this process's own run, one per audit folder, held until the process ends.
-static OWN: Mutex<Vec<(PathBuf, File)>> = Mutex::new(Vec::new());
-
-/// Takes this process's run lock beside `audit` (once per folder; the writer calls it when
-/// it first opens an audit file), so no other process takes this run's writes for an
-/// interrupted run's.
-///
-/// Errors: the lock file cannot be made or is not a regular file, or another process holds
-/// it (never: the run id is this process's own).
-pub fn hold_own_run(audit: &Path) -> io::Result<()> {
-    let path = lock_path(audit, run_id());
-    let mut own = OWN.lock().unwrap_or_else(|p| p.into_inner());
-    if own.iter().any(|(p, _)| *p == path) {
-        return Ok(());
-    }
-    let f = open_lock(&path)?;
-    f.try_lock().map_err(|e| io::Error::other(e.to_string()))?;
-    own.push((path, f));
-    Ok(())
-}
-
-/// Opens (creating it `0600`, its folder `0700`) a run's lock file: never through a link,
-/// never blocking (`O_NONBLOCK`: a FIFO planted there cannot hang the open), and only a
-/// regular file.
-fn open_lock(path: &Path) -> io::Result<File> {
-    if let Some(dir) = path.parent() {
-        let mut b = std::fs::DirBuilder::new();
-        b.recursive(true);
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
-        b.create(dir)?;
-    }
-    let mut opts = std::fs::OpenOptions::new();
-    opts.read(true).write(true).create(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC);
-    }
-    let f = opts.open(path)?;
-    if !f.metadata()?.file_type().is_file() {
-        return Err(io::Error::other("not a regular file"));
-    }
-    Ok(f)
-}
+use super::audit::{AuditEntry, ENDED_BEFORE_ANSWER, Outcome, run_id};
+use super::reread::Found;
+use super::reread::has_contact;
+use super::runs::{lock_path, open_lock};
+use crate::api::{ContactType, NewContact};
 
 /// The runs this process claimed while it settles their writes: their locks, held until
 /// dropped (or the process ends). Empty when nothing was interrupted.
@@ -241,24 +185,6 @@ impl OpenWrite {
     }
 }
 
-/// True when `club` (read with its contacts whole) has a contact of `new`'s type and value
-/// (values compared trimmed, without case): how a lost or interrupted new contact is settled.
-pub fn has_contact(club: &Club, new: &NewContact) -> bool {
-    let wanted = new.value.trim();
-    club.contacts.iter().flatten().any(|c| {
-        c.kind.as_ref() == Some(&new.kind)
-            && c.value
-                .as_deref()
-                .is_some_and(|v| v.trim().eq_ignore_ascii_case(wanted))
-    })
-}
-
-/// The words every line settling an interrupted run's write carries in its detail, from
-/// either face (the command line's [`settled_detail`], the dashboard's lost answer of
-/// [`super::decision::Decision::recovered`]); how `ops::history` knows such a line written
-/// before [`AuditEntry::settled_by`] existed.
-pub const ENDED_BEFORE_ANSWER: &str = "the run that sent it ended before its answer";
-
 /// The detail of the line that settles an interrupted run's write: what the re-read found.
 pub fn settled_detail(found: &str) -> String {
     format!("settled at start: {ENDED_BEFORE_ANSWER}; a re-read shows it {found}")
@@ -328,7 +254,7 @@ pub async fn settle_all(
     client: &crate::api::ApiClient,
     audit: &Path,
     server: &str,
-    control: &super::Control,
+    control: &super::control::Control,
 ) -> Result<Vec<Settled>, String> {
     let (open, claim) = interrupted(audit, server)
         .map_err(|e| format!("could not read the audit file {}: {e}", audit.display()))?;
@@ -341,15 +267,15 @@ pub async fn settle_all(
                     once.club_request(entry.target, super::run::DECISION_LEVELS)
                 })
                 .await;
-                let read = super::lost::Reread::of(read, |r| r.data.membership().cloned());
-                match super::lost::settle(action, &read) {
+                let read = super::reread::Reread::of(read, |r| r.data.membership().cloned());
+                match super::reread::settle(action, &read) {
                     Ok(found) => Settled::Decision(action, found),
                     Err(_) => Settled::Unknown,
                 }
             }
             OpenWrite::Contact(new) => {
                 let read = super::run::with_tries(control, || {
-                    once.club(entry.target, super::club::CONTACT_LEVELS)
+                    once.club(entry.target, super::club_read::CONTACT_LEVELS)
                 })
                 .await;
                 match read {
@@ -361,7 +287,7 @@ pub async fn settle_all(
         };
         if settled != Settled::Unknown {
             let line = closing_line(&entry, &settled);
-            if let Err(e) = super::audit::Writer::process()
+            if let Err(e) = super::writer::Writer::process()
                 .append_line(audit, &line)
                 .await
             {

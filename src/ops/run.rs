@@ -555,8 +555,8 @@ pub async fn settle_contact(
     let mut watch = control.clock.start();
     let mut attempt = 0;
     loop {
-        match client.club(club, super::club::CONTACT_LEVELS).await {
-            Ok(r) => return Ok(super::recover::has_contact(&r.data, new)),
+        match client.club(club, super::club_read::CONTACT_LEVELS).await {
+            Ok(r) => return Ok(super::reread::has_contact(&r.data, new)),
             Err(e) => {
                 let why =
                     StillUnknown::ReadFailed(crate::text::truncate_chars(&e.to_string(), 300));

@@ -13,13 +13,13 @@ use secrecy::ExposeSecret;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::files::Writer;
 #[cfg(feature = "test-hooks")]
 pub use super::worker::PanicWhen;
 pub use super::worker::{Hooks, Worker, panic_is_caught, spawn, spawn_with};
 use crate::api::ApiClient;
 use crate::app::model::SavedQueue;
 use crate::app::{AuditEntry, Effect, LocalEffect, Msg, Told};
+use crate::ops::writer::Writer;
 
 /// How long the saved queue waits for the next change before it is written: typing a
 /// filter writes once, not once per key.
@@ -72,7 +72,7 @@ pub struct Runner {
     remote: Option<RemoteTerminal>,
     /// The write-ahead lines handed to the writer and not yet met by their write, by the
     /// write's target: the worker holds the write until its line is in the file.
-    ahead: std::collections::HashMap<uuid::Uuid, super::files::Written>,
+    ahead: std::collections::HashMap<uuid::Uuid, crate::ops::writer::Written>,
     /// The runs of interrupted writes this dashboard settles, claimed while it runs
     /// ([`crate::ops::recover::Claim`]).
     claims: Vec<crate::ops::recover::Claim>,

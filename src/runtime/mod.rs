@@ -6,7 +6,6 @@ pub mod build;
 mod dashboard;
 pub mod effects;
 pub mod event_loop;
-pub mod files;
 pub mod finish;
 pub mod headless;
 pub mod lean;

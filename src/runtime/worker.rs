@@ -77,7 +77,7 @@ async fn caught<T>(fut: impl Future<Output = T>) -> Result<T, ()> {
 }
 
 /// A call queued in the worker, with the write-ahead line it waits for, if any.
-type Queued = (u64, ApiCall, Option<super::files::Written>);
+type Queued = (u64, ApiCall, Option<crate::ops::writer::Written>);
 
 /// What the worker is handed: a call, or the order to drop the writes still queued.
 enum Job {
@@ -107,7 +107,12 @@ impl Worker {
     /// Queues a call that leaves only once `ahead` (its write-ahead audit line) is written;
     /// a line that could not be written answers the call as not sent
     /// ([`ApiError::NotSent`]) and nothing leaves.
-    pub fn send_after(&self, request_id: u64, call: ApiCall, ahead: Option<super::files::Written>) {
+    pub fn send_after(
+        &self,
+        request_id: u64,
+        call: ApiCall,
+        ahead: Option<crate::ops::writer::Written>,
+    ) {
         let _ = self.tx.send(Job::Call((request_id, call, ahead)));
     }
 

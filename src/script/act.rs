@@ -310,7 +310,7 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
     quiet.abort();
     let (results, audit_warned) = send_all(&ctx, &user, action, &split.send, control).await;
     summary(&ctx, action, &results);
-    let mut exit = exit_of_run(&split, action, &results);
+    let mut exit = Exit::of_run(&split, action, &results);
     if audit_warned {
         exit = exit.and(Exit::Failed);
     }
@@ -470,46 +470,6 @@ fn applied_ids(results: &[(Uuid, Option<Verdict>)]) -> Vec<Uuid> {
         .collect()
 }
 
-/// The exit code of a run: the worst of its verdicts. Applied (confirmed or settled) is 0;
-/// refused is [`Exit::of`] its error; settled as not applied or not sent is 1; an outcome
-/// still unknown is [`Exit::Unknown`].
-pub fn exit_of(results: &[(Uuid, Option<Verdict>)]) -> Exit {
-    results
-        .iter()
-        .fold(Exit::Ok, |acc, (_, v)| acc.and(exit_of_one(v)))
-}
-
-/// The exit code of a whole run: its verdicts ([`exit_of`]), and a failure when a request
-/// left out before sending fails the run ([`run::Undecided::fails`]: its status could not be
-/// read first, or it is decided the other way). A run that sent nothing because nothing
-/// could be read is no success.
-pub fn exit_of_run(
-    split: &run::Undecided,
-    action: RowAction,
-    results: &[(Uuid, Option<Verdict>)],
-) -> Exit {
-    let exit = exit_of(results);
-    if split.fails(action) {
-        exit.and(Exit::Failed)
-    } else {
-        exit
-    }
-}
-
-/// The exit code one verdict stands for (`None`: never answered).
-fn exit_of_one(v: &Option<Verdict>) -> Exit {
-    match v {
-        None => Exit::Failed,
-        Some(Verdict::Refused(e)) => Exit::of(e),
-        Some(v) => match v.outcome() {
-            // Someone else made the same decision first: the request is as asked.
-            Outcome::Ok | Outcome::Already => Exit::Ok,
-            Outcome::Unknown => Exit::Unknown,
-            _ => Exit::Failed,
-        },
-    }
-}
-
 /// Watches for Ctrl-C during a run: the first sends nothing more (the answers in flight
 /// and the re-reads of lost answers go on); the second stops waiting: every write still
 /// without an answer is audited `unknown` by its own decision ([`crate::ops::run::decide`]),
@@ -540,7 +500,7 @@ fn watch_ctrl_c(control: Control, bar: indicatif::ProgressBar) -> tokio::task::J
                 "{id}: {verb} sent, no answer seen: outcome unknown"
             ));
         }
-        let _ = crate::ops::audit::Writer::process().written().await;
+        let _ = crate::ops::writer::Writer::process().written().await;
         say("interrupted again: leaving without the answers in flight");
         std::process::exit(130);
     })

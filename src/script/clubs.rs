@@ -185,8 +185,8 @@ pub async fn show(args: &ClubShowArgs, flags: &Flags) -> Exit {
         Err(e) => return e,
     };
     // As the dashboard's club pane reads it: contacts whole on the deployed service too.
-    let levels = crate::ops::club::club_levels(args.level);
-    let club = match crate::ops::club::read_club(&ctx.client, id, levels).await {
+    let levels = crate::ops::club_read::club_levels(args.level);
+    let club = match crate::ops::club_read::read_club(&ctx.client, id, levels).await {
         Ok(r) => r.data,
         Err(e) => {
             report(Some(&id), &e);

@@ -1,8 +1,14 @@
-//! Exit codes of the scripting subcommands (documented in README.md, "Scripting").
+//! Exit codes of the scripting subcommands (documented in README.md, "Scripting"), and how
+//! a run's code is chosen: from an error ([`Exit::of`]), from a run's verdicts
+//! ([`Exit::of_run`]), the worse of two ([`Exit::and`]).
 
 use std::process::ExitCode;
 
+use uuid::Uuid;
+
 use crate::api::ApiError;
+use crate::ops::run::{self, Verdict};
+use crate::ops::{Outcome, RowAction};
 
 /// How a scripting run ended. The process exit code is the discriminant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,6 +29,46 @@ pub enum Exit {
 }
 
 impl Exit {
+    /// The exit code of a run: the worst of its verdicts. Applied (confirmed or settled) is 0;
+    /// refused is [`Exit::of`] its error; settled as not applied or not sent is 1; an outcome
+    /// still unknown is [`Exit::Unknown`].
+    pub fn of_verdicts(results: &[(Uuid, Option<Verdict>)]) -> Exit {
+        results
+            .iter()
+            .fold(Exit::Ok, |acc, (_, v)| acc.and(Exit::of_verdict(v)))
+    }
+
+    /// The exit code of a whole run: its verdicts ([`Exit::of_verdicts`]), and a failure when a request
+    /// left out before sending fails the run ([`run::Undecided::fails`]: its status could not be
+    /// read first, or it is decided the other way). A run that sent nothing because nothing
+    /// could be read is no success.
+    pub fn of_run(
+        split: &run::Undecided,
+        action: RowAction,
+        results: &[(Uuid, Option<Verdict>)],
+    ) -> Exit {
+        let exit = Exit::of_verdicts(results);
+        if split.fails(action) {
+            exit.and(Exit::Failed)
+        } else {
+            exit
+        }
+    }
+
+    /// The exit code one verdict stands for (`None`: never answered).
+    fn of_verdict(v: &Option<Verdict>) -> Exit {
+        match v {
+            None => Exit::Failed,
+            Some(Verdict::Refused(e)) => Exit::of(e),
+            Some(v) => match v.outcome() {
+                // Someone else made the same decision first: the request is as asked.
+                Outcome::Ok | Outcome::Already => Exit::Ok,
+                Outcome::Unknown => Exit::Unknown,
+                _ => Exit::Failed,
+            },
+        }
+    }
+
     /// The worse of two outcomes, ranked Ok < Failed < Unknown < Unavailable < Usage: a run that hit
     /// a configuration problem reports it even if some item also failed.
     pub fn and(self, other: Exit) -> Exit {

@@ -3,8 +3,8 @@
 //! file and folder `serve-ssh` uses, the authorized keys file parsed line by line, the host
 //! key and its fingerprint, the service reached with the API key (its version, whether the
 //! account can approve), the host budget's folder. The rules are those the server itself
-//! applies: [`super::keys::loose_parts`] and [`super::keys::parse_keys`] for the keys file,
-//! [`super::keys::read_host_key`] for the host key, the host budget's own check
+//! applies: [`super::key_files::loose_parts`] and [`super::key_files::parse_keys`] for the keys file,
+//! [`super::key_files::read_host_key`] for the host key, the host budget's own check
 //! ([`crate::api::budget::HostBudget::open`]).
 
 use std::os::unix::fs::MetadataExt;
@@ -130,7 +130,7 @@ fn state(dir: Option<&Path>, me: u32, out: &mut Report) {
     folder(Some(dir), "the state folder", me, out);
     let audit = dir.join(crate::ops::audit::FILE_NAME);
     private_file(&audit, "the audit file", me, false, out);
-    let runs = dir.join(crate::ops::recover::RUNS_DIR);
+    let runs = dir.join(crate::ops::runs::RUNS_DIR);
     if runs.exists() {
         folder(Some(&runs), "the audit's run locks folder", me, out);
     }
@@ -267,7 +267,7 @@ fn host_key(path: &Path, me: u32, out: &mut Report) {
         // Said above with its fix; the key is read once that is mended.
         return;
     }
-    match super::keys::read_host_key(path) {
+    match super::key_files::read_host_key(path) {
         Ok(Some(key)) => out.push(Line::good(format!(
             "host key {} {}",
             key.fingerprint(russh::keys::HashAlg::Sha256),
@@ -280,8 +280,8 @@ fn host_key(path: &Path, me: u32, out: &mut Report) {
     }
 }
 
-/// The authorized keys file: every loose part ([`super::keys::loose_parts`]), then each
-/// line parsed ([`super::keys::parse_keys`]).
+/// The authorized keys file: every loose part ([`super::key_files::loose_parts`]), then each
+/// line parsed ([`super::key_files::parse_keys`]).
 fn authorized_keys(path: Option<&Path>, me: u32, out: &mut Report) {
     let Some(path) = path else {
         out.push(Line::said(
@@ -289,7 +289,7 @@ fn authorized_keys(path: Option<&Path>, me: u32, out: &mut Report) {
         ));
         return;
     };
-    match super::keys::loose_parts(path, me) {
+    match super::key_files::loose_parts(path, me) {
         Ok(parts) if parts.is_empty() => out.push(Line::good(format!(
             "the authorized keys file {} and the folders above it: only root or uid {me} can change them",
             path.display()
@@ -307,7 +307,7 @@ fn authorized_keys(path: Option<&Path>, me: u32, out: &mut Report) {
             return;
         }
     };
-    let lines = super::keys::parse_keys(&text);
+    let lines = super::key_files::parse_keys(&text);
     let good = lines.iter().filter(|(_, k)| k.is_ok()).count();
     let bad: Vec<String> = lines
         .iter()

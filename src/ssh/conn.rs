@@ -16,7 +16,7 @@ use tokio::sync::{OwnedSemaphorePermit, mpsc};
 use super::Shared;
 use super::door::Pass;
 use super::input::Input;
-use super::keys::fingerprint;
+use super::key_files::fingerprint;
 use super::session::{self, Attachment, Claim, Dash, Detached, Ending, Full};
 use crate::i18n::Lang;
 use crate::runtime::lean::SharedSize;

@@ -13,7 +13,7 @@ pub mod check;
 mod conn;
 pub mod door;
 pub mod input;
-pub mod keys;
+pub mod key_files;
 mod session;
 pub mod status;
 
@@ -32,7 +32,7 @@ use crate::app::Keymap;
 use crate::config::{Flags, Settings};
 use crate::runtime::Failure;
 
-pub use keys::{AuthorizedKeys, fingerprint};
+pub use key_files::{AuthorizedKeys, fingerprint};
 
 /// Limits of the server, each with a flag (defaults in brackets).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -260,7 +260,7 @@ pub async fn start(
 /// `--allow-any-key`; an API key must be configured (sessions sign in with their own token).
 ///
 /// Errors: no authorized keys file and no `--allow-any-key`, an unreadable or broken file,
-/// a file another user could change ([`keys::refuse_loose`]: the message names the file or
+/// a file another user could change ([`key_files::refuse_loose`]: the message names the file or
 /// folder and the `chmod`/`chown` that fixes it), no API key: [`Failure::Config`].
 fn who_may_sign_in(options: &ServeOptions, settings: &Settings) -> Result<AuthorizedKeys, Failure> {
     let keys = match (&options.authorized_keys, options.allow_any_key) {
@@ -337,7 +337,7 @@ fn open_status(
         .parent()
         .filter(|d| !d.as_os_str().is_empty() && !d.is_dir())
     {
-        Some(dir) => keys::make_private_dir(dir),
+        Some(dir) => key_files::make_private_dir(dir),
         None => Ok(()),
     };
     let opened = made.and_then(|()| status::listen(path, shared.clone(), facts));
@@ -358,7 +358,8 @@ pub async fn start_with(
 ) -> Result<ServerHandle, Failure> {
     let keys = who_may_sign_in(&options, &settings)?;
     let authorized = options.authorized_keys.as_ref().map(|_| keys.count());
-    let (host_key, made_host_key) = keys::host_key(&options.host_key).map_err(Failure::Config)?;
+    let (host_key, made_host_key) =
+        key_files::host_key(&options.host_key).map_err(Failure::Config)?;
     let fingerprint = host_key
         .fingerprint(russh::keys::HashAlg::Sha256)
         .to_string();

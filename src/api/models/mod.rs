@@ -6,23 +6,23 @@
 //! (RFC 3339 with 0 to 9 fraction digits; an unparseable one becomes `None`, never an error),
 //! and open enumerations keep unknown values in an `Other(String)` variant.
 //!
-//! Rooms: [`level`] (fetch levels), [`text`] (two-language text), [`enums`] (open
+//! Rooms: [`level`] (fetch levels), [`bilingual`] (two-language text), [`enums`] (open
 //! enumerations: membership status, contact type), [`envelope`] (envelope, meta, errors),
 //! [`records`] (user, contact, student, club, club request).
 
 mod contact_check;
 pub use contact_check::{ContactProblem, MAX_VALUE as MAX_CONTACT_VALUE};
+mod bilingual;
 mod enums;
 mod envelope;
 mod level;
 mod records;
-mod text;
 
+pub use bilingual::*;
 pub use enums::*;
 pub use envelope::*;
 pub use level::*;
 pub use records::*;
-pub use text::*;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Deserializer, Serializer};

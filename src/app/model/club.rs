@@ -51,7 +51,7 @@ pub struct ClubPane {
     /// The new contacts sent from this pane, one decision per club in the one machine
     /// ([`crate::ops::decision`]: sending, then answered, or lost and the club re-read until
     /// it shows whether the contact is there).
-    pub writes: crate::ops::decision::Book,
+    pub writes: crate::ops::book::Book,
     /// What each club's new contact is (type and value), while its decision lives.
     pub new_contacts: std::collections::HashMap<Uuid, crate::api::NewContact>,
 }
@@ -62,10 +62,10 @@ impl ClubPane {
         self.level.unwrap_or(FetchLevel::Default)
     }
 
-    /// Levels for reading the club, by the core's rule ([`crate::ops::club::club_levels`]):
+    /// Levels for reading the club, by the core's rule ([`crate::ops::club_read::club_levels`]):
     /// contacts whole (descendants at `default`) at `default`; students kept at `compact` at
-    /// `detailed`, where the contacts are read again ([`crate::ops::club::read_club`]).
+    /// `detailed`, where the contacts are read again ([`crate::ops::club_read::read_club`]).
     pub fn levels(&self) -> Levels {
-        crate::ops::club::club_levels(self.level())
+        crate::ops::club_read::club_levels(self.level())
     }
 }

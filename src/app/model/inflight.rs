@@ -47,18 +47,18 @@ impl BulkTask {
     /// How far it got, by the stage of each of its requests' decisions in `book`: held or on
     /// its way is not done yet; a lost answer counts as unknown (even once a re-read settled
     /// it: that is how it was answered).
-    pub fn progress(&self, book: &crate::ops::decision::Book) -> BulkProgress {
+    pub fn progress(&self, book: &crate::ops::book::Book) -> BulkProgress {
         self.count(book, false)
     }
 
     /// How it ended once every lost answer of it is settled: as [`BulkTask::progress`], but
     /// a decision a re-read settled counts as what the server showed (applied, or failed),
     /// not as unknown.
-    pub fn outcome(&self, book: &crate::ops::decision::Book) -> BulkProgress {
+    pub fn outcome(&self, book: &crate::ops::book::Book) -> BulkProgress {
         self.count(book, true)
     }
 
-    fn count(&self, book: &crate::ops::decision::Book, settled: bool) -> BulkProgress {
+    fn count(&self, book: &crate::ops::book::Book, settled: bool) -> BulkProgress {
         use crate::ops::decision::{Ending, Stage};
         let mut p = BulkProgress {
             action: self.action,

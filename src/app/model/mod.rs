@@ -3,13 +3,13 @@
 //! Rooms: [`row`] (one club request), [`queue`] (the rows, view, cursor and counts),
 //! [`listing`] (the server's listing and paging), [`club`] (the club lookup pane),
 //! [`popup`] (pop-ups and their key tables), [`log`] (activity log and notices),
-//! [`inflight`] (calls in flight and the activities they belong to), [`held`]
+//! [`inflight`] (calls in flight and the activities they belong to), [`grace`]
 //! (the decisions held for their grace period, as a view of the one record of decisions,
-//! [`crate::ops::decision::Book`]).
+//! [`crate::ops::book::Book`]).
 
 pub mod capability;
 pub mod club;
-pub mod held;
+pub mod grace;
 pub mod inflight;
 pub mod link;
 pub mod listing;
@@ -21,7 +21,7 @@ pub mod words;
 
 mod access;
 mod permits;
-mod status;
+mod status_line;
 
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -29,7 +29,7 @@ use uuid::Uuid;
 pub use crate::app::call::Calls;
 pub use capability::Capabilities;
 pub use club::{ClubPane, Loadable};
-pub use held::{Held, HeldDecision};
+pub use grace::{Held, HeldDecision};
 pub use inflight::{Activities, BulkProgress, BulkTask, MarkAll};
 pub use link::Link;
 pub use listing::{ListScope, Listing, ListingSupport, SavedScope};
@@ -146,7 +146,7 @@ pub struct ModelOptions {
     /// keyboard left on the Thai layout (config `thai_keys`, on by default).
     pub thai_keys: bool,
     /// Grace period before an approve or decline is sent (`z` takes it back meanwhile);
-    /// zero sends at once. At most [`held::MAX_DECISION_DELAY_SECS`] (config checks it).
+    /// zero sends at once. At most [`grace::MAX_DECISION_DELAY_SECS`] (config checks it).
     pub decision_delay: std::time::Duration,
 }
 
@@ -170,7 +170,7 @@ impl ModelOptions {
             lang: crate::i18n::Lang::English,
             year_style: crate::i18n::dates::YearStyle::Ce,
             thai_keys: true,
-            decision_delay: std::time::Duration::from_secs(held::DEFAULT_DECISION_DELAY_SECS),
+            decision_delay: std::time::Duration::from_secs(grace::DEFAULT_DECISION_DELAY_SECS),
         }
     }
 }
@@ -298,7 +298,7 @@ pub struct Model {
     /// Every decision of this dashboard, one per request, in its stage (held, sending, lost,
     /// settled): the one record a row's marker, the held countdown, a bulk action's progress
     /// and the re-reads of lost answers are derived from.
-    pub(crate) decisions: crate::ops::decision::Book,
+    pub(crate) decisions: crate::ops::book::Book,
     pub(crate) recovering: Option<u64>, // an interrupted run's batch ([`crate::ops::recover`])
     /// Decisions held before another account signed in, not sent (said once it is read).
     pub(crate) not_sent_on_switch: usize,
@@ -388,7 +388,7 @@ impl Model {
             decision_delay: o.decision_delay,
             quit_when_sent: false,
             quit_since: None,
-            decisions: crate::ops::decision::Book::default(),
+            decisions: crate::ops::book::Book::default(),
             not_sent_on_switch: 0,
             server_slow: false,
             writes_paused: false,
@@ -441,8 +441,8 @@ impl Model {
         Held::of(&self.decisions)
     }
 
-    /// Every decision of this dashboard, one per request ([`crate::ops::decision::Book`]).
-    pub fn decisions(&self) -> &crate::ops::decision::Book {
+    /// Every decision of this dashboard, one per request ([`crate::ops::book::Book`]).
+    pub fn decisions(&self) -> &crate::ops::book::Book {
         &self.decisions
     }
 

@@ -3,10 +3,10 @@
 
 use uuid::Uuid;
 
+use super::connection::{note_error, note_ok};
 use super::errors::error_text;
-use super::session::{note_error, note_ok};
 use super::tell::{log, say};
-use super::{capability, held, keys, listing, lost, rows, scope};
+use super::{capability, held, keypress, listing, lost, rows, scope};
 use crate::api::{ApiError, Levels, Reply, User};
 use crate::app::call::{Answer, CandidateToken};
 use crate::app::model::{ListScope, ListingSupport, Loadable, Model, Popup, RowState, Severity};
@@ -19,7 +19,7 @@ pub(super) fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<
     let reply = match res {
         Ok(reply) => reply,
         // Read before the token in use was taken: the sign-in read the user since.
-        Err(e) if super::session::stale_unauthorised(m, &e) => return Vec::new(),
+        Err(e) if super::connection::stale_unauthorised(m, &e) => return Vec::new(),
         // Started without a token (a `serve-ssh` session, `--no-token`): the sign-in pop-up
         // asks for one already; the server's 401 says nothing new and is no error.
         Err(ApiError::Unauthorized { .. }) if !m.has_token => {
@@ -82,7 +82,7 @@ fn token_refused(m: &mut Model, e: &ApiError, save: bool) {
             error = error_text(m.lang, e)
         )
     };
-    let mut popup = super::session::sign_in_popup(m, Some(why.clone()));
+    let mut popup = super::connection::sign_in_popup(m, Some(why.clone()));
     if let Popup::SignIn { save: s, .. } = &mut popup {
         *s = save;
     }
@@ -127,7 +127,7 @@ pub(super) fn on_token_check(
         new_account(m);
     }
     fx.extend(on_user(m, res));
-    if before.is_some() && !same_account && keys::is_student(m) {
+    if before.is_some() && !same_account && keypress::is_student(m) {
         // A student account reads students at `compact` outside its classroom only.
         m.levels = Levels::REQUEST_ROW;
     }

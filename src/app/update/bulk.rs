@@ -259,7 +259,7 @@ pub(super) fn refused_by_route(
     route: UpdateRoute,
     e: ApiError,
 ) -> Vec<Effect> {
-    super::session::note_error(m, &e);
+    super::connection::note_error(m, &e);
     super::capability::learn(m, route);
     let text = error_text(m.lang, &e);
     if let Some(item) = m.queue.get_mut(id) {

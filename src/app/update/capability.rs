@@ -2,7 +2,7 @@
 //! start (or after signing in), its answer, approve and decline refused here, before any
 //! call, where they cannot work.
 
-use super::session::{call, note_error};
+use super::connection::{call, note_error};
 use super::tell::{log, say};
 use crate::api::{ApiError, UpdateRoute};
 use crate::app::call::ApiCall;

@@ -4,9 +4,9 @@
 use tui_input::Input;
 use uuid::Uuid;
 
+use super::connection::{call, note_error, note_ok};
 use super::errors::error_text;
-use super::keys;
-use super::session::{call, note_error, note_ok};
+use super::keypress;
 use super::tell::{log, say};
 use crate::api::{ApiError, Club, ClubQuery, Contact, FetchLevel, Levels, NewContact, Page, Reply};
 use crate::app::call::{ApiCall, SearchPurpose};
@@ -38,7 +38,7 @@ pub(super) fn on_club_input_key(m: &mut Model, k: Key) -> Vec<Effect> {
             } else {
                 Action::PrevPane
             };
-            keys::run_action(m, a)
+            keypress::run_action(m, a)
         }
         KeyCode::Enter => {
             m.club.editing = false;
@@ -267,7 +267,7 @@ pub(super) fn contact_step(m: &mut Model, club_id: Uuid, event: Event) -> Option
 /// The new contact on `club_id` whose answer was lost: the club is read again (its
 /// contacts whole), and the read settles it ([`settle_contact`]).
 pub(super) fn reread_contact(m: &mut Model, club_id: Uuid) -> Effect {
-    let levels = crate::ops::club::CONTACT_LEVELS;
+    let levels = crate::ops::club_read::CONTACT_LEVELS;
     call(
         m,
         ApiCall::GetClub {
@@ -299,14 +299,14 @@ pub(super) fn reread_contacts(
 }
 
 /// A read of club `id` while its new contact's answer is lost: the club tells whether the
-/// contact is there ([`crate::ops::recover::has_contact`]): settled (`ok` added, `failed`
+/// contact is there ([`crate::ops::reread::has_contact`]): settled (`ok` added, `failed`
 /// not added, said), or still unknown with the next re-read planned.
 fn settle_contact(m: &mut Model, id: Uuid, res: &Result<Reply<Club>, ApiError>) -> Vec<Effect> {
     let Some(new) = m.club.new_contacts.get(&id).cloned() else {
         return Vec::new();
     };
     let read = match res {
-        Ok(reply) => Reread::Contact(crate::ops::recover::has_contact(&reply.data, &new)),
+        Ok(reply) => Reread::Contact(crate::ops::reread::has_contact(&reply.data, &new)),
         Err(ApiError::NotFound(_)) => Reread::Missing,
         Err(e) => Reread::Failed(crate::text::truncate_chars(&e.to_string(), 300)),
     };

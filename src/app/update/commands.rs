@@ -5,9 +5,9 @@ use crate::app::msg::IdsFrom;
 use tui_input::Input;
 use uuid::Uuid;
 
-use super::session::call;
+use super::connection::call;
 use super::tell::say;
-use super::{club, ids, keys, listing};
+use super::{club, ids, keypress, listing};
 use crate::api::FetchLevel;
 use crate::app::call::ApiCall;
 use crate::app::keymap::Action;
@@ -80,16 +80,16 @@ pub(super) fn run_command(m: &mut Model, text: &str) -> Vec<Effect> {
     };
     match cmd {
         "" => Vec::new(),
-        "q" | "quit" => keys::quit(m, false),
-        "q!" | "quit!" => keys::quit(m, true),
-        "help" | "h" => keys::run_action(m, Action::Help),
+        "q" | "quit" => keypress::quit(m, false),
+        "q!" | "quit!" => keypress::quit(m, true),
+        "help" | "h" => keypress::run_action(m, Action::Help),
         "add" | "ids" => ids::add_ids(m, arg, &IdsFrom::Command),
         "club" => {
             m.focus = Pane::Club;
             m.club.input = Input::new(arg.to_owned());
             club::lookup_club(m, arg)
         }
-        "signin" | "sign-in" | "login" => keys::run_action(m, Action::SignIn),
+        "signin" | "sign-in" | "login" => keypress::run_action(m, Action::SignIn),
         "refresh" => listing::refresh(m),
         "filter" => {
             m.queue.set_filter(arg);
@@ -151,7 +151,7 @@ fn clear_done(m: &mut Model) -> Vec<Effect> {
 
 /// `:log`: shows or hides the activity log (as `L`) and says which.
 fn log(m: &mut Model) -> Vec<Effect> {
-    let fx = keys::run_action(m, Action::ToggleLog);
+    let fx = keypress::run_action(m, Action::ToggleLog);
     let key = if m.log.visible {
         "command-log-shown"
     } else {

@@ -5,14 +5,14 @@
 //! suspending in [`super::held`]), sent on the tick it is due ([`send_due`]), and the server's
 //! answer settles it ([`on_answer`]; a lost answer is followed by [`super::lost`]).
 //!
-//! Each request's decision lives in one place, [`crate::ops::decision::Book`] in the Model,
+//! Each request's decision lives in one place, [`crate::ops::book::Book`] in the Model,
 //! and changes only through [`step`]: the core's state machine checks the transition and
 //! says which audit line it writes. The row shows what the book says.
 
 use uuid::Uuid;
 
+use super::connection::{call, note_error, note_ok};
 use super::errors::{error_text, log_text};
-use super::session::{call, note_error, note_ok};
 use super::tell::{audit_entry, label_of, log, say};
 use super::{listing, rows};
 use crate::api::{ApiError, ClubRequest, MembershipStatus, UpdateRoute};

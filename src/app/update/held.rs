@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use super::decisions::{send_held, step};
 use super::tell::{label_of, say};
-use super::{keys, listing};
+use super::{keypress, listing};
 use crate::api::ApiError;
 use crate::app::model::{LogEntry, Model, Popup, RowAction, Severity, words};
 use crate::app::msg::{Effect, Outcome};
@@ -55,7 +55,7 @@ pub(super) fn tell_not_sent(m: &mut Model) {
 /// leaves its bulk task's count. Sent with a token replaced since (maybe another account's),
 /// it is not sent again: audited as not sent (`undone`), its row pending again.
 pub(super) fn session_over(m: &mut Model, id: Uuid, e: ApiError) -> Vec<Effect> {
-    if super::session::stale_unauthorised(m, &e) {
+    if super::connection::stale_unauthorised(m, &e) {
         let why = Why::SessionExpired;
         let mut fx: Vec<Effect> = step(m, id, Event::TakeBack(why.text(Lang::English)))
             .into_iter()
@@ -66,7 +66,7 @@ pub(super) fn session_over(m: &mut Model, id: Uuid, e: ApiError) -> Vec<Effect> 
         fx.extend(super::bulk::after_answer(m, id));
         return fx;
     }
-    super::session::note_error(m, &e);
+    super::connection::note_error(m, &e);
     if let Some(item) = m.queue.get_mut(id) {
         item.error = None;
     }
@@ -284,7 +284,7 @@ pub(super) fn send_now_and_quit(m: &mut Model) -> Vec<Effect> {
 pub(super) fn discard_and_quit(m: &mut Model) -> Vec<Effect> {
     m.popup = None;
     let mut fx = discard_all(m, Why::Discarded);
-    fx.extend(keys::quit(m, false));
+    fx.extend(keypress::quit(m, false));
     fx
 }
 
@@ -319,5 +319,5 @@ pub(super) fn quit_if_sent(m: &mut Model) -> Vec<Effect> {
         say(m, Severity::Error, &text);
         return Vec::new();
     }
-    keys::quit(m, true)
+    keypress::quit(m, true)
 }

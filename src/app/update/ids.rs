@@ -28,7 +28,7 @@ pub(super) fn on_paste(m: &mut Model, text: &str) -> Vec<Effect> {
         // A pasted sign-in token (what the sign-in page shows) opens the sign-in pop-up
         // with it, for Enter to check: pasting it is asking to sign in. Nothing is sent yet.
         None if looks_like_token(text) => {
-            let mut popup = super::session::sign_in_popup(m, None);
+            let mut popup = super::connection::sign_in_popup(m, None);
             if let Some(input) = popup.input_mut() {
                 for c in flat.trim().chars() {
                     input.handle(InputRequest::InsertChar(c));

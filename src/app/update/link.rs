@@ -58,7 +58,7 @@ fn resend(m: &mut Model, read: ApiCall) -> Vec<Effect> {
             if matches!(m.listing.scope, ListScope::Unknown) || m.user.get().is_none() {
                 m.user = crate::app::model::Loadable::Loading;
             }
-            vec![super::session::call(m, ApiCall::CurrentUser)]
+            vec![super::connection::call(m, ApiCall::CurrentUser)]
         }
         WhenBack::Rows(ids) => rows::fetch_rows(m, &ids),
         WhenBack::Page { page, generation } => {

@@ -6,9 +6,9 @@ use std::collections::HashSet;
 
 use uuid::Uuid;
 
+use super::connection::{call, note_error, note_ok};
 use super::errors::read_error_text;
 use super::rows::{fetch_rows, fetch_unloaded, merge_row, say_decided_elsewhere};
-use super::session::{call, note_error, note_ok};
 use super::tell::say;
 use crate::api::{ApiError, ClubRequest, MembershipStatus, Page, Reply, RequestFilter, Sort};
 use crate::app::call::{ApiCall, ListPurpose, SearchPurpose};

@@ -6,10 +6,10 @@
 
 use uuid::Uuid;
 
+use super::connection::note_error;
 use super::decisions::{push_log, step, step_line};
 use super::errors::{error_text, log_text};
 use super::rows;
-use super::session::note_error;
 use super::tell::{label_of, say};
 use crate::api::ApiError;
 use crate::app::model::words::{past, status_word, verb};

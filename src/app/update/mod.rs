@@ -1,6 +1,6 @@
 //! `update`: the only writer of the Model. Msg in, Model changed, Effects out.
 //!
-//! Rooms, by what a change is about: [`keys`] (keys and the actions they run),
+//! Rooms, by what a change is about: [`keypress`] (keys and the actions they run),
 //! [`decisions`] (a decision from its key to its answer), [`bulk`] (marked rows, a bulk task's
 //! progress and summary), [`lost`] (a decision whose answer was lost, settled by re-reads),
 //! [`listing`] (listing pages, refresh, `G` while pages load), [`rows`] (rows
@@ -16,11 +16,12 @@ mod bulk;
 mod capability;
 mod club;
 mod commands;
+mod connection;
 mod decisions;
 mod errors;
 mod held;
 mod ids;
-mod keys;
+mod keypress;
 mod link;
 mod listing;
 mod lost;
@@ -29,7 +30,6 @@ mod others;
 mod popups;
 mod rows;
 mod scope;
-mod session;
 mod sorting;
 mod tell;
 
@@ -41,7 +41,7 @@ use super::msg::{Effect, LocalEffect, Msg};
 use crate::api::{ApiError, AuthErrorKind};
 use crate::i18n::{Lang, tr};
 
-use session::call;
+use connection::call;
 use tell::{say, sign_in_key};
 
 pub use commands::{COMMANDS, command_help};
@@ -153,11 +153,11 @@ fn persist_change(m: &mut Model) -> Option<super::model::SavedQueue> {
 /// key, paste, wheel or tap is told it was ignored).
 fn on_input(m: &mut Model, msg: Msg) -> Vec<Effect> {
     match msg {
-        Msg::Key(k) if !m.shows_queue() => keys::on_key_unseen(m, k),
-        Msg::Key(k) => keys::on_key(m, k),
-        _ if !m.shows_queue() => keys::ignore_unseen(m),
+        Msg::Key(k) if !m.shows_queue() => keypress::on_key_unseen(m, k),
+        Msg::Key(k) => keypress::on_key(m, k),
+        _ if !m.shows_queue() => keypress::ignore_unseen(m),
         Msg::Paste(text) => ids::on_paste(m, &text),
-        Msg::Wheel { down } => keys::run_action(
+        Msg::Wheel { down } => keypress::run_action(
             m,
             if down {
                 super::keymap::Action::Down
@@ -165,7 +165,7 @@ fn on_input(m: &mut Model, msg: Msg) -> Vec<Effect> {
                 super::keymap::Action::Up
             },
         ),
-        Msg::Click { pane, row } => keys::on_click(m, pane, row),
+        Msg::Click { pane, row } => keypress::on_click(m, pane, row),
         _ => Vec::new(),
     }
 }
@@ -177,11 +177,11 @@ fn on_screen(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Layout { queue_rows } => m.page_rows = queue_rows.max(1),
         Msg::Scrolled(limits) => {
             m.scroll_limits = Some(limits);
-            keys::clamp_scrolls(m);
+            keypress::clamp_scrolls(m);
         }
         Msg::Resize(w, h) => {
             m.size = (w, h);
-            keys::resized(m);
+            keypress::resized(m);
             // A wider window shows the detail beside the queue: nothing stays opened over it.
             if !m.narrow() {
                 m.detail_open = false;
@@ -203,7 +203,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::Resumed(now) => held::on_resume(m, now),
         Msg::Flush => held::flush(m),
-        Msg::Stop => keys::quit(m, true),
+        Msg::Stop => keypress::quit(m, true),
         Msg::AutoRefresh => {
             if m.listing.loading || m.session_expired {
                 Vec::new()

@@ -17,7 +17,7 @@ pub(super) fn on_popup_key(m: &mut Model, k: Key) -> Vec<Effect> {
     match popup.op_for_layout(&k, m.thai_keys) {
         Some(op) => {
             let fx = apply(m, op);
-            super::keys::clamp_scrolls(m);
+            super::keypress::clamp_scrolls(m);
             fx
         }
         None if starts_token_with_sign_in_key(m, &k) => Vec::new(),
@@ -42,7 +42,7 @@ fn starts_token_with_sign_in_key(m: &Model, k: &Key) -> bool {
         return false;
     };
     input.value().is_empty()
-        && super::keys::lookup(m, k) == Some(crate::app::keymap::Action::SignIn)
+        && super::keypress::lookup(m, k) == Some(crate::app::keymap::Action::SignIn)
 }
 
 /// Keeps what follows the text as it is typed: the filter applies at once, the help
@@ -203,5 +203,5 @@ fn sign_in(m: &mut Model, token: secrecy::SecretString, save: bool) -> Vec<Effec
     let token = crate::app::call::CandidateToken(token);
     let c = crate::app::call::ApiCall::CheckToken { token, save };
     m.signing_from = m.calls.next_id();
-    vec![super::session::call(m, c)]
+    vec![super::connection::call(m, c)]
 }

@@ -6,8 +6,8 @@ use std::collections::HashSet;
 
 use uuid::Uuid;
 
+use super::connection::{call, note_error, note_ok};
 use super::errors::{error_text, read_error_text};
-use super::session::{call, note_error, note_ok};
 use super::tell::say;
 use crate::api::{ApiError, ClubRequest, MembershipStatus, Page, Reply, RequestFilter, Sort};
 use crate::app::call::{ApiCall, ListPurpose};

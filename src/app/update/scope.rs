@@ -4,8 +4,8 @@
 //! the first rows come after one round trip; the answers then confirm it, or correct the
 //! queue without losing the cursor.
 
+use super::connection::call;
 use super::listing;
-use super::session::call;
 use super::tell::say;
 use crate::api::{ClubQuery, FetchLevel, Levels, Page, User};
 use crate::app::call::{ApiCall, SearchPurpose};

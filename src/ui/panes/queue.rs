@@ -88,7 +88,7 @@ fn deciding_cell(
         Some(crate::ops::decision::Stage::Held { send_at }) => Some(*send_at),
         _ => None,
     };
-    let left = |t| crate::app::model::held::seconds_until(t, m.now);
+    let left = |t| crate::app::model::grace::seconds_until(t, m.now);
     let text = match send_at {
         // Held while the quit (or resume) question is open, or until the sign-in:
         // not sent, so "held", never "approving…" or a countdown.

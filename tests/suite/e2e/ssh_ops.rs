@@ -191,7 +191,7 @@ async fn the_check_names_each_wrong_owner_and_mode_with_its_fix() {
     let audit = state.join("audit.jsonl");
     std::fs::write(&audit, "").expect("audit");
     let host_key = state.join("ssh_host_ed25519_key");
-    club_admin::ssh::keys::host_key(&host_key).expect("a host key");
+    club_admin::ssh::key_files::host_key(&host_key).expect("a host key");
     // Everything wrong at once.
     chmod(&keys, 0o666);
     chmod(&key_file, 0o644);

@@ -26,7 +26,7 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The file paths a Markdown text names in backticks (`app/update/keys.rs`,
+/// The file paths a Markdown text names in backticks (`app/update/keypress.rs`,
 /// `tests/suite/flows/flow.rs::name`, `main.ftl`), without a placeholder such as `<pane>`.
 fn named_paths(text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -178,6 +178,46 @@ fn the_check_measures_a_function_to_its_closing_brace() {
     assert_eq!(names, ["outer", "inner"]);
     let default = format!("trait T {{\n    fn d(&self) {{\n{body}    }}\n}}\n");
     assert_eq!(long_functions(&default, 100), [("d".to_owned(), 2, 122)]);
+}
+
+/// Issue 34, item 6: one name, one meaning. Two source files share a name only when
+/// `docs/architecture.md`'s "Files that share a name" says they are one concept's faces; a
+/// new file that takes another's name for something else fails here.
+#[test]
+fn files_that_share_a_name_are_one_concept_s_faces() {
+    let doc = std::fs::read_to_string(root().join("docs/architecture.md")).expect("the document");
+    let section = doc
+        .split("## Files that share a name")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("docs/architecture.md has a section \"Files that share a name\"");
+    // Each entry opens a line: "- **club.rs**: ...".
+    let explained: std::collections::BTreeSet<String> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("- **"))
+        .filter_map(|l| l.split("**").next())
+        .map(str::to_owned)
+        .collect();
+    let mut files = Vec::new();
+    rust_files(&root().join("src"), &mut files);
+    let mut by_name: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for f in &files {
+        let name = f
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let rel = f.strip_prefix(root()).unwrap_or(f).display().to_string();
+        by_name.entry(name).or_default().push(rel);
+    }
+    let shared: Vec<(String, Vec<String>)> = by_name
+        .into_iter()
+        .filter(|(name, paths)| paths.len() > 1 && !explained.contains(name))
+        .collect();
+    assert!(
+        shared.is_empty(),
+        "files that share a name with no word in docs/architecture.md: {shared:?}"
+    );
+    assert!(explained.len() >= 5, "the section was read: {explained:?}");
 }
 
 /// Issue 34: `docs/architecture.md` places every source file: a file added that it does not

@@ -7,9 +7,10 @@
 use club_admin::api::{ApiError, ConnectFailure, ErrorInfo, MembershipStatus};
 use club_admin::ops::Outcome;
 use club_admin::ops::RowAction;
+use club_admin::ops::book::Book;
 use club_admin::ops::decision::{
-    Answer, Book, Decision, Ending, Event, Found, Reread, Stage, StillUnknown, backoff, classify,
-    settle, stops_run,
+    Answer, Decision, Ending, Event, Found, Reread, Stage, StillUnknown, backoff, classify, settle,
+    stops_run,
 };
 use uuid::Uuid;
 

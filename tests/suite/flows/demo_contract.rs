@@ -343,8 +343,8 @@ async fn nested_contacts_have_the_deployed_signature_at_every_level() {
     // Both faces read the club through the core: contacts whole at default and detailed.
     let cl = as_user(&d, "moderator");
     for level in [FetchLevel::Default, FetchLevel::Detailed] {
-        let levels = club_admin::ops::club::club_levels(level);
-        let read = club_admin::ops::club::read_club(&cl, club, levels)
+        let levels = club_admin::ops::club_read::club_levels(level);
+        let read = club_admin::ops::club_read::read_club(&cl, club, levels)
             .await
             .expect("club")
             .data;

@@ -14,7 +14,7 @@ use club_admin::api::{ApiClient, ClientOptions, Credentials, MembershipStatus};
 use club_admin::demo::{self, DemoOptions, Faults};
 use club_admin::ops::run::{self, Control, Decisions, Verdict};
 use club_admin::ops::{AuditEntry, AuditLog, Outcome, RowAction};
-use club_admin::script::act::exit_of_run;
+use club_admin::script::Exit;
 use uuid::Uuid;
 
 use crate::common::{MovedClock, writes_per_request};
@@ -108,7 +108,7 @@ async fn fault_matrix_the_command_lines_core_tells_the_servers_truth() {
             d.set_faults(Faults::default());
             // As the command line ends: its verdicts, and a request left out unread fails the
             // run (a run that could read nothing sent nothing, and is no success).
-            let code = exit_of_run(&split, RowAction::Approve, &results).code();
+            let code = Exit::of_run(&split, RowAction::Approve, &results).code();
             let what = format!("mix {mix}, run {runs}: exit {code}, {results:?}");
             // The script sends only what was not applied: nothing it sends is decided yet.
             assert!(already.is_empty(), "{already:?}; {what}");

@@ -1,16 +1,16 @@
 //! The files `serve-ssh` trusts or writes, on the real file system: an authorized keys
-//! file another user could change is refused (`club_admin::ssh::keys::refuse_loose`, as
+//! file another user could change is refused (`club_admin::ssh::key_files::refuse_loose`, as
 //! OpenSSH's StrictModes, with the sticky-folder exception), and the log file is made 0600
-//! and rotated by size (`club_admin::cli::log::RotatingFile`).
+//! and rotated by size (`club_admin::cli::logging::RotatingFile`).
 #![cfg(unix)]
 
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use club_admin::cli::log::RotatingFile;
+use club_admin::cli::logging::RotatingFile;
 use club_admin::ssh::AuthorizedKeys;
-use club_admin::ssh::keys::{loose_for, refuse_loose};
+use club_admin::ssh::key_files::{loose_for, refuse_loose};
 
 const KEY: &str =
     "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPI4JV2jvom6znt0ImnB+DWehI/O1WZi3hdlhCWWjHHn alice\n";

@@ -4,7 +4,7 @@ use crate::app::model::words;
 use tui_input::Input;
 use uuid::Uuid;
 
-use super::session::sign_in_popup;
+use super::connection::sign_in_popup;
 use super::tell::say;
 use super::{club, decisions, held, ids, listing, marking, popups, rows};
 use crate::app::key::{Key, KeyCode};
@@ -187,7 +187,7 @@ pub(super) fn quit(m: &mut Model, force: bool) -> Vec<Effect> {
     m.quitting = true;
     // Every write still waiting for its answer ends through the machine (`Abandon`:
     // audited `unknown`; the next start re-reads and settles it): decisions and contacts.
-    let sending = |b: &crate::ops::decision::Book| -> Vec<Uuid> {
+    let sending = |b: &crate::ops::book::Book| -> Vec<Uuid> {
         b.iter()
             .filter(|d| matches!(d.stage(), crate::ops::decision::Stage::Sending))
             .map(|d| d.id)

@@ -1,4 +1,4 @@
-//! The calls this session makes and what their answers say of it, for every room: a call
+//! The connection to the service as the calls and their answers tell it, for every room: a call
 //! recorded in flight ([`call`]), online or offline and the server's version from an answer
 //! ([`note_ok`], [`note_error`]), a 401 that no longer speaks for the session
 //! ([`stale_unauthorised`]), and the sign-in pop-up ([`sign_in_popup`]).

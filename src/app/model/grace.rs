@@ -1,5 +1,5 @@
 //! The decisions held for their grace period, as the screen and the status line read them:
-//! a view of the one record of decisions ([`crate::ops::decision::Book`]), grouped by the
+//! a view of the one record of decisions ([`crate::ops::book::Book`]), grouped by the
 //! batch they were made in (one key, or one confirmed bulk action). `z` takes back the
 //! newest batch (the rule of the grace period: `update::held`).
 
@@ -7,7 +7,8 @@ use uuid::Uuid;
 
 use super::row::RowAction;
 use crate::api::Timestamp;
-use crate::ops::decision::{Book, Stage};
+use crate::ops::book::Book;
+use crate::ops::decision::Stage;
 
 pub use crate::config::{DEFAULT_DECISION_DELAY_SECS, MAX_DECISION_DELAY_SECS};
 

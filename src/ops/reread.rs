@@ -20,7 +20,7 @@ pub enum Reread {
     /// The re-read failed too (in words): the outcome stays unknown; read again later.
     Failed(String),
     /// After a new contact: the club was read with its contacts whole, and has a contact of
-    /// that type and value (`true`) or not ([`super::recover::has_contact`]).
+    /// that type and value (`true`) or not ([`has_contact`]).
     Contact(bool),
 }
 
@@ -136,4 +136,16 @@ pub fn settled_detail(cause: &ApiError, found: &Found) -> String {
 /// Ctrl-C, a quit).
 pub fn abandoned_detail() -> String {
     "left before the server answered; check the request's state".to_owned()
+}
+
+/// True when `club` (read with its contacts whole) has a contact of `new`'s type and value
+/// (values compared trimmed, without case): how a lost or interrupted new contact is settled.
+pub fn has_contact(club: &crate::api::Club, new: &crate::api::NewContact) -> bool {
+    let wanted = new.value.trim();
+    club.contacts.iter().flatten().any(|c| {
+        c.kind.as_ref() == Some(&new.kind)
+            && c.value
+                .as_deref()
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case(wanted))
+    })
 }

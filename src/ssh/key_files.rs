@@ -11,7 +11,7 @@ use russh::keys::ssh_key::private::Ed25519Keypair;
 use russh::keys::ssh_key::{self, HashAlg, LineEnding};
 use russh::keys::{Algorithm, PrivateKey, PublicKey};
 
-use crate::runtime::files::write_private;
+use crate::ops::writer::write_private;
 
 /// The fingerprint of `key` as `ssh-keygen -l` prints it: `SHA256:` and 43 base64
 /// characters.
