@@ -36,39 +36,67 @@ pub enum ApiAnswer {
 impl ApiCall {
     /// This call's answer carrying `payload`. Panics when `payload` is the answer of
     /// another operation: a test's mistake, never the program's.
+    ///
+    /// One arm per operation, no default (issue 34, item 3): an operation added to
+    /// [`ApiCall`] does not compile until its tests' payload is said here.
     pub fn answer_with(self, payload: ApiAnswer) -> Answer {
-        match (self, payload) {
-            (ApiCall::CurrentUser, ApiAnswer::User(r)) => Answer::User(r),
-            (ApiCall::CheckToken { token, save }, ApiAnswer::User(result)) => Answer::TokenCheck {
-                token,
-                save,
-                result,
+        let call = format!("{self:?}");
+        let other = |payload: ApiAnswer| -> ! {
+            panic!("a test answered {call} with the answer of another operation: {payload:?}")
+        };
+        match self {
+            ApiCall::CurrentUser => match payload {
+                ApiAnswer::User(r) => Answer::User(r),
+                p => other(p),
             },
-            (ApiCall::GetRequest { id, .. }, ApiAnswer::Request(result)) => {
-                Answer::Row { id, result }
-            }
-            (ApiCall::UpdateRequest { id, status, .. }, ApiAnswer::Updated(r)) => {
-                Answer::Decision {
+            ApiCall::CheckToken { token, save } => match payload {
+                ApiAnswer::User(result) => Answer::TokenCheck {
+                    token,
+                    save,
+                    result,
+                },
+                p => other(p),
+            },
+            ApiCall::GetRequest { id, .. } => match payload {
+                ApiAnswer::Request(result) => Answer::Row { id, result },
+                p => other(p),
+            },
+            ApiCall::UpdateRequest { id, status, .. } => match payload {
+                ApiAnswer::Updated(r) => Answer::Decision {
                     id,
                     action: decision_of(&status),
                     result: r.map(updated),
-                }
-            }
-            (ApiCall::DeleteRequest { id }, ApiAnswer::Deleted(r)) => Answer::Decision {
-                id,
-                action: RowAction::Delete,
-                result: r.map(deleted),
+                },
+                p => other(p),
             },
-            (ApiCall::GetClub { id, .. }, ApiAnswer::Club(result)) => Answer::Club { id, result },
-            (ApiCall::CreateContact { club_id, .. }, ApiAnswer::ContactCreated(result)) => {
-                Answer::ContactCreated { club_id, result }
-            }
-            (ApiCall::ListRequests { purpose, .. }, ApiAnswer::Listing(r)) => listed(purpose, r),
-            (ApiCall::SearchClubs { purpose, .. }, ApiAnswer::Clubs(r)) => searched(purpose, r),
-            (ApiCall::ProbeUpdateRoute, ApiAnswer::UpdateRoute(r)) => Answer::UpdateRoute(r),
-            (call, payload) => {
-                panic!("a test answered {call:?} with the answer of another operation: {payload:?}")
-            }
+            ApiCall::DeleteRequest { id } => match payload {
+                ApiAnswer::Deleted(r) => Answer::Decision {
+                    id,
+                    action: RowAction::Delete,
+                    result: r.map(deleted),
+                },
+                p => other(p),
+            },
+            ApiCall::GetClub { id, .. } => match payload {
+                ApiAnswer::Club(result) => Answer::Club { id, result },
+                p => other(p),
+            },
+            ApiCall::CreateContact { club_id, .. } => match payload {
+                ApiAnswer::ContactCreated(result) => Answer::ContactCreated { club_id, result },
+                p => other(p),
+            },
+            ApiCall::ListRequests { purpose, .. } => match payload {
+                ApiAnswer::Listing(r) => listed(purpose, r),
+                p => other(p),
+            },
+            ApiCall::SearchClubs { purpose, .. } => match payload {
+                ApiAnswer::Clubs(r) => searched(purpose, r),
+                p => other(p),
+            },
+            ApiCall::ProbeUpdateRoute => match payload {
+                ApiAnswer::UpdateRoute(r) => Answer::UpdateRoute(r),
+                p => other(p),
+            },
         }
     }
 }
