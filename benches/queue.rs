@@ -57,7 +57,9 @@ fn answer_one(
     let mut calls: Vec<(u64, ApiCall)> = fx
         .iter()
         .filter_map(|e| match e {
-            Effect::Api { request_id, call } if pick(call) => Some((*request_id, call.clone())),
+            Effect::Api {
+                request_id, call, ..
+            } if pick(call) => Some((*request_id, call.clone())),
             _ => None,
         })
         .collect();
@@ -185,6 +187,7 @@ fn benches(c: &mut Criterion) {
                         if let club_admin::app::Effect::Api {
                             request_id,
                             call: call @ club_admin::app::ApiCall::UpdateRequest { .. },
+                            ..
                         } = e
                             && let club_admin::app::ApiCall::UpdateRequest { id, .. } = &call
                         {

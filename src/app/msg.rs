@@ -71,6 +71,22 @@ impl Told {
     }
 }
 
+/// Who tries a read again when it fails on the way (no connection, a time-out, a gateway's
+/// 502-504): one policy per read, never two nested (issue 34). Writes are never tried again
+/// by anyone (a lost answer is settled by re-reading).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tries {
+    /// The client's own retries ([`crate::api::ApiClient`]'s GET: 2 more tries, jittered
+    /// backoff from 200 ms): a page of the listing, the user, a club, the probe, read for
+    /// the first time.
+    Client,
+    /// One try: `update` tries it again by its own rule. A row's re-read (a lost write's
+    /// re-reads with the core's backoff, [`crate::ops::decision::backoff`]; the next
+    /// refresh), and every read the link sends again or probes with while the server cannot
+    /// be reached (the same backoff, `app/update/link.rs`).
+    Once,
+}
+
 /// Everything that can happen to the model. `update` is its only reader.
 ///
 /// (Variants differ in size; each message is moved once through a channel, so boxing the
@@ -243,6 +259,8 @@ pub enum Effect {
         request_id: u64,
         /// The call, with what its answer is for.
         call: ApiCall,
+        /// Who tries a read again: the client, or `update` by a rule of its own.
+        tries: Tries,
     },
     /// Use this bearer token from now on (every call after this one).
     SetToken(SecretString),

@@ -268,12 +268,16 @@ impl Runner {
                 None => &mut *screen,
             };
             match fx {
-                Effect::Api { request_id, call } => {
+                Effect::Api {
+                    request_id,
+                    call,
+                    tries,
+                } => {
                     // A write leaves only once its write-ahead line is in the audit file.
                     let ahead = call
                         .audited_as()
                         .and_then(|(target, _)| self.ahead.remove(&target));
-                    self.worker.send_after(request_id, call, ahead)
+                    self.worker.send_after(request_id, call, tries, ahead)
                 }
                 Effect::SetToken(t) => self.client.set_token(Some(t)),
                 Effect::SaveToken(t) => self.save_token(t, feedback),

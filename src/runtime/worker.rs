@@ -13,6 +13,7 @@ use tokio::task::JoinSet;
 use tokio::time::{Duration, Instant};
 
 use crate::api::{ApiClient, ApiError};
+use crate::app::msg::Tries;
 use crate::app::{Answer, ApiCall, Msg};
 
 /// What a worker does besides sending calls: nothing in the program. In test builds (the
@@ -77,7 +78,7 @@ async fn caught<T>(fut: impl Future<Output = T>) -> Result<T, ()> {
 }
 
 /// A call queued in the worker, with the write-ahead line it waits for, if any.
-type Queued = (u64, ApiCall, Option<crate::ops::writer::Written>);
+type Queued = (u64, ApiCall, Tries, Option<crate::ops::writer::Written>);
 
 /// What the worker is handed: a call, or the order to drop the writes still queued.
 enum Job {
@@ -99,21 +100,24 @@ pub struct Worker {
 }
 
 impl Worker {
-    /// Queues a call; its answer arrives as `Msg::Api { request_id, .. }`.
+    /// Queues a call, a read tried by the client's own retries; its answer arrives as
+    /// `Msg::Api { request_id, .. }`.
     pub fn send(&self, request_id: u64, call: ApiCall) {
-        self.send_after(request_id, call, None)
+        self.send_after(request_id, call, Tries::Client, None)
     }
 
-    /// Queues a call that leaves only once `ahead` (its write-ahead audit line) is written;
+    /// Queues a call that leaves only once `ahead` (its write-ahead audit line) is written,
+    /// a read tried as `tries` says (the client's retries, or once);
     /// a line that could not be written answers the call as not sent
     /// ([`ApiError::NotSent`]) and nothing leaves.
     pub fn send_after(
         &self,
         request_id: u64,
         call: ApiCall,
+        tries: Tries,
         ahead: Option<crate::ops::writer::Written>,
     ) {
-        let _ = self.tx.send(Job::Call((request_id, call, ahead)));
+        let _ = self.tx.send(Job::Call((request_id, call, tries, ahead)));
     }
 
     /// Drops every write queued and not yet started: each is answered
@@ -184,23 +188,27 @@ impl Pause {
 
 /// The next call to start: the first queued, or while writes wait, the first read.
 fn next_call(waiting: &mut VecDeque<Queued>, pause: &mut Pause) -> Option<Queued> {
-    let first_is_write = waiting.front().is_some_and(|(_, c, _)| c.is_mutation());
+    let first_is_write = waiting.front().is_some_and(|(_, c, _, _)| c.is_mutation());
     if !first_is_write || pause.write_may_start() {
         return waiting.pop_front();
     }
-    let read = waiting.iter().position(|(_, c, _)| !c.is_mutation())?;
+    let read = waiting.iter().position(|(_, c, _, _)| !c.is_mutation())?;
     waiting.remove(read)
 }
 
-/// [`ApiCall::perform`], or the panic the test hooks ask for.
-async fn run_call(client: &ApiClient, call: ApiCall, hooks: &Hooks) -> Answer {
+/// [`ApiCall::perform`] (on a client that tries once for [`Tries::Once`]), or the panic the
+/// test hooks ask for.
+async fn run_call(client: &ApiClient, call: ApiCall, tries: Tries, hooks: &Hooks) -> Answer {
     #[cfg(feature = "test-hooks")]
     if hooks.panic_when.as_ref().is_some_and(|p| p(&call)) {
         panic!("test panic of an API call (effects::Hooks::panic_when)");
     }
     #[cfg(not(feature = "test-hooks"))]
     let _ = hooks;
-    call.perform(client).await
+    match tries {
+        Tries::Client => call.perform(client).await,
+        Tries::Once => call.perform(&client.single_try()).await,
+    }
 }
 
 /// Queues a call: a write behind earlier writes and ahead of every read, a read last.
@@ -208,7 +216,7 @@ fn enqueue(waiting: &mut VecDeque<Queued>, queued: Queued) {
     if queued.1.is_mutation() {
         let pos = waiting
             .iter()
-            .position(|(_, c, _)| !c.is_mutation())
+            .position(|(_, c, _, _)| !c.is_mutation())
             .unwrap_or(waiting.len());
         waiting.insert(pos, queued);
     } else {
@@ -219,12 +227,12 @@ fn enqueue(waiting: &mut VecDeque<Queued>, queued: Queued) {
 /// Answers every write queued and not yet started [`ApiError::NotSent`] (`why`).
 fn drop_writes(waiting: &mut VecDeque<Queued>, why: &str, msgs: &mpsc::UnboundedSender<Msg>) {
     let (writes, reads): (VecDeque<Queued>, VecDeque<Queued>) =
-        waiting.drain(..).partition(|(_, c, _)| c.is_mutation());
+        waiting.drain(..).partition(|(_, c, _, _)| c.is_mutation());
     *waiting = reads;
     if !writes.is_empty() {
         tracing::info!(writes = writes.len(), "queued writes not sent: {why}");
     }
-    for (request_id, call, _) in writes {
+    for (request_id, call, _, _) in writes {
         let answer = call.failed(ApiError::NotSent(why.to_owned()));
         let _ = msgs.send(Msg::Api { request_id, answer });
     }
@@ -237,7 +245,7 @@ async fn answer_call(
     client: ApiClient,
     msgs: mpsc::UnboundedSender<Msg>,
     hooks: Hooks,
-    (request_id, call, ahead): Queued,
+    (request_id, call, tries, ahead): Queued,
 ) -> LinkSeen {
     let mutation = call.is_mutation();
     let what = format!("{call:?}");
@@ -252,7 +260,7 @@ async fn answer_call(
             "its audit line could not be written first ({e})"
         )))
     } else {
-        match caught(run_call(&client, call, &hooks)).await {
+        match caught(run_call(&client, call, tries, &hooks)).await {
             Ok(answer) => answer,
             Err(()) => {
                 tracing::error!(request_id, call = %what, "an API call panicked: answered as failed");
@@ -359,7 +367,7 @@ pub fn spawn_with(
                     Err(e) => tracing::error!("an API task ended without its answer: {e}"),
                 },
                 // A write may go to try the link.
-                () = tokio::time::sleep_until(probe_at.unwrap_or_else(Instant::now)), if probe_at.is_some() && waiting.iter().any(|(_, c, _)| c.is_mutation()) => {}
+                () = tokio::time::sleep_until(probe_at.unwrap_or_else(Instant::now)), if probe_at.is_some() && waiting.iter().any(|(_, c, _, _)| c.is_mutation()) => {}
             }
         }
     });

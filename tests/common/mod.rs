@@ -155,7 +155,9 @@ pub fn listing_reply(
 pub fn api_ids(fx: &[Effect], pred: impl Fn(&club_admin::app::ApiCall) -> bool) -> Vec<u64> {
     fx.iter()
         .filter_map(|e| match e {
-            Effect::Api { request_id, call } if pred(call) => Some(*request_id),
+            Effect::Api {
+                request_id, call, ..
+            } if pred(call) => Some(*request_id),
             _ => None,
         })
         .collect()
@@ -264,7 +266,9 @@ pub fn signed_in(o: ModelOptions, user: User) -> Model {
 pub fn calls(fx: &[Effect]) -> Vec<(u64, ApiCall)> {
     fx.iter()
         .filter_map(|e| match e {
-            Effect::Api { request_id, call } => Some((*request_id, call.clone())),
+            Effect::Api {
+                request_id, call, ..
+            } => Some((*request_id, call.clone())),
             _ => None,
         })
         .collect()

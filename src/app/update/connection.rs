@@ -10,12 +10,27 @@ use tui_input::Input;
 use crate::api::ApiError;
 use crate::app::call::ApiCall;
 use crate::app::model::{Connection, Model, Popup};
-use crate::app::msg::Effect;
+use crate::app::msg::{Effect, Tries};
 
-/// Records a call in flight and returns its effect.
+/// Records a call in flight and returns its effect; a read failing on the way is tried again
+/// by the client ([`Tries::Client`]).
 pub(super) fn call(m: &mut Model, call: ApiCall) -> Effect {
+    call_tried(m, call, Tries::Client)
+}
+
+/// Records a read in flight that the client tries once ([`Tries::Once`]): the caller tries
+/// it again by its own rule (a row's re-read, the link's reads sent again).
+pub(super) fn call_once(m: &mut Model, call: ApiCall) -> Effect {
+    call_tried(m, call, Tries::Once)
+}
+
+fn call_tried(m: &mut Model, call: ApiCall, tries: Tries) -> Effect {
     let request_id = m.calls.start(call.clone());
-    Effect::Api { request_id, call }
+    Effect::Api {
+        request_id,
+        call,
+        tries,
+    }
 }
 
 /// Records what an error says about the connection and the session.

@@ -7,7 +7,7 @@ use super::{capability, club, listing, rows};
 use crate::api::Timestamp;
 use crate::app::call::{ApiCall, WhenBack};
 use crate::app::model::{Connection, ListScope, Model};
-use crate::app::msg::Effect;
+use crate::app::msg::{Effect, Tries};
 
 /// Once the server answers again, every kept read is sent again: called after everything
 /// else an answer settles (a lost write's re-read settles first, on the row as it was read).
@@ -49,7 +49,26 @@ pub(super) fn retry(m: &mut Model, now: Timestamp) -> Vec<Effect> {
 
 /// Sends a kept read again, as its operation declares ([`ApiCall::when_back`]), where it
 /// still means something (a listing page of the current listing, the club still shown, ...).
+/// The link's backoff is the read's one policy now: the client tries it once
+/// ([`Tries::Once`]).
 fn resend(m: &mut Model, read: ApiCall) -> Vec<Effect> {
+    let fx = resent(m, read);
+    fx.into_iter()
+        .map(|e| match e {
+            Effect::Api {
+                request_id, call, ..
+            } => Effect::Api {
+                request_id,
+                call,
+                tries: Tries::Once,
+            },
+            other => other,
+        })
+        .collect()
+}
+
+/// The effects that send `read` again ([`resend`]).
+fn resent(m: &mut Model, read: ApiCall) -> Vec<Effect> {
     match read.when_back() {
         WhenBack::User => {
             if m.calls.iter().any(|c| *c == ApiCall::CurrentUser) {

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use uuid::Uuid;
 
-use super::connection::{call, note_error, note_ok};
+use super::connection::{call_once, note_error, note_ok};
 use super::errors::{error_text, read_error_text};
 use super::tell::say;
 use crate::api::{ApiError, ClubRequest, MembershipStatus, Page, Reply, RequestFilter, Sort};
@@ -23,6 +23,9 @@ pub const REREAD_CHUNK: usize = 50;
 /// (one round trip instead of fifty on a slow link); else one GET per row. While the first
 /// answers are still awaited at start (whether the server lists is not known yet), a long
 /// list waits, except the rows near the cursor: [`fetch_unloaded`] reads it once known.
+/// Each read is tried once by the client ([`crate::app::msg::Tries::Once`]): a row is read
+/// again by `update`'s own rules (a lost write's re-reads with the core's backoff, the link,
+/// the next refresh), never by two nested policies.
 pub(super) fn fetch_rows(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
     let ids: Vec<Uuid> = ids
         .iter()
@@ -54,7 +57,7 @@ pub(super) fn fetch_rows(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
     if !batch {
         return ids
             .into_iter()
-            .map(|id| call(m, ApiCall::GetRequest { id, levels }))
+            .map(|id| call_once(m, ApiCall::GetRequest { id, levels }))
             .collect();
     }
     ids.chunks(REREAD_CHUNK)
@@ -69,7 +72,7 @@ pub(super) fn fetch_rows(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
                 levels,
                 purpose: ListPurpose::Reread(chunk.to_vec()),
             };
-            call(m, c)
+            call_once(m, c)
         })
         .collect()
 }

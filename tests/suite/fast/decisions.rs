@@ -21,6 +21,7 @@ fn puts(fx: &[Effect]) -> Vec<(u64, Uuid, MembershipStatus)> {
             Effect::Api {
                 request_id,
                 call: ApiCall::UpdateRequest { id, status, .. },
+                ..
             } => Some((*request_id, *id, status.clone())),
             _ => None,
         })

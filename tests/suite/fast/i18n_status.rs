@@ -31,6 +31,7 @@ fn puts(fx: &[Effect]) -> Vec<(u64, Uuid)> {
             Effect::Api {
                 request_id,
                 call: ApiCall::UpdateRequest { id, .. },
+                ..
             } => Some((*request_id, *id)),
             _ => None,
         })
@@ -839,7 +840,9 @@ fn a_refresh_whose_reads_fail_does_not_say_refreshed() {
             let calls: Vec<(u64, ApiCall)> = fx
                 .iter()
                 .filter_map(|e| match e {
-                    Effect::Api { request_id, call } => Some((*request_id, call.clone())),
+                    Effect::Api {
+                        request_id, call, ..
+                    } => Some((*request_id, call.clone())),
                     _ => None,
                 })
                 .collect();

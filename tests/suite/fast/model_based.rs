@@ -342,7 +342,9 @@ impl Run {
     fn effects(&mut self, fx: Vec<Effect>) {
         for e in fx {
             match e {
-                Effect::Api { request_id, call } => {
+                Effect::Api {
+                    request_id, call, ..
+                } => {
                     let write = match &call {
                         ApiCall::UpdateRequest { id, status, .. } => Some((
                             *id,

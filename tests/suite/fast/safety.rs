@@ -39,7 +39,10 @@ fn command(m: &mut Model, text: &str) -> Vec<Effect> {
 /// Answers every write among `fx` with success (the server's updated request).
 fn confirm_writes(m: &mut Model, fx: Vec<Effect>) {
     for e in fx {
-        if let Effect::Api { request_id, call } = e {
+        if let Effect::Api {
+            request_id, call, ..
+        } = e
+        {
             let a = match call {
                 ApiCall::UpdateRequest { id, status, .. } => {
                     let mut r = sample_rows().into_iter().find(|r| r.id == id).expect("row");

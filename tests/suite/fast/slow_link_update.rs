@@ -477,7 +477,10 @@ fn unreachable_answer(call: &ApiCall) -> ApiAnswer {
 fn all_unreachable(m: &mut Model, fx: &[Effect]) -> usize {
     let mut n = 0;
     for e in fx {
-        if let Effect::Api { request_id, call } = e {
+        if let Effect::Api {
+            request_id, call, ..
+        } = e
+        {
             let a = unreachable_answer(call);
             let _ = answer(m, *request_id, a);
             n += 1;
@@ -543,6 +546,58 @@ fn reads_lost_offline_are_retried_with_backoff_and_resent_when_the_link_is_back(
     );
     // Online again: a retry that fires late does nothing.
     assert!(update(&mut m, Msg::Retry(at)).is_empty());
+}
+
+/// Issue 34, item 5: one retry policy per read, never two nested. A page read for the first
+/// time is tried again by the client; a row's re-read, and every read the link probes with
+/// or sends again, is tried once by the client (the link's backoff, the core's re-reads and
+/// the next refresh are their policy).
+#[test]
+fn every_read_is_tried_again_by_one_policy() {
+    use club_admin::app::Tries;
+    let tries = |fx: &[Effect]| -> Vec<(String, Tries)> {
+        fx.iter()
+            .filter_map(|e| match e {
+                Effect::Api { call, tries, .. } => {
+                    let name = format!("{call:?}");
+                    let name = name.split([' ', '(']).next().unwrap_or_default().to_owned();
+                    Some((name, *tries))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let mut m = model();
+    let fx = club_admin::app::start(&mut m);
+    assert!(
+        tries(&fx).iter().all(|(_, t)| *t == Tries::Client),
+        "first reads: the client's retries: {:?}",
+        tries(&fx)
+    );
+    let (mut m, probe) = listed(page(1, 4), 4);
+    let _ = answer(
+        &mut m,
+        probe,
+        ApiAnswer::UpdateRoute(Ok(UpdateRoute::Present)),
+    );
+    // A refresh lists the first page again: the client's retries.
+    let fx = update(&mut m, key('r'));
+    let t = tries(&fx);
+    assert!(
+        t.iter()
+            .any(|(c, t)| c == "ListRequests" && *t == Tries::Client),
+        "{t:?}"
+    );
+    let _ = all_unreachable(&mut m, &fx);
+    // The link is down: a row's re-read is tried once, and so is the link's probe.
+    let fx = update(&mut m, code(club_admin::app::KeyCode::Enter));
+    assert_eq!(tries(&fx), vec![("GetRequest".to_owned(), Tries::Once)]);
+    let _ = all_unreachable(&mut m, &fx);
+    let at = m.retry_at().expect("a retry is planned");
+    let fx = update(&mut m, Msg::Retry(at));
+    let t = tries(&fx);
+    assert!(!t.is_empty(), "the link probes");
+    assert!(t.iter().all(|(_, t)| *t == Tries::Once), "{t:?}");
 }
 
 #[test]

@@ -699,6 +699,7 @@ fn new_contact_form_posts_and_shows_the_created_contact() {
                     ApiCall::CreateContact {
                         club_id, contact, ..
                     },
+                ..
             },
         ] => {
             // The write-ahead line first: the runner holds the call until it is written.
@@ -1030,6 +1031,7 @@ fn refresh_relists_and_rereads_rows_by_id_and_marks_vanished_ones_gone() {
             Effect::Api {
                 request_id,
                 call: ApiCall::ListRequests { filter, .. },
+                ..
             } if !filter.ids.is_empty() => Some((*request_id, filter.ids.clone())),
             _ => None,
         })
@@ -1229,7 +1231,10 @@ fn incremental_counts_match_a_full_recount() {
         let fx = update(&mut m, msg);
         // Answer every action as the server would.
         for e in fx {
-            if let Effect::Api { request_id, call } = e {
+            if let Effect::Api {
+                request_id, call, ..
+            } = e
+            {
                 let answer = match &call {
                     ApiCall::UpdateRequest { id, status, .. } => {
                         let mut r = sample_rows()

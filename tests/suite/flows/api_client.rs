@@ -955,3 +955,58 @@ fn secrets_that_cannot_be_headers_are_refused_at_once() {
         "the secret is not echoed"
     );
 }
+
+/// Issue 34, item 5: the worker tries a read as its effect says, by one policy. A row's
+/// re-read (`Tries::Once`) reaches a failing service once; a first read (`Tries::Client`)
+/// is tried again by the client (`get_retries` 2: three in all).
+#[tokio::test]
+async fn the_worker_tries_a_read_once_or_by_the_client_as_its_effect_says() {
+    use club_admin::app::{ApiCall, Msg, Tries};
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path(
+            "/v1/clubs/requests/00000000-0000-0000-0000-000000000001",
+        ))
+        .respond_with(ResponseTemplate::new(503).set_body_json(error_body(
+            503,
+            "service_unavailable",
+            "down for a moment",
+        )))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path(
+            "/v1/clubs/requests/00000000-0000-0000-0000-000000000002",
+        ))
+        .respond_with(ResponseTemplate::new(503).set_body_json(error_body(
+            503,
+            "service_unavailable",
+            "down for a moment",
+        )))
+        .expect(3)
+        .mount(&server)
+        .await;
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let worker = club_admin::runtime::worker::spawn(client(&server), 4, tx);
+    let read = |n: u128| ApiCall::GetRequest {
+        id: Uuid::from_u128(n),
+        levels: Levels::default(),
+    };
+    worker.send_after(1, read(1), Tries::Once, None);
+    worker.send_after(2, read(2), Tries::Client, None);
+    let mut answered = Vec::new();
+    while answered.len() < 2 {
+        let msg = tokio::time::timeout(Duration::from_secs(20), rx.recv())
+            .await
+            .expect("an answer, not a hang")
+            .expect("the worker is alive");
+        if let Msg::Api { request_id, answer } = msg {
+            assert!(answer.error().is_some(), "{answer:?}");
+            answered.push(request_id);
+        }
+    }
+    answered.sort();
+    assert_eq!(answered, vec![1, 2]);
+    // The mocks' `expect` counts are checked when the server drops.
+}
