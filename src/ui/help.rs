@@ -10,8 +10,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::Theme;
 use super::popups::{centered, field, frame_box, indented, label, popup_width, wrapped};
+use super::theme::Theme;
 use crate::app::filter::fold;
 use crate::app::keymap::Scope;
 use crate::app::model::{Model, Popup, popup};
@@ -130,7 +130,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &
     // Every line is wrapped already, inside its column: a long text (Thai ones are longer)
     // goes on under its own column, never at the box's left edge.
     let text = Paragraph::new(lines);
-    let room = super::scroll_room(&text, body);
+    let room = super::panes::pane::scroll_room(&text, body);
     frame.render_widget(text.scroll(((*scroll).min(room), 0)), body);
     room
 }

@@ -6,21 +6,23 @@
 mod cells;
 mod help;
 mod hints;
+mod layout;
 mod panes;
 mod popups;
 pub mod theme;
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::app::model::{Model, Pane, ScrollLimits, Severity, is_narrow};
-use crate::app::{Action, Key, KeyCode, Scope};
+use crate::app::{Action, Key, Scope};
 use crate::i18n;
 use crate::text;
 pub use cells::settle_wide_cells;
-use hints::{detail_hint, fit_hints, narrow_hints, shown_detail};
+use hints::{footer, footer_layout, shown_detail};
+pub use layout::{Areas, NarrowPane, areas, narrow_pane};
 pub use theme::Theme;
 
 /// Smallest usable terminal (columns, rows); below it a notice is shown instead (the app's
@@ -32,106 +34,6 @@ const SPINNER: [&str; 4] = ["⠋", "⠙", "⠸", "⠴"];
 /// Calls in flight are shown once they have lasted this long: a quick read (a listing page
 /// on a good link) neither flickers nor costs bytes.
 const SPINNER_DELAY_MS: i64 = 300;
-
-/// The areas of the screen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Areas {
-    /// Header line.
-    pub header: Rect,
-    /// Queue pane (with border).
-    pub queue: Rect,
-    /// Detail pane.
-    pub detail: Rect,
-    /// Club pane.
-    pub club: Rect,
-    /// Activity log (zero-sized when hidden).
-    pub log: Rect,
-    /// Status line.
-    pub status: Rect,
-    /// Key hints.
-    pub footer: Rect,
-}
-
-/// Splits the screen. Wide terminals (>= 110 columns) put detail and club to the right of
-/// the queue; narrower ones put them side by side below it; the narrow layout (below
-/// [`crate::app::model::NARROW_WIDTH`] columns) gives the queue, the detail and the club the
-/// same area, one of them drawn at a time ([`narrow_pane`]).
-pub fn areas(area: Rect, log_visible: bool) -> Areas {
-    let [header, body, status, footer] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Min(4),
-        Constraint::Length(1),
-        Constraint::Length(footer_lines(area)),
-    ])
-    .areas(area);
-    let (main, log) = if log_visible {
-        let log_h = (body.height / 4).clamp(4, 10);
-        let [m, l] = Layout::vertical([Constraint::Min(4), Constraint::Length(log_h)]).areas(body);
-        (m, l)
-    } else {
-        (body, Rect::new(body.x, body.bottom(), body.width, 0))
-    };
-    let (queue, detail, club) = if is_narrow(area.width) {
-        (main, main, main)
-    } else if main.width >= 110 {
-        let [q, right] =
-            Layout::horizontal([Constraint::Percentage(58), Constraint::Percentage(42)])
-                .areas(main);
-        let [d, c] =
-            Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(right);
-        (q, d, c)
-    } else {
-        let [q, bottom] =
-            Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(main);
-        let [d, c] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
-            .areas(bottom);
-        (q, d, c)
-    };
-    Areas {
-        header,
-        queue,
-        detail,
-        club,
-        log,
-        status,
-        footer,
-    }
-}
-
-/// Lines of the hint bar: two in the narrow layout on a screen of 20 rows or more (a phone
-/// held upright: its few keys with their words), else one.
-fn footer_lines(area: Rect) -> u16 {
-    if is_narrow(area.width) && area.height >= 20 {
-        2
-    } else {
-        1
-    }
-}
-
-/// The pane the narrow layout draws in its one area: the club lookup while it has the
-/// focus, the selected request's detail while it is open ([`Model::detail_open`]), else the
-/// queue.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NarrowPane {
-    /// The queue.
-    Queue,
-    /// The selected request's detail.
-    Detail,
-    /// The club lookup.
-    Club,
-}
-
-/// See [`NarrowPane`]. (`m.detail_open` is read as set: the view draws at the frame's
-/// size, which tests may choose apart from the model's.)
-pub fn narrow_pane(m: &Model) -> NarrowPane {
-    if m.focus == Pane::Club {
-        NarrowPane::Club
-    } else if m.detail_open {
-        NarrowPane::Detail
-    } else {
-        NarrowPane::Queue
-    }
-}
 
 /// What a tap (a left click) at (`x`, `y`) on a screen of `width` x `height` means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -206,13 +108,6 @@ pub fn queue_rows(width: u16, height: u16, log_visible: bool) -> usize {
 /// Draws the whole dashboard.
 pub fn view(frame: &mut Frame, m: &Model, theme: &Theme) {
     let _ = view_scrolls(frame, m, theme);
-}
-
-/// How far `lines` wrapped into `area` can scroll: lines past the top that still leave
-/// the last one at the bottom.
-fn scroll_room(p: &Paragraph, area: Rect) -> u16 {
-    let n = p.line_count(area.width);
-    u16::try_from(n.saturating_sub(area.height as usize)).unwrap_or(u16::MAX)
 }
 
 /// The notice drawn instead of the dashboard on a terminal too small for it: the size it
@@ -387,166 +282,4 @@ fn cut_at_word(text: &str, room: usize) -> String {
         Some(head) if !head.trim().is_empty() => format!("{}…", head.trim_end()),
         _ => cut,
     }
-}
-
-/// One hint of the hint bar as drawn: its keys and label, the key a tap on it presses (none
-/// for typing into a field), and where it is (its line `y` of the bar, the columns `x` and
-/// `width`, the blanks after it included).
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct DrawnHint {
-    keys: String,
-    label: String,
-    key: Option<Key>,
-    y: u16,
-    x: u16,
-    width: u16,
-}
-
-/// The hint bar in `width` columns and `lines` lines: the hints that fit ([`fit_hints`]),
-/// in order, a line filled before the next, and where each is, for [`footer`] to draw and
-/// [`tap`] to place a tap.
-fn footer_layout(m: &Model, width: usize, lines: u16, detail: Rect) -> Vec<DrawnHint> {
-    let read_only = m.read_only.then(|| i18n::tr(m.lang, "header-read-only"));
-    let room = width.saturating_sub(read_only.as_deref().map_or(0, text::width));
-    let cost = |h: &Hint| text::width(&h.keys) + text::width(&h.label) + 3;
-    let mut hints = footer_hints(m, width, detail);
-    // All lines but the last are filled in order; the last keeps what fits of the rest.
-    let mut lines_of: Vec<Vec<Hint>> = Vec::new();
-    for _ in 1..lines.max(1) {
-        let mut line = Vec::new();
-        let mut used = 0;
-        while let Some(h) = hints.first() {
-            if used + cost(h) > room && !line.is_empty() {
-                break;
-            }
-            used += cost(h);
-            line.push(hints.remove(0));
-        }
-        lines_of.push(line);
-    }
-    lines_of.push(fit_hints(hints, room));
-    let mut out = Vec::new();
-    for (y, line) in lines_of.into_iter().enumerate() {
-        let mut x = 0u16;
-        for h in line {
-            let w = cost(&h) as u16;
-            out.push(DrawnHint {
-                keys: h.keys,
-                label: h.label,
-                key: h.key,
-                y: y as u16,
-                x,
-                width: w,
-            });
-            x = x.saturating_add(w);
-        }
-    }
-    out
-}
-
-fn footer(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme, detail: Rect) {
-    let read_only = m.read_only.then(|| i18n::tr(m.lang, "header-read-only"));
-    let mut lines = vec![Vec::new(); area.height as usize];
-    for h in footer_layout(m, area.width as usize, area.height, detail) {
-        let Some(spans) = lines.get_mut(h.y as usize) else {
-            continue;
-        };
-        spans.push(Span::styled(
-            h.keys,
-            theme.accent().add_modifier(ratatui::style::Modifier::BOLD),
-        ));
-        spans.push(Span::raw(format!(" {}  ", h.label)));
-    }
-    if let (Some(r), Some(last)) = (read_only, lines.last_mut()) {
-        last.push(Span::styled(r, theme.warn()));
-    }
-    let lines: Vec<Line> = lines.into_iter().map(Line::from).collect();
-    frame.render_widget(Paragraph::new(lines), area);
-}
-
-/// One hint: the keys as shown, the label in the reader's language, whether it is pinned
-/// (kept when others must go) and the key a tap on it presses.
-struct Hint {
-    keys: String,
-    label: String,
-    pinned: bool,
-    key: Option<Key>,
-}
-
-/// The hint bar's hints for a screen `width` columns wide: the pop-up's own keys, the club
-/// field's, or the keymap's for the focused pane, named in the reader's language; help and
-/// quit are pinned. The narrow layout offers the few keys that matter there
-/// ([`narrow_hints`]).
-fn footer_hints(m: &Model, width: usize, detail: Rect) -> Vec<Hint> {
-    if let Some(p) = &m.popup {
-        return p
-            .keys()
-            .iter()
-            .filter_map(|k| {
-                Some(Hint {
-                    keys: k.shown_in(m.lang),
-                    label: k.hint_in(m.lang)?,
-                    pinned: false,
-                    key: k.keys.first().copied(),
-                })
-            })
-            .collect();
-    }
-    let esc = Key::new(KeyCode::Esc);
-    if m.club.editing && m.focus == Pane::Club {
-        return vec![
-            Hint {
-                keys: "Enter".into(),
-                label: i18n::tr(m.lang, "club-hint-look-up"),
-                pinned: false,
-                key: Some(Key::new(KeyCode::Enter)),
-            },
-            Hint {
-                keys: "Esc".into(),
-                label: i18n::tr(m.lang, "club-hint-cancel"),
-                pinned: false,
-                key: Some(esc),
-            },
-        ];
-    }
-    if is_narrow(width.min(usize::from(u16::MAX)) as u16) {
-        return narrow_hints(m, detail);
-    }
-    let label = |a: Action| i18n::tr(m.lang, &i18n::action_key("hint", a.name()));
-    let scope = m.focus.scope();
-    let mut hints: Vec<Hint> = m
-        .keymap
-        .hint_actions(scope, m.offered())
-        .into_iter()
-        .map(|(k, a)| Hint {
-            keys: k,
-            label: label(a),
-            pinned: matches!(a, Action::Help | Action::Quit),
-            key: m.keymap.key_for(scope, a),
-        })
-        .collect();
-    // Lines of the detail below its edge: the key that reveals them, after approve and
-    // decline (kept before the others when the bar is short).
-    if m.focus == Pane::Queue
-        && let Some(h) = detail_hint(m, detail)
-    {
-        let at = hints.iter().take(2).take_while(|h| !h.pinned).count();
-        hints.insert(at, h);
-    }
-    // Taking a decision back is offered first, and only while one is held.
-    if !m.held().is_empty()
-        && m.focus == Pane::Queue
-        && let Some(k) = m.keymap.key_for(scope, Action::Undo)
-    {
-        hints.insert(
-            0,
-            Hint {
-                keys: k.to_string(),
-                label: label(Action::Undo),
-                pinned: false,
-                key: Some(k),
-            },
-        );
-    }
-    hints
 }

@@ -11,7 +11,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use tui_input::Input;
 use uuid::Uuid;
 
-use super::Theme;
+use super::theme::Theme;
 use crate::app::model::{Model, Popup, RowAction, popup};
 use crate::i18n::{Lang, tr};
 use crate::text::{clean, wrap};
@@ -137,7 +137,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) -> u
     // On a phone a pop-up leaves the header (who, online) and the hint bar (its keys can be
     // tapped) in sight.
     let area = if crate::app::model::is_narrow(area.width) {
-        let footer = super::areas(area, m.log.visible).footer;
+        let footer = super::layout::areas(area, m.log.visible).footer;
         Rect {
             y: area.y + 1,
             height: area.height.saturating_sub(footer.height + 1),

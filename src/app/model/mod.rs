@@ -340,6 +340,36 @@ pub struct Model {
 }
 
 impl Model {
+    /// The action of `k` in the focused pane; with `thai_keys`, a Thai character no binding
+    /// names is tried as the key it sits on in the Kedmanee layout (ฟ is `a`, ป is `x`), so a
+    /// keyboard left on the Thai layout does not get in the way. Only ever outside text fields.
+    pub fn action_for(&self, k: &crate::app::key::Key) -> Option<crate::app::keymap::Action> {
+        let scope = self.focus.scope();
+        self.keymap.lookup(scope, k).or_else(|| {
+            let crate::app::key::KeyCode::Char(c) = k.code else {
+                return None;
+            };
+            let q =
+                crate::i18n::kedmanee::qwerty_for(c).filter(|_| self.thai_keys && k.is_text())?;
+            self.keymap.lookup(scope, &crate::app::key::Key::char(q))
+        })
+    }
+
+    /// Keeps every scroll within what was last drawn (`scroll_limits`, from the view):
+    /// nothing scrolls past its last line, so the way back is as long as the way there.
+    /// Called by `update` only.
+    pub fn clamp_scrolls(&mut self) {
+        let Some(l) = self.scroll_limits else {
+            return;
+        };
+        if let Some(Popup::Help { scroll, .. }) = self.popup.as_mut() {
+            *scroll = (*scroll).min(l.help);
+        }
+        self.club.scroll = self.club.scroll.min(l.club);
+        self.detail_scroll = self.detail_scroll.min(l.detail);
+        self.log.scroll = self.log.scroll.min(l.log);
+    }
+
     /// A fresh model.
     pub fn new(o: ModelOptions) -> Self {
         Model {

@@ -1,17 +1,22 @@
-//! The answers about who is signed in: the current user (whose answer scopes the
-//! listing), a pasted token's check, and the clubs a student staffs.
+//! Every awaited answer to its own handler ([`route`]), and the answers no single room owns:
+//! who is signed in (the current user, whose answer scopes the listing; a pasted token's
+//! check; the clubs a student staffs) and a decision's answer, handed by what it means to
+//! the room it concerns ([`on_decision`]: the decision machine, the bulk task, a session
+//! over, a lost answer's re-reads).
 
 use uuid::Uuid;
 
 use super::connection::{note_error, note_ok};
 use super::errors::error_text;
-use super::tell::{log, say};
-use super::{capability, held, keypress, listing, lost, rows, scope};
-use crate::api::{ApiError, Levels, Reply, User};
-use crate::app::call::{Answer, CandidateToken};
+use super::tell::{label_of, log, say};
+use super::{actions, bulk, capability, decisions, held, listing, lost, rows, scope};
+use crate::api::{ApiError, ClubRequest, Levels, Reply, UpdateRoute, User};
+use crate::app::call::{Answer, CandidateToken, Decided};
 use crate::app::model::{ListScope, ListingSupport, Loadable, Model, Popup, RowState, Severity};
 use crate::app::msg::Effect;
 use crate::i18n::tr;
+use crate::ops::RowAction;
+use crate::ops::decision::{self, Event};
 
 /// The current user's answer: signed in (the update route probed, the scope asked), or
 /// why not.
@@ -127,7 +132,7 @@ pub(super) fn on_token_check(
         new_account(m);
     }
     fx.extend(on_user(m, res));
-    if before.is_some() && !same_account && keypress::is_student(m) {
+    if before.is_some() && !same_account && actions::is_student(m) {
         // A student account reads students at `compact` outside its classroom only.
         m.levels = Levels::REQUEST_ROW;
     }
@@ -226,7 +231,7 @@ pub(super) fn on_staffed_clubs(
 /// waits on reads. Here, not in `app/call.rs`: the call that an answer answers never
 /// imports its handler (issue 34).
 pub(super) fn route(answer: Answer, m: &mut Model) -> Vec<Effect> {
-    use super::{capability, club, decisions, listing, rows};
+    use super::club;
     match answer {
         Answer::User(result) => on_user(m, result),
         Answer::TokenCheck {
@@ -242,10 +247,48 @@ pub(super) fn route(answer: Answer, m: &mut Model) -> Vec<Effect> {
         } => listing::on_list_page(m, page, generation, result),
         Answer::Reread { ids, result } => rows::on_reread(m, ids, result),
         Answer::Row { id, result } => rows::on_fetch(m, id, result),
-        Answer::Decision { id, action, result } => decisions::on_answer(m, id, action, result),
+        Answer::Decision { id, action, result } => on_decision(m, id, action, result),
         Answer::Club { id, result } => club::on_club(m, id, result),
         Answer::ClubSearch(result) => club::on_club_search(m, result),
         Answer::ContactCreated { club_id, result } => club::on_contact_created(m, club_id, result),
         Answer::UpdateRoute(result) => capability::on_update_route(m, result),
     }
+}
+
+/// The server's answer to the decision on `id`: the book takes its meaning (the core's
+/// [`decision::classify`]), the audit gets the line the transition writes, the row takes the
+/// server's word (or keeps its error), a bulk task counts it.
+fn on_decision(m: &mut Model, id: Uuid, action: RowAction, result: Decided) -> Vec<Effect> {
+    if action.needs_update_route()
+        && let Some(route) = UpdateRoute::learned_from(&result)
+        && let Err(e) = result
+    {
+        return bulk::refused_by_route(m, id, route, e);
+    }
+    let result: Result<Option<ClubRequest>, ApiError> = result.map(|reply| {
+        note_ok(m, &reply.api_version);
+        reply.data
+    });
+    if let Err(e) = &result
+        && matches!(e, ApiError::Unauthorized { kind, .. } if kind.needs_sign_in())
+    {
+        return held::session_over(m, id, e.clone());
+    }
+    let label = label_of(m, id);
+    let (answer, request) = decision::classify(result).split();
+    let mut fx: Vec<Effect> = decisions::step(m, id, Event::Answered(answer.clone()))
+        .into_iter()
+        .collect();
+    match answer {
+        decision::Answer::Done(()) => {
+            decisions::confirmed(m, id, action, request.flatten(), &label)
+        }
+        decision::Answer::Already(status) => decisions::already(m, id, action, status, &label),
+        decision::Answer::Lost(e) => fx.extend(lost::lost(m, id, action, e, &label)),
+        decision::Answer::Refused(e) => fx.extend(decisions::refused(m, id, action, e, &label)),
+    }
+    if m.activities.bulk.is_some() {
+        fx.extend(bulk::after_answer(m, id));
+    }
+    fx
 }

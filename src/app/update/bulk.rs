@@ -14,7 +14,7 @@ use super::{decisions, listing, rows};
 use crate::api::{ApiError, UpdateRoute};
 use crate::app::model::capability::route_notice;
 use crate::app::model::words::{progress, status_word, verb};
-use crate::app::model::{BulkTask, Model, Popup, QueueItem, RowAction, RowState, Severity};
+use crate::app::model::{Model, Popup, QueueItem, RowAction, RowState, Severity};
 use crate::app::msg::Effect;
 use crate::i18n::tr;
 use crate::ops::decision::{Answer, Event};
@@ -114,32 +114,6 @@ pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) ->
     }
     fx.extend(listing::prefetch(m));
     fx
-}
-
-/// A decision sent on `ids` (two or more): its bulk task, or, when one of the same kind runs
-/// already (two bulk decisions within one grace period), that one grows, so the progress
-/// stays true.
-pub(super) fn begin(m: &mut Model, action: RowAction, ids: &[Uuid]) {
-    let seq = m.next_seq();
-    match m.activities.bulk.as_mut().filter(|b| b.action == action) {
-        Some(b) => {
-            // A request decided again (its earlier decision refused) counts once.
-            for id in ids {
-                if !b.ids.contains(id) {
-                    b.ids.push(*id);
-                }
-            }
-            b.seq = seq;
-        }
-        None => {
-            m.activities.bulk = Some(BulkTask {
-                action,
-                ids: ids.to_vec(),
-                seq,
-                started: m.now,
-            });
-        }
-    }
 }
 
 /// After the decision on `id` was answered: when it belongs to the bulk task and was its

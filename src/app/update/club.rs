@@ -6,7 +6,6 @@ use uuid::Uuid;
 
 use super::connection::{call, note_error, note_ok};
 use super::errors::error_text;
-use super::keypress;
 use super::tell::{log, say};
 use crate::api::{ApiError, Club, ClubQuery, Contact, FetchLevel, Levels, NewContact, Page, Reply};
 use crate::app::call::{ApiCall, SearchPurpose};
@@ -38,7 +37,8 @@ pub(super) fn on_club_input_key(m: &mut Model, k: Key) -> Vec<Effect> {
             } else {
                 Action::PrevPane
             };
-            keypress::run_action(m, a)
+            super::focus::pane_action(m, a);
+            Vec::new()
         }
         KeyCode::Enter => {
             m.club.editing = false;

@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use super::connection::call;
 use super::tell::say;
-use super::{club, ids, keypress, listing};
+use super::{actions, club, held, ids, listing};
 use crate::api::FetchLevel;
 use crate::app::call::ApiCall;
 use crate::app::keymap::Action;
@@ -60,17 +60,6 @@ pub fn command_help(lang: Lang) -> Vec<String> {
         .collect()
 }
 
-/// "sorted: oldest first" in `lang`.
-pub(super) fn sorted_text(lang: Lang, sort: QueueSort) -> String {
-    let code = match sort {
-        QueueSort::Server => "server",
-        QueueSort::Age => "age",
-        QueueSort::Club => "club",
-        QueueSort::Status => "status",
-    };
-    crate::tr!(lang, "status-sorted", sort = code)
-}
-
 /// Runs one command line.
 pub(super) fn run_command(m: &mut Model, text: &str) -> Vec<Effect> {
     let text = text.trim().trim_start_matches(':');
@@ -80,16 +69,16 @@ pub(super) fn run_command(m: &mut Model, text: &str) -> Vec<Effect> {
     };
     match cmd {
         "" => Vec::new(),
-        "q" | "quit" => keypress::quit(m, false),
-        "q!" | "quit!" => keypress::quit(m, true),
-        "help" | "h" => keypress::run_action(m, Action::Help),
+        "q" | "quit" => held::quit(m, false),
+        "q!" | "quit!" => held::quit(m, true),
+        "help" | "h" => actions::run_action(m, Action::Help),
         "add" | "ids" => ids::add_ids(m, arg, &IdsFrom::Command),
         "club" => {
             m.focus = Pane::Club;
             m.club.input = Input::new(arg.to_owned());
             club::lookup_club(m, arg)
         }
-        "signin" | "sign-in" | "login" => keypress::run_action(m, Action::SignIn),
+        "signin" | "sign-in" | "login" => actions::run_action(m, Action::SignIn),
         "refresh" => listing::refresh(m),
         "filter" => {
             m.queue.set_filter(arg);
@@ -151,7 +140,7 @@ fn clear_done(m: &mut Model) -> Vec<Effect> {
 
 /// `:log`: shows or hides the activity log (as `L`) and says which.
 fn log(m: &mut Model) -> Vec<Effect> {
-    let fx = keypress::run_action(m, Action::ToggleLog);
+    let fx = actions::run_action(m, Action::ToggleLog);
     let key = if m.log.visible {
         "command-log-shown"
     } else {

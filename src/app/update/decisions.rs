@@ -11,89 +11,19 @@
 
 use uuid::Uuid;
 
-use super::connection::{call, note_error, note_ok};
+use super::connection::{call, note_error};
 use super::errors::{error_text, log_text};
+use super::rows;
 use super::tell::{audit_entry, label_of, log, say};
-use super::{listing, rows};
-use crate::api::{ApiError, ClubRequest, MembershipStatus, UpdateRoute};
-use crate::app::call::{ApiCall, Decided};
+use crate::api::{ApiError, ClubRequest, MembershipStatus};
+use crate::app::call::ApiCall;
 use crate::app::model::capability::route_notice;
 use crate::app::model::words::{past, progress, status_word, verb};
 use crate::app::model::{LogEntry, Model, Popup, RowAction, RowState, Severity};
 use crate::app::msg::{Effect, Heard, Outcome, Told};
 use crate::i18n::tr;
-use crate::ops::decision::{self, Answer, Event, Stage};
+use crate::ops::decision::{self, Event, Stage};
 use crate::ops::permit::Write;
-
-/// Approve, decline or delete on the selected row (delete always asks); with rows marked,
-/// the confirmation of all of them ([`super::bulk::ask`]).
-pub(super) fn on_key(m: &mut Model, action: RowAction) -> Vec<Effect> {
-    if refuse_before_call(m, action) {
-        return Vec::new();
-    }
-    let marked = m.queue.marked_ids();
-    if action == RowAction::Delete && refuse_delete(m, &marked) {
-        return Vec::new();
-    }
-    if !marked.is_empty() {
-        return super::bulk::ask(m, action, marked);
-    }
-    let Some(item) = m.queue.selected() else {
-        let text = tr(m.lang, "status-queue-empty");
-        say(m, Severity::Info, &text);
-        return Vec::new();
-    };
-    let id = item.id;
-    if let Some(earlier) = m.decisions.lost_action(id) {
-        return super::lost::reread_instead(m, id, earlier);
-    }
-    if !m.actionable(item) && action != RowAction::Delete {
-        let why = super::bulk::why_not_actionable(m, item);
-        let label = label_of(m, id);
-        let text = crate::tr!(
-            m.lang,
-            "status-cannot-act",
-            action = verb(m.lang, action),
-            label = label.as_str(),
-            why = why
-        );
-        say(m, Severity::Error, &text);
-        super::tell::name_in_notice(m, &text, &label);
-        return Vec::new();
-    }
-    if !decision::may_send(action, item.status()) {
-        // Never read (added by id, its read failed or on its way): read it first, as the
-        // command line does; the key works once the row shows pending.
-        let label = label_of(m, id);
-        let text = crate::tr!(
-            m.lang,
-            "status-cannot-act",
-            action = verb(m.lang, action),
-            label = label.as_str(),
-            why = tr(m.lang, "status-why-not-read")
-        );
-        say(m, Severity::Error, &text);
-        super::tell::name_in_notice(m, &text, &label);
-        return rows::fetch_rows(m, &[id]);
-    }
-    if action == RowAction::Delete {
-        if m.deciding(id).is_some() || item.state == RowState::Deleted {
-            let text = tr(m.lang, "status-already-changing");
-            say(m, Severity::Error, &text);
-            return Vec::new();
-        }
-        return super::bulk::ask(m, action, vec![id]);
-    }
-    if item.held_elsewhere.is_some() {
-        // Another session holds a decision on it in its grace period: ask first (the
-        // confirmation says who, and what).
-        return super::bulk::ask(m, action, vec![id]);
-    }
-    let mut fx = hold(m, action, vec![id]);
-    advance(m);
-    fx.extend(listing::prefetch(m));
-    fx
-}
 
 /// Refuses `action`, without a call, where it cannot work now (the server or the account
 /// does not allow it, or no session can send it); the status line says why. True when
@@ -166,7 +96,7 @@ fn refuse_signed_out(m: &mut Model, action: RowAction) -> bool {
 /// Refuses a delete, without a call, that the server never lets this account make (the
 /// core's rule, [`Model::permit`]: a student only their own request, no other account): on
 /// the selected row, or on every marked row. True when refused; the status line says why.
-fn refuse_delete(m: &mut Model, marked: &[Uuid]) -> bool {
+pub(super) fn refuse_delete(m: &mut Model, marked: &[Uuid]) -> bool {
     let refusal = if marked.is_empty() {
         m.permit(Write::Delete, m.queue.selected()).err()
     } else if marked.iter().any(|id| m.may_delete(m.queue.get(*id))) {
@@ -334,7 +264,7 @@ fn start(m: &mut Model, action: RowAction, ids: Vec<Uuid>, sent: Option<()>) -> 
         }
     };
     if ids.len() > 1 {
-        super::bulk::begin(m, action, &ids);
+        begin_bulk(m, action, &ids);
     }
     for id in ids {
         fx.push(send(m, id, action));
@@ -361,48 +291,39 @@ fn send(m: &mut Model, id: Uuid, action: RowAction) -> Effect {
     call(m, c)
 }
 
-/// The server's answer to the decision on `id`: the book takes its meaning (the core's
-/// [`decision::classify`]), the audit gets the line the transition writes, the row takes the
-/// server's word (or keeps its error), a bulk task counts it.
-pub(super) fn on_answer(
+/// A decision sent on `ids` (two or more): its bulk task, or, when one of the same kind runs
+/// already (two bulk decisions within one grace period), that one grows, so the progress
+/// stays true.
+fn begin_bulk(m: &mut Model, action: RowAction, ids: &[Uuid]) {
+    let seq = m.next_seq();
+    match m.activities.bulk.as_mut().filter(|b| b.action == action) {
+        Some(b) => {
+            // A request decided again (its earlier decision refused) counts once.
+            for id in ids {
+                if !b.ids.contains(id) {
+                    b.ids.push(*id);
+                }
+            }
+            b.seq = seq;
+        }
+        None => {
+            m.activities.bulk = Some(crate::app::model::BulkTask {
+                action,
+                ids: ids.to_vec(),
+                seq,
+                started: m.now,
+            });
+        }
+    }
+}
+
+pub(super) fn confirmed(
     m: &mut Model,
     id: Uuid,
     action: RowAction,
-    result: Decided,
-) -> Vec<Effect> {
-    if action.needs_update_route()
-        && let Some(route) = UpdateRoute::learned_from(&result)
-        && let Err(e) = result
-    {
-        return super::bulk::refused_by_route(m, id, route, e);
-    }
-    let result: Result<Option<ClubRequest>, ApiError> = result.map(|reply| {
-        note_ok(m, &reply.api_version);
-        reply.data
-    });
-    if let Err(e) = &result
-        && matches!(e, ApiError::Unauthorized { kind, .. } if kind.needs_sign_in())
-    {
-        return super::held::session_over(m, id, e.clone());
-    }
-    let label = label_of(m, id);
-    let (answer, request) = decision::classify(result).split();
-    let mut fx: Vec<Effect> = step(m, id, Event::Answered(answer.clone()))
-        .into_iter()
-        .collect();
-    match answer {
-        Answer::Done(()) => confirmed(m, id, action, request.flatten(), &label),
-        Answer::Already(status) => already(m, id, action, status, &label),
-        Answer::Lost(e) => fx.extend(super::lost::lost(m, id, action, e, &label)),
-        Answer::Refused(e) => fx.extend(refused(m, id, action, e, &label)),
-    }
-    if m.activities.bulk.is_some() {
-        fx.extend(super::bulk::after_answer(m, id));
-    }
-    fx
-}
-
-fn confirmed(m: &mut Model, id: Uuid, action: RowAction, answer: Option<ClubRequest>, label: &str) {
+    answer: Option<ClubRequest>,
+    label: &str,
+) {
     super::listing::count_decided(m, id);
     if let Some(item) = m.queue.get_mut(id) {
         item.error = None;
@@ -438,7 +359,13 @@ fn confirmed(m: &mut Model, id: Uuid, action: RowAction, answer: Option<ClubRequ
 /// server's status, keeps no mark (nothing to retry), and the audit says `already` (the same
 /// decision: the request is as the moderator wanted) or `conflict` (the opposite, shown as
 /// such on the row and the status line). Not a failure.
-fn already(m: &mut Model, id: Uuid, action: RowAction, status: MembershipStatus, label: &str) {
+pub(super) fn already(
+    m: &mut Model,
+    id: Uuid,
+    action: RowAction,
+    status: MembershipStatus,
+    label: &str,
+) {
     let lang = m.lang;
     let (outcome, _) = decision::already_line(action, &status);
     super::listing::count_decided(m, id);
@@ -489,7 +416,13 @@ fn already(m: &mut Model, id: Uuid, action: RowAction, status: MembershipStatus,
 
 /// The server refused the decision: the row keeps its error, and is read again to learn the
 /// request's true state (approved or deleted elsewhere). The write is never sent again.
-fn refused(m: &mut Model, id: Uuid, action: RowAction, e: ApiError, label: &str) -> Vec<Effect> {
+pub(super) fn refused(
+    m: &mut Model,
+    id: Uuid,
+    action: RowAction,
+    e: ApiError,
+    label: &str,
+) -> Vec<Effect> {
     note_error(m, &e);
     let text = error_text(m.lang, &e);
     if let Some(item) = m.queue.get_mut(id) {

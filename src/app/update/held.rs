@@ -9,8 +9,8 @@
 use uuid::Uuid;
 
 use super::decisions::{send_held, step};
+use super::listing;
 use super::tell::{label_of, say};
-use super::{keypress, listing};
 use crate::api::ApiError;
 use crate::app::model::{LogEntry, Model, Popup, RowAction, Severity, words};
 use crate::app::msg::{Effect, Outcome};
@@ -284,7 +284,7 @@ pub(super) fn send_now_and_quit(m: &mut Model) -> Vec<Effect> {
 pub(super) fn discard_and_quit(m: &mut Model) -> Vec<Effect> {
     m.popup = None;
     let mut fx = discard_all(m, Why::Discarded);
-    fx.extend(keypress::quit(m, false));
+    fx.extend(quit(m, false));
     fx
 }
 
@@ -319,5 +319,50 @@ pub(super) fn quit_if_sent(m: &mut Model) -> Vec<Effect> {
         say(m, Severity::Error, &text);
         return Vec::new();
     }
-    keypress::quit(m, true)
+    quit(m, true)
+}
+
+/// Quits: with decisions still waiting for the server, the first `q` only warns (`force`
+/// skips that). Writes still unanswered are audited with outcome `unknown`, never as done.
+pub(super) fn quit(m: &mut Model, force: bool) -> Vec<Effect> {
+    // Decisions still in their grace period: `q` asks; a force quit discards them.
+    let mut fx = Vec::new();
+    if !m.held().is_empty() {
+        if !force {
+            return ask_on_quit(m);
+        }
+        fx = discard_all(m, Why::ForceQuit);
+    }
+    let running = m.calls.iter().filter(|c| c.is_mutation()).count();
+    if running > 0 && !force && !m.quit_armed {
+        m.quit_armed = true;
+        let text = crate::tr!(m.lang, "status-quit-armed", n = running);
+        say(m, Severity::Error, &text);
+        return Vec::new();
+    }
+    m.quitting = true;
+    // Every write still waiting for its answer ends through the machine (`Abandon`:
+    // audited `unknown`; the next start re-reads and settles it): decisions and contacts.
+    let sending = |b: &crate::ops::book::Book| -> Vec<Uuid> {
+        b.iter()
+            .filter(|d| matches!(d.stage(), crate::ops::decision::Stage::Sending))
+            .map(|d| d.id)
+            .collect()
+    };
+    for id in sending(&m.decisions) {
+        fx.extend(super::decisions::step(
+            m,
+            id,
+            crate::ops::decision::Event::Abandon,
+        ));
+    }
+    for club in sending(&m.club.writes) {
+        fx.extend(super::club::contact_step(
+            m,
+            club,
+            crate::ops::decision::Event::Abandon,
+        ));
+    }
+    fx.push(Effect::Quit);
+    fx
 }

@@ -11,6 +11,7 @@
 //! [`scope`] (the listing's scope across starts), [`link`] (online, offline, retries),
 //! [`sorting`] (a sort loads the whole scope first).
 
+mod actions;
 mod answers;
 mod bulk;
 mod capability;
@@ -19,6 +20,7 @@ mod commands;
 mod connection;
 mod decisions;
 mod errors;
+mod focus;
 mod held;
 mod ids;
 mod keypress;
@@ -157,7 +159,7 @@ fn on_input(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Key(k) => keypress::on_key(m, k),
         _ if !m.shows_queue() => keypress::ignore_unseen(m),
         Msg::Paste(text) => ids::on_paste(m, &text),
-        Msg::Wheel { down } => keypress::run_action(
+        Msg::Wheel { down } => actions::run_action(
             m,
             if down {
                 super::keymap::Action::Down
@@ -177,7 +179,7 @@ fn on_screen(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Layout { queue_rows } => m.page_rows = queue_rows.max(1),
         Msg::Scrolled(limits) => {
             m.scroll_limits = Some(limits);
-            keypress::clamp_scrolls(m);
+            m.clamp_scrolls();
         }
         Msg::Resize(w, h) => {
             m.size = (w, h);
@@ -203,7 +205,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::Resumed(now) => held::on_resume(m, now),
         Msg::Flush => held::flush(m),
-        Msg::Stop => keypress::quit(m, true),
+        Msg::Stop => held::quit(m, true),
         Msg::AutoRefresh => {
             if m.listing.loading || m.session_expired {
                 Vec::new()

@@ -17,7 +17,7 @@ pub(super) fn on_popup_key(m: &mut Model, k: Key) -> Vec<Effect> {
     match popup.op_for_layout(&k, m.thai_keys) {
         Some(op) => {
             let fx = apply(m, op);
-            super::keypress::clamp_scrolls(m);
+            m.clamp_scrolls();
             fx
         }
         None if starts_token_with_sign_in_key(m, &k) => Vec::new(),
@@ -41,8 +41,7 @@ fn starts_token_with_sign_in_key(m: &Model, k: &Key) -> bool {
     let Some(Popup::SignIn { input, .. }) = m.popup.as_ref() else {
         return false;
     };
-    input.value().is_empty()
-        && super::keypress::lookup(m, k) == Some(crate::app::keymap::Action::SignIn)
+    input.value().is_empty() && m.action_for(k) == Some(crate::app::keymap::Action::SignIn)
 }
 
 /// Keeps what follows the text as it is typed: the filter applies at once, the help

@@ -17,7 +17,7 @@ pub const SORT_ALL_CAP: usize = 1000;
 /// The sort was set to `m.queue.sort()`: says so, and where it is not the server's order
 /// and the listing has more pages, loads them first (up to [`SORT_ALL_CAP`] requests).
 pub(super) fn sorted(m: &mut Model) -> Vec<Effect> {
-    let text = super::commands::sorted_text(m.lang, m.queue.sort());
+    let text = sorted_text(m.lang, m.queue.sort());
     say(m, Severity::Info, &text);
     if m.queue.sort() == QueueSort::Server || !more_to_load(m) {
         m.activities.sorting_all = None;
@@ -80,4 +80,15 @@ pub(super) fn on_page(m: &mut Model, ok: bool) -> Vec<Effect> {
     };
     say(m, Severity::Info, &text);
     Vec::new()
+}
+
+/// "sorted: oldest first" in `lang`.
+fn sorted_text(lang: crate::i18n::Lang, sort: crate::app::model::QueueSort) -> String {
+    let code = match sort {
+        QueueSort::Server => "server",
+        QueueSort::Age => "age",
+        QueueSort::Club => "club",
+        QueueSort::Status => "status",
+    };
+    crate::tr!(lang, "status-sorted", sort = code)
 }

@@ -6,14 +6,14 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::block;
 use super::detail::{field, kv, ml, student_line};
+use super::pane::block;
 use crate::api::{Club, Contact, ContactType};
 use crate::app::model::{Loadable, Model, Pane};
 use crate::i18n::Lang;
 use crate::text::{clean, width};
 use crate::tr;
-use crate::ui::Theme;
+use crate::ui::theme::Theme;
 
 /// A contact's type in the reader's language (the new-contact form's words,
 /// [`crate::app::model::popup::contact_type_name`]); `?` when the server gave none.
@@ -154,7 +154,7 @@ pub(in crate::ui) fn club(frame: &mut Frame, area: Rect, m: &Model, theme: &Them
     let body = Rect::new(inner.x, inner.y + 1, inner.width, inner.height - 1);
     let lines = body_lines(m, w, theme);
     let text = Paragraph::new(lines).wrap(Wrap { trim: false });
-    let room = crate::ui::scroll_room(&text, body);
+    let room = super::pane::scroll_room(&text, body);
     let (scroll, room) = if matches!(m.club.club, Loadable::Loaded(_)) {
         (m.club.scroll.min(room), room)
     } else {

@@ -6,14 +6,14 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::block;
+use super::pane::block;
 use super::queue::status_cell;
 use crate::api::{ClubRequest, MultiLangText, Student};
 use crate::app::model::{Model, Origin, QueueItem, RowState, words};
 use crate::i18n::Lang;
 use crate::text::{clean, width};
 use crate::tr;
-use crate::ui::Theme;
+use crate::ui::theme::Theme;
 
 /// Both names, the reader's language first: "Robotics Club / ชุมนุมหุ่นยนต์" in English,
 /// "ชุมนุมหุ่นยนต์ / Robotics Club" in Thai; one name where the other is missing or the same.
@@ -162,7 +162,7 @@ pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
         );
         return 0;
     };
-    let room = crate::ui::scroll_room(&text, inner);
+    let room = super::pane::scroll_room(&text, inner);
     let at = m.detail_scroll_now().min(room);
     if let Some(sign) = more_sign(m, at, room) {
         blk = blk.title_bottom(Line::styled(sign, theme.accent()).right_aligned());
@@ -176,7 +176,7 @@ pub(in crate::ui) fn detail(frame: &mut Frame, area: Rect, m: &Model, theme: &Th
 /// drawing it: for the hint bar, which offers the scroll key while lines are hidden.
 pub(in crate::ui) fn detail_room(m: &Model, area: Rect, theme: &Theme) -> u16 {
     let inner = ratatui::widgets::Block::bordered().inner(area);
-    detail_text(m, inner, theme).map_or(0, |t| crate::ui::scroll_room(&t, inner))
+    detail_text(m, inner, theme).map_or(0, |t| super::pane::scroll_room(&t, inner))
 }
 
 /// The bottom border's sign while lines are hidden: " ↓ J " below (more to read), " ↑ K "

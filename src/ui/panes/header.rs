@@ -9,7 +9,7 @@ use ratatui::widgets::Paragraph;
 use crate::app::model::{Connection, Loadable, Model};
 use crate::text::clean;
 use crate::tr;
-use crate::ui::Theme;
+use crate::ui::theme::Theme;
 
 /// One item of the header: how readily it gives way (lower priorities are kept first),
 /// whether it sits on the right, and its forms, longest first (the shortest is used where

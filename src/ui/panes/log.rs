@@ -6,13 +6,13 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::block;
+use super::pane::block;
 use crate::app::Outcome;
 use crate::app::model::log::what_text;
 use crate::app::model::{Model, Pane};
 use crate::i18n::tr;
 use crate::text::{clean, width};
-use crate::ui::Theme;
+use crate::ui::theme::Theme;
 
 /// Columns of the "what" column (an action in either language fits).
 const WHAT_COLS: usize = 11;

@@ -6,7 +6,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Borders, Cell, Paragraph, Row, Table, Wrap};
 
-use super::block;
+use super::pane::block;
 use crate::api::MembershipStatus;
 use crate::app::keymap::{Action, Scope};
 use crate::app::model::words;
@@ -16,7 +16,7 @@ use crate::app::model::{
 use crate::i18n::Lang;
 use crate::text::{clean, fit_width, width};
 use crate::tr;
-use crate::ui::Theme;
+use crate::ui::theme::Theme;
 
 /// Narrowest status column: room for every status word ("approving…" is 10 columns).
 const STATUS_MIN_W: usize = 11;
