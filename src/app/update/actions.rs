@@ -9,7 +9,7 @@ use uuid::Uuid;
 
 use super::connection::sign_in_popup;
 use super::focus::pane_action;
-use super::tell::{label_of, say};
+use super::tell::{label_of, say, say_about};
 use super::{bulk, club, decisions, held, ids, listing, lost, marking, rows};
 use crate::app::keymap::Action;
 use crate::app::model::words::{self, verb};
@@ -326,31 +326,14 @@ pub(super) fn decision_key(m: &mut Model, action: RowAction) -> Vec<Effect> {
     }
     if !m.actionable(item) && action != RowAction::Delete {
         let why = bulk::why_not_actionable(m, item);
-        let label = label_of(m, id);
-        let text = crate::tr!(
-            m.lang,
-            "status-cannot-act",
-            action = verb(m.lang, action),
-            label = label.as_str(),
-            why = why
-        );
-        say(m, Severity::Error, &text);
-        super::tell::name_in_notice(m, &text, &label);
+        cannot_act(m, action, id, &why);
         return Vec::new();
     }
     if !decision::may_send(action, item.status()) {
         // Never read (added by id, its read failed or on its way): read it first, as the
         // command line does; the key works once the row shows pending.
-        let label = label_of(m, id);
-        let text = crate::tr!(
-            m.lang,
-            "status-cannot-act",
-            action = verb(m.lang, action),
-            label = label.as_str(),
-            why = tr(m.lang, "status-why-not-read")
-        );
-        say(m, Severity::Error, &text);
-        super::tell::name_in_notice(m, &text, &label);
+        let why = tr(m.lang, "status-why-not-read");
+        cannot_act(m, action, id, &why);
         return rows::fetch_rows(m, &[id]);
     }
     if action == RowAction::Delete {
@@ -370,4 +353,17 @@ pub(super) fn decision_key(m: &mut Model, action: RowAction) -> Vec<Effect> {
     decisions::advance(m);
     fx.extend(listing::prefetch(m));
     fx
+}
+
+/// Says that `action` cannot be taken on the request `id`, and `why`.
+fn cannot_act(m: &mut Model, action: RowAction, id: Uuid, why: &str) {
+    let label = label_of(m, id);
+    let text = crate::tr!(
+        m.lang,
+        "status-cannot-act",
+        action = verb(m.lang, action),
+        label = label.as_str(),
+        why = why
+    );
+    say_about(m, Severity::Error, &text, &label);
 }

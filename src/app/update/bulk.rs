@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use uuid::Uuid;
 
 use super::errors::error_text;
-use super::tell::{key_for, say};
+use super::tell::{key_for, say, say_about};
 use super::{decisions, listing, rows};
 use crate::api::{ApiError, UpdateRoute};
 use crate::app::model::capability::route_notice;
@@ -298,8 +298,7 @@ pub(super) fn prune_confirm(m: &mut Model) {
                     label = label.as_str(),
                     why = why
                 );
-                say(m, Severity::Info, &text);
-                super::tell::name_in_notice(m, &text, &label);
+                say_about(m, Severity::Info, &text, &label);
                 return;
             }
             _ => tr(m.lang, "status-nothing-to-do"),

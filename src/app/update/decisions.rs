@@ -14,7 +14,7 @@ use uuid::Uuid;
 use super::connection::{call, note_error};
 use super::errors::{error_text, log_text};
 use super::rows;
-use super::tell::{audit_entry, label_of, log, say};
+use super::tell::{audit_entry, label_of, log, say, say_about};
 use crate::api::{ApiError, ClubRequest, MembershipStatus};
 use crate::app::call::ApiCall;
 use crate::app::model::capability::route_notice;
@@ -285,8 +285,7 @@ fn send(m: &mut Model, id: Uuid, action: RowAction) -> Effect {
     if m.activities.bulk.is_none() {
         let label = label_of(m, id);
         let text = format!("{} {}", progress(m.lang, action), label);
-        say(m, Severity::Info, &text);
-        super::tell::name_in_notice(m, &text, &label);
+        say_about(m, Severity::Info, &text, &label);
     }
     call(m, c)
 }
@@ -409,8 +408,7 @@ pub(super) fn already(
     );
     push_log(m, action, id, label, outcome, &text);
     if m.activities.bulk.is_none() {
-        say(m, severity, &text);
-        super::tell::name_in_notice(m, &text, label);
+        say_about(m, severity, &text, label);
     }
 }
 
@@ -451,8 +449,7 @@ pub(super) fn refused(
             label = label,
             error = text
         );
-        say(m, Severity::Error, &text);
-        super::tell::name_in_notice(m, &text, label);
+        say_about(m, Severity::Error, &text, label);
     }
     if matches!(e, ApiError::NotFound(_) | ApiError::Unauthorized { .. }) {
         Vec::new()

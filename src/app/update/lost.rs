@@ -10,7 +10,7 @@ use super::connection::note_error;
 use super::decisions::{push_log, step, step_line};
 use super::errors::{error_text, log_text};
 use super::rows;
-use super::tell::{label_of, say};
+use super::tell::{label_of, say, say_about};
 use crate::api::ApiError;
 use crate::app::model::words::{past, status_word, verb};
 use crate::app::model::{Model, Origin, RowAction, RowState, Severity};
@@ -46,8 +46,7 @@ pub(super) fn lost(
             label = label,
             error = error_text(lang, &e)
         );
-        say(m, Severity::Error, &text);
-        super::tell::name_in_notice(m, &text, label);
+        say_about(m, Severity::Error, &text, label);
     }
     rows::fetch_rows(m, &[id])
 }
@@ -64,8 +63,7 @@ pub(super) fn reread_instead(m: &mut Model, id: Uuid, earlier: RowAction) -> Vec
         action = verb(lang, earlier),
         label = label.as_str()
     );
-    say(m, Severity::Info, &text);
-    super::tell::name_in_notice(m, &text, &label);
+    say_about(m, Severity::Info, &text, &label);
     rows::fetch_rows(m, &[id])
 }
 
@@ -315,8 +313,7 @@ fn settled(
         // one is settled, the bulk's summary is said again with the server's truth.
         super::bulk::after_settled(m);
     } else if m.activities.bulk.is_none() {
-        say(m, severity, &text);
-        super::tell::name_in_notice(m, &text, &label);
+        say_about(m, severity, &text, &label);
     }
 }
 

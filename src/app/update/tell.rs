@@ -46,6 +46,12 @@ pub(super) fn say(m: &mut Model, severity: Severity, text: &str) {
     });
 }
 
+/// Says `text`, which names a request by `label` ([`say`], then [`name_in_notice`]).
+pub(super) fn say_about(m: &mut Model, severity: Severity, text: &str, label: &str) {
+    say(m, severity, text);
+    name_in_notice(m, text, label);
+}
+
 /// The status line's `text` names a request by `label`: a narrow screen cuts that first.
 pub(super) fn name_in_notice(m: &mut Model, text: &str, label: &str) {
     if let Some(n) = m.notice.as_mut().filter(|n| n.text == text) {
