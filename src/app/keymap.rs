@@ -107,6 +107,8 @@ pub enum Action {
     DetailDown,
     /// Scroll the detail pane up.
     DetailUp,
+    /// The team's history: who decided what, from the audit (`club-admin history`'s rows).
+    History,
 }
 
 impl Action {
@@ -159,6 +161,10 @@ impl Action {
             Action::NewContact => ("new_contact", "add a contact to the club"),
             Action::DetailDown => ("detail_down", "scroll the detail pane down"),
             Action::DetailUp => ("detail_up", "scroll the detail pane up"),
+            Action::History => (
+                "history",
+                "the team's history: who decided what, when, from where",
+            ),
         }
     }
 
@@ -302,6 +308,7 @@ impl Default for Keymap {
             b(Scope::Global, CommandLine, vec![p(':')], true),
             b(Scope::Global, Refresh, vec![p('r')], false),
             b(Scope::Global, ToggleLog, vec![p('L')], false),
+            b(Scope::Global, History, vec![p('H')], true),
             b(Scope::Global, SignIn, vec![p('S')], false),
             b(Scope::Global, Redraw, vec![c('l')], false),
             b(Scope::Global, Suspend, vec![c('z')], false),

@@ -77,13 +77,13 @@ impl Told {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tries {
     /// The client's own retries ([`crate::api::ApiClient`]'s GET: 2 more tries, jittered
-    /// backoff from 200 ms): a page of the listing, the user, a club, the probe, read for
-    /// the first time.
+    /// backoff from 200 ms): a page of the listing, the user, a row, a club, the probe,
+    /// read for the first time.
     Client,
-    /// One try: `update` tries it again by its own rule. A row's re-read (a lost write's
-    /// re-reads with the core's backoff, [`crate::ops::decision::backoff`]; the next
-    /// refresh), and every read the link sends again or probes with while the server cannot
-    /// be reached (the same backoff, `app/update/link.rs`).
+    /// One try: `update` tries it again by its own rule. A lost write's re-reads (with the
+    /// core's backoff, [`crate::ops::decision::backoff`]), and every read the link probes
+    /// with or sends again while the server cannot be reached (the same backoff,
+    /// `app/update/link.rs`).
     Once,
 }
 
@@ -156,6 +156,9 @@ pub enum Msg {
     /// each decision is re-read until the server's status tells, audited with that run's
     /// id, and the summary is said once all are settled.
     Interrupted(Vec<AuditEntry>),
+    /// The audit file read back for the team's history ([`Effect::ReadHistory`]): one row
+    /// per write ([`crate::ops::history::read`]), or why it could not be read.
+    HistoryRead(Result<Vec<crate::ops::history::Row>, String>),
     /// A start-up warning (a secret file others can read), for the status line and the
     /// activity log.
     Warning(crate::config::ReadableSecret),
@@ -268,6 +271,13 @@ pub enum Effect {
     SaveToken(SecretString),
     /// Append one line to the audit file.
     Audit(AuditEntry),
+    /// Read the audit file back for the team's history, off the event loop: its last
+    /// `max_bytes` ([`crate::ops::history::read_recent`]); the rows come back as
+    /// [`Msg::HistoryRead`].
+    ReadHistory {
+        /// How much of the file's end to read, in bytes.
+        max_bytes: u64,
+    },
     /// The saved part of the queue changed (emitted by `update` itself when it differs
     /// from the last one emitted): the runner writes it after a short quiet spell, and on
     /// exit.

@@ -146,11 +146,41 @@ pub struct History {
 ///
 /// Errors: the file exists but cannot be read (permission, a folder).
 pub fn read(path: &Path) -> io::Result<History> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
+    match std::fs::read(path) {
+        Ok(b) => Ok(parse(&b)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(History::default()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Reads the last `max_bytes` of the audit file at `path` (from the first whole line in
+/// them), as [`read`] does the whole: what a dashboard shows of the team's recent history
+/// without reading a file that grows without end (a write whose first line is before them
+/// is a row of its later lines).
+///
+/// Errors: as [`read`].
+pub fn read_recent(path: &Path, max_bytes: u64) -> io::Result<History> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = match std::fs::File::open(path) {
+        Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(History::default()),
         Err(e) => return Err(e),
     };
+    let len = f.metadata()?.len();
+    let from = len.saturating_sub(max_bytes);
+    f.seek(SeekFrom::Start(from))?;
+    let mut bytes = Vec::new();
+    f.read_to_end(&mut bytes)?;
+    let whole = match (from, bytes.iter().position(|b| *b == b'\n')) {
+        (0, _) => &bytes[..],
+        (_, Some(nl)) => &bytes[nl + 1..],
+        (_, None) => &[][..],
+    };
+    Ok(parse(whole))
+}
+
+/// Audit lines as read ([`fold`]ed), the ones that are not audit lines counted.
+fn parse(bytes: &[u8]) -> History {
     let mut skipped = 0;
     let mut entries = Vec::new();
     for line in bytes.split(|b| *b == b'\n') {
@@ -162,10 +192,10 @@ pub fn read(path: &Path) -> io::Result<History> {
             Err(_) => skipped += 1,
         }
     }
-    Ok(History {
+    History {
         rows: fold(entries),
         skipped,
-    })
+    }
 }
 
 /// Which rows to keep; every part left empty keeps all.

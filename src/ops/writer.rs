@@ -69,6 +69,18 @@ impl std::fmt::Debug for Writer {
 #[must_use = "a Written does nothing unless awaited; drop it to not wait"]
 pub struct Written(tokio::sync::oneshot::Receiver<io::Result<()>>);
 
+impl Written {
+    /// Waits for the job on a thread that is not the async runtime's (a reader that must
+    /// see every line handed over before it).
+    ///
+    /// Errors: as awaiting it.
+    pub fn wait_blocking(self) -> io::Result<()> {
+        self.0
+            .blocking_recv()
+            .unwrap_or_else(|_| Err(io::Error::new(io::ErrorKind::BrokenPipe, GONE)))
+    }
+}
+
 impl std::future::Future for Written {
     type Output = io::Result<()>;
 

@@ -282,6 +282,7 @@ impl Runner {
                 Effect::SetToken(t) => self.client.set_token(Some(t)),
                 Effect::SaveToken(t) => self.save_token(t, feedback),
                 Effect::Audit(entry) => self.audit(entry),
+                Effect::ReadHistory { max_bytes } => self.read_history(max_bytes),
                 Effect::SaveQueue(q) => {
                     self.pending_save = Some((q, Instant::now() + SAVE_DEBOUNCE));
                 }
@@ -386,6 +387,28 @@ impl Runner {
         if let Err(e) = self.writer.written().await {
             tracing::error!("the file writer: {e}");
         }
+    }
+
+    /// Reads the audit file's last `max_bytes` back on a thread of its own (the file is not
+    /// read on the event loop, which every `serve-ssh` session shares), after every line
+    /// handed to the writer so far is in it; the rows come back as [`Msg::HistoryRead`].
+    fn read_history(&self, max_bytes: u64) {
+        let msgs = self.msgs.clone();
+        let Some(path) = self.files.audit_path.clone() else {
+            let _ = msgs.send(Msg::HistoryRead(Err(
+                "no audit file here (no state folder)".to_owned(),
+            )));
+            return;
+        };
+        // Every line handed over before this is in the file first.
+        let barrier = self.writer.written();
+        std::thread::spawn(move || {
+            let _ = barrier.wait_blocking();
+            let result = crate::ops::history::read_recent(&path, max_bytes)
+                .map(|h| h.rows)
+                .map_err(|e| format!("could not read the audit file {}: {e}", path.display()));
+            let _ = msgs.send(Msg::HistoryRead(result));
+        });
     }
 
     /// What the writer calls when a file of `what` is written: a failure is logged and told

@@ -472,11 +472,14 @@ pub fn to_msg(ev: Event, size: (u16, u16), model: &crate::app::Model) -> Option<
     }
 }
 
-/// One notch of the wheel: the help's scroll keys while it is open, the detail's while the
+/// One notch of the wheel: the help's (or the history's) scroll keys while it is open, the detail's while the
 /// narrow layout shows it, else [`Msg::Wheel`].
 fn wheel(model: &crate::app::Model, down: bool) -> Msg {
     use crate::app::{Action, Popup, Scope};
-    if matches!(model.popup(), Some(Popup::Help { .. })) {
+    if matches!(
+        model.popup(),
+        Some(Popup::Help { .. } | Popup::History { .. })
+    ) {
         return Msg::Key(Key::new(if down { KeyCode::Down } else { KeyCode::Up }));
     }
     if model.detail_open() {

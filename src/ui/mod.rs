@@ -6,6 +6,7 @@
 mod cells;
 mod help;
 mod hints;
+mod history;
 mod layout;
 mod panes;
 mod popups;

@@ -54,6 +54,7 @@ action-copy = copy the id(s) to the clipboard (OSC 52)
 action-new-contact = add a contact to the club
 action-detail-down = scroll the detail pane down
 action-detail-up = scroll the detail pane up
+action-history = the team's history: who decided what, when, from where
 
 ## Footer hints (keymap Keymap::hints): short labels
 
@@ -97,6 +98,7 @@ hint-copy = copy
 hint-new-contact = new contact
 hint-detail-down = detail down
 hint-detail-up = detail up
+hint-history = history
 
 ## Relative ages (ui::age, ui::time_left) and counts
 

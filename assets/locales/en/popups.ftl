@@ -61,6 +61,18 @@ popup-help-page-down = scroll a page down
 popup-help-home = to the first line
 popup-help-end = to the last line
 popup-help-close-help = close the help (also ?)
+popup-help-close-history = close the history (also H)
+popup-history-title = Team history (H or Esc to close)
+popup-history-loading = Reading the audit file…
+popup-history-empty = No decision is recorded for this server yet.
+popup-history-failed = Could not read the history: { $why }
+popup-history-shown = { $n ->
+    [one] 1 decision, the newest first (older ones: club-admin history)
+   *[other] { $n } decisions, the newest first (older ones: club-admin history)
+}
+popup-history-no-match = No decision matches "{ $query }".
+history-after-crash = settled after a crash
+detail-history = History
 popup-help-confirm = confirm
 popup-help-cancel = cancel
 popup-help-choose = move between Cancel and the action

@@ -50,6 +50,7 @@ action-copy = คัดลอกรหัสไปที่คลิปบอร
 action-new-contact = เพิ่มช่องทางติดต่อของชุมนุม
 action-detail-down = เลื่อนช่องรายละเอียดลง
 action-detail-up = เลื่อนช่องรายละเอียดขึ้น
+action-history = ประวัติของทีม: ใครตัดสินคำขอใด เมื่อไร จากที่ใด
 
 ## Footer hints (keymap Keymap::hints): short labels
 
@@ -93,6 +94,7 @@ hint-copy = คัดลอก
 hint-new-contact = เพิ่มช่องทาง
 hint-detail-down = รายละเอียดลง
 hint-detail-up = รายละเอียดขึ้น
+hint-history = ประวัติ
 
 ## Relative ages (ui::age, ui::time_left) and counts
 

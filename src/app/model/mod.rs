@@ -45,7 +45,7 @@ use crate::api::{Levels, Timestamp, User};
 /// leave its last line at the bottom), as the view last drew it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ScrollLimits {
-    /// The help pop-up's text (0 when closed).
+    /// The help's or the history's pop-up text (0 when closed).
     pub help: u16,
     /// The club pane's text (a club shown).
     pub club: u16,
@@ -337,9 +337,18 @@ pub struct Model {
     pub(crate) notify: crate::config::NewRequestNotice,
     /// New requests to announce ([`crate::app::Effect::Notify`]), with their text.
     pub(crate) notify_due: Option<String>,
+    /// The team's history as the audit file last read says ([`crate::ops::history`]: one
+    /// row per write of this server, newest first): the history pop-up (`H`) and the
+    /// detail's own lines read it.
+    pub(crate) history: Loadable<Vec<crate::ops::history::Row>>,
 }
 
 impl Model {
+    /// The team's history as last read ([`Model::history`]'s rows, newest first).
+    pub fn history(&self) -> &Loadable<Vec<crate::ops::history::Row>> {
+        &self.history
+    }
+
     /// The action of `k` in the focused pane; with `thai_keys`, a Thai character no binding
     /// names is tried as the key it sits on in the Kedmanee layout (ฟ is `a`, ป is `x`), so a
     /// keyboard left on the Thai layout does not get in the way. Only ever outside text fields.
@@ -362,7 +371,9 @@ impl Model {
         let Some(l) = self.scroll_limits else {
             return;
         };
-        if let Some(Popup::Help { scroll, .. }) = self.popup.as_mut() {
+        if let Some(Popup::Help { scroll, .. } | Popup::History { scroll, .. }) =
+            self.popup.as_mut()
+        {
             *scroll = (*scroll).min(l.help);
         }
         self.club.scroll = self.club.scroll.min(l.club);
@@ -406,6 +417,7 @@ impl Model {
             mouse: o.mouse,
             notify: o.notify,
             notify_due: None,
+            history: Loadable::NotAsked,
             save_token: o.save_token && o.can_save_token,
             can_save_token: o.can_save_token,
             lang: o.lang,

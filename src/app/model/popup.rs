@@ -196,6 +196,59 @@ const HELP_KEYS: &[PopupKey] = &[
         PopupOp::Close,
     ),
 ];
+/// The history's keys: the help's (search, scroll), closed by Esc or `H` again.
+const HISTORY_KEYS: &[PopupKey] = &[
+    typing("popup-hint-search", "popup-help-type-search"),
+    pk(
+        &[UP],
+        "↑/↓",
+        "popup-hint-scroll",
+        "popup-help-scroll-up",
+        PopupOp::ScrollUp,
+    ),
+    pk(
+        &[DOWN],
+        "↓",
+        "",
+        "popup-help-scroll-down",
+        PopupOp::ScrollDown,
+    ),
+    pk(
+        &[Key::new(KeyCode::PageUp)],
+        "PgUp",
+        "",
+        "popup-help-page-up",
+        PopupOp::PageUp,
+    ),
+    pk(
+        &[Key::new(KeyCode::PageDown)],
+        "PgDn",
+        "",
+        "popup-help-page-down",
+        PopupOp::PageDown,
+    ),
+    pk(
+        &[Key::new(KeyCode::Home)],
+        "Home",
+        "",
+        "popup-help-home",
+        PopupOp::Home,
+    ),
+    pk(
+        &[Key::new(KeyCode::End)],
+        "End",
+        "",
+        "popup-help-end",
+        PopupOp::End,
+    ),
+    pk(
+        &[ESC, Key::char('H')],
+        "Esc",
+        "popup-hint-close",
+        "popup-help-close-history",
+        PopupOp::Close,
+    ),
+];
 const CONFIRM_KEYS: &[PopupKey] = &[
     pk(
         &[Key::char('y'), Key::char('Y')],
@@ -439,6 +492,14 @@ pub enum Popup {
         /// Scroll, in lines.
         scroll: u16,
     },
+    /// The team's history (`H`): who decided what, when, from where; searchable like the
+    /// help (moderator, request, club, outcome, face).
+    History {
+        /// Search text.
+        query: Input,
+        /// Scroll, in lines.
+        scroll: u16,
+    },
     /// Confirmation of a delete or a bulk action. Focus starts on Cancel.
     Confirm {
         /// The decision.
@@ -505,6 +566,7 @@ impl Popup {
     pub fn keys(&self) -> &'static [PopupKey] {
         match self {
             Popup::Help { .. } => HELP_KEYS,
+            Popup::History { .. } => HISTORY_KEYS,
             Popup::Confirm { .. } => CONFIRM_KEYS,
             Popup::QuitHeld => QUIT_HELD_KEYS,
             Popup::ResumeHeld => RESUME_HELD_KEYS,
@@ -522,7 +584,7 @@ impl Popup {
 
     /// What `key` does here; `None`: it goes to the text field (if any has focus).
     pub fn op_for(&self, key: &Key) -> Option<PopupOp> {
-        if let Popup::Help { query, .. } = self
+        if let Popup::Help { query, .. } | Popup::History { query, .. } = self
             && !query.value().is_empty()
             && key.is_text()
         {
@@ -563,7 +625,7 @@ impl Popup {
     /// The text field with focus, if any (printable keys and pastes go to it).
     pub fn input_mut(&mut self) -> Option<&mut Input> {
         match self {
-            Popup::Help { query, .. } => Some(query),
+            Popup::Help { query, .. } | Popup::History { query, .. } => Some(query),
             Popup::AddIds { input }
             | Popup::SignIn { input, .. }
             | Popup::Command { input }

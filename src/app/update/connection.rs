@@ -18,13 +18,9 @@ pub(super) fn call(m: &mut Model, call: ApiCall) -> Effect {
     call_tried(m, call, Tries::Client)
 }
 
-/// Records a read in flight that the client tries once ([`Tries::Once`]): the caller tries
-/// it again by its own rule (a row's re-read, the link's reads sent again).
-pub(super) fn call_once(m: &mut Model, call: ApiCall) -> Effect {
-    call_tried(m, call, Tries::Once)
-}
-
-fn call_tried(m: &mut Model, call: ApiCall, tries: Tries) -> Effect {
+/// Records a call in flight, a read tried as `tries` says (by the client, or once: the
+/// caller tries it again by its own rule).
+pub(super) fn call_tried(m: &mut Model, call: ApiCall, tries: Tries) -> Effect {
     let request_id = m.calls.start(call.clone());
     Effect::Api {
         request_id,

@@ -48,7 +48,7 @@ pub(super) fn lost(
         );
         say_about(m, Severity::Error, &text, label);
     }
-    rows::fetch_rows(m, &[id])
+    rows::reread_rows(m, &[id])
 }
 
 /// A decision asked on a row whose earlier write lost its answer: never written again
@@ -64,7 +64,7 @@ pub(super) fn reread_instead(m: &mut Model, id: Uuid, earlier: RowAction) -> Vec
         label = label.as_str()
     );
     say_about(m, Severity::Info, &text, &label);
-    rows::fetch_rows(m, &[id])
+    rows::reread_rows(m, &[id])
 }
 
 /// After reads of `ids` were applied: every one of them whose decision lost its answer, and
@@ -138,7 +138,7 @@ pub(super) fn on_interrupted(m: &mut Model, entries: Vec<crate::ops::AuditEntry>
     m.recovering = Some(batch);
     let text = tr!(m.lang, "status-interrupted-reading", n = ids.len());
     say(m, Severity::Info, &text);
-    rows::fetch_rows(m, &ids)
+    rows::reread_rows(m, &ids)
 }
 
 /// Once every decision an interrupted run left open is settled: the summary ("3 writes of
@@ -188,7 +188,7 @@ pub(super) fn reread_due(m: &mut Model, now: crate::api::Timestamp) -> Vec<Effec
     for id in &due {
         step(m, *id, Event::ReadNow { fresh: false });
     }
-    let mut fx = rows::fetch_rows(m, &due);
+    let mut fx = rows::reread_rows(m, &due);
     fx.extend(super::club::reread_contacts(m, now, false));
     fx
 }
@@ -200,7 +200,7 @@ pub(super) fn reread_all(m: &mut Model) -> Vec<Effect> {
     for id in &all {
         step(m, *id, Event::ReadNow { fresh: true });
     }
-    let mut fx = rows::fetch_rows(m, &all);
+    let mut fx = rows::reread_rows(m, &all);
     let now = m.now;
     fx.extend(super::club::reread_contacts(m, now, true));
     fx

@@ -22,6 +22,7 @@ mod decisions;
 mod errors;
 mod focus;
 mod held;
+mod history;
 mod ids;
 mod keypress;
 mod link;
@@ -52,12 +53,17 @@ pub use rows::REREAD_CHUNK;
 pub use sorting::SORT_ALL_CAP;
 
 /// The effects to run at start: read the current user (which then scopes the listing) and,
-/// with a token, probe whether approve and decline exist, at the same time. (A saved scope
-/// restored next starts the listing too: see `Msg::Restore`.)
+/// with a token, probe whether approve and decline exist, at the same time; read the
+/// audit's recent lines for the detail's history (a saved scope restored next starts the
+/// listing too: see `Msg::Restore`).
 pub fn start(m: &mut Model) -> Vec<Effect> {
     m.user = super::model::Loadable::Loading;
     let mut fx = vec![call(m, ApiCall::CurrentUser)];
     fx.extend(capability::probe(m));
+    m.history = super::model::Loadable::Loading;
+    fx.push(Effect::ReadHistory {
+        max_bytes: history::START_BYTES,
+    });
     if !m.has_token {
         // The sign-in pop-up opens when asked (the header and this line say which key): a
         // key typed at start never lands in a masked field.
@@ -236,6 +242,10 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::AddIds { text, origin } => ids::add_ids(m, &text, &origin),
         Msg::Restore(saved) => ids::restore(m, saved),
         Msg::Interrupted(entries) => lost::on_interrupted(m, entries),
+        Msg::HistoryRead(result) => {
+            history::on_read(m, result);
+            Vec::new()
+        }
         Msg::History(entries) => {
             m.log.prepend_history(entries, m.lang);
             Vec::new()

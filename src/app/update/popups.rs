@@ -52,7 +52,7 @@ fn after_edit(m: &mut Model) {
             let text = input.value().to_owned();
             m.queue.set_filter(&text);
         }
-        Some(Popup::Help { scroll, .. }) => *scroll = 0,
+        Some(Popup::Help { scroll, .. } | Popup::History { scroll, .. }) => *scroll = 0,
         Some(Popup::SignIn { error, .. }) => *error = None,
         _ => {}
     }
@@ -63,12 +63,22 @@ fn apply(m: &mut Model, op: PopupOp) -> Vec<Effect> {
         return Vec::new();
     };
     match (op, popup) {
-        (PopupOp::ScrollUp, Popup::Help { scroll, .. }) => *scroll = scroll.saturating_sub(1),
-        (PopupOp::ScrollDown, Popup::Help { scroll, .. }) => *scroll = scroll.saturating_add(1),
-        (PopupOp::PageUp, Popup::Help { scroll, .. }) => *scroll = scroll.saturating_sub(10),
-        (PopupOp::PageDown, Popup::Help { scroll, .. }) => *scroll = scroll.saturating_add(10),
-        (PopupOp::Home, Popup::Help { scroll, .. }) => *scroll = 0,
-        (PopupOp::End, Popup::Help { scroll, .. }) => *scroll = u16::MAX,
+        (PopupOp::ScrollUp, Popup::Help { scroll, .. } | Popup::History { scroll, .. }) => {
+            *scroll = scroll.saturating_sub(1)
+        }
+        (PopupOp::ScrollDown, Popup::Help { scroll, .. } | Popup::History { scroll, .. }) => {
+            *scroll = scroll.saturating_add(1)
+        }
+        (PopupOp::PageUp, Popup::Help { scroll, .. } | Popup::History { scroll, .. }) => {
+            *scroll = scroll.saturating_sub(10)
+        }
+        (PopupOp::PageDown, Popup::Help { scroll, .. } | Popup::History { scroll, .. }) => {
+            *scroll = scroll.saturating_add(10)
+        }
+        (PopupOp::Home, Popup::Help { scroll, .. } | Popup::History { scroll, .. }) => *scroll = 0,
+        (PopupOp::End, Popup::Help { scroll, .. } | Popup::History { scroll, .. }) => {
+            *scroll = u16::MAX
+        }
         (PopupOp::Toggle, Popup::Confirm { on_confirm, .. }) => *on_confirm = !*on_confirm,
         (PopupOp::Press, Popup::Confirm { on_confirm, .. }) => {
             let yes = *on_confirm;

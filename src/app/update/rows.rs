@@ -6,13 +6,13 @@ use std::collections::HashSet;
 
 use uuid::Uuid;
 
-use super::connection::{call_once, note_error, note_ok};
+use super::connection::{call_tried, note_error, note_ok};
 use super::errors::{error_text, read_error_text};
 use super::tell::say;
 use crate::api::{ApiError, ClubRequest, MembershipStatus, Page, Reply, RequestFilter, Sort};
 use crate::app::call::{ApiCall, ListPurpose};
 use crate::app::model::{ListingSupport, Loadable, Model, Origin, RowState, Severity};
-use crate::app::msg::Effect;
+use crate::app::msg::{Effect, Tries};
 use crate::i18n::{Lang, tr};
 
 /// Rows re-read per listing call (the `ids` filter of the listing): the deployed
@@ -23,10 +23,19 @@ pub const REREAD_CHUNK: usize = 50;
 /// (one round trip instead of fifty on a slow link); else one GET per row. While the first
 /// answers are still awaited at start (whether the server lists is not known yet), a long
 /// list waits, except the rows near the cursor: [`fetch_unloaded`] reads it once known.
-/// Each read is tried once by the client ([`crate::app::msg::Tries::Once`]): a row is read
-/// again by `update`'s own rules (a lost write's re-reads with the core's backoff, the link,
-/// the next refresh), never by two nested policies.
+/// A read failing on the way is tried again by the client ([`Tries::Client`]).
 pub(super) fn fetch_rows(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
+    fetch_rows_tried(m, ids, Tries::Client)
+}
+
+/// [`fetch_rows`] for a caller that reads again by its own rule (a lost write's re-reads,
+/// with the core's backoff): the client tries each read once ([`Tries::Once`]), so no two
+/// retry policies nest.
+pub(super) fn reread_rows(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
+    fetch_rows_tried(m, ids, Tries::Once)
+}
+
+fn fetch_rows_tried(m: &mut Model, ids: &[Uuid], tries: Tries) -> Vec<Effect> {
     let ids: Vec<Uuid> = ids
         .iter()
         .copied()
@@ -57,7 +66,7 @@ pub(super) fn fetch_rows(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
     if !batch {
         return ids
             .into_iter()
-            .map(|id| call_once(m, ApiCall::GetRequest { id, levels }))
+            .map(|id| call_tried(m, ApiCall::GetRequest { id, levels }, tries))
             .collect();
     }
     ids.chunks(REREAD_CHUNK)
@@ -72,7 +81,7 @@ pub(super) fn fetch_rows(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
                 levels,
                 purpose: ListPurpose::Reread(chunk.to_vec()),
             };
-            call_once(m, c)
+            call_tried(m, c, tries)
         })
         .collect()
 }

@@ -220,6 +220,7 @@ fn detail_text<'a>(m: &Model, inner: Rect, theme: &Theme) -> Option<Paragraph<'a
         lines.push(Line::styled(tr!(lang, "row-loading"), theme.dim()));
     }
     lines.extend(trailer_lines(m, item, w, theme));
+    lines.extend(crate::ui::history::own_lines(m, item.id, theme));
     Some(Paragraph::new(lines).wrap(Wrap { trim: false }))
 }
 

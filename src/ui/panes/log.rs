@@ -45,7 +45,14 @@ pub(in crate::ui) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme
                 // Never logged (the write-ahead line is the audit file's, not the log's).
                 Outcome::Sending => ("log-outcome-sending", theme.dim()),
             };
-            let mark = tr(m.lang, mark);
+            // A notice or an error said on the status line is its own words: no outcome
+            // word after it ("... failed").
+            let said = matches!(e.what.as_str(), "error" | "notice");
+            let mark = if said {
+                String::new()
+            } else {
+                tr(m.lang, mark)
+            };
             let extra = e
                 .detail
                 .as_ref()

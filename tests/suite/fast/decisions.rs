@@ -509,6 +509,14 @@ fn approve_and_lose() -> (Model, Vec<(Uuid, Outcome, String)>, u64) {
     );
     assert_eq!(reread.len(), 1, "the row re-reads itself");
     assert_eq!(writes(&fx), 0, "never resent");
+    // The core's backoff re-reads it: the client tries each re-read once (issue 34).
+    assert!(
+        fx.iter().any(|e| matches!(
+            e,
+            Effect::Api { request_id, tries: club_admin::app::Tries::Once, .. } if *request_id == reread[0]
+        )),
+        "a lost write's re-read is tried once by the client: {fx:?}"
+    );
     (m, audits(&fx), reread[0])
 }
 

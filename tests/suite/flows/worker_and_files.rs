@@ -224,3 +224,102 @@ async fn a_host_budget_that_cannot_be_used_is_said_once_and_the_queue_loads() {
         assert_eq!(logged, 1, "{lang:?}: said once in the log");
     }
 }
+
+/// Issue 33, item 5: the team's history in the dashboard. An approval is audited; `H` reads
+/// the audit file again (off the loop, after the writer) and the pop-up lists it, newest
+/// first, with who and from where; its search keeps the rows that match; the request's
+/// detail shows its own line. In English and in Thai, at 120x40 and at 45x30.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_team_history_lists_an_approval_with_who_and_where_in_english_and_thai() {
+    for lang in [Lang::English, Lang::Thai] {
+        let d = demo::start(DemoOptions::default()).await.expect("demo");
+        let dir = tempfile::tempdir().expect("tempdir");
+        let audit = dir.path().join("audit.jsonl");
+        // A line of another server in the same file: not this dashboard's history.
+        let mut other = club_admin::ops::audit::AuditLog {
+            path: None,
+            server: "https://elsewhere.example".into(),
+            user: Some("someone@elsewhere.example".into()),
+            via: "cli",
+        }
+        .entry(now(), "approve", uuid::Uuid::nil(), Outcome::Ok, None);
+        other.run = Some("elsewhere".into());
+        let line = serde_json::to_string(&other).expect("json");
+        std::fs::write(&audit, format!("{line}\n")).expect("write");
+        let files = Files {
+            audit_path: Some(audit.clone()),
+            ..Files::default()
+        };
+        let mut h = dashboard(&d, lang, Hooks::default(), files).await;
+        let id = h.model.queue().selected().expect("a row").id;
+        h.send(key('a'));
+        h.send(Msg::Tick(now()));
+        h.run_until_idle(LIMIT).await.expect("settled");
+        assert_eq!(d.request_status(id), Some(MembershipStatus::Approved));
+        h.send(key('H'));
+        h.run_until(LIMIT, |m| {
+            m.history()
+                .get()
+                .is_some_and(|rows| rows.iter().any(|r| r.target == id))
+        })
+        .await
+        .expect("the history is read");
+        let rows = h.model.history().get().expect("rows");
+        assert!(
+            rows.iter().all(|r| r.server != "https://elsewhere.example"),
+            "{lang:?}: only this server's rows: {rows:?}"
+        );
+        let row = rows.iter().find(|r| r.target == id).expect("the approval");
+        assert_eq!(row.outcome, Outcome::Ok, "{row:?}");
+        assert_eq!(row.action, "approve");
+        let who = d.moderator().email.clone();
+        assert_eq!(row.user.as_deref(), Some(who.as_str()));
+        let approved =
+            club_admin::i18n::tr_args(lang, "status-past", &[("action", "approve".into())]);
+        for (w, hgt) in [(120, 40), (45, 30)] {
+            let screen = draw(&h.model, w, hgt);
+            assert!(screen.contains(&approved), "{lang:?} {w}x{hgt}:\n{screen}");
+            assert!(
+                screen.contains(&who[..who.len().min(12)]),
+                "{lang:?} {w}x{hgt}: who decided:\n{screen}"
+            );
+        }
+        // The search keeps what matches: nothing matches this.
+        for c in "zzzz".chars() {
+            h.send(key(c));
+        }
+        h.run_until_idle(LIMIT).await.expect("idle");
+        let screen = draw(&h.model, 120, 40);
+        let none =
+            club_admin::i18n::tr_args(lang, "popup-history-no-match", &[("query", "zzzz".into())]);
+        assert!(screen.contains(&none), "{lang:?}: filtered out:\n{screen}");
+        // Closed, the request's detail shows its own history.
+        h.send(Msg::Key(club_admin::app::Key::new(KeyCode::Esc)));
+        h.run_until_idle(LIMIT).await.expect("idle");
+        assert!(h.model.popup().is_none());
+        // The cursor went on after the approval: back to the approved request.
+        for _ in 0..5 {
+            if h.model.queue().selected().is_none_or(|i| i.id == id) {
+                break;
+            }
+            h.send(key('k'));
+        }
+        let screen = draw(&h.model, 120, 40);
+        assert!(
+            screen.contains(&tr(lang, "detail-history")),
+            "{lang:?}: the detail's history:\n{screen}"
+        );
+    }
+}
+
+/// The frame `m` draws at `w`x`h`, as text.
+fn draw(m: &club_admin::app::Model, w: u16, h: u16) -> String {
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).expect("term");
+    t.draw(|f| club_admin::ui::view(f, m, &club_admin::ui::Theme::new(true)))
+        .expect("draw");
+    let b = t.backend().buffer().clone();
+    (0..h)
+        .map(|y| (0..w).map(|x| b[(x, y)].symbol()).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}

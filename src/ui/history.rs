@@ -1,0 +1,203 @@
+//! The team's history (`H`): who decided what, when, from where, newest first, as the audit
+//! file says ([`crate::ops::history`]'s rows of this server); a search box filters the rows
+//! by any of their words (a moderator's e-mail, a request's name or id, a club, an
+//! outcome, the face). The detail pane shows its own request's rows with the same words
+//! ([`row_line`]).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::popups::{centered, field, frame_box, label, popup_width};
+use super::theme::Theme;
+use crate::app::filter::fold;
+use crate::app::model::words::past;
+use crate::app::model::{Loadable, Model, Popup};
+use crate::i18n::{dates, tr};
+use crate::ops::history::Row;
+use crate::ops::{Outcome, RowAction};
+use crate::text::clean;
+
+/// One row of the history in the reader's words: when, what happened to which request,
+/// who, from where (`26 พ.ย. 2569 14:02 UTC · approved · Somchai → Robotics Club ·
+/// somchai@school.ac.th · ssh`).
+pub(super) fn row_line<'a>(m: &Model, r: &Row, with_target: bool, theme: &Theme) -> Line<'a> {
+    let (word, style) = outcome_word(m, r, theme);
+    let target = m
+        .queue()
+        .get(r.target)
+        .map(|i| i.label_for(m.lang == crate::i18n::Lang::Thai))
+        .unwrap_or_else(|| crate::app::model::short_id(r.target));
+    let target = match &r.value {
+        Some(v) => format!("{target} {}", clean(v, 60)),
+        None => target,
+    };
+    let who = r
+        .user
+        .as_deref()
+        .map(|u| clean(u, 60))
+        .unwrap_or_else(|| "?".into());
+    let via = match (&r.via, &r.key) {
+        (Some(v), Some(k)) => format!("{} ({})", clean(v, 20), clean(k, 40)),
+        (Some(v), None) => clean(v, 20),
+        _ => String::new(),
+    };
+    let mut spans = vec![
+        Span::styled(
+            dates::date_time_utc(m.lang, m.year_style, r.settled_at),
+            theme.dim(),
+        ),
+        Span::raw(" · "),
+        Span::styled(word, style),
+    ];
+    if with_target {
+        spans.push(Span::raw(format!(" · {}", clean(&target, 200))));
+    }
+    spans.push(Span::raw(" · "));
+    spans.push(Span::styled(who, theme.bold()));
+    if !via.is_empty() {
+        spans.push(Span::styled(format!(" · {via}"), theme.dim()));
+    }
+    if r.settled_after_crash {
+        spans.push(Span::styled(
+            format!(" · {}", tr(m.lang, "history-after-crash")),
+            theme.warn(),
+        ));
+    }
+    Line::from(spans)
+}
+
+/// What happened, in the reader's words: the decision's past (`approved`) when it was
+/// applied, else the outcome (`failed`, `outcome unknown`, ...) after the action's name.
+fn outcome_word(m: &Model, r: &Row, theme: &Theme) -> (String, ratatui::style::Style) {
+    let action = RowAction::from_verb(&r.action);
+    let outcome = |key: &str| tr(m.lang, key);
+    let what = || {
+        action
+            .map(|a| crate::app::model::words::verb(m.lang, a))
+            .unwrap_or_else(|| crate::app::model::log::what_text(m.lang, &r.action))
+    };
+    match (r.outcome, action) {
+        (Outcome::Ok | Outcome::Already, Some(a)) => (past(m.lang, a), theme.success()),
+        (Outcome::Ok, None) => (
+            format!("{} {}", what(), outcome("log-outcome-ok")),
+            theme.success(),
+        ),
+        (o, _) => {
+            let (key, style) = match o {
+                Outcome::Failed => ("log-outcome-failed", theme.error()),
+                Outcome::Unknown => ("log-outcome-unknown", theme.warn()),
+                Outcome::Undone => ("log-outcome-undone", theme.dim()),
+                Outcome::Conflict => ("log-outcome-conflict", theme.error()),
+                Outcome::Sending => ("log-outcome-sending", theme.warn()),
+                Outcome::Already => ("log-outcome-already", theme.dim()),
+                Outcome::Ok => ("log-outcome-ok", theme.success()),
+            };
+            (format!("{}: {}", what(), outcome(key)), style)
+        }
+    }
+}
+
+/// The rows `query` keeps: every word of a row's line, folded, searched for the query.
+fn matching<'r>(m: &Model, rows: &'r [Row], query: &str, theme: &Theme) -> Vec<Line<'r>> {
+    let q = fold(query.trim());
+    rows.iter()
+        .map(|r| row_line(m, r, true, theme))
+        .filter(|l| {
+            q.is_empty() || {
+                let text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
+                fold(&text).contains(&q)
+            }
+        })
+        .collect()
+}
+
+/// Draws the history in `area`; returns how far it can scroll as drawn.
+pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) -> u16 {
+    let Popup::History { query, scroll } = p else {
+        return 0;
+    };
+    let w = popup_width(area);
+    let h = if crate::app::model::is_narrow(area.width) {
+        area.height
+    } else {
+        area.height.saturating_sub(2)
+    };
+    let r = centered(area, w, h);
+    let inner = frame_box(frame, r, &tr(m.lang, "popup-history-title"), theme);
+    field(
+        frame,
+        Rect::new(inner.x, inner.y, inner.width, 1),
+        &label(m.lang, "popup-help-search"),
+        query,
+        false,
+        true,
+        theme,
+    );
+    let lines: Vec<Line> = match m.history() {
+        Loadable::NotAsked | Loadable::Loading => vec![Line::styled(
+            tr(m.lang, "popup-history-loading"),
+            theme.dim(),
+        )],
+        Loadable::Failed(why) => vec![Line::styled(
+            crate::tr!(m.lang, "popup-history-failed", why = clean(why, 300)),
+            theme.error(),
+        )],
+        Loadable::Loaded(rows) if rows.is_empty() => {
+            vec![Line::styled(tr(m.lang, "popup-history-empty"), theme.dim())]
+        }
+        Loadable::Loaded(rows) => {
+            let mut lines = vec![Line::styled(
+                crate::tr!(m.lang, "popup-history-shown", n = rows.len()),
+                theme.dim(),
+            )];
+            let found = matching(m, rows, query.value(), theme);
+            if found.is_empty() {
+                lines.push(Line::styled(
+                    crate::tr!(
+                        m.lang,
+                        "popup-history-no-match",
+                        query = clean(query.value(), 40)
+                    ),
+                    theme.warn(),
+                ));
+            }
+            lines.extend(found);
+            lines
+        }
+    };
+    let body = Rect::new(
+        inner.x,
+        inner.y + 2,
+        inner.width,
+        inner.height.saturating_sub(2),
+    );
+    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let room = super::panes::pane::scroll_room(&text, body);
+    frame.render_widget(text.scroll(((*scroll).min(room), 0)), body);
+    room
+}
+
+/// The rows shown in a request's detail, newest first.
+const OWN_SHOWN: usize = 5;
+
+/// The history of request `id` for its detail: a title and its newest rows (who decided
+/// it, when, from where); nothing while the history is not read or has none of it.
+pub(super) fn own_lines<'a>(m: &Model, id: uuid::Uuid, theme: &Theme) -> Vec<Line<'a>> {
+    let Some(rows) = m.history().get() else {
+        return Vec::new();
+    };
+    let own: Vec<Line> = rows
+        .iter()
+        .filter(|r| r.target == id)
+        .take(OWN_SHOWN)
+        .map(|r| row_line(m, r, false, theme))
+        .collect();
+    if own.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = vec![Line::styled(tr(m.lang, "detail-history"), theme.bold())];
+    lines.extend(own);
+    lines
+}
