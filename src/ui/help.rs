@@ -10,7 +10,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::popups::{centered, field, frame_box, indented, label, popup_width, wrapped};
+use super::popups::{indented, search_box, wrapped};
 use super::theme::Theme;
 use crate::app::filter::fold;
 use crate::app::keymap::Scope;
@@ -62,26 +62,10 @@ fn scope_key(scope: Scope) -> &'static str {
 
 /// Draws the help in `area`; returns how far it can scroll as drawn.
 pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &Theme) -> u16 {
-    let w = popup_width(area);
     let Popup::Help { query, scroll } = p else {
         return 0;
     };
-    let h = if crate::app::model::is_narrow(area.width) {
-        area.height
-    } else {
-        area.height.saturating_sub(2)
-    };
-    let r = centered(area, w, h);
-    let inner = frame_box(frame, r, &tr(m.lang, "popup-help-title"), theme);
-    field(
-        frame,
-        Rect::new(inner.x, inner.y, inner.width, 1),
-        &label(m.lang, "popup-help-search"),
-        query,
-        false,
-        true,
-        theme,
-    );
+    let inner = search_box(frame, area, m.lang, "popup-help-title", query, theme);
     let mut lines = Vec::new();
     let mut last: Option<Scope> = None;
     let cols = inner.width as usize;

@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::popups::{centered, field, frame_box, label, popup_width};
+use super::popups::search_box;
 use super::theme::Theme;
 use crate::app::filter::fold;
 use crate::app::model::words::past;
@@ -118,23 +118,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &
     let Popup::History { query, scroll } = p else {
         return 0;
     };
-    let w = popup_width(area);
-    let h = if crate::app::model::is_narrow(area.width) {
-        area.height
-    } else {
-        area.height.saturating_sub(2)
-    };
-    let r = centered(area, w, h);
-    let inner = frame_box(frame, r, &tr(m.lang, "popup-history-title"), theme);
-    field(
-        frame,
-        Rect::new(inner.x, inner.y, inner.width, 1),
-        &label(m.lang, "popup-help-search"),
-        query,
-        false,
-        true,
-        theme,
-    );
+    let inner = search_box(frame, area, m.lang, "popup-history-title", query, theme);
     let lines: Vec<Line> = match m.history() {
         Loadable::NotAsked | Loadable::Loading => vec![Line::styled(
             tr(m.lang, "popup-history-loading"),

@@ -104,6 +104,36 @@ pub(super) fn label(lang: Lang, key: &str) -> String {
     format!("{} ", tr(lang, key))
 }
 
+/// A searchable pop-up's box (the help, the history): nearly the whole screen (all of it in
+/// the narrow layout), titled by `title_key`, its search field on the first line; returns
+/// the box's inside.
+pub(super) fn search_box(
+    frame: &mut Frame,
+    area: Rect,
+    lang: Lang,
+    title_key: &str,
+    query: &Input,
+    theme: &Theme,
+) -> Rect {
+    let h = if crate::app::model::is_narrow(area.width) {
+        area.height
+    } else {
+        area.height.saturating_sub(2)
+    };
+    let r = centered(area, popup_width(area), h);
+    let inner = frame_box(frame, r, &tr(lang, title_key), theme);
+    field(
+        frame,
+        Rect::new(inner.x, inner.y, inner.width, 1),
+        &label(lang, "popup-help-search"),
+        query,
+        false,
+        true,
+        theme,
+    );
+    inner
+}
+
 /// Width of a centred pop-up: the screen less a margin, at most 90 columns; the whole width
 /// in the narrow layout (a phone has no column to spare).
 pub(super) fn popup_width(area: Rect) -> u16 {

@@ -101,9 +101,4 @@ impl Held {
     pub fn latest(&self) -> Option<&HeldDecision> {
         self.decisions.last()
     }
-
-    /// The decision holding the request `id`, if any.
-    pub fn for_request(&self, id: Uuid) -> Option<&HeldDecision> {
-        self.decisions.iter().rev().find(|d| d.holds(id))
-    }
 }

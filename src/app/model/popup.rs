@@ -144,111 +144,74 @@ const DOWN: Key = Key::new(KeyCode::Down);
 
 /// The help's keys. `?` closes it only while the search is empty (once something is typed,
 /// a `?` is part of the search: see [`Popup::op_for`]).
-const HELP_KEYS: &[PopupKey] = &[
-    typing("popup-hint-search", "popup-help-type-search"),
-    pk(
-        &[UP],
-        "↑/↓",
-        "popup-hint-scroll",
-        "popup-help-scroll-up",
-        PopupOp::ScrollUp,
-    ),
-    pk(
-        &[DOWN],
-        "↓",
-        "",
-        "popup-help-scroll-down",
-        PopupOp::ScrollDown,
-    ),
-    pk(
-        &[Key::new(KeyCode::PageUp)],
-        "PgUp",
-        "",
-        "popup-help-page-up",
-        PopupOp::PageUp,
-    ),
-    pk(
-        &[Key::new(KeyCode::PageDown)],
-        "PgDn",
-        "",
-        "popup-help-page-down",
-        PopupOp::PageDown,
-    ),
-    pk(
-        &[Key::new(KeyCode::Home)],
-        "Home",
-        "",
-        "popup-help-home",
-        PopupOp::Home,
-    ),
-    pk(
-        &[Key::new(KeyCode::End)],
-        "End",
-        "",
-        "popup-help-end",
-        PopupOp::End,
-    ),
-    pk(
-        &[ESC, Key::char('?')],
-        "Esc",
-        "popup-hint-close",
-        "popup-help-close-help",
-        PopupOp::Close,
-    ),
-];
-/// The history's keys: the help's (search, scroll), closed by Esc or `H` again.
-const HISTORY_KEYS: &[PopupKey] = &[
-    typing("popup-hint-search", "popup-help-type-search"),
-    pk(
-        &[UP],
-        "↑/↓",
-        "popup-hint-scroll",
-        "popup-help-scroll-up",
-        PopupOp::ScrollUp,
-    ),
-    pk(
-        &[DOWN],
-        "↓",
-        "",
-        "popup-help-scroll-down",
-        PopupOp::ScrollDown,
-    ),
-    pk(
-        &[Key::new(KeyCode::PageUp)],
-        "PgUp",
-        "",
-        "popup-help-page-up",
-        PopupOp::PageUp,
-    ),
-    pk(
-        &[Key::new(KeyCode::PageDown)],
-        "PgDn",
-        "",
-        "popup-help-page-down",
-        PopupOp::PageDown,
-    ),
-    pk(
-        &[Key::new(KeyCode::Home)],
-        "Home",
-        "",
-        "popup-help-home",
-        PopupOp::Home,
-    ),
-    pk(
-        &[Key::new(KeyCode::End)],
-        "End",
-        "",
-        "popup-help-end",
-        PopupOp::End,
-    ),
-    pk(
-        &[ESC, Key::char('H')],
-        "Esc",
-        "popup-hint-close",
-        "popup-help-close-history",
-        PopupOp::Close,
-    ),
-];
+/// The keys of a searchable pop-up (the help, the history): typing searches, the arrows
+/// and pages scroll, `$close` closes.
+macro_rules! searchable_keys {
+    ($close:expr) => {
+        &[
+            typing("popup-hint-search", "popup-help-type-search"),
+            pk(
+                &[UP],
+                "↑/↓",
+                "popup-hint-scroll",
+                "popup-help-scroll-up",
+                PopupOp::ScrollUp,
+            ),
+            pk(
+                &[DOWN],
+                "↓",
+                "",
+                "popup-help-scroll-down",
+                PopupOp::ScrollDown,
+            ),
+            pk(
+                &[Key::new(KeyCode::PageUp)],
+                "PgUp",
+                "",
+                "popup-help-page-up",
+                PopupOp::PageUp,
+            ),
+            pk(
+                &[Key::new(KeyCode::PageDown)],
+                "PgDn",
+                "",
+                "popup-help-page-down",
+                PopupOp::PageDown,
+            ),
+            pk(
+                &[Key::new(KeyCode::Home)],
+                "Home",
+                "",
+                "popup-help-home",
+                PopupOp::Home,
+            ),
+            pk(
+                &[Key::new(KeyCode::End)],
+                "End",
+                "",
+                "popup-help-end",
+                PopupOp::End,
+            ),
+            $close,
+        ]
+    };
+}
+
+const HELP_KEYS: &[PopupKey] = searchable_keys!(pk(
+    &[ESC, Key::char('?')],
+    "Esc",
+    "popup-hint-close",
+    "popup-help-close-help",
+    PopupOp::Close,
+));
+/// The history's keys: the help's, closed by Esc or `H` again.
+const HISTORY_KEYS: &[PopupKey] = searchable_keys!(pk(
+    &[ESC, Key::char('H')],
+    "Esc",
+    "popup-hint-close",
+    "popup-help-close-history",
+    PopupOp::Close,
+));
 const CONFIRM_KEYS: &[PopupKey] = &[
     pk(
         &[Key::char('y'), Key::char('Y')],
