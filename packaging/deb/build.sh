@@ -3,8 +3,9 @@
 #   packaging/deb/build.sh BINARY OUT_DIR
 # (README: cargo build --release && packaging/deb/build.sh target/release/club-admin target/deb)
 # Prints the .deb's path. The version is Cargo.toml's, the architecture dpkg's, the
-# dependencies those of the binary's shared libraries (ldd, dpkg -S). Every file is root's
-# (--root-owner-group); what belongs to the user club-admin is made by postinst.
+# dependencies adduser, ca-certificates and those of the binary's shared libraries (ldd,
+# dpkg -S). Every file is root's (--root-owner-group); what belongs to the user club-admin
+# is made by postinst.
 # CLUB_ADMIN_DEB_COMPRESS: dpkg-deb's compression, xz (the default), gzip or none;
 # DEBFULLNAME and DEBEMAIL: the Maintainer field (Debian's usual variables).
 set -eu
@@ -54,9 +55,10 @@ find "$root" -type f -exec chmod go-w {} +
 find "$root" -type d -exec chmod 0755 {} +
 chmod 0755 "$root/usr/bin/club-admin"
 
-# The packages of the binary's shared libraries; libc6 at least the newest GLIBC_ version
-# it names.
-depends=adduser
+# adduser for postinst; ca-certificates for the TLS verifier, which reads the system's
+# certificate authorities (without them no https client is made: "builder error"); the
+# packages of the binary's shared libraries, libc6 at least the newest GLIBC_ it names.
+depends=adduser,ca-certificates
 for lib in $(ldd "$bin" | awk '$3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
     pkg=$(dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "$lib" 2>/dev/null || true)
     pkg=$(printf '%s\n' "$pkg" | head -n 1 | cut -d: -f1)

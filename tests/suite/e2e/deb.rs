@@ -204,6 +204,8 @@ fn the_control_names_the_version_the_arch_the_dependencies_and_the_conffile() {
     );
     let depends = field("Depends");
     assert!(depends.contains("adduser"), "{depends}");
+    // No certificate authorities, no https client (seen on a minimal Debian).
+    assert!(depends.contains("ca-certificates"), "{depends}");
     assert!(depends.contains("libc6 (>= 2."), "{depends}");
     assert_eq!(
         text(&b.control.join("conffiles")).trim(),
