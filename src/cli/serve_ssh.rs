@@ -47,14 +47,17 @@ pub struct ServeSshArgs {
     #[arg(long)]
     pub check: bool,
     /// The status socket the running server answers on (mode 0600, for root and its user)
-    /// [default: $XDG_STATE_HOME/club-admin/serve-ssh.sock].
+    /// [default: `status_socket` in the config's [serve_ssh], else
+    /// $XDG_STATE_HOME/club-admin/serve-ssh.sock].
     #[arg(long, value_name = "PATH")]
     pub status_socket: Option<PathBuf>,
-    /// Address and port to listen on.
-    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:2222")]
-    pub listen: std::net::SocketAddr,
+    /// Address and port to listen on [default: `listen` in the config's [serve_ssh], else
+    /// 127.0.0.1:2222].
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub listen: Option<std::net::SocketAddr>,
     /// The public keys that may sign in (OpenSSH authorized_keys format; read again when it
-    /// changes). Required unless --allow-any-key.
+    /// changes). Required unless --allow-any-key [default: `authorized_keys` in the
+    /// config's [serve_ssh]].
     #[arg(long, value_name = "FILE")]
     pub authorized_keys: Option<PathBuf>,
     /// Let any public key sign in (a demo on a closed network; each session still signs in
@@ -62,28 +65,33 @@ pub struct ServeSshArgs {
     #[arg(long, conflicts_with = "authorized_keys")]
     pub allow_any_key: bool,
     /// The server's host key (ed25519, made with mode 0600 on first start) [default:
+    /// `host_key` in the config's [serve_ssh], else
     /// $XDG_STATE_HOME/club-admin/ssh_host_ed25519_key].
     #[arg(long, value_name = "FILE")]
     pub host_key: Option<PathBuf>,
     /// Keep each key's token on disk (one file per key fingerprint, mode 0600, in
     /// $XDG_STATE_HOME/club-admin/ssh-tokens/), so that a new session with the same key is
-    /// signed in. Off by default: a token lives in its session's memory only.
+    /// signed in. Off by default (or `remember_tokens = true` in the config's [serve_ssh]):
+    /// a token lives in its session's memory only.
     #[arg(long)]
     pub remember_tokens: bool,
     /// Minutes a dropped session's dashboard waits for the same key to come back (0: it
-    /// ends at once).
-    #[arg(long, value_name = "MINUTES", default_value_t = 10, allow_negative_numbers = true, value_parser = whole::<u64>)]
-    pub reattach_minutes: u64,
-    /// Dashboards open at once, in all (attached or waiting).
-    #[arg(long, value_name = "N", default_value_t = 64, allow_negative_numbers = true, value_parser = whole::<usize>)]
-    pub max_sessions: usize,
-    /// Dashboards open at once with one key.
-    #[arg(long, value_name = "N", default_value_t = 3, allow_negative_numbers = true, value_parser = whole::<usize>)]
-    pub max_sessions_per_key: usize,
+    /// ends at once) [default: 10, or `reattach_minutes` in the config's [serve_ssh]].
+    #[arg(long, value_name = "MINUTES", allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub reattach_minutes: Option<u64>,
+    /// Dashboards open at once, in all (attached or waiting) [default: 64, or
+    /// `max_sessions` in the config's [serve_ssh]].
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub max_sessions: Option<usize>,
+    /// Dashboards open at once with one key [default: 3, or `max_sessions_per_key` in the
+    /// config's [serve_ssh]].
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub max_sessions_per_key: Option<usize>,
     /// Minutes without a key from the client before its session is disconnected (its
-    /// dashboard then waits to be re-attached).
-    #[arg(long, value_name = "MINUTES", default_value_t = 30, allow_negative_numbers = true, value_parser = whole::<u64>)]
-    pub idle_minutes: u64,
+    /// dashboard then waits to be re-attached) [default: 30, or `idle_minutes` in the
+    /// config's [serve_ssh]].
+    #[arg(long, value_name = "MINUTES", allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub idle_minutes: Option<u64>,
     /// Seconds a connection has to sign in, from the moment it was accepted (OpenSSH's
     /// LoginGraceTime).
     #[arg(long, value_name = "SECONDS", default_value_t = 30, allow_negative_numbers = true, value_parser = whole::<u64>)]
@@ -147,18 +155,76 @@ fn window(text: &str) -> Result<(u16, u16), String> {
 }
 
 impl ServeSshArgs {
-    /// The server's options.
+    /// The server's options: each flag given, else its key in the config file's
+    /// `[serve_ssh]` table (`file`), else its default.
     ///
     /// Errors: no host key given and no state directory to put it in; a limit of 0.
-    pub fn options(&self) -> Result<crate::ssh::ServeOptions, String> {
+    pub fn options(
+        &self,
+        file: &crate::config::ServeSshFile,
+    ) -> Result<crate::ssh::ServeOptions, String> {
+        let state_dir = state_dir(file);
         let host_key = self
             .host_key
             .clone()
-            .or_else(crate::ssh::default_host_key)
+            .or_else(|| file.host_key.clone())
+            .or_else(|| {
+                state_dir
+                    .as_ref()
+                    .map(|d| d.join(crate::ssh::HOST_KEY_NAME))
+            })
             .ok_or("no state directory for the host key: give --host-key FILE")?;
+        let limits = self.limits(file)?;
+        let minutes = |m: u64| std::time::Duration::from_secs(m.saturating_mul(60));
+        Ok(crate::ssh::ServeOptions {
+            listen: self.listen.or(file.listen).unwrap_or(DEFAULT_LISTEN),
+            host_key,
+            // --allow-any-key leaves the file's keys aside, as the flags conflict.
+            authorized_keys: match self.allow_any_key {
+                true => None,
+                false => self
+                    .authorized_keys
+                    .clone()
+                    .or_else(|| file.authorized_keys.clone()),
+            },
+            allow_any_key: self.allow_any_key,
+            limits,
+            reattach: minutes(
+                self.reattach_minutes
+                    .or(file.reattach_minutes)
+                    .unwrap_or(10),
+            ),
+            remember_tokens: match self.remember_tokens || file.remember_tokens == Some(true) {
+                true => Some(
+                    state_dir
+                        .as_ref()
+                        .map(|d| d.join("ssh-tokens"))
+                        .ok_or("--remember-tokens: no state directory to keep tokens in")?,
+                ),
+                false => None,
+            },
+            mouse: !self.no_mouse,
+            status_socket: self
+                .status_socket
+                .clone()
+                .or_else(|| file.status_socket.clone())
+                .or_else(|| crate::ssh::status::default_socket(state_dir.as_deref())),
+        })
+    }
+
+    /// The limits: each flag, else the file's key, else the default.
+    ///
+    /// Errors: a limit of 0.
+    fn limits(&self, file: &crate::config::ServeSshFile) -> Result<crate::ssh::Limits, String> {
+        let max_sessions = self.max_sessions.or(file.max_sessions).unwrap_or(64);
+        let max_sessions_per_key = self
+            .max_sessions_per_key
+            .or(file.max_sessions_per_key)
+            .unwrap_or(3);
+        let idle_minutes = self.idle_minutes.or(file.idle_minutes).unwrap_or(30);
         for (name, v) in [
-            ("--max-sessions", self.max_sessions),
-            ("--max-sessions-per-key", self.max_sessions_per_key),
+            ("--max-sessions", max_sessions),
+            ("--max-sessions-per-key", max_sessions_per_key),
             ("--auth-attempts", self.auth_attempts),
             ("--max-startups-per-address", self.max_startups_per_address),
         ] {
@@ -166,43 +232,49 @@ impl ServeSshArgs {
                 return Err(format!("{name} 0 lets no one in: give 1 or more"));
             }
         }
-        if self.auth_timeout == 0 || self.idle_minutes == 0 || self.banner_timeout == 0 {
+        if self.auth_timeout == 0 || idle_minutes == 0 || self.banner_timeout == 0 {
             return Err(
                 "--auth-timeout, --banner-timeout and --idle-minutes must be 1 or more".into(),
             );
         }
-        let minutes = |m: u64| std::time::Duration::from_secs(m.saturating_mul(60));
-        Ok(crate::ssh::ServeOptions {
-            listen: self.listen,
-            host_key,
-            authorized_keys: self.authorized_keys.clone(),
-            allow_any_key: self.allow_any_key,
-            limits: crate::ssh::Limits {
-                max_sessions: self.max_sessions,
-                max_sessions_per_key: self.max_sessions_per_key,
-                idle_timeout: minutes(self.idle_minutes),
-                auth_timeout: std::time::Duration::from_secs(self.auth_timeout),
-                banner_timeout: std::time::Duration::from_secs(self.banner_timeout),
-                max_startups: self.max_startups,
-                max_startups_per_address: self.max_startups_per_address,
-                auth_attempts: self.auth_attempts,
-                max_window: self.max_window,
-            },
-            reattach: minutes(self.reattach_minutes),
-            remember_tokens: match self.remember_tokens {
-                true => Some(
-                    crate::config::default_state_dir()
-                        .map(|d| d.join("ssh-tokens"))
-                        .ok_or("--remember-tokens: no state directory to keep tokens in")?,
-                ),
-                false => None,
-            },
-            mouse: !self.no_mouse,
-            status_socket: self.status_socket.clone().or_else(|| {
-                crate::ssh::status::default_socket(crate::config::default_state_dir().as_deref())
-            }),
+        Ok(crate::ssh::Limits {
+            max_sessions,
+            max_sessions_per_key,
+            idle_timeout: std::time::Duration::from_secs(idle_minutes.saturating_mul(60)),
+            auth_timeout: std::time::Duration::from_secs(self.auth_timeout),
+            banner_timeout: std::time::Duration::from_secs(self.banner_timeout),
+            max_startups: self.max_startups,
+            max_startups_per_address: self.max_startups_per_address,
+            auth_attempts: self.auth_attempts,
+            max_window: self.max_window,
         })
     }
+}
+
+/// Where `serve-ssh` listens unless told: loopback, for a reverse proxy or a port forward.
+pub const DEFAULT_LISTEN: std::net::SocketAddr = std::net::SocketAddr::V4(
+    std::net::SocketAddrV4::new(std::net::Ipv4Addr::LOCALHOST, 2222),
+);
+
+/// The state folder: the config file's `[serve_ssh] state_dir`, else
+/// `$XDG_STATE_HOME/club-admin`.
+fn state_dir(file: &crate::config::ServeSshFile) -> Option<PathBuf> {
+    file.state_dir
+        .clone()
+        .or_else(crate::config::default_state_dir)
+}
+
+/// The `[serve_ssh]` table of the config file the flags name (`--config`, else the
+/// default one; a missing default file is an empty table).
+///
+/// Errors: the config file cannot be read or does not parse.
+fn file_settings(flags: &crate::config::Flags) -> Result<crate::config::ServeSshFile, String> {
+    let path = flags
+        .config
+        .clone()
+        .or_else(crate::config::default_config_path);
+    let (file, _) = crate::config::load_file(path.as_deref(), flags.config.is_some())?;
+    Ok(file.serve_ssh)
 }
 
 /// Runs `serve-ssh` as `a` asks: the status, the check, or the server.
@@ -220,24 +292,39 @@ pub fn run(a: ServeSshArgs, conn: &ConnArgs) -> ExitCode {
         say("serve-ssh takes no --token-file: each session signs in with its own token");
         return Exit::Usage.into();
     }
-    let options = match a.options() {
+    let mut flags = conn.flags(None);
+    flags.lang = a.lang.clone();
+    flags.decision_delay = a.decision_delay;
+    flags.auto_refresh = a.auto_refresh;
+    let file = match file_settings(&flags) {
+        Ok(f) => f,
+        Err(e) => {
+            say(&e);
+            return Exit::Usage.into();
+        }
+    };
+    let options = match a.options(&file) {
         Ok(o) => o,
         Err(e) => {
             say(&e);
             return Exit::Usage.into();
         }
     };
-    let mut flags = conn.flags(None);
-    flags.lang = a.lang.clone();
-    flags.decision_delay = a.decision_delay;
-    flags.auto_refresh = a.auto_refresh;
+    flags.state_dir = file.state_dir.clone();
+    // The log's default follows the state folder (unless the journal takes it).
+    let log_file = conn.log_file.clone().or(file.log_file.clone()).or_else(|| {
+        match (&file.state_dir, logging::stderr_is_journal()) {
+            (Some(d), false) => Some(d.join("club-admin.log")),
+            _ => None,
+        }
+    });
     if a.check {
-        return match block_on(check(options, &flags, conn.log_file.clone())) {
+        return match block_on(check(options, &flags, log_file)) {
             Ok(code) => code,
             Err(code) => code,
         };
     }
-    if let Err(e) = logging::init(conn.log_file.clone(), "serve-ssh") {
+    if let Err(e) = logging::init(log_file, "serve-ssh") {
         say(&format!("warning: no log: {e}"));
     }
     finish(block_on(crate::ssh::serve(options, &flags)))

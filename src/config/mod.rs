@@ -64,6 +64,9 @@ pub struct Flags {
     pub lang: Option<String>,
     /// `--decision-delay`, seconds (dashboard).
     pub decision_delay: Option<u64>,
+    /// The state folder instead of `$XDG_STATE_HOME/club-admin` (`serve-ssh`: the config
+    /// file's `[serve_ssh] state_dir`).
+    pub state_dir: Option<PathBuf>,
 }
 
 /// The queue's automatic refresh, seconds, unless set (`--auto-refresh`, `auto_refresh_secs`;
@@ -136,6 +139,41 @@ pub struct FileConfig {
     /// Key overrides: `action = "key"` or `action = ["key", ...]`.
     #[serde(default)]
     pub keys: BTreeMap<String, KeyList>,
+    /// `club-admin serve-ssh`'s own settings (the `[serve_ssh]` table).
+    #[serde(default)]
+    pub serve_ssh: ServeSshFile,
+}
+
+/// The config file's `[serve_ssh]` table: what `club-admin serve-ssh` (and its `--check`)
+/// otherwise takes as flags, so that a systemd unit's command line stays
+/// `serve-ssh --config FILE`. Every key optional; a flag given wins over its key.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ServeSshFile {
+    /// `--listen`: address and port (`"0.0.0.0:2222"`).
+    pub listen: Option<std::net::SocketAddr>,
+    /// `--authorized-keys`: the public keys that may sign in.
+    pub authorized_keys: Option<PathBuf>,
+    /// `--host-key`: the server's host key file.
+    pub host_key: Option<PathBuf>,
+    /// `--status-socket`: where the running server answers `serve-ssh status`.
+    pub status_socket: Option<PathBuf>,
+    /// `--log-file`: the log file (under systemd without it the log goes to the journal).
+    pub log_file: Option<PathBuf>,
+    /// `--remember-tokens`: keep each key's token on disk.
+    pub remember_tokens: Option<bool>,
+    /// `--reattach-minutes`.
+    pub reattach_minutes: Option<u64>,
+    /// `--max-sessions`.
+    pub max_sessions: Option<usize>,
+    /// `--max-sessions-per-key`.
+    pub max_sessions_per_key: Option<usize>,
+    /// `--idle-minutes`.
+    pub idle_minutes: Option<u64>,
+    /// The state folder (audit file, host key, status socket, remembered tokens, log)
+    /// instead of `$XDG_STATE_HOME/club-admin`; the packaged unit's is
+    /// [`HOST_STATE_DIR`].
+    pub state_dir: Option<PathBuf>,
 }
 
 /// Everything the dashboard needs, resolved.
@@ -538,7 +576,7 @@ pub fn resolve(
             "no server given: use --base-url URL, CLUB_ADMIN_BASE_URL or base_url in the config file (or `club-admin demo` to try the demo)".to_owned()
         })?;
 
-    let state_dir = default_state_dir();
+    let state_dir = flags.state_dir.clone().or_else(default_state_dir);
     let api_key_file = api_key_file_of(flags, &file, env_nonempty("CLUB_ADMIN_API_KEY"));
     let (credentials, token_path) =
         secrets_of(flags, &file, env, state_dir.as_deref(), &mut warnings)?;

@@ -123,9 +123,12 @@ pub(crate) async fn stopping(stop: &mut watch::Receiver<bool>) {
     let _ = stop.wait_for(|s| *s).await;
 }
 
+/// The host key's file name in the state folder.
+pub const HOST_KEY_NAME: &str = "ssh_host_ed25519_key";
+
 /// The default host key file: `$XDG_STATE_HOME/club-admin/ssh_host_ed25519_key`.
 pub fn default_host_key() -> Option<PathBuf> {
-    crate::config::default_state_dir().map(|d| d.join("ssh_host_ed25519_key"))
+    crate::config::default_state_dir().map(|d| d.join(HOST_KEY_NAME))
 }
 
 /// The file of the token remembered for the key `fingerprint` (`SHA256:...`) in `dir`: the

@@ -651,3 +651,111 @@ fn the_queue_refreshes_itself_and_the_host_budget_is_on_unless_turned_off() {
     };
     assert_eq!(a.auto_refresh, Some(7));
 }
+
+#[test]
+fn serve_ssh_takes_its_settings_from_the_config_files_table_and_a_flag_wins() {
+    use clap::Parser;
+    use club_admin::cli::Cli;
+    use std::path::Path;
+    use std::time::Duration;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("serve-ssh.toml");
+    std::fs::write(
+        &path,
+        "[serve_ssh]\nlisten = \"0.0.0.0:2200\"\nauthorized_keys = \"/srv/keys\"\n\
+         host_key = \"/srv/host_key\"\nstatus_socket = \"/srv/s.sock\"\nmax_sessions = 7\n\
+         max_sessions_per_key = 2\nidle_minutes = 5\nreattach_minutes = 1\n\
+         state_dir = \"/srv/state\"\nremember_tokens = true\n",
+    )
+    .expect("write");
+    let (file, _) = club_admin::config::load_file(Some(&path), true).expect("load");
+    let parse =
+        |args: &[&str]| match Cli::try_parse_from(["club-admin", "serve-ssh"].iter().chain(args))
+            .expect("parse")
+            .command
+        {
+            Some(club_admin::cli::Command::ServeSsh(a)) => a,
+            other => panic!("not serve-ssh: {other:?}"),
+        };
+    let o = parse(&[]).options(&file.serve_ssh).expect("options");
+    assert_eq!(o.listen.to_string(), "0.0.0.0:2200");
+    assert_eq!(o.authorized_keys.as_deref(), Some(Path::new("/srv/keys")));
+    assert_eq!(o.host_key, Path::new("/srv/host_key"));
+    assert_eq!(o.status_socket.as_deref(), Some(Path::new("/srv/s.sock")));
+    assert_eq!(o.limits.max_sessions, 7);
+    assert_eq!(o.limits.max_sessions_per_key, 2);
+    assert_eq!(o.limits.idle_timeout, Duration::from_secs(300));
+    assert_eq!(o.reattach, Duration::from_secs(60));
+    assert_eq!(
+        o.remember_tokens.as_deref(),
+        Some(Path::new("/srv/state/ssh-tokens"))
+    );
+    // A flag wins over its key; the state folder gives the defaults the file leaves out.
+    let o = parse(&["--listen", "127.0.0.1:2201", "--max-sessions", "9"])
+        .options(&file.serve_ssh)
+        .expect("options");
+    assert_eq!(o.listen.to_string(), "127.0.0.1:2201");
+    assert_eq!(o.limits.max_sessions, 9);
+    let bare = club_admin::config::ServeSshFile {
+        state_dir: Some("/srv/state".into()),
+        ..Default::default()
+    };
+    let o = parse(&[]).options(&bare).expect("options");
+    assert_eq!(o.host_key, Path::new("/srv/state/ssh_host_ed25519_key"));
+    assert_eq!(
+        o.status_socket.as_deref(),
+        Some(Path::new("/srv/state/serve-ssh.sock"))
+    );
+    assert_eq!(o.listen.to_string(), "127.0.0.1:2222");
+    // --allow-any-key leaves the file's keys aside; a 0 from the file is refused as the flag's.
+    let o = parse(&["--allow-any-key"])
+        .options(&file.serve_ssh)
+        .expect("options");
+    assert_eq!(o.authorized_keys, None);
+    let zero = club_admin::config::ServeSshFile {
+        max_sessions: Some(0),
+        ..Default::default()
+    };
+    let e = parse(&[]).options(&zero).expect_err("0 sessions");
+    assert!(e.contains("--max-sessions 0"), "{e}");
+    // An unknown key in the table is named.
+    std::fs::write(&path, "[serve_ssh]\nlisten_on = \"0.0.0.0:22\"\n").expect("write");
+    let e = club_admin::config::load_file(Some(&path), true).expect_err("unknown key");
+    assert!(e.contains("listen_on"), "{e}");
+}
+
+#[test]
+fn serve_ssh_check_reads_the_state_folder_from_the_config_file() {
+    // `serve-ssh --check --config FILE` names the state folder the file gives, not
+    // $XDG_STATE_HOME's (the package's unit sets no XDG_STATE_HOME).
+    let dir = tempfile::tempdir().expect("tempdir");
+    let state = dir.path().join("state");
+    let path = dir.path().join("serve-ssh.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "base_url = \"http://127.0.0.1:9\"\napi_key = \"k\"\ntimeout_secs = 1\n[serve_ssh]\nstate_dir = {:?}\n",
+            state.display().to_string()
+        ),
+    )
+    .expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_club-admin"))
+        .args(["serve-ssh", "--check", "--allow-any-key", "--config"])
+        .arg(&path)
+        .env("XDG_STATE_HOME", dir.path().join("xdg"))
+        .env("HOME", dir.path())
+        .env_remove("JOURNAL_STREAM")
+        .output()
+        .expect("run");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains(&format!("the state folder {}", state.display())),
+        "{said}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains(&state.join("ssh_host_ed25519_key").display().to_string()),
+        "{said}"
+    );
+    assert!(!said.contains("/xdg/"), "{said}");
+}

@@ -1,11 +1,12 @@
 //! End to end: the real binary (`CARGO_BIN_EXE_club-admin`) in a pseudo-terminal, under
 //! bash, and as a scripting command; configuration through the binary; completion scripts
-//! in real shells. `cargo test --test suite e2e::`.
+//! in real shells; the Debian package built and read back. `cargo test --test suite e2e::`.
 
 mod budget;
 mod completions;
 mod config;
 mod crash;
+mod deb;
 mod history;
 mod phone;
 mod pty;

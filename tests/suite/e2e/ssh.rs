@@ -917,7 +917,11 @@ fn serve_ssh_sessions_have_the_mouse_on_unless_no_mouse() {
         let Some(Command::ServeSsh(a)) = cli.command else {
             panic!("serve-ssh parsed as another command");
         };
-        assert_eq!(a.options().expect("options").mouse, mouse, "{extra:?}");
+        assert_eq!(
+            a.options(&Default::default()).expect("options").mouse,
+            mouse,
+            "{extra:?}"
+        );
     }
 }
 

@@ -58,6 +58,7 @@ fn resolve(path: &str) -> PathBuf {
         "assets/",
         "benches/",
         "examples/",
+        "packaging/",
     ];
     if top.iter().any(|t| path.starts_with(t)) || path == "README.md" {
         root().join(path)
