@@ -85,15 +85,7 @@ fn outcome_word(m: &Model, r: &Row, theme: &Theme) -> (String, ratatui::style::S
             theme.success(),
         ),
         (o, _) => {
-            let (key, style) = match o {
-                Outcome::Failed => ("log-outcome-failed", theme.error()),
-                Outcome::Unknown => ("log-outcome-unknown", theme.warn()),
-                Outcome::Undone => ("log-outcome-undone", theme.dim()),
-                Outcome::Conflict => ("log-outcome-conflict", theme.error()),
-                Outcome::Sending => ("log-outcome-sending", theme.warn()),
-                Outcome::Already => ("log-outcome-already", theme.dim()),
-                Outcome::Ok => ("log-outcome-ok", theme.success()),
-            };
+            let (key, style) = super::panes::log::outcome_mark(o, theme);
             (format!("{}: {}", what(), outcome(key)), style)
         }
     }

@@ -3,6 +3,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
@@ -35,16 +36,7 @@ pub(in crate::ui) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme
         .entries()
         .iter()
         .map(|e| {
-            let (mark, style) = match e.outcome {
-                Outcome::Ok => ("log-outcome-ok", theme.success()),
-                Outcome::Failed => ("log-outcome-failed", theme.error()),
-                Outcome::Unknown => ("log-outcome-unknown", theme.warn()),
-                Outcome::Undone => ("log-outcome-undone", theme.dim()),
-                Outcome::Already => ("log-outcome-already", theme.dim()),
-                Outcome::Conflict => ("log-outcome-conflict", theme.error()),
-                // Never logged (the write-ahead line is the audit file's, not the log's).
-                Outcome::Sending => ("log-outcome-sending", theme.dim()),
-            };
+            let (mark, style) = outcome_mark(e.outcome, theme);
             // A notice or an error said on the status line is its own words: no outcome
             // word after it ("... failed").
             let said = matches!(e.what.as_str(), "error" | "notice");
@@ -115,4 +107,20 @@ fn entry_starts(lines: &[Line], cols: u16) -> (Vec<u16>, u16) {
         })
         .collect();
     (starts, at)
+}
+
+/// An outcome's word (its locale key) and colour, for the activity log and the team's
+/// history alike.
+pub(in crate::ui) fn outcome_mark(outcome: Outcome, theme: &Theme) -> (&'static str, Style) {
+    match outcome {
+        Outcome::Ok => ("log-outcome-ok", theme.success()),
+        Outcome::Failed => ("log-outcome-failed", theme.error()),
+        Outcome::Unknown => ("log-outcome-unknown", theme.warn()),
+        Outcome::Undone => ("log-outcome-undone", theme.dim()),
+        Outcome::Already => ("log-outcome-already", theme.dim()),
+        Outcome::Conflict => ("log-outcome-conflict", theme.error()),
+        // An open write: never in the activity log (the write-ahead line is the audit
+        // file's), in the history until a later line settles it.
+        Outcome::Sending => ("log-outcome-sending", theme.warn()),
+    }
 }

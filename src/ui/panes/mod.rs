@@ -3,7 +3,7 @@
 mod club;
 mod detail;
 mod header;
-mod log;
+pub(in crate::ui) mod log;
 pub(in crate::ui) mod pane;
 mod queue;
 

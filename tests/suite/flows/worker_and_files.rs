@@ -277,11 +277,11 @@ async fn the_team_history_lists_an_approval_with_who_and_where_in_english_and_th
         let approved =
             club_admin::i18n::tr_args(lang, "status-past", &[("action", "approve".into())]);
         for (w, hgt) in [(120, 40), (45, 30)] {
-            let screen = draw(&h.model, w, hgt);
-            assert!(screen.contains(&approved), "{lang:?} {w}x{hgt}:\n{screen}");
+            let drawn = screen(&h.model, w, hgt);
+            assert!(drawn.contains(&approved), "{lang:?} {w}x{hgt}:\n{drawn}");
             assert!(
-                screen.contains(&who[..who.len().min(12)]),
-                "{lang:?} {w}x{hgt}: who decided:\n{screen}"
+                drawn.contains(&who[..who.len().min(12)]),
+                "{lang:?} {w}x{hgt}: who decided:\n{drawn}"
             );
         }
         // The search keeps what matches: nothing matches this.
@@ -289,10 +289,10 @@ async fn the_team_history_lists_an_approval_with_who_and_where_in_english_and_th
             h.send(key(c));
         }
         h.run_until_idle(LIMIT).await.expect("idle");
-        let screen = draw(&h.model, 120, 40);
+        let drawn = screen(&h.model, 120, 40);
         let none =
             club_admin::i18n::tr_args(lang, "popup-history-no-match", &[("query", "zzzz".into())]);
-        assert!(screen.contains(&none), "{lang:?}: filtered out:\n{screen}");
+        assert!(drawn.contains(&none), "{lang:?}: filtered out:\n{drawn}");
         // Closed, the request's detail shows its own history.
         h.send(Msg::Key(club_admin::app::Key::new(KeyCode::Esc)));
         h.run_until_idle(LIMIT).await.expect("idle");
@@ -304,22 +304,10 @@ async fn the_team_history_lists_an_approval_with_who_and_where_in_english_and_th
             }
             h.send(key('k'));
         }
-        let screen = draw(&h.model, 120, 40);
+        let drawn = screen(&h.model, 120, 40);
         assert!(
-            screen.contains(&tr(lang, "detail-history")),
-            "{lang:?}: the detail's history:\n{screen}"
+            drawn.contains(&tr(lang, "detail-history")),
+            "{lang:?}: the detail's history:\n{drawn}"
         );
     }
-}
-
-/// The frame `m` draws at `w`x`h`, as text.
-fn draw(m: &club_admin::app::Model, w: u16, h: u16) -> String {
-    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).expect("term");
-    t.draw(|f| club_admin::ui::view(f, m, &club_admin::ui::Theme::new(true)))
-        .expect("draw");
-    let b = t.backend().buffer().clone();
-    (0..h)
-        .map(|y| (0..w).map(|x| b[(x, y)].symbol()).collect::<String>())
-        .collect::<Vec<_>>()
-        .join("\n")
 }
