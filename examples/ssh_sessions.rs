@@ -8,6 +8,14 @@
 //! - what idle sessions cost: bytes written to all of them and CPU time of the process over
 //!   a quiet spell.
 //!
+//! Then every session signs in at once (`S`, the token pasted): the time from each one's
+//! paste to its queue drawn (median, 90th percentile, worst) and the calls the demo server
+//! received meanwhile; then the queues refresh idle, as the server's refresh clock makes them
+//! every 30 s: the calls the demo received per refresh of all N sessions
+//! ([`club_admin::ssh::ServerHandle::refresh_now`], three of them), and how the sessions'
+//! listing reads were answered (sent, joined to one in flight, reused). With `--minute`, the
+//! clock runs for real (30 s) and the calls of one idle minute are counted instead.
+//!
 //! `cargo run --release --example ssh_sessions -- 50` (default 50 sessions). Figures in
 //! `docs/performance.md`. Exits 1 when a session drew no first frame or did not load its
 //! queue after signing in (`S`, the token pasted), or when the whole run passes two minutes:
@@ -18,26 +26,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use club_admin::config::{Flags, resolve};
-use club_admin::ssh::{Limits, ServeOptions};
 use russh::ChannelMsg;
 use russh::client;
-use russh::keys::ssh_key::private::Ed25519Keypair;
-use russh::keys::{PrivateKey, PrivateKeyWithHashAlg, PublicKeyOrCertificate};
 
-/// Trusts the server's host key (the server is this process's own).
-struct Trust;
+// The sessions' client and server, shared with the end-to-end tests (an example cannot see
+// `tests/common`).
+#[path = "../tests/common/ssh_sessions.rs"]
+mod ssh_sessions;
 
-impl client::Handler for Trust {
-    type Error = russh::Error;
-
-    async fn check_server_key(
-        &mut self,
-        _key: &PublicKeyOrCertificate,
-    ) -> Result<bool, Self::Error> {
-        Ok(true)
-    }
-}
+use ssh_sessions::{Trust, queue_drawn};
 
 /// The process's resident memory, in kilobytes (Linux `/proc/self/status`).
 fn rss_kb() -> u64 {
@@ -71,22 +68,7 @@ async fn open(
     addr: std::net::SocketAddr,
     seed: u8,
 ) -> Result<(Duration, client::Handle<Trust>, russh::Channel<client::Msg>), String> {
-    let config = Arc::new(client::Config::default());
-    let mut h = client::connect(config, addr, Trust)
-        .await
-        .map_err(|e| e.to_string())?;
-    let key = PrivateKey::from(Ed25519Keypair::from_seed(&[seed; 32]));
-    let auth = h
-        .authenticate_publickey("moderator", PrivateKeyWithHashAlg::new(Arc::new(key), None))
-        .await
-        .map_err(|e| e.to_string())?;
-    if !auth.success() {
-        return Err("refused".into());
-    }
-    let mut ch = h.channel_open_session().await.map_err(|e| e.to_string())?;
-    ch.request_pty(false, "xterm-256color", 80, 24, 0, 0, &[])
-        .await
-        .map_err(|e| e.to_string())?;
+    let (h, mut ch) = ssh_sessions::open(addr, seed).await?;
     let t0 = Instant::now();
     ch.request_shell(false).await.map_err(|e| e.to_string())?;
     let mut seen = Vec::new();
@@ -111,68 +93,51 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(50);
+    let minute = std::env::args().any(|a| a == "--minute");
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .expect("runtime");
     let ok = rt.block_on(async {
-        tokio::time::timeout(Duration::from_secs(120), run(n))
-            .await
-            .unwrap_or_else(|_| {
-                eprintln!("not done within two minutes");
-                false
-            })
+        tokio::time::timeout(
+            Duration::from_secs(if minute { 240 } else { 120 }),
+            run(n, minute),
+        )
+        .await
+        .unwrap_or_else(|_| {
+            eprintln!("not done within two minutes");
+            false
+        })
     });
     if !ok {
         std::process::exit(1);
     }
 }
 
+/// Waits until the demo server received no call for 1 s (at most `max`); the calls so far.
+async fn until_quiet(demo: &club_admin::demo::DemoHandle, max: Duration) -> u64 {
+    let from = Instant::now();
+    let mut last = demo.calls();
+    loop {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let now = demo.calls();
+        if now == last || from.elapsed() > max {
+            return now;
+        }
+        last = now;
+    }
+}
+
 /// The run; false when a session failed to draw or to load its queue.
-async fn run(n: usize) -> bool {
+async fn run(n: usize, minute: bool) -> bool {
     let demo = club_admin::demo::start(club_admin::demo::DemoOptions::default())
         .await
         .expect("demo");
     let dir = tempfile::tempdir().expect("dir");
-    std::fs::write(dir.path().join("config.toml"), "").expect("config");
-    let flags = Flags {
-        base_url: Some(demo.base_url.clone()),
-        config: Some(dir.path().join("config.toml")),
-        ..Flags::default()
-    };
-    let key = demo.moderator().api_key.clone();
-    let env = move |k: &str| (k == "CLUB_ADMIN_API_KEY").then(|| key.clone());
-    let mut settings = resolve(&flags, &env, None).expect("settings");
-    settings.state_dir = Some(dir.path().to_path_buf());
-    let keymap = club_admin::runtime::keymap(&settings).expect("keymap");
-    let server = club_admin::ssh::start(
-        ServeOptions {
-            listen: "127.0.0.1:0".parse().expect("addr"),
-            host_key: dir.path().join("host_key"),
-            authorized_keys: None,
-            allow_any_key: true,
-            limits: Limits {
-                max_sessions: n + 8,
-                // n sessions open at once from one address: none of them is a flood.
-                max_startups: club_admin::ssh::Startups {
-                    start: n + 8,
-                    rate: 100,
-                    full: n + 8,
-                },
-                max_startups_per_address: n + 8,
-                ..Limits::default()
-            },
-            reattach: Duration::from_secs(600),
-            remember_tokens: None,
-            mouse: false,
-            status_socket: None,
-        },
-        settings,
-        keymap,
-    )
-    .await
-    .expect("serve-ssh");
+    // The refresh clock: by hand (`refresh_now`), or every 30 s for `--minute`; decisions
+    // held 5 s, as by default.
+    let server = ssh_sessions::serve(&demo, dir.path(), n, if minute { 30 } else { 0 }, 5).await;
     let addr = server.addr;
     // One session first, so that what every process pays once (TLS roots, the runtime's
     // threads, the first allocations) is not counted per session.
@@ -210,24 +175,45 @@ async fn run(n: usize) -> bool {
     // Sessions that drew their queue's pending count after the sign-in.
     let pasted = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let loaded = Arc::new(AtomicU64::new(0));
+    // When each session drew its queue (the harness's clock), for the time from its paste.
+    let loaded_at = Arc::new(std::sync::Mutex::new(vec![
+        None::<Instant>;
+        open_sessions.len()
+    ]));
     let mut readers = Vec::new();
     let mut writers = Vec::new();
-    for (h, ch) in open_sessions {
+    for (i, (h, ch)) in open_sessions.into_iter().enumerate() {
         let (bytes, pasted, loaded) = (bytes.clone(), pasted.clone(), loaded.clone());
+        let loaded_at = loaded_at.clone();
         let (mut read, write) = ch.split();
         writers.push(write);
         readers.push(tokio::spawn(async move {
             let _h = h;
             let mut counted = false;
+            // The session's screen as its terminal shows it, until its queue is drawn.
+            let mut screen = ssh_sessions::screen();
             while let Some(msg) = read.wait().await {
                 if let ChannelMsg::Data { data } = msg {
                     bytes.fetch_add(data.len() as u64, Ordering::Relaxed);
-                    if !counted
-                        && pasted.load(Ordering::Relaxed)
-                        && String::from_utf8_lossy(&data).contains("pending")
+                    if counted {
+                        continue;
+                    }
+                    screen.process(&data);
+                    // The screen is read only when this chunk drew a pending row or the
+                    // e-mail (reading it at every chunk of 200 sessions took the cores the
+                    // server needed).
+                    let telling = |w: &[u8]| w == b"pending" || w == b"ton.jai";
+                    if pasted.load(Ordering::Relaxed)
+                        && data.windows(7).any(telling)
+                        && queue_drawn(&screen.screen().contents())
                     {
                         counted = true;
                         loaded.fetch_add(1, Ordering::Relaxed);
+                        if let Ok(mut at) = loaded_at.lock()
+                            && let Some(slot) = at.get_mut(i)
+                        {
+                            *slot = Some(Instant::now());
+                        }
                     }
                 }
             }
@@ -291,12 +277,31 @@ async fn run(n: usize) -> bool {
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
     pasted.store(true, Ordering::Relaxed);
+    let calls_before_paste = demo.calls();
+    let mut pasted_at = Vec::new();
     for w in &writers {
+        pasted_at.push(Instant::now());
         let _ = w.data_bytes(paste.clone().into_bytes()).await;
     }
+    let trace = std::env::var_os("SSH_SESSIONS_TRACE").is_some();
     loop {
         let before = bytes.load(Ordering::Relaxed);
-        tokio::time::sleep(Duration::from_secs(2)).await;
+        for _ in 0..if trace { 4 } else { 1 } {
+            tokio::time::sleep(Duration::from_millis(if trace { 500 } else { 2000 })).await;
+            if trace {
+                let c = server.calls();
+                eprintln!(
+                    "  {:?} after the paste: {} calls, {} bytes, {} loaded; {} in flight, limit {}{}",
+                    signed_from.elapsed(),
+                    demo.calls() - calls_before_paste,
+                    bytes.load(Ordering::Relaxed) - bytes_before_sign_in,
+                    loaded.load(Ordering::Relaxed),
+                    c.in_flight,
+                    c.limit,
+                    if c.slowed { " (slowed)" } else { "" }
+                );
+            }
+        }
         if bytes.load(Ordering::Relaxed) == before
             || signed_from.elapsed() > Duration::from_secs(60)
         {
@@ -313,6 +318,63 @@ async fn run(n: usize) -> bool {
     );
     let loaded = loaded.load(Ordering::Relaxed) as usize;
     println!("  {loaded} of {} sessions loaded their queue", times.len());
+    let mut waits: Vec<Duration> = loaded_at
+        .lock()
+        .map(|at| {
+            at.iter()
+                .zip(&pasted_at)
+                .filter_map(|(l, p)| l.map(|l| l.saturating_duration_since(*p)))
+                .collect()
+        })
+        .unwrap_or_default();
+    waits.sort();
+    let wpct = |p: f64| {
+        waits
+            .get(((waits.len() as f64 - 1.0) * p).round() as usize)
+            .copied()
+            .unwrap_or_default()
+    };
+    let calls_signed = until_quiet(&demo, Duration::from_secs(30)).await;
+    println!(
+        "  paste to queue drawn: median {:?}, p90 {:?}, worst {:?}; {} calls to the service for the {} sign-ins; listing reads {:?}",
+        wpct(0.5),
+        wpct(0.9),
+        wpct(1.0),
+        calls_signed - calls_before_paste,
+        times.len(),
+        server.shared_listing()
+    );
+    // Idle refreshes: every queue refreshed as the refresh clock makes them.
+    let shared_before = server.shared_listing();
+    if minute {
+        let c0 = demo.calls();
+        tokio::time::sleep(Duration::from_secs(60)).await;
+        let c1 = until_quiet(&demo, Duration::from_secs(30)).await;
+        println!(
+            "  one idle minute (the refresh clock every 30 s): {} calls to the service",
+            c1 - c0
+        );
+    } else {
+        let c0 = demo.calls();
+        for _ in 0..3 {
+            server.refresh_now();
+            until_quiet(&demo, Duration::from_secs(30)).await;
+        }
+        let c1 = demo.calls();
+        println!(
+            "  idle refresh of all sessions: {:.1} calls to the service each ({} for 3), so {:.0} a minute at 30 s",
+            (c1 - c0) as f64 / 3.0,
+            c1 - c0,
+            (c1 - c0) as f64 / 3.0 * 2.0
+        );
+    }
+    let shared_after = server.shared_listing();
+    println!(
+        "  listing reads while idle: {} sent, {} joined one in flight, {} reused",
+        shared_after.sent - shared_before.sent,
+        shared_after.joined - shared_before.joined,
+        shared_after.reused - shared_before.reused
+    );
     for r in readers {
         r.abort();
     }

@@ -26,6 +26,10 @@ pub use super::seen::{Link, Reply};
 /// [`ApiError::Decode`] instead of filling memory.
 pub const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
 
+/// The store of listing answers the sessions of one process share
+/// ([`super::shared_listing`]): a listing page as this client reads it.
+pub type SharedListing = super::shared_listing::SharedListing<Reply<Vec<ClubRequest>>>;
+
 /// The API client: the only code in the project that knows HTTP.
 ///
 /// Cheap to clone (shared connection pool and shared token). Every method maps a
@@ -41,6 +45,9 @@ pub struct ApiClient {
     limiter: super::limit::Limiter,
     /// The host's budget for this server, shared by clones; `None` when off.
     budget: Option<super::budget::HostBudget>,
+    /// The store of listing answers shared with the other sessions of this process
+    /// ([`super::shared_listing`]); `None` for a client of its own, and for a read tried once.
+    shared_listing: Option<SharedListing>,
     /// The e-mail of the account the token in use belongs to, as the server last said
     /// ([`ApiClient::signed_in`]); shared with the token slot's clones.
     who: Arc<RwLock<Who>>,
@@ -117,6 +124,7 @@ impl ApiClient {
                 .as_ref()
                 .map(|b| super::budget::HostBudget::open(url.as_str(), b)),
             options,
+            shared_listing: None,
             who: Arc::default(),
             link: Arc::default(),
         })
@@ -135,9 +143,24 @@ impl ApiClient {
             limiter: self.limiter.clone(),
             budget: self.budget.clone(),
             options: self.options.clone(),
+            shared_listing: self.shared_listing.clone(),
             who: Arc::default(),
             link: self.link.clone(),
         }
+    }
+
+    /// This client, its listing reads shared through `store` with every client made from it
+    /// by [`ApiClient::for_session`] (the sessions of one `serve-ssh`, issue 33 item 4): a
+    /// listing read another session sent a moment ago, or has in flight, answers this one
+    /// ([`super::shared_listing`] says when).
+    pub fn sharing_listing(mut self, store: SharedListing) -> ApiClient {
+        self.shared_listing = Some(store);
+        self
+    }
+
+    /// The store of shared listing answers, when this client shares ([`ApiClient::sharing_listing`]).
+    pub fn shared_listing(&self) -> Option<&SharedListing> {
+        self.shared_listing.as_ref()
     }
 
     /// The validated base URL, without a trailing slash.
@@ -397,6 +420,8 @@ impl ApiClient {
     pub fn single_try(&self) -> ApiClient {
         let mut c = self.clone();
         c.options.get_retries = 0;
+        // A read tried once asks for the server's word now: never another session's.
+        c.shared_listing = None;
         c
     }
 
@@ -496,7 +521,18 @@ impl ApiClient {
         levels: Levels,
     ) -> Result<Reply<Contact>, ApiError> {
         let rb = self.send_planned(self.plan_new_contact(club_id, new_contact, levels));
-        Self::require(self.exchange(rb).await?)
+        let answer = self.exchange(rb).await;
+        self.wrote();
+        Self::require(answer?)
+    }
+
+    /// A write ended, answered or not (a lost answer may have landed): it may have changed
+    /// what a listing says, so no listing answer read before it serves a read asked after
+    /// ([`super::shared_listing::SharedListing::write_answered`]).
+    fn wrote(&self) {
+        if let Some(store) = &self.shared_listing {
+            store.write_answered();
+        }
     }
 
     /// Operation 5: `GET /v1/clubs/requests/{id}` at `levels`.
@@ -524,6 +560,18 @@ impl ApiClient {
         status: &MembershipStatus,
         levels: Levels,
     ) -> Result<Reply<ClubRequest>, ApiError> {
+        let answer = self.put_status(id, status, levels).await;
+        self.wrote();
+        answer
+    }
+
+    /// Operation 3 as sent, for a decision and for the probe (which changes nothing).
+    async fn put_status(
+        &self,
+        id: Uuid,
+        status: &MembershipStatus,
+        levels: Levels,
+    ) -> Result<Reply<ClubRequest>, ApiError> {
         let rb = self.send_planned(self.plan_update(id, status, levels));
         Self::require(self.exchange(rb).await?)
     }
@@ -538,15 +586,35 @@ impl ApiClient {
     ///
     /// Errors: 401 (`Unauthorized`: the probe needs the key and the token), 5xx, `Timeout`,
     /// `Connect`, and a 404 that is not the service's JSON: the answer is then unknown.
+    ///
+    /// A client that shares the listing's store ([`ApiClient::sharing_listing`]) asks the
+    /// server once: a route another session's probe found present or missing is answered
+    /// from the store.
     pub async fn probe_update_route(&self) -> Result<super::route_probe::UpdateRoute, ApiError> {
-        super::route_probe::classify_update_probe(
-            self.update_club_request(
+        use super::route_probe::UpdateRoute;
+        match self.shared_listing.as_ref().and_then(|s| s.route()) {
+            Some(true) => return Ok(UpdateRoute::Present),
+            Some(false) => return Ok(UpdateRoute::Missing),
+            None => {}
+        }
+        let route = super::route_probe::classify_update_probe(
+            self.put_status(
                 super::route_probe::PROBE_ID,
                 &MembershipStatus::Approved,
                 Levels::ID_ONLY,
             )
             .await,
-        )
+        );
+        // The server's fact is kept for the other sessions; a role's refusal is this
+        // account's own.
+        if let Some(store) = &self.shared_listing {
+            match &route {
+                Ok(UpdateRoute::Present) => store.learned_route(true),
+                Ok(UpdateRoute::Missing) => store.learned_route(false),
+                _ => {}
+            }
+        }
+        route
     }
 
     /// Operation 6: `DELETE /v1/clubs/requests/{id}`; success is 200 with `data: null`.
@@ -555,7 +623,9 @@ impl ApiClient {
     /// Errors: `Forbidden`, `NotFound`.
     pub async fn delete_club_request(&self, id: Uuid) -> Result<Reply<()>, ApiError> {
         let rb = self.send_planned(self.plan_delete(id));
-        let reply = self.exchange::<serde_json::Value>(rb).await?;
+        let answer = self.exchange::<serde_json::Value>(rb).await;
+        self.wrote();
+        let reply = answer?;
         Ok(Reply {
             data: (),
             api_version: reply.api_version,
@@ -576,7 +646,20 @@ impl ApiClient {
         levels: Levels,
     ) -> Result<Reply<Vec<ClubRequest>>, ApiError> {
         let q = request_list_query(filter, sort, page, levels);
-        self.get("/v1/clubs/requests", &q).await
+        const PATH: &str = "/v1/clubs/requests";
+        match &self.shared_listing {
+            Some(store) => {
+                let key = format!(
+                    "{PATH}?{}",
+                    q.iter()
+                        .map(|(k, v)| format!("{k}={v}"))
+                        .collect::<Vec<_>>()
+                        .join("&")
+                );
+                store.read(key, async || self.get(PATH, &q).await).await
+            }
+            None => self.get(PATH, &q).await,
+        }
     }
 
     /// Deployed listing of clubs: `GET /v1/clubs` with `filter[q]` or `filter[data]`.

@@ -9,7 +9,8 @@
 //! - [`route_probe`]: [`UpdateRoute`], whether approve and decline exist on this server.
 //! - [`token`]: JWT expiry and pasted-token parsing.
 //! - [`limit`]: the calls one process keeps in flight; [`budget`]: the calls all processes
-//!   of this host keep in flight to one server.
+//!   of this host keep in flight to one server; [`shared_listing`]: one listing read for
+//!   the sessions of one `serve-ssh` that ask the same.
 
 pub mod budget;
 pub mod client;
@@ -22,6 +23,7 @@ pub mod plan;
 pub mod query;
 pub mod route_probe;
 mod seen;
+pub mod shared_listing;
 pub mod token;
 
 pub use client::{ApiClient, Link, Reply};

@@ -112,6 +112,11 @@ pub struct AuditEntry {
     /// (`SHA256:` and 43 base64 characters, as `ssh-keygen -l` prints it); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+    /// For `via: ssh`: that key's comment in the authorized keys file (`alice@laptop`), when
+    /// it has one: who the operator gave the key to; absent otherwise, and in lines written
+    /// before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_comment: Option<String>,
     /// The run (process) that made the write ([`run_id`]); a line that settles an
     /// interrupted run's write keeps that run's id. Absent in lines written before it
     /// existed (those are never settled at start).
@@ -165,6 +170,7 @@ impl AuditLog {
             value: None,
             via: Some(self.via.to_owned()),
             key: None,
+            key_comment: None,
             run: Some(run_id().to_owned()),
             settled_by: None,
         }

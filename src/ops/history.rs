@@ -50,6 +50,8 @@ pub struct Row {
     pub via: Option<String>,
     /// For `ssh`: the SSH key's fingerprint.
     pub key: Option<String>,
+    /// For `ssh`: the key's comment in the authorized keys file, when the line has one.
+    pub key_comment: Option<String>,
     /// The run (process) that sent it.
     pub run: Option<String>,
     /// True when a later process settled it after its own run ended before the answer (a
@@ -79,6 +81,7 @@ impl Row {
             value: e.value,
             via: e.via,
             key: e.key,
+            key_comment: e.key_comment,
             run: e.run,
             settled_after_crash: false,
             lines: 1,
@@ -201,7 +204,8 @@ fn parse(bytes: &[u8]) -> History {
 /// Which rows to keep; every part left empty keeps all.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Filter {
-    /// A part of the moderator's e-mail (without case), or an SSH key's fingerprint.
+    /// A part of the moderator's e-mail or of the SSH key's comment (without case), or an SSH
+    /// key's fingerprint.
     pub moderator: Option<String>,
     /// Only writes to these targets (the requests of a club, as a face found them, and the
     /// club itself for its new contacts); `None` keeps all.
@@ -224,6 +228,10 @@ impl Filter {
             row.user
                 .as_deref()
                 .is_some_and(|u| u.to_lowercase().contains(&m))
+                || row
+                    .key_comment
+                    .as_deref()
+                    .is_some_and(|c| c.to_lowercase().contains(&m))
                 || row
                     .key
                     .as_deref()

@@ -331,6 +331,7 @@ mod tests {
             value: None,
             via: Some("cli".into()),
             key: None,
+            key_comment: None,
             run: Some(run.into()),
             settled_by: None,
         };

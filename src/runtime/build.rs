@@ -96,6 +96,8 @@ impl Builder {
             journal: false,
             opts: LoopOptions {
                 auto_refresh: None,
+                refresh_clock: None,
+                spinners: None,
                 theme: crate::ui::Theme::from_env(),
                 real_terminal: false,
                 final_wait: crate::api::ClientOptions::default().request_timeout
@@ -188,6 +190,8 @@ impl Builder {
 pub fn loop_options(settings: &Settings, real_terminal: bool) -> LoopOptions {
     LoopOptions {
         auto_refresh: settings.auto_refresh,
+        refresh_clock: None,
+        spinners: None,
         theme: crate::ui::Theme::from_env(),
         real_terminal,
         final_wait: settings.client.request_timeout + FINAL_WAIT_MARGIN,

@@ -172,6 +172,8 @@ pub struct Origin {
     pub via: String,
     /// The SSH key's fingerprint (`SHA256:...`).
     pub key: Option<String>,
+    /// That key's comment in the authorized keys file (`alice@laptop`), when it has one.
+    pub key_comment: Option<String>,
 }
 
 impl Runner {
@@ -329,6 +331,7 @@ impl Runner {
         if let Some(o) = &self.origin {
             entry.via = Some(o.via.clone());
             entry.key = o.key.clone();
+            entry.key_comment = o.key_comment.clone();
         }
         let own = crate::ops::audit::run_id();
         match &entry.run {

@@ -20,6 +20,10 @@ use super::effects::{Runner, Screen};
 use crate::app::{Effect, Key, KeyCode, Model, Msg, update};
 use crate::ui::{Theme, queue_rows};
 
+/// Each spinner's share of the process's frames when many turn at once
+/// ([`LoopOptions::spinners`]): with `n` turning, each one turns every `n` times this.
+pub const SPINNER_SHARE: Duration = Duration::from_millis(10);
+
 /// Spinner frame interval while calls are in flight.
 const TICK: Duration = Duration::from_millis(120);
 /// Messages applied before a frame is drawn, at most (a burst of answers is drawn in
@@ -58,8 +62,20 @@ impl std::fmt::Debug for Clock {
 /// Settings of the loop besides the model and the runner.
 #[derive(Debug, Clone)]
 pub struct LoopOptions {
-    /// Reload the queue this often (`--auto-refresh`).
+    /// Reload the queue this often (`--auto-refresh`), by the loop's own timer.
     pub auto_refresh: Option<Duration>,
+    /// Reload the queue when this clock ticks instead (its value changes), whatever
+    /// `auto_refresh` says: one clock for every session of a `serve-ssh`, so that the
+    /// sessions of one scope refresh together and share one listing read (issue 33, item 4;
+    /// [`crate::api::shared_listing`]). `None`: the loop's own timer.
+    pub refresh_clock: Option<tokio::sync::watch::Receiver<u64>>,
+    /// The dashboards of this process whose spinner turns now (calls in flight, no decision
+    /// held), shared by them: each one's spinner then turns every [`TICK`] or every
+    /// [`SPINNER_SHARE`] times their number, whichever is longer, so that 200 `serve-ssh`
+    /// sessions signing in at once draw some 100 spinner frames a second between them, not
+    /// 1,600 (issue 33, item 4: the frames took the two cores the sign-ins' calls needed).
+    /// A decision held keeps its dashboard's full pace. `None`: alone (the local dashboard).
+    pub spinners: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
     /// Colours.
     pub theme: Theme,
     /// True when drawing to the real terminal (OSC 52 and mouse capture go to stdout).
@@ -279,23 +295,66 @@ impl<'a, B: Backend> EventLoop<'a, B> {
 
 /// The loop's timers: the spinner tick (polled only while busy) and the auto-refresh.
 struct Timers {
-    /// Every [`TICK`]; missed ticks are skipped.
-    tick: tokio::time::Interval,
-    /// Every `--auto-refresh` period, first one period from now; none without the option.
+    /// The next spinner tick: [`TICK`] (or the process's share, [`LoopOptions::spinners`])
+    /// after the last.
+    tick_at: tokio::time::Instant,
+    /// The process's turning spinners, and whether this loop is counted among them.
+    spinners: Option<(std::sync::Arc<std::sync::atomic::AtomicUsize>, bool)>,
+    /// Every `--auto-refresh` period, first one period from now; none without the option
+    /// or with a refresh clock.
     refresh: Option<tokio::time::Interval>,
+    /// The shared refresh clock ([`LoopOptions::refresh_clock`]), its ticks before this
+    /// loop began seen already.
+    clock: Option<tokio::sync::watch::Receiver<u64>>,
 }
 
 impl Timers {
     /// The timers for `opts`, started now.
     fn new(opts: &LoopOptions) -> Self {
-        let refresh = opts.auto_refresh.map(|d| {
+        let clock = opts.refresh_clock.clone().map(|mut rx| {
+            rx.borrow_and_update();
+            rx
+        });
+        let refresh = opts.auto_refresh.filter(|_| clock.is_none()).map(|d| {
             let mut i = tokio::time::interval_at(tokio::time::Instant::now() + d, d);
             i.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             i
         });
-        let mut tick = tokio::time::interval(TICK);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-        Timers { tick, refresh }
+        Timers {
+            tick_at: tokio::time::Instant::now(),
+            spinners: opts.spinners.clone().map(|s| (s, false)),
+            refresh,
+            clock,
+        }
+    }
+
+    /// The time between two spinner ticks for a dashboard that is `spinning` (calls in
+    /// flight, no decision held) or not, counting it among the process's turning spinners.
+    fn tick_period(&mut self, spinning: bool) -> Duration {
+        use std::sync::atomic::Ordering;
+        let Some((count, counted)) = self.spinners.as_mut() else {
+            return TICK;
+        };
+        if spinning != *counted {
+            if spinning {
+                count.fetch_add(1, Ordering::Relaxed);
+            } else {
+                count.fetch_sub(1, Ordering::Relaxed);
+            }
+            *counted = spinning;
+        }
+        if !spinning {
+            return TICK;
+        }
+        let n = count.load(Ordering::Relaxed).min(1_000) as u32;
+        TICK.max(SPINNER_SHARE * n)
+    }
+}
+
+impl Drop for Timers {
+    fn drop(&mut self) {
+        // A loop that ends (a hang-up, a quit) turns no spinner.
+        self.tick_period(false);
     }
 }
 
@@ -332,14 +391,18 @@ impl<B: Backend> EventLoop<'_, B> {
         let opts = self.opts;
         let real = opts.real_terminal;
         let busy = model.animating();
+        let spinning = model.busy() && !model.decisions().iter().any(|d| d.alive());
+        let period = self.timers.tick_period(spinning);
         let save_due = runner.save_due();
         let retry_in = retry_wait(model, opts.clock.now());
         let notice_ends = model
             .notice_ends_at()
             .map(|at| (at - opts.clock.now()).to_std().unwrap_or(Duration::ZERO));
         let clock = &opts.clock;
-        let tick = &mut self.timers.tick;
+        let tick_at = &mut self.timers.tick_at;
+        let tick_due = *tick_at;
         let refresh = &mut self.timers.refresh;
+        let clock_ticks = &mut self.timers.clock;
         let terminal = &mut *self.terminal;
         let (msg_tx, msg_rx) = (self.tx, &mut *self.rx);
         let next = tokio::select! {
@@ -363,10 +426,14 @@ impl<B: Backend> EventLoop<'_, B> {
                 None => Next::End,
             },
             Some(m) = msg_rx.recv() => Next::Msg(m),
-            _ = tick.tick(), if busy => Next::Msg(Msg::Tick(clock.now())),
+            _ = tokio::time::sleep_until(tick_due), if busy => {
+                *tick_at = tokio::time::Instant::now() + period;
+                Next::Msg(Msg::Tick(clock.now()))
+            }
             _ = async { match notice_ends { Some(d) => tokio::time::sleep(d).await, None => std::future::pending::<()>().await } } => Next::Msg(Msg::Tick(clock.now())),
             _ = async { match retry_in { Some(d) => tokio::time::sleep(d).await, None => std::future::pending::<()>().await } } => Next::Msg(Msg::Retry(clock.now())),
             _ = async { match refresh.as_mut() { Some(i) => { i.tick().await; } None => std::future::pending::<()>().await } } => Next::Msg(Msg::AutoRefresh),
+            _ = async { match clock_ticks.as_mut() { Some(rx) => { if rx.changed().await.is_err() { std::future::pending::<()>().await } } None => std::future::pending::<()>().await } } => Next::Msg(Msg::AutoRefresh),
             _ = async { match save_due { Some(at) => tokio::time::sleep_until(at).await, None => std::future::pending::<()>().await } } => {
                 runner.flush_save();
                 Next::Again

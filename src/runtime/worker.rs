@@ -291,6 +291,26 @@ async fn answer_call(
     seen
 }
 
+/// Tells the dashboard the limiter's pace with `on_wire` calls of its own on the wire, when
+/// that differs from what it was `told` last.
+fn tell_pace(
+    client: &ApiClient,
+    on_wire: usize,
+    told: &mut Option<(usize, bool, usize)>,
+    msgs: &mpsc::UnboundedSender<Msg>,
+) {
+    let pace = client.limiter().pace();
+    let now = (pace.limit, pace.slowed, on_wire);
+    if *told != Some(now) {
+        *told = Some(now);
+        let _ = msgs.send(Msg::Pace {
+            limit: pace.limit,
+            slowed: pace.slowed,
+            in_flight: on_wire,
+        });
+    }
+}
+
 /// Starts the worker: a task with at most `concurrency` calls in flight, results to `msgs`.
 ///
 /// Calls wait in a queue, not as spawned tasks, so ten thousand queued reads cost a few
@@ -315,6 +335,8 @@ pub fn spawn_with(
         let mut pause = Pause::default();
         let mut open = true;
         let mut sent = client.limiter().watch_in_flight();
+        // What the model was last told (`Msg::Pace`): the limit, slowed, calls on the wire.
+        let mut told: Option<(usize, bool, usize)> = None;
         // The host budget's status: what was refused at start is told at once (a start-up
         // warning), then every change (calls one at a time while others hold every slot).
         let mut budget = client.watch_budget();
@@ -341,15 +363,13 @@ pub fn spawn_with(
                     None => open = false,
                 },
                 // The calls on the wire changed (the limiter let one out, or one was
-                // answered): the status line counts those, not the calls queued.
+                // answered): the status line counts those, not the calls queued. The
+                // limiter is the process's (a `serve-ssh` session shares it with every
+                // other): this dashboard's are at most its own calls started, and it is
+                // told only what changed for it, not every call of 200 sessions.
                 Ok(()) = sent.changed() => {
-                    let pace = client.limiter().pace();
-                    let in_flight = *sent.borrow_and_update();
-                    let _ = msgs.send(Msg::Pace {
-                        limit: pace.limit,
-                        slowed: pace.slowed,
-                        in_flight,
-                    });
+                    let on_wire = (*sent.borrow_and_update()).min(set.len());
+                    tell_pace(&client, on_wire, &mut told, &msgs);
                 }
                 Some(status) = budget_changed(&mut budget) => {
                     let _ = msgs.send(Msg::Budget(status));

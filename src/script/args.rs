@@ -33,8 +33,8 @@ pub struct HistoryArgs {
     /// service's state folder) instead of your own.
     #[arg(long)]
     pub host: bool,
-    /// Only writes of this moderator: a part of the e-mail (without case) or an SSH key's
-    /// fingerprint (SHA256:...).
+    /// Only writes of this moderator: a part of the e-mail or of the SSH key's comment
+    /// (without case), or an SSH key's fingerprint (SHA256:...).
     #[arg(long, value_name = "TEXT")]
     pub moderator: Option<String>,
     /// Only writes about this club's requests (and its new contacts): an id or a name, as

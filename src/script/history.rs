@@ -175,10 +175,12 @@ pub fn outcome_words(r: &Row) -> String {
     }
 }
 
-/// The moderator as a row shows it: the e-mail, else the SSH key, else `?`.
+/// The moderator as a row shows it: the e-mail, else the SSH key's comment, else its
+/// fingerprint, else `?`.
 fn moderator(r: &Row) -> String {
     r.user
         .clone()
+        .or_else(|| r.key_comment.clone())
         .or_else(|| r.key.clone())
         .unwrap_or_else(|| "?".to_owned())
 }
@@ -211,7 +213,7 @@ pub fn table(rows: &[Row], width: Option<usize>) -> String {
 
 /// The rows as CSV with a header line (RFC 4180, the `csv` crate): at, settled_at,
 /// server, moderator, key, action, target, value, outcome, settled_after_crash, via, run,
-/// detail. Times in RFC 3339 UTC; control characters become spaces.
+/// detail, key_comment (last: added later, so a reader of the older columns reads on). Times in RFC 3339 UTC; control characters become spaces.
 ///
 /// Errors: the writer's (never for a `Vec`).
 pub fn csv(rows: &[Row]) -> Result<String, csv::Error> {
@@ -230,6 +232,7 @@ pub fn csv(rows: &[Row]) -> Result<String, csv::Error> {
         "via",
         "run",
         "detail",
+        "key_comment",
     ])?;
     let time = |t: &crate::api::Timestamp| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let clean = |s: &Option<String>| crate::text::strip_controls(s.as_deref().unwrap_or(""));
@@ -248,6 +251,7 @@ pub fn csv(rows: &[Row]) -> Result<String, csv::Error> {
             clean(&r.via),
             clean(&r.run),
             clean(&r.detail),
+            clean(&r.key_comment),
         ])?;
     }
     let bytes = w.into_inner().map_err(|e| e.into_error())?;

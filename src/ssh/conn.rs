@@ -186,7 +186,7 @@ async fn supervise(
                     d
                 }
                 None => {
-                    let d = Box::new(Dash::new(&shared, number, &key, lang));
+                    let d = Box::new(Dash::new(&shared, number, &key, comment.as_deref(), lang));
                     shared.board.enter(number, &key, comment, d.client());
                     d
                 }

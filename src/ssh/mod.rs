@@ -183,6 +183,12 @@ pub(crate) struct Shared {
     pub(crate) signed: Arc<Semaphore>,
     /// The dashboards as the operator's status shows them ([`status::Board`]).
     pub(crate) board: status::Board,
+    /// The one refresh clock of every dashboard ([`crate::runtime::event_loop::LoopOptions::refresh_clock`]):
+    /// it ticks every `--auto-refresh` period (and on [`ServerHandle::refresh_now`]), so the
+    /// sessions of one scope refresh together and share one listing read.
+    pub(crate) refresh: watch::Sender<u64>,
+    /// The dashboards whose spinner turns now ([`crate::runtime::event_loop::LoopOptions::spinners`]).
+    pub(crate) spinners: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 /// A running server.
@@ -207,6 +213,25 @@ impl ServerHandle {
     /// The port it listens on.
     pub fn port(&self) -> u16 {
         self.addr.port()
+    }
+
+    /// Every dashboard refreshes its queue now, as the server's refresh clock makes them
+    /// every `--auto-refresh` period (a dashboard still loading, or signed out, lets it pass):
+    /// the sessions of one scope share the listing read.
+    pub fn refresh_now(&self) {
+        self.shared.refresh.send_modify(|n| *n += 1);
+    }
+
+    /// How the sessions' listing reads were answered: sent, joined to one in flight, or
+    /// reused ([`crate::api::shared_listing`]).
+    pub fn shared_listing(&self) -> crate::api::shared_listing::SharedCounts {
+        self.calls().listing_reads
+    }
+
+    /// The calls of every session together now: in flight, the limit, the listing's reads
+    /// (what the operator's status says, [`status::CallsInfo`]).
+    pub fn calls(&self) -> status::CallsInfo {
+        status::calls(&self.shared)
     }
 
     /// Dashboards alive (attached or waiting to be re-attached).
@@ -308,6 +333,33 @@ fn ssh_config(limits: &Limits, host_key: russh::keys::PrivateKey) -> russh::serv
     }
 }
 
+/// The door of connections not signed in, and the places of signed-in ones (twice
+/// `max_sessions` and 8 more), by `limits`.
+fn places(limits: &Limits) -> (Arc<door::Door>, Arc<Semaphore>) {
+    let door = door::Door::new(limits.max_startups, limits.max_startups_per_address, None);
+    let signed = Semaphore::new(limits.max_sessions.saturating_mul(2).saturating_add(8));
+    (door, Arc::new(signed))
+}
+
+/// Ticks the server's refresh clock every `period` until the server stops: one refresh for
+/// every dashboard at once, so that sessions of one scope share the listing's reads.
+fn refresh_clock(shared: &Arc<Shared>, period: Duration) {
+    let weak = Arc::downgrade(shared);
+    let mut stop = shared.stop.clone();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = every.tick() => {}
+                _ = stop.changed() => break,
+            }
+            let Some(shared) = weak.upgrade() else { break };
+            shared.refresh.send_modify(|n| *n += 1);
+        }
+    });
+}
+
 /// The client every session's is made from: the operator's API key, no token (sessions
 /// sign in themselves).
 ///
@@ -366,7 +418,9 @@ pub async fn start_with(
     let fingerprint = host_key
         .fingerprint(russh::keys::HashAlg::Sha256)
         .to_string();
-    let client = operators_client(&settings)?;
+    // One store of the listing's answers for every session (issue 33, item 4).
+    let client =
+        operators_client(&settings)?.sharing_listing(crate::api::client::SharedListing::new());
     let listener = TcpListener::bind(options.listen)
         .await
         .map_err(|e| Failure::Other(format!("could not listen on {}: {e}", options.listen)))?;
@@ -379,6 +433,7 @@ pub async fn start_with(
     let (stop_tx, stop_rx) = watch::channel(false);
     let (running, done) = mpsc::channel(1);
     let audit_path = crate::ops::audit::AuditLog::in_state_dir(settings.state_dir.as_deref());
+    let (door, signed) = places(&options.limits);
     let shared = Arc::new(Shared {
         settings,
         keymap,
@@ -395,20 +450,15 @@ pub async fn start_with(
         mouse: options.mouse,
         told: tokio::sync::broadcast::channel(1024).0,
         next_dash: std::sync::atomic::AtomicU64::new(1),
-        door: door::Door::new(
-            options.limits.max_startups,
-            options.limits.max_startups_per_address,
-            None,
-        ),
-        signed: Arc::new(Semaphore::new(
-            options
-                .limits
-                .max_sessions
-                .saturating_mul(2)
-                .saturating_add(8),
-        )),
+        door,
+        signed,
         board: status::Board::default(),
+        refresh: watch::channel(0).0,
+        spinners: Arc::default(),
     });
+    if let Some(period) = shared.settings.auto_refresh {
+        refresh_clock(&shared, period);
+    }
     let status_socket = open_status(
         options.status_socket.as_deref(),
         &shared,

@@ -24,7 +24,7 @@ use crate::i18n::Lang;
 use crate::i18n::dates::YearStyle;
 use crate::runtime::build::{self, Builder, Dashboard};
 use crate::runtime::effects::{Files, Origin, RemoteTerminal};
-use crate::runtime::event_loop::{Channels, EventLoop};
+use crate::runtime::event_loop::{Channels, EventLoop, LoopOptions};
 use crate::runtime::lean::{LeanBackend, SharedSize};
 use crate::runtime::terminal;
 
@@ -78,29 +78,46 @@ fn hear_others(
     });
 }
 
+/// With `--remember-tokens`, the key's token file; the token of an earlier session in it,
+/// if any, is set on `client` (the start checks it with the server; a refused one opens
+/// the sign-in pop-up).
+fn remembered_token(
+    shared: &Shared,
+    key: &str,
+    client: &crate::api::ApiClient,
+) -> Option<std::path::PathBuf> {
+    let token_path = shared
+        .token_dir
+        .as_deref()
+        .map(|dir| super::token_file(dir, key));
+    if let Some(token) = token_path
+        .as_deref()
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .map(|t| t.trim().to_owned())
+        .filter(|t| !t.is_empty())
+    {
+        client.set_token(Some(secrecy::SecretString::from(token)));
+    }
+    token_path
+}
+
 /// The connection a dashboard's copied text and mouse capture go to, while it has one.
 type ClipboardTo = Arc<std::sync::Mutex<Option<mpsc::UnboundedSender<Vec<u8>>>>>;
 
 impl Dash {
-    /// A new dashboard, number `number`, for the key `key` in `lang`: signed out (it opens
+    /// A new dashboard, number `number`, for the key `key` (its comment in the authorized
+    /// keys file, `comment`, stamped on its audit lines beside it) in `lang`: signed out (it opens
     /// on the sign-in pop-up), its token kept only by its own client.
-    pub(crate) fn new(shared: &Shared, number: u64, key: &str, lang: Lang) -> Dash {
+    pub(crate) fn new(
+        shared: &Shared,
+        number: u64,
+        key: &str,
+        comment: Option<&str>,
+        lang: Lang,
+    ) -> Dash {
         let s = &shared.settings;
         let client = shared.client.for_session();
-        // With --remember-tokens, the key's token of an earlier session signs it in (the
-        // start checks it with the server; a refused one opens the sign-in pop-up).
-        let token_path = shared
-            .token_dir
-            .as_deref()
-            .map(|dir| super::token_file(dir, key));
-        if let Some(token) = token_path
-            .as_deref()
-            .and_then(|p| std::fs::read_to_string(p).ok())
-            .map(|t| t.trim().to_owned())
-            .filter(|t| !t.is_empty())
-        {
-            client.set_token(Some(secrecy::SecretString::from(token)));
-        }
+        let token_path = remembered_token(shared, key, &client);
         let year_style = if lang == s.lang {
             s.year_style
         } else {
@@ -143,10 +160,15 @@ impl Dash {
             .origin(Origin {
                 via: "ssh".to_owned(),
                 key: Some(key.to_owned()),
+                key_comment: comment.map(str::to_owned),
             })
             .remote(remote)
             .tell(tell)
-            .loop_options(build::loop_options(s, false))
+            .loop_options(LoopOptions {
+                refresh_clock: Some(shared.refresh.subscribe()),
+                spinners: Some(shared.spinners.clone()),
+                ..build::loop_options(s, false)
+            })
             .build();
         let mut dash = dash;
         dash.settle_interrupted(shared.audit_path.as_deref(), client_base.as_str());

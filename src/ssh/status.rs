@@ -88,6 +88,11 @@ pub struct CallsInfo {
     pub limit: usize,
     /// True when the limit was cut back (time-outs, 5xx, latency).
     pub slowed: bool,
+    /// How the sessions' listing reads were answered since the start: sent, joined to one
+    /// in flight, reused ([`crate::api::shared_listing`]; issue 33, item 4). Absent from a
+    /// server before it.
+    #[serde(default)]
+    pub listing_reads: crate::api::shared_listing::SharedCounts,
 }
 
 /// The host budget as this process uses it.
@@ -185,10 +190,24 @@ pub(crate) struct Facts {
     pub(crate) started_at: Timestamp,
 }
 
+/// The calls of every session together, now.
+pub(crate) fn calls(shared: &Shared) -> CallsInfo {
+    let pace = shared.client.limiter().pace();
+    CallsInfo {
+        in_flight: pace.in_flight,
+        limit: pace.limit,
+        slowed: pace.slowed,
+        listing_reads: shared
+            .client
+            .shared_listing()
+            .map(|s| s.counts())
+            .unwrap_or_default(),
+    }
+}
+
 /// The status now.
 fn status(shared: &Shared, facts: &Facts) -> Status {
     let door = shared.door.counts();
-    let pace = shared.client.limiter().pace();
     let budget = shared.client.watch_budget().map(|w| {
         let b = w.borrow().clone();
         BudgetInfo {
@@ -209,11 +228,7 @@ fn status(shared: &Shared, facts: &Facts) -> Status {
             silent: door.silent,
             in_kex: door.in_kex,
         },
-        calls: CallsInfo {
-            in_flight: pace.in_flight,
-            limit: pace.limit,
-            slowed: pace.slowed,
-        },
+        calls: calls(shared),
         budget,
         service: ServiceInfo {
             base_url: shared.client.base_url().to_owned(),
@@ -336,6 +351,11 @@ pub fn table(s: &Status, now: Timestamp) -> String {
         s.calls.in_flight,
         s.calls.limit,
         if s.calls.slowed { ", slowed" } else { "" }
+    ));
+    let r = &s.calls.listing_reads;
+    out.push_str(&format!(
+        "listing reads: {} sent, {} answered by one in flight, {} by a fresh answer\n",
+        r.sent, r.joined, r.reused
     ));
     out.push_str(&match &s.budget {
         None => "host budget: off\n".to_owned(),

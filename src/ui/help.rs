@@ -105,18 +105,10 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &
     lines.extend(marker_lines(m.lang, query.value(), (col, cols), theme));
     lines.extend(dropped_lines(m.lang, query.value(), cols, theme));
     lines.extend(command_lines(m.lang, cols, theme));
-    let body = Rect::new(
-        inner.x,
-        inner.y + 2,
-        inner.width,
-        inner.height.saturating_sub(2),
-    );
     // Every line is wrapped already, inside its column: a long text (Thai ones are longer)
     // goes on under its own column, never at the box's left edge.
     let text = Paragraph::new(lines);
-    let room = super::panes::pane::scroll_room(&text, body);
-    frame.render_widget(text.scroll(((*scroll).min(room), 0)), body);
-    room
+    super::popups::scrolled_body(frame, inner, text, *scroll, m.lang, theme)
 }
 
 /// The row markers the help explains.

@@ -38,8 +38,10 @@ pub(super) fn row_line<'a>(m: &Model, r: &Row, with_target: bool, theme: &Theme)
         .as_deref()
         .map(|u| clean(u, 60))
         .unwrap_or_else(|| "?".into());
-    let via = match (&r.via, &r.key) {
-        (Some(v), Some(k)) => format!("{} ({})", clean(v, 20), clean(k, 40)),
+    // The key by its comment (who the operator gave it to), else its fingerprint.
+    let key = r.key_comment.as_ref().or(r.key.as_ref());
+    let via = match (&r.via, key) {
+        (Some(v), Some(k)) => format!("{} ({})", clean(v, 20), clean(k, 60)),
         (Some(v), None) => clean(v, 20),
         _ => String::new(),
     };
@@ -124,11 +126,19 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &
             vec![Line::styled(tr(m.lang, "popup-history-empty"), theme.dim())]
         }
         Loadable::Loaded(rows) => {
-            let mut lines = vec![Line::styled(
-                crate::tr!(m.lang, "popup-history-shown", n = rows.len()),
-                theme.dim(),
-            )];
             let found = matching(m, rows, query.value(), theme);
+            // The count says what the search kept, once there is one.
+            let count = if query.value().trim().is_empty() {
+                crate::tr!(m.lang, "popup-history-shown", n = rows.len())
+            } else {
+                crate::tr!(
+                    m.lang,
+                    "popup-history-found",
+                    found = found.len(),
+                    n = rows.len()
+                )
+            };
+            let mut lines = vec![Line::styled(count, theme.dim())];
             if found.is_empty() {
                 lines.push(Line::styled(
                     crate::tr!(
@@ -143,16 +153,8 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &
             lines
         }
     };
-    let body = Rect::new(
-        inner.x,
-        inner.y + 2,
-        inner.width,
-        inner.height.saturating_sub(2),
-    );
     let text = Paragraph::new(lines).wrap(Wrap { trim: false });
-    let room = super::panes::pane::scroll_room(&text, body);
-    frame.render_widget(text.scroll(((*scroll).min(room), 0)), body);
-    room
+    super::popups::scrolled_body(frame, inner, text, *scroll, m.lang, theme)
 }
 
 /// The rows shown in a request's detail, newest first.

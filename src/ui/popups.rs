@@ -134,6 +134,40 @@ pub(super) fn search_box(
     inner
 }
 
+/// Draws a searchable pop-up's `text` below its search field (the box's `inner` area from
+/// [`search_box`]), scrolled to `scroll` (at most its last line); while lines are below the
+/// box's edge its bottom border says "more below". Returns how far it can scroll as drawn.
+pub(super) fn scrolled_body(
+    frame: &mut Frame,
+    inner: Rect,
+    text: Paragraph,
+    scroll: u16,
+    lang: Lang,
+    theme: &Theme,
+) -> u16 {
+    let body = Rect::new(
+        inner.x,
+        inner.y + 2,
+        inner.width,
+        inner.height.saturating_sub(2),
+    );
+    let room = super::panes::pane::scroll_room(&text, body);
+    let at = scroll.min(room);
+    frame.render_widget(text.scroll((at, 0)), body);
+    if at < room {
+        let sign = format!(" {} ↓ ", tr(lang, "queue-more-below"));
+        let w = crate::text::width(&sign) as u16;
+        if w + 2 <= inner.width {
+            let x = inner.right().saturating_sub(w + 1);
+            frame.render_widget(
+                Paragraph::new(Span::styled(sign, theme.dim())),
+                Rect::new(x, inner.bottom(), w, 1),
+            );
+        }
+    }
+    room
+}
+
 /// Width of a centred pop-up: the screen less a margin, at most 90 columns; the whole width
 /// in the narrow layout (a phone has no column to spare).
 pub(super) fn popup_width(area: Rect) -> u16 {

@@ -566,6 +566,7 @@ pub fn answer_write(m: &mut Model, fx: &[Effect], payload: ApiAnswer) {
 
 #[cfg(unix)]
 pub mod pty;
+pub mod ssh_sessions;
 
 /// The binary under test, as cargo built it for the integration tests.
 pub const CLUB_ADMIN: &str = env!("CARGO_BIN_EXE_club-admin");

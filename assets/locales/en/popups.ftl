@@ -70,6 +70,7 @@ popup-history-shown = { $n ->
     [one] 1 decision, the newest first (older ones: club-admin history)
    *[other] { $n } decisions, the newest first (older ones: club-admin history)
 }
+popup-history-found = { $found } of { $n } decisions match (the search ignores case: type h for H)
 popup-history-no-match = No decision matches "{ $query }".
 history-after-crash = settled after a crash
 detail-history = History

@@ -62,6 +62,7 @@ popup-history-loading = กำลังอ่านบันทึกการ�
 popup-history-empty = ยังไม่มีการตัดสินที่บันทึกไว้สำหรับเซิร์ฟเวอร์นี้
 popup-history-failed = อ่านประวัติไม่ได้: { $why }
 popup-history-shown = { $n } รายการ ล่าสุดอยู่บน (รายการเก่ากว่านี้ดูด้วย club-admin history)
+popup-history-found = ตรงกับคำค้น { $found } จาก { $n } รายการ (ไม่แยกตัวพิมพ์ใหญ่เล็ก: พิมพ์ h แทน H)
 popup-history-no-match = ไม่พบการตัดสินที่ตรงกับ "{ $query }"
 history-after-crash = ตัดสินผลหลังโปรแกรมหยุดกะทันหัน
 detail-history = ประวัติ

@@ -341,6 +341,10 @@ pub struct Model {
     /// row per write of this server, newest first): the history pop-up (`H`) and the
     /// detail's own lines read it.
     pub(crate) history: Loadable<Vec<crate::ops::history::Row>>,
+    /// A read of the audit file for the history is on its way ([`crate::app::Effect::ReadHistory`]).
+    pub(crate) history_reading: bool,
+    /// Something was written (or heard) since that read began: read again once it is back.
+    pub(crate) history_again: bool,
 }
 
 impl Model {
@@ -418,6 +422,8 @@ impl Model {
             notify: o.notify,
             notify_due: None,
             history: Loadable::NotAsked,
+            history_reading: false,
+            history_again: false,
             save_token: o.save_token && o.can_save_token,
             can_save_token: o.can_save_token,
             lang: o.lang,

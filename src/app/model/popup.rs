@@ -199,7 +199,7 @@ macro_rules! searchable_keys {
 
 const HELP_KEYS: &[PopupKey] = searchable_keys!(pk(
     &[ESC, Key::char('?')],
-    "Esc",
+    "Esc/?",
     "popup-hint-close",
     "popup-help-close-help",
     PopupOp::Close,
@@ -207,7 +207,7 @@ const HELP_KEYS: &[PopupKey] = searchable_keys!(pk(
 /// The history's keys: the help's, closed by Esc or `H` again.
 const HISTORY_KEYS: &[PopupKey] = searchable_keys!(pk(
     &[ESC, Key::char('H')],
-    "Esc",
+    "Esc/H",
     "popup-hint-close",
     "popup-help-close-history",
     PopupOp::Close,

@@ -9,6 +9,7 @@ use tui_input::Input;
 use super::tell::log_notice;
 use crate::app::model::{Loadable, Model, Popup, Severity};
 use crate::app::msg::Effect;
+use crate::ops::audit::Outcome;
 use crate::ops::history::Row;
 
 /// How much of the audit file's end the history pop-up reads (8 MiB: some 30,000 lines, a
@@ -23,6 +24,12 @@ pub const START_BYTES: u64 = 1024 * 1024;
 /// The rows kept, newest first.
 const KEPT: usize = 20_000;
 
+/// At start: the audit file's last [`START_BYTES`] for the detail's lines.
+pub(super) fn start(m: &mut Model) -> Vec<Effect> {
+    m.history = Loadable::Loading;
+    read(m)
+}
+
 /// `H`: the history pop-up opens, and the audit file is read again (the rows read before
 /// stay shown until the new ones come).
 pub(super) fn open(m: &mut Model) -> Vec<Effect> {
@@ -33,14 +40,62 @@ pub(super) fn open(m: &mut Model) -> Vec<Effect> {
     if !matches!(m.history, Loadable::Loaded(_)) {
         m.history = Loadable::Loading;
     }
-    vec![Effect::ReadHistory {
-        max_bytes: SHOWN_BYTES,
-    }]
+    read(m)
+}
+
+fn is_open(m: &Model) -> bool {
+    matches!(m.popup, Some(Popup::History { .. }))
+}
+
+/// One read of the audit file at a time: a read asked while one is on its way is made once
+/// that one is back ([`on_read`]), so a bulk of 60 decisions reads it a few times, not 60.
+/// The pop-up open reads [`SHOWN_BYTES`], else [`START_BYTES`] (the detail's lines).
+fn read(m: &mut Model) -> Vec<Effect> {
+    if m.history_reading {
+        m.history_again = true;
+        return Vec::new();
+    }
+    m.history_reading = true;
+    let max_bytes = if is_open(m) { SHOWN_BYTES } else { START_BYTES };
+    vec![Effect::ReadHistory { max_bytes }]
+}
+
+/// After any message: the history follows what was written. A line of this dashboard's own
+/// outcome (`ok`, `failed`, ...; with the pop-up open, its `sending` lines too) reads the
+/// file again, after the writer has it ([`Effect::ReadHistory`] waits for the writer), so the
+/// detail's History and the open pop-up show it; with the pop-up open, what another session
+/// did (`heard`) too. Nothing before the history was first read, nor after a read failed
+/// (no audit file here: `H` tries again).
+pub(super) fn follow(m: &mut Model, heard: bool, fx: &[Effect]) -> Vec<Effect> {
+    if !matches!(m.history, Loadable::Loaded(_) | Loadable::Loading) {
+        return Vec::new();
+    }
+    let open = is_open(m);
+    let written = fx.iter().any(|e| match e {
+        Effect::Audit(a) => open || a.outcome != Outcome::Sending,
+        _ => false,
+    });
+    if written || (heard && open) {
+        read(m)
+    } else {
+        Vec::new()
+    }
 }
 
 /// The audit file's rows, read ([`crate::app::Msg::HistoryRead`]): this server's, newest
-/// first. A file that could not be read is said in the pop-up and the activity log.
-pub(super) fn on_read(m: &mut Model, result: Result<Vec<Row>, String>) {
+/// first. A file that could not be read is said in the pop-up and the activity log. A read
+/// asked meanwhile is made now.
+pub(super) fn on_read(m: &mut Model, result: Result<Vec<Row>, String>) -> Vec<Effect> {
+    m.history_reading = false;
+    take(m, result);
+    if std::mem::take(&mut m.history_again) {
+        read(m)
+    } else {
+        Vec::new()
+    }
+}
+
+fn take(m: &mut Model, result: Result<Vec<Row>, String>) {
     match result {
         Ok(rows) => {
             let mut rows: Vec<Row> = rows

@@ -48,6 +48,7 @@ use connection::call;
 use tell::{say, sign_in_key};
 
 pub use commands::{COMMANDS, command_help};
+pub use history::{SHOWN_BYTES, START_BYTES};
 pub use listing::{PAGE_AHEAD, PREFETCH_AHEAD};
 pub use rows::REREAD_CHUNK;
 pub use sorting::SORT_ALL_CAP;
@@ -60,10 +61,7 @@ pub fn start(m: &mut Model) -> Vec<Effect> {
     m.user = super::model::Loadable::Loading;
     let mut fx = vec![call(m, ApiCall::CurrentUser)];
     fx.extend(capability::probe(m));
-    m.history = super::model::Loadable::Loading;
-    fx.push(Effect::ReadHistory {
-        max_bytes: history::START_BYTES,
-    });
+    fx.extend(history::start(m));
     if !m.has_token {
         // The sign-in pop-up opens when asked (the header and this line say which key): a
         // key typed at start never lands in a masked field.
@@ -79,7 +77,10 @@ pub fn start(m: &mut Model) -> Vec<Effect> {
 pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
     m.began = (m.seq, m.log.entries().len());
     let tick = matches!(msg, Msg::Tick(_));
+    let heard = matches!(msg, Msg::Heard(_));
     let mut fx = dispatch(m, msg);
+    let reads = history::follow(m, heard, &fx);
+    fx.extend(reads);
     note_busy(m, tick);
     bulk::prune_confirm(m);
     m.queue.apply_changes();
@@ -242,10 +243,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::AddIds { text, origin } => ids::add_ids(m, &text, &origin),
         Msg::Restore(saved) => ids::restore(m, saved),
         Msg::Interrupted(entries) => lost::on_interrupted(m, entries),
-        Msg::HistoryRead(result) => {
-            history::on_read(m, result);
-            Vec::new()
-        }
+        Msg::HistoryRead(result) => history::on_read(m, result),
         Msg::History(entries) => {
             m.log.prepend_history(entries, m.lang);
             Vec::new()

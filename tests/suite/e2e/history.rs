@@ -75,6 +75,7 @@ fn line(
         value: value.map(str::to_owned),
         via: Some(via.into()),
         key: None,
+        key_comment: None,
         run: Some(run.into()),
         settled_by: None,
     };

@@ -14,5 +14,6 @@ mod script;
 mod ssh;
 mod ssh_door;
 mod ssh_ops;
+mod ssh_shared_poll;
 mod suspend;
 mod two_moderators;

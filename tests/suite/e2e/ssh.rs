@@ -889,7 +889,7 @@ fn on_a_phone_taps_instead_of_keys_sign_in_open_the_detail_decline_undo_help_and
         s.send(b"\x1b[<65;10;10M");
     }
     s.wait_for("the help scrolled", |x| x.contains("Keys (?") && *x != top);
-    tap(&mut s, "Esc close");
+    tap(&mut s, "Esc/? close");
     s.wait_for("the help closed", |x| !x.contains("Keys (?"));
     tap(&mut s, "q quit");
     assert!(s.wait_exit().success());

@@ -62,7 +62,7 @@ fn help_titles_hints_sections_and_no_match() {
     let s = screen(&m, 120, 40);
     words(
         &s,
-        &["ปุ่มลัด (กด ? หรือ Esc เพื่อปิด)", "ค้นหา:", "พิมพ์ ค้นหา", "Esc ปิด"],
+        &["ปุ่มลัด (กด ? หรือ Esc เพื่อปิด)", "ค้นหา:", "พิมพ์ ค้นหา", "Esc/? ปิด"],
         &["Keys (? or Esc to close)", "search:", "scroll", "close"],
     );
     typed(&mut m, "ยืนยัน");

@@ -505,7 +505,7 @@ fn taps_select_rows_open_and_close_the_detail_and_press_the_hints() {
                 matches!(m.popup(), Some(club_admin::app::Popup::Help { scroll, .. }) if *scroll > 0),
                 "{what}: the wheel scrolled the help"
             );
-            tap_on(&mut m, w, h, &format!("Esc {}", t("popup-hint-close")));
+            tap_on(&mut m, w, h, &format!("Esc/? {}", t("popup-hint-close")));
             assert!(m.popup().is_none(), "{what}: closed by a tap");
         }
     }

@@ -192,6 +192,8 @@ impl Rig {
         });
         let opts = LoopOptions {
             auto_refresh: None,
+            refresh_clock: None,
+            spinners: None,
             theme: club_admin::ui::Theme::new(false),
             real_terminal: false,
             final_wait: Duration::from_secs(10),

@@ -1,0 +1,125 @@
+//! Many `serve-ssh` sessions in one process: the server on the demo server, any key let in,
+//! and russh's client opening sessions with a key each. Used by the end-to-end test of the
+//! shared poll (through `tests/common`) and by `examples/ssh_sessions.rs` (through
+//! `#[path]`; an example cannot see `tests/common`).
+#![allow(dead_code)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use club_admin::config::{Flags, resolve};
+use club_admin::demo::DemoHandle;
+use club_admin::ssh::{Limits, ServeOptions, ServerHandle, Startups};
+use russh::client;
+use russh::keys::ssh_key::private::Ed25519Keypair;
+use russh::keys::{PrivateKey, PrivateKeyWithHashAlg, PublicKeyOrCertificate};
+
+/// Trusts the server's host key (the server is this process's own).
+pub struct Trust;
+
+impl client::Handler for Trust {
+    type Error = russh::Error;
+
+    async fn check_server_key(
+        &mut self,
+        _key: &PublicKeyOrCertificate,
+    ) -> Result<bool, Self::Error> {
+        Ok(true)
+    }
+}
+
+/// `serve-ssh` in this process on `demo` for `n` sessions at once from one address (none of
+/// them a flood), any key let in, its state in `dir`; the refresh clock every
+/// `auto_refresh` seconds (0: by hand, [`ServerHandle::refresh_now`]), decisions held
+/// `decision_delay` seconds.
+pub async fn serve(
+    demo: &DemoHandle,
+    dir: &std::path::Path,
+    n: usize,
+    auto_refresh: u64,
+    decision_delay: u64,
+) -> ServerHandle {
+    std::fs::write(dir.join("config.toml"), "").expect("config");
+    let flags = Flags {
+        base_url: Some(demo.base_url.clone()),
+        config: Some(dir.join("config.toml")),
+        auto_refresh: Some(auto_refresh),
+        decision_delay: Some(decision_delay),
+        ..Flags::default()
+    };
+    let key = demo.moderator().api_key.clone();
+    let env = move |k: &str| (k == "CLUB_ADMIN_API_KEY").then(|| key.clone());
+    let mut settings = resolve(&flags, &env, None).expect("settings");
+    settings.state_dir = Some(dir.join("state"));
+    let keymap = club_admin::runtime::keymap(&settings).expect("keymap");
+    let room = n + 8;
+    club_admin::ssh::start(
+        ServeOptions {
+            listen: "127.0.0.1:0".parse().expect("addr"),
+            host_key: dir.join("host_key"),
+            authorized_keys: None,
+            allow_any_key: true,
+            limits: Limits {
+                max_sessions: room,
+                max_startups: Startups {
+                    start: room,
+                    rate: 100,
+                    full: room,
+                },
+                max_startups_per_address: room,
+                ..Limits::default()
+            },
+            reattach: Duration::from_secs(600),
+            remember_tokens: None,
+            mouse: false,
+            status_socket: None,
+        },
+        settings,
+        keymap,
+    )
+    .await
+    .expect("serve-ssh")
+}
+
+/// Opens a session with a key made from `seed`, in an 80x24 terminal: the connection and
+/// the channel, whose shell the caller asks for (`request_shell`: the dashboard starts).
+///
+/// Errors: the connection, the sign-in or the channel failed, in words.
+pub async fn open(
+    addr: std::net::SocketAddr,
+    seed: u8,
+) -> Result<(client::Handle<Trust>, russh::Channel<client::Msg>), String> {
+    let config = Arc::new(client::Config::default());
+    let mut h = client::connect(config, addr, Trust)
+        .await
+        .map_err(|e| e.to_string())?;
+    let key = PrivateKey::from(Ed25519Keypair::from_seed(&[seed; 32]));
+    let auth = h
+        .authenticate_publickey("moderator", PrivateKeyWithHashAlg::new(Arc::new(key), None))
+        .await
+        .map_err(|e| e.to_string())?;
+    if !auth.success() {
+        return Err("refused".into());
+    }
+    let ch = h.channel_open_session().await.map_err(|e| e.to_string())?;
+    ch.request_pty(false, "xterm-256color", 80, 24, 0, 0, &[])
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok((h, ch))
+}
+
+/// True when a screen shows a queue: signed in (the demo moderator's e-mail in the header)
+/// and at least three rows of pending requests in the queue's box.
+pub fn queue_drawn(screen: &str) -> bool {
+    let rows = screen
+        .lines()
+        .filter(|l| l.starts_with('│') && l.contains("pending") && l.contains('#'))
+        .count();
+    screen.contains("ton.jaidee@") && rows >= 3
+}
+
+/// An empty 80x24 terminal emulator for a session's screen.
+pub fn screen() -> vt100::Parser {
+    let size = |n: u16| std::num::NonZeroU16::new(n).unwrap_or(std::num::NonZeroU16::MIN);
+    vt100::Parser::new(size(24), size(80), 0)
+}
