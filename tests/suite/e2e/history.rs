@@ -509,3 +509,75 @@ async fn an_interrupted_runs_write_settled_later_is_one_row_with_its_settled_out
     );
     assert!(rows.iter().all(|r| r["target"] != joined.to_string()));
 }
+
+#[tokio::test]
+async fn a_serve_ssh_write_is_named_by_its_keys_comment_in_every_format() {
+    let home = tempfile::tempdir().expect("dir");
+    let id = Uuid::from_u128(7);
+    // A `serve-ssh` session's approval before its user was known: the key's fingerprint and
+    // its comment in the authorized keys file, no e-mail.
+    let entry = |at: &str, outcome: Outcome| AuditEntry {
+        at: chrono::DateTime::parse_from_rfc3339(at)
+            .expect("time")
+            .with_timezone(&chrono::Utc),
+        server: "http://127.0.0.1:1".into(),
+        user: None,
+        action: "approve".into(),
+        target: id,
+        outcome,
+        detail: None,
+        value: None,
+        via: Some("ssh".into()),
+        key: Some("SHA256:abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG".into()),
+        key_comment: Some("alice@phone".into()),
+        run: Some("r9".into()),
+        settled_by: None,
+    };
+    let path = home.path().join("audit.jsonl");
+    let text: String = [
+        entry("2026-11-22T08:00:00Z", Outcome::Sending),
+        entry("2026-11-22T08:00:01Z", Outcome::Ok),
+    ]
+    .iter()
+    .map(|e| serde_json::to_string(e).expect("json") + "\n")
+    .collect();
+    std::fs::write(&path, text).expect("write");
+    let p = path.to_str().expect("utf-8");
+    let table = run(home.path(), None, &["history", "--audit", p]).await;
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    assert!(
+        table.stdout.contains("alice@phone") && !table.stdout.contains("SHA256:"),
+        "the moderator is the key's comment: {}",
+        table.stdout
+    );
+    let csv = run(
+        home.path(),
+        None,
+        &["history", "--audit", p, "--format", "csv"],
+    )
+    .await;
+    let mut lines = csv.stdout.lines();
+    let header = lines.next().unwrap_or_default();
+    assert!(header.ends_with(",detail,key_comment"), "{header}");
+    let row = lines.next().unwrap_or_default();
+    assert!(row.ends_with(",alice@phone"), "{row}");
+    // `--moderator` finds it by a part of the comment, without case.
+    let found = run(
+        home.path(),
+        None,
+        &[
+            "history",
+            "--audit",
+            p,
+            "--format",
+            "json",
+            "--moderator",
+            "ALICE",
+        ],
+    )
+    .await;
+    let rows: Vec<Value> = serde_json::from_str(&found.stdout).expect("json");
+    assert_eq!(rows.len(), 1, "{}", found.stdout);
+    assert_eq!(rows[0]["key_comment"], "alice@phone");
+    assert_eq!(rows[0]["outcome"], "ok");
+}

@@ -608,3 +608,52 @@ fn a_box_over_thai_text_leaves_no_half_of_sara_am() {
         }
     }
 }
+
+/// Forty of this server's decisions, by two moderators (one over `serve-ssh` with a key's
+/// comment), as the audit file's rows read back.
+fn history_rows(m: &Model) -> Vec<club_admin::ops::history::Row> {
+    use club_admin::ops::{AuditEntry, Outcome};
+    let at = |i: i64| chrono::Utc::now() - chrono::Duration::minutes(100 - i);
+    let entries = (0..40).map(|i| AuditEntry {
+        at: at(i),
+        server: m.server_key().to_owned(),
+        user: (i % 2 == 0).then(|| "hana@school.example".to_owned()),
+        action: "approve".into(),
+        target: Uuid::from_u128(1000 + i as u128),
+        outcome: Outcome::Ok,
+        detail: None,
+        value: None,
+        via: Some("ssh".into()),
+        key: Some("SHA256:abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG".into()),
+        key_comment: Some("bob@laptop".into()),
+        run: Some(format!("r{i}")),
+        settled_by: None,
+    });
+    let mut rows = club_admin::ops::history::fold(entries);
+    rows.reverse();
+    rows
+}
+
+#[test]
+fn the_history_counts_what_the_search_keeps_and_says_more_below_in_both_languages() {
+    for (lang, found, more) in [
+        (Lang::English, "20 of 40 decisions match", "more below ↓"),
+        (Lang::Thai, "ตรงกับคำค้น 20 จาก 40 รายการ", "มีต่อด้านล่าง ↓"),
+    ] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        update(&mut m, key('H'));
+        let rows = history_rows(&m);
+        update(&mut m, Msg::HistoryRead(Ok(rows)));
+        let s = screen(&m, 60, 15);
+        // The key by its comment, never its fingerprint; lines below the edge are said.
+        words(&s, &["ssh (bob@laptop)", more], &["SHA256:"]);
+        // The search ignores case: `h` finds Hana (`H` would close an empty search).
+        typed(&mut m, "hana");
+        let s = screen(&m, 120, 40);
+        words(&s, &[found], &[]);
+        assert!(
+            matches!(m.popup(), Some(Popup::History { .. })),
+            "{lang:?}: still open"
+        );
+    }
+}
