@@ -2,7 +2,9 @@
 //! each with a key of its own) against the server in this process, on the embedded demo
 //! server. Prints, for N sessions opened at once:
 //! - the time from each session's shell request to its first whole frame (the dashboard
-//!   without a session, its hint bar's last hint drawn): median, 90th percentile and worst;
+//!   without a session, its hint bar's last hint drawn): median, 90th percentile and worst,
+//!   first with the N clients in a process of their own (`--clients`, as phones are: the
+//!   server's process and its cores to itself, but for the demo), then in this one;
 //! - the process's resident memory per session (server and client sides together: an upper
 //!   bound of the server's share);
 //! - what idle sessions cost: bytes written to all of them and CPU time of the process over
@@ -66,7 +68,7 @@ fn cpu_ticks() -> u64 {
 /// Returns the time from the shell request to that frame, and the open channel.
 async fn open(
     addr: std::net::SocketAddr,
-    seed: u8,
+    seed: u32,
 ) -> Result<(Duration, client::Handle<Trust>, russh::Channel<client::Msg>), String> {
     let (h, mut ch) = ssh_sessions::open(addr, seed).await?;
     let t0 = Instant::now();
@@ -88,7 +90,66 @@ async fn open(
     }
 }
 
+/// `--clients ADDR N`: the clients alone, in a process of their own (the server's first
+/// frames then have the server's process to themselves, as with moderators' phones): N
+/// sessions opened at once to ADDR; prints `frames` and each one's time from its shell
+/// request to its first whole frame, in microseconds, then ends (the dashboards wait for
+/// their keys on the server).
+fn clients(addr: &str, n: u32) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let addr: std::net::SocketAddr = addr.parse().expect("an address");
+    let times = rt.block_on(async {
+        // Keys of their own: the server's dashboards of the in-process sessions are others.
+        let tasks: Vec<_> = (0..n)
+            .map(|i| tokio::spawn(open(addr, 500_000 + i)))
+            .collect();
+        let mut times = Vec::new();
+        let mut keep = Vec::new();
+        for t in tasks {
+            if let Ok(Ok((d, h, ch))) = t.await {
+                times.push(d.as_micros().to_string());
+                keep.push((h, ch));
+            }
+        }
+        times
+    });
+    println!("frames {}", times.join(" "));
+}
+
+/// N sessions at once from a process of their own (`--clients`): their first frames,
+/// sorted.
+fn first_frames_apart(addr: std::net::SocketAddr, n: usize) -> Vec<Duration> {
+    let out = std::env::current_exe()
+        .and_then(|exe| {
+            std::process::Command::new(exe)
+                .args(["--clients", &addr.to_string(), &n.to_string()])
+                .output()
+        })
+        .expect("the clients' process");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut times: Vec<Duration> = text
+        .lines()
+        .find_map(|l| l.strip_prefix("frames"))
+        .unwrap_or("")
+        .split_whitespace()
+        .filter_map(|t| t.parse().ok())
+        .map(Duration::from_micros)
+        .collect();
+    times.sort();
+    times
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--clients") {
+        let n = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1);
+        clients(args.get(2).map(String::as_str).unwrap_or(""), n);
+        return;
+    }
     let n: usize = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
@@ -136,17 +197,36 @@ async fn run(n: usize, minute: bool) -> bool {
         .expect("demo");
     let dir = tempfile::tempdir().expect("dir");
     // The refresh clock: by hand (`refresh_now`), or every 30 s for `--minute`; decisions
-    // held 5 s, as by default.
-    let server = ssh_sessions::serve(&demo, dir.path(), n, if minute { 30 } else { 0 }, 5).await;
+    // held 5 s, as by default; room for the clients' process's sessions too.
+    let server =
+        ssh_sessions::serve(&demo, dir.path(), 2 * n, if minute { 30 } else { 0 }, 5).await;
     let addr = server.addr;
     // One session first, so that what every process pays once (TLS roots, the runtime's
     // threads, the first allocations) is not counted per session.
-    let (warm, warm_h, warm_c) = open(addr, 255).await.expect("first session");
+    let (warm, warm_h, warm_c) = open(addr, 1_000_000).await.expect("first session");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    // The first frames with the clients in a process of their own.
+    let apart = tokio::task::spawn_blocking(move || first_frames_apart(addr, n))
+        .await
+        .unwrap_or_default();
+    let at = |p: f64| {
+        apart
+            .get(((apart.len() as f64 - 1.0) * p).round() as usize)
+            .copied()
+            .unwrap_or_default()
+    };
+    println!(
+        "  clients in a process of their own: shell request to first frame: median {:?}, p90 {:?}, worst {:?} ({} of {n} drawn)",
+        at(0.5),
+        at(0.9),
+        at(1.0),
+        apart.len()
+    );
     tokio::time::sleep(Duration::from_millis(500)).await;
     let rss_before = rss_kb();
 
     let started = Instant::now();
-    let tasks: Vec<_> = (0..n).map(|i| tokio::spawn(open(addr, i as u8))).collect();
+    let tasks: Vec<_> = (0..n).map(|i| tokio::spawn(open(addr, i as u32))).collect();
     let mut times = Vec::new();
     let mut open_sessions = Vec::new();
     for t in tasks {

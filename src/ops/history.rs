@@ -182,6 +182,64 @@ pub fn read_recent(path: &Path, max_bytes: u64) -> io::Result<History> {
     Ok(parse(whole))
 }
 
+/// The last [`read_recent`] of an audit file, shared by the dashboards of one process (the
+/// sessions of one `serve-ssh`, which read the host's audit at every start and after their
+/// writes): a file whose length and modification time have not changed since is not read
+/// again, its rows are handed out once more. One read at a time: 500 sessions starting
+/// together read the file once (the others wait for it on their own reading thread). Cheap
+/// to clone: its clones are one.
+#[derive(Clone, Default)]
+pub struct RecentRows {
+    last: std::sync::Arc<std::sync::Mutex<Option<Recent>>>,
+}
+
+impl std::fmt::Debug for RecentRows {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RecentRows")
+    }
+}
+
+/// One read kept: of which file and how much, the file as it was, its rows, and the reads
+/// made so far.
+struct Recent {
+    path: std::path::PathBuf,
+    max_bytes: u64,
+    seen: (u64, Option<std::time::SystemTime>),
+    rows: std::sync::Arc<Vec<Row>>,
+}
+
+impl RecentRows {
+    /// The rows of the last `max_bytes` of `path` ([`read_recent`]), from the last read when
+    /// the file has not changed since. Blocks (a reading thread's call).
+    ///
+    /// Errors: as [`read_recent`].
+    pub fn read(&self, path: &Path, max_bytes: u64) -> io::Result<Vec<Row>> {
+        let Ok(mut last) = self.last.lock() else {
+            return read_recent(path, max_bytes).map(|h| h.rows);
+        };
+        let seen = match std::fs::metadata(path) {
+            Ok(m) => (m.len(), m.modified().ok()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => (0, None),
+            Err(e) => return Err(e),
+        };
+        if let Some(r) = last.as_ref()
+            && r.path == path
+            && r.max_bytes == max_bytes
+            && r.seen == seen
+        {
+            return Ok(r.rows.as_ref().clone());
+        }
+        let rows = read_recent(path, max_bytes)?.rows;
+        *last = Some(Recent {
+            path: path.to_path_buf(),
+            max_bytes,
+            seen,
+            rows: std::sync::Arc::new(rows.clone()),
+        });
+        Ok(rows)
+    }
+}
+
 /// Audit lines as read ([`fold`]ed), the ones that are not audit lines counted.
 fn parse(bytes: &[u8]) -> History {
     let mut skipped = 0;

@@ -62,6 +62,7 @@ pub(super) async fn dashboard(
         token_path: settings.token_path.clone(),
         audit_path: audit_path.clone(),
         queue_path,
+        recent: None,
     };
     let server = model.server_key().to_owned();
     let mut dash = build::Builder::new(model, client, settings.concurrency)

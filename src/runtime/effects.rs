@@ -34,6 +34,9 @@ pub struct Files {
     pub audit_path: Option<PathBuf>,
     /// This server's saved queue (mode 0600).
     pub queue_path: Option<PathBuf>,
+    /// The audit's last read for the history, shared with the other dashboards of the
+    /// process (`serve-ssh`'s sessions); `None`: each read is this dashboard's own.
+    pub recent: Option<crate::ops::history::RecentRows>,
 }
 
 /// What the terminal does for the runner: the real terminal in the program; a recorder in
@@ -405,11 +408,15 @@ impl Runner {
         };
         // Every line handed over before this is in the file first.
         let barrier = self.writer.written();
+        let recent = self.files.recent.clone();
         std::thread::spawn(move || {
             let _ = barrier.wait_blocking();
-            let result = crate::ops::history::read_recent(&path, max_bytes)
-                .map(|h| h.rows)
-                .map_err(|e| format!("could not read the audit file {}: {e}", path.display()));
+            let read = match recent {
+                Some(shared) => shared.read(&path, max_bytes),
+                None => crate::ops::history::read_recent(&path, max_bytes).map(|h| h.rows),
+            };
+            let result =
+                read.map_err(|e| format!("could not read the audit file {}: {e}", path.display()));
             let _ = msgs.send(Msg::HistoryRead(result));
         });
     }

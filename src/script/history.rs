@@ -20,7 +20,7 @@ const COLUMNS: [Column; 7] = [
     Column::new("ACTION", 6, 11),
     Column::new("TARGET", 8, 36),
     Column::new("OUTCOME", 7, 28),
-    Column::new("VIA", 3, 9),
+    Column::new("VIA", 3, 30),
     Column::new("DETAIL", 10, 80),
 ];
 
@@ -121,6 +121,12 @@ pub async fn run(args: &HistoryArgs, flags: &Flags) -> Exit {
             Err(code) => return code,
         }
     }
+    // A file named (`--audit`, `--host`) that is not there is an error: a typo, or a host
+    // without `serve-ssh`; the user's own missing audit is only a history not begun.
+    if (args.audit.is_some() || args.host) && !path.exists() {
+        say(&format!("no audit file at {}", path.display()));
+        return Exit::Failed;
+    }
     let read = match history::read(&path) {
         Ok(h) => h,
         Err(e) => {
@@ -185,6 +191,16 @@ fn moderator(r: &Row) -> String {
         .unwrap_or_else(|| "?".to_owned())
 }
 
+/// The face as a row shows it: `ssh (alice@phone)` for a `serve-ssh` write whose key has a
+/// comment (two moderators on one account are told apart by their keys), else the face.
+fn via(r: &Row) -> String {
+    let face = r.via.clone().unwrap_or_default();
+    match &r.key_comment {
+        Some(c) => format!("{face} ({c})"),
+        None => face,
+    }
+}
+
 /// The rows as an aligned table (times in the local zone; cells cut and aligned by display
 /// width, so Thai text lines up: [`output::table`]).
 pub fn table(rows: &[Row], width: Option<usize>) -> String {
@@ -203,7 +219,7 @@ pub fn table(rows: &[Row], width: Option<usize>) -> String {
                 r.action.clone(),
                 r.target.to_string(),
                 outcome_words(r),
-                r.via.clone().unwrap_or_default(),
+                via(r),
                 detail,
             ]
         })

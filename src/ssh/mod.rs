@@ -189,6 +189,9 @@ pub(crate) struct Shared {
     pub(crate) refresh: watch::Sender<u64>,
     /// The dashboards whose spinner turns now ([`crate::runtime::event_loop::LoopOptions::spinners`]).
     pub(crate) spinners: Arc<std::sync::atomic::AtomicUsize>,
+    /// The audit's last read for the history, shared by the sessions (one read of the
+    /// host's audit for 500 sessions starting at once, not 500).
+    pub(crate) recent: crate::ops::history::RecentRows,
 }
 
 /// A running server.
@@ -455,6 +458,7 @@ pub async fn start_with(
         board: status::Board::default(),
         refresh: watch::channel(0).0,
         spinners: Arc::default(),
+        recent: crate::ops::history::RecentRows::default(),
     });
     if let Some(period) = shared.settings.auto_refresh {
         refresh_clock(&shared, period);

@@ -148,6 +148,7 @@ impl Dash {
             token_path,
             audit_path: shared.audit_path.clone(),
             queue_path: None,
+            recent: Some(shared.recent.clone()),
         };
         // One truth between the sessions: what this one does is told to the others at once
         // (their rows follow without a refresh), and what they do is heard here.

@@ -19,7 +19,7 @@ use crate::text;
 /// The narrow layout's hints: what a moderator on a phone needs in the pane shown. Without a
 /// session, sign in first. Over the queue: undo (while a decision is held), approve,
 /// decline, the detail, the club lookup, the team's history (the first to go);
-/// over the detail: undo, approve, decline, back; over the club lookup: look up, back.
+/// over the detail: undo, approve, decline, back, the history; over the club lookup: look up, back.
 /// Help and quit always (pinned). Only what this session offers ([`Model::offered`]).
 fn narrow_hints(m: &Model, detail: Rect) -> Vec<Hint> {
     let offered = m.offered();
@@ -68,6 +68,7 @@ fn narrow_hints(m: &Model, detail: Rect) -> Vec<Hint> {
             hints.push(hint(Action::Delete, "hint-delete", false));
             hints.push(detail_hint(m, detail));
             hints.push(Some(back));
+            hints.push(hint(Action::History, "hint-history", false));
         }
         NarrowPane::Club => {
             hints.push(hint(Action::ClubLookup, "hint-narrow-look-up", false));

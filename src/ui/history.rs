@@ -93,17 +93,27 @@ fn outcome_word(m: &Model, r: &Row, theme: &Theme) -> (String, ratatui::style::S
     }
 }
 
-/// The rows `query` keeps: every word of a row's line, folded, searched for the query.
+/// The rows `query` keeps: a row's line as shown, its request's whole id and its label in
+/// both languages (a club's Thai and English names), folded, searched for the query.
 fn matching<'r>(m: &Model, rows: &'r [Row], query: &str, theme: &Theme) -> Vec<Line<'r>> {
     let q = fold(query.trim());
     rows.iter()
-        .map(|r| row_line(m, r, true, theme))
-        .filter(|l| {
+        .map(|r| (r, row_line(m, r, true, theme)))
+        .filter(|(r, l)| {
             q.is_empty() || {
-                let text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
+                let mut text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
+                text.push(' ');
+                text.push_str(&r.target.to_string());
+                if let Some(item) = m.queue().get(r.target) {
+                    for thai in [false, true] {
+                        text.push(' ');
+                        text.push_str(&item.label_for(thai));
+                    }
+                }
                 fold(&text).contains(&q)
             }
         })
+        .map(|(_, l)| l)
         .collect()
 }
 

@@ -81,19 +81,22 @@ pub async fn serve(
     .expect("serve-ssh")
 }
 
-/// Opens a session with a key made from `seed`, in an 80x24 terminal: the connection and
+/// Opens a session with a key made from `seed` (each seed its own key), in an 80x24
+/// terminal: the connection and
 /// the channel, whose shell the caller asks for (`request_shell`: the dashboard starts).
 ///
 /// Errors: the connection, the sign-in or the channel failed, in words.
 pub async fn open(
     addr: std::net::SocketAddr,
-    seed: u8,
+    seed: u32,
 ) -> Result<(client::Handle<Trust>, russh::Channel<client::Msg>), String> {
     let config = Arc::new(client::Config::default());
     let mut h = client::connect(config, addr, Trust)
         .await
         .map_err(|e| e.to_string())?;
-    let key = PrivateKey::from(Ed25519Keypair::from_seed(&[seed; 32]));
+    let mut bytes = [7u8; 32];
+    bytes[..4].copy_from_slice(&seed.to_le_bytes());
+    let key = PrivateKey::from(Ed25519Keypair::from_seed(&bytes));
     let auth = h
         .authenticate_publickey("moderator", PrivateKeyWithHashAlg::new(Arc::new(key), None))
         .await

@@ -9,7 +9,6 @@ use tui_input::Input;
 use super::tell::log_notice;
 use crate::app::model::{Loadable, Model, Popup, Severity};
 use crate::app::msg::Effect;
-use crate::ops::audit::Outcome;
 use crate::ops::history::Row;
 
 /// How much of the audit file's end the history pop-up reads (8 MiB: some 30,000 lines, a
@@ -60,22 +59,19 @@ fn read(m: &mut Model) -> Vec<Effect> {
     vec![Effect::ReadHistory { max_bytes }]
 }
 
-/// After any message: the history follows what was written. A line of this dashboard's own
-/// outcome (`ok`, `failed`, ...; with the pop-up open, its `sending` lines too) reads the
-/// file again, after the writer has it ([`Effect::ReadHistory`] waits for the writer), so the
-/// detail's History and the open pop-up show it; with the pop-up open, what another session
-/// did (`heard`) too. Nothing before the history was first read, nor after a read failed
-/// (no audit file here: `H` tries again).
+/// After any message: the history follows what was written. Any audit line of this
+/// dashboard's own (`sending`, then its outcome) reads the file again, after the writer has
+/// it ([`Effect::ReadHistory`] waits for the writer), so the detail's History and the open
+/// pop-up show it; what another session did (`heard`, `serve-ssh`) too: the sessions share
+/// the last read of the host's audit (`ops::history::RecentRows`), so the file is read once
+/// for all of them. Nothing before the history was first read, nor after a read failed (no
+/// audit file here: `H` tries again).
 pub(super) fn follow(m: &mut Model, heard: bool, fx: &[Effect]) -> Vec<Effect> {
     if !matches!(m.history, Loadable::Loaded(_) | Loadable::Loading) {
         return Vec::new();
     }
-    let open = is_open(m);
-    let written = fx.iter().any(|e| match e {
-        Effect::Audit(a) => open || a.outcome != Outcome::Sending,
-        _ => false,
-    });
-    if written || (heard && open) {
+    let written = fx.iter().any(|e| matches!(e, Effect::Audit(_)));
+    if written || heard {
         read(m)
     } else {
         Vec::new()

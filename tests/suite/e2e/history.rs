@@ -581,3 +581,42 @@ async fn a_serve_ssh_write_is_named_by_its_keys_comment_in_every_format() {
     assert_eq!(rows[0]["key_comment"], "alice@phone");
     assert_eq!(rows[0]["outcome"], "ok");
 }
+
+#[test]
+fn the_shared_last_read_follows_the_file_as_it_grows() {
+    let home = tempfile::tempdir().expect("dir");
+    let (path, ids) = sample(home.path());
+    let shared = history::RecentRows::default();
+    let first = shared.read(&path, 1024 * 1024).expect("read");
+    let again = shared.read(&path, 1024 * 1024).expect("read");
+    assert_eq!(first, again, "an unchanged file: the same rows");
+    assert_eq!(
+        first,
+        history::read_recent(&path, 1024 * 1024).expect("read").rows
+    );
+    // Another session's write lands: the next read has it.
+    let more = line(
+        "2026-11-23T08:00:00Z",
+        "por@student.school.example",
+        "delete",
+        ids[4],
+        Outcome::Ok,
+        "r7",
+        None,
+        "ssh",
+    );
+    let mut text = std::fs::read_to_string(&path).expect("read");
+    text.push_str(&more);
+    text.push('\n');
+    std::fs::write(&path, text).expect("write");
+    let grown = shared.read(&path, 1024 * 1024).expect("read");
+    assert_eq!(grown.len(), first.len() + 1, "the new write is a row");
+    assert!(
+        grown
+            .iter()
+            .any(|r| r.action == "delete" && r.target == ids[4])
+    );
+    // A smaller window of the same file is a read of its own.
+    let tail = shared.read(&path, 200).expect("read");
+    assert!(tail.len() < grown.len(), "{} rows", tail.len());
+}

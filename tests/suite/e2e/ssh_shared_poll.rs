@@ -30,7 +30,7 @@ struct Session {
 
 impl Session {
     /// Session `seed` opened, its screen followed by a task.
-    async fn open(addr: std::net::SocketAddr, seed: u8) -> Session {
+    async fn open(addr: std::net::SocketAddr, seed: u32) -> Session {
         let (handle, ch) = open(addr, seed).await.expect("a session");
         ch.request_shell(false).await.expect("the shell");
         let (mut read, keys) = ch.split();
@@ -105,7 +105,7 @@ fn one_refresh(n: usize, reads_each: u64) -> (u64, SharedCounts) {
         // The refresh clock ticks by hand only; an approval leaves at once.
         let server = serve(&demo, dir.path(), n, 0, 0).await;
         let sessions =
-            futures::future::join_all((0..n).map(|i| Session::open(server.addr, i as u8))).await;
+            futures::future::join_all((0..n).map(|i| Session::open(server.addr, i as u32))).await;
         let token = demo.moderator().token.clone();
         for s in &sessions {
             until("the dashboard", || s.shows(|t| t.contains("S to sign in"))).await;

@@ -655,5 +655,16 @@ fn the_history_counts_what_the_search_keeps_and_says_more_below_in_both_language
             matches!(m.popup(), Some(Popup::History { .. })),
             "{lang:?}: still open"
         );
+        // A request's whole id is searched too (the line shows its label or a short id).
+        for _ in 0..4 {
+            update(&mut m, Msg::Key(Key::new(KeyCode::Backspace)));
+        }
+        typed(&mut m, "0000-0000000003e9");
+        let s = screen(&m, 120, 40);
+        let one = match lang {
+            Lang::Thai => "ตรงกับคำค้น 1 จาก 40 รายการ",
+            _ => "1 of 40 decisions match",
+        };
+        words(&s, &[one], &[]);
     }
 }

@@ -204,6 +204,7 @@ impl Rig {
             token_path: None,
             audit_path: Some(dir.path().join("audit.jsonl")),
             queue_path: Some(dir.path().join("queue.json")),
+            recent: None,
         };
         let Dashboard {
             model,

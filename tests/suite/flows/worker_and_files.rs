@@ -260,10 +260,10 @@ async fn the_team_history_lists_an_approval_with_who_and_where_in_english_and_th
         h.run_until(LIMIT, |m| {
             m.history()
                 .get()
-                .is_some_and(|rows| rows.iter().any(|r| r.target == id))
+                .is_some_and(|rows| rows.iter().any(|r| r.target == id && !r.is_open()))
         })
         .await
-        .expect("the history is read");
+        .expect("the history is read, the approval's outcome in it");
         let rows = h.model.history().get().expect("rows");
         assert!(
             rows.iter().all(|r| r.server != "https://elsewhere.example"),
