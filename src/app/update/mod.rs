@@ -214,7 +214,9 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Flush => held::flush(m),
         Msg::Stop => held::quit(m, true),
         Msg::AutoRefresh => {
-            if m.listing.loading || m.session_expired {
+            // Without a token (a `serve-ssh` session not signed in yet) a refresh would only
+            // be refused: 200 such sessions on one refresh clock would ask 200 times a tick.
+            if m.listing.loading || m.session_expired || !m.has_token {
                 Vec::new()
             } else {
                 // Quiet: it speaks only where nothing more important stands on the status

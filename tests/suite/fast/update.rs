@@ -1334,6 +1334,17 @@ fn auto_refresh_reloads_unless_busy_or_signed_out() {
         update(&mut m, Msg::AutoRefresh).is_empty(),
         "not while signed out"
     );
+    // Never signed in (a `serve-ssh` session before its sign-in): no call at all.
+    let mut m = Model::new(ModelOptions {
+        has_token: false,
+        ..ModelOptions::new("http://127.0.0.1:9")
+    });
+    let start = club_admin::app::start(&mut m);
+    assert!(!m.has_token(), "{start:?}");
+    assert!(
+        update(&mut m, Msg::AutoRefresh).is_empty(),
+        "not without a token"
+    );
 }
 
 #[test]
