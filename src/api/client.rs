@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::error::{ApiError, ConnectFailure, excerpt, not_the_service};
 use super::models::{
-    Club, ClubRequest, Contact, Envelope, Levels, MembershipStatus, NewContact, User,
+    Club, ClubRequest, Contact, Envelope, FetchLevel, Levels, MembershipStatus, NewContact, User,
 };
 use super::options::{ClientOptions, Credentials, validate_base_url};
 use super::plan::Planned;
@@ -588,14 +588,12 @@ impl ApiClient {
     /// `Connect`, and a 404 that is not the service's JSON: the answer is then unknown.
     ///
     /// A client that shares the listing's store ([`ApiClient::sharing_listing`]) asks the
-    /// server once: a route another session's probe found present or missing is answered
-    /// from the store.
+    /// server once: a route another session's probe found present is answered from the
+    /// store (missing, or refused to a role, is asked each time).
     pub async fn probe_update_route(&self) -> Result<super::route_probe::UpdateRoute, ApiError> {
         use super::route_probe::UpdateRoute;
-        match self.shared_listing.as_ref().and_then(|s| s.route()) {
-            Some(true) => return Ok(UpdateRoute::Present),
-            Some(false) => return Ok(UpdateRoute::Missing),
-            None => {}
+        if self.shared_listing.as_ref().and_then(|s| s.route()) == Some(true) {
+            return Ok(UpdateRoute::Present);
         }
         let route = super::route_probe::classify_update_probe(
             self.put_status(
@@ -605,14 +603,11 @@ impl ApiClient {
             )
             .await,
         );
-        // The server's fact is kept for the other sessions; a role's refusal is this
-        // account's own.
-        if let Some(store) = &self.shared_listing {
-            match &route {
-                Ok(UpdateRoute::Present) => store.learned_route(true),
-                Ok(UpdateRoute::Missing) => store.learned_route(false),
-                _ => {}
-            }
+        // The route present is kept for the other sessions; a role's refusal is this
+        // account's own, and a route missing is asked again (a proxy's 405 during a deploy
+        // must not turn approve off for every later session).
+        if let (Some(store), Ok(UpdateRoute::Present)) = (&self.shared_listing, &route) {
+            store.learned_route(true);
         }
         route
     }
@@ -647,8 +642,15 @@ impl ApiClient {
     ) -> Result<Reply<Vec<ClubRequest>>, ApiError> {
         let q = request_list_query(filter, sort, page, levels);
         const PATH: &str = "/v1/clubs/requests";
+        // A student asking for `default` students outside its classroom is refused the whole
+        // answer (api-notes.md): above `compact` below, an answer depends on who asks and
+        // is never shared.
+        let shareable = matches!(
+            levels.descendant_fetch_level,
+            FetchLevel::IdOnly | FetchLevel::Compact
+        );
         match &self.shared_listing {
-            Some(store) => {
+            Some(store) if shareable => {
                 let key = format!(
                     "{PATH}?{}",
                     q.iter()
@@ -658,7 +660,7 @@ impl ApiClient {
                 );
                 store.read(key, async || self.get(PATH, &q).await).await
             }
-            None => self.get(PATH, &q).await,
+            _ => self.get(PATH, &q).await,
         }
     }
 

@@ -4,10 +4,13 @@
 //! instead of being sent again.
 //!
 //! Every account may list and read every request (api-notes.md, "Who may do what": list /
-//! read requests is "yes" for every role), so a listing's answer does not depend on whose
-//! token asked; the token only lets the call in. What is shared, and when:
+//! read requests is "yes" for every role), so a listing's answer at `compact` below does not
+//! depend on whose token asked; the token only lets the call in. What is shared, and when:
 //! - only `GET /v1/clubs/requests` (the listing's pages and the rows read by their `ids`),
-//!   keyed by its whole query: a detail or a club read stays the session's own;
+//!   keyed by its whole query, and only with its students and clubs at `compact` or below
+//!   (a student asking for `default` students outside its classroom is refused the whole
+//!   answer: above `compact` it depends on the account); a detail or a club read stays the
+//!   session's own;
 //! - only a successful answer: a failure (a 401 of an expired token, a 5xx) is its asker's,
 //!   and each session that waited on it sends its own read;
 //! - only an answer to a read sent after the last write of any session of the process was
@@ -18,11 +21,11 @@
 //! A read tried once ([`super::ApiClient::single_try`]: a lost write's re-reads, the link's
 //! probes) is never shared: it asks for the server's word now.
 //!
-//! The store also keeps whether the server has approve and decline, once a session's probe
-//! found out ([`super::UpdateRoute::Present`] or [`super::UpdateRoute::Missing`]: a fact of
-//! the server, not of an account): the next sessions' probes are answered from it, so 200
-//! moderators signing in at once send one probe, not 200. A refusal by role is the
-//! account's and is never kept (the role's rules are `ops::permit`'s anyway).
+//! The store also keeps that the server has approve and decline, once a session's probe
+//! found the route present (a fact of the server, not of an account): the next sessions'
+//! probes are answered from it, so 200 moderators signing in at once send one probe, not
+//! 200. A refusal by role is the account's, and a route missing may be a proxy's passing
+//! 405: neither is kept.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

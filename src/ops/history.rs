@@ -190,7 +190,8 @@ pub fn read_recent(path: &Path, max_bytes: u64) -> io::Result<History> {
 /// to clone: its clones are one.
 #[derive(Clone, Default)]
 pub struct RecentRows {
-    last: std::sync::Arc<std::sync::Mutex<Option<Recent>>>,
+    /// The last read of each size asked (the detail's 1 MiB, the pop-up's 8 MiB).
+    last: std::sync::Arc<std::sync::Mutex<Vec<Recent>>>,
 }
 
 impl std::fmt::Debug for RecentRows {
@@ -199,13 +200,12 @@ impl std::fmt::Debug for RecentRows {
     }
 }
 
-/// One read kept: of which file and how much, the file as it was, its rows, and the reads
-/// made so far.
+/// One read kept: of which file and how much, the file as it was, its rows.
 struct Recent {
     path: std::path::PathBuf,
     max_bytes: u64,
     seen: (u64, Option<std::time::SystemTime>),
-    rows: std::sync::Arc<Vec<Row>>,
+    rows: Vec<Row>,
 }
 
 impl RecentRows {
@@ -222,20 +222,25 @@ impl RecentRows {
             Err(e) if e.kind() == io::ErrorKind::NotFound => (0, None),
             Err(e) => return Err(e),
         };
-        if let Some(r) = last.as_ref()
-            && r.path == path
-            && r.max_bytes == max_bytes
+        let kept = last
+            .iter()
+            .position(|r| r.path == path && r.max_bytes == max_bytes);
+        if let Some(r) = kept.and_then(|i| last.get(i))
             && r.seen == seen
         {
-            return Ok(r.rows.as_ref().clone());
+            return Ok(r.rows.clone());
         }
         let rows = read_recent(path, max_bytes)?.rows;
-        *last = Some(Recent {
+        let recent = Recent {
             path: path.to_path_buf(),
             max_bytes,
             seen,
-            rows: std::sync::Arc::new(rows.clone()),
-        });
+            rows: rows.clone(),
+        };
+        match kept {
+            Some(i) => last[i] = recent,
+            None => last.push(recent),
+        }
         Ok(rows)
     }
 }

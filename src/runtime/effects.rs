@@ -352,14 +352,16 @@ impl Runner {
             return;
         }
         tracing::info!(action = %entry.action, target = %entry.target, outcome = ?entry.outcome, "audit");
+        // The line goes to the writer before the others are told: a session that hears it
+        // and reads the audit back (its history) reads after the writer has it.
+        if let Some(p) = &self.files.audit_path {
+            let report = self.report(LocalEffect::AuditFile);
+            self.writer.append_line_then(p, &entry, report);
+        }
         if let Some(tell) = &self.tell
             && let Some(t) = Told::from_audit(&entry)
         {
             tell(t);
-        }
-        if let Some(p) = &self.files.audit_path {
-            let report = self.report(LocalEffect::AuditFile);
-            self.writer.append_line_then(p, &entry, report);
         }
         if let Some(j) = self.journal.as_mut() {
             j.push(entry);

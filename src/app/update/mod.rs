@@ -77,7 +77,11 @@ pub fn start(m: &mut Model) -> Vec<Effect> {
 pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
     m.began = (m.seq, m.log.entries().len());
     let tick = matches!(msg, Msg::Tick(_));
-    let heard = matches!(msg, Msg::Heard(_));
+    // What another session did that wrote an audit line (a decision held writes none).
+    let heard = matches!(
+        &msg,
+        Msg::Heard(t) if !matches!(t.heard, super::msg::Heard::Held(_))
+    );
     let mut fx = dispatch(m, msg);
     let reads = history::follow(m, heard, &fx);
     fx.extend(reads);

@@ -1010,3 +1010,56 @@ async fn the_worker_tries_a_read_once_or_by_the_client_as_its_effect_says() {
     assert_eq!(answered, vec![1, 2]);
     // The mocks' `expect` counts are checked when the server drops.
 }
+
+/// Two sessions' clients of one `serve-ssh` (`for_session` of a client sharing the listing's
+/// store) list the same page at once at `levels`, each with its own token: how many calls
+/// reach the server.
+async fn listed_together(levels: Levels) -> usize {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/clubs/requests"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_delay(Duration::from_millis(200))
+                .set_body_json(envelope(
+                    json!([{"id": Uuid::new_v4(), "membership_status":"pending"}]),
+                )),
+        )
+        .mount(&server)
+        .await;
+    let operator = ApiClient::new(
+        &server.uri(),
+        Credentials::new(Some(KEY.into()), None),
+        options(),
+    )
+    .expect("client")
+    .sharing_listing(club_admin::api::client::SharedListing::new());
+    let sessions = [operator.for_session(), operator.for_session()];
+    for s in &sessions {
+        s.set_token(Some(secrecy::SecretString::from(TOKEN.to_owned())));
+    }
+    let filter = RequestFilter {
+        membership_status: Some(MembershipStatus::Pending),
+        ..RequestFilter::default()
+    };
+    let page = |c: &ApiClient| {
+        let (c, filter) = (c.clone(), filter.clone());
+        async move {
+            c.list_club_requests(&filter, &Sort::default(), Page::new(1, 50), levels)
+                .await
+        }
+    };
+    let (a, b) = tokio::join!(page(&sessions[0]), page(&sessions[1]));
+    assert!(a.is_ok() && b.is_ok(), "{a:?} {b:?}");
+    server.received_requests().await.map_or(0, |r| r.len())
+}
+
+#[tokio::test]
+async fn sessions_share_a_listing_read_only_at_compact_students() {
+    // The queue's level (students and clubs at `compact`): one read for both sessions.
+    assert_eq!(listed_together(Levels::REQUEST_ROW).await, 1);
+    // `default` students depend on who asks (a student is refused those outside its
+    // classroom): each session reads on its own.
+    let default = Levels::new(FetchLevel::Default, FetchLevel::Default);
+    assert_eq!(listed_together(default).await, 2);
+}
