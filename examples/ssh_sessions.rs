@@ -39,6 +39,15 @@ mod ssh_sessions;
 
 use ssh_sessions::{Trust, queue_drawn};
 
+/// The `p`-th fraction (0.5: the median, 1.0: the worst) of durations sorted ascending;
+/// zero for none.
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted
+        .get(((sorted.len() as f64 - 1.0) * p).round() as usize)
+        .copied()
+        .unwrap_or_default()
+}
+
 /// The process's resident memory, in kilobytes (Linux `/proc/self/status`).
 fn rss_kb() -> u64 {
     std::fs::read_to_string("/proc/self/status")
@@ -237,12 +246,7 @@ async fn run(n: usize, minute: bool, latency: Duration) -> bool {
     }
     let all = started.elapsed();
     times.sort();
-    let pct = |p: f64| {
-        times
-            .get(((times.len() as f64 - 1.0) * p).round() as usize)
-            .copied()
-            .unwrap_or_default()
-    };
+    let pct = |p: f64| percentile(&times, p);
     tokio::time::sleep(Duration::from_millis(500)).await;
     let rss_after = rss_kb();
 
@@ -404,12 +408,7 @@ async fn run(n: usize, minute: bool, latency: Duration) -> bool {
         })
         .unwrap_or_default();
     waits.sort();
-    let wpct = |p: f64| {
-        waits
-            .get(((waits.len() as f64 - 1.0) * p).round() as usize)
-            .copied()
-            .unwrap_or_default()
-    };
+    let wpct = |p: f64| percentile(&waits, p);
     let calls_signed = until_quiet(&demo, Duration::from_secs(30)).await;
     println!(
         "  paste to queue drawn: median {:?}, p90 {:?}, worst {:?}; {} calls to the service for the {} sign-ins; listing reads {:?}",
@@ -418,10 +417,10 @@ async fn run(n: usize, minute: bool, latency: Duration) -> bool {
         wpct(1.0),
         calls_signed - calls_before_paste,
         times.len(),
-        server.shared_listing()
+        server.calls().listing_reads
     );
     // Idle refreshes: every queue refreshed as the refresh clock makes them.
-    let shared_before = server.shared_listing();
+    let shared_before = server.calls().listing_reads;
     if minute {
         let c0 = demo.calls();
         tokio::time::sleep(Duration::from_secs(60)).await;
@@ -444,7 +443,7 @@ async fn run(n: usize, minute: bool, latency: Duration) -> bool {
             (c1 - c0) as f64 / 3.0 * 2.0
         );
     }
-    let shared_after = server.shared_listing();
+    let shared_after = server.calls().listing_reads;
     println!(
         "  listing reads while idle: {} sent, {} joined one in flight, {} reused",
         shared_after.sent - shared_before.sent,
@@ -456,12 +455,7 @@ async fn run(n: usize, minute: bool, latency: Duration) -> bool {
     let apart = tokio::task::spawn_blocking(move || first_frames_apart(addr, n))
         .await
         .unwrap_or_default();
-    let at = |p: f64| {
-        apart
-            .get(((apart.len() as f64 - 1.0) * p).round() as usize)
-            .copied()
-            .unwrap_or_default()
-    };
+    let at = |p: f64| percentile(&apart, p);
     println!(
         "  clients in a process of their own: shell request to first frame: median {:?}, p90 {:?}, worst {:?} ({} of {n} drawn)",
         at(0.5),

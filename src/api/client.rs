@@ -592,7 +592,11 @@ impl ApiClient {
     /// store (missing, or refused to a role, is asked each time).
     pub async fn probe_update_route(&self) -> Result<super::route_probe::UpdateRoute, ApiError> {
         use super::route_probe::UpdateRoute;
-        if self.shared_listing.as_ref().and_then(|s| s.route()) == Some(true) {
+        if self
+            .shared_listing
+            .as_ref()
+            .is_some_and(|s| s.route_present())
+        {
             return Ok(UpdateRoute::Present);
         }
         let route = super::route_probe::classify_update_probe(
@@ -607,7 +611,7 @@ impl ApiClient {
         // account's own, and a route missing is asked again (a proxy's 405 during a deploy
         // must not turn approve off for every later session).
         if let (Some(store), Ok(UpdateRoute::Present)) = (&self.shared_listing, &route) {
-            store.learned_route(true);
+            store.learned_route_present();
         }
         route
     }

@@ -62,7 +62,7 @@ impl<T> Default for SharedListing<T> {
     fn default() -> Self {
         SharedListing {
             inner: Arc::new(Mutex::new(Store {
-                route: None,
+                route_present: false,
                 epoch: 0,
                 next: 0,
                 entries: HashMap::new(),
@@ -90,8 +90,8 @@ pub struct SharedCounts {
 }
 
 struct Store<T> {
-    /// Whether the server has the update route (approve and decline), as a probe found it.
-    route: Option<bool>,
+    /// A probe found that the server has the update route (approve and decline).
+    route_present: bool,
     /// Bumped when a write's answer arrives ([`SharedListing::write_answered`]).
     epoch: u64,
     /// The number of the next entry (to tell an entry from a later one of the same key).
@@ -173,17 +173,18 @@ impl<T: Clone> SharedListing<T> {
         SharedListing::default()
     }
 
-    /// Whether the server has approve and decline (the update route), as a session's probe
-    /// found it: `Some(true)` present, `Some(false)` missing, `None` until a probe told.
-    pub fn route(&self) -> Option<bool> {
-        self.inner.lock().ok().and_then(|s| s.route)
+    /// True once a session's probe found that the server has approve and decline (the
+    /// update route).
+    pub fn route_present(&self) -> bool {
+        self.inner.lock().is_ok_and(|s| s.route_present)
     }
 
-    /// A probe found the update route present (`true`) or missing: the server's fact, kept.
-    /// (A refusal by role is the account's: the client does not hand it here.)
-    pub fn learned_route(&self, present: bool) {
+    /// A probe found the update route present: the server's fact, kept. (A refusal by role
+    /// is the account's, and a route missing may be a proxy's passing 405: neither comes
+    /// here.)
+    pub fn learned_route_present(&self) {
         if let Ok(mut s) = self.inner.lock() {
-            s.route = Some(present);
+            s.route_present = true;
         }
     }
 
@@ -310,6 +311,29 @@ mod tests {
         r.ok()
     }
 
+    /// A read of `key` on its way in a task of its own, answered `answer` once the sender
+    /// it returns is used: the read's task and that sender.
+    fn held_read(
+        store: &SharedListing<Listed>,
+        key: String,
+        answer: Result<Listed, Failed>,
+    ) -> (
+        tokio::sync::oneshot::Sender<()>,
+        tokio::task::JoinHandle<Result<Listed, Failed>>,
+    ) {
+        let (go_tx, go_rx) = tokio::sync::oneshot::channel::<()>();
+        let store = store.clone();
+        let task = tokio::spawn(async move {
+            store
+                .read(key, async || {
+                    let _ = go_rx.await;
+                    answer
+                })
+                .await
+        });
+        (go_tx, task)
+    }
+
     #[tokio::test(start_paused = true)]
     async fn reads_in_flight_together_are_one_read() {
         let store = SharedListing::<Listed>::new();
@@ -372,18 +396,7 @@ mod tests {
     async fn a_read_in_flight_across_a_write_answers_no_one_who_asks_after_it() {
         let store = SharedListing::<Listed>::new();
         let key = || "/v1/clubs/requests?d".to_owned();
-        let (go_tx, go_rx) = tokio::sync::oneshot::channel::<()>();
-        let leader = {
-            let store = store.clone();
-            tokio::spawn(async move {
-                store
-                    .read(key(), async || {
-                        let _ = go_rx.await;
-                        listed(1)
-                    })
-                    .await
-            })
-        };
+        let (go_tx, leader) = held_read(&store, key(), listed(1));
         tokio::task::yield_now().await;
         store.write_answered();
         // Asked after the write's answer: not the read in flight, its own.
@@ -401,18 +414,7 @@ mod tests {
     async fn a_failure_is_not_shared_and_a_cancelled_read_leaves_no_one_waiting() {
         let store = SharedListing::<Listed>::new();
         let key = || "/v1/clubs/requests?e".to_owned();
-        let (go_tx, go_rx) = tokio::sync::oneshot::channel::<()>();
-        let leader = {
-            let store = store.clone();
-            tokio::spawn(async move {
-                store
-                    .read(key(), async || {
-                        let _ = go_rx.await;
-                        Err("refused")
-                    })
-                    .await
-            })
-        };
+        let (go_tx, leader) = held_read(&store, key(), Err("refused"));
         tokio::task::yield_now().await;
         let waiter = {
             let store = store.clone();
@@ -425,17 +427,8 @@ mod tests {
         assert_eq!(version(waited), Some("v7".into()));
 
         // A read whose task is dropped mid-way: the next asker reads on its own at once.
-        let stuck = {
-            let store = store.clone();
-            tokio::spawn(async move {
-                store
-                    .read("/v1/clubs/requests?f".into(), async || {
-                        std::future::pending::<()>().await;
-                        listed(0)
-                    })
-                    .await
-            })
-        };
+        // (Its sender kept and never used: the read would wait for ever.)
+        let (_never, stuck) = held_read(&store, "/v1/clubs/requests?f".into(), listed(0));
         tokio::task::yield_now().await;
         stuck.abort();
         let _ = stuck.await;

@@ -63,6 +63,12 @@ pub struct Row {
 }
 
 impl Row {
+    /// The SSH key it was sent with, as a person reads it: its comment in the authorized
+    /// keys file (`alice@phone`), else its fingerprint; `None` for a write not sent over SSH.
+    pub fn key_name(&self) -> Option<&str> {
+        self.key_comment.as_deref().or(self.key.as_deref())
+    }
+
     /// True while no line has settled it (`sending` or `unknown`).
     pub fn is_open(&self) -> bool {
         matches!(self.outcome, Outcome::Sending | Outcome::Unknown)

@@ -186,8 +186,7 @@ pub fn outcome_words(r: &Row) -> String {
 fn moderator(r: &Row) -> String {
     r.user
         .clone()
-        .or_else(|| r.key_comment.clone())
-        .or_else(|| r.key.clone())
+        .or_else(|| r.key_name().map(str::to_owned))
         .unwrap_or_else(|| "?".to_owned())
 }
 

@@ -225,12 +225,6 @@ impl ServerHandle {
         self.shared.refresh.send_modify(|n| *n += 1);
     }
 
-    /// How the sessions' listing reads were answered: sent, joined to one in flight, or
-    /// reused ([`crate::api::shared_listing`]).
-    pub fn shared_listing(&self) -> crate::api::shared_listing::SharedCounts {
-        self.calls().listing_reads
-    }
-
     /// The calls of every session together now: in flight, the limit, the listing's reads
     /// (what the operator's status says, [`status::CallsInfo`]).
     pub fn calls(&self) -> status::CallsInfo {

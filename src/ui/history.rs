@@ -38,9 +38,7 @@ pub(super) fn row_line<'a>(m: &Model, r: &Row, with_target: bool, theme: &Theme)
         .as_deref()
         .map(|u| clean(u, 60))
         .unwrap_or_else(|| "?".into());
-    // The key by its comment (who the operator gave it to), else its fingerprint.
-    let key = r.key_comment.as_ref().or(r.key.as_ref());
-    let via = match (&r.via, key) {
+    let via = match (&r.via, r.key_name()) {
         (Some(v), Some(k)) => format!("{} ({})", clean(v, 20), clean(k, 60)),
         (Some(v), None) => clean(v, 20),
         _ => String::new(),

@@ -126,17 +126,17 @@ fn one_refresh(n: usize, reads_each: u64) -> (u64, SharedCounts) {
         sessions[0].send(b"a").await;
         until("the approval", || demo.mutations().len() == 1).await;
         let before = until_quiet(&server, &demo).await;
-        let reads = server.shared_listing();
+        let reads = server.calls().listing_reads;
         server.refresh_now();
         // Every session asked for its listing again (the first page at least).
         until("every session's refresh", || {
-            let r = server.shared_listing();
+            let r = server.calls().listing_reads;
             (r.sent + r.joined + r.reused) - (reads.sent + reads.joined + reads.reused)
                 >= n as u64 * reads_each.max(1)
         })
         .await;
         let after = until_quiet(&server, &demo).await;
-        let now = server.shared_listing();
+        let now = server.calls().listing_reads;
         // The clients go first: a server stops once its connections have ended.
         drop(sessions);
         server.stop().await;
