@@ -18,6 +18,9 @@
 //! listing reads were answered (sent, joined to one in flight, reused). With `--minute`, the
 //! clock runs for real (30 s) and the calls of one idle minute are counted instead. With
 //! `--latency-ms N` the demo answers every call after N ms (a service across a network).
+//! The host's audit file holds a busy term's decisions before the server starts (30,000
+//! settled lines, some 8 MiB; `--audit-lines N`, 0 for none): every session's start reads
+//! it (its interrupted writes, the detail's history), as on a school's host.
 //!
 //! `cargo run --release --example ssh_sessions -- 50` (default 50 sessions). Figures in
 //! `docs/performance.md`. Exits 1 when a session drew no first frame or did not load its
@@ -171,6 +174,13 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .map_or(Duration::ZERO, Duration::from_millis);
+    // `--audit-lines N`: the host's audit holds N lines before the server starts (a term's
+    // decisions: 30,000 lines, some 8 MiB, by default; 0 for an empty one).
+    let audit_lines = std::env::args()
+        .skip_while(|a| a != "--audit-lines")
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(30_000);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -179,7 +189,7 @@ fn main() {
     let ok = rt.block_on(async {
         tokio::time::timeout(
             Duration::from_secs(if minute { 300 } else { 240 }),
-            run(n, minute, latency),
+            run(n, minute, latency, audit_lines),
         )
         .await
         .unwrap_or_else(|_| {
@@ -190,6 +200,44 @@ fn main() {
     if !ok {
         std::process::exit(1);
     }
+}
+
+/// Writes `lines` audit lines for `server` into `state`'s audit file, as a host's audit holds
+/// them after a busy term: every write settled (a `sending` line, then `ok`), from 40 runs
+/// of earlier processes, over SSH with five keys. Returns the file's size in bytes.
+fn fill_audit(state: &std::path::Path, server: &str, lines: usize) -> u64 {
+    use club_admin::ops::{AuditEntry, Outcome};
+    use std::io::Write;
+    std::fs::create_dir_all(state).expect("state folder");
+    let path = state.join(club_admin::ops::audit::FILE_NAME);
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&path).expect("audit"));
+    let start = chrono::Utc::now() - chrono::Duration::days(60);
+    for i in 0..lines {
+        let write = i / 2;
+        let e = AuditEntry {
+            at: start + chrono::Duration::seconds(i as i64 * 60),
+            server: server.to_owned(),
+            user: Some(format!("moderator{}@school.ac.th", write % 5)),
+            action: ["approve", "decline", "delete"][write % 3].to_owned(),
+            target: uuid::Uuid::from_u128(write as u128 + 1),
+            outcome: if i % 2 == 0 {
+                Outcome::Sending
+            } else {
+                Outcome::Ok
+            },
+            detail: None,
+            value: None,
+            via: Some("ssh".to_owned()),
+            key: Some(format!("SHA256:{:043}", write % 5)),
+            key_comment: Some(format!("moderator{}@phone", write % 5)),
+            run: Some(format!("run-{}", write % 40)),
+            settled_by: None,
+        };
+        let line = serde_json::to_string(&e).expect("json");
+        writeln!(out, "{line}").expect("write");
+    }
+    out.flush().expect("flush");
+    std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0)
 }
 
 /// Waits until the demo server received no call for 1 s (at most `max`); the calls so far.
@@ -207,7 +255,7 @@ async fn until_quiet(demo: &club_admin::demo::DemoHandle, max: Duration) -> u64 
 }
 
 /// The run; false when a session failed to draw or to load its queue.
-async fn run(n: usize, minute: bool, latency: Duration) -> bool {
+async fn run(n: usize, minute: bool, latency: Duration, audit_lines: usize) -> bool {
     let demo = club_admin::demo::start(club_admin::demo::DemoOptions {
         faults: club_admin::demo::Faults {
             latency,
@@ -218,6 +266,11 @@ async fn run(n: usize, minute: bool, latency: Duration) -> bool {
     .await
     .expect("demo");
     let dir = tempfile::tempdir().expect("dir");
+    let audit_bytes = fill_audit(&dir.path().join("state"), &demo.base_url, audit_lines);
+    println!(
+        "the host's audit: {audit_lines} lines, {} kB",
+        audit_bytes / 1024
+    );
     // The refresh clock: by hand (`refresh_now`), or every 30 s for `--minute`; decisions
     // held 5 s, as by default; room for the clients' process's sessions too.
     let server =
@@ -231,13 +284,24 @@ async fn run(n: usize, minute: bool, latency: Duration) -> bool {
     let rss_before = rss_kb();
 
     let started = Instant::now();
-    let tasks: Vec<_> = (0..n).map(|i| tokio::spawn(open(addr, i as u32))).collect();
+    // Each one's first frame also from the connect (all at `started`): the time a moderator
+    // waits from Enter, the connection's turn in the key exchange included.
+    let tasks: Vec<_> = (0..n)
+        .map(|i| {
+            tokio::spawn(async move {
+                let opened = open(addr, i as u32).await;
+                opened.map(|(d, h, ch)| (d, started.elapsed(), h, ch))
+            })
+        })
+        .collect();
     let mut times = Vec::new();
+    let mut from_connect = Vec::new();
     let mut open_sessions = Vec::new();
     for t in tasks {
         match t.await {
-            Ok(Ok((d, h, ch))) => {
+            Ok(Ok((d, c, h, ch))) => {
                 times.push(d);
+                from_connect.push(c);
                 open_sessions.push((h, ch));
             }
             Ok(Err(e)) => eprintln!("a session failed: {e}"),
@@ -246,6 +310,7 @@ async fn run(n: usize, minute: bool, latency: Duration) -> bool {
     }
     let all = started.elapsed();
     times.sort();
+    from_connect.sort();
     let pct = |p: f64| percentile(&times, p);
     tokio::time::sleep(Duration::from_millis(500)).await;
     let rss_after = rss_kb();
@@ -325,6 +390,12 @@ async fn run(n: usize, minute: bool, latency: Duration) -> bool {
         times.len()
     );
     println!("  first session alone: {:?} to its first frame", warm);
+    println!(
+        "  connect to first frame: median {:?}, p90 {:?}, worst {:?}",
+        percentile(&from_connect, 0.5),
+        percentile(&from_connect, 0.9),
+        percentile(&from_connect, 1.0),
+    );
     println!(
         "  shell request to first frame: median {:?}, p90 {:?}, worst {:?} (all drawn {:?} after the first connect)",
         pct(0.5),

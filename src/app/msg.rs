@@ -157,8 +157,9 @@ pub enum Msg {
     /// id, and the summary is said once all are settled.
     Interrupted(Vec<AuditEntry>),
     /// The audit file read back for the team's history ([`Effect::ReadHistory`]): one row
-    /// per write ([`crate::ops::history::read`]), or why it could not be read.
-    HistoryRead(Result<Vec<crate::ops::history::Row>, String>),
+    /// per write ([`crate::ops::history::read`]; shared: the rows of one read are handed to
+    /// every session that asked), or why it could not be read.
+    HistoryRead(Result<std::sync::Arc<[crate::ops::history::Row]>, String>),
     /// A start-up warning (a secret file others can read), for the status line and the
     /// activity log.
     Warning(crate::config::ReadableSecret),

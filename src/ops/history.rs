@@ -211,17 +211,22 @@ struct Recent {
     path: std::path::PathBuf,
     max_bytes: u64,
     seen: (u64, Option<std::time::SystemTime>),
-    rows: Vec<Row>,
+    rows: std::sync::Arc<[Row]>,
 }
 
 impl RecentRows {
-    /// The rows of the last `max_bytes` of `path` ([`read_recent`]), from the last read when
-    /// the file has not changed since. Blocks (a reading thread's call).
+    /// The rows of the last `max_bytes` of `path` ([`read_recent`]), newest first (by the
+    /// time each was settled), from the last read when the file has not changed since: the
+    /// same rows, shared (one copy for 500 sessions). Blocks (a reading thread's call).
     ///
     /// Errors: as [`read_recent`].
-    pub fn read(&self, path: &Path, max_bytes: u64) -> io::Result<Vec<Row>> {
+    pub fn read(&self, path: &Path, max_bytes: u64) -> io::Result<std::sync::Arc<[Row]>> {
+        let newest_first = |mut rows: Vec<Row>| -> std::sync::Arc<[Row]> {
+            rows.sort_by_key(|r| std::cmp::Reverse(r.settled_at));
+            rows.into()
+        };
         let Ok(mut last) = self.last.lock() else {
-            return read_recent(path, max_bytes).map(|h| h.rows);
+            return read_recent(path, max_bytes).map(|h| newest_first(h.rows));
         };
         let seen = match std::fs::metadata(path) {
             Ok(m) => (m.len(), m.modified().ok()),
@@ -236,7 +241,7 @@ impl RecentRows {
         {
             return Ok(r.rows.clone());
         }
-        let rows = read_recent(path, max_bytes)?.rows;
+        let rows = newest_first(read_recent(path, max_bytes)?.rows);
         let recent = Recent {
             path: path.to_path_buf(),
             max_bytes,

@@ -79,21 +79,121 @@ pub fn scan(audit: &Path) -> io::Result<Vec<AuditEntry>> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(e),
     };
-    type Key = (String, String, Uuid, Option<String>);
-    let mut last: HashMap<Key, AuditEntry> = HashMap::new();
+    let mut open = HashMap::new();
+    fold_open(&bytes, &mut open);
+    Ok(sorted(&open))
+}
+
+/// A write as [`scan`] tells one from another: run, action, target, contact value.
+type WriteKey = (String, String, Uuid, Option<String>);
+
+/// Folds audit lines into the open writes: a line whose write is `sending` or `unknown`
+/// opens (or stays) open, any other outcome closes it. Lines that are not audit lines, or
+/// have no run, are skipped.
+fn fold_open(bytes: &[u8], open: &mut HashMap<WriteKey, AuditEntry>) {
     for line in bytes.split(|b| *b == b'\n') {
         let Ok(e) = serde_json::from_slice::<AuditEntry>(line) else {
             continue;
         };
         let Some(run) = e.run.clone() else { continue };
-        last.insert((run, e.action.clone(), e.target, e.value.clone()), e);
+        let key = (run, e.action.clone(), e.target, e.value.clone());
+        if matches!(e.outcome, Outcome::Sending | Outcome::Unknown) {
+            open.insert(key, e);
+        } else {
+            open.remove(&key);
+        }
     }
-    let mut open: Vec<AuditEntry> = last
-        .into_values()
-        .filter(|e| matches!(e.outcome, Outcome::Sending | Outcome::Unknown))
-        .collect();
+}
+
+/// The open writes, oldest first.
+fn sorted(open: &HashMap<WriteKey, AuditEntry>) -> Vec<AuditEntry> {
+    let mut open: Vec<AuditEntry> = open.values().cloned().collect();
     open.sort_by_key(|e| e.at);
-    Ok(open)
+    open
+}
+
+/// The open writes of one audit file kept between reads, so that each read parses only the
+/// lines appended since the last ([`scan`] parses the whole file every time). `serve-ssh`
+/// asks at every session's start ([`interrupted_in`]): 500 sessions starting together on a
+/// host whose audit holds a term's decisions (8 MiB, some 30,000 lines) parse it once, not
+/// 500 times. A file that shrank, or was replaced (another inode: rotated, restored), is read
+/// again from its start.
+#[derive(Debug, Default)]
+pub struct OpenWrites {
+    kept: std::sync::Mutex<Option<Kept>>,
+}
+
+/// What one read left: which file (its path, device and inode), how far it was read (bytes,
+/// up to the end of its last whole line), and its open writes then.
+#[derive(Debug)]
+struct Kept {
+    path: PathBuf,
+    file: (u64, u64),
+    read_to: u64,
+    open: HashMap<WriteKey, AuditEntry>,
+}
+
+impl OpenWrites {
+    /// The open writes recorded in `audit`, as [`scan`] gives them, reading only what was
+    /// appended since the last call (blocks for the read; one read at a time).
+    ///
+    /// Errors: the file exists but cannot be read.
+    pub fn scan(&self, audit: &Path) -> io::Result<Vec<AuditEntry>> {
+        use std::io::{Read, Seek};
+        let Ok(mut kept) = self.kept.lock() else {
+            return scan(audit);
+        };
+        let mut file = match File::open(audit) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                *kept = None;
+                return Ok(Vec::new());
+            }
+            Err(e) => return Err(e),
+        };
+        let meta = file.metadata()?;
+        let id = file_id(&meta);
+        let fresh = match kept.as_ref() {
+            Some(k) => k.path != audit || k.file != id || k.read_to > meta.len(),
+            None => true,
+        };
+        if fresh {
+            *kept = Some(Kept {
+                path: audit.to_path_buf(),
+                file: id,
+                read_to: 0,
+                open: HashMap::new(),
+            });
+        }
+        let Some(k) = kept.as_mut() else {
+            return scan(audit);
+        };
+        file.seek(io::SeekFrom::Start(k.read_to))?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        // Only whole lines are taken: a line being written is read whole next time.
+        let whole = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+        fold_open(&bytes[..whole], &mut k.open);
+        k.read_to += whole as u64;
+        // A last line without its newline yet is read as `scan` reads it, but not kept.
+        let mut open = k.open.clone();
+        fold_open(&bytes[whole..], &mut open);
+        Ok(sorted(&open))
+    }
+}
+
+/// The file's device and inode (a rotated file is another); (0, 0) off Unix.
+fn file_id(meta: &std::fs::Metadata) -> (u64, u64) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        (meta.dev(), meta.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        (0, 0)
+    }
 }
 
 /// The writes runs no longer alive left open in `audit` for `server` (oldest first), with
@@ -102,7 +202,19 @@ pub fn scan(audit: &Path) -> io::Result<Vec<AuditEntry>> {
 ///
 /// Errors: the audit file cannot be read.
 pub fn interrupted(audit: &Path, server: &str) -> io::Result<(Vec<AuditEntry>, Claim)> {
-    let open = scan(audit)?;
+    interrupted_in(audit, server, &OpenWrites::default())
+}
+
+/// [`interrupted`], the file read through `writes` (what it read before is not parsed
+/// again: `serve-ssh`'s sessions share one).
+///
+/// Errors: the audit file cannot be read.
+pub fn interrupted_in(
+    audit: &Path,
+    server: &str,
+    writes: &OpenWrites,
+) -> io::Result<(Vec<AuditEntry>, Claim)> {
+    let open = writes.scan(audit)?;
     let runs: HashSet<String> = open.iter().filter_map(|e| e.run.clone()).collect();
     let mut claim = Claim::default();
     for run in &runs {
@@ -126,7 +238,8 @@ pub fn interrupted(audit: &Path, server: &str) -> io::Result<(Vec<AuditEntry>, C
     // Read again once the runs are claimed: another process may have settled them between
     // the first read and the claim.
     let claimed: HashSet<String> = claim.locks.iter().filter_map(|(p, _)| run_of(p)).collect();
-    let open = scan(audit)?
+    let open = writes
+        .scan(audit)?
         .into_iter()
         .filter(|e| e.server == server && e.run.as_ref().is_some_and(|r| claimed.contains(r)))
         .collect();
@@ -361,6 +474,66 @@ mod tests {
         assert_eq!(open.len(), 2, "{open:?}");
         assert!(open.contains(&(b, Outcome::Sending)));
         assert!(open.contains(&(c, Outcome::Unknown)));
+    }
+
+    /// The targets of the open writes, as one read gives them.
+    fn targets(open: Vec<AuditEntry>) -> Vec<(Uuid, Outcome)> {
+        open.into_iter().map(|e| (e.target, e.outcome)).collect()
+    }
+
+    fn append(audit: &Path, text: &str) {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(audit)
+            .expect("open");
+        f.write_all(text.as_bytes()).expect("append");
+    }
+
+    #[test]
+    fn the_kept_reads_find_what_a_whole_read_finds_as_the_file_grows_and_is_replaced() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let audit = dir.path().join("audit.jsonl");
+        let writes = OpenWrites::default();
+        assert!(writes.scan(&audit).expect("no file yet").is_empty());
+        let (a, b, c) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
+        append(&audit, &format!("{}\n", line("r1", a, Outcome::Sending)));
+        assert_eq!(
+            targets(writes.scan(&audit).expect("1")),
+            vec![(a, Outcome::Sending)]
+        );
+        // A line closes `a`; `b` opens, its line not yet whole (no newline): read as `scan`
+        // reads it, and again once whole.
+        let b_line = line("r1", b, Outcome::Sending);
+        let (head, tail) = b_line.split_at(b_line.len() / 2);
+        append(&audit, &format!("{}\n{head}", line("r1", a, Outcome::Ok)));
+        assert_eq!(
+            targets(writes.scan(&audit).expect("2")),
+            targets(scan(&audit).expect("whole"))
+        );
+        assert!(
+            targets(writes.scan(&audit).expect("2")).is_empty(),
+            "a half line is no write"
+        );
+        append(
+            &audit,
+            &format!("{tail}\n{}", line("r1", c, Outcome::Unknown)),
+        );
+        let kept = targets(writes.scan(&audit).expect("3"));
+        assert_eq!(kept, vec![(b, Outcome::Sending), (c, Outcome::Unknown)]);
+        assert_eq!(kept, targets(scan(&audit).expect("whole")));
+        // Replaced by another file (rotated): read from its start, nothing kept of the old.
+        let fresh = dir.path().join("fresh.jsonl");
+        std::fs::write(&fresh, format!("{}\n", line("r2", a, Outcome::Unknown))).expect("write");
+        std::fs::rename(&fresh, &audit).expect("rename");
+        assert_eq!(
+            targets(writes.scan(&audit).expect("4")),
+            vec![(a, Outcome::Unknown)]
+        );
+        // Cut shorter in place: read again from the start too.
+        std::fs::write(&audit, "").expect("truncate");
+        assert!(writes.scan(&audit).expect("5").is_empty());
     }
 
     #[test]

@@ -38,10 +38,21 @@ impl Dashboard {
     /// ([`crate::ops::recover::interrupted`]; the claim is kept by the runner) and posts
     /// them to the dashboard ([`Msg::Interrupted`]), which re-reads and settles them. Nothing
     /// without an audit file or when nothing was left open; a file that cannot be read is
-    /// logged and passed over.
-    pub fn settle_interrupted(&mut self, audit: Option<&std::path::Path>, server: &str) {
+    /// logged and passed over. `writes`: what earlier reads of the file found
+    /// (`serve-ssh`'s sessions share one, [`crate::ops::recover::OpenWrites`]), else the
+    /// file is read whole.
+    pub fn settle_interrupted(
+        &mut self,
+        audit: Option<&std::path::Path>,
+        server: &str,
+        writes: Option<&crate::ops::recover::OpenWrites>,
+    ) {
         let Some(audit) = audit else { return };
-        match crate::ops::recover::interrupted(audit, server) {
+        let found = match writes {
+            Some(w) => crate::ops::recover::interrupted_in(audit, server, w),
+            None => crate::ops::recover::interrupted(audit, server),
+        };
+        match found {
             Ok((open, claim)) => {
                 self.runner.keep_claim(claim);
                 if !open.is_empty() {

@@ -72,7 +72,7 @@ pub(super) async fn dashboard(
     // The demo server is new at every start (its data seeded afresh): an earlier demo's
     // writes cannot be settled against it.
     if !demo_mode {
-        dash.settle_interrupted(audit_path.as_deref(), &server);
+        dash.settle_interrupted(audit_path.as_deref(), &server, None);
     }
     in_terminal(&mut dash, settings.mouse, initial)
         .await

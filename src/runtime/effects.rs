@@ -415,7 +415,7 @@ impl Runner {
             let _ = barrier.wait_blocking();
             let read = match recent {
                 Some(shared) => shared.read(&path, max_bytes),
-                None => crate::ops::history::read_recent(&path, max_bytes).map(|h| h.rows),
+                None => crate::ops::history::read_recent(&path, max_bytes).map(|h| h.rows.into()),
             };
             let result =
                 read.map_err(|e| format!("could not read the audit file {}: {e}", path.display()));

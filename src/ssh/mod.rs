@@ -192,6 +192,10 @@ pub(crate) struct Shared {
     /// The audit's last read for the history, shared by the sessions (one read of the
     /// host's audit for 500 sessions starting at once, not 500).
     pub(crate) recent: crate::ops::history::RecentRows,
+    /// The audit's open writes as last read, shared by the sessions: each session's start
+    /// looks for an interrupted run's writes, and parses only the lines added since the last
+    /// look (the host's audit once for 500 sessions, not 500 times whole).
+    pub(crate) open_writes: crate::ops::recover::OpenWrites,
 }
 
 /// A running server.
@@ -338,6 +342,19 @@ fn places(limits: &Limits) -> (Arc<door::Door>, Arc<Semaphore>) {
     (door, Arc::new(signed))
 }
 
+/// Before anyone is let in: the host's audit parsed once (every session's start then reads
+/// only what was added since, for its interrupted writes: `OpenWrites`), and the refresh
+/// clock started.
+async fn ready(shared: &Arc<Shared>) {
+    if let Some(audit) = shared.audit_path.clone() {
+        let primer = shared.clone();
+        let _ = tokio::task::spawn_blocking(move || primer.open_writes.scan(&audit)).await;
+    }
+    if let Some(period) = shared.settings.auto_refresh {
+        refresh_clock(shared, period);
+    }
+}
+
 /// Ticks the server's refresh clock every `period` until the server stops: one refresh for
 /// every dashboard at once, so that sessions of one scope share the listing's reads.
 fn refresh_clock(shared: &Arc<Shared>, period: Duration) {
@@ -453,10 +470,9 @@ pub async fn start_with(
         refresh: watch::channel(0).0,
         spinners: Arc::default(),
         recent: crate::ops::history::RecentRows::default(),
+        open_writes: crate::ops::recover::OpenWrites::default(),
     });
-    if let Some(period) = shared.settings.auto_refresh {
-        refresh_clock(&shared, period);
-    }
+    ready(&shared).await;
     let status_socket = open_status(
         options.status_socket.as_deref(),
         &shared,

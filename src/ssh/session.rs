@@ -172,7 +172,11 @@ impl Dash {
             })
             .build();
         let mut dash = dash;
-        dash.settle_interrupted(shared.audit_path.as_deref(), client_base.as_str());
+        dash.settle_interrupted(
+            shared.audit_path.as_deref(),
+            client_base.as_str(),
+            Some(&shared.open_writes),
+        );
         hear_others(shared.told.subscribe(), number, dash.tx.clone());
         Dash {
             number,

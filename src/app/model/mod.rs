@@ -339,8 +339,9 @@ pub struct Model {
     pub(crate) notify_due: Option<String>,
     /// The team's history as the audit file last read says ([`crate::ops::history`]: one
     /// row per write of this server, newest first): the history pop-up (`H`) and the
-    /// detail's own lines read it.
-    pub(crate) history: Loadable<Vec<crate::ops::history::Row>>,
+    /// detail's own lines read it. Shared, not copied: `serve-ssh`'s sessions hold the one
+    /// read of the host's audit ([`crate::ops::history::RecentRows`]).
+    pub(crate) history: Loadable<std::sync::Arc<[crate::ops::history::Row]>>,
     /// A read of the audit file for the history is on its way ([`crate::app::Effect::ReadHistory`]).
     pub(crate) history_reading: bool,
     /// Something was written (or heard) since that read began: read again once it is back.
@@ -349,7 +350,7 @@ pub struct Model {
 
 impl Model {
     /// The team's history as last read ([`Model::history`]'s rows, newest first).
-    pub fn history(&self) -> &Loadable<Vec<crate::ops::history::Row>> {
+    pub fn history(&self) -> &Loadable<std::sync::Arc<[crate::ops::history::Row]>> {
         &self.history
     }
 

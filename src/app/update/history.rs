@@ -4,6 +4,8 @@
 //! reading, folding and filtering are the core's ([`crate::ops::history`], as
 //! `club-admin history`'s); this room keeps what was read.
 
+use std::sync::Arc;
+
 use tui_input::Input;
 
 use super::tell::log_notice;
@@ -81,7 +83,7 @@ pub(super) fn follow(m: &mut Model, heard: bool, fx: &[Effect]) -> Vec<Effect> {
 /// The audit file's rows, read ([`crate::app::Msg::HistoryRead`]): this server's, newest
 /// first. A file that could not be read is said in the pop-up and the activity log. A read
 /// asked meanwhile is made now.
-pub(super) fn on_read(m: &mut Model, result: Result<Vec<Row>, String>) -> Vec<Effect> {
+pub(super) fn on_read(m: &mut Model, result: Result<Arc<[Row]>, String>) -> Vec<Effect> {
     m.history_reading = false;
     take(m, result);
     if std::mem::take(&mut m.history_again) {
@@ -91,16 +93,27 @@ pub(super) fn on_read(m: &mut Model, result: Result<Vec<Row>, String>) -> Vec<Ef
     }
 }
 
-fn take(m: &mut Model, result: Result<Vec<Row>, String>) {
+fn take(m: &mut Model, result: Result<Arc<[Row]>, String>) {
     match result {
         Ok(rows) => {
-            let mut rows: Vec<Row> = rows
-                .into_iter()
-                .filter(|r| r.server == m.server_key)
-                .collect();
-            rows.sort_by_key(|r| std::cmp::Reverse(r.settled_at));
-            rows.truncate(KEPT);
-            m.history = Loadable::Loaded(rows);
+            let newest_first = rows.windows(2).all(|w| w[0].settled_at >= w[1].settled_at);
+            let kept = if newest_first
+                && rows.len() <= KEPT
+                && rows.iter().all(|r| r.server == m.server_key)
+            {
+                // As read (`serve-ssh`'s shared read is sorted so): the rows are shared.
+                rows
+            } else {
+                let mut own: Vec<Row> = rows
+                    .iter()
+                    .filter(|r| r.server == m.server_key)
+                    .cloned()
+                    .collect();
+                own.sort_by_key(|r| std::cmp::Reverse(r.settled_at));
+                own.truncate(KEPT);
+                own.into()
+            };
+            m.history = Loadable::Loaded(kept);
         }
         Err(why) => {
             log_notice(m, &why, Severity::Error);

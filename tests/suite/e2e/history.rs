@@ -589,11 +589,15 @@ fn the_shared_last_read_follows_the_file_as_it_grows() {
     let shared = history::RecentRows::default();
     let first = shared.read(&path, 1024 * 1024).expect("read");
     let again = shared.read(&path, 1024 * 1024).expect("read");
-    assert_eq!(first, again, "an unchanged file: the same rows");
-    assert_eq!(
-        first,
-        history::read_recent(&path, 1024 * 1024).expect("read").rows
+    assert!(
+        std::sync::Arc::ptr_eq(&first, &again),
+        "an unchanged file: the same rows, one copy for every session"
     );
+    // The file's rows, newest first.
+    let mut whole = history::read_recent(&path, 1024 * 1024).expect("read").rows;
+    whole.sort_by_key(|r| std::cmp::Reverse(r.settled_at));
+    assert_eq!(&first[..], &whole[..]);
+    assert!(first.windows(2).all(|w| w[0].settled_at >= w[1].settled_at));
     // Another session's write lands: the next read has it.
     let more = line(
         "2026-11-23T08:00:00Z",

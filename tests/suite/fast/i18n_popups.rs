@@ -643,7 +643,7 @@ fn the_history_counts_what_the_search_keeps_and_says_more_below_in_both_language
         let mut m = model_with_lang(sample_rows(), lang);
         update(&mut m, key('H'));
         let rows = history_rows(&m);
-        update(&mut m, Msg::HistoryRead(Ok(rows)));
+        update(&mut m, Msg::HistoryRead(Ok(rows.into())));
         let s = screen(&m, 60, 15);
         // The key by its comment, never its fingerprint; lines below the edge are said.
         words(&s, &["ssh (bob@laptop)", more], &["SHA256:"]);
@@ -667,4 +667,24 @@ fn the_history_counts_what_the_search_keeps_and_says_more_below_in_both_language
         };
         words(&s, &[one], &[]);
     }
+}
+
+#[test]
+fn a_read_of_this_servers_rows_is_held_shared_and_another_servers_rows_are_left_out() {
+    use std::sync::Arc;
+    let mut m = model_with_lang(sample_rows(), Lang::English);
+    // As `serve-ssh`'s sessions get it: one read, newest first, every row this server's.
+    let rows: Arc<[club_admin::ops::history::Row]> = history_rows(&m).into();
+    update(&mut m, Msg::HistoryRead(Ok(rows.clone())));
+    let held = m.history().get().expect("rows");
+    assert!(Arc::ptr_eq(held, &rows), "the one read is held, not copied");
+    // A row of another server, oldest first: this server's rows only, newest first.
+    let mut mixed = history_rows(&m);
+    mixed.reverse();
+    mixed[3].server = "https://elsewhere.example".into();
+    update(&mut m, Msg::HistoryRead(Ok(mixed.into())));
+    let held = m.history().get().expect("rows");
+    assert_eq!(held.len(), 39);
+    assert!(held.iter().all(|r| r.server == m.server_key()));
+    assert!(held.windows(2).all(|w| w[0].settled_at >= w[1].settled_at));
 }

@@ -1617,7 +1617,7 @@ fn the_history_follows_every_audit_line_and_what_others_did_one_read_at_a_time()
         at: m.now(),
     };
     // The start's read back (the detail's lines come from it).
-    let fx = update(&mut m, Msg::HistoryRead(Ok(Vec::new())));
+    let fx = update(&mut m, Msg::HistoryRead(Ok(Vec::new().into())));
     assert!(history_reads(&fx).is_empty(), "{fx:?}");
     assert!(matches!(m.history(), Loadable::Loaded(_)));
     // An approval: its `sending` line, then the file read again after it.
@@ -1638,9 +1638,9 @@ fn the_history_follows_every_audit_line_and_what_others_did_one_read_at_a_time()
     let second = api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. }));
     assert_eq!(second.len(), 1, "{fx:?}");
     assert!(history_reads(&fx).is_empty(), "{fx:?}");
-    let fx = update(&mut m, Msg::HistoryRead(Ok(Vec::new())));
+    let fx = update(&mut m, Msg::HistoryRead(Ok(Vec::new().into())));
     assert_eq!(history_reads(&fx), vec![START_BYTES]);
-    let fx = update(&mut m, Msg::HistoryRead(Ok(Vec::new())));
+    let fx = update(&mut m, Msg::HistoryRead(Ok(Vec::new().into())));
     assert!(history_reads(&fx).is_empty(), "nothing new: no more reads");
     // The outcomes: read again, one read at a time.
     let mut done = sample_rows()[0].clone();
@@ -1654,16 +1654,16 @@ fn the_history_follows_every_audit_line_and_what_others_did_one_read_at_a_time()
     );
     assert!(fx.iter().any(|e| matches!(e, Effect::Audit(_))), "{fx:?}");
     assert!(history_reads(&fx).is_empty(), "{fx:?}");
-    let fx = update(&mut m, Msg::HistoryRead(Ok(Vec::new())));
+    let fx = update(&mut m, Msg::HistoryRead(Ok(Vec::new().into())));
     assert_eq!(history_reads(&fx), vec![START_BYTES]);
-    update(&mut m, Msg::HistoryRead(Ok(Vec::new())));
+    update(&mut m, Msg::HistoryRead(Ok(Vec::new().into())));
     // The pop-up open: its size; what another session did reads it too.
     let fx = update(&mut m, key('H'));
     assert_eq!(history_reads(&fx), vec![SHOWN_BYTES]);
-    update(&mut m, Msg::HistoryRead(Ok(Vec::new())));
+    update(&mut m, Msg::HistoryRead(Ok(Vec::new().into())));
     let fx = update(&mut m, Msg::Heard(told.clone()));
     assert_eq!(history_reads(&fx), vec![SHOWN_BYTES]);
-    update(&mut m, Msg::HistoryRead(Ok(Vec::new())));
+    update(&mut m, Msg::HistoryRead(Ok(Vec::new().into())));
     // Closed: the detail's size (the sessions of a server share the read itself).
     update(&mut m, Msg::Key(club_admin::app::Key::new(KeyCode::Esc)));
     let fx = update(&mut m, Msg::Heard(told));
