@@ -413,10 +413,13 @@ impl Runner {
         let recent = self.files.recent.clone();
         std::thread::spawn(move || {
             let _ = barrier.wait_blocking();
-            let read = match recent {
+            // A read that panicked still answers (else the history would say "reading"
+            // for good, and no later read would be asked).
+            let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match recent {
                 Some(shared) => shared.read(&path, max_bytes),
                 None => crate::ops::history::read_recent(&path, max_bytes).map(|h| h.rows.into()),
-            };
+            }))
+            .unwrap_or_else(|_| Err(std::io::Error::other("its reading failed")));
             let result =
                 read.map_err(|e| format!("could not read the audit file {}: {e}", path.display()));
             let _ = msgs.send(Msg::HistoryRead(result));

@@ -176,7 +176,8 @@ fn private_file(path: &Path, what: &str, me: u32, needed: bool, out: &mut Report
 
 /// A folder of the service's user: owned by it, not writable by its group or others. A
 /// folder already checked (the state folder holds the host key, the log, the socket) is
-/// said once.
+/// said once. A missing one is right when this user may make it (`serve-ssh` makes it, mode
+/// 0700, at start: a fresh host has none yet).
 fn folder(path: Option<&Path>, what: &str, me: u32, out: &mut Report) {
     let Some(path) = path.filter(|p| !p.as_os_str().is_empty()) else {
         return;
@@ -188,9 +189,23 @@ fn folder(path: Option<&Path>, what: &str, me: u32, out: &mut Report) {
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) => {
-            out.push(Line::bad(format!(
-                "{what} {shown} cannot be used: {e}; run install -d -m 700 -o {me} {shown}"
-            )));
+            let maker = path.ancestors().skip(1).find(|a| a.is_dir());
+            let may_make = maker.is_some_and(|a| {
+                rustix::fs::access(
+                    a,
+                    rustix::fs::Access::WRITE_OK | rustix::fs::Access::EXEC_OK,
+                )
+                .is_ok()
+            });
+            if e.kind() == std::io::ErrorKind::NotFound && may_make {
+                out.push(Line::good(format!(
+                    "{what} {shown} does not exist yet: made with mode 700 at start"
+                )));
+            } else {
+                out.push(Line::bad(format!(
+                    "{what} {shown} cannot be used: {e}; run install -d -m 700 -o {me} {shown}"
+                )));
+            }
             return;
         }
     };

@@ -91,11 +91,18 @@ fn outcome_word(m: &Model, r: &Row, theme: &Theme) -> (String, ratatui::style::S
     }
 }
 
-/// The rows `query` keeps: a row's line as shown, its request's whole id and its label in
-/// both languages (a club's Thai and English names), folded, searched for the query.
-fn matching<'r>(m: &Model, rows: &'r [Row], query: &str, theme: &Theme) -> Vec<Line<'r>> {
+/// The most rows the pop-up draws (newest first): a frame's work does not grow with a
+/// term's 20,000 decisions; older ones are found by the search, or `club-admin history`.
+pub(crate) const DRAWN: usize = 200;
+
+/// The first [`DRAWN`] rows `query` keeps, newest first, and whether there are more: a
+/// row's line as shown, its request's whole id and its label in both languages (a club's
+/// Thai and English names), folded, searched for the query. Only the rows up to the last
+/// one drawn are looked at.
+fn matching<'r>(m: &Model, rows: &'r [Row], query: &str, theme: &Theme) -> (Vec<Line<'r>>, bool) {
     let q = fold(query.trim());
-    rows.iter()
+    let mut kept = rows
+        .iter()
         .map(|r| (r, row_line(m, r, true, theme)))
         .filter(|(r, l)| {
             q.is_empty() || {
@@ -111,8 +118,10 @@ fn matching<'r>(m: &Model, rows: &'r [Row], query: &str, theme: &Theme) -> Vec<L
                 fold(&text).contains(&q)
             }
         })
-        .map(|(_, l)| l)
-        .collect()
+        .map(|(_, l)| l);
+    let found: Vec<Line<'r>> = kept.by_ref().take(DRAWN).collect();
+    let more = kept.next().is_some();
+    (found, more)
 }
 
 /// Draws the history in `area`; returns how far it can scroll as drawn.
@@ -134,17 +143,19 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &
             vec![Line::styled(tr(m.lang, "popup-history-empty"), theme.dim())]
         }
         Loadable::Loaded(rows) => {
-            let found = matching(m, rows, query.value(), theme);
-            // The count says what the search kept, once there is one.
-            let count = if query.value().trim().is_empty() {
-                crate::tr!(m.lang, "popup-history-shown", n = rows.len())
+            let (found, more) = matching(m, rows, query.value(), theme);
+            // The count says what the search kept, once there is one (past the rows drawn:
+            // "200+", the search not taken further).
+            let searching = !query.value().trim().is_empty();
+            let count = if searching {
+                let kept = if more {
+                    format!("{}+", found.len())
+                } else {
+                    found.len().to_string()
+                };
+                crate::tr!(m.lang, "popup-history-found", found = kept, n = rows.len())
             } else {
-                crate::tr!(
-                    m.lang,
-                    "popup-history-found",
-                    found = found.len(),
-                    n = rows.len()
-                )
+                crate::tr!(m.lang, "popup-history-shown", n = rows.len())
             };
             let mut lines = vec![Line::styled(count, theme.dim())];
             if found.is_empty() {
@@ -155,6 +166,17 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &
                         query = clean(query.value(), 40)
                     ),
                     theme.warn(),
+                ));
+            }
+            if more {
+                let key = if searching {
+                    "popup-history-more-found"
+                } else {
+                    "popup-history-more"
+                };
+                lines.push(Line::styled(
+                    crate::tr!(m.lang, key, n = DRAWN),
+                    theme.dim(),
                 ));
             }
             lines.extend(found);

@@ -56,6 +56,7 @@ queue-count-pending = { $n } pending
 queue-count-approved = { $n } approved
 queue-count-declined = { $n } declined
 queue-count-gone = { $n } gone
+queue-count-reading = { $n } being read
 # Rows whose decision was sent and its answer lost, not counted as pending meanwhile.
 queue-count-unknown = { $n } unknown
 queue-count-marked = { $n } marked
@@ -89,7 +90,7 @@ empty-nothing-selected = Nothing selected.
 empty-no-club-match = no club matches
 empty-club-hint = Press c, type a club id (or a name to search), Enter.
 empty-terminal-too-small = Terminal too small ({ $width }x{ $height }): club-admin needs at least { $min_width }x{ $min_height } (columns x rows). Enlarge the window, turn the phone on its side or make the font smaller.
-empty-terminal-too-small-keys = Until it is larger no key acts but q (quit), z (undo) and Ctrl-L (redraw).
+empty-terminal-too-small-keys = Until it is larger no key acts but q (quit), Ctrl-C (quit at once, held decisions not sent), z (undo) and Ctrl-L (redraw).
 
 ## Detail pane (src/ui/panes/detail.rs): field names at most 8 columns wide
 

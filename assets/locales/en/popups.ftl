@@ -72,6 +72,8 @@ popup-history-shown = { $n ->
 }
 popup-history-found = { $found } of { $n } decisions match (the search ignores case: type h for H)
 popup-history-no-match = No decision matches "{ $query }".
+popup-history-more = Only the newest { $n } are listed: type to search the older ones (or club-admin history).
+popup-history-more-found = Only the newest { $n } matches are listed: type more to narrow the search.
 history-after-crash = settled after a crash
 detail-history = History
 popup-help-confirm = confirm

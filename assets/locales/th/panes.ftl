@@ -47,6 +47,7 @@ queue-count-pending = รอพิจารณา { $n }
 queue-count-approved = อนุมัติแล้ว { $n }
 queue-count-declined = ปฏิเสธแล้ว { $n }
 queue-count-gone = หายไป { $n }
+queue-count-reading = กำลังอ่าน { $n }
 queue-count-unknown = ไม่รู้ผล { $n }
 queue-count-marked = เลือกไว้ { $n }
 queue-col-status = สถานะ
@@ -77,7 +78,7 @@ empty-nothing-selected = ยังไม่ได้เลือกคำขอ
 empty-no-club-match = ไม่พบชุมนุมที่ตรงกัน
 empty-club-hint = กด c พิมพ์รหัสชุมนุม (หรือชื่อเพื่อค้นหา) แล้วกด Enter
 empty-terminal-too-small = หน้าจอเล็กเกินไป ({ $width }x{ $height }): club-admin ต้องการอย่างน้อย { $min_width }x{ $min_height } (คอลัมน์ x แถว) ขยายหน้าต่าง หมุนโทรศัพท์เป็นแนวนอน หรือลดขนาดตัวอักษร
-empty-terminal-too-small-keys = จนกว่าหน้าจอจะใหญ่ขึ้น ไม่มีปุ่มใดทำงาน ยกเว้น q (ออก) z (ถอน) และ Ctrl-L (วาดใหม่)
+empty-terminal-too-small-keys = จนกว่าหน้าจอจะใหญ่ขึ้น ไม่มีปุ่มใดทำงาน ยกเว้น q (ออก) Ctrl-C (ออกทันทีและไม่ส่งการตัดสินที่พักไว้) z (ถอน) และ Ctrl-L (วาดใหม่)
 
 ## Detail pane
 

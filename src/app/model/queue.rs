@@ -63,8 +63,11 @@ pub struct QueueStats {
     pub approved: usize,
     /// Declined rows.
     pub declined: usize,
-    /// Deleted, gone, unknown or other rows.
+    /// Deleted, gone or other rows.
     pub other: usize,
+    /// Rows not read from the server yet (added by id, or an interrupted run's write being
+    /// re-read): their status is not known.
+    pub unread: usize,
     /// Marked rows.
     pub marked: usize,
 }
@@ -85,6 +88,7 @@ fn category(item: &QueueItem) -> u8 {
         (_, Some(MembershipStatus::Pending)) => 0,
         (_, Some(MembershipStatus::Approved)) => 1,
         (_, Some(MembershipStatus::Declined)) => 2,
+        (_, None) => 4,
         _ => 3,
     }
 }
@@ -466,6 +470,7 @@ impl Queue {
             0 => &mut self.stats.pending,
             1 => &mut self.stats.approved,
             2 => &mut self.stats.declined,
+            4 => &mut self.stats.unread,
             _ => &mut self.stats.other,
         };
         *slot = slot.saturating_add_signed(d);
@@ -505,9 +510,10 @@ impl Queue {
                 let k = items[i].club_name().map(str::to_lowercase);
                 (k.is_none(), k)
             }),
+            // Pending, not read yet, approved, declined, the rest.
             QueueSort::Status => order.sort_by_key(|&i| match category(&items[i]) {
                 0 => 0,
-                3 if items[i].status().is_none() => 1,
+                4 => 1,
                 c => c + 1,
             }),
         }
@@ -518,6 +524,7 @@ impl Queue {
                 0 => stats.pending += 1,
                 1 => stats.approved += 1,
                 2 => stats.declined += 1,
+                4 => stats.unread += 1,
                 _ => stats.other += 1,
             }
             if item.marked {

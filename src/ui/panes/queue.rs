@@ -205,6 +205,10 @@ fn title(m: &Model, room: usize) -> String {
         zero_first(4, declined),
         tr!(lang, "queue-count-declined", n = declined),
     ));
+    let unread = q.stats().unread;
+    if unread > 0 {
+        parts.push((5, tr!(lang, "queue-count-reading", n = unread)));
+    }
     if other > 0 {
         parts.push((5, tr!(lang, "queue-count-gone", n = other)));
     }

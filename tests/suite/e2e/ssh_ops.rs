@@ -261,6 +261,18 @@ async fn the_check_names_each_wrong_owner_and_mode_with_its_fix() {
     );
     assert!(text.contains("✓ host key SHA256:"), "{text}");
 
+    // A fresh host: no state folder yet (serve-ssh makes it, with the host key, at start).
+    std::fs::remove_dir_all(&state).expect("rm");
+    let (code, text) = check(root, &d.base_url, &key_file, &keys).await;
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains(&format!(
+            "✓ the state folder {} does not exist yet: made with mode 700 at start",
+            s(&state)
+        )),
+        "{text}"
+    );
+
     // A service that cannot be reached, a key it refuses.
     std::fs::write(&key_file, "mysk_nope_nope\n").expect("key");
     chmod(&key_file, 0o600);

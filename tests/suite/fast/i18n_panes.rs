@@ -421,6 +421,12 @@ fn empty_states_in_thai_and_english() {
             Lang::Thai => thai_words(&s, &["หน้าจอเล็กเกินไป"], &["Terminal too small"]),
             Lang::English => english_words(&s, &["Terminal too small"]),
         }
+        // The keys that still act, Ctrl-C among them, on a phone's small window.
+        let s = screen(&m, 44, 14);
+        match lang {
+            Lang::Thai => thai_words(&s, &["Ctrl-C (ออกทันที"], &["quit at once"]),
+            Lang::English => english_words(&s, &["Ctrl-C (quit at once"]),
+        }
     }
 }
 

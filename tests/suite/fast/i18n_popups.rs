@@ -688,3 +688,43 @@ fn a_read_of_this_servers_rows_is_held_shared_and_another_servers_rows_are_left_
     assert!(held.iter().all(|r| r.server == m.server_key()));
     assert!(held.windows(2).all(|w| w[0].settled_at >= w[1].settled_at));
 }
+
+#[test]
+fn the_history_draws_its_newest_rows_only_and_says_how_to_find_the_others_in_both_languages() {
+    // The pop-up draws the newest 200 (`ui::history::DRAWN`).
+    for (lang, count, more, found) in [
+        (
+            Lang::English,
+            "280 decisions",
+            "Only the newest 200 are listed",
+            "200+ of 280 decisions match",
+        ),
+        (
+            Lang::Thai,
+            "280 รายการ",
+            "แสดงเฉพาะ 200 รายการล่าสุด",
+            "ตรงกับคำค้น 200+ จาก 280 รายการ",
+        ),
+    ] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        update(&mut m, key('H'));
+        // A term's worth, newest first: seven times the forty rows, each its own request.
+        let one = history_rows(&m);
+        let rows: Vec<_> = (0..7u128)
+            .flat_map(|k| {
+                one.iter().cloned().map(move |mut r| {
+                    r.target = Uuid::from_u128(r.target.as_u128() + 10_000 * k);
+                    r
+                })
+            })
+            .collect();
+        assert_eq!(rows.len(), 280);
+        update(&mut m, Msg::HistoryRead(Ok(rows.into())));
+        let s = screen(&m, 120, 40);
+        words(&s, &[count, more], &[]);
+        // A search that keeps them all: the count says it stopped at the rows drawn.
+        typed(&mut m, "ssh");
+        let s = screen(&m, 120, 40);
+        words(&s, &[found], &[]);
+    }
+}
