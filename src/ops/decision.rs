@@ -274,9 +274,10 @@ pub struct Decision {
     /// When it was started, counted in its book (requests of a batch go in this order).
     pub(super) order: u64,
     pub(super) stage: Stage,
-    /// The run that sent it, when not this process's ([`Decision::recovered`]): the lines
-    /// that settle it carry that run's id, so the write is closed for every later start.
-    run: Option<String>,
+    /// The last line of the write, when another process's run sent it
+    /// ([`Decision::recovered`]): the lines that settle it carry that run's id, so the write
+    /// is closed for every later start, and its sender (user, face, key), not this one's.
+    from: Option<Box<super::audit::AuditEntry>>,
 }
 
 impl Decision {
@@ -291,7 +292,7 @@ impl Decision {
                 batch,
                 order: 0,
                 stage,
-                run: None,
+                from: None,
             }),
             other => Err(Illegal {
                 id,
@@ -305,7 +306,12 @@ impl Decision {
     /// audit line `sending` or `unknown` has nothing after it ([`super::recover`]). Born
     /// lost, its answer never seen ([`ApiError::NoAnswer`]): it is re-read until the server's
     /// status tells, like any lost answer, and never sent again.
-    pub fn recovered(id: Uuid, action: RowAction, batch: u64, run: String) -> Decision {
+    pub fn recovered(
+        id: Uuid,
+        action: RowAction,
+        batch: u64,
+        open: super::audit::AuditEntry,
+    ) -> Decision {
         Decision {
             id,
             action,
@@ -317,14 +323,20 @@ impl Decision {
                 next_read: None,
                 why: None,
             },
-            run: Some(run),
+            from: Some(Box::new(open)),
         }
     }
 
     /// The run that sent it, when another process's ([`Decision::recovered`]); `None` for
     /// this process's own.
     pub fn run(&self) -> Option<&str> {
-        self.run.as_deref()
+        self.from.as_ref().and_then(|e| e.run.as_deref())
+    }
+
+    /// The open line of another run's write it settles ([`Decision::recovered`]): who sent
+    /// it, from which face and key; `None` for this process's own.
+    pub fn interrupted(&self) -> Option<&super::audit::AuditEntry> {
+        self.from.as_deref()
     }
 
     /// Where it is.

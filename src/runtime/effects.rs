@@ -328,15 +328,17 @@ impl Runner {
         }
     }
 
-    /// One audit line: stamped with the origin, told to the other sessions
+    /// One audit line: stamped with the origin (not a line that settles another run's
+    /// write: it keeps that write's sender), told to the other sessions
     /// ([`Told::from_audit`]), handed to the writer, kept in the journal when asked.
     fn audit(&mut self, mut entry: AuditEntry) {
-        if let Some(o) = &self.origin {
+        let own = crate::ops::audit::run_id();
+        let settles_another = entry.run.as_deref().is_some_and(|r| r != own);
+        if let Some(o) = self.origin.as_ref().filter(|_| !settles_another) {
             entry.via = Some(o.via.clone());
             entry.key = o.key.clone();
             entry.key_comment = o.key_comment.clone();
         }
-        let own = crate::ops::audit::run_id();
         match &entry.run {
             None => entry.run = Some(own.to_owned()),
             // A line of an interrupted run's write, settled by this process.

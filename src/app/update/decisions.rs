@@ -134,15 +134,20 @@ pub(super) fn step(m: &mut Model, id: Uuid, event: Event) -> Option<Effect> {
 /// As [`step`], with the outcome of the audit line written (for a face that shows it).
 pub(super) fn step_line(m: &mut Model, id: Uuid, event: Event) -> Option<(Effect, Outcome)> {
     let action = m.decisions.get(id).map(|d| d.action);
-    // An interrupted run's decision is settled in that run's name (its write is closed).
-    let run = m.decisions.get(id).and_then(|d| d.run().map(str::to_owned));
+    // An interrupted run's decision is settled in that run's name (its write is closed),
+    // and its sender's: the user, face and key that sent it, not this session's.
+    let from = m.decisions.get(id).and_then(|d| d.interrupted().cloned());
     match m.decisions.apply(id, event) {
         Ok(line) => {
             let (line, action) = (line?, action?);
             let outcome = line.outcome;
             let mut fx = audit_entry(m, action.verb(), id, outcome, line.detail);
-            if let (Effect::Audit(entry), Some(run)) = (&mut fx, run) {
-                entry.run = Some(run);
+            if let (Effect::Audit(entry), Some(open)) = (&mut fx, from) {
+                entry.run = open.run;
+                entry.user = open.user;
+                entry.via = open.via;
+                entry.key = open.key;
+                entry.key_comment = open.key_comment;
             }
             Some((fx, outcome))
         }

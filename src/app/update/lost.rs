@@ -122,13 +122,14 @@ pub(super) fn on_interrupted(m: &mut Model, entries: Vec<crate::ops::AuditEntry>
     let batch = m.next_seq();
     let mut ids = Vec::new();
     for e in entries {
-        let (OpenWrite::Decision(action), Some(run)) = (OpenWrite::of(&e), e.run.clone()) else {
+        let (OpenWrite::Decision(action), true) = (OpenWrite::of(&e), e.run.is_some()) else {
             continue;
         };
-        let d = crate::ops::decision::Decision::recovered(e.target, action, batch, run);
+        let target = e.target;
+        let d = crate::ops::decision::Decision::recovered(target, action, batch, e);
         if m.decisions.recover(d).is_ok() {
-            m.queue.push(QueueItem::new(e.target, Origin::Manual));
-            ids.push(e.target);
+            m.queue.push(QueueItem::new(target, Origin::Manual));
+            ids.push(target);
         }
     }
     if ids.is_empty() {

@@ -103,8 +103,18 @@ fn every_write_is_settled(d: &DemoHandle, audit_path: &std::path::Path, killed_r
         last = last_of(&lines(audit_path));
     }
     assert!(!last.is_empty());
+    let sent = lines(audit_path);
     for (id, e) in &last {
         let id = *id;
+        // The line that settles it names who sent it (user, face, key), not the settler.
+        if e.settled_by.is_some()
+            && let Some(first) = sent
+                .iter()
+                .find(|s| s.target == id && s.run.as_deref() == Some(killed_run))
+        {
+            let who = |x: &AuditEntry| (x.user.clone(), x.via.clone(), x.key.clone());
+            assert_eq!(who(e), who(first), "{id}: {e:?}");
+        }
         let applied = d.request_status(id) == Some(MembershipStatus::Approved);
         assert_ne!(e.outcome, Outcome::Sending, "{id} left open: {e:?}");
         assert_ne!(e.outcome, Outcome::Unknown, "{id} left unknown: {e:?}");
