@@ -153,21 +153,18 @@ impl OpenWrites {
         };
         let meta = file.metadata()?;
         let id = file_id(&meta);
-        let fresh = match kept.as_ref() {
-            Some(k) => k.path != audit || k.file != id || k.read_to > meta.len(),
-            None => true,
-        };
-        if fresh {
-            *kept = Some(Kept {
-                path: audit.to_path_buf(),
-                file: id,
-                read_to: 0,
-                open: HashMap::new(),
-            });
+        if kept
+            .as_ref()
+            .is_some_and(|k| k.path != audit || k.file != id || k.read_to > meta.len())
+        {
+            *kept = None;
         }
-        let Some(k) = kept.as_mut() else {
-            return scan(audit);
-        };
+        let k = kept.get_or_insert_with(|| Kept {
+            path: audit.to_path_buf(),
+            file: id,
+            read_to: 0,
+            open: HashMap::new(),
+        });
         file.seek(io::SeekFrom::Start(k.read_to))?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)?;

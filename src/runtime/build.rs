@@ -48,11 +48,8 @@ impl Dashboard {
         writes: Option<&crate::ops::recover::OpenWrites>,
     ) {
         let Some(audit) = audit else { return };
-        let found = match writes {
-            Some(w) => crate::ops::recover::interrupted_in(audit, server, w),
-            None => crate::ops::recover::interrupted(audit, server),
-        };
-        match found {
+        let whole = crate::ops::recover::OpenWrites::default();
+        match crate::ops::recover::interrupted_in(audit, server, writes.unwrap_or(&whole)) {
             Ok((open, claim)) => {
                 self.runner.keep_claim(claim);
                 if !open.is_empty() {

@@ -333,17 +333,16 @@ impl Runner {
     /// ([`Told::from_audit`]), handed to the writer, kept in the journal when asked.
     fn audit(&mut self, mut entry: AuditEntry) {
         let own = crate::ops::audit::run_id();
-        let settles_another = entry.run.as_deref().is_some_and(|r| r != own);
-        if let Some(o) = self.origin.as_ref().filter(|_| !settles_another) {
-            entry.via = Some(o.via.clone());
-            entry.key = o.key.clone();
-            entry.key_comment = o.key_comment.clone();
-        }
-        match &entry.run {
-            None => entry.run = Some(own.to_owned()),
+        if entry.run.as_deref().is_some_and(|r| r != own) {
             // A line of an interrupted run's write, settled by this process.
-            Some(r) if r != own => entry.settled_by = Some(own.to_owned()),
-            Some(_) => {}
+            entry.settled_by = Some(own.to_owned());
+        } else {
+            entry.run = Some(own.to_owned());
+            if let Some(o) = &self.origin {
+                entry.via = Some(o.via.clone());
+                entry.key = o.key.clone();
+                entry.key_comment = o.key_comment.clone();
+            }
         }
         if entry.outcome.is_ahead() {
             // The write waits for this line ([`Worker::send_after`]).

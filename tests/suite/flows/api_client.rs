@@ -41,6 +41,16 @@ fn client(server: &MockServer) -> ApiClient {
     .expect("client")
 }
 
+/// A client with the API key and no token (as `serve-ssh`'s operator client is).
+fn keyed_client(server: &MockServer) -> ApiClient {
+    ApiClient::new(
+        &server.uri(),
+        Credentials::new(Some(KEY.into()), None),
+        options(),
+    )
+    .expect("client")
+}
+
 fn auth_headers(m: wiremock::MockBuilder) -> wiremock::MockBuilder {
     m.and(header("X-Api-Key", KEY))
         .and(header("Authorization", format!("Bearer {TOKEN}").as_str()))
@@ -330,12 +340,7 @@ async fn no_token_means_no_authorization_header() {
         .respond_with(ResponseTemplate::new(200).set_body_json(envelope(json!({"id": id}))))
         .mount(&server)
         .await;
-    let cl = ApiClient::new(
-        &server.uri(),
-        Credentials::new(Some(KEY.into()), None),
-        options(),
-    )
-    .expect("client");
+    let cl = keyed_client(&server);
     assert!(!cl.has_token());
     cl.club(id, Levels::ID_ONLY)
         .await
@@ -1027,13 +1032,8 @@ async fn listed_together(levels: Levels) -> usize {
         )
         .mount(&server)
         .await;
-    let operator = ApiClient::new(
-        &server.uri(),
-        Credentials::new(Some(KEY.into()), None),
-        options(),
-    )
-    .expect("client")
-    .sharing_listing(club_admin::api::client::SharedListing::new());
+    let operator =
+        keyed_client(&server).sharing_listing(club_admin::api::client::SharedListing::new());
     let sessions = [operator.for_session(), operator.for_session()];
     for s in &sessions {
         s.set_token(Some(secrecy::SecretString::from(TOKEN.to_owned())));
