@@ -199,28 +199,63 @@ impl<'a, B: Backend> EventLoop<'a, B> {
         S: Stream<Item = io::Result<Event>> + Unpin,
         F: Future<Output = ()>,
     {
-        let result = self.drive(&mut events, initial, stop, fresh).await;
+        let result = self.drive(&mut events, Some((initial, fresh)), stop).await;
         self.runner.flush_save();
         self.runner.written().await;
         result
     }
 
+    /// The start of [`Self::run`] (`fresh`, `initial`) and its first whole frame, at once
+    /// and without awaiting anything, for a loop that goes on in [`Self::run_opened`]: a
+    /// `serve-ssh` session draws its first frame in its connection's own task, so that the
+    /// frame leaves with the answer to the shell request instead of waiting behind other
+    /// connections' key exchanges for the runtime's turns of the tasks between (issue 33,
+    /// item 6). True when the app asked to quit already.
+    ///
+    /// Errors: drawing failed.
+    pub fn open(&mut self, initial: Vec<Msg>, fresh: bool) -> io::Result<bool> {
+        if self.start_up(initial, fresh)? {
+            return Ok(true);
+        }
+        self.draw_frame()?;
+        Ok(false)
+    }
+
+    /// [`Self::run`] on a terminal where [`Self::open`] drew the dashboard already: what
+    /// came in since is applied and drawn, then as `run`. Errors: drawing failed.
+    pub async fn run_opened<S, F>(mut self, mut events: S, stop: F) -> io::Result<()>
+    where
+        S: Stream<Item = io::Result<Event>> + Unpin,
+        F: Future<Output = ()>,
+    {
+        let result = if self.model.quitting {
+            Ok(())
+        } else {
+            self.drive(&mut events, None, stop).await
+        };
+        self.runner.flush_save();
+        self.runner.written().await;
+        result
+    }
+
+    /// The loop; `start`: the `initial` messages and `fresh` of a run not opened yet.
     async fn drive<S, F>(
         &mut self,
         events: &mut S,
-        initial: Vec<Msg>,
+        start: Option<(Vec<Msg>, bool)>,
         stop: F,
-        fresh: bool,
     ) -> io::Result<()>
     where
         S: Stream<Item = io::Result<Event>> + Unpin,
         F: Future<Output = ()>,
     {
         tokio::pin!(stop);
-        if self.start_up(initial, fresh)? {
+        let mut dirty = start.is_some();
+        if let Some((initial, fresh)) = start
+            && self.start_up(initial, fresh)?
+        {
             return Ok(());
         }
-        let mut dirty = true;
         loop {
             if dirty {
                 self.draw_frame()?;

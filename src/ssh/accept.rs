@@ -82,7 +82,23 @@ async fn connection(
     let opened = Instant::now();
     let limits = &shared.limits;
     let sign_in_by = opened + limits.auth_timeout;
-    let banner_by = opened + limits.banner_timeout.min(limits.auth_timeout);
+    let mut stop = shared.stop.clone();
+    // Its turn to start the key exchange, at the runtime's pace ([`super::pace`]); silent
+    // until then, as far as the door knows.
+    tokio::select! {
+        () = shared.pace.turn() => {}
+        () = ticket.cut() => {
+            tracing::debug!(%peer, "connection waiting its turn cut: a new one needed its place");
+            return;
+        }
+        () = tokio::time::sleep_until(sign_in_by) => {
+            tracing::debug!(%peer, "no turn before the sign-in deadline: closed");
+            return;
+        }
+        _ = super::stopping(&mut stop) => return,
+    }
+    // Its identification line is awaited from its turn on.
+    let banner_by = (Instant::now() + limits.banner_timeout).min(sign_in_by);
     let (socket, cutter) = match with_cutter(socket) {
         Ok(s) => s,
         Err(e) => {
@@ -92,7 +108,6 @@ async fn connection(
     };
     let authed = Arc::new(AtomicBool::new(false));
     let handler = Conn::new(shared.clone(), peer, authed.clone(), ticket.pass());
-    let mut stop = shared.stop.clone();
     // `run_stream` sends the server's identification line and returns once the client's
     // has been read; the key exchange and sign-in then run in russh's own task.
     let started = tokio::select! {

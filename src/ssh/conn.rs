@@ -17,7 +17,7 @@ use super::Shared;
 use super::door::Pass;
 use super::input::Input;
 use super::key_files::fingerprint;
-use super::session::{self, Attachment, Claim, Dash, Detached, Ending, Full};
+use super::session::{self, Attachment, Claim, Dash, Detached, Ending, Full, Screen};
 use crate::i18n::Lang;
 use crate::runtime::lean::SharedSize;
 
@@ -124,41 +124,106 @@ impl Conn {
         };
         let (tx, rx) = mpsc::unbounded_channel();
         self.input = Some((Input::default(), tx));
-        let at = Attachment {
-            handle: handle.clone(),
-            channel,
-            size,
-            input: rx,
-        };
-        let shared = self.shared.clone();
         let lang = self.lang();
         let again = matches!(claim, Claim::Again(_));
         tracing::info!(peer = %self.peer, key = %key, again, "session starts");
         let comment = self.comment.clone();
-        tokio::spawn(supervise(shared, (key, comment), claim, lang, at));
+        let start = match claim {
+            Claim::Again(wake) => Start::Again(wake),
+            Claim::New => {
+                match self.open_new(&key, comment.as_deref(), lang, size.clone()) {
+                    Some((dash, mut screen)) => {
+                        // The first frame leaves with the answer to the shell request.
+                        for packet in screen
+                            .as_deref_mut()
+                            .map(Screen::first_packets)
+                            .unwrap_or_default()
+                        {
+                            if session.data(channel, packet).is_err() {
+                                break;
+                            }
+                        }
+                        Start::New(dash, screen)
+                    }
+                    None => {
+                        release(&self.shared, &key);
+                        let text = crate::i18n::tr(lang, "ssh-session-failed");
+                        tokio::spawn(
+                            async move { session::refuse(&handle, channel, &text, 1).await },
+                        );
+                        return;
+                    }
+                }
+            }
+        };
+        let at = Attachment {
+            handle,
+            channel,
+            size,
+            input: rx,
+        };
+        tokio::spawn(supervise(self.shared.clone(), key, start, lang, at));
     }
+
+    /// A new dashboard for `key` and its screen opened in a window of `size`, its first
+    /// frame drawn ([`session::open`]; `None` in the pair: it could not be, the session's
+    /// task tries again), here in the connection's task so that the frame leaves with the
+    /// answer to the shell request (issue 33, item 6). `None` when building it panicked
+    /// (logged; the connection's task goes on).
+    fn open_new(
+        &self,
+        key: &str,
+        comment: Option<&str>,
+        lang: Lang,
+        size: SharedSize,
+    ) -> Option<(Box<Dash>, Option<Box<Screen>>)> {
+        let shared = &self.shared;
+        let number = shared.next_dash.fetch_add(1, Ordering::Relaxed);
+        let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut dash = Box::new(Dash::new(shared, number, key, comment, lang));
+            shared
+                .board
+                .enter(number, key, comment.map(str::to_owned), dash.client());
+            let screen = session::open(&mut dash, size);
+            if let Err(e) = &screen {
+                tracing::warn!(key = %key, "a session's first frame was not drawn: {e}");
+            }
+            (dash, screen.ok().map(Box::new))
+        }));
+        match built {
+            Ok(pair) => Some(pair),
+            Err(_) => {
+                tracing::error!(key = %key, "a session's dashboard could not be built");
+                shared.board.leave(number);
+                None
+            }
+        }
+    }
+}
+
+/// What a connection's session starts from.
+enum Start {
+    /// A new dashboard (on the board already), with its screen when it was opened in the
+    /// connection's task ([`Conn::open_new`]).
+    New(Box<Dash>, Option<Box<Screen>>),
+    /// The key's dashboard, running detached: call it back with this.
+    Again(session::Wake),
 }
 
 /// Runs one attachment in a task of its own and keeps what is left: a dropped connection's
 /// dashboard waits for its key; a dashboard that is over, or whose task panicked, frees its
 /// place. A panic stays in its task: nothing global is touched.
-async fn supervise(
-    shared: Arc<Shared>,
-    (key, comment): (String, Option<String>),
-    claim: Claim,
-    lang: Lang,
-    at: Attachment,
-) {
+async fn supervise(shared: Arc<Shared>, key: String, start: Start, lang: Lang, at: Attachment) {
     let (handle, channel) = (at.handle.clone(), at.channel);
-    let dash = match claim {
-        Claim::New => None,
-        Claim::Again(wake) => {
+    let (dash, screen) = match start {
+        Start::New(dash, screen) => (dash, screen),
+        Start::Again(wake) => {
             let (tx, rx) = tokio::sync::oneshot::channel();
             let back = match wake.send(tx) {
                 Ok(()) => rx.await.ok(),
                 Err(_) => None,
             };
-            if back.is_none() {
+            let Some(dash) = back else {
                 // It ended for good just now (its window passed, or the server stops).
                 session::refuse(
                     &handle,
@@ -168,34 +233,22 @@ async fn supervise(
                 )
                 .await;
                 return;
-            }
-            back
+            };
+            shared.board.attached(dash.number, true);
+            (dash, None)
         }
     };
-    let number = match &dash {
-        Some(d) => d.number,
-        None => shared.next_dash.fetch_add(1, Ordering::Relaxed),
-    };
+    let number = dash.number;
     let task = {
         let shared = shared.clone();
+        #[cfg(feature = "test-hooks")]
         let key = key.clone();
         tokio::spawn(async move {
-            let dash = match dash {
-                Some(d) => {
-                    shared.board.attached(number, true);
-                    d
-                }
-                None => {
-                    let d = Box::new(Dash::new(&shared, number, &key, comment.as_deref(), lang));
-                    shared.board.enter(number, &key, comment, d.client());
-                    d
-                }
-            };
             #[cfg(feature = "test-hooks")]
             if shared.hooks.panic_key.as_deref() == Some(key.as_str()) {
                 panic!("test panic of a serve-ssh session (ssh::Hooks::panic_key)");
             }
-            session::attach(shared, dash, at).await
+            session::attach(shared, dash, at, screen).await
         })
     };
     match task.await {

@@ -14,6 +14,7 @@ mod conn;
 pub mod door;
 pub mod input;
 pub mod key_files;
+mod pace;
 mod session;
 pub mod status;
 
@@ -196,6 +197,9 @@ pub(crate) struct Shared {
     /// looks for an interrupted run's writes, and parses only the lines added since the last
     /// look (the host's audit once for 500 sessions, not 500 times whole).
     pub(crate) open_writes: crate::ops::recover::OpenWrites,
+    /// New connections' turns to start their key exchange, at the runtime's pace
+    /// ([`pace`]).
+    pub(crate) pace: Arc<pace::Pace>,
 }
 
 /// A running server.
@@ -471,6 +475,7 @@ pub async fn start_with(
         spinners: Arc::default(),
         recent: crate::ops::history::RecentRows::default(),
         open_writes: crate::ops::recover::OpenWrites::default(),
+        pace: pace::Pace::start(pace::PER_TURN),
     });
     ready(&shared).await;
     let status_socket = open_status(

@@ -203,14 +203,31 @@ impl Dash {
         crate::runtime::finish::detached(&mut d.model, &mut d.runner, &d.opts, channels).await;
     }
 
-    /// Runs the loop on `terminal` with `events` until they end or `stop` resolves
-    /// ([`EventLoop::run`]; `fresh`: the first run, [`crate::app::start`] first).
-    async fn run_loop<B, S, F>(
+    /// The loop's start on `terminal` and its first frame, drawn at once
+    /// ([`EventLoop::open`]; [`crate::app::start`] first on the first run). True when the
+    /// app asked to quit already. Errors: drawing failed.
+    fn open_loop<B: ratatui::backend::Backend>(
+        &mut self,
+        terminal: &mut Terminal<B>,
+    ) -> io::Result<bool> {
+        let fresh = !self.started;
+        self.started = true;
+        let d = &mut self.dash;
+        let channels = Channels {
+            tx: &d.tx,
+            rx: &mut d.rx,
+        };
+        EventLoop::new(terminal, &mut d.model, &mut d.runner, &d.opts, channels)
+            .open(Vec::new(), fresh)
+    }
+
+    /// The loop on `terminal`, opened by [`Self::open_loop`], with `events` until they
+    /// end or `stop` resolves ([`EventLoop::run_opened`]).
+    async fn run_opened<B, S, F>(
         &mut self,
         terminal: &mut Terminal<B>,
         events: S,
         stop: F,
-        fresh: bool,
     ) -> io::Result<()>
     where
         B: ratatui::backend::Backend,
@@ -223,7 +240,7 @@ impl Dash {
             rx: &mut d.rx,
         };
         EventLoop::new(terminal, &mut d.model, &mut d.runner, &d.opts, channels)
-            .run(events, Vec::new(), stop, fresh)
+            .run_opened(events, stop)
             .await
     }
 }
@@ -250,32 +267,26 @@ pub(crate) enum Ending {
 }
 
 /// Bytes for the SSH channel: collected by `write`, sent as one packet per `flush` (one per
-/// frame) to a task that hands them to the connection in order.
+/// frame) to the queue that [`send_packets`] hands to the connection in order.
 struct ChannelOut {
     buf: Vec<u8>,
     tx: mpsc::UnboundedSender<Vec<u8>>,
 }
 
-impl ChannelOut {
-    /// The writer and the task that sends its packets (it ends when the writer is dropped
-    /// and every packet was handed over, or the connection is gone).
-    fn new(handle: Handle, channel: ChannelId) -> (ChannelOut, tokio::task::JoinHandle<()>) {
-        let (tx, mut rx) = mpsc::unbounded_channel::<Vec<u8>>();
-        let task = tokio::spawn(async move {
-            while let Some(bytes) = rx.recv().await {
-                if handle.data(channel, bytes).await.is_err() {
-                    break;
-                }
+/// Hands the `packets` to the connection in order, in a task that ends when every writer
+/// is dropped and every packet was handed over, or the connection is gone.
+fn send_packets(
+    handle: Handle,
+    channel: ChannelId,
+    mut packets: mpsc::UnboundedReceiver<Vec<u8>>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        while let Some(bytes) = packets.recv().await {
+            if handle.data(channel, bytes).await.is_err() {
+                break;
             }
-        });
-        (
-            ChannelOut {
-                buf: Vec::new(),
-                tx,
-            },
-            task,
-        )
-    }
+        }
+    })
 }
 
 impl Write for ChannelOut {
@@ -296,13 +307,79 @@ impl Write for ChannelOut {
     }
 }
 
+/// A dashboard's screen on a connection, opened by [`open`]: the terminal drawing into the
+/// channel's packets, and the packets not handed to the connection yet.
+pub(crate) struct Screen {
+    terminal: Terminal<LeanBackend<ChannelOut>>,
+    /// The packets drawn: the connection's handler takes the first frame's at once
+    /// ([`Screen::first_packets`]), [`attach`] hands the rest over as they come.
+    packets: mpsc::UnboundedReceiver<Vec<u8>>,
+    /// For what is not a frame (the terminal given back): the same queue.
+    tx: mpsc::UnboundedSender<Vec<u8>>,
+    /// The app asked to quit as it started: the loop does not run.
+    quit: bool,
+}
+
+impl Screen {
+    /// The packets drawn so far (the terminal taken and the first frame, after [`open`]),
+    /// for the connection's handler to send with its answer to the shell request.
+    pub(crate) fn first_packets(&mut self) -> Vec<Vec<u8>> {
+        std::iter::from_fn(|| self.packets.try_recv().ok()).collect()
+    }
+}
+
+/// Opens `dash`'s screen in a window of `size`: the client's terminal taken (the alternate
+/// screen, bracketed paste, the mouse when on), the loop started and the whole dashboard
+/// drawn, without awaiting anything (the connection's handler calls it: its first frame
+/// then leaves with the answer to the shell request; issue 33, item 6). Copied text and
+/// mouse capture go to this screen's packets from now on.
+///
+/// Errors: the terminal could not be set up or drawn on.
+pub(crate) fn open(dash: &mut Dash, size: SharedSize) -> io::Result<Screen> {
+    dash.size = size.clone();
+    let (tx, packets) = mpsc::unbounded_channel();
+    let mut out = ChannelOut {
+        buf: Vec::new(),
+        tx: tx.clone(),
+    };
+    if let Ok(mut slot) = dash.clipboard_to.lock() {
+        *slot = Some(tx.clone());
+    }
+    terminal::take(&mut out, dash.dash.model.mouse)?;
+    let mut screen = Terminal::new(LeanBackend::sized(out, size))?;
+    let quit = dash.open_loop(&mut screen)?;
+    Ok(Screen {
+        terminal: screen,
+        packets,
+        tx,
+        quit,
+    })
+}
+
+/// [`open`] in the session's task (a dashboard called back, or one whose first frame could
+/// not be drawn in the connection's task); `None`, logged, when it cannot be.
+fn open_here(dash: &mut Dash, size: SharedSize) -> Option<Screen> {
+    match open(dash, size) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            tracing::error!("could not set up a session's screen: {e}");
+            if let Ok(mut slot) = dash.clipboard_to.lock() {
+                *slot = None;
+            }
+            None
+        }
+    }
+}
+
 /// Runs `dash` on `at` until the moderator quits, the connection drops or the server
 /// stops (`stopping` then resolves; held decisions follow the local hang-up rule before
-/// this returns). Gives the dashboard back with how it ended.
+/// this returns). `screen`: the dashboard opened on this connection already ([`open`]),
+/// else it is opened here. Gives the dashboard back with how it ended.
 pub(crate) async fn attach(
     shared: Arc<Shared>,
     mut dash: Box<Dash>,
     at: Attachment,
+    screen: Option<Box<Screen>>,
 ) -> (Box<Dash>, Ending) {
     let Attachment {
         handle,
@@ -310,25 +387,19 @@ pub(crate) async fn attach(
         size,
         input,
     } = at;
-    dash.size = size.clone();
-    let (mut out, sender) = ChannelOut::new(handle.clone(), channel);
-    // For what is not a frame (the terminal given back): the same queue of packets.
+    let Some(Screen {
+        terminal: mut screen,
+        packets,
+        tx,
+        quit,
+    }) = screen.map(|s| *s).or_else(|| open_here(&mut dash, size))
+    else {
+        return (dash, Ending::Detached);
+    };
+    let sender = send_packets(handle.clone(), channel, packets);
     let mut after = ChannelOut {
         buf: Vec::new(),
-        tx: out.tx.clone(),
-    };
-    if let Ok(mut slot) = dash.clipboard_to.lock() {
-        *slot = Some(out.tx.clone());
-    }
-    if terminal::take(&mut out, dash.dash.model.mouse).is_err() {
-        return (dash, Ending::Detached);
-    }
-    let mut screen = match Terminal::new(LeanBackend::sized(out, size)) {
-        Ok(t) => t,
-        Err(e) => {
-            tracing::error!("could not set up a session's screen: {e}");
-            return (dash, Ending::Detached);
-        }
+        tx,
     };
     let stopped = AtomicBool::new(false);
     let mut stop = shared.stop.clone();
@@ -341,10 +412,12 @@ pub(crate) async fn attach(
     let idle = shared.limits.idle_timeout;
     let idled = Arc::new(AtomicBool::new(false));
     let events = until_idle(input, idle, idled.clone());
-    let fresh = !dash.started;
-    dash.started = true;
-    let result = dash.run_loop(&mut screen, events, stop, fresh).await;
-    let ending = if stopped.load(Ordering::SeqCst) || dash.dash.model.quitting {
+    let result = if quit {
+        Ok(())
+    } else {
+        dash.run_opened(&mut screen, events, stop).await
+    };
+    let ending = if quit || stopped.load(Ordering::SeqCst) || dash.dash.model.quitting {
         Ending::Over
     } else {
         if let Err(e) = &result {
@@ -458,7 +531,12 @@ pub(crate) async fn run_detached(
         }
         ended.store(true, Ordering::SeqCst);
     };
-    let result = dash.run_loop(&mut terminal, events, stop, false).await;
+    // The start of a run (the size and layout applied, drawn to nowhere), then the loop.
+    let result = match dash.open_loop(&mut terminal) {
+        Ok(false) => dash.run_opened(&mut terminal, events, stop).await,
+        Ok(true) => Ok(()),
+        Err(e) => Err(e),
+    };
     if let Err(e) = result {
         tracing::warn!("a detached session's loop failed: {e}");
     }

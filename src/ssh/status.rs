@@ -77,6 +77,10 @@ pub struct DoorInfo {
     pub silent: usize,
     /// Of those, in the key exchange.
     pub in_kex: usize,
+    /// Of the silent ones, those waiting their turn to start the key exchange, at the
+    /// runtime's pace (issue 33, item 6). Absent from a server before it.
+    #[serde(default)]
+    pub paced: usize,
 }
 
 /// The calls of every session together.
@@ -227,6 +231,7 @@ fn status(shared: &Shared, facts: &Facts) -> Status {
             waiting: door.waiting,
             silent: door.silent,
             in_kex: door.in_kex,
+            paced: shared.pace.waiting(),
         },
         calls: calls(shared),
         budget,
@@ -372,8 +377,8 @@ pub fn table(s: &Status, now: Timestamp) -> String {
     });
     let d = &s.not_signed_in;
     out.push_str(&format!(
-        "not signed in: {} ({} silent, {} in the key exchange)\n",
-        d.waiting, d.silent, d.in_kex
+        "not signed in: {} ({} silent, {} of them waiting their turn; {} in the key exchange)\n",
+        d.waiting, d.silent, d.paced, d.in_kex
     ));
     out.push_str(&format!("sessions: {}\n", s.sessions.len()));
     out.push_str(&session_rows(&s.sessions, &ago));

@@ -90,7 +90,12 @@ pub async fn open(
     addr: std::net::SocketAddr,
     seed: u32,
 ) -> Result<(client::Handle<Trust>, russh::Channel<client::Msg>), String> {
-    let config = Arc::new(client::Config::default());
+    // As OpenSSH's client on an interactive session: no Nagle (a key, a request, goes at
+    // once instead of waiting for the last packet's acknowledgement).
+    let config = Arc::new(client::Config {
+        nodelay: true,
+        ..client::Config::default()
+    });
     let mut h = client::connect(config, addr, Trust)
         .await
         .map_err(|e| e.to_string())?;
