@@ -10,7 +10,7 @@ use crossterm::event::{
 };
 use crossterm::style::ResetColor;
 use crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use crossterm::{cursor, execute, queue};
 use ratatui::Terminal;
@@ -26,7 +26,7 @@ static ACTIVE: AtomicBool = AtomicBool::new(false);
 static MOUSE: AtomicBool = AtomicBool::new(false);
 
 /// Takes a terminal reached through `out` (the process's own, or a `serve-ssh` client's):
-/// alternate screen, bracketed paste, cursor hidden, and mouse capture when `mouse`. The one
+/// alternate screen (cleared), bracketed paste, cursor hidden, and mouse capture when `mouse`. The one
 /// way in, for both; raw mode is the local terminal's own affair ([`enter`]); over SSH the
 /// client's terminal is raw already.
 ///
@@ -35,9 +35,13 @@ pub fn take(out: &mut impl Write, mouse: bool) -> io::Result<()> {
     // The terminal's title is pushed on its stack (xterm's CSI 22 t; terminals without one
     // ignore it) and popped by `give_back`: the pending count club-admin puts there goes.
     out.write_all(PUSH_TITLE)?;
+    // The alternate screen cleared: a terminal left on it (an SSH client killed while a
+    // dashboard was drawn, then connecting again) keeps what was there, and the first
+    // frame, drawn on a blank screen, writes no blank cell.
     queue!(
         out,
         EnterAlternateScreen,
+        Clear(ClearType::All),
         EnableBracketedPaste,
         cursor::Hide
     )?;

@@ -377,8 +377,12 @@ pub fn table(s: &Status, now: Timestamp) -> String {
     });
     let d = &s.not_signed_in;
     out.push_str(&format!(
-        "not signed in: {} ({} silent, {} of them waiting their turn; {} in the key exchange)\n",
-        d.waiting, d.silent, d.paced, d.in_kex
+        "not signed in: {} ({} silent, {} of them waiting their turn; {} in the key exchange; {} at the sign-in)\n",
+        d.waiting,
+        d.silent,
+        d.paced,
+        d.in_kex,
+        d.waiting.saturating_sub(d.silent + d.in_kex)
     ));
     out.push_str(&format!("sessions: {}\n", s.sessions.len()));
     out.push_str(&session_rows(&s.sessions, &ago));

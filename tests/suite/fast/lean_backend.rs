@@ -239,3 +239,40 @@ proptest! {
         prop_assert!(lean <= plain, "{lean} > {plain}");
     }
 }
+
+/// A terminal left on the alternate screen with text on it (an SSH client killed while a
+/// dashboard was drawn, then connecting again): the terminal taken and the first frame
+/// drawn, nothing of the old text shows (the trial found `/keys` and a command line inside
+/// the header and the lookup box).
+#[test]
+fn a_terminal_left_on_the_alternate_screen_shows_none_of_its_old_text() {
+    let m = model_with(sample_rows());
+    let mut p = vt100::Parser::new(
+        std::num::NonZero::new(24).expect("rows"),
+        std::num::NonZero::new(80).expect("cols"),
+        0,
+    );
+    p.process(b"\x1b[?1049h");
+    for row in 1..=24 {
+        p.process(
+            format!("\x1b[{row};1HLEFTOVER{row:02}")
+                .repeat(8)
+                .as_bytes(),
+        );
+    }
+    assert!(p.screen().contents().contains("LEFTOVER"));
+    let sink = Sink::default();
+    club_admin::runtime::terminal::take(&mut sink.clone(), false).expect("take");
+    let mut term = Terminal::new(LeanBackend::new(sink.clone())).expect("terminal");
+    term.draw(|f| view(f, &m, &Theme::new(false)))
+        .expect("draw");
+    // A terminal on the alternate screen already ignores the request to enter it (tmux
+    // does; vt100 would clear the screen on it).
+    let bytes = String::from_utf8(sink.take()).expect("utf-8");
+    assert!(bytes.contains("\x1b[?1049h"), "{bytes:?}");
+    p.process(bytes.replace("\x1b[?1049h", "").as_bytes());
+    let shown = p.screen().contents();
+    // Any piece of it (the frame's borders write over some letters).
+    assert!(!shown.contains("TOVER"), "{shown}");
+    assert!(shown.contains("Queue"), "the dashboard is drawn: {shown}");
+}
