@@ -92,6 +92,7 @@ async fn connection(
             return;
         }
         () = tokio::time::sleep_until(sign_in_by) => {
+            ticket.sign_in_late();
             tracing::debug!(%peer, "no turn before the sign-in deadline: closed");
             return;
         }
