@@ -210,15 +210,15 @@ impl<'a, B: Backend> EventLoop<'a, B> {
     /// `serve-ssh` session draws its first frame in its connection's own task, so that the
     /// frame leaves with the answer to the shell request instead of waiting behind other
     /// connections' key exchanges for the runtime's turns of the tasks between (issue 33,
-    /// item 6). True when the app asked to quit already.
+    /// item 6). A quit asked at the start (the Model's `quitting`, set with every
+    /// [`crate::app::Effect::Quit`]) draws nothing, and `run_opened` then ends at once.
     ///
     /// Errors: drawing failed.
-    pub fn open(&mut self, initial: Vec<Msg>, fresh: bool) -> io::Result<bool> {
+    pub fn open(&mut self, initial: Vec<Msg>, fresh: bool) -> io::Result<()> {
         if self.start_up(initial, fresh)? {
-            return Ok(true);
+            return Ok(());
         }
-        self.draw_frame()?;
-        Ok(false)
+        self.draw_frame()
     }
 
     /// [`Self::run`] on a terminal where [`Self::open`] drew the dashboard already: what

@@ -204,12 +204,13 @@ impl Dash {
     }
 
     /// The loop's start on `terminal` and its first frame, drawn at once
-    /// ([`EventLoop::open`]; [`crate::app::start`] first on the first run). True when the
-    /// app asked to quit already. Errors: drawing failed.
+    /// ([`EventLoop::open`]; [`crate::app::start`] first on the first run). A quit asked
+    /// meanwhile is the Model's `quitting`, which [`Self::run_opened`] heeds. Errors:
+    /// drawing failed.
     fn open_loop<B: ratatui::backend::Backend>(
         &mut self,
         terminal: &mut Terminal<B>,
-    ) -> io::Result<bool> {
+    ) -> io::Result<()> {
         let fresh = !self.started;
         self.started = true;
         let d = &mut self.dash;
@@ -316,8 +317,6 @@ pub(crate) struct Screen {
     packets: mpsc::UnboundedReceiver<Vec<u8>>,
     /// For what is not a frame (the terminal given back): the same queue.
     tx: mpsc::UnboundedSender<Vec<u8>>,
-    /// The app asked to quit as it started: the loop does not run.
-    quit: bool,
 }
 
 impl Screen {
@@ -347,12 +346,11 @@ pub(crate) fn open(dash: &mut Dash, size: SharedSize) -> io::Result<Screen> {
     }
     terminal::take(&mut out, dash.dash.model.mouse)?;
     let mut screen = Terminal::new(LeanBackend::sized(out, size))?;
-    let quit = dash.open_loop(&mut screen)?;
+    dash.open_loop(&mut screen)?;
     Ok(Screen {
         terminal: screen,
         packets,
         tx,
-        quit,
     })
 }
 
@@ -391,7 +389,6 @@ pub(crate) async fn attach(
         terminal: mut screen,
         packets,
         tx,
-        quit,
     }) = screen.map(|s| *s).or_else(|| open_here(&mut dash, size))
     else {
         return (dash, Ending::Detached);
@@ -412,12 +409,8 @@ pub(crate) async fn attach(
     let idle = shared.limits.idle_timeout;
     let idled = Arc::new(AtomicBool::new(false));
     let events = until_idle(input, idle, idled.clone());
-    let result = if quit {
-        Ok(())
-    } else {
-        dash.run_opened(&mut screen, events, stop).await
-    };
-    let ending = if quit || stopped.load(Ordering::SeqCst) || dash.dash.model.quitting {
+    let result = dash.run_opened(&mut screen, events, stop).await;
+    let ending = if stopped.load(Ordering::SeqCst) || dash.dash.model.quitting {
         Ending::Over
     } else {
         if let Err(e) = &result {
@@ -533,8 +526,7 @@ pub(crate) async fn run_detached(
     };
     // The start of a run (the size and layout applied, drawn to nowhere), then the loop.
     let result = match dash.open_loop(&mut terminal) {
-        Ok(false) => dash.run_opened(&mut terminal, events, stop).await,
-        Ok(true) => Ok(()),
+        Ok(()) => dash.run_opened(&mut terminal, events, stop).await,
         Err(e) => Err(e),
     };
     if let Err(e) = result {
