@@ -61,6 +61,8 @@ impl Told {
             | Outcome::Failed
             | Outcome::Conflict
             | Outcome::Unknown => Heard::Released,
+            // Not sent yet: it waits for the service, the row still decided here.
+            Outcome::Queued => return None,
         };
         Some(Told {
             id: e.target,
@@ -176,10 +178,6 @@ pub enum Msg {
         /// limit are not counted): the status line's "N in flight".
         in_flight: usize,
     },
-    /// Writes wait in the worker while the link is down (`true`, from the first answer that
-    /// says so) or go again (`false`, once a call gets through): a bulk pauses instead of
-    /// spending its writes on a service it cannot reach.
-    WritesPaused(bool),
     /// The host budget changed ([`crate::api::budget::BudgetStatus`], from the client's
     /// budget through the worker): what of it was refused at start (a start-up warning,
     /// said once), whether calls go one at a time while other processes hold every slot.

@@ -49,11 +49,18 @@ pub enum Outcome {
     /// run says how it ended; none after it means the process ended (a crash, `kill -9`)
     /// before it knew, and the next start settles it by a re-read ([`super::recover`]).
     Sending,
+    /// The write did not leave: no connection could be made to the service (refused,
+    /// unreachable, DNS, TLS before the request), so the server never received it. Not a
+    /// failure: it waits to be sent again once the service answers, and a later line of the
+    /// same run says how it ended (`sending` again, or `undone` when it never went). A
+    /// write whose last line is `queued` was never applied; a later start does not settle
+    /// it ([`super::recover`]).
+    Queued,
 }
 
 impl Outcome {
     /// The word in the audit file: `ok`, `failed`, `unknown`, `undone`, `already`,
-    /// `conflict` or `sending`.
+    /// `conflict`, `sending` or `queued`.
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Ok => "ok",
@@ -63,6 +70,7 @@ impl Outcome {
             Outcome::Already => "already",
             Outcome::Conflict => "conflict",
             Outcome::Sending => "sending",
+            Outcome::Queued => "queued",
         }
     }
 

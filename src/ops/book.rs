@@ -115,7 +115,7 @@ impl Book {
     /// ("approving…") and takes no other decision.
     pub fn deciding(&self, id: Uuid) -> Option<RowAction> {
         self.get(id)
-            .filter(|d| matches!(d.stage, Stage::Held { .. } | Stage::Sending))
+            .filter(|d| matches!(d.stage, Stage::Held { .. } | Stage::Queued | Stage::Sending))
             .map(|d| d.action)
     }
 
@@ -135,6 +135,22 @@ impl Book {
         self.decisions
             .values()
             .any(|d| matches!(d.stage, Stage::Lost { .. }))
+    }
+
+    /// Ids of the queued decisions (due, not on the wire: waiting for their turn or for the
+    /// service), oldest batch first, each batch in the order its decisions were started.
+    pub fn queued(&self) -> Vec<Uuid> {
+        self.in_stage(|s| matches!(s, Stage::Queued))
+            .iter()
+            .map(|d| d.id)
+            .collect()
+    }
+
+    /// True when a decision is queued (without collecting them: asked after every answer).
+    pub fn any_queued(&self) -> bool {
+        self.decisions
+            .values()
+            .any(|d| matches!(d.stage, Stage::Queued))
     }
 
     /// Decisions sent and not answered yet.

@@ -4,7 +4,10 @@
 //!
 //! ```text
 //!   Held ──Send──► Sending ──Answered(done, already, refused)──► Settled
-//!    │  ▲            │  │
+//!    │  ▲            │  │ ▲
+//!    │  │            │  │ └─Send── Queued ◄──Queue── Held
+//!    │  │            │  │            ▲
+//!    │  │            │  └─Answered(not sent: no connection)
 //!    │  └────Hold────┘  └──Answered(lost)──► Lost ──Reread(tells)──► Settled
 //!    └──TakeBack──► Settled                  │  ▲
 //!                                            └──┘ Reread(cannot tell): read again after
@@ -12,7 +15,11 @@
 //! ```
 //!
 //! A decision is born `Held` (the dashboard's grace period) or `Sending` (the command line, a
-//! delete, a delay of 0). [`Decision::apply`] is the one place a transition happens; any
+//! delete, a delay of 0). `Queued` is a decision due but not on the wire: a bulk's rows wait
+//! there for their turn (the `sending` line is written as each is handed to the connection,
+//! at most the window ahead), and a write that could not leave (no connection could be
+//! made: the server never received it) waits there, audited `queued`, until the service
+//! answers again. A queued decision is taken back (`undone`) when it will never go. [`Decision::apply`] is the one place a transition happens; any
 //! other pair of stage and event is an [`Illegal`] transition: a bug, which the faces make
 //! loud (an error in the log; a panic in debug builds). A settled decision never changes
 //! again, and a request with a decision still alive never gets a second one ([`super::book::Book::start`]):
@@ -31,7 +38,7 @@ use uuid::Uuid;
 
 use super::action::RowAction;
 use super::audit::Outcome;
-pub use super::refused::{already_line, error_detail, not_sent, stops_run};
+pub use super::refused::{already_line, error_detail, not_sent, queued_detail, stops_run};
 pub use super::reread::{
     Found, Reread, StillUnknown, abandoned_detail, lost_detail, settle, settled_detail,
 };
@@ -133,6 +140,10 @@ pub enum Stage {
         /// When it is due.
         send_at: Timestamp,
     },
+    /// Due, not on the wire: waiting for its turn (a bulk sends at most its window at
+    /// once) or for the service to answer again (its last try could not connect). Nothing
+    /// of it reached the server.
+    Queued,
     /// On its way to the server: no answer yet.
     Sending,
     /// The answer was lost: the request is re-read until its status tells.
@@ -176,8 +187,11 @@ pub enum Ending {
 /// What happens to a decision; [`Decision::apply`] says which stage each one may come in.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
-    /// The grace period ended (or "send now"): the write goes.
+    /// The grace period ended (or "send now"), or a queued write's turn came: the write
+    /// goes.
     Send,
+    /// The grace period ended, but the write waits for its turn on the connection.
+    Queue,
     /// Held (again) until `.0`: a new grace period ("keep holding"), or, when it was sent, the
     /// session was over (401 before anything changed): it waits for the sign-in.
     Hold(Timestamp),
@@ -239,6 +253,7 @@ impl Stage {
     pub fn name(&self) -> &'static str {
         match self {
             Stage::Held { .. } => "held",
+            Stage::Queued => "queued",
             Stage::Sending => "sending",
             Stage::Lost { .. } => "lost",
             Stage::Settled(_) => "settled",
@@ -251,6 +266,7 @@ impl Event {
     pub fn name(&self) -> &'static str {
         match self {
             Event::Send => "send",
+            Event::Queue => "queue",
             Event::Hold(_) => "hold",
             Event::TakeBack(_) => "take back",
             Event::Answered(_) => "answered",
@@ -361,13 +377,14 @@ impl Decision {
         };
         let (next, line) = match (&mut self.stage, event) {
             // The write-ahead line: in the audit file before the write leaves.
-            (Stage::Held { .. }, Event::Send) => {
+            (Stage::Held { .. } | Stage::Queued, Event::Send) => {
                 (Stage::Sending, Line::new(Outcome::Sending, None))
             }
-            (Stage::Held { .. } | Stage::Sending, Event::Hold(send_at)) => {
+            (Stage::Held { .. }, Event::Queue) => (Stage::Queued, None),
+            (Stage::Held { .. } | Stage::Queued | Stage::Sending, Event::Hold(send_at)) => {
                 (Stage::Held { send_at }, None)
             }
-            (Stage::Held { .. } | Stage::Sending, Event::TakeBack(why)) => (
+            (Stage::Held { .. } | Stage::Queued | Stage::Sending, Event::TakeBack(why)) => (
                 Stage::Settled(Ending::Undone),
                 Line::new(Outcome::Undone, Some(why)),
             ),
@@ -413,6 +430,20 @@ impl Decision {
                 (
                     Stage::Settled(Ending::Already(status)),
                     Line::new(outcome, Some(detail)),
+                )
+            }
+            // Never left: no connection could be made. Not a failure: it waits.
+            Answer::Refused(e) if not_sent(&e) => (
+                Stage::Queued,
+                Line::new(Outcome::Queued, Some(queued_detail(&e))),
+            ),
+            // Dropped before it left, never to be sent (a bulk stopped, its audit line
+            // not written): not sent, not failed.
+            Answer::Refused(e @ ApiError::NotSent(_)) => {
+                let detail = error_detail(&e);
+                (
+                    Stage::Settled(Ending::Undone),
+                    Line::new(Outcome::Undone, Some(detail)),
                 )
             }
             Answer::Refused(e) => {

@@ -121,15 +121,20 @@ pub fn fold(entries: impl IntoIterator<Item = AuditEntry>) -> Vec<Row> {
     let mut open: HashMap<Key, usize> = HashMap::new();
     for e in entries {
         let key: Key = (e.run.clone(), e.action.clone(), e.target, e.value.clone());
-        if e.outcome == Outcome::Sending {
+        // A write that did not leave (`queued`) and is sent again stays one row.
+        let waiting = open
+            .get(&key)
+            .copied()
+            .filter(|i| rows[*i].outcome == Outcome::Queued);
+        if e.outcome == Outcome::Sending && waiting.is_none() {
             open.insert(key, rows.len());
             rows.push(Row::start(e));
             continue;
         }
         match open.get(&key).copied() {
-            Some(i) if rows[i].is_open() => {
+            Some(i) if rows[i].is_open() || rows[i].outcome == Outcome::Queued => {
                 rows[i].follow(e);
-                if !rows[i].is_open() {
+                if !rows[i].is_open() && rows[i].outcome != Outcome::Queued {
                     open.remove(&key);
                 }
             }
@@ -324,7 +329,7 @@ impl Filter {
 }
 
 /// Reads an outcome as the audit file spells it (`ok`, `failed`, `unknown`, `undone`,
-/// `already`, `conflict`, `sending`).
+/// `already`, `conflict`, `sending`, `queued`).
 ///
 /// Errors: another word, with the list.
 pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
@@ -336,6 +341,7 @@ pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
         Outcome::Already,
         Outcome::Conflict,
         Outcome::Sending,
+        Outcome::Queued,
     ];
     let t = text.trim().to_lowercase();
     all.into_iter().find(|o| o.as_str() == t).ok_or_else(|| {

@@ -48,6 +48,13 @@ pub fn error_detail(e: &ApiError) -> String {
     }
 }
 
+/// The English detail of a `queued` line: the write could not leave (`e`: no connection
+/// could be made), so the server never received it; it waits for the service.
+pub fn queued_detail(e: &ApiError) -> String {
+    let words = crate::text::truncate_chars(&e.describe(Lang::English), 300);
+    format!("not sent: {words}; it waits until the service answers again")
+}
+
 /// The outcome and English detail of a decision the server refused because the request was
 /// already decided (`status`, [`ApiError::already_decided`]): `already` when that is what
 /// `action` wanted, `conflict` when it is the opposite.

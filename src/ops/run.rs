@@ -56,41 +56,113 @@ pub async fn decide(
     let Ok(mut d) = Decision::new(id, action, 0, Stage::Held { send_at: now }) else {
         unreachable!("a decision may be born held");
     };
-    if let Err(e) = step(log, &mut d, Event::Send).await {
-        audit_failed(e.clone());
-        let refused = ApiError::NotSent(format!("its audit line could not be written first ({e})"));
-        let _ = step(
-            log,
-            &mut d,
-            Event::Answered(decision::Answer::Refused(refused.clone())),
-        )
-        .await;
-        return Verdict::Refused(refused);
-    }
-    control.sent(id, action.verb());
-    let Some(result) = send_write(client, id, action, control).await else {
-        let written = step(log, &mut d, Event::Abandon).await;
+    let mut waiting = Waiting {
+        watch: control.clock.start(),
+        tries: 0,
+        patience,
+    };
+    loop {
+        if let Err(e) = step(log, &mut d, Event::Send).await {
+            audit_failed(e.clone());
+            let refused =
+                ApiError::NotSent(format!("its audit line could not be written first ({e})"));
+            let _ = step(
+                log,
+                &mut d,
+                Event::Answered(decision::Answer::Refused(refused.clone())),
+            )
+            .await;
+            return Verdict::Refused(refused);
+        }
+        control.sent(id, action.verb());
+        let Some(result) = send_write(client, id, action, control).await else {
+            let written = step(log, &mut d, Event::Abandon).await;
+            written.err().into_iter().for_each(audit_failed);
+            control.answered(id);
+            return Verdict::Unknown {
+                cause: ApiError::NoAnswer(decision::abandoned_detail()),
+                why: StillUnknown::ReadFailed("the run gave up waiting".to_owned()),
+            };
+        };
+        let unsent = result
+            .as_ref()
+            .err()
+            .filter(|e| decision::not_sent(e))
+            .cloned();
+        let (answer, request) = decision::classify(result).split();
+        let written = step(log, &mut d, Event::Answered(answer)).await;
         written.err().into_iter().for_each(audit_failed);
         control.answered(id);
-        return Verdict::Unknown {
-            cause: ApiError::NoAnswer(decision::abandoned_detail()),
-            why: StillUnknown::ReadFailed("the run gave up waiting".to_owned()),
+        // The write could not leave (queued by the machine): it waits for the service, then
+        // goes again; given up, it was never sent.
+        let Some(e) = unsent else {
+            let request = request.flatten();
+            return follow(
+                client,
+                log,
+                &mut d,
+                request,
+                patience,
+                control,
+                audit_failed,
+            )
+            .await;
         };
-    };
-    let (answer, request) = decision::classify(result).split();
-    let written = step(log, &mut d, Event::Answered(answer)).await;
-    written.err().into_iter().for_each(audit_failed);
-    control.answered(id);
-    follow(
-        client,
-        log,
-        &mut d,
-        request.flatten(),
-        patience,
-        control,
-        audit_failed,
-    )
-    .await
+        if let Err(why) = waiting.for_service(client, id, control).await {
+            let detail = format!("not sent: {}; {why}", decision::error_detail(&e));
+            let written = step(log, &mut d, Event::TakeBack(detail)).await;
+            written.err().into_iter().for_each(audit_failed);
+            return Verdict::Refused(e);
+        }
+    }
+}
+
+/// A write that could not leave, waiting for the service ([`decide`]): the run's patience
+/// and the probes tried so far.
+struct Waiting {
+    watch: Box<dyn Stopwatch>,
+    tries: u32,
+    patience: Duration,
+}
+
+impl Waiting {
+    /// Waits until the service answers a read of `id` again (the one backoff between
+    /// probes, on `control`'s clock).
+    ///
+    /// Errors: why it stopped waiting, in English: the run's patience ran out, or the run
+    /// was stopped (Ctrl-C: nothing more is sent).
+    async fn for_service(
+        &mut self,
+        client: &ApiClient,
+        id: Uuid,
+        control: &Control,
+    ) -> Result<(), String> {
+        let once = client.single_try();
+        loop {
+            let wait = decision::backoff(self.tries);
+            if self.watch.elapsed() + wait > self.patience {
+                return Err(format!(
+                    "the service could not be reached for {} s",
+                    self.patience.as_secs()
+                ));
+            }
+            if control.stopped() || control.given_up() {
+                return Err("the run was stopped before the service answered again".to_owned());
+            }
+            tokio::select! {
+                () = self.watch.sleep(wait) => {}
+                () = control.gave_up() => {}
+            }
+            self.tries += 1;
+            match once.club_request(id, DECISION_LEVELS).await {
+                Err(e) if decision::not_sent(&e) => continue,
+                _ if control.stopped() || control.given_up() => {
+                    return Err("the run was stopped before the service answered again".to_owned());
+                }
+                _ => return Ok(()),
+            }
+        }
+    }
 }
 
 /// Follows a decision that has its answer (`request`: the request it returned) to the
@@ -116,7 +188,9 @@ async fn follow(
                 why,
                 ..
             } => (cause.clone(), *attempts, why.clone()),
-            Stage::Held { .. } | Stage::Sending => unreachable!("answered above"),
+            Stage::Held { .. } | Stage::Queued | Stage::Sending => {
+                unreachable!("answered above")
+            }
         };
         if let Some(why) = why {
             let wait = decision::backoff(attempts.saturating_sub(1));

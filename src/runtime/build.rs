@@ -169,6 +169,14 @@ impl Builder {
             tx.clone(),
             self.hooks,
         );
+        // The window of writes on their way starts at the limiter's limit (the worker tells
+        // each change after).
+        let pace = self.client.limiter().pace();
+        let _ = tx.send(Msg::Pace {
+            limit: pace.limit.min(self.concurrency),
+            slowed: pace.slowed,
+            in_flight: 0,
+        });
         let mut runner = Runner::new(self.client, worker, self.files, tx.clone());
         if let Some(o) = self.origin {
             runner = runner.with_origin(o);

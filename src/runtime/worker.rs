@@ -10,7 +10,6 @@ use std::panic::AssertUnwindSafe;
 use futures::FutureExt;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
-use tokio::time::{Duration, Instant};
 
 use crate::api::{ApiClient, ApiError};
 use crate::app::msg::Tries;
@@ -89,10 +88,6 @@ enum Job {
     DropWrites(String),
 }
 
-/// How long writes wait while the link is down before one goes to try it (the others wait
-/// for its answer or for a read that gets through).
-pub const PAUSE_PROBE: Duration = Duration::from_secs(30);
-
 /// Handle to send calls to the worker.
 #[derive(Debug, Clone)]
 pub struct Worker {
@@ -128,72 +123,10 @@ impl Worker {
     }
 }
 
-/// What an answer says of the link to the service: reached, down (no connection, a
-/// time-out, a gateway's 502/503/504), or neither (a refusal, an error of the service).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum LinkSeen {
-    Up,
-    Down,
-    Neither,
-}
-
-impl LinkSeen {
-    fn of(answer: &Answer) -> LinkSeen {
-        match answer.error() {
-            None => LinkSeen::Up,
-            Some(ApiError::Connect { .. } | ApiError::Timeout { .. }) => LinkSeen::Down,
-            Some(ApiError::Server(info)) if matches!(info.status, Some(502..=504)) => {
-                LinkSeen::Down
-            }
-            Some(_) => LinkSeen::Neither,
-        }
-    }
-}
-
-/// Writes wait while the link is down: from the first write's answer that says so until an
-/// answer that gets through; every [`PAUSE_PROBE`] one write goes to try it.
-#[derive(Debug, Default)]
-struct Pause {
-    since: Option<Instant>,
-}
-
-impl Pause {
-    /// Takes what an answer said; true when the pause began or ended.
-    fn seen(&mut self, link: LinkSeen) -> bool {
-        match (link, self.since) {
-            (LinkSeen::Down, None) => {
-                self.since = Some(Instant::now());
-                true
-            }
-            (LinkSeen::Up, Some(_)) => {
-                self.since = None;
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// Whether a write may start now (while paused: one every [`PAUSE_PROBE`]).
-    fn write_may_start(&mut self) -> bool {
-        match self.since {
-            None => true,
-            Some(t) if t.elapsed() >= PAUSE_PROBE => {
-                self.since = Some(Instant::now());
-                true
-            }
-            Some(_) => false,
-        }
-    }
-}
-
-/// The next call to start: the first queued, or while writes wait, the first read.
-fn next_call(waiting: &mut VecDeque<Queued>, pause: &mut Pause) -> Option<Queued> {
-    let first_is_write = waiting.front().is_some_and(|(_, c, _, _)| c.is_mutation());
-    if !first_is_write || pause.write_may_start() {
-        return waiting.pop_front();
-    }
-    let read = waiting.iter().position(|(_, c, _, _)| !c.is_mutation())?;
-    waiting.remove(read)
+/// The next call to start: the first queued (the dashboard hands its writes over only
+/// while the service answers, at most its window at once: `app/update/decisions.rs`).
+fn next_call(waiting: &mut VecDeque<Queued>) -> Option<Queued> {
+    waiting.pop_front()
 }
 
 /// [`ApiCall::perform`] (on a client that tries once for [`Tries::Once`]), or the panic the
@@ -246,7 +179,7 @@ async fn answer_call(
     msgs: mpsc::UnboundedSender<Msg>,
     hooks: Hooks,
     (request_id, call, tries, ahead): Queued,
-) -> LinkSeen {
+) {
     let mutation = call.is_mutation();
     let what = format!("{call:?}");
     let on_panic = call.clone().failed(ApiError::Internal);
@@ -273,13 +206,6 @@ async fn answer_call(
     } else {
         tracing::debug!(request_id, call = %what, ok = answer.is_ok(), "read answered");
     }
-    // Writes pause only after a write found the link down (a read's failure alone, such as
-    // the update-route probe's at start, holds nothing back); any answer that gets through
-    // lets them go again.
-    let seen = match LinkSeen::of(&answer) {
-        LinkSeen::Down if !mutation => LinkSeen::Neither,
-        seen => seen,
-    };
     let _ = msgs.send(Msg::Api { request_id, answer });
     if let Some(pace) = client.limiter().pace_changed() {
         let _ = msgs.send(Msg::Pace {
@@ -288,7 +214,6 @@ async fn answer_call(
             in_flight: pace.in_flight,
         });
     }
-    seen
 }
 
 /// Tells the dashboard the limiter's pace with `on_wire` calls of its own on the wire, when
@@ -330,9 +255,8 @@ pub fn spawn_with(
     let (tx, mut rx) = mpsc::unbounded_channel::<Job>();
     let limit = concurrency.max(1);
     tokio::spawn(async move {
-        let mut set: JoinSet<LinkSeen> = JoinSet::new();
+        let mut set: JoinSet<()> = JoinSet::new();
         let mut waiting: VecDeque<Queued> = VecDeque::new();
-        let mut pause = Pause::default();
         let mut open = true;
         let mut sent = client.limiter().watch_in_flight();
         // What the model was last told (`Msg::Pace`): the limit, slowed, calls on the wire.
@@ -347,7 +271,7 @@ pub fn spawn_with(
         }
         loop {
             while set.len() < limit
-                && let Some(queued) = next_call(&mut waiting, &mut pause)
+                && let Some(queued) = next_call(&mut waiting)
             {
                 let task = answer_call(client.clone(), msgs.clone(), hooks.clone(), queued);
                 set.spawn(task);
@@ -355,7 +279,6 @@ pub fn spawn_with(
             if !open && set.is_empty() && waiting.is_empty() {
                 break;
             }
-            let probe_at = pause.since.map(|t| t + PAUSE_PROBE);
             tokio::select! {
                 next = rx.recv(), if open => match next {
                     Some(Job::Call(queued)) => enqueue(&mut waiting, queued),
@@ -374,20 +297,13 @@ pub fn spawn_with(
                 Some(status) = budget_changed(&mut budget) => {
                     let _ = msgs.send(Msg::Budget(status));
                 }
-                Some(res) = set.join_next(), if !set.is_empty() => match res {
-                    Ok(seen) => {
-                        if pause.seen(seen) {
-                            let paused = pause.since.is_some();
-                            tracing::info!(paused, "writes wait while the link is down");
-                            let _ = msgs.send(Msg::WritesPaused(paused));
-                        }
-                    }
+                Some(res) = set.join_next(), if !set.is_empty() => {
                     // A task's panic is caught inside it (and its call answered); what
                     // is left is a task cancelled as the runtime shuts down.
-                    Err(e) => tracing::error!("an API task ended without its answer: {e}"),
-                },
-                // A write may go to try the link.
-                () = tokio::time::sleep_until(probe_at.unwrap_or_else(Instant::now)), if probe_at.is_some() && waiting.iter().any(|(_, c, _, _)| c.is_mutation()) => {}
+                    if let Err(e) = res {
+                        tracing::error!("an API task ended without its answer: {e}");
+                    }
+                }
             }
         }
     });

@@ -114,6 +114,7 @@ log-outcome-failed = failed
 log-outcome-unknown = outcome unknown
 log-outcome-undone = undone
 log-outcome-sending = sending
+log-outcome-queued = not sent
 
 ## Status line: start, local failures, sessions (update/mod.rs)
 
@@ -231,6 +232,7 @@ status-sending-held = sending the held decisions: quitting when the server has a
 # Why a held decision was never sent (activity log; the audit file has the English).
 log-why-undone = taken back (z) before it was sent
 log-why-force-quit = force quit before it was sent
+log-why-ended-queued = not sent: the dashboard ended before its turn came
 log-why-discarded = discarded on quitting before it was sent
 log-why-discarded-resume = discarded after a suspend, before it was sent
 # An error cut short on the status line: the key that shows it whole in the activity log.
@@ -358,7 +360,7 @@ status-rereading-unknown = { $n ->
 }
 status-bulk-rate = { $n }/s
 status-bulk-server-slow = server slow: fewer at once
-status-bulk-paused = paused: the service cannot be reached, the rest wait
+status-bulk-paused = paused: the service cannot be reached; { $n } waiting
 status-quit-waits-unknown = { $n ->
     [one] quitting once 1 lost answer is settled by a re-read (Ctrl-C quits now)
    *[other] quitting once { $n } lost answers are settled by re-reads (Ctrl-C quits now)

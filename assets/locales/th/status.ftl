@@ -101,6 +101,7 @@ log-outcome-failed = ไม่สำเร็จ
 log-outcome-unknown = ไม่ทราบผล
 log-outcome-undone = ถอนแล้ว
 log-outcome-sending = กำลังส่ง
+log-outcome-queued = ยังไม่ได้ส่ง
 
 ## แถบสถานะ: เริ่มต้น งานในเครื่องที่ล้มเหลว เซสชัน
 
@@ -204,6 +205,7 @@ status-taken-back = ถอนการ{ $action } { $what } แล้ว: กล
 status-sending-held = กำลังส่งการอนุมัติ/ปฏิเสธที่รออยู่: จะออกเมื่อเซิร์ฟเวอร์ตอบแล้ว (กด q q เพื่อออกทันที)
 log-why-undone = ถอน (z) ก่อนส่ง
 log-why-force-quit = บังคับออกก่อนส่ง
+log-why-ended-queued = ไม่ได้ส่ง: ปิดแดชบอร์ดก่อนถึงคิว
 log-why-discarded = ทิ้งไปตอนออกก่อนส่ง
 log-why-discarded-resume = ทิ้งหลังกลับจากการพักโปรแกรม ก่อนส่ง
 status-full-text = { $key }: ข้อความเต็ม
@@ -289,7 +291,7 @@ status-unknown-reread = คำตอบของคำสั่ง{ $action } { 
 status-rereading-unknown = ไม่ได้ส่งอะไร: คำตอบของคำสั่งก่อนหน้า { $n } รายการหายไป กำลังอ่านใหม่
 status-bulk-rate = { $n } รายการ/วินาที
 status-bulk-server-slow = เซิร์ฟเวอร์ช้า: ส่งทีละน้อยลง
-status-bulk-paused = หยุดรอ: ติดต่อบริการไม่ได้ ที่เหลือรอส่ง
+status-bulk-paused = หยุดรอ: ติดต่อบริการไม่ได้ รอส่ง { $n } รายการ
 status-quit-waits-unknown = จะออกเมื่อคำตอบที่หายไป { $n } รายการอ่านใหม่จนทราบผลแล้ว (Ctrl-C ออกทันที)
 status-quit-not-applied = ยังไม่ออก: คำสั่ง { $n } รายการไม่สำเร็จ (ดูเหตุผลที่แถว) กด q เพื่อออก
 ssh-refused-exec = ที่นี่ไม่รับคำสั่ง: เซิร์ฟเวอร์นี้ให้บริการแดชบอร์ดเท่านั้น (เชื่อมต่อโดยไม่ระบุคำสั่ง)

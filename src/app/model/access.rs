@@ -30,9 +30,10 @@ impl Model {
         &self.server_key
     }
 
-    /// True while writes wait in the worker because the link is down (`Msg::WritesPaused`).
+    /// True while queued writes wait because a write found the link down (no connection, no
+    /// answer in time, a gateway's 502-504), until an answer gets through.
     pub fn writes_paused(&self) -> bool {
-        self.writes_paused
+        self.link.writes_wait
     }
 
     /// `--read-only`.

@@ -37,6 +37,8 @@ pub struct BulkProgress {
     pub already: usize,
     /// Already decided the other way by someone else: conflicts, not retried.
     pub conflicts: usize,
+    /// Not on their way yet: waiting for their turn, or for the service to answer again.
+    pub waiting: usize,
     /// The model's sequence number of the last progress (for the status line).
     pub seq: u64,
     /// When it started (the model's clock).
@@ -68,11 +70,16 @@ impl BulkTask {
             unknown: 0,
             already: 0,
             conflicts: 0,
+            waiting: 0,
             seq: self.seq,
             started: self.started,
         };
         for d in self.ids.iter().filter_map(|id| book.get(*id)) {
             let counter = match d.stage() {
+                Stage::Queued => {
+                    p.waiting += 1;
+                    continue;
+                }
                 Stage::Held { .. } | Stage::Sending => continue,
                 Stage::Settled(Ending::Done) => None,
                 Stage::Settled(Ending::Refused(_) | Ending::Undone) => Some(&mut p.failed),

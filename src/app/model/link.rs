@@ -21,6 +21,9 @@ pub struct Link {
     /// The server answered again after being unreachable: the kept reads are to be sent
     /// again once the answer is applied.
     pub back: bool,
+    /// A write could not leave (no connection could be made): queued writes wait until the
+    /// service answers again, then go without a key.
+    pub writes_wait: bool,
 }
 
 impl Link {

@@ -175,6 +175,10 @@ impl ModelOptions {
     }
 }
 
+/// The window of decisions on their way before the limiter has told its limit: the
+/// default `--concurrency` (config).
+pub const DEFAULT_WRITE_WINDOW: usize = 8;
+
 /// Smallest terminal (columns, rows) on which the dashboard draws the queue: a phone held
 /// upright (40 columns) gets the narrow layout ([`NARROW_WIDTH`]); 15 rows, as before the
 /// narrow layout, so no window that showed the queue stops showing it. Below it the view
@@ -304,8 +308,9 @@ pub struct Model {
     pub(crate) not_sent_on_switch: usize,
     /// The server is slow: the limiter cut its limit of calls in flight (`Msg::Pace`).
     pub(crate) server_slow: bool,
-    /// Writes wait in the worker while the link is down (`Msg::WritesPaused`).
-    pub(crate) writes_paused: bool,
+    /// The limit of calls in flight, as the client's limiter last told (`Msg::Pace`):
+    /// the window of decisions handed to the connection at once ([`Model::write_window`]).
+    pub(crate) window: Option<usize>,
     /// The host budget as the client last told (`Msg::Budget`): refused, or one at a time.
     pub(crate) budget: crate::api::budget::BudgetStatus,
     /// Calls the client really has on the wire (sent and not yet answered), as its limiter
@@ -440,7 +445,7 @@ impl Model {
             decisions: crate::ops::book::Book::default(),
             not_sent_on_switch: 0,
             server_slow: false,
-            writes_paused: false,
+            window: None,
             budget: Default::default(),
             sent: None,
             calls: Calls::default(),
@@ -514,6 +519,13 @@ impl Model {
             .iter()
             .filter(|c| c.is_mutation() || c.rows_read().iter().any(|id| self.outcome_unknown(*id)))
             .count()
+    }
+
+    /// How many decisions may be on their way at once (written `sending` and handed to the
+    /// connection): the limiter's limit as last told, else [`DEFAULT_WRITE_WINDOW`]. A
+    /// bulk's other rows wait queued in the book, not in the audit.
+    pub fn write_window(&self) -> usize {
+        self.window.unwrap_or(DEFAULT_WRITE_WINDOW).max(1)
     }
 
     /// How long calls have been in flight without a break, by the model's clock (ticks come

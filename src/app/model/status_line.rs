@@ -100,8 +100,8 @@ impl Model {
             tail.push(crate::tr!(self.lang, "status-bulk-unknown", n = b.unknown));
         }
         let secs = (self.now - b.started).num_milliseconds() as f64 / 1000.0;
-        if self.writes_paused {
-            tail.push(crate::i18n::tr(self.lang, "status-bulk-paused"));
+        if self.link.writes_wait && b.waiting > 0 {
+            tail.push(crate::tr!(self.lang, "status-bulk-paused", n = b.waiting));
         } else if b.done >= 5 && secs >= 0.5 {
             let rate = (b.done as f64 / secs).round() as u64;
             tail.push(crate::tr!(self.lang, "status-bulk-rate", n = rate));

@@ -285,6 +285,20 @@ fn on_decision(m: &mut Model, id: Uuid, action: RowAction, result: Decided) -> V
         }
         decision::Answer::Already(status) => decisions::already(m, id, action, status, &label),
         decision::Answer::Lost(e) => fx.extend(lost::lost(m, id, action, e, &label)),
+        // It never left (no connection could be made): queued again, it waits.
+        decision::Answer::Refused(e) if decision::not_sent(&e) => decisions::not_left(m, id, &e),
+        // Dropped before it left (a bulk stopped): not sent, the row as it was.
+        decision::Answer::Refused(e @ ApiError::NotSent(_)) => {
+            let why = error_text(m.lang, &e);
+            decisions::push_log(
+                m,
+                action,
+                id,
+                &label,
+                crate::app::msg::Outcome::Undone,
+                &why,
+            );
+        }
         decision::Answer::Refused(e) => fx.extend(decisions::refused(m, id, action, e, &label)),
     }
     if m.activities.bulk.is_some() {

@@ -207,7 +207,9 @@ pub(super) fn send_due(m: &mut Model) -> Vec<Effect> {
     if matches!(m.popup, Some(Popup::QuitHeld | Popup::ResumeHeld)) || waits_for_sign_in(m) {
         return Vec::new();
     }
-    send_held(m, m.decisions.held_due(m.now))
+    let mut fx = send_held(m, m.decisions.held_due(m.now));
+    fx.extend(pump(m));
+    fx
 }
 
 /// True while held decisions cannot be sent: no token, or the server said the session is
@@ -218,7 +220,7 @@ pub(super) fn waits_for_sign_in(m: &Model) -> bool {
 
 /// Sends the held decisions on `ids` now, batch by batch (a batch of two or more is a bulk
 /// task with its progress). A request that left the queue meanwhile is still sent: the
-/// moderator meant it.
+/// moderator meant it. Each is queued, and goes as its turn comes ([`pump`]).
 pub(super) fn send_held(m: &mut Model, ids: Vec<Uuid>) -> Vec<Effect> {
     let mut fx = Vec::new();
     let mut batches: Vec<(RowAction, Vec<Uuid>)> = Vec::new();
@@ -234,7 +236,7 @@ pub(super) fn send_held(m: &mut Model, ids: Vec<Uuid>) -> Vec<Effect> {
         if let Some((_, b)) = batches.last_mut() {
             b.push(id);
         }
-        fx.extend(step(m, id, Event::Send));
+        fx.extend(step(m, id, Event::Queue));
     }
     for (action, ids) in batches {
         fx.extend(start(m, action, ids, Some(())));
@@ -243,14 +245,14 @@ pub(super) fn send_held(m: &mut Model, ids: Vec<Uuid>) -> Vec<Effect> {
 }
 
 /// Sends a decision on `ids` now; two or more make a bulk task with its own progress.
-/// `sent`: their decisions are in the book as sending already (they were held); else each is
-/// started as sending here, where the row can still take it.
-fn start(m: &mut Model, action: RowAction, ids: Vec<Uuid>, sent: Option<()>) -> Vec<Effect> {
+/// `queued`: their decisions are in the book as queued already (they were held); else each
+/// is started here, where the row can still take it. Each goes as its turn comes ([`pump`]).
+fn start(m: &mut Model, action: RowAction, ids: Vec<Uuid>, queued: Option<()>) -> Vec<Effect> {
     let mut fx = Vec::new();
-    let ids: Vec<Uuid> = match sent {
+    let ids: Vec<Uuid> = match queued {
         Some(()) => ids,
         None => {
-            // Born held and sent at once: the transition writes the write-ahead line.
+            // Born held and queued at once; the write-ahead line is written as it leaves.
             let batch = m.next_seq();
             let send_at = m.now;
             let ids: Vec<Uuid> = ids
@@ -263,7 +265,7 @@ fn start(m: &mut Model, action: RowAction, ids: Vec<Uuid>, sent: Option<()>) -> 
                 })
                 .collect();
             for id in &ids {
-                fx.extend(step(m, *id, Event::Send));
+                fx.extend(step(m, *id, Event::Queue));
             }
             ids
         }
@@ -272,9 +274,49 @@ fn start(m: &mut Model, action: RowAction, ids: Vec<Uuid>, sent: Option<()>) -> 
         begin_bulk(m, action, &ids);
     }
     for id in ids {
+        if let Some(item) = m.queue.get_mut(id) {
+            item.error = None;
+        }
+    }
+    fx.extend(pump(m));
+    fx
+}
+
+/// Hands queued decisions to the connection, oldest first, while fewer than the window
+/// ([`Model::write_window`]: the limit of calls in flight) are on their way: each one's
+/// `sending` line is written as it goes, so the audit never says a write left that did not.
+/// Nothing goes while held decisions wait for a sign-in, or while the service cannot be
+/// reached (a write could not connect: they go when it answers again, [`super::link`]).
+pub(super) fn pump(m: &mut Model) -> Vec<Effect> {
+    if waits_for_sign_in(m) || m.link.writes_wait || m.quitting || !m.decisions.any_queued() {
+        return Vec::new();
+    }
+    let free = m.write_window().saturating_sub(m.decisions.sending());
+    let mut fx = Vec::new();
+    for id in m.decisions.queued().into_iter().take(free) {
+        let Some(action) = m.decisions.get(id).map(|d| d.action) else {
+            continue;
+        };
+        fx.extend(step(m, id, Event::Send));
         fx.push(send(m, id, action));
     }
     fx
+}
+
+/// A write that could not leave (no connection could be made: the server never received
+/// it): queued again by the machine, it waits with the rest of the bulk until the service
+/// answers again (a read of its row is kept as the link's probe, [`super::link`]); nothing
+/// failed. The row keeps its place and its decision.
+pub(super) fn not_left(m: &mut Model, id: Uuid, e: &ApiError) {
+    note_error(m, e);
+    let levels = m.levels;
+    m.link.lose(ApiCall::GetRequest { id, levels });
+    if m.link.retry_at.is_none() {
+        m.link.schedule(m.now);
+    }
+    if let Some(item) = m.queue.get_mut(id) {
+        item.error = None;
+    }
 }
 
 /// The call of one decision on its way: the row shows it until the answer.

@@ -27,6 +27,16 @@ pub(super) fn flush(m: &mut Model) -> Vec<Effect> {
     send_held(m, all)
 }
 
+/// A hang-up or SIGTERM: a bulk in progress ends as Ctrl-C ends the command line's run:
+/// its writes not yet on their way are not sent (audited `undone`); then the held decisions
+/// go ([`flush`]: the moderator meant them).
+pub(super) fn hang_up(m: &mut Model) -> Vec<Effect> {
+    let queued = m.decisions.queued();
+    let mut fx = take_back(m, &queued, Why::EndedQueued);
+    fx.extend(flush(m));
+    fx
+}
+
 /// The ids of the held decisions, oldest batch first: all of them, or those due at `now`.
 fn held_ids(m: &Model, due: Option<crate::api::Timestamp>) -> Vec<Uuid> {
     match due {
@@ -150,6 +160,8 @@ pub(super) enum Why {
     SessionExpired,
     /// Another account signed in while it was held.
     OtherAccount,
+    /// The dashboard ended while it waited for its turn on the connection.
+    EndedQueued,
 }
 
 impl Why {
@@ -161,6 +173,7 @@ impl Why {
             Why::DiscardedOnResume => "log-why-discarded-resume",
             Why::SessionExpired => "log-why-session-expired",
             Why::OtherAccount => "log-why-other-account",
+            Why::EndedQueued => "log-why-ended-queued",
         };
         tr(lang, key)
     }
@@ -293,7 +306,12 @@ pub(super) fn discard_and_quit(m: &mut Model) -> Vec<Effect> {
 /// when a decision sent since "send now" was not applied, it stays open and says so (`q`
 /// then quits).
 pub(super) fn quit_if_sent(m: &mut Model) -> Vec<Effect> {
-    if !m.quit_when_sent || m.quitting || !m.decisions.held().is_empty() || m.writes_pending() > 0 {
+    if !m.quit_when_sent
+        || m.quitting
+        || !m.decisions.held().is_empty()
+        || m.decisions.any_queued()
+        || m.writes_pending() > 0
+    {
         return Vec::new();
     }
     let unsettled = m.decisions.lost().len();
@@ -333,13 +351,16 @@ pub(super) fn quit(m: &mut Model, force: bool) -> Vec<Effect> {
         }
         fx = discard_all(m, Why::ForceQuit);
     }
-    let running = m.calls.iter().filter(|c| c.is_mutation()).count();
+    let running = m.calls.iter().filter(|c| c.is_mutation()).count() + m.decisions.queued().len();
     if running > 0 && !force && !m.quit_armed {
         m.quit_armed = true;
         let text = crate::tr!(m.lang, "status-quit-armed", n = running);
         say(m, Severity::Error, &text);
         return Vec::new();
     }
+    // Writes queued for their turn never left: not sent (`undone`).
+    let queued = m.decisions.queued();
+    fx.extend(take_back(m, &queued, Why::EndedQueued));
     m.quitting = true;
     // Every write still waiting for its answer ends through the machine (`Abandon`:
     // audited `unknown`; the next start re-reads and settles it): decisions and contacts.

@@ -79,7 +79,24 @@ fn resent(m: &mut Model, read: ApiCall) -> Vec<Effect> {
             }
             vec![super::connection::call(m, ApiCall::CurrentUser)]
         }
-        WhenBack::Rows(ids) => rows::fetch_rows(m, &ids),
+        WhenBack::Rows(ids) => {
+            // A row whose write could not leave is the link's probe (read as it is: its
+            // decision waits queued); the others are read as any row.
+            let (waiting, rest): (Vec<_>, Vec<_>) = ids.into_iter().partition(|id| {
+                m.decisions
+                    .get(*id)
+                    .is_some_and(|d| matches!(d.stage(), crate::ops::decision::Stage::Queued))
+            });
+            let mut fx = rows::fetch_rows(m, &rest);
+            let levels = m.levels;
+            for id in waiting {
+                let read = ApiCall::GetRequest { id, levels };
+                if !m.calls.iter().any(|c| *c == read) {
+                    fx.push(super::connection::call(m, read));
+                }
+            }
+            fx
+        }
         WhenBack::Page { page, generation } => {
             if generation == m.listing.generation && !m.listing.loading {
                 listing::load_page(m, page)

@@ -215,7 +215,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             decisions::send_due(m)
         }
         Msg::Resumed(now) => held::on_resume(m, now),
-        Msg::Flush => held::flush(m),
+        Msg::Flush => held::hang_up(m),
         Msg::Stop => held::quit(m, true),
         Msg::AutoRefresh => {
             // Without a token (a `serve-ssh` session not signed in yet) a refresh would only
@@ -228,13 +228,12 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
                 listing::refresh_as(m, true)
             }
         }
-        Msg::WritesPaused(paused) => {
-            m.writes_paused = paused;
-            Vec::new()
-        }
         Msg::Pace {
-            slowed, in_flight, ..
+            limit,
+            slowed,
+            in_flight,
         } => {
+            m.window = Some(limit.max(1));
             m.server_slow = slowed;
             m.sent = Some(in_flight);
             Vec::new()
@@ -297,6 +296,14 @@ fn on_answer(m: &mut Model, call: ApiCall, answer: Answer) -> Vec<Effect> {
         _ => None,
     };
     let down = answer.error().and_then(|e| unreachable(m.lang, e));
+    // Writes wait after a write found the link down (a read's failure alone, such as the
+    // update-route probe's at start, holds nothing back); any answer that gets through lets
+    // them go again.
+    match answer.error() {
+        None => m.link.writes_wait = false,
+        Some(e) if call.is_mutation() && e.is_transient() => m.link.writes_wait = true,
+        Some(_) => {}
+    }
     let was_offline = matches!(m.connection, Connection::Offline(_));
     let lost = (down.is_some() && !call.is_mutation()).then_some(call);
     let mut fx = answers::route(answer, m);
@@ -336,6 +343,8 @@ fn on_answer(m: &mut Model, call: ApiCall, answer: Answer) -> Vec<Effect> {
     if m.link.back {
         fx.extend(link::resend_lost(m));
     }
+    // An answer frees a place in the window of writes on their way: the next queued goes.
+    fx.extend(decisions::pump(m));
     fx
 }
 

@@ -122,5 +122,6 @@ pub(in crate::ui) fn outcome_mark(outcome: Outcome, theme: &Theme) -> (&'static 
         // An open write: never in the activity log (the write-ahead line is the audit
         // file's), in the history until a later line settles it.
         Outcome::Sending => ("log-outcome-sending", theme.warn()),
+        Outcome::Queued => ("log-outcome-queued", theme.warn()),
     }
 }

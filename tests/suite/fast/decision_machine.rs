@@ -18,6 +18,14 @@ fn at(secs: i64) -> club_admin::api::Timestamp {
     chrono::DateTime::from_timestamp(1_800_000_000 + secs, 0).expect("time")
 }
 
+fn no_connection() -> ApiError {
+    ApiError::Connect {
+        failure: ConnectFailure::NoConnection,
+        host: "127.0.0.1:9".into(),
+        cause: Some("connection refused".into()),
+    }
+}
+
 fn server_error() -> ApiError {
     ApiError::Server(ErrorInfo::default())
 }
@@ -32,6 +40,7 @@ fn every_stage() -> Vec<Stage> {
     };
     vec![
         Stage::Held { send_at: at(5) },
+        Stage::Queued,
         Stage::Sending,
         lost(None),
         lost(Some(StillUnknown::LevelHidesStatus)),
@@ -56,6 +65,7 @@ fn every_event() -> Vec<Event> {
     };
     vec![
         Event::Send,
+        Event::Queue,
         Event::Hold(at(9)),
         Event::TakeBack("taken back".into()),
         Event::Answered(Answer::Done(())),
@@ -82,6 +92,10 @@ fn decision_in(stage: &Stage) -> Decision {
     let answer = |d: &mut Decision, e| d.apply(e).expect("legal on the way");
     match stage {
         Stage::Held { .. } | Stage::Sending => {}
+        // A write that could not connect waits, queued.
+        Stage::Queued => {
+            answer(&mut d, Event::Answered(Answer::Refused(no_connection())));
+        }
         Stage::Lost { why, .. } => {
             answer(&mut d, Event::Answered(Answer::Lost(server_error())));
             if why.is_some() {
@@ -121,7 +135,11 @@ fn decision_in(stage: &Stage) -> Decision {
 /// The transition table, written out apart from the code: which events each stage takes.
 fn legal(stage: &Stage, event: &Event) -> bool {
     match stage {
-        Stage::Held { .. } => matches!(event, Event::Send | Event::Hold(_) | Event::TakeBack(_)),
+        Stage::Held { .. } => matches!(
+            event,
+            Event::Send | Event::Queue | Event::Hold(_) | Event::TakeBack(_)
+        ),
+        Stage::Queued => matches!(event, Event::Send | Event::Hold(_) | Event::TakeBack(_)),
         Stage::Sending => matches!(
             event,
             Event::Answered(_) | Event::Hold(_) | Event::TakeBack(_) | Event::Abandon
@@ -167,11 +185,11 @@ fn every_illegal_transition_fails_loudly_and_changes_nothing() {
             }
         }
     }
-    assert_eq!(tried, 10 * 11);
+    assert_eq!(tried, 11 * 12);
     assert_eq!(
         refused,
-        110 - (3 + 7 + 2 * 4),
-        "held takes 3 events, sending 7, lost 4; settled none"
+        132 - (4 + 3 + 7 + 2 * 4),
+        "held takes 4 events, queued 3, sending 7, lost 4; settled none"
     );
 }
 
@@ -416,4 +434,43 @@ fn a_reread_settles_by_the_servers_status() {
 fn rereads_back_off_from_one_second_to_thirty() {
     let waits: Vec<u64> = (0..8).map(|a| backoff(a).as_secs()).collect();
     assert_eq!(waits, vec![1, 2, 4, 8, 16, 30, 30, 30]);
+}
+
+#[test]
+fn a_write_that_could_not_connect_waits_queued_and_one_dropped_unsent_is_undone() {
+    let id = Uuid::from_u128(9);
+    let mut d = Decision::new(id, RowAction::Approve, 1, Stage::Held { send_at: at(0) })
+        .expect("born held");
+    // A bulk's row waits for its turn: nothing written until it goes.
+    assert_eq!(d.apply(Event::Queue).expect("legal"), None);
+    assert_eq!(d.stage(), &Stage::Queued);
+    let line = d.apply(Event::Send).expect("legal").expect("a line");
+    assert_eq!(line.outcome, Outcome::Sending, "written as it leaves");
+    // No connection could be made: the server never received it. Not a failure.
+    let line = d
+        .apply(Event::Answered(Answer::Refused(no_connection())))
+        .expect("legal")
+        .expect("a line");
+    assert_eq!(line.outcome, Outcome::Queued);
+    let detail = line.detail.unwrap_or_default();
+    assert!(
+        detail.starts_with("not sent: ") && detail.contains("waits"),
+        "{detail}"
+    );
+    assert_eq!(d.stage(), &Stage::Queued);
+    // It goes again when the service answers, and is answered as any write.
+    let line = d.apply(Event::Send).expect("legal").expect("a line");
+    assert_eq!(line.outcome, Outcome::Sending);
+    let line = d.apply(Event::Answered(Answer::Done(()))).expect("legal");
+    assert_eq!(line.map(|l| l.outcome), Some(Outcome::Ok));
+
+    // A write dropped before it left (a bulk stopped by a hang-up) is not sent: `undone`.
+    let mut d = Decision::new(id, RowAction::Approve, 2, Stage::Sending).expect("born");
+    let dropped = ApiError::NotSent("the dashboard was ending".into());
+    let line = d
+        .apply(Event::Answered(Answer::Refused(dropped)))
+        .expect("legal")
+        .expect("a line");
+    assert_eq!(line.outcome, Outcome::Undone);
+    assert_eq!(d.stage(), &Stage::Settled(Ending::Undone));
 }

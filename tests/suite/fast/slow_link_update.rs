@@ -601,8 +601,19 @@ fn every_read_is_tried_again_by_one_policy() {
     assert!(t.iter().all(|(_, t)| *t == Tries::Once), "{t:?}");
 }
 
+/// The outcomes of the audit lines in `fx`, in order.
+fn audited(fx: &[Effect]) -> Vec<club_admin::app::Outcome> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Audit(a) => Some(a.outcome),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
-fn a_write_that_could_not_reach_the_server_is_never_resent() {
+fn a_write_that_could_not_connect_waits_and_goes_by_itself_once_the_service_answers() {
+    use club_admin::app::Outcome;
     let (mut m, probe) = listed(page(1, 4), 4);
     let _ = answer(
         &mut m,
@@ -610,18 +621,48 @@ fn a_write_that_could_not_reach_the_server_is_never_resent() {
         ApiAnswer::UpdateRoute(Ok(UpdateRoute::Present)),
     );
     let fx = update(&mut m, key('a'));
+    assert_eq!(audited(&fx), vec![Outcome::Sending], "written as it leaves");
     let rid = api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. }))[0];
+    let target = match calls(&fx)[..] {
+        [ApiCall::UpdateRequest { id, .. }] => *id,
+        ref c => panic!("{c:?}"),
+    };
+    // No connection could be made: the server never received it. Not a failure: `queued`,
+    // and nothing goes at once (no write hammers a server that is down).
     let fx = answer(&mut m, rid, ApiAnswer::Updated(Err(offline())));
-    // The row is re-read to learn the outcome; that read is what the retries send.
-    assert_eq!(all_unreachable(&mut m, &fx), 1);
+    assert_eq!(audited(&fx), vec![Outcome::Queued]);
+    assert!(calls(&fx).is_empty(), "{:?}", calls(&fx));
+    assert_eq!(
+        m.deciding(target),
+        Some(RowAction::Approve),
+        "still decided"
+    );
+    // While the service cannot be reached, the link probes with a read of the row, never
+    // the write.
     let mut at = m.retry_at().expect("planned");
-    for _ in 0..4 {
+    for _ in 0..3 {
         let fx = update(&mut m, Msg::Retry(at));
         let c = calls(&fx);
         assert!(matches!(c[..], [ApiCall::GetRequest { .. }]), "{c:?}");
         assert_eq!(all_unreachable(&mut m, &fx), 1);
         at = m.retry_at().expect("planned");
     }
+    // It answers: the write goes again by itself, its `sending` line first, and lands.
+    let fx = update(&mut m, Msg::Retry(at));
+    let read = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }))[0];
+    let fx = answer(
+        &mut m,
+        read,
+        ApiAnswer::Request(Ok(reply(pending_of(target.as_u128(), 5)))),
+    );
+    let puts = api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. }));
+    assert_eq!(puts.len(), 1, "{:?}", calls(&fx));
+    assert_eq!(audited(&fx), vec![Outcome::Sending]);
+    let mut done = pending_of(target.as_u128(), 5);
+    done.membership_status = Some(MembershipStatus::Approved);
+    let fx = answer(&mut m, puts[0], ApiAnswer::Updated(Ok(reply(done))));
+    assert_eq!(audited(&fx), vec![Outcome::Ok]);
+    assert_eq!(m.deciding(target), None);
 }
 
 #[test]

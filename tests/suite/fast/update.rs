@@ -390,16 +390,23 @@ fn lost_answers_are_reread_not_resent_and_404_means_gone() {
             .unwrap_or_default()
             .contains("outcome unknown")
     );
-    assert_eq!(
-        api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. })).len(),
-        1
-    );
+    let reread = api_ids(&fx, |c| matches!(c, ApiCall::GetRequest { .. }));
+    assert_eq!(reread.len(), 1);
     assert!(
         matches!(m.connection(), Connection::Offline(_)),
         "offline notice"
     );
+    // The link is down: a new decision waits (nothing spent on a server that drops them)...
     let fx = update(&mut m, key('a')); // now on id 2
-    let put = api_ids(&fx, |_| true)[0];
+    assert!(api_ids(&fx, |_| true).is_empty(), "it waits");
+    assert!(m.writes_paused());
+    // ... and goes by itself once an answer gets through (the re-read of id 1).
+    let fx = answer(
+        &mut m,
+        reread[0],
+        ApiAnswer::Request(Ok(reply(sample_rows()[0].clone()))),
+    );
+    let put = api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. }))[0];
     let fx = answer(
         &mut m,
         put,
