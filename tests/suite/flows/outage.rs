@@ -265,3 +265,152 @@ async fn a_bulk_whose_service_stopped_before_its_first_write_waits_and_lands_who
     let text = screen(&h.model, 120, 40);
     assert!(text.contains("10 of 10"), "{text}");
 }
+
+/// A run's clock that holds every wait until the test lets it go (`go`), then moves at
+/// once: the test sees the run waiting for the service before it brings the service back.
+#[derive(Clone)]
+struct HeldClock {
+    waiting: std::sync::Arc<tokio::sync::Notify>,
+    go: tokio::sync::watch::Receiver<bool>,
+}
+
+struct HeldStopwatch {
+    at: Duration,
+    clock: HeldClock,
+}
+
+impl club_admin::ops::run::RunClock for HeldClock {
+    fn start(&self) -> Box<dyn club_admin::ops::run::Stopwatch> {
+        Box::new(HeldStopwatch {
+            at: Duration::ZERO,
+            clock: self.clone(),
+        })
+    }
+}
+
+impl club_admin::ops::run::Stopwatch for HeldStopwatch {
+    fn elapsed(&self) -> Duration {
+        self.at
+    }
+
+    fn sleep(
+        &mut self,
+        d: Duration,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + '_>> {
+        self.at += d;
+        let waiting = self.clock.waiting.clone();
+        let mut go = self.clock.go.clone();
+        Box::pin(async move {
+            waiting.notify_one();
+            let _ = go.wait_for(|g| *g).await;
+        })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_line_bulk_whose_service_stopped_waits_and_lands_whole_when_it_is_back() {
+    use club_admin::ops::run::{Control, Decisions, Verdict};
+    use club_admin::ops::{AuditLog, RowAction};
+    let d = demo::start(DemoOptions {
+        extra_requests: 20,
+        ..DemoOptions::default()
+    })
+    .await
+    .expect("demo");
+    let upstream: std::net::SocketAddr = d
+        .base_url
+        .trim_start_matches("http://")
+        .parse()
+        .expect("the demo's address");
+    let mut door = Door::open_to(upstream).await;
+    let u = d.moderator().clone();
+    let client = ApiClient::new(
+        &door.base_url(),
+        Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+        ClientOptions {
+            concurrency: 4,
+            ..ClientOptions::default()
+        },
+    )
+    .expect("client");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("audit.jsonl");
+    let log = AuditLog {
+        path: Some(path.clone()),
+        server: door.base_url(),
+        user: Some(u.email.clone()),
+        via: "cli",
+    };
+    let ids: Vec<uuid::Uuid> = d.pending_for(&u.label).into_iter().take(10).collect();
+    assert_eq!(ids.len(), 10);
+    let (go, gate) = tokio::sync::watch::channel(false);
+    let clock = HeldClock {
+        waiting: std::sync::Arc::new(tokio::sync::Notify::new()),
+        go: gate,
+    };
+    let waiting = clock.waiting.clone();
+    let before = d.writes_received().len();
+    // The service stops before the run's first write.
+    door.shut().await;
+    let run = tokio::spawn({
+        let (client, log, ids) = (client.clone(), log.clone(), ids.clone());
+        async move {
+            let control = Control::with_clock(std::sync::Arc::new(clock));
+            let audit_failed = |e: String| panic!("audit line not written: {e}");
+            Decisions {
+                client: &client,
+                log: &log,
+                action: RowAction::Approve,
+                limit: 4,
+                control: &control,
+            }
+            .send(&ids, &audit_failed, |_, _| {})
+            .await
+        }
+    });
+    // A write could not connect and waits for the service: `queued`, not failed.
+    tokio::time::timeout(Duration::from_secs(30), waiting.notified())
+        .await
+        .expect("the run waits for the service");
+    let lines = |p: &std::path::Path| -> Vec<club_admin::ops::AuditEntry> {
+        std::fs::read_to_string(p)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect()
+    };
+    let so_far = lines(&path);
+    assert!(
+        so_far.iter().any(|e| e.outcome == Outcome::Queued),
+        "{so_far:?}"
+    );
+    assert!(
+        !so_far.iter().any(|e| e.outcome == Outcome::Failed),
+        "{so_far:?}"
+    );
+    assert_eq!(
+        d.writes_received().len(),
+        before,
+        "nothing reached the server"
+    );
+    // Back: every write goes, each once, all applied, none failed.
+    door.reopen().await;
+    let _ = go.send(true);
+    let results = tokio::time::timeout(Duration::from_secs(60), run)
+        .await
+        .expect("the run ends")
+        .expect("the run");
+    for (id, v) in &results {
+        assert!(matches!(v, Some(Verdict::Done(_))), "{id}: {v:?}");
+        assert_eq!(d.request_status(*id), Some(MembershipStatus::Approved));
+    }
+    assert_eq!(d.writes_received().len() - before, 10, "each write once");
+    let all = lines(&path);
+    assert!(!all.iter().any(|e| e.outcome == Outcome::Failed), "{all:?}");
+    let history = club_admin::ops::history::fold(all);
+    assert_eq!(history.len(), 10, "one row per write: {history:?}");
+    assert!(
+        history.iter().all(|r| r.outcome == Outcome::Ok),
+        "{history:?}"
+    );
+}
