@@ -16,6 +16,7 @@ pub mod input;
 pub mod key_files;
 mod pace;
 mod session;
+mod settle;
 pub mod status;
 
 use std::net::SocketAddr;
@@ -347,12 +348,17 @@ fn places(limits: &Limits) -> (Arc<door::Door>, Arc<Semaphore>) {
 }
 
 /// Before anyone is let in: the host's audit parsed once (every session's start then reads
-/// only what was added since, for its interrupted writes: `OpenWrites`), and the refresh
-/// clock started.
+/// only what was added since, for its interrupted writes: `OpenWrites`), its interrupted
+/// writes being settled ([`settle::at_start`]), and the refresh clock started.
 async fn ready(shared: &Arc<Shared>) {
     if let Some(audit) = shared.audit_path.clone() {
         let primer = shared.clone();
         let _ = tokio::task::spawn_blocking(move || primer.open_writes.scan(&audit)).await;
+        // The writes an interrupted run left open are settled now, not when the first
+        // moderator signs in (`settle::at_start`; the run locks keep a session starting
+        // meanwhile from settling them twice).
+        let settler = shared.clone();
+        tokio::spawn(async move { settle::at_start(&settler).await });
     }
     if let Some(period) = shared.settings.auto_refresh {
         refresh_clock(shared, period);

@@ -39,6 +39,18 @@ pub async fn serve(
     auto_refresh: u64,
     decision_delay: u64,
 ) -> ServerHandle {
+    serve_with(demo, dir, n, auto_refresh, decision_delay, None).await
+}
+
+/// As [`serve`], the sessions' tokens remembered in `remember_tokens` (`--remember-tokens`).
+pub async fn serve_with(
+    demo: &DemoHandle,
+    dir: &std::path::Path,
+    n: usize,
+    auto_refresh: u64,
+    decision_delay: u64,
+    remember_tokens: Option<std::path::PathBuf>,
+) -> ServerHandle {
     std::fs::write(dir.join("config.toml"), "").expect("config");
     let flags = Flags {
         base_url: Some(demo.base_url.clone()),
@@ -70,7 +82,7 @@ pub async fn serve(
                 ..Limits::default()
             },
             reattach: Duration::from_secs(600),
-            remember_tokens: None,
+            remember_tokens,
             mouse: false,
             status_socket: None,
         },

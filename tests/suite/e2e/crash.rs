@@ -376,3 +376,84 @@ fn a_hang_up_during_a_bulk_ends_it_as_ctrl_c_does() {
         .count();
     assert_eq!(failed, 0, "nothing that did not leave is a failure");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_ssh_settles_an_interrupted_runs_writes_as_it_starts_before_anyone_signs_in() {
+    use club_admin::api::{ApiClient, ClientOptions, Credentials};
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let u = d.moderator().clone();
+    let pending = d.pending_for(&u.label);
+    let (landed, never) = (pending[0], pending[1]);
+    // The killed session's first write reached the server; its second never did.
+    let client = ApiClient::new(
+        &d.base_url,
+        Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+        ClientOptions::default(),
+    )
+    .expect("client");
+    client
+        .update_club_request(
+            landed,
+            &MembershipStatus::Approved,
+            club_admin::ops::run::DECISION_LEVELS,
+        )
+        .await
+        .expect("applied");
+    let dir = tempfile::tempdir().expect("dir");
+    let state = dir.path().join("state");
+    std::fs::create_dir_all(&state).expect("state");
+    let audit_path = state.join("audit.jsonl");
+    let key = "SHA256:aKilledSessionsKey";
+    let sending = |target: Uuid| AuditEntry {
+        at: chrono::Utc::now(),
+        server: d.base_url.trim_end_matches('/').to_owned(),
+        user: Some(u.email.clone()),
+        action: "approve".into(),
+        target,
+        outcome: Outcome::Sending,
+        detail: None,
+        value: None,
+        via: Some("ssh".into()),
+        key: Some(key.into()),
+        key_comment: Some("ton@phone".into()),
+        run: Some("a-killed-serve-ssh".into()),
+        settled_by: None,
+    };
+    let text: String = [landed, never]
+        .iter()
+        .map(|id| serde_json::to_string(&sending(*id)).expect("json") + "\n")
+        .collect();
+    std::fs::write(&audit_path, text).expect("audit");
+    // The session that sent them remembered its token.
+    let tokens = dir.path().join("tokens");
+    std::fs::create_dir_all(&tokens).expect("tokens");
+    std::fs::write(club_admin::ssh::token_file(&tokens, key), &u.token).expect("token");
+
+    let server =
+        crate::common::ssh_sessions::serve_with(&d, dir.path(), 1, 0, 0, Some(tokens)).await;
+    // Nobody connects: the start settles them by itself.
+    let deadline = Instant::now() + GUARD;
+    while !club_admin::ops::recover::scan(&audit_path)
+        .expect("scan")
+        .is_empty()
+    {
+        assert!(Instant::now() < deadline, "{:?}", lines(&audit_path));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let audit = lines(&audit_path);
+    let last = |id: Uuid| audit.iter().rev().find(|e| e.target == id).cloned();
+    let (a, b) = (last(landed).expect("landed"), last(never).expect("never"));
+    assert_eq!(a.outcome, Outcome::Ok, "{a:?}");
+    assert_eq!(b.outcome, Outcome::Failed, "{b:?}");
+    for e in [&a, &b] {
+        assert!(e.settled_by.is_some(), "{e:?}");
+        assert_eq!(e.key.as_deref(), Some(key), "the sender kept: {e:?}");
+        assert_eq!(e.run.as_deref(), Some("a-killed-serve-ssh"));
+    }
+    let rows = club_admin::ops::history::fold(audit.clone());
+    assert!(
+        rows.iter().all(|r| r.settled_after_crash && !r.is_open()),
+        "{rows:?}"
+    );
+    server.stop().await;
+}
