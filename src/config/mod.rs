@@ -241,6 +241,11 @@ pub fn default_config_path() -> Option<PathBuf> {
 /// socket, which `club-admin history --host` and `club-admin serve-ssh status` read.
 pub const HOST_STATE_DIR: &str = "/var/lib/club-admin/club-admin";
 
+/// The config file of this host's `serve-ssh` as the Debian package installs it and its
+/// systemd unit runs it (`--config /etc/club-admin/serve-ssh.toml`): what `club-admin
+/// history --host` reads the service and the state folder from.
+pub const HOST_CONFIG: &str = "/etc/club-admin/serve-ssh.toml";
+
 /// Default state directory (`$XDG_STATE_HOME/club-admin`, else the data dir).
 pub fn default_state_dir() -> Option<PathBuf> {
     dirs().map(|d| {

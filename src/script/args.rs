@@ -29,8 +29,9 @@ pub struct HistoryArgs {
     /// The audit file to read [default: your own, $XDG_STATE_HOME/club-admin/audit.jsonl].
     #[arg(long, value_name = "FILE", conflicts_with = "host")]
     pub audit: Option<std::path::PathBuf>,
-    /// Read this host's serve-ssh audit (/var/lib/club-admin/club-admin/audit.jsonl: the
-    /// service's state folder) instead of your own.
+    /// Read this host's serve-ssh audit instead of your own: the state folder of the
+    /// host's serve-ssh config (--config, else /etc/club-admin/serve-ssh.toml), else
+    /// /var/lib/club-admin/club-admin; --club then reaches the service that config names.
     #[arg(long)]
     pub host: bool,
     /// Only writes of this moderator: a part of the e-mail or of the SSH key's comment
@@ -60,6 +61,20 @@ pub struct HistoryArgs {
     /// Output: an aligned table, a JSON array of rows, or CSV with a header line.
     #[arg(long, value_enum, default_value_t = HistoryFormat::Table)]
     pub format: HistoryFormat,
+    /// The rows as a JSON array, as every other subcommand's `--json` (`--format json`).
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+}
+
+impl HistoryArgs {
+    /// The output asked for: `--json`, else `--format`.
+    pub fn output(&self) -> HistoryFormat {
+        if self.json {
+            HistoryFormat::Json
+        } else {
+            self.format
+        }
+    }
 }
 
 /// The output of `history`.

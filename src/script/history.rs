@@ -25,19 +25,38 @@ const COLUMNS: [Column; 7] = [
 ];
 
 /// The audit file `args` name: `--audit FILE`, the host's `serve-ssh` audit with `--host`
-/// ([`crate::config::HOST_STATE_DIR`]), else the user's own
+/// (the state folder of the host's config, [`host_flags`], else
+/// [`crate::config::HOST_STATE_DIR`]), else the user's own
 /// (`$XDG_STATE_HOME/club-admin/audit.jsonl`).
 ///
-/// Errors: no state directory to find the user's own in.
-pub fn audit_path(args: &HistoryArgs) -> Result<PathBuf, String> {
+/// Errors: no state directory to find the user's own in; a host config that cannot be read.
+pub fn audit_path(args: &HistoryArgs, flags: &Flags) -> Result<PathBuf, String> {
     if let Some(p) = &args.audit {
         return Ok(p.clone());
     }
     if args.host {
-        return Ok(PathBuf::from(crate::config::HOST_STATE_DIR).join(FILE_NAME));
+        let flags = host_flags(args, flags);
+        let (file, _) = crate::config::load_file(flags.config.as_deref(), false)?;
+        let dir = file
+            .serve_ssh
+            .state_dir
+            .unwrap_or_else(|| PathBuf::from(crate::config::HOST_STATE_DIR));
+        return Ok(dir.join(FILE_NAME));
     }
     AuditLog::in_state_dir(crate::config::default_state_dir().as_deref())
         .ok_or_else(|| "no state directory (no home): give --audit FILE".to_owned())
+}
+
+/// The flags `history` reaches the service with: with `--host`, the host's `serve-ssh`
+/// config (`--config`, else [`crate::config::HOST_CONFIG`]), so `--club` resolves the club
+/// on the service that wrote the host's audit, with its base URL and API key (the token
+/// stays the user's own: the environment, `--token-file` or the saved one); else `flags`.
+pub fn host_flags(args: &HistoryArgs, flags: &Flags) -> Flags {
+    let mut flags = flags.clone();
+    if args.host && flags.config.is_none() {
+        flags.config = Some(PathBuf::from(crate::config::HOST_CONFIG));
+    }
+    flags
 }
 
 /// The filter of `args`, `--club` left out (it needs the service: [`club_targets`]).
@@ -101,7 +120,8 @@ async fn club_targets(text: &str, flags: &Flags) -> Result<HashSet<uuid::Uuid>, 
 /// Exit 0 (also when none pass: standard error says so on a terminal), 2 for a filter that
 /// cannot be read, 1 for a file that cannot be read.
 pub async fn run(args: &HistoryArgs, flags: &Flags) -> Exit {
-    let path = match audit_path(args) {
+    let flags = &host_flags(args, flags);
+    let path = match audit_path(args, flags) {
         Ok(p) => p,
         Err(e) => {
             say(&e);
@@ -145,7 +165,7 @@ pub async fn run(args: &HistoryArgs, flags: &Flags) -> Exit {
         ));
     }
     let rows: Vec<Row> = read.rows.into_iter().filter(|r| filter.keeps(r)).collect();
-    let out = match args.format {
+    let out = match args.output() {
         HistoryFormat::Json => return emit_json(&rows).err().unwrap_or(Exit::Ok),
         HistoryFormat::Csv => csv(&rows),
         HistoryFormat::Table => {

@@ -48,8 +48,9 @@ fn narrow_hints(m: &Model, detail: Rect) -> Vec<Hint> {
     };
     let mut hints: Vec<Option<Hint>> = Vec::new();
     // Without a session the first thing to do is to sign in (the header says so in few
-    // words on a phone): its key first, pinned, and a tap on it opens the pop-up.
-    if !m.has_token || m.session_expired {
+    // words on a phone): its key first, pinned, and a tap on it opens the pop-up. A token
+    // whose expiry has passed is no session either, before any call is refused.
+    if !m.has_session() {
         hints.push(hint(Action::SignIn, "hint-sign-in", true));
     }
     match narrow_pane(m) {

@@ -211,22 +211,28 @@ fn status_line(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) {
             Severity::Error => theme.error(),
         };
         let room = (area.width as usize).saturating_sub(right_w);
+        let notice = m.notice.as_ref().filter(|n| n.text == full);
+        // A notice with a shorter form (a bulk's summary) shows that where it does not
+        // fit: its counts stay whole, its words give way.
+        let full = match notice.and_then(|n| n.short.clone()) {
+            Some(short) if text::width(&full) > room => short,
+            _ => full,
+        };
+        let shortened = notice.is_some_and(|n| n.text != full);
         let text = shorten_label(&full, label.as_deref(), room);
         let mut left = vec![Span::styled(crate::text::clean(&text, room), style)];
         // An error cut short: its full text is in the activity log, one key away (every
         // error goes there whole, `update::say`); so is any notice logged whole.
-        let logged = m
-            .notice
-            .as_ref()
-            .is_some_and(|n| n.logged && n.text == full);
+        let logged = notice.is_some_and(|n| n.logged);
         if (severity == Severity::Error || logged)
-            && text::width(&text) > room
+            && (text::width(&text) > room || shortened)
             && let Some(key) = m.keymap.key_for(m.focus.scope(), Action::ToggleLog)
         {
             let more = crate::tr!(m.lang, "status-full-text", key = key.to_string());
             let rest = room.saturating_sub(text::width(&more) + 1);
             let text = shorten_label(&full, label.as_deref(), rest);
-            if rest >= 10 {
+            // A short form is never cut for the key: its counts come first.
+            if rest >= 10 && !(shortened && text::width(&text) > rest) {
                 left = vec![
                     Span::styled(cut_at_word(&text, rest), style),
                     Span::raw(" "),

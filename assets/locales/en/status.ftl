@@ -491,3 +491,11 @@ permit-not-own = a student may delete only their own requests
 permit-refused = { $action }: { $why }; nothing was sent
 header-review-only = review only: { $why }
 header-review-only-short = review only
+
+## A bulk's summary in few words, for a narrow status line (the counts whole)
+
+status-bulk-summary-short = { $action } { $ok }/{ $total } done
+status-bulk-summary-already-short = { $n } by others
+status-bulk-summary-conflicts-short = { $n } in conflict
+status-bulk-summary-failed-short = { $n } failed
+status-bulk-summary-unknown-short = { $n } unknown

@@ -376,3 +376,11 @@ permit-not-own = นักเรียนลบได้เฉพาะคำข
 permit-refused = { $action }: { $why } ไม่ได้ส่งอะไรไป
 header-review-only = ตรวจดูเท่านั้น: { $why }
 header-review-only-short = ตรวจดูเท่านั้น
+
+## A bulk's summary in few words, for a narrow status line (the counts whole)
+
+status-bulk-summary-short = { $action } สำเร็จ { $ok }/{ $total }
+status-bulk-summary-already-short = ผู้อื่นทำแล้ว { $n }
+status-bulk-summary-conflicts-short = ขัดกัน { $n }
+status-bulk-summary-failed-short = ไม่สำเร็จ { $n }
+status-bulk-summary-unknown-short = ไม่ทราบผล { $n }

@@ -70,6 +70,18 @@ impl SavedScope {
     }
 }
 
+/// A request's place in the listing's order (`Sort::default()`: the year, then the id,
+/// ascending; a request without a year last, as PostgreSQL sorts a null).
+pub type ListingKey = (bool, i32, Uuid);
+
+/// The place of `r` in the listing's order.
+pub fn listing_key(r: &crate::api::ClubRequest) -> ListingKey {
+    (r.year.is_none(), r.year.unwrap_or(0), r.id)
+}
+
+/// The end of the listing's order: after every request (the whole listing was read).
+pub const LISTING_END: ListingKey = (true, i32::MAX, Uuid::max());
+
 /// The listing's paging state.
 #[derive(Debug, Clone, Default)]
 pub struct Listing {
@@ -92,10 +104,18 @@ pub struct Listing {
     /// When it was loaded before that (this dashboard's clock).
     pub previous_load: Option<Timestamp>,
     /// The server's time (`meta.timestamp`, else this dashboard's clock) of the listing's
-    /// first page the first time it came: a request the queue has not seen whose
-    /// `created_at` is later is new, whichever answer brings it (a refresh, a page loaded
-    /// later, a sweep) and in whatever order the answers arrive.
+    /// first page the first time it came (after the start, or another account's sign-in):
+    /// from then on a request entering the queue where the listing was read is new
+    /// ([`Listing::read_to`]); beyond it, only one a refresh hunts for (the server's count
+    /// grew) that was created later.
     pub first_load: Option<Timestamp>,
+    /// How far the listing of this scope was read without a gap, in the listing's order
+    /// ([`listing_key`]): a request that enters the queue at or before it was not there
+    /// when that part was read, so it is new whatever its `created_at` (back-dated, moved
+    /// into the club, a decline undone, another host's clock, a long transaction); rows
+    /// after it are on pages not read yet. The end of the order once the whole listing was
+    /// read. `None` before the first page, and for another scope than the one listed now.
+    pub read_to: Option<(ListScope, ListingKey)>,
     /// The server's count of pending requests at the last page 1 (`meta.pagination.total`):
     /// a refresh that finds it grown reads on past the pages it had, to find the new ones.
     pub last_total: Option<u64>,

@@ -127,6 +127,9 @@ pub struct Notice {
     /// The request's label inside `text` ("Somchai → Robotics"), where it names one: the
     /// view shortens it first when the line is too narrow ([`Model::status_line_labelled`]).
     pub label: Option<String>,
+    /// A shorter form of `text` with the same numbers, shown where `text` does not fit (a
+    /// phone): a bulk's summary keeps its counts in sight and gives up its words.
+    pub short: Option<String>,
     /// When it was said (the model's clock).
     pub at: chrono::DateTime<chrono::Utc>,
 }

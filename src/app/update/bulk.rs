@@ -137,6 +137,8 @@ pub(super) fn after_answer(m: &mut Model, id: Uuid) -> Vec<Effect> {
     });
     let (severity, text) = summary(m, &p);
     say(m, severity, &text);
+    let short = super::tell::bulk_summary_short(m.lang, &p);
+    super::tell::short_in_notice(m, &text, short);
     Vec::new()
 }
 
@@ -162,6 +164,8 @@ pub(super) fn after_settled(m: &mut Model) {
         super::tell::log_notice(m, &text, severity);
     } else {
         say(m, severity, &text);
+        let short = super::tell::bulk_summary_short(m.lang, &p);
+        super::tell::short_in_notice(m, &text, short);
     }
 }
 

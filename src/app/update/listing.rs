@@ -13,7 +13,8 @@ use super::tell::say;
 use crate::api::{ApiError, ClubRequest, MembershipStatus, Page, Reply, RequestFilter, Sort};
 use crate::app::call::{ApiCall, ListPurpose, SearchPurpose};
 use crate::app::model::{
-    ListScope, ListingSupport, Loadable, Model, Origin, QueueItem, RowState, Severity,
+    LISTING_END, ListScope, ListingKey, ListingSupport, Loadable, Model, Origin, QueueItem,
+    RowState, Severity, listing_key,
 };
 use crate::app::msg::Effect;
 use crate::i18n::tr;
@@ -268,13 +269,14 @@ pub(super) fn say_refresh_failed(m: &mut Model, text: &str) {
 
 /// A page's rows into the queue: each one new to the queue is placed where the server's
 /// order puts it (before the next row of the page the queue has, or after the one before
-/// it), and marked new when it was created after the listing's first load
-/// ([`crate::app::model::Listing::first_load`], the server's clock): whatever the answer
-/// that brings it and the order answers arrive in. Every row is merged; rows decided
-/// elsewhere are said once. Returns how many were added.
-fn add_page(m: &mut Model, rows: Vec<ClubRequest>) -> usize {
-    let new_after = m.listing.first_load;
+/// it), and marked new when it entered the listing after this dashboard read that part of
+/// it ([`is_new`]): whatever the answer that brings it and the order answers arrive in.
+/// Every row is merged; rows decided elsewhere are said once; how far the listing was read
+/// moves on ([`note_read`]). Returns how many were added.
+fn add_page(m: &mut Model, page: u32, rows: Vec<ClubRequest>) -> usize {
     let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
+    let keys: Vec<ListingKey> = rows.iter().map(listing_key).collect();
+    let fresh: Vec<bool> = rows.iter().map(|r| is_new(m, r)).collect();
     let mut added = 0;
     let mut elsewhere = 0;
     for (k, r) in rows.into_iter().enumerate() {
@@ -283,12 +285,13 @@ fn add_page(m: &mut Model, rows: Vec<ClubRequest>) -> usize {
             .copied()
             .find(|id| m.queue.get(*id).is_some());
         let after = k.checked_sub(1).map(|j| ids[j]);
-        let fresh = new_after.is_some_and(|t| r.created_at.is_some_and(|c| c > t));
         if m.queue
             .insert_near(QueueItem::new(r.id, Origin::Listing), before, after)
         {
             added += 1;
-            if fresh && let Some(item) = m.queue.get_mut(r.id) {
+            if fresh[k]
+                && let Some(item) = m.queue.get_mut(r.id)
+            {
                 item.fresh = true;
                 m.listing.fresh += 1;
             }
@@ -298,7 +301,68 @@ fn add_page(m: &mut Model, rows: Vec<ClubRequest>) -> usize {
         }
     }
     say_decided_elsewhere(m, elsewhere);
+    note_read(m, page, &keys);
     added
+}
+
+/// Whether `r`, not in the queue yet, is new to this dashboard. Never before the first
+/// page was read. Where the listing of this scope was read ([`Listing::read_to`]) it is,
+/// whatever its `created_at`: the request entered the listing after that read. On a page
+/// not read yet it is not (paging down a long queue brings old requests), except on a
+/// refresh that hunts because the server's count grew ([`Listing::hunting`]): there the
+/// only sign left is its creation after the first load (the server's clock).
+///
+/// [`Listing::read_to`]: crate::app::model::Listing::read_to
+/// [`Listing::hunting`]: crate::app::model::Listing::hunting
+fn is_new(m: &Model, r: &ClubRequest) -> bool {
+    let Some(first) = m.listing.first_load else {
+        return false;
+    };
+    let read = m
+        .listing
+        .read_to
+        .as_ref()
+        .is_some_and(|(scope, to)| *scope == m.listing.scope && listing_key(r) <= *to);
+    read || (m.listing.hunting && r.created_at.is_some_and(|c| c > first))
+}
+
+/// A page of the listing was read: how far the listing is read without a gap moves to its
+/// last row, when the page follows what was read (the queue holds at least as many of the
+/// listing's pending requests before its first row as the pages before it hold: a decision
+/// applied while the page was on its way shifts a request onto a page already read, and
+/// what lies between is not read yet).
+fn note_read(m: &mut Model, page: u32, keys: &[ListingKey]) {
+    let (Some(first), Some(last)) = (keys.iter().min(), keys.iter().max()) else {
+        return;
+    };
+    let scope = m.listing.scope.clone();
+    let so_far = m
+        .listing
+        .read_to
+        .as_ref()
+        .filter(|(s, _)| *s == scope)
+        .map(|(_, to)| *to);
+    let offset = u64::from(page.saturating_sub(1)) * u64::from(m.page_size.max(1));
+    let known_before = m
+        .queue
+        .items()
+        .iter()
+        .filter(|i| {
+            i.origin == Origin::Listing
+                && !matches!(i.state, RowState::Deleted | RowState::Gone)
+                && i.status() == Some(&MembershipStatus::Pending)
+                && i.request.as_ref().is_some_and(|r| listing_key(r) < *first)
+        })
+        .count() as u64;
+    if known_before >= offset && so_far.is_none_or(|to| *last > to) {
+        m.listing.read_to = Some((scope, *last));
+    }
+}
+
+/// The whole listing of this scope was read (the server counts no pending request the
+/// queue has not seen): every request that enters it later is new.
+fn note_read_whole(m: &mut Model) {
+    m.listing.read_to = Some((m.listing.scope.clone(), LISTING_END));
 }
 
 /// Page 1's count of pending requests (`meta.pagination.total`): a count grown since the
@@ -343,12 +407,18 @@ fn take_page(
     let pag = reply.meta.as_ref().and_then(|x| x.pagination.clone());
     let last_page = pag.as_ref().and_then(|p| p.last_p).unwrap_or(page);
     m.listing.total = pag.as_ref().and_then(|p| p.total);
+    let first = m.listing.refreshed_at.is_none();
     if page == 1 {
         m.listing.previous_load = m.listing.refreshed_at;
         m.listing.refreshed_at = Some(m.now);
         note_count(m, reply.meta.as_ref());
     }
-    let added = add_page(m, reply.data);
+    if page == 1 && first {
+        // Another account's first load (or the start's): nothing read yet is new.
+        m.listing.first_load = None;
+        m.listing.read_to = None;
+    }
+    let added = add_page(m, page, reply.data);
     if page == 1 && m.listing.first_load.is_none() {
         m.listing.first_load = reply
             .meta
@@ -386,6 +456,9 @@ pub(super) fn on_list_page(
     let seen = u64::from(listed_pending(m));
     let more = m.listing.total.is_some_and(|t| t > seen);
     m.listing.has_more = more;
+    if !more {
+        note_read_whole(m);
+    }
     let reloaded = m.listing.reload_pages.is_some_and(|n| page >= n);
     if m.listing.hunting && more && page < last_page {
         // The count grew: the new requests may be on any page (ids sort them): read on.

@@ -1,7 +1,8 @@
 //! What other sessions of the same server did ([`Told`], `serve-ssh`): a decision applied
 //! there shows here at once (the row's status, its count, who and when), a decision held in
 //! another session's grace period is shown on its row (and `a`/`x` on it asks first), and a
-//! mark on a request decided elsewhere is dropped with a message.
+//! mark on a request decided elsewhere is dropped with a message, also where this
+//! dashboard's own decision on it is still held or on its way (a bulk).
 
 use crate::app::model::words::status_word;
 use crate::app::model::{Model, RowAction, RowState, Severity};
@@ -21,9 +22,15 @@ pub(super) fn heard(m: &mut Model, t: Told) -> Vec<Effect> {
             // This dashboard's own decision on it, held or on its way, goes on: the server
             // answers it (`already` or a conflict), as it would without this word; who
             // decided first is kept, so a lost answer re-read as decided is not claimed.
+            // Its mark goes all the same: the request is decided, nothing is left to
+            // choose it for (a bulk under way counts it by its decision, not by its mark).
             if m.decisions.alive(t.id).is_some() {
-                if let Some(item) = m.queue.get_mut(t.id) {
-                    item.decided_by = Some((t.by, t.at));
+                let had_mark = item.marked;
+                item.marked = false;
+                item.decided_by = Some((t.by.clone(), t.at));
+                if had_mark {
+                    let (text, _) = heard_text(m, &t, action, true);
+                    super::tell::log_notice(m, &text, Severity::Info);
                 }
                 return Vec::new();
             }
@@ -55,20 +62,7 @@ fn decided(m: &mut Model, t: Told, action: RowAction) {
         None => item.state = RowState::Deleted,
     }
     item.reindex();
-    let label = super::tell::label_of(m, t.id);
-    let lang = m.lang;
-    let done = match action.status() {
-        Some(s) => status_word(lang, &s),
-        None => crate::app::model::words::past(lang, RowAction::Delete),
-    };
-    let by =
-        t.by.unwrap_or_else(|| crate::i18n::tr(lang, "others-someone"));
-    let key = if had_mark {
-        "status-heard-decided-unmarked"
-    } else {
-        "status-heard-decided"
-    };
-    let text = crate::tr!(lang, key, label = label.as_str(), status = done, by = by);
+    let (text, label) = heard_text(m, &t, action, had_mark);
     let selected = m.queue.selected().is_some_and(|i| i.id == t.id);
     if had_mark || selected {
         super::tell::say_unless_busy(m, Severity::Info, &text);
@@ -77,4 +71,25 @@ fn decided(m: &mut Model, t: Told, action: RowAction) {
         // Not the row the moderator is on: the log has it.
         super::tell::log_notice(m, &text, Severity::Info);
     }
+}
+
+/// "Somchai → Robotics: approved by ton@school (another session)", and "; no longer
+/// marked" when `unmarked`; with the request's label.
+fn heard_text(m: &Model, t: &Told, action: RowAction, unmarked: bool) -> (String, String) {
+    let label = super::tell::label_of(m, t.id);
+    let lang = m.lang;
+    let done = match action.status() {
+        Some(s) => status_word(lang, &s),
+        None => crate::app::model::words::past(lang, RowAction::Delete),
+    };
+    let by =
+        t.by.clone()
+            .unwrap_or_else(|| crate::i18n::tr(lang, "others-someone"));
+    let key = if unmarked {
+        "status-heard-decided-unmarked"
+    } else {
+        "status-heard-decided"
+    };
+    let text = crate::tr!(lang, key, label = label.as_str(), status = done, by = by);
+    (text, label)
 }

@@ -1,5 +1,5 @@
 //! What the moderator is told, said once for every room: the status line ([`say`],
-//! [`say_unless_busy`], [`name_in_notice`]), the activity log ([`log`], [`log_notice`]), the
+//! [`say_unless_busy`], [`name_in_notice`], [`short_in_notice`]), the activity log ([`log`], [`log_notice`]), the
 //! audit line ([`audit_entry`], built by the one builder of both faces), and the words such
 //! messages name a request or a key by ([`label_of`], [`key_for`], [`sign_in_key`]).
 //!
@@ -7,8 +7,9 @@
 
 use uuid::Uuid;
 
-use crate::app::model::{LogEntry, Model, Notice, RowAction, Severity};
+use crate::app::model::{BulkProgress, LogEntry, Model, Notice, RowAction, Severity};
 use crate::app::msg::{Effect, Outcome};
+use crate::i18n::Lang;
 
 /// Puts a notice on the status line.
 pub(super) fn say(m: &mut Model, severity: Severity, text: &str) {
@@ -42,6 +43,7 @@ pub(super) fn say(m: &mut Model, severity: Severity, text: &str) {
         too_small: false,
         reading: None,
         label: None,
+        short: None,
         at: m.now,
     });
 }
@@ -56,6 +58,14 @@ pub(super) fn say_about(m: &mut Model, severity: Severity, text: &str, label: &s
 pub(super) fn name_in_notice(m: &mut Model, text: &str, label: &str) {
     if let Some(n) = m.notice.as_mut().filter(|n| n.text == text) {
         n.label = Some(label.to_owned());
+    }
+}
+
+/// The status line's `text` has a shorter form with the same numbers, `short`: a narrow
+/// screen shows that where `text` does not fit.
+pub(super) fn short_in_notice(m: &mut Model, text: &str, short: String) {
+    if let Some(n) = m.notice.as_mut().filter(|n| n.text == text) {
+        n.short = Some(short);
     }
 }
 
@@ -170,4 +180,32 @@ pub(super) fn key_for(m: &Model, action: RowAction) -> String {
         .key_for(crate::app::keymap::Scope::Queue, a)
         .map(|k| k.to_string())
         .unwrap_or_default()
+}
+
+/// A bulk's summary in few words, its counts whole, for a status line too narrow for the
+/// summary itself ("approve 9/10 done, 1 failed"): what was applied of how many, then each
+/// count that is not zero (already decided by others, in conflict, failed, unknown).
+pub(super) fn bulk_summary_short(lang: Lang, p: &BulkProgress) -> String {
+    let ok = p
+        .done
+        .saturating_sub(p.failed + p.unknown + p.already + p.conflicts);
+    let mut text = crate::tr!(
+        lang,
+        "status-bulk-summary-short",
+        action = crate::app::model::words::verb(lang, p.action),
+        ok = ok,
+        total = p.total
+    );
+    for (n, key) in [
+        (p.already, "status-bulk-summary-already-short"),
+        (p.conflicts, "status-bulk-summary-conflicts-short"),
+        (p.failed, "status-bulk-summary-failed-short"),
+        (p.unknown, "status-bulk-summary-unknown-short"),
+    ] {
+        if n > 0 {
+            text.push_str(", ");
+            text.push_str(&crate::tr!(lang, key, n = n));
+        }
+    }
+    text
 }

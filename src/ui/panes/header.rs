@@ -225,7 +225,7 @@ fn right_items<'a>(m: &Model, theme: &Theme, narrow: bool) -> Vec<Item<'a>> {
         let mut priority = 2;
         if narrow {
             forms.remove(0);
-            if !m.has_token || m.session_expired {
+            if !m.has_session() {
                 priority = 4;
             }
         }
@@ -317,8 +317,9 @@ fn fit<'a>(left: Vec<Span<'a>>, items: Vec<Item<'a>>, w: usize) -> Line<'a> {
     Line::from(spans)
 }
 
-/// The session: its state (`true`: no token or expired, in a long and a short form) or the
-/// time the token has left (`false`).
+/// The session: its state (`true`: no token, or expired by the server's word or the
+/// token's own expiry, in a long and a short form) or the time the token has left
+/// (`false`).
 fn session<'a>(m: &Model, theme: &Theme) -> Option<(bool, Vec<Span<'a>>)> {
     let state = |long: &str, short: &str, style| {
         let forms = [tr!(m.lang, long), tr!(m.lang, short)].map(|t| Span::styled(t, style));
@@ -327,7 +328,9 @@ fn session<'a>(m: &Model, theme: &Theme) -> Option<(bool, Vec<Span<'a>>)> {
     if !m.has_token {
         return state("header-no-token", "header-no-token-short", theme.warn());
     }
-    if m.session_expired {
+    // The server said so, or the token's own expiry has passed (every call would be
+    // refused now): the same state, with the key that signs in.
+    if !m.has_session() {
         return state(
             "header-session-expired",
             "header-session-expired-short",
@@ -336,13 +339,8 @@ fn session<'a>(m: &Model, theme: &Theme) -> Option<(bool, Vec<Span<'a>>)> {
     }
     let exp = m.token_expires?;
     let left = crate::i18n::dates::time_left(m.lang, m.now, exp);
-    let style = if exp <= m.now {
-        theme.error()
-    } else {
-        theme.dim()
-    };
     let text = tr!(m.lang, "header-token", left = left);
-    Some((false, vec![Span::styled(text, style)]))
+    Some((false, vec![Span::styled(text, theme.dim())]))
 }
 
 /// "this server cannot approve or decline" (or "this account ..."), once, in the header,

@@ -624,3 +624,93 @@ fn the_shared_last_read_follows_the_file_as_it_grows() {
     let tail = shared.read(&path, 200).expect("read");
     assert!(tail.len() < grown.len(), "{} rows", tail.len());
 }
+
+/// `history --host` reads the host's `serve-ssh` config (here `--config`, as the unit names
+/// it): the audit in its state folder, and `--club NAME` resolved on the service it names
+/// with its API key (the token is the user's own), not asking for `--base-url`; `--json`
+/// as every other subcommand takes it.
+#[tokio::test]
+async fn history_host_resolves_the_club_through_the_host_s_config() {
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let u = d.moderator();
+    let target = d.pending_for("moderator")[0];
+    let client = ApiClient::new(
+        &d.base_url,
+        Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+        ClientOptions::default(),
+    )
+    .expect("client");
+    let club = client
+        .club_request(target, Levels::REQUEST_ROW)
+        .await
+        .expect("read")
+        .data
+        .club
+        .expect("its club");
+    let name = club
+        .name
+        .as_ref()
+        .and_then(|n| n.best())
+        .expect("a name")
+        .to_owned();
+    let dir = tempfile::tempdir().expect("dir");
+    let state = dir.path().join("host-state");
+    std::fs::create_dir_all(&state).expect("mkdir");
+    let mut entry = serde_json::from_str::<AuditEntry>(&line(
+        "2026-11-20T08:00:00Z",
+        &u.email,
+        "approve",
+        target,
+        Outcome::Ok,
+        "r1",
+        None,
+        "ssh",
+    ))
+    .expect("entry");
+    entry.server = d.base_url.trim_end_matches('/').to_owned();
+    let mut other = entry.clone();
+    other.target = Uuid::from_u128(77);
+    let text = [&entry, &other]
+        .iter()
+        .map(|e| serde_json::to_string(e).expect("json") + "\n")
+        .collect::<String>();
+    std::fs::write(state.join("audit.jsonl"), text).expect("audit");
+    let key = dir.path().join("api_key");
+    std::fs::write(&key, format!("{}\n", u.api_key)).expect("key");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    let config = dir.path().join("serve-ssh.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "base_url = {:?}\napi_key_file = {:?}\n\n[serve_ssh]\nstate_dir = {:?}\n",
+            d.base_url,
+            key.display().to_string(),
+            state.display().to_string()
+        ),
+    )
+    .expect("config");
+    let home = dir.path().join("home");
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_club-admin"))
+        .args(["history", "--host", "--config"])
+        .arg(&config)
+        .args(["--club", &name, "--json"])
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env_remove("CLUB_ADMIN_API_KEY")
+        .env_remove("CLUB_ADMIN_BASE_URL")
+        .env("CLUB_ADMIN_TOKEN", &u.token)
+        .stdin(Stdio::null())
+        .output()
+        .await
+        .expect("run club-admin");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("--base-url"), "{stderr}");
+    let rows: Vec<Value> = serde_json::from_str(&stdout).expect("json");
+    let targets: Vec<&str> = rows.iter().filter_map(|r| r["target"].as_str()).collect();
+    assert_eq!(targets, vec![target.to_string()], "{stdout}");
+}

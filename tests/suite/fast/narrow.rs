@@ -887,3 +887,160 @@ fn the_activity_log_on_a_phone_begins_with_a_whole_entry() {
         );
     }
 }
+
+/// `n` pending requests of one club, their school numbers `5000k`.
+fn pending_rows(n: u128) -> Vec<club_admin::api::ClubRequest> {
+    (1..=n)
+        .map(|k| {
+            request(
+                id(k),
+                "pending",
+                &format!("5{k:04}"),
+                Some(("Somchai", "สมชาย")),
+                ("Robotics Club", "ชุมนุมหุ่นยนต์"),
+                2026,
+                k as i64,
+            )
+        })
+        .collect()
+}
+
+/// The approvals `fx` sends, with their request ids.
+fn approvals(fx: &[club_admin::app::Effect]) -> Vec<(u64, uuid::Uuid)> {
+    calls(fx)
+        .into_iter()
+        .filter_map(|(rid, c)| match c {
+            club_admin::app::ApiCall::UpdateRequest { id, .. } => Some((rid, id)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// On a phone, a token whose expiry has passed (no call refused yet) is said in the header
+/// ("expired") and the hint bar leads with `S`, as once the server said so; not before.
+#[test]
+fn on_a_phone_a_token_past_its_expiry_is_in_the_header_and_s_is_offered() {
+    for lang in Lang::ALL {
+        let t = |k: &str| for_terminal(&club_admin::i18n::tr(lang, k)).into_owned();
+        let expired = t("header-session-expired-short");
+        let sign_in = format!("S {}", t("hint-sign-in"));
+        let o = ModelOptions {
+            token_expires: Some(now() + chrono::Duration::minutes(10)),
+            ..options_in(lang)
+        };
+        let mut m = loaded(o, sample_rows());
+        let _ = update(&mut m, Msg::Resize(45, 30));
+        let s = screen(&m, 45, 30);
+        let head = s.lines().next().unwrap_or_default();
+        assert!(!head.contains(&expired), "{lang:?} before: {head}");
+        assert!(!s.contains(&sign_in), "{lang:?} before:\n{s}");
+        let _ = later(&mut m, std::time::Duration::from_secs(11 * 60));
+        let s = screen(&m, 45, 30);
+        let head = s.lines().next().unwrap_or_default();
+        assert!(head.contains(&expired), "{lang:?}: {head}\n{s}");
+        assert!(head.contains("ton.j@"), "who stays: {head}");
+        let hints: String = s.lines().rev().take(2).collect::<Vec<_>>().join("\n");
+        assert!(hints.contains(&sign_in), "{lang:?}: {hints}\n{s}");
+        let _ = update(&mut m, key('S'));
+        assert!(matches!(m.popup(), Some(Popup::SignIn { .. })), "{lang:?}");
+    }
+}
+
+/// A bulk's summary on a phone keeps its counts: its words give way ("approve 9/10 done,
+/// 1 failed"), the full text one key away in the activity log.
+#[test]
+fn a_bulk_summary_keeps_its_counts_at_45_columns() {
+    use club_admin::app::ApiAnswer;
+    for lang in Lang::ALL {
+        let mut m = model_with_lang(pending_rows(10), lang);
+        let _ = update(&mut m, Msg::Resize(45, 30));
+        for _ in 0..10 {
+            let _ = update(&mut m, key(' '));
+        }
+        let _ = update(&mut m, key('a'));
+        let sent = approvals(&update(&mut m, key('y')));
+        assert_eq!(sent.len(), 10, "ten approvals sent");
+        for (k, (rid, target)) in sent.into_iter().enumerate() {
+            let a = if k == 3 {
+                ApiAnswer::Updated(Err(forbidden("Club request cannot be changed now")))
+            } else {
+                let mut r = pending_rows(10)
+                    .into_iter()
+                    .find(|r| r.id == target)
+                    .expect("a row");
+                r.membership_status = Some(club_admin::api::MembershipStatus::Approved);
+                ApiAnswer::Updated(Ok(reply(r)))
+            };
+            let _ = answer(&mut m, rid, a);
+        }
+        let action = club_admin::app::model::words::verb(lang, RowAction::Approve);
+        let counts = club_admin::tr!(
+            lang,
+            "status-bulk-summary-short",
+            action = action,
+            ok = 9,
+            total = 10
+        );
+        let failed = club_admin::tr!(lang, "status-bulk-summary-failed-short", n = 1);
+        let more = club_admin::tr!(lang, "status-full-text", key = "L");
+        let s = screen(&m, 45, 30);
+        let line = s
+            .lines()
+            .find(|l| l.contains(for_terminal(&counts).as_ref()))
+            .unwrap_or_default();
+        assert!(
+            line.contains(for_terminal(&failed).as_ref()),
+            "{lang:?}: {failed:?} in {line:?}\n{s}"
+        );
+        assert!(line.contains(&more), "{lang:?}: {more:?} in {line:?}");
+        assert!(width(line) <= 45, "{line}");
+        // Where it fits, the summary is said whole.
+        let wide = screen(&m, 120, 40);
+        let full = status(&m);
+        assert!(wide.contains(&full), "{lang:?}: {full:?}\n{wide}");
+    }
+}
+
+/// A request marked for a bulk and decided in another session (`serve-ssh`) while the bulk
+/// is under way loses its mark at once, on the phone's screen too; the bulk goes on.
+#[test]
+fn a_mark_goes_when_another_session_decides_the_row_during_a_bulk() {
+    use club_admin::app::{Heard, Told};
+    for lang in Lang::ALL {
+        let o = ModelOptions {
+            decision_delay: std::time::Duration::from_secs(5),
+            ..options_in(lang)
+        };
+        let mut m = loaded(o, pending_rows(3));
+        let _ = update(&mut m, Msg::Resize(45, 30));
+        for _ in 0..3 {
+            let _ = update(&mut m, key(' '));
+        }
+        let _ = update(&mut m, key('a'));
+        let _ = update(&mut m, key('y'));
+        assert_eq!(m.held().len(), 1, "the bulk is held for its grace period");
+        let row_line = |m: &Model| {
+            screen(m, 45, 30)
+                .lines()
+                .find(|l| l.contains("#50002"))
+                .unwrap_or_default()
+                .to_owned()
+        };
+        assert!(row_line(&m).starts_with('●'), "marked: {}", row_line(&m));
+        let _ = update(
+            &mut m,
+            Msg::Heard(Told {
+                id: id(2),
+                heard: Heard::Decided(RowAction::Approve),
+                by: Some("s1@school.example.ac.th".into()),
+                at: now(),
+            }),
+        );
+        let line = row_line(&m);
+        assert!(!line.starts_with('●'), "{lang:?}: the mark is gone: {line}");
+        assert_eq!(m.queue().marked_ids(), vec![id(1), id(3)], "{lang:?}");
+        // The bulk goes on: its three approvals leave when the grace period ends.
+        let fx = later(&mut m, std::time::Duration::from_secs(6));
+        assert_eq!(approvals(&fx).len(), 3, "{lang:?}");
+    }
+}

@@ -13,6 +13,11 @@ use club_admin::app::{ApiAnswer, ApiCall, Effect, Model, ModelOptions, Msg, upda
 /// A model (pages of `page_size`) signed in as an administrator (every pending request is
 /// listed), whose listing's first page (`known`, of `total`) was answered at [`now`].
 fn listed(page_size: u32, known: &[u128], total: u64) -> Model {
+    listed_asking(page_size, known, total).0
+}
+
+/// [`listed`], and the effects of the first page's answer (the next page asked ahead).
+fn listed_asking(page_size: u32, known: &[u128], total: u64) -> (Model, Vec<Effect>) {
     let mut m = model_from(ModelOptions {
         page_size,
         ..options()
@@ -30,13 +35,13 @@ fn listed(page_size: u32, known: &[u128], total: u64) -> Model {
     let list = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }))[0];
     let first: Vec<ClubRequest> = known.iter().map(|n| pending(*n, now())).collect();
     let next = (total > first.len() as u64).then_some(2);
-    let _ = answer(
+    let fx = answer(
         &mut m,
         list,
         ApiAnswer::Listing(Ok(listing_reply(first, next, total))),
     );
     assert_eq!(m.queue().len(), known.len());
-    m
+    (m, fx)
 }
 
 /// The answer the server gives `call`: a page of `server` (ids ascending, `size` a page),
@@ -190,4 +195,99 @@ fn a_new_request_on_a_page_not_loaded_is_found_and_marked_in_any_order() {
             club_admin::tr!(m.lang(), "status-new-requests", n = 2usize)
         );
     }
+}
+
+/// The requests marked new in `m`, by number among `ns`.
+fn marked(m: &Model, ns: &[u128]) -> Vec<u128> {
+    ns.iter()
+        .copied()
+        .filter(|n| m.queue().get(id(*n)).is_some_and(|i| i.fresh))
+        .collect()
+}
+
+#[test]
+fn back_dated_and_moved_in_requests_that_arrive_on_a_refresh_are_marked_new() {
+    // The whole listing (10, 20, 30) was read. Then a request back-dated by three days (15:
+    // a long transaction, another host's clock) and one made a month ago in another club
+    // and moved into this one (70) enter it: new to this dashboard, whatever their
+    // `created_at`.
+    let known = [10, 20, 30];
+    let mut server: Vec<ClubRequest> = known.iter().map(|n| pending(*n, now())).collect();
+    server.push(pending(15, now() - chrono::Duration::days(3)));
+    server.push(pending(70, now() - chrono::Duration::days(30)));
+    server.sort_by_key(|r| r.id);
+    for order in orders(2) {
+        let mut m = listed(50, &known, 3);
+        let fx = refresh_in(&mut m, &server, 50, &order);
+        assert_eq!(marked(&m, &[10, 15, 20, 30, 70]), [15, 70], "{order:?}");
+        assert_eq!(
+            status(&m),
+            club_admin::tr!(m.lang(), "status-new-requests", n = 2usize),
+            "{order:?}"
+        );
+        let title = fx.iter().rev().find_map(|e| match e {
+            Effect::Title(t) => Some(t.clone()),
+            _ => None,
+        });
+        assert!(
+            title.as_deref().is_some_and(|t| t.contains('5')),
+            "the title counts 5: {title:?}"
+        );
+    }
+}
+
+#[test]
+fn a_back_dated_request_among_the_pages_read_of_a_long_queue_is_new_and_the_rest_are_not() {
+    // Pages of 3: page 1 (10, 20, 30) of 6 was read. A request back-dated by a day (15)
+    // enters page 1; the refresh reads on (the count grew) and brings 40, 50 and 60 too,
+    // which were always there, on pages not read before.
+    let known = [10, 20, 30];
+    let mut server: Vec<ClubRequest> = [10, 20, 30, 40, 50, 60]
+        .iter()
+        .map(|n| pending(*n, now() - chrono::Duration::hours(2)))
+        .collect();
+    server.push(pending(15, now() - chrono::Duration::days(1)));
+    server.sort_by_key(|r| r.id);
+    for order in orders(2) {
+        let mut m = listed(3, &known, 6);
+        let _ = refresh_in(&mut m, &server, 3, &order);
+        assert_eq!(m.queue().len(), 7, "{order:?}: the whole listing read");
+        assert_eq!(marked(&m, &[10, 15, 20, 30, 40, 50, 60]), [15], "{order:?}");
+        assert_eq!(
+            status(&m),
+            club_admin::tr!(m.lang(), "status-new-requests", n = 1usize)
+        );
+    }
+}
+
+#[test]
+fn the_rows_of_a_page_read_for_the_first_time_are_not_new() {
+    // Pages of 3: page 1 (10, 20, 30) of 6 was read. The queue reads on (its end is near
+    // the cursor) and page 2 (40, 50, 60) comes later: requests made after the first load,
+    // but on a page never read before: not new.
+    let (mut m, fx) = listed_asking(3, &[10, 20, 30], 6);
+    let made = now() + chrono::Duration::minutes(10);
+    let server: Vec<ClubRequest> = [10, 20, 30]
+        .iter()
+        .map(|n| pending(*n, now()))
+        .chain([40, 50, 60].iter().map(|n| pending(*n, made)))
+        .collect();
+    let _ = later(&mut m, std::time::Duration::from_secs(15 * 60));
+    let mut pages: Vec<(u64, ApiCall)> = calls(&fx)
+        .into_iter()
+        .filter(|(_, c)| matches!(c, ApiCall::ListRequests { filter, .. } if filter.ids.is_empty()))
+        .collect();
+    assert_eq!(
+        pages.len(),
+        1,
+        "the queue near its end reads page 2: {pages:?}"
+    );
+    let (rid, call) = pages.remove(0);
+    let _ = answer(&mut m, rid, answer_of(&call, &server, 3));
+    assert_eq!(m.queue().len(), 6, "page 2 read");
+    assert_eq!(marked(&m, &[10, 20, 30, 40, 50, 60]), [0u128; 0]);
+    assert_ne!(
+        status(&m),
+        club_admin::tr!(m.lang(), "status-new-requests", n = 3usize)
+    );
 }

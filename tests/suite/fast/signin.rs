@@ -781,7 +781,7 @@ fn ctrl_y_copies_the_sign_in_address() {
     }
 }
 
-/// Issue 32: once the token's expiry has passed (the header says "token expired"), `a` holds
+/// Issue 32: once the token's expiry has passed (the header says "session expired"), `a` holds
 /// nothing and sends nothing: the status line says to sign in first, with the key, and the
 /// hint bar leads with it; no decision is left to fail with 401 later.
 #[test]
