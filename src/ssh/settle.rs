@@ -107,6 +107,6 @@ fn token_files(dir: &Path) -> Vec<PathBuf> {
         .filter(|e| e.path().extension().is_some_and(|x| x == "token"))
         .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
         .collect();
-    files.sort_by(|a, b| b.0.cmp(&a.0));
+    files.sort_by_key(|f| std::cmp::Reverse(f.0));
     files.into_iter().map(|(_, p)| p).collect()
 }
