@@ -244,6 +244,7 @@ fn fill_audit(state: &std::path::Path, server: &str, lines: usize) -> u64 {
             key_comment: Some(format!("moderator{}@phone", write % 5)),
             run: Some(format!("run-{}", write % 40)),
             settled_by: None,
+            label: None,
         };
         let line = serde_json::to_string(&e).expect("json");
         writeln!(out, "{line}").expect("write");

@@ -136,6 +136,39 @@ pub struct AuditEntry {
     /// settling line's detail, [`super::audit::ENDED_BEFORE_ANSWER`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settled_by: Option<String>,
+    /// What the request was, as the face that wrote the line had read it
+    /// ([`request_label`]: `#12345 → Robotics Club`), so the history names it as the
+    /// dashboard does; absent when the face had not read it, and in older lines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+}
+
+/// What a club request is, for a person reading the history: `#` and the student's school
+/// number (never the student's name: the audit outlives the term), `→` and the club's name
+/// in English, else Thai (`#12345 → Robotics Club`), sanitised, at most 60 columns. Read
+/// from a request at `default` with descendants at `compact` (api-notes.md, "Fetch
+/// levels"). `None` when the read shows neither.
+pub fn request_label(r: &crate::api::ClubRequest) -> Option<String> {
+    let number = r
+        .student
+        .as_ref()
+        .and_then(|s| s.student_id.as_deref())
+        .map(|n| format!("#{n}"));
+    let club = r
+        .club
+        .as_ref()
+        .and_then(|c| c.name.as_ref())
+        .and_then(|n| n.best())
+        .map(str::to_owned);
+    if number.is_none() && club.is_none() {
+        return None;
+    }
+    let text = format!(
+        "{} → {}",
+        number.as_deref().unwrap_or("?"),
+        club.as_deref().unwrap_or("?")
+    );
+    Some(crate::text::clean(&text, 60))
 }
 
 /// Who writes audit lines, and where: the file (none: nothing is written, as without a state
@@ -150,6 +183,8 @@ pub struct AuditLog {
     pub user: Option<String>,
     /// The face: `dashboard` or `cli`.
     pub via: &'static str,
+    /// What each request is, as the face read it ([`request_label`]), stamped on its lines.
+    pub labels: std::sync::Arc<std::collections::HashMap<Uuid, String>>,
 }
 
 impl AuditLog {
@@ -181,6 +216,7 @@ impl AuditLog {
             key_comment: None,
             run: Some(run_id().to_owned()),
             settled_by: None,
+            label: self.labels.get(&target).cloned(),
         }
     }
 

@@ -60,6 +60,10 @@ pub struct Row {
     pub settled_after_crash: bool,
     /// How many lines of the file it folds.
     pub lines: usize,
+    /// What the request was, as the face that wrote it had read it
+    /// ([`super::audit::request_label`]: `#12345 → Robotics Club`); `None` when no line
+    /// of it says.
+    pub label: Option<String>,
 }
 
 impl Row {
@@ -91,6 +95,7 @@ impl Row {
             run: e.run,
             settled_after_crash: false,
             lines: 1,
+            label: e.label,
         }
     }
 
@@ -107,6 +112,7 @@ impl Row {
         self.outcome = e.outcome;
         self.detail = e.detail;
         self.user = self.user.take().or(e.user);
+        self.label = self.label.take().or(e.label);
         self.lines += 1;
     }
 }

@@ -444,6 +444,7 @@ mod tests {
             key_comment: None,
             run: Some(run.into()),
             settled_by: None,
+            label: None,
         };
         serde_json::to_string(&e).expect("json")
     }

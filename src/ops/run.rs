@@ -283,6 +283,9 @@ pub struct Prior {
     /// The club and the student of each request read ([`crate::ops::permit::Target`]'s `club` and
     /// `owner`), for the service's rules on who may decide or delete it.
     pub targets: std::collections::HashMap<Uuid, (Option<Uuid>, Option<Uuid>)>,
+    /// What each request read is ([`super::audit::request_label`]: `#12345 → Robotics
+    /// Club`), for its audit lines.
+    pub labels: std::collections::HashMap<Uuid, String>,
 }
 
 /// The club and the student of `r` as read (`None` where the read left them out).
@@ -303,7 +306,9 @@ fn target_of(r: &crate::api::ClubRequest) -> (Option<Uuid>, Option<Uuid>) {
 pub async fn prior_statuses(client: &ApiClient, ids: &[Uuid], control: &Control) -> Prior {
     let once = client.single_try();
     use crate::api::{Page, RequestFilter, Sort};
-    let levels = Levels::new(FetchLevel::Default, FetchLevel::IdOnly);
+    // Club and student at `compact`: their names for the audit's label (a student account
+    // may read `compact` students outside its classroom).
+    let levels = DECISION_LEVELS;
     let mut prior = Prior::default();
     let sort = Sort::default();
     let mut listing = true;
@@ -324,6 +329,9 @@ pub async fn prior_statuses(client: &ApiClient, ids: &[Uuid], control: &Control)
                             continue;
                         }
                         prior.targets.insert(r.id, target_of(&r));
+                        if let Some(l) = super::audit::request_label(&r) {
+                            prior.labels.insert(r.id, l);
+                        }
                         if let Some(s) = r.membership() {
                             prior.status.insert(r.id, s.clone());
                         }
@@ -344,6 +352,9 @@ pub async fn prior_statuses(client: &ApiClient, ids: &[Uuid], control: &Control)
             match with_tries(control, || once.club_request(*id, levels)).await {
                 Ok(reply) => {
                     prior.targets.insert(*id, target_of(&reply.data));
+                    if let Some(l) = super::audit::request_label(&reply.data) {
+                        prior.labels.insert(*id, l);
+                    }
                     if let Some(s) = reply.data.membership() {
                         prior.status.insert(*id, s.clone());
                     }
@@ -434,6 +445,8 @@ pub struct Undecided {
     pub refused: Vec<(Uuid, String)>,
     /// The club and student of each request read first ([`Prior::targets`]).
     pub targets: std::collections::HashMap<Uuid, (Option<Uuid>, Option<Uuid>)>,
+    /// What each request read first is ([`Prior::labels`]), for its audit lines.
+    pub labels: std::collections::HashMap<Uuid, String>,
 }
 
 impl Undecided {
@@ -510,6 +523,7 @@ pub async fn undecided(
         unread: prior.unread,
         refused: Vec::new(),
         targets: prior.targets,
+        labels: prior.labels,
     }
 }
 
@@ -537,6 +551,7 @@ pub async fn permitted(
     if action == RowAction::Delete {
         let prior = prior_statuses(client, &split.send, control).await;
         split.targets.extend(prior.targets);
+        split.labels.extend(prior.labels);
     }
     let mut refused = Vec::new();
     split.send.retain(|id| {

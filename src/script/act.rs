@@ -308,7 +308,7 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
     skip_decided(&split);
     ctx.settle_interrupted(&control).await;
     quiet.abort();
-    let (results, audit_warned) = send_all(&ctx, &user, action, &split.send, control).await;
+    let (results, audit_warned) = send_all(&ctx, &user, action, &split, control).await;
     summary(&ctx, action, &results);
     let mut exit = Exit::of_run(&split, action, &results);
     if audit_warned {
@@ -397,17 +397,22 @@ fn print_results(
     }
 }
 
-/// Sends the decision to every id through the core's runner, each answer audited and a lost
+/// Sends the decision to every id `split` sends through the core's runner, each answer audited and a lost
 /// one settled ([`run::decide`]), with the progress bar and Ctrl-C; returns the verdicts
 /// (`None`: not sent, said on standard error) and whether an audit line could not be written.
 async fn send_all(
     ctx: &Ctx,
     user: &crate::api::User,
     action: RowAction,
-    ids: &[Uuid],
+    split: &run::Undecided,
     control: Control,
 ) -> (Vec<(Uuid, Option<Verdict>)>, bool) {
-    let log = ctx.audit_log(Some(user));
+    let ids = &split.send;
+    // Each request's lines name it as its pre-read showed it.
+    let log = crate::ops::AuditLog {
+        labels: std::sync::Arc::new(split.labels.clone()),
+        ..ctx.audit_log(Some(user))
+    };
     let bar = ctx.progress(ids.len(), action.past());
     let watcher = watch_ctrl_c(control.clone(), bar.clone());
     let audit_warned = AtomicBool::new(false);

@@ -220,6 +220,18 @@ fn via(r: &Row) -> String {
     }
 }
 
+/// The request as a row names it: `#12345 → Robotics Club (1a2b3c4d)` where its line
+/// knew the request (as the dashboard's history shows it), else its whole id.
+fn target(r: &Row) -> String {
+    match &r.label {
+        Some(l) => {
+            let id = r.target.to_string();
+            format!("{l} ({})", id.get(..8).unwrap_or(&id))
+        }
+        None => r.target.to_string(),
+    }
+}
+
 /// The rows as an aligned table (times in the local zone; cells cut and aligned by display
 /// width, so Thai text lines up: [`output::table`]).
 pub fn table(rows: &[Row], width: Option<usize>) -> String {
@@ -236,7 +248,7 @@ pub fn table(rows: &[Row], width: Option<usize>) -> String {
                     .to_string(),
                 moderator(r),
                 r.action.clone(),
-                r.target.to_string(),
+                target(r),
                 outcome_words(r),
                 via(r),
                 detail,
@@ -248,7 +260,8 @@ pub fn table(rows: &[Row], width: Option<usize>) -> String {
 
 /// The rows as CSV with a header line (RFC 4180, the `csv` crate): at, settled_at,
 /// server, moderator, key, action, target, value, outcome, settled_after_crash, via, run,
-/// detail, key_comment (last: added later, so a reader of the older columns reads on). Times in RFC 3339 UTC; control characters become spaces.
+/// detail, key_comment, label (the last two added later, so a reader of the older columns
+/// reads on). Times in RFC 3339 UTC; control characters become spaces.
 ///
 /// Errors: the writer's (never for a `Vec`).
 pub fn csv(rows: &[Row]) -> Result<String, csv::Error> {
@@ -268,6 +281,7 @@ pub fn csv(rows: &[Row]) -> Result<String, csv::Error> {
         "run",
         "detail",
         "key_comment",
+        "label",
     ])?;
     let time = |t: &crate::api::Timestamp| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let clean = |s: &Option<String>| crate::text::strip_controls(s.as_deref().unwrap_or(""));
@@ -287,6 +301,7 @@ pub fn csv(rows: &[Row]) -> Result<String, csv::Error> {
             clean(&r.run),
             clean(&r.detail),
             clean(&r.key_comment),
+            clean(&r.label),
         ])?;
     }
     let bytes = w.into_inner().map_err(|e| e.into_error())?;

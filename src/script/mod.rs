@@ -197,6 +197,7 @@ impl Ctx {
             server: self.client.base_url().to_owned(),
             user: user.and_then(|u| u.email.clone()),
             via: "cli",
+            labels: Default::default(),
         }
     }
 

@@ -28,6 +28,7 @@ pub(super) fn row_line<'a>(m: &Model, r: &Row, with_target: bool, theme: &Theme)
         .queue()
         .get(r.target)
         .map(|i| i.label_for(m.lang == crate::i18n::Lang::Thai))
+        .or_else(|| r.label.clone())
         .unwrap_or_else(|| crate::app::model::short_id(r.target));
     let target = match &r.value {
         Some(v) => format!("{target} {}", clean(v, 60)),

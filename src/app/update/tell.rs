@@ -153,8 +153,16 @@ pub(super) fn audit_entry(
         server: m.server_key.clone(),
         user: m.user.get().and_then(|u| u.email.clone()),
         via: "dashboard",
+        labels: Default::default(),
     };
-    Effect::Audit(who.entry(m.now, action, target, outcome, detail))
+    let mut entry = who.entry(m.now, action, target, outcome, detail);
+    // What the row showed, so the history names the request as this dashboard did.
+    entry.label = m
+        .queue
+        .get(target)
+        .and_then(|i| i.request.as_ref())
+        .and_then(crate::ops::audit::request_label);
+    Effect::Audit(entry)
 }
 
 /// The key that opens the sign-in pop-up, for messages ("press S to sign in").

@@ -78,6 +78,7 @@ fn line(
         key_comment: None,
         run: Some(run.into()),
         settled_by: None,
+        label: None,
     };
     serde_json::to_string(&e).expect("json")
 }
@@ -532,6 +533,7 @@ async fn a_serve_ssh_write_is_named_by_its_keys_comment_in_every_format() {
         key_comment: Some("alice@phone".into()),
         run: Some("r9".into()),
         settled_by: None,
+        label: None,
     };
     let path = home.path().join("audit.jsonl");
     let text: String = [
@@ -558,9 +560,9 @@ async fn a_serve_ssh_write_is_named_by_its_keys_comment_in_every_format() {
     .await;
     let mut lines = csv.stdout.lines();
     let header = lines.next().unwrap_or_default();
-    assert!(header.ends_with(",detail,key_comment"), "{header}");
+    assert!(header.ends_with(",detail,key_comment,label"), "{header}");
     let row = lines.next().unwrap_or_default();
-    assert!(row.ends_with(",alice@phone"), "{row}");
+    assert!(row.ends_with(",alice@phone,"), "{row}");
     // `--moderator` finds it by a part of the comment, without case.
     let found = run(
         home.path(),
@@ -713,4 +715,46 @@ async fn history_host_resolves_the_club_through_the_host_s_config() {
     let rows: Vec<Value> = serde_json::from_str(&stdout).expect("json");
     let targets: Vec<&str> = rows.iter().filter_map(|r| r["target"].as_str()).collect();
     assert_eq!(targets, vec![target.to_string()], "{stdout}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_history_names_a_request_as_the_dashboard_does_school_number_and_club() {
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let u = d.moderator().clone();
+    let target = d.pending_for(&u.label)[0];
+    let home = tempfile::tempdir().expect("dir");
+    let approve = run(
+        home.path(),
+        Some(&d),
+        &["requests", "approve", &target.to_string()],
+    )
+    .await;
+    assert_eq!(approve.code, 0, "{}", approve.stderr);
+    // The label the core makes of the request as the service shows it.
+    let client = ApiClient::new(
+        &d.base_url,
+        Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+        ClientOptions::default(),
+    )
+    .expect("client");
+    let read = client
+        .club_request(target, club_admin::ops::run::DECISION_LEVELS)
+        .await
+        .expect("read");
+    let label = club_admin::ops::audit::request_label(&read.data).expect("a label");
+    assert!(label.starts_with('#') && label.contains(" → "), "{label}");
+
+    // No credentials: the history is the audit's alone, and names the request.
+    let table = run(home.path(), None, &["history"]).await;
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    let short = &target.to_string()[..8];
+    assert!(
+        table.stdout.contains(&format!("{label} ({short})")),
+        "{label} in\n{}",
+        table.stdout
+    );
+    let json = run(home.path(), None, &["history", "--json"]).await;
+    let rows: Vec<Value> = serde_json::from_str(&json.stdout).expect("json");
+    assert_eq!(rows[0]["label"], label.as_str(), "{}", json.stdout);
+    assert_eq!(rows[0]["target"], target.to_string());
 }

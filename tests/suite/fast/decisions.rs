@@ -1133,3 +1133,41 @@ fn a_busy_host_budget_is_said_once_and_after_the_bulk_progress() {
         assert_eq!(m.log().entries().len(), logged_before + 1, "{lang:?}");
     }
 }
+
+/// The dashboard's audit lines name the request as its row shows it (`#number → club`),
+/// so `club-admin history` names it as the history pop-up does.
+#[test]
+fn a_decisions_audit_lines_carry_the_requests_school_number_and_club() {
+    let mut m = model_with(sample_rows());
+    let row = sample_rows()[0].clone();
+    let number = row
+        .student
+        .as_ref()
+        .and_then(|s| s.student_id.clone())
+        .expect("a school number");
+    let club = row
+        .club
+        .as_ref()
+        .and_then(|c| c.name.as_ref())
+        .and_then(|n| n.best().map(str::to_owned))
+        .expect("a club name");
+    let _ = cursor_to(&mut m, row.id);
+    let fx = update(&mut m, key('a'));
+    let fx = if fx.iter().any(|e| matches!(e, Effect::Audit(_))) {
+        fx
+    } else {
+        tick(&mut m, 10)
+    };
+    let labels: Vec<Option<String>> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Audit(a) if a.target == row.id => Some(a.label.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        labels,
+        vec![Some(format!("#{number} → {club}"))],
+        "the sending line names it"
+    );
+}

@@ -628,6 +628,7 @@ fn history_rows(m: &Model) -> Vec<club_admin::ops::history::Row> {
         key_comment: Some("bob@laptop".into()),
         run: Some(format!("r{i}")),
         settled_by: None,
+        label: None,
     });
     let mut rows = club_admin::ops::history::fold(entries);
     rows.reverse();
