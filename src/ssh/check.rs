@@ -358,6 +358,17 @@ fn budget(settings: &Settings, out: &mut Report) {
             options.dir.display(),
             options.slots
         ))),
+        // A refused slot costs that slot only: the server starts and uses the others (a
+        // file another user planted must not keep the service from starting).
+        Some(r) if r.usable() > 0 => {
+            out.push(Line::good(format!(
+                "the host budget {}: {} of {} slots usable",
+                options.dir.display(),
+                r.usable(),
+                r.slots
+            )));
+            out.push(Line::said(format!("the host budget: {r}")));
+        }
         Some(r) => out.push(Line::bad(format!("the host budget: {r}"))),
     }
 }
