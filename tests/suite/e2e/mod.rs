@@ -8,6 +8,7 @@ mod config;
 mod crash;
 mod deb;
 mod history;
+mod other_user;
 mod phone;
 mod pty;
 mod script;
