@@ -13,6 +13,7 @@ mod phone;
 mod pty;
 mod script;
 mod ssh;
+mod ssh_check;
 mod ssh_door;
 mod ssh_ops;
 mod ssh_shared_poll;

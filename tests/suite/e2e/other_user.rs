@@ -35,6 +35,18 @@ pub(super) fn ensure_user(name: &str) {
     }
 }
 
+/// The uid of the user `name`.
+pub(super) fn uid_of(name: &str) -> u32 {
+    let out = Command::new("id")
+        .args(["-u", name])
+        .output()
+        .expect("id -u");
+    String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("no uid for {name}: {out:?}"))
+}
+
 /// True when every user may enter `dir` and each folder above it (`o+x`).
 fn enterable_by_all(dir: &Path) -> bool {
     dir.ancestors()
@@ -75,10 +87,24 @@ impl SharedBinary {
         Some(SharedBinary { _dir: dir, path })
     }
 
+    /// The copy's path, to give `runuser` (or to run as root alike).
+    pub(super) fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// `runuser -u USER -- <the copy>`, to add the arguments to.
     pub(super) fn as_user(&self, user: &str) -> Command {
         let mut c = Command::new("runuser");
         c.args(["-u", user, "--"]).arg(&self.path);
         c
     }
+}
+
+/// A temporary folder every user can enter (0755, in the system's temporary folder), for
+/// the files a second user must reach.
+pub(super) fn open_tempdir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))
+        .expect("chmod 755");
+    dir
 }

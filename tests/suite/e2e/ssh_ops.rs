@@ -140,7 +140,9 @@ fn the_status_names_each_session_and_is_refused_to_another_user() {
 /// Runs `serve-ssh --check` with the files under `dir`, on the demo at `url` with `key`.
 async fn check(dir: &Path, url: &str, key_file: &Path, keys: &Path) -> (i32, String) {
     let out = tokio::process::Command::new(BIN)
-        .args(["serve-ssh", "--check", "--base-url", url, "--api-key-file"])
+        // Any free port: the listen address has tests of its own (e2e::ssh_check).
+        .args(["serve-ssh", "--check", "--listen", "127.0.0.1:0"])
+        .args(["--base-url", url, "--api-key-file"])
         .arg(key_file)
         .arg("--authorized-keys")
         .arg(keys)
