@@ -403,3 +403,61 @@ async fn a_refused_budget_slot_is_said_and_does_not_fail_the_check() {
         "{text}"
     );
 }
+
+/// The commands of the advice in the `✗` lines of a check: each "run COMMAND" (up to its
+/// alternative, "(or chown root)", ", or move the file").
+fn run_advice(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.starts_with('✗'))
+        .filter_map(|l| l.split_once("; run ").map(|(_, cmd)| cmd))
+        .map(|cmd| {
+            let cmd = cmd.split(" (or ").next().unwrap_or(cmd);
+            cmd.split(", or ").next().unwrap_or(cmd).to_owned()
+        })
+        .collect()
+}
+
+/// Every file wrong at once (modes and an owner): each `✗` line's "run ..." command, run as
+/// printed, mends it, and the check then passes. Root's own files (the check is root's).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_command_the_check_advises_mends_what_it_names() {
+    if !root_or_skip("the check's chown advice") {
+        return;
+    }
+    let (d, api_key) = demo_and_key().await;
+    let dir = tempfile::tempdir().expect("dir");
+    let f = good_files(dir.path(), &api_key, 0);
+    let audit = f.state.join("audit.jsonl");
+    let log = f.state.join("club-admin.log");
+    std::fs::write(&log, "").expect("log");
+    chmod(&f.keys, 0o666);
+    chmod(&f.root.join("etc"), 0o777);
+    chmod(&f.key_file, 0o644);
+    chmod(&f.state, 0o777);
+    chmod(&audit, 0o644);
+    chmod(&log, 0o640);
+    chmod(&f.state.join("ssh_host_ed25519_key"), 0o644);
+    std::os::unix::fs::chown(&audit, Some(4242), None).expect("chown");
+    let listen = format!("127.0.0.1:{}", free_port());
+    let check = || {
+        let (f, url, listen) = (f.clone(), d.base_url.clone(), listen.clone());
+        tokio::task::spawn_blocking(move || check_with(Command::new(BIN), &f, &url, &listen))
+    };
+    let (code, text) = check().await.expect("check");
+    assert_eq!(code, 1, "{text}");
+    let advice = run_advice(&text);
+    let wrong = text.lines().filter(|l| l.starts_with('✗')).count();
+    assert_eq!(advice.len(), wrong, "every ✗ line has its command:\n{text}");
+    for want in ["chmod go-w", "chmod 600", "chmod 640", "chown 0"] {
+        assert!(
+            advice.iter().any(|a| a.starts_with(want)),
+            "{want}: {advice:?}"
+        );
+    }
+    for a in &advice {
+        let (code, out) = follow(a, &f);
+        assert_eq!(code, 0, "{a}: {out}");
+    }
+    let (code, text) = check().await.expect("check");
+    assert_eq!(code, 0, "after {advice:#?}:\n{text}");
+}
