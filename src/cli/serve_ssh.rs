@@ -427,14 +427,25 @@ fn state_owner(dir: &Path) -> Option<(String, u32)> {
 }
 
 /// This process becomes `user`: its supplementary groups, its group, then its uid (for
-/// good: a check has nothing to do as root afterwards).
+/// good: a check has nothing to do as root afterwards), and, as `runuser` sets them, its
+/// `HOME`, `USER` and `LOGNAME` (a default config file is looked for in its home, as the
+/// advised `runuser` command would). Called before any thread of the process starts.
 ///
 /// Errors: the system's refusal of any of the three.
 fn become_user(user: &nix::unistd::User) -> nix::Result<()> {
     let name = std::ffi::CString::new(user.name.as_bytes()).map_err(|_| nix::Error::EINVAL)?;
     nix::unistd::initgroups(&name, user.gid)?;
     nix::unistd::setgid(user.gid)?;
-    nix::unistd::setuid(user.uid)
+    nix::unistd::setuid(user.uid)?;
+    // SAFETY: the process has one thread here (`run_check` calls this before `block_on`
+    // builds the runtime, and nothing before it starts one), so nothing reads or writes
+    // the environment meanwhile.
+    unsafe {
+        std::env::set_var("HOME", &user.dir);
+        std::env::set_var("USER", &user.name);
+        std::env::set_var("LOGNAME", &user.name);
+    }
+    Ok(())
 }
 
 /// `serve-ssh --check`: every line printed; exit 0 when none is wrong, 1 otherwise, 2

@@ -97,11 +97,14 @@ fn check_more(
     .arg("--authorized-keys")
     .arg(&f.keys)
     .env("XDG_STATE_HOME", f.root.join("state"))
-    .env("XDG_CONFIG_HOME", f.root.join("config"))
     .env("CLUB_ADMIN_BUDGET_DIR", f.root.join("budget"))
     .env_remove("CLUB_ADMIN_API_KEY")
     .env_remove("CLUB_ADMIN_TOKEN")
     .env_remove("JOURNAL_STREAM");
+    // Unless the caller set (or removed) it: where a default config file is looked for.
+    if !cmd.get_envs().any(|(k, _)| k == "XDG_CONFIG_HOME") {
+        cmd.env("XDG_CONFIG_HOME", f.root.join("config"));
+    }
     said(&cmd.output().expect("club-admin serve-ssh --check"))
 }
 
@@ -255,6 +258,21 @@ async fn run_as_root_or_another_user_the_check_is_the_services_users_and_says_ho
     .expect("by hand");
     assert_eq!(code, 0, "{advice}\n{by_hand}");
     assert!(!by_hand.contains("runs as:"), "{by_hand}");
+
+    // Root's HOME closed to others (as /root is) and no XDG_CONFIG_HOME: the default config
+    // file is looked for in the service user's home, as runuser would, not refused in root's.
+    let root_home = tempfile::tempdir().expect("home");
+    chmod(root_home.path(), 0o700);
+    let (code, text) = {
+        let (f2, url, listen) = (f.clone(), url.clone(), format!("127.0.0.1:{port}"));
+        let mut cmd = Command::new(&bin_path);
+        cmd.env("HOME", root_home.path())
+            .env_remove("XDG_CONFIG_HOME");
+        tokio::task::spawn_blocking(move || check_with(cmd, &f2, &url, &listen))
+            .await
+            .expect("check")
+    };
+    assert_eq!(code, 0, "{text}");
 
     // Port 1000: root could bind it, the service's user cannot; so the check fails.
     let (code, text) = {
