@@ -315,9 +315,13 @@ pub(crate) fn finish(result: Result<Result<(), Failure>, ExitCode>) -> ExitCode 
 
 /// Logs go to a file (default `$XDG_STATE_HOME/club-admin/club-admin.log`, mode 0600,
 /// rotated at 10 MiB) or, under systemd, to the journal; never to the screen
-/// ([`logging::init`]). A log that cannot be used is left out.
+/// ([`logging::init`]). A log that cannot be used (a symbolic link, a file of another
+/// user) is left out, and said on standard error now, before a dashboard takes the screen.
 fn init_logging(path: Option<PathBuf>, what: &str) {
-    let _ = logging::init(path, what);
+    if let Err(e) = logging::init(path, what) {
+        // Not eprintln!: it panics when standard error is a terminal that hung up.
+        let _ = writeln!(std::io::stderr(), "club-admin: warning: no log: {e}");
+    }
 }
 
 /// The completion script of `club-admin` for `shell`.

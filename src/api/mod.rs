@@ -29,7 +29,7 @@ pub mod token;
 pub use client::{ApiClient, Link, Reply};
 pub use error::{ApiError, AuthErrorKind, ConnectFailure, ErrorInfo, ROLE_REFUSAL_DETAIL};
 pub use models::*;
-pub use options::{ClientOptions, Credentials, validate_base_url};
+pub use options::{ClientOptions, Credentials, base_url_characters, validate_base_url};
 pub use plan::Planned;
 pub use query::{ClubQuery, Page, RequestFilter, RequestSortKey, Sort};
 pub use route_probe::{UpdateRoute, classify_update_probe};

@@ -88,11 +88,44 @@ impl Default for ClientOptions {
     }
 }
 
+/// Refuses a base URL with a character no URL is typed with: a control character, a line
+/// or paragraph separator (U+2028, U+2029), a space of any kind inside it, or an invisible
+/// format character (U+200B to U+200F, U+202A to U+202E, U+2060 to U+2064, U+FEFF). The URL
+/// parser would percent-encode it into the path, and every call would then be answered
+/// "Route not found". Spaces around it are left to the caller's trim.
+///
+/// Errors: the first such character, its code point and its place (in characters from 1),
+/// in English.
+pub fn base_url_characters(text: &str) -> Result<(), String> {
+    let invisible = |c: char| matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}');
+    let found = text
+        .trim()
+        .chars()
+        .enumerate()
+        .find(|(_, c)| c.is_control() || c.is_whitespace() || invisible(*c));
+    match found {
+        None => Ok(()),
+        Some((at, c)) => Err(format!(
+            "the base URL has U+{:04X} ({}) at character {}: a URL has no spaces, line breaks or invisible characters (a pasted line?); type it again",
+            u32::from(c),
+            match c {
+                '\u{2028}' => "a line separator",
+                '\u{2029}' => "a paragraph separator",
+                c if c.is_control() => "a control character",
+                c if c.is_whitespace() => "a space",
+                _ => "an invisible character",
+            },
+            at + 1
+        )),
+    }
+}
+
 /// Checks a base URL: it must parse, be `https`, or `http` only to a loopback host unless
 /// `allow_insecure_http`. Returns it without a trailing slash.
 ///
 /// Errors: [`ApiError::Config`] naming the problem.
 pub fn validate_base_url(text: &str, allow_insecure_http: bool) -> Result<Url, ApiError> {
+    base_url_characters(text).map_err(ApiError::Config)?;
     let url = Url::parse(text.trim())
         .map_err(|e| ApiError::Config(format!("base URL {:?} is not a URL: {e}", text.trim())))?;
     let loopback = match url.host() {

@@ -132,9 +132,17 @@ fn open_private(path: &Path) -> Result<File, String> {
         o.mode(0o600)
             .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC);
     }
-    let file = o
-        .open(path)
-        .map_err(|e| format!("could not open the log file {}: {e}", path.display()))?;
+    let file = o.open(path).map_err(|e| {
+        let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        match link {
+            // O_NOFOLLOW's ELOOP says "too many levels of symbolic links": say what it is.
+            true => format!(
+                "the log file {} is a symbolic link, which is never followed (another user could point it at a file of yours): give the file itself",
+                path.display()
+            ),
+            false => format!("could not open the log file {}: {e}", path.display()),
+        }
+    })?;
     let meta = file
         .metadata()
         .map_err(|e| format!("could not read the log file {}: {e}", path.display()))?;

@@ -3,13 +3,14 @@
 //! server's answer on its status socket; [`crate::ssh::status`]).
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
 use super::{ConnArgs, block_on, finish, logging, whole};
 use crate::script::Exit;
+use crate::ssh::check::Line;
 
 /// What `serve-ssh` does instead of serving.
 #[derive(Debug, Subcommand, Clone)]
@@ -43,7 +44,9 @@ pub struct ServeSshArgs {
     pub action: Option<ServeSshAction>,
     /// Check, line by line, what serve-ssh would use (owners and modes of its files and
     /// folders, the authorized keys, the host key, the service with the API key, the host
-    /// budget) and exit: 0 when all is right, 1 otherwise. Nothing is started.
+    /// budget, the listen address bound and let go) and exit: 0 when all is right, 1
+    /// otherwise. Nothing is started. Run by root on a state folder of another user (the
+    /// package's club-admin), it checks as that user.
     #[arg(long)]
     pub check: bool,
     /// The status socket the running server answers on (mode 0600, for root and its user)
@@ -319,15 +322,130 @@ pub fn run(a: ServeSshArgs, conn: &ConnArgs) -> ExitCode {
         }
     });
     if a.check {
-        return match block_on(check(options, &flags, log_file)) {
-            Ok(code) => code,
-            Err(code) => code,
-        };
+        return run_check(options, &flags, log_file, state_dir(&file).as_deref());
     }
     if let Err(e) = logging::init(log_file, "serve-ssh") {
         say(&format!("warning: no log: {e}"));
     }
     finish(block_on(crate::ssh::serve(options, &flags)))
+}
+
+/// `serve-ssh --check`, as the user `serve-ssh` runs as ([`as_the_service`]).
+fn run_check(
+    options: crate::ssh::ServeOptions,
+    flags: &crate::config::Flags,
+    log_file: Option<PathBuf>,
+    state_dir: Option<&Path>,
+) -> ExitCode {
+    let print = |line: &Line| {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{}", line.render());
+        let _ = out.flush();
+    };
+    match as_the_service(state_dir) {
+        Ok(None) => {}
+        Ok(Some(line)) => print(&line),
+        Err(line) => {
+            print(&line);
+            return ExitCode::FAILURE;
+        }
+    }
+    match block_on(check(options, flags, log_file)) {
+        Ok(code) => code,
+        Err(code) => code,
+    }
+}
+
+/// Who `--check` checks as: the user `serve-ssh` runs as, the owner of the state folder
+/// (the package's `club-admin`), when the folder exists and is not this process's user's.
+/// Root becomes that user (its supplementary groups, group and uid, before any thread
+/// starts), so that every file is opened, the budget's slots made and the port bound as
+/// the service would; a `·` line says so, with the command that does the same by hand.
+/// Another user cannot become it, and checked as itself every owner would look wrong and
+/// its `chown` would break the service: a `✗` line names the user and the command to run
+/// as root, and nothing else is checked.
+///
+/// Errors: that `✗` line (also when root cannot become the user).
+fn as_the_service(state_dir: Option<&Path>) -> Result<Option<Line>, Line> {
+    let Some((shown, owner)) = state_dir.and_then(state_owner) else {
+        return Ok(None);
+    };
+    let me = crate::api::budget::effective_uid();
+    if owner == me {
+        return Ok(None);
+    }
+    let user = nix::unistd::User::from_uid(nix::unistd::Uid::from_raw(owner));
+    let Ok(Some(user)) = user else {
+        return Err(Line::bad(format!(
+            "{shown} belongs to uid {owner}, which has no user name here, not to you (uid {me}): serve-ssh runs as the owner of its state folder; give the folder to the user serve-ssh runs as"
+        )));
+    };
+    let name = &user.name;
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let again = format!("runuser -u {name} -- {}", shell_words::join(&args));
+    let whose = format!("{shown} belongs to {name} (uid {owner}), the user serve-ssh runs as");
+    if me != 0 {
+        return Err(Line::bad(format!(
+            "{whose}, not to you (uid {me}): checked as you, every file of the service would look wrong, and giving them to you would break it; check as {name}, as root: {again}"
+        )));
+    }
+    become_user(&user).map_err(|e| {
+        Line::bad(format!(
+            "{whose}; the check could not become {name}: {e}; as root, run: {again}"
+        ))
+    })?;
+    Ok(Some(Line::said(format!(
+        "{whose}: checked as {name}, not as root, as this does: {again}"
+    ))))
+}
+
+/// The state folder's owner, and the folder named: the state folder itself, or, when this
+/// user may not look into the folder above it (the package's `/var/lib/club-admin` is
+/// 0750), that folder's owner unless it is root.
+fn state_owner(dir: &Path) -> Option<(String, u32)> {
+    use std::os::unix::fs::MetadataExt;
+    match std::fs::metadata(dir) {
+        Ok(m) => Some((format!("the state folder {}", dir.display()), m.uid())),
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            let (above, m) = dir
+                .ancestors()
+                .skip(1)
+                .find_map(|a| std::fs::metadata(a).ok().map(|m| (a, m)))?;
+            (m.uid() != 0).then(|| {
+                let shown = format!(
+                    "the folder {} above the state folder {}",
+                    above.display(),
+                    dir.display()
+                );
+                (shown, m.uid())
+            })
+        }
+        Err(_) => None,
+    }
+}
+
+/// This process becomes `user`: its supplementary groups, its group, then its uid (for
+/// good: a check has nothing to do as root afterwards), and, as `runuser` sets them, its
+/// `HOME`, `USER` and `LOGNAME` (a default config file is looked for in its home, as the
+/// advised `runuser` command would). Called before any thread of the process starts.
+///
+/// Errors: the system's refusal of any of the three.
+fn become_user(user: &nix::unistd::User) -> nix::Result<()> {
+    let name = std::ffi::CString::new(user.name.as_bytes()).map_err(|_| nix::Error::EINVAL)?;
+    nix::unistd::initgroups(&name, user.gid)?;
+    nix::unistd::setgid(user.gid)?;
+    nix::unistd::setuid(user.uid)?;
+    // SAFETY: the process has one thread here (`run_check` calls this before `block_on`
+    // builds the runtime, and nothing before it starts one), so nothing reads or writes
+    // the environment meanwhile.
+    unsafe {
+        std::env::set_var("HOME", &user.dir);
+        std::env::set_var("USER", &user.name);
+        std::env::set_var("LOGNAME", &user.name);
+    }
+    Ok(())
 }
 
 /// `serve-ssh --check`: every line printed; exit 0 when none is wrong, 1 otherwise, 2
@@ -358,6 +476,7 @@ async fn check(
         authorized_keys: options.authorized_keys.clone(),
         log_file,
         status_socket: options.status_socket.clone(),
+        listen: Some(options.listen),
     };
     let lines = crate::ssh::check::check(&inputs, &settings).await;
     let mut out = std::io::stdout().lock();

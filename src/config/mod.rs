@@ -580,6 +580,8 @@ pub fn resolve(
         .ok_or_else(|| {
             "no server given: use --base-url URL, CLUB_ADMIN_BASE_URL or base_url in the config file (or `club-admin demo` to try the demo)".to_owned()
         })?;
+    // Said at start, whichever face runs (not later as "Route not found" on every call).
+    crate::api::base_url_characters(&base_url)?;
 
     let state_dir = flags.state_dir.clone().or_else(default_state_dir);
     let api_key_file = api_key_file_of(flags, &file, env_nonempty("CLUB_ADMIN_API_KEY"));

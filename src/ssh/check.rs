@@ -2,7 +2,9 @@
 //! one line each (`✓`, `✗`, or `·` for what is only said): the owners and modes of every
 //! file and folder `serve-ssh` uses, the authorized keys file parsed line by line, the host
 //! key and its fingerprint, the service reached with the API key (its version, whether the
-//! account can approve), the host budget's folder. The rules are those the server itself
+//! account can approve), the host budget's folder, and the listen address bound and let go
+//! (a port another program holds fails the check, as it would fail the start). The rules
+//! are those the server itself
 //! applies: [`super::key_files::loose_parts`] and [`super::key_files::parse_keys`] for the keys file,
 //! [`super::key_files::read_host_key`] for the host key, the host budget's own check
 //! ([`crate::api::budget::HostBudget::open`]).
@@ -24,6 +26,9 @@ pub struct CheckInputs {
     pub log_file: Option<PathBuf>,
     /// The status socket's path ([`super::status::default_socket`] or `--status-socket`).
     pub status_socket: Option<PathBuf>,
+    /// The address `serve-ssh` would listen on (`--listen`, `listen` in the config's
+    /// `[serve_ssh]`, else 127.0.0.1:2222); `None` checks none.
+    pub listen: Option<std::net::SocketAddr>,
 }
 
 /// One line of the check.
@@ -36,19 +41,22 @@ pub struct Line {
 }
 
 impl Line {
-    fn good(text: impl Into<String>) -> Line {
+    /// A fact that is right (`✓`).
+    pub fn good(text: impl Into<String>) -> Line {
         Line {
             ok: Some(true),
             text: text.into(),
         }
     }
-    fn bad(text: impl Into<String>) -> Line {
+    /// A fact that is wrong (`✗`): the check fails.
+    pub fn bad(text: impl Into<String>) -> Line {
         Line {
             ok: Some(false),
             text: text.into(),
         }
     }
-    fn said(text: impl Into<String>) -> Line {
+    /// A fact only said (`·`).
+    pub fn said(text: impl Into<String>) -> Line {
         Line {
             ok: None,
             text: text.into(),
@@ -93,8 +101,52 @@ pub async fn check(inputs: &CheckInputs, settings: &Settings) -> Vec<Line> {
         folder(sock.parent(), "the status socket's folder", me, &mut out);
     }
     budget(settings, &mut out);
+    if let Some(addr) = inputs.listen {
+        listen(addr, inputs.status_socket.as_deref(), &mut out).await;
+    }
     service(settings, &mut out).await;
     out.lines
+}
+
+/// The listen address, bound as the server binds it (`SO_REUSEADDR`, as tokio's and std's
+/// listeners on Unix) and let go at once: what keeps the start from binding fails here,
+/// each cause with what mends it.
+async fn listen(addr: std::net::SocketAddr, socket: Option<&Path>, out: &mut Report) {
+    let e = match std::net::TcpListener::bind(addr) {
+        Ok(listener) => {
+            drop(listener);
+            out.push(Line::good(format!(
+                "the listen address {addr} can be bound (bound and let go)"
+            )));
+            return;
+        }
+        Err(e) => e,
+    };
+    let port = addr.port();
+    let why = match e.kind() {
+        std::io::ErrorKind::AddrInUse => {
+            let running = match socket {
+                Some(p) => super::status::query(p).await.is_ok(),
+                None => false,
+            };
+            match running {
+                true => "a serve-ssh already runs there (its status socket answers: club-admin serve-ssh status); stop it first, or give this one another address (--listen, or listen in the config's [serve_ssh])".to_owned(),
+                false => format!(
+                    "another program listens there (ss -ltnp 'sport = :{port}' names it); stop it, or give serve-ssh another address (--listen, or listen in the config's [serve_ssh])"
+                ),
+            }
+        }
+        std::io::ErrorKind::PermissionDenied => format!(
+            "port {port} is below 1024, which only a privileged user may bind (the package's unit gives serve-ssh no privilege); listen on a port of 1024 or above (2222 is the default) and forward port {port} to it if you must"
+        ),
+        std::io::ErrorKind::AddrNotAvailable => {
+            "that address is not one of this host's; give one of its addresses (0.0.0.0 or [::] for all of them) with --listen, or listen in the config's [serve_ssh]".to_owned()
+        }
+        _ => "serve-ssh could not start there either".to_owned(),
+    };
+    out.push(Line::bad(format!(
+        "the listen address {addr} cannot be bound: {e}: {why}"
+    )));
 }
 
 /// The lines said so far, and the folders already checked (the state folder holds the host
@@ -358,6 +410,17 @@ fn budget(settings: &Settings, out: &mut Report) {
             options.dir.display(),
             options.slots
         ))),
+        // A refused slot costs that slot only: the server starts and uses the others (a
+        // file another user planted must not keep the service from starting).
+        Some(r) if r.usable() > 0 => {
+            out.push(Line::good(format!(
+                "the host budget {}: {} of {} slots usable",
+                options.dir.display(),
+                r.usable(),
+                r.slots
+            )));
+            out.push(Line::said(format!("the host budget: {r}")));
+        }
         Some(r) => out.push(Line::bad(format!("the host budget: {r}"))),
     }
 }

@@ -354,3 +354,53 @@ async fn an_operators_group_folder_shares_the_slots_another_user_made() {
     assert_eq!((a1.mode(), a2.mode()), (Mode::Slot, Mode::Slot));
     assert_eq!(b.try_slot(), None, "the member's slot is one of the two");
 }
+
+/// A refused slot costs that slot only: with a FIFO (or a link, a file of another user
+/// where every user may add files, or one others may write to) under slot 0's name, every
+/// other slot is used at once, each by one call (calls go neither [`Mode::Alone`] nor one at
+/// a time), and the refusal is told once: to the first watcher, not again as calls come and
+/// go.
+#[tokio::test]
+async fn a_refused_slot_0_costs_that_slot_only_and_the_others_are_used() {
+    for what in [Plant::Fifo, Plant::Link, Plant::OthersFile] {
+        for folder_mode in [0o1777, 0o1770] {
+            let tmp = tempfile::tempdir().expect("tempdir");
+            let options = opts(tmp.path(), 4);
+            std::fs::create_dir(&options.dir).expect("mkdir");
+            std::fs::set_permissions(&options.dir, std::fs::Permissions::from_mode(folder_mode))
+                .expect("chmod");
+            plant(what, &options.dir.join(SLOT0), tmp.path());
+            if matches!(what, Plant::OthersFile) && folder_mode == 0o1770 {
+                // A member's file is shared there: refused only when others may write to it.
+                std::fs::set_permissions(
+                    options.dir.join(SLOT0),
+                    std::fs::Permissions::from_mode(0o666),
+                )
+                .expect("chmod");
+            }
+            let b = open_guarded(&options);
+            let mut watch = b.watch();
+            assert!(watch.borrow_and_update().refusal.is_some(), "{what:?}");
+            let r = b.status().refusal.expect("said");
+            assert_eq!((r.refused, r.usable()), (1, 3), "{what:?} {folder_mode:o}");
+            assert!(r.to_string().contains("3 of 4 slots used"), "{r}");
+            let held = [b.acquire().await, b.acquire().await, b.acquire().await];
+            let mut slots: Vec<Option<usize>> = held.iter().map(|p| p.slot).collect();
+            slots.sort();
+            assert_eq!(
+                slots,
+                [Some(1), Some(2), Some(3)],
+                "{what:?} {folder_mode:o}"
+            );
+            assert!(held.iter().all(|p| p.mode() == Mode::Slot));
+            assert_eq!(b.held(), 3);
+            assert!(!b.status().busy);
+            drop(held);
+            assert_eq!(b.acquire().await.mode(), Mode::Slot);
+            assert!(
+                !watch.has_changed().unwrap_or(true),
+                "said once, not per call"
+            );
+        }
+    }
+}

@@ -759,3 +759,108 @@ fn serve_ssh_check_reads_the_state_folder_from_the_config_file() {
     );
     assert!(!said.contains("/xdg/"), "{said}");
 }
+
+/// A base URL with a character no URL is typed with (a line separator pasted with it, a
+/// control character, a space, an invisible mark) is refused at start, by the real binary,
+/// naming the character and where it is; before, the parser percent-encoded it into the path
+/// and every call was answered "Route not found".
+#[test]
+fn a_base_url_with_a_line_separator_or_control_character_is_refused_at_start() {
+    let dir = tempfile::tempdir().expect("dir");
+    let env = [("CLUB_ADMIN_API_KEY", "mysk_config_test_key_0123")];
+    for (url, words) in [
+        (
+            "http://127.0.0.1:9/api\u{2028}v1",
+            "U+2028 (a line separator) at character 23",
+        ),
+        (
+            "http://127.0.0.1:9/\u{1b}[0m",
+            "U+001B (a control character)",
+        ),
+        (
+            "https://api.example\u{200B}.ac.th",
+            "U+200B (an invisible character)",
+        ),
+        ("https://api.example.ac.th/a b", "U+0020 (a space)"),
+    ] {
+        for face in [&["requests", "list"][..], &["whoami"][..]] {
+            let mut args = vec!["--base-url", url];
+            args.extend_from_slice(face);
+            let out = run_bin(dir.path(), &args, &env);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{url:?} {face:?}: {err}");
+            assert!(err.contains(words), "{url:?}: {err}");
+            assert!(!err.contains("Route not found"), "{err}");
+        }
+    }
+    // Through the environment and the config file too (the same check in `resolve`).
+    let flags = Flags::default();
+    let e = resolve(
+        &flags,
+        &env_of(&[("CLUB_ADMIN_BASE_URL", "https://api.example.ac.th\u{2029}/x")]),
+        None,
+    )
+    .expect_err("refused");
+    assert!(e.contains("U+2029 (a paragraph separator)"), "{e}");
+    // Spaces around it are trimmed, as before.
+    let s = resolve(
+        &flags,
+        &env_of(&[("CLUB_ADMIN_BASE_URL", " https://api.example.ac.th/ ")]),
+        None,
+    )
+    .expect("a good URL");
+    assert_eq!(s.base_url, "https://api.example.ac.th/");
+}
+
+/// A symbolic link given as `--log-file` is not followed, and that is said at start on
+/// standard error (the README: "said on standard error at start"); the run goes on without
+/// a log and the link's target is left as it was.
+#[test]
+fn a_log_file_that_is_a_symbolic_link_is_said_at_start() {
+    let dir = tempfile::tempdir().expect("dir");
+    let target = dir.path().join("someone-elses-file");
+    std::fs::write(&target, "keep\n").expect("target");
+    let link = dir.path().join("club-admin.log");
+    std::os::unix::fs::symlink(&target, &link).expect("symlink");
+    let link_text = link.to_str().expect("utf-8");
+    let env = [("CLUB_ADMIN_API_KEY", "mysk_config_test_key_0123")];
+    let out = run_bin(
+        dir.path(),
+        &[
+            "--log-file",
+            link_text,
+            "--base-url",
+            "http://127.0.0.1:9",
+            "whoami",
+        ],
+        &env,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "club-admin: warning: no log: the log file {link_text} is a symbolic link, which is never followed"
+        )),
+        "{err}"
+    );
+    assert_eq!(err.matches("no log:").count(), 1, "said once: {err}");
+    assert_eq!(
+        std::fs::read_to_string(&target).ok().as_deref(),
+        Some("keep\n")
+    );
+    // A plain file there: nothing said.
+    std::fs::remove_file(&link).expect("rm");
+    let out = run_bin(
+        dir.path(),
+        &[
+            "--log-file",
+            link_text,
+            "--base-url",
+            "http://127.0.0.1:9",
+            "whoami",
+        ],
+        &env,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("no log"), "{err}");
+    assert!(link.is_file(), "the log is made");
+}

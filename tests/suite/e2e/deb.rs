@@ -464,3 +464,108 @@ fn the_postinst_makes_the_user_and_the_operators_files_once_with_their_modes() {
         "ssh-ed25519 AAAA x\n"
     );
 }
+
+/// Runs the package's maintainer script `script` with `args` under `root` (dpkg's
+/// `DPKG_ROOT`); a failure fails the test.
+fn maintainer(control: &Path, script: &str, root: &Path, args: &[&str]) {
+    let out = Command::new("sh")
+        .arg(control.join(script))
+        .args(args)
+        .env("DPKG_ROOT", root)
+        .output()
+        .expect("run the maintainer script");
+    assert!(
+        out.status.success(),
+        "{script} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn mode_of(path: &Path) -> u32 {
+    std::fs::symlink_metadata(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .permissions()
+        .mode()
+        & 0o7777
+}
+
+/// adduser makes the service's home, /var/lib/club-admin, before postinst's own line, with
+/// its SYS_DIR_MODE (0755 on Debian): postinst narrows it to 0750 (the audit's folder is
+/// below it), on a first install and on an upgrade from a version that left it 0755.
+#[test]
+fn the_postinst_leaves_the_services_home_0750_even_when_adduser_made_it_0755() {
+    if !have_dpkg() {
+        return;
+    }
+    let b = built();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("root");
+    let home = root.join("var/lib/club-admin");
+    std::fs::create_dir_all(&home).expect("home as adduser makes it");
+    std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let bin = stand_ins(dir.path());
+    postinst(&b.control, &root, &bin, None);
+    assert_eq!(mode_of(&home), 0o750, "a first install");
+    std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    postinst(&b.control, &root, &bin, Some("0.0.9"));
+    assert_eq!(mode_of(&home), 0o750, "an upgrade");
+    assert_eq!(mode_of(&home.join("club-admin")), 0o700);
+}
+
+/// `apt purge` takes the host budget's folder with what it holds (what another user planted
+/// there included: a FIFO, a link to a file elsewhere, which stays), the state folder and
+/// the operator's files; `apt remove` keeps them all.
+#[test]
+fn a_purge_removes_the_budget_folder_and_the_state_a_removal_keeps_them() {
+    if !have_dpkg() {
+        return;
+    }
+    let b = built();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(&root).expect("root");
+    let bin = stand_ins(dir.path());
+    postinst(&b.control, &root, &bin, None);
+    let budget = root.join("run/club-admin-budget");
+    std::fs::write(budget.join("api.example.ac.th_443.0.lock"), "").expect("slot");
+    nix::unistd::mkfifo(
+        &budget.join("api.example.ac.th_443.1.lock"),
+        nix::sys::stat::Mode::from_bits_truncate(0o666),
+    )
+    .expect("mkfifo");
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::write(&elsewhere, "keep").expect("elsewhere");
+    std::os::unix::fs::symlink(&elsewhere, budget.join("api.example.ac.th_443.2.lock"))
+        .expect("symlink");
+    std::fs::write(
+        root.join("var/lib/club-admin/club-admin/audit.jsonl"),
+        "{}\n",
+    )
+    .expect("audit");
+    let made = [
+        "run/club-admin-budget",
+        "var/lib/club-admin",
+        "etc/club-admin/api_key",
+        "etc/club-admin/authorized_keys",
+    ];
+    maintainer(&b.control, "postrm", &root, &["remove"]);
+    for path in made {
+        assert!(root.join(path).exists(), "a removal keeps {path}");
+    }
+    maintainer(&b.control, "postrm", &root, &["purge"]);
+    for path in made {
+        assert!(
+            std::fs::symlink_metadata(root.join(path)).is_err(),
+            "a purge leaves {path}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(&elsewhere).ok().as_deref(),
+        Some("keep")
+    );
+    let script = text(&b.control.join("postrm"));
+    assert!(
+        script.contains("rm -rf \"$ROOT/run/club-admin-budget\""),
+        "{script}"
+    );
+}

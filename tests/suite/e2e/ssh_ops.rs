@@ -12,9 +12,9 @@ use club_admin::demo::{self, DemoOptions};
 use club_admin::ssh::ServeOptions;
 use club_admin::ssh::status;
 
+use super::other_user::{BIN, SharedBinary, ensure_user, root_or_skip};
 use super::ssh::{Setup, sign_in, ssh, wait_detached};
 
-const BIN: &str = env!("CARGO_BIN_EXE_club-admin");
 /// The user the refusal is tried as (made by the test when missing).
 const OTHER: &str = "ca_status_other";
 
@@ -22,34 +22,11 @@ fn chmod(p: &Path, mode: u32) {
     std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).expect("chmod");
 }
 
-/// True when this test runs as root (it can make a user and act as them); says why not.
-fn root_or_skip(what: &str) -> bool {
-    // SAFETY: geteuid takes nothing and cannot fail.
-    let root = unsafe { libc::geteuid() } == 0;
-    if !root {
-        eprintln!("skipped {what}: not root (useradd and runuser need it)");
-    }
-    root
-}
-
-fn other_user() {
-    let known = Command::new("id").arg(OTHER).output().expect("id");
-    if !known.status.success() {
-        let st = Command::new("useradd")
-            .args(["-M", "-s", "/usr/sbin/nologin", OTHER])
-            .status()
-            .expect("useradd");
-        assert!(st.success(), "useradd {OTHER}");
-    }
-}
-
-fn status_as(user: Option<&str>, sock: &Path, json: bool) -> std::process::Output {
+/// `serve-ssh status` by the binary: as root (`None`), or as `user` through the copy of the
+/// binary that user can execute.
+fn status_as(user: Option<(&str, &SharedBinary)>, sock: &Path, json: bool) -> std::process::Output {
     let mut cmd = match user {
-        Some(u) => {
-            let mut c = Command::new("runuser");
-            c.args(["-u", u, "--", BIN]);
-            c
-        }
+        Some((u, bin)) => bin.as_user(u),
         None => Command::new(BIN),
     };
     cmd.args(["serve-ssh", "status", "--socket"]).arg(sock);
@@ -121,10 +98,22 @@ fn the_status_names_each_session_and_is_refused_to_another_user() {
     let st = t.rt.block_on(status::query(&sock)).expect("status");
     assert_eq!(st.sessions[0].state, "waiting");
 
-    if root_or_skip("the status refused to another user") {
-        other_user();
-        // The socket's mode keeps another user out...
-        let refused = status_as(Some(OTHER), &sock, false);
+    let what = "the status refused to another user";
+    if root_or_skip(what)
+        && let Some(bin) = SharedBinary::new(what)
+    {
+        ensure_user(OTHER);
+        // The other user runs the binary (so a refusal below is the server's, not a
+        // binary it cannot execute)...
+        let runs = bin
+            .as_user(OTHER)
+            .arg("--version")
+            .output()
+            .expect("runuser");
+        assert!(runs.status.success(), "{OTHER} runs the binary: {runs:?}");
+        let other = Some((OTHER, &bin));
+        // ...the socket's mode keeps them out...
+        let refused = status_as(other, &sock, false);
         assert_eq!(refused.status.code(), Some(1), "{refused:?}");
         assert!(String::from_utf8_lossy(&refused.stderr).contains("no serve-ssh answers"));
         // ...and were it opened to all, the server itself closes on them (SO_PEERCRED).
@@ -136,7 +125,7 @@ fn the_status_names_each_session_and_is_refused_to_another_user() {
             chmod(dir, 0o755);
         }
         chmod(&sock, 0o666);
-        let refused = status_as(Some(OTHER), &sock, false);
+        let refused = status_as(other, &sock, false);
         let err = String::from_utf8_lossy(&refused.stderr);
         assert_eq!(refused.status.code(), Some(1), "{err}");
         assert!(err.contains("closed without an answer"), "{err}");
@@ -151,7 +140,9 @@ fn the_status_names_each_session_and_is_refused_to_another_user() {
 /// Runs `serve-ssh --check` with the files under `dir`, on the demo at `url` with `key`.
 async fn check(dir: &Path, url: &str, key_file: &Path, keys: &Path) -> (i32, String) {
     let out = tokio::process::Command::new(BIN)
-        .args(["serve-ssh", "--check", "--base-url", url, "--api-key-file"])
+        // Any free port: the listen address has tests of its own (e2e::ssh_check).
+        .args(["serve-ssh", "--check", "--listen", "127.0.0.1:0"])
+        .args(["--base-url", url, "--api-key-file"])
         .arg(key_file)
         .arg("--authorized-keys")
         .arg(keys)
