@@ -259,6 +259,13 @@ impl Queue {
             } else {
                 self.stats.marked -= 1;
             }
+            // A row changed earlier in this message (`get_mut`) is recounted from its key
+            // before that change: the mark is counted here already, not twice.
+            for (i, before) in &mut self.touched {
+                if *i == index {
+                    before.marked = marked;
+                }
+            }
         }
     }
 
@@ -266,6 +273,9 @@ impl Queue {
     pub fn clear_marks(&mut self) {
         for i in &mut self.items {
             i.marked = false;
+        }
+        for (_, before) in &mut self.touched {
+            before.marked = false;
         }
         self.stats.marked = 0;
     }

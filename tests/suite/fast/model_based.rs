@@ -556,3 +556,34 @@ proptest! {
         }
     }
 }
+
+/// A case the random search found: a refresh while a row's write is lost, a filter, two
+/// approvals, then `*` (mark all): the header's marked count must equal the marked rows.
+#[test]
+fn mark_all_after_a_refresh_and_a_lost_write_counts_its_marks() {
+    use Answer::*;
+    let k = |c| Step::Key(Key::char(c));
+    let steps = [
+        Step::Answer(0, Success),
+        Step::Answer(0, Success),
+        k('D'),
+        Step::Answer(0, Timeout),
+        Step::Command("refresh"),
+        k('k'),
+        Step::Answer(1467827329926725748, Lost),
+        Step::Answer(2646647442089606246, Success),
+        Step::Answer(11233311193900061708, Success),
+        Step::Filter("status:pending", false),
+        Step::Command("refresh"),
+        Step::Answer(6186383065656360535, Success),
+        k('j'),
+        k('a'),
+        k('a'),
+        k('*'),
+    ];
+    let mut run = Run::new(&[2, 2, 0, 2, 0, 0, 2, 0, 0, 2], 0, 4, true);
+    for s in &steps {
+        run.step(s);
+        run.check(s);
+    }
+}
