@@ -451,6 +451,7 @@ status-decided-elsewhere = { $n ->
 # A call whose task failed inside the program (a bug): the call is answered with this.
 error-internal = the client failed internally
 error-not-sent = not sent: { $why }
+log-write-waits = { $error }: it never reached the server and waits until the service answers again
 error-no-answer = no answer: { $why }
 others-someone = someone else
 others-holding = { $by } is about to { $verb } it in another session (held, not sent yet)

@@ -351,6 +351,7 @@ status-decided-elsewhere = มีผู้อื่นตัดสินคำ�
 # A call whose task failed inside the program (a bug): the call is answered with this.
 error-internal = ไคลเอนต์ขัดข้องภายในโปรแกรม
 error-not-sent = ไม่ได้ส่ง: { $why }
+log-write-waits = { $error }: คำสั่งนี้ยังไม่ถึงเซิร์ฟเวอร์ จะส่งเองเมื่อบริการตอบอีกครั้ง
 error-no-answer = ไม่ได้รับคำตอบ: { $why }
 others-someone = ผู้อื่น
 others-holding = { $by } กำลังจะ{ $verb }ในอีกเซสชันหนึ่ง (พักไว้ ยังไม่ได้ส่ง)

@@ -286,7 +286,12 @@ fn on_decision(m: &mut Model, id: Uuid, action: RowAction, result: Decided) -> V
         decision::Answer::Already(status) => decisions::already(m, id, action, status, &label),
         decision::Answer::Lost(e) => fx.extend(lost::lost(m, id, action, e, &label)),
         // It never left (no connection could be made): queued again, it waits.
-        decision::Answer::Refused(e) if decision::not_sent(&e) => decisions::not_left(m, id, &e),
+        decision::Answer::Refused(e) if decision::not_sent(&e) => {
+            decisions::not_left(m, id, &e);
+            let why = crate::tr!(m.lang, "log-write-waits", error = error_text(m.lang, &e));
+            let queued = crate::app::msg::Outcome::Queued;
+            decisions::push_log(m, action, id, &label, queued, &why);
+        }
         // Dropped before it left (a bulk stopped): not sent, the row as it was.
         decision::Answer::Refused(e @ ApiError::NotSent(_)) => {
             let why = error_text(m.lang, &e);

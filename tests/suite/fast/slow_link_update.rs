@@ -637,6 +637,15 @@ fn a_write_that_could_not_connect_waits_and_goes_by_itself_once_the_service_answ
         Some(RowAction::Approve),
         "still decided"
     );
+    let logged = m.log().entries().last().cloned().expect("a log line");
+    assert_eq!(logged.outcome, Outcome::Queued);
+    assert!(
+        logged
+            .detail
+            .as_deref()
+            .is_some_and(|d| d.contains("never reached the server")),
+        "{logged:?}"
+    );
     // While the service cannot be reached, the link probes with a read of the row, never
     // the write.
     let mut at = m.retry_at().expect("planned");
