@@ -278,6 +278,12 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
         }
         (Answer::Lost(e), _) => settle_lost_contact(&ctx, &mut w, &e).await.and(audit_exit),
         (Answer::Refused(e), _) => {
+            // It never reached the server (queued by the machine): the run ends, so it is
+            // not sent by itself (`undone`, saying why), never a failure.
+            if decision::not_sent(&e) {
+                let why = format!("{}; run the command again", decision::error_detail(&e));
+                let _ = w.step(Event::TakeBack(why)).await;
+            }
             report(Some(&club), &e);
             hint(&ctx.client, &e);
             Exit::of(&e)

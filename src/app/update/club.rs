@@ -439,6 +439,16 @@ pub(super) fn on_contact_created(
             fx.push(reread_contact(m, club_id));
         }
         Answer::Refused(e) => {
+            // A contact that could not connect never reached the server (queued by the
+            // machine): not a failure; the form keeps it to send again, so it is not sent
+            // by itself (`undone`, saying why).
+            if crate::ops::decision::not_sent(&e) {
+                let why = format!(
+                    "{}; the form keeps it to send again",
+                    crate::ops::decision::error_detail(&e)
+                );
+                fx.extend(contact_step(m, club_id, Event::TakeBack(why)));
+            }
             m.club.new_contacts.remove(&club_id);
             contact_not_added(m, club_id, &e);
         }

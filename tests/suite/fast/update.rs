@@ -1677,3 +1677,44 @@ fn the_history_follows_every_audit_line_and_what_others_did_one_read_at_a_time()
     let fx = update(&mut m, Msg::Heard(told));
     assert_eq!(history_reads(&fx), vec![START_BYTES]);
 }
+
+/// A new contact whose POST could not connect never reached the server: audited `queued`
+/// then `undone` (never `failed`), its decision settled, and the form sends it again on
+/// Enter.
+#[test]
+fn a_new_contact_that_could_not_connect_is_not_a_failure_and_is_sent_again_on_enter() {
+    let mut m = model_with(sample_rows());
+    show_club(
+        &mut m,
+        serde_json::from_value(serde_json::json!({"id": id(5), "contacts": []})).expect("club"),
+    );
+    update(&mut m, code(KeyCode::Tab));
+    update(&mut m, key('n'));
+    update(&mut m, code(KeyCode::Right)); // email
+    update(&mut m, code(KeyCode::Tab));
+    typed(&mut m, "club@school.ac.th");
+    let fx = update(&mut m, code(KeyCode::Enter));
+    let post = api_ids(&fx, |c| matches!(c, ApiCall::CreateContact { .. }));
+    assert_eq!(post.len(), 1, "{fx:?}");
+    let refused = ApiError::Connect {
+        failure: ConnectFailure::NoConnection,
+        host: "127.0.0.1:9".into(),
+        cause: Some("connection refused".into()),
+    };
+    let fx = answer(&mut m, post[0], ApiAnswer::ContactCreated(Err(refused)));
+    let outcomes: Vec<Outcome> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Audit(a) => Some(a.outcome),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(outcomes, vec![Outcome::Queued, Outcome::Undone]);
+    assert!(m.club().writes.alive(id(5)).is_none(), "settled");
+    let fx = update(&mut m, code(KeyCode::Enter));
+    assert_eq!(
+        api_ids(&fx, |c| matches!(c, ApiCall::CreateContact { .. })).len(),
+        1,
+        "sent again: {fx:?}"
+    );
+}
