@@ -459,6 +459,13 @@ async fn check(
     let settings = match crate::config::resolve(flags, &env, None) {
         Ok(s) => s,
         Err(e) => {
+            // A key the user serving cannot read is the service's fault to mend, with how.
+            let unreadable = crate::config::api_key_file_path(flags, &env)
+                .and_then(|p| crate::ssh::check::unreadable_key_file(&p));
+            if let Some(line) = unreadable {
+                let _ = writeln!(std::io::stdout(), "{}", line.render());
+                return ExitCode::FAILURE;
+            }
             let _ = writeln!(std::io::stderr(), "club-admin: {e}");
             return Exit::Usage.into();
         }

@@ -546,6 +546,18 @@ fn client_of(
     })
 }
 
+/// The API key file the settings would read (`--api-key-file`, else the config file's
+/// `api_key_file` when `CLUB_ADMIN_API_KEY` is not set), found without reading it: what
+/// `serve-ssh --check` names when the key cannot be read. `None` when none is given or the
+/// config file cannot be read.
+pub fn api_key_file_path(flags: &Flags, env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let explicit = flags.config.is_some();
+    let path = flags.config.clone().or_else(default_config_path);
+    let (file, _) = load_file(path.as_deref(), explicit).ok()?;
+    let env_key = env("CLUB_ADMIN_API_KEY").filter(|v| !v.trim().is_empty());
+    api_key_file_of(flags, &file, env_key).map(|p| expand_home(&p))
+}
+
 /// Resolves the settings: flags > environment (`CLUB_ADMIN_BASE_URL`, `CLUB_ADMIN_API_KEY`,
 /// `CLUB_ADMIN_TOKEN`) > config file > defaults. `env` looks up environment variables
 /// (injected for tests).

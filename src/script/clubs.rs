@@ -277,19 +277,22 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
             done.err().unwrap_or(Exit::Ok).and(audit_exit)
         }
         (Answer::Lost(e), _) => settle_lost_contact(&ctx, &mut w, &e).await.and(audit_exit),
-        (Answer::Refused(e), _) => {
-            // It never reached the server (queued by the machine): the run ends, so it is
-            // not sent by itself (`undone`, saying why), never a failure.
-            if decision::not_sent(&e) {
-                let why = format!("{}; run the command again", decision::error_detail(&e));
-                let _ = w.step(Event::TakeBack(why)).await;
-            }
-            report(Some(&club), &e);
-            hint(&ctx.client, &e);
-            Exit::of(&e)
-        }
+        (Answer::Refused(e), _) => refused_contact(&ctx, &mut w, club, &e).await,
         (Answer::Done(()) | Answer::Already(_), _) => audit_exit,
     }
+}
+
+/// A new contact the server refused, or that never reached it (no connection: queued by
+/// the machine, then taken back, `undone`, since the run ends: never a failure): said with
+/// its hint; the exit of the refusal.
+async fn refused_contact(ctx: &Ctx, w: &mut ContactWrite<'_>, club: Uuid, e: &ApiError) -> Exit {
+    if decision::not_sent(e) {
+        let why = format!("{}; run the command again", decision::error_detail(e));
+        let _ = w.step(Event::TakeBack(why)).await;
+    }
+    report(Some(&club), e);
+    hint(&ctx.client, e);
+    Exit::of(e)
 }
 
 /// The signed-in account, when the service lets it add a contact to `club` (api-notes.md,

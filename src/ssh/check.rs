@@ -311,7 +311,15 @@ fn secret_file(path: &Path, me: u32, out: &mut Report) {
     } else {
         (0o600, "600")
     };
-    if mode & !allowed & 0o777 != 0 {
+    // Root's file is read by the service through its group: a group not the service's, or
+    // no read for the group, and the service cannot read its key at all.
+    let unread = uid == 0 && me != 0 && (mode & 0o040 == 0 || !in_my_groups(meta.gid()));
+    if unread {
+        let group = my_group_name();
+        out.push(Line::bad(format!(
+            "{what} {shown} belongs to root and is not readable by the group of the user serving (uid {me}): the service cannot read its key; run chgrp {group} {shown} && chmod 640 {shown}"
+        )));
+    } else if mode & !allowed & 0o777 != 0 {
         out.push(Line::bad(format!(
             "{what} {shown} has mode {mode:o}, should be {fix} (other users can read the key); run chmod {fix} {shown}"
         )));
@@ -320,6 +328,43 @@ fn secret_file(path: &Path, me: u32, out: &mut Report) {
         out.push(Line::good(format!(
             "{what} {shown}: owner uid {uid}, mode {mode:o}"
         )));
+    }
+}
+
+/// When the API key file at `path` exists but this user cannot read it (the settings then
+/// do not resolve and nothing else is checked): a ✗ line with the mend, as
+/// [`secret_file`] gives it (root's file: its group the service's, mode 640; another
+/// user's: `chown` to the user serving, mode 600). `None` when it can be read or is not
+/// there (the settings' own error says so).
+pub fn unreadable_key_file(path: &Path) -> Option<Line> {
+    let meta = std::fs::metadata(path).ok()?;
+    match std::fs::File::open(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {}
+        _ => return None,
+    }
+    let me = crate::api::budget::effective_uid();
+    let shown = path.display();
+    let fix = match meta.uid() {
+        0 => format!("chgrp {} {shown} && chmod 640 {shown}", my_group_name()),
+        _ => format!("chown {me} {shown} && chmod 600 {shown}"),
+    };
+    Some(Line::bad(format!(
+        "the API key file {shown} cannot be read by the user serving (uid {me}): the service cannot start; run {fix}"
+    )))
+}
+
+/// True when `gid` is this process's group or one of its supplementary groups.
+fn in_my_groups(gid: u32) -> bool {
+    let gid = nix::unistd::Gid::from_raw(gid);
+    nix::unistd::getegid() == gid || nix::unistd::getgroups().is_ok_and(|g| g.contains(&gid))
+}
+
+/// The name of this process's group (its number when it has no name), for a `chgrp`.
+fn my_group_name() -> String {
+    let gid = nix::unistd::getegid();
+    match nix::unistd::Group::from_gid(gid) {
+        Ok(Some(g)) => g.name,
+        _ => gid.to_string(),
     }
 }
 

@@ -59,22 +59,35 @@ pub(crate) async fn at_start(shared: &Arc<Shared>) -> Option<String> {
 }
 
 /// "3 writes of an interrupted run settled: 2 approved, 1 not applied"; writes no read
-/// could settle are said to wait for the first sign-in.
+/// could settle (the service unreachable, the remembered token refused) are not called
+/// settled: they are said to wait for the first sign-in, which settles them.
 fn settled_line(settled: &[crate::ops::recover::Settled]) -> String {
-    let summary = crate::ops::recover::summary(settled);
+    use crate::ops::recover::Settled;
+    let known: Vec<Settled> = settled
+        .iter()
+        .filter(|s| **s != Settled::Unknown)
+        .cloned()
+        .collect();
+    let unknown = settled.len() - known.len();
+    let waiting = |n: usize| {
+        let writes = if n == 1 { "write" } else { "writes" };
+        format!(
+            "{n} {writes} of an interrupted run could not be read at start (the service did not answer, or the remembered token was refused): they wait for the first sign-in to be settled"
+        )
+    };
+    if known.is_empty() {
+        return waiting(unknown);
+    }
+    let summary = crate::ops::recover::summary(&known);
     let line = summary.replacen(
         " of an interrupted run:",
         " of an interrupted run settled:",
         1,
     );
-    let unknown = settled
-        .iter()
-        .filter(|s| **s == crate::ops::recover::Settled::Unknown)
-        .count();
-    if unknown == 0 {
-        return line;
+    match unknown {
+        0 => line,
+        n => format!("{line}; {}", waiting(n)),
     }
-    format!("{line} ({unknown} could not be read: they wait for the first sign-in)")
 }
 
 /// A remembered token to read the open writes with: the token of the key that sent the
@@ -109,4 +122,32 @@ fn token_files(dir: &Path) -> Vec<PathBuf> {
         .collect();
     files.sort_by_key(|f| std::cmp::Reverse(f.0));
     files.into_iter().map(|(_, p)| p).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::settled_line;
+    use crate::ops::RowAction;
+    use crate::ops::decision::Found;
+    use crate::ops::recover::Settled;
+
+    #[test]
+    fn only_what_a_read_settled_is_called_settled() {
+        let approved = Settled::Decision(
+            RowAction::Approve,
+            Found::Decided(crate::api::MembershipStatus::Approved),
+        );
+        let line = settled_line(&[approved, Settled::Unknown, Settled::Unknown]);
+        assert!(
+            line.starts_with("1 write of an interrupted run settled: 1 approved; 2 writes")
+                && line.ends_with("wait for the first sign-in to be settled"),
+            "{line}"
+        );
+        let line = settled_line(&[Settled::Unknown]);
+        assert!(!line.contains("settled:"), "{line}");
+        assert!(
+            line.starts_with("1 write of an interrupted run could not be read"),
+            "{line}"
+        );
+    }
 }

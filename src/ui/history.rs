@@ -80,7 +80,12 @@ fn outcome_word(m: &Model, r: &Row, theme: &Theme) -> (String, ratatui::style::S
             .unwrap_or_else(|| crate::app::model::log::what_text(m.lang, &r.action))
     };
     match (r.outcome, action) {
-        (Outcome::Ok | Outcome::Already, Some(a)) => (past(m.lang, a), theme.success()),
+        (Outcome::Ok, Some(a)) => (past(m.lang, a), theme.success()),
+        // As the write wanted, by another's hand: this write changed nothing.
+        (Outcome::Already, Some(a)) => (
+            format!("{} ({})", past(m.lang, a), outcome("history-already")),
+            theme.dim(),
+        ),
         (Outcome::Ok, None) => (
             format!("{} {}", what(), outcome("log-outcome-ok")),
             theme.success(),

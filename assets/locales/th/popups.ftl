@@ -67,6 +67,7 @@ popup-history-more = แสดงเฉพาะ { $n } รายการล่
 popup-history-more-found = แสดงเฉพาะ { $n } รายการล่าสุดที่ตรงกับคำค้น: พิมพ์เพิ่มเพื่อค้นให้แคบลง
 popup-history-no-match = ไม่พบการตัดสินที่ตรงกับ "{ $query }"
 history-after-crash = ตัดสินผลหลังโปรแกรมหยุดกะทันหัน
+history-already = มีผู้อื่นทำไว้แล้ว คำสั่งนี้ไม่ได้เปลี่ยนอะไร
 detail-history = ประวัติ
 popup-help-confirm = ยืนยัน
 popup-help-cancel = ยกเลิก

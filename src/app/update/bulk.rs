@@ -130,11 +130,18 @@ pub(super) fn after_answer(m: &mut Model, id: Uuid) -> Vec<Effect> {
         return Vec::new();
     }
     let task = m.activities.bulk.take();
-    m.activities.bulk_settling = task.filter(|t| {
+    let unsettled = |t: &crate::app::model::BulkTask| {
         t.ids
             .iter()
             .any(|id| m.decisions.lost_action(*id).is_some())
-    });
+    };
+    // Lost answers its re-reads settled while the bulk ran count as what the server showed:
+    // the summary says "re-reading" only of those still unknown.
+    let p = match &task {
+        Some(t) if !unsettled(t) => t.outcome(&m.decisions),
+        _ => p,
+    };
+    m.activities.bulk_settling = task.filter(unsettled);
     let (severity, text) = summary(m, &p);
     say(m, severity, &text);
     let short = super::tell::bulk_summary_short(m.lang, &p);

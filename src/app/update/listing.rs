@@ -246,7 +246,7 @@ pub(super) fn listing_failed(m: &mut Model, e: &ApiError, what: &str) -> Vec<Eff
 /// the next refresh that answers clears it.
 fn refresh_failed(m: &mut Model, e: &ApiError) -> Vec<Effect> {
     let what = tr(m.lang, "status-queue-refresh-failed");
-    if !m.activities.refresh_auto {
+    if !refresh_quiet(m) {
         return listing_failed(m, e, &what);
     }
     let notice = m.notice.clone();
@@ -256,11 +256,18 @@ fn refresh_failed(m: &mut Model, e: &ApiError) -> Vec<Effect> {
     fx
 }
 
+/// True when a refresh's failure is said in the activity log only: the automatic refresh's,
+/// and any while a bulk runs (its progress says what the link does: "paused: the service
+/// cannot be reached; N waiting", which a failed read must not hide).
+fn refresh_quiet(m: &Model) -> bool {
+    m.activities.refresh_auto || m.activities.bulk.is_some()
+}
+
 /// A refresh's failure said: after `r`, on the status line; after the automatic refresh,
 /// only in the activity log (the moderator's own message stays; the queue's bottom line
 /// says when it was last updated).
 pub(super) fn say_refresh_failed(m: &mut Model, text: &str) {
-    if m.activities.refresh_auto {
+    if refresh_quiet(m) {
         super::tell::log_notice(m, text, Severity::Error);
     } else {
         say(m, Severity::Error, text);

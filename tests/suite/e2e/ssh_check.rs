@@ -479,3 +479,45 @@ async fn every_command_the_check_advises_mends_what_it_names() {
     let (code, text) = check().await.expect("check");
     assert_eq!(code, 0, "after {advice:#?}:\n{text}");
 }
+
+/// The API key file replaced by root (root's, mode 644, then 600: the service's user cannot
+/// read it): the check, run by root as the service's user, says the service could not read
+/// its key, and advises the group and mode that let it (never a bare `chmod 640`, which
+/// left root's own group reading it and the service refused); followed, it passes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_root_owned_api_key_the_service_cannot_read_is_mended_by_the_advice() {
+    let what = "the API key file's group";
+    if !root_or_skip(what) {
+        return;
+    }
+    let Some(bin) = SharedBinary::new(what) else {
+        return;
+    };
+    ensure_user(SERVING);
+    let (d, api_key) = demo_and_key().await;
+    let dir = open_tempdir();
+    let f = good_files(dir.path(), &api_key, uid_of(SERVING));
+    let listen = format!("127.0.0.1:{}", free_port());
+    let bin_path = bin.path().to_path_buf();
+    let check = || {
+        let (f2, url, listen) = (f.clone(), d.base_url.clone(), listen.clone());
+        let cmd = Command::new(&bin_path);
+        tokio::task::spawn_blocking(move || check_with(cmd, &f2, &url, &listen))
+    };
+    for mode in [0o644, 0o600] {
+        std::os::unix::fs::chown(&f.key_file, Some(0), Some(0)).expect("chown");
+        chmod(&f.key_file, mode);
+        let (code, text) = check().await.expect("check");
+        assert_eq!(code, 1, "{mode:o}: {text}");
+        let advice = run_advice(&text);
+        assert_eq!(advice.len(), 1, "{mode:o}: {text}");
+        assert!(
+            advice[0].starts_with("chgrp ") && advice[0].contains("&& chmod 640"),
+            "{mode:o}: {advice:?}"
+        );
+        let (code, out) = follow(&advice[0], &f);
+        assert_eq!(code, 0, "{}: {out}", advice[0]);
+        let (code, text) = check().await.expect("check");
+        assert_eq!(code, 0, "{mode:o}, after {}:\n{text}", advice[0]);
+    }
+}

@@ -1171,3 +1171,46 @@ fn a_decisions_audit_lines_carry_the_requests_school_number_and_club() {
         "the sending line names it"
     );
 }
+
+/// A bulk whose lost answer was settled by its re-read before the bulk ended: the summary
+/// counts it as the server showed it, never "unknown (re-reading)" of a write that is known.
+#[test]
+fn a_lost_answer_settled_during_the_bulk_is_not_unknown_in_its_summary() {
+    let rows: Vec<ClubRequest> = sample_rows()
+        .into_iter()
+        .filter(|r| r.membership_status == Some(MembershipStatus::Pending))
+        .take(3)
+        .collect();
+    assert_eq!(rows.len(), 3);
+    let mut m = model_with(rows.clone());
+    for _ in 0..3 {
+        update(&mut m, key(' '));
+    }
+    update(&mut m, key('a'));
+    let sent = puts(&update(&mut m, key('y')));
+    assert_eq!(sent.len(), 3);
+    // The first answer is lost; its re-read shows it applied while the others are on
+    // their way.
+    let fx = answer(&mut m, sent[0].0, lost());
+    let reread = api_ids(
+        &fx,
+        |c| matches!(c, ApiCall::GetRequest { id: x, .. } if *x == sent[0].1),
+    )[0];
+    let approved = |id: Uuid| {
+        let mut r = rows.iter().find(|r| r.id == id).cloned().expect("row");
+        r.membership_status = Some(MembershipStatus::Approved);
+        r
+    };
+    let fx = answer(
+        &mut m,
+        reread,
+        ApiAnswer::Request(Ok(reply(approved(sent[0].1)))),
+    );
+    assert_eq!(audits(&fx)[0].1, Outcome::Ok, "settled: applied");
+    for (rid, id, _) in &sent[1..] {
+        answer(&mut m, *rid, ApiAnswer::Updated(Ok(reply(approved(*id)))));
+    }
+    let text = status(&m);
+    assert!(text.contains("3 of 3 done"), "{text}");
+    assert!(!text.contains("unknown"), "{text}");
+}

@@ -729,3 +729,45 @@ fn the_history_draws_its_newest_rows_only_and_says_how_to_find_the_others_in_bot
         words(&s, &[found], &[]);
     }
 }
+
+/// A write the server answered "already approved" (someone else's hand) reads as such in
+/// the history, not as this moderator's approval; the search finds it by that word; and a
+/// request not in the queue is named by its audit label (`#number → club`).
+#[test]
+fn the_history_says_already_and_names_a_request_by_its_label_in_both_languages() {
+    use club_admin::ops::{AuditEntry, Outcome};
+    for (lang, already, search) in [
+        (
+            Lang::English,
+            "approved (already, by someone else",
+            "already",
+        ),
+        (Lang::Thai, "มีผู้อื่นทำไว้แล้ว", "มีผู้อื่น"),
+    ] {
+        let mut m = model_with_lang(sample_rows(), lang);
+        update(&mut m, key('H'));
+        let entry = AuditEntry {
+            at: chrono::Utc::now(),
+            server: m.server_key().to_owned(),
+            user: Some("hana@school.example".into()),
+            action: "approve".into(),
+            target: Uuid::from_u128(4242),
+            outcome: Outcome::Already,
+            detail: Some("already approved by someone else (this write changed nothing)".into()),
+            value: None,
+            via: Some("dashboard".into()),
+            key: None,
+            key_comment: None,
+            run: Some("r".into()),
+            settled_by: None,
+            label: Some("#50335 → Astronomy Club".into()),
+        };
+        let rows = club_admin::ops::history::fold([entry]);
+        update(&mut m, Msg::HistoryRead(Ok(rows.into())));
+        let s = screen(&m, 120, 40);
+        words(&s, &[already, "#50335 →"], &[]);
+        typed(&mut m, search);
+        let s = screen(&m, 120, 40);
+        words(&s, &[already], &[]);
+    }
+}
