@@ -290,7 +290,7 @@ pub fn open_append(path: &Path) -> io::Result<std::fs::File> {
     if let Some(dir) = path.parent()
         && !dir.as_os_str().is_empty()
     {
-        std::fs::create_dir_all(dir)?;
+        private_dirs(dir)?;
     }
     let mut opts = std::fs::OpenOptions::new();
     opts.create(true).append(true);
@@ -310,6 +310,19 @@ pub fn open_append(path: &Path) -> io::Result<std::fs::File> {
     Ok(f)
 }
 
+/// Makes `dir` and the folders above it that are missing, each with mode 0700 (what they
+/// hold names people or is a secret: the token, the audit); folders already there keep
+/// their mode.
+///
+/// Errors: a folder cannot be made.
+fn private_dirs(dir: &Path) -> io::Result<()> {
+    let mut b = std::fs::DirBuilder::new();
+    b.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+    b.create(dir)
+}
+
 /// Replaces a file atomically with mode 0600: a uniquely named temporary file beside it
 /// (`tempfile`, so two running instances never share one), synced, then renamed over it.
 ///
@@ -319,7 +332,7 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    std::fs::create_dir_all(dir)?;
+    private_dirs(dir)?;
     // tempfile creates its files with mode 0600 on unix.
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(bytes)?;
@@ -331,6 +344,30 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn the_folders_a_private_file_needs_are_made_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("dir");
+        let token = dir.path().join("state").join("ssh-tokens").join("a.token");
+        write_private(&token, b"secret").expect("write");
+        for d in [
+            dir.path().join("state"),
+            dir.path().join("state/ssh-tokens"),
+        ] {
+            let mode = std::fs::metadata(&d).expect("meta").permissions().mode() & 0o777;
+            assert_eq!(mode, 0o700, "{}", d.display());
+        }
+        let audit = dir.path().join("other").join("audit.jsonl");
+        drop(open_append(&audit).expect("open"));
+        let mode = std::fs::metadata(dir.path().join("other"))
+            .expect("meta")
+            .permissions()
+            .mode()
+            & 0o777;
+        assert_eq!(mode, 0o700);
+    }
 
     #[tokio::test]
     async fn lines_arrive_in_order_and_each_is_on_disk_when_awaited() {
