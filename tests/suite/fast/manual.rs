@@ -1,0 +1,260 @@
+//! The manual (`docs/src/`, an mdBook readable as plain Markdown) names everything a user can
+//! type: every long flag of every subcommand (clap's own definitions), every key of the
+//! config file (its structs, read from their source with `syn`), every default key binding
+//! (the keymap's table). And every relative link of the project's Markdown resolves to a file.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use clap::CommandFactory;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn markdown_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            markdown_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "md") {
+            out.push(p);
+        }
+    }
+}
+
+/// The manual's pages, whole, one text.
+fn manual() -> String {
+    let mut pages = Vec::new();
+    markdown_files(&root().join("docs/src"), &mut pages);
+    assert!(pages.len() >= 10, "the manual's pages: {pages:?}");
+    pages
+        .iter()
+        .map(|p| std::fs::read_to_string(p).expect("a page"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every long flag of `cmd` and its subcommands, as `(the command's path, --flag)`; flags
+/// clap hides are left out.
+fn long_flags(cmd: &clap::Command, path: &str, out: &mut Vec<(String, String)>) {
+    for arg in cmd.get_arguments() {
+        if let Some(long) = arg.get_long()
+            && !arg.is_hide_set()
+        {
+            out.push((path.to_owned(), format!("--{long}")));
+        }
+    }
+    for sub in cmd.get_subcommands() {
+        long_flags(sub, &format!("{path} {}", sub.get_name()), out);
+    }
+}
+
+/// True when `flag` stands in `text` as a whole flag (`--json`, not the start of
+/// `--json-lines`).
+fn names_flag(text: &str, flag: &str) -> bool {
+    text.match_indices(flag).any(|(at, _)| {
+        text[at + flag.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+    })
+}
+
+#[test]
+fn every_flag_of_every_subcommand_is_in_the_manual() {
+    let text = manual();
+    let mut cmd = club_admin::cli::Cli::command();
+    cmd.build();
+    let mut flags = Vec::new();
+    long_flags(&cmd, "club-admin", &mut flags);
+    assert!(flags.len() > 40, "too few flags found: {flags:?}");
+    let missing: Vec<String> = flags
+        .iter()
+        .filter(|(_, f)| !names_flag(&text, f))
+        .map(|(p, f)| format!("{p} {f}"))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "flags the manual does not name: {missing:?}"
+    );
+}
+
+#[test]
+fn the_flag_check_wants_the_whole_flag() {
+    assert!(names_flag("use `--json`.", "--json"));
+    assert!(!names_flag("use `--json-lines`", "--json"));
+    assert!(!names_flag("nothing here", "--json"));
+}
+
+/// The field names of the structs `names` in the Rust source `text`, as serde reads them
+/// (no struct here renames a field).
+fn struct_fields(text: &str, names: &[&str]) -> BTreeSet<String> {
+    let file = syn::parse_file(text).expect("a source file syn can read");
+    let mut out = BTreeSet::new();
+    for item in file.items {
+        if let syn::Item::Struct(s) = item
+            && names.contains(&s.ident.to_string().as_str())
+        {
+            for f in s.fields {
+                if let Some(id) = f.ident {
+                    out.insert(id.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_config_file_key_is_in_the_manual() {
+    let source = std::fs::read_to_string(root().join("src/config/mod.rs")).expect("config");
+    let keys = struct_fields(&source, &["FileConfig", "ServeSshFile"]);
+    assert!(
+        keys.len() > 25 && keys.contains("base_url") && keys.contains("idle_minutes"),
+        "the config file's keys were read: {keys:?}"
+    );
+    let page = std::fs::read_to_string(root().join("docs/src/operators/config.md"))
+        .expect("the config file's page");
+    let missing: Vec<&String> = keys
+        .iter()
+        .filter(|k| !page.contains(&format!("`{k}`")) && !page.contains(&format!("`[{k}]`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "config keys docs/src/operators/config.md does not name: {missing:?}"
+    );
+}
+
+#[test]
+fn every_default_key_binding_is_in_the_manual() {
+    let page =
+        std::fs::read_to_string(root().join("docs/src/moderators/keys.md")).expect("the keys page");
+    let table = club_admin::app::keymap::Keymap::default();
+    assert!(table.bindings.len() > 40, "the keymap's table was read");
+    let mut missing = Vec::new();
+    for b in &table.bindings {
+        let name = format!("`{}`", b.action.name());
+        let keys: Vec<String> = b.keys.iter().map(|k| format!("`{k}`")).collect();
+        // One row of the page's table of bindings: the scope, the action's name, its keys.
+        let found = page.lines().any(|l| {
+            l.starts_with('|')
+                && l.contains(b.scope.title())
+                && l.contains(&name)
+                && keys.iter().all(|k| l.contains(k.as_str()))
+        });
+        if !found {
+            missing.push(format!("{} {name} {}", b.scope.title(), keys.join(" ")));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "bindings docs/src/moderators/keys.md has no row for:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// The targets of the Markdown links in `text` (`[a](target)`, `![a](target)`), and the
+/// line each is on.
+fn links(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut fence = false;
+    for (n, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            fence = !fence;
+        }
+        if fence {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("](") {
+            let after = &rest[at + 2..];
+            let end = after.find(')').unwrap_or(after.len());
+            out.push((n + 1, after[..end].to_owned()));
+            rest = &after[end..];
+        }
+    }
+    out
+}
+
+/// Where a relative link of the file `from` leads, without its `#fragment`; `None` for a
+/// link to another site, a mail address or an anchor of the same page.
+fn link_target(from: &Path, link: &str) -> Option<PathBuf> {
+    let path = link.split('#').next().unwrap_or("");
+    let external = ["http://", "https://", "mailto:"]
+        .iter()
+        .any(|s| link.starts_with(s));
+    if external || path.is_empty() {
+        return None;
+    }
+    Some(from.parent().unwrap_or(from).join(path))
+}
+
+#[test]
+fn every_relative_link_resolves_to_a_file() {
+    let mut files: Vec<PathBuf> = ["README.md", "CONTRIBUTING.md", "CHANGELOG.md"]
+        .iter()
+        .map(|f| root().join(f))
+        .collect();
+    markdown_files(&root().join("docs"), &mut files);
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("a Markdown file");
+        for (line, link) in links(&text) {
+            if let Some(target) = link_target(f, &link) {
+                checked += 1;
+                if !target.exists() {
+                    let name = f.strip_prefix(root()).unwrap_or(f).display().to_string();
+                    broken.push(format!("{name}:{line}: {link}"));
+                }
+            }
+        }
+    }
+    assert!(checked > 50, "too few links checked: {checked}");
+    assert!(
+        broken.is_empty(),
+        "links to nothing:\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn the_link_check_reads_links_and_leaves_other_sites() {
+    let text = "[a](x.md) and ![b](../img.png#top)\n```\n[c](in-code.md)\n```\n[d](https://e.org) [f](#here)";
+    let found: Vec<String> = links(text).into_iter().map(|l| l.1).collect();
+    assert_eq!(found, ["x.md", "../img.png#top", "https://e.org", "#here"]);
+    let from = Path::new("/r/docs/page.md");
+    assert_eq!(
+        link_target(from, "../img.png#top"),
+        Some(PathBuf::from("/r/docs/../img.png"))
+    );
+    assert_eq!(link_target(from, "https://e.org"), None);
+    assert_eq!(link_target(from, "#here"), None);
+}
+
+#[test]
+fn the_summary_lists_every_page_of_the_manual() {
+    let summary =
+        std::fs::read_to_string(root().join("docs/src/SUMMARY.md")).expect("docs/src/SUMMARY.md");
+    let mut pages = Vec::new();
+    markdown_files(&root().join("docs/src"), &mut pages);
+    let listed: BTreeSet<String> = links(&summary).into_iter().map(|l| l.1).collect();
+    let unlisted: Vec<String> = pages
+        .iter()
+        .map(|p| {
+            p.strip_prefix(root().join("docs/src"))
+                .unwrap_or(p)
+                .display()
+                .to_string()
+        })
+        .filter(|p| p != "SUMMARY.md" && !listed.contains(p))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "pages SUMMARY.md does not list: {unlisted:?}"
+    );
+}
