@@ -144,6 +144,8 @@ fn the_package_brings_every_file_roots_with_its_mode() {
         ("/lib/systemd/system/club-admin-ssh.service", "-rw-r--r--"),
         ("/usr/lib/tmpfiles.d/club-admin.conf", "-rw-r--r--"),
         ("/usr/share/doc/club-admin/README.md.gz", "-rw-r--r--"),
+        ("/usr/share/doc/club-admin/changelog.gz", "-rw-r--r--"),
+        ("/usr/share/doc/club-admin/copyright", "-rw-r--r--"),
     ];
     for (path, mode) in want {
         let e = list
