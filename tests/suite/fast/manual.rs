@@ -258,3 +258,85 @@ fn the_summary_lists_every_page_of_the_manual() {
         "pages SUMMARY.md does not list: {unlisted:?}"
     );
 }
+
+/// The anchor GitHub and mdBook give a heading: lower case, the punctuation dropped, spaces
+/// as hyphens (`## The self-check and the status` is `the-self-check-and-the-status`). Thai
+/// letters and their marks are kept; a few marks of punctuation beyond ASCII are dropped.
+fn anchor_of(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| {
+            c.is_alphanumeric()
+                || "-_ ".contains(*c)
+                || (!c.is_ascii() && !"—–→…“”‘’·«»".contains(*c))
+        })
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of a Markdown text's headings (outside code blocks).
+fn anchors(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut fence = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fence = !fence;
+        }
+        let heading = line.trim_start_matches('#');
+        if !fence && heading.len() < line.len() && heading.starts_with(' ') {
+            out.insert(anchor_of(heading));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_link_to_a_heading_finds_it() {
+    let mut files: Vec<PathBuf> = ["README.md", "CONTRIBUTING.md", "CHANGELOG.md"]
+        .iter()
+        .map(|f| root().join(f))
+        .collect();
+    markdown_files(&root().join("docs"), &mut files);
+    let mut lost = Vec::new();
+    let mut checked = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("a Markdown file");
+        for (line, link) in links(&text) {
+            let Some((path, fragment)) = link.split_once('#') else {
+                continue;
+            };
+            let target = if path.is_empty() {
+                f.clone()
+            } else {
+                match link_target(f, &link) {
+                    Some(t) if t.extension().is_some_and(|x| x == "md") => t,
+                    _ => continue,
+                }
+            };
+            let Ok(target_text) = std::fs::read_to_string(&target) else {
+                continue; // a missing file is the other test's
+            };
+            checked += 1;
+            if !anchors(&target_text).contains(fragment) {
+                let name = f.strip_prefix(root()).unwrap_or(f).display().to_string();
+                lost.push(format!("{name}:{line}: {link}"));
+            }
+        }
+    }
+    assert!(checked > 10, "too few links to headings checked: {checked}");
+    assert!(lost.is_empty(), "links to no heading:\n{}", lost.join("\n"));
+}
+
+#[test]
+fn a_heading_s_anchor_is_github_s() {
+    assert_eq!(
+        anchor_of(" Serving the dashboard over SSH (`serve-ssh`)"),
+        "serving-the-dashboard-over-ssh-serve-ssh"
+    );
+    assert_eq!(anchor_of("ภาษาไทย: เริ่มใช้งาน"), "ภาษาไทย-เริ่มใช้งาน");
+    let found = anchors("# Top\n```\n# not a heading\n```\n## The `[keys]` table\n#no");
+    let want: BTreeSet<String> = ["top", "the-keys-table"].map(String::from).into();
+    assert_eq!(found, want);
+}
