@@ -615,3 +615,247 @@ fn the_check_finds_an_issue_cited_in_any_form() {
     let lines: Vec<usize> = issue_citations(text).into_iter().map(|c| c.0).collect();
     assert_eq!(lines, [1, 2, 3, 4, 5]);
 }
+
+/// Documents comments cite by name that live outside this repository: the service's own
+/// notes and its published interface.
+const EXTERNAL_DOCS: [&str; 2] = ["api-notes.md", "interface-spec.md"];
+
+/// The file of the module `parts` under `src/` (`["ops", "decision"]`:
+/// `src/ops/decision.rs`; `["config"]`: `src/config/mod.rs`), if there is one.
+fn module_file(parts: &[&str]) -> Option<PathBuf> {
+    let base = parts.iter().fold(root().join("src"), |p, s| p.join(s));
+    [base.with_extension("rs"), base.join("mod.rs")]
+        .into_iter()
+        .find(|f| f.is_file())
+}
+
+/// True when `text` starts with the identifier `ident`, whole.
+fn starts_with_ident(text: &str, ident: &str) -> bool {
+    text.strip_prefix(ident)
+        .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+}
+
+/// A line of Rust without its visibility (`pub`, `pub(crate)`, `pub(in path)`) and, before
+/// `fn`, its qualifiers (`async`, `unsafe`, `const`).
+fn without_visibility(line: &str) -> &str {
+    let mut l = line.trim_start();
+    if let Some(rest) = l.strip_prefix("pub") {
+        l = match rest.strip_prefix('(') {
+            Some(scoped) => scoped.split_once(')').map_or("", |(_, r)| r),
+            None => rest,
+        }
+        .trim_start();
+    }
+    for qualifier in ["async ", "unsafe ", "const "] {
+        if l.starts_with(qualifier) && l[qualifier.len()..].starts_with("fn ") {
+            l = &l[qualifier.len()..];
+        }
+    }
+    l
+}
+
+/// The `use` statements of `text`, each whole (a `use` over several lines joined).
+fn use_statements(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut open: Option<String> = None;
+    for line in text.lines() {
+        let l = without_visibility(line);
+        match open.as_mut() {
+            Some(stmt) => stmt.push_str(line),
+            None if l.starts_with("use ") => open = Some(l.to_owned()),
+            None => continue,
+        }
+        if line.contains(';')
+            && let Some(stmt) = open.take()
+        {
+            out.push(stmt);
+        }
+    }
+    out
+}
+
+/// True when the Rust source `text` (the file `file`) defines `ident`: an item (a function,
+/// type, constant, module, macro), a `use` that brings it in (a re-export), a variant or a
+/// field; through a `use child::*` into the child's file too.
+fn defines(text: &str, ident: &str, file: &Path) -> bool {
+    let kinds = [
+        "fn ",
+        "struct ",
+        "enum ",
+        "const ",
+        "static ",
+        "type ",
+        "trait ",
+        "mod ",
+        "union ",
+        "macro_rules! ",
+    ];
+    let declared = text.lines().any(|line| {
+        let l = without_visibility(line);
+        let item = kinds.iter().any(|k| {
+            l.strip_prefix(k)
+                .is_some_and(|r| starts_with_ident(r, ident))
+        });
+        let member = starts_with_ident(l, ident)
+            && l[ident.len()..]
+                .trim_start()
+                .starts_with([',', '(', '{', ':']);
+        item || member
+    });
+    declared
+        || use_statements(text).iter().any(|stmt| {
+            let named = stmt
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == ident);
+            let glob = stmt
+                .strip_prefix("use ")
+                .and_then(|r| r.trim().strip_suffix("::*;"))
+                .filter(|child| child.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                .is_some_and(|child| {
+                    let dir = if file.ends_with("mod.rs") {
+                        file.parent().map(Path::to_path_buf)
+                    } else {
+                        Some(file.with_extension(""))
+                    };
+                    dir.map(|d| d.join(format!("{child}.rs")))
+                        .and_then(|f| std::fs::read_to_string(&f).ok().map(|t| (f, t)))
+                        .is_some_and(|(f, t)| defines(&t, ident, &f))
+                });
+            named || glob
+        })
+}
+
+/// True when a module path named in prose (`ops::decision::backoff`,
+/// `crate::app::Model`) leads somewhere in `src/`: its longest prefix that is a module's
+/// file defines the next name. A path that does not start with one of the crate's rooms
+/// (`std::fs`, `Model::lang`) is not the crate's to check.
+fn module_path_exists(path: &str) -> bool {
+    let mut parts: Vec<&str> = path.split("::").filter(|s| !s.is_empty()).collect();
+    if parts.first() == Some(&"crate") {
+        parts.remove(0);
+    }
+    if parts.len() < 2 || module_file(&parts[..1]).is_none() {
+        return true;
+    }
+    for n in (1..=parts.len()).rev() {
+        if let Some(file) = module_file(&parts[..n]) {
+            if n == parts.len() {
+                return true;
+            }
+            let text = std::fs::read_to_string(&file).expect("a source file");
+            return defines(&text, parts[n], &file);
+        }
+    }
+    false
+}
+
+/// The module paths a line names in backticks (`ops::run::decide`, `crate::api::ApiClient`),
+/// each cut where it stops being a path (`ops::run::{a, b}` is `ops::run`).
+fn named_module_paths(line: &str) -> Vec<String> {
+    line.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter_map(|part| {
+            let path: String = part
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+                .collect();
+            let path = path.trim_end_matches(':');
+            (path.contains("::") && path.starts_with(|c: char| c.is_ascii_lowercase()))
+                .then(|| path.to_owned())
+        })
+        .collect()
+}
+
+/// Where the prose of the project names a file or a module path that is not there: the
+/// comments of `src/` (a file path, a module path) and the documents for its engineers
+/// (their module paths everywhere in the manual, their file paths in CONTRIBUTING.md and
+/// the pages about the code).
+fn stale_names() -> Vec<String> {
+    let mut stale = Vec::new();
+    let mut sources = Vec::new();
+    rust_files(&root().join("src"), &mut sources);
+    for f in &sources {
+        let text = std::fs::read_to_string(f).expect("a source file");
+        let name = f.strip_prefix(root()).unwrap_or(f).display().to_string();
+        for (n, line) in text.lines().enumerate() {
+            if !line.trim_start().starts_with("//") {
+                continue;
+            }
+            let files = named_paths(line).into_iter().filter(|p| {
+                !EXTERNAL_DOCS.contains(&p.as_str()) && !p.starts_with('.') && !resolve(p).is_file()
+            });
+            let modules = named_module_paths(line)
+                .into_iter()
+                .filter(|p| !module_path_exists(p));
+            for p in files.chain(modules) {
+                stale.push(format!("{name}:{}: {p}", n + 1));
+            }
+        }
+    }
+    let mut docs = Vec::new();
+    for d in [
+        "docs/src",
+        "docs/src/moderators",
+        "docs/src/operators",
+        "docs/src/scripts",
+    ] {
+        for e in std::fs::read_dir(root().join(d))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if e.path().extension().is_some_and(|x| x == "md") {
+                docs.push(e.path());
+            }
+        }
+    }
+    docs.push(root().join("CONTRIBUTING.md"));
+    docs.push(root().join("README.md"));
+    let about_code = ["CONTRIBUTING.md", "architecture.md", "development.md"];
+    for f in &docs {
+        let text = std::fs::read_to_string(f).expect("a document");
+        let name = f.strip_prefix(root()).unwrap_or(f).display().to_string();
+        let check_files = about_code.iter().any(|a| name.ends_with(a));
+        for (n, line) in text.lines().enumerate() {
+            let files = named_paths(line).into_iter().filter(|p| {
+                check_files && !EXTERNAL_DOCS.contains(&p.as_str()) && !resolve(p).is_file()
+            });
+            let modules = named_module_paths(line)
+                .into_iter()
+                .filter(|p| !module_path_exists(p));
+            for p in files.chain(modules) {
+                stale.push(format!("{name}:{}: {p}", n + 1));
+            }
+        }
+    }
+    stale
+}
+
+#[test]
+fn every_file_and_module_the_comments_and_docs_name_exists() {
+    let stale = stale_names();
+    assert!(
+        stale.is_empty(),
+        "named but not there (a moved file, a renamed module or function):\n{}",
+        stale.join("\n")
+    );
+}
+
+#[test]
+fn the_check_follows_a_module_path_to_its_item() {
+    assert!(module_path_exists("ops::decision::backoff"));
+    assert!(module_path_exists("crate::app::keymap::Keymap"));
+    // A function re-exported through `pub use texts::*;`.
+    assert!(module_path_exists("app::model::popup::contact_type_name"));
+    // Gone or never there.
+    assert!(!module_path_exists("ops::lost"));
+    assert!(!module_path_exists("ops::decision::no_such_function"));
+    assert!(!module_path_exists("ui::age"));
+    // Not the crate's.
+    assert!(module_path_exists("std::fs::read"));
+    assert_eq!(
+        named_module_paths("see `ops::run::{a, b}`, `Model::lang` and `crate::ui::view()`"),
+        ["ops::run", "crate::ui::view"]
+    );
+}
