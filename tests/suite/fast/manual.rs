@@ -31,12 +31,17 @@ fn manual() -> String {
     let mut pages = Vec::new();
     markdown_files(&root().join("docs/src"), &mut pages);
     assert!(pages.len() >= 10, "the manual's pages: {pages:?}");
+    // The index of flags is made from the other pages: it proves nothing about them.
+    pages.retain(|p| !p.ends_with(INDEX_OF_FLAGS));
     pages
         .iter()
         .map(|p| std::fs::read_to_string(p).expect("a page"))
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// The manual's index of flags, under `docs/src`: made by [`index_of_flags`].
+const INDEX_OF_FLAGS: &str = "flags.md";
 
 /// Every long flag of `cmd` and its subcommands, as `(the command's path, --flag)`; flags
 /// clap hides are left out.
@@ -339,4 +344,88 @@ fn a_heading_s_anchor_is_github_s() {
     let found = anchors("# Top\n```\n# not a heading\n```\n## The `[keys]` table\n#no");
     let want: BTreeSet<String> = ["top", "the-keys-table"].map(String::from).into();
     assert_eq!(found, want);
+}
+
+/// The index of flags as it must read: every long flag, the commands that take it (a
+/// global flag: every command), and the page of the manual that says the most of it.
+fn index_of_flags() -> String {
+    let mut cmd = club_admin::cli::Cli::command();
+    cmd.build();
+    let mut flags = Vec::new();
+    long_flags(&cmd, "club-admin", &mut flags);
+    let globals: BTreeSet<String> = cmd
+        .get_arguments()
+        .filter(|a| a.is_global_set())
+        .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+        .collect();
+    let mut by_flag: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
+    for (command, flag) in flags {
+        by_flag.entry(flag).or_default().insert(command);
+    }
+    let summary = std::fs::read_to_string(root().join("docs/src/SUMMARY.md")).expect("SUMMARY");
+    let pages: Vec<(String, String)> = links(&summary)
+        .into_iter()
+        .map(|(_, page)| page)
+        .filter(|page| page != INDEX_OF_FLAGS)
+        .map(|page| {
+            let text = std::fs::read_to_string(root().join("docs/src").join(&page))
+                .expect("a page SUMMARY.md lists");
+            (page, text)
+        })
+        .collect();
+    let mut out = String::from(
+        "# Every flag\n\nEach long flag of `club-admin` and its subcommands, the commands that \
+         take it, and the page that says what it does. Made from the program's own definitions \
+         (`tests/suite/fast/manual.rs` checks it; `CLUB_ADMIN_WRITE_INDEX=1 cargo test --test \
+         suite fast::manual` writes it again).\n\n| flag | taken by | where it is said |\n| --- | --- | --- |\n",
+    );
+    for (flag, commands) in by_flag {
+        let taken = if globals.contains(&flag) {
+            "every command".to_owned()
+        } else {
+            commands
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        // The reference that names it most: the pages for scripts and operators and the
+        // demo's first, then the moderators' (in English), then the rest; of those that tie,
+        // the first in SUMMARY.md's order.
+        let uses = |text: &str| {
+            text.match_indices(flag.as_str())
+                .filter(|(at, _)| names_flag(&text[*at..], &flag))
+                .count()
+        };
+        let tier = |page: &str| match page.split('/').next() {
+            Some("scripts" | "operators" | "demo.md") => 2,
+            Some("moderators") if page != "moderators/thai.md" => 1,
+            _ => 0,
+        };
+        let page = pages
+            .iter()
+            .rev()
+            .filter(|(_, text)| uses(text) > 0)
+            .max_by_key(|(page, text)| (tier(page), uses(text)))
+            .map(|(page, _)| format!("[{page}]({page})"))
+            .unwrap_or_default();
+        out.push_str(&format!("| `{flag}` | {taken} | {page} |\n"));
+    }
+    out
+}
+
+#[test]
+fn the_index_of_flags_is_current() {
+    let path = root().join("docs/src").join(INDEX_OF_FLAGS);
+    let want = index_of_flags();
+    if std::env::var_os("CLUB_ADMIN_WRITE_INDEX").is_some() {
+        std::fs::write(&path, &want).expect("write the index");
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(want.lines().count() > 40, "{want}");
+    assert!(
+        have == want,
+        "docs/src/{INDEX_OF_FLAGS} is not current: CLUB_ADMIN_WRITE_INDEX=1 cargo test --test \
+         suite fast::manual writes it again"
+    );
 }
