@@ -23,7 +23,7 @@
 //! it (its interrupted writes, the detail's history), as on a school's host.
 //!
 //! `cargo run --release --example ssh_sessions -- 50` (default 50 sessions). Figures in
-//! `docs/performance.md`. Exits 1 when a session drew no first frame or did not load its
+//! `docs/src/performance/measurements.md`. Exits 1 when a session drew no first frame or did not load its
 //! queue after signing in (`S`, the token pasted), or when the whole run passes four minutes:
 //! `.ci/run` runs it with 3 sessions so that it cannot rot again (issue 33: it hung once the
 //! sign-in pop-up opened only on `S`).

@@ -20,6 +20,10 @@ mod serve_ssh;
 pub use demo::{DemoArgs, DemoServerArgs, FaultArgs, ServeDemoArgs};
 pub use serve_ssh::{ServeSshAction, ServeSshArgs, StatusArgs};
 
+/// What `club-admin --version` prints after the name: Cargo.toml's version, and the commit
+/// it was built from when built from a git checkout (`1.0.0 (4c4f95d)`; `build.rs`).
+pub const VERSION: &str = env!("CLUB_ADMIN_VERSION");
+
 /// club-admin: review club membership requests from a terminal.
 ///
 /// Without a subcommand, opens the dashboard on the server given by --base-url,
@@ -27,7 +31,7 @@ pub use serve_ssh::{ServeSshAction, ServeSshArgs, StatusArgs};
 /// (CLUB_ADMIN_API_KEY, CLUB_ADMIN_TOKEN) or from files, never from flags. The connection
 /// and configuration flags go before or after any subcommand.
 #[derive(Debug, Parser)]
-#[command(name = "club-admin", version, about, long_about)]
+#[command(name = "club-admin", version = VERSION, about, long_about)]
 pub struct Cli {
     /// What to run; the dashboard when omitted.
     #[command(subcommand)]

@@ -1,5 +1,5 @@
 //! club-admin: a terminal dashboard for the moderators of a school's club administration
-//! service. See `README.md` for use; `docs/architecture.md` for the shape of the code.
+//! service. See `README.md` for use; `docs/src/architecture.md` for the shape of the code.
 //!
 //! Layers (arrows point one way): [`cli`] parses and hands plain values to [`runtime`],
 //! [`ssh`] (the dashboard served over SSH, built on [`runtime`]) and [`script`]; [`ui`]
@@ -21,7 +21,7 @@ pub mod ssh;
 pub mod text;
 pub mod ui;
 
-/// The rooms of the crate and the rooms each may use (`docs/architecture.md`, "Rooms and
+/// The rooms of the crate and the rooms each may use (`docs/src/architecture.md`, "Rooms and
 /// arrows"): a one-way graph, lowest first. `tests` below keeps the code to it.
 pub const ROOMS: &[(&str, &[&str])] = &[
     ("text", &[]),

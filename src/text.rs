@@ -104,7 +104,7 @@ fn one_cell(g: &str) -> bool {
 /// 3.4 joins either to the cell before it whatever that holds (a wide emoji, a Thai letter, a
 /// ZERO WIDTH SPACE put between the halves of an emoji sequence) and draws the pair two cells
 /// wide, where ratatui and other terminals count each on its own, so the rest of the row
-/// moved and left a stale cell at the pane's edge (issue 31). ZERO WIDTH JOINER is dropped
+/// moved and left a stale cell at the pane's edge. ZERO WIDTH JOINER is dropped
 /// too (tmux joins whatever follows one to its cell): an emoji ZWJ sequence is drawn as its
 /// emoji side by side ("👩🏽‍💻" as 👩💻), each the two cells every terminal gives it.
 fn replacement(c: char) -> Option<&'static str> {

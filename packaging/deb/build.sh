@@ -51,6 +51,19 @@ install -D -m 0644 "$here/club-admin-ssh.service" "$root/lib/systemd/system/club
 install -D -m 0644 "$here/tmpfiles.conf" "$root/usr/lib/tmpfiles.d/club-admin.conf"
 install -D -m 0644 "$repo/README.md" "$root/usr/share/doc/club-admin/README.md"
 gzip -9n "$root/usr/share/doc/club-admin/README.md"
+# The upstream changelog and the licence, where Debian's policy puts them (changelog.gz,
+# copyright: the two licence texts the project is offered under).
+install -m 0644 "$repo/CHANGELOG.md" "$root/usr/share/doc/club-admin/changelog"
+gzip -9n "$root/usr/share/doc/club-admin/changelog"
+{
+    printf 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n'
+    printf 'Upstream-Name: club-admin\n\nFiles: *\nCopyright: the club-admin authors\n'
+    printf 'License: MIT or Apache-2.0\n\nLicense: MIT\n'
+    sed 's/^$/./; s/^/ /' "$repo/LICENSE-MIT"
+    printf '\nLicense: Apache-2.0\n'
+    sed 's/^$/./; s/^/ /' "$repo/LICENSE-APACHE"
+} >"$root/usr/share/doc/club-admin/copyright"
+chmod 0644 "$root/usr/share/doc/club-admin/copyright"
 find "$root" -type f -exec chmod go-w {} +
 find "$root" -type d -exec chmod 0755 {} +
 chmod 0755 "$root/usr/bin/club-admin"

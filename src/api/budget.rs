@@ -63,7 +63,7 @@ pub const MAX_SLOTS: usize = 64;
 /// bulk to a crawl for a fault that is the host's, not theirs.
 pub const ALONE: usize = 2;
 /// The folder an operator makes for the whole host, owned by root (a `systemd-tmpfiles`
-/// line: README, "Serving the dashboard over SSH"); every club-admin process of the host
+/// line: `docs/src/operators/check-and-status.md`); every club-admin process of the host
 /// uses it by default when it exists ([`default_dir`]), `serve-ssh` under systemd too.
 pub const HOST_DIR: &str = "/run/club-admin-budget";
 

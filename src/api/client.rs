@@ -150,7 +150,7 @@ impl ApiClient {
     }
 
     /// This client, its listing reads shared through `store` with every client made from it
-    /// by [`ApiClient::for_session`] (the sessions of one `serve-ssh`, issue 33 item 4): a
+    /// by [`ApiClient::for_session`] (the sessions of one `serve-ssh`): a
     /// listing read another session sent a moment ago, or has in flight, answers this one
     /// ([`super::shared_listing`] says when).
     pub fn sharing_listing(mut self, store: SharedListing) -> ApiClient {

@@ -37,7 +37,7 @@ pub const START: usize = 2;
 /// The start's calls: the first this many calls of a limiter's life go at once, past
 /// [`START`] (a dashboard's start sends the signed-in user, the update-route probe, a `PUT`
 /// that changes nothing, and the listing's first page: all three in one round trip, so the
-/// first rows come after one; issue 32). The limit of calls in flight is for bulk work; a
+/// first rows come after one). The limit of calls in flight is for bulk work; a
 /// bulk's first calls are its reads, so at most one call more than [`START`] at its start.
 /// Never past the ceiling.
 pub const START_READS: usize = 3;
@@ -59,8 +59,8 @@ const WARM_UP: u32 = 10;
 /// The answer time past which a cut is news to a moderator ("server slow: fewer at once"):
 /// a jump between fast answers (5 ms to 40 ms) cuts the limit too, but every answer still
 /// comes at once to a person; only a cut for overload (a time-out, a 5xx) or answers this
-/// slow on average is shown as [`Pace::slowed`] (issue 32: "server slow" while all 20
-/// writes answered within 60 ms).
+/// slow on average is shown as [`Pace::slowed`] (else "server slow" was shown while all
+/// 20 writes answered within 60 ms).
 pub const SLOW_SHOWN: Duration = Duration::from_millis(250);
 
 /// What an answer says about the server's load.

@@ -1,5 +1,5 @@
 //! One store of what the server said to a listing read, for the clients of one process that
-//! share it (the sessions of one `serve-ssh`, issue 33 item 4): a listing read the same as
+//! share it (the sessions of one `serve-ssh`): a listing read the same as
 //! one another session sent a moment ago, or has in flight, is answered by that read
 //! instead of being sent again.
 //!

@@ -273,7 +273,7 @@ impl Default for Keymap {
             b(Scope::Queue, Approve, vec![p('a')], true),
             b(Scope::Queue, Decline, vec![p('x')], true),
             b(Scope::Queue, Delete, vec![p('D'), k(K::Delete)], true),
-            // Shown in the hint bar only while a decision is held (`ui/mod.rs`: `footer_hints`).
+            // Shown in the hint bar only while a decision is held (`ui/hints.rs`: `footer_hints`).
             b(Scope::Queue, Undo, vec![p('z')], false),
             b(Scope::Queue, Mark, vec![p(' ')], true),
             b(Scope::Queue, MarkRange, vec![p('V')], false),

@@ -74,8 +74,8 @@ impl Told {
 }
 
 /// Who tries a read again when it fails on the way (no connection, a time-out, a gateway's
-/// 502-504): one policy per read, never two nested (issue 34). Writes are never tried again
-/// by anyone (a lost answer is settled by re-reading).
+/// 502-504): one policy per read, never two nested (tries would multiply). Writes are never
+/// tried again by anyone (a lost answer is settled by re-reading).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tries {
     /// The client's own retries ([`crate::api::ApiClient`]'s GET: 2 more tries, jittered

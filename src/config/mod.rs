@@ -109,7 +109,7 @@ pub struct FileConfig {
     /// Seconds one try of a call waits for its whole answer (default 20); a read is tried
     /// again (`api::ApiError::Timeout` says how many tries and how long they took).
     pub timeout_secs: Option<u64>,
-    /// Auto-refresh interval, seconds; 0 (the default) is off.
+    /// Auto-refresh interval, seconds (default 30; 0 is off).
     pub auto_refresh_secs: Option<u64>,
     /// Listing page size (default 50, at most 100).
     pub page_size: Option<u32>,
@@ -237,7 +237,7 @@ pub fn default_config_path() -> Option<PathBuf> {
 }
 
 /// The state folder of this host's `serve-ssh` as the systemd unit runs it
-/// (`XDG_STATE_HOME=/var/lib/club-admin`, README "systemd"): its audit file and status
+/// (`XDG_STATE_HOME=/var/lib/club-admin`, `docs/src/operators/install.md`): its audit file and status
 /// socket, which `club-admin history --host` and `club-admin serve-ssh status` read.
 pub const HOST_STATE_DIR: &str = "/var/lib/club-admin/club-admin";
 

@@ -3,7 +3,7 @@
 //! Thai schools write dates with Thai month names and the Buddhist Era year, CE + 543
 //! ("22 พ.ย. 2569" for 22 November 2026); academic years likewise (2569). Month names are
 //! CLDR's Gregorian `th` names (wide and abbreviated). Relative ages keep today's English
-//! forms ("5m", "3d", "2w": `ui::age`) and read "5 นาที", "3 วัน", "2 สัปดาห์" in Thai; the
+//! forms ("5m", "3d", "2w") and read "5 นาที", "3 วัน", "2 สัปดาห์" in Thai; the
 //! words come from the `age-*` keys of the locale files.
 
 use chrono::{DateTime, Datelike, Timelike, Utc};
@@ -148,10 +148,9 @@ pub fn date_time_utc(lang: Lang, style: YearStyle, t: DateTime<Utc>) -> String {
     )
 }
 
-/// The age of `t` at `now`: "now" "5m" "3h" "2d" "3w" "1y" in English (identical to
-/// `ui::age`: same thresholds, whole units rounded down, weeks from 14 days, years of 365
-/// days); "เมื่อครู่" "5 นาที" "3 ชม." "2 วัน" "3 สัปดาห์" "1 ปี" in Thai. A `t` after
-/// `now` is "now".
+/// The age of `t` at `now`: "now" "5m" "3h" "2d" "3w" "1y" in English (the dashboard's
+/// short forms: whole units rounded down, weeks from 14 days, years of 365 days);
+/// "เมื่อครู่" "5 นาที" "3 ชม." "2 วัน" "3 สัปดาห์" "1 ปี" in Thai. A `t` after `now` is "now".
 pub fn age(lang: Lang, now: DateTime<Utc>, t: DateTime<Utc>) -> String {
     let s = (now - t).num_seconds().max(0);
     let (key, n) = match s {
@@ -175,8 +174,8 @@ pub fn ago(lang: Lang, now: DateTime<Utc>, t: DateTime<Utc>) -> String {
     tr_args(lang, "age-ago", &[("age", a.into())])
 }
 
-/// Time left until `t`: "3d 4h", "7h 59m", "12m", "expired" in English (identical to
-/// `ui::time_left`); "3 วัน 4 ชม.", "7 ชม. 59 นาที", "12 นาที", "หมดอายุแล้ว" in Thai.
+/// Time left until `t`: "3d 4h", "7h 59m", "12m", "expired" in English (the
+/// header's short form); "3 วัน 4 ชม.", "7 ชม. 59 นาที", "12 นาที", "หมดอายุแล้ว" in Thai.
 pub fn time_left(lang: Lang, now: DateTime<Utc>, t: DateTime<Utc>) -> String {
     let s = (t - now).num_seconds();
     if s <= 0 {

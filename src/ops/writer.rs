@@ -200,7 +200,7 @@ fn awaited() -> (impl FnOnce(io::Result<()>) + Send + 'static, Written) {
 /// How long appended lines may wait for their sync while more keep coming: a bulk's lines
 /// share one `sync_data` per this interval instead of one per pause of its writes (a sync
 /// costs 0.35 ms on a quiet disk and 20 ms or more on a busy one, measured in
-/// `docs/performance.md`, "Every write on disk before it leaves").
+/// `docs/src/performance/measurements.md`, "Every write on disk before it leaves").
 pub const SYNC_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// The writer's thread: jobs in the order they came, the audit files kept open. An appended

@@ -66,14 +66,14 @@ pub struct LoopOptions {
     pub auto_refresh: Option<Duration>,
     /// Reload the queue when this clock ticks instead (its value changes), whatever
     /// `auto_refresh` says: one clock for every session of a `serve-ssh`, so that the
-    /// sessions of one scope refresh together and share one listing read (issue 33, item 4;
-    /// [`crate::api::shared_listing`]). `None`: the loop's own timer.
+    /// sessions of one scope refresh together and share one listing read
+    /// ([`crate::api::shared_listing`]). `None`: the loop's own timer.
     pub refresh_clock: Option<tokio::sync::watch::Receiver<u64>>,
     /// The dashboards of this process whose spinner turns now (calls in flight, no decision
     /// held), shared by them: each one's spinner then turns every [`TICK`] or every
     /// [`SPINNER_SHARE`] times their number, whichever is longer, so that 200 `serve-ssh`
     /// sessions signing in at once draw some 100 spinner frames a second between them, not
-    /// 1,600 (issue 33, item 4: the frames took the two cores the sign-ins' calls needed).
+    /// 1,600 (measured: the frames took the two cores the sign-ins' calls needed).
     /// A decision held keeps its dashboard's full pace. `None`: alone (the local dashboard).
     pub spinners: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
     /// Colours.
@@ -209,8 +209,7 @@ impl<'a, B: Backend> EventLoop<'a, B> {
     /// and without awaiting anything, for a loop that goes on in [`Self::run_opened`]: a
     /// `serve-ssh` session draws its first frame in its connection's own task, so that the
     /// frame leaves with the answer to the shell request instead of waiting behind other
-    /// connections' key exchanges for the runtime's turns of the tasks between (issue 33,
-    /// item 6). A quit asked at the start (the Model's `quitting`, set with every
+    /// connections' key exchanges for the runtime's turns of the tasks between. A quit asked at the start (the Model's `quitting`, set with every
     /// [`crate::app::Effect::Quit`]) draws nothing, and `run_opened` then ends at once.
     ///
     /// Errors: drawing failed.

@@ -1,4 +1,4 @@
-//! Exit codes of the scripting subcommands (documented in README.md, "Scripting"), and how
+//! Exit codes of the scripting subcommands (documented in `docs/src/scripts/scripting.md`), and how
 //! a run's code is chosen: from an error ([`Exit::of`]), from a run's verdicts
 //! ([`Exit::of_run`]), the worse of two ([`Exit::and`]).
 

@@ -168,8 +168,8 @@ impl Conn {
     /// A new dashboard for `key` and its screen opened in a window of `size`, its first
     /// frame drawn ([`session::open`]; `None` in the pair: it could not be, the session's
     /// task tries again), here in the connection's task so that the frame leaves with the
-    /// answer to the shell request (issue 33, item 6). `None` when building it panicked
-    /// (logged; the connection's task goes on).
+    /// answer to the shell request, not behind other connections' key exchanges. `None`
+    /// when building it panicked (logged; the connection's task goes on).
     fn open_new(
         &self,
         key: &str,

@@ -442,7 +442,8 @@ pub async fn start_with(
     let fingerprint = host_key
         .fingerprint(russh::keys::HashAlg::Sha256)
         .to_string();
-    // One store of the listing's answers for every session (issue 33, item 4).
+    // One store of the listing's answers for every session: the sessions of one scope
+    // share one listing read instead of each polling the service.
     let client =
         operators_client(&settings)?.sharing_listing(crate::api::client::SharedListing::new());
     let listener = TcpListener::bind(options.listen)

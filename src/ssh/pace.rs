@@ -1,4 +1,5 @@
-//! Key exchanges paced to the runtime's own speed (issue 33, item 6).
+//! Key exchanges paced to the runtime's own speed, so hundreds of connections at once
+//! still get their first frames quickly.
 //!
 //! A connection's key exchange and sign-in are a few steps of real work each (the
 //! post-quantum key agreement, the host key's signature, the client's signature checked),

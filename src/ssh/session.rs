@@ -330,7 +330,7 @@ impl Screen {
 /// Opens `dash`'s screen in a window of `size`: the client's terminal taken (the alternate
 /// screen, bracketed paste, the mouse when on), the loop started and the whole dashboard
 /// drawn, without awaiting anything (the connection's handler calls it: its first frame
-/// then leaves with the answer to the shell request; issue 33, item 6). Copied text and
+/// then leaves with the answer to the shell request). Copied text and
 /// mouse capture go to this screen's packets from now on.
 ///
 /// Errors: the terminal could not be set up or drawn on.

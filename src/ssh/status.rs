@@ -78,7 +78,7 @@ pub struct DoorInfo {
     /// Of those, in the key exchange.
     pub in_kex: usize,
     /// Of the silent ones, those waiting their turn to start the key exchange, at the
-    /// runtime's pace (issue 33, item 6). Absent from a server before it.
+    /// runtime's pace (`ssh/pace.rs`). Absent from a server before it.
     #[serde(default)]
     pub paced: usize,
 }
@@ -93,7 +93,7 @@ pub struct CallsInfo {
     /// True when the limit was cut back (time-outs, 5xx, latency).
     pub slowed: bool,
     /// How the sessions' listing reads were answered since the start: sent, joined to one
-    /// in flight, reused ([`crate::api::shared_listing`]; issue 33, item 4). Absent from a
+    /// in flight, reused ([`crate::api::shared_listing`]). Absent from a
     /// server before it.
     #[serde(default)]
     pub listing_reads: crate::api::shared_listing::SharedCounts,

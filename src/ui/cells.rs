@@ -11,7 +11,7 @@ use ratatui::buffer::{Buffer, CellWidth};
 /// (an emoji of a student's name, a CJK character), and the paragraph draws it onto the pane's
 /// border. The terminal then draws the emoji over the border while the diff believes the
 /// border there, and the next frame that writes another character in place of the emoji
-/// leaves the pane's edge blank until `Ctrl-L` (issue 31). Run on every frame by
+/// leaves the pane's edge blank until `Ctrl-L`. Run on every frame by
 /// [`super::view_scrolls`]; a frame of the dashboard that is well formed is left as it is.
 pub fn settle_wide_cells(buf: &mut Buffer) {
     let area = buf.area;

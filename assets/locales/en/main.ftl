@@ -56,7 +56,7 @@ action-detail-down = scroll the detail pane down
 action-detail-up = scroll the detail pane up
 action-history = the team's history: who decided what, when, from where
 
-## Footer hints (keymap Keymap::hints): short labels
+## Footer hints (ui/hints.rs, for the keymap's Keymap::hint_actions): short labels
 
 hint-force-quit = force quit
 hint-suspend = suspend

@@ -52,7 +52,7 @@ action-detail-down = เลื่อนช่องรายละเอีย�
 action-detail-up = เลื่อนช่องรายละเอียดขึ้น
 action-history = ประวัติของทีม: ใครตัดสินคำขอใด เมื่อไร จากที่ใด
 
-## Footer hints (keymap Keymap::hints): short labels
+## Footer hints (ui/hints.rs, for the keymap's Keymap::hint_actions): short labels
 
 hint-force-quit = ออกทันที
 hint-suspend = พัก

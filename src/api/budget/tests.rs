@@ -340,7 +340,7 @@ async fn a_folder_of_another_user_or_open_to_all_without_the_sticky_bit_is_refus
 
 #[tokio::test]
 async fn an_operators_group_folder_shares_the_slots_another_user_made() {
-    // /run/club-admin-budget as the README's tmpfiles line makes it: root's, 1770. A slot
+    // /run/club-admin-budget as the package's tmpfiles line makes it: root's, 1770. A slot
     // another member (uid 65534) made is used, and excludes as one slot.
     let tmp = tempfile::tempdir().expect("tempdir");
     let options = opts(tmp.path(), 2);

@@ -37,7 +37,7 @@ impl ApiCall {
     /// This call's answer carrying `payload`. Panics when `payload` is the answer of
     /// another operation: a test's mistake, never the program's.
     ///
-    /// One arm per operation, no default (issue 34, item 3): an operation added to
+    /// One arm per operation, no default: an operation added to
     /// [`ApiCall`] does not compile until its tests' payload is said here.
     pub fn answer_with(self, payload: ApiAnswer) -> Answer {
         let call = format!("{self:?}");

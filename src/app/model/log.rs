@@ -137,8 +137,9 @@ pub struct Notice {
 impl Notice {
     /// How long a notice stands on the status line before it gives way to an empty line
     /// (it stays in the activity log): a moment for what went well, longer for an error;
-    /// a start-up warning and a window too small stay (issue 32: "nothing to do: those
-    /// requests are no longer pending" stood for minutes over work done since).
+    /// a start-up warning and a window too small stay (a notice that never gave way, such
+    /// as "nothing to do: those requests are no longer pending", stood for minutes over work
+    /// done since).
     pub fn shown_for(&self) -> Option<chrono::Duration> {
         match self.severity {
             _ if self.start_warning || self.too_small => None,

@@ -229,7 +229,7 @@ pub(super) fn on_staffed_clubs(
 /// per purpose, nothing left over (so no answer reaches the handler of another call).
 /// `update` calls it for every awaited answer, between the link's bookkeeping and what
 /// waits on reads. Here, not in `app/call.rs`: the call that an answer answers never
-/// imports its handler (issue 34).
+/// imports its handler, so the call's room stays below the rooms that handle answers.
 pub(super) fn route(answer: Answer, m: &mut Model) -> Vec<Effect> {
     use super::club;
     match answer {

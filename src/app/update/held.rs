@@ -3,7 +3,7 @@
 //! hang-up sends them at once; back from a suspend, decisions whose time ran out while
 //! stopped are not sent before the moderator says so; a new sign-in keeps or drops the
 //! held decisions of the account before. The grace period itself (a decision held for
-//! `decision_delay`, sent when due on a tick) is run by `decisions.rs` (`hold`,
+//! `decision_delay`, sent when due on a tick) is run by `app/update/decisions.rs` (`hold`,
 //! `send_due`).
 
 use uuid::Uuid;

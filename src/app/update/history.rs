@@ -1,4 +1,4 @@
-//! The team's history in the dashboard (issue 33): `H` opens it and reads the audit file
+//! The team's history in the dashboard: `H` opens it and reads the audit file
 //! again (off the event loop: [`Effect::ReadHistory`]); the rows of this server, newest
 //! first, are kept for the pop-up and for the detail's lines about its own request. The
 //! reading, folding and filtering are the core's ([`crate::ops::history`], as

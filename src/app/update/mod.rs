@@ -161,16 +161,44 @@ fn persist_change(m: &mut Model) -> Option<super::model::SavedQueue> {
     Some(saved)
 }
 
+/// A message of the moderator's hands, taken out of [`Msg`] so that [`on_input`] names every
+/// kind: a new kind of input does not compile until it says what it does.
+enum Input {
+    Key(super::key::Key),
+    Paste(String),
+    Wheel {
+        down: bool,
+    },
+    Click {
+        pane: super::model::Pane,
+        row: Option<usize>,
+    },
+}
+
+/// A message of the screen about itself, taken out of [`Msg`] for [`on_screen`], as
+/// [`Input`] is.
+enum Screen {
+    Layout { queue_rows: usize },
+    Scrolled(super::model::ScrollLimits),
+    Resize(u16, u16),
+}
+
 /// What the moderator's hands do: a key, a paste, the wheel, a tap. Nothing acts on what is
 /// not drawn: below the smallest size only quit, redraw, suspend and undo do anything (a
 /// key, paste, wheel or tap is told it was ignored).
-fn on_input(m: &mut Model, msg: Msg) -> Vec<Effect> {
-    match msg {
-        Msg::Key(k) if !m.shows_queue() => keypress::on_key_unseen(m, k),
-        Msg::Key(k) => keypress::on_key(m, k),
-        _ if !m.shows_queue() => keypress::ignore_unseen(m),
-        Msg::Paste(text) => ids::on_paste(m, &text),
-        Msg::Wheel { down } => actions::run_action(
+fn on_input(m: &mut Model, input: Input) -> Vec<Effect> {
+    if !m.shows_queue() {
+        return match input {
+            Input::Key(k) => keypress::on_key_unseen(m, k),
+            Input::Paste(_) | Input::Wheel { .. } | Input::Click { .. } => {
+                keypress::ignore_unseen(m)
+            }
+        };
+    }
+    match input {
+        Input::Key(k) => keypress::on_key(m, k),
+        Input::Paste(text) => ids::on_paste(m, &text),
+        Input::Wheel { down } => actions::run_action(
             m,
             if down {
                 super::keymap::Action::Down
@@ -178,21 +206,20 @@ fn on_input(m: &mut Model, msg: Msg) -> Vec<Effect> {
                 super::keymap::Action::Up
             },
         ),
-        Msg::Click { pane, row } => keypress::on_click(m, pane, row),
-        _ => Vec::new(),
+        Input::Click { pane, row } => keypress::on_click(m, pane, row),
     }
 }
 
 /// What the screen says of itself: its size, the rows of the queue drawn, how far each part
 /// can scroll.
-fn on_screen(m: &mut Model, msg: Msg) -> Vec<Effect> {
-    match msg {
-        Msg::Layout { queue_rows } => m.page_rows = queue_rows.max(1),
-        Msg::Scrolled(limits) => {
+fn on_screen(m: &mut Model, screen: Screen) -> Vec<Effect> {
+    match screen {
+        Screen::Layout { queue_rows } => m.page_rows = queue_rows.max(1),
+        Screen::Scrolled(limits) => {
             m.scroll_limits = Some(limits);
             m.clamp_scrolls();
         }
-        Msg::Resize(w, h) => {
+        Screen::Resize(w, h) => {
             m.size = (w, h);
             keypress::resized(m);
             // A wider window shows the detail beside the queue: nothing stays opened over it.
@@ -200,15 +227,31 @@ fn on_screen(m: &mut Model, msg: Msg) -> Vec<Effect> {
                 m.detail_open = false;
             }
         }
-        _ => {}
     }
     Vec::new()
 }
 
+/// The automatic refresh's tick: a reload of the listing, quiet (it speaks only where
+/// nothing more important stands on the status line, `Model::refresh_speaks`). Without a
+/// token (a `serve-ssh` session not signed in yet) a refresh would only be refused: 200
+/// such sessions on one refresh clock would ask 200 times a tick.
+fn auto_refresh(m: &mut Model) -> Vec<Effect> {
+    if m.listing.loading || m.session_expired || !m.has_token {
+        Vec::new()
+    } else {
+        listing::refresh_as(m, true)
+    }
+}
+
 fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
     match msg {
-        Msg::Layout { .. } | Msg::Scrolled(_) | Msg::Resize(..) => on_screen(m, msg),
-        Msg::Key(_) | Msg::Paste(_) | Msg::Wheel { .. } | Msg::Click { .. } => on_input(m, msg),
+        Msg::Layout { queue_rows } => on_screen(m, Screen::Layout { queue_rows }),
+        Msg::Scrolled(limits) => on_screen(m, Screen::Scrolled(limits)),
+        Msg::Resize(w, h) => on_screen(m, Screen::Resize(w, h)),
+        Msg::Key(k) => on_input(m, Input::Key(k)),
+        Msg::Paste(text) => on_input(m, Input::Paste(text)),
+        Msg::Wheel { down } => on_input(m, Input::Wheel { down }),
+        Msg::Click { pane, row } => on_input(m, Input::Click { pane, row }),
         Msg::Heard(t) => others::heard(m, t),
         Msg::Tick(now) => {
             m.now = now;
@@ -217,17 +260,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Resumed(now) => held::on_resume(m, now),
         Msg::Flush => held::hang_up(m),
         Msg::Stop => held::quit(m, true),
-        Msg::AutoRefresh => {
-            // Without a token (a `serve-ssh` session not signed in yet) a refresh would only
-            // be refused: 200 such sessions on one refresh clock would ask 200 times a tick.
-            if m.listing.loading || m.session_expired || !m.has_token {
-                Vec::new()
-            } else {
-                // Quiet: it speaks only where nothing more important stands on the status
-                // line (`Model::refresh_speaks`).
-                listing::refresh_as(m, true)
-            }
-        }
+        Msg::AutoRefresh => auto_refresh(m),
         Msg::Pace {
             limit,
             slowed,

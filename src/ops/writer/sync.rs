@@ -1,6 +1,6 @@
 //! The audit writer's syncer: a thread of its own that syncs the appended files to the disk
 //! (`sync_data`), so that the writer's thread never waits for the disk between lines. A sync
-//! costs 0.35 ms on a quiet disk and 20 ms or more on a busy one (docs/performance.md,
+//! costs 0.35 ms on a quiet disk and 20 ms or more on a busy one (docs/src/performance/measurements.md,
 //! "Every write on disk before it leaves"); during one the writer goes on writing lines.
 
 use std::path::PathBuf;

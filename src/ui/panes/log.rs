@@ -77,8 +77,8 @@ pub(in crate::ui) fn log(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme
     let room = total.saturating_sub(inner.height);
     let mut from_top = room - m.log.scroll.min(room as usize) as u16;
     if m.log.scroll == 0 {
-        // Following the newest: the top entry whole (issue 32: it began mid-sentence on a
-        // phone), the last one from its start when it alone is taller than the pane.
+        // Following the newest: the top entry whole (on a phone it had begun
+        // mid-sentence), the last one from its start when it alone is taller than the pane.
         let last = starts.last().copied().unwrap_or(0);
         from_top = starts
             .iter()

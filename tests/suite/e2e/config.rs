@@ -813,7 +813,7 @@ fn a_base_url_with_a_line_separator_or_control_character_is_refused_at_start() {
 }
 
 /// A symbolic link given as `--log-file` is not followed, and that is said at start on
-/// standard error (the README: "said on standard error at start"); the run goes on without
+/// standard error (the manual: "said on standard error at start"); the run goes on without
 /// a log and the link's target is left as it was.
 #[test]
 fn a_log_file_that_is_a_symbolic_link_is_said_at_start() {

@@ -1,4 +1,4 @@
-//! The Debian package (issue 33, item 1): `packaging/deb/build.sh`, the README's one way to
+//! The Debian package: `packaging/deb/build.sh`, the manual's one way to
 //! build it, run on the test binary, then the package read back with `dpkg-deb`: every file
 //! with its owner and mode, the control fields and the conffile, the unit's lines, the
 //! config file parsed by the real loader, and the postinst run under a root of its own (the
@@ -144,6 +144,8 @@ fn the_package_brings_every_file_roots_with_its_mode() {
         ("/lib/systemd/system/club-admin-ssh.service", "-rw-r--r--"),
         ("/usr/lib/tmpfiles.d/club-admin.conf", "-rw-r--r--"),
         ("/usr/share/doc/club-admin/README.md.gz", "-rw-r--r--"),
+        ("/usr/share/doc/club-admin/changelog.gz", "-rw-r--r--"),
+        ("/usr/share/doc/club-admin/copyright", "-rw-r--r--"),
     ];
     for (path, mode) in want {
         let e = list
@@ -269,7 +271,7 @@ fn the_unit_checks_first_runs_from_the_config_in_the_budget_hardened_and_stops_g
         .and_then(|v| v.trim().parse().ok())
         .expect("TimeoutStopSec= in seconds");
     assert!(stop >= 20 + 1 + 10, "TimeoutStopSec={stop}");
-    // The host budget's folder at every boot, as README "The host budget" says.
+    // The host budget's folder at every boot, as the manual's check-and-status page says.
     let tmpfiles = text(&b.files.join("usr/lib/tmpfiles.d/club-admin.conf"));
     let entry: Vec<&str> = tmpfiles
         .lines()

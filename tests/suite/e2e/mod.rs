@@ -11,6 +11,7 @@ mod history;
 mod other_user;
 mod phone;
 mod pty;
+mod release;
 mod script;
 mod ssh;
 mod ssh_check;

@@ -17,6 +17,7 @@ mod kedmanee;
 mod layout;
 mod lean_backend;
 mod live_queue;
+mod manual;
 mod model_based;
 mod narrow;
 mod new_requests;

@@ -58,7 +58,7 @@ const REFUSAL: &str = "Student must be a staff member of the club to update club
 
 /// Text of the tour's data (English names the detail pane shows beside the Thai ones, what
 /// the moderator typed, what the server wrote: its error detail stays as written, see
-/// docs/architecture.md "Words on screen"): taken off a screen before its words are read,
+/// docs/src/architecture.md "Words on screen"): taken off a screen before its words are read,
 /// longest first.
 const DATA: &[&str] = &[
     REFUSAL,

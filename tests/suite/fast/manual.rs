@@ -1,0 +1,431 @@
+//! The manual (`docs/src/`, an mdBook readable as plain Markdown) names everything a user can
+//! type: every long flag of every subcommand (clap's own definitions), every key of the
+//! config file (its structs, read from their source with `syn`), every default key binding
+//! (the keymap's table). And every relative link of the project's Markdown resolves to a file.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use clap::CommandFactory;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn markdown_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            markdown_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "md") {
+            out.push(p);
+        }
+    }
+}
+
+/// The manual's pages, whole, one text.
+fn manual() -> String {
+    let mut pages = Vec::new();
+    markdown_files(&root().join("docs/src"), &mut pages);
+    assert!(pages.len() >= 10, "the manual's pages: {pages:?}");
+    // The index of flags is made from the other pages: it proves nothing about them.
+    pages.retain(|p| !p.ends_with(INDEX_OF_FLAGS));
+    pages
+        .iter()
+        .map(|p| std::fs::read_to_string(p).expect("a page"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The manual's index of flags, under `docs/src`: made by [`index_of_flags`].
+const INDEX_OF_FLAGS: &str = "flags.md";
+
+/// Every long flag of `cmd` and its subcommands, as `(the command's path, --flag)`; flags
+/// clap hides are left out.
+fn long_flags(cmd: &clap::Command, path: &str, out: &mut Vec<(String, String)>) {
+    for arg in cmd.get_arguments() {
+        if let Some(long) = arg.get_long()
+            && !arg.is_hide_set()
+        {
+            out.push((path.to_owned(), format!("--{long}")));
+        }
+    }
+    for sub in cmd.get_subcommands() {
+        long_flags(sub, &format!("{path} {}", sub.get_name()), out);
+    }
+}
+
+/// True when `flag` stands in `text` as a whole flag (`--json`, not the start of
+/// `--json-lines`).
+fn names_flag(text: &str, flag: &str) -> bool {
+    text.match_indices(flag).any(|(at, _)| {
+        text[at + flag.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+    })
+}
+
+#[test]
+fn every_flag_of_every_subcommand_is_in_the_manual() {
+    let text = manual();
+    let mut cmd = club_admin::cli::Cli::command();
+    cmd.build();
+    let mut flags = Vec::new();
+    long_flags(&cmd, "club-admin", &mut flags);
+    assert!(flags.len() > 40, "too few flags found: {flags:?}");
+    let missing: Vec<String> = flags
+        .iter()
+        .filter(|(_, f)| !names_flag(&text, f))
+        .map(|(p, f)| format!("{p} {f}"))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "flags the manual does not name: {missing:?}"
+    );
+}
+
+#[test]
+fn the_flag_check_wants_the_whole_flag() {
+    assert!(names_flag("use `--json`.", "--json"));
+    assert!(!names_flag("use `--json-lines`", "--json"));
+    assert!(!names_flag("nothing here", "--json"));
+}
+
+/// The field names of the structs `names` in the Rust source `text`, as serde reads them
+/// (no struct here renames a field).
+fn struct_fields(text: &str, names: &[&str]) -> BTreeSet<String> {
+    let file = syn::parse_file(text).expect("a source file syn can read");
+    let mut out = BTreeSet::new();
+    for item in file.items {
+        if let syn::Item::Struct(s) = item
+            && names.contains(&s.ident.to_string().as_str())
+        {
+            for f in s.fields {
+                if let Some(id) = f.ident {
+                    out.insert(id.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_config_file_key_is_in_the_manual() {
+    let source = std::fs::read_to_string(root().join("src/config/mod.rs")).expect("config");
+    let keys = struct_fields(&source, &["FileConfig", "ServeSshFile"]);
+    assert!(
+        keys.len() > 25 && keys.contains("base_url") && keys.contains("idle_minutes"),
+        "the config file's keys were read: {keys:?}"
+    );
+    let page = std::fs::read_to_string(root().join("docs/src/operators/config.md"))
+        .expect("the config file's page");
+    let missing: Vec<&String> = keys
+        .iter()
+        .filter(|k| !page.contains(&format!("`{k}`")) && !page.contains(&format!("`[{k}]`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "config keys docs/src/operators/config.md does not name: {missing:?}"
+    );
+}
+
+#[test]
+fn every_default_key_binding_is_in_the_manual() {
+    let page =
+        std::fs::read_to_string(root().join("docs/src/moderators/keys.md")).expect("the keys page");
+    let table = club_admin::app::keymap::Keymap::default();
+    assert!(table.bindings.len() > 40, "the keymap's table was read");
+    let mut missing = Vec::new();
+    for b in &table.bindings {
+        let name = format!("`{}`", b.action.name());
+        let keys: Vec<String> = b.keys.iter().map(|k| format!("`{k}`")).collect();
+        // One row of the page's table of bindings: the scope, the action's name, its keys.
+        let found = page.lines().any(|l| {
+            l.starts_with('|')
+                && l.contains(b.scope.title())
+                && l.contains(&name)
+                && keys.iter().all(|k| l.contains(k.as_str()))
+        });
+        if !found {
+            missing.push(format!("{} {name} {}", b.scope.title(), keys.join(" ")));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "bindings docs/src/moderators/keys.md has no row for:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// The targets of the Markdown links in `text` (`[a](target)`, `![a](target)`), and the
+/// line each is on.
+fn links(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut fence = false;
+    for (n, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            fence = !fence;
+        }
+        if fence {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("](") {
+            let after = &rest[at + 2..];
+            let end = after.find(')').unwrap_or(after.len());
+            out.push((n + 1, after[..end].to_owned()));
+            rest = &after[end..];
+        }
+    }
+    out
+}
+
+/// Where a relative link of the file `from` leads, without its `#fragment`; `None` for a
+/// link to another site, a mail address or an anchor of the same page.
+fn link_target(from: &Path, link: &str) -> Option<PathBuf> {
+    let path = link.split('#').next().unwrap_or("");
+    let external = ["http://", "https://", "mailto:"]
+        .iter()
+        .any(|s| link.starts_with(s));
+    if external || path.is_empty() {
+        return None;
+    }
+    Some(from.parent().unwrap_or(from).join(path))
+}
+
+#[test]
+fn every_relative_link_resolves_to_a_file() {
+    let mut files: Vec<PathBuf> = ["README.md", "CONTRIBUTING.md", "CHANGELOG.md"]
+        .iter()
+        .map(|f| root().join(f))
+        .collect();
+    markdown_files(&root().join("docs"), &mut files);
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("a Markdown file");
+        for (line, link) in links(&text) {
+            if let Some(target) = link_target(f, &link) {
+                checked += 1;
+                if !target.exists() {
+                    let name = f.strip_prefix(root()).unwrap_or(f).display().to_string();
+                    broken.push(format!("{name}:{line}: {link}"));
+                }
+            }
+        }
+    }
+    assert!(checked > 50, "too few links checked: {checked}");
+    assert!(
+        broken.is_empty(),
+        "links to nothing:\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn the_link_check_reads_links_and_leaves_other_sites() {
+    let text = "[a](x.md) and ![b](../img.png#top)\n```\n[c](in-code.md)\n```\n[d](https://e.org) [f](#here)";
+    let found: Vec<String> = links(text).into_iter().map(|l| l.1).collect();
+    assert_eq!(found, ["x.md", "../img.png#top", "https://e.org", "#here"]);
+    let from = Path::new("/r/docs/page.md");
+    assert_eq!(
+        link_target(from, "../img.png#top"),
+        Some(PathBuf::from("/r/docs/../img.png"))
+    );
+    assert_eq!(link_target(from, "https://e.org"), None);
+    assert_eq!(link_target(from, "#here"), None);
+}
+
+#[test]
+fn the_summary_lists_every_page_of_the_manual() {
+    let summary =
+        std::fs::read_to_string(root().join("docs/src/SUMMARY.md")).expect("docs/src/SUMMARY.md");
+    let mut pages = Vec::new();
+    markdown_files(&root().join("docs/src"), &mut pages);
+    let listed: BTreeSet<String> = links(&summary).into_iter().map(|l| l.1).collect();
+    let unlisted: Vec<String> = pages
+        .iter()
+        .map(|p| {
+            p.strip_prefix(root().join("docs/src"))
+                .unwrap_or(p)
+                .display()
+                .to_string()
+        })
+        .filter(|p| p != "SUMMARY.md" && !listed.contains(p))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "pages SUMMARY.md does not list: {unlisted:?}"
+    );
+}
+
+/// The anchor GitHub and mdBook give a heading: lower case, the punctuation dropped, spaces
+/// as hyphens (`## The self-check and the status` is `the-self-check-and-the-status`). Thai
+/// letters and their marks are kept; a few marks of punctuation beyond ASCII are dropped.
+fn anchor_of(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| {
+            c.is_alphanumeric()
+                || "-_ ".contains(*c)
+                || (!c.is_ascii() && !"—–→…“”‘’·«»".contains(*c))
+        })
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of a Markdown text's headings (outside code blocks).
+fn anchors(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut fence = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fence = !fence;
+        }
+        let heading = line.trim_start_matches('#');
+        if !fence && heading.len() < line.len() && heading.starts_with(' ') {
+            out.insert(anchor_of(heading));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_link_to_a_heading_finds_it() {
+    let mut files: Vec<PathBuf> = ["README.md", "CONTRIBUTING.md", "CHANGELOG.md"]
+        .iter()
+        .map(|f| root().join(f))
+        .collect();
+    markdown_files(&root().join("docs"), &mut files);
+    let mut lost = Vec::new();
+    let mut checked = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("a Markdown file");
+        for (line, link) in links(&text) {
+            let Some((path, fragment)) = link.split_once('#') else {
+                continue;
+            };
+            let target = if path.is_empty() {
+                f.clone()
+            } else {
+                match link_target(f, &link) {
+                    Some(t) if t.extension().is_some_and(|x| x == "md") => t,
+                    _ => continue,
+                }
+            };
+            let Ok(target_text) = std::fs::read_to_string(&target) else {
+                continue; // a missing file is the other test's
+            };
+            checked += 1;
+            if !anchors(&target_text).contains(fragment) {
+                let name = f.strip_prefix(root()).unwrap_or(f).display().to_string();
+                lost.push(format!("{name}:{line}: {link}"));
+            }
+        }
+    }
+    assert!(checked > 10, "too few links to headings checked: {checked}");
+    assert!(lost.is_empty(), "links to no heading:\n{}", lost.join("\n"));
+}
+
+#[test]
+fn a_heading_s_anchor_is_github_s() {
+    assert_eq!(
+        anchor_of(" Serving the dashboard over SSH (`serve-ssh`)"),
+        "serving-the-dashboard-over-ssh-serve-ssh"
+    );
+    assert_eq!(anchor_of("ภาษาไทย: เริ่มใช้งาน"), "ภาษาไทย-เริ่มใช้งาน");
+    let found = anchors("# Top\n```\n# not a heading\n```\n## The `[keys]` table\n#no");
+    let want: BTreeSet<String> = ["top", "the-keys-table"].map(String::from).into();
+    assert_eq!(found, want);
+}
+
+/// The index of flags as it must read: every long flag, the commands that take it (a
+/// global flag: every command), and the page of the manual that says the most of it.
+fn index_of_flags() -> String {
+    let mut cmd = club_admin::cli::Cli::command();
+    cmd.build();
+    let mut flags = Vec::new();
+    long_flags(&cmd, "club-admin", &mut flags);
+    let globals: BTreeSet<String> = cmd
+        .get_arguments()
+        .filter(|a| a.is_global_set())
+        .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+        .collect();
+    let mut by_flag: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
+    for (command, flag) in flags {
+        by_flag.entry(flag).or_default().insert(command);
+    }
+    let summary = std::fs::read_to_string(root().join("docs/src/SUMMARY.md")).expect("SUMMARY");
+    let pages: Vec<(String, String)> = links(&summary)
+        .into_iter()
+        .map(|(_, page)| page)
+        .filter(|page| page != INDEX_OF_FLAGS)
+        .map(|page| {
+            let text = std::fs::read_to_string(root().join("docs/src").join(&page))
+                .expect("a page SUMMARY.md lists");
+            (page, text)
+        })
+        .collect();
+    let mut out = String::from(
+        "# Every flag\n\nEach long flag of `club-admin` and its subcommands, the commands that \
+         take it, and the page that says what it does. Made from the program's own definitions \
+         (`tests/suite/fast/manual.rs` checks it; `CLUB_ADMIN_WRITE_INDEX=1 cargo test --test \
+         suite fast::manual` writes it again).\n\n| flag | taken by | where it is said |\n| --- | --- | --- |\n",
+    );
+    for (flag, commands) in by_flag {
+        let taken = if globals.contains(&flag) {
+            "every command".to_owned()
+        } else {
+            commands
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        // The reference that names it most: the pages for scripts and operators and the
+        // demo's first, then the moderators' (in English), then the rest; of those that tie,
+        // the first in SUMMARY.md's order.
+        let uses = |text: &str| {
+            text.match_indices(flag.as_str())
+                .filter(|(at, _)| names_flag(&text[*at..], &flag))
+                .count()
+        };
+        let tier = |page: &str| match page.split('/').next() {
+            Some("scripts" | "operators" | "demo.md") => 2,
+            Some("moderators") if page != "moderators/thai.md" => 1,
+            _ => 0,
+        };
+        let page = pages
+            .iter()
+            .rev()
+            .filter(|(_, text)| uses(text) > 0)
+            .max_by_key(|(page, text)| (tier(page), uses(text)))
+            .map(|(page, _)| format!("[{page}]({page})"))
+            .unwrap_or_default();
+        out.push_str(&format!("| `{flag}` | {taken} | {page} |\n"));
+    }
+    out
+}
+
+#[test]
+fn the_index_of_flags_is_current() {
+    let path = root().join("docs/src").join(INDEX_OF_FLAGS);
+    let want = index_of_flags();
+    if std::env::var_os("CLUB_ADMIN_WRITE_INDEX").is_some() {
+        std::fs::write(&path, &want).expect("write the index");
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(want.lines().count() > 40, "{want}");
+    assert!(
+        have == want,
+        "docs/src/{INDEX_OF_FLAGS} is not current: CLUB_ADMIN_WRITE_INDEX=1 cargo test --test \
+         suite fast::manual writes it again"
+    );
+}
