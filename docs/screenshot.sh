@@ -2,7 +2,7 @@
 # Makes a PNG of the dashboard as a real terminal draws it (the README's screenshots).
 #
 #   docs/screenshot.sh OUT.png COLS ROWS "KEYS" [club-admin arguments...]
-#   docs/screenshot.sh assets/screenshots/queue-th.png 120 40 "j j a" demo --as admin --lang th
+#   docs/screenshot.sh assets/screenshots/queue-th.png 120 40 "j j a" demo --lang th
 #
 # The dashboard runs in tmux (KEYS go in through `tmux send-keys`, space-separated), shown by
 # xterm on a virtual X display, and the xterm window is captured. Needs Debian's packages

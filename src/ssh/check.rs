@@ -129,12 +129,17 @@ async fn listen(addr: std::net::SocketAddr, socket: Option<&Path>, out: &mut Rep
                 Some(p) => super::status::query(p).await.is_ok(),
                 None => false,
             };
-            match running {
-                true => "a serve-ssh already runs there (its status socket answers: club-admin serve-ssh status); stop it first, or give this one another address (--listen, or listen in the config's [serve_ssh])".to_owned(),
-                false => format!(
-                    "another program listens there (ss -ltnp 'sport = :{port}' names it); stop it, or give serve-ssh another address (--listen, or listen in the config's [serve_ssh])"
-                ),
+            // The service itself, checked before its restart (as the config file advises):
+            // its restart frees the address; not a fault of the configuration.
+            if running {
+                out.push(Line::said(format!(
+                    "the listen address {addr} is held by the serve-ssh running now (its status socket answers: club-admin serve-ssh status): its restart lets the new one bind it; to run a second server beside it, give that one another address (--listen, or listen in the config's [serve_ssh])"
+                )));
+                return;
             }
+            format!(
+                "another program listens there (ss -ltnp 'sport = :{port}' names it); stop it, or give serve-ssh another address (--listen, or listen in the config's [serve_ssh])"
+            )
         }
         std::io::ErrorKind::PermissionDenied => format!(
             "port {port} is below 1024, which only a privileged user may bind (the package's unit gives serve-ssh no privilege); listen on a port of 1024 or above (2222 is the default) and forward port {port} to it if you must"
