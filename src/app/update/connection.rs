@@ -1,7 +1,8 @@
 //! The connection to the service as the calls and their answers tell it, for every room: a call
 //! recorded in flight ([`call`]), online or offline and the server's version from an answer
 //! ([`note_ok`], [`note_error`]), a 401 that no longer speaks for the session
-//! ([`stale_unauthorised`]), and the sign-in pop-up ([`sign_in_popup`]).
+//! ([`stale_unauthorised`]), and the sign-in pop-up ([`sign_in_popup`]); the sign-in itself
+//! is [`super::signin`]'s.
 //!
 //! A leaf of `update`, like [`super::tell`]: it imports no other room.
 
@@ -71,6 +72,7 @@ pub(super) fn note_ok(m: &mut Model, api_version: &Option<String>) {
     }
 }
 
+/// The sign-in pop-up, empty, with `error` said in it (a refused token's why).
 pub(super) fn sign_in_popup(m: &Model, error: Option<String>) -> Popup {
     Popup::SignIn {
         input: Input::default(),

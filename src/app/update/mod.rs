@@ -7,6 +7,7 @@
 //! read by id), [`answers`] (the user, a token's check, the staffed clubs), [`popups`] (pop-up keys and what they
 //! submit), [`commands`] (the `:` line), [`club`] (club lookup and contacts), [`ids`] (ids
 //! added by hand, paste, restore), [`held`] (held decisions: undo, quit, resume, sign-in),
+//! [`signin`] (a pasted token checked and taken or refused, who is signed in),
 //! [`errors`] (errors in words), [`marking`] (mark all). [`capability`] (whether approve and decline exist here),
 //! [`scope`] (the listing's scope across starts), [`link`] (online, offline, retries),
 //! [`sorting`] (a sort loads the whole scope first).
@@ -33,6 +34,7 @@ mod others;
 mod popups;
 mod rows;
 mod scope;
+mod signin;
 mod sorting;
 mod tell;
 
@@ -41,7 +43,7 @@ use uuid::Uuid;
 use super::call::{Answer, ApiCall};
 use super::model::{Connection, Model, Popup, Severity};
 use super::msg::{Effect, LocalEffect, Msg};
-use crate::api::{ApiError, AuthErrorKind};
+use crate::api::ApiError;
 use crate::i18n::{Lang, tr};
 
 use connection::call;
@@ -361,7 +363,7 @@ fn on_answer(m: &mut Model, call: ApiCall, answer: Answer) -> Vec<Effect> {
             }
         }
     }
-    tell_expired(m);
+    signin::tell_expired(m);
     // What waits on answers goes on, each only when something waits.
     if !read.is_empty() {
         fx.extend(lost::settle_unknown(m, &read));
@@ -390,31 +392,6 @@ fn unreachable(lang: Lang, e: &ApiError) -> Option<String> {
         ApiError::Connect { .. } | ApiError::Timeout { .. } | ApiError::NotTheService { .. }
     )
     .then(|| e.describe(lang))
-}
-
-/// Once an answer said the session is over: the status line says so last (after what the
-/// answer itself said, which the log keeps), with the key that signs in and what waits.
-fn tell_expired(m: &mut Model) {
-    let Some(kind) = m.expired_now.take() else {
-        return;
-    };
-    if !m.session_expired {
-        return;
-    }
-    let key = sign_in_key(m);
-    let text = match kind {
-        AuthErrorKind::MissingToken => crate::tr!(m.lang, "status-needs-token-press", key = key),
-        _ if m.decisions.held().is_empty() => {
-            crate::tr!(m.lang, "status-session-expired-press", key = key)
-        }
-        _ => crate::tr!(
-            m.lang,
-            "status-session-expired-held",
-            key = key,
-            n = m.decisions.held().len()
-        ),
-    };
-    say(m, Severity::Error, &text);
 }
 
 /// What the runtime says failed (`Msg::EffectFailed`'s `what`) in `lang`.

@@ -164,7 +164,7 @@ fn submit(m: &mut Model) -> Vec<Effect> {
             match parse_pasted_token(input.value()) {
                 Ok(token) => {
                     m.popup = None;
-                    sign_in(m, token, save)
+                    super::signin::sign_in(m, token, save)
                 }
                 Err(e) => {
                     let why = popup::token_refusal(m.lang, &e);
@@ -202,15 +202,4 @@ fn submit(m: &mut Model) -> Vec<Effect> {
         Some(Popup::AddContact { .. }) => club::submit_contact(m),
         _ => Vec::new(),
     }
-}
-
-/// Checks a pasted token with `/auth/user` before it replaces the one in use: a mistyped
-/// token never ends a working session ([`super::answers`] takes the answer).
-fn sign_in(m: &mut Model, token: secrecy::SecretString, save: bool) -> Vec<Effect> {
-    let seq = m.next_seq();
-    m.activities.signing_in = Some(seq);
-    let token = crate::app::call::CandidateToken(token);
-    let c = crate::app::call::ApiCall::CheckToken { token, save };
-    m.signing_from = m.calls.next_id();
-    vec![super::connection::call(m, c)]
 }
