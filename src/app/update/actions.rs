@@ -294,13 +294,11 @@ fn open_selected(m: &mut Model) -> Vec<Effect> {
     }
 }
 
-/// True when the signed-in account is a student's (role `student`, or a student id in its
-/// `meta`): the service limits what such an account may read (api-notes.md).
+/// True when the signed-in account is a student's, by the core's one rule
+/// ([`crate::ops::permit::is_student`]): the service limits what such an account may read
+/// (api-notes.md).
 pub(super) fn is_student(m: &Model) -> bool {
-    m.user.get().is_some_and(|u| {
-        u.role.as_deref() == Some("student")
-            || u.meta.as_ref().is_some_and(|x| x.student_id.is_some())
-    })
+    m.user.get().is_some_and(crate::ops::permit::is_student)
 }
 
 /// Approve, decline or delete on the selected row (delete always asks); with rows marked,
