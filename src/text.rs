@@ -423,6 +423,14 @@ pub fn clean(text: &str, max: usize) -> String {
     fit_safe_width(&sanitize(bounded), max)
 }
 
+/// The first 8 hex digits of an id: enough to tell requests apart on a screen or in a
+/// table (the dashboard's rows, `club-admin history`).
+pub fn short_id(id: uuid::Uuid) -> String {
+    let mut s = id.to_string();
+    s.truncate(8);
+    s
+}
+
 /// Cuts `text` to at most `max` chars (for messages and logs), ending with `…` when cut,
 /// then makes it [`for_terminal`] (which may add a few chars).
 pub fn truncate_chars(text: &str, max: usize) -> String {

@@ -153,9 +153,13 @@ impl Book {
             .any(|d| matches!(d.stage, Stage::Queued))
     }
 
-    /// Decisions sent and not answered yet.
+    /// Decisions sent and not answered yet (counted, not collected: asked after every
+    /// answer).
     pub fn sending(&self) -> usize {
-        self.in_stage(|s| matches!(s, Stage::Sending)).len()
+        self.decisions
+            .values()
+            .filter(|d| matches!(d.stage, Stage::Sending))
+            .count()
     }
 
     /// Ids of the held decisions due at `now` (their `send_at` reached), oldest batch first.

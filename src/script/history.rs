@@ -224,10 +224,7 @@ fn via(r: &Row) -> String {
 /// knew the request (as the dashboard's history shows it), else its whole id.
 fn target(r: &Row) -> String {
     match &r.label {
-        Some(l) => {
-            let id = r.target.to_string();
-            format!("{l} ({})", id.get(..8).unwrap_or(&id))
-        }
+        Some(l) => format!("{l} ({})", crate::text::short_id(r.target)),
         None => r.target.to_string(),
     }
 }

@@ -320,9 +320,9 @@ fn secret_file(path: &Path, me: u32, out: &mut Report) {
     // no read for the group, and the service cannot read its key at all.
     let unread = uid == 0 && me != 0 && (mode & 0o040 == 0 || !in_my_groups(meta.gid()));
     if unread {
-        let group = my_group_name();
+        let fix = root_key_fix(path);
         out.push(Line::bad(format!(
-            "{what} {shown} belongs to root and is not readable by the group of the user serving (uid {me}): the service cannot read its key; run chgrp {group} {shown} && chmod 640 {shown}"
+            "{what} {shown} belongs to root and is not readable by the group of the user serving (uid {me}): the service cannot read its key; run {fix}"
         )));
     } else if mode & !allowed & 0o777 != 0 {
         out.push(Line::bad(format!(
@@ -350,7 +350,7 @@ pub fn unreadable_key_file(path: &Path) -> Option<Line> {
     let me = crate::api::budget::effective_uid();
     let shown = path.display();
     let fix = match meta.uid() {
-        0 => format!("chgrp {} {shown} && chmod 640 {shown}", my_group_name()),
+        0 => root_key_fix(path),
         _ => format!("chown {me} {shown} && chmod 600 {shown}"),
     };
     Some(Line::bad(format!(
@@ -362,6 +362,13 @@ pub fn unreadable_key_file(path: &Path) -> Option<Line> {
 fn in_my_groups(gid: u32) -> bool {
     let gid = nix::unistd::Gid::from_raw(gid);
     nix::unistd::getegid() == gid || nix::unistd::getgroups().is_ok_and(|g| g.contains(&gid))
+}
+
+/// What lets the service's user read root's API key file at `path`: its group the
+/// service's, mode 640.
+fn root_key_fix(path: &Path) -> String {
+    let shown = path.display();
+    format!("chgrp {} {shown} && chmod 640 {shown}", my_group_name())
 }
 
 /// The name of this process's group (its number when it has no name), for a `chgrp`.

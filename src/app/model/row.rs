@@ -250,9 +250,4 @@ impl QueueItem {
     }
 }
 
-/// The first 8 hex digits of an id: enough to tell rows apart on screen.
-pub fn short_id(id: Uuid) -> String {
-    let mut s = id.to_string();
-    s.truncate(8);
-    s
-}
+pub use crate::text::short_id;

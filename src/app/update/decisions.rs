@@ -292,6 +292,9 @@ pub(super) fn pump(m: &mut Model) -> Vec<Effect> {
         return Vec::new();
     }
     let free = m.write_window().saturating_sub(m.decisions.sending());
+    if free == 0 {
+        return Vec::new();
+    }
     let mut fx = Vec::new();
     for id in m.decisions.queued().into_iter().take(free) {
         let Some(action) = m.decisions.get(id).map(|d| d.action) else {

@@ -162,12 +162,15 @@ fn listed_pending(m: &Model) -> u32 {
     m.queue
         .items()
         .iter()
-        .filter(|i| {
-            i.origin == Origin::Listing
-                && !matches!(i.state, RowState::Deleted | RowState::Gone)
-                && i.status() == Some(&MembershipStatus::Pending)
-        })
+        .filter(|i| is_listed_pending(i))
         .count() as u32
+}
+
+/// A row of the listing, still there and pending here.
+fn is_listed_pending(i: &QueueItem) -> bool {
+    i.origin == Origin::Listing
+        && !matches!(i.state, RowState::Deleted | RowState::Gone)
+        && i.status() == Some(&MembershipStatus::Pending)
 }
 
 /// Drops the rows the listing brought that the scope no longer covers (rows added by hand
@@ -355,10 +358,7 @@ fn note_read(m: &mut Model, page: u32, keys: &[ListingKey]) {
         .items()
         .iter()
         .filter(|i| {
-            i.origin == Origin::Listing
-                && !matches!(i.state, RowState::Deleted | RowState::Gone)
-                && i.status() == Some(&MembershipStatus::Pending)
-                && i.request.as_ref().is_some_and(|r| listing_key(r) < *first)
+            is_listed_pending(i) && i.request.as_ref().is_some_and(|r| listing_key(r) < *first)
         })
         .count() as u64;
     if known_before >= offset && so_far.is_none_or(|to| *last > to) {

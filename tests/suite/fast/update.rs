@@ -1511,12 +1511,9 @@ fn a_start_without_a_token_asks_for_one_and_reports_no_401() {
     }
 }
 
-/// A new contact whose answer is lost runs the one decision machine as an approval does:
-/// `sending` before it leaves, `unknown` when the answer is lost, the club re-read (never the
-/// contact sent again), a re-read that fails planned after the backoff, and the read that
-/// shows the contact settles it `ok` with the contact's value.
-#[test]
-fn a_new_contact_whose_answer_is_lost_is_settled_by_re_reads_of_the_club() {
+/// Club 5 shown with no contact, and the new contact `email club@school.ac.th` sent from its
+/// form: the model, and the effects of Enter.
+fn new_contact_sent() -> (Model, Vec<Effect>) {
     let mut m = model_with(sample_rows());
     show_club(
         &mut m,
@@ -1528,6 +1525,16 @@ fn a_new_contact_whose_answer_is_lost_is_settled_by_re_reads_of_the_club() {
     update(&mut m, code(KeyCode::Tab));
     typed(&mut m, "club@school.ac.th");
     let fx = update(&mut m, code(KeyCode::Enter));
+    (m, fx)
+}
+
+/// A new contact whose answer is lost runs the one decision machine as an approval does:
+/// `sending` before it leaves, `unknown` when the answer is lost, the club re-read (never the
+/// contact sent again), a re-read that fails planned after the backoff, and the read that
+/// shows the contact settles it `ok` with the contact's value.
+#[test]
+fn a_new_contact_whose_answer_is_lost_is_settled_by_re_reads_of_the_club() {
+    let (mut m, fx) = new_contact_sent();
     let post = api_ids(&fx, |c| matches!(c, ApiCall::CreateContact { .. }));
     assert_eq!(post.len(), 1, "{fx:?}");
     // A 503 after the write: it may have been applied.
@@ -1683,17 +1690,7 @@ fn the_history_follows_every_audit_line_and_what_others_did_one_read_at_a_time()
 /// Enter.
 #[test]
 fn a_new_contact_that_could_not_connect_is_not_a_failure_and_is_sent_again_on_enter() {
-    let mut m = model_with(sample_rows());
-    show_club(
-        &mut m,
-        serde_json::from_value(serde_json::json!({"id": id(5), "contacts": []})).expect("club"),
-    );
-    update(&mut m, code(KeyCode::Tab));
-    update(&mut m, key('n'));
-    update(&mut m, code(KeyCode::Right)); // email
-    update(&mut m, code(KeyCode::Tab));
-    typed(&mut m, "club@school.ac.th");
-    let fx = update(&mut m, code(KeyCode::Enter));
+    let (mut m, fx) = new_contact_sent();
     let post = api_ids(&fx, |c| matches!(c, ApiCall::CreateContact { .. }));
     assert_eq!(post.len(), 1, "{fx:?}");
     let refused = ApiError::Connect {

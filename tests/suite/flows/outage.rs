@@ -192,9 +192,8 @@ impl Door {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_bulk_whose_service_stopped_before_its_first_write_waits_and_lands_whole_when_it_is_back()
-{
+/// The demo with 20 more requests, and an open door in front of it.
+async fn demo_behind_a_door() -> (club_admin::demo::DemoHandle, Door) {
     let d = demo::start(DemoOptions {
         extra_requests: 20,
         ..DemoOptions::default()
@@ -206,7 +205,14 @@ async fn a_bulk_whose_service_stopped_before_its_first_write_waits_and_lands_who
         .trim_start_matches("http://")
         .parse()
         .expect("the demo's address");
-    let mut door = Door::open_to(upstream).await;
+    let door = Door::open_to(upstream).await;
+    (d, door)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bulk_whose_service_stopped_before_its_first_write_waits_and_lands_whole_when_it_is_back()
+{
+    let (d, mut door) = demo_behind_a_door().await;
     let u = d.moderator().clone();
     let client = ApiClient::new(
         &door.base_url(),
@@ -316,18 +322,7 @@ impl club_admin::ops::run::Stopwatch for HeldStopwatch {
 async fn a_command_line_bulk_whose_service_stopped_waits_and_lands_whole_when_it_is_back() {
     use club_admin::ops::run::{Control, Decisions, Verdict};
     use club_admin::ops::{AuditLog, RowAction};
-    let d = demo::start(DemoOptions {
-        extra_requests: 20,
-        ..DemoOptions::default()
-    })
-    .await
-    .expect("demo");
-    let upstream: std::net::SocketAddr = d
-        .base_url
-        .trim_start_matches("http://")
-        .parse()
-        .expect("the demo's address");
-    let mut door = Door::open_to(upstream).await;
+    let (d, mut door) = demo_behind_a_door().await;
     let u = d.moderator().clone();
     let client = ApiClient::new(
         &door.base_url(),
