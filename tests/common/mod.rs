@@ -772,3 +772,18 @@ pub fn audit_outcomes(path: &std::path::Path) -> Vec<club_admin::ops::AuditEntry
             .collect(),
     )
 }
+
+/// A client of the demo `d` signed in as its account `u` (API key and token), with the
+/// client's default options.
+pub fn client_as(
+    d: &club_admin::demo::DemoHandle,
+    u: &club_admin::demo::DemoUser,
+) -> club_admin::api::ApiClient {
+    use club_admin::api::{ApiClient, ClientOptions, Credentials};
+    ApiClient::new(
+        &d.base_url,
+        Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+        ClientOptions::default(),
+    )
+    .expect("client")
+}

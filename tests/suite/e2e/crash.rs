@@ -379,18 +379,12 @@ fn a_hang_up_during_a_bulk_ends_it_as_ctrl_c_does() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_ssh_settles_an_interrupted_runs_writes_as_it_starts_before_anyone_signs_in() {
-    use club_admin::api::{ApiClient, ClientOptions, Credentials};
     let d = demo::start(DemoOptions::default()).await.expect("demo");
     let u = d.moderator().clone();
     let pending = d.pending_for(&u.label);
     let (landed, never) = (pending[0], pending[1]);
     // The killed session's first write reached the server; its second never did.
-    let client = ApiClient::new(
-        &d.base_url,
-        Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
-        ClientOptions::default(),
-    )
-    .expect("client");
+    let client = crate::common::client_as(&d, &u);
     client
         .update_club_request(
             landed,

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use club_admin::api::{ApiClient, ClientOptions, Credentials, Levels, MembershipStatus};
+use club_admin::api::{Levels, MembershipStatus};
 use club_admin::demo::{self, DemoHandle, DemoOptions};
 use club_admin::ops::history::{self, End, Filter};
 use club_admin::ops::{AuditEntry, Outcome};
@@ -387,12 +387,7 @@ async fn an_interrupted_runs_write_settled_later_is_one_row_with_its_settled_out
     let pending = d.pending_for("moderator");
     let (landed, next) = (pending[0], pending[1]);
     let u = d.moderator();
-    let client = ApiClient::new(
-        &d.base_url,
-        Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
-        ClientOptions::default(),
-    )
-    .expect("client");
+    let client = crate::common::client_as(&d, u);
     // The killed run's write reached the server; its answer never reached the run.
     client
         .update_club_request(landed, &MembershipStatus::Approved, Levels::ID_ONLY)
@@ -636,12 +631,7 @@ async fn history_host_resolves_the_club_through_the_host_s_config() {
     let d = demo::start(DemoOptions::default()).await.expect("demo");
     let u = d.moderator();
     let target = d.pending_for("moderator")[0];
-    let client = ApiClient::new(
-        &d.base_url,
-        Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
-        ClientOptions::default(),
-    )
-    .expect("client");
+    let client = crate::common::client_as(&d, u);
     let club = client
         .club_request(target, Levels::REQUEST_ROW)
         .await
@@ -731,12 +721,7 @@ async fn the_history_names_a_request_as_the_dashboard_does_school_number_and_clu
     .await;
     assert_eq!(approve.code, 0, "{}", approve.stderr);
     // The label the core makes of the request as the service shows it.
-    let client = ApiClient::new(
-        &d.base_url,
-        Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
-        ClientOptions::default(),
-    )
-    .expect("client");
+    let client = crate::common::client_as(&d, &u);
     let read = client
         .club_request(target, club_admin::ops::run::DECISION_LEVELS)
         .await

@@ -596,12 +596,7 @@ async fn the_club_pane_shows_contact_types_and_values_at_every_level() {
         club_admin::i18n::Lang::Thai,
     ] {
         let u = d.user("moderator").expect("user");
-        let client = ApiClient::new(
-            &d.base_url,
-            Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
-            ClientOptions::default(),
-        )
-        .expect("client");
+        let client = crate::common::client_as(&d, u);
         let m = model_from(ModelOptions {
             lang,
             ..live_options_at(&d.base_url)
@@ -749,12 +744,7 @@ async fn a_readable_token_file_is_said_on_the_status_line_and_in_the_log() {
         ),
     ] {
         let u = d.user("moderator").expect("user");
-        let client = ApiClient::new(
-            &d.base_url,
-            Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
-            ClientOptions::default(),
-        )
-        .expect("client");
+        let client = crate::common::client_as(&d, u);
         let m = model_from(ModelOptions {
             lang,
             ..live_options_at(&d.base_url)

@@ -5,7 +5,6 @@ use crate::common;
 
 use std::time::Duration;
 
-use club_admin::api::*;
 use club_admin::app::{Key, KeyCode, Msg};
 use club_admin::demo::{self, DemoOptions};
 use club_admin::runtime::headless::Headless;
@@ -26,12 +25,7 @@ fn keys(h: &mut Headless, s: &str) {
 async fn decisions_typed_ahead_under_filters_never_skip_a_request_or_loop() {
     let d = demo::start(DemoOptions::default()).await.expect("demo");
     let u = d.user("moderator").expect("moderator");
-    let client = ApiClient::new(
-        &d.base_url,
-        Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
-        ClientOptions::default(),
-    )
-    .expect("client");
+    let client = crate::common::client_as(&d, u);
     let m = model_from(live_options_at(&d.base_url));
     let mut h = Headless::new(m, client, 8);
     h.run_until_idle(Duration::from_secs(10))
