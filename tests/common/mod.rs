@@ -787,3 +787,16 @@ pub fn client_as(
     )
     .expect("client")
 }
+
+/// True when `dpkg-deb` runs here; otherwise says that `what` (a test) is skipped, and the
+/// caller skips.
+pub fn have_dpkg(what: &str) -> bool {
+    let ok = std::process::Command::new("dpkg-deb")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        println!("dpkg-deb is not installed: {what} is skipped");
+    }
+    ok
+}

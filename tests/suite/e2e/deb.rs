@@ -17,18 +17,6 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// True when `dpkg-deb` runs here; otherwise says so and the caller skips.
-fn have_dpkg() -> bool {
-    let ok = Command::new("dpkg-deb")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        println!("dpkg-deb is not installed: the Debian package's test is skipped");
-    }
-    ok
-}
-
 /// The package built once for every test of this file (in a temporary folder kept for the
 /// run), and that folder.
 struct Built {
@@ -115,7 +103,7 @@ fn text(path: &Path) -> String {
 
 #[test]
 fn the_package_brings_every_file_roots_with_its_mode() {
-    if !have_dpkg() {
+    if !crate::common::have_dpkg("the Debian package's test") {
         return;
     }
     let b = built();
@@ -183,7 +171,7 @@ fn the_package_brings_every_file_roots_with_its_mode() {
 
 #[test]
 fn the_control_names_the_version_the_arch_the_dependencies_and_the_conffile() {
-    if !have_dpkg() {
+    if !crate::common::have_dpkg("the Debian package's test") {
         return;
     }
     let b = built();
@@ -236,7 +224,7 @@ fn the_control_names_the_version_the_arch_the_dependencies_and_the_conffile() {
 
 #[test]
 fn the_unit_checks_first_runs_from_the_config_in_the_budget_hardened_and_stops_gently() {
-    if !have_dpkg() {
+    if !crate::common::have_dpkg("the Debian package's test") {
         return;
     }
     let b = built();
@@ -293,7 +281,7 @@ fn the_unit_checks_first_runs_from_the_config_in_the_budget_hardened_and_stops_g
 
 #[test]
 fn the_packaged_config_file_is_read_by_the_real_loader_and_names_the_hosts_paths() {
-    if !have_dpkg() {
+    if !crate::common::have_dpkg("the Debian package's test") {
         return;
     }
     let b = built();
@@ -400,7 +388,7 @@ fn postinst(control: &Path, root: &Path, bin: &Path, upgrade_from: Option<&str>)
 
 #[test]
 fn the_postinst_makes_the_user_and_the_operators_files_once_with_their_modes() {
-    if !have_dpkg() {
+    if !crate::common::have_dpkg("the Debian package's test") {
         return;
     }
     let b = built();
@@ -496,7 +484,7 @@ fn mode_of(path: &Path) -> u32 {
 /// below it), on a first install and on an upgrade from a version that left it 0755.
 #[test]
 fn the_postinst_leaves_the_services_home_0750_even_when_adduser_made_it_0755() {
-    if !have_dpkg() {
+    if !crate::common::have_dpkg("the Debian package's test") {
         return;
     }
     let b = built();
@@ -519,7 +507,7 @@ fn the_postinst_leaves_the_services_home_0750_even_when_adduser_made_it_0755() {
 /// the operator's files; `apt remove` keeps them all.
 #[test]
 fn a_purge_removes_the_budget_folder_and_the_state_a_removal_keeps_them() {
-    if !have_dpkg() {
+    if !crate::common::have_dpkg("the Debian package's test") {
         return;
     }
     let b = built();

@@ -62,18 +62,6 @@ fn the_version_is_semantic_and_one_or_later() {
     assert!(parts[0] >= 1, "1.0.0 or later: {version}");
 }
 
-/// True when `dpkg-deb` runs here; otherwise says so and the caller skips.
-fn have_dpkg() -> bool {
-    let ok = Command::new("dpkg-deb")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        println!("dpkg-deb is not installed: the release command's test is skipped");
-    }
-    ok
-}
-
 /// `cmd`'s standard output; a failure fails the test with its standard error.
 fn run(cmd: &mut Command) -> String {
     let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
@@ -91,7 +79,7 @@ fn run(cmd: &mut Command) -> String {
 /// the binary (that runs), the man pages, the completions, README, CHANGELOG and licences.
 #[test]
 fn the_release_command_lays_out_the_package_the_tarball_and_their_sums() {
-    if !have_dpkg() {
+    if !crate::common::have_dpkg("the release command's test") {
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");
