@@ -566,7 +566,19 @@ fn one_sessions_panic_leaves_the_others_drawing_and_thai_comes_from_the_clients_
 fn the_host_key_is_made_once_with_mode_0600_and_the_same_after_a_restart() {
     use std::os::unix::fs::PermissionsExt;
     let t = Setup::new();
-    let first = t.serve(t.options(), 0);
+    // A port below the kernel's ephemeral range (32768 and up): while this server is stopped,
+    // another test's `bind` to port 0 cannot take it before the restart below.
+    let low = (0..1000)
+        .map(|_| 20_000 + fastrand::u16(..12_000))
+        .find(|p| std::net::TcpListener::bind(("127.0.0.1", *p)).is_ok())
+        .expect("a free port below the ephemeral range");
+    let first = t.serve(
+        ServeOptions {
+            listen: format!("127.0.0.1:{low}").parse().expect("addr"),
+            ..t.options()
+        },
+        0,
+    );
     assert!(first.made_host_key);
     let fp = first.fingerprint.clone();
     let key = t.state().join("ssh_host_ed25519_key");
