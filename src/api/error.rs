@@ -261,7 +261,14 @@ impl ApiError {
             | ApiError::Invalid(info)
             | ApiError::Conflict(info)
             | ApiError::Server(info) => Some(info),
-            _ => None,
+            ApiError::Timeout { .. }
+            | ApiError::Connect { .. }
+            | ApiError::Decode { .. }
+            | ApiError::Config(_)
+            | ApiError::NotTheService { .. }
+            | ApiError::Internal
+            | ApiError::NotSent(_)
+            | ApiError::NoAnswer(_) => None,
         }
     }
 
@@ -356,7 +363,18 @@ impl ApiError {
         match self {
             ApiError::Connect { .. } | ApiError::Timeout { .. } => true,
             ApiError::Server(info) => matches!(info.status, Some(502..=504)),
-            _ => false,
+            ApiError::Unauthorized { .. }
+            | ApiError::Forbidden(_)
+            | ApiError::NotFound(_)
+            | ApiError::OperationUnavailable(_)
+            | ApiError::Invalid(_)
+            | ApiError::Conflict(_)
+            | ApiError::Decode { .. }
+            | ApiError::Config(_)
+            | ApiError::NotTheService { .. }
+            | ApiError::Internal
+            | ApiError::NotSent(_)
+            | ApiError::NoAnswer(_) => false,
         }
     }
 

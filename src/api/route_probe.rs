@@ -99,6 +99,17 @@ pub fn classify_update_probe(
         ApiError::Forbidden(_) | ApiError::Invalid(_) | ApiError::Conflict(_) => {
             Ok(UpdateRoute::Present)
         }
-        _ => Err(e),
+        ApiError::Unauthorized { .. }
+        | ApiError::NotFound(_)
+        | ApiError::OperationUnavailable(_)
+        | ApiError::Server(_)
+        | ApiError::Timeout { .. }
+        | ApiError::Connect { .. }
+        | ApiError::Decode { .. }
+        | ApiError::Config(_)
+        | ApiError::NotTheService { .. }
+        | ApiError::Internal
+        | ApiError::NotSent(_)
+        | ApiError::NoAnswer(_) => Err(e),
     }
 }

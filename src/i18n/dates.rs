@@ -133,7 +133,7 @@ pub fn date<D: Datelike>(lang: Lang, style: YearStyle, form: MonthForm, d: &D) -
     let y = year(style, d.year());
     match (lang, style) {
         (Lang::English, YearStyle::Be) => format!("{} {month} {y} BE", d.day()),
-        _ => format!("{} {month} {y}", d.day()),
+        (Lang::Thai, _) | (Lang::English, YearStyle::Ce) => format!("{} {month} {y}", d.day()),
     }
 }
 

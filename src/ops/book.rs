@@ -184,7 +184,7 @@ impl Book {
             .values()
             .filter_map(|d| match d.stage {
                 Stage::Lost { next_read, .. } => next_read,
-                _ => None,
+                Stage::Held { .. } | Stage::Queued | Stage::Sending | Stage::Settled(_) => None,
             })
             .min()
     }

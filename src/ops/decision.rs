@@ -87,7 +87,14 @@ pub fn answer_lost(e: &ApiError) -> bool {
         | ApiError::NotTheService { .. }
         | ApiError::Internal
         | ApiError::NoAnswer(_) => true,
-        _ => false,
+        ApiError::Unauthorized { .. }
+        | ApiError::Forbidden(_)
+        | ApiError::NotFound(_)
+        | ApiError::OperationUnavailable(_)
+        | ApiError::Invalid(_)
+        | ApiError::Conflict(_)
+        | ApiError::Config(_)
+        | ApiError::NotSent(_) => false,
     }
 }
 
@@ -416,6 +423,7 @@ impl Decision {
                     told_applied,
                 },
             ) => return Ok(self.reread(&read, now, told_applied)),
+            // Every other pair of stage and event is a transition the machine does not have.
             _ => return Err(illegal),
         };
         self.stage = next;

@@ -123,7 +123,7 @@ pub fn contact_format_in(lang: Lang, kind: &ContactType) -> String {
         ContactType::Instagram => "form-contact-format-instagram",
         ContactType::Facebook => "form-contact-format-facebook",
         ContactType::Discord => "form-contact-format-discord",
-        _ => "form-contact-format-other",
+        ContactType::OtherType | ContactType::Other(_) => "form-contact-format-other",
     };
     crate::i18n::tr(lang, key)
 }

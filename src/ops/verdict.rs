@@ -80,7 +80,7 @@ impl Verdict {
     pub fn request(&self) -> Option<&ClubRequest> {
         match self {
             Verdict::Done(r) | Verdict::Settled { request: r, .. } => r.as_ref(),
-            _ => None,
+            Verdict::Refused(_) | Verdict::Already { .. } | Verdict::Unknown { .. } => None,
         }
     }
 

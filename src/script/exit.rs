@@ -64,7 +64,11 @@ impl Exit {
                 // Someone else made the same decision first: the request is as asked.
                 Outcome::Ok | Outcome::Already => Exit::Ok,
                 Outcome::Unknown => Exit::Unknown,
-                _ => Exit::Failed,
+                Outcome::Failed
+                | Outcome::Conflict
+                | Outcome::Undone
+                | Outcome::Sending
+                | Outcome::Queued => Exit::Failed,
             },
         }
     }
@@ -98,7 +102,17 @@ impl Exit {
             ApiError::Unauthorized { .. }
             | ApiError::Config(_)
             | ApiError::NotTheService { .. } => Exit::Usage,
-            _ => Exit::Failed,
+            ApiError::Forbidden(_)
+            | ApiError::NotFound(_)
+            | ApiError::Invalid(_)
+            | ApiError::Conflict(_)
+            | ApiError::Server(_)
+            | ApiError::Timeout { .. }
+            | ApiError::Connect { .. }
+            | ApiError::Decode { .. }
+            | ApiError::Internal
+            | ApiError::NotSent(_)
+            | ApiError::NoAnswer(_) => Exit::Failed,
         }
     }
 

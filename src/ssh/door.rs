@@ -332,7 +332,8 @@ fn cut_oldest(st: &mut State, addr: Option<IpAddr>) -> bool {
         leave(st, id);
         match stage {
             Stage::Silent => st.counts.cut_silent += 1,
-            _ => st.counts.cut_in_kex += 1,
+            // A connection signing in is never cut: the loop above looks for the other two.
+            Stage::Kex | Stage::SignIn => st.counts.cut_in_kex += 1,
         }
         return true;
     }

@@ -59,7 +59,7 @@ impl NewContact {
             ContactType::Instagram => is_name(v.strip_prefix('@').unwrap_or(v), 1, 30, "._", false),
             ContactType::Facebook => is_web_on(v, "facebook.com") || is_name(v, 5, 50, ".", false),
             ContactType::Discord => is_web_on(v, "discord.gg") || is_name(v, 2, 32, "._", false),
-            _ => true,
+            ContactType::OtherType | ContactType::Other(_) => true,
         };
         if ok {
             Ok(())

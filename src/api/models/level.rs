@@ -51,7 +51,7 @@ impl FetchLevel {
         match self {
             FetchLevel::IdOnly => FetchLevel::Compact,
             FetchLevel::Compact => FetchLevel::Default,
-            _ => FetchLevel::Detailed,
+            FetchLevel::Default | FetchLevel::Detailed => FetchLevel::Detailed,
         }
     }
 
@@ -60,7 +60,7 @@ impl FetchLevel {
         match self {
             FetchLevel::Detailed => FetchLevel::Default,
             FetchLevel::Default => FetchLevel::Compact,
-            _ => FetchLevel::IdOnly,
+            FetchLevel::Compact | FetchLevel::IdOnly => FetchLevel::IdOnly,
         }
     }
 }

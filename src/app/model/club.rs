@@ -24,7 +24,7 @@ impl<T> Loadable<T> {
     pub fn get(&self) -> Option<&T> {
         match self {
             Loadable::Loaded(v) => Some(v),
-            _ => None,
+            Loadable::NotAsked | Loadable::Loading | Loadable::Failed(_) => None,
         }
     }
 }

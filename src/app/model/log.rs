@@ -144,7 +144,7 @@ impl Notice {
         match self.severity {
             _ if self.start_warning || self.too_small => None,
             Severity::Error => Some(chrono::Duration::seconds(NOTICE_ERROR_SECS)),
-            _ => Some(chrono::Duration::seconds(NOTICE_SECS)),
+            Severity::Info | Severity::Success => Some(chrono::Duration::seconds(NOTICE_SECS)),
         }
     }
 }

@@ -91,7 +91,7 @@ impl Model {
     pub fn shown_club(&self) -> Option<Uuid> {
         match &self.club.club {
             Loadable::Loaded(c) => Some(c.id),
-            _ => None,
+            Loadable::NotAsked | Loadable::Loading | Loadable::Failed(_) => None,
         }
     }
 

@@ -610,7 +610,12 @@ impl Popup {
         match self {
             Popup::Confirm { .. } | Popup::QuitHeld | Popup::ResumeHeld => false,
             Popup::AddContact { on_value, .. } => *on_value,
-            _ => true,
+            Popup::Help { .. }
+            | Popup::History { .. }
+            | Popup::AddIds { .. }
+            | Popup::SignIn { .. }
+            | Popup::Command { .. }
+            | Popup::Filter { .. } => true,
         }
     }
 

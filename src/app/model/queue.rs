@@ -89,7 +89,7 @@ fn category(item: &QueueItem) -> u8 {
         (_, Some(MembershipStatus::Approved)) => 1,
         (_, Some(MembershipStatus::Declined)) => 2,
         (_, None) => 4,
-        _ => 3,
+        (_, Some(MembershipStatus::Other(_))) => 3,
     }
 }
 

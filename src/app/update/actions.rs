@@ -98,6 +98,7 @@ fn open_popup(m: &mut Model, a: Action) -> Vec<Effect> {
                 before,
             }
         }
+        // `run_action` names every action and sends only these five here.
         _ => return Vec::new(),
     };
     open(m, popup)
@@ -138,6 +139,7 @@ fn mark(m: &mut Model, a: Action) -> Vec<Effect> {
             m.queue.set_anchor(Some(cur));
         }
         Action::MarkAll => return marking::mark_all(m),
+        // `ClearMarks`: `run_action` names every action and sends only the four marks here.
         _ => {
             m.activities.marking_all = None;
             m.queue.clear_marks();
@@ -231,6 +233,7 @@ pub(super) fn navigate(m: &mut Model, a: Action) -> Vec<Effect> {
                 Action::Bottom => n - 1,
                 Action::PageDown => (c + page).min(n - 1),
                 Action::PageUp => c.saturating_sub(page),
+                // `run_action` names every action and sends only the moves here.
                 _ => c,
             });
             if a == Action::Bottom {
@@ -269,7 +272,7 @@ pub(super) fn navigate(m: &mut Model, a: Action) -> Vec<Effect> {
 fn open_selected(m: &mut Model) -> Vec<Effect> {
     match m.focus {
         Pane::Club => club::club_open(m),
-        _ => match m.queue.selected().map(|i| i.id) {
+        Pane::Queue | Pane::Log => match m.queue.selected().map(|i| i.id) {
             Some(id) => {
                 // The narrow layout shows the request over the queue (read again, as here).
                 if m.narrow() && m.focus == Pane::Queue {

@@ -58,7 +58,9 @@ pub(super) fn why_not_actionable(m: &Model, item: &QueueItem) -> String {
         (RowState::Deleted, _) => tr(lang, "status-why-deleted"),
         (RowState::Gone, _) => tr(lang, "status-why-gone"),
         (_, Some(s)) => crate::tr!(lang, "status-why-already", status = status_word(lang, s)),
-        _ => tr(lang, "status-why-cannot-change"),
+        (RowState::Unloaded | RowState::Loading | RowState::Ready | RowState::Failed, None) => {
+            tr(lang, "status-why-cannot-change")
+        }
     }
 }
 
@@ -285,7 +287,9 @@ pub(super) fn prune_confirm(m: &mut Model) {
     let action = *action;
     let stale = |i: &QueueItem| match i.state {
         RowState::Deleted | RowState::Gone => true,
-        _ => i.status().is_some() && !crate::ops::decision::may_send(action, i.status()),
+        RowState::Unloaded | RowState::Loading | RowState::Ready | RowState::Failed => {
+            i.status().is_some() && !crate::ops::decision::may_send(action, i.status())
+        }
     };
     let (gone, kept): (Vec<Uuid>, Vec<Uuid>) = ids
         .iter()

@@ -36,8 +36,19 @@ pub(super) fn note_error(m: &mut Model, e: &ApiError) {
         ApiError::Connect { .. } | ApiError::Timeout { .. } => {
             m.connection = Connection::Offline(e.describe(m.lang))
         }
-
-        _ => m.connection = Connection::Online,
+        ApiError::Unauthorized { .. }
+        | ApiError::Forbidden(_)
+        | ApiError::NotFound(_)
+        | ApiError::OperationUnavailable(_)
+        | ApiError::Invalid(_)
+        | ApiError::Conflict(_)
+        | ApiError::Server(_)
+        | ApiError::Decode { .. }
+        | ApiError::Config(_)
+        | ApiError::NotTheService { .. }
+        | ApiError::Internal
+        | ApiError::NotSent(_)
+        | ApiError::NoAnswer(_) => m.connection = Connection::Online,
     }
     if stale_unauthorised(m, e) {
         return;

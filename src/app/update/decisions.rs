@@ -393,7 +393,7 @@ pub(super) fn confirmed(
     if m.activities.bulk.is_none() {
         let shown = match action {
             RowAction::Delete => past(m.lang, action),
-            _ => m
+            RowAction::Approve | RowAction::Decline | RowAction::AddContact => m
                 .queue
                 .get(id)
                 .and_then(|i| i.status().map(|s| status_word(m.lang, s)))

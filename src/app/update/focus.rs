@@ -23,6 +23,7 @@ pub(super) fn pane_action(m: &mut Model, a: Action) {
             m.focus = Pane::Club;
             m.club.editing = true;
         }
+        // Only the four above are sent here: `actions::run_action` names every action.
         _ => {}
     }
 }

@@ -127,7 +127,17 @@ pub(super) fn plan_first_load_retry(m: &mut Model, e: &ApiError) -> String {
         ApiError::Connect { .. } | ApiError::Timeout { .. } => {
             crate::ops::decision::backoff(m.link.attempts)
         }
-        _ => return String::new(),
+        ApiError::Unauthorized { .. }
+        | ApiError::Forbidden(_)
+        | ApiError::NotFound(_)
+        | ApiError::OperationUnavailable(_)
+        | ApiError::Invalid(_)
+        | ApiError::Conflict(_)
+        | ApiError::Config(_)
+        | ApiError::NotTheService { .. }
+        | ApiError::Internal
+        | ApiError::NotSent(_)
+        | ApiError::NoAnswer(_) => return String::new(),
     };
     crate::tr!(m.lang, "status-retrying-in", secs = wait.as_secs())
 }
@@ -207,7 +217,7 @@ pub(super) fn load_page(m: &mut Model, page: u32) -> Vec<Effect> {
             membership_status: Some(MembershipStatus::Pending),
             ..RequestFilter::default()
         },
-        _ => return Vec::new(),
+        ListScope::Unknown | ListScope::None => return Vec::new(),
     };
     m.listing.loading = true;
     let generation = m.listing.generation;

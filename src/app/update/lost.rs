@@ -84,7 +84,9 @@ pub(super) fn settle_unknown(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
             (RowState::Loading, _) => continue,
             (RowState::Gone, _) => Reread::Missing,
             (_, Some(why)) => Reread::Failed(why.clone()),
-            _ => Reread::Found(item.status().cloned()),
+            (RowState::Unloaded | RowState::Ready | RowState::Failed | RowState::Deleted, None) => {
+                Reread::Found(item.status().cloned())
+            }
         };
         let told_applied = item.decided_by.is_some();
         let now = m.now;
@@ -155,7 +157,17 @@ fn said_when_recovered(m: &mut Model) {
     for d in &of_batch {
         let word = match d.stage() {
             Stage::Settled(Ending::Found { found, .. }) => found_text(m.lang, found),
-            _ => tr(m.lang, "log-no-answer-seen"),
+            Stage::Settled(
+                Ending::Done
+                | Ending::Already(_)
+                | Ending::Refused(_)
+                | Ending::Undone
+                | Ending::Unknown,
+            )
+            | Stage::Held { .. }
+            | Stage::Queued
+            | Stage::Sending
+            | Stage::Lost { .. } => tr(m.lang, "log-no-answer-seen"),
         };
         match counts.iter_mut().find(|(w, _)| *w == word) {
             Some((_, n)) => *n += 1,
@@ -291,7 +303,12 @@ fn settled(
                 outcome = why
             ),
         ),
-        _ => (
+        Outcome::Failed
+        | Outcome::Conflict
+        | Outcome::Unknown
+        | Outcome::Undone
+        | Outcome::Sending
+        | Outcome::Queued => (
             Severity::Error,
             tr!(
                 lang,

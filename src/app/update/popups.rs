@@ -54,7 +54,15 @@ fn after_edit(m: &mut Model) {
         }
         Some(Popup::Help { scroll, .. } | Popup::History { scroll, .. }) => *scroll = 0,
         Some(Popup::SignIn { error, .. }) => *error = None,
-        _ => {}
+        Some(
+            Popup::AddIds { .. }
+            | Popup::Command { .. }
+            | Popup::AddContact { .. }
+            | Popup::Confirm { .. }
+            | Popup::QuitHeld
+            | Popup::ResumeHeld,
+        )
+        | None => {}
     }
 }
 
@@ -140,7 +148,18 @@ fn close(m: &mut Model) {
             let text = crate::i18n::tr(m.lang, "popup-not-signed-in");
             say(m, Severity::Error, &text);
         }
-        _ => {}
+        Some(
+            Popup::SignIn { .. }
+            | Popup::Help { .. }
+            | Popup::History { .. }
+            | Popup::Confirm { .. }
+            | Popup::AddIds { .. }
+            | Popup::Command { .. }
+            | Popup::AddContact { .. }
+            | Popup::QuitHeld
+            | Popup::ResumeHeld,
+        )
+        | None => {}
     }
 }
 
@@ -200,6 +219,13 @@ fn submit(m: &mut Model) -> Vec<Effect> {
             listing::prefetch(m)
         }
         Some(Popup::AddContact { .. }) => club::submit_contact(m),
-        _ => Vec::new(),
+        Some(
+            Popup::Help { .. }
+            | Popup::History { .. }
+            | Popup::Confirm { .. }
+            | Popup::QuitHeld
+            | Popup::ResumeHeld,
+        )
+        | None => Vec::new(),
     }
 }

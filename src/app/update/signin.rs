@@ -13,7 +13,7 @@ use super::connection::{call, note_error, note_ok, sign_in_popup};
 use super::errors::error_text;
 use super::tell::{log, say};
 use super::{capability, held, listing, lost, rows, scope};
-use crate::api::{ApiError, Levels, Reply, User};
+use crate::api::{ApiError, AuthErrorKind, Levels, Reply, User};
 use crate::app::call::CandidateToken;
 use crate::app::model::{ListScope, Loadable, Model, Popup, RowState, Severity};
 use crate::app::msg::Effect;
@@ -209,13 +209,16 @@ pub(super) fn tell_expired(m: &mut Model) {
     }
     let key = super::tell::sign_in_key(m);
     let text = match kind {
-        crate::api::AuthErrorKind::MissingToken => {
+        AuthErrorKind::MissingToken => {
             crate::tr!(m.lang, "status-needs-token-press", key = key)
         }
         _ if m.decisions.held().is_empty() => {
             crate::tr!(m.lang, "status-session-expired-press", key = key)
         }
-        _ => crate::tr!(
+        AuthErrorKind::MissingKey
+        | AuthErrorKind::InvalidKey
+        | AuthErrorKind::InvalidToken
+        | AuthErrorKind::Unknown => crate::tr!(
             m.lang,
             "status-session-expired-held",
             key = key,

@@ -83,7 +83,7 @@ pub(super) fn say_unless_busy(m: &mut Model, severity: Severity, text: &str) {
 pub(super) fn log_notice(m: &mut Model, text: &str, severity: Severity) {
     let (what, result) = match severity {
         Severity::Error => ("error", Err(String::new())),
-        _ => ("notice", Ok(())),
+        Severity::Info | Severity::Success => ("notice", Ok(())),
     };
     // The same words at the same moment (two reads of one refresh failing alike) are one
     // line in the log.

@@ -14,6 +14,7 @@ use crate::app::model::{
     ListingSupport, Loadable, Model, Pane, Popup, QueueItem, RowAction, RowState,
 };
 use crate::i18n::Lang;
+use crate::ops::decision::Stage;
 use crate::text::{clean, fit_width, width};
 use crate::tr;
 use crate::ui::theme::Theme;
@@ -56,7 +57,7 @@ pub(super) fn status_cell(
         RowState::Gone => (word("row-gone"), theme.dim()),
         RowState::Loading if item.request.is_none() => (word("row-loading"), theme.dim()),
         RowState::Failed => (word("row-error"), theme.error()),
-        _ => match item.status() {
+        RowState::Unloaded | RowState::Loading | RowState::Ready => match item.status() {
             Some(s) => {
                 let style = match s {
                     MembershipStatus::Pending => theme.warn(),
@@ -85,8 +86,10 @@ fn deciding_cell(
     let verb = progress.trim_end_matches('…');
     // The decision's own stage, not the held batches: this runs for every row drawn.
     let send_at = match m.decisions().get(item.id).map(|d| d.stage()) {
-        Some(crate::ops::decision::Stage::Held { send_at }) => Some(*send_at),
-        _ => None,
+        Some(Stage::Held { send_at }) => Some(*send_at),
+        Some(Stage::Queued | Stage::Sending | Stage::Lost { .. } | Stage::Settled(_)) | None => {
+            None
+        }
     };
     let left = |t| crate::app::model::grace::seconds_until(t, m.now);
     let text = match send_at {
