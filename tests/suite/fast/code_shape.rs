@@ -3,6 +3,7 @@
 //! than 80 lines, so each can be read whole. A file is as long as its one concern: there is
 //! no cap on files (a cap of 600 lines had code squeezed in by size). No source file cites
 //! an issue number: a comment says what and why; the history is CHANGELOG.md's and git's.
+//! A `match` on the crate's own enums names their variants rather than ending in `_ =>`.
 
 use std::path::{Path, PathBuf};
 
@@ -857,5 +858,336 @@ fn the_check_follows_a_module_path_to_its_item() {
     assert_eq!(
         named_module_paths("see `ops::run::{a, b}`, `Model::lang` and `crate::ui::view()`"),
         ["ops::run", "crate::ui::view"]
+    );
+}
+
+/// The enums this crate defines: every `enum` item, and those `open_enum!` makes
+/// (`MembershipStatus`, `ContactType`, ...), whose first name is the enum's.
+fn project_enums(files: &[syn::File]) -> std::collections::HashSet<String> {
+    use syn::visit::Visit;
+    struct Enums(std::collections::HashSet<String>);
+    impl<'a> Visit<'a> for Enums {
+        fn visit_item_enum(&mut self, e: &'a syn::ItemEnum) {
+            self.0.insert(e.ident.to_string());
+        }
+        fn visit_macro(&mut self, m: &'a syn::Macro) {
+            if m.path.is_ident("open_enum") {
+                let first = m.tokens.clone().into_iter().find_map(|t| match t {
+                    proc_macro2::TokenTree::Ident(i) => Some(i.to_string()),
+                    _ => None,
+                });
+                self.0.extend(first);
+            }
+        }
+    }
+    let mut enums = Enums(Default::default());
+    for f in files {
+        enums.visit_file(f);
+    }
+    enums.0
+}
+
+/// The names a file's `use` items bring in: `(name, from this crate)`, a rename by its new
+/// name (`use crossterm::event::KeyCode as CtKeyCode` is `("CtKeyCode", false)`).
+fn used_names(file: &syn::File) -> Vec<(String, bool)> {
+    fn walk(tree: &syn::UseTree, ours: Option<bool>, out: &mut Vec<(String, bool)>) {
+        let root =
+            |i: &syn::Ident| ours.unwrap_or(["crate", "super", "self"].contains(&&*i.to_string()));
+        match tree {
+            syn::UseTree::Path(p) => walk(&p.tree, Some(root(&p.ident)), out),
+            syn::UseTree::Name(n) => out.push((n.ident.to_string(), root(&n.ident))),
+            syn::UseTree::Rename(r) => out.push((r.rename.to_string(), root(&r.ident))),
+            syn::UseTree::Glob(_) => {}
+            syn::UseTree::Group(g) => g.items.iter().for_each(|t| walk(t, ours, out)),
+        }
+    }
+    let mut out = Vec::new();
+    for item in &file.items {
+        if let syn::Item::Use(u) = item {
+            walk(&u.tree, None, &mut out);
+        }
+    }
+    out
+}
+
+/// True when `body` is the variable `name` alone.
+fn is_the_binding(body: &syn::Expr, name: &syn::Ident) -> bool {
+    matches!(body, syn::Expr::Path(p) if p.path.is_ident(name))
+}
+
+/// Where a `match` on one of `enums` (a pattern names `Enum::Variant`, alone, in an `|`,
+/// behind `&` or in `Some(...)`, `Ok(...)`, `Err(...)`) ends in a catch-all arm (`_` or a
+/// lowercase binding, without a guard): `(line, enum)` for each such arm. A name the file
+/// brings in from another crate (crossterm's `Event`) is not the crate's enum.
+fn catch_alls_on_own_enums(
+    file: &syn::File,
+    enums: &std::collections::HashSet<String>,
+) -> Vec<(usize, String)> {
+    use syn::spanned::Spanned;
+    use syn::visit::Visit;
+    let foreign: Vec<String> = used_names(file)
+        .into_iter()
+        .filter(|(_, ours)| !ours)
+        .map(|(n, _)| n)
+        .collect();
+    struct Matches<'e> {
+        enums: &'e std::collections::HashSet<String>,
+        foreign: Vec<String>,
+        out: Vec<(usize, String)>,
+    }
+    impl Matches<'_> {
+        fn own_enum(&self, path: &syn::Path) -> Option<String> {
+            let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+            let name = match segs.as_slice() {
+                [e, _] if !self.foreign.contains(e) => e,
+                [first, .., e, _] if ["crate", "super", "self"].contains(&first.as_str()) => e,
+                _ => return None,
+            };
+            self.enums.contains(name).then(|| name.clone())
+        }
+        fn enum_of(&self, pat: &syn::Pat) -> Option<String> {
+            match pat {
+                syn::Pat::Path(p) => self.own_enum(&p.path),
+                syn::Pat::Struct(s) => self.own_enum(&s.path),
+                syn::Pat::TupleStruct(t) if self.own_enum(&t.path).is_some() => {
+                    self.own_enum(&t.path)
+                }
+                syn::Pat::TupleStruct(t)
+                    if ["Some", "Ok", "Err"].iter().any(|w| t.path.is_ident(w)) =>
+                {
+                    t.elems.iter().find_map(|p| self.enum_of(p))
+                }
+                syn::Pat::Or(o) => o.cases.iter().find_map(|p| self.enum_of(p)),
+                syn::Pat::Reference(r) => self.enum_of(&r.pat),
+                syn::Pat::Paren(p) => self.enum_of(&p.pat),
+                _ => None,
+            }
+        }
+    }
+    impl<'a> Visit<'a> for Matches<'_> {
+        fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
+            if let Some(name) = m.arms.iter().find_map(|a| self.enum_of(&a.pat)) {
+                for arm in m.arms.iter().filter(|a| a.guard.is_none()) {
+                    let catch_all = match &arm.pat {
+                        syn::Pat::Wild(_) => true,
+                        // `e => e` hands every other value on as it is: nothing to decide.
+                        syn::Pat::Ident(i) => {
+                            i.subpat.is_none()
+                                && i.ident.to_string().starts_with(char::is_lowercase)
+                                && !is_the_binding(&arm.body, &i.ident)
+                        }
+                        _ => false,
+                    };
+                    if catch_all {
+                        self.out.push((arm.pat.span().start().line, name.clone()));
+                    }
+                }
+            }
+            syn::visit::visit_expr_match(self, m);
+        }
+    }
+    let mut found = Matches {
+        enums,
+        foreign,
+        out: Vec::new(),
+    };
+    found.visit_file(file);
+    found.out
+}
+
+/// The catch-all arms a match on the crate's own enums keeps, by file and enum, each with
+/// why a new variant needs no decision there. Any other is refused.
+const CATCH_ALLS_KEPT: &[(&str, &str, usize, &str)] = &[
+    (
+        "src/ops/decision.rs",
+        "Stage",
+        1,
+        "a decision starts held or sending; every other stage is illegal",
+    ),
+    (
+        "src/app/model/words.rs",
+        "MembershipStatus",
+        1,
+        "every known status is its own word",
+    ),
+    (
+        "src/app/update/focus.rs",
+        "Action",
+        1,
+        "run_action names every action and sends only the pane actions",
+    ),
+    (
+        "src/app/update/actions.rs",
+        "Action",
+        4,
+        "run_action names every action; these are its sub-dispatchers",
+    ),
+    (
+        "src/app/update/club.rs",
+        "Action",
+        2,
+        "run_action names every action and sends only the moves",
+    ),
+    (
+        "src/app/update/keypress.rs",
+        "Action",
+        1,
+        "a screen too small takes three keys and ignores every other",
+    ),
+    (
+        "src/app/update/club.rs",
+        "KeyCode",
+        1,
+        "every other key edits the club field",
+    ),
+    (
+        "src/app/update/mod.rs",
+        "Answer",
+        1,
+        "only a listing page is a listing page",
+    ),
+    (
+        "src/app/update/club.rs",
+        "ApiError",
+        1,
+        "not found has its words; every other error its own",
+    ),
+    (
+        "src/app/update/rows.rs",
+        "ApiError",
+        1,
+        "not found has its words; every other error its own",
+    ),
+    (
+        "src/app/update/decisions.rs",
+        "ApiError",
+        1,
+        "not found is gone; else the row is as it was read",
+    ),
+    (
+        "src/api/error.rs",
+        "ApiError",
+        1,
+        "the status of every other error is its answer's",
+    ),
+    (
+        "src/app/call/testing.rs",
+        "ApiAnswer",
+        10,
+        "a test that answers with another operation's answer fails",
+    ),
+    (
+        "src/demo/state.rs",
+        "MembershipStatus",
+        1,
+        "only a pending request can be decided",
+    ),
+    (
+        "src/demo/listing_params.rs",
+        "MembershipStatus",
+        1,
+        "every known status is a filter value",
+    ),
+    (
+        "src/script/history.rs",
+        "Format",
+        1,
+        "only a table has a width",
+    ),
+    (
+        "src/script/mod.rs",
+        "ApiError",
+        1,
+        "an unauthorised answer says which; every other its status",
+    ),
+    (
+        "src/script/act.rs",
+        "RowAction",
+        1,
+        "to be named: approve and decline print their requests",
+    ),
+    (
+        "src/script/act.rs",
+        "Verdict",
+        1,
+        "to be named: the verdicts that are not a plain success",
+    ),
+];
+
+#[test]
+fn a_match_on_the_crate_s_own_enums_names_every_variant() {
+    let mut paths = Vec::new();
+    rust_files(&root().join("src"), &mut paths);
+    let files: Vec<(String, syn::File)> = paths
+        .iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(p).expect("a source file");
+            let name = p.strip_prefix(root()).unwrap_or(p).display().to_string();
+            (
+                name,
+                syn::parse_file(&text).expect("a source file syn can read"),
+            )
+        })
+        .collect();
+    let syntax: Vec<syn::File> = files.iter().map(|f| f.1.clone()).collect();
+    let enums = project_enums(&syntax);
+    assert!(
+        enums.contains("Msg") && enums.contains("MembershipStatus"),
+        "{enums:?}"
+    );
+    let mut found: std::collections::BTreeMap<(String, String), Vec<usize>> = Default::default();
+    for (name, file) in &files {
+        for (line, e) in catch_alls_on_own_enums(file, &enums) {
+            found.entry((name.clone(), e)).or_default().push(line);
+        }
+    }
+    let mut wrong = Vec::new();
+    for ((file, e), lines) in &found {
+        let kept = CATCH_ALLS_KEPT
+            .iter()
+            .find(|k| k.0 == file && k.1 == e)
+            .map_or(0, |k| k.2);
+        if lines.len() > kept {
+            wrong.push(format!(
+                "{file}:{lines:?}: a match on {e} ends in a catch-all arm ({} kept there)",
+                kept
+            ));
+        }
+    }
+    for (file, e, n, _) in CATCH_ALLS_KEPT {
+        let now = found
+            .get(&(file.to_string(), e.to_string()))
+            .map_or(0, Vec::len);
+        if now < *n {
+            wrong.push(format!(
+                "{file}: {now} catch-all arms on {e}, {n} kept: lower CATCH_ALLS_KEPT"
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "name the variants (`A | B | C =>`), so that a new variant must be decided where it \
+         matters; a catch-all that is honestly \"anything else\" goes in CATCH_ALLS_KEPT with why:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_check_sees_a_catch_all_on_the_crate_s_enum_and_not_on_another_crate_s() {
+    let file = syn::parse_file(
+        "use crossterm::event::Event;\n\
+         fn f(m: Msg, e: Event, n: u8) {\n\
+             match m { Msg::Quit => {}\n _ => {} }\n\
+             match e { Event::Key(_) => {}\n _ => {} }\n\
+             match Some(m) { Some(crate::app::Msg::Quit) => {}\n other => drop(other) }\n\
+             match m { Msg::Tick => {}\n m => m }\n\
+             match n { 0 => {}\n _ => {} }\n\
+         }",
+    )
+    .expect("syn reads it");
+    let enums = ["Msg", "Event"].map(String::from).into_iter().collect();
+    assert_eq!(
+        catch_alls_on_own_enums(&file, &enums),
+        [(4, "Msg".to_owned()), (8, "Msg".to_owned())]
     );
 }
