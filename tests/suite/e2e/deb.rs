@@ -2,8 +2,10 @@
 //! build it, run on the test binary, then the package read back with `dpkg-deb`: every file
 //! with its owner and mode, the control fields and the conffile, the unit's lines, the
 //! config file parsed by the real loader, and the postinst run under a root of its own (the
-//! files it makes, their modes, kept on a second run). Skipped with a note where `dpkg-deb`
-//! is missing. `cargo test --test suite e2e::deb::`.
+//! files it makes, their modes, kept on a second run), and as on a host in a mount namespace
+//! whose `/run` says systemd runs it (an upgrade restarts the service, a first install does
+//! not; systemctl and the rest are recorders). Skipped with a note where `dpkg-deb` is
+//! missing, or `unshare` cannot make a namespace. `cargo test --test suite e2e::deb::`.
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
@@ -558,4 +560,121 @@ fn a_purge_removes_the_budget_folder_and_the_state_a_removal_keeps_them() {
         script.contains("rm -rf \"$ROOT/run/club-admin-budget\""),
         "{script}"
     );
+}
+
+/// A folder of stand-ins that record their arguments in `$POSTINST_LOG` and change
+/// nothing, for every command of the postinst that acts on the host: the user's (`getent`
+/// says it exists), the files' (`install`, `chmod`, `systemd-tmpfiles`) and systemd's.
+fn recorders(dir: &Path) -> PathBuf {
+    let bin = dir.join("recorders");
+    std::fs::create_dir_all(&bin).expect("bin");
+    for name in [
+        "getent",
+        "addgroup",
+        "adduser",
+        "install",
+        "chmod",
+        "systemd-tmpfiles",
+        "deb-systemd-helper",
+        "systemctl",
+    ] {
+        let body = format!("#!/bin/sh\necho \"{name} $*\" >>\"$POSTINST_LOG\"\nexit 0\n");
+        std::fs::write(bin.join(name), body).expect("stand-in");
+        std::fs::set_permissions(bin.join(name), std::fs::Permissions::from_mode(0o755))
+            .expect("chmod");
+    }
+    bin
+}
+
+/// Runs the package's postinst `configure` as on a host (no `DPKG_ROOT`), in a mount
+/// namespace of its own whose `/run` is an empty tmpfs, with `/run/systemd/system` in it
+/// when `systemd` (how the script tells that systemd runs the host); every command that
+/// acts on the host is a recorder. The commands it ran, or `None` where no mount namespace
+/// can be made here (`unshare`).
+fn postinst_on_host(control: &Path, upgrade_from: Option<&str>, systemd: bool) -> Option<String> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("ran.log");
+    let path = format!(
+        "{}:{}",
+        recorders(dir.path()).display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let boot = format!(
+        "mount -t tmpfs tmpfs /run && {}exec sh \"$0\" \"$@\"",
+        if systemd {
+            "mkdir -p /run/systemd/system && "
+        } else {
+            ""
+        }
+    );
+    let out = Command::new("unshare")
+        .args(["--map-root-user", "--mount", "sh", "-c", &boot])
+        .arg(control.join("postinst"))
+        .arg("configure")
+        .args(upgrade_from)
+        .env_remove("DPKG_ROOT")
+        .env("PATH", path)
+        .env("POSTINST_LOG", &log)
+        .output()
+        .expect("run unshare");
+    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    if !out.status.success() && ran.is_empty() {
+        println!(
+            "no mount namespace here ({}): the postinst's restart on upgrade is not tried",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+        return None;
+    }
+    assert!(
+        out.status.success(),
+        "postinst: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(ran)
+}
+
+#[test]
+fn an_upgrade_restarts_a_running_service_and_a_first_install_does_not() {
+    if !crate::common::have_dpkg("the postinst's restart test") {
+        return;
+    }
+    let control = &built().control;
+    let Some(upgrade) = postinst_on_host(control, Some("0.9.0"), true) else {
+        return;
+    };
+    assert!(
+        upgrade
+            .lines()
+            .any(|l| l == "systemctl try-restart club-admin-ssh.service"),
+        "an upgrade did not restart the service:\n{upgrade}"
+    );
+    assert!(
+        upgrade
+            .lines()
+            .any(|l| l == "systemctl --system daemon-reload"),
+        "{upgrade}"
+    );
+    // The user exists (getent): the host's users are left alone.
+    assert!(
+        !upgrade.contains("addgroup") && !upgrade.contains("adduser"),
+        "{upgrade}"
+    );
+    let first = postinst_on_host(control, None, true).expect("a namespace, as before");
+    assert!(
+        first
+            .lines()
+            .any(|l| l == "systemctl --system daemon-reload"),
+        "{first}"
+    );
+    assert!(
+        !first.contains("try-restart"),
+        "a first install started the service before its keys are there:\n{first}"
+    );
+    assert!(
+        first.contains("deb-systemd-helper update-state club-admin-ssh.service"),
+        "{first}"
+    );
+    // A host that systemd does not run: no systemctl at all.
+    let bare = postinst_on_host(control, Some("0.9.0"), false).expect("a namespace");
+    assert!(!bare.contains("systemctl"), "{bare}");
 }
