@@ -40,7 +40,7 @@ pub const ROOMS: &[(&str, &[&str])] = &[
     (
         "ssh",
         &[
-            "api", "app", "config", "i18n", "ops", "runtime", "text", "ui",
+            "api", "app", "config", "i18n", "ops", "runtime", "script", "text", "ui",
         ],
     ),
     (

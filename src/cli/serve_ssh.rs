@@ -36,6 +36,10 @@ pub struct StatusArgs {
 
 /// Options of `serve-ssh` (the connection flags, --base-url, --api-key-file, --config,
 /// --read-only, --concurrency and --timeout, are the dashboard's, before or after it).
+///
+/// A key may also run the scripting subcommands as its moderator (`ssh -p 2222 HOST
+/// requests list --json`): whoami, requests, clubs and history, nothing else (see
+/// --no-exec and --exec-time-limit).
 #[derive(Debug, Args, Clone)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct ServeSshArgs {
@@ -95,6 +99,16 @@ pub struct ServeSshArgs {
     /// config's [serve_ssh]].
     #[arg(long, value_name = "MINUTES", allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub idle_minutes: Option<u64>,
+    /// Refuse every command an SSH client asks to run (`ssh HOST requests list`); by
+    /// default the scripting subcommands run as the key's moderator [or `exec = false` in
+    /// the config's [serve_ssh]].
+    #[arg(long)]
+    pub no_exec: bool,
+    /// Minutes a command an SSH client runs may take; then nothing more is sent and the
+    /// answers in flight are awaited for 30 s more [default: 10, or
+    /// `exec_time_limit_minutes` in the config's [serve_ssh]].
+    #[arg(long, value_name = "MINUTES", allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub exec_time_limit: Option<u64>,
     /// Seconds a connection has to sign in, from the moment it was accepted (OpenSSH's
     /// LoginGraceTime).
     #[arg(long, value_name = "SECONDS", default_value_t = 30, allow_negative_numbers = true, value_parser = whole::<u64>)]
@@ -207,6 +221,7 @@ impl ServeSshArgs {
                 false => None,
             },
             mouse: !self.no_mouse,
+            exec: !self.no_exec && file.exec != Some(false),
             status_socket: self
                 .status_socket
                 .clone()
@@ -225,6 +240,10 @@ impl ServeSshArgs {
             .or(file.max_sessions_per_key)
             .unwrap_or(3);
         let idle_minutes = self.idle_minutes.or(file.idle_minutes).unwrap_or(30);
+        let exec_minutes = self
+            .exec_time_limit
+            .or(file.exec_time_limit_minutes)
+            .unwrap_or(10);
         for (name, v) in [
             ("--max-sessions", max_sessions),
             ("--max-sessions-per-key", max_sessions_per_key),
@@ -235,9 +254,13 @@ impl ServeSshArgs {
                 return Err(format!("{name} 0 lets no one in: give 1 or more"));
             }
         }
-        if self.auth_timeout == 0 || idle_minutes == 0 || self.banner_timeout == 0 {
+        if self.auth_timeout == 0
+            || idle_minutes == 0
+            || self.banner_timeout == 0
+            || exec_minutes == 0
+        {
             return Err(
-                "--auth-timeout, --banner-timeout and --idle-minutes must be 1 or more".into(),
+                "--auth-timeout, --banner-timeout, --idle-minutes and --exec-time-limit must be 1 or more".into(),
             );
         }
         Ok(crate::ssh::Limits {
@@ -250,6 +273,7 @@ impl ServeSshArgs {
             max_startups_per_address: self.max_startups_per_address,
             auth_attempts: self.auth_attempts,
             max_window: self.max_window,
+            exec_time_limit: std::time::Duration::from_secs(exec_minutes.saturating_mul(60)),
         })
     }
 }

@@ -170,6 +170,11 @@ pub struct ServeSshFile {
     pub max_sessions_per_key: Option<usize>,
     /// `--idle-minutes`.
     pub idle_minutes: Option<u64>,
+    /// `--no-exec` when `false`: SSH clients may run the scripting subcommands (default
+    /// true).
+    pub exec: Option<bool>,
+    /// `--exec-time-limit`: minutes a command an SSH client runs may take.
+    pub exec_time_limit_minutes: Option<u64>,
     /// The state folder (audit file, host key, status socket, remembered tokens, log)
     /// instead of `$XDG_STATE_HOME/club-admin`; the packaged unit's is
     /// [`HOST_STATE_DIR`].
@@ -177,7 +182,7 @@ pub struct ServeSshFile {
 }
 
 /// Everything the dashboard needs, resolved.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Settings {
     /// Base URL (validated later by the client).
     pub base_url: String,

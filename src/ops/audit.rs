@@ -112,15 +112,16 @@ pub struct AuditEntry {
     /// For `add-contact`: the contact's type and value (`line @robot_club`), sanitised.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
-    /// Which face acted: `dashboard`, `cli` or `ssh` (the dashboard served by `serve-ssh`);
-    /// absent in lines written before it existed.
+    /// Which face acted: `dashboard`, `cli`, `ssh` (the dashboard served by `serve-ssh`) or
+    /// `ssh-exec` (a scripting subcommand `serve-ssh` ran for an SSH client); absent in lines
+    /// written before it existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
-    /// For `via: ssh`: the fingerprint of the SSH key the session signed in with
+    /// For `via: ssh` and `ssh-exec`: the fingerprint of the SSH key the session signed in with
     /// (`SHA256:` and 43 base64 characters, as `ssh-keygen -l` prints it); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
-    /// For `via: ssh`: that key's comment in the authorized keys file (`alice@laptop`), when
+    /// For `via: ssh` and `ssh-exec`: that key's comment in the authorized keys file (`alice@laptop`), when
     /// it has one: who the operator gave the key to; absent otherwise, and in lines written
     /// before it existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -181,10 +182,26 @@ pub struct AuditLog {
     pub server: String,
     /// The signed-in user's e-mail.
     pub user: Option<String>,
-    /// The face: `dashboard` or `cli`.
+    /// The face: `dashboard`, `cli` or `ssh-exec` (a scripting subcommand `serve-ssh` ran
+    /// for an SSH client).
     pub via: &'static str,
     /// What each request is, as the face read it ([`request_label`]), stamped on its lines.
     pub labels: std::sync::Arc<std::collections::HashMap<Uuid, String>>,
+    /// For `via: ssh-exec`: the SSH key's fingerprint and its comment, stamped on each line.
+    pub key: Option<(String, Option<String>)>,
+    /// Told each line once it is in the file (`serve-ssh`'s live dashboards hear a run's
+    /// writes from it); `None`: no one.
+    pub after_write: Option<AfterWrite>,
+}
+
+/// What is told each audit line once it is written ([`AuditLog::after_write`]).
+#[derive(Clone)]
+pub struct AfterWrite(pub std::sync::Arc<dyn Fn(&AuditEntry) + Send + Sync>);
+
+impl std::fmt::Debug for AfterWrite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("AfterWrite")
+    }
 }
 
 impl AuditLog {
@@ -212,8 +229,8 @@ impl AuditLog {
             detail,
             value: None,
             via: Some(self.via.to_owned()),
-            key: None,
-            key_comment: None,
+            key: self.key.as_ref().map(|(k, _)| k.clone()),
+            key_comment: self.key.as_ref().and_then(|(_, c)| c.clone()),
             run: Some(run_id().to_owned()),
             settled_by: None,
             label: self.labels.get(&target).cloned(),
@@ -232,7 +249,11 @@ impl AuditLog {
         super::writer::Writer::process()
             .append_line(path, entry)
             .await
-            .map_err(|e| format!("could not write the audit file {}: {e}", path.display()))
+            .map_err(|e| format!("could not write the audit file {}: {e}", path.display()))?;
+        if let Some(AfterWrite(tell)) = &self.after_write {
+            tell(entry);
+        }
+        Ok(())
     }
 }
 

@@ -4,7 +4,6 @@
 //! re-read until the server's status is known. What is printed, the audit file and the
 //! exit code follow the server's truth, never a guess.
 
-use std::io::{self, BufRead, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::json;
@@ -13,7 +12,7 @@ use uuid::Uuid;
 use super::args::ActArgs;
 use super::output::{self, Column, Format};
 use super::requests::print_requests;
-use super::{Ctx, Exit, emit, emit_json, read_ids, say};
+use super::{Ctx, Exit, emit, emit_json, read_ids, say, stdio};
 use crate::api::{ApiClient, ApiError, ClubRequest, FetchLevel, Levels, Planned, UpdateRoute};
 use crate::config::Flags;
 use crate::ops::run::{self, Control, DECISION_LEVELS, Verdict};
@@ -122,7 +121,7 @@ const DELETE_NAMED: usize = 10;
 /// asked). Standard input must be a terminal that did not carry the ids; otherwise `--yes`
 /// is required.
 async fn confirm_delete(ctx: &Ctx, ids: &[Uuid], from_stdin: bool) -> Result<(), Exit> {
-    if from_stdin || !io::stdin().is_terminal() {
+    if from_stdin || !stdio::stdin_is_terminal() {
         say(
             "delete needs --yes when standard input is not a terminal (or carries the ids): nothing was deleted",
         );
@@ -140,23 +139,20 @@ async fn confirm_delete(ctx: &Ctx, ids: &[Uuid], from_stdin: bool) -> Result<(),
         }
     }))
     .await;
-    let mut err = io::stderr().lock();
+    let mut question = String::new();
     for (id, read) in shown.iter().zip(reads) {
-        let _ = writeln!(err, "  {}", delete_names(*id, read.map(|r| r.data)));
+        question.push_str(&format!("  {}\n", delete_names(*id, read.map(|r| r.data))));
     }
     if ids.len() > DELETE_NAMED {
-        let _ = writeln!(err, "  ... and {} more", ids.len() - DELETE_NAMED);
+        question.push_str(&format!("  ... and {} more\n", ids.len() - DELETE_NAMED));
     }
-    let _ = write!(
-        err,
+    question.push_str(&format!(
         "Delete {} club request{}? This cannot be undone. [y/N] ",
         ids.len(),
         if ids.len() == 1 { "" } else { "s" }
-    );
-    let _ = err.flush();
-    drop(err);
-    let mut answer = String::new();
-    let _ = io::stdin().lock().read_line(&mut answer);
+    ));
+    stdio::write_err(&question);
+    let answer = stdio::read_line().await;
     if matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
         Ok(())
     } else {
@@ -238,7 +234,7 @@ async fn check_update_route(ctx: &Ctx, control: &Control, dry: bool) -> Result<(
 /// prints per id what the run would do ([`print_dry_run`]) with the exit code the run would
 /// have up to its writes; nothing is written, nothing audited, nothing asked.
 pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) -> Exit {
-    let (ids, from_stdin) = match read_ids(&args.targets) {
+    let (ids, from_stdin) = match read_ids(&args.targets).await {
         Ok(x) => x,
         Err(e) => return e,
     };
@@ -349,12 +345,12 @@ async fn split_permitted(
 /// reader's language (`cli-interrupted-nothing-sent`): nothing was sent yet (only reads, and
 /// the update-route probe, which changes nothing). Abort it just before the first write.
 pub fn nothing_sent_on_ctrl_c(lang: crate::i18n::Lang) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
+    stdio::spawn(async move {
+        if stdio::Interrupts::default().next().await {
             // A line of its own, also after a question left unanswered on the terminal.
-            let _ = writeln!(io::stderr());
+            stdio::write_err("\n");
             say(&crate::i18n::tr(lang, "cli-interrupted-nothing-sent"));
-            std::process::exit(130);
+            stdio::leave(130);
         }
     })
 }
@@ -385,7 +381,7 @@ fn print_results(
 ) -> Result<(), Exit> {
     match action {
         RowAction::Delete => print_deleted(format, &applied_ids(results)),
-        _ => {
+        RowAction::Approve | RowAction::Decline | RowAction::AddContact => {
             let rows: Vec<ClubRequest> = results
                 .iter()
                 .filter_map(|(_, v)| v.as_ref())
@@ -458,7 +454,9 @@ fn tell(action: RowAction, id: Uuid, v: &Verdict) {
         Verdict::Refused(e) => super::report(Some(&id), e),
         // Applied after all: the output and the audit file say so; nothing to warn about.
         Verdict::Settled { found, .. } if found.applied() => {}
-        _ => say(&format!("{id}: {}", v.english(action))),
+        Verdict::Settled { .. } | Verdict::Already { .. } | Verdict::Unknown { .. } => {
+            say(&format!("{id}: {}", v.english(action)))
+        }
     }
 }
 
@@ -480,15 +478,16 @@ fn applied_ids(results: &[(Uuid, Option<Verdict>)]) -> Vec<Uuid> {
 /// without an answer is audited `unknown` by its own decision ([`crate::ops::run::decide`]),
 /// and the run leaves with code 130 once those lines are in the file.
 fn watch_ctrl_c(control: Control, bar: indicatif::ProgressBar) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_err() {
+    stdio::spawn(async move {
+        let mut interrupts = stdio::Interrupts::default();
+        if !interrupts.next().await {
             return;
         }
         control.stop();
         bar.suspend(|| {
             say("interrupted: nothing more is sent; waiting for the answers in flight (Ctrl-C again to leave now)")
         });
-        if tokio::signal::ctrl_c().await.is_err() {
+        if !interrupts.next().await {
             return;
         }
         // Each write still waiting for its answer stops waiting, and its decision writes
@@ -507,7 +506,7 @@ fn watch_ctrl_c(control: Control, bar: indicatif::ProgressBar) -> tokio::task::J
         }
         let _ = crate::ops::writer::Writer::process().written().await;
         say("interrupted again: leaving without the answers in flight");
-        std::process::exit(130);
+        stdio::leave(130);
     })
 }
 

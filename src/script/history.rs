@@ -30,7 +30,13 @@ const COLUMNS: [Column; 7] = [
 /// (`$XDG_STATE_HOME/club-admin/audit.jsonl`).
 ///
 /// Errors: no state directory to find the user's own in; a host config that cannot be read.
+///
+/// Run by `serve-ssh` for an SSH client: the host's audit, always.
 pub fn audit_path(args: &HistoryArgs, flags: &Flags) -> Result<PathBuf, String> {
+    if let Some(r) = super::stdio::remote() {
+        return AuditLog::in_state_dir(r.host.settings.state_dir.as_deref())
+            .ok_or_else(|| "this server keeps no audit (no state folder)".to_owned());
+    }
     if let Some(p) = &args.audit {
         return Ok(p.clone());
     }
@@ -116,10 +122,28 @@ async fn club_targets(text: &str, flags: &Flags) -> Result<HashSet<uuid::Uuid>, 
     Ok(rows.iter().map(|r| r.id).chain([club]).collect())
 }
 
+/// Over SSH, the host's audit is read for a client signed in to the service only: its
+/// token is read first ([`Ctx::user_for_writes`]). Nothing to check on the command line.
+///
+/// Errors (already printed): no token, or one the service refuses: its exit code.
+async fn signed_in_over_ssh(flags: &Flags) -> Result<(), Exit> {
+    if super::stdio::remote().is_none() {
+        return Ok(());
+    }
+    let ctx = Ctx::new(flags, &Default::default(), true)?;
+    ctx.user_for_writes().await.map(|_| ())
+}
+
 /// `club-admin history`: the rows of the audit file that pass the filters, oldest first.
 /// Exit 0 (also when none pass: standard error says so on a terminal), 2 for a filter that
 /// cannot be read, 1 for a file that cannot be read.
+///
+/// Run by `serve-ssh` for an SSH client, it reads the host's audit, for a client signed in
+/// to the service (the service's answer to the key's token decides, as for any read).
 pub async fn run(args: &HistoryArgs, flags: &Flags) -> Exit {
+    if let Err(code) = signed_in_over_ssh(flags).await {
+        return code;
+    }
     let flags = &host_flags(args, flags);
     let path = match audit_path(args, flags) {
         Ok(p) => p,

@@ -10,12 +10,14 @@
 pub mod act;
 mod args;
 pub mod clubs;
+pub mod exec;
 pub mod exit;
 pub mod history;
 pub mod output;
 pub mod requests;
+pub mod stdio;
 
-use std::io::{self, IsTerminal, Read, Write};
+use std::io;
 use std::sync::{Arc, Mutex};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -81,6 +83,9 @@ impl Ctx {
     ///
     /// Errors (already printed): a config problem, no server, no key: [`Exit::Usage`].
     pub fn new(flags: &Flags, out: &args::OutputArgs, need_key: bool) -> Result<Ctx, Exit> {
+        if let Some(remote) = stdio::remote() {
+            return Ctx::for_remote(&remote, out);
+        }
         let env = |k: &str| std::env::var(k).ok();
         let settings = config::resolve(flags, &env, None).map_err(|e| {
             say(&e);
@@ -111,8 +116,33 @@ impl Ctx {
             client,
             settings,
             format: Format::detect(out),
-            stderr_tty: io::stderr().is_terminal(),
+            stderr_tty: stdio::stderr_is_terminal(),
             busy,
+        })
+    }
+
+    /// The context of a run `serve-ssh` makes for an SSH client ([`stdio::Remote`]): the
+    /// server's settings and a client with the key's token, no file of the host named by the
+    /// client. The host budget's refusals are the operator's business (the server's log),
+    /// not the client's.
+    ///
+    /// Errors (already printed): no token, with how to get one: [`Exit::Usage`], as the
+    /// command line's refused sign-in.
+    fn for_remote(remote: &stdio::Remote, out: &args::OutputArgs) -> Result<Ctx, Exit> {
+        let host = &remote.host;
+        if !host.has_token {
+            say(&format!(
+                "not signed in: {} (nothing was sent)",
+                host.sign_in
+            ));
+            return Err(Exit::Usage);
+        }
+        Ok(Ctx {
+            client: host.client.clone(),
+            settings: host.settings.clone(),
+            format: Format::detect(out),
+            stderr_tty: stdio::stderr_is_terminal(),
+            busy: Arc::new(BusyNote::default()),
         })
     }
 
@@ -178,6 +208,10 @@ impl Ctx {
     /// approved"). Nothing when there is no audit file or nothing was left open; a read that
     /// fails leaves the write open for the next start. Called before a run's first write.
     pub async fn settle_interrupted(&self, control: &crate::ops::Control) {
+        if stdio::remote().is_some() {
+            // `serve-ssh` settles them as it starts, and each of its dashboards as it signs in.
+            return;
+        }
         let Some(path) = AuditLog::in_state_dir(self.settings.state_dir.as_deref()) else {
             return;
         };
@@ -191,20 +225,34 @@ impl Ctx {
 
     /// The audit writer for writes by `user` on this server: `<state_dir>/audit.jsonl`,
     /// lines with `"via": "cli"`, as the dashboard writes them ([`crate::ops::audit`]).
+    ///
+    /// A run `serve-ssh` makes for an SSH client writes the host's audit with `"via":
+    /// "ssh-exec"`, the key's fingerprint and comment, and tells each line to the server's
+    /// live dashboards.
     pub fn audit_log(&self, user: Option<&User>) -> AuditLog {
-        AuditLog {
+        let log = AuditLog {
             path: AuditLog::in_state_dir(self.settings.state_dir.as_deref()),
             server: self.client.base_url().to_owned(),
             user: user.and_then(|u| u.email.clone()),
             via: "cli",
-            labels: Default::default(),
+            ..AuditLog::default()
+        };
+        match stdio::remote() {
+            Some(r) => AuditLog {
+                via: "ssh-exec",
+                key: Some((r.host.key.clone(), r.host.key_comment.clone())),
+                after_write: r.host.after_write.clone(),
+                ..log
+            },
+            None => log,
         }
     }
 
     /// A progress bar on standard error for `len` items: drawn only when standard error
     /// is a terminal and the run has at least [`LONG_RUN`] items; hidden otherwise.
+    /// Over SSH it is never drawn (the channel is no terminal of this process's).
     pub fn progress(&self, len: usize, what: &str) -> ProgressBar {
-        if !self.stderr_tty || len < LONG_RUN {
+        if !self.stderr_tty || len < LONG_RUN || stdio::remote().is_some() {
             return ProgressBar::hidden();
         }
         let style = ProgressStyle::with_template("{prefix} {wide_bar} {pos}/{len} {msg} {elapsed}")
@@ -246,6 +294,9 @@ impl Drop for Ctx {
     /// Calls went one at a time and the watcher had not said so yet (the run ended before
     /// it was woken): said now, as the command ends.
     fn drop(&mut self) {
+        if stdio::remote().is_some() {
+            return;
+        }
         if let Some(budget) = self.client.watch_budget()
             && budget.borrow().unslotted > 0
         {
@@ -303,7 +354,7 @@ fn say_budget(client: &ApiClient, busy: &Arc<BusyNote>) {
 /// Prints `club-admin: <text>` on standard error (one line; never panics when standard
 /// error is closed).
 pub fn say(text: &str) {
-    let _ = writeln!(io::stderr(), "club-admin: {text}");
+    stdio::write_err(&format!("club-admin: {text}\n"));
 }
 
 /// The one-line description of a failed call: the server's `detail` (sanitised) and the
@@ -337,7 +388,12 @@ pub fn report(target: Option<&dyn std::fmt::Display>, e: &ApiError) {
 
 /// After a 401 that a new token can fix: where to sign in (never the token itself).
 pub fn hint(client: &ApiClient, e: &ApiError) {
-    if e.needs_sign_in() {
+    if !e.needs_sign_in() {
+        return;
+    }
+    if let Some(r) = stdio::remote() {
+        say(&r.host.sign_in);
+    } else {
         say(&format!(
             "sign in at {} and set CLUB_ADMIN_TOKEN (or --token-file, or paste it in the dashboard and save it)",
             client.sign_in_url()
@@ -349,8 +405,7 @@ pub fn hint(client: &ApiClient, e: &ApiError) {
 ///
 /// Errors: any other write failure, printed; [`Exit::Failed`].
 pub fn emit(text: &str) -> Result<(), Exit> {
-    let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    match stdio::write_out(text.as_bytes()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => {
@@ -380,7 +435,7 @@ pub fn emit_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<(), Exit> {
 /// line of standard input that is not UTF-8 ("standard input, line 3: not UTF-8"; read as
 /// bytes, so the other lines are still read and checked), no id in the arguments, or
 /// unreadable standard input: [`Exit::Usage`]. Nothing is sent in that case.
-pub fn read_ids(targets: &[String]) -> Result<(Vec<Uuid>, bool), Exit> {
+pub async fn read_ids(targets: &[String]) -> Result<(Vec<Uuid>, bool), Exit> {
     let mut text = String::new();
     let mut from_stdin = false;
     let mut not_utf8 = 0;
@@ -390,11 +445,13 @@ pub fn read_ids(targets: &[String]) -> Result<(Vec<Uuid>, bool), Exit> {
                 continue;
             }
             from_stdin = true;
-            let mut bytes = Vec::new();
-            if let Err(e) = io::stdin().take(16 * 1024 * 1024).read_to_end(&mut bytes) {
-                say(&format!("could not read ids from standard input: {e}"));
-                return Err(Exit::Usage);
-            }
+            let bytes = match stdio::read_input(stdio::INPUT_LIMIT).await {
+                Ok(b) => b,
+                Err(e) => {
+                    say(&format!("could not read ids from standard input: {e}"));
+                    return Err(Exit::Usage);
+                }
+            };
             // Read as bytes: a line that is not UTF-8 is named, and the rest still read.
             let (s, lines) = crate::ops::parse::ids_text(&bytes);
             for n in &lines {

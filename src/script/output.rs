@@ -56,19 +56,11 @@ impl Format {
     /// when `--table` goes into a pipe such as `| head`), else `$COLUMNS`; none when neither
     /// is known (a cron job: the table is not cut).
     pub fn detect(out: &OutputArgs) -> Self {
-        use std::io::IsTerminal;
-        let tty = io::stdout().is_terminal();
-        let width = crossterm::terminal::size()
-            .ok()
-            .map(|(w, _)| w as usize)
-            .filter(|w| *w > 0)
-            .or_else(|| {
-                std::env::var("COLUMNS")
-                    .ok()
-                    .and_then(|c| c.trim().parse::<usize>().ok())
-                    .filter(|w| *w > 0)
-            });
-        Format::choose(out, tty, width)
+        Format::choose(
+            out,
+            super::stdio::stdout_is_terminal(),
+            super::stdio::terminal_width(),
+        )
     }
 }
 

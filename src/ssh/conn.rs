@@ -1,5 +1,6 @@
 //! One SSH connection: public-key sign-in against the authorized keys, one session channel
-//! with a terminal, refusals of everything else (exec, subsystems, forwarding, X11, agent),
+//! with a terminal or a command ([`super::exec`]), refusals of everything else (subsystems,
+//! forwarding, X11, agent),
 //! and the session's dashboard started, re-attached or refused.
 
 use std::io;
@@ -15,6 +16,7 @@ use tokio::sync::{OwnedSemaphorePermit, mpsc};
 
 use super::Shared;
 use super::door::Pass;
+use super::exec::{Asker, ExecLink};
 use super::input::Input;
 use super::key_files::fingerprint;
 use super::session::{self, Attachment, Claim, Dash, Detached, Ending, Full, Screen};
@@ -42,6 +44,11 @@ pub(super) struct Conn {
     locale: [Option<String>; 3],
     /// Keys to the dashboard, once it started.
     input: Option<(Input, mpsc::UnboundedSender<io::Result<Event>>)>,
+    /// The command an exec request runs, once it started (dropped with the connection:
+    /// the run is then interrupted).
+    exec: Option<ExecLink>,
+    /// The token the client sent (`SetEnv CLUB_ADMIN_TOKEN`), for a command it runs.
+    token: Option<secrecy::SecretString>,
 }
 
 impl Conn {
@@ -65,6 +72,8 @@ impl Conn {
             size: None,
             locale: [None, None, None],
             input: None,
+            exec: None,
+            token: None,
         }
     }
 
@@ -414,6 +423,17 @@ impl Handler for Conn {
         value: &str,
         session: &mut Session,
     ) -> Result<(), Self::Error> {
+        if name == "CLUB_ADMIN_TOKEN" && self.shared.exec {
+            // For a command the client runs; never logged. A token is a few hundred bytes.
+            match value.len() <= 16 * 1024 {
+                true => {
+                    self.token = Some(secrecy::SecretString::from(value.trim().to_owned()));
+                    session.channel_success(channel)?;
+                }
+                false => session.channel_failure(channel)?,
+            }
+            return Ok(());
+        }
         let slot = match name {
             "LC_ALL" => Some(0),
             "LC_MESSAGES" => Some(1),
@@ -435,7 +455,7 @@ impl Handler for Conn {
         channel: ChannelId,
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        if self.input.is_some() || self.key.is_none() {
+        if self.input.is_some() || self.exec.is_some() || self.key.is_none() {
             session.channel_failure(channel)?;
             return Ok(());
         }
@@ -450,17 +470,43 @@ impl Handler for Conn {
         Ok(())
     }
 
+    /// A command (`ssh HOST requests list`): run as the key's moderator ([`super::exec`]),
+    /// unless the operator turned commands off.
     async fn exec_request(
         &mut self,
         channel: ChannelId,
-        _data: &[u8],
+        data: &[u8],
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        tracing::info!(peer = %self.peer, "exec refused");
+        let Some(key) = self.key.clone() else {
+            session.channel_failure(channel)?;
+            return Ok(());
+        };
+        if self.input.is_some() || self.exec.is_some() {
+            session.channel_failure(channel)?;
+            return Ok(());
+        }
         session.channel_success(channel)?;
         let handle = session.handle();
-        let text = crate::i18n::tr(self.lang(), "ssh-refused-exec");
-        tokio::spawn(async move { session::refuse(&handle, channel, &text, 1).await });
+        if !self.shared.exec {
+            tracing::info!(peer = %self.peer, "exec refused: commands are off");
+            let text = crate::i18n::tr(self.lang(), "ssh-refused-exec");
+            tokio::spawn(async move { session::refuse(&handle, channel, &text, 1).await });
+            return Ok(());
+        }
+        let asker = Asker {
+            key,
+            comment: self.comment.clone(),
+            token: self.token.take(),
+            terminal: self.size.as_ref().map(|s| s.get().0),
+        };
+        self.exec = Some(super::exec::start(
+            &self.shared,
+            handle,
+            channel,
+            asker,
+            data,
+        ));
         Ok(())
     }
 
@@ -504,6 +550,9 @@ impl Handler for Conn {
                 let _ = tx.send(Ok(ev));
             }
         }
+        if let Some(exec) = &mut self.exec {
+            exec.feed(data);
+        }
         Ok(())
     }
 
@@ -531,8 +580,12 @@ impl Handler for Conn {
         _channel: ChannelId,
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        // The client sends no more keys: the dashboard is left, waiting for the key.
+        // The client sends no more keys: the dashboard is left, waiting for the key; a
+        // command's standard input ends.
         self.input = None;
+        if let Some(exec) = &mut self.exec {
+            exec.end_of_input();
+        }
         Ok(())
     }
 
@@ -542,6 +595,8 @@ impl Handler for Conn {
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
         self.input = None;
+        // A command still running is interrupted (the link's drop): its client is gone.
+        self.exec = None;
         Ok(())
     }
 }

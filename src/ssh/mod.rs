@@ -12,6 +12,7 @@ mod accept;
 pub mod check;
 mod conn;
 pub mod door;
+mod exec;
 pub mod input;
 pub mod key_files;
 mod pace;
@@ -63,6 +64,10 @@ pub struct Limits {
     /// The largest window drawn, in columns and rows; a larger window gets this much
     /// [(400, 200)].
     pub max_window: (u16, u16),
+    /// How long a command an SSH client runs (`ssh HOST requests approve -`) may take
+    /// before it is interrupted (nothing more is sent; the answers in flight are awaited
+    /// for 30 s more) [10 min].
+    pub exec_time_limit: Duration,
 }
 
 impl Default for Limits {
@@ -77,6 +82,7 @@ impl Default for Limits {
             max_startups_per_address: 10,
             auth_attempts: 6,
             max_window: (400, 200),
+            exec_time_limit: Duration::from_secs(10 * 60),
         }
     }
 }
@@ -108,6 +114,10 @@ pub struct ServeOptions {
     /// Where the operator's status is answered ([`status`]: a Unix socket, mode 0600, for
     /// root and the server's user); `None`: nowhere.
     pub status_socket: Option<PathBuf>,
+    /// SSH clients may run the scripting subcommands (`ssh -p 2222 HOST requests list`) as
+    /// their key's moderator (on by default; `--no-exec` or `exec = false` in the config's
+    /// `[serve_ssh]` turns it off: every command is then refused).
+    pub exec: bool,
 }
 
 /// What a server does besides serving: nothing in the program. In test builds (the cargo
@@ -143,12 +153,29 @@ pub fn token_file(dir: &std::path::Path, fingerprint: &str) -> PathBuf {
     dir.join(format!("{name}.token"))
 }
 
+/// The token remembered for the key `fingerprint` in `dir` ([`token_file`]), if there is
+/// one that is not empty.
+pub(crate) fn read_token(
+    dir: &std::path::Path,
+    fingerprint: &str,
+) -> Option<secrecy::SecretString> {
+    std::fs::read_to_string(token_file(dir, fingerprint))
+        .ok()
+        .map(|t| t.trim().to_owned())
+        .filter(|t| !t.is_empty())
+        .map(secrecy::SecretString::from)
+}
+
 /// What every connection of the server shares.
 pub(crate) struct Shared {
     /// The dashboard's settings (base URL, API key, delays, language...).
     pub(crate) settings: Settings,
     /// The keymap of every dashboard.
     pub(crate) keymap: Keymap,
+    /// The address it listens on.
+    pub(crate) listen: SocketAddr,
+    /// [`ServeOptions::exec`].
+    pub(crate) exec: bool,
     /// The client every session's client is made from ([`ApiClient::for_session`]).
     pub(crate) client: ApiClient,
     /// The audit file.
@@ -248,6 +275,11 @@ impl ServerHandle {
     /// What the door did to connections that had not signed in, and what waits now.
     pub fn door(&self) -> DoorCounts {
         self.shared.door.counts()
+    }
+
+    /// Commands SSH clients run now (`ssh HOST requests list`).
+    pub fn commands(&self) -> usize {
+        self.shared.registry.lock().map(|r| r.runs()).unwrap_or(0)
     }
 
     /// Dashboards whose connection is gone, waiting for their key to come back.
@@ -462,6 +494,8 @@ pub async fn start_with(
     let shared = Arc::new(Shared {
         settings,
         keymap,
+        listen: addr,
+        exec: options.exec,
         client,
         audit_path,
         keys,

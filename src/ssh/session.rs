@@ -90,13 +90,12 @@ fn remembered_token(
         .token_dir
         .as_deref()
         .map(|dir| super::token_file(dir, key));
-    if let Some(token) = token_path
+    if let Some(token) = shared
+        .token_dir
         .as_deref()
-        .and_then(|p| std::fs::read_to_string(p).ok())
-        .map(|t| t.trim().to_owned())
-        .filter(|t| !t.is_empty())
+        .and_then(|dir| super::read_token(dir, key))
     {
-        client.set_token(Some(secrecy::SecretString::from(token)));
+        client.set_token(Some(token));
     }
     token_path
 }
@@ -555,6 +554,8 @@ pub(crate) async fn refuse(handle: &Handle, channel: ChannelId, text: &str, stat
 pub(crate) struct Registry {
     per_key: HashMap<String, usize>,
     total: usize,
+    /// Commands running for exec requests (counted in `per_key` too, not in `total`).
+    runs: usize,
     parked: HashMap<String, Vec<(u64, Wake)>>,
     next: u64,
 }
@@ -593,7 +594,7 @@ impl Registry {
         {
             return Ok(Claim::Again(wake));
         }
-        if self.total >= max_total {
+        if self.total + self.runs >= max_total {
             return Err(Full::Total(max_total));
         }
         let n = self.per_key.entry(key.to_owned()).or_default();
@@ -605,9 +606,40 @@ impl Registry {
         Ok(Claim::New)
     }
 
+    /// Room for a command an exec request runs for `key`: it counts against the key's
+    /// sessions (`max_per_key`, beside its dashboards), and the commands and dashboards
+    /// together against `max_total`.
+    pub(crate) fn claim_run(
+        &mut self,
+        key: &str,
+        max_total: usize,
+        max_per_key: usize,
+    ) -> Result<(), Full> {
+        if self.total + self.runs >= max_total {
+            return Err(Full::Total(max_total));
+        }
+        let n = self.per_key.entry(key.to_owned()).or_default();
+        if *n >= max_per_key {
+            return Err(Full::PerKey(max_per_key));
+        }
+        *n += 1;
+        self.runs += 1;
+        Ok(())
+    }
+
+    /// A command is over: its place is free.
+    pub(crate) fn release_run(&mut self, key: &str) {
+        self.runs = self.runs.saturating_sub(1);
+        self.release_key(key);
+    }
+
     /// A dashboard is over: its place is free.
     pub(crate) fn release(&mut self, key: &str) {
         self.total = self.total.saturating_sub(1);
+        self.release_key(key);
+    }
+
+    fn release_key(&mut self, key: &str) {
         if let Some(n) = self.per_key.get_mut(key) {
             *n = n.saturating_sub(1);
             if *n == 0 {
@@ -647,6 +679,11 @@ impl Registry {
     /// Dashboards alive (attached or waiting).
     pub(crate) fn total(&self) -> usize {
         self.total
+    }
+
+    /// Commands running for exec requests.
+    pub(crate) fn runs(&self) -> usize {
+        self.runs
     }
 
     /// Dashboards whose connection is gone, waiting for their key.

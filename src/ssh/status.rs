@@ -42,6 +42,10 @@ pub struct Status {
     pub started_at: Timestamp,
     /// Its dashboards, oldest first.
     pub sessions: Vec<SessionInfo>,
+    /// The commands SSH clients run now (`ssh HOST requests list`), oldest first. Absent
+    /// from a server before them.
+    #[serde(default)]
+    pub commands: Vec<CommandInfo>,
     /// Connections not signed in yet.
     pub not_signed_in: DoorInfo,
     /// Calls to the service in flight now, and the adaptive limit.
@@ -65,6 +69,21 @@ pub struct SessionInfo {
     /// for its key).
     pub state: String,
     /// When the dashboard was made (RFC 3339 UTC).
+    pub since: Timestamp,
+}
+
+/// One command an SSH client runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandInfo {
+    /// The SSH key's fingerprint (`SHA256:...`).
+    pub key: String,
+    /// The key's comment in the authorized keys file, when it has one.
+    pub comment: Option<String>,
+    /// The e-mail of the account signed in to the service, once the run read it.
+    pub email: Option<String>,
+    /// The command as the client gave it (control characters removed, at most 80 columns).
+    pub command: String,
+    /// When it started (RFC 3339 UTC).
     pub since: Timestamp,
 }
 
@@ -134,6 +153,8 @@ struct Entry {
     client: ApiClient,
     attached: bool,
     since: Timestamp,
+    /// The command, for a command an SSH client runs; `None` for a dashboard.
+    command: Option<String>,
 }
 
 impl Board {
@@ -149,6 +170,32 @@ impl Board {
                     client,
                     attached: true,
                     since: chrono::Utc::now(),
+                    command: None,
+                },
+            );
+        }
+    }
+
+    /// The command `command` runs, number `number`, for the key `key` (`comment`), calling
+    /// through `client`; [`Board::leave`] when it is over.
+    pub(crate) fn run_started(
+        &self,
+        number: u64,
+        key: &str,
+        comment: Option<String>,
+        command: String,
+        client: ApiClient,
+    ) {
+        if let Ok(mut s) = self.sessions.lock() {
+            s.insert(
+                number,
+                Entry {
+                    key: key.to_owned(),
+                    comment,
+                    client,
+                    attached: true,
+                    since: chrono::Utc::now(),
+                    command: Some(command),
                 },
             );
         }
@@ -163,7 +210,7 @@ impl Board {
         }
     }
 
-    /// The dashboard `number` is over.
+    /// The dashboard or command `number` is over.
     pub(crate) fn leave(&self, number: u64) {
         if let Ok(mut s) = self.sessions.lock() {
             s.remove(&number);
@@ -175,12 +222,30 @@ impl Board {
             return Vec::new();
         };
         s.values()
+            .filter(|e| e.command.is_none())
             .map(|e| SessionInfo {
                 key: e.key.clone(),
                 comment: e.comment.clone(),
                 email: e.client.signed_in(),
                 state: if e.attached { "attached" } else { "waiting" }.to_owned(),
                 since: e.since,
+            })
+            .collect()
+    }
+
+    fn commands(&self) -> Vec<CommandInfo> {
+        let Ok(s) = self.sessions.lock() else {
+            return Vec::new();
+        };
+        s.values()
+            .filter_map(|e| {
+                Some(CommandInfo {
+                    key: e.key.clone(),
+                    comment: e.comment.clone(),
+                    email: e.client.signed_in(),
+                    command: e.command.clone()?,
+                    since: e.since,
+                })
             })
             .collect()
     }
@@ -227,6 +292,7 @@ fn status(shared: &Shared, facts: &Facts) -> Status {
         host_key: facts.host_key.clone(),
         started_at: facts.started_at,
         sessions: shared.board.infos(),
+        commands: shared.board.commands(),
         not_signed_in: DoorInfo {
             waiting: door.waiting,
             silent: door.silent,
@@ -386,15 +452,33 @@ pub fn table(s: &Status, now: Timestamp) -> String {
     ));
     out.push_str(&format!("sessions: {}\n", s.sessions.len()));
     out.push_str(&session_rows(&s.sessions, &ago));
+    if !s.commands.is_empty() {
+        out.push_str(&format!("commands: {}\n", s.commands.len()));
+        out.push_str(&command_rows(&s.commands, &ago));
+    }
     out
+}
+
+/// One aligned row per command an SSH client runs: the key's comment (else its
+/// fingerprint), the signed-in e-mail, the command, since when.
+fn command_rows(commands: &[CommandInfo], ago: &dyn Fn(Timestamp) -> String) -> String {
+    let rows: Vec<[String; 4]> = commands
+        .iter()
+        .map(|x| {
+            [
+                crate::text::clean(x.comment.as_deref().unwrap_or(&x.key), 50),
+                crate::text::clean(x.email.as_deref().unwrap_or("not signed in"), 50),
+                crate::text::clean(&x.command, 80),
+                ago(x.since),
+            ]
+        })
+        .collect();
+    aligned(["KEY", "SIGNED IN AS", "COMMAND", "SINCE"], &rows)
 }
 
 /// One aligned row per session under a header (cells cut by display width): the key's
 /// comment (else its fingerprint), the signed-in e-mail, attached or waiting, since when.
 fn session_rows(sessions: &[SessionInfo], ago: &dyn Fn(Timestamp) -> String) -> String {
-    if sessions.is_empty() {
-        return String::new();
-    }
     let rows: Vec<[String; 4]> = sessions
         .iter()
         .map(|x| {
@@ -406,7 +490,16 @@ fn session_rows(sessions: &[SessionInfo], ago: &dyn Fn(Timestamp) -> String) -> 
             ]
         })
         .collect();
-    let header = ["KEY", "SIGNED IN AS", "STATE", "SINCE"].map(str::to_owned);
+    aligned(["KEY", "SIGNED IN AS", "STATE", "SINCE"], &rows)
+}
+
+/// `rows` under `header`, each column as wide as its widest cell (display width), two
+/// spaces before each; nothing when there are no rows.
+fn aligned(header: [&str; 4], rows: &[[String; 4]]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let header = header.map(str::to_owned);
     let mut widths = [0usize; 4];
     for r in rows.iter().chain([&header]) {
         for (w, c) in widths.iter_mut().zip(r) {

@@ -85,6 +85,7 @@ pub async fn serve_with(
             remember_tokens,
             mouse: false,
             status_socket: None,
+            exec: true,
         },
         settings,
         keymap,

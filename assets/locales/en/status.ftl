@@ -369,7 +369,7 @@ status-quit-not-applied = { $n ->
     [one] not quitting: 1 decision was not applied (its row says why); q quits
    *[other] not quitting: { $n } decisions were not applied (their rows say why); q quits
 }
-ssh-refused-exec = commands are refused here: this server runs the dashboard only (connect without a command)
+ssh-refused-exec = commands are turned off on this server (its operator set exec = false): connect without a command for the dashboard
 ssh-refused-subsystem = the subsystem { $name } is refused here (no sftp, no file transfer): this server runs the dashboard only
 ssh-needs-terminal = the dashboard needs a terminal: connect with ssh -t
 ssh-full-total = the server has { $n } dashboards open, its most: try again later

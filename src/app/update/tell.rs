@@ -153,7 +153,7 @@ pub(super) fn audit_entry(
         server: m.server_key.clone(),
         user: m.user.get().and_then(|u| u.email.clone()),
         via: "dashboard",
-        labels: Default::default(),
+        ..Default::default()
     };
     let mut entry = who.entry(m.now, action, target, outcome, detail);
     // What the row showed, so the history names the request as this dashboard did.

@@ -16,6 +16,7 @@ mod script;
 mod ssh;
 mod ssh_check;
 mod ssh_door;
+mod ssh_exec;
 mod ssh_ops;
 mod ssh_shared_poll;
 mod suspend;

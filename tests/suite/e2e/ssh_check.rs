@@ -371,6 +371,7 @@ fn a_serve_ssh_already_running_on_the_address_is_said_and_the_check_passes_befor
     let server = t.serve(
         club_admin::ssh::ServeOptions {
             status_socket: Some(sock.clone()),
+            exec: true,
             ..t.options()
         },
         0,

@@ -130,6 +130,7 @@ async fn paused_server(dir: &Path) -> club_admin::ssh::ServerHandle {
         remember_tokens: None,
         mouse: true,
         status_socket: None,
+        exec: true,
     };
     club_admin::ssh::start(options, settings, keymap)
         .await

@@ -44,6 +44,7 @@ fn the_status_names_each_session_and_is_refused_to_another_user() {
     let sock = t.state().join("serve-ssh.sock");
     let options = ServeOptions {
         status_socket: Some(sock.clone()),
+        exec: true,
         ..t.options()
     };
     let server = t.serve(options, 0);

@@ -1100,18 +1100,6 @@ const CATCH_ALLS_KEPT: &[(&str, &str, usize, &str)] = &[
         1,
         "an unauthorised answer says which; every other its status",
     ),
-    (
-        "src/script/act.rs",
-        "RowAction",
-        1,
-        "to be named: approve and decline print their requests",
-    ),
-    (
-        "src/script/act.rs",
-        "Verdict",
-        1,
-        "to be named: the verdicts that are not a plain success",
-    ),
 ];
 
 #[test]

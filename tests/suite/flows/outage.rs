@@ -340,7 +340,7 @@ async fn a_command_line_bulk_whose_service_stopped_waits_and_lands_whole_when_it
         server: door.base_url(),
         user: Some(u.email.clone()),
         via: "cli",
-        labels: Default::default(),
+        ..Default::default()
     };
     let ids: Vec<uuid::Uuid> = d.pending_for(&u.label).into_iter().take(10).collect();
     assert_eq!(ids.len(), 10);

@@ -77,7 +77,7 @@ async fn fault_matrix_the_command_lines_core_tells_the_servers_truth() {
             server: d.base_url.clone(),
             user: Some(u.email.clone()),
             via: "cli",
-            labels: Default::default(),
+            ..Default::default()
         };
         let ids: Vec<Uuid> = d.pending_for("moderator").into_iter().take(20).collect();
         assert_eq!(ids.len(), 20);

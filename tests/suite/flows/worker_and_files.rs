@@ -241,7 +241,7 @@ async fn the_team_history_lists_an_approval_with_who_and_where_in_english_and_th
             server: "https://elsewhere.example".into(),
             user: Some("someone@elsewhere.example".into()),
             via: "cli",
-            labels: Default::default(),
+            ..Default::default()
         }
         .entry(now(), "approve", uuid::Uuid::nil(), Outcome::Ok, None);
         other.run = Some("elsewhere".into());

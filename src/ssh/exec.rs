@@ -1,0 +1,339 @@
+//! The scripting subcommands run for an SSH exec request (`ssh -p 2222 HOST requests list
+//! --json`): the command read ([`crate::script::exec::parse`]), the key's moderator signed
+//! in with the token the key signed in with last (`--remember-tokens`) or the one the
+//! client sent (`SetEnv CLUB_ADMIN_TOKEN`), the run counted against the key's sessions and
+//! shown by the status, its standard output, standard error and exit code carried by the
+//! channel ([`crate::script::stdio::Remote`]). The run is the command line's own code: its
+//! audit lines go to the host's audit (`via: ssh-exec`, the key beside them) and are told to
+//! the live dashboards as another session's.
+//!
+//! A client that hangs up, the operator's time limit and the server's stop each interrupt
+//! the run as a first Ctrl-C does: nothing more is sent, the answers in flight are awaited
+//! and audited. Past the limit and [`GRACE`], it stops waiting (a second Ctrl-C: each
+//! write still without an answer is audited `unknown`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use russh::ChannelId;
+use russh::server::Handle;
+use secrecy::SecretString;
+use tokio::sync::watch;
+
+use super::Shared;
+use super::session::Full;
+use crate::config::Flags;
+use crate::script::exec::{self as line, Parsed};
+use crate::script::stdio::{Chunk, HostRun, Remote, RemoteEnds};
+
+/// After the time limit interrupted a run, how long its answers in flight are awaited
+/// before it stops waiting for them.
+pub(crate) const GRACE: Duration = Duration::from_secs(30);
+
+/// The connection's end of a running command: the client's bytes for it, and its
+/// interruption when the connection goes (this is dropped with the connection).
+pub(super) struct ExecLink {
+    input: Option<tokio::sync::mpsc::UnboundedSender<Vec<u8>>>,
+    /// Bytes of standard input passed on so far: past [`crate::script::stdio::INPUT_LIMIT`]
+    /// the rest is dropped here (the run reads no more of it).
+    fed: usize,
+    interrupt: watch::Sender<u8>,
+    terminal: bool,
+}
+
+impl ExecLink {
+    /// The client's bytes: its standard input; with a terminal (`ssh -t`) a Ctrl-C (0x03)
+    /// interrupts the run instead, as on a terminal of its own.
+    pub(super) fn feed(&mut self, data: &[u8]) {
+        let Some(input) = &self.input else {
+            return;
+        };
+        if data.is_empty() || self.fed > crate::script::stdio::INPUT_LIMIT {
+            return;
+        }
+        self.fed += data.len();
+        if self.terminal && data.contains(&0x03) {
+            self.raise(self.level() + 1);
+            let rest: Vec<u8> = data.iter().copied().filter(|b| *b != 0x03).collect();
+            if !rest.is_empty() {
+                let _ = input.send(rest);
+            }
+            return;
+        }
+        let _ = input.send(data.to_vec());
+    }
+
+    /// The client's standard input ended (an empty chunk says so: the run reads its end).
+    pub(super) fn end_of_input(&mut self) {
+        if let Some(input) = self.input.take() {
+            let _ = input.send(Vec::new());
+        }
+    }
+
+    fn level(&self) -> u8 {
+        *self.interrupt.borrow()
+    }
+
+    fn raise(&self, to: u8) {
+        self.interrupt.send_if_modified(|n| {
+            let up = *n < to;
+            if up {
+                *n = to;
+            }
+            up
+        });
+    }
+}
+
+impl Drop for ExecLink {
+    /// The connection is gone (the client hung up): the run is interrupted as by a Ctrl-C.
+    fn drop(&mut self) {
+        self.raise(1);
+    }
+}
+
+/// Who asks, and how: what the connection knows when the exec request comes.
+pub(super) struct Asker {
+    /// The key's fingerprint.
+    pub(super) key: String,
+    /// The key's comment in the authorized keys file.
+    pub(super) comment: Option<String>,
+    /// The token the client sent (`CLUB_ADMIN_TOKEN`), if any.
+    pub(super) token: Option<SecretString>,
+    /// The client's terminal width when it asked for one.
+    pub(super) terminal: Option<u16>,
+}
+
+/// Starts the command `command` for `asker` on `channel`; the link the connection feeds
+/// the client's bytes through.
+pub(super) fn start(
+    shared: &Arc<Shared>,
+    handle: Handle,
+    channel: ChannelId,
+    asker: Asker,
+    command: &[u8],
+) -> ExecLink {
+    let (interrupt, _) = watch::channel(0);
+    let mut link = ExecLink {
+        input: None,
+        fed: 0,
+        interrupt,
+        terminal: asker.terminal.is_some(),
+    };
+    let parsed = line::parse(command);
+    let shown = crate::text::clean(&String::from_utf8_lossy(command), 80);
+    let line = match parsed {
+        Parsed::Said {
+            text,
+            to_stdout,
+            code,
+        } => {
+            tracing::info!(key = %asker.key, command = %shown, code, "exec not run");
+            tokio::spawn(say_and_close(handle, channel, text, to_stdout, code));
+            return link;
+        }
+        Parsed::Run(line) => line,
+    };
+    let claimed = match shared.registry.lock() {
+        Ok(mut r) => r.claim_run(
+            &asker.key,
+            shared.limits.max_sessions,
+            shared.limits.max_sessions_per_key,
+        ),
+        Err(_) => Err(Full::Total(0)),
+    };
+    if let Err(full) = claimed {
+        let text = match full {
+            Full::Total(n) => crate::tr!(shared.settings.lang, "ssh-full-total", n = n),
+            Full::PerKey(n) => crate::tr!(shared.settings.lang, "ssh-full-key", n = n),
+        };
+        tracing::warn!(key = %asker.key, command = %shown, "exec refused: {text}");
+        tokio::spawn(say_and_close(
+            handle,
+            channel,
+            format!("club-admin: {text}\n"),
+            false,
+            1,
+        ));
+        return link;
+    }
+    let number = shared
+        .next_dash
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let host = host_run(shared, &asker, &line, number);
+    shared.board.run_started(
+        number,
+        &asker.key,
+        asker.comment.clone(),
+        shown.clone(),
+        host.client.clone(),
+    );
+    tracing::info!(key = %asker.key, command = %shown, "exec runs");
+    let (remote, mut ends) = Remote::new(host, asker.terminal);
+    link.input = ends.input.take();
+    link.interrupt = ends.interrupt.clone();
+    tokio::spawn(drive(
+        shared.clone(),
+        handle,
+        channel,
+        asker.key,
+        number,
+        remote,
+        ends,
+        line,
+    ));
+    link
+}
+
+/// What the host lends the run: its settings (`--read-only` and a lower `--concurrency`
+/// from the client applied), a client of the server's with the key's token, the key, the
+/// dashboards told of each audit line, and how to sign in.
+fn host_run(shared: &Arc<Shared>, asker: &Asker, line: &line::ExecLine, number: u64) -> HostRun {
+    let mut settings = shared.settings.clone();
+    settings.read_only |= line.read_only;
+    if let Some(n) = line.concurrency {
+        settings.concurrency = settings.concurrency.min(usize::from(n));
+    }
+    let client = shared.client.for_session();
+    let token = asker.token.clone().or_else(|| {
+        shared
+            .token_dir
+            .as_deref()
+            .and_then(|d| super::read_token(d, &asker.key))
+    });
+    let has_token = token.is_some();
+    client.set_token(token);
+    let told = shared.told.clone();
+    let after_write = crate::ops::audit::AfterWrite(Arc::new(move |entry| {
+        if let Some(t) = crate::app::Told::from_audit(entry) {
+            let _ = told.send((number, t));
+        }
+    }));
+    HostRun {
+        settings,
+        client,
+        has_token,
+        key: asker.key.clone(),
+        key_comment: asker.comment.clone(),
+        after_write: Some(after_write),
+        sign_in: sign_in_advice(shared),
+    }
+}
+
+/// How a key without a token signs in: its dashboard once, when the server remembers
+/// tokens; else a token sent with the command.
+pub(crate) fn sign_in_advice(shared: &Shared) -> String {
+    let port = shared.listen.port();
+    match shared.token_dir {
+        Some(_) => format!(
+            "open the dashboard once (ssh -p {port} HOST, then S to sign in): later commands of this key use that sign-in"
+        ),
+        None => format!(
+            "this server keeps no sign-in between sessions: send a token with the command, ssh -o SetEnv=CLUB_ADMIN_TOKEN=TOKEN -p {port} HOST COMMAND"
+        ),
+    }
+}
+
+/// Runs the command to its end and carries its streams and exit code to the channel; the
+/// time limit and the server's stop interrupt it; its place is freed at the end.
+#[allow(clippy::too_many_arguments)]
+async fn drive(
+    shared: Arc<Shared>,
+    handle: Handle,
+    channel: ChannelId,
+    key: String,
+    number: u64,
+    remote: Arc<Remote>,
+    mut ends: RemoteEnds,
+    line: Box<line::ExecLine>,
+) {
+    let started = tokio::time::Instant::now();
+    let limit = shared.limits.exec_time_limit;
+    let flags = Flags::default();
+    let run = tokio::spawn(crate::script::stdio::scoped(remote, async move {
+        crate::script::run(line.command, &flags).await
+    }));
+    let abort = run.abort_handle();
+    let mut run = run;
+    let mut stop = shared.stop.clone();
+    let mut stopping = false;
+    let mut deadline = started + limit;
+    let mut limited = 0u8;
+    let code = loop {
+        tokio::select! {
+            done = &mut run => {
+                break match done {
+                    Ok(exit) => exit as u8,
+                    Err(e) if e.is_cancelled() => ends.left.borrow().unwrap_or(130),
+                    Err(e) => {
+                        tracing::error!(key = %key, "an exec run's task failed: {e}");
+                        1
+                    }
+                };
+            }
+            Some(chunk) = ends.output.recv() => send(&handle, channel, chunk).await,
+            Ok(()) = ends.left.changed() => {
+                if ends.left.borrow().is_some() {
+                    abort.abort();
+                }
+            }
+            () = tokio::time::sleep_until(deadline) => {
+                limited += 1;
+                tracing::info!(key = %key, limited, "exec run past its time limit");
+                ends.interrupt.send_modify(|n| *n = (*n).max(limited));
+                if limited == 1 {
+                    let text = format!(
+                        "club-admin: the run passed this server's time limit ({} min): nothing more is sent; the answers in flight are awaited\n",
+                        limit.as_secs().div_ceil(60)
+                    );
+                    send(&handle, channel, Chunk::Err(text.into_bytes())).await;
+                    deadline += GRACE;
+                } else {
+                    abort.abort();
+                    deadline += Duration::from_secs(3600);
+                }
+            }
+            () = super::stopping(&mut stop), if !stopping => {
+                stopping = true;
+                ends.interrupt.send_modify(|n| *n = (*n).max(1));
+            }
+        }
+    };
+    while let Ok(chunk) = ends.output.try_recv() {
+        send(&handle, channel, chunk).await;
+    }
+    tracing::info!(key = %key, code, secs = started.elapsed().as_secs(), "exec ended");
+    shared.board.leave(number);
+    if let Ok(mut r) = shared.registry.lock() {
+        r.release_run(&key);
+    }
+    let _ = handle.exit_status_request(channel, u32::from(code)).await;
+    let _ = handle.eof(channel).await;
+    let _ = handle.close(channel).await;
+}
+
+/// One chunk of the run's output to the client (standard error as extended data 1).
+async fn send(handle: &Handle, channel: ChannelId, chunk: Chunk) {
+    let _ = match chunk {
+        Chunk::Out(bytes) => handle.data(channel, bytes).await,
+        Chunk::Err(bytes) => handle.extended_data(channel, 1, bytes).await,
+    };
+}
+
+/// Prints `text` (standard output or error) and ends the channel with `code`.
+async fn say_and_close(
+    handle: Handle,
+    channel: ChannelId,
+    text: String,
+    to_stdout: bool,
+    code: u8,
+) {
+    let chunk = match to_stdout {
+        true => Chunk::Out(text.into_bytes()),
+        false => Chunk::Err(text.into_bytes()),
+    };
+    send(&handle, channel, chunk).await;
+    let _ = handle.exit_status_request(channel, u32::from(code)).await;
+    let _ = handle.eof(channel).await;
+    let _ = handle.close(channel).await;
+}
