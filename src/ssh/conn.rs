@@ -499,6 +499,7 @@ impl Handler for Conn {
             comment: self.comment.clone(),
             token: self.token.take(),
             terminal: self.size.as_ref().map(|s| s.get().0),
+            lang: self.lang(),
         };
         self.exec = Some(super::exec::start(
             &self.shared,

@@ -102,6 +102,9 @@ pub(super) struct Asker {
     pub(super) token: Option<SecretString>,
     /// The client's terminal width when it asked for one.
     pub(super) terminal: Option<u16>,
+    /// The client's language (its `LANG`, else the server's): the few words of the command
+    /// line that have a Thai form (an interruption before any write) are said in it.
+    pub(super) lang: crate::i18n::Lang,
 }
 
 /// Starts the command `command` for `asker` on `channel`; the link the connection feeds
@@ -190,6 +193,7 @@ pub(super) fn start(
 /// dashboards told of each audit line, and how to sign in.
 fn host_run(shared: &Arc<Shared>, asker: &Asker, line: &line::ExecLine, number: u64) -> HostRun {
     let mut settings = shared.settings.clone();
+    settings.lang = asker.lang;
     settings.read_only |= line.read_only;
     if let Some(n) = line.concurrency {
         settings.concurrency = settings.concurrency.min(usize::from(n));

@@ -94,15 +94,13 @@ pub async fn serve_with(
     .expect("serve-ssh")
 }
 
-/// Opens a session with a key made from `seed` (each seed its own key), in an 80x24
-/// terminal: the connection and
-/// the channel, whose shell the caller asks for (`request_shell`: the dashboard starts).
+/// Connects and signs in with a key made from `seed` (each seed its own key).
 ///
-/// Errors: the connection, the sign-in or the channel failed, in words.
-pub async fn open(
+/// Errors: the connection or the sign-in failed, in words.
+pub async fn connect(
     addr: std::net::SocketAddr,
     seed: u32,
-) -> Result<(client::Handle<Trust>, russh::Channel<client::Msg>), String> {
+) -> Result<client::Handle<Trust>, String> {
     // As OpenSSH's client on an interactive session: no Nagle (a key, a request, goes at
     // once instead of waiting for the last packet's acknowledgement).
     let config = Arc::new(client::Config {
@@ -122,11 +120,68 @@ pub async fn open(
     if !auth.success() {
         return Err("refused".into());
     }
+    Ok(h)
+}
+
+/// Opens a session with a key made from `seed` (each seed its own key), in an 80x24
+/// terminal: the connection and
+/// the channel, whose shell the caller asks for (`request_shell`: the dashboard starts).
+///
+/// Errors: the connection, the sign-in or the channel failed, in words.
+pub async fn open(
+    addr: std::net::SocketAddr,
+    seed: u32,
+) -> Result<(client::Handle<Trust>, russh::Channel<client::Msg>), String> {
+    let h = connect(addr, seed).await?;
     let ch = h.channel_open_session().await.map_err(|e| e.to_string())?;
     ch.request_pty(false, "xterm-256color", 80, 24, 0, 0, &[])
         .await
         .map_err(|e| e.to_string())?;
     Ok((h, ch))
+}
+
+/// What a command run over SSH gave: its exit status, standard output and standard error.
+pub struct ExecOutput {
+    /// The channel's exit status (`None`: none came).
+    pub code: Option<u32>,
+    /// Standard output.
+    pub stdout: Vec<u8>,
+    /// Standard error.
+    pub stderr: Vec<u8>,
+}
+
+/// Runs `command` over SSH as `ssh -o SetEnv=CLUB_ADMIN_TOKEN=TOKEN HOST COMMAND` does, with
+/// a key made from `seed`, no terminal, nothing on its standard input.
+///
+/// Errors: the connection, the sign-in or the channel failed, in words.
+pub async fn exec(
+    addr: std::net::SocketAddr,
+    seed: u32,
+    token: &str,
+    command: &str,
+) -> Result<ExecOutput, String> {
+    use russh::ChannelMsg;
+    let h = connect(addr, seed).await?;
+    let mut ch = h.channel_open_session().await.map_err(|e| e.to_string())?;
+    ch.set_env(true, "CLUB_ADMIN_TOKEN", token)
+        .await
+        .map_err(|e| e.to_string())?;
+    ch.exec(true, command).await.map_err(|e| e.to_string())?;
+    ch.eof().await.map_err(|e| e.to_string())?;
+    let mut out = ExecOutput {
+        code: None,
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+    };
+    while let Some(msg) = ch.wait().await {
+        match msg {
+            ChannelMsg::Data { data } => out.stdout.extend_from_slice(&data),
+            ChannelMsg::ExtendedData { data, .. } => out.stderr.extend_from_slice(&data),
+            ChannelMsg::ExitStatus { exit_status } => out.code = Some(exit_status),
+            _ => {}
+        }
+    }
+    Ok(out)
 }
 
 /// True when a screen shows a queue: signed in (the demo moderator's e-mail in the header)
