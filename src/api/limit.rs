@@ -95,6 +95,7 @@ struct State {
     limit: f64,
     in_flight: usize,
     writes_waiting: usize,
+    reads_waiting: usize,
     epoch: u64,
     /// The answers' times, reads and writes apart ([`Timing::of`]): a write may take
     /// longer than a read on a server at ease (it writes to its database), so each is
@@ -161,6 +162,16 @@ impl State {
         (self.limit.floor() as usize).clamp(1, self.ceiling)
     }
 
+    /// Calls allowed in flight now: the limit, or the start's [`START_READS`] while
+    /// [`State::opening`] lasts.
+    fn room(&self) -> usize {
+        if self.opening > 0 {
+            self.allowed().max(START_READS.min(self.ceiling))
+        } else {
+            self.allowed()
+        }
+    }
+
     fn set(&mut self, limit: f64) {
         let before = self.allowed();
         self.limit = limit.clamp(1.0, self.ceiling as f64);
@@ -197,6 +208,7 @@ impl Limiter {
                 limit: start as f64,
                 in_flight: 0,
                 writes_waiting: 0,
+                reads_waiting: 0,
                 epoch: 0,
                 timing: [Timing::default(), Timing::default()],
                 cut_from: None,
@@ -228,27 +240,23 @@ impl Limiter {
     }
 
     /// Waits for room under the limit; a write goes before every read that waits. The
-    /// first [`START_READS`] calls go at once ([`State::opening`]).
+    /// first [`START_READS`] calls go at once ([`State::opening`]). A call given up while it
+    /// waits is no longer counted ([`Waiting`]).
     pub async fn acquire(&self, write: bool) -> Permit {
-        let mut counted = false;
+        let mut waiting: Option<Waiting<'_>> = None;
         loop {
             let notified = self.notify.notified();
             tokio::pin!(notified);
             notified.as_mut().enable();
             {
                 let mut s = self.lock();
-                let room = if s.opening > 0 {
-                    s.allowed().max(START_READS.min(s.ceiling))
-                } else {
-                    s.allowed()
-                };
-                if s.in_flight < room && (write || s.writes_waiting == 0) {
+                if s.in_flight < s.room() && (write || s.writes_waiting == 0) {
+                    if let Some(w) = waiting.take() {
+                        w.leave(&mut s);
+                    }
                     s.opening = s.opening.saturating_sub(1);
                     s.in_flight += 1;
                     self.sent.send_replace(s.in_flight);
-                    if counted {
-                        s.writes_waiting -= 1;
-                    }
                     return Permit {
                         limiter: self.clone(),
                         started: Instant::now(),
@@ -257,9 +265,8 @@ impl Limiter {
                         done: false,
                     };
                 }
-                if write && !counted {
-                    s.writes_waiting += 1;
-                    counted = true;
+                if waiting.is_none() {
+                    waiting = Some(Waiting::join(self, &mut s, write));
                 }
             }
             notified.await;
@@ -346,6 +353,54 @@ impl Limiter {
         }
         drop(s);
         self.notify.notify_waiters();
+    }
+}
+
+/// A call counted as waiting for room ([`State::writes_waiting`], [`State::reads_waiting`])
+/// until it gets room, or until its caller gives up (the count must not outlive it: a
+/// write counted forever would hold every read back).
+struct Waiting<'a> {
+    limiter: &'a Limiter,
+    write: bool,
+    counted: bool,
+}
+
+impl<'a> Waiting<'a> {
+    fn join(limiter: &'a Limiter, s: &mut State, write: bool) -> Waiting<'a> {
+        *Waiting::count(s, write) += 1;
+        Waiting {
+            limiter,
+            write,
+            counted: true,
+        }
+    }
+
+    fn count(s: &mut State, write: bool) -> &mut usize {
+        if write {
+            &mut s.writes_waiting
+        } else {
+            &mut s.reads_waiting
+        }
+    }
+
+    /// The call got room: no longer waiting.
+    fn leave(mut self, s: &mut State) {
+        let c = Waiting::count(s, self.write);
+        *c = c.saturating_sub(1);
+        self.counted = false;
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        if self.counted {
+            let mut s = self.limiter.lock();
+            let c = Waiting::count(&mut s, self.write);
+            *c = c.saturating_sub(1);
+            drop(s);
+            // A read held back by this write may go now.
+            self.limiter.notify.notify_waiters();
+        }
     }
 }
 
@@ -543,5 +598,17 @@ mod tests {
         let _ = tokio::join!(read, write);
         let order = order.lock().map(|v| v.clone()).unwrap_or_default();
         assert_eq!(order, vec!["write", "read"]);
+    }
+
+    /// A write that waits and is given up (its caller dropped) no longer holds reads back.
+    #[tokio::test(start_paused = true)]
+    async fn a_waiting_write_given_up_holds_no_read_back() {
+        let l = Limiter::fixed(1);
+        let first = l.acquire(false).await;
+        let gave_up = tokio::time::timeout(Duration::from_millis(10), l.acquire(true)).await;
+        assert!(gave_up.is_err(), "the write waited, then was given up");
+        first.done(Signal::Answered);
+        let read = tokio::time::timeout(Duration::from_millis(10), l.acquire(false)).await;
+        assert!(read.is_ok(), "the read has the room");
     }
 }
