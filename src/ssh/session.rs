@@ -691,3 +691,28 @@ impl Registry {
         self.parked.values().map(Vec::len).sum()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Claim, Full, Registry};
+
+    #[test]
+    fn a_key_s_commands_count_against_its_sessions_beside_its_dashboards() {
+        let mut r = Registry::default();
+        assert!(matches!(r.claim("k", 10, 3), Ok(Claim::New)));
+        assert_eq!(r.claim_run("k", 10, 3), Ok(()));
+        assert_eq!(r.claim_run("k", 10, 3), Ok(()));
+        assert_eq!(r.claim_run("k", 10, 3), Err(Full::PerKey(3)));
+        assert!(matches!(r.claim("k", 10, 3), Err(Full::PerKey(3))));
+        // Another key is not held back by them, and commands count in all too.
+        assert_eq!(r.claim_run("j", 3, 3), Err(Full::Total(3)));
+        r.release_run("k");
+        assert_eq!(r.runs(), 1);
+        assert_eq!(r.claim_run("j", 10, 3), Ok(()));
+        r.release_run("k");
+        r.release_run("j");
+        r.release("k");
+        assert_eq!((r.runs(), r.total()), (0, 0));
+        assert!(matches!(r.claim("k", 1, 1), Ok(Claim::New)));
+    }
+}
