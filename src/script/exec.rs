@@ -104,6 +104,12 @@ pub fn parse(command: &[u8]) -> Parsed {
             ALLOWED.join(", ")
         ));
     };
+    if words.iter().any(|w| w.starts_with("CLUB_ADMIN_TOKEN=")) {
+        return Parsed::refused(
+            "a token goes with ssh's own option, not in the command: ssh -o SetEnv=CLUB_ADMIN_TOKEN=TOKEN -p PORT HOST COMMAND (nothing was run)"
+                .into(),
+        );
+    }
     if let Some(flag) = refused_flag(words) {
         return Parsed::refused(format!(
             "{flag} is refused over SSH: the server's own service, configuration and files are used (nothing was run)"
@@ -129,6 +135,21 @@ pub fn parse(command: &[u8]) -> Parsed {
             }
         }
     }
+}
+
+/// The command as the server's log and status show it: each word that looks like a token
+/// (a JSON Web Token's `eyJ`, or a word of 60 characters or more) as `[hidden]`, control
+/// characters removed, at most 80 columns.
+pub fn for_log(command: &[u8]) -> String {
+    let text = String::from_utf8_lossy(command);
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .map(|w| match w.contains("eyJ") || w.chars().count() >= 60 {
+            true => "[hidden]",
+            false => w,
+        })
+        .collect();
+    crate::text::clean(&words.join(" "), 80)
 }
 
 /// The command among `words`: the first that is not a flag (nor `--concurrency`'s value);
@@ -241,6 +262,19 @@ mod tests {
         assert!(!to_stdout && code == 2, "{text}");
         let (_, _, code) = said(parse(b"requests list --concurrency 500"));
         assert_eq!(code, 2);
+    }
+
+    #[test]
+    fn a_token_in_the_command_is_refused_and_never_logged() {
+        let line = b"CLUB_ADMIN_TOKEN=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln whoami";
+        let (text, _, code) = said(parse(line));
+        assert!(
+            text.contains("SetEnv=CLUB_ADMIN_TOKEN=TOKEN") && code == 2,
+            "{text}"
+        );
+        assert!(!text.contains("eyJ"), "{text}");
+        assert_eq!(for_log(line), "[hidden] whoami");
+        assert_eq!(for_log(b"requests list --json"), "requests list --json");
     }
 
     #[test]

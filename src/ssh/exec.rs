@@ -124,7 +124,7 @@ pub(super) fn start(
         terminal: asker.terminal.is_some(),
     };
     let parsed = line::parse(command);
-    let shown = crate::text::clean(&String::from_utf8_lossy(command), 80);
+    let shown = line::for_log(command);
     let line = match parsed {
         Parsed::Said {
             text,
