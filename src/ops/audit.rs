@@ -192,6 +192,10 @@ pub struct AuditLog {
     /// Told each line once it is in the file (`serve-ssh`'s live dashboards hear a run's
     /// writes from it); `None`: no one.
     pub after_write: Option<AfterWrite>,
+    /// The run the lines name, when it is not this process's ([`run_id`]): a command
+    /// `serve-ssh` runs for an SSH client is a run of its own, alive while it holds its
+    /// lock ([`super::runs::hold_run`]), so its open writes are settled once it ends.
+    pub run: Option<String>,
 }
 
 /// What is told each audit line once it is written ([`AuditLog::after_write`]).
@@ -231,7 +235,7 @@ impl AuditLog {
             via: Some(self.via.to_owned()),
             key: self.key.as_ref().map(|(k, _)| k.clone()),
             key_comment: self.key.as_ref().and_then(|(_, c)| c.clone()),
-            run: Some(run_id().to_owned()),
+            run: Some(self.run.clone().unwrap_or_else(|| run_id().to_owned())),
             settled_by: None,
             label: self.labels.get(&target).cloned(),
         }

@@ -18,7 +18,9 @@ pub fn parse_ids(text: &str) -> (Vec<Uuid>, Vec<String>) {
     let mut bad = Vec::new();
     for tok in text
         .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
-        .map(|t| t.trim_matches(|c: char| c == '"' || c == '\'' || c == '[' || c == ']'))
+        // Quotes and brackets around an id, and the byte order mark a spreadsheet's export
+        // starts with (U+FEFF: invisible, so the id would look valid in the error).
+        .map(|t| t.trim_matches(|c: char| matches!(c, '"' | '\'' | '[' | ']' | '\u{feff}')))
         .filter(|t| !t.is_empty())
     {
         match Uuid::parse_str(tok) {
@@ -216,6 +218,15 @@ pub fn pick_club(name: &str, clubs: &[Club]) -> ClubPick {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_spreadsheet_s_byte_order_mark_is_not_part_of_the_first_id() {
+        let text =
+            "\u{feff}6f1c2b9e-0000-4000-8000-000000000001\n6f1c2b9e-0000-4000-8000-000000000002";
+        let (ids, bad) = parse_ids(text);
+        assert_eq!(ids.len(), 2, "{bad:?}");
+        assert!(bad.is_empty());
+    }
 
     #[test]
     fn years_are_read_in_either_era_and_bounded() {

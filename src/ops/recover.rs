@@ -366,7 +366,21 @@ pub async fn settle_all(
     server: &str,
     control: &super::control::Control,
 ) -> Result<Vec<Settled>, String> {
-    let (open, claim) = interrupted(audit, server)
+    settle_all_in(client, audit, server, control, &OpenWrites::default()).await
+}
+
+/// [`settle_all`], the file read through `writes` (`serve-ssh`'s commands share the
+/// server's: the host's audit is not parsed whole for each).
+///
+/// Errors: as [`settle_all`].
+pub async fn settle_all_in(
+    client: &crate::api::ApiClient,
+    audit: &Path,
+    server: &str,
+    control: &super::control::Control,
+    writes: &OpenWrites,
+) -> Result<Vec<Settled>, String> {
+    let (open, claim) = interrupted_in(audit, server, writes)
         .map_err(|e| format!("could not read the audit file {}: {e}", audit.display()))?;
     let once = client.single_try();
     let mut out = Vec::with_capacity(open.len());

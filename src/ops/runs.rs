@@ -46,6 +46,17 @@ pub fn hold_own_run(audit: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// Takes the lock of `run`, a run of its own inside this process (a command `serve-ssh` runs
+/// for an SSH client), beside `audit`: the run is alive while the file returned is open;
+/// drop it when the run ends, and its open writes are an ended run's.
+///
+/// Errors: the lock file cannot be made or is not a regular file, or it is held already.
+pub fn hold_run(audit: &Path, run: &str) -> io::Result<File> {
+    let f = open_lock(&lock_path(audit, run))?;
+    f.try_lock().map_err(|e| io::Error::other(e.to_string()))?;
+    Ok(f)
+}
+
 /// Opens (creating it `0600`, its folder `0700`) a run's lock file: never through a link,
 /// never blocking (`O_NONBLOCK`: a FIFO planted there cannot hang the open), and only a
 /// regular file.

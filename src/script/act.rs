@@ -485,7 +485,10 @@ fn watch_ctrl_c(control: Control, bar: indicatif::ProgressBar) -> tokio::task::J
         }
         control.stop();
         bar.suspend(|| {
-            say("interrupted: nothing more is sent; waiting for the answers in flight (Ctrl-C again to leave now)")
+            say(match stdio::can_press_ctrl_c() {
+            true => "interrupted: nothing more is sent; waiting for the answers in flight (Ctrl-C again to leave now)",
+            false => "interrupted: nothing more is sent; waiting for the answers in flight",
+        })
         });
         if !interrupts.next().await {
             return;

@@ -122,6 +122,48 @@ async fn club_targets(text: &str, flags: &Flags) -> Result<HashSet<uuid::Uuid>, 
     Ok(rows.iter().map(|r| r.id).chain([club]).collect())
 }
 
+/// The audit file at `path` (`shown` in messages) read whole; its lines that are not audit
+/// lines said and passed over.
+///
+/// Errors (already printed): a file named (`--audit`, `--host`) that is not there or may not
+/// be seen, or one that cannot be read: [`Exit::Failed`].
+fn read_audit(
+    args: &HistoryArgs,
+    path: &std::path::Path,
+    shown: &str,
+) -> Result<history::History, Exit> {
+    // A file named (`--audit`, `--host`) that is not there is an error: a typo, or a host
+    // without `serve-ssh`; the user's own missing audit is only a history not begun. One
+    // this user may not see (a folder it cannot enter) says so.
+    if args.audit.is_some() || args.host {
+        match std::fs::metadata(path) {
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                say(&format!("no audit file at {shown}"));
+                return Err(Exit::Failed);
+            }
+            Err(e) => {
+                say(&format!("could not read the audit file {shown}: {e}"));
+                return Err(Exit::Failed);
+            }
+        }
+    }
+    let read = match history::read(path) {
+        Ok(h) => h,
+        Err(e) => {
+            say(&format!("could not read the audit file {shown}: {e}"));
+            return Err(Exit::Failed);
+        }
+    };
+    if read.skipped > 0 {
+        say(&format!(
+            "{} lines of {shown} are not audit lines: passed over",
+            read.skipped
+        ));
+    }
+    Ok(read)
+}
+
 /// Over SSH, the host's audit is read for a client signed in to the service only: its
 /// token is read first ([`Ctx::user_for_writes`]). Nothing to check on the command line.
 ///
@@ -165,39 +207,22 @@ pub async fn run(args: &HistoryArgs, flags: &Flags) -> Exit {
             Err(code) => return code,
         }
     }
-    // A file named (`--audit`, `--host`) that is not there is an error: a typo, or a host
-    // without `serve-ssh`; the user's own missing audit is only a history not begun.
-    if (args.audit.is_some() || args.host) && !path.exists() {
-        say(&format!("no audit file at {}", path.display()));
-        return Exit::Failed;
-    }
-    let read = match history::read(&path) {
-        Ok(h) => h,
-        Err(e) => {
-            say(&format!(
-                "could not read the audit file {}: {e}",
-                path.display()
-            ));
-            return Exit::Failed;
-        }
+    // Over SSH the host's path is the server's business, not the client's.
+    let shown = match super::stdio::remote() {
+        Some(_) => "the host's audit".to_owned(),
+        None => path.display().to_string(),
     };
-    if read.skipped > 0 {
-        say(&format!(
-            "{} lines of {} are not audit lines: passed over",
-            read.skipped,
-            path.display()
-        ));
-    }
+    let read = match read_audit(args, &path, &shown) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
     let rows: Vec<Row> = read.rows.into_iter().filter(|r| filter.keeps(r)).collect();
     let out = match args.output() {
         HistoryFormat::Json => return emit_json(&rows).err().unwrap_or(Exit::Ok),
         HistoryFormat::Csv => csv(&rows),
         HistoryFormat::Table => {
             if rows.is_empty() {
-                say(&format!(
-                    "no decisions in {} pass the filters",
-                    path.display()
-                ));
+                say(&format!("no decisions in {shown} pass the filters"));
             }
             let width = super::output::Format::detect(&Default::default());
             let width = match width {

@@ -208,15 +208,16 @@ impl Ctx {
     /// approved"). Nothing when there is no audit file or nothing was left open; a read that
     /// fails leaves the write open for the next start. Called before a run's first write.
     pub async fn settle_interrupted(&self, control: &crate::ops::Control) {
-        if stdio::remote().is_some() {
-            // `serve-ssh` settles them as it starts, and each of its dashboards as it signs in.
-            return;
-        }
         let Some(path) = AuditLog::in_state_dir(self.settings.state_dir.as_deref()) else {
             return;
         };
         let server = self.client.base_url().to_owned();
-        match crate::ops::recover::settle_all(&self.client, &path, &server, control).await {
+        // Over SSH the host's audit is read through the server's record of its open writes.
+        let writes = stdio::remote().map(|r| r.host.open_writes.clone());
+        let writes = writes.unwrap_or_default();
+        match crate::ops::recover::settle_all_in(&self.client, &path, &server, control, &writes)
+            .await
+        {
             Ok(settled) if settled.is_empty() => {}
             Ok(settled) => say(&crate::ops::recover::summary(&settled)),
             Err(e) => say(&e),
@@ -242,6 +243,7 @@ impl Ctx {
                 via: "ssh-exec",
                 key: Some((r.host.key.clone(), r.host.key_comment.clone())),
                 after_write: r.host.after_write.clone(),
+                run: Some(r.host.run.clone()),
                 ..log
             },
             None => log,

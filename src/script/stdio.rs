@@ -52,6 +52,13 @@ pub struct HostRun {
     /// How to sign in, said when the run has no token or its token is refused ("open the
     /// dashboard once: ssh -p 2222 HOST, then S").
     pub sign_in: String,
+    /// The run's own id in the audit ([`crate::ops::audit::AuditLog::run`]), its lock
+    /// held by the server while the run lives.
+    pub run: String,
+    /// The host audit's open writes as the server last read them: a run settles an ended
+    /// run's open writes before its own, as the command line does, without parsing the
+    /// whole audit again.
+    pub open_writes: Arc<crate::ops::recover::OpenWrites>,
 }
 
 /// The streams of one run over SSH. Made by the server for each exec request; the run
@@ -297,6 +304,12 @@ pub async fn read_line() -> String {
         }
     }
     String::from_utf8_lossy(&line).into_owned()
+}
+
+/// True when the run's reader can press Ctrl-C: on the command line always (a signal from
+/// its terminal); over SSH only with a terminal (`ssh -t`: the key is read by the server).
+pub fn can_press_ctrl_c() -> bool {
+    remote().is_none_or(|r| r.terminal.is_some())
 }
 
 /// The interruptions of a run: Ctrl-C on the command line; over SSH the client's hang-up

@@ -427,7 +427,10 @@ impl Handler for Conn {
             // For a command the client runs; never logged. A token is a few hundred bytes.
             match value.len() <= 16 * 1024 {
                 true => {
-                    self.token = Some(secrecy::SecretString::from(value.trim().to_owned()));
+                    // An empty one (`SetEnv=CLUB_ADMIN_TOKEN=`) is no token.
+                    let token = value.trim();
+                    self.token =
+                        (!token.is_empty()).then(|| secrecy::SecretString::from(token.to_owned()));
                     session.channel_success(channel)?;
                 }
                 false => session.channel_failure(channel)?,

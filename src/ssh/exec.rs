@@ -137,33 +137,13 @@ pub(super) fn start(
         }
         Parsed::Run(line) => line,
     };
-    let claimed = match shared.registry.lock() {
-        Ok(mut r) => r.claim_run(
-            &asker.key,
-            shared.limits.max_sessions,
-            shared.limits.max_sessions_per_key,
-        ),
-        Err(_) => Err(Full::Total(0)),
-    };
-    if let Err(full) = claimed {
-        let text = match full {
-            Full::Total(n) => crate::tr!(shared.settings.lang, "ssh-full-total", n = n),
-            Full::PerKey(n) => crate::tr!(shared.settings.lang, "ssh-full-key", n = n),
-        };
-        tracing::warn!(key = %asker.key, command = %shown, "exec refused: {text}");
-        tokio::spawn(say_and_close(
-            handle,
-            channel,
-            format!("club-admin: {text}\n"),
-            false,
-            1,
-        ));
+    let Some((run, lock)) = claim(shared, &asker, &handle, channel, &shown) else {
         return link;
-    }
+    };
     let number = shared
         .next_dash
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let host = host_run(shared, &asker, &line, number);
+    let host = host_run(shared, &asker, &line, number, run);
     shared.board.run_started(
         number,
         &asker.key,
@@ -175,23 +155,85 @@ pub(super) fn start(
     let (remote, mut ends) = Remote::new(host, asker.terminal);
     link.input = ends.input.take();
     link.interrupt = ends.interrupt.clone();
-    tokio::spawn(drive(
-        shared.clone(),
-        handle,
-        channel,
-        asker.key,
-        number,
-        remote,
-        ends,
-        line,
-    ));
+    let shared = shared.clone();
+    tokio::spawn(async move {
+        drive(
+            shared, handle, channel, asker.key, number, remote, ends, line,
+        )
+        .await;
+        // The run is over: its writes still open are an ended run's, settled by the next.
+        drop(lock);
+    });
     link
+}
+
+/// A place for the command among the key's sessions, and its run: a new run id and its
+/// lock, held while it lives (`None` without an audit). `None` when it cannot run: the
+/// client is told why (the limits, the lock) and the channel closed.
+fn claim(
+    shared: &Arc<Shared>,
+    asker: &Asker,
+    handle: &Handle,
+    channel: ChannelId,
+    shown: &str,
+) -> Option<(String, Option<std::fs::File>)> {
+    let claimed = match shared.registry.lock() {
+        Ok(mut r) => r.claim_run(
+            &asker.key,
+            shared.limits.max_sessions,
+            shared.limits.max_sessions_per_key,
+        ),
+        Err(_) => Err(Full::Total(0)),
+    };
+    let refused = |text: String| {
+        tokio::spawn(say_and_close(
+            handle.clone(),
+            channel,
+            format!("club-admin: {text}\n"),
+            false,
+            1,
+        ));
+    };
+    if let Err(full) = claimed {
+        let text = match full {
+            Full::Total(n) => crate::tr!(asker.lang, "ssh-full-total-runs", n = n),
+            Full::PerKey(n) => crate::tr!(asker.lang, "ssh-full-key-runs", n = n),
+        };
+        tracing::warn!(key = %asker.key, command = %shown, "exec refused: {text}");
+        refused(text);
+        return None;
+    }
+    let run = uuid::Uuid::new_v4().to_string();
+    // The run is alive while its lock is held: its open writes are not an ended run's.
+    let Some(audit) = shared.audit_path.as_deref() else {
+        return Some((run, None));
+    };
+    match crate::ops::runs::hold_run(audit, &run) {
+        Ok(f) => Some((run, Some(f))),
+        Err(e) => {
+            tracing::error!(key = %asker.key, "an exec run's lock could not be taken: {e}");
+            if let Ok(mut r) = shared.registry.lock() {
+                r.release_run(&asker.key);
+            }
+            refused(
+                "the server could not start the command (its audit's run lock): nothing was run"
+                    .into(),
+            );
+            None
+        }
+    }
 }
 
 /// What the host lends the run: its settings (`--read-only` and a lower `--concurrency`
 /// from the client applied), a client of the server's with the key's token, the key, the
 /// dashboards told of each audit line, and how to sign in.
-fn host_run(shared: &Arc<Shared>, asker: &Asker, line: &line::ExecLine, number: u64) -> HostRun {
+fn host_run(
+    shared: &Arc<Shared>,
+    asker: &Asker,
+    line: &line::ExecLine,
+    number: u64,
+    run: String,
+) -> HostRun {
     let mut settings = shared.settings.clone();
     settings.lang = asker.lang;
     settings.read_only |= line.read_only;
@@ -220,14 +262,21 @@ fn host_run(shared: &Arc<Shared>, asker: &Asker, line: &line::ExecLine, number: 
         key: asker.key.clone(),
         key_comment: asker.comment.clone(),
         after_write: Some(after_write),
-        sign_in: sign_in_advice(shared),
+        sign_in: sign_in_advice(shared, asker.token.is_some()),
+        run,
+        open_writes: shared.open_writes.clone(),
     }
 }
 
 /// How a key without a token signs in: its dashboard once, when the server remembers
 /// tokens; else a token sent with the command.
-pub(crate) fn sign_in_advice(shared: &Shared) -> String {
+pub(crate) fn sign_in_advice(shared: &Shared, sent: bool) -> String {
     let port = shared.listen.port();
+    if sent {
+        return format!(
+            "the token sent with the command (CLUB_ADMIN_TOKEN) is not taken: sign in again for a fresh one and send it, ssh -o SetEnv=CLUB_ADMIN_TOKEN=TOKEN -p {port} HOST COMMAND"
+        );
+    }
     match shared.token_dir {
         Some(_) => format!(
             "open the dashboard once (ssh -p {port} HOST, then S to sign in): later commands of this key use that sign-in"

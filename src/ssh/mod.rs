@@ -224,7 +224,7 @@ pub(crate) struct Shared {
     /// The audit's open writes as last read, shared by the sessions: each session's start
     /// looks for an interrupted run's writes, and parses only the lines added since the last
     /// look (the host's audit once for 500 sessions, not 500 times whole).
-    pub(crate) open_writes: crate::ops::recover::OpenWrites,
+    pub(crate) open_writes: Arc<crate::ops::recover::OpenWrites>,
     /// New connections' turns to start their key exchange, at the runtime's pace
     /// ([`pace`]).
     pub(crate) pace: Arc<pace::Pace>,
@@ -515,7 +515,7 @@ pub async fn start_with(
         refresh: watch::channel(0).0,
         spinners: Arc::default(),
         recent: crate::ops::history::RecentRows::default(),
-        open_writes: crate::ops::recover::OpenWrites::default(),
+        open_writes: Arc::default(),
         pace: pace::Pace::start(pace::PER_TURN),
     });
     ready(&shared).await;

@@ -174,7 +174,7 @@ impl Dash {
         dash.settle_interrupted(
             shared.audit_path.as_deref(),
             client_base.as_str(),
-            Some(&shared.open_writes),
+            Some(&*shared.open_writes),
         );
         hear_others(shared.told.subscribe(), number, dash.tx.clone());
         Dash {

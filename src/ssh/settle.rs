@@ -49,7 +49,9 @@ pub(crate) async fn at_start(shared: &Arc<Shared>) -> Option<String> {
     };
     client.set_token(Some(token));
     let control = crate::ops::run::Control::default();
-    let line = match crate::ops::recover::settle_all(&client, &audit, &server, &control).await {
+    let settled =
+        crate::ops::recover::settle_all_in(&client, &audit, &server, &control, &shared.open_writes);
+    let line = match settled.await {
         Ok(settled) if settled.is_empty() => return None,
         Ok(settled) => settled_line(&settled),
         Err(e) => format!("interrupted writes not settled at start: {e}"),

@@ -438,3 +438,88 @@ fn with_a_terminal_delete_asks_first() {
     assert_eq!(t.demo.request_status(id), None, "deleted");
     t.rt.block_on(server.stop());
 }
+
+/// A run left with writes whose answers it no longer awaits (Ctrl-C twice on `ssh -t`:
+/// audited `unknown`) is a run of its own: once it has ended, the next command's run settles
+/// its writes from the server's truth, as the command line's next run does, without the
+/// server being restarted.
+#[test]
+fn a_command_s_unknown_writes_are_settled_by_the_next_command() {
+    let t = Setup::new();
+    t.demo.set_faults(club_admin::demo::Faults {
+        latency: Duration::from_millis(1500),
+        ..Default::default()
+    });
+    let server = t.serve(t.options(), 0);
+    let env = token_env(&t.demo.moderator().token);
+    let ids: Vec<String> = t
+        .demo
+        .pending_for("moderator")
+        .iter()
+        .take(3)
+        .map(|id| id.to_string())
+        .collect();
+    let mut s = ssh(
+        server.port(),
+        &t.alice,
+        &["-o", &env],
+        &["requests", "approve", &ids[0], &ids[1]],
+        24,
+        100,
+    );
+    let audit = t.state().join("audit.jsonl");
+    let deadline = std::time::Instant::now() + GUARD;
+    let sending = || {
+        std::fs::read_to_string(&audit)
+            .unwrap_or_default()
+            .matches("\"outcome\":\"sending\"")
+            .count()
+    };
+    while sending() < 2 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(sending(), 2, "both writes sent");
+    s.send(b"\x03");
+    s.wait_for("the first Ctrl-C said", |x| x.contains("Ctrl-C again"));
+    s.send(b"\x03");
+    let st = s.wait_exit();
+    assert!(!st.success(), "{}", s.screen());
+    let unknown = || {
+        audit_lines(&t)
+            .iter()
+            .filter(|l| l["outcome"] == "unknown")
+            .count()
+    };
+    assert_eq!(unknown(), 2, "{:?}", audit_lines(&t));
+    // The next command settles them (the service applied them meanwhile, or not: it says).
+    t.demo.set_faults(club_admin::demo::Faults::default());
+    std::thread::sleep(Duration::from_millis(1600));
+    let out = exec(
+        server.port(),
+        &t.alice,
+        &["-o", &env],
+        &["requests", "approve", &ids[2]],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("2 writes of an interrupted run"),
+        "{}",
+        text(&out.stderr)
+    );
+    let lines = audit_lines(&t);
+    let settled: Vec<_> = lines
+        .iter()
+        .filter(|l| l["settled_by"].is_string())
+        .collect();
+    assert_eq!(settled.len(), 2, "{lines:?}");
+    for l in settled {
+        let id: uuid::Uuid = l["target"]
+            .as_str()
+            .and_then(|x| x.parse().ok())
+            .expect("id");
+        let applied = t.demo.request_status(id) == Some(MembershipStatus::Approved);
+        assert_eq!(l["outcome"], if applied { "ok" } else { "failed" }, "{l}");
+    }
+    t.rt.block_on(server.stop());
+}
