@@ -508,6 +508,10 @@ async fn check(
         log_file,
         status_socket: options.status_socket.clone(),
         listen: Some(options.listen),
+        exec: options.exec.then_some((
+            options.limits.exec_time_limit,
+            options.remember_tokens.is_some(),
+        )),
     };
     let lines = crate::ssh::check::check(&inputs, &settings).await;
     let mut out = std::io::stdout().lock();

@@ -29,6 +29,9 @@ pub struct CheckInputs {
     /// The address `serve-ssh` would listen on (`--listen`, `listen` in the config's
     /// `[serve_ssh]`, else 127.0.0.1:2222); `None` checks none.
     pub listen: Option<std::net::SocketAddr>,
+    /// Commands over SSH: their time limit when they are on (`None`: `--no-exec`), and
+    /// whether each key's sign-in is remembered for them (`--remember-tokens`).
+    pub exec: Option<(std::time::Duration, bool)>,
 }
 
 /// One line of the check.
@@ -100,6 +103,17 @@ pub async fn check(inputs: &CheckInputs, settings: &Settings) -> Vec<Line> {
     if let Some(sock) = &inputs.status_socket {
         folder(sock.parent(), "the status socket's folder", me, &mut out);
     }
+    out.push(Line::said(match inputs.exec {
+        Some((limit, remembered)) => format!(
+            "commands over SSH are on (whoami, requests, clubs, history as the key's moderator; time limit {} min; the token: {}); exec = false turns them off",
+            limit.as_secs().div_ceil(60),
+            match remembered {
+                true => "the one the key's dashboard signed in with last, or one the client sends",
+                false => "one the client sends (SetEnv CLUB_ADMIN_TOKEN): no sign-in is remembered",
+            }
+        ),
+        None => "commands over SSH are off (exec = false): only the dashboard is served".into(),
+    }));
     budget(settings, &mut out);
     if let Some(addr) = inputs.listen {
         listen(addr, inputs.status_socket.as_deref(), &mut out).await;
