@@ -88,6 +88,10 @@ impl ExecLink {
 impl Drop for ExecLink {
     /// The connection is gone (the client hung up): the run is interrupted as by a Ctrl-C.
     fn drop(&mut self) {
+        // The run's streams hold a receiver while it lives.
+        if self.level() == 0 && self.interrupt.receiver_count() > 0 {
+            tracing::info!("an exec run's client hung up: nothing more is sent");
+        }
         self.raise(1);
     }
 }
