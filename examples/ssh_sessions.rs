@@ -17,7 +17,13 @@
 //! ([`club_admin::ssh::ServerHandle::refresh_now`], three of them), and how the sessions'
 //! listing reads were answered (sent, joined to one in flight, reused). With `--minute`, the
 //! clock runs for real (30 s) and the calls of one idle minute are counted instead. With
-//! `--latency-ms N` the demo answers every call after N ms (a service across a network).
+//! `--latency-ms N` the demo answers every call after N ms, and runs on a runtime of its own
+//! thread, as a service across a network does its work apart from the server's (without it
+//! the demo answers at once, in the server's own runtime: "the in-process demo"). With
+//! `--exec N`, N runs of `requests list --mine --json` over SSH start at the moment of the
+//! paste, beside the sign-ins: each one's time from its connect to its exit, and whether each
+//! answered exit 0 with a JSON array (exit 1 otherwise); the sign-ins' figures are then
+//! those with the runs beside them.
 //! The host's audit file holds a busy term's decisions before the server starts (30,000
 //! settled lines, some 8 MiB; `--audit-lines N`, 0 for none): every session's start reads
 //! it (its interrupted writes, the detail's history), as on a school's host.
@@ -193,6 +199,12 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(30_000);
+    // `--exec N`: N runs of `requests list --mine --json` over SSH beside the sign-ins.
+    let exec = std::env::args()
+        .skip_while(|a| a != "--exec")
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(0);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -201,7 +213,7 @@ fn main() {
     let ok = rt.block_on(async {
         tokio::time::timeout(
             Duration::from_secs(if minute { 300 } else { 240 }),
-            run(n, minute, latency, audit_lines),
+            run(n, minute, latency, audit_lines, exec),
         )
         .await
         .unwrap_or_else(|_| {
@@ -267,17 +279,105 @@ async fn until_quiet(demo: &club_admin::demo::DemoHandle, max: Duration) -> u64 
     }
 }
 
-/// The run; false when a session failed to draw or to load its queue.
-async fn run(n: usize, minute: bool, latency: Duration, audit_lines: usize) -> bool {
-    let demo = club_admin::demo::start(club_admin::demo::DemoOptions {
+/// The demo server answering every call after `latency`: on a runtime of its own thread
+/// when `latency` is not zero (a service across a network, whose work is not the server's
+/// runtime's), else in this runtime (the in-process demo, which the sessions' work slows).
+async fn start_demo(latency: Duration) -> club_admin::demo::DemoHandle {
+    let options = club_admin::demo::DemoOptions {
         faults: club_admin::demo::Faults {
             latency,
             ..Default::default()
         },
         ..Default::default()
-    })
-    .await
-    .expect("demo");
+    };
+    if latency.is_zero() {
+        println!("the demo: in this process's runtime, answering at once (the in-process demo)");
+        return club_admin::demo::start(options).await.expect("demo");
+    }
+    println!(
+        "the demo: on a runtime of its own thread, answering after {latency:?} (a service across a network)"
+    );
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    std::thread::Builder::new()
+        .name("demo".into())
+        .spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("the demo's runtime");
+            rt.block_on(async move {
+                let _ = tx.send(club_admin::demo::start(options).await);
+                // Until the process ends.
+                std::future::pending::<()>().await
+            });
+        })
+        .expect("the demo's thread");
+    rx.await.expect("the demo's thread").expect("demo")
+}
+
+/// One run of `requests list --mine --json` over SSH (a key from `seed`): its time from the
+/// connect to its exit, and the rows of its JSON array, or what was wrong with its answer.
+async fn list_run(
+    addr: std::net::SocketAddr,
+    seed: u32,
+    token: String,
+) -> (Duration, Result<usize, String>) {
+    let t0 = Instant::now();
+    let out = ssh_sessions::exec(addr, seed, &token, "requests list --mine --json").await;
+    let took = t0.elapsed();
+    let answer = out.and_then(|o| {
+        if o.code != Some(0) {
+            return Err(format!(
+                "exit {:?}: {}",
+                o.code,
+                String::from_utf8_lossy(&o.stderr).trim()
+            ));
+        }
+        serde_json::from_slice::<Vec<serde_json::Value>>(&o.stdout)
+            .map(|rows| rows.len())
+            .map_err(|e| format!("not a JSON array: {e}"))
+    });
+    (took, answer)
+}
+
+/// Awaits the runs started beside the sign-ins and prints their figures; false when one
+/// did not answer exit 0 with a JSON array.
+async fn runs_report(
+    runs: Vec<tokio::task::JoinHandle<(Duration, Result<usize, String>)>>,
+) -> bool {
+    if runs.is_empty() {
+        return true;
+    }
+    let total = runs.len();
+    let mut times = Vec::new();
+    let mut rows = Vec::new();
+    for r in runs {
+        match r.await {
+            Ok((took, Ok(n))) => {
+                times.push(took);
+                rows.push(n);
+            }
+            Ok((_, Err(e))) => eprintln!("a run failed: {e}"),
+            Err(e) => eprintln!("a run's task failed: {e}"),
+        }
+    }
+    times.sort();
+    println!(
+        "  {total} runs of `requests list --mine --json` beside the sign-ins: connect to exit median {:?}, p90 {:?}, worst {:?}; {} of {total} answered exit 0 with a JSON array ({}-{} rows)",
+        percentile(&times, 0.5),
+        percentile(&times, 0.9),
+        percentile(&times, 1.0),
+        times.len(),
+        rows.iter().min().unwrap_or(&0),
+        rows.iter().max().unwrap_or(&0),
+    );
+    times.len() == total
+}
+
+/// The run; false when a session failed to draw or to load its queue, or a run beside the
+/// sign-ins failed (`exec` of them).
+async fn run(n: usize, minute: bool, latency: Duration, audit_lines: usize, exec: usize) -> bool {
+    let demo = start_demo(latency).await;
     let dir = tempfile::tempdir().expect("dir");
     let audit_bytes = fill_audit(&dir.path().join("state"), &demo.base_url, audit_lines);
     println!(
@@ -286,8 +386,14 @@ async fn run(n: usize, minute: bool, latency: Duration, audit_lines: usize) -> b
     );
     // The refresh clock: by hand (`refresh_now`), or every 30 s for `--minute`; decisions
     // held 5 s, as by default; room for the clients' process's sessions too.
-    let server =
-        ssh_sessions::serve(&demo, dir.path(), 2 * n, if minute { 30 } else { 0 }, 5).await;
+    let server = ssh_sessions::serve(
+        &demo,
+        dir.path(),
+        2 * n + exec,
+        if minute { 30 } else { 0 },
+        5,
+    )
+    .await;
     let addr = server.addr;
     // One session first, so that what every process pays once (TLS roots, the runtime's
     // threads, the first allocations) is not counted per session.
@@ -449,6 +555,10 @@ async fn run(n: usize, minute: bool, latency: Duration, audit_lines: usize) -> b
     tokio::time::sleep(Duration::from_millis(500)).await;
     pasted.store(true, Ordering::Relaxed);
     let calls_before_paste = demo.calls();
+    // The runs beside the sign-ins start at the moment of the paste.
+    let runs: Vec<_> = (0..exec)
+        .map(|i| tokio::spawn(list_run(addr, 300_000 + i as u32, token.clone())))
+        .collect();
     let mut pasted_at = Vec::new();
     for w in &writers {
         pasted_at.push(Instant::now());
@@ -510,6 +620,7 @@ async fn run(n: usize, minute: bool, latency: Duration, audit_lines: usize) -> b
         times.len(),
         server.calls().listing_reads
     );
+    let runs_ok = runs_report(runs).await;
     // Idle refreshes: every queue refreshed as the refresh clock makes them.
     let shared_before = server.calls().listing_reads;
     if minute {
@@ -560,5 +671,5 @@ async fn run(n: usize, minute: bool, latency: Duration, audit_lines: usize) -> b
     drop(writers);
     drop((warm_h, warm_c));
     server.stop().await;
-    times.len() == n && loaded == n
+    times.len() == n && loaded == n && runs_ok
 }

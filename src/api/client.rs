@@ -26,6 +26,30 @@ pub use super::seen::{Link, Reply};
 /// [`ApiError::Decode`] instead of filling memory.
 pub const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
 
+/// An answer read whole, before its envelope is read.
+struct RawAnswer {
+    status: u16,
+    /// The answer said its body is JSON (`Content-Type`).
+    json_labelled: bool,
+    body: Vec<u8>,
+}
+
+/// What an answer, or its absence, says about the server's load
+/// ([`super::limit::Signal`]).
+fn load_signal(raw: &Result<RawAnswer, ApiError>) -> super::limit::Signal {
+    use super::limit::Signal;
+    match raw {
+        Ok(a) if a.status >= 500 => Signal::Overloaded,
+        // A refusal is answered before the work, often at once: no measure of the server's
+        // load; nor is a connection that could not be made.
+        Ok(a) if (400..500).contains(&a.status) => Signal::Neutral,
+        Ok(_) => Signal::Answered,
+        Err(ApiError::Timeout { .. }) => Signal::Overloaded,
+        Err(ApiError::Connect { .. }) => Signal::Neutral,
+        Err(_) => Signal::Answered,
+    }
+}
+
 /// The store of listing answers the sessions of one process share
 /// ([`super::shared_listing`]): a listing page as this client reads it.
 pub type SharedListing = super::shared_listing::SharedListing<Reply<Vec<ClubRequest>>>;
@@ -54,6 +78,9 @@ pub struct ApiClient {
     /// The last answer from the server, or its absence ([`ApiClient::link`]); shared by
     /// every clone and session of this client.
     link: Arc<RwLock<Option<Link>>>,
+    /// Where the calls run when not in the caller's task ([`ApiClient::calls_on_own_thread`]);
+    /// shared by clones and sessions.
+    call_thread: Option<super::call_thread::CallThread>,
 }
 
 impl fmt::Debug for ApiClient {
@@ -127,6 +154,7 @@ impl ApiClient {
             shared_listing: None,
             who: Arc::default(),
             link: Arc::default(),
+            call_thread: None,
         })
     }
 
@@ -146,7 +174,23 @@ impl ApiClient {
             shared_listing: self.shared_listing.clone(),
             who: Arc::default(),
             link: self.link.clone(),
+            call_thread: self.call_thread.clone(),
         }
+    }
+
+    /// This client, its calls (the wait for room under the limiter, the host budget's slot,
+    /// the request and the reading of its answer) run on a runtime of a thread of its own
+    /// ([`super::call_thread`]), shared by its clones and by every client made from it by
+    /// [`ApiClient::for_session`]: for `serve-ssh`, whose sessions' drawing would otherwise
+    /// count in the answers' times the limiter judges the service by. The thread ends when
+    /// the last of them is dropped.
+    ///
+    /// Errors: the thread could not be started: [`ApiError::Config`].
+    pub fn calls_on_own_thread(mut self) -> Result<ApiClient, ApiError> {
+        let thread = super::call_thread::CallThread::start("api-calls")
+            .map_err(|e| ApiError::Config(format!("could not start the calls' thread: {e}")))?;
+        self.call_thread = Some(thread);
+        Ok(self)
     }
 
     /// This client, its listing reads shared through `store` with every client made from it
@@ -281,13 +325,37 @@ impl ApiClient {
         self.budget.as_ref().map(super::budget::HostBudget::watch)
     }
 
-    /// Sends one request under the limiter (a write before waiting reads), and tells the
-    /// limiter what its answer says about the server's load.
+    /// Sends one request under the limiter (a write before waiting reads), tells the
+    /// limiter what its answer says about the server's load, and reads the answer's
+    /// envelope (`data` may be null). On a client whose calls run on a thread of their own
+    /// ([`ApiClient::calls_on_own_thread`]) all but the reading of the envelope runs there.
     async fn exchange<T: DeserializeOwned>(
         &self,
         rb: RequestBuilder,
     ) -> Result<Reply<Option<T>>, ApiError> {
+        use super::call_thread::Lost;
         let req = rb.build().map_err(|e| self.map_transport(e))?;
+        let raw = match &self.call_thread {
+            None => self.send_limited(req).await,
+            Some(thread) => {
+                let me = self.clone();
+                match thread.run(async move { me.send_limited(req).await }).await {
+                    Ok(raw) => raw,
+                    Err(Lost::Panicked) => Err(ApiError::Internal),
+                    Err(Lost::Cancelled) => Err(ApiError::NoAnswer(
+                        "the client's calls ended before the answer".into(),
+                    )),
+                }
+            }
+        };
+        let result = raw.and_then(|raw| self.read_envelope(raw));
+        Link::record(&self.link, &result);
+        result
+    }
+
+    /// Sends once under the limiter and the host budget and reads the answer's bytes: from
+    /// the permit to the last byte is the answer's time the limiter judges the server by.
+    async fn send_limited(&self, req: reqwest::Request) -> Result<RawAnswer, ApiError> {
         let write = req.method() != Method::GET;
         let permit = self.limiter.acquire(write).await;
         // The host's budget is held from just before the call until its answer is read (a
@@ -296,35 +364,14 @@ impl ApiClient {
             Some(b) => Some(b.acquire().await),
             None => None,
         };
-        let result = self.exchange_now(req).await;
+        let raw = self.send_now(req).await;
         drop(slot);
-        Link::record(&self.link, &result);
-        permit.done(match &result {
-            Ok(_) => super::limit::Signal::Answered,
-            Err(ApiError::Timeout { .. }) => super::limit::Signal::Overloaded,
-            Err(e) if e.info().and_then(|i| i.status).is_some_and(|s| s >= 500) => {
-                super::limit::Signal::Overloaded
-            }
-            // A refusal is answered before the work, often at once: no measure of the
-            // server's load; nor is a connection that could not be made.
-            Err(e)
-                if e.info()
-                    .and_then(|i| i.status)
-                    .is_some_and(|s| (400..500).contains(&s)) =>
-            {
-                super::limit::Signal::Neutral
-            }
-            Err(ApiError::Connect { .. }) => super::limit::Signal::Neutral,
-            Err(_) => super::limit::Signal::Answered,
-        });
-        result
+        permit.done(load_signal(&raw));
+        raw
     }
 
-    /// Sends once and reads the envelope; `data` may be null.
-    async fn exchange_now<T: DeserializeOwned>(
-        &self,
-        req: reqwest::Request,
-    ) -> Result<Reply<Option<T>>, ApiError> {
+    /// Sends once and reads the answer's bytes (at most [`MAX_BODY_BYTES`]).
+    async fn send_now(&self, req: reqwest::Request) -> Result<RawAnswer, ApiError> {
         let mut resp = self
             .http
             .execute(req)
@@ -356,6 +403,23 @@ impl ApiClient {
                 Err(e) => return Err(self.map_transport(e)),
             }
         }
+        Ok(RawAnswer {
+            status,
+            json_labelled,
+            body,
+        })
+    }
+
+    /// The envelope of an answer read whole; `data` may be null.
+    fn read_envelope<T: DeserializeOwned>(
+        &self,
+        raw: RawAnswer,
+    ) -> Result<Reply<Option<T>>, ApiError> {
+        let RawAnswer {
+            status,
+            json_labelled,
+            body,
+        } = raw;
         if !(200..300).contains(&status) {
             return Err(self.key_refused(ApiError::from_response(status, &body)));
         }

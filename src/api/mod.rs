@@ -13,6 +13,7 @@
 //!   the sessions of one `serve-ssh` that ask the same.
 
 pub mod budget;
+pub mod call_thread;
 pub mod client;
 pub mod error;
 mod error_text;

@@ -417,15 +417,18 @@ fn refresh_clock(shared: &Arc<Shared>, period: Duration) {
 }
 
 /// The client every session's is made from: the operator's API key, no token (sessions
-/// sign in themselves).
+/// sign in themselves). Its calls, and every session's, run on a thread of their own
+/// ([`ApiClient::calls_on_own_thread`]): the limiter of calls in flight then times the
+/// service, not the sessions' drawing; the thread ends with the server's last client.
 ///
-/// Errors: a base URL or a key the client refuses: [`Failure::Config`].
+/// Errors: a base URL or a key the client refuses, no thread: [`Failure::Config`].
 fn operators_client(settings: &Settings) -> Result<ApiClient, Failure> {
     let credentials = crate::api::Credentials {
         token: None,
         ..settings.credentials.clone()
     };
     ApiClient::new(&settings.base_url, credentials, settings.client.clone())
+        .and_then(ApiClient::calls_on_own_thread)
         .map_err(|e| Failure::Config(e.to_string()))
 }
 

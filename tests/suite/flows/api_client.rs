@@ -1063,3 +1063,44 @@ async fn sessions_share_a_listing_read_only_at_compact_students() {
     let default = Levels::new(FetchLevel::Default, FetchLevel::Default);
     assert_eq!(listed_together(default).await, 2);
 }
+
+/// A client whose calls run on a thread of their own (`serve-ssh`'s): a caller that gives
+/// up (a session closed mid-call) gives its place back, and a write given up while it
+/// waited for room holds no read back.
+#[tokio::test]
+async fn calls_on_their_own_thread_give_their_place_back_when_the_caller_gives_up() {
+    let base = silent_server().await;
+    let client = ApiClient::new(
+        &base,
+        Credentials::new(Some(KEY.into()), Some(TOKEN.into())),
+        ClientOptions {
+            allow_insecure_http: true,
+            get_retries: 0,
+            concurrency: 1,
+            fixed_concurrency: true,
+            ..options()
+        },
+    )
+    .expect("client")
+    .calls_on_own_thread()
+    .expect("thread");
+    let mut in_flight = client.limiter().watch_in_flight();
+    let reading = client.clone();
+    let read = tokio::spawn(async move { reading.health().await });
+    in_flight.wait_for(|n| *n == 1).await.expect("sent");
+    let writing = client.clone();
+    let write = tokio::spawn(async move { writing.delete_club_request(Uuid::nil()).await });
+    tokio::task::yield_now().await;
+    write.abort();
+    read.abort();
+    in_flight.wait_for(|n| *n == 0).await.expect("given back");
+    let again = client.clone();
+    let read = tokio::spawn(async move { again.health().await });
+    in_flight
+        .wait_for(|n| *n == 1)
+        .await
+        .expect("the next read has the room: the write given up holds it back no more");
+    read.abort();
+    in_flight.wait_for(|n| *n == 0).await.expect("given back");
+    assert_eq!(client.limiter().pace().in_flight, 0);
+}
