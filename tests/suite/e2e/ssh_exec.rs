@@ -523,3 +523,46 @@ fn a_command_s_unknown_writes_are_settled_by_the_next_command() {
     }
     t.rt.block_on(server.stop());
 }
+
+/// The operator's time limit: past it a bulk sends nothing more, the client is told why, the
+/// writes sent are awaited and audited, and the run ends with the command line's code for
+/// requests not sent (1).
+#[test]
+fn a_command_past_the_time_limit_sends_nothing_more_and_says_why() {
+    let t = Setup::new();
+    t.demo.set_faults(club_admin::demo::Faults {
+        latency: Duration::from_millis(150),
+        ..Default::default()
+    });
+    let options = ServeOptions {
+        limits: club_admin::ssh::Limits {
+            exec_time_limit: Duration::from_secs(1),
+            ..club_admin::ssh::Limits::default()
+        },
+        ..t.options()
+    };
+    let server = t.serve(options, 0);
+    let env = token_env(&t.demo.moderator().token);
+    let ids = t.demo.pending_for("moderator");
+    let input: String = ids.iter().map(|id| format!("{id}\n")).collect();
+    let out = exec(
+        server.port(),
+        &t.alice,
+        &["-o", &env],
+        &["requests", "approve", "-", "--concurrency", "1"],
+        input.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("passed this server's time limit"), "{err}");
+    assert!(err.contains("not sent (the run stopped early)"), "{err}");
+    assert!(
+        !err.contains("Ctrl-C"),
+        "no Ctrl-C to press without a terminal: {err}"
+    );
+    let sent = t.demo.mutations().len();
+    assert!(sent > 0 && sent < ids.len(), "{sent} of {}", ids.len());
+    let outcomes = crate::common::audit_outcomes(&t.state().join("audit.jsonl"));
+    assert_eq!(outcomes.len(), sent, "every write sent has its outcome");
+    t.rt.block_on(server.stop());
+}
