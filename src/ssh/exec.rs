@@ -10,7 +10,7 @@
 //! A client that hangs up, the operator's time limit and the server's stop each interrupt
 //! the run as a first Ctrl-C does: nothing more is sent, the answers in flight are awaited
 //! and audited. Past the limit and [`GRACE`], it stops waiting (a second Ctrl-C: each
-//! write still without an answer is audited `unknown`).
+//! write still without an answer is audited `unknown`); 5 s on, it is ended.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -338,16 +338,22 @@ async fn drive(
                 limited += 1;
                 tracing::info!(key = %key, limited, "exec run past its time limit");
                 ends.interrupt.send_modify(|n| *n = (*n).max(limited));
-                if limited == 1 {
-                    let text = format!(
-                        "club-admin: the run passed this server's time limit ({} min): nothing more is sent; the answers in flight are awaited\n",
-                        limit.as_secs().div_ceil(60)
-                    );
-                    send(&handle, channel, Chunk::Err(text.into_bytes())).await;
-                    deadline += GRACE;
-                } else {
-                    abort.abort();
-                    deadline += Duration::from_secs(3600);
+                match limited {
+                    1 => {
+                        let text = format!(
+                            "club-admin: the run passed this server's time limit ({} min): nothing more is sent; the answers in flight are awaited\n",
+                            limit.as_secs().div_ceil(60)
+                        );
+                        send(&handle, channel, Chunk::Err(text.into_bytes())).await;
+                        deadline += GRACE;
+                    }
+                    // It stops waiting: each write still unanswered writes its `unknown`
+                    // line (a second Ctrl-C's way), then the run leaves by itself.
+                    2 => deadline += Duration::from_secs(5),
+                    _ => {
+                        abort.abort();
+                        deadline += Duration::from_secs(3600);
+                    }
                 }
             }
             () = super::stopping(&mut stop), if !stopping => {
