@@ -370,9 +370,7 @@ async fn drive(
     if let Ok(mut r) = shared.registry.lock() {
         r.release_run(&key);
     }
-    let _ = handle.exit_status_request(channel, u32::from(code)).await;
-    let _ = handle.eof(channel).await;
-    let _ = handle.close(channel).await;
+    super::session::close(&handle, channel, u32::from(code)).await;
 }
 
 /// One chunk of the run's output to the client (standard error as extended data 1).
@@ -396,7 +394,5 @@ async fn say_and_close(
         false => Chunk::Err(text.into_bytes()),
     };
     send(&handle, channel, chunk).await;
-    let _ = handle.exit_status_request(channel, u32::from(code)).await;
-    let _ = handle.eof(channel).await;
-    let _ = handle.close(channel).await;
+    super::session::close(&handle, channel, u32::from(code)).await;
 }

@@ -430,9 +430,7 @@ pub(crate) async fn attach(
     drop(after);
     let _ = sender.await;
     if ending == Ending::Over {
-        let _ = handle.exit_status_request(channel, 0).await;
-        let _ = handle.eof(channel).await;
-        let _ = handle.close(channel).await;
+        close(&handle, channel, 0).await;
     } else if idled {
         refuse(&handle, channel, &idle_text(idle, shared.reattach), 0).await;
     }
@@ -543,6 +541,11 @@ pub(crate) async fn run_detached(
 pub(crate) async fn refuse(handle: &Handle, channel: ChannelId, text: &str, status: u32) {
     let line = format!("club-admin: {text}\r\n");
     let _ = handle.extended_data(channel, 1, line.into_bytes()).await;
+    close(handle, channel, status).await;
+}
+
+/// Ends the channel as a finished command does: its exit status, end of file, close.
+pub(crate) async fn close(handle: &Handle, channel: ChannelId, status: u32) {
     let _ = handle.exit_status_request(channel, status).await;
     let _ = handle.eof(channel).await;
     let _ = handle.close(channel).await;
@@ -594,14 +597,7 @@ impl Registry {
         {
             return Ok(Claim::Again(wake));
         }
-        if self.total + self.runs >= max_total {
-            return Err(Full::Total(max_total));
-        }
-        let n = self.per_key.entry(key.to_owned()).or_default();
-        if *n >= max_per_key {
-            return Err(Full::PerKey(max_per_key));
-        }
-        *n += 1;
+        self.room(key, max_total, max_per_key)?;
         self.total += 1;
         Ok(Claim::New)
     }
@@ -615,6 +611,14 @@ impl Registry {
         max_total: usize,
         max_per_key: usize,
     ) -> Result<(), Full> {
+        self.room(key, max_total, max_per_key)?;
+        self.runs += 1;
+        Ok(())
+    }
+
+    /// Room for one more dashboard or command of `key` within the limits: counted against
+    /// the key's (the caller counts it in all, as a dashboard or a command).
+    fn room(&mut self, key: &str, max_total: usize, max_per_key: usize) -> Result<(), Full> {
         if self.total + self.runs >= max_total {
             return Err(Full::Total(max_total));
         }
@@ -623,7 +627,6 @@ impl Registry {
             return Err(Full::PerKey(max_per_key));
         }
         *n += 1;
-        self.runs += 1;
         Ok(())
     }
 
