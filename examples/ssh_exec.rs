@@ -16,21 +16,10 @@
 
 use std::time::{Duration, Instant};
 
-use russh::ChannelMsg;
-use russh::client;
-
 #[path = "../tests/common/ssh_sessions.rs"]
 mod ssh_sessions;
 
-use ssh_sessions::Trust;
-
-/// The `p`-th fraction (0.5: the median, 1.0: the worst) of durations sorted ascending.
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    sorted
-        .get(((sorted.len() as f64 - 1.0) * p).round() as usize)
-        .copied()
-        .unwrap_or_default()
-}
+use ssh_sessions::percentile;
 
 fn figures(what: &str, mut times: Vec<Duration>) {
     times.sort();
@@ -41,30 +30,6 @@ fn figures(what: &str, mut times: Vec<Duration>) {
         percentile(&times, 0.9),
         percentile(&times, 1.0)
     );
-}
-
-/// Opens a dashboard and waits for its first whole frame (its hint bar's last hint): the
-/// time from the shell request, and the open connection (kept, so the dashboard stays).
-async fn dashboard(
-    addr: std::net::SocketAddr,
-    seed: u32,
-) -> Result<(Duration, client::Handle<Trust>, russh::Channel<client::Msg>), String> {
-    let (h, mut ch) = ssh_sessions::open(addr, seed).await?;
-    let t0 = Instant::now();
-    ch.request_shell(false).await.map_err(|e| e.to_string())?;
-    let mut seen = Vec::new();
-    loop {
-        match ch.wait().await {
-            Some(ChannelMsg::Data { data }) => {
-                seen.extend_from_slice(&data);
-                if String::from_utf8_lossy(&seen).contains("quit") {
-                    return Ok((t0.elapsed(), h, ch));
-                }
-            }
-            Some(_) => {}
-            None => return Err("the channel closed before a frame".into()),
-        }
-    }
 }
 
 /// One run of `requests list --json`: its time from the connect to its exit status, and
@@ -96,7 +61,10 @@ async fn storm(
     let mut runs = Vec::new();
     for i in 0..d.max(r) {
         if i < d {
-            dashes.push(tokio::spawn(dashboard(addr, first + i as u32)));
+            dashes.push(tokio::spawn(ssh_sessions::first_frame(
+                addr,
+                first + i as u32,
+            )));
         }
         if i < r {
             runs.push(tokio::spawn(list_run(
@@ -235,7 +203,9 @@ fn main() {
         let addr = server.addr;
         let token = demo.moderator().token.clone();
         // Warm: one dashboard and one run, so the first figures are not the start's.
-        let _warm = dashboard(addr, 900_000).await.expect("a first dashboard");
+        let _warm = ssh_sessions::first_frame(addr, 900_000)
+            .await
+            .expect("a first dashboard");
         let (_, good) = list_run(addr, 900_001, token.clone()).await;
         assert!(good, "a first run answers");
         println!(

@@ -39,23 +39,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use russh::ChannelMsg;
-use russh::client;
 
 // The sessions' client and server, shared with the end-to-end tests (an example cannot see
 // `tests/common`).
 #[path = "../tests/common/ssh_sessions.rs"]
 mod ssh_sessions;
 
-use ssh_sessions::{Trust, queue_drawn};
-
-/// The `p`-th fraction (0.5: the median, 1.0: the worst) of durations sorted ascending;
-/// zero for none.
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    sorted
-        .get(((sorted.len() as f64 - 1.0) * p).round() as usize)
-        .copied()
-        .unwrap_or_default()
-}
+use ssh_sessions::{percentile, queue_drawn};
 
 /// The process's resident memory, in kilobytes (Linux `/proc/self/status`).
 fn rss_kb() -> u64 {
@@ -83,32 +73,6 @@ fn cpu_ticks() -> u64 {
     n(11) + n(12)
 }
 
-/// Opens one session with a key made from `seed` and waits for its first whole frame.
-/// Returns the time from the shell request to that frame, and the open channel.
-async fn open(
-    addr: std::net::SocketAddr,
-    seed: u32,
-) -> Result<(Duration, client::Handle<Trust>, russh::Channel<client::Msg>), String> {
-    let (h, mut ch) = ssh_sessions::open(addr, seed).await?;
-    let t0 = Instant::now();
-    ch.request_shell(false).await.map_err(|e| e.to_string())?;
-    let mut seen = Vec::new();
-    loop {
-        match ch.wait().await {
-            Some(ChannelMsg::Data { data }) => {
-                seen.extend_from_slice(&data);
-                // The hint bar's last hint drawn (the bottom line comes last): the frame is
-                // whole. The sign-in pop-up opens on `S` only.
-                if String::from_utf8_lossy(&seen).contains("quit") {
-                    return Ok((t0.elapsed(), h, ch));
-                }
-            }
-            Some(_) => {}
-            None => return Err("the channel closed before a frame".into()),
-        }
-    }
-}
-
 /// `--clients ADDR N`: the clients alone, in a process of their own (the server's first
 /// frames then have the server's process to themselves, as with moderators' phones): N
 /// sessions opened at once to ADDR; prints `frames` and each one's time from its shell
@@ -129,7 +93,7 @@ fn clients(addr: &str, n: u32) {
         let tasks = tokio::spawn(async move {
             let mut tasks = Vec::new();
             for i in 0..n {
-                tasks.push(tokio::spawn(open(addr, 500_000 + i)));
+                tasks.push(tokio::spawn(ssh_sessions::first_frame(addr, 500_000 + i)));
                 if i % 4 == 3 {
                     tokio::task::yield_now().await;
                 }
@@ -397,7 +361,9 @@ async fn run(n: usize, minute: bool, latency: Duration, audit_lines: usize, exec
     let addr = server.addr;
     // One session first, so that what every process pays once (TLS roots, the runtime's
     // threads, the first allocations) is not counted per session.
-    let (warm, warm_h, warm_c) = open(addr, 1_000_000).await.expect("first session");
+    let (warm, warm_h, warm_c) = ssh_sessions::first_frame(addr, 1_000_000)
+        .await
+        .expect("first session");
     tokio::time::sleep(Duration::from_millis(500)).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     let rss_before = rss_kb();
@@ -409,7 +375,7 @@ async fn run(n: usize, minute: bool, latency: Duration, audit_lines: usize, exec
     let tasks: Vec<_> = (0..n)
         .map(|i| {
             tokio::spawn(async move {
-                let opened = open(addr, i as u32).await;
+                let opened = ssh_sessions::first_frame(addr, i as u32).await;
                 opened.map(|(d, h, ch)| (d, started.elapsed(), h, ch))
             })
         })

@@ -140,6 +140,43 @@ pub async fn open(
     Ok((h, ch))
 }
 
+/// Opens a dashboard with a key made from `seed` and waits for its first whole frame (the
+/// hint bar's last hint drawn: the bottom line comes last; the sign-in pop-up opens on `S`
+/// only). Returns the time from the shell request to that frame, and the open connection.
+///
+/// Errors: the connection, the sign-in or the channel failed, or the channel closed before
+/// a frame, in words.
+pub async fn first_frame(
+    addr: std::net::SocketAddr,
+    seed: u32,
+) -> Result<(Duration, client::Handle<Trust>, russh::Channel<client::Msg>), String> {
+    let (h, mut ch) = open(addr, seed).await?;
+    let t0 = std::time::Instant::now();
+    ch.request_shell(false).await.map_err(|e| e.to_string())?;
+    let mut seen = Vec::new();
+    loop {
+        match ch.wait().await {
+            Some(russh::ChannelMsg::Data { data }) => {
+                seen.extend_from_slice(&data);
+                if String::from_utf8_lossy(&seen).contains("quit") {
+                    return Ok((t0.elapsed(), h, ch));
+                }
+            }
+            Some(_) => {}
+            None => return Err("the channel closed before a frame".into()),
+        }
+    }
+}
+
+/// The `p`-th fraction (0.5: the median, 1.0: the worst) of durations sorted ascending;
+/// zero for none.
+pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted
+        .get(((sorted.len() as f64 - 1.0) * p).round() as usize)
+        .copied()
+        .unwrap_or_default()
+}
+
 /// What a command run over SSH gave: its exit status, standard output and standard error.
 pub struct ExecOutput {
     /// The channel's exit status (`None`: none came).
