@@ -54,6 +54,13 @@ pub enum ListPurpose {
     /// Known rows read again by id (the listing's `ids` filter, at most
     /// [`super::update::REREAD_CHUNK`] a call).
     Reread(Vec<Uuid>),
+    /// The scope's count of pending requests read again (`meta.pagination.total` of a
+    /// one-row page), after decisions applied while the server counted made the count
+    /// uncertain ([`crate::app::model::Listing::recount_due`]).
+    Count {
+        /// The listing's generation when asked (answers of older generations are dropped).
+        generation: u64,
+    },
 }
 
 /// What a club search ([`ApiCall::SearchClubs`]) is for.
@@ -234,6 +241,13 @@ pub enum Answer {
         /// The listing's generation when asked.
         generation: u64,
         /// The page's rows.
+        result: Result<Reply<Vec<ClubRequest>>, ApiError>,
+    },
+    /// [`ApiCall::ListRequests`] reading the scope's count again.
+    ListCount {
+        /// The listing's generation when asked.
+        generation: u64,
+        /// The one-row page whose `meta.pagination.total` is the count.
         result: Result<Reply<Vec<ClubRequest>>, ApiError>,
     },
     /// [`ApiCall::ListRequests`] reading known rows again by id.
@@ -435,7 +449,7 @@ impl ApiCall {
                 ..
             } => ids,
             ApiCall::ListRequests {
-                purpose: ListPurpose::Page { .. },
+                purpose: ListPurpose::Page { .. } | ListPurpose::Count { .. },
                 ..
             }
             | ApiCall::CurrentUser
@@ -474,8 +488,12 @@ impl ApiCall {
             ApiCall::GetClub { id, .. } => WhenBack::Club(*id),
             ApiCall::ProbeUpdateRoute => WhenBack::Probe,
             // A pasted token is checked once: the moderator pastes it again if the link
-            // dropped.
+            // dropped. A recount is not kept: the next page or refresh counts again.
             ApiCall::CheckToken { .. }
+            | ApiCall::ListRequests {
+                purpose: ListPurpose::Count { .. },
+                ..
+            }
             | ApiCall::SearchClubs {
                 purpose: SearchPurpose::Lookup,
                 ..
@@ -493,13 +511,20 @@ impl ApiCall {
             ApiCall::CurrentUser
             | ApiCall::CheckToken { .. }
             | ApiCall::GetRequest { .. }
-            | ApiCall::ListRequests { .. }
+            | ApiCall::ListRequests {
+                purpose: ListPurpose::Page { .. } | ListPurpose::Reread(_),
+                ..
+            }
             | ApiCall::SearchClubs {
                 purpose: SearchPurpose::StaffedClubs,
                 ..
             } => true,
             ApiCall::SearchClubs {
                 purpose: SearchPurpose::Lookup,
+                ..
+            }
+            | ApiCall::ListRequests {
+                purpose: ListPurpose::Count { .. },
                 ..
             }
             | ApiCall::UpdateRequest { .. }
@@ -520,6 +545,7 @@ fn listed(purpose: ListPurpose, result: Result<Reply<Vec<ClubRequest>>, ApiError
             result,
         },
         ListPurpose::Reread(ids) => Answer::Reread { ids, result },
+        ListPurpose::Count { generation } => Answer::ListCount { generation, result },
     }
 }
 
@@ -541,9 +567,9 @@ impl Answer {
             Answer::Club { result, .. } => result.as_ref().err(),
             Answer::ClubSearch(r) | Answer::StaffedClubs(r) => r.as_ref().err(),
             Answer::ContactCreated { result, .. } => result.as_ref().err(),
-            Answer::ListPage { result, .. } | Answer::Reread { result, .. } => {
-                result.as_ref().err()
-            }
+            Answer::ListPage { result, .. }
+            | Answer::ListCount { result, .. }
+            | Answer::Reread { result, .. } => result.as_ref().err(),
             Answer::UpdateRoute(r) => r.as_ref().err(),
         }
     }
@@ -566,6 +592,7 @@ impl Answer {
             | Answer::StaffedClubs(_)
             | Answer::ContactCreated { .. }
             | Answer::ListPage { .. }
+            | Answer::ListCount { .. }
             | Answer::UpdateRoute(_) => &[],
         }
     }

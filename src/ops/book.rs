@@ -162,6 +162,16 @@ impl Book {
             .count()
     }
 
+    /// Ids of the decisions on the wire: sent and not answered, or answered with a lost
+    /// answer not settled yet. Each may have been applied at any moment since it was sent,
+    /// so a count the server made meanwhile may or may not include it.
+    pub fn on_the_wire(&self) -> impl Iterator<Item = Uuid> + '_ {
+        self.decisions
+            .values()
+            .filter(|d| matches!(d.stage, Stage::Sending | Stage::Lost { .. }))
+            .map(|d| d.id)
+    }
+
     /// Ids of the held decisions due at `now` (their `send_at` reached), oldest batch first.
     pub fn held_due(&self, now: Timestamp) -> Vec<Uuid> {
         self.in_stage(|s| matches!(s, Stage::Held { send_at } if *send_at <= now))

@@ -1,7 +1,7 @@
 //! The listing's state: whether the server lists club requests, which ones this dashboard
 //! lists, and how far the paging got.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -99,6 +99,20 @@ pub struct Listing {
     pub loading: bool,
     /// Total matching, per `meta.pagination.total`.
     pub total: Option<u64>,
+    /// When the server last counted (`total` taken from a page or a recount; this
+    /// dashboard's clock).
+    pub counted_at: Option<Timestamp>,
+    /// The requests the answer that gave `total` listed: pending when counted, so a
+    /// decision on one shrinks the count by one whenever it is applied.
+    pub counted_pending: HashSet<Uuid>,
+    /// This dashboard's decisions on the wire when the server last counted: that count may
+    /// or may not include them, so their answer does not shrink `total`; it is read again
+    /// instead ([`Listing::recount_due`]).
+    pub counted_maybe: HashSet<Uuid>,
+    /// `total` may be off by decisions applied while the server was counting: it is read
+    /// again (one row's page) once no decision of this dashboard is on the wire and no page
+    /// is on its way.
+    pub recount_due: bool,
     /// When the listing was last loaded (page 1).
     pub refreshed_at: Option<Timestamp>,
     /// When it was loaded before that (this dashboard's clock).

@@ -68,6 +68,11 @@ pub struct QueueItem {
     /// A decision on it held in another session's grace period: who and which; `a`/`x`
     /// here asks first.
     pub held_elsewhere: Option<(Option<String>, RowAction)>,
+    /// The request id the next call got when a write's outcome last reached this row (this
+    /// dashboard's answer, its settling re-read, another session's word); 0 before any. A
+    /// read sent before it (a smaller request id) may predate that write: its answer does
+    /// not take the row back ([`crate::app::Model`]'s request ids only grow).
+    pub written_from: u64,
 }
 
 impl QueueItem {
@@ -99,6 +104,7 @@ impl QueueItem {
             decided_elsewhere: None,
             decided_by: None,
             held_elsewhere: None,
+            written_from: 0,
         };
         item.reindex();
         item

@@ -78,6 +78,7 @@ pub(super) fn route(answer: Answer, m: &mut Model) -> Vec<Effect> {
             generation,
             result,
         } => listing::on_list_page(m, page, generation, result),
+        Answer::ListCount { generation, result } => listing::on_list_count(m, generation, result),
         Answer::Reread { ids, result } => rows::on_reread(m, ids, result),
         Answer::Row { id, result } => rows::on_fetch(m, id, result),
         Answer::Decision { id, action, result } => on_decision(m, id, action, result),

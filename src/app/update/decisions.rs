@@ -374,7 +374,9 @@ pub(super) fn confirmed(
     label: &str,
 ) {
     super::listing::count_decided(m, id);
+    let written_from = m.calls.next_id();
     if let Some(item) = m.queue.get_mut(id) {
+        item.written_from = written_from;
         item.error = None;
         item.read_error = None;
         item.marked = false;
@@ -420,7 +422,9 @@ pub(super) fn already(
     super::listing::count_decided(m, id);
     let word = status_word(lang, &status);
     let conflict = outcome == Outcome::Conflict;
+    let written_from = m.calls.next_id();
     if let Some(item) = m.queue.get_mut(id) {
+        item.written_from = written_from;
         item.state = RowState::Ready;
         item.marked = false;
         item.read_error = None;

@@ -207,19 +207,13 @@ pub(super) fn apply_scope(m: &mut Model) {
 
 /// Asks for one page of the pending requests in scope.
 pub(super) fn load_page(m: &mut Model, page: u32) -> Vec<Effect> {
-    let filter = match &m.listing.scope {
-        ListScope::Clubs(ids) => RequestFilter {
-            club_ids: ids.clone(),
-            membership_status: Some(MembershipStatus::Pending),
-            ..RequestFilter::default()
-        },
-        ListScope::All => RequestFilter {
-            membership_status: Some(MembershipStatus::Pending),
-            ..RequestFilter::default()
-        },
-        ListScope::Unknown | ListScope::None => return Vec::new(),
+    let Some(filter) = scope_filter(&m.listing.scope) else {
+        return Vec::new();
     };
     m.listing.loading = true;
+    // This page's count holds every decision answered before it is sent; those still on
+    // the wire when it answers, or answered meanwhile, are weighed then ([`uncount`]).
+    m.listing.recount_due = false;
     let generation = m.listing.generation;
     let c = ApiCall::ListRequests {
         filter,
@@ -229,6 +223,22 @@ pub(super) fn load_page(m: &mut Model, page: u32) -> Vec<Effect> {
         purpose: ListPurpose::Page { page, generation },
     };
     vec![call(m, c)]
+}
+
+/// The listing's filter for `scope`: its pending requests (`None` when nothing is listed).
+fn scope_filter(scope: &ListScope) -> Option<RequestFilter> {
+    match scope {
+        ListScope::Clubs(ids) => Some(RequestFilter {
+            club_ids: ids.clone(),
+            membership_status: Some(MembershipStatus::Pending),
+            ..RequestFilter::default()
+        }),
+        ListScope::All => Some(RequestFilter {
+            membership_status: Some(MembershipStatus::Pending),
+            ..RequestFilter::default()
+        }),
+        ListScope::Unknown | ListScope::None => None,
+    }
 }
 
 /// A listing call failed: a 404 means the server has no listing (api-notes.md: fall back to
@@ -423,7 +433,7 @@ fn take_page(
     }
     let pag = reply.meta.as_ref().and_then(|x| x.pagination.clone());
     let last_page = pag.as_ref().and_then(|p| p.last_p).unwrap_or(page);
-    m.listing.total = pag.as_ref().and_then(|p| p.total);
+    take_total(m, pag.as_ref().and_then(|p| p.total), &reply.data);
     let first = m.listing.refreshed_at.is_none();
     if page == 1 {
         m.listing.previous_load = m.listing.refreshed_at;
@@ -616,15 +626,146 @@ pub(super) fn auto_refresh_answered(m: &mut Model) {
     }
 }
 
+/// How long after the server last counted another session's decision may be told and
+/// still be in that count: its write may have been applied before this dashboard's page was
+/// counted, and told after it arrived (the other session's answer crosses the same link).
+/// Both times are this host's clock, as ticks advance it.
+const TOLD_NEAR_COUNT_SECS: i64 = 5;
+
+/// The server's count taken from an answer (`meta.pagination.total`) that listed `listed`
+/// (pending when counted, so in the count): this dashboard's decisions on the wire
+/// meanwhile may or may not be in it ([`Listing::counted_maybe`]).
+///
+/// [`Listing::counted_maybe`]: crate::app::model::Listing::counted_maybe
+fn take_total(m: &mut Model, total: Option<u64>, listed: &[ClubRequest]) {
+    m.listing.total = total;
+    m.listing.counted_at = Some(m.now);
+    m.listing.counted_pending = listed.iter().map(|r| r.id).collect();
+    m.listing.counted_maybe = m
+        .decisions
+        .on_the_wire()
+        .filter(|id| !m.listing.counted_pending.contains(id))
+        .collect();
+}
+
+/// The count is no longer the scope's (another scope, another account): nothing to settle.
+pub(super) fn forget_count(m: &mut Model) {
+    m.listing.total = None;
+    m.listing.counted_pending.clear();
+    m.listing.counted_maybe.clear();
+    m.listing.recount_due = false;
+}
+
 /// The server's count of pending requests shrinks by one when a request it listed pending
-/// here is decided, by this dashboard or elsewhere. Called before the row takes its new
-/// status.
+/// here is decided by this dashboard. Called before the row takes its new status.
 pub(super) fn count_decided(m: &mut Model, id: Uuid) {
-    let listed_pending = m.queue.get(id).is_some_and(|i| {
+    if is_listed_pending_id(m, id) {
+        uncount(m, id, None);
+    }
+}
+
+/// [`count_decided`] for another session's decision told at `at`.
+pub(super) fn count_told(m: &mut Model, id: Uuid, at: crate::api::Timestamp) {
+    if is_listed_pending_id(m, id) {
+        uncount(m, id, Some(at));
+    }
+}
+
+fn is_listed_pending_id(m: &Model, id: Uuid) -> bool {
+    m.queue.get(id).is_some_and(|i| {
         i.origin == crate::app::model::Origin::Listing
             && i.status() == Some(&crate::api::MembershipStatus::Pending)
+    })
+}
+
+/// A decision on a listed row was applied (this dashboard's, or another session's told at
+/// `told_at`): the count shrinks by one when the server's last count holds the request as
+/// pending (the answer listed it, or the decision was made after it). Where that count may
+/// hold the decision already (this dashboard's decision was on the wire while it was
+/// counted; another's was told close to it) it is kept, never shrunk twice: a count too low
+/// would end the listing before its last request, one too high only reads a page more. For
+/// this dashboard's decisions the count is then read again ([`recount_when_settled`]), as
+/// after one applied while a page was on its way (that page may count it or not); another
+/// session's leave it to the next page or refresh (told decisions are many at a term's
+/// start: a recount for each would multiply the service's load by the dashboards open).
+pub(super) fn uncount(m: &mut Model, id: Uuid, told_at: Option<crate::api::Timestamp>) {
+    let listed = m.listing.counted_pending.remove(&id);
+    let on_the_wire = m.listing.counted_maybe.remove(&id);
+    let near = told_at.is_some_and(|at| {
+        m.listing
+            .counted_at
+            .is_some_and(|c| c + chrono::Duration::seconds(TOLD_NEAR_COUNT_SECS) >= at)
     });
-    if listed_pending && let Some(t) = m.listing.total.as_mut() {
+    let maybe_counted = !listed && (on_the_wire || near);
+    if told_at.is_none() && (maybe_counted || m.listing.loading) {
+        m.listing.recount_due = true;
+    }
+    if !maybe_counted && let Some(t) = m.listing.total.as_mut() {
         *t = t.saturating_sub(1);
     }
+}
+
+/// The count read again when it may be off ([`uncount`]) and nothing can move it under the
+/// read: no decision of this dashboard on the wire, no page on its way. Asked after every
+/// message; one call, one row.
+pub(super) fn recount_when_settled(m: &mut Model) -> Vec<Effect> {
+    let busy = m.listing.loading
+        || m.decisions.on_the_wire().next().is_some()
+        || m.calls.iter().any(|c| {
+            matches!(
+                c,
+                ApiCall::ListRequests {
+                    purpose: ListPurpose::Count { .. },
+                    ..
+                }
+            )
+        });
+    if !m.listing.recount_due || busy || m.listing.total.is_none() {
+        return Vec::new();
+    }
+    let Some(filter) = scope_filter(&m.listing.scope) else {
+        return Vec::new();
+    };
+    m.listing.recount_due = false;
+    let generation = m.listing.generation;
+    let c = ApiCall::ListRequests {
+        filter,
+        sort: Sort::default(),
+        page: Page::new(1, 1),
+        levels: m.levels,
+        purpose: ListPurpose::Count { generation },
+    };
+    vec![call(m, c)]
+}
+
+/// The recount's answer: the server's count, and more to load when it counts requests the
+/// queue has not seen (they load as the cursor nears the end, as after a page). A failure
+/// keeps the count as it is: the next page or refresh counts again.
+pub(super) fn on_list_count(
+    m: &mut Model,
+    generation: u64,
+    res: Result<Reply<Vec<ClubRequest>>, ApiError>,
+) -> Vec<Effect> {
+    if generation != m.listing.generation {
+        return Vec::new();
+    }
+    let Ok(reply) = res else {
+        return Vec::new();
+    };
+    note_ok(m, &reply.api_version);
+    let total = reply
+        .meta
+        .as_ref()
+        .and_then(|x| x.pagination.as_ref())
+        .and_then(|p| p.total);
+    if total.is_none() {
+        return Vec::new();
+    }
+    take_total(m, total, &reply.data);
+    let seen = u64::from(listed_pending(m));
+    if total.is_some_and(|t| t > seen) {
+        m.listing.has_more = true;
+        m.listing.swept = false;
+    }
+    Vec::new()
 }

@@ -338,20 +338,21 @@ fn settled(
 /// The row of a write settled by its re-read: applied (`failed` is `None`: the server's
 /// count shrinks, the mark goes, a deleted row says so), or not, with why.
 fn settle_row(m: &mut Model, id: Uuid, action: RowAction, failed: Option<String>) {
+    let written_from = m.calls.next_id();
     let Some(item) = m.queue.get_mut(id) else {
         return;
     };
+    item.written_from = written_from;
     match failed {
         None => {
-            if item.origin == Origin::Listing
-                && let Some(t) = m.listing.total.as_mut()
-            {
-                *t = t.saturating_sub(1);
-            }
+            let listed = item.origin == Origin::Listing;
             item.error = None;
             item.marked = false;
             if action == RowAction::Delete {
                 item.state = RowState::Deleted;
+            }
+            if listed {
+                super::listing::uncount(m, id, None);
             }
         }
         Some(text) => item.error = Some(text),

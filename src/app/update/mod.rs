@@ -105,6 +105,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
     if let Some(saved) = persist_change(m) {
         fx.push(Effect::SaveQueue(saved));
     }
+    fx.extend(listing::recount_when_settled(m));
     if let Some(title) = title_change(m) {
         fx.push(Effect::Title(title));
     }

@@ -137,7 +137,10 @@ fn say_if_hidden(m: &mut Model, ids: &[Uuid]) {
     }
 }
 
-/// Merges what the server said of a row into it (the row keeps fields of other levels).
+/// Merges what the server said of a row into it (the row keeps fields of other levels),
+/// unless the read was sent before a write's outcome reached the row
+/// ([`crate::app::model::QueueItem::written_from`]): the server may have read it before
+/// that write, and a row approved here never turns pending again from an older read.
 /// Returns true when the row was pending here and the server now shows it decided although
 /// this dashboard neither decided it nor waits to settle its own decision: someone else
 /// decided it. Its mark is dropped (a bulk decision on it could only be refused).
@@ -149,7 +152,12 @@ pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
             .iter()
             .any(|c| c.decision().is_some_and(|(id, _)| id == r.id));
     let mut elsewhere = false;
+    let answering = m.answering;
     if let Some(item) = m.queue.get_mut(r.id) {
+        if answering != 0 && answering < item.written_from {
+            // Read before a write's outcome reached the row: older than what the row shows.
+            return false;
+        }
         let was_pending = item.status() == Some(&MembershipStatus::Pending);
         let now = r.membership().cloned();
         match &mut item.request {

@@ -88,7 +88,7 @@ fn correct(m: &mut Model, scope: &ListScope) {
     m.listing.generation += 1;
     m.listing.loading = false;
     m.listing.has_more = false;
-    m.listing.total = None;
+    listing::forget_count(m);
     let in_scope = |item: &QueueItem| {
         let club = item
             .request

@@ -182,7 +182,7 @@ fn new_account(m: &mut Model) {
     m.listing.generation += 1;
     m.listing.loading = false;
     m.listing.has_more = false;
-    m.listing.total = None;
+    listing::forget_count(m);
     m.listing.refreshed_at = None;
     m.listing.reload_pages = None;
     m.listing.swept = false;

@@ -480,3 +480,154 @@ fn an_old_notice_gives_way_and_the_loop_is_told_when() {
         );
     }
 }
+
+/// True for the recount: a one-row page of the scope read for its count.
+fn is_recount(c: &ApiCall) -> bool {
+    matches!(
+        c,
+        ApiCall::ListRequests {
+            purpose: club_admin::app::ListPurpose::Count { .. },
+            page,
+            ..
+        } if page.size == 1
+    )
+}
+
+/// The recount's call among `fx`, when one was asked.
+fn recount(fx: &[Effect]) -> Option<u64> {
+    calls(fx)
+        .into_iter()
+        .find_map(|(rid, c)| is_recount(&c).then_some(rid))
+}
+
+/// `a` on the selected row: the approval's request id (sent at once: no grace period).
+fn approve_selected(m: &mut Model) -> (u64, uuid::Uuid) {
+    let fx = update(m, key('a'));
+    calls(&fx)
+        .into_iter()
+        .find_map(|(rid, c)| match c {
+            ApiCall::UpdateRequest { id, .. } => Some((rid, id)),
+            _ => None,
+        })
+        .expect("the approval sent")
+}
+
+fn approved(r: &ClubRequest) -> ClubRequest {
+    let mut r = r.clone();
+    r.membership_status = Some(MembershipStatus::Approved);
+    r
+}
+
+/// Answers every listing call of `fx` as the server now has it (`rows`, pending; a
+/// recount with its first row) and those their answers ask, until none is left.
+fn answer_listing_until_idle(m: &mut Model, fx: Vec<Effect>, rows: &[ClubRequest]) {
+    let mut waiting = calls(&fx);
+    while let Some((rid, c)) = waiting.pop() {
+        let ApiCall::ListRequests { filter, .. } = &c else {
+            continue;
+        };
+        let data: Vec<ClubRequest> = rows
+            .iter()
+            .filter(|r| filter.ids.is_empty() || filter.ids.contains(&r.id))
+            .take(if is_recount(&c) { 1 } else { 50 })
+            .cloned()
+            .collect();
+        let total = rows.len() as u64;
+        let fx = answer(
+            m,
+            rid,
+            ApiAnswer::Listing(Ok(listing_reply(data, None, total))),
+        );
+        waiting.extend(calls(&fx));
+    }
+}
+
+/// A refresh's reads sent before an approval and answered after it (the server read the
+/// request still pending) do not take the row back to pending, and the count they carry is
+/// never shrunk by that approval a second time: it stands until the server counts again,
+/// which the listing asks at once (its count is above the rows it has).
+#[test]
+fn a_read_sent_before_a_decision_and_answered_after_it_does_not_take_the_row_back() {
+    let mut m = listed(Lang::English);
+    let before: Vec<ClubRequest> = (1..=3).map(|n| pending(n, now())).collect();
+    let refresh = update(&mut m, key('r'));
+    let (write, target) = approve_selected(&mut m);
+    let row = before.iter().find(|r| r.id == target).expect("row");
+    let fx = answer(&mut m, write, ApiAnswer::Updated(Ok(reply(approved(row)))));
+    assert!(
+        recount(&fx).is_none(),
+        "not while the refresh's page is on its way"
+    );
+    assert_eq!(m.listing().total, Some(2));
+    let mut after = Vec::new();
+    for (rid, c) in calls(&refresh) {
+        if let ApiCall::ListRequests { filter, .. } = c {
+            let data = before
+                .iter()
+                .filter(|r| filter.ids.is_empty() || filter.ids.contains(&r.id))
+                .cloned()
+                .collect();
+            after.extend(answer(
+                &mut m,
+                rid,
+                ApiAnswer::Listing(Ok(listing_reply(data, None, 3))),
+            ));
+        }
+    }
+    let row = m.queue().get(target).expect("row");
+    assert_eq!(row.status(), Some(&MembershipStatus::Approved), "{row:?}");
+    assert_eq!(m.queue().stats().pending, 2);
+    assert_eq!(
+        m.listing().total,
+        Some(3),
+        "the server's count as that read made it"
+    );
+    let now_pending: Vec<ClubRequest> = before.iter().filter(|r| r.id != target).cloned().collect();
+    answer_listing_until_idle(&mut m, after, &now_pending);
+    assert_eq!(m.listing().total, Some(2), "counted again");
+    assert_eq!(m.queue().stats().pending, 2);
+    assert_eq!(m.queue().len(), 3);
+}
+
+/// An approval on its way while the server counts: applied before the count (the page no
+/// longer lists it), its answer does not shrink that count again, and the count is read
+/// again; applied after (the page still lists it pending), its answer shrinks the count by
+/// one and nothing more is asked.
+#[test]
+fn a_decision_on_the_wire_while_the_server_counts_is_counted_once() {
+    for applied_first in [true, false] {
+        let mut m = listed(Lang::English);
+        let before: Vec<ClubRequest> = (1..=3).map(|n| pending(n, now())).collect();
+        let (write, target) = approve_selected(&mut m);
+        let refresh = update(&mut m, key('r'));
+        let listed_now: Vec<ClubRequest> = before
+            .iter()
+            .filter(|r| !applied_first || r.id != target)
+            .cloned()
+            .collect();
+        let total = listed_now.len() as u64;
+        for (rid, c) in calls(&refresh) {
+            if let ApiCall::ListRequests { filter, .. } = c {
+                let data = listed_now
+                    .iter()
+                    .filter(|r| filter.ids.is_empty() || filter.ids.contains(&r.id))
+                    .cloned()
+                    .collect();
+                let _ = answer(
+                    &mut m,
+                    rid,
+                    ApiAnswer::Listing(Ok(listing_reply(data, None, total))),
+                );
+            }
+        }
+        let row = before.iter().find(|r| r.id == target).expect("row");
+        let fx = answer(&mut m, write, ApiAnswer::Updated(Ok(reply(approved(row)))));
+        assert_eq!(m.listing().total, Some(2), "applied first: {applied_first}");
+        assert_eq!(
+            recount(&fx).is_some(),
+            applied_first,
+            "read again only where the count may hold the approval"
+        );
+        assert_eq!(m.queue().stats().pending, 2);
+    }
+}
