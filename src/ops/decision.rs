@@ -38,7 +38,9 @@ use uuid::Uuid;
 
 use super::action::RowAction;
 use super::audit::Outcome;
-pub use super::refused::{already_line, error_detail, not_sent, queued_detail, stops_run};
+pub use super::refused::{
+    already_line, error_detail, not_sent, queued_detail, stops_reads, stops_run,
+};
 pub use super::reread::{
     Found, Reread, StillUnknown, abandoned_detail, lost_detail, settle, settled_detail,
 };

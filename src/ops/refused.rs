@@ -35,6 +35,14 @@ pub fn stops_run(e: &ApiError) -> bool {
         )
 }
 
+/// True when no later read in this run can succeed either: [`stops_run`]'s refusals that
+/// are not a connection that could not be made (the service down may come back while a run
+/// waits; a refused token, key or route does not). A re-read of a lost answer refused so
+/// stops the run: waiting on would only send the next writes with the same credentials.
+pub fn stops_reads(e: &ApiError) -> bool {
+    stops_run(e) && !not_sent(e)
+}
+
 /// The English detail of a failed write: the error in words (at most 300 characters), then
 /// the server's error id an administrator can look up.
 pub fn error_detail(e: &ApiError) -> String {

@@ -209,6 +209,11 @@ async fn follow(
         }
         let read = client.club_request(id, DECISION_LEVELS).await;
         request = read.as_ref().ok().map(|r| r.data.clone());
+        let refused = read
+            .as_ref()
+            .err()
+            .filter(|e| decision::stops_reads(e))
+            .cloned();
         let read = Reread::of(read, |r| r.data.membership().cloned());
         let now = chrono::Utc::now();
         let written = step(
@@ -222,6 +227,19 @@ async fn follow(
         )
         .await;
         written.err().into_iter().for_each(audit_failed);
+        if let Some(e) = refused
+            && matches!(d.stage(), Stage::Lost { .. })
+        {
+            // The credentials (or the route) are refused: no re-read can settle it in this
+            // run, and nothing more is sent with them. Unknown now, not after the patience.
+            control.stop();
+            let written = step(log, d, Event::Abandon).await;
+            written.err().into_iter().for_each(audit_failed);
+            return Verdict::Unknown {
+                cause,
+                why: StillUnknown::ReadFailed(decision::error_detail(&e)),
+            };
+        }
     }
 }
 

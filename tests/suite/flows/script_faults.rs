@@ -287,3 +287,103 @@ async fn a_request_whose_status_cannot_be_read_first_is_never_sent() {
     );
     assert!(split.unread.is_empty());
 }
+
+/// A bulk whose writes' answers are lost and whose re-reads find the token refused (it
+/// expired mid-run, or was signed out elsewhere): the run stops at once, leaves those
+/// writes `unknown` with why, and sends nothing more with that token, instead of re-reading
+/// for its whole patience and then sending the next writes into the same refusal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_refused_on_a_re_read_stops_the_run_and_sends_nothing_more() {
+    use wiremock::matchers::method;
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+    let server = MockServer::start().await;
+    // Every write's answer comes after the client stopped waiting: lost.
+    Mock::given(method("PUT"))
+        .respond_with(ResponseTemplate::new(200).set_delay(std::time::Duration::from_secs(3)))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(401).set_body_json(serde_json::json!({
+            "api_version": "0.8.4", "data": null, "meta": null,
+            "error": {"id": "3f1c1d5e-8a4b-4e57-9d1f-0a3c1b2d4e5f", "code": 401,
+                      "error_type": "invalid_token", "detail": "Invalid access token",
+                      "source": "x"}
+        })))
+        .mount(&server)
+        .await;
+    let client = ApiClient::new(
+        &server.uri(),
+        Credentials::new(Some("k".repeat(32)), Some("t".repeat(40))),
+        ClientOptions {
+            request_timeout: std::time::Duration::from_millis(500),
+            retry_base_delay: std::time::Duration::from_millis(1),
+            concurrency: 2,
+            ..ClientOptions::default()
+        },
+    )
+    .expect("client");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("audit.jsonl");
+    let log = AuditLog {
+        path: Some(path.clone()),
+        server: server.uri(),
+        via: "cli",
+        ..Default::default()
+    };
+    let ids: Vec<Uuid> = (1..=10).map(Uuid::from_u128).collect();
+    let clock = MovedClock::default();
+    let control = Control::with_clock(Arc::new(clock.clone()));
+    let audit_failed = |e: String| panic!("audit line not written: {e}");
+    let results = Decisions {
+        client: &client,
+        log: &log,
+        action: RowAction::Approve,
+        limit: 2,
+        control: &control,
+    }
+    .send(&ids, &audit_failed, |_, _| {})
+    .await;
+    let received = server.received_requests().await.unwrap_or_default();
+    let puts = received
+        .iter()
+        .filter(|r| r.method.as_str() == "PUT")
+        .count();
+    assert_eq!(
+        puts, 2,
+        "only the writes on their way when the token was refused"
+    );
+    assert!(control.stopped());
+    let unknown: Vec<Uuid> = results
+        .iter()
+        .filter(|(_, v)| matches!(v, Some(Verdict::Unknown { .. })))
+        .map(|(id, _)| *id)
+        .collect();
+    assert_eq!(unknown, ids[..2].to_vec(), "{results:?}");
+    assert!(
+        results[2..].iter().all(|(_, v)| v.is_none()),
+        "the rest not sent: {results:?}"
+    );
+    for (_, v) in &results[..2] {
+        let Some(Verdict::Unknown { why, .. }) = v else {
+            unreachable!("checked above")
+        };
+        assert!(
+            format!("{why:?}").contains("Invalid access token"),
+            "{why:?}"
+        );
+    }
+    assert!(
+        clock
+            .waits()
+            .iter()
+            .all(|w| *w < std::time::Duration::from_secs(10)),
+        "no long wait on a refused token: {:?}",
+        clock.waits()
+    );
+    let lines = audit(&path);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines.iter().all(|a| a.outcome.as_str() == "unknown"),
+        "{lines:?}"
+    );
+}
