@@ -342,9 +342,9 @@ impl ApiClient {
                 match thread.run(async move { me.send_limited(req).await }).await {
                     Ok(raw) => raw,
                     Err(Lost::Panicked) => Err(ApiError::Internal),
-                    Err(Lost::Cancelled) => Err(ApiError::NoAnswer(
-                        "the client's calls ended before the answer".into(),
-                    )),
+                    Err(Lost::Cancelled) => {
+                        Err(ApiError::NoAnswer(super::error::why::CALLS_ENDED.into()))
+                    }
                 }
             }
         };

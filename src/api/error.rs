@@ -456,3 +456,32 @@ pub(crate) fn not_the_service(e: ApiError) -> ApiError {
         e => e,
     }
 }
+
+/// The program's own words for why a write got no answer or was not sent (inside
+/// [`ApiError::NoAnswer`] and [`ApiError::NotSent`]), each with its message key: the audit
+/// file, the logs and the command line keep them in English; the dashboard shows them in
+/// its language ([`ApiError::describe`]).
+pub mod why {
+    /// An interrupted run's write, settled by a later one: the audit's words that
+    /// `ops::history` knows such a line by.
+    pub const RUN_ENDED: &str = "the run that sent it ended before its answer";
+    /// A write whose answer was no longer waited for (a second Ctrl-C, a quit).
+    pub const LEFT_BEFORE_ANSWER: &str =
+        "left before the server answered; check the request's state";
+    /// A call whose answer could not come back: the client's call thread had ended.
+    pub const CALLS_ENDED: &str = "the client's calls ended before the answer";
+    /// Writes queued in a dashboard that was ending (a hang-up or a stop).
+    pub const DASHBOARD_ENDING: &str =
+        "the dashboard was ending (a hang-up or a stop) before it was sent";
+    /// A write whose audit line could not be written first; followed by ` (the error)`.
+    pub const AUDIT_NOT_WRITTEN: &str = "its audit line could not be written first";
+
+    /// Each of the words above with its key in `assets/locales/*/status.ftl`.
+    pub(crate) const KEYS: &[(&str, &str)] = &[
+        (RUN_ENDED, "why-run-ended"),
+        (LEFT_BEFORE_ANSWER, "why-left-before-answer"),
+        (CALLS_ENDED, "why-calls-ended"),
+        (DASHBOARD_ENDING, "why-dashboard-ending"),
+        (AUDIT_NOT_WRITTEN, "why-audit-not-written"),
+    ];
+}

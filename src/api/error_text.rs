@@ -10,6 +10,19 @@ use super::error::{ApiError, AuthErrorKind, ConnectFailure};
 use crate::i18n::Lang;
 use crate::tr;
 
+/// `why`, the words inside [`ApiError::NotSent`] or [`ApiError::NoAnswer`], in `lang` where
+/// they are the program's own ([`super::error::why`]; what follows them, such as a file's
+/// error, stays as given); anything else as given.
+fn why_in(lang: Lang, why: &str) -> String {
+    super::error::why::KEYS
+        .iter()
+        .find_map(|(words, key)| {
+            why.strip_prefix(words)
+                .map(|rest| format!("{}{rest}", crate::i18n::tr(lang, key)))
+        })
+        .unwrap_or_else(|| why.to_owned())
+}
+
 impl AuthErrorKind {
     /// [`AuthErrorKind::describe`] in `lang`: "the API key was refused (unknown, revoked or expired): ask for a new one" /
     /// "คีย์ API ถูกปฏิเสธ (...)".
@@ -105,8 +118,8 @@ impl ApiError {
                     .unwrap_or_default()
             ),
             ApiError::Internal => tr!(lang, "error-internal"),
-            ApiError::NotSent(why) => tr!(lang, "error-not-sent", why = why.as_str()),
-            ApiError::NoAnswer(why) => tr!(lang, "error-no-answer", why = why.as_str()),
+            ApiError::NotSent(why) => tr!(lang, "error-not-sent", why = why_in(lang, why)),
+            ApiError::NoAnswer(why) => tr!(lang, "error-no-answer", why = why_in(lang, why)),
         }
     }
 }
@@ -180,7 +193,33 @@ mod tests {
             ApiError::NotSent("the terminal hung up".into()),
             ApiError::NoAnswer("the run ended first".into()),
         ]);
+        all.extend(
+            super::super::error::why::KEYS
+                .iter()
+                .flat_map(|(words, _)| {
+                    [
+                        ApiError::NotSent(format!("{words} (disk full)")),
+                        ApiError::NoAnswer((*words).to_owned()),
+                    ]
+                }),
+        );
         all
+    }
+
+    #[test]
+    fn the_programs_own_words_are_said_in_thai_and_what_follows_them_is_kept() {
+        for (words, _) in super::super::error::why::KEYS {
+            let e = ApiError::NotSent(format!("{words} (disk full)"));
+            let thai = e.describe(Lang::Thai);
+            assert!(!thai.contains(words), "{thai}");
+            assert!(thai.ends_with(" (disk full)"), "{thai}");
+            assert!(
+                thai.chars().any(|c| ('\u{0E00}'..='\u{0E7F}').contains(&c)),
+                "{thai}"
+            );
+        }
+        let other = ApiError::NoAnswer("something else".into());
+        assert!(other.describe(Lang::Thai).ends_with("something else"));
     }
 
     #[test]

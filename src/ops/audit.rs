@@ -265,7 +265,7 @@ impl AuditLog {
 /// either face (the command line's [`settled_detail`], the dashboard's lost answer of
 /// [`super::decision::Decision::recovered`]); how `ops::history` knows such a line written
 /// before [`AuditEntry::settled_by`] existed.
-pub const ENDED_BEFORE_ANSWER: &str = "the run that sent it ended before its answer";
+pub const ENDED_BEFORE_ANSWER: &str = crate::api::error::why::RUN_ENDED;
 
 /// The `value` field of an `add-contact` line: type and value, sanitised, at most 200
 /// characters (`line @robot_club`).

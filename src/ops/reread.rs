@@ -135,7 +135,7 @@ pub fn settled_detail(cause: &ApiError, found: &Found) -> String {
 /// The detail of an `unknown` line for a write abandoned before its answer (a second
 /// Ctrl-C, a quit).
 pub fn abandoned_detail() -> String {
-    "left before the server answered; check the request's state".to_owned()
+    crate::api::error::why::LEFT_BEFORE_ANSWER.to_owned()
 }
 
 /// True when `club` (read with its contacts whole) has a contact of `new`'s type and value

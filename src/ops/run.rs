@@ -64,8 +64,10 @@ pub async fn decide(
     loop {
         if let Err(e) = step(log, &mut d, Event::Send).await {
             audit_failed(e.clone());
-            let refused =
-                ApiError::NotSent(format!("its audit line could not be written first ({e})"));
+            let refused = ApiError::NotSent(format!(
+                "{} ({e})",
+                crate::api::error::why::AUDIT_NOT_WRITTEN
+            ));
             let _ = step(
                 log,
                 &mut d,

@@ -45,7 +45,7 @@ async fn finish<Sc: Screen>(
     let clock = &Clock::system();
     // A bulk in progress ends as Ctrl-C ends the command line's: what is not on the wire
     // yet is not sent. Then the held decisions go (the moderator meant them).
-    runner.stop_writes("the dashboard was ending (a hang-up or a stop) before it was sent");
+    runner.stop_writes(crate::api::error::why::DASHBOARD_ENDING);
     apply_on(screen, clock, model, runner, [Msg::Flush], msg_tx);
     while model.writes_pending() > 0 {
         match tokio::time::timeout_at(deadline, msg_rx.recv()).await {

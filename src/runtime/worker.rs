@@ -190,7 +190,8 @@ async fn answer_call(
     let answer = if let Some(e) = not_written {
         tracing::error!(request_id, call = %what, "not sent: its audit line could not be written: {e}");
         call.failed(ApiError::NotSent(format!(
-            "its audit line could not be written first ({e})"
+            "{} ({e})",
+            crate::api::error::why::AUDIT_NOT_WRITTEN
         )))
     } else {
         match caught(run_call(&client, call, tries, &hooks)).await {

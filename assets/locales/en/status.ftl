@@ -455,6 +455,12 @@ error-internal = the client failed internally
 error-not-sent = not sent: { $why }
 log-write-waits = { $error }: it never reached the server and waits until the service answers again
 error-no-answer = no answer: { $why }
+# The program's own words inside those two (api::error::why): English as the audit has them.
+why-run-ended = the run that sent it ended before its answer
+why-left-before-answer = left before the server answered; check the request's state
+why-calls-ended = the client's calls ended before the answer
+why-dashboard-ending = the dashboard was ending (a hang-up or a stop) before it was sent
+why-audit-not-written = its audit line could not be written first
 others-someone = someone else
 others-holding = { $by } is about to { $verb } it in another session (held, not sent yet)
 status-heard-decided = { $label }: { $status } by { $by } (another session)
