@@ -349,6 +349,10 @@ impl Handler for Conn {
         Ok(if self.shared.keys.allows(offer.public_key) {
             Auth::Accept
         } else {
+            // The operator's trace of a key that is not authorized (OpenSSH offers a key
+            // before it signs with it: a refused offer is the only sign of it).
+            let key = fingerprint(offer.public_key);
+            tracing::info!(peer = %self.peer, key = %key, "public key offered, not authorized");
             Auth::reject()
         })
     }

@@ -290,13 +290,22 @@ fn a_loose_authorized_keys_file_is_refused_at_start_and_on_reread_and_the_log_is
         "{logged}"
     );
 
-    // Mended again: let in.
+    // Mended again: let in; a key not in the file is refused, and the log names it by
+    // its fingerprint (OpenSSH offers a key before signing with it: the refused offer).
     chmod(&keys, 0o600);
     let mut s = ssh(port, &t.alice, &[], &[], 24, 80);
     s.wait_for("the dashboard again", signed_out);
     s.kill();
+    let s = ssh(port, &t.mallory, &[], &[], 24, 80);
+    assert!(!s.wait_exit().success());
     stop(&mut child);
     let logged = std::fs::read_to_string(&log).expect("log");
+    assert!(
+        logged
+            .lines()
+            .any(|l| l.contains("not authorized") && l.contains(&t.mallory.fingerprint)),
+        "the refused key is logged: {logged}"
+    );
     assert!(logged.starts_with("an old line\n"), "appended to: {logged}");
     assert!(
         !logged.contains(&t.demo.moderator().api_key),
