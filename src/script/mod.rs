@@ -185,11 +185,28 @@ impl Ctx {
     }
 
     /// The signed-in user, read before writes so that the audit lines name them and a
-    /// refused key or token stops the run before any write is sent.
+    /// refused key or token stops the run before any write is sent. A 500 is tried again
+    /// with the re-read backoff, up to [`crate::ops::run::PRE_READ_TRIES`] tries (the client
+    /// itself tries again only what may not have reached the service): the deployed
+    /// service's stalled pool answers one (api-notes.md, "16 requests in flight stall the
+    /// service"), and a run's first read should not end on it.
     ///
     /// Errors (already printed): the class of the failure as an [`Exit`].
     pub async fn user_for_writes(&self) -> Result<User, Exit> {
-        match self.client.current_user().await {
+        let mut tries = 0;
+        let read = loop {
+            let read = self.client.current_user().await;
+            tries += 1;
+            match &read {
+                Err(ApiError::Server(info))
+                    if info.status == Some(500) && tries < crate::ops::run::PRE_READ_TRIES =>
+                {
+                    tokio::time::sleep(crate::ops::decision::backoff(tries - 1)).await;
+                }
+                _ => break read,
+            }
+        };
+        match read {
             Ok(r) => Ok(r.data),
             Err(e) => {
                 say(&format!(

@@ -1012,6 +1012,51 @@ async fn a_server_without_the_operation_exits_3_and_stops_sending() {
     assert!(list.stderr.contains("does not list"));
 }
 
+/// A 500 to the read of the signed-in user before writes (the deployed service's stalled
+/// pool answers one, api-notes.md) is tried again, and the run goes on: here to the update
+/// route's probe, which this server lacks (exit 3, as without the 500).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_500_to_the_user_read_before_writes_is_tried_again() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/auth/user"))
+        .respond_with(ResponseTemplate::new(500).set_body_json(json!({
+            "api_version": "0.8.4", "data": null, "meta": null,
+            "error": {"id": "3", "code": 500, "error_type": "internal_server_error", "detail": "Internal server error", "source": ""}
+        })))
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/auth/user"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(envelope(json!({
+            "id": Uuid::from_u128(7), "email": "s@student.example.ac.th", "role": "student",
+            "meta": {"student_id": Uuid::from_u128(8)},
+            "is_admin": false, "onboarded": true, "permissions": []
+        }))))
+        .mount(&server)
+        .await;
+    Mock::given(method("PUT"))
+        .and(path_regex(r"^/v1/clubs/requests/[0-9a-f-]+$"))
+        .respond_with(route_not_found())
+        .mount(&server)
+        .await;
+    let bin = Bin::new(&server.uri(), Some("mysk_test_key"), Some("tok.en.x"));
+    let id = Uuid::from_u128(1).to_string();
+    let run = bin.run(&["requests", "approve", &id], None).await;
+    assert_eq!(run.code, 3, "{run:?}");
+    assert!(run.stderr.contains("no update route"), "{run:?}");
+    let user_reads = server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|r| r.url.path() == "/auth/user")
+        .count();
+    assert_eq!(user_reads, 2, "the 500, then again");
+}
+
 /// A listing page that answered 5xx is read again (the core's read backoff) instead of
 /// ending the listing: the deployed service answers 500 or 503 under load (api-notes.md).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
