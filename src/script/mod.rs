@@ -197,14 +197,15 @@ impl Ctx {
         let read = loop {
             let read = self.client.current_user().await;
             tries += 1;
-            match &read {
-                Err(ApiError::Server(info))
-                    if info.status == Some(500) && tries < crate::ops::run::PRE_READ_TRIES =>
-                {
-                    tokio::time::sleep(crate::ops::decision::backoff(tries - 1)).await;
-                }
-                _ => break read,
+            let stalled = read
+                .as_ref()
+                .err()
+                .and_then(ApiError::info)
+                .is_some_and(|info| info.status == Some(500));
+            if !stalled || tries >= crate::ops::run::PRE_READ_TRIES {
+                break read;
             }
+            tokio::time::sleep(crate::ops::decision::backoff(tries - 1)).await;
         };
         match read {
             Ok(r) => Ok(r.data),

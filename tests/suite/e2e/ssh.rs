@@ -1097,7 +1097,9 @@ fn two_sessions_bulk_approving_one_queue_at_once_never_call_the_others_work_fail
         assert_eq!(t.demo.request_status(*id), Some(MembershipStatus::Approved));
     }
     // Let the lost answers' re-reads settle: every session's decision on every request has
-    // its final line (ok, already, failed or conflict), not only `unknown`.
+    // its final line (ok, already, failed or conflict), not only `unknown`; and the write
+    // that applied each request has its line (the server applies a write before the
+    // session that sent it has its answer and writes the line).
     let settled = |audit: &str| {
         let lines: Vec<serde_json::Value> = audit
             .lines()
@@ -1111,10 +1113,14 @@ fn two_sessions_bulk_approving_one_queue_at_once_never_call_the_others_work_fail
                     .filter(|l| l["target"] == id.as_str() && l["user"] == user)
                     .collect::<Vec<_>>()
             };
-            [&a_user.email, &b_user.email].iter().all(|u| {
-                let l = mine(u);
-                l.is_empty() || l.iter().any(|x| x["outcome"] != "unknown")
-            })
+            let applied = lines
+                .iter()
+                .any(|l| l["target"] == id.as_str() && l["outcome"] == "ok");
+            applied
+                && [&a_user.email, &b_user.email].iter().all(|u| {
+                    let l = mine(u);
+                    l.is_empty() || l.iter().any(|x| x["outcome"] != "unknown")
+                })
         })
     };
     let deadline = std::time::Instant::now() + GUARD;
