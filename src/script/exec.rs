@@ -7,7 +7,7 @@
 //! other command (`id`, `sh -c ...`, `serve-ssh`, a path). The line is split as a POSIX
 //! shell would (quotes, backslashes) but never run by one.
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser};
 
 use super::ScriptCommand;
 
@@ -124,7 +124,10 @@ pub fn parse(command: &[u8]) -> Parsed {
         ));
     }
     let argv = std::iter::once("club-admin").chain(words.iter().map(String::as_str));
-    match ExecLine::try_parse_from(argv) {
+    let line = without_refused(ExecLine::command())
+        .try_get_matches_from(argv)
+        .and_then(|m| ExecLine::from_arg_matches(&m));
+    match line {
         Ok(line) => Parsed::Run(Box::new(line)),
         Err(e) => {
             let to_stdout = !e.use_stderr();
@@ -135,6 +138,30 @@ pub fn parse(command: &[u8]) -> Parsed {
             }
         }
     }
+}
+
+/// `c` with [`REFUSED_FLAGS`] hidden from its help and its subcommands' (they are refused
+/// before parsing: the help over SSH lists only what may be given).
+fn without_refused(mut c: clap::Command) -> clap::Command {
+    let refused: Vec<String> = c
+        .get_arguments()
+        .filter(|a| {
+            a.get_long()
+                .is_some_and(|l| REFUSED_FLAGS.contains(&format!("--{l}").as_str()))
+        })
+        .map(|a| a.get_id().to_string())
+        .collect();
+    for id in refused {
+        c = c.mut_arg(id, |a| a.hide(true));
+    }
+    let subcommands: Vec<String> = c
+        .get_subcommands()
+        .map(|s| s.get_name().to_owned())
+        .collect();
+    for name in subcommands {
+        c = c.mut_subcommand(name, without_refused);
+    }
+    c
 }
 
 /// The command as the server's log and status show it: each word that looks like a token
@@ -258,6 +285,19 @@ mod tests {
             text.contains("requests") && !text.contains("serve-ssh"),
             "{text}"
         );
+        for line in [
+            &b"history --help"[..],
+            b"requests approve --help",
+            b"--help",
+        ] {
+            let (text, to_stdout, _) = said(parse(line));
+            assert!(to_stdout, "{text}");
+            for flag in REFUSED_FLAGS {
+                assert!(!text.contains(&format!("{flag} ")), "{flag} in: {text}");
+            }
+        }
+        let (text, _, _) = said(parse(b"history --help"));
+        assert!(text.contains("--json"), "{text}");
         let (text, to_stdout, code) = said(parse(b"requests frobnicate"));
         assert!(!to_stdout && code == 2, "{text}");
         let (_, _, code) = said(parse(b"requests list --concurrency 500"));
