@@ -498,7 +498,10 @@ impl Handler for Conn {
         if !self.shared.exec {
             tracing::info!(peer = %self.peer, "exec refused: commands are off");
             let text = crate::i18n::tr(self.lang(), "ssh-refused-exec");
-            tokio::spawn(async move { session::refuse(&handle, channel, &text, 1).await });
+            let terminal = self.size.is_some();
+            tokio::spawn(async move {
+                session::refuse_command(&handle, channel, &text, 1, terminal).await;
+            });
             return Ok(());
         }
         let asker = Asker {

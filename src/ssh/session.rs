@@ -537,9 +537,23 @@ pub(crate) async fn run_detached(
 }
 
 /// Says `text` on the channel's standard error, ends it with `status` and closes it (a
-/// refused request, a session that cannot start).
+/// refused request, a session that cannot start). The line ends as a terminal in raw mode
+/// needs (`\r\n`); see [`refuse_command`] for a command's.
 pub(crate) async fn refuse(handle: &Handle, channel: ChannelId, text: &str, status: u32) {
-    let line = format!("club-admin: {text}\r\n");
+    refuse_command(handle, channel, text, status, true).await;
+}
+
+/// [`refuse`] for an exec request: its line ends in `\n` as the command line's own errors
+/// do, unless the client asked for a terminal (`ssh -t`, raw mode: `\r\n`).
+pub(crate) async fn refuse_command(
+    handle: &Handle,
+    channel: ChannelId,
+    text: &str,
+    status: u32,
+    terminal: bool,
+) {
+    let end = if terminal { "\r\n" } else { "\n" };
+    let line = format!("club-admin: {text}{end}");
     let _ = handle.extended_data(channel, 1, line.into_bytes()).await;
     close(handle, channel, status).await;
 }

@@ -280,6 +280,10 @@ fn a_missing_route_exits_3_and_commands_turned_off_are_refused_in_the_client_s_l
         text(&out.stderr).contains("commands are turned off"),
         "{out:?}"
     );
+    assert!(
+        out.stderr.ends_with(b"\n") && !out.stderr.ends_with(b"\r\n"),
+        "a line as the command line's errors end, without a terminal: {out:?}"
+    );
     let out = exec(
         off.port(),
         &t.alice,
