@@ -646,6 +646,14 @@ impl Calls {
     pub fn iter(&self) -> impl Iterator<Item = &ApiCall> {
         self.inflight.values()
     }
+
+    /// True when a call sent at or after request id `from` reads row `id` (by id, or among
+    /// known rows read again).
+    pub fn reads_since(&self, id: Uuid, from: u64) -> bool {
+        self.inflight
+            .iter()
+            .any(|(rid, c)| *rid >= from && c.rows_read().contains(&id))
+    }
 }
 
 #[cfg(feature = "test-hooks")]

@@ -89,6 +89,9 @@ pub enum StillUnknown {
     ReadFailed(String),
     /// The request was read at a fetch level that does not show its status.
     LevelHidesStatus,
+    /// The re-read was refused so that no later one in this run can succeed (the token or
+    /// key refused, the route gone: [`super::decision::stops_reads`]): the run stops.
+    Refused(crate::api::ApiError),
 }
 
 /// The settlement rule: what a re-read of the request means for a decision whose answer

@@ -239,7 +239,7 @@ async fn follow(
             written.err().into_iter().for_each(audit_failed);
             return Verdict::Unknown {
                 cause,
-                why: StillUnknown::ReadFailed(decision::error_detail(&e)),
+                why: StillUnknown::Refused(e),
             };
         }
     }

@@ -98,6 +98,10 @@ impl Verdict {
                     StillUnknown::LevelHidesStatus => {
                         "the re-read does not show the status".to_owned()
                     }
+                    StillUnknown::Refused(e) => format!(
+                        "the re-read was refused ({}): nothing more was sent",
+                        decision::error_detail(e)
+                    ),
                 };
                 format!(
                     "outcome unknown: the answer was lost ({}) and {why}; it was not sent again",

@@ -60,6 +60,12 @@ impl Exit {
         match v {
             None => Exit::Failed,
             Some(Verdict::Refused(e)) => Exit::of(e),
+            // The re-read was refused (a token refused: sign in again): that refusal's code
+            // where it ranks above `unknown`.
+            Some(Verdict::Unknown {
+                why: crate::ops::reread::StillUnknown::Refused(e),
+                ..
+            }) => Exit::of(e).and(Exit::Unknown),
             Some(v) => match v.outcome() {
                 // Someone else made the same decision first: the request is as asked.
                 Outcome::Ok | Outcome::Already => Exit::Ok,

@@ -99,9 +99,9 @@ pub struct Listing {
     pub loading: bool,
     /// Total matching, per `meta.pagination.total`.
     pub total: Option<u64>,
-    /// When the server last counted (`total` taken from a page or a recount; this
-    /// dashboard's clock).
-    pub counted_at: Option<Timestamp>,
+    /// The request id of the answer whose count `total` is (0 before any): an answer to an
+    /// older call does not replace it.
+    pub counted_from: u64,
     /// The requests the answer that gave `total` listed: pending when counted, so a
     /// decision on one shrinks the count by one whenever it is applied.
     pub counted_pending: HashSet<Uuid>,

@@ -373,7 +373,7 @@ pub(super) fn confirmed(
     answer: Option<ClubRequest>,
     label: &str,
 ) {
-    super::listing::count_decided(m, id);
+    super::listing::count_decided(m, id, super::listing::Applied::ThisWrite);
     let written_from = m.calls.next_id();
     if let Some(item) = m.queue.get_mut(id) {
         item.written_from = written_from;
@@ -419,7 +419,7 @@ pub(super) fn already(
 ) {
     let lang = m.lang;
     let (outcome, _) = decision::already_line(action, &status);
-    super::listing::count_decided(m, id);
+    super::listing::count_decided(m, id, super::listing::Applied::Seen { recount: true });
     let word = status_word(lang, &status);
     let conflict = outcome == Outcome::Conflict;
     let written_from = m.calls.next_id();

@@ -433,7 +433,7 @@ fn take_page(
     }
     let pag = reply.meta.as_ref().and_then(|x| x.pagination.clone());
     let last_page = pag.as_ref().and_then(|p| p.last_p).unwrap_or(page);
-    take_total(m, pag.as_ref().and_then(|p| p.total), &reply.data);
+    let _ = take_total(m, pag.as_ref().and_then(|p| p.total), &reply.data);
     let first = m.listing.refreshed_at.is_none();
     if page == 1 {
         m.listing.previous_load = m.listing.refreshed_at;
@@ -626,26 +626,26 @@ pub(super) fn auto_refresh_answered(m: &mut Model) {
     }
 }
 
-/// How long after the server last counted another session's decision may be told and
-/// still be in that count: its write may have been applied before this dashboard's page was
-/// counted, and told after it arrived (the other session's answer crosses the same link).
-/// Both times are this host's clock, as ticks advance it.
-const TOLD_NEAR_COUNT_SECS: i64 = 5;
-
 /// The server's count taken from an answer (`meta.pagination.total`) that listed `listed`
 /// (pending when counted, so in the count): this dashboard's decisions on the wire
-/// meanwhile may or may not be in it ([`Listing::counted_maybe`]).
+/// meanwhile may or may not be in it ([`Listing::counted_maybe`]). An answer to a call sent
+/// before the one whose count stands (a recount crossing a page) leaves it. Returns whether
+/// the count was taken.
 ///
 /// [`Listing::counted_maybe`]: crate::app::model::Listing::counted_maybe
-fn take_total(m: &mut Model, total: Option<u64>, listed: &[ClubRequest]) {
+fn take_total(m: &mut Model, total: Option<u64>, listed: &[ClubRequest]) -> bool {
+    if m.answering != 0 && m.answering < m.listing.counted_from {
+        return false;
+    }
+    m.listing.counted_from = m.answering;
     m.listing.total = total;
-    m.listing.counted_at = Some(m.now);
     m.listing.counted_pending = listed.iter().map(|r| r.id).collect();
     m.listing.counted_maybe = m
         .decisions
         .on_the_wire()
         .filter(|id| !m.listing.counted_pending.contains(id))
         .collect();
+    true
 }
 
 /// The count is no longer the scope's (another scope, another account): nothing to settle.
@@ -656,70 +656,74 @@ pub(super) fn forget_count(m: &mut Model) {
     m.listing.recount_due = false;
 }
 
+/// Whose write applied a decision the count hears of ([`uncount`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Applied {
+    /// This dashboard's write, answered as applied: sent after the count unless it was on
+    /// the wire then, so the request was pending when counted.
+    ThisWrite,
+    /// A write whose time is not known here: another's (told by another session, or met as
+    /// "already decided"), or this dashboard's settled by a re-read. `recount`: the count
+    /// may be read again for it (this dashboard's own doing; never for what other sessions
+    /// tell, which are many at a term's start).
+    Seen {
+        /// Whether a recount may be asked.
+        recount: bool,
+    },
+}
+
 /// The server's count of pending requests shrinks by one when a request it listed pending
-/// here is decided by this dashboard. Called before the row takes its new status.
-pub(super) fn count_decided(m: &mut Model, id: Uuid) {
-    if is_listed_pending_id(m, id) {
-        uncount(m, id, None);
-    }
-}
-
-/// [`count_decided`] for another session's decision told at `at`.
-pub(super) fn count_told(m: &mut Model, id: Uuid, at: crate::api::Timestamp) {
-    if is_listed_pending_id(m, id) {
-        uncount(m, id, Some(at));
-    }
-}
-
-fn is_listed_pending_id(m: &Model, id: Uuid) -> bool {
-    m.queue.get(id).is_some_and(|i| {
+/// here is decided. Called before the row takes its new status.
+pub(super) fn count_decided(m: &mut Model, id: Uuid, applied: Applied) {
+    let listed_pending = m.queue.get(id).is_some_and(|i| {
         i.origin == crate::app::model::Origin::Listing
             && i.status() == Some(&crate::api::MembershipStatus::Pending)
-    })
+    });
+    if listed_pending {
+        uncount(m, id, applied);
+    }
 }
 
-/// A decision on a listed row was applied (this dashboard's, or another session's told at
-/// `told_at`): the count shrinks by one when the server's last count holds the request as
-/// pending (the answer listed it, or the decision was made after it). Where that count may
-/// hold the decision already (this dashboard's decision was on the wire while it was
-/// counted; another's was told close to it) it is kept, never shrunk twice: a count too low
-/// would end the listing before its last request, one too high only reads a page more. For
-/// this dashboard's decisions the count is then read again ([`recount_when_settled`]), as
-/// after one applied while a page was on its way (that page may count it or not); another
-/// session's leave it to the next page or refresh (told decisions are many at a term's
-/// start: a recount for each would multiply the service's load by the dashboards open).
-pub(super) fn uncount(m: &mut Model, id: Uuid, told_at: Option<crate::api::Timestamp>) {
+/// A decision on a listed row was applied: the count shrinks by one where the server's
+/// last count surely held the request pending (its answer listed it; or this dashboard's
+/// write applied it and was sent after that count), never twice: a count too low would end
+/// the listing before its last request, one too high only reads a page more. Where it may
+/// hold the decision already (this dashboard's write on the wire while it was counted,
+/// another's applied at a time not known), it is kept, and read again once nothing is on
+/// its way ([`recount_when_settled`]) when the decision was this dashboard's; also after one
+/// applied while a page or a recount was on its way (it may count it or not).
+pub(super) fn uncount(m: &mut Model, id: Uuid, applied: Applied) {
     let listed = m.listing.counted_pending.remove(&id);
     let on_the_wire = m.listing.counted_maybe.remove(&id);
-    let near = told_at.is_some_and(|at| {
-        m.listing
-            .counted_at
-            .is_some_and(|c| c + chrono::Duration::seconds(TOLD_NEAR_COUNT_SECS) >= at)
-    });
-    let maybe_counted = !listed && (on_the_wire || near);
-    if told_at.is_none() && (maybe_counted || m.listing.loading) {
-        m.listing.recount_due = true;
-    }
-    if !maybe_counted && let Some(t) = m.listing.total.as_mut() {
+    let counting = m.listing.loading || counting_again(m);
+    let (shrink, recount) = match applied {
+        Applied::ThisWrite => (listed || !on_the_wire, on_the_wire || counting),
+        Applied::Seen { recount } => (listed, recount && (!listed || counting)),
+    };
+    m.listing.recount_due |= recount;
+    if shrink && let Some(t) = m.listing.total.as_mut() {
         *t = t.saturating_sub(1);
     }
+}
+
+/// True while a recount is on its way.
+fn counting_again(m: &Model) -> bool {
+    m.calls.iter().any(|c| {
+        matches!(
+            c,
+            ApiCall::ListRequests {
+                purpose: ListPurpose::Count { .. },
+                ..
+            }
+        )
+    })
 }
 
 /// The count read again when it may be off ([`uncount`]) and nothing can move it under the
 /// read: no decision of this dashboard on the wire, no page on its way. Asked after every
 /// message; one call, one row.
 pub(super) fn recount_when_settled(m: &mut Model) -> Vec<Effect> {
-    let busy = m.listing.loading
-        || m.decisions.on_the_wire().next().is_some()
-        || m.calls.iter().any(|c| {
-            matches!(
-                c,
-                ApiCall::ListRequests {
-                    purpose: ListPurpose::Count { .. },
-                    ..
-                }
-            )
-        });
+    let busy = m.listing.loading || m.decisions.on_the_wire().next().is_some() || counting_again(m);
     if !m.listing.recount_due || busy || m.listing.total.is_none() {
         return Vec::new();
     }
@@ -739,8 +743,9 @@ pub(super) fn recount_when_settled(m: &mut Model) -> Vec<Effect> {
 }
 
 /// The recount's answer: the server's count, and more to load when it counts requests the
-/// queue has not seen (they load as the cursor nears the end, as after a page). A failure
-/// keeps the count as it is: the next page or refresh counts again.
+/// queue has not seen (they load as the cursor nears the end, as after a page; a sweep from
+/// page 1 only as a page's answer decides). A failure keeps the count as it is: the next
+/// page or refresh counts again.
 pub(super) fn on_list_count(
     m: &mut Model,
     generation: u64,
@@ -761,11 +766,9 @@ pub(super) fn on_list_count(
     if total.is_none() {
         return Vec::new();
     }
-    take_total(m, total, &reply.data);
-    let seen = u64::from(listed_pending(m));
-    if total.is_some_and(|t| t > seen) {
+    if take_total(m, total, &reply.data) && total.is_some_and(|t| t > u64::from(listed_pending(m)))
+    {
         m.listing.has_more = true;
-        m.listing.swept = false;
     }
     Vec::new()
 }

@@ -30,7 +30,14 @@ pub(super) fn lost(
 ) -> Vec<Effect> {
     note_error(m, &e);
     let lang = m.lang;
+    let written_from = m.calls.next_id();
     if let Some(item) = m.queue.get_mut(id) {
+        // Only a read sent from now on can tell what the write did: one on its way already
+        // may have been read before it ([`settle_unknown`] passes over its answer).
+        item.written_from = written_from;
+        if item.state == RowState::Loading {
+            item.state = RowState::Ready;
+        }
         if item.request.is_none() {
             item.state = RowState::Failed;
         }
@@ -80,6 +87,10 @@ pub(super) fn settle_unknown(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
         let Some(item) = m.queue.get(id) else {
             continue;
         };
+        if m.answering != 0 && m.answering < item.written_from {
+            // A read sent before the write's answer was lost: the fresh one settles it.
+            continue;
+        }
         let read = match (&item.state, &item.read_error) {
             (RowState::Loading, _) => continue,
             (RowState::Gone, _) => Reread::Missing,
@@ -226,6 +237,11 @@ fn still_unknown(m: &mut Model, id: Uuid, action: RowAction, why: &StillUnknown)
     let why = match why {
         StillUnknown::ReadFailed(e) => tr!(lang, "error-reread-failed-too", error = e.as_str()),
         StillUnknown::LevelHidesStatus => tr(lang, "error-level-hides-status"),
+        StillUnknown::Refused(e) => tr!(
+            lang,
+            "error-reread-failed-too",
+            error = error_text(lang, e).as_str()
+        ),
     };
     let text = tr!(
         lang,
@@ -352,7 +368,7 @@ fn settle_row(m: &mut Model, id: Uuid, action: RowAction, failed: Option<String>
                 item.state = RowState::Deleted;
             }
             if listed {
-                super::listing::uncount(m, id, None);
+                super::listing::uncount(m, id, super::listing::Applied::Seen { recount: true });
             }
         }
         Some(text) => item.error = Some(text),

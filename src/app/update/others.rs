@@ -44,7 +44,7 @@ pub(super) fn heard(m: &mut Model, t: Told) -> Vec<Effect> {
 /// the server's pending count shrinks, and the status line says by whom when it is the
 /// moderator's row ([`super::say_unless_busy`]).
 fn decided(m: &mut Model, t: Told, action: RowAction) {
-    super::listing::count_told(m, t.id, t.at);
+    super::listing::count_decided(m, t.id, super::listing::Applied::Seen { recount: false });
     let written_from = m.calls.next_id();
     let Some(item) = m.queue.get_mut(t.id) else {
         return;

@@ -631,3 +631,180 @@ fn a_decision_on_the_wire_while_the_server_counts_is_counted_once() {
         assert_eq!(m.queue().stats().pending, 2);
     }
 }
+
+/// The refresh's calls of `fx` answered as the server read them, `rows` (each page with
+/// `total`, each re-read with the rows it asks for) but for the re-reads `keep` is told to
+/// leave unanswered; returns the re-reads left.
+fn answer_refresh(
+    m: &mut Model,
+    fx: &[Effect],
+    rows: &[ClubRequest],
+    total: u64,
+    keep: bool,
+) -> Vec<u64> {
+    let mut left = Vec::new();
+    for (rid, c) in calls(fx) {
+        let ApiCall::ListRequests { filter, .. } = c else {
+            continue;
+        };
+        if !filter.ids.is_empty() && keep {
+            left.push(rid);
+            continue;
+        }
+        let data = rows
+            .iter()
+            .filter(|r| filter.ids.is_empty() || filter.ids.contains(&r.id))
+            .cloned()
+            .collect();
+        let _ = answer(
+            m,
+            rid,
+            ApiAnswer::Listing(Ok(listing_reply(data, None, total))),
+        );
+    }
+    left
+}
+
+/// Someone else approved a request before the server last counted (the page no longer
+/// lists it), and this dashboard's approval of it is answered "already approved": the count
+/// does not shrink for it a second time; it is read again instead.
+#[test]
+fn a_decision_already_made_elsewhere_before_the_count_is_not_counted_twice() {
+    let mut m = listed(Lang::English);
+    let target = m.queue().selected().map(|i| i.id).expect("a row");
+    let before: Vec<ClubRequest> = (1..=3).map(|n| pending(n, now())).collect();
+    let others: Vec<ClubRequest> = before.iter().filter(|r| r.id != target).cloned().collect();
+    // The refresh: the page counts 2 (the other's approval applied), the row's re-read was
+    // made before it (still pending).
+    let refresh = update(&mut m, key('r'));
+    for (rid, c) in calls(&refresh) {
+        let ApiCall::ListRequests { filter, .. } = c else {
+            continue;
+        };
+        let (data, total) = if filter.ids.is_empty() {
+            (others.clone(), 2)
+        } else {
+            (
+                before
+                    .iter()
+                    .filter(|r| filter.ids.contains(&r.id))
+                    .cloned()
+                    .collect(),
+                3,
+            )
+        };
+        let _ = answer(
+            &mut m,
+            rid,
+            ApiAnswer::Listing(Ok(listing_reply(data, None, total))),
+        );
+    }
+    assert_eq!(m.listing().total, Some(2));
+    let (write, id) = approve_selected(&mut m);
+    assert_eq!(id, target);
+    let fx = answer(
+        &mut m,
+        write,
+        ApiAnswer::Updated(Err(forbidden("Club request has already been approved"))),
+    );
+    assert_eq!(m.listing().total, Some(2), "not shrunk a second time");
+    assert!(recount(&fx).is_some(), "the count is read again");
+}
+
+/// A row being read when another session tells it was decided: that read, sent before, is
+/// passed over, and the row is not left "being read" for good.
+#[test]
+fn a_read_passed_over_for_a_told_decision_leaves_the_row_read() {
+    use club_admin::app::{Heard, RowAction, Told};
+    let mut m = listed(Lang::English);
+    let target = m.queue().selected().map(|i| i.id).expect("a row");
+    let before: Vec<ClubRequest> = (1..=3).map(|n| pending(n, now())).collect();
+    let refresh = update(&mut m, key('r'));
+    assert!(
+        calls(&refresh)
+            .iter()
+            .any(|(_, c)| c.rows_read().contains(&target)),
+        "the row's re-read is on its way"
+    );
+    let _ = update(
+        &mut m,
+        Msg::Heard(Told {
+            id: target,
+            heard: Heard::Decided(RowAction::Approve),
+            by: Some("s1@school.example.ac.th".into()),
+            at: now(),
+        }),
+    );
+    let left = answer_refresh(&mut m, &refresh, &before, 3, false);
+    assert!(left.is_empty());
+    let row = m.queue().get(target).expect("row");
+    assert_eq!(row.status(), Some(&MembershipStatus::Approved));
+    assert_eq!(row.state, club_admin::app::RowState::Ready);
+}
+
+/// An approval sent while the row's read is on its way, whose answer is lost: that read
+/// (made before the write) does not settle it as "still pending"; a fresh read is sent and
+/// settles it.
+#[test]
+fn a_lost_answer_is_settled_by_a_read_sent_after_it_not_by_one_on_its_way() {
+    let mut m = listed(Lang::English);
+    let target = m.queue().selected().map(|i| i.id).expect("a row");
+    let before: Vec<ClubRequest> = (1..=3).map(|n| pending(n, now())).collect();
+    let refresh = update(&mut m, key('r'));
+    assert_eq!(
+        m.queue().get(target).map(|i| i.state.clone()),
+        Some(club_admin::app::RowState::Loading)
+    );
+    let (write, _) = approve_selected(&mut m);
+    let fx = answer(
+        &mut m,
+        write,
+        ApiAnswer::Updated(Err(ApiError::timeout(20_000))),
+    );
+    assert!(m.outcome_unknown(target));
+    let fresh: Vec<u64> = calls(&fx)
+        .into_iter()
+        .filter(|(_, c)| c.rows_read().contains(&target))
+        .map(|(rid, _)| rid)
+        .collect();
+    assert_eq!(fresh.len(), 1, "a fresh read: {fx:?}");
+    let mut audited = Vec::new();
+    for (rid, c) in calls(&refresh) {
+        let ApiCall::ListRequests { filter, .. } = c else {
+            continue;
+        };
+        let data = before
+            .iter()
+            .filter(|r| filter.ids.is_empty() || filter.ids.contains(&r.id))
+            .cloned()
+            .collect();
+        audited.extend(answer(
+            &mut m,
+            rid,
+            ApiAnswer::Listing(Ok(listing_reply(data, None, 3))),
+        ));
+    }
+    assert!(
+        m.outcome_unknown(target),
+        "not settled by the read made before the write"
+    );
+    assert!(
+        !audited.iter().any(|e| matches!(e, Effect::Audit(_))),
+        "{audited:?}"
+    );
+    let row = before.iter().find(|r| r.id == target).expect("row");
+    let reply = match calls(&fx).into_iter().find(|(rid, _)| *rid == fresh[0]) {
+        Some((_, ApiCall::GetRequest { .. })) => ApiAnswer::Request(Ok(reply(approved(row)))),
+        _ => ApiAnswer::Listing(Ok(listing_reply(vec![approved(row)], None, 1))),
+    };
+    let fx = answer(&mut m, fresh[0], reply);
+    assert!(!m.outcome_unknown(target));
+    let settled: Vec<_> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Audit(a) => Some(a.outcome),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(settled, vec![club_admin::ops::Outcome::Ok], "{fx:?}");
+}

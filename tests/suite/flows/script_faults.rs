@@ -372,6 +372,11 @@ async fn a_token_refused_on_a_re_read_stops_the_run_and_sends_nothing_more() {
             "{why:?}"
         );
     }
+    assert_eq!(
+        Exit::of_verdicts(&results).code(),
+        2,
+        "the refused token's code (sign in again), not only `unknown`'s"
+    );
     assert!(
         clock
             .waits()
