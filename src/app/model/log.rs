@@ -114,6 +114,9 @@ pub struct Notice {
     pub seq: u64,
     /// It tells how much of the listing is loaded: later pages update it in place.
     pub about_listing: bool,
+    /// It tells how many rows the filter it names shows ("filter robot: 15 of 50 shown"):
+    /// while that filter stands, rows loaded or gone later update its numbers in place.
+    pub about_filter: Option<String>,
     /// It is in the activity log already.
     pub logged: bool,
     /// A start-up warning (a secret file others can read): the first load's "loaded" does

@@ -90,6 +90,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
     note_busy(m, tick);
     bulk::prune_confirm(m);
     m.queue.apply_changes();
+    tell::filter_notice_follows(m);
     m.queue.scroll_into_view(m.page_rows);
     // A new request is new until the cursor reaches it.
     if let Some(id) = m.queue.selected().filter(|i| i.fresh).map(|i| i.id)

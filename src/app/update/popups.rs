@@ -204,18 +204,16 @@ fn submit(m: &mut Model) -> Vec<Effect> {
             let text = input.value().trim().to_owned();
             m.popup = None;
             m.queue.set_filter(&text);
-            let said = if text.is_empty() {
-                crate::i18n::tr(m.lang, "status-filter-cleared")
+            if text.is_empty() {
+                let said = crate::i18n::tr(m.lang, "status-filter-cleared");
+                say(m, Severity::Info, &said);
             } else {
-                crate::tr!(
-                    m.lang,
-                    "status-filter-applied",
-                    filter = crate::text::clean(&text, 30),
-                    shown = m.queue.visible().len(),
-                    total = m.queue.items().len()
-                )
-            };
-            say(m, Severity::Info, &said);
+                let said = super::tell::filter_applied(m);
+                say(m, Severity::Info, &said);
+                if let Some(n) = m.notice.as_mut() {
+                    n.about_filter = Some(m.queue.filter().to_owned());
+                }
+            }
             listing::prefetch(m)
         }
         Some(Popup::AddContact { .. }) => club::submit_contact(m),

@@ -39,6 +39,7 @@ pub(super) fn say(m: &mut Model, severity: Severity, text: &str) {
         severity,
         seq,
         about_listing: false,
+        about_filter: None,
         start_warning: false,
         too_small: false,
         reading: None,
@@ -46,6 +47,37 @@ pub(super) fn say(m: &mut Model, severity: Severity, text: &str) {
         short: None,
         at: m.now,
     });
+}
+
+/// "filter robot: 15 of 50 shown": the queue's filter and how many of its rows it shows.
+pub(super) fn filter_applied(m: &Model) -> String {
+    crate::tr!(
+        m.lang,
+        "status-filter-applied",
+        filter = crate::text::clean(m.queue.filter().trim(), 30),
+        shown = m.queue.visible().len(),
+        total = m.queue.items().len()
+    )
+}
+
+/// The filter's notice follows the queue while it stands on the status line under the same
+/// filter: rows loaded, added or gone since update its numbers in place (its time and place
+/// among the messages stay), so it never contradicts the queue's header.
+pub(super) fn filter_notice_follows(m: &mut Model) {
+    let standing = m
+        .notice
+        .as_ref()
+        .and_then(|n| n.about_filter.as_deref())
+        .is_some_and(|f| f == m.queue.filter());
+    if !standing {
+        return;
+    }
+    let text = filter_applied(m);
+    if let Some(n) = m.notice.as_mut()
+        && n.text != text
+    {
+        n.text = text;
+    }
 }
 
 /// Says `text`, which names a request by `label` ([`say`], then [`name_in_notice`]).

@@ -1181,3 +1181,60 @@ fn a_first_load_that_failed_and_came_back_says_the_queue_loaded() {
         same_after_redraw(&mut m);
     }
 }
+
+/// The filter's message follows the queue while it stands: a page loaded after the filter
+/// was applied changes "2 of 4 shown" to what the queue's header shows, in both languages.
+#[test]
+fn the_filter_s_message_follows_the_rows_loaded_after_it() {
+    for lang in [Lang::English, Lang::Thai] {
+        let mut m = loaded_with_more(options_in(lang), sample_rows(), 6);
+        let _ = update(&mut m, key('/'));
+        typed(&mut m, "club:robot");
+        let mut fx = update(&mut m, code(KeyCode::Enter));
+        let said = |shown: usize, total: usize| {
+            let text = match lang {
+                Lang::English => format!("filter club:robot: {shown} of {total} shown"),
+                Lang::Thai => format!("ตัวกรอง club:robot: แสดง {shown} จาก {total} รายการ"),
+            };
+            club_admin::text::for_terminal(&text).into_owned()
+        };
+        let n = m.queue().items().len();
+        let robots = m.queue().visible().len();
+        assert!(status(&m).contains(&said(robots, n)), "{}", status(&m));
+        // The rest of the listing loads (asked already, or by G): one more Robotics request.
+        fx.extend(update(&mut m, key('G')));
+        let page: Vec<u64> = (1..=200)
+            .filter(|rid| {
+                matches!(
+                    m.awaited_call(*rid),
+                    Some(ApiCall::ListRequests {
+                        purpose: club_admin::app::ListPurpose::Page { .. },
+                        ..
+                    })
+                )
+            })
+            .collect();
+        assert_eq!(page.len(), 1, "one page on its way");
+        let more = request(
+            Uuid::from_u128(90),
+            "pending",
+            "51090",
+            Some(("Anan", "อนันต์")),
+            ("Robotics Club", "ชุมนุมหุ่นยนต์"),
+            2026,
+            1,
+        );
+        let _ = answer(
+            &mut m,
+            page[0],
+            ApiAnswer::Listing(Ok(listing_reply(vec![more], None, 6))),
+        );
+        assert_eq!(m.queue().visible().len(), robots + 1);
+        assert!(
+            status(&m).contains(&said(robots + 1, n + 1)),
+            "{}",
+            status(&m)
+        );
+        same_after_redraw(&mut m);
+    }
+}
