@@ -110,6 +110,13 @@ impl QueueItem {
         item
     }
 
+    /// True when the call `request_id` (the answer being applied; 0 for none) was sent
+    /// before a write's outcome last reached this row ([`QueueItem::written_from`]): what
+    /// it read may predate that write.
+    pub fn written_after(&self, request_id: u64) -> bool {
+        request_id != 0 && request_id < self.written_from
+    }
+
     /// The error to show: the failed action's, else the failed read's.
     pub fn shown_error(&self) -> Option<&str> {
         self.error.as_deref().or(self.read_error.as_deref())

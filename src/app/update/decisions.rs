@@ -374,9 +374,8 @@ pub(super) fn confirmed(
     label: &str,
 ) {
     super::listing::count_decided(m, id, super::listing::Applied::ThisWrite);
-    let written_from = m.calls.next_id();
+    super::rows::note_written(m, id);
     if let Some(item) = m.queue.get_mut(id) {
-        item.written_from = written_from;
         item.error = None;
         item.read_error = None;
         item.marked = false;
@@ -422,9 +421,8 @@ pub(super) fn already(
     super::listing::count_decided(m, id, super::listing::Applied::Seen { recount: true });
     let word = status_word(lang, &status);
     let conflict = outcome == Outcome::Conflict;
-    let written_from = m.calls.next_id();
+    super::rows::note_written(m, id);
     if let Some(item) = m.queue.get_mut(id) {
-        item.written_from = written_from;
         item.state = RowState::Ready;
         item.marked = false;
         item.read_error = None;

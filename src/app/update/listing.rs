@@ -207,22 +207,33 @@ pub(super) fn apply_scope(m: &mut Model) {
 
 /// Asks for one page of the pending requests in scope.
 pub(super) fn load_page(m: &mut Model, page: u32) -> Vec<Effect> {
-    let Some(filter) = scope_filter(&m.listing.scope) else {
+    let generation = m.listing.generation;
+    let size = m.page_size;
+    let Some(c) = listing_call(
+        m,
+        Page::new(page, size),
+        ListPurpose::Page { page, generation },
+    ) else {
         return Vec::new();
     };
     m.listing.loading = true;
     // This page's count holds every decision answered before it is sent; those still on
     // the wire when it answers, or answered meanwhile, are weighed then ([`uncount`]).
     m.listing.recount_due = false;
-    let generation = m.listing.generation;
-    let c = ApiCall::ListRequests {
-        filter,
-        sort: Sort::default(),
-        page: Page::new(page, m.page_size),
-        levels: m.levels,
-        purpose: ListPurpose::Page { page, generation },
-    };
     vec![call(m, c)]
+}
+
+/// The listing's one query, the scope's pending requests in the listing's order, for
+/// `page` and `purpose`: a page and a recount count the same requests (`None` when
+/// nothing is listed).
+fn listing_call(m: &Model, page: Page, purpose: ListPurpose) -> Option<ApiCall> {
+    Some(ApiCall::ListRequests {
+        filter: scope_filter(&m.listing.scope)?,
+        sort: Sort::default(),
+        page,
+        levels: m.levels,
+        purpose,
+    })
 }
 
 /// The listing's filter for `scope`: its pending requests (`None` when nothing is listed).
@@ -392,15 +403,19 @@ fn note_read_whole(m: &mut Model) {
     m.listing.read_to = Some((m.listing.scope.clone(), LISTING_END));
 }
 
+/// The server's count in an answer's `meta.pagination.total`, when it gave one.
+fn total_of(meta: Option<&crate::api::Meta>) -> Option<u64> {
+    meta.and_then(|x| x.pagination.as_ref())
+        .and_then(|p| p.total)
+}
+
 /// Page 1's count of pending requests (`meta.pagination.total`): a count grown since the
 /// last page 1 sends the reload on past the pages it had, to the last
 /// ([`crate::app::model::Listing::hunting`]), since a new request may sort onto any page
 /// (ids sort the listing). Whatever answered before it: the re-reads of known rows may end
 /// the refresh first.
 fn note_count(m: &mut Model, meta: Option<&crate::api::Meta>) {
-    let total = meta
-        .and_then(|x| x.pagination.as_ref())
-        .and_then(|p| p.total);
+    let total = total_of(meta);
     let grew = matches!((m.listing.last_total, total), (Some(a), Some(b)) if b > a);
     m.listing.hunting = grew;
     if let Some(t) = total {
@@ -433,7 +448,7 @@ fn take_page(
     }
     let pag = reply.meta.as_ref().and_then(|x| x.pagination.clone());
     let last_page = pag.as_ref().and_then(|p| p.last_p).unwrap_or(page);
-    let _ = take_total(m, pag.as_ref().and_then(|p| p.total), &reply.data);
+    let _ = take_total(m, total_of(reply.meta.as_ref()), &reply.data);
     let first = m.listing.refreshed_at.is_none();
     if page == 1 {
         m.listing.previous_load = m.listing.refreshed_at;
@@ -727,18 +742,11 @@ pub(super) fn recount_when_settled(m: &mut Model) -> Vec<Effect> {
     if !m.listing.recount_due || busy || m.listing.total.is_none() {
         return Vec::new();
     }
-    let Some(filter) = scope_filter(&m.listing.scope) else {
+    let generation = m.listing.generation;
+    let Some(c) = listing_call(m, Page::new(1, 1), ListPurpose::Count { generation }) else {
         return Vec::new();
     };
     m.listing.recount_due = false;
-    let generation = m.listing.generation;
-    let c = ApiCall::ListRequests {
-        filter,
-        sort: Sort::default(),
-        page: Page::new(1, 1),
-        levels: m.levels,
-        purpose: ListPurpose::Count { generation },
-    };
     vec![call(m, c)]
 }
 
@@ -758,11 +766,7 @@ pub(super) fn on_list_count(
         return Vec::new();
     };
     note_ok(m, &reply.api_version);
-    let total = reply
-        .meta
-        .as_ref()
-        .and_then(|x| x.pagination.as_ref())
-        .and_then(|p| p.total);
+    let total = total_of(reply.meta.as_ref());
     if total.is_none() {
         return Vec::new();
     }

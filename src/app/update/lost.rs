@@ -30,11 +30,10 @@ pub(super) fn lost(
 ) -> Vec<Effect> {
     note_error(m, &e);
     let lang = m.lang;
-    let written_from = m.calls.next_id();
+    // Only a read sent from now on can tell what the write did: one on its way already may
+    // have been read before it ([`settle_unknown`] passes over its answer).
+    rows::note_written(m, id);
     if let Some(item) = m.queue.get_mut(id) {
-        // Only a read sent from now on can tell what the write did: one on its way already
-        // may have been read before it ([`settle_unknown`] passes over its answer).
-        item.written_from = written_from;
         if item.state == RowState::Loading {
             item.state = RowState::Ready;
         }
@@ -87,7 +86,7 @@ pub(super) fn settle_unknown(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
         let Some(item) = m.queue.get(id) else {
             continue;
         };
-        if m.answering != 0 && m.answering < item.written_from {
+        if item.written_after(m.answering) {
             // A read sent before the write's answer was lost: the fresh one settles it.
             continue;
         }
@@ -354,11 +353,10 @@ fn settled(
 /// The row of a write settled by its re-read: applied (`failed` is `None`: the server's
 /// count shrinks, the mark goes, a deleted row says so), or not, with why.
 fn settle_row(m: &mut Model, id: Uuid, action: RowAction, failed: Option<String>) {
-    let written_from = m.calls.next_id();
+    rows::note_written(m, id);
     let Some(item) = m.queue.get_mut(id) else {
         return;
     };
-    item.written_from = written_from;
     match failed {
         None => {
             let listed = item.origin == Origin::Listing;

@@ -45,11 +45,10 @@ pub(super) fn heard(m: &mut Model, t: Told) -> Vec<Effect> {
 /// moderator's row ([`super::say_unless_busy`]).
 fn decided(m: &mut Model, t: Told, action: RowAction) {
     super::listing::count_decided(m, t.id, super::listing::Applied::Seen { recount: false });
-    let written_from = m.calls.next_id();
+    super::rows::note_written(m, t.id);
     let Some(item) = m.queue.get_mut(t.id) else {
         return;
     };
-    item.written_from = written_from;
     let had_mark = item.marked;
     item.marked = false;
     item.fresh = false;

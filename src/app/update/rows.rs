@@ -137,6 +137,16 @@ fn say_if_hidden(m: &mut Model, ids: &[Uuid]) {
     }
 }
 
+/// A write's outcome reached row `id` (this dashboard's answer or its settlement, another
+/// session's word, a lost answer): reads sent before now no longer take the row back
+/// ([`crate::app::model::QueueItem::written_from`]).
+pub(super) fn note_written(m: &mut Model, id: Uuid) {
+    let from = m.calls.next_id();
+    if let Some(item) = m.queue.get_mut(id) {
+        item.written_from = from;
+    }
+}
+
 /// Merges what the server said of a row into it (the row keeps fields of other levels),
 /// unless the read was sent before a write's outcome reached the row
 /// ([`crate::app::model::QueueItem::written_from`]): the server may have read it before
@@ -156,7 +166,7 @@ pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
     let written_from = m.queue.get(r.id).map_or(0, |i| i.written_from);
     let newer_read = m.calls.reads_since(r.id, written_from);
     if let Some(item) = m.queue.get_mut(r.id) {
-        if answering != 0 && answering < item.written_from {
+        if item.written_after(answering) {
             // Read before a write's outcome reached the row: older than what the row shows
             // (which stays, and is no longer being read unless a newer read is on its way).
             if item.state == RowState::Loading && !newer_read {
