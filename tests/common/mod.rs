@@ -121,6 +121,12 @@ pub fn request(
     .expect("request json")
 }
 
+/// The deployed service's error envelope (0.8.4) with `code`, `error_type` and `detail`.
+pub fn error_body(code: u16, error_type: &str, detail: &str) -> serde_json::Value {
+    json!({"api_version":"0.8.4","data":null,"meta":null,
+           "error":{"id":"3f1c1d5e-8a4b-4e57-9d1f-0a3c1b2d4e5f","code":code,"error_type":error_type,"detail":detail,"source":"x"}})
+}
+
 pub fn reply<T>(data: T) -> Reply<T> {
     Reply {
         data,

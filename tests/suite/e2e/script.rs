@@ -947,6 +947,23 @@ fn envelope(data: Value) -> Value {
     json!({"api_version": "0.8.4", "data": data, "error": null, "meta": {"timestamp": "2026-11-22T08:20:31.565Z", "pagination": null}})
 }
 
+/// `/auth/user` for a student on a club's staff (the deployed service's shape).
+fn staff_student() -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(envelope(json!({
+        "id": Uuid::from_u128(7), "email": "s@student.example.ac.th", "role": "student",
+        "meta": {"student_id": Uuid::from_u128(8)},
+        "is_admin": false, "onboarded": true, "permissions": []
+    })))
+}
+
+/// A 500 as the deployed service answers one (a stalled pool, api-notes.md).
+fn internal_server_error() -> ResponseTemplate {
+    ResponseTemplate::new(500).set_body_json(json!({
+        "api_version": "0.8.4", "data": null, "meta": null,
+        "error": {"id": "3", "code": 500, "error_type": "internal_server_error", "detail": "Internal server error", "source": ""}
+    }))
+}
+
 fn route_not_found() -> ResponseTemplate {
     ResponseTemplate::new(404).set_body_json(json!({
         "api_version": "0.8.4", "data": null, "meta": null,
@@ -959,11 +976,7 @@ async fn a_server_without_the_operation_exits_3_and_stops_sending() {
     let server = MockServer::start().await;
     Mock::given(method("GET"))
         .and(path("/auth/user"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(envelope(json!({
-            "id": Uuid::from_u128(7), "email": "s@student.example.ac.th", "role": "student",
-            "meta": {"student_id": Uuid::from_u128(8)},
-            "is_admin": false, "onboarded": true, "permissions": []
-        }))))
+        .respond_with(staff_student())
         .mount(&server)
         .await;
     Mock::given(method("PUT"))
@@ -1020,21 +1033,14 @@ async fn a_500_to_the_user_read_before_writes_is_tried_again() {
     let server = MockServer::start().await;
     Mock::given(method("GET"))
         .and(path("/auth/user"))
-        .respond_with(ResponseTemplate::new(500).set_body_json(json!({
-            "api_version": "0.8.4", "data": null, "meta": null,
-            "error": {"id": "3", "code": 500, "error_type": "internal_server_error", "detail": "Internal server error", "source": ""}
-        })))
+        .respond_with(internal_server_error())
         .up_to_n_times(1)
         .with_priority(1)
         .mount(&server)
         .await;
     Mock::given(method("GET"))
         .and(path("/auth/user"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(envelope(json!({
-            "id": Uuid::from_u128(7), "email": "s@student.example.ac.th", "role": "student",
-            "meta": {"student_id": Uuid::from_u128(8)},
-            "is_admin": false, "onboarded": true, "permissions": []
-        }))))
+        .respond_with(staff_student())
         .mount(&server)
         .await;
     Mock::given(method("PUT"))
@@ -1064,10 +1070,7 @@ async fn requests_list_reads_a_page_again_after_a_5xx() {
     let server = MockServer::start().await;
     Mock::given(method("GET"))
         .and(path("/v1/clubs/requests"))
-        .respond_with(ResponseTemplate::new(500).set_body_json(json!({
-            "api_version": "0.8.4", "data": null, "meta": null,
-            "error": {"id": "3", "code": 500, "error_type": "internal_server_error", "detail": "Internal server error", "source": ""}
-        })))
+        .respond_with(internal_server_error())
         .up_to_n_times(1)
         .with_priority(1)
         .mount(&server)

@@ -8,17 +8,14 @@ use uuid::Uuid;
 use wiremock::matchers::{body_json, header, header_exists, method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
+use crate::common::error_body;
+
 const KEY: &str = "mysk_testkey_0123456789abcdef";
 const TOKEN: &str = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4IiwiZXhwIjoxODAwMDAwMDAwfQ.c2lnbmF0dXJl";
 
 fn envelope(data: serde_json::Value) -> serde_json::Value {
     json!({"api_version":"0.8.4","data":data,"error":null,
            "meta":{"timestamp":"2026-11-22T08:20:31.565326358Z","pagination":null}})
-}
-
-fn error_body(code: u16, error_type: &str, detail: &str) -> serde_json::Value {
-    json!({"api_version":"0.8.4","data":null,"meta":null,
-           "error":{"id":"3f1c1d5e-8a4b-4e57-9d1f-0a3c1b2d4e5f","code":code,"error_type":error_type,"detail":detail,"source":"x"}})
 }
 
 fn options() -> ClientOptions {

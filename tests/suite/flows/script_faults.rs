@@ -303,12 +303,13 @@ async fn a_token_refused_on_a_re_read_stops_the_run_and_sends_nothing_more() {
         .mount(&server)
         .await;
     Mock::given(method("GET"))
-        .respond_with(ResponseTemplate::new(401).set_body_json(serde_json::json!({
-            "api_version": "0.8.4", "data": null, "meta": null,
-            "error": {"id": "3f1c1d5e-8a4b-4e57-9d1f-0a3c1b2d4e5f", "code": 401,
-                      "error_type": "invalid_token", "detail": "Invalid access token",
-                      "source": "x"}
-        })))
+        .respond_with(
+            ResponseTemplate::new(401).set_body_json(crate::common::error_body(
+                401,
+                "invalid_token",
+                "Invalid access token",
+            )),
+        )
         .mount(&server)
         .await;
     let client = ApiClient::new(
