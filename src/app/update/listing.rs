@@ -738,8 +738,14 @@ fn counting_again(m: &Model) -> bool {
 /// read: no decision of this dashboard on the wire, no page on its way. Asked after every
 /// message; one call, one row.
 pub(super) fn recount_when_settled(m: &mut Model) -> Vec<Effect> {
-    let busy = m.listing.loading || m.decisions.on_the_wire().next().is_some() || counting_again(m);
-    if !m.listing.recount_due || busy || m.listing.total.is_none() {
+    // Asked after every message (ticks too): the flag first, the book and the calls only
+    // when a recount is due.
+    if !m.listing.recount_due
+        || m.listing.total.is_none()
+        || m.listing.loading
+        || m.decisions.on_the_wire().next().is_some()
+        || counting_again(m)
+    {
         return Vec::new();
     }
     let generation = m.listing.generation;

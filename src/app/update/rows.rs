@@ -163,13 +163,11 @@ pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
             .any(|c| c.decision().is_some_and(|(id, _)| id == r.id));
     let mut elsewhere = false;
     let answering = m.answering;
-    let written_from = m.queue.get(r.id).map_or(0, |i| i.written_from);
-    let newer_read = m.calls.reads_since(r.id, written_from);
     if let Some(item) = m.queue.get_mut(r.id) {
         if item.written_after(answering) {
             // Read before a write's outcome reached the row: older than what the row shows
             // (which stays, and is no longer being read unless a newer read is on its way).
-            if item.state == RowState::Loading && !newer_read {
+            if item.state == RowState::Loading && !m.calls.reads_since(r.id, item.written_from) {
                 item.state = RowState::Ready;
             }
             return false;
