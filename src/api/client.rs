@@ -63,7 +63,9 @@ pub struct ApiClient {
     http: reqwest::Client,
     /// The base URL without a trailing slash (what [`super::plan`] builds URLs on).
     pub(super) base: String,
-    api_key: Option<SecretString>,
+    /// The API key, shared by clones and by every client [`ApiClient::for_session`] made:
+    /// replaced for all of them at once ([`ApiClient::replace_api_key`]).
+    api_key: Arc<RwLock<Option<SecretString>>>,
     token: Arc<RwLock<Option<SecretString>>>,
     options: ClientOptions,
     limiter: super::limit::Limiter,
@@ -87,7 +89,7 @@ impl fmt::Debug for ApiClient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ApiClient")
             .field("base", &self.base)
-            .field("api_key", &self.api_key.as_ref().map(|_| "[redacted]"))
+            .field("api_key", &"[redacted]")
             .field("token", &self.has_token().then_some("[redacted]"))
             .field("options", &self.options)
             .finish()
@@ -139,7 +141,7 @@ impl ApiClient {
         Ok(ApiClient {
             http,
             base: url.as_str().trim_end_matches('/').to_owned(),
-            api_key: credentials.api_key,
+            api_key: Arc::new(RwLock::new(credentials.api_key)),
             token: Arc::new(RwLock::new(credentials.token)),
             limiter: if options.fixed_concurrency {
                 super::limit::Limiter::fixed(options.concurrency)
@@ -207,6 +209,24 @@ impl ApiClient {
         self.shared_listing.as_ref()
     }
 
+    /// Replaces the API key of this client, its clones and every client made from it by
+    /// [`ApiClient::for_session`] (the operator rewrote the key file: `serve-ssh` reads it
+    /// again).
+    ///
+    /// Errors: a key an HTTP header cannot carry ([`ApiError::Config`]); the key in use is
+    /// kept.
+    pub fn replace_api_key(&self, key: SecretString) -> Result<(), ApiError> {
+        if reqwest::header::HeaderValue::from_str(key.expose_secret()).is_err() {
+            return Err(ApiError::Config(
+                "the API key has characters an HTTP header cannot carry (check for a stray newline or quote)".into(),
+            ));
+        }
+        if let Ok(mut k) = self.api_key.write() {
+            *k = Some(key);
+        }
+        Ok(())
+    }
+
     /// The validated base URL, without a trailing slash.
     pub fn base_url(&self) -> &str {
         &self.base
@@ -265,7 +285,8 @@ impl ApiClient {
                 v
             })
         };
-        if let Some(key) = &self.api_key
+        if let Ok(guard) = self.api_key.read()
+            && let Some(key) = guard.as_ref()
             && let Ok(v) = secret(key.expose_secret())
         {
             rb = rb.header("X-Api-Key", v);
@@ -454,7 +475,7 @@ impl ApiClient {
             ApiError::Unauthorized {
                 kind: super::error::AuthErrorKind::MissingKey,
                 info,
-            } if self.api_key.is_some() => ApiError::Unauthorized {
+            } if self.api_key.read().is_ok_and(|k| k.is_some()) => ApiError::Unauthorized {
                 kind: super::error::AuthErrorKind::InvalidKey,
                 info,
             },

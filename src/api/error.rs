@@ -109,7 +109,7 @@ impl AuthErrorKind {
         match self {
             AuthErrorKind::MissingKey => "no API key was sent",
             AuthErrorKind::InvalidKey => {
-                "the API key was refused (unknown, revoked or expired): ask for a new one"
+                "the API key was refused (unknown, revoked or expired): whoever set it up (over SSH, the server's operator) must put in a new one"
             }
             AuthErrorKind::MissingToken => "this needs a sign-in token",
             AuthErrorKind::InvalidToken => "session expired or token invalid: sign in again",

@@ -24,7 +24,7 @@ fn why_in(lang: Lang, why: &str) -> String {
 }
 
 impl AuthErrorKind {
-    /// [`AuthErrorKind::describe`] in `lang`: "the API key was refused (unknown, revoked or expired): ask for a new one" /
+    /// [`AuthErrorKind::describe`] in `lang`: "the API key was refused (unknown, revoked or expired): whoever set it up (over SSH, the server's operator) must put in a new one" /
     /// "คีย์ API ถูกปฏิเสธ (...)".
     pub fn describe_in(self, lang: Lang) -> String {
         let key = match self {

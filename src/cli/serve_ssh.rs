@@ -20,6 +20,26 @@ pub enum ServeSshAction {
     /// flight, host budget fall-backs, the service's state. Only root and the server's
     /// user may ask.
     Status(StatusArgs),
+    /// End signed-in connections of the running serve-ssh: one (--connection N, the number
+    /// `serve-ssh status` shows) or every one of a key (--key, its fingerprint or its
+    /// comment). A dashboard whose connection ends waits for its key as after a dropped
+    /// connection. Only root and the server's user may ask.
+    Kick(KickArgs),
+}
+
+/// `serve-ssh kick`
+#[derive(Debug, Args, Clone)]
+#[group(required = true, multiple = false, id = "which")]
+pub struct KickArgs {
+    /// The status socket [default: as `serve-ssh status`].
+    #[arg(long, value_name = "PATH")]
+    pub socket: Option<PathBuf>,
+    /// The connection's number (`#12` in `serve-ssh status`).
+    #[arg(long, value_name = "N", group = "which")]
+    pub connection: Option<u64>,
+    /// Every connection of the key with this fingerprint (SHA256:...) or comment.
+    #[arg(long, value_name = "KEY", group = "which")]
+    pub key: Option<String>,
 }
 
 /// `serve-ssh status`
@@ -94,6 +114,21 @@ pub struct ServeSshArgs {
     /// config's [serve_ssh]].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub max_sessions_per_key: Option<usize>,
+    /// Signed-in connections at once, in all, whatever they do (dashboards, commands, none:
+    /// `ssh -N`); one past it gets one sentence and the exit code 75 (busy, try again)
+    /// [default: 136, or `max_connections` in the config's [serve_ssh]].
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub max_connections: Option<usize>,
+    /// Signed-in connections at once of one key, counted from the moment the key is
+    /// accepted; one past it gets one sentence and the exit code 75 [default: 10, or
+    /// `max_connections_per_key` in the config's [serve_ssh]].
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub max_connections_per_key: Option<usize>,
+    /// Seconds a signed-in connection has to ask for a dashboard or a command before it is
+    /// closed (`ssh -N` holds none) [default: 20, or `session_timeout_seconds` in the
+    /// config's [serve_ssh]].
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub session_timeout: Option<u64>,
     /// Minutes without a key from the client before its session is disconnected (its
     /// dashboard then waits to be re-attached) [default: 30, or `idle_minutes` in the
     /// config's [serve_ssh]].
@@ -240,6 +275,18 @@ impl ServeSshArgs {
             .or(file.max_sessions_per_key)
             .unwrap_or(3);
         let idle_minutes = self.idle_minutes.or(file.idle_minutes).unwrap_or(30);
+        let max_connections = self
+            .max_connections
+            .or(file.max_connections)
+            .unwrap_or_else(|| max_sessions.saturating_mul(2).saturating_add(8));
+        let max_connections_per_key = self
+            .max_connections_per_key
+            .or(file.max_connections_per_key)
+            .unwrap_or(10);
+        let session_timeout = self
+            .session_timeout
+            .or(file.session_timeout_seconds)
+            .unwrap_or(20);
         let exec_minutes = self
             .exec_time_limit
             .or(file.exec_time_limit_minutes)
@@ -249,6 +296,8 @@ impl ServeSshArgs {
             ("--max-sessions-per-key", max_sessions_per_key),
             ("--auth-attempts", self.auth_attempts),
             ("--max-startups-per-address", self.max_startups_per_address),
+            ("--max-connections", max_connections),
+            ("--max-connections-per-key", max_connections_per_key),
         ] {
             if v == 0 {
                 return Err(format!("{name} 0 lets no one in: give 1 or more"));
@@ -258,9 +307,10 @@ impl ServeSshArgs {
             || idle_minutes == 0
             || self.banner_timeout == 0
             || exec_minutes == 0
+            || session_timeout == 0
         {
             return Err(
-                "--auth-timeout, --banner-timeout, --idle-minutes and --exec-time-limit must be 1 or more".into(),
+                "--auth-timeout, --banner-timeout, --idle-minutes, --exec-time-limit and --session-timeout must be 1 or more".into(),
             );
         }
         Ok(crate::ssh::Limits {
@@ -274,6 +324,9 @@ impl ServeSshArgs {
             auth_attempts: self.auth_attempts,
             max_window: self.max_window,
             exec_time_limit: std::time::Duration::from_secs(exec_minutes.saturating_mul(60)),
+            max_connections,
+            max_connections_per_key,
+            session_timeout: std::time::Duration::from_secs(session_timeout),
         })
     }
 }
@@ -309,6 +362,12 @@ pub fn run(a: ServeSshArgs, conn: &ConnArgs) -> ExitCode {
     let say = |e: &str| {
         let _ = writeln!(std::io::stderr(), "club-admin: {e}");
     };
+    if let Some(ServeSshAction::Kick(k)) = &a.action {
+        return match block_on(kick(k)) {
+            Ok(Ok(code) | Err(code)) => code,
+            Err(code) => code,
+        };
+    }
     if let Some(ServeSshAction::Status(s)) = &a.action {
         return match block_on(status(s.socket.clone(), s.json)) {
             Ok(code) => code,
@@ -525,9 +584,37 @@ async fn check(
     }
 }
 
-/// `serve-ssh status`: the table (or `--json`) on standard output; exit 1 when no server
-/// answers (said on standard error).
-async fn status(socket: Option<PathBuf>, json: bool) -> ExitCode {
+/// `serve-ssh kick`: how many connections it ended, on standard output; exit 1 when no
+/// server answers or none was picked (said on standard error).
+async fn kick(k: &KickArgs) -> Result<ExitCode, ExitCode> {
+    let path = status_socket(k.socket.clone()).ok_or(ExitCode::from(Exit::Usage))?;
+    let which = match (&k.connection, &k.key) {
+        (Some(n), _) => crate::ssh::conns::Kick::Connection(*n),
+        (None, Some(key)) => crate::ssh::conns::Kick::Key(key.clone()),
+        (None, None) => return Err(Exit::Usage.into()),
+    };
+    match crate::ssh::status::kick(&path, which).await {
+        Ok(0) => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "club-admin: no connection matched: serve-ssh status lists them"
+            );
+            Ok(ExitCode::FAILURE)
+        }
+        Ok(n) => {
+            let _ = writeln!(std::io::stdout(), "{n} connection(s) ended");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "club-admin: {e}");
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+/// The status socket to ask: `socket` when given, else the user's own when it exists,
+/// else the host's. `None` (said) when there is no state folder to look in.
+fn status_socket(socket: Option<PathBuf>) -> Option<PathBuf> {
     let candidates: Vec<PathBuf> = match socket {
         Some(p) => vec![p],
         None => [
@@ -545,11 +632,19 @@ async fn status(socket: Option<PathBuf>, json: bool) -> ExitCode {
         .find(|p| p.exists())
         .or(candidates.first())
         .cloned();
-    let Some(path) = path else {
+    if path.is_none() {
         let _ = writeln!(
             std::io::stderr(),
             "club-admin: no state folder: give --socket PATH"
         );
+    }
+    path
+}
+
+/// `serve-ssh status`: the table (or `--json`) on standard output; exit 1 when no server
+/// answers (said on standard error).
+async fn status(socket: Option<PathBuf>, json: bool) -> ExitCode {
+    let Some(path) = status_socket(socket) else {
         return Exit::Usage.into();
     };
     match crate::ssh::status::query(&path).await {

@@ -113,6 +113,9 @@ pub struct FileConfig {
     pub auto_refresh_secs: Option<u64>,
     /// Listing page size (default 50, at most 100).
     pub page_size: Option<u32>,
+    /// Ids one run of a subcommand reads from standard input or its arguments, at most
+    /// (default 50000): past it the run is refused before anything is sent.
+    pub max_input_ids: Option<usize>,
     /// Grace period before an approve/decline is sent, seconds (default 5, 0 sends at
     /// once, at most 60).
     pub decision_delay_secs: Option<u64>,
@@ -170,6 +173,13 @@ pub struct ServeSshFile {
     pub max_sessions_per_key: Option<usize>,
     /// `--idle-minutes`.
     pub idle_minutes: Option<u64>,
+    /// `--max-connections`: signed-in connections at once, in all.
+    pub max_connections: Option<usize>,
+    /// `--max-connections-per-key`: signed-in connections at once of one key.
+    pub max_connections_per_key: Option<usize>,
+    /// `--session-timeout`: seconds a signed-in connection has to ask for a dashboard or a
+    /// command.
+    pub session_timeout_seconds: Option<u64>,
     /// `--no-exec` when `false`: SSH clients may run the scripting subcommands (default
     /// true).
     pub exec: Option<bool>,
@@ -200,6 +210,8 @@ pub struct Settings {
     pub auto_refresh: Option<Duration>,
     /// Listing page size.
     pub page_size: u32,
+    /// Ids one run reads, at most (config `max_input_ids`; [`crate::ops::parse::MAX_INPUT_IDS`]).
+    pub max_input_ids: usize,
     /// Read-only mode.
     pub read_only: bool,
     /// Mouse capture.
@@ -336,6 +348,17 @@ pub fn expand_home(path: &Path) -> PathBuf {
             .unwrap_or_else(|| path.to_path_buf()),
         Err(_) => path.to_path_buf(),
     }
+}
+
+/// The API key in the file at `path` as the settings read it (trimmed; a `~/` is the
+/// home), and the warnings of a file other users can read: for `serve-ssh`, which reads the
+/// file again when the operator rewrites it.
+///
+/// Errors: the file cannot be read, or is empty (in words naming it; never the key).
+pub fn read_api_key_file(path: &Path) -> Result<(String, Vec<ReadableSecret>), String> {
+    let mut warnings = Vec::new();
+    let key = read_secret_file(path, SecretFile::ApiKey, &mut warnings)?;
+    Ok((key, warnings))
 }
 
 fn read_secret_file(
@@ -622,6 +645,7 @@ pub fn resolve(
     let client = client_of(flags, &file, host_budget)?;
     let concurrency = client.concurrency;
     let page_size = bounded("page_size", file.page_size.unwrap_or(50), 1, 100)?;
+    let max_input_ids = max_input_ids(&file)?;
     let decision_delay = decision_delay(flags.decision_delay.or(file.decision_delay_secs))?;
     Ok(Settings {
         base_url,
@@ -631,6 +655,7 @@ pub fn resolve(
         concurrency,
         auto_refresh: (refresh > 0).then(|| Duration::from_secs(refresh)),
         page_size,
+        max_input_ids,
         read_only: flags.read_only || file.read_only.unwrap_or(false),
         mouse: flags.mouse || file.mouse.unwrap_or(false),
         notify: NewRequestNotice::parse(flags.notify.as_deref().or(file.notify.as_deref()))?,
@@ -646,6 +671,16 @@ pub fn resolve(
         thai_keys: file.thai_keys.unwrap_or(true),
         warnings,
     })
+}
+
+/// The config file's `max_input_ids`, else [`crate::ops::parse::MAX_INPUT_IDS`].
+///
+/// Errors: below 1 or above 10,000,000, in words naming the bound.
+fn max_input_ids(file: &FileConfig) -> Result<usize, String> {
+    let n = file
+        .max_input_ids
+        .unwrap_or(crate::ops::parse::MAX_INPUT_IDS);
+    bounded("max_input_ids", n, 1, 10_000_000)
 }
 
 /// The grace period: `secs` (from the flag or the config file) or the default.

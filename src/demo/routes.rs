@@ -124,8 +124,14 @@ fn parse_id(raw: &str) -> Result<Uuid, Response> {
 }
 
 /// Authenticates a call: the key always; the token when `need_token`, and whenever one is
-/// sent. Returns the index of the acting user (the token's, else the key's).
+/// sent. A call that needs a token and sends none is answered `missing_token` before its key
+/// is looked at, as the deployed service does (a bad key with no token reads as a missing
+/// token there; only a key-only read such as `GET /v1/clubs/{id}` judges the key alone).
+/// Returns the index of the acting user (the token's, else the key's).
 fn auth(state: &AppState, headers: &HeaderMap, need_token: bool) -> Result<usize, Response> {
+    if need_token && headers.get(header::AUTHORIZATION).is_none() {
+        return Err(error(401, "missing_token", "Missing access token"));
+    }
     let st = state.lock();
     let key = headers.get("x-api-key").and_then(|v| v.to_str().ok());
     let Some(key) = key.filter(|k| !k.is_empty()) else {

@@ -15,16 +15,11 @@ use crate::i18n::dates::BE_OFFSET;
 /// sanitised and cut to 40 characters (never sent to the server).
 pub fn parse_ids(text: &str) -> (Vec<Uuid>, Vec<String>) {
     let mut ids = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     let mut bad = Vec::new();
-    for tok in text
-        .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
-        // Quotes and brackets around an id, and the byte order mark a spreadsheet's export
-        // starts with (U+FEFF: invisible, so the id would look valid in the error).
-        .map(|t| t.trim_matches(|c: char| matches!(c, '"' | '\'' | '[' | ']' | '\u{feff}')))
-        .filter(|t| !t.is_empty())
-    {
+    for tok in tokens(text) {
         match Uuid::parse_str(tok) {
-            Ok(id) if !ids.contains(&id) => ids.push(id),
+            Ok(id) if seen.insert(id) => ids.push(id),
             Ok(_) => {}
             Err(_) => bad.push(crate::text::truncate_chars(&crate::text::sanitize(tok), 40)),
         }
@@ -58,6 +53,179 @@ pub fn ids_text(bytes: &[u8]) -> (String, Vec<usize>) {
         }
     }
     (text, not_utf8)
+}
+
+/// Ids one run reads from its standard input or a file at most, by default: a school's
+/// largest spreadsheet fits many times over (`max_input_ids` in the config's
+/// `[serve_ssh]`, `--max-input-ids`).
+pub const MAX_INPUT_IDS: usize = 50_000;
+
+/// The longest line of ids read, in bytes (a line of a spreadsheet's export, ids and their
+/// columns, is far shorter).
+pub const MAX_LINE_BYTES: usize = 16 * 1024;
+
+/// Bytes of input read per id allowed, at most: blank lines and columns beside the ids
+/// count too, so a stream of empty lines stops at `max_ids` × this.
+pub const BYTES_PER_ID: usize = 128;
+
+/// Invalid tokens named one by one; the rest are counted.
+pub const NAMED_INVALID: usize = 5;
+
+/// Why a stream of ids was refused before its end: nothing was sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TooMuch {
+    /// More ids (valid or not) than the bound.
+    Ids(usize),
+    /// A line longer than [`MAX_LINE_BYTES`] (its number).
+    Line(usize),
+    /// More bytes than `max_ids` × [`BYTES_PER_ID`].
+    Bytes(usize),
+}
+
+impl std::fmt::Display for TooMuch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TooMuch::Ids(n) => write!(
+                f,
+                "more than {n} ids (the bound of one run, max_input_ids): split the list; nothing was sent"
+            ),
+            TooMuch::Line(n) => write!(
+                f,
+                "line {n} is longer than {MAX_LINE_BYTES} bytes: not a list of ids; nothing was sent"
+            ),
+            TooMuch::Bytes(n) => write!(
+                f,
+                "more than {n} bytes without that many ids: not a list of ids; nothing was sent"
+            ),
+        }
+    }
+}
+
+/// Ids read from a stream chunk by chunk, within bounds ([`TooMuch`]): the same reading as
+/// [`parse_ids`] and [`ids_text`] (any mix of separators; a line that is not UTF-8 named
+/// and costs its own tokens), with at most `max_ids` ids, lines of at most
+/// [`MAX_LINE_BYTES`] and `max_ids` × [`BYTES_PER_ID`] bytes in all, so that no input can
+/// fill the memory of the process that reads it.
+#[derive(Debug)]
+pub struct IdStream {
+    max_ids: usize,
+    line: Vec<u8>,
+    line_no: usize,
+    bytes: usize,
+    seen: std::collections::HashSet<Uuid>,
+    /// The ids read, deduplicated, in order.
+    pub ids: Vec<Uuid>,
+    /// Tokens seen (valid or not; a repeated id counts each time).
+    pub tokens: usize,
+    /// The first [`NAMED_INVALID`] tokens that are not UUIDs (sanitised, cut to 40
+    /// characters).
+    pub invalid: Vec<String>,
+    /// Every token that is not a UUID.
+    pub invalid_count: usize,
+    /// The numbers of the first [`NAMED_INVALID`] lines that are not UTF-8.
+    pub not_utf8: Vec<usize>,
+    /// Every line that is not UTF-8.
+    pub not_utf8_count: usize,
+    /// Ids given more than once (each repeat).
+    pub duplicates: usize,
+}
+
+impl IdStream {
+    /// A stream that takes at most `max_ids` ids (at least 1).
+    pub fn new(max_ids: usize) -> IdStream {
+        IdStream {
+            max_ids: max_ids.max(1),
+            line: Vec::new(),
+            line_no: 0,
+            bytes: 0,
+            seen: std::collections::HashSet::new(),
+            ids: Vec::new(),
+            tokens: 0,
+            invalid: Vec::new(),
+            invalid_count: 0,
+            not_utf8: Vec::new(),
+            not_utf8_count: 0,
+            duplicates: 0,
+        }
+    }
+
+    /// The next bytes of the stream.
+    ///
+    /// Errors: a bound passed ([`TooMuch`]): stop reading.
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<(), TooMuch> {
+        self.bytes += chunk.len();
+        let limit = self.max_ids.saturating_mul(BYTES_PER_ID);
+        if self.bytes > limit {
+            return Err(TooMuch::Bytes(limit));
+        }
+        let mut rest = chunk;
+        while let Some(at) = rest.iter().position(|b| *b == b'\n') {
+            self.line.extend_from_slice(&rest[..at]);
+            rest = &rest[at + 1..];
+            self.end_line()?;
+        }
+        self.line.extend_from_slice(rest);
+        if self.line.len() > MAX_LINE_BYTES {
+            return Err(TooMuch::Line(self.line_no + 1));
+        }
+        Ok(())
+    }
+
+    /// The end of the stream: its last line read.
+    ///
+    /// Errors: a bound passed ([`TooMuch`]).
+    pub fn finish(&mut self) -> Result<(), TooMuch> {
+        if !self.line.is_empty() {
+            self.end_line()?;
+        }
+        Ok(())
+    }
+
+    fn end_line(&mut self) -> Result<(), TooMuch> {
+        self.line_no += 1;
+        if self.line.len() > MAX_LINE_BYTES {
+            return Err(TooMuch::Line(self.line_no));
+        }
+        let line = std::mem::take(&mut self.line);
+        let text = match std::str::from_utf8(&line) {
+            Ok(t) => std::borrow::Cow::Borrowed(t),
+            Err(_) => {
+                self.not_utf8_count += 1;
+                if self.not_utf8.len() < NAMED_INVALID {
+                    self.not_utf8.push(self.line_no);
+                }
+                String::from_utf8_lossy(&line)
+            }
+        };
+        for tok in tokens(&text) {
+            self.tokens += 1;
+            if self.tokens > self.max_ids {
+                return Err(TooMuch::Ids(self.max_ids));
+            }
+            match Uuid::parse_str(tok) {
+                Ok(id) if self.seen.insert(id) => self.ids.push(id),
+                Ok(_) => self.duplicates += 1,
+                Err(_) => {
+                    self.invalid_count += 1;
+                    if self.invalid.len() < NAMED_INVALID {
+                        self.invalid
+                            .push(crate::text::truncate_chars(&crate::text::sanitize(tok), 40));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The tokens of ids text: split at whitespace, commas and semicolons, quotes, brackets and
+/// a byte order mark around each dropped, empty ones skipped.
+fn tokens(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+        // Quotes and brackets around an id, and the byte order mark a spreadsheet's export
+        // starts with (U+FEFF: invisible, so the id would look valid in the error).
+        .map(|t| t.trim_matches(|c: char| matches!(c, '"' | '\'' | '[' | ']' | '\u{feff}')))
+        .filter(|t| !t.is_empty())
 }
 
 /// The earliest academic year accepted, CE.

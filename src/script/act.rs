@@ -234,7 +234,7 @@ async fn check_update_route(ctx: &Ctx, control: &Control, dry: bool) -> Result<(
 /// prints per id what the run would do ([`print_dry_run`]) with the exit code the run would
 /// have up to its writes; nothing is written, nothing audited, nothing asked.
 pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) -> Exit {
-    let (ids, from_stdin) = match read_ids(&args.targets).await {
+    let (ids, from_stdin) = match read_ids(&args.targets, flags).await {
         Ok(x) => x,
         Err(e) => return e,
     };

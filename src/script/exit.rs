@@ -26,6 +26,10 @@ pub enum Exit {
     /// outcome is unknown (audited `unknown`; never sent again: check it with
     /// `club-admin requests show ID` before deciding again).
     Unknown = 4,
+    /// 75: refused before it ran because the server was busy (over SSH: the key's or the
+    /// server's connections, dashboards or commands at their limit): nothing was sent; the
+    /// same command a moment later runs (`EX_TEMPFAIL` of sysexits.h).
+    Busy = 75,
 }
 
 impl Exit {
@@ -79,7 +83,7 @@ impl Exit {
         }
     }
 
-    /// The worse of two outcomes, ranked Ok < Failed < Unknown < Unavailable < Usage: a run that hit
+    /// The worse of two outcomes, ranked Ok < Failed < Unknown < Busy < Unavailable < Usage: a run that hit
     /// a configuration problem reports it even if some item also failed.
     pub fn and(self, other: Exit) -> Exit {
         if other.rank() > self.rank() {
@@ -94,8 +98,9 @@ impl Exit {
             Exit::Ok => 0,
             Exit::Failed => 1,
             Exit::Unknown => 2,
-            Exit::Unavailable => 3,
-            Exit::Usage => 4,
+            Exit::Busy => 3,
+            Exit::Unavailable => 4,
+            Exit::Usage => 5,
         }
     }
 

@@ -447,63 +447,101 @@ pub fn emit_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<(), Exit> {
 }
 
 /// The ids named on the command line: each argument may hold several (any mix of spaces,
-/// commas, new lines); `-` reads standard input (up to 16 MiB). Returns the ids
-/// (deduplicated, in order) and whether standard input was read. Standard input with no id
-/// at all (an empty pipe) gives no ids and no error: the caller has nothing to do.
+/// commas, new lines); `-` reads standard input. At most `max_input_ids` ids in all (the
+/// config's, or over SSH the host's; [`crate::ops::parse::IdStream`]), lines of at most
+/// 16 KiB: past a bound reading stops at once and the run is refused. Returns the ids
+/// (deduplicated, in order; the repeats counted in one line) and whether standard input was
+/// read. Standard input with no id at all (an empty pipe) gives no ids and no error: the
+/// caller has nothing to do.
 ///
-/// Errors (already printed, one line per bad token or line): a token that is not a UUID, a
-/// line of standard input that is not UTF-8 ("standard input, line 3: not UTF-8"; read as
-/// bytes, so the other lines are still read and checked), no id in the arguments, or
-/// unreadable standard input: [`Exit::Usage`]. Nothing is sent in that case.
-pub async fn read_ids(targets: &[String]) -> Result<(Vec<Uuid>, bool), Exit> {
-    let mut text = String::new();
+/// Errors (already printed: the first five bad tokens or lines named, the rest counted): a
+/// token that is not a UUID, a line of standard input that is not UTF-8 ("standard input,
+/// line 3: not UTF-8"; the other lines are still read and checked), a bound passed, no id
+/// in the arguments, or unreadable standard input: [`Exit::Usage`]. Nothing is sent in that
+/// case.
+pub async fn read_ids(targets: &[String], flags: &Flags) -> Result<(Vec<Uuid>, bool), Exit> {
+    let max = stdio::input_bound(|| local_input_bound(flags));
+    let mut stream = crate::ops::parse::IdStream::new(max);
     let mut from_stdin = false;
-    let mut not_utf8 = 0;
+    let mut too_much = None;
     for t in targets {
         if t == "-" {
             if from_stdin {
                 continue;
             }
             from_stdin = true;
-            let bytes = match stdio::read_input(stdio::INPUT_LIMIT).await {
-                Ok(b) => b,
+            let read = stdio::read_input_chunks(|chunk| match stream.feed(chunk) {
+                Ok(()) => true,
                 Err(e) => {
-                    say(&format!("could not read ids from standard input: {e}"));
-                    return Err(Exit::Usage);
+                    too_much = Some(e);
+                    false
                 }
-            };
-            // Read as bytes: a line that is not UTF-8 is named, and the rest still read.
-            let (s, lines) = crate::ops::parse::ids_text(&bytes);
-            for n in &lines {
-                say(&format!("standard input, line {n}: not UTF-8"));
+            })
+            .await;
+            if let Err(e) = read {
+                say(&format!("could not read ids from standard input: {e}"));
+                return Err(Exit::Usage);
             }
-            not_utf8 += lines.len();
-            text.push_str(&s);
-        } else {
-            text.push_str(t);
+            // The end of standard input ends its last line.
+            if too_much.is_none()
+                && let Err(e) = stream.feed(b"\n")
+            {
+                too_much = Some(e);
+            }
+        } else if too_much.is_none()
+            && let Err(e) = stream.feed(t.as_bytes()).and_then(|()| stream.feed(b"\n"))
+        {
+            too_much = Some(e);
         }
-        text.push('\n');
+        if too_much.is_some() {
+            break;
+        }
     }
-    let (ids, bad) = crate::ops::parse::parse_ids(&text);
-    for b in &bad {
+    if let Some(e) = too_much {
+        say(&format!("standard input or the arguments: {e}"));
+        return Err(Exit::Usage);
+    }
+    for n in &stream.not_utf8 {
+        say(&format!("standard input, line {n}: not UTF-8"));
+    }
+    for b in &stream.invalid {
         say(&format!("{b}: not a club request id (a UUID)"));
     }
-    if !bad.is_empty() || not_utf8 > 0 {
+    let unnamed = stream.invalid_count - stream.invalid.len();
+    if unnamed > 0 {
+        say(&format!("and {unnamed} more that are not club request ids"));
+    }
+    if stream.invalid_count > 0 || stream.not_utf8_count > 0 {
         let mut what = Vec::new();
-        if not_utf8 > 0 {
-            what.push(format!("{not_utf8} line(s) not UTF-8"));
+        if stream.not_utf8_count > 0 {
+            what.push(format!("{} line(s) not UTF-8", stream.not_utf8_count));
         }
-        if !bad.is_empty() {
-            what.push(format!("{} invalid id(s)", bad.len()));
+        if stream.invalid_count > 0 {
+            what.push(format!("{} invalid id(s)", stream.invalid_count));
         }
         say(&format!("{}: nothing was sent", what.join(", ")));
         return Err(Exit::Usage);
     }
-    if ids.is_empty() && !from_stdin {
+    if stream.ids.is_empty() && !from_stdin {
         say("no ids given: nothing to do");
         return Err(Exit::Usage);
     }
-    Ok((ids, from_stdin))
+    if stream.duplicates > 0 {
+        say(&format!(
+            "{} duplicate id(s) ignored: each request is acted on once",
+            stream.duplicates
+        ));
+    }
+    Ok((stream.ids, from_stdin))
+}
+
+/// The bound of ids of this command line's runs: the config's `max_input_ids`, else the
+/// default (a configuration that does not resolve is said later, by the run itself).
+fn local_input_bound(flags: &Flags) -> usize {
+    let env = |k: &str| std::env::var(k).ok();
+    crate::config::resolve(flags, &env, None)
+        .map(|s| s.max_input_ids)
+        .unwrap_or(crate::ops::parse::MAX_INPUT_IDS)
 }
 
 /// `whoami --json`: the server's user object as it sent it, with the two facts the text

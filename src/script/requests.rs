@@ -301,7 +301,7 @@ pub async fn list(args: &ListArgs, flags: &Flags) -> Exit {
 /// `requests show`: each request read with bounded concurrency; the ones read are printed,
 /// each failure is one line on standard error.
 pub async fn show(args: &ShowArgs, flags: &Flags) -> Exit {
-    let (ids, _) = match read_ids(&args.targets).await {
+    let (ids, _) = match read_ids(&args.targets, flags).await {
         Ok(x) => x,
         Err(e) => return e,
     };

@@ -19,7 +19,8 @@ use crate::api::ApiClient;
 use crate::config::Settings;
 use crate::ops::audit::AfterWrite;
 
-/// The most of standard input a run reads (16 MiB): ids, one per line, fill it long before.
+/// The most of standard input the server passes on to a run over SSH (16 MiB), whatever
+/// the run's own bound ([`crate::ops::parse::IdStream`]), which stops it far sooner.
 pub const INPUT_LIMIT: usize = 16 * 1024 * 1024;
 
 /// What a run over SSH writes: a chunk of standard output or of standard error, in the
@@ -234,22 +235,39 @@ pub fn terminal_width() -> Option<usize> {
         })
 }
 
-/// Standard input to its end, at most `limit` bytes (the rest is not read).
+/// Standard input, chunk by chunk, each handed to `each` until the input ends or `each`
+/// says stop (false): then nothing more is read (over SSH the client's further bytes are
+/// dropped as they come, never buffered).
 ///
 /// Errors: it could not be read; over SSH, the client hung up before the end of its input
 /// ([`io::ErrorKind::UnexpectedEof`]: a part of the input is no input).
-pub async fn read_input(limit: usize) -> io::Result<Vec<u8>> {
+pub async fn read_input_chunks(mut each: impl FnMut(&[u8]) -> bool) -> io::Result<()> {
     let Some(r) = remote() else {
-        let mut bytes = Vec::new();
-        io::stdin().take(limit as u64).read_to_end(&mut bytes)?;
-        return Ok(bytes);
+        let mut stdin = io::stdin().lock();
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            let n = match stdin.read(&mut buf) {
+                Ok(0) => return Ok(()),
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if !each(&buf[..n]) {
+                return Ok(());
+            }
+        }
     };
     let mut input = r.input.lock().await;
-    let mut bytes = Vec::new();
-    while bytes.len() < limit {
+    loop {
         match input.recv().await {
-            Some(chunk) if chunk.is_empty() => break,
-            Some(chunk) => bytes.extend_from_slice(&chunk),
+            Some(chunk) if chunk.is_empty() => return Ok(()),
+            Some(chunk) => {
+                if !each(&chunk) {
+                    // The rest is not wanted: the server's sender fails from now on.
+                    input.close();
+                    return Ok(());
+                }
+            }
             None => {
                 return Err(io::Error::new(
                     io::ErrorKind::UnexpectedEof,
@@ -258,8 +276,15 @@ pub async fn read_input(limit: usize) -> io::Result<Vec<u8>> {
             }
         }
     }
-    bytes.truncate(limit);
-    Ok(bytes)
+}
+
+/// The most ids a run reads ([`crate::ops::parse::IdStream`]): over SSH the host's
+/// (`max_input_ids` in the server's config), here `local` (this command line's config).
+pub fn input_bound(local: impl FnOnce() -> usize) -> usize {
+    match remote() {
+        Some(r) => r.host.settings.max_input_ids,
+        None => local(),
+    }
 }
 
 /// One line of standard input, without its end (empty at the end of input). Over SSH with a

@@ -8,7 +8,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 use russh::server::run_stream;
 use tokio::net::TcpListener;
@@ -16,6 +16,7 @@ use tokio::time::Instant;
 
 use super::Shared;
 use super::conn::Conn;
+use super::conns::Life;
 use super::door::Ticket;
 
 /// Accepts connections until the server stops; each one the door lets in runs in a task of
@@ -41,19 +42,88 @@ pub(super) async fn accept_loop(
                 continue;
             }
         };
-        let ticket = match shared.door.knock(peer.ip()) {
-            Ok(t) => t,
-            Err(why) => {
-                tracing::debug!(%peer, ?why, "connection refused at the door");
-                drop(socket);
-                continue;
-            }
-        };
         let _ = socket.set_nodelay(true);
         let shared = shared.clone();
         let config = config.clone();
-        tokio::spawn(connection(socket, peer, config, shared, ticket));
+        tokio::spawn(async move {
+            if let Some(ticket) = enter(&shared, &socket, peer).await {
+                connection(socket, peer, config, shared, ticket).await;
+            }
+        });
     }
+}
+
+/// How often a connection the door refused knocks again.
+const KNOCK_AGAIN: std::time::Duration = std::time::Duration::from_millis(25);
+
+/// A place among the connections waiting to knock again (at most `--max-startups`' FULL;
+/// the oldest waiting one makes room for a new one): its number, and what resolves when it
+/// must go.
+fn hold(shared: &Shared) -> (u64, tokio::sync::oneshot::Receiver<()>) {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let number = NEXT.fetch_add(1, Ordering::Relaxed);
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    if let Ok(mut held) = shared.held.lock() {
+        while held.len() >= shared.limits.max_startups.full.max(1) {
+            if let Some((_, oldest)) = held.pop_front() {
+                let _ = oldest.send(());
+            }
+        }
+        held.push_back((number, tx));
+    }
+    (number, rx)
+}
+
+/// How long a connection the door refused has to show it speaks (its identification line
+/// waiting to be read) to be let knock again; a silent one is closed.
+const SPEAK_WITHIN: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// The connection from `peer` on `socket` let in by the door: at once, or, when it speaks
+/// (a client sends its identification line at once; a silent flood does not), after
+/// knocking again every [`KNOCK_AGAIN`] while the door has no room and no connection it
+/// may cut (those of a flood that are getting on are not cut: [`super::door::Graces`]),
+/// until `--auth-timeout` from now. So a moderator who connects in the middle of another
+/// key's reconnect loops waits a moment instead of being reset. At most `--max-startups`'
+/// FULL wait so; past them, a silent one or at the deadline, `None`: the socket is closed
+/// (the client reads the end of the stream before any SSH identification line).
+async fn enter(
+    shared: &Shared,
+    socket: &tokio::net::TcpStream,
+    peer: SocketAddr,
+) -> Option<Ticket> {
+    let why = match shared.door.knock(peer.ip()) {
+        Ok(t) => return Some(t),
+        Err(why) => why,
+    };
+    let speaks = tokio::time::timeout(SPEAK_WITHIN, socket.readable()).await;
+    if !matches!(speaks, Ok(Ok(()))) {
+        tracing::debug!(%peer, ?why, "silent connection refused at the door");
+        return None;
+    }
+    let (number, mut evicted) = hold(shared);
+    let by = Instant::now() + shared.limits.auth_timeout;
+    let mut stop = shared.stop.clone();
+    let ticket = loop {
+        tokio::select! {
+            () = tokio::time::sleep(KNOCK_AGAIN) => {}
+            _ = &mut evicted => {
+                tracing::debug!(%peer, "connection waiting at the door closed: a newer one needed its place");
+                break None;
+            }
+            _ = super::stopping(&mut stop) => break None,
+        }
+        if let Ok(t) = shared.door.knock_again(peer.ip()) {
+            break Some(t);
+        }
+        if Instant::now() >= by {
+            tracing::debug!(%peer, "connection refused at the door until its deadline");
+            break None;
+        }
+    };
+    if let Ok(mut held) = shared.held.lock() {
+        held.retain(|(n, _)| *n != number);
+    }
+    ticket
 }
 
 /// A second handle on `socket` (the same socket, another descriptor) to end it with
@@ -107,8 +177,8 @@ async fn connection(
             return;
         }
     };
-    let authed = Arc::new(AtomicBool::new(false));
-    let handler = Conn::new(shared.clone(), peer, authed.clone(), ticket.pass());
+    let life = Arc::new(Life::default());
+    let handler = Conn::new(shared.clone(), peer, ticket.pass(), life.clone());
     // `run_stream` sends the server's identification line and returns once the client's
     // has been read; the key exchange and sign-in then run in russh's own task.
     let started = tokio::select! {
@@ -132,7 +202,7 @@ async fn connection(
         }
     };
     ticket.spoke();
-    run(session, peer, &shared, &authed, sign_in_by, &mut ticket).await;
+    run(session, peer, &shared, &life, sign_in_by, &mut ticket).await;
     // Whatever russh's task is doing now, the connection ends here.
     let _ = cutter.shutdown(std::net::Shutdown::Both);
     drop(ticket);
@@ -140,20 +210,28 @@ async fn connection(
 
 /// A connection after its identification line: until it ends, until the door cuts it
 /// (still in the key exchange, to make room), until `sign_in_by` passes without `authed`
-/// (told "authentication timed out", given 1 s to take it, then cut), or until the server
-/// stops.
+/// (told "authentication timed out", given 1 s to take it, then cut), until it asks for no
+/// session within `--session-timeout` of its sign-in (`ssh -N`), until the operator ends it
+/// (`serve-ssh kick`), or until the server stops.
 async fn run(
     mut session: russh::server::RunningSession<Conn>,
     peer: SocketAddr,
     shared: &Shared,
-    authed: &AtomicBool,
+    life: &Life,
     sign_in_by: Instant,
     ticket: &mut Ticket,
 ) {
     let handle = session.handle();
+    let no_session = async {
+        life.signed.notified().await;
+        tokio::time::sleep(shared.limits.session_timeout).await;
+        if life.session.load(Ordering::SeqCst) {
+            std::future::pending::<()>().await;
+        }
+    };
     let late = async {
         tokio::time::sleep_until(sign_in_by).await;
-        if authed.load(Ordering::SeqCst) {
+        if life.authed.load(Ordering::SeqCst) {
             std::future::pending::<()>().await;
         }
     };
@@ -163,7 +241,7 @@ async fn run(
             if let Err(e) = r {
                 // One line per connection only for those that signed in: a flood of
                 // others is counted by the door and said in one line ([`super::door`]).
-                if authed.load(Ordering::SeqCst) {
+                if life.authed.load(Ordering::SeqCst) {
                     tracing::info!(%peer, "connection ended: {e}");
                 } else {
                     tracing::debug!(%peer, "connection ended before signing in: {e}");
@@ -174,6 +252,14 @@ async fn run(
         () = ticket.cut() => {
             tracing::debug!(%peer, "connection in the key exchange cut: a new one needed its place");
             return;
+        }
+        () = no_session => {
+            tracing::info!(%peer, "no dashboard or command asked for in time (--session-timeout): closed");
+            "no dashboard or command was asked for in time: closed"
+        }
+        () = life.end.notified() => {
+            tracing::info!(%peer, "connection ended by the operator (serve-ssh kick)");
+            "ended by the server's operator"
         }
         () = late => {
             ticket.sign_in_late();
@@ -186,7 +272,7 @@ async fn run(
             // connection not signed in has no dashboard: no wait). A session that ended
             // is not polled again.
             let wait = shared.settings.client.request_timeout + std::time::Duration::from_secs(3);
-            if authed.load(Ordering::SeqCst)
+            if life.authed.load(Ordering::SeqCst)
                 && tokio::time::timeout(wait, &mut session).await.is_ok()
             {
                 return;

@@ -418,8 +418,10 @@ fn host_key(path: &Path, me: u32, out: &mut Report) {
     }
 }
 
-/// The authorized keys file: every loose part ([`super::key_files::loose_parts`]), then each
-/// line parsed ([`super::key_files::parse_keys`]).
+/// The authorized keys file: every loose part ([`super::key_files::loose_parts`]; while
+/// any is left the server lets no key in, and since another user could have written the
+/// file, every key it holds is listed to review before it is trusted again), then each line
+/// ([`key_lines`]).
 fn authorized_keys(path: Option<&Path>, me: u32, out: &mut Report) {
     let Some(path) = path else {
         out.push(Line::said(
@@ -427,45 +429,89 @@ fn authorized_keys(path: Option<&Path>, me: u32, out: &mut Report) {
         ));
         return;
     };
+    let shown = path.display();
     match super::key_files::loose_parts(path, me) {
         Ok(parts) if parts.is_empty() => out.push(Line::good(format!(
-            "the authorized keys file {} and the folders above it: only root or uid {me} can change them",
-            path.display()
+            "the authorized keys file {shown} and the folders above it: only root or uid {me} can change them"
         ))),
-        Ok(parts) => out.extend(parts.into_iter().map(Line::bad)),
+        Ok(parts) => {
+            out.extend(parts.into_iter().map(Line::bad));
+            // Another user could have added a key while it was open: the mend is not only
+            // the chmod, but a look at every key before the file is trusted again.
+            let review = match super::key_files::describe_keys(path) {
+                Ok(keys) if keys.is_empty() => "it holds no key".to_owned(),
+                Ok(keys) => keys.join("; "),
+                Err(e) => e,
+            };
+            out.push(Line::said(format!(
+                "the authorized keys file {shown} may have been changed by another user while it was open to them: once mended, review every key it holds and remove any you did not put there (the server logs the keys it accepts each time the file changes): {review}"
+            )));
+        }
         Err(e) => {
-            out.push(Line::bad(e));
+            out.push(Line::bad(format!(
+                "{e}; run install -m 600 -o {me} /dev/null {shown}, then add each moderator's public key, one per line"
+            )));
             return;
         }
     }
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            out.push(Line::bad(format!("could not read {}: {e}", path.display())));
-            return;
-        }
-    };
-    let lines = super::key_files::parse_keys(&text);
-    let good = lines.iter().filter(|(_, k)| k.is_ok()).count();
-    let bad: Vec<String> = lines
-        .iter()
-        .filter_map(|(n, k)| k.as_ref().err().map(|e| format!("line {n}: {e}")))
-        .collect();
-    let shown = path.display();
-    match (good, bad.is_empty()) {
-        (0, true) => out.push(Line::bad(format!(
-            "the authorized keys file {shown} holds no key: no one can sign in"
+    match std::fs::read_to_string(path) {
+        Ok(text) => key_lines(path, &text, out),
+        Err(e) => out.push(Line::bad(format!(
+            "could not read {shown}: {e}; run chown {me} {shown}"
         ))),
-        (n, true) => out.push(Line::good(format!(
+    }
+}
+
+/// Each line of the authorized keys file at `path` ([`super::key_files::parse_keys`]): a
+/// line that is not a key (no one signs in until it is mended), a line whose options refuse
+/// it (that key does not sign in), the options that limit a key or have no effect here.
+fn key_lines(path: &Path, text: &str, out: &mut Report) {
+    let shown = path.display();
+    let mut good = 0;
+    let mut broken = Vec::new();
+    for (n, entry) in &super::key_files::parse_keys(text) {
+        let k = match entry {
+            Err(e) => {
+                broken.push(format!("line {n}: {e}"));
+                continue;
+            }
+            Ok(k) => k,
+        };
+        let fp = super::key_files::fingerprint(&k.key);
+        match &k.rules {
+            Ok(r) => {
+                good += 1;
+                out.extend(
+                    r.said
+                        .iter()
+                        .map(|said| Line::said(format!("{shown} line {n}: {said}"))),
+                );
+                if !r.summary().is_empty() {
+                    out.push(Line::said(format!(
+                        "{shown} line {n} ({fp}): {}",
+                        r.summary()
+                    )));
+                }
+            }
+            Err(e) => out.push(Line::bad(format!(
+                "{shown} line {n} ({fp}): refused, this key does not sign in: {e}; mend: remove the option, or the line"
+            ))),
+        }
+    }
+    out.push(match (good, broken.is_empty()) {
+        (0, true) => Line::bad(format!(
+            "the authorized keys file {shown} holds no key: no one can sign in; mend: add each moderator's public key (their .pub file), one per line"
+        )),
+        (n, true) => Line::good(format!(
             "the authorized keys file {shown}: {n} {}",
             if n == 1 { "key" } else { "keys" }
-        ))),
-        (n, false) => out.push(Line::bad(format!(
-            "the authorized keys file {shown}: {n} good, {} bad (no one can sign in until it is mended): {}",
-            bad.len(),
-            bad.join("; ")
-        ))),
-    }
+        )),
+        (n, false) => Line::bad(format!(
+            "the authorized keys file {shown}: {n} good, {} bad (no one can sign in until it is mended): {}; mend: each line is one key as ssh-keygen writes it (ssh-ed25519 AAAA... comment), options before it: fix or remove those lines",
+            broken.len(),
+            broken.join("; ")
+        )),
+    });
 }
 
 /// The host budget's folder and slots, checked as a call would open them.
@@ -496,16 +542,20 @@ fn budget(settings: &Settings, out: &mut Report) {
     }
 }
 
-/// The service reached with the API key: its version (`/health-check`), the key accepted
-/// (`/auth/user` answers `missing_token` to a good key without a token), and with a token
-/// (`CLUB_ADMIN_TOKEN`) the account and whether it may approve (api-notes.md, "Who may do
-/// what": only a student on a club's staff).
+/// The service reached with the API key: its version (`/health-check`), the API key
+/// accepted by a read that needs the key and no token (`GET /v1/clubs/{nil UUID}`: the
+/// service answers 404 for a key it accepts, 401 `invalid_api_key` or `missing_api_key`
+/// for one it refuses; `/auth/user` cannot tell, since the deployed service asks for the
+/// token first), and with a token (`CLUB_ADMIN_TOKEN`) the account and whether it may
+/// approve (api-notes.md, "Who may do what": only a student on a club's staff).
 async fn service(settings: &Settings, out: &mut Report) {
     let url = &settings.base_url;
     let client = match ApiClient::new(url, settings.credentials.clone(), settings.client.clone()) {
         Ok(c) => c.single_try(),
         Err(e) => {
-            out.push(Line::bad(format!("the service {url}: {e}")));
+            out.push(Line::bad(format!(
+                "the service {url}: {e}; mend: set base_url in the config file (or --base-url) to the service's root, e.g. https://mysk.school.ac.th"
+            )));
             return;
         }
     };
@@ -514,46 +564,91 @@ async fn service(settings: &Settings, out: &mut Report) {
             "the service {url} answers, version {}",
             r.api_version.as_deref().unwrap_or("not told")
         ))),
+        Err(e @ (ApiError::Connect { .. } | ApiError::Timeout { .. })) => {
+            out.push(Line::bad(format!(
+                "the service {url} cannot be reached: {e}; mend: check base_url in the config file, the host's network and that the service runs (curl {url}/health-check answers with JSON); serve-ssh still starts and its dashboards show offline until it answers"
+            )));
+            return;
+        }
         Err(e) => {
             out.push(Line::bad(format!(
-                "the service {url} cannot be reached: {e}"
+                "something answers at {url}, but not as the MySK service does: {e}; mend: set base_url to the service's root (the address whose /health-check answers with JSON), not a page or a path under it"
             )));
             return;
         }
     }
-    account(&client, settings.credentials.token.is_some(), out).await;
+    if !api_key(&client, settings, out).await {
+        return;
+    }
+    if settings.credentials.token.is_some() {
+        account(&client, out).await;
+    } else {
+        out.push(Line::said(
+            "who may approve is each moderator's own account (a student on a club's staff); CLUB_ADMIN_TOKEN=... serve-ssh --check checks one",
+        ));
+    }
 }
 
-/// The API key, and the account of a token when one is given.
-async fn account(client: &ApiClient, has_token: bool, out: &mut Report) {
-    match client.current_user().await {
-        Err(ApiError::Unauthorized { kind, .. })
-            if matches!(
-                kind,
-                AuthErrorKind::MissingToken | AuthErrorKind::InvalidToken
-            ) && !has_token =>
-        {
-            out.push(Line::good("the API key is accepted"));
-            out.push(Line::said(
-                "who may approve is each moderator's own account (a student on a club's staff); CLUB_ADMIN_TOKEN=... serve-ssh --check checks one",
-            ));
+/// The operator's API key, by a read that needs the key and no token: true when the service
+/// accepted it (a ✓ said), false after a ✗ with its mend.
+async fn api_key(client: &ApiClient, settings: &Settings, out: &mut Report) -> bool {
+    let keyed = client.for_session();
+    let levels = crate::api::Levels::new(
+        crate::api::FetchLevel::IdOnly,
+        crate::api::FetchLevel::IdOnly,
+    );
+    let source = match &settings.api_key_file {
+        Some(p) => format!("the API key file {}", p.display()),
+        None => "CLUB_ADMIN_API_KEY (or api_key in the config file)".to_owned(),
+    };
+    match keyed.club(uuid::Uuid::nil(), levels).await {
+        // No such club: the service read the key and looked.
+        Err(ApiError::NotFound(_)) | Ok(_) => {
+            out.push(Line::good("the API key is accepted by the service"));
+            true
         }
+        Err(ApiError::Unauthorized {
+            kind: AuthErrorKind::InvalidKey | AuthErrorKind::MissingKey,
+            info,
+        }) => {
+            let said = info
+                .detail
+                .as_deref()
+                .map(|d| format!(" (\"{}\")", crate::text::clean(d, 80)))
+                .unwrap_or_default();
+            out.push(Line::bad(format!(
+                "the service refuses the operator's API key{said}: every moderator would be refused; mend: put the key MySK issued for this host in {source} (one line, mysk_...), serve-ssh reads it again when it changes"
+            )));
+            false
+        }
+        Err(e) => {
+            out.push(Line::bad(format!(
+                "whether the service accepts the API key is unknown: {e}; mend: run the check again when the service answers (curl {}/health-check)",
+                client.base_url()
+            )));
+            false
+        }
+    }
+}
+
+/// The account of the token given (`CLUB_ADMIN_TOKEN`), and whether it may approve.
+async fn account(client: &ApiClient, out: &mut Report) {
+    match client.current_user().await {
         Err(e @ ApiError::Unauthorized { .. }) => out.push(Line::bad(format!(
-            "the service refused the key or token: {e}"
+            "the service refused the token: {e}; mend: sign in again for a new token ({}/auth/oauth/init in a browser) and give it as CLUB_ADMIN_TOKEN",
+            client.base_url()
         ))),
         Err(e) => out.push(Line::bad(format!(
-            "the signed-in user could not be read: {e}"
+            "the signed-in user could not be read: {e}; mend: run the check again when the service answers"
         ))),
         Ok(r) => {
             let u = r.data;
             let email = u.email.as_deref().unwrap_or("?");
             let role = u.role.as_deref().unwrap_or("?");
-            out.push(Line::good(format!(
-                "the API key is accepted; the token is {email}'s ({role})"
-            )));
+            out.push(Line::good(format!("the token is {email}'s ({role})")));
             if role != "student" {
                 out.push(Line::bad(format!(
-                    "{email} ({role}) cannot approve or decline: only a student on a club's staff may (the service answers 403 \"User is not a student\")"
+                    "{email} ({role}) cannot approve or decline: only a student on a club's staff may (the service answers 403 \"User is not a student\"); mend: check with a staff student's token"
                 )));
                 return;
             }
@@ -566,7 +661,9 @@ async fn account(client: &ApiClient, has_token: bool, out: &mut Report) {
                 Ok(_) => out.push(Line::good(format!(
                     "{email} can approve and decline the requests of the clubs it staffs"
                 ))),
-                Err(e) => out.push(Line::bad(format!("whether it can approve is unknown: {e}"))),
+                Err(e) => out.push(Line::bad(format!(
+                    "whether it can approve is unknown: {e}; mend: run the check again when the service answers"
+                ))),
             }
         }
     }

@@ -6,19 +6,21 @@
 use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 use crossterm::event::Event;
 use russh::server::VerifiedPublicKey;
 use russh::server::{Auth, ChannelOpenHandle, Handler, Msg, PublicKeyOffer, Session};
 use russh::{Channel, ChannelId};
-use tokio::sync::{OwnedSemaphorePermit, mpsc};
+use tokio::sync::mpsc;
 
 use super::Shared;
+use super::conns::{BUSY, Doing, Life, NoPlace, Place};
 use super::door::Pass;
 use super::exec::{Asker, ExecLink};
 use super::input::Input;
-use super::key_files::fingerprint;
+use super::key_files::{NotAllowed, fingerprint};
+use super::key_options::KeyRules;
 use super::session::{self, Attachment, Claim, Dash, Detached, Ending, Full, Screen};
 use crate::i18n::Lang;
 use crate::runtime::lean::SharedSize;
@@ -27,11 +29,16 @@ use crate::runtime::lean::SharedSize;
 pub(super) struct Conn {
     shared: Arc<Shared>,
     peer: SocketAddr,
-    authed: Arc<AtomicBool>,
     /// Its place at the door, left when it signs in.
     pass: Pass,
-    /// Its place among the signed-in connections ([`Shared::signed`]), once signed in.
-    _slot: Option<OwnedSemaphorePermit>,
+    /// Its place among the signed-in connections ([`Shared::conns`]), once signed in.
+    place: Option<Place>,
+    /// Signed in past its key's or the server's share: everything it asks is refused.
+    no_place: Option<NoPlace>,
+    /// What its key's line in the authorized keys file allows, once signed in.
+    rules: Option<KeyRules>,
+    /// What the connection's task watches: its sign-in, its session, the operator's kick.
+    life: Arc<Life>,
     /// The signed-in key's fingerprint.
     key: Option<String>,
     /// The signed-in key's comment in the authorized keys file.
@@ -52,20 +59,18 @@ pub(super) struct Conn {
 }
 
 impl Conn {
-    /// The handler of a connection from `peer`, which sets `authed` when it signs in and
-    /// then leaves the door with `pass`.
-    pub(super) fn new(
-        shared: Arc<Shared>,
-        peer: SocketAddr,
-        authed: Arc<AtomicBool>,
-        pass: Pass,
-    ) -> Conn {
+    /// The handler of a connection from `peer`, which leaves the door with `pass` when it
+    /// signs in; `life` tells its task of the sign-in and the session, and carries the
+    /// operator's kick.
+    pub(super) fn new(shared: Arc<Shared>, peer: SocketAddr, pass: Pass, life: Arc<Life>) -> Conn {
         Conn {
             shared,
             peer,
-            authed,
             pass,
-            _slot: None,
+            place: None,
+            no_place: None,
+            rules: None,
+            life,
             key: None,
             comment: None,
             channel: None,
@@ -101,6 +106,28 @@ impl Conn {
             .unwrap_or(self.shared.settings.lang)
     }
 
+    /// The forced command of the key's line (`command=`), if any.
+    fn forced(&self) -> Option<String> {
+        self.rules.as_ref().and_then(|r| r.command.clone())
+    }
+
+    /// For a connection signed in past its key's or the server's share: its channel is
+    /// told why in one sentence and ended with [`BUSY`] (true). False when it has a place.
+    fn refuse_over_share(&self, channel: ChannelId, session: &mut Session, terminal: bool) -> bool {
+        let Some(no) = self.no_place else {
+            return false;
+        };
+        let text = match no {
+            NoPlace::Key(n) => crate::tr!(self.lang(), "ssh-busy-key", n = n),
+            NoPlace::Total(n) => crate::tr!(self.lang(), "ssh-busy-total", n = n),
+        };
+        let handle = session.handle();
+        tokio::spawn(async move {
+            session::refuse_command(&handle, channel, &text, BUSY, terminal).await;
+        });
+        true
+    }
+
     /// Starts the session's dashboard, or re-attaches the key's waiting one.
     fn start_dashboard(&mut self, channel: ChannelId, session: &mut Session) {
         let Some(key) = self.key.clone() else {
@@ -121,19 +148,24 @@ impl Conn {
         let claim = match claim {
             Ok(c) => c,
             Err(full) => {
-                let lang = self.lang();
-                let text = match full {
+                let say = |lang| match full {
                     Full::Total(n) => crate::tr!(lang, "ssh-full-total", n = n),
                     Full::PerKey(n) => crate::tr!(lang, "ssh-full-key", n = n),
                 };
-                tracing::warn!(key = %key, "{text}");
-                tokio::spawn(async move { session::refuse(&handle, channel, &text, 1).await });
+                self.shared
+                    .refusals
+                    .say(&key, &say(Lang::English), "dashboard refused");
+                let text = say(self.lang());
+                tokio::spawn(async move { session::refuse(&handle, channel, &text, BUSY).await });
                 return;
             }
         };
         let (tx, rx) = mpsc::unbounded_channel();
         self.input = Some((Input::default(), tx));
         let lang = self.lang();
+        if let Some(place) = &self.place {
+            place.doing(Doing::Dashboard);
+        }
         let again = matches!(claim, Claim::Again(_));
         tracing::info!(peer = %self.peer, key = %key, again, "session starts");
         let comment = self.comment.clone();
@@ -346,15 +378,31 @@ impl Handler for Conn {
         _user: &str,
         offer: PublicKeyOffer<'_>,
     ) -> Result<Auth, Self::Error> {
-        Ok(if self.shared.keys.allows(offer.public_key) {
-            Auth::Accept
-        } else {
-            // The operator's trace of a key that is not authorized (OpenSSH offers a key
-            // before it signs with it: a refused offer is the only sign of it).
-            let key = fingerprint(offer.public_key);
-            tracing::info!(peer = %self.peer, key = %key, "public key offered, not authorized");
-            Auth::reject()
-        })
+        let now = chrono::Utc::now();
+        Ok(
+            match self
+                .shared
+                .keys
+                .admit(offer.public_key, self.peer.ip(), now)
+            {
+                Ok(_) => Auth::Accept,
+                Err(why) => {
+                    // The operator's trace of a key that is not authorized (OpenSSH offers
+                    // a key before it signs with it: a refused offer is the only sign of it).
+                    let key = fingerprint(offer.public_key);
+                    let why = match why {
+                        NotAllowed::NotListed => "not authorized".to_owned(),
+                        NotAllowed::Options(w) => w,
+                    };
+                    self.shared.refusals.say(
+                        &key,
+                        &format!("public key offered from {}: {why}", self.peer),
+                        "key refused",
+                    );
+                    Auth::reject()
+                }
+            },
+        )
     }
 
     async fn auth_publickey(
@@ -362,23 +410,44 @@ impl Handler for Conn {
         user: &str,
         key: VerifiedPublicKey<'_>,
     ) -> Result<Auth, Self::Error> {
-        if !self.shared.keys.allows(key.public_key) {
-            tracing::info!(peer = %self.peer, "public key refused");
-            return Ok(Auth::reject());
-        }
-        let fp = fingerprint(key.public_key);
-        let Ok(slot) = self.shared.signed.clone().try_acquire_owned() else {
-            // A backstop a key holder alone can reach: the dashboards' own limits
-            // (--max-sessions) refuse with a message long before.
-            tracing::warn!(peer = %self.peer, key = %fp, "too many signed-in connections: refused");
-            return Ok(Auth::reject());
+        let rules = match self
+            .shared
+            .keys
+            .admit(key.public_key, self.peer.ip(), chrono::Utc::now())
+        {
+            Ok(r) => r,
+            Err(_) => {
+                tracing::info!(peer = %self.peer, "public key refused");
+                return Ok(Auth::reject());
+            }
         };
-        tracing::info!(peer = %self.peer, user, key = %fp, "signed in");
-        self._slot = Some(slot);
+        let fp = fingerprint(key.public_key);
+        let comment = self.shared.keys.comment_of(key.public_key);
+        // Counted against its key from now on, whatever it asks for next; a connection past
+        // its key's or the server's share is still let in, to be told why on its channel
+        // (a refused sign-in would read as a removed key).
+        let (place, no_place) =
+            self.shared
+                .conns
+                .enter(&fp, comment.clone(), self.peer, self.life.end.clone());
+        if let Some(no) = no_place {
+            self.shared.refusals.say(
+                &fp,
+                &format!("signed in from {} with no place left: {no:?}", self.peer),
+                "connection over its share",
+            );
+        }
+        self.place = Some(place);
+        self.no_place = no_place;
+        if self.no_place.is_none() {
+            tracing::info!(peer = %self.peer, user, key = %fp, options = %rules.summary(), "signed in");
+        }
+        self.rules = Some(rules);
         self.pass.signed_in();
         self.key = Some(fp);
-        self.comment = self.shared.keys.comment_of(key.public_key);
-        self.authed.store(true, Ordering::SeqCst);
+        self.comment = comment;
+        self.life.authed.store(true, Ordering::SeqCst);
+        self.life.signed.notify_one();
         Ok(Auth::Accept)
     }
 
@@ -410,6 +479,13 @@ impl Handler for Conn {
         _modes: &[(russh::Pty, u32)],
         session: &mut Session,
     ) -> Result<(), Self::Error> {
+        if self.rules.as_ref().is_some_and(|r| !r.pty) {
+            // no-pty or restrict on the key's line: as sshd, the request fails and the
+            // client goes on without a terminal (a command runs; the dashboard is refused).
+            tracing::info!(peer = %self.peer, "pty refused: the key's line says no-pty or restrict");
+            session.channel_failure(channel)?;
+            return Ok(());
+        }
         let (c, r) = self.clamp(col_width, row_height);
         tracing::debug!(peer = %self.peer, term, cols = c, rows = r, "pty requested");
         match &self.size {
@@ -466,10 +542,24 @@ impl Handler for Conn {
             session.channel_failure(channel)?;
             return Ok(());
         }
+        if let Some(command) = self.forced() {
+            return self
+                .exec_request(channel, command.as_bytes(), session)
+                .await;
+        }
+        self.life.session.store(true, Ordering::SeqCst);
         session.channel_success(channel)?;
+        if self.refuse_over_share(channel, session, true) {
+            return Ok(());
+        }
         if self.size.is_none() {
             let handle = session.handle();
-            let text = crate::i18n::tr(self.lang(), "ssh-needs-terminal");
+            let key = if self.rules.as_ref().is_some_and(|r| !r.pty) {
+                "ssh-no-terminal-key"
+            } else {
+                "ssh-needs-terminal"
+            };
+            let text = crate::i18n::tr(self.lang(), key);
             tokio::spawn(async move { session::refuse(&handle, channel, &text, 1).await });
             return Ok(());
         }
@@ -493,7 +583,24 @@ impl Handler for Conn {
             session.channel_failure(channel)?;
             return Ok(());
         }
+        self.life.session.store(true, Ordering::SeqCst);
         session.channel_success(channel)?;
+        if self.refuse_over_share(channel, session, self.size.is_some()) {
+            return Ok(());
+        }
+        // A forced command (command= on the key's line) runs whatever the client asked.
+        let forced = self.forced();
+        let data = match &forced {
+            Some(command) => {
+                tracing::info!(
+                    peer = %self.peer,
+                    asked = %crate::script::exec::for_log(data),
+                    "the key's forced command runs instead of the one asked"
+                );
+                command.as_bytes()
+            }
+            None => data,
+        };
         let handle = session.handle();
         if !self.shared.exec {
             tracing::info!(peer = %self.peer, "exec refused: commands are off");
@@ -503,6 +610,16 @@ impl Handler for Conn {
                 session::refuse_command(&handle, channel, &text, 1, terminal).await;
             });
             return Ok(());
+        }
+        if let Some(place) = &self.place {
+            let has_token = self.token.is_some()
+                || self
+                    .shared
+                    .token_dir
+                    .as_deref()
+                    .is_some_and(|d| super::read_token(d, &key).is_some());
+            place.doing(Doing::Command(crate::script::exec::for_log(data)));
+            place.signed_in(has_token);
         }
         let asker = Asker {
             key,

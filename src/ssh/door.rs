@@ -159,6 +159,7 @@ pub enum Refused {
 pub struct Door {
     startups: Startups,
     per_address: usize,
+    graces: Graces,
     state: Mutex<State>,
 }
 
@@ -178,6 +179,9 @@ struct State {
 struct Entry {
     addr: IpAddr,
     stage: Stage,
+    /// When it reached its stage (a connection is cut only once it has been there for the
+    /// door's grace of that stage).
+    since: Instant,
     /// Closes the connection (its task selects on the receiver); dropped at the sign-in.
     cut: Option<oneshot::Sender<()>>,
 }
@@ -194,6 +198,28 @@ enum Stage {
     SignIn,
 }
 
+/// How long a connection is left in a stage before the door may cut it to make room: a
+/// client that is getting on (its identification line on its way, its key exchange under
+/// way) is never cut by a flood of others; one that stalls there is. Zero: at once (the
+/// rule of OpenSSH's `MaxStartups`, where the door's logic is tried without a clock).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Graces {
+    /// Silent (no identification line read yet) this long.
+    pub silent: Duration,
+    /// In the key exchange this long.
+    pub kex: Duration,
+}
+
+impl Graces {
+    /// The server's: 250 ms silent (a client sends its line at once; the server reads it
+    /// within milliseconds of the connection's turn), 1.5 s in the key exchange (a phone on
+    /// a slow link needs about a second).
+    pub const SERVER: Graces = Graces {
+        silent: Duration::from_millis(250),
+        kex: Duration::from_millis(1500),
+    };
+}
+
 /// How often, at most, the log says that connections were refused or cut.
 const SAY_EVERY: Duration = Duration::from_secs(10);
 
@@ -202,9 +228,20 @@ impl Door {
     /// from one address; `seed` makes its random early drop repeatable (tests), `None`
     /// seeds it from the system.
     pub fn new(startups: Startups, per_address: usize, seed: Option<u64>) -> Arc<Door> {
+        Door::with_graces(startups, per_address, seed, Graces::default())
+    }
+
+    /// As [`Door::new`], a connection cut only after `graces` in its stage.
+    pub fn with_graces(
+        startups: Startups,
+        per_address: usize,
+        seed: Option<u64>,
+        graces: Graces,
+    ) -> Arc<Door> {
         Arc::new(Door {
             startups,
             per_address: per_address.max(1),
+            graces,
             state: Mutex::new(State {
                 next: 0,
                 open: BTreeMap::new(),
@@ -228,11 +265,27 @@ impl Door {
     /// Errors: [`Refused`] when the limits call for someone to go and no waiting
     /// connection of the kind is silent.
     pub fn knock(self: &Arc<Door>, addr: IpAddr) -> Result<Ticket, Refused> {
+        self.knock_counted(addr, true)
+    }
+
+    /// [`Door::knock`] of a connection refused before that knocks again: a refusal now is
+    /// not counted again.
+    ///
+    /// Errors: as [`Door::knock`].
+    pub fn knock_again(self: &Arc<Door>, addr: IpAddr) -> Result<Ticket, Refused> {
+        self.knock_counted(addr, false)
+    }
+
+    fn knock_counted(self: &Arc<Door>, addr: IpAddr, first: bool) -> Result<Ticket, Refused> {
         let addr = addr.to_canonical();
         let Ok(mut st) = self.state.lock() else {
             return Err(Refused::Startups);
         };
+        let before = (st.counts.refused_per_address, st.counts.refused_startups);
         let result = self.knock_locked(&mut st, addr);
+        if !first {
+            (st.counts.refused_per_address, st.counts.refused_startups) = before;
+        }
         recount(&mut st);
         say(&mut st);
         result
@@ -240,12 +293,14 @@ impl Door {
 
     fn knock_locked(self: &Arc<Door>, st: &mut State, addr: IpAddr) -> Result<Ticket, Refused> {
         let from_addr = st.per_address.get(&addr).copied().unwrap_or(0);
-        if from_addr >= self.per_address && !cut_oldest(st, Some(addr)) {
+        let graces = self.graces;
+        let cut = |st: &mut State, of| cut_oldest(st, of, graces);
+        if from_addr >= self.per_address && !cut(st, Some(addr)) {
             st.counts.refused_per_address += 1;
             return Err(Refused::PerAddress);
         }
         let p = self.startups.drop_percent(st.open.len());
-        if p > 0 && st.rng.u32(0..100) < p && !cut_oldest(st, None) {
+        if p > 0 && st.rng.u32(0..100) < p && !cut(st, None) {
             st.counts.refused_startups += 1;
             return Err(Refused::Startups);
         }
@@ -257,6 +312,7 @@ impl Door {
             Entry {
                 addr,
                 stage: Stage::Silent,
+                since: Instant::now(),
                 cut: Some(tx),
             },
         );
@@ -283,6 +339,7 @@ impl Door {
         self.with_state(|st| {
             if let Some(e) = st.open.get_mut(&id) {
                 e.stage = stage;
+                e.since = Instant::now();
                 if stage == Stage::SignIn {
                     e.cut = None;
                 }
@@ -315,13 +372,19 @@ fn leave(st: &mut State, id: u64) -> bool {
 }
 
 /// Cuts the oldest silent connection (of `addr`, or of any address), else the oldest still
-/// in the key exchange: true when there was one.
-fn cut_oldest(st: &mut State, addr: Option<IpAddr>) -> bool {
-    for stage in [Stage::Silent, Stage::Kex] {
+/// in the key exchange, each only once it has been in that stage for its grace: true when
+/// there was one.
+fn cut_oldest(st: &mut State, addr: Option<IpAddr>, graces: Graces) -> bool {
+    let now = Instant::now();
+    for (stage, grace) in [(Stage::Silent, graces.silent), (Stage::Kex, graces.kex)] {
         let found = st
             .open
             .iter()
-            .find(|(_, e)| e.stage == stage && addr.is_none_or(|a| e.addr == a))
+            .find(|(_, e)| {
+                e.stage == stage
+                    && addr.is_none_or(|a| e.addr == a)
+                    && now.duration_since(e.since) >= grace
+            })
             .map(|(id, _)| *id);
         let Some(id) = found else {
             continue;

@@ -189,22 +189,27 @@ fn claim(
         ),
         Err(_) => Err(Full::Total(0)),
     };
-    let refused = |text: String| {
+    let refused = |text: String, code: u8| {
         tokio::spawn(say_and_close(
             handle.clone(),
             channel,
             format!("club-admin: {text}\n"),
             false,
-            1,
+            code,
         ));
     };
     if let Err(full) = claimed {
-        let text = match full {
-            Full::Total(n) => crate::tr!(asker.lang, "ssh-full-total-runs", n = n),
-            Full::PerKey(n) => crate::tr!(asker.lang, "ssh-full-key-runs", n = n),
+        let say = |lang| match full {
+            Full::Total(n) => crate::tr!(lang, "ssh-full-total-runs", n = n),
+            Full::PerKey(n) => crate::tr!(lang, "ssh-full-key-runs", n = n),
         };
-        tracing::warn!(key = %asker.key, command = %shown, "exec refused: {text}");
-        refused(text);
+        shared.refusals.say(
+            &asker.key,
+            &format!("{} ({shown})", say(crate::i18n::Lang::English)),
+            "command refused",
+        );
+        // Busy, not failed: the same command a moment later runs.
+        refused(say(asker.lang), crate::script::Exit::Busy.code());
         return None;
     }
     let run = uuid::Uuid::new_v4().to_string();
@@ -222,6 +227,7 @@ fn claim(
             refused(
                 "the server could not start the command (its audit's run lock): nothing was run"
                     .into(),
+                1,
             );
             None
         }

@@ -8,9 +8,10 @@ use std::sync::Mutex;
 use std::time::SystemTime;
 
 use russh::keys::ssh_key::private::Ed25519Keypair;
-use russh::keys::ssh_key::{self, HashAlg, LineEnding};
+use russh::keys::ssh_key::{HashAlg, LineEnding};
 use russh::keys::{Algorithm, PrivateKey, PublicKey};
 
+use super::key_options::KeyRules;
 use crate::ops::writer::write_private;
 
 /// The fingerprint of `key` as `ssh-keygen -l` prints it: `SHA256:` and 43 base64
@@ -222,9 +223,9 @@ pub fn loose_parts(path: &Path, me: u32) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// Which public keys may sign in: those of an `authorized_keys` file (OpenSSH format; the
-/// file is read again whenever its modification time or length changes), or any key
-/// (`--allow-any-key`).
+/// Which public keys may sign in: those of an `authorized_keys` file (OpenSSH format, its
+/// options honoured: [`super::key_options`]; the file is read again whenever its
+/// modification time or length changes), or any key (`--allow-any-key`).
 #[derive(Debug)]
 pub struct AuthorizedKeys {
     /// The file; `None` allows any key.
@@ -236,9 +237,19 @@ pub struct AuthorizedKeys {
 #[derive(Debug, Default)]
 struct Loaded {
     stamp: Option<(SystemTime, u64)>,
-    keys: Vec<PublicKey>,
+    keys: Vec<KeyEntry>,
     /// Why the file allows no key now (said once in the log, again when it changes).
     refused: Option<String>,
+}
+
+/// Why a key may not sign in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotAllowed {
+    /// No line of the file holds it (or the file allows no key now: said in the log).
+    NotListed,
+    /// Its line's options refuse it here, or refuse the line itself ([`super::key_options`]):
+    /// why, in English for the log.
+    Options(String),
 }
 
 impl AuthorizedKeys {
@@ -250,13 +261,15 @@ impl AuthorizedKeys {
         }
     }
 
-    /// The keys of the file at `path`, read now.
+    /// The keys of the file at `path`, read now; the keys it lets in are logged (one line
+    /// each: fingerprint, comment, options).
     ///
     /// Errors: the file cannot be read, another user could change it ([`refuse_loose`]) or
     /// a line is not an OpenSSH public key (the message names the file and, for a loose
     /// file, the command that fixes it): the server does not start.
     pub fn from_file(path: &Path) -> Result<AuthorizedKeys, String> {
         let (stamp, keys) = read_keys(path)?;
+        log_keys(path, &keys, "authorized keys read");
         Ok(AuthorizedKeys {
             path: Some(path.to_path_buf()),
             loaded: Mutex::new(Loaded {
@@ -267,9 +280,12 @@ impl AuthorizedKeys {
         })
     }
 
-    /// How many keys the file held when last read (0 for any key).
+    /// How many keys the file held when last read that may sign in (0 for any key).
     pub fn count(&self) -> usize {
-        self.loaded.lock().map(|l| l.keys.len()).unwrap_or(0)
+        self.loaded
+            .lock()
+            .map(|l| l.keys.iter().filter(|k| k.rules.is_ok()).count())
+            .unwrap_or(0)
     }
 
     /// The comment of `key` in the file as last read (`alice@laptop`), when it has one.
@@ -278,25 +294,38 @@ impl AuthorizedKeys {
         let found = loaded
             .keys
             .iter()
-            .find(|k| k.key_data() == key.key_data())?;
-        let c = found.comment().to_string();
-        (!c.trim().is_empty()).then(|| crate::text::clean(c.trim(), 100))
+            .find(|k| k.key.key_data() == key.key_data())?;
+        comment(&found.key)
     }
 
-    /// True when `key` may sign in. Each time, the file and its folders are checked first
-    /// ([`refuse_loose`]: a chmod or chown changes no modification time), then the file is
-    /// read again when it changed. A file that became loose, unreadable or broken allows
-    /// no key, not even those read before, until it is mended (said once in the log, with
-    /// the fix).
-    pub fn allows(&self, key: &PublicKey) -> bool {
+    /// True when `key` may sign in from `addr` now ([`AuthorizedKeys::admit`]).
+    pub fn allows(&self, key: &PublicKey, addr: std::net::IpAddr) -> bool {
+        self.admit(key, addr, chrono::Utc::now()).is_ok()
+    }
+
+    /// The rules `key` signs in under from `addr` at `now`: those of the first line that
+    /// holds the key and whose options admit it (as sshd tries each line in turn); open
+    /// rules for any key (`--allow-any-key`). Each time, the file and its folders are
+    /// checked first ([`refuse_loose`]: a chmod or chown changes no modification time),
+    /// then the file is read again when it changed (its keys logged). A file that became
+    /// loose, unreadable or broken allows no key, not even those read before, until it is
+    /// mended (said once in the log, with the fix).
+    ///
+    /// Errors: [`NotAllowed`].
+    pub fn admit(
+        &self,
+        key: &PublicKey,
+        addr: std::net::IpAddr,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<KeyRules, NotAllowed> {
         let Some(path) = &self.path else {
-            return true;
+            return Ok(KeyRules::open());
         };
         let Ok(mut loaded) = self.loaded.lock() else {
-            return false;
+            return Err(NotAllowed::NotListed);
         };
-        let now = stamp_of(path).ok();
-        let unchanged = now.is_some() && now == loaded.stamp && loaded.refused.is_none();
+        let stamp = stamp_of(path).ok();
+        let unchanged = stamp.is_some() && stamp == loaded.stamp && loaded.refused.is_none();
         let fresh = if unchanged {
             refuse_loose(path).map(|()| None)
         } else {
@@ -305,10 +334,7 @@ impl AuthorizedKeys {
         match fresh {
             Ok(None) => {}
             Ok(Some((stamp, keys))) => {
-                tracing::info!(
-                    keys = keys.len(),
-                    "authorized keys read again: the file changed"
-                );
+                log_keys(path, &keys, "authorized keys read again: the file changed");
                 *loaded = Loaded {
                     stamp: Some(stamp),
                     keys,
@@ -323,11 +349,79 @@ impl AuthorizedKeys {
                     refused: Some(e),
                     ..Loaded::default()
                 };
-                return false;
+                return Err(NotAllowed::NotListed);
             }
         }
-        loaded.keys.iter().any(|k| k.key_data() == key.key_data())
+        let mut why = None;
+        for entry in loaded
+            .keys
+            .iter()
+            .filter(|k| k.key.key_data() == key.key_data())
+        {
+            let admitted = match &entry.rules {
+                Ok(r) => r.admit(addr, now).map(|()| r),
+                Err(e) => Err(e.clone()),
+            };
+            match admitted {
+                Ok(rules) => return Ok(rules.clone()),
+                Err(e) => {
+                    why.get_or_insert_with(|| format!("line {}: {e}", entry.line));
+                }
+            }
+        }
+        Err(why.map_or(NotAllowed::NotListed, NotAllowed::Options))
     }
+}
+
+/// The comment of `key` (`alice@laptop`), cleaned for a log or a screen, when it has one.
+fn comment(key: &PublicKey) -> Option<String> {
+    let c = key.comment().to_string();
+    (!c.trim().is_empty()).then(|| crate::text::clean(c.trim(), 100))
+}
+
+/// Logs the keys of the file at `path` as just read: how many may sign in, then one line
+/// per key (fingerprint, comment, its options, or why its line is refused): a key added
+/// to the file is visible in the log the moment it is read.
+fn log_keys(path: &Path, keys: &[KeyEntry], what: &str) {
+    let allowed = keys.iter().filter(|k| k.rules.is_ok()).count();
+    tracing::info!(file = %path.display(), keys = allowed, refused = keys.len() - allowed, "{what}");
+    for k in keys {
+        let fp = fingerprint(&k.key);
+        let comment = comment(&k.key).unwrap_or_default();
+        match &k.rules {
+            Ok(r) => {
+                tracing::info!(line = k.line, key = %fp, comment = %comment, options = %r.summary(), "authorized key")
+            }
+            Err(e) => {
+                tracing::warn!(line = k.line, key = %fp, comment = %comment, "authorized key line refused: {e}")
+            }
+        }
+    }
+}
+
+/// The keys the file at `path` holds as the server would read it, one line each for the
+/// operator: `line N: SHA256:... comment (options)` (a line whose options refuse it says
+/// why). For the check's mend of a file another user could have changed.
+///
+/// Errors: the file cannot be read.
+pub fn describe_keys(path: &Path) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("could not read {}: {e}", path.display()))?;
+    Ok(parse_keys(&text)
+        .into_iter()
+        .map(|(n, entry)| match entry {
+            Ok(k) => {
+                let comment = comment(&k.key).unwrap_or_else(|| "(no comment)".into());
+                let how = match &k.rules {
+                    Ok(r) if r.summary().is_empty() => String::new(),
+                    Ok(r) => format!(" ({})", r.summary()),
+                    Err(e) => format!(" (refused: {e})"),
+                };
+                format!("line {n}: {} {comment}{how}", fingerprint(&k.key))
+            }
+            Err(e) => format!("line {n}: not a key: {e}"),
+        })
+        .collect())
 }
 
 /// The file's modification time and length.
@@ -336,13 +430,26 @@ fn stamp_of(path: &Path) -> std::io::Result<(SystemTime, u64)> {
     Ok((meta.modified()?, meta.len()))
 }
 
+/// A key of an authorized keys file: its line (from 1), the key with its comment, and the
+/// rules its options make, or why the options refuse the line ([`super::key_options`]).
+#[derive(Debug, Clone)]
+pub struct KeyEntry {
+    /// The line's number, from 1.
+    pub line: usize,
+    /// The public key, with its comment.
+    pub key: PublicKey,
+    /// What its options allow, or why they refuse the line.
+    pub rules: Result<KeyRules, String>,
+}
+
 /// One line of an authorized keys file that holds a key: its number (from 1) and the key
-/// with its comment, or why it is not one (the parser's words).
-pub type KeyLine = (usize, Result<PublicKey, String>);
+/// with its options, or why it is not a key (the parser's words).
+pub type KeyLine = (usize, Result<KeyEntry, String>);
 
 /// The keys of an authorized keys file's `text`, line by line as OpenSSH reads them (blank
-/// lines and `#` comments skipped; options before the key allowed), each with its line
-/// number: [`AuthorizedKeys`] and `serve-ssh --check` read the file through this one parser.
+/// lines and `#` comments skipped; options before the key read by
+/// [`super::key_options::split_line`]), each with its line number: [`AuthorizedKeys`] and
+/// `serve-ssh --check` read the file through this one parser.
 pub fn parse_keys(text: &str) -> Vec<KeyLine> {
     text.lines()
         .enumerate()
@@ -351,18 +458,22 @@ pub fn parse_keys(text: &str) -> Vec<KeyLine> {
             !t.is_empty() && !t.starts_with('#')
         })
         .map(|(i, l)| {
-            let key = l
-                .trim()
-                .parse::<ssh_key::authorized_keys::Entry>()
-                .map(|e| e.public_key().clone())
-                .map_err(|e| e.to_string());
-            (i + 1, key)
+            let line = i + 1;
+            let entry = super::key_options::split_line(l).and_then(|(opts, key)| {
+                let key = PublicKey::from_openssh(key).map_err(|e| e.to_string())?;
+                Ok(KeyEntry {
+                    line,
+                    key,
+                    rules: super::key_options::rules(&opts),
+                })
+            });
+            (line, entry)
         })
         .collect()
 }
 
 /// The file's stamp and keys, after [`refuse_loose`].
-fn read_keys(path: &Path) -> Result<((SystemTime, u64), Vec<PublicKey>), String> {
+fn read_keys(path: &Path) -> Result<((SystemTime, u64), Vec<KeyEntry>), String> {
     refuse_loose(path)?;
     let stamp = stamp_of(path).map_err(|e| {
         format!(

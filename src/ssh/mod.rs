@@ -11,10 +11,12 @@
 mod accept;
 pub mod check;
 mod conn;
+pub mod conns;
 pub mod door;
 mod exec;
 pub mod input;
 pub mod key_files;
+pub mod key_options;
 mod pace;
 mod session;
 mod settle;
@@ -26,7 +28,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::net::TcpListener;
-use tokio::sync::{Semaphore, mpsc, watch};
+use tokio::sync::{mpsc, watch};
 
 pub use door::{DoorCounts, Startups};
 
@@ -68,6 +70,13 @@ pub struct Limits {
     /// before it is interrupted (nothing more is sent; the answers in flight are awaited
     /// for 30 s more) [10 min].
     pub exec_time_limit: Duration,
+    /// Signed-in connections at once, in all ([`conns`]) [2 × `max_sessions` + 8].
+    pub max_connections: usize,
+    /// Signed-in connections at once of one key, from the moment its key is accepted [10].
+    pub max_connections_per_key: usize,
+    /// A signed-in connection that asks for no dashboard or command this long after it
+    /// signed in is closed (`ssh -N`) [20 s].
+    pub session_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -83,6 +92,9 @@ impl Default for Limits {
             auth_attempts: 6,
             max_window: (400, 200),
             exec_time_limit: Duration::from_secs(10 * 60),
+            max_connections: 136,
+            max_connections_per_key: 10,
+            session_timeout: Duration::from_secs(20),
         }
     }
 }
@@ -207,9 +219,13 @@ pub(crate) struct Shared {
     pub(crate) next_dash: std::sync::atomic::AtomicU64,
     /// The connections not signed in ([`door`]).
     pub(crate) door: Arc<door::Door>,
-    /// Places of signed-in connections: twice `max_sessions` and 8 more (a connection
-    /// signed in past them is refused; the dashboards' own limits say why long before).
-    pub(crate) signed: Arc<Semaphore>,
+    /// The signed-in connections, each counted against its key ([`conns`]).
+    pub(crate) conns: Arc<conns::Conns>,
+    /// Connections the door refused that wait to knock again, oldest first: each one's number
+    /// and what ends its wait when a newer one needs its place ([`accept`]).
+    pub(crate) held: Mutex<std::collections::VecDeque<(u64, tokio::sync::oneshot::Sender<()>)>>,
+    /// Log lines of repeated refusals, rate-limited per key ([`conns::Refusals`]).
+    pub(crate) refusals: conns::Refusals,
     /// The dashboards as the operator's status shows them ([`status::Board`]).
     pub(crate) board: status::Board,
     /// The one refresh clock of every dashboard ([`crate::runtime::event_loop::LoopOptions::refresh_clock`]):
@@ -275,6 +291,12 @@ impl ServerHandle {
     /// What the door did to connections that had not signed in, and what waits now.
     pub fn door(&self) -> DoorCounts {
         self.shared.door.counts()
+    }
+
+    /// Signed-in connections now, whatever they do ([`conns`]; those over their key's share
+    /// too).
+    pub fn connections(&self) -> usize {
+        self.shared.conns.list().len()
     }
 
     /// Commands SSH clients run now (`ssh HOST requests list`).
@@ -371,12 +393,27 @@ fn ssh_config(limits: &Limits, host_key: russh::keys::PrivateKey) -> russh::serv
     }
 }
 
-/// The door of connections not signed in, and the places of signed-in ones (twice
-/// `max_sessions` and 8 more), by `limits`.
-fn places(limits: &Limits) -> (Arc<door::Door>, Arc<Semaphore>) {
-    let door = door::Door::new(limits.max_startups, limits.max_startups_per_address, None);
-    let signed = Semaphore::new(limits.max_sessions.saturating_mul(2).saturating_add(8));
-    (door, Arc::new(signed))
+/// The listener on `listen`, and the address it got (port 0 picks one).
+///
+/// Errors: the address cannot be bound: [`Failure::Other`].
+async fn bind(listen: SocketAddr) -> Result<(TcpListener, SocketAddr), Failure> {
+    let listener = TcpListener::bind(listen)
+        .await
+        .map_err(|e| Failure::Other(format!("could not listen on {listen}: {e}")))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| Failure::Other(e.to_string()))?;
+    Ok((listener, addr))
+}
+
+/// The door of connections not signed in, by `limits`.
+fn door_of(limits: &Limits) -> Arc<door::Door> {
+    door::Door::with_graces(
+        limits.max_startups,
+        limits.max_startups_per_address,
+        None,
+        door::Graces::SERVER,
+    )
 }
 
 /// Before anyone is let in: the host's audit parsed once (every session's start then reads
@@ -395,6 +432,60 @@ async fn ready(shared: &Arc<Shared>) {
     if let Some(period) = shared.settings.auto_refresh {
         refresh_clock(shared, period);
     }
+    watch_api_key(shared);
+}
+
+/// How often the API key file is looked at for a change.
+const KEY_FILE_EVERY: Duration = Duration::from_secs(5);
+
+/// Reads the API key file again whenever it changes (its modification time or length),
+/// until the server stops: the operator's new key replaces the old one for every session
+/// at once ([`ApiClient::replace_api_key`]), said in the log (never the key). A file that
+/// cannot be read, or is empty, keeps the key in use (said once).
+fn watch_api_key(shared: &Arc<Shared>) {
+    let Some(path) = shared.settings.api_key_file.clone() else {
+        return;
+    };
+    let stamp = |p: &std::path::Path| {
+        std::fs::metadata(p)
+            .ok()
+            .map(|m| (m.modified().ok(), m.len()))
+    };
+    let weak = Arc::downgrade(shared);
+    let mut stop = shared.stop.clone();
+    let mut last = stamp(&path);
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(KEY_FILE_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = every.tick() => {}
+                _ = stop.changed() => break,
+            }
+            let now = stamp(&path);
+            if now == last {
+                continue;
+            }
+            last = now;
+            let Some(shared) = weak.upgrade() else { break };
+            let read = crate::config::read_api_key_file(&path)
+                .map(|(key, _)| secrecy::SecretString::from(key))
+                .and_then(|key| {
+                    shared
+                        .client
+                        .replace_api_key(key)
+                        .map_err(|e| e.to_string())
+                });
+            match read {
+                Ok(()) => {
+                    tracing::info!(file = %path.display(), "the operator's API key file changed: read again, every session uses the new key")
+                }
+                Err(e) => tracing::warn!(
+                    "the operator's API key file changed but was not used ({e}): the key read before is kept"
+                ),
+            }
+        }
+    });
 }
 
 /// Ticks the server's refresh clock every `period` until the server stops: one refresh for
@@ -481,19 +572,12 @@ pub async fn start_with(
     // share one listing read instead of each polling the service.
     let client =
         operators_client(&settings)?.sharing_listing(crate::api::client::SharedListing::new());
-    let listener = TcpListener::bind(options.listen)
-        .await
-        .map_err(|e| Failure::Other(format!("could not listen on {}: {e}", options.listen)))?;
-    let addr = listener
-        .local_addr()
-        .map_err(|e| Failure::Other(e.to_string()))?;
-
+    let (listener, addr) = bind(options.listen).await?;
     let limits = options.limits.clone();
     let config = ssh_config(&limits, host_key);
     let (stop_tx, stop_rx) = watch::channel(false);
     let (running, done) = mpsc::channel(1);
     let audit_path = crate::ops::audit::AuditLog::in_state_dir(settings.state_dir.as_deref());
-    let (door, signed) = places(&options.limits);
     let shared = Arc::new(Shared {
         settings,
         keymap,
@@ -512,8 +596,13 @@ pub async fn start_with(
         mouse: options.mouse,
         told: tokio::sync::broadcast::channel(1024).0,
         next_dash: std::sync::atomic::AtomicU64::new(1),
-        door,
-        signed,
+        door: door_of(&options.limits),
+        conns: conns::Conns::new(
+            options.limits.max_connections_per_key,
+            options.limits.max_connections,
+        ),
+        held: Mutex::default(),
+        refusals: conns::Refusals::default(),
         board: status::Board::default(),
         refresh: watch::channel(0).0,
         spinners: Arc::default(),

@@ -46,6 +46,10 @@ pub struct Status {
     /// from a server before them.
     #[serde(default)]
     pub commands: Vec<CommandInfo>,
+    /// Every signed-in connection, oldest first, whatever it does (a dashboard, a command,
+    /// nothing yet: `ssh -N`). Absent from a server before them.
+    #[serde(default)]
+    pub connections: Vec<super::conns::ConnInfo>,
     /// Connections not signed in yet.
     pub not_signed_in: DoorInfo,
     /// Calls to the service in flight now, and the adaptive limit.
@@ -293,6 +297,7 @@ fn status(shared: &Shared, facts: &Facts) -> Status {
         started_at: facts.started_at,
         sessions: shared.board.infos(),
         commands: shared.board.commands(),
+        connections: shared.conns.list(),
         not_signed_in: DoorInfo {
             waiting: door.waiting,
             silent: door.silent,
@@ -355,7 +360,25 @@ pub(crate) fn listen(path: &Path, shared: Arc<Shared>, facts: Facts) -> Result<(
     Ok(())
 }
 
-/// Answers one peer: the status if its uid is root's or the server's, else nothing.
+/// What a peer asks on the status socket: one JSON line, then the end of its writing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Request {
+    /// The [`Status`].
+    Status,
+    /// End the connections it picks; answered with [`Kicked`].
+    Kick(super::conns::Kick),
+}
+
+/// The answer to [`Request::Kick`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Kicked {
+    /// How many connections were told to end.
+    pub kicked: usize,
+}
+
+/// Answers one peer, if its uid is root's or the server's (else nothing): its request read
+/// (at most 4 KiB, within 2 s; none, or one that does not parse, asks the status).
 async fn answer(mut stream: UnixStream, shared: &Shared, facts: &Facts) {
     let me = crate::api::budget::effective_uid();
     let uid = stream.peer_cred().map(|c| c.uid()).ok();
@@ -363,7 +386,26 @@ async fn answer(mut stream: UnixStream, shared: &Shared, facts: &Facts) {
         tracing::warn!(uid = ?uid, "status asked by another user: refused");
         return;
     }
-    let Ok(mut json) = serde_json::to_vec(&status(shared, facts)) else {
+    let mut asked = Vec::new();
+    {
+        let mut limited = (&mut stream).take(4096);
+        let read = limited.read_to_end(&mut asked);
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), read).await;
+    }
+    let request = serde_json::from_slice(&asked).unwrap_or(Request::Status);
+    let json = match request {
+        Request::Status => serde_json::to_vec(&status(shared, facts)),
+        Request::Kick(which) => {
+            let kicked = shared.conns.kick(&which);
+            tracing::info!(
+                ?which,
+                kicked,
+                "connections ended by the operator (serve-ssh kick)"
+            );
+            serde_json::to_vec(&Kicked { kicked })
+        }
+    };
+    let Ok(mut json) = json else {
         return;
     };
     json.push(b'\n');
@@ -375,10 +417,31 @@ async fn answer(mut stream: UnixStream, shared: &Shared, facts: &Facts) {
 /// Errors (in words naming the socket): no server there, the peer refused (closed without
 /// an answer: another user's server), an answer that is not a status.
 pub async fn query(path: &Path) -> Result<Status, String> {
+    ask(path, &Request::Status).await
+}
+
+/// Asks the server at `path` to end the connections `which` picks; how many it ended.
+///
+/// Errors: as [`query`].
+pub async fn kick(path: &Path, which: super::conns::Kick) -> Result<usize, String> {
+    ask::<Kicked>(path, &Request::Kick(which))
+        .await
+        .map(|k| k.kicked)
+}
+
+/// Sends `request` to the server at `path` and reads its answer.
+///
+/// Errors: as [`query`].
+async fn ask<T: serde::de::DeserializeOwned>(path: &Path, request: &Request) -> Result<T, String> {
     let shown = path.display();
     let mut stream = UnixStream::connect(path)
         .await
         .map_err(|e| format!("no serve-ssh answers on {shown}: {e}"))?;
+    let mut line = serde_json::to_vec(request).map_err(|e| e.to_string())?;
+    line.push(b'\n');
+    // A server that refuses the peer closes at once: the write may fail, the read says so.
+    let _ = stream.write_all(&line).await;
+    let _ = stream.shutdown().await;
     let mut bytes = Vec::new();
     let read = stream.read_to_end(&mut bytes);
     tokio::time::timeout(std::time::Duration::from_secs(5), read)
@@ -391,7 +454,7 @@ pub async fn query(path: &Path) -> Result<Status, String> {
         ));
     }
     serde_json::from_slice(&bytes)
-        .map_err(|e| format!("the answer on {shown} is not a status: {e}"))
+        .map_err(|e| format!("the answer on {shown} is not what was asked: {e}"))
 }
 
 /// The status for a human: a few lines about the server, then one row per session.
@@ -450,12 +513,58 @@ pub fn table(s: &Status, now: Timestamp) -> String {
         d.in_kex,
         d.waiting.saturating_sub(d.silent + d.in_kex)
     ));
+    out.push_str(&connection_rows(&s.connections, &ago));
     out.push_str(&format!("sessions: {}\n", s.sessions.len()));
     out.push_str(&session_rows(&s.sessions, &ago));
     if !s.commands.is_empty() {
         out.push_str(&format!("commands: {}\n", s.commands.len()));
         out.push_str(&command_rows(&s.commands, &ago));
     }
+    out
+}
+
+/// The signed-in connections: how many, how many per key, then one aligned row each (its
+/// number for `serve-ssh kick`, the key's comment else its fingerprint, what it does, its
+/// address, since when).
+fn connection_rows(conns: &[super::conns::ConnInfo], ago: &dyn Fn(Timestamp) -> String) -> String {
+    use super::conns::Doing;
+    let mut per_key: BTreeMap<String, usize> = BTreeMap::new();
+    for c in conns {
+        *per_key
+            .entry(crate::text::clean(
+                c.comment.as_deref().unwrap_or(&c.key),
+                50,
+            ))
+            .or_default() += 1;
+    }
+    let by_key: Vec<String> = per_key.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    let mut out = format!("signed-in connections: {}", conns.len());
+    if !by_key.is_empty() {
+        out.push_str(&format!(" (by key: {})", by_key.join(", ")));
+    }
+    out.push('\n');
+    let rows: Vec<[String; 4]> = conns
+        .iter()
+        .map(|c| {
+            let doing = match &c.doing {
+                _ if c.over_share => "over its share: refused (busy)".to_owned(),
+                Doing::Nothing => "nothing (no session yet)".to_owned(),
+                Doing::Dashboard => "dashboard".to_owned(),
+                Doing::Command(cmd) => format!("command: {}", crate::text::clean(cmd, 60)),
+            };
+            [
+                format!(
+                    "#{} {}",
+                    c.id,
+                    crate::text::clean(c.comment.as_deref().unwrap_or(&c.key), 50)
+                ),
+                doing,
+                crate::text::clean(&c.peer, 50),
+                ago(c.since),
+            ]
+        })
+        .collect();
+    out.push_str(&aligned(["CONNECTION", "DOING", "FROM", "SINCE"], &rows));
     out
 }
 

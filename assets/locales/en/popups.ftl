@@ -75,6 +75,7 @@ popup-history-no-match = No decision matches "{ $query }".
 popup-history-more = Only the newest { $n } are listed: type to search the older ones (or club-admin history).
 popup-history-more-found = Only the newest { $n } matches are listed: type more to narrow the search.
 history-after-crash = settled after a crash
+history-sign-in-first = the team's history is shown once you are signed in: press { $key } to sign in
 history-already = already, by someone else: this write changed nothing
 detail-history = History
 popup-help-confirm = confirm

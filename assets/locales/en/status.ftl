@@ -9,7 +9,7 @@
 
 error-unauthorised = unauthorised: { $why }{ $suffix }
 error-auth-missing-key = no API key was sent
-error-auth-invalid-key = the API key was refused (unknown, revoked or expired): ask for a new one
+error-auth-invalid-key = the API key was refused (unknown, revoked or expired): whoever set it up (over SSH, the server's operator) must put in a new one
 error-auth-missing-token = this needs a sign-in token
 error-auth-invalid-token = session expired or token invalid: sign in again
 error-auth-unknown = not authorised
@@ -376,6 +376,9 @@ ssh-full-total = the server has { $n } dashboards open, its most: try again late
 ssh-full-key = this key has { $n } dashboards open, its most: quit one first
 ssh-full-total-runs = the server has { $n } dashboards and commands running, its most: try again later
 ssh-full-key-runs = this key has { $n } dashboards and commands running, its most: wait for a command to end or quit a dashboard
+ssh-busy-key = this key has { $n } connections open, its most (dashboards, commands and idle ones such as ssh -N or a stopped ssh alike): close one, then try again
+ssh-busy-total = the server has { $n } connections open, its most: try again in a minute
+ssh-no-terminal-key = this key may run commands only (no-pty or restrict in the server's authorized keys): give a command, e.g. ssh HOST requests list
 ssh-earlier-ended = your earlier session has just ended: connect again for a new one
 ssh-session-failed = this session stopped on an internal error (see the server's log); others are not touched
 ssh-idle = no key for { $idle }: disconnected. Your dashboard waits { $wait } for you: connect again with the same key

@@ -66,6 +66,7 @@ popup-history-found = ตรงกับคำค้น { $found } จาก { $
 popup-history-more = แสดงเฉพาะ { $n } รายการล่าสุด: พิมพ์เพื่อค้นรายการที่เก่ากว่า (หรือใช้ club-admin history)
 popup-history-more-found = แสดงเฉพาะ { $n } รายการล่าสุดที่ตรงกับคำค้น: พิมพ์เพิ่มเพื่อค้นให้แคบลง
 popup-history-no-match = ไม่พบการตัดสินที่ตรงกับ "{ $query }"
+history-sign-in-first = ประวัติของทีมจะแสดงเมื่อเข้าสู่ระบบแล้ว: กด { $key } เพื่อเข้าสู่ระบบ
 history-after-crash = ตัดสินผลหลังโปรแกรมหยุดกะทันหัน
 history-already = มีผู้อื่นทำไว้แล้ว คำสั่งนี้ไม่ได้เปลี่ยนอะไร
 detail-history = ประวัติ

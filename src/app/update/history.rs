@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use tui_input::Input;
 
-use super::tell::log_notice;
+use super::tell::{log_notice, say, sign_in_key};
 use crate::app::model::{Loadable, Model, Popup, Severity};
 use crate::app::msg::Effect;
 use crate::ops::history::Row;
@@ -25,15 +25,42 @@ pub const START_BYTES: u64 = 1024 * 1024;
 /// The rows kept, newest first.
 const KEPT: usize = 20_000;
 
-/// At start: the audit file's last [`START_BYTES`] for the detail's lines.
+/// True when the team's history may be shown: the service knows who is signed in (the
+/// user read with the session's token). Before that (a dashboard of `serve-ssh` opened by
+/// any authorized key, a token refused) no row is read or kept: the audit names moderators
+/// and requests, which only a signed-in account may read (api-notes.md, "Who may do what":
+/// every signed-in account reads every request; nobody reads without a token).
+fn may_read(m: &Model) -> bool {
+    matches!(m.user, Loadable::Loaded(_))
+}
+
+/// Once signed in (and at start, when the user is already known): the audit file's last
+/// [`START_BYTES`] for the detail's lines. Nothing before a sign-in.
 pub(super) fn start(m: &mut Model) -> Vec<Effect> {
+    if !may_read(m) {
+        return Vec::new();
+    }
     m.history = Loadable::Loading;
     read(m)
 }
 
+/// The user just became known: the history is read if it was not yet.
+pub(super) fn signed_in(m: &mut Model) -> Vec<Effect> {
+    match m.history {
+        Loadable::NotAsked | Loadable::Failed(_) => start(m),
+        Loadable::Loading | Loadable::Loaded(_) => Vec::new(),
+    }
+}
+
 /// `H`: the history pop-up opens, and the audit file is read again (the rows read before
-/// stay shown until the new ones come).
+/// stay shown until the new ones come). Before a sign-in it does not open: the status line
+/// says to sign in first.
 pub(super) fn open(m: &mut Model) -> Vec<Effect> {
+    if !may_read(m) {
+        let text = crate::tr!(m.lang, "history-sign-in-first", key = sign_in_key(m));
+        say(m, Severity::Info, &text);
+        return Vec::new();
+    }
     m.popup = Some(Popup::History {
         query: Input::default(),
         scroll: 0,
@@ -94,6 +121,11 @@ pub(super) fn on_read(m: &mut Model, result: Result<Arc<[Row]>, String>) -> Vec<
 }
 
 fn take(m: &mut Model, result: Result<Arc<[Row]>, String>) {
+    if !may_read(m) {
+        // Read before a sign-out or a refused token: kept by no one.
+        m.history = Loadable::NotAsked;
+        return;
+    }
     match result {
         Ok(rows) => {
             let newest_first = rows.windows(2).all(|w| w[0].settled_at >= w[1].settled_at);

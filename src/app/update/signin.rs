@@ -70,6 +70,7 @@ pub(super) fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<
         fx.extend(super::scope::ask_scope(m, &user));
     }
     m.user = Loadable::Loaded(user);
+    fx.extend(super::history::signed_in(m));
     if m.activities.signing_in.take().is_some() {
         let text = tr(m.lang, "status-signed-in");
         say(m, Severity::Success, &text);

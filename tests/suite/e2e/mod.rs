@@ -17,6 +17,7 @@ mod ssh;
 mod ssh_check;
 mod ssh_door;
 mod ssh_exec;
+mod ssh_key_rules;
 mod ssh_ops;
 mod ssh_shared_poll;
 mod suspend;

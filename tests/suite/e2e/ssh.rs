@@ -25,6 +25,7 @@ fn rt() -> tokio::runtime::Runtime {
 
 /// A client key made by `ssh-keygen` (ed25519, no passphrase): its private key file, its
 /// public line and its fingerprint as `ssh-keygen -l` prints it.
+#[derive(Clone)]
 pub(super) struct ClientKey {
     pub(super) path: PathBuf,
     pub(super) public: String,

@@ -533,3 +533,97 @@ async fn a_root_owned_api_key_the_service_cannot_read_is_mended_by_the_advice() 
         assert_eq!(code, 0, "{mode:o}, after {}:\n{text}", advice[0]);
     }
 }
+
+/// A malformed API key and an unknown one are each a ✗ with its mend, found by a read that
+/// needs the key alone (the service asks `/auth/user` for a token before it looks at the
+/// key, so that read could not tell); the moderator's real key is a ✓.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_malformed_or_unknown_api_key_fails_the_check_with_its_mend() {
+    let (d, api_key) = demo_and_key().await;
+    let dir = tempfile::tempdir().expect("dir");
+    let me = rustix::process::geteuid().as_raw();
+    let f = good_files(dir.path(), &api_key, me);
+    let url = d.base_url.clone();
+    let listen = format!("127.0.0.1:{}", free_port());
+    for (key, good) in [
+        ("not a key at all", false),
+        ("mysk_abcdef_0123456789abcdef0123456789abcdef", false),
+        (api_key.as_str(), true),
+    ] {
+        std::fs::write(&f.key_file, format!("{key}\n")).expect("key");
+        let (f2, url, listen) = (f.clone(), url.clone(), listen.clone());
+        let (code, text) =
+            tokio::task::spawn_blocking(move || check_with(Command::new(BIN), &f2, &url, &listen))
+                .await
+                .expect("check");
+        if good {
+            assert_eq!(code, 0, "{text}");
+            assert!(
+                text.contains("✓ the API key is accepted by the service"),
+                "{text}"
+            );
+        } else {
+            assert_eq!(code, 1, "{key}: {text}");
+            assert!(
+                text.contains("✗ the service refuses the operator's API key")
+                    && text.contains(&format!(
+                        "mend: put the key MySK issued for this host in the API key file {}",
+                        f.key_file.display()
+                    )),
+                "{key}: {text}"
+            );
+            assert!(!text.contains("✓ the API key is accepted"), "{text}");
+        }
+        assert!(!text.contains("cannot be reached"), "{text}");
+    }
+}
+
+/// A keys file others could write: the server lets no key in and the check, beside the
+/// chmod, lists every key it holds (comment and fingerprint) to review, the one another user
+/// appended among them; the planted line removed and the mode mended, it passes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_keys_file_open_to_others_is_not_trusted_back_without_a_review_of_its_keys() {
+    let (d, api_key) = demo_and_key().await;
+    let dir = tempfile::tempdir().expect("dir");
+    let me = rustix::process::geteuid().as_raw();
+    let f = good_files(dir.path(), &api_key, me);
+    let planted = super::ssh::keygen(dir.path(), "mallory-planted");
+    chmod(&f.keys, 0o666);
+    let mut text = std::fs::read_to_string(&f.keys).expect("keys");
+    text.push_str(&planted.public);
+    std::fs::write(&f.keys, text).expect("append");
+    let url = d.base_url.clone();
+    let listen = format!("127.0.0.1:{}", free_port());
+    let (code, said) = {
+        let (f2, url, listen) = (f.clone(), url.clone(), listen.clone());
+        tokio::task::spawn_blocking(move || check_with(Command::new(BIN), &f2, &url, &listen))
+            .await
+            .expect("check")
+    };
+    assert_eq!(code, 1, "{said}");
+    assert!(said.contains("run chmod go-w"), "{said}");
+    let review = said
+        .lines()
+        .find(|l| l.starts_with('·') && l.contains("may have been changed by another user"))
+        .unwrap_or_else(|| panic!("no review line in\n{said}"));
+    assert!(
+        review.contains(&planted.fingerprint) && review.contains("mallory-planted"),
+        "the planted key is named: {review}"
+    );
+    assert!(review.contains(" alice"), "every key is listed: {review}");
+    // The mend followed; the operator removes the planted line; the check passes.
+    chmod(&f.keys, 0o644);
+    let kept: String = std::fs::read_to_string(&f.keys)
+        .expect("keys")
+        .lines()
+        .filter(|l| !l.contains("mallory-planted"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&f.keys, kept).expect("keys");
+    let (code, said) =
+        tokio::task::spawn_blocking(move || check_with(Command::new(BIN), &f, &url, &listen))
+            .await
+            .expect("check");
+    assert_eq!(code, 0, "{said}");
+    assert!(said.contains("1 key"), "{said}");
+}

@@ -57,8 +57,9 @@ fn still_open(s: &TcpStream) -> bool {
 /// fifteen others (127.0.0.2 to .16, ten each); every other one sends its identification
 /// line and stalls in the key exchange, the rest never send a byte. The door keeps at most
 /// 10 of one address and 100 in all, cutting the oldest silent ones first, then the oldest
-/// stalled ones; the moderator's `ssh`, which gets through the key exchange at once, is let
-/// in and reaches the dashboard while the rest are still held open.
+/// stalled ones, each once its grace in that stage is over (those it has no room for wait
+/// to knock again); the moderator's `ssh`, which gets through the key exchange at once, is
+/// let in and reaches the dashboard while the rest are still held open.
 #[test]
 fn three_hundred_mute_connections_do_not_keep_a_moderator_with_a_key_out() {
     let t = Setup::new();
@@ -75,18 +76,17 @@ fn three_hundred_mute_connections_do_not_keep_a_moderator_with_a_key_out() {
         }
         v
     });
+    // Every one has knocked: let in, or waiting to knock again (at most FULL of them; they
+    // get in where a connection leaves, and cut no one), or closed past that.
     let deadline = Instant::now() + GUARD;
-    while server.door().admitted < 300 && Instant::now() < deadline {
+    let knocked =
+        |c: club_admin::ssh::DoorCounts| c.admitted + c.refused_per_address + c.refused_startups;
+    while knocked(server.door()) < 300 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(10));
     }
     let flood = server.door();
-    assert_eq!(flood.admitted, 300, "{flood:?}");
+    assert!(knocked(flood) >= 300, "{flood:?}");
     assert!(flood.waiting <= 100, "at most FULL wait: {flood:?}");
-    assert_eq!(
-        flood.waiting as u64 + flood.cut_silent + flood.cut_in_kex,
-        300,
-        "{flood:?}"
-    );
 
     let started = Instant::now();
     let mut s = ssh(server.port(), &t.alice, &[], &[], 24, 80);
@@ -94,7 +94,6 @@ fn three_hundred_mute_connections_do_not_keep_a_moderator_with_a_key_out() {
     let took = started.elapsed();
     let after = server.door();
     assert_eq!(after.signed_in, 1, "{after:?}");
-    assert_eq!(after.refused_per_address + after.refused_startups, 0);
     let held = silent.iter().filter(|c| still_open(c)).count();
     assert!(held >= 10, "the mute ones wait for their deadline: {held}");
     eprintln!(
@@ -305,6 +304,17 @@ fn a_loose_authorized_keys_file_is_refused_at_start_and_on_reread_and_the_log_is
             .lines()
             .any(|l| l.contains("not authorized") && l.contains(&t.mallory.fingerprint)),
         "the refused key is logged: {logged}"
+    );
+    // Each time the file is read, the keys it lets in are named (a key added is seen).
+    let reread = logged
+        .find("authorized keys read again")
+        .map(|at| &logged[at..])
+        .unwrap_or_else(|| panic!("no re-read logged: {logged}"));
+    assert!(
+        reread.lines().any(|l| l.contains("authorized key")
+            && l.contains(&t.alice.fingerprint)
+            && l.contains("alice")),
+        "the keys accepted are logged: {logged}"
     );
     assert!(logged.starts_with("an old line\n"), "appended to: {logged}");
     assert!(

@@ -17,7 +17,13 @@ use crate::common::pty::GUARD;
 
 /// `ssh` without a terminal to the server at `port` with `key`, the options `extra` before
 /// the destination, the command's words after it, `input` on its standard input.
-fn exec(port: u16, key: &ClientKey, extra: &[&str], command: &[&str], input: &[u8]) -> Output {
+pub(super) fn exec(
+    port: u16,
+    key: &ClientKey,
+    extra: &[&str],
+    command: &[&str],
+    input: &[u8],
+) -> Output {
     let mut child = exec_child(port, key, extra, command);
     if let Some(mut stdin) = child.stdin.take() {
         let _ = stdin.write_all(input);
@@ -26,7 +32,12 @@ fn exec(port: u16, key: &ClientKey, extra: &[&str], command: &[&str], input: &[u
 }
 
 /// The `ssh` process of [`exec`], its standard streams piped, its input not yet written.
-fn exec_child(port: u16, key: &ClientKey, extra: &[&str], command: &[&str]) -> std::process::Child {
+pub(super) fn exec_child(
+    port: u16,
+    key: &ClientKey,
+    extra: &[&str],
+    command: &[&str],
+) -> std::process::Child {
     Command::new("ssh")
         .args(["-F", "/dev/null", "-T", "-p", &port.to_string(), "-i"])
         .arg(&key.path)
@@ -52,11 +63,11 @@ fn exec_child(port: u16, key: &ClientKey, extra: &[&str], command: &[&str]) -> s
         .expect("ssh runs")
 }
 
-fn token_env(token: &str) -> String {
+pub(super) fn token_env(token: &str) -> String {
     format!("SetEnv=CLUB_ADMIN_TOKEN={token}")
 }
 
-fn text(bytes: &[u8]) -> String {
+pub(super) fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 

@@ -270,7 +270,10 @@ async fn the_check_names_each_wrong_owner_and_mode_with_its_fix() {
     chmod(&key_file, 0o600);
     let (code, text) = check(root, &d.base_url, &key_file, &keys).await;
     assert_eq!(code, 1);
-    assert!(text.contains("✗ the service refused the key"), "{text}");
+    assert!(
+        text.contains("✗ the service refuses the operator's API key"),
+        "{text}"
+    );
     let (code, text) = check(root, "http://127.0.0.1:9", &key_file, &keys).await;
     assert_eq!(code, 1);
     assert!(text.contains("cannot be reached"), "{text}");

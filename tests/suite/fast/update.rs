@@ -1620,6 +1620,35 @@ fn history_reads(fx: &[Effect]) -> Vec<u64> {
         .collect()
 }
 
+/// Before a sign-in (a `serve-ssh` dashboard opened by any authorized key) the team's
+/// history is neither read nor shown: `H` says to sign in first, a read already on its way
+/// keeps nothing; signed in, it is read.
+#[test]
+fn the_history_is_neither_read_nor_shown_before_a_sign_in() {
+    use club_admin::app::update::START_BYTES;
+    let mut m = model_from(ModelOptions {
+        has_token: false,
+        ..options()
+    });
+    let fx = club_admin::app::start(&mut m);
+    assert!(history_reads(&fx).is_empty(), "no read at start: {fx:?}");
+    let h = update(&mut m, key('H'));
+    assert!(history_reads(&h).is_empty(), "{h:?}");
+    assert!(m.popup().is_none(), "no pop-up before a sign-in");
+    assert!(status(&m).contains("signed in"), "{}", status(&m));
+    // A read answered now (asked before a sign-out) is kept by no one.
+    update(&mut m, Msg::HistoryRead(Ok(Vec::new().into())));
+    assert!(m.history().get().is_none(), "nothing kept");
+    // Signed in: the history is read.
+    let user_call = calls(&fx)
+        .into_iter()
+        .find(|(_, c)| matches!(c, ApiCall::CurrentUser))
+        .map(|(id, _)| id)
+        .expect("the user is read at start");
+    let fx = answer(&mut m, user_call, ApiAnswer::User(Ok(reply(moderator()))));
+    assert_eq!(history_reads(&fx), vec![START_BYTES], "{fx:?}");
+}
+
 #[test]
 fn the_history_follows_every_audit_line_and_what_others_did_one_read_at_a_time() {
     use club_admin::app::update::{SHOWN_BYTES, START_BYTES};

@@ -119,12 +119,18 @@ fn a_keys_file_made_loose_while_running_allows_no_key_until_mended() {
     chmod(&keys, 0o600);
     let allowed = AuthorizedKeys::from_file(&keys).expect("starts");
     let key = russh::keys::PublicKey::from_openssh(KEY.trim()).expect("key");
-    assert!(allowed.allows(&key));
+    assert!(allowed.allows(&key, std::net::Ipv4Addr::LOCALHOST.into()));
     // A chmod changes neither the length nor the modification time: still seen.
     chmod(&keys, 0o666);
-    assert!(!allowed.allows(&key), "no key, not even those read before");
+    assert!(
+        !allowed.allows(&key, std::net::Ipv4Addr::LOCALHOST.into()),
+        "no key, not even those read before"
+    );
     chmod(&keys, 0o600);
-    assert!(allowed.allows(&key), "mended: read again");
+    assert!(
+        allowed.allows(&key, std::net::Ipv4Addr::LOCALHOST.into()),
+        "mended: read again"
+    );
 }
 
 #[test]
