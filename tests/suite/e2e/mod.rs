@@ -20,4 +20,5 @@ mod ssh_exec;
 mod ssh_ops;
 mod ssh_shared_poll;
 mod suspend;
+mod term;
 mod two_moderators;
