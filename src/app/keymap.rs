@@ -109,6 +109,9 @@ pub enum Action {
     DetailUp,
     /// The team's history: who decided what, from the audit (`club-admin history`'s rows).
     History,
+    /// The term at a glance: the scope's figures (`club-admin stats`'s), in pictures and
+    /// as text.
+    Term,
 }
 
 impl Action {
@@ -164,6 +167,10 @@ impl Action {
             Action::History => (
                 "history",
                 "the team's history: who decided what, when, from where",
+            ),
+            Action::Term => (
+                "term",
+                "the term at a glance: pending per club, requests and decisions per day, waits",
             ),
         }
     }
@@ -309,6 +316,7 @@ impl Default for Keymap {
             b(Scope::Global, Refresh, vec![p('r')], false),
             b(Scope::Global, ToggleLog, vec![p('L')], false),
             b(Scope::Global, History, vec![p('H')], true),
+            b(Scope::Global, Term, vec![p('T')], false),
             b(Scope::Global, SignIn, vec![p('S')], false),
             b(Scope::Global, Redraw, vec![c('l')], false),
             b(Scope::Global, Suspend, vec![c('z')], false),

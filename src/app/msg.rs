@@ -162,6 +162,15 @@ pub enum Msg {
     /// per write ([`crate::ops::history::read`]; shared: the rows of one read are handed to
     /// every session that asked), or why it could not be read.
     HistoryRead(Result<std::sync::Arc<[crate::ops::history::Row]>, String>),
+    /// The scope's requests, every status, read for the term's figures
+    /// ([`Effect::ReadTerm`]), or why they could not be read.
+    TermRead {
+        /// The requests ([`crate::ops::stats::read_pages`]), or the error in words.
+        read: Result<Vec<crate::api::ClubRequest>, String>,
+        /// The face's UTC offset in seconds, for the days of the figures (the school's
+        /// local time: `+25200` in Bangkok).
+        offset_secs: i32,
+    },
     /// A start-up warning (a secret file others can read), for the status line and the
     /// activity log.
     Warning(crate::config::ReadableSecret),
@@ -276,6 +285,15 @@ pub enum Effect {
     ReadHistory {
         /// How much of the file's end to read, in bytes.
         max_bytes: u64,
+    },
+    /// Read the scope's requests, every status, for the term's figures, off the event loop
+    /// ([`crate::ops::stats::read_pages`] on the dashboard's client: over `serve-ssh`, the
+    /// sessions' reads of one scope are shared); the answer comes back as [`Msg::TermRead`].
+    ReadTerm {
+        /// The scope's filter, every status.
+        filter: crate::api::RequestFilter,
+        /// Requests a page.
+        page_size: u32,
     },
     /// The saved part of the queue changed (emitted by `update` itself when it differs
     /// from the last one emitted): the runner writes it after a short quiet spell, and on

@@ -27,6 +27,7 @@ pub mod refused;
 pub mod reread;
 pub mod run;
 pub mod runs;
+pub mod stats;
 pub mod verdict;
 pub mod writer;
 

@@ -288,6 +288,7 @@ impl Runner {
                 Effect::SaveToken(t) => self.save_token(t, feedback),
                 Effect::Audit(entry) => self.audit(entry),
                 Effect::ReadHistory { max_bytes } => self.read_history(max_bytes),
+                Effect::ReadTerm { filter, page_size } => self.read_term(filter, page_size),
                 Effect::SaveQueue(q) => {
                     self.pending_save = Some((q, Instant::now() + SAVE_DEBOUNCE));
                 }
@@ -424,6 +425,29 @@ impl Runner {
             let result =
                 read.map_err(|e| format!("could not read the audit file {}: {e}", path.display()));
             let _ = msgs.send(Msg::HistoryRead(result));
+        });
+    }
+
+    /// Reads the scope's requests for the term's figures on a task of their own
+    /// ([`crate::ops::stats::read_pages`] on the dashboard's client, its listing reads shared
+    /// with the other sessions of a `serve-ssh`); the answer comes back as
+    /// [`Msg::TermRead`] with this host's UTC offset, for the figures' days.
+    fn read_term(&self, filter: crate::api::RequestFilter, page_size: u32) {
+        let msgs = self.msgs.clone();
+        let client = self.client.clone();
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            let _ = msgs.send(Msg::TermRead {
+                read: Err("no runtime to read on".to_owned()),
+                offset_secs: 0,
+            });
+            return;
+        };
+        runtime.spawn(async move {
+            let read = crate::ops::stats::read_pages(&client, &filter, page_size)
+                .await
+                .map_err(|e| e.to_string());
+            let offset_secs = chrono::Local::now().offset().local_minus_utc();
+            let _ = msgs.send(Msg::TermRead { read, offset_secs });
         });
     }
 

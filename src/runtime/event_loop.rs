@@ -579,7 +579,7 @@ fn wheel(model: &crate::app::Model, down: bool) -> Msg {
     use crate::app::{Action, Popup, Scope};
     if matches!(
         model.popup(),
-        Some(Popup::Help { .. } | Popup::History { .. })
+        Some(Popup::Help { .. } | Popup::History { .. } | Popup::Term { .. })
     ) {
         return Msg::Key(Key::new(if down { KeyCode::Down } else { KeyCode::Up }));
     }

@@ -21,6 +21,9 @@ pub enum ScriptCommand {
     /// Who decided what: the audit file read back, one row per write (its final outcome),
     /// filtered; a table, JSON or CSV.
     History(HistoryArgs),
+    /// The term's figures: pending per club, requests and decisions per day, the wait for a
+    /// decision, each moderator's decisions; a table with bars, or --json.
+    Stats(StatsArgs),
 }
 
 /// `club-admin history`
@@ -106,6 +109,9 @@ pub enum RequestsCommand {
     Decline(ActArgs),
     /// Delete club requests (DELETE /v1/clubs/requests/{id}); asks first on a terminal.
     Delete(DeleteArgs),
+    /// Print each change of the scope's pending requests as it happens (new, approved,
+    /// declined, gone), as lines or --json (one object per line), until interrupted.
+    Watch(WatchArgs),
 }
 
 /// `club-admin clubs ...`
@@ -286,4 +292,52 @@ pub struct ContactAddArgs {
     /// Shared options.
     #[command(flatten)]
     pub common: Common,
+}
+
+/// `club-admin stats` (run by `script/stats.rs`)
+#[derive(Debug, Args, Clone, Default)]
+pub struct StatsArgs {
+    /// The scope's requests as `requests watch` and the dashboard see them.
+    #[command(flatten)]
+    pub scope: ScopeArgs,
+    /// The audit file the decisions are read from [default: your own,
+    /// $XDG_STATE_HOME/club-admin/audit.jsonl; over SSH, the host's].
+    #[arg(long, value_name = "FILE")]
+    pub audit: Option<std::path::PathBuf>,
+    /// Print the figures as one JSON object (the manual's "club-admin stats" lists its
+    /// fields and units).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Which requests a figure or a watch covers.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ScopeArgs {
+    /// Only requests to this club: its id, or (part of) its name in English or Thai (one
+    /// match needed); repeat for several.
+    #[arg(long = "club", value_name = "ID|NAME")]
+    pub clubs: Vec<String>,
+    /// Only the clubs you are on the staff of (teachers and administrators: every club, as
+    /// in the dashboard).
+    #[arg(long, conflicts_with = "clubs")]
+    pub mine: bool,
+    /// Only this academic year, CE (2026) or BE (2569).
+    #[arg(long, value_name = "YEAR", value_parser = crate::ops::parse::academic_year)]
+    pub year: Option<i32>,
+}
+
+/// `club-admin requests watch` (run by `script/watch.rs`)
+#[derive(Debug, Args, Clone, Default)]
+pub struct WatchArgs {
+    /// The requests watched: the scope's pending requests.
+    #[command(flatten)]
+    pub scope: ScopeArgs,
+    /// Seconds between two reads, 5 to 3600 [default: the configured automatic refresh,
+    /// auto_refresh_secs, else 30].
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(5..=3600))]
+    pub every: Option<u64>,
+    /// One JSON object per line per event (the manual's "club-admin requests watch" lists
+    /// the fields).
+    #[arg(long)]
+    pub json: bool,
 }

@@ -12,7 +12,7 @@ use clap::{CommandFactory, FromArgMatches, Parser};
 use super::ScriptCommand;
 
 /// The subcommands a client may run (`club-admin` before them is allowed and ignored).
-pub const ALLOWED: [&str; 4] = ["whoami", "requests", "clubs", "history"];
+pub const ALLOWED: [&str; 5] = ["whoami", "requests", "clubs", "history", "stats"];
 
 /// Flags of the command line that are refused over SSH: each names a file of the host, the
 /// service or the host's own settings, which are the server's.

@@ -1,5 +1,5 @@
 //! The scripting subcommands: `whoami`, `requests list|show|approve|decline|delete`,
-//! `clubs show|contact add`.
+//! `clubs show|contact add`, `history`, `stats`, `requests watch`.
 //!
 //! They share the dashboard's [`ApiClient`], configuration ([`config::resolve`]: defaults <
 //! file < environment < flags, the saved token file), audit file
@@ -15,7 +15,9 @@ pub mod exit;
 pub mod history;
 pub mod output;
 pub mod requests;
+pub mod stats;
 pub mod stdio;
+pub mod watch;
 
 use std::io;
 use std::sync::{Arc, Mutex};
@@ -53,12 +55,14 @@ pub async fn run(cmd: ScriptCommand, flags: &Flags) -> Exit {
             RequestsCommand::Delete(a) => {
                 act::act(crate::ops::RowAction::Delete, &a.act, a.yes, flags).await
             }
+            RequestsCommand::Watch(a) => a.run(flags).await,
         },
         ScriptCommand::Clubs(c) => match c {
             ClubsCommand::Show(a) => clubs::show(&a, flags).await,
             ClubsCommand::Contact(ContactCommand::Add(a)) => clubs::add_contact(&a, flags).await,
         },
         ScriptCommand::History(a) => history::run(&a, flags).await,
+        ScriptCommand::Stats(a) => a.run(flags).await,
     }
 }
 

@@ -105,7 +105,7 @@ pub async fn check(inputs: &CheckInputs, settings: &Settings) -> Vec<Line> {
     }
     out.push(Line::said(match inputs.exec {
         Some((limit, remembered)) => format!(
-            "commands over SSH are on (whoami, requests, clubs, history as the key's moderator; time limit {} min; the token: {}); exec = false turns them off",
+            "commands over SSH are on (whoami, requests, clubs, history, stats as the key's moderator; time limit {} min; the token: {}); exec = false turns them off",
             limit.as_secs().div_ceil(60),
             match remembered {
                 true => "the one the key's dashboard signed in with last, or one the client sends",

@@ -311,7 +311,7 @@ async fn drive(
     line: Box<line::ExecLine>,
 ) {
     let started = tokio::time::Instant::now();
-    let limit = shared.limits.exec_time_limit;
+    let limit = time_limit(shared.limits.exec_time_limit, &line.command);
     let flags = Flags::default();
     let run = tokio::spawn(crate::script::stdio::scoped(remote, async move {
         crate::script::run(line.command, &flags).await
@@ -377,6 +377,16 @@ async fn drive(
         r.release_run(&key);
     }
     super::session::close(&handle, channel, u32::from(code)).await;
+}
+
+/// How long `command` may run: the operator's `limit`, but no limit for `requests watch`
+/// (it reads and never writes; it ends when its client leaves or the server stops).
+fn time_limit(limit: Duration, command: &crate::script::ScriptCommand) -> Duration {
+    if crate::script::watch::runs_until_stopped(command) {
+        Duration::from_secs(10 * 365 * 86_400)
+    } else {
+        limit
+    }
 }
 
 /// One chunk of the run's output to the client (standard error as extended data 1).

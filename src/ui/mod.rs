@@ -10,6 +10,7 @@ mod history;
 mod layout;
 mod panes;
 mod popups;
+mod term;
 pub mod theme;
 
 use ratatui::Frame;

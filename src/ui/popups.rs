@@ -213,6 +213,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, theme: &Theme) -> u
     match p {
         Popup::Help { .. } => return super::help::draw(frame, area, m, p, theme),
         Popup::History { .. } => return super::history::draw(frame, area, m, p, theme),
+        Popup::Term { .. } => return super::term::draw(frame, area, m, p, theme),
         Popup::Confirm { .. } => confirm(frame, area, m, p, theme),
         Popup::QuitHeld | Popup::ResumeHeld => held(frame, area, m, p, theme),
         Popup::AddIds { .. } => add_ids(frame, area, m.lang, p, theme),

@@ -353,9 +353,31 @@ pub struct Model {
     pub(crate) history_reading: bool,
     /// Something was written (or heard) since that read began: read again once it is back.
     pub(crate) history_again: bool,
+    /// The term's figures as last computed ([`crate::ops::stats::figures`]: the scope's
+    /// requests, every status, and the history's rows), for the term view (`T`).
+    pub(crate) term: Loadable<std::sync::Arc<crate::ops::stats::Figures>>,
+    /// A read of the scope's requests for the term is on its way
+    /// ([`crate::app::Effect::ReadTerm`]).
+    pub(crate) term_reading: bool,
+    /// The scope's requests of the last read for the term, and the UTC offset of its days:
+    /// the figures are computed again from them when the history is read again.
+    pub(crate) term_read: Option<(
+        std::sync::Arc<Vec<crate::api::ClubRequest>>,
+        chrono::FixedOffset,
+    )>,
 }
 
 impl Model {
+    /// The term's figures as last computed, for the term view ([`Model::term`]).
+    pub fn term(&self) -> &Loadable<std::sync::Arc<crate::ops::stats::Figures>> {
+        &self.term
+    }
+
+    /// True while a read of the scope's requests for the term is on its way.
+    pub fn term_reading(&self) -> bool {
+        self.term_reading
+    }
+
     /// The team's history as last read ([`Model::history`]'s rows, newest first).
     pub fn history(&self) -> &Loadable<std::sync::Arc<[crate::ops::history::Row]>> {
         &self.history
@@ -383,8 +405,9 @@ impl Model {
         let Some(l) = self.scroll_limits else {
             return;
         };
-        if let Some(Popup::Help { scroll, .. } | Popup::History { scroll, .. }) =
-            self.popup.as_mut()
+        if let Some(
+            Popup::Help { scroll, .. } | Popup::History { scroll, .. } | Popup::Term { scroll, .. },
+        ) = self.popup.as_mut()
         {
             *scroll = (*scroll).min(l.help);
         }
@@ -429,6 +452,9 @@ impl Model {
             mouse: o.mouse,
             notify: o.notify,
             notify_due: None,
+            term: Loadable::NotAsked,
+            term_reading: false,
+            term_read: None,
             history: Loadable::NotAsked,
             history_reading: false,
             history_again: false,

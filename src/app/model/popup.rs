@@ -212,6 +212,58 @@ const HISTORY_KEYS: &[PopupKey] = searchable_keys!(pk(
     "popup-help-close-history",
     PopupOp::Close,
 ));
+/// The term view's keys: the arrows, `j`/`k` and pages scroll, Esc or `T` closes.
+const TERM_KEYS: &[PopupKey] = &[
+    pk(
+        &[UP, Key::char('k')],
+        "↑/↓",
+        "popup-hint-scroll",
+        "popup-help-scroll-up",
+        PopupOp::ScrollUp,
+    ),
+    pk(
+        &[DOWN, Key::char('j')],
+        "↓",
+        "",
+        "popup-help-scroll-down",
+        PopupOp::ScrollDown,
+    ),
+    pk(
+        &[Key::new(KeyCode::PageUp)],
+        "PgUp",
+        "",
+        "popup-help-page-up",
+        PopupOp::PageUp,
+    ),
+    pk(
+        &[Key::new(KeyCode::PageDown), Key::char(' ')],
+        "PgDn",
+        "",
+        "popup-help-page-down",
+        PopupOp::PageDown,
+    ),
+    pk(
+        &[Key::new(KeyCode::Home), Key::char('g')],
+        "Home",
+        "",
+        "popup-help-home",
+        PopupOp::Home,
+    ),
+    pk(
+        &[Key::new(KeyCode::End), Key::char('G')],
+        "End",
+        "",
+        "popup-help-end",
+        PopupOp::End,
+    ),
+    pk(
+        &[ESC, Key::char('T'), Key::char('q')],
+        "Esc/T",
+        "popup-hint-close",
+        "popup-help-close-term",
+        PopupOp::Close,
+    ),
+];
 const CONFIRM_KEYS: &[PopupKey] = &[
     pk(
         &[Key::char('y'), Key::char('Y')],
@@ -463,6 +515,11 @@ pub enum Popup {
         /// Scroll, in lines.
         scroll: u16,
     },
+    /// The term at a glance (`T`): the scope's figures, in pictures and as text.
+    Term {
+        /// Scroll, in lines.
+        scroll: u16,
+    },
     /// Confirmation of a delete or a bulk action. Focus starts on Cancel.
     Confirm {
         /// The decision.
@@ -530,6 +587,7 @@ impl Popup {
         match self {
             Popup::Help { .. } => HELP_KEYS,
             Popup::History { .. } => HISTORY_KEYS,
+            Popup::Term { .. } => TERM_KEYS,
             Popup::Confirm { .. } => CONFIRM_KEYS,
             Popup::QuitHeld => QUIT_HELD_KEYS,
             Popup::ResumeHeld => RESUME_HELD_KEYS,
@@ -599,6 +657,7 @@ impl Popup {
                 ..
             } => Some(value),
             Popup::AddContact { .. }
+            | Popup::Term { .. }
             | Popup::Confirm { .. }
             | Popup::QuitHeld
             | Popup::ResumeHeld => None,
@@ -608,7 +667,9 @@ impl Popup {
     /// True when the pop-up has a text field with focus.
     pub fn takes_text(&self) -> bool {
         match self {
-            Popup::Confirm { .. } | Popup::QuitHeld | Popup::ResumeHeld => false,
+            Popup::Confirm { .. } | Popup::QuitHeld | Popup::ResumeHeld | Popup::Term { .. } => {
+                false
+            }
             Popup::AddContact { on_value, .. } => *on_value,
             Popup::Help { .. }
             | Popup::History { .. }

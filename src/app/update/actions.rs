@@ -56,6 +56,7 @@ pub(super) fn run_action(m: &mut Model, a: Action) -> Vec<Effect> {
         Action::Copy => copy(m),
         Action::NewContact => club::new_contact(m),
         Action::History => super::history::open(m),
+        Action::Term => super::term::open(m),
         Action::DetailDown | Action::DetailUp => {
             let s = m.detail_scroll_now();
             m.detail_row = m.queue.selected().map(|i| i.id);

@@ -37,6 +37,7 @@ mod scope;
 mod signin;
 mod sorting;
 mod tell;
+mod term;
 
 use uuid::Uuid;
 
@@ -243,7 +244,9 @@ fn auto_refresh(m: &mut Model) -> Vec<Effect> {
     if m.listing.loading || m.session_expired || !m.has_token {
         Vec::new()
     } else {
-        listing::refresh_as(m, true)
+        let mut fx = listing::refresh_as(m, true);
+        fx.extend(term::refresh(m));
+        fx
     }
 }
 
@@ -285,7 +288,12 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::AddIds { text, origin } => ids::add_ids(m, &text, &origin),
         Msg::Restore(saved) => ids::restore(m, saved),
         Msg::Interrupted(entries) => lost::on_interrupted(m, entries),
-        Msg::HistoryRead(result) => history::on_read(m, result),
+        Msg::HistoryRead(result) => {
+            let fx = history::on_read(m, result);
+            term::follow_history(m);
+            fx
+        }
+        Msg::TermRead { read, offset_secs } => term::on_read(m, read, offset_secs),
         Msg::History(entries) => {
             m.log.prepend_history(entries, m.lang);
             Vec::new()

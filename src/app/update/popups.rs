@@ -59,6 +59,7 @@ fn after_edit(m: &mut Model) {
             | Popup::Command { .. }
             | Popup::AddContact { .. }
             | Popup::Confirm { .. }
+            | Popup::Term { .. }
             | Popup::QuitHeld
             | Popup::ResumeHeld,
         )
@@ -87,6 +88,7 @@ fn apply(m: &mut Model, op: PopupOp) -> Vec<Effect> {
         (PopupOp::End, Popup::Help { scroll, .. } | Popup::History { scroll, .. }) => {
             *scroll = u16::MAX
         }
+        (op, Popup::Term { scroll }) if op != PopupOp::Close => super::term::scroll(op, scroll),
         (PopupOp::Toggle, Popup::Confirm { on_confirm, .. }) => *on_confirm = !*on_confirm,
         (PopupOp::Press, Popup::Confirm { on_confirm, .. }) => {
             let yes = *on_confirm;
@@ -152,6 +154,7 @@ fn close(m: &mut Model) {
             Popup::SignIn { .. }
             | Popup::Help { .. }
             | Popup::History { .. }
+            | Popup::Term { .. }
             | Popup::Confirm { .. }
             | Popup::AddIds { .. }
             | Popup::Command { .. }
@@ -220,6 +223,7 @@ fn submit(m: &mut Model) -> Vec<Effect> {
         Some(
             Popup::Help { .. }
             | Popup::History { .. }
+            | Popup::Term { .. }
             | Popup::Confirm { .. }
             | Popup::QuitHeld
             | Popup::ResumeHeld,

@@ -21,4 +21,5 @@ mod ssh_key_rules;
 mod ssh_ops;
 mod ssh_shared_poll;
 mod suspend;
+mod term;
 mod two_moderators;

@@ -26,6 +26,7 @@ mod search_and_offers;
 mod signin;
 mod slow_link_update;
 mod ssh_door;
+mod term_view;
 mod thai_keys;
 mod thai_render;
 mod thai_screens;

@@ -1,0 +1,112 @@
+//! Measuring harness: the term's figures for a demo seeded with N requests, as
+//! `club-admin stats` and the dashboard's `T` read them, in service calls and time; and what
+//! a refresh of the term view costs beside a refresh of the queue, through the real
+//! `update`, effect runner, worker and HTTP client (`Headless`), as an administrator (every
+//! club). Prints the figures.
+//!
+//! Run: `cargo run --release --example term_figures -- [N] [PAGE_SIZE]` (defaults 5000, 50).
+//! The demo holds 240 requests; N - 240 more are added (pending, to the demo moderator's
+//! clubs).
+
+use std::time::{Duration, Instant};
+
+use club_admin::api::{ApiClient, ClientOptions, Credentials, RequestFilter};
+use club_admin::app::model::Loadable;
+use club_admin::app::{Key, Model, ModelOptions, Msg};
+use club_admin::demo::{self, DemoOptions};
+use club_admin::runtime::headless::Headless;
+
+const SEEDED: usize = 240;
+
+async fn run(n: usize, page_size: u32) -> Result<(), String> {
+    let d = demo::start(DemoOptions {
+        extra_requests: n.saturating_sub(SEEDED),
+        ..DemoOptions::default()
+    })
+    .await?;
+    let u = d.user("admin").ok_or("no admin")?.clone();
+    let client = ApiClient::new(
+        &d.base_url,
+        Credentials::new(Some(u.api_key), Some(u.token)),
+        ClientOptions::default(),
+    )
+    .map_err(|e| e.to_string())?;
+
+    // The core's read and figures, as `stats` and the view make them.
+    let before = d.calls();
+    let t0 = Instant::now();
+    let requests =
+        club_admin::ops::stats::read_pages(&client, &RequestFilter::default(), page_size)
+            .await
+            .map_err(|e| e.to_string())?;
+    let read = t0.elapsed();
+    let t1 = Instant::now();
+    let offset = chrono::FixedOffset::east_opt(7 * 3600).ok_or("offset")?;
+    let f = club_admin::ops::stats::figures(&requests, Some(&[]), None, offset);
+    let computed = t1.elapsed();
+    println!(
+        "figures of {} requests ({} pending, {} clubs, {} days): {} calls at page size {page_size}, read in {:.0} ms, computed in {:.1} ms",
+        f.requests,
+        f.pending,
+        f.clubs.len(),
+        f.arrivals.len(),
+        d.calls() - before,
+        read.as_secs_f64() * 1000.0,
+        computed.as_secs_f64() * 1000.0
+    );
+
+    // The dashboard: the queue's refresh (`r`) against the view's (`T`).
+    let model = Model::new(ModelOptions {
+        page_size,
+        ..ModelOptions::new(&d.base_url)
+    });
+    let mut h = Headless::new(model, client, 8);
+    h.run_until_idle(Duration::from_secs(60)).await?;
+    let before = d.calls();
+    let t0 = Instant::now();
+    h.send(Msg::Key(Key::char('r')));
+    h.run_until_idle(Duration::from_secs(60)).await?;
+    println!(
+        "queue refresh (r): {} calls in {:.0} ms ({} rows loaded)",
+        d.calls() - before,
+        t0.elapsed().as_secs_f64() * 1000.0,
+        h.model.queue().items().len()
+    );
+    for round in ["first", "second"] {
+        let before = d.calls();
+        let t0 = Instant::now();
+        h.send(Msg::Key(Key::char('T')));
+        h.run_until(Duration::from_secs(120), |m| {
+            !m.term_reading() && matches!(m.term(), Loadable::Loaded(f) if f.requests as usize >= n)
+        })
+        .await?;
+        println!(
+            "term view (T), {round} read: {} calls in {:.0} ms",
+            d.calls() - before,
+            t0.elapsed().as_secs_f64() * 1000.0
+        );
+        h.send(Msg::Key(Key::char('T')));
+    }
+    Ok(())
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let n = args.next().and_then(|a| a.parse().ok()).unwrap_or(5000);
+    let size = args.next().and_then(|a| a.parse().ok()).unwrap_or(50);
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("runtime: {e}");
+            std::process::exit(1);
+        }
+    };
+    if let Err(e) = rt.block_on(run(n, size)) {
+        eprintln!("term_figures: {e}");
+        std::process::exit(1);
+    }
+}
