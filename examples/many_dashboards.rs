@@ -103,6 +103,7 @@ async fn once(dashboards: usize, each: usize, budget: bool) -> Result<Figure, St
     let options = budget.then(|| BudgetOptions {
         slots: 12,
         dir: dir.path().join("budget"),
+        service: false,
     });
     let mut hs = Vec::new();
     for chunk in ids.chunks(each) {

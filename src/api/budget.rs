@@ -75,16 +75,29 @@ pub struct BudgetOptions {
     /// The shared folder ([`default_dir`] unless the operator names one: `--host-budget-dir`,
     /// `CLUB_ADMIN_BUDGET_DIR`, `host_budget_dir` in the config).
     pub dir: PathBuf,
+    /// True for `serve-ssh`, the service every moderator's dashboard goes through: it may
+    /// take every slot; any other process (a moderator's own club-admin on the host, a
+    /// script) takes only the first [`shared_slots`] of them, so that no member of the
+    /// budget's group can take the slots the service needs.
+    pub service: bool,
 }
 
 impl BudgetOptions {
-    /// `slots` in the default folder ([`default_dir`]).
+    /// `slots` in the default folder ([`default_dir`]), for a process that is not the
+    /// service.
     pub fn new(slots: usize) -> BudgetOptions {
         BudgetOptions {
             slots,
             dir: default_dir(),
+            service: false,
         }
     }
+}
+
+/// The slots of a budget of `slots` that a process other than the service may take: all but
+/// a third (12: 8, the service keeping 4 of its own), at least one.
+pub fn shared_slots(slots: usize) -> usize {
+    slots.saturating_sub(slots / 3).max(1)
 }
 
 /// The folder every process of the host shares unless one is named: [`HOST_DIR`] when it
@@ -271,6 +284,10 @@ impl HostBudget {
         let key = server_key(base_url);
         let me = place::effective_uid();
         let mut refusal: Option<Refusal> = None;
+        let usable = match options.service {
+            true => slots,
+            false => shared_slots(slots),
+        };
         let mut refuse = |path: PathBuf, why: Why, n: usize| match refusal.as_mut() {
             Some(r) => r.refused += n,
             None => {
@@ -278,21 +295,34 @@ impl HostBudget {
                     path,
                     why,
                     refused: n,
-                    slots,
+                    slots: usable,
                 })
             }
         };
         let files: Vec<Option<File>> = match place::open_folder(&options.dir, me) {
-            Ok(folder) => (0..slots)
-                .map(|i| {
-                    let name = format!("{key}.{i}.lock");
-                    place::open_slot(&folder, &name, me)
-                        .map_err(|why| refuse(options.dir.join(&name), why, 1))
-                        .ok()
-                })
-                .collect(),
+            Ok(folder) => {
+                let swept = place::sweep_stale(&folder, me, &key);
+                if swept > 0 {
+                    tracing::info!(
+                        swept,
+                        "host budget: slot files of local servers no longer running removed"
+                    );
+                }
+                (0..slots)
+                    .map(|i| {
+                        if i >= usable {
+                            // The service's own: never taken by this process.
+                            return None;
+                        }
+                        let name = format!("{key}.{i}.lock");
+                        place::open_slot(&folder, &name, me)
+                            .map_err(|why| refuse(options.dir.join(&name), why, 1))
+                            .ok()
+                    })
+                    .collect()
+            }
             Err(why) => {
-                refuse(options.dir.clone(), why, slots);
+                refuse(options.dir.clone(), why, usable);
                 (0..slots).map(|_| None).collect()
             }
         };

@@ -84,6 +84,7 @@ pub(super) fn host_budget_of(
     Ok((slots > 0).then(|| crate::api::budget::BudgetOptions {
         slots,
         dir: named.unwrap_or_else(crate::api::budget::default_dir),
+        service: false,
     }))
 }
 

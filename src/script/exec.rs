@@ -80,9 +80,21 @@ impl Parsed {
     }
 }
 
+/// The longest command line run, in bytes: ids beyond a few hundred go on standard input
+/// (`-`). A longer one is refused with one sentence; one past SSH's own packet limit
+/// (256 KiB) never reaches the server (the client's connection is closed).
+pub const MAX_COMMAND_BYTES: usize = 32 * 1024;
+
 /// Reads the command of an exec request: its bytes split into words as a shell would,
 /// checked against [`ALLOWED`] and [`REFUSED_FLAGS`], then parsed as the command line.
 pub fn parse(command: &[u8]) -> Parsed {
+    if command.len() > MAX_COMMAND_BYTES {
+        return Parsed::refused(format!(
+            "the command line is {} KiB, longer than {} KiB: give the ids on standard input instead (... | ssh HOST requests approve -); nothing was run",
+            command.len().div_ceil(1024),
+            MAX_COMMAND_BYTES / 1024
+        ));
+    }
     let Ok(text) = std::str::from_utf8(command) else {
         return Parsed::refused("the command is not UTF-8: nothing was run".into());
     };

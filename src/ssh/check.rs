@@ -520,6 +520,11 @@ fn budget(settings: &Settings, out: &mut Report) {
         out.push(Line::said("the host budget is off (--host-budget 0)"));
         return;
     };
+    // As the service opens it: every slot.
+    let options = &crate::api::budget::BudgetOptions {
+        service: true,
+        ..options.clone()
+    };
     let budget = crate::api::budget::HostBudget::open(&settings.base_url, options);
     match budget.status().refusal {
         None => out.push(Line::good(format!(

@@ -518,7 +518,13 @@ fn operators_client(settings: &Settings) -> Result<ApiClient, Failure> {
         token: None,
         ..settings.credentials.clone()
     };
-    ApiClient::new(&settings.base_url, credentials, settings.client.clone())
+    // The service every dashboard goes through: it may take every slot of the host budget
+    // (a member of the budget's group takes two thirds at most).
+    let mut options = settings.client.clone();
+    if let Some(b) = options.host_budget.as_mut() {
+        b.service = true;
+    }
+    ApiClient::new(&settings.base_url, credentials, options)
         .and_then(ApiClient::calls_on_own_thread)
         .map_err(|e| Failure::Config(e.to_string()))
 }

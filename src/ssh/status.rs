@@ -89,6 +89,10 @@ pub struct CommandInfo {
     pub command: String,
     /// When it started (RFC 3339 UTC).
     pub since: Timestamp,
+    /// True when it runs with a token (sent by the client, or remembered for its key),
+    /// before the run has read whose it is (`email`). Absent from a server before it.
+    #[serde(default)]
+    pub has_token: bool,
 }
 
 /// Connections that have not signed in ([`super::DoorCounts`]).
@@ -249,6 +253,7 @@ impl Board {
                     email: e.client.signed_in(),
                     command: e.command.clone()?,
                     since: e.since,
+                    has_token: e.client.has_token(),
                 })
             })
             .collect()
@@ -576,7 +581,13 @@ fn command_rows(commands: &[CommandInfo], ago: &dyn Fn(Timestamp) -> String) -> 
         .map(|x| {
             [
                 crate::text::clean(x.comment.as_deref().unwrap_or(&x.key), 50),
-                crate::text::clean(x.email.as_deref().unwrap_or("not signed in"), 50),
+                crate::text::clean(
+                    x.email.as_deref().unwrap_or(match x.has_token {
+                        true => "with a token (account not read yet)",
+                        false => "not signed in",
+                    }),
+                    50,
+                ),
                 crate::text::clean(&x.command, 80),
                 ago(x.since),
             ]

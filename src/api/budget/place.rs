@@ -283,6 +283,70 @@ pub fn open_slot(folder: &Folder, name: &str, me: u32) -> Result<File, Why> {
     Ok(file)
 }
 
+/// Most slot files looked at by one [`sweep_stale`].
+const SWEEP_AT_MOST: usize = 4096;
+
+/// Removes the slot files in `folder` of servers on this host's loopback (`127.0.0.1_PORT`,
+/// `localhost_PORT`, `__1_PORT`: a demo server, a test's) other than `ours`, whose port
+/// nothing listens on any more and whose lock no process holds: the files every demo run
+/// left behind (12 per port, for ever). Only this user's own files (in a sticky folder no
+/// other could be removed anyway), never through a link, at most [`SWEEP_AT_MOST`] names
+/// looked at. A server that listens keeps its files, as does a real service's (not on
+/// loopback). How many were removed.
+pub fn sweep_stale(folder: &Folder, me: u32, ours: &str) -> usize {
+    let Ok(dir) = rustix::fs::Dir::read_from(&folder.fd) else {
+        return 0;
+    };
+    let mut ports: std::collections::HashMap<u16, bool> = std::collections::HashMap::new();
+    let mut removed = 0;
+    for entry in dir.flatten().take(SWEEP_AT_MOST) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(port) = loopback_port(&name, ours) else {
+            continue;
+        };
+        let gone = *ports.entry(port).or_insert_with(|| {
+            std::net::TcpStream::connect_timeout(
+                &std::net::SocketAddr::from(([127, 0, 0, 1], port)),
+                std::time::Duration::from_millis(50),
+            )
+            .is_err()
+        });
+        if !gone {
+            continue;
+        }
+        let flags =
+            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY;
+        let Ok(fd) = rustix::fs::openat(&folder.fd, name.as_str(), flags, Mode::empty()) else {
+            continue;
+        };
+        let file = File::from(fd);
+        let mine = file
+            .metadata()
+            .is_ok_and(|m| m.file_type().is_file() && m.uid() == me);
+        // Held by no one now (a process holds a slot only while its call is in flight):
+        // removed while locked, so that none can take it meanwhile.
+        if mine
+            && file.try_lock().is_ok()
+            && rustix::fs::unlinkat(&folder.fd, name.as_str(), rustix::fs::AtFlags::empty()).is_ok()
+        {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// The port of a slot file's name (`127.0.0.1_8080.3.lock`) when its server is on this
+/// host's loopback and is not `ours`.
+fn loopback_port(name: &str, ours: &str) -> Option<u16> {
+    let key = name.strip_suffix(".lock")?.rsplit_once('.')?.0;
+    if key == ours {
+        return None;
+    }
+    let (host, port) = key.rsplit_once('_')?;
+    matches!(host, "127.0.0.1" | "localhost" | "__1").then_some(())?;
+    port.parse().ok()
+}
+
 /// Why the open of the folder `path` failed: a name that is no longer a directory (made
 /// a link or a file since it was looked at) in words of its kind, else the system's error.
 fn refused(path: &Path, e: Errno) -> Why {

@@ -15,7 +15,33 @@ fn opts(dir: &Path, slots: usize) -> BudgetOptions {
     BudgetOptions {
         slots,
         dir: dir.join("budget"),
+        service: false,
     }
+}
+
+#[tokio::test]
+async fn a_member_of_the_budget_takes_two_thirds_of_the_slots_and_the_service_the_rest() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let member = HostBudget::open(URL, &opts(tmp.path(), 12));
+    let mut held = Vec::new();
+    while let Some(i) = member.try_slot() {
+        held.push(i);
+    }
+    assert_eq!(held.len(), 8, "a member holds 8 of 12 at most: {held:?}");
+    let service = HostBudget::open(
+        URL,
+        &BudgetOptions {
+            service: true,
+            ..opts(tmp.path(), 12)
+        },
+    );
+    let mut theirs = Vec::new();
+    while let Some(i) = service.try_slot() {
+        theirs.push(i);
+    }
+    assert_eq!(theirs, vec![8, 9, 10, 11], "the service's own are free");
+    assert_eq!(shared_slots(1), 1);
+    assert_eq!(shared_slots(2), 2);
 }
 
 /// Opens the budget on a thread of its own: a FIFO opened for reading without `O_NONBLOCK`
@@ -234,7 +260,10 @@ fn plant(what: Plant, path: &Path, elsewhere: &Path) {
 async fn anything_planted_under_a_slot_name_is_refused_without_blocking() {
     for what in PLANTS {
         let tmp = tempfile::tempdir().expect("tempdir");
-        let options = opts(tmp.path(), 3);
+        let options = BudgetOptions {
+            service: true,
+            ..opts(tmp.path(), 3)
+        };
         // The folder as club-admin makes it (sticky, every user may add a file), then the
         // first slot's name taken by another user before any club-admin came.
         std::fs::create_dir(&options.dir).expect("mkdir");
@@ -271,7 +300,10 @@ async fn anything_planted_at_the_folders_name_leaves_the_process_alone_at_two_ca
     let plants = [Plant::Fifo, Plant::Link, Plant::OthersFile];
     for what in plants {
         let tmp = tempfile::tempdir().expect("tempdir");
-        let options = opts(tmp.path(), 4);
+        let options = BudgetOptions {
+            service: true,
+            ..opts(tmp.path(), 4)
+        };
         let elsewhere = tmp.path().join("elsewhere");
         std::fs::create_dir(&elsewhere).expect("dir");
         plant(what, &options.dir, &elsewhere);
@@ -366,7 +398,10 @@ async fn a_refused_slot_0_costs_that_slot_only_and_the_others_are_used() {
     for what in [Plant::Fifo, Plant::Link, Plant::OthersFile] {
         for folder_mode in [0o1777, 0o1770] {
             let tmp = tempfile::tempdir().expect("tempdir");
-            let options = opts(tmp.path(), 4);
+            let options = BudgetOptions {
+                service: true,
+                ..opts(tmp.path(), 4)
+            };
             std::fs::create_dir(&options.dir).expect("mkdir");
             std::fs::set_permissions(&options.dir, std::fs::Permissions::from_mode(folder_mode))
                 .expect("chmod");
@@ -404,4 +439,49 @@ async fn a_refused_slot_0_costs_that_slot_only_and_the_others_are_used() {
             );
         }
     }
+}
+
+#[tokio::test]
+async fn the_slot_files_of_local_servers_no_longer_running_are_removed_and_no_others() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let options = opts(tmp.path(), 2);
+    std::fs::create_dir(&options.dir).expect("mkdir");
+    std::fs::set_permissions(&options.dir, std::fs::Permissions::from_mode(0o1777)).expect("chmod");
+    let listening = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let live = listening.local_addr().expect("addr").port();
+    // A port nothing listens on: bound and let go.
+    let gone = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a port")
+        .port();
+    let held_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a port")
+        .port();
+    let name = |host: &str, port: u16, i: usize| format!("{host}_{port}.{i}.lock");
+    let files = [
+        name("127.0.0.1", gone, 0),
+        name("127.0.0.1", gone, 1),
+        name("127.0.0.1", live, 0),
+        name("mysk.school.example", 443, 0),
+        name("127.0.0.1", held_port, 0),
+    ];
+    for f in &files {
+        std::fs::write(options.dir.join(f), "").expect("write");
+    }
+    // Another process holds the slot of a server gone: it stays.
+    let holder = std::fs::File::open(options.dir.join(&files[4])).expect("open");
+    holder.lock().expect("lock");
+    let _ = HostBudget::open(URL, &options);
+    let left: Vec<String> = std::fs::read_dir(&options.dir)
+        .expect("read")
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect();
+    for f in &files[..2] {
+        assert!(!left.contains(f), "{f} removed: {left:?}");
+    }
+    for f in &files[2..] {
+        assert!(left.contains(f), "{f} kept: {left:?}");
+    }
+    drop(listening);
 }

@@ -479,3 +479,31 @@ fn a_rewritten_api_key_file_is_read_again_without_a_restart() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     t.rt.block_on(server.stop());
 }
+
+/// A command line too long for one run (here 100 KiB of ids as arguments) is refused with
+/// one sentence saying where the ids go instead, exit 2, nothing run.
+#[test]
+fn a_command_line_too_long_gets_a_sentence() {
+    let t = Setup::new();
+    let server = t.serve(t.options(), 0);
+    let ids: Vec<String> = (0..2700)
+        .map(|i| format!("00000000-0000-4000-8000-{i:012}"))
+        .collect();
+    let line = ids.join(" ");
+    assert!(line.len() > 90_000);
+    let out = exec(
+        server.port(),
+        &t.alice,
+        &[],
+        &["requests", "approve", &line],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("longer than 32 KiB") && err.contains("standard input"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    t.rt.block_on(server.stop());
+}

@@ -194,6 +194,7 @@ async fn a_host_budget_that_cannot_be_used_is_said_once_and_the_queue_loads() {
                 host_budget: Some(budget::BudgetOptions {
                     slots: 4,
                     dir: dir.clone(),
+                    service: false,
                 }),
                 ..ClientOptions::default()
             },
