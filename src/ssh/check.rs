@@ -95,8 +95,18 @@ pub async fn check(inputs: &CheckInputs, settings: &Settings) -> Vec<Line> {
     }
     match &inputs.log_file {
         Some(p) => {
-            private_file(p, "the log file", me, false, &mut out);
+            // The folder first: a file "made at start" in a folder that cannot be used
+            // would contradict it.
+            let before = out.len();
             folder(p.parent(), "the log's folder", me, &mut out);
+            if all_right(&out.lines[before..]) {
+                private_file(p, "the log file", me, false, &mut out);
+            } else {
+                out.push(Line::said(format!(
+                    "the log file {} is made in its folder once that is mended",
+                    p.display()
+                )));
+            }
         }
         None => out.push(Line::said("the log goes to the journal")),
     }
@@ -414,7 +424,12 @@ fn host_key(path: &Path, me: u32, out: &mut Report) {
         Ok(None) => out.push(Line::said(
             "no host key yet: an ed25519 key is made at the first start (its fingerprint printed then)",
         )),
-        Err(e) => out.push(Line::bad(e)),
+        Err(e) => {
+            let shown = path.display();
+            out.push(Line::bad(format!(
+                "{e}; run chown {me} {shown} && chmod 600 {shown} (or move it away: a new key is made at the next start, and every moderator's ssh then warns of a changed host key)"
+            )))
+        }
     }
 }
 

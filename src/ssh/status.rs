@@ -449,10 +449,14 @@ async fn ask<T: serde::de::DeserializeOwned>(path: &Path, request: &Request) -> 
     let _ = stream.shutdown().await;
     let mut bytes = Vec::new();
     let read = stream.read_to_end(&mut bytes);
-    tokio::time::timeout(std::time::Duration::from_secs(5), read)
+    let read = tokio::time::timeout(std::time::Duration::from_secs(5), read)
         .await
-        .map_err(|_| format!("serve-ssh on {shown} did not answer within 5 s"))?
-        .map_err(|e| format!("could not read the status from {shown}: {e}"))?;
+        .map_err(|_| format!("serve-ssh on {shown} did not answer within 5 s"))?;
+    // A refusal closes with the request unread: the peer's close may come as a reset.
+    let reset = matches!(&read, Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset);
+    if !reset {
+        read.map_err(|e| format!("could not read the status from {shown}: {e}"))?;
+    }
     if bytes.is_empty() {
         return Err(format!(
             "serve-ssh on {shown} closed without an answer: only root and the user it runs as may ask"
