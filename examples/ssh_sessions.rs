@@ -219,6 +219,7 @@ fn fill_audit(state: &std::path::Path, server: &str, lines: usize) -> u64 {
             key: Some(format!("SHA256:{:043}", write % 5)),
             key_comment: Some(format!("moderator{}@phone", write % 5)),
             run: Some(format!("run-{}", write % 40)),
+            session: None,
             settled_by: None,
             label: None,
         };

@@ -56,11 +56,22 @@ pub enum Outcome {
     /// write whose last line is `queued` was never applied; a later start does not settle
     /// it ([`super::recover`]).
     Queued,
+    /// Applied (an `ok` line of the same write before it), then overwritten: a later read
+    /// showed the request in the other decided status, the detail says which (`overwritten:
+    /// declined since`). The deployed 0.8.4 service accepts two opposite decisions that
+    /// race, and the last one stays.
+    Overwritten,
+    /// Never sent, not by anyone's choice: the face stopped before the write's turn came
+    /// (the server or the dashboard stopping, a command's bulk stopped by Ctrl-C or by its
+    /// stop rule); the detail says why (`not sent: the server stopped`). Not `undone`
+    /// (nobody took it back) and not `failed` (the server never saw it).
+    #[serde(rename = "not_sent")]
+    NotSent,
 }
 
 impl Outcome {
     /// The word in the audit file: `ok`, `failed`, `unknown`, `undone`, `already`,
-    /// `conflict`, `sending` or `queued`.
+    /// `conflict`, `sending`, `queued`, `overwritten` or `not_sent`.
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Ok => "ok",
@@ -71,6 +82,8 @@ impl Outcome {
             Outcome::Conflict => "conflict",
             Outcome::Sending => "sending",
             Outcome::Queued => "queued",
+            Outcome::Overwritten => "overwritten",
+            Outcome::NotSent => "not_sent",
         }
     }
 
@@ -131,6 +144,15 @@ pub struct AuditEntry {
     /// existed (those are never settled at start).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run: Option<String>,
+    /// Who made the write inside its run: one dashboard session (each session of one
+    /// `serve-ssh` its own, a random UUID made when it starts), or the command's run (a
+    /// command line's run, a command over SSH: the same id as [`AuditEntry::run`]). The
+    /// lines of one write are joined by run, session, action and target, so two sessions of
+    /// one process deciding one request are two writes. A line settling an interrupted
+    /// write keeps that write's session. Absent in lines written before it existed: those
+    /// are joined by run alone, as they were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
     /// The run (process) that wrote this line when it is not the write's own `run`: a later
     /// process that settled an interrupted run's write ([`super::recover`]); absent
     /// otherwise, and in lines written before it existed (`ops::history` then reads the
@@ -196,6 +218,9 @@ pub struct AuditLog {
     /// `serve-ssh` runs for an SSH client is a run of its own, alive while it holds its
     /// lock ([`super::runs::hold_run`]), so its open writes are settled once it ends.
     pub run: Option<String>,
+    /// The session the lines name ([`AuditEntry::session`]); `None`: the run's id (a
+    /// command's run is its own session).
+    pub session: Option<String>,
 }
 
 /// What is told each audit line once it is written ([`AuditLog::after_write`]).
@@ -236,6 +261,12 @@ impl AuditLog {
             key: self.key.as_ref().map(|(k, _)| k.clone()),
             key_comment: self.key.as_ref().and_then(|(_, c)| c.clone()),
             run: Some(self.run.clone().unwrap_or_else(|| run_id().to_owned())),
+            session: Some(
+                self.session
+                    .clone()
+                    .or_else(|| self.run.clone())
+                    .unwrap_or_else(|| run_id().to_owned()),
+            ),
             settled_by: None,
             label: self.labels.get(&target).cloned(),
         }

@@ -4,14 +4,18 @@
 //!
 //! How lines fold into rows: every write has a `sending` line before it leaves and one or
 //! more lines after it (`unknown` when its answer was lost, then `ok` or `failed` once a
-//! re-read settled it), each naming its run (the process, [`AuditEntry::run`]). A `sending`
-//! line opens a row keyed by (run, action, target, contact value); each later line of the
+//! re-read settled it), each naming its run (the process, [`AuditEntry::run`]) and its
+//! session in it ([`AuditEntry::session`]: a dashboard session, or the command's run; absent
+//! in older lines, which join by run alone). A `sending` line opens a row keyed by (run,
+//! session, action, target, contact value); each later line of the
 //! same key updates that row while it is open (its outcome `sending` or `unknown`), so the
 //! row shows the write's final outcome. A line with no open row of its key is a row of its
 //! own (a decision taken back before it was sent, `undone`; a refusal before any call; a
 //! line of a version that wrote no `sending` lines). A write whose last line is `sending`
-//! or `unknown` is shown so: open. A later process that settled an interrupted run's write
-//! wrote its line with that run's id ([`super::recover`]): the row takes that outcome and
+//! or `unknown` is shown so: open. An `overwritten` line (a later read showed the request
+//! in the other decided status) follows the `ok` row of its key: the row says
+//! `overwritten`, its detail the status read. A later process that settled an interrupted
+//! run's write wrote its line with that run's id ([`super::recover`]): the row takes that outcome and
 //! is marked [`Row::settled_after_crash`].
 
 use std::collections::{HashMap, HashSet};
@@ -54,6 +58,9 @@ pub struct Row {
     pub key_comment: Option<String>,
     /// The run (process) that sent it.
     pub run: Option<String>,
+    /// The session inside that run that sent it ([`AuditEntry::session`]: one dashboard
+    /// session, or the command's run); `None` in lines written before it existed.
+    pub session: Option<String>,
     /// True when a later process settled it after its own run ended before the answer (a
     /// crash, `kill -9`): [`AuditEntry::settled_by`], or for older lines the settling
     /// detail's words ([`ENDED_BEFORE_ANSWER`]).
@@ -93,6 +100,7 @@ impl Row {
             key: e.key,
             key_comment: e.key_comment,
             run: e.run,
+            session: e.session,
             settled_after_crash: false,
             lines: 1,
             label: e.label,
@@ -117,16 +125,24 @@ impl Row {
     }
 }
 
-/// The key of a write's lines: run, action, target, contact value.
-type Key = (Option<String>, String, Uuid, Option<String>);
+/// The key of a write's lines: run, session, action, target, contact value.
+type Key = (Option<String>, Option<String>, String, Uuid, Option<String>);
 
 /// Folds audit lines, in the file's order, into one row per write, oldest first (see the
 /// module).
 pub fn fold(entries: impl IntoIterator<Item = AuditEntry>) -> Vec<Row> {
     let mut rows: Vec<Row> = Vec::new();
     let mut open: HashMap<Key, usize> = HashMap::new();
+    // The last settled row of each key: an `overwritten` line follows its `ok`.
+    let mut closed: HashMap<Key, usize> = HashMap::new();
     for e in entries {
-        let key: Key = (e.run.clone(), e.action.clone(), e.target, e.value.clone());
+        let key: Key = (
+            e.run.clone(),
+            e.session.clone(),
+            e.action.clone(),
+            e.target,
+            e.value.clone(),
+        );
         // A write that did not leave (`queued`) and is sent again stays one row.
         let waiting = open
             .get(&key)
@@ -142,9 +158,15 @@ pub fn fold(entries: impl IntoIterator<Item = AuditEntry>) -> Vec<Row> {
                 rows[i].follow(e);
                 if !rows[i].is_open() && rows[i].outcome != Outcome::Queued {
                     open.remove(&key);
+                    closed.insert(key, i);
                 }
             }
-            _ => rows.push(Row::start(e)),
+            _ => match closed.get(&key).copied() {
+                Some(i) if e.outcome == Outcome::Overwritten && rows[i].outcome == Outcome::Ok => {
+                    rows[i].follow(e);
+                }
+                _ => rows.push(Row::start(e)),
+            },
         }
     }
     rows.sort_by_key(|r| r.at);
@@ -335,7 +357,7 @@ impl Filter {
 }
 
 /// Reads an outcome as the audit file spells it (`ok`, `failed`, `unknown`, `undone`,
-/// `already`, `conflict`, `sending`, `queued`).
+/// `already`, `conflict`, `sending`, `queued`, `overwritten`, `not_sent`).
 ///
 /// Errors: another word, with the list.
 pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
@@ -348,6 +370,8 @@ pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
         Outcome::Conflict,
         Outcome::Sending,
         Outcome::Queued,
+        Outcome::Overwritten,
+        Outcome::NotSent,
     ];
     let t = text.trim().to_lowercase();
     all.into_iter().find(|o| o.as_str() == t).ok_or_else(|| {

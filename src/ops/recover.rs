@@ -68,7 +68,7 @@ fn run_of(path: &Path) -> Option<String> {
 }
 
 /// The open writes recorded in `audit` (every server, every run, alive or not): for each
-/// write (run, action, target and, for a contact, its value) whose last line is `sending`
+/// write (run, session, action, target and, for a contact, its value) whose last line is `sending`
 /// or `unknown`, that line. Lines that cannot be read (a line cut by a crash, an older
 /// version's line without a run) are skipped.
 ///
@@ -84,8 +84,8 @@ pub fn scan(audit: &Path) -> io::Result<Vec<AuditEntry>> {
     Ok(sorted(&open))
 }
 
-/// A write as [`scan`] tells one from another: run, action, target, contact value.
-type WriteKey = (String, String, Uuid, Option<String>);
+/// A write as [`scan`] tells one from another: run, session, action, target, contact value.
+type WriteKey = (String, Option<String>, String, Uuid, Option<String>);
 
 /// Folds audit lines into the open writes: a line whose write is `sending` or `unknown`
 /// opens (or stays) open, any other outcome closes it. Lines that are not audit lines, or
@@ -96,7 +96,13 @@ fn fold_open(bytes: &[u8], open: &mut HashMap<WriteKey, AuditEntry>) {
             continue;
         };
         let Some(run) = e.run.clone() else { continue };
-        let key = (run, e.action.clone(), e.target, e.value.clone());
+        let key = (
+            run,
+            e.session.clone(),
+            e.action.clone(),
+            e.target,
+            e.value.clone(),
+        );
         if matches!(e.outcome, Outcome::Sending | Outcome::Unknown) {
             open.insert(key, e);
         } else {
@@ -457,6 +463,7 @@ mod tests {
             key: None,
             key_comment: None,
             run: Some(run.into()),
+            session: None,
             settled_by: None,
             label: None,
         };

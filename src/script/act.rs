@@ -360,6 +360,10 @@ pub fn nothing_sent_on_ctrl_c(lang: crate::i18n::Lang) -> tokio::task::JoinHandl
 /// requests whose status could not be read first ([`run::undecided`]). Each left out is said
 /// on standard error.
 fn skip_decided(split: &run::Undecided) {
+    for id in &split.missing {
+        say(&format!("{id}: not sent: {}", run::NO_SUCH_REQUEST));
+    }
+    no_such_count(split);
     for (id, status) in &split.already {
         say(&format!("{id}: already {status}: not sent"));
     }
@@ -370,6 +374,18 @@ fn skip_decided(split: &run::Undecided) {
     }
     for (id, why) in &split.refused {
         say(&format!("{id}: {why}; not sent"));
+    }
+}
+
+/// Counts the requests the server does not know, once, after their own lines ("3 not
+/// sent: no such request"); nothing when there are none.
+fn no_such_count(split: &run::Undecided) {
+    if !split.missing.is_empty() {
+        say(&format!(
+            "{} not sent: {}",
+            split.missing.len(),
+            run::NO_SUCH_REQUEST
+        ));
     }
 }
 
@@ -587,5 +603,6 @@ fn dry_run(ctx: &Ctx, action: RowAction, ids: &[Uuid], split: &run::Undecided) -
     } else {
         Exit::Ok
     };
+    no_such_count(split);
     exit.and(print_dry_run(ctx, action, &plan).err().unwrap_or(Exit::Ok))
 }

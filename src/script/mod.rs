@@ -484,9 +484,16 @@ pub async fn read_ids(targets: &[String]) -> Result<(Vec<Uuid>, bool), Exit> {
         }
         text.push('\n');
     }
-    let (ids, bad) = crate::ops::parse::parse_ids(&text);
+    let (ids, bad, duplicates) = crate::ops::parse::parse_ids_counted(&text);
     for b in &bad {
         say(&format!("{b}: not a club request id (a UUID)"));
+    }
+    match duplicates {
+        0 => {}
+        1 => say("1 duplicate ignored (an id given twice is sent once)"),
+        n => say(&format!(
+            "{n} duplicates ignored (an id given twice is sent once)"
+        )),
     }
     if !bad.is_empty() || not_utf8 > 0 {
         let mut what = Vec::new();

@@ -236,3 +236,61 @@ pub fn screen() -> vt100::Parser {
     let size = |n: u16| std::num::NonZeroU16::new(n).unwrap_or(std::num::NonZeroU16::MIN);
     vt100::Parser::new(size(24), size(80), 0)
 }
+
+/// One session: what its terminal shows (an 80x24 vt100 screen, as text), and where its
+/// keys go.
+pub struct Session {
+    screen: Arc<std::sync::Mutex<String>>,
+    keys: russh::ChannelWriteHalf<client::Msg>,
+    _handle: client::Handle<Trust>,
+}
+
+impl Session {
+    /// Session `seed` opened, its screen followed by a task.
+    pub async fn open(addr: std::net::SocketAddr, seed: u32) -> Session {
+        let (handle, ch) = open(addr, seed).await.expect("a session");
+        ch.request_shell(false).await.expect("the shell");
+        let (mut read, keys) = ch.split();
+        let shown = Arc::new(std::sync::Mutex::new(String::new()));
+        let to = shown.clone();
+        tokio::spawn(async move {
+            let mut vt = screen();
+            while let Some(msg) = read.wait().await {
+                if let russh::ChannelMsg::Data { data } = msg {
+                    vt.process(&data);
+                    if let Ok(mut s) = to.lock() {
+                        *s = vt.screen().contents();
+                    }
+                }
+            }
+        });
+        Session {
+            screen: shown,
+            keys,
+            _handle: handle,
+        }
+    }
+
+    pub fn shows(&self, f: impl Fn(&str) -> bool) -> bool {
+        self.screen.lock().map(|s| f(&s)).unwrap_or(false)
+    }
+
+    pub async fn send(&self, bytes: &[u8]) {
+        self.keys
+            .data_bytes(bytes.to_vec())
+            .await
+            .expect("keys reach the session");
+    }
+}
+
+/// Waits (at most 20 s, the tests' guard against a hang) until `done` holds.
+pub async fn until(what: &str, done: impl Fn() -> bool) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while !done() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}

@@ -172,7 +172,9 @@ fn said_when_recovered(m: &mut Model) {
                 | Ending::Already(_)
                 | Ending::Refused(_)
                 | Ending::Undone
-                | Ending::Unknown,
+                | Ending::Unknown
+                | Ending::Overwritten(_)
+                | Ending::NotSent,
             )
             | Stage::Held { .. }
             | Stage::Queued
@@ -278,8 +280,7 @@ fn settled(
     cause: &ApiError,
     outcome: Outcome,
 ) {
-    let label = label_of(m, id);
-    let lang = m.lang;
+    let (label, lang) = (label_of(m, id), m.lang);
     let lost = |l: Lang| tr!(l, "log-answer-had-been-lost", error = error_text(l, cause));
     let detail = tr!(
         lang,
@@ -323,7 +324,9 @@ fn settled(
         | Outcome::Unknown
         | Outcome::Undone
         | Outcome::Sending
-        | Outcome::Queued => (
+        | Outcome::Queued
+        | Outcome::Overwritten
+        | Outcome::NotSent => (
             Severity::Error,
             tr!(
                 lang,

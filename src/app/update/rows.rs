@@ -163,6 +163,11 @@ pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
             .any(|c| c.decision().is_some_and(|(id, _)| id == r.id));
     let mut elsewhere = false;
     let answering = m.answering;
+    // This dashboard's applied decision, the request read since in the other status.
+    let overwritten = m
+        .decisions
+        .get(r.id)
+        .and_then(|d| d.overwritten_by(r.membership()));
     if let Some(item) = m.queue.get_mut(r.id) {
         if item.written_after(answering) {
             // Read before a write's outcome reached the row: older than what the row shows
@@ -171,6 +176,9 @@ pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
                 item.state = RowState::Ready;
             }
             return false;
+        }
+        if let Some(s) = overwritten {
+            m.overwritten_due.push((r.id, s));
         }
         let was_pending = item.status() == Some(&MembershipStatus::Pending);
         let now = r.membership().cloned();

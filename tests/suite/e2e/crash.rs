@@ -434,6 +434,7 @@ async fn serve_ssh_settles_an_interrupted_runs_writes_as_it_starts_before_anyone
         key: Some(key.into()),
         key_comment: Some("ton@phone".into()),
         run: Some("a-killed-serve-ssh".into()),
+        session: None,
         settled_by: None,
         label: None,
     };

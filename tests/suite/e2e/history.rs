@@ -77,6 +77,7 @@ fn line(
         key: None,
         key_comment: None,
         run: Some(run.into()),
+        session: None,
         settled_by: None,
         label: None,
     };
@@ -527,6 +528,7 @@ async fn a_serve_ssh_write_is_named_by_its_keys_comment_in_every_format() {
         key: Some("SHA256:abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG".into()),
         key_comment: Some("alice@phone".into()),
         run: Some("r9".into()),
+        session: None,
         settled_by: None,
         label: None,
     };
@@ -555,9 +557,12 @@ async fn a_serve_ssh_write_is_named_by_its_keys_comment_in_every_format() {
     .await;
     let mut lines = csv.stdout.lines();
     let header = lines.next().unwrap_or_default();
-    assert!(header.ends_with(",detail,key_comment,label"), "{header}");
+    assert!(
+        header.ends_with(",detail,key_comment,label,lines,session"),
+        "{header}"
+    );
     let row = lines.next().unwrap_or_default();
-    assert!(row.ends_with(",alice@phone,"), "{row}");
+    assert!(row.contains(",alice@phone,"), "{row}");
     // `--moderator` finds it by a part of the comment, without case.
     let found = run(
         home.path(),

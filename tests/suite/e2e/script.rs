@@ -2038,3 +2038,78 @@ async fn a_student_s_writes_the_rules_refuse_are_never_sent() {
     assert_eq!(status_of(&d, own), Some(MembershipStatus::Pending));
     assert_eq!(status_of(&d, others), Some(MembershipStatus::Pending));
 }
+
+/// 1,000 ids the server does not know (random UUIDs) on standard input: the dry run and the
+/// run find them in the reads they make anyway (the listing's ids filter), send nothing,
+/// say "no such request" for each and count them apart (exit 1); nothing is audited.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ids_the_server_does_not_know_are_no_such_request_and_never_sent() {
+    let d = start(0).await;
+    let bin = Bin::as_user(&d, "moderator");
+    let ids: Vec<String> = (0..1000).map(|_| Uuid::new_v4().to_string()).collect();
+    let input = ids.join("\n");
+    let dry = bin
+        .run(
+            &["requests", "approve", "--dry-run", "--json", "-"],
+            Some(&input),
+        )
+        .await;
+    assert_eq!(dry.code, 1, "{}", dry.stderr);
+    let plan = dry.json();
+    let plan = plan.as_array().expect("an array");
+    assert_eq!(plan.len(), 1000);
+    assert!(
+        plan.iter()
+            .all(|p| p["would_send"] == false && p["reason"] == "no such request"),
+        "{plan:?}"
+    );
+    assert!(
+        dry.stderr
+            .contains("(0 of 1000 requests would be approved, 1000 not sent)")
+            && dry.stderr.contains("1000 not sent: no such request"),
+        "{}",
+        dry.stderr
+    );
+    let real = bin.run(&["requests", "approve", "-"], Some(&input)).await;
+    assert_eq!(real.code, 1, "{}", real.stderr);
+    assert_eq!(
+        real.stderr.matches(": not sent: no such request").count(),
+        1000,
+        "one line each"
+    );
+    assert!(
+        real.stderr.contains("1000 not sent: no such request"),
+        "{}",
+        real.stderr
+    );
+    // Only the update-route probes (the nil id, which changes nothing) reached the server.
+    let writes = crate::common::writes_per_request(&d, 0);
+    assert!(writes.is_empty(), "{writes:?}");
+    assert!(bin.audit().is_empty());
+}
+
+/// A spreadsheet's column of ids (quoted, CRLF, one request twice) applied twice: each run
+/// says the duplicate was ignored; the first approves every request, the second finds them
+/// approved as asked: both exit 0.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spreadsheet_applied_twice_exits_0_both_times_its_duplicates_counted() {
+    let d = start(0).await;
+    let bin = Bin::as_user(&d, "moderator");
+    let p = d.pending_for("moderator");
+    let mut column: Vec<String> = p[..5].iter().map(|i| format!("\"{i}\"")).collect();
+    column.push(format!("\"{}\"", p[2]));
+    let sheet = format!("{}\r\n", column.join("\r\n"));
+    for round in ["first", "second"] {
+        let run = bin.run(&["requests", "approve", "-"], Some(&sheet)).await;
+        assert_eq!(run.code, 0, "{round}: {run:?}");
+        assert!(
+            run.stderr.contains("1 duplicate ignored"),
+            "{round}: {}",
+            run.stderr
+        );
+    }
+    for id in &p[..5] {
+        assert_eq!(status_of(&d, *id), Some(MembershipStatus::Approved));
+    }
+    assert_eq!(d.mutations().len(), 5, "{:?}", d.mutations());
+}
