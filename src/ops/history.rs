@@ -108,10 +108,17 @@ impl Row {
     }
 
     fn follow(&mut self, e: AuditEntry) {
-        let crash = e
-            .settled_by
-            .as_ref()
-            .is_some_and(|by| Some(by) != self.run.as_ref())
+        // A write its run gave up on knowingly (a stop, a quit: its `unknown` line says it
+        // left before the answer) was not cut by a crash, whoever settles it later.
+        let left = self.outcome == Outcome::Unknown
+            && self
+                .detail
+                .as_deref()
+                .is_some_and(|d| d.contains(crate::api::error::why::LEFT_BEFORE_ANSWER));
+        let crash = !left
+            && e.settled_by
+                .as_ref()
+                .is_some_and(|by| Some(by) != self.run.as_ref())
             || e.detail
                 .as_deref()
                 .is_some_and(|d| d.contains(ENDED_BEFORE_ANSWER));
@@ -443,5 +450,111 @@ fn span(t: &str) -> Option<Duration> {
         'd' => Duration::try_days(n),
         'w' => Duration::try_weeks(n),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line of run `run`, session `session` (none: a line written before sessions), about
+    /// request `n`, at second `s`.
+    fn line(run: &str, session: Option<&str>, n: u128, s: i64, outcome: Outcome) -> AuditEntry {
+        AuditEntry {
+            at: DateTime::from_timestamp(1_780_000_000 + s, 0).unwrap_or_default(),
+            server: "demo".into(),
+            user: Some("ton@school".into()),
+            action: "approve".into(),
+            target: Uuid::from_u128(n),
+            outcome,
+            detail: None,
+            value: None,
+            via: Some("ssh".into()),
+            key: session.map(|s| format!("key-{s}")),
+            key_comment: None,
+            run: Some(run.into()),
+            session: session.map(str::to_owned),
+            settled_by: None,
+            label: None,
+        }
+    }
+
+    #[test]
+    fn two_sessions_of_one_run_deciding_one_request_are_two_rows() {
+        let rows = fold([
+            line("r", Some("s1"), 1, 0, Outcome::Sending),
+            line("r", Some("s3"), 1, 1, Outcome::Sending),
+            line("r", Some("s1"), 1, 2, Outcome::Ok),
+            line("r", Some("s3"), 1, 3, Outcome::Already),
+        ]);
+        let seen: Vec<_> = rows
+            .iter()
+            .map(|r| (r.session.as_deref(), r.key.as_deref(), r.outcome, r.lines))
+            .collect();
+        assert_eq!(
+            seen,
+            vec![
+                (Some("s1"), Some("key-s1"), Outcome::Ok, 2),
+                (Some("s3"), Some("key-s3"), Outcome::Already, 2),
+            ]
+        );
+    }
+
+    #[test]
+    fn lines_written_before_sessions_still_join_by_run() {
+        let rows = fold([
+            line("r", None, 1, 0, Outcome::Sending),
+            line("r", None, 2, 1, Outcome::Sending),
+            line("r", None, 1, 2, Outcome::Ok),
+            line("r", None, 2, 3, Outcome::Failed),
+        ]);
+        let seen: Vec<_> = rows.iter().map(|r| (r.outcome, r.lines)).collect();
+        assert_eq!(seen, vec![(Outcome::Ok, 2), (Outcome::Failed, 2)]);
+    }
+
+    #[test]
+    fn an_overwritten_line_follows_the_writes_ok_row() {
+        let mut over = line("r", Some("s1"), 1, 9, Outcome::Overwritten);
+        over.detail = Some("overwritten: declined since".into());
+        let rows = fold([
+            line("r", Some("s1"), 1, 0, Outcome::Sending),
+            line("r", Some("s1"), 1, 1, Outcome::Ok),
+            over,
+        ]);
+        assert_eq!(rows.len(), 1, "{rows:#?}");
+        assert_eq!(rows[0].outcome, Outcome::Overwritten);
+        assert_eq!(
+            rows[0].detail.as_deref(),
+            Some("overwritten: declined since")
+        );
+        assert_eq!(rows[0].lines, 3);
+    }
+
+    #[test]
+    fn only_a_write_cut_by_a_crash_is_settled_after_a_crash() {
+        let settled = |n| {
+            let mut e = line("r", Some("s1"), n, 9, Outcome::Ok);
+            e.settled_by = Some("later".into());
+            e
+        };
+        let mut left = line("r", Some("s1"), 2, 1, Outcome::Unknown);
+        left.detail = Some(crate::api::error::why::LEFT_BEFORE_ANSWER.into());
+        let rows = fold([
+            // Killed with its write on the wire: nothing after its `sending` line.
+            line("r", Some("s1"), 1, 0, Outcome::Sending),
+            // Stopped cleanly while waiting for the answer: its `unknown` line says so.
+            line("r", Some("s1"), 2, 0, Outcome::Sending),
+            left,
+            settled(1),
+            settled(2),
+        ]);
+        let seen: Vec<_> = rows
+            .iter()
+            .map(|r| (r.target, r.settled_after_crash))
+            .collect();
+        assert_eq!(
+            seen,
+            vec![(Uuid::from_u128(1), true), (Uuid::from_u128(2), false)]
+        );
     }
 }

@@ -28,12 +28,26 @@ pub(super) fn flush(m: &mut Model) -> Vec<Effect> {
 }
 
 /// A hang-up or SIGTERM: a bulk in progress ends as Ctrl-C ends the command line's run:
-/// its writes not yet on their way are not sent (audited `undone`); then the held decisions
-/// go ([`flush`]: the moderator meant them).
+/// its writes not yet on their way are not sent (audited `not_sent`); then the held
+/// decisions go ([`flush`]: the moderator meant them).
 pub(super) fn hang_up(m: &mut Model) -> Vec<Effect> {
-    let queued = m.decisions.queued();
-    let mut fx = take_back(m, &queued, Why::EndedQueued);
+    let mut fx = stop_queued(m);
     fx.extend(flush(m));
+    fx
+}
+
+/// The dashboard ends: its writes queued for their turn never leave, by nobody's choice
+/// (audited `not_sent`, never `undone`: nobody took them back).
+fn stop_queued(m: &mut Model) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    for id in m.decisions.queued() {
+        let Some(action) = m.decisions.get(id).map(|d| d.action) else {
+            continue;
+        };
+        let why = Why::EndedQueued;
+        fx.extend(step(m, id, Event::Stopped(why.text(Lang::English))));
+        log_not_sent(m, action, id, why);
+    }
     fx
 }
 
@@ -370,15 +384,7 @@ pub(super) fn quit(m: &mut Model, force: bool) -> Vec<Effect> {
         return Vec::new();
     }
     // Writes queued for their turn never left: not sent (`not_sent`, nobody took them back).
-    let queued = m.decisions.queued();
-    for id in queued {
-        let Some(action) = m.decisions.get(id).map(|d| d.action) else {
-            continue;
-        };
-        let why = Why::EndedQueued;
-        fx.extend(step(m, id, Event::Stopped(why.text(Lang::English))));
-        log_not_sent(m, action, id, why);
-    }
+    fx.extend(stop_queued(m));
     m.quitting = true;
     // Every write still waiting for its answer ends through the machine (`Abandon`:
     // audited `unknown`; the next start re-reads and settles it): decisions and contacts.

@@ -19,5 +19,6 @@ mod ssh_door;
 mod ssh_exec;
 mod ssh_ops;
 mod ssh_shared_poll;
+mod ssh_stop;
 mod suspend;
 mod two_moderators;
