@@ -46,9 +46,20 @@ impl Claim {
     }
 
     /// Drops the lock files of the claimed runs whose writes are all settled now (a line
-    /// after each), reading `audit` again; the others stay for the next start.
+    /// after each), reading `audit` again; the others stay for the next start. Nothing is
+    /// read when nothing was claimed.
     pub fn tidy(self, audit: &Path) {
-        let still: HashSet<String> = scan(audit)
+        self.tidy_in(audit, &OpenWrites::default());
+    }
+
+    /// [`Claim::tidy`], the file read through `writes` (only what was appended since its
+    /// last read: a command over SSH never parses the host's whole audit).
+    pub fn tidy_in(self, audit: &Path, writes: &OpenWrites) {
+        if self.is_empty() {
+            return;
+        }
+        let still: HashSet<String> = writes
+            .scan(audit)
             .map(|o| o.into_iter().filter_map(|e| e.run).collect())
             .unwrap_or_default();
         for (path, file) in self.locks {
@@ -429,7 +440,7 @@ pub async fn settle_all_in(
         }
         out.push(settled);
     }
-    claim.tidy(audit);
+    claim.tidy_in(audit, writes);
     Ok(out)
 }
 
