@@ -522,6 +522,37 @@ impl Undecided {
     }
 }
 
+/// The requests of `applied` (approvals or declines this run saw applied) that a read at the
+/// run's end shows in the other decided status: overwritten since, with the status read
+/// (the deployed 0.8.4 service accepts two opposite decisions that race, and the last one
+/// stays). One listing of their ids, 50 a call ([`prior_statuses`]), never a read per id;
+/// a request that could not be read is not reported. Empty for a delete.
+pub async fn overwritten_since(
+    client: &ApiClient,
+    action: RowAction,
+    applied: &[Uuid],
+    control: &Control,
+) -> Vec<(Uuid, crate::api::MembershipStatus)> {
+    let Some(ours) = action.status() else {
+        return Vec::new();
+    };
+    if applied.is_empty() {
+        return Vec::new();
+    }
+    let read = prior_statuses(client, applied, control).await;
+    applied
+        .iter()
+        .filter_map(|id| {
+            let s = read.status.get(id)?;
+            let decided = matches!(
+                s,
+                crate::api::MembershipStatus::Approved | crate::api::MembershipStatus::Declined
+            );
+            (decided && *s != ours).then(|| (*id, s.clone()))
+        })
+        .collect()
+}
+
 /// Why a request the server does not know is not sent, in the command line's English.
 pub const NO_SUCH_REQUEST: &str = "no such request";
 

@@ -2113,3 +2113,68 @@ async fn a_spreadsheet_applied_twice_exits_0_both_times_its_duplicates_counted()
     }
     assert_eq!(d.mutations().len(), 5, "{:?}", d.mutations());
 }
+
+/// `requests approve` while another moderator declines the same request at the same moment,
+/// on a server that accepts both (the deployed 0.8.4 service checks, then writes; the last
+/// write stays): the run is answered 200, then re-reads what it applied at its end (one
+/// listing) and finds it declined since: it says so, audits `overwritten` and exits 1.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_whose_approval_the_server_overwrote_says_so_at_its_end() {
+    let d = demo::start(DemoOptions {
+        faults: club_admin::demo::Faults {
+            latency: std::time::Duration::from_millis(200),
+            race: std::time::Duration::from_millis(300),
+            ..Default::default()
+        },
+        ..DemoOptions::default()
+    })
+    .await
+    .expect("demo");
+    let theirs = d.pending_for("moderator2");
+    let id = d
+        .pending_for("moderator")
+        .into_iter()
+        .find(|i| theirs.contains(i))
+        .expect("a request both moderate");
+    let bin = Bin::as_user(&d, "moderator");
+    let other = crate::common::client_as(&d, d.user("moderator2").expect("moderator2"));
+    let put = format!("PUT /v1/clubs/requests/{id}");
+    let text_id = id.to_string();
+    let args = ["requests", "approve", text_id.as_str()];
+    let (run, declined) = tokio::join!(bin.run(&args, None), async {
+        while !d.writes_received().contains(&put) {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        other
+            .update_club_request(
+                id,
+                &MembershipStatus::Declined,
+                club_admin::ops::run::DECISION_LEVELS,
+            )
+            .await
+    });
+    assert!(
+        declined.is_ok(),
+        "the server accepted the decline too: {declined:?}"
+    );
+    assert_eq!(
+        status_of(&d, id),
+        Some(MembershipStatus::Declined),
+        "the last write stays"
+    );
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stderr
+            .contains(&format!("{id}: approved, then overwritten: declined since"))
+            && run.stderr.contains("1 overwritten since"),
+        "{}",
+        run.stderr
+    );
+    let text = std::fs::read_to_string(bin.state_dir().join("audit.jsonl")).expect("audit");
+    let rows = club_admin::ops::history::fold(
+        text.lines()
+            .filter_map(|l| serde_json::from_str::<AuditEntry>(l).ok()),
+    );
+    assert_eq!(rows.len(), 1, "{rows:#?}");
+    assert_eq!(rows[0].outcome, club_admin::ops::Outcome::Overwritten);
+}
