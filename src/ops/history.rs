@@ -190,16 +190,44 @@ pub struct History {
     pub skipped: usize,
 }
 
-/// Reads the audit file at `path` ([`fold`]); a file that does not exist is an empty
-/// history.
+/// Reads the audit file at `path` ([`fold`]), after the files rotated beside it
+/// ([`super::audit::rotated_files`], oldest first; each file once, however many names it
+/// has); a file that does not exist is an empty history.
 ///
 /// Errors: the file exists but cannot be read (permission, a folder).
 pub fn read(path: &Path) -> io::Result<History> {
-    match std::fs::read(path) {
-        Ok(b) => Ok(parse(&b)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(History::default()),
-        Err(e) => Err(e),
+    let mut bytes = Vec::new();
+    let mut seen = HashSet::new();
+    let files = super::audit::rotated_files(path);
+    for (i, p) in files.iter().chain([&path.to_path_buf()]).enumerate() {
+        let current = i == files.len();
+        match std::fs::read(p) {
+            Ok(b) => {
+                if seen.insert(file_id(p)) {
+                    bytes.extend_from_slice(&b);
+                    bytes.push(b'\n');
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            // A rotated file this user may not read is passed over; the current one is not.
+            Err(e) if current => return Err(e),
+            Err(_) => {}
+        }
     }
+    Ok(parse(&bytes))
+}
+
+/// The file's device and inode (one file under two names, as a rotation leaves it for a
+/// moment, is read once); its path where there are none.
+fn file_id(path: &Path) -> (u64, u64, Option<std::path::PathBuf>) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let Ok(m) = std::fs::metadata(path) {
+            return (m.dev(), m.ino(), None);
+        }
+    }
+    (0, 0, Some(path.to_path_buf()))
 }
 
 /// Reads the last `max_bytes` of the audit file at `path` (from the first whole line in
@@ -225,7 +253,36 @@ pub fn read_recent(path: &Path, max_bytes: u64) -> io::Result<History> {
         (_, Some(nl)) => &bytes[nl + 1..],
         (_, None) => &[][..],
     };
-    Ok(parse(whole))
+    // A file rotated a moment ago: the rest of the bytes asked from the last rotated one.
+    let mut before = Vec::new();
+    if len < max_bytes
+        && let Some(last) = super::audit::rotated_files(path).pop()
+        && file_id(&last) != file_id(path)
+    {
+        before = tail(&last, max_bytes - len).unwrap_or_default();
+        before.push(b'\n');
+    }
+    before.extend_from_slice(whole);
+    Ok(parse(&before))
+}
+
+/// The whole lines in the last `max_bytes` of the file at `path`.
+fn tail(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = std::fs::File::open(path)?;
+    let len = f.metadata()?.len();
+    let from = len.saturating_sub(max_bytes);
+    f.seek(SeekFrom::Start(from))?;
+    let mut bytes = Vec::new();
+    f.read_to_end(&mut bytes)?;
+    if from > 0 {
+        let cut = bytes
+            .iter()
+            .position(|b| *b == b'\n')
+            .map_or(bytes.len(), |i| i + 1);
+        bytes.drain(..cut);
+    }
+    Ok(bytes)
 }
 
 /// The last [`read_recent`] of an audit file, shared by the dashboards of one process (the
@@ -305,6 +362,8 @@ fn parse(bytes: &[u8]) -> History {
             continue;
         }
         match serde_json::from_slice::<AuditEntry>(line) {
+            // A rotation's copy of an open write's line: the original is in the rotated file.
+            Ok(e) if e.carried == Some(true) => {}
             Ok(e) => entries.push(e),
             Err(_) => skipped += 1,
         }
@@ -474,6 +533,7 @@ mod tests {
             key_comment: None,
             run: Some(run.into()),
             session: session.map(str::to_owned),
+            carried: None,
             settled_by: None,
             label: None,
         }
@@ -498,6 +558,29 @@ mod tests {
                 (Some("s3"), Some("key-s3"), Outcome::Already, 2),
             ]
         );
+    }
+
+    #[test]
+    fn a_rotation_cut_by_a_crash_leaves_each_line_read_once() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join(super::super::audit::FILE_NAME);
+        let text: String = [
+            line("r", Some("s1"), 1, 0, Outcome::Sending),
+            line("r", Some("s1"), 1, 1, Outcome::Ok),
+        ]
+        .iter()
+        .map(|e| serde_json::to_string(e).unwrap_or_default() + "\n")
+        .collect();
+        std::fs::write(&path, text).expect("audit");
+        // The crash came after the rotated name was linked, before the new file replaced
+        // the old name: one file, two names.
+        let kept = dir
+            .path()
+            .join(super::super::audit::rotated_name(chrono::Utc::now()));
+        std::fs::hard_link(&path, &kept).expect("link");
+        let read = read(&path).expect("read");
+        assert_eq!(read.rows.len(), 1, "{:#?}", read.rows);
+        assert_eq!(read.rows[0].lines, 2);
     }
 
     #[test]

@@ -452,6 +452,7 @@ pub fn closing_line(open: &AuditEntry, settled: &Settled) -> AuditEntry {
         outcome: settled.outcome(),
         detail: Some(settled_detail(&settled.english())),
         settled_by: Some(run_id().to_owned()),
+        carried: None,
         ..open.clone()
     }
 }
@@ -475,6 +476,7 @@ mod tests {
             key_comment: None,
             run: Some(run.into()),
             session: None,
+            carried: None,
             settled_by: None,
             label: None,
         };

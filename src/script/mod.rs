@@ -91,6 +91,7 @@ impl Ctx {
             say(&e);
             Exit::Usage
         })?;
+        crate::ops::rotate::install(settings.audit_rotate_bytes);
         for w in &settings.warnings {
             say(&format!("warning: {w}"));
             tracing::warn!("{w}");

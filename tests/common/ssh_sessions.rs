@@ -325,6 +325,7 @@ pub fn fill_audit(state: &std::path::Path, server: &str, lines: usize) -> u64 {
             key_comment: Some(format!("moderator{}@phone", write % 5)),
             run: Some(format!("run-{}", write % 40)),
             session: None,
+            carried: None,
             settled_by: None,
             label: None,
         };

@@ -437,6 +437,7 @@ async fn serve_ssh_settles_an_interrupted_runs_writes_as_it_starts_before_anyone
         key_comment: Some("ton@phone".into()),
         run: Some("a-killed-serve-ssh".into()),
         session: None,
+        carried: None,
         settled_by: None,
         label: None,
     };

@@ -1434,6 +1434,7 @@ fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
         key: None,
         run: None,
         session: None,
+        carried: None,
         settled_by: None,
         label: None,
         key_comment: None,
