@@ -163,10 +163,43 @@ fn said_when_recovered(m: &mut Model) {
     if of_batch.iter().any(|d| d.alive()) {
         return;
     }
+    let outcomes = batch_outcomes(&of_batch, m.lang);
+    let english = batch_outcomes(&of_batch, Lang::English);
+    let n = of_batch.len();
+    m.recovering = None;
+    let text = tr!(
+        m.lang,
+        "status-interrupted-settled",
+        n = n,
+        outcomes = outcomes
+    );
+    // The process's log (the journal under systemd) says it too, as a settlement at start
+    // does.
+    let line = tr!(
+        Lang::English,
+        "status-interrupted-settled",
+        n = n,
+        outcomes = english
+    );
+    tracing::info!("{line}");
+    say(m, Severity::Info, &text);
+    m.log.push(crate::app::model::LogEntry {
+        at: m.now,
+        what: "settle".to_owned(),
+        target: None,
+        label: String::new(),
+        outcome: Outcome::Ok,
+        detail: Some(text),
+    });
+}
+
+/// How the decisions of an interrupted run's batch ended, counted, in `lang` ("2 approved,
+/// 1 not applied: still pending").
+fn batch_outcomes(of_batch: &[&crate::ops::decision::Decision], lang: Lang) -> String {
     let mut counts: Vec<(String, usize)> = Vec::new();
-    for d in &of_batch {
+    for d in of_batch {
         let word = match d.stage() {
-            Stage::Settled(Ending::Found { found, .. }) => found_text(m.lang, found),
+            Stage::Settled(Ending::Found { found, .. }) => found_text(lang, found),
             Stage::Settled(
                 Ending::Done
                 | Ending::Already(_)
@@ -179,7 +212,7 @@ fn said_when_recovered(m: &mut Model) {
             | Stage::Held { .. }
             | Stage::Queued
             | Stage::Sending
-            | Stage::Lost { .. } => tr(m.lang, "log-no-answer-seen"),
+            | Stage::Lost { .. } => tr(lang, "log-no-answer-seen"),
         };
         match counts.iter_mut().find(|(w, _)| *w == word) {
             Some((_, n)) => *n += 1,
@@ -187,23 +220,7 @@ fn said_when_recovered(m: &mut Model) {
         }
     }
     let outcomes: Vec<String> = counts.iter().map(|(w, n)| format!("{n} {w}")).collect();
-    let n = of_batch.len();
-    m.recovering = None;
-    let text = tr!(
-        m.lang,
-        "status-interrupted-settled",
-        n = n,
-        outcomes = outcomes.join(", ")
-    );
-    say(m, Severity::Info, &text);
-    m.log.push(crate::app::model::LogEntry {
-        at: m.now,
-        what: "settle".to_owned(),
-        target: None,
-        label: String::new(),
-        outcome: Outcome::Ok,
-        detail: Some(text),
-    });
+    outcomes.join(", ")
 }
 
 /// Re-reads the rows whose decision lost its answer and whose next re-read is due at `now`
