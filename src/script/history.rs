@@ -138,6 +138,12 @@ fn read_audit(
     if args.audit.is_some() || args.host {
         match std::fs::metadata(path) {
             Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && args.host => {
+                say(&format!(
+                    "no audit file at {shown}, where the host's serve-ssh config keeps it; a serve-ssh started by hand writes its audit to its own state folder (its config's state_dir, else $XDG_STATE_HOME/club-admin of the user that ran it): give that file with --audit FILE"
+                ));
+                return Err(Exit::Failed);
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 say(&format!("no audit file at {shown}"));
                 return Err(Exit::Failed);

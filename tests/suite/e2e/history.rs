@@ -839,3 +839,43 @@ async fn a_history_read_across_a_rotation_has_every_write_once() {
     assert_eq!(a.len(), 1);
     assert_eq!(a[0]["outcome"], "ok");
 }
+
+/// `history --host` where the host's config keeps no audit (a `serve-ssh` started by hand
+/// wrote its own elsewhere) says where it looked and how to name the file; the advice,
+/// followed, reads it.
+#[tokio::test]
+async fn history_host_without_the_hosts_audit_says_to_give_audit() {
+    let home = tempfile::tempdir().expect("dir");
+    let empty = home.path().join("host-state");
+    std::fs::create_dir_all(&empty).expect("folder");
+    let config = home.path().join("serve-ssh.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[serve_ssh]\nstate_dir = {:?}\n",
+            empty.display().to_string()
+        ),
+    )
+    .expect("config");
+    let config_text = config.display().to_string();
+    let out = run(
+        home.path(),
+        None,
+        &["history", "--host", "--config", &config_text],
+    )
+    .await;
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains(&empty.join("audit.jsonl").display().to_string())
+            && out.stderr.contains("give that file with --audit FILE"),
+        "{}",
+        out.stderr
+    );
+    // The advice followed: the file the hand-started server wrote.
+    let (wrote, _) = sample(home.path());
+    let wrote_text = wrote.display().to_string();
+    let out = run(home.path(), None, &["history", "--audit", &wrote_text]).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stdout.is_empty());
+}
