@@ -190,45 +190,6 @@ fn main() {
     }
 }
 
-/// Writes `lines` audit lines for `server` into `state`'s audit file, as a host's audit holds
-/// them after a busy term: every write settled (a `sending` line, then `ok`), from 40 runs
-/// of earlier processes, over SSH with five keys. Returns the file's size in bytes.
-fn fill_audit(state: &std::path::Path, server: &str, lines: usize) -> u64 {
-    use club_admin::ops::{AuditEntry, Outcome};
-    use std::io::Write;
-    std::fs::create_dir_all(state).expect("state folder");
-    let path = state.join(club_admin::ops::audit::FILE_NAME);
-    let mut out = std::io::BufWriter::new(std::fs::File::create(&path).expect("audit"));
-    let start = chrono::Utc::now() - chrono::Duration::days(60);
-    for i in 0..lines {
-        let write = i / 2;
-        let e = AuditEntry {
-            at: start + chrono::Duration::seconds(i as i64 * 60),
-            server: server.to_owned(),
-            user: Some(format!("moderator{}@school.ac.th", write % 5)),
-            action: ["approve", "decline", "delete"][write % 3].to_owned(),
-            target: uuid::Uuid::from_u128(write as u128 + 1),
-            outcome: if i % 2 == 0 {
-                Outcome::Sending
-            } else {
-                Outcome::Ok
-            },
-            detail: None,
-            value: None,
-            via: Some("ssh".to_owned()),
-            key: Some(format!("SHA256:{:043}", write % 5)),
-            key_comment: Some(format!("moderator{}@phone", write % 5)),
-            run: Some(format!("run-{}", write % 40)),
-            settled_by: None,
-            label: None,
-        };
-        let line = serde_json::to_string(&e).expect("json");
-        writeln!(out, "{line}").expect("write");
-    }
-    out.flush().expect("flush");
-    std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0)
-}
-
 /// Waits until the demo server received no call for 1 s (at most `max`); the calls so far.
 async fn until_quiet(demo: &club_admin::demo::DemoHandle, max: Duration) -> u64 {
     let from = Instant::now();
@@ -343,7 +304,8 @@ async fn runs_report(
 async fn run(n: usize, minute: bool, latency: Duration, audit_lines: usize, exec: usize) -> bool {
     let demo = start_demo(latency).await;
     let dir = tempfile::tempdir().expect("dir");
-    let audit_bytes = fill_audit(&dir.path().join("state"), &demo.base_url, audit_lines);
+    let audit_bytes =
+        ssh_sessions::fill_audit(&dir.path().join("state"), &demo.base_url, audit_lines);
     println!(
         "the host's audit: {audit_lines} lines, {} kB",
         audit_bytes / 1024

@@ -56,7 +56,10 @@ impl Told {
             // The write-ahead line: the decision was told held already.
             Outcome::Sending => return None,
             Outcome::Ok => Heard::Decided(action),
+            // What the server kept since: the others read it for themselves.
+            Outcome::Overwritten => return None,
             Outcome::Already
+            | Outcome::NotSent
             | Outcome::Undone
             | Outcome::Failed
             | Outcome::Conflict

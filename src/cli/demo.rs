@@ -120,6 +120,10 @@ pub struct FaultArgs {
     /// Share of successful writes (0.0-1.0) whose answer is lost after the write committed.
     #[arg(long, default_value_t = 0.0, value_name = "RATE", allow_negative_numbers = true, value_parser = rate)]
     pub drop_after_write_rate: f64,
+    /// Time (ms) between a decision's pending check and its write, as the deployed 0.8.4
+    /// service: two decisions on one request within it are both accepted, the last stays.
+    #[arg(long, default_value_t = 0, value_name = "MS", allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub race_ms: u64,
 }
 
 /// A share from 0.0 to 1.0. (Its flags take negative numbers as values, so that `-0.1`
@@ -141,6 +145,7 @@ impl FaultArgs {
             failure_rate: self.failure_rate,
             drop_rate: self.drop_rate,
             drop_after_write_rate: self.drop_after_write_rate,
+            race: std::time::Duration::from_millis(self.race_ms),
         }
     }
 }

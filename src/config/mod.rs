@@ -139,6 +139,9 @@ pub struct FileConfig {
     /// Single-key commands also accept the character of the same key on the Thai Kedmanee
     /// layout (default true).
     pub thai_keys: Option<bool>,
+    /// The audit file rotates past this size, megabytes (default 64; 0 never): the rotated
+    /// file is kept beside it, and `history` reads it (`ops::rotate`).
+    pub audit_rotate_mb: Option<u64>,
     /// Key overrides: `action = "key"` or `action = ["key", ...]`.
     #[serde(default)]
     pub keys: BTreeMap<String, KeyList>,
@@ -241,6 +244,9 @@ pub struct Settings {
     pub thai_keys: bool,
     /// Warnings to show at start: secrets other users can read.
     pub warnings: Vec<ReadableSecret>,
+    /// The size past which the audit file rotates, bytes (config `audit_rotate_mb`; 0
+    /// never): what each face hands `ops::rotate::install` at its start.
+    pub audit_rotate_bytes: u64,
 }
 
 /// The project's directories (XDG on Linux).
@@ -670,6 +676,7 @@ pub fn resolve(
         year_style,
         thai_keys: file.thai_keys.unwrap_or(true),
         warnings,
+        audit_rotate_bytes: audit_rotate_of(&file)?,
     })
 }
 
@@ -681,6 +688,21 @@ fn max_input_ids(file: &FileConfig) -> Result<usize, String> {
         .max_input_ids
         .unwrap_or(crate::ops::parse::MAX_INPUT_IDS);
     bounded("max_input_ids", n, 1, 10_000_000)
+}
+
+/// The size past which the audit rotates, bytes: the config's `audit_rotate_mb` (0 never),
+/// else [`crate::ops::audit::DEFAULT_ROTATE_BYTES`].
+///
+/// Errors: more than a terabyte, in words naming the bound.
+fn audit_rotate_of(file: &FileConfig) -> Result<u64, String> {
+    let mb = bounded(
+        "audit_rotate_mb (megabytes; 0 never rotates)",
+        file.audit_rotate_mb
+            .unwrap_or(crate::ops::audit::DEFAULT_ROTATE_BYTES / 1_000_000),
+        0,
+        1_000_000,
+    )?;
+    Ok(mb * 1_000_000)
 }
 
 /// The grace period: `secs` (from the flag or the config file) or the default.

@@ -27,6 +27,11 @@ pub struct Faults {
     /// the new state; only a re-read tells the truth. Refused writes changed nothing and are
     /// answered as usual.
     pub drop_after_write_rate: f64,
+    /// The time between an approval's or decline's check that the request is pending and
+    /// its write, as the deployed 0.8.4 service reads, then writes: two decisions on one
+    /// request within it are both accepted (200 and 200) and the last one stays. Zero: the
+    /// check and the write are one step (the second is refused).
+    pub race: Duration,
 }
 
 /// True for the methods that change data on the server.

@@ -351,8 +351,23 @@ async fn update_request(
             s => s,
         },
     };
-    let mut st = state.lock();
-    match st.update_request(user, id, status) {
+    let race = state.faults.lock().map(|f| f.race).unwrap_or_default();
+    let checked = if race.is_zero() {
+        state.lock().update_request(user, id, status)
+    } else {
+        // As the deployed 0.8.4 service: the pending check, then the write a moment later;
+        // a decision checked meanwhile is written too (the last one stays).
+        let first = state.lock().check_update(user, id, true);
+        if first.is_ok() {
+            tokio::time::sleep(race).await;
+        }
+        let mut st = state.lock();
+        first
+            .and_then(|_| st.check_update(user, id, false))
+            .inspect(|idx| st.write_status(*idx, status))
+    };
+    let st = state.lock();
+    match checked {
         Ok(idx) => {
             let r = st.requests[idx].clone();
             match st.request_json(&r, levels, Some(user)) {

@@ -237,6 +237,17 @@ impl DemoState {
         id: Uuid,
         status: MembershipStatus,
     ) -> Result<usize, Refusal> {
+        let idx = self.check_update(user, id, true)?;
+        self.write_status(idx, status);
+        Ok(idx)
+    }
+
+    /// The checks of [`DemoState::update_request`], nothing changed: the request's index.
+    /// `pending` false leaves out the last check (a decision whose check passed a moment
+    /// before, [`super::Faults::race`], is written whatever came meanwhile).
+    ///
+    /// Errors: the refusal the deployed service gives.
+    pub fn check_update(&self, user: usize, id: Uuid, pending: bool) -> Result<usize, Refusal> {
         let u = &self.users[user];
         if u.role != "student" {
             return Err((403, "invalid_permission", NOT_A_STUDENT.into()));
@@ -257,6 +268,7 @@ impl DemoState {
         }
         match &self.requests[idx].membership_status {
             MembershipStatus::Pending => {}
+            _ if !pending => {}
             other => {
                 return Err((
                     403,
@@ -265,6 +277,12 @@ impl DemoState {
                 ));
             }
         }
+        Ok(idx)
+    }
+
+    /// Writes a checked status change ([`DemoState::check_update`]) to the request at `idx`.
+    pub fn write_status(&mut self, idx: usize, status: MembershipStatus) {
+        let (id, club) = (self.requests[idx].id, self.requests[idx].club_id);
         self.requests[idx].membership_status = status.clone();
         self.mutations.push(format!("update {id} {status}"));
         if status == MembershipStatus::Approved {
@@ -275,7 +293,6 @@ impl DemoState {
                 c.member_ids.push(sid);
             }
         }
-        Ok(idx)
     }
 
     /// Deletes a request (DELETE).

@@ -174,8 +174,9 @@ pub fn ago(lang: Lang, now: DateTime<Utc>, t: DateTime<Utc>) -> String {
     tr_args(lang, "age-ago", &[("age", a.into())])
 }
 
-/// Time left until `t`: "3d 4h", "7h 59m", "12m", "expired" in English (the
-/// header's short form); "3 วัน 4 ชม.", "7 ชม. 59 นาที", "12 นาที", "หมดอายุแล้ว" in Thai.
+/// Time left until `t`: "3d 4h", "7h 59m", "12m", "45s" (under a minute), "expired" in
+/// English (the header's short form); "3 วัน 4 ชม.", "7 ชม. 59 นาที", "12 นาที",
+/// "45 วินาที", "หมดอายุแล้ว" in Thai.
 pub fn time_left(lang: Lang, now: DateTime<Utc>, t: DateTime<Utc>) -> String {
     let s = (t - now).num_seconds();
     if s <= 0 {
@@ -194,8 +195,10 @@ pub fn time_left(lang: Lang, now: DateTime<Utc>, t: DateTime<Utc>) -> String {
             "age-left-hours-minutes",
             &[("hours", h.into()), ("minutes", m.into())],
         )
-    } else {
+    } else if m > 0 {
         tr_args(lang, "age-left-minutes", &[("minutes", m.into())])
+    } else {
+        tr_args(lang, "age-left-seconds", &[("seconds", s.into())])
     }
 }
 
@@ -315,6 +318,9 @@ mod tests {
                 "7 ชม. 59 นาที",
             ),
             (Duration::minutes(12), "12m", "12 นาที"),
+            // A token of a minute or less counts its seconds, never "0m".
+            (Duration::seconds(59), "59s", "59 วินาที"),
+            (Duration::seconds(1), "1s", "1 วินาที"),
             (Duration::seconds(0), "expired", "หมดอายุแล้ว"),
             (Duration::seconds(-5), "expired", "หมดอายุแล้ว"),
         ];

@@ -25,6 +25,60 @@ use crate::api::Timestamp;
 /// The audit file's name in the state directory.
 pub const FILE_NAME: &str = "audit.jsonl";
 
+/// The size (bytes) past which the audit file rotates unless the config says otherwise
+/// (`audit_rotate_mb`): 64 MB, some 190,000 lines.
+pub const DEFAULT_ROTATE_BYTES: u64 = 64 * 1_000_000;
+
+/// The size past which this process's writer rotates the audit file: [`set_rotate_at`]; 0
+/// never (the default until a face sets it).
+static ROTATE_AT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Sets the size (bytes) past which this process rotates the audit files it appends to (0:
+/// never): the face's settings (`audit_rotate_mb` in the config file), set once at its
+/// start. The rotated file keeps its lines under a name of its own ([`rotated_name`]) and
+/// every reader of the history reads it ([`rotated_files`]).
+pub fn set_rotate_at(bytes: u64) {
+    ROTATE_AT.store(bytes, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The size past which the audit rotates ([`set_rotate_at`]); 0 never.
+pub fn rotate_at() -> u64 {
+    ROTATE_AT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The name an audit file rotated at `at` takes beside it: `audit-20261129T024500Z.jsonl`
+/// (its lines' last time; names sort as the files' order).
+pub fn rotated_name(at: Timestamp) -> String {
+    format!("audit-{}.jsonl", at.format("%Y%m%dT%H%M%S%.3fZ"))
+}
+
+/// The rotated audit files beside the audit file `path` ([`rotated_name`]), oldest first.
+/// None when the folder cannot be read.
+pub fn rotated_files(path: &Path) -> Vec<PathBuf> {
+    let Some(dir) = path.parent() else {
+        return Vec::new();
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("audit-") && n.ends_with(".jsonl"))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
 /// How a write ended, in the audit file and the activity log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -56,11 +110,22 @@ pub enum Outcome {
     /// write whose last line is `queued` was never applied; a later start does not settle
     /// it ([`super::recover`]).
     Queued,
+    /// Applied (an `ok` line of the same write before it), then overwritten: a later read
+    /// showed the request in the other decided status, the detail says which (`overwritten:
+    /// declined since`). The deployed 0.8.4 service accepts two opposite decisions that
+    /// race, and the last one stays.
+    Overwritten,
+    /// Never sent, not by anyone's choice: the face stopped before the write's turn came
+    /// (the server or the dashboard stopping, a command's bulk stopped by Ctrl-C or by its
+    /// stop rule); the detail says why (`not sent: the server stopped`). Not `undone`
+    /// (nobody took it back) and not `failed` (the server never saw it).
+    #[serde(rename = "not_sent")]
+    NotSent,
 }
 
 impl Outcome {
     /// The word in the audit file: `ok`, `failed`, `unknown`, `undone`, `already`,
-    /// `conflict`, `sending` or `queued`.
+    /// `conflict`, `sending`, `queued`, `overwritten` or `not_sent`.
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Ok => "ok",
@@ -71,6 +136,8 @@ impl Outcome {
             Outcome::Conflict => "conflict",
             Outcome::Sending => "sending",
             Outcome::Queued => "queued",
+            Outcome::Overwritten => "overwritten",
+            Outcome::NotSent => "not_sent",
         }
     }
 
@@ -131,6 +198,20 @@ pub struct AuditEntry {
     /// existed (those are never settled at start).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run: Option<String>,
+    /// Who made the write inside its run: one dashboard session (each session of one
+    /// `serve-ssh` its own, a random UUID made when it starts), or the command's run (a
+    /// command line's run, a command over SSH: the same id as [`AuditEntry::run`]). The
+    /// lines of one write are joined by run, session, action and target, so two sessions of
+    /// one process deciding one request are two writes. A line settling an interrupted
+    /// write keeps that write's session. Absent in lines written before it existed: those
+    /// are joined by run alone, as they were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// True on a copy of an open write's last line that a rotation carried into the new
+    /// audit file (the original stays in the rotated one), so the next start still finds
+    /// the write open; the history passes it over. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carried: Option<bool>,
     /// The run (process) that wrote this line when it is not the write's own `run`: a later
     /// process that settled an interrupted run's write ([`super::recover`]); absent
     /// otherwise, and in lines written before it existed (`ops::history` then reads the
@@ -196,6 +277,9 @@ pub struct AuditLog {
     /// `serve-ssh` runs for an SSH client is a run of its own, alive while it holds its
     /// lock ([`super::runs::hold_run`]), so its open writes are settled once it ends.
     pub run: Option<String>,
+    /// The session the lines name ([`AuditEntry::session`]); `None`: the run's id (a
+    /// command's run is its own session).
+    pub session: Option<String>,
 }
 
 /// What is told each audit line once it is written ([`AuditLog::after_write`]).
@@ -236,6 +320,13 @@ impl AuditLog {
             key: self.key.as_ref().map(|(k, _)| k.clone()),
             key_comment: self.key.as_ref().and_then(|(_, c)| c.clone()),
             run: Some(self.run.clone().unwrap_or_else(|| run_id().to_owned())),
+            session: Some(
+                self.session
+                    .clone()
+                    .or_else(|| self.run.clone())
+                    .unwrap_or_else(|| run_id().to_owned()),
+            ),
+            carried: None,
             settled_by: None,
             label: self.labels.get(&target).cloned(),
         }

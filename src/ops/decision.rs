@@ -39,7 +39,7 @@ use uuid::Uuid;
 use super::action::RowAction;
 use super::audit::Outcome;
 pub use super::refused::{
-    already_line, error_detail, not_sent, queued_detail, stops_reads, stops_run,
+    already_line, error_detail, not_sent, overwritten_detail, queued_detail, stops_reads, stops_run,
 };
 pub use super::reread::{
     Found, Reread, StillUnknown, abandoned_detail, lost_detail, settle, settled_detail,
@@ -191,6 +191,13 @@ pub enum Ending {
     Undone,
     /// Given up before the server's truth was known (a quit, a run's patience): `unknown`.
     Unknown,
+    /// Applied, then overwritten: a later read showed the request in this other decided
+    /// status (the deployed 0.8.4 service accepts two opposite decisions that race; the
+    /// last one stays): audit `overwritten`.
+    Overwritten(MembershipStatus),
+    /// Never sent, not by anyone's choice (the face stopped before its turn): audit
+    /// `not_sent`.
+    NotSent,
 }
 
 /// What happens to a decision; [`Decision::apply`] says which stage each one may come in.
@@ -228,6 +235,13 @@ pub enum Event {
     /// The face stops following it (a quit, a run's patience): an unanswered write is
     /// audited `unknown`; a lost one already was.
     Abandon,
+    /// A read after it was applied shows the request in this other decided status: the
+    /// server overwrote it ([`Decision::overwritten_by`]). Allowed once, on an applied
+    /// approval or decline.
+    Overwritten(MembershipStatus),
+    /// Not sent, never to be, nobody's choice: the face stopped (a server's stop, a
+    /// dashboard's end) before the write's turn came. The audit's English detail says why.
+    Stopped(String),
 }
 
 /// An audit line a transition writes: its outcome and English detail.
@@ -282,6 +296,8 @@ impl Event {
             Event::Reread { .. } => "reread",
             Event::ReadNow { .. } => "read now",
             Event::Abandon => "abandon",
+            Event::Overwritten(_) => "overwritten",
+            Event::Stopped(_) => "stopped",
         }
     }
 }
@@ -374,6 +390,40 @@ impl Decision {
         !matches!(self.stage, Stage::Settled(_))
     }
 
+    /// True when it is settled applied: the server confirmed it, or a re-read showed it.
+    pub fn applied(&self) -> bool {
+        match &self.stage {
+            Stage::Settled(Ending::Done) => true,
+            Stage::Settled(Ending::Found { found, .. }) => found.applied(),
+            Stage::Held { .. }
+            | Stage::Queued
+            | Stage::Sending
+            | Stage::Lost { .. }
+            | Stage::Settled(
+                Ending::Already(_)
+                | Ending::Refused(_)
+                | Ending::Undone
+                | Ending::Unknown
+                | Ending::Overwritten(_)
+                | Ending::NotSent,
+            ) => false,
+        }
+    }
+
+    /// The status `read` (a read of the request after this decision) shows when it
+    /// overwrote this decision: an approval or decline settled applied, and the request read
+    /// in the other decided status. `None` otherwise (the same status, pending, a delete, a
+    /// decision not applied or already said overwritten).
+    pub fn overwritten_by(&self, read: Option<&MembershipStatus>) -> Option<MembershipStatus> {
+        let ours = self.action.status()?;
+        let read = read?;
+        let decided = matches!(
+            read,
+            MembershipStatus::Approved | MembershipStatus::Declined
+        );
+        (self.applied() && decided && *read != ours).then(|| read.clone())
+    }
+
     /// The one place a decision changes: `event` in its stage gives the next stage and the
     /// audit line to write, if any.
     ///
@@ -384,6 +434,7 @@ impl Decision {
             stage: self.stage.name(),
             event: event.name(),
         };
+        let applied = self.applied();
         let (next, line) = match (&mut self.stage, event) {
             // The write-ahead line: in the audit file before the write leaves.
             (Stage::Held { .. } | Stage::Queued, Event::Send) => {
@@ -393,6 +444,10 @@ impl Decision {
             (Stage::Held { .. } | Stage::Queued | Stage::Sending, Event::Hold(send_at)) => {
                 (Stage::Held { send_at }, None)
             }
+            (Stage::Held { .. } | Stage::Queued, Event::Stopped(why)) => (
+                Stage::Settled(Ending::NotSent),
+                Line::new(Outcome::NotSent, Some(why)),
+            ),
             (Stage::Held { .. } | Stage::Queued | Stage::Sending, Event::TakeBack(why)) => (
                 Stage::Settled(Ending::Undone),
                 Line::new(Outcome::Undone, Some(why)),
@@ -425,6 +480,13 @@ impl Decision {
                     told_applied,
                 },
             ) => return Ok(self.reread(&read, now, told_applied)),
+            (Stage::Settled(_), Event::Overwritten(status)) if applied => {
+                let detail = overwritten_detail(&status);
+                (
+                    Stage::Settled(Ending::Overwritten(status)),
+                    Line::new(Outcome::Overwritten, Some(detail)),
+                )
+            }
             // Every other pair of stage and event is a transition the machine does not have.
             _ => return Err(illegal),
         };
@@ -452,8 +514,8 @@ impl Decision {
             Answer::Refused(e @ ApiError::NotSent(_)) => {
                 let detail = error_detail(&e);
                 (
-                    Stage::Settled(Ending::Undone),
-                    Line::new(Outcome::Undone, Some(detail)),
+                    Stage::Settled(Ending::NotSent),
+                    Line::new(Outcome::NotSent, Some(detail)),
                 )
             }
             Answer::Refused(e) => {

@@ -4,14 +4,18 @@
 //!
 //! How lines fold into rows: every write has a `sending` line before it leaves and one or
 //! more lines after it (`unknown` when its answer was lost, then `ok` or `failed` once a
-//! re-read settled it), each naming its run (the process, [`AuditEntry::run`]). A `sending`
-//! line opens a row keyed by (run, action, target, contact value); each later line of the
+//! re-read settled it), each naming its run (the process, [`AuditEntry::run`]) and its
+//! session in it ([`AuditEntry::session`]: a dashboard session, or the command's run; absent
+//! in older lines, which join by run alone). A `sending` line opens a row keyed by (run,
+//! session, action, target, contact value); each later line of the
 //! same key updates that row while it is open (its outcome `sending` or `unknown`), so the
 //! row shows the write's final outcome. A line with no open row of its key is a row of its
 //! own (a decision taken back before it was sent, `undone`; a refusal before any call; a
 //! line of a version that wrote no `sending` lines). A write whose last line is `sending`
-//! or `unknown` is shown so: open. A later process that settled an interrupted run's write
-//! wrote its line with that run's id ([`super::recover`]): the row takes that outcome and
+//! or `unknown` is shown so: open. An `overwritten` line (a later read showed the request
+//! in the other decided status) follows the `ok` row of its key: the row says
+//! `overwritten`, its detail the status read. A later process that settled an interrupted
+//! run's write wrote its line with that run's id ([`super::recover`]): the row takes that outcome and
 //! is marked [`Row::settled_after_crash`].
 
 use std::collections::{HashMap, HashSet};
@@ -54,6 +58,9 @@ pub struct Row {
     pub key_comment: Option<String>,
     /// The run (process) that sent it.
     pub run: Option<String>,
+    /// The session inside that run that sent it ([`AuditEntry::session`]: one dashboard
+    /// session, or the command's run); `None` in lines written before it existed.
+    pub session: Option<String>,
     /// True when a later process settled it after its own run ended before the answer (a
     /// crash, `kill -9`): [`AuditEntry::settled_by`], or for older lines the settling
     /// detail's words ([`ENDED_BEFORE_ANSWER`]).
@@ -93,6 +100,7 @@ impl Row {
             key: e.key,
             key_comment: e.key_comment,
             run: e.run,
+            session: e.session,
             settled_after_crash: false,
             lines: 1,
             label: e.label,
@@ -100,10 +108,17 @@ impl Row {
     }
 
     fn follow(&mut self, e: AuditEntry) {
-        let crash = e
-            .settled_by
-            .as_ref()
-            .is_some_and(|by| Some(by) != self.run.as_ref())
+        // A write its run gave up on knowingly (a stop, a quit: its `unknown` line says it
+        // left before the answer) was not cut by a crash, whoever settles it later.
+        let left = self.outcome == Outcome::Unknown
+            && self
+                .detail
+                .as_deref()
+                .is_some_and(|d| d.contains(crate::api::error::why::LEFT_BEFORE_ANSWER));
+        let crash = !left
+            && e.settled_by
+                .as_ref()
+                .is_some_and(|by| Some(by) != self.run.as_ref())
             || e.detail
                 .as_deref()
                 .is_some_and(|d| d.contains(ENDED_BEFORE_ANSWER));
@@ -117,16 +132,24 @@ impl Row {
     }
 }
 
-/// The key of a write's lines: run, action, target, contact value.
-type Key = (Option<String>, String, Uuid, Option<String>);
+/// The key of a write's lines: run, session, action, target, contact value.
+type Key = (Option<String>, Option<String>, String, Uuid, Option<String>);
 
 /// Folds audit lines, in the file's order, into one row per write, oldest first (see the
 /// module).
 pub fn fold(entries: impl IntoIterator<Item = AuditEntry>) -> Vec<Row> {
     let mut rows: Vec<Row> = Vec::new();
     let mut open: HashMap<Key, usize> = HashMap::new();
+    // The last settled row of each key: an `overwritten` line follows its `ok`.
+    let mut closed: HashMap<Key, usize> = HashMap::new();
     for e in entries {
-        let key: Key = (e.run.clone(), e.action.clone(), e.target, e.value.clone());
+        let key: Key = (
+            e.run.clone(),
+            e.session.clone(),
+            e.action.clone(),
+            e.target,
+            e.value.clone(),
+        );
         // A write that did not leave (`queued`) and is sent again stays one row.
         let waiting = open
             .get(&key)
@@ -142,9 +165,15 @@ pub fn fold(entries: impl IntoIterator<Item = AuditEntry>) -> Vec<Row> {
                 rows[i].follow(e);
                 if !rows[i].is_open() && rows[i].outcome != Outcome::Queued {
                     open.remove(&key);
+                    closed.insert(key, i);
                 }
             }
-            _ => rows.push(Row::start(e)),
+            _ => match closed.get(&key).copied() {
+                Some(i) if e.outcome == Outcome::Overwritten && rows[i].outcome == Outcome::Ok => {
+                    rows[i].follow(e);
+                }
+                _ => rows.push(Row::start(e)),
+            },
         }
     }
     rows.sort_by_key(|r| r.at);
@@ -161,16 +190,44 @@ pub struct History {
     pub skipped: usize,
 }
 
-/// Reads the audit file at `path` ([`fold`]); a file that does not exist is an empty
-/// history.
+/// Reads the audit file at `path` ([`fold`]), after the files rotated beside it
+/// ([`super::audit::rotated_files`], oldest first; each file once, however many names it
+/// has); a file that does not exist is an empty history.
 ///
 /// Errors: the file exists but cannot be read (permission, a folder).
 pub fn read(path: &Path) -> io::Result<History> {
-    match std::fs::read(path) {
-        Ok(b) => Ok(parse(&b)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(History::default()),
-        Err(e) => Err(e),
+    let mut bytes = Vec::new();
+    let mut seen = HashSet::new();
+    let files = super::audit::rotated_files(path);
+    for (i, p) in files.iter().chain([&path.to_path_buf()]).enumerate() {
+        let current = i == files.len();
+        match std::fs::read(p) {
+            Ok(b) => {
+                if seen.insert(file_id(p)) {
+                    bytes.extend_from_slice(&b);
+                    bytes.push(b'\n');
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            // A rotated file this user may not read is passed over; the current one is not.
+            Err(e) if current => return Err(e),
+            Err(_) => {}
+        }
     }
+    Ok(parse(&bytes))
+}
+
+/// The file's device and inode (one file under two names, as a rotation leaves it for a
+/// moment, is read once); its path where there are none.
+fn file_id(path: &Path) -> (u64, u64, Option<std::path::PathBuf>) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let Ok(m) = std::fs::metadata(path) {
+            return (m.dev(), m.ino(), None);
+        }
+    }
+    (0, 0, Some(path.to_path_buf()))
 }
 
 /// Reads the last `max_bytes` of the audit file at `path` (from the first whole line in
@@ -196,7 +253,36 @@ pub fn read_recent(path: &Path, max_bytes: u64) -> io::Result<History> {
         (_, Some(nl)) => &bytes[nl + 1..],
         (_, None) => &[][..],
     };
-    Ok(parse(whole))
+    // A file rotated a moment ago: the rest of the bytes asked from the last rotated one.
+    let mut before = Vec::new();
+    if len < max_bytes
+        && let Some(last) = super::audit::rotated_files(path).pop()
+        && file_id(&last) != file_id(path)
+    {
+        before = tail(&last, max_bytes - len).unwrap_or_default();
+        before.push(b'\n');
+    }
+    before.extend_from_slice(whole);
+    Ok(parse(&before))
+}
+
+/// The whole lines in the last `max_bytes` of the file at `path`.
+fn tail(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = std::fs::File::open(path)?;
+    let len = f.metadata()?.len();
+    let from = len.saturating_sub(max_bytes);
+    f.seek(SeekFrom::Start(from))?;
+    let mut bytes = Vec::new();
+    f.read_to_end(&mut bytes)?;
+    if from > 0 {
+        let cut = bytes
+            .iter()
+            .position(|b| *b == b'\n')
+            .map_or(bytes.len(), |i| i + 1);
+        bytes.drain(..cut);
+    }
+    Ok(bytes)
 }
 
 /// The last [`read_recent`] of an audit file, shared by the dashboards of one process (the
@@ -276,6 +362,8 @@ fn parse(bytes: &[u8]) -> History {
             continue;
         }
         match serde_json::from_slice::<AuditEntry>(line) {
+            // A rotation's copy of an open write's line: the original is in the rotated file.
+            Ok(e) if e.carried == Some(true) => {}
             Ok(e) => entries.push(e),
             Err(_) => skipped += 1,
         }
@@ -335,7 +423,7 @@ impl Filter {
 }
 
 /// Reads an outcome as the audit file spells it (`ok`, `failed`, `unknown`, `undone`,
-/// `already`, `conflict`, `sending`, `queued`).
+/// `already`, `conflict`, `sending`, `queued`, `overwritten`, `not_sent`).
 ///
 /// Errors: another word, with the list.
 pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
@@ -348,6 +436,8 @@ pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
         Outcome::Conflict,
         Outcome::Sending,
         Outcome::Queued,
+        Outcome::Overwritten,
+        Outcome::NotSent,
     ];
     let t = text.trim().to_lowercase();
     all.into_iter().find(|o| o.as_str() == t).ok_or_else(|| {
@@ -419,5 +509,135 @@ fn span(t: &str) -> Option<Duration> {
         'd' => Duration::try_days(n),
         'w' => Duration::try_weeks(n),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line of run `run`, session `session` (none: a line written before sessions), about
+    /// request `n`, at second `s`.
+    fn line(run: &str, session: Option<&str>, n: u128, s: i64, outcome: Outcome) -> AuditEntry {
+        AuditEntry {
+            at: DateTime::from_timestamp(1_780_000_000 + s, 0).unwrap_or_default(),
+            server: "demo".into(),
+            user: Some("ton@school".into()),
+            action: "approve".into(),
+            target: Uuid::from_u128(n),
+            outcome,
+            detail: None,
+            value: None,
+            via: Some("ssh".into()),
+            key: session.map(|s| format!("key-{s}")),
+            key_comment: None,
+            run: Some(run.into()),
+            session: session.map(str::to_owned),
+            carried: None,
+            settled_by: None,
+            label: None,
+        }
+    }
+
+    #[test]
+    fn two_sessions_of_one_run_deciding_one_request_are_two_rows() {
+        let rows = fold([
+            line("r", Some("s1"), 1, 0, Outcome::Sending),
+            line("r", Some("s3"), 1, 1, Outcome::Sending),
+            line("r", Some("s1"), 1, 2, Outcome::Ok),
+            line("r", Some("s3"), 1, 3, Outcome::Already),
+        ]);
+        let seen: Vec<_> = rows
+            .iter()
+            .map(|r| (r.session.as_deref(), r.key.as_deref(), r.outcome, r.lines))
+            .collect();
+        assert_eq!(
+            seen,
+            vec![
+                (Some("s1"), Some("key-s1"), Outcome::Ok, 2),
+                (Some("s3"), Some("key-s3"), Outcome::Already, 2),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_rotation_cut_by_a_crash_leaves_each_line_read_once() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join(super::super::audit::FILE_NAME);
+        let text: String = [
+            line("r", Some("s1"), 1, 0, Outcome::Sending),
+            line("r", Some("s1"), 1, 1, Outcome::Ok),
+        ]
+        .iter()
+        .map(|e| serde_json::to_string(e).unwrap_or_default() + "\n")
+        .collect();
+        std::fs::write(&path, text).expect("audit");
+        // The crash came after the rotated name was linked, before the new file replaced
+        // the old name: one file, two names.
+        let kept = dir
+            .path()
+            .join(super::super::audit::rotated_name(chrono::Utc::now()));
+        std::fs::hard_link(&path, &kept).expect("link");
+        let read = read(&path).expect("read");
+        assert_eq!(read.rows.len(), 1, "{:#?}", read.rows);
+        assert_eq!(read.rows[0].lines, 2);
+    }
+
+    #[test]
+    fn lines_written_before_sessions_still_join_by_run() {
+        let rows = fold([
+            line("r", None, 1, 0, Outcome::Sending),
+            line("r", None, 2, 1, Outcome::Sending),
+            line("r", None, 1, 2, Outcome::Ok),
+            line("r", None, 2, 3, Outcome::Failed),
+        ]);
+        let seen: Vec<_> = rows.iter().map(|r| (r.outcome, r.lines)).collect();
+        assert_eq!(seen, vec![(Outcome::Ok, 2), (Outcome::Failed, 2)]);
+    }
+
+    #[test]
+    fn an_overwritten_line_follows_the_writes_ok_row() {
+        let mut over = line("r", Some("s1"), 1, 9, Outcome::Overwritten);
+        over.detail = Some("overwritten: declined since".into());
+        let rows = fold([
+            line("r", Some("s1"), 1, 0, Outcome::Sending),
+            line("r", Some("s1"), 1, 1, Outcome::Ok),
+            over,
+        ]);
+        assert_eq!(rows.len(), 1, "{rows:#?}");
+        assert_eq!(rows[0].outcome, Outcome::Overwritten);
+        assert_eq!(
+            rows[0].detail.as_deref(),
+            Some("overwritten: declined since")
+        );
+        assert_eq!(rows[0].lines, 3);
+    }
+
+    #[test]
+    fn only_a_write_cut_by_a_crash_is_settled_after_a_crash() {
+        let settled = |n| {
+            let mut e = line("r", Some("s1"), n, 9, Outcome::Ok);
+            e.settled_by = Some("later".into());
+            e
+        };
+        let mut left = line("r", Some("s1"), 2, 1, Outcome::Unknown);
+        left.detail = Some(crate::api::error::why::LEFT_BEFORE_ANSWER.into());
+        let rows = fold([
+            // Killed with its write on the wire: nothing after its `sending` line.
+            line("r", Some("s1"), 1, 0, Outcome::Sending),
+            // Stopped cleanly while waiting for the answer: its `unknown` line says so.
+            line("r", Some("s1"), 2, 0, Outcome::Sending),
+            left,
+            settled(1),
+            settled(2),
+        ]);
+        let seen: Vec<_> = rows
+            .iter()
+            .map(|r| (r.target, r.settled_after_crash))
+            .collect();
+        assert_eq!(
+            seen,
+            vec![(Uuid::from_u128(1), true), (Uuid::from_u128(2), false)]
+        );
     }
 }

@@ -25,6 +25,7 @@ pub mod permit;
 pub mod recover;
 pub mod refused;
 pub mod reread;
+pub mod rotate;
 pub mod run;
 pub mod runs;
 pub mod stats;

@@ -46,9 +46,20 @@ impl Claim {
     }
 
     /// Drops the lock files of the claimed runs whose writes are all settled now (a line
-    /// after each), reading `audit` again; the others stay for the next start.
+    /// after each), reading `audit` again; the others stay for the next start. Nothing is
+    /// read when nothing was claimed.
     pub fn tidy(self, audit: &Path) {
-        let still: HashSet<String> = scan(audit)
+        self.tidy_in(audit, &OpenWrites::default());
+    }
+
+    /// [`Claim::tidy`], the file read through `writes` (only what was appended since its
+    /// last read: a command over SSH never parses the host's whole audit).
+    pub fn tidy_in(self, audit: &Path, writes: &OpenWrites) {
+        if self.is_empty() {
+            return;
+        }
+        let still: HashSet<String> = writes
+            .scan(audit)
             .map(|o| o.into_iter().filter_map(|e| e.run).collect())
             .unwrap_or_default();
         for (path, file) in self.locks {
@@ -68,7 +79,7 @@ fn run_of(path: &Path) -> Option<String> {
 }
 
 /// The open writes recorded in `audit` (every server, every run, alive or not): for each
-/// write (run, action, target and, for a contact, its value) whose last line is `sending`
+/// write (run, session, action, target and, for a contact, its value) whose last line is `sending`
 /// or `unknown`, that line. Lines that cannot be read (a line cut by a crash, an older
 /// version's line without a run) are skipped.
 ///
@@ -84,8 +95,8 @@ pub fn scan(audit: &Path) -> io::Result<Vec<AuditEntry>> {
     Ok(sorted(&open))
 }
 
-/// A write as [`scan`] tells one from another: run, action, target, contact value.
-type WriteKey = (String, String, Uuid, Option<String>);
+/// A write as [`scan`] tells one from another: run, session, action, target, contact value.
+type WriteKey = (String, Option<String>, String, Uuid, Option<String>);
 
 /// Folds audit lines into the open writes: a line whose write is `sending` or `unknown`
 /// opens (or stays) open, any other outcome closes it. Lines that are not audit lines, or
@@ -96,7 +107,13 @@ fn fold_open(bytes: &[u8], open: &mut HashMap<WriteKey, AuditEntry>) {
             continue;
         };
         let Some(run) = e.run.clone() else { continue };
-        let key = (run, e.action.clone(), e.target, e.value.clone());
+        let key = (
+            run,
+            e.session.clone(),
+            e.action.clone(),
+            e.target,
+            e.value.clone(),
+        );
         if matches!(e.outcome, Outcome::Sending | Outcome::Unknown) {
             open.insert(key, e);
         } else {
@@ -423,7 +440,7 @@ pub async fn settle_all_in(
         }
         out.push(settled);
     }
-    claim.tidy(audit);
+    claim.tidy_in(audit, writes);
     Ok(out)
 }
 
@@ -435,6 +452,7 @@ pub fn closing_line(open: &AuditEntry, settled: &Settled) -> AuditEntry {
         outcome: settled.outcome(),
         detail: Some(settled_detail(&settled.english())),
         settled_by: Some(run_id().to_owned()),
+        carried: None,
         ..open.clone()
     }
 }
@@ -457,6 +475,8 @@ mod tests {
             key: None,
             key_comment: None,
             run: Some(run.into()),
+            session: None,
+            carried: None,
             settled_by: None,
             label: None,
         };

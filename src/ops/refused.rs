@@ -63,6 +63,12 @@ pub fn queued_detail(e: &ApiError) -> String {
     format!("not sent: {words}; it waits until the service answers again")
 }
 
+/// The English detail of an `overwritten` line: the status a later read showed in place of
+/// the one the write set (`overwritten: declined since`).
+pub fn overwritten_detail(read: &MembershipStatus) -> String {
+    format!("overwritten: {read} since")
+}
+
 /// The outcome and English detail of a decision the server refused because the request was
 /// already decided (`status`, [`ApiError::already_decided`]): `already` when that is what
 /// `action` wanted, `conflict` when it is the opposite.

@@ -306,6 +306,9 @@ pub struct Prior {
     /// What each request read is ([`super::audit::request_label`]: `#12345 → Robotics
     /// Club`), for its audit lines.
     pub labels: std::collections::HashMap<Uuid, String>,
+    /// Requests the server does not know: the listing of their ids did not show them, or
+    /// their read answered 404. Never sent ("no such request").
+    pub missing: Vec<Uuid>,
 }
 
 /// The club and the student of `r` as read (`None` where the read left them out).
@@ -321,8 +324,8 @@ fn target_of(r: &crate::api::ClubRequest) -> (Option<Uuid>, Option<Uuid>) {
 /// (operation 5) on a server without the listing (a 404 or 501 to it, as the dashboard
 /// falls back). A read that fails is tried again, [`PRE_READ_TRIES`] times in all, waiting
 /// on `control`'s clock; a request still unread is in [`Prior::unread`]. A request the
-/// server does not show (unknown id) is in neither: its write is sent and the server
-/// answers for it.
+/// server does not show (unknown id: a listing of its id that answered without it, or 404 to
+/// its read) is in [`Prior::missing`]: found by the reads the run makes anyway, no read more.
 pub async fn prior_statuses(client: &ApiClient, ids: &[Uuid], control: &Control) -> Prior {
     let once = client.single_try();
     use crate::api::{Page, RequestFilter, Sort};
@@ -344,6 +347,11 @@ pub async fn prior_statuses(client: &ApiClient, ids: &[Uuid], control: &Control)
             .await;
             match read {
                 Ok(reply) => {
+                    let shown: std::collections::HashSet<Uuid> =
+                        reply.data.iter().map(|r| r.id).collect();
+                    prior
+                        .missing
+                        .extend(chunk.iter().filter(|id| !shown.contains(id)));
                     for r in reply.data {
                         if !chunk.contains(&r.id) {
                             continue;
@@ -379,7 +387,7 @@ pub async fn prior_statuses(client: &ApiClient, ids: &[Uuid], control: &Control)
                         prior.status.insert(*id, s.clone());
                     }
                 }
-                Err(ApiError::NotFound(_)) => {}
+                Err(ApiError::NotFound(_)) => prior.missing.push(*id),
                 Err(e) => prior.unread.push((*id, decision::error_detail(&e))),
             }
         }
@@ -467,12 +475,17 @@ pub struct Undecided {
     pub targets: std::collections::HashMap<Uuid, (Option<Uuid>, Option<Uuid>)>,
     /// What each request read first is ([`Prior::labels`]), for its audit lines.
     pub labels: std::collections::HashMap<Uuid, String>,
+    /// Left out: the server does not know them ([`Prior::missing`]): "no such request".
+    pub missing: std::collections::HashSet<Uuid>,
 }
 
 impl Undecided {
     /// Why `id` is left out, in the command line's English: `already approved`, or `its
     /// status could not be read first (WHY)`; `None` when it is to be sent.
     pub fn why_left_out(&self, id: Uuid) -> Option<String> {
+        if self.missing.contains(&id) {
+            return Some(NO_SUCH_REQUEST.to_owned());
+        }
         if let Some((_, status)) = self.already.iter().find(|(x, _)| *x == id) {
             return Some(format!("already {status}"));
         }
@@ -487,7 +500,10 @@ impl Undecided {
 
     /// True when a request was left out.
     pub fn left_out(&self) -> bool {
-        !self.already.is_empty() || !self.unread.is_empty() || !self.refused.is_empty()
+        !self.already.is_empty()
+            || !self.unread.is_empty()
+            || !self.refused.is_empty()
+            || !self.missing.is_empty()
     }
 
     /// True when a request left out makes the run fail (exit code at least 1): one whose
@@ -498,12 +514,47 @@ impl Undecided {
     pub fn fails(&self, action: RowAction) -> bool {
         !self.unread.is_empty()
             || !self.refused.is_empty()
+            || !self.missing.is_empty()
             || self
                 .already
                 .iter()
                 .any(|(_, s)| action.status().as_ref() != Some(s))
     }
 }
+
+/// The requests of `applied` (approvals or declines this run saw applied) that a read at the
+/// run's end shows in the other decided status: overwritten since, with the status read
+/// (the deployed 0.8.4 service accepts two opposite decisions that race, and the last one
+/// stays). One listing of their ids, 50 a call ([`prior_statuses`]), never a read per id;
+/// a request that could not be read is not reported. Empty for a delete.
+pub async fn overwritten_since(
+    client: &ApiClient,
+    action: RowAction,
+    applied: &[Uuid],
+    control: &Control,
+) -> Vec<(Uuid, crate::api::MembershipStatus)> {
+    let Some(ours) = action.status() else {
+        return Vec::new();
+    };
+    if applied.is_empty() {
+        return Vec::new();
+    }
+    let read = prior_statuses(client, applied, control).await;
+    applied
+        .iter()
+        .filter_map(|id| {
+            let s = read.status.get(id)?;
+            let decided = matches!(
+                s,
+                crate::api::MembershipStatus::Approved | crate::api::MembershipStatus::Declined
+            );
+            (decided && *s != ours).then(|| (*id, s.clone()))
+        })
+        .collect()
+}
+
+/// Why a request the server does not know is not sent, in the command line's English.
+pub const NO_SUCH_REQUEST: &str = "no such request";
 
 /// Splits `ids` before a decision is sent: requests the server already shows decided
 /// (approve, decline; read by [`prior_statuses`]) are left out, since the server would
@@ -525,10 +576,11 @@ pub async fn undecided(
     }
     let prior = prior_statuses(client, &ids, control).await;
     let unread: std::collections::HashSet<Uuid> = prior.unread.iter().map(|(id, _)| *id).collect();
+    let missing: std::collections::HashSet<Uuid> = prior.missing.iter().copied().collect();
     let mut already = Vec::new();
     let send = ids
         .into_iter()
-        .filter(|id| !unread.contains(id))
+        .filter(|id| !unread.contains(id) && !missing.contains(id))
         .filter(|id| match prior.status.get(id) {
             Some(s) if *s != crate::api::MembershipStatus::Pending => {
                 already.push((*id, s.clone()));
@@ -544,6 +596,7 @@ pub async fn undecided(
         refused: Vec::new(),
         targets: prior.targets,
         labels: prior.labels,
+        missing,
     }
 }
 
@@ -572,6 +625,9 @@ pub async fn permitted(
         let prior = prior_statuses(client, &split.send, control).await;
         split.targets.extend(prior.targets);
         split.labels.extend(prior.labels);
+        let missing: std::collections::HashSet<Uuid> = prior.missing.into_iter().collect();
+        split.send.retain(|id| !missing.contains(id));
+        split.missing.extend(missing);
     }
     let mut refused = Vec::new();
     split.send.retain(|id| {

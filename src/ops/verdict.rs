@@ -58,7 +58,7 @@ impl Verdict {
                 cause,
                 request,
             },
-            Ending::Undone | Ending::Unknown => {
+            Ending::Undone | Ending::Unknown | Ending::NotSent | Ending::Overwritten(_) => {
                 unreachable!("a decision sent and followed is settled by the server")
             }
         }

@@ -27,6 +27,52 @@ mod sync;
 /// other): the file used least recently is closed first.
 const KEPT_OPEN: usize = 4;
 
+/// What the writer asks before it appends to an audit file ([`super::audit::FILE_NAME`]),
+/// when one is set ([`on_audit_append`]): given the file and its size with the line, true
+/// when it rotated the file (the writer opens the new one).
+type RotateHook = fn(&Path, u64) -> io::Result<bool>;
+
+/// The rotation the writer asks before each audit line ([`RotateHook`]); none: never.
+static ROTATE: OnceLock<RotateHook> = OnceLock::new();
+
+/// Sets what the writer asks before it appends to an audit file (once; later calls change
+/// nothing): `ops::rotate` rotates it there, in the writer's thread, between two lines.
+pub fn on_audit_append(hook: RotateHook) {
+    let _ = ROTATE.set(hook);
+}
+
+/// True when `path` now names another file than `f` (another process rotated it).
+fn moved(path: &Path, f: &std::fs::File) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(path), f.metadata()) {
+            (Ok(a), Ok(b)) => (a.dev(), a.ino()) != (b.dev(), b.ino()),
+            (Err(_), _) | (_, Err(_)) => true,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, f);
+        false
+    }
+}
+
+/// Before a line of `len` bytes goes to the audit file `path` open as `f`: true when the
+/// file to write to is another now (rotated here, by the hook, or by another process).
+fn rotated(path: &Path, f: &std::fs::File, len: usize) -> io::Result<bool> {
+    let Some(hook) = ROTATE.get() else {
+        return Ok(false);
+    };
+    if path.file_name().and_then(|n| n.to_str()) != Some(super::audit::FILE_NAME) {
+        return Ok(false);
+    }
+    if moved(path, f) {
+        return Ok(true);
+    }
+    hook(path, f.metadata()?.len() + len as u64)
+}
+
 /// What is done when a job is done: nothing, an awaiting caller told, a callback called.
 type Report = Box<dyn FnOnce(io::Result<()>) + Send>;
 
@@ -275,7 +321,10 @@ fn append(open: &mut Vec<(PathBuf, std::fs::File)>, path: &Path, line: &[u8]) ->
         }
     };
     // The most recently used last.
-    let kept = open.remove(at);
+    let mut kept = open.remove(at);
+    if rotated(path, &kept.1, line.len())? {
+        kept.1 = open_append(path)?;
+    }
     open.push(kept);
     let (_, f) = open.last_mut().ok_or_else(|| io::Error::other("no file"))?;
     f.write_all(line)?;

@@ -27,6 +27,7 @@ pub(super) async fn dashboard(
 ) -> Result<(), Failure> {
     let demo_mode = creds.is_some();
     let settings = settings_for(flags, base_url, creds).map_err(Failure::Config)?;
+    crate::ops::rotate::install(settings.audit_rotate_bytes);
     let keymap = keymap(&settings).map_err(Failure::Config)?;
     let client = ApiClient::new(
         &settings.base_url,

@@ -69,6 +69,9 @@ pub struct Runner {
     pending_save: Option<(SavedQueue, Instant)>,
     journal: Option<Vec<AuditEntry>>,
     origin: Option<Origin>,
+    /// This dashboard's session in the audit ([`AuditEntry::session`]): a random UUID made
+    /// with the runner, so each of one `serve-ssh`'s sessions names its own writes.
+    session: String,
     /// Where what this dashboard did is told to the other sessions of its server
     /// (`serve-ssh`); `None` for a dashboard alone.
     tell: Option<Tell>,
@@ -198,6 +201,7 @@ impl Runner {
             pending_save: None,
             journal: None,
             origin: None,
+            session: uuid::Uuid::new_v4().to_string(),
             remote: None,
             tell: None,
             ahead: std::collections::HashMap::new(),
@@ -339,6 +343,7 @@ impl Runner {
             entry.settled_by = Some(own.to_owned());
         } else {
             entry.run = Some(own.to_owned());
+            entry.session = Some(self.session.clone());
             if let Some(o) = &self.origin {
                 entry.via = Some(o.via.clone());
                 entry.key = o.key.clone();

@@ -28,12 +28,14 @@ pub(super) async fn on_signal<B: Backend>(
     wait: Duration,
 ) {
     let mut screen = super::terminal::TermScreen { terminal, real };
-    finish(&mut screen, model, runner, msg_tx, msg_rx, wait).await;
+    let clock = &Clock::system();
+    finish(&mut screen, clock, model, runner, msg_tx, msg_rx, wait).await;
 }
 
-/// [`on_signal`] on any [`Screen`].
+/// [`on_signal`] on any [`Screen`], the time read from `clock`.
 async fn finish<Sc: Screen>(
     screen: &mut Sc,
+    clock: &Clock,
     model: &mut Model,
     runner: &mut Runner,
     msg_tx: &mpsc::UnboundedSender<Msg>,
@@ -41,21 +43,22 @@ async fn finish<Sc: Screen>(
     wait: Duration,
 ) {
     let deadline = tokio::time::Instant::now() + wait;
-    // Only a suspend reads it (`Msg::Resumed`), and nothing here suspends.
-    let clock = &Clock::system();
     // A bulk in progress ends as Ctrl-C ends the command line's: what is not on the wire
     // yet is not sent. Then the held decisions go (the moderator meant them).
     runner.stop_writes(crate::api::error::why::DASHBOARD_ENDING);
     apply_on(screen, clock, model, runner, [Msg::Flush], msg_tx);
+    // Each answer, and the end, at the time it comes: its audit line carries that time.
     while model.writes_pending() > 0 {
         match tokio::time::timeout_at(deadline, msg_rx.recv()).await {
             Ok(Some(m)) => {
-                apply_on(screen, clock, model, runner, [m], msg_tx);
+                let now = Msg::Tick(clock.now());
+                apply_on(screen, clock, model, runner, [now, m], msg_tx);
             }
             Ok(None) | Err(_) => break,
         }
     }
-    apply_on(screen, clock, model, runner, [Msg::Stop], msg_tx);
+    let now = Msg::Tick(clock.now());
+    apply_on(screen, clock, model, runner, [now, Msg::Stop], msg_tx);
     runner.flush_save();
     runner.written().await;
 }
@@ -90,5 +93,15 @@ pub async fn detached(
     let now = Msg::Tick(opts.clock.now());
     let msgs = std::iter::once(now).chain(waiting);
     apply_on(&mut screen, &opts.clock, model, runner, msgs, channels.tx);
-    finish(&mut screen, model, runner, channels.tx, channels.rx, wait).await;
+    let clock = &opts.clock;
+    finish(
+        &mut screen,
+        clock,
+        model,
+        runner,
+        channels.tx,
+        channels.rx,
+        wait,
+    )
+    .await;
 }

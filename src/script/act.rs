@@ -304,14 +304,69 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
     skip_decided(&split);
     ctx.settle_interrupted(&control).await;
     quiet.abort();
-    let (results, audit_warned) = send_all(&ctx, &user, action, &split, control).await;
-    summary(&ctx, action, &results);
-    let mut exit = Exit::of_run(&split, action, &results);
+    let sent = send_all(&ctx, &user, action, &split, control.clone()).await;
+    finish_run(&ctx, &user, action, &split, sent, &control).await
+}
+
+/// After the writes: the run's summary, the re-read of what it applied
+/// ([`report_overwritten`]), the results printed; the exit code.
+async fn finish_run(
+    ctx: &Ctx,
+    user: &crate::api::User,
+    action: RowAction,
+    split: &run::Undecided,
+    (results, audit_warned): (Vec<(Uuid, Option<Verdict>)>, bool),
+    control: &Control,
+) -> Exit {
+    let results = &results[..];
+    summary(ctx, action, results);
+    let mut exit = Exit::of_run(split, action, results);
     if audit_warned {
         exit = exit.and(Exit::Failed);
     }
-    let printed = print_results(ctx.format, action, &results);
+    exit = exit.and(report_overwritten(ctx, user, action, results, control).await);
+    let printed = print_results(ctx.format, action, results);
     exit.and(printed.err().unwrap_or(Exit::Ok))
+}
+
+/// Re-reads once what the run applied (one listing of their ids:
+/// [`run::overwritten_since`]); each one the server shows decided the other way since is
+/// audited `overwritten` (a line of its write, with the status read) and said ("ID:
+/// approved, then overwritten: declined since"), and counted ("2 overwritten since"): exit
+/// 1. Exit 0 when none was.
+async fn report_overwritten(
+    ctx: &Ctx,
+    user: &crate::api::User,
+    action: RowAction,
+    results: &[(Uuid, Option<Verdict>)],
+    control: &Control,
+) -> Exit {
+    let applied: Vec<Uuid> = results
+        .iter()
+        .filter(|(_, v)| v.as_ref().is_some_and(|v| v.outcome() == Outcome::Ok))
+        .map(|(id, _)| *id)
+        .collect();
+    let over = run::overwritten_since(&ctx.client, action, &applied, control).await;
+    if over.is_empty() {
+        return Exit::Ok;
+    }
+    let log = ctx.audit_log(Some(user));
+    for (id, status) in &over {
+        let detail = decision::overwritten_detail(status);
+        let line = log.entry(
+            chrono::Utc::now(),
+            action.verb(),
+            *id,
+            Outcome::Overwritten,
+            Some(detail.clone()),
+        );
+        if let Err(e) = log.write(&line).await {
+            say(&e);
+        }
+        say(&format!("{id}: {}, then {detail}", action.past()));
+    }
+    say(&format!("{} overwritten since", over.len()));
+    Exit::Failed
 }
 
 /// The requests of a run split before it is sent ([`run::undecided`]), and, row by row,
@@ -360,6 +415,10 @@ pub fn nothing_sent_on_ctrl_c(lang: crate::i18n::Lang) -> tokio::task::JoinHandl
 /// requests whose status could not be read first ([`run::undecided`]). Each left out is said
 /// on standard error.
 fn skip_decided(split: &run::Undecided) {
+    for id in &split.missing {
+        say(&format!("{id}: not sent: {}", run::NO_SUCH_REQUEST));
+    }
+    no_such_count(split);
     for (id, status) in &split.already {
         say(&format!("{id}: already {status}: not sent"));
     }
@@ -370,6 +429,18 @@ fn skip_decided(split: &run::Undecided) {
     }
     for (id, why) in &split.refused {
         say(&format!("{id}: {why}; not sent"));
+    }
+}
+
+/// Counts the requests the server does not know, once, after their own lines ("3 not
+/// sent: no such request"); nothing when there are none.
+fn no_such_count(split: &run::Undecided) {
+    if !split.missing.is_empty() {
+        say(&format!(
+            "{} not sent: {}",
+            split.missing.len(),
+            run::NO_SUCH_REQUEST
+        ));
     }
 }
 
@@ -587,5 +658,6 @@ fn dry_run(ctx: &Ctx, action: RowAction, ids: &[Uuid], split: &run::Undecided) -
     } else {
         Exit::Ok
     };
+    no_such_count(split);
     exit.and(print_dry_run(ctx, action, &plan).err().unwrap_or(Exit::Ok))
 }

@@ -78,7 +78,9 @@ impl Exit {
                 | Outcome::Conflict
                 | Outcome::Undone
                 | Outcome::Sending
-                | Outcome::Queued => Exit::Failed,
+                | Outcome::Queued
+                | Outcome::NotSent
+                | Outcome::Overwritten => Exit::Failed,
             },
         }
     }

@@ -138,6 +138,12 @@ fn read_audit(
     if args.audit.is_some() || args.host {
         match std::fs::metadata(path) {
             Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && args.host => {
+                say(&format!(
+                    "no audit file at {shown}, where the host's serve-ssh config keeps it; a serve-ssh started by hand writes its audit to its own state folder (its config's state_dir, else $XDG_STATE_HOME/club-admin of the user that ran it): give that file with --audit FILE"
+                ));
+                return Err(Exit::Failed);
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 say(&format!("no audit file at {shown}"));
                 return Err(Exit::Failed);
@@ -305,9 +311,9 @@ pub fn table(rows: &[Row], width: Option<usize>) -> String {
 }
 
 /// The rows as CSV with a header line (RFC 4180, the `csv` crate): at, settled_at,
-/// server, moderator, key, action, target, value, outcome, settled_after_crash, via, run,
-/// detail, key_comment, label (the last two added later, so a reader of the older columns
-/// reads on). Times in RFC 3339 UTC; control characters become spaces.
+/// server, user, key, action, target, value, outcome, settled_after_crash, via, run,
+/// detail, key_comment, label, lines, session: the fields of `--format json`, named as
+/// there (the later ones added at the end, so a reader of the older columns reads on). Times in RFC 3339 UTC; control characters become spaces.
 ///
 /// Errors: the writer's (never for a `Vec`).
 pub fn csv(rows: &[Row]) -> Result<String, csv::Error> {
@@ -316,7 +322,7 @@ pub fn csv(rows: &[Row]) -> Result<String, csv::Error> {
         "at",
         "settled_at",
         "server",
-        "moderator",
+        "user",
         "key",
         "action",
         "target",
@@ -328,6 +334,8 @@ pub fn csv(rows: &[Row]) -> Result<String, csv::Error> {
         "detail",
         "key_comment",
         "label",
+        "lines",
+        "session",
     ])?;
     let time = |t: &crate::api::Timestamp| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let clean = |s: &Option<String>| crate::text::strip_controls(s.as_deref().unwrap_or(""));
@@ -348,6 +356,8 @@ pub fn csv(rows: &[Row]) -> Result<String, csv::Error> {
             clean(&r.detail),
             clean(&r.key_comment),
             clean(&r.label),
+            r.lines.to_string(),
+            clean(&r.session),
         ])?;
     }
     let bytes = w.into_inner().map_err(|e| e.into_error())?;

@@ -95,6 +95,7 @@ impl Ctx {
             say(&e);
             Exit::Usage
         })?;
+        crate::ops::rotate::install(settings.audit_rotate_bytes);
         for w in &settings.warnings {
             say(&format!("warning: {w}"));
             tracing::warn!("{w}");
@@ -515,6 +516,13 @@ pub async fn read_ids(targets: &[String], flags: &Flags) -> Result<(Vec<Uuid>, b
     if unnamed > 0 {
         say(&format!("and {unnamed} more that are not club request ids"));
     }
+    match stream.duplicates {
+        0 => {}
+        1 => say("1 duplicate ignored (an id given twice is sent once)"),
+        n => say(&format!(
+            "{n} duplicates ignored (an id given twice is sent once)"
+        )),
+    }
     if stream.invalid_count > 0 || stream.not_utf8_count > 0 {
         let mut what = Vec::new();
         if stream.not_utf8_count > 0 {
@@ -529,12 +537,6 @@ pub async fn read_ids(targets: &[String], flags: &Flags) -> Result<(Vec<Uuid>, b
     if stream.ids.is_empty() && !from_stdin {
         say("no ids given: nothing to do");
         return Err(Exit::Usage);
-    }
-    if stream.duplicates > 0 {
-        say(&format!(
-            "{} duplicate id(s) ignored: each request is acted on once",
-            stream.duplicates
-        ));
     }
     Ok((stream.ids, from_stdin))
 }

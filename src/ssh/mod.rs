@@ -341,6 +341,7 @@ pub async fn start(
     settings: Settings,
     keymap: Keymap,
 ) -> Result<ServerHandle, Failure> {
+    crate::ops::rotate::install(settings.audit_rotate_bytes);
     start_with(options, settings, keymap, Hooks::default()).await
 }
 

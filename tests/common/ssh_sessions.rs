@@ -236,3 +236,102 @@ pub fn screen() -> vt100::Parser {
     let size = |n: u16| std::num::NonZeroU16::new(n).unwrap_or(std::num::NonZeroU16::MIN);
     vt100::Parser::new(size(24), size(80), 0)
 }
+
+/// One session: what its terminal shows (an 80x24 vt100 screen, as text), and where its
+/// keys go.
+pub struct Session {
+    screen: Arc<std::sync::Mutex<String>>,
+    keys: russh::ChannelWriteHalf<client::Msg>,
+    _handle: client::Handle<Trust>,
+}
+
+impl Session {
+    /// Session `seed` opened, its screen followed by a task.
+    pub async fn open(addr: std::net::SocketAddr, seed: u32) -> Session {
+        let (handle, ch) = open(addr, seed).await.expect("a session");
+        ch.request_shell(false).await.expect("the shell");
+        let (mut read, keys) = ch.split();
+        let shown = Arc::new(std::sync::Mutex::new(String::new()));
+        let to = shown.clone();
+        tokio::spawn(async move {
+            let mut vt = screen();
+            while let Some(msg) = read.wait().await {
+                if let russh::ChannelMsg::Data { data } = msg {
+                    vt.process(&data);
+                    if let Ok(mut s) = to.lock() {
+                        *s = vt.screen().contents();
+                    }
+                }
+            }
+        });
+        Session {
+            screen: shown,
+            keys,
+            _handle: handle,
+        }
+    }
+
+    pub fn shows(&self, f: impl Fn(&str) -> bool) -> bool {
+        self.screen.lock().map(|s| f(&s)).unwrap_or(false)
+    }
+
+    pub async fn send(&self, bytes: &[u8]) {
+        self.keys
+            .data_bytes(bytes.to_vec())
+            .await
+            .expect("keys reach the session");
+    }
+}
+
+/// Waits (at most 20 s, the tests' guard against a hang) until `done` holds.
+pub async fn until(what: &str, done: impl Fn() -> bool) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while !done() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Writes `lines` audit lines for `server` into `state`'s audit file, as a host's audit holds
+/// them after a busy term: every write settled (a `sending` line, then `ok`), from 40 runs
+/// of earlier processes, over SSH with five keys. Returns the file's size in bytes.
+pub fn fill_audit(state: &std::path::Path, server: &str, lines: usize) -> u64 {
+    use club_admin::ops::{AuditEntry, Outcome};
+    use std::io::Write;
+    std::fs::create_dir_all(state).expect("state folder");
+    let path = state.join(club_admin::ops::audit::FILE_NAME);
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&path).expect("audit"));
+    let start = chrono::Utc::now() - chrono::Duration::days(60);
+    for i in 0..lines {
+        let write = i / 2;
+        let e = AuditEntry {
+            at: start + chrono::Duration::seconds(i as i64 * 60),
+            server: server.to_owned(),
+            user: Some(format!("moderator{}@school.ac.th", write % 5)),
+            action: ["approve", "decline", "delete"][write % 3].to_owned(),
+            target: uuid::Uuid::from_u128(write as u128 + 1),
+            outcome: if i % 2 == 0 {
+                Outcome::Sending
+            } else {
+                Outcome::Ok
+            },
+            detail: None,
+            value: None,
+            via: Some("ssh".to_owned()),
+            key: Some(format!("SHA256:{:043}", write % 5)),
+            key_comment: Some(format!("moderator{}@phone", write % 5)),
+            run: Some(format!("run-{}", write % 40)),
+            session: None,
+            carried: None,
+            settled_by: None,
+            label: None,
+        };
+        let line = serde_json::to_string(&e).expect("json");
+        writeln!(out, "{line}").expect("write");
+    }
+    out.flush().expect("flush");
+    std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0)
+}

@@ -116,6 +116,7 @@ age-updated = updated { $age } ago
 age-left-days-hours = { $days }d { $hours }h
 age-left-hours-minutes = { $hours }h { $minutes }m
 age-left-minutes = { $minutes }m
+age-left-seconds = { $seconds }s
 age-expired = expired
 
 club-members = { $n ->

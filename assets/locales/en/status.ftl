@@ -437,6 +437,10 @@ status-bulk-summary-conflicts = { $n } { $n ->
 } (decided the other way by someone else: not applied)
 log-outcome-already = already so
 log-outcome-conflict = conflict
+# Applied, then overwritten by a later decision the server also accepted.
+log-outcome-overwritten = overwritten
+# Never sent: the dashboard or the server stopped before its turn (nobody took it back).
+log-outcome-not-sent = not sent: stopped
 # The command line (requests approve, decline, delete; clubs contact add): Ctrl-C before the write went out.
 cli-interrupted-nothing-sent = interrupted: nothing was sent, nothing changed on the server
 # A 2xx answer that is not the club service's envelope (api_version and data): a wrong base URL. $status: " (HTTP 200)"; $excerpt: " [start of the page]" or empty.
@@ -511,3 +515,9 @@ status-bulk-summary-already-short = { $n } by others
 status-bulk-summary-conflicts-short = { $n } in conflict
 status-bulk-summary-failed-short = { $n } failed
 status-bulk-summary-unknown-short = { $n } unknown
+# A decision of this dashboard the server applied, then overwrote: a later read shows the
+# other status ($status, in words). $action: approve or decline (code).
+status-overwritten = your { $action ->
+    [approve] approval
+   *[decline] decline
+} of { $label } was overwritten: { $status } since

@@ -112,6 +112,7 @@ age-updated = อัปเดตเมื่อ { $age }ที่แล้ว
 age-left-days-hours = { $days } วัน { $hours } ชม.
 age-left-hours-minutes = { $hours } ชม. { $minutes } นาที
 age-left-minutes = { $minutes } นาที
+age-left-seconds = { $seconds } วินาที
 age-expired = หมดอายุแล้ว
 
 club-members = สมาชิก { $n } คน

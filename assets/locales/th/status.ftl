@@ -343,6 +343,10 @@ status-bulk-summary-already = { $status }โดยผู้อื่น { $n } �
 status-bulk-summary-conflicts = ขัดกัน { $n } รายการ (ผู้อื่นตัดสินไปอีกทาง: ไม่มีผล)
 log-outcome-already = มีผู้อื่นทำแล้ว
 log-outcome-conflict = ขัดกัน
+# Applied, then overwritten by a later decision the server also accepted.
+log-outcome-overwritten = ถูกเขียนทับ
+# Never sent: the dashboard or the server stopped before its turn (nobody took it back).
+log-outcome-not-sent = ไม่ได้ส่ง: หยุดก่อน
 # The command line (requests approve, decline, delete; clubs contact add): Ctrl-C before the write went out.
 cli-interrupted-nothing-sent = หยุดแล้ว: ยังไม่ได้ส่งอะไรออกไป ไม่มีอะไรเปลี่ยนบนเซิร์ฟเวอร์
 # A 2xx answer that is not the club service's envelope (api_version and data): a wrong base URL. $status: " (HTTP 200)"; $excerpt: " [start of the page]" or empty.
@@ -396,3 +400,9 @@ status-bulk-summary-already-short = ผู้อื่นทำแล้ว { $n
 status-bulk-summary-conflicts-short = ขัดกัน { $n }
 status-bulk-summary-failed-short = ไม่สำเร็จ { $n }
 status-bulk-summary-unknown-short = ไม่ทราบผล { $n }
+# A decision of this dashboard the server applied, then overwrote: a later read shows the
+# other status ($status, in words). $action: approve or decline (code).
+status-overwritten = การ{ $action ->
+    [approve] อนุมัติ
+   *[decline] ปฏิเสธ
+}ของคุณ { $label } ถูกเขียนทับ: ตอนนี้{ $status }

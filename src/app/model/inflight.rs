@@ -81,8 +81,10 @@ impl BulkTask {
                     continue;
                 }
                 Stage::Held { .. } | Stage::Sending => continue,
-                Stage::Settled(Ending::Done) => None,
-                Stage::Settled(Ending::Refused(_) | Ending::Undone) => Some(&mut p.failed),
+                Stage::Settled(Ending::Done | Ending::Overwritten(_)) => None,
+                Stage::Settled(Ending::Refused(_) | Ending::Undone | Ending::NotSent) => {
+                    Some(&mut p.failed)
+                }
                 Stage::Settled(Ending::Found { found, .. }) if settled => {
                     (!found.applied()).then_some(&mut p.failed)
                 }

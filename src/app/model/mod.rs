@@ -344,6 +344,9 @@ pub struct Model {
     pub(crate) notify: crate::config::NewRequestNotice,
     /// New requests to announce ([`crate::app::Effect::Notify`]), with their text.
     pub(crate) notify_due: Option<String>,
+    /// Decisions of this dashboard a read showed overwritten since (the request and the
+    /// status read), to be settled so and said once the message is applied.
+    pub(crate) overwritten_due: Vec<(uuid::Uuid, crate::api::MembershipStatus)>,
     /// The team's history as the audit file last read says ([`crate::ops::history`]: one
     /// row per write of this server, newest first): the history pop-up (`H`) and the
     /// detail's own lines read it. Shared, not copied: `serve-ssh`'s sessions hold the one
@@ -455,6 +458,7 @@ impl Model {
             term: Loadable::NotAsked,
             term_reading: false,
             term_read: None,
+            overwritten_due: Vec::new(),
             history: Loadable::NotAsked,
             history_reading: false,
             history_again: false,

@@ -195,7 +195,8 @@ impl QueueItem {
     /// status in English and in Thai as the queue shows it (`status:pending
     /// status:รอพิจารณา`, `status:deleted status:ลบแล้ว`), `year:` with the academic year in
     /// CE and in BE (`year:2026 year:2569`, whatever the reader's year style), `club:` and
-    /// the club's names in both languages, the school number, the student's names, the
+    /// the club's names in both languages, the school number (`#51001`, as the row prints
+    /// it), the student's names, the
     /// errors. Everything [`crate::app::filter::fold`]ed.
     pub fn reindex(&mut self) {
         let mut s = format!("{} ", self.id);
@@ -216,6 +217,8 @@ impl QueueItem {
             }
             if let Some(st) = &r.student {
                 if let Some(n) = &st.student_id {
+                    // As the row prints it (`#71001`): found with its `#` or without.
+                    s.push('#');
                     s.push_str(n);
                     s.push(' ');
                 }

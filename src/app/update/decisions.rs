@@ -144,6 +144,7 @@ pub(super) fn step_line(m: &mut Model, id: Uuid, event: Event) -> Option<(Effect
             let mut fx = audit_entry(m, action.verb(), id, outcome, line.detail);
             if let (Effect::Audit(entry), Some(open)) = (&mut fx, from) {
                 entry.run = open.run;
+                entry.session = open.session;
                 entry.user = open.user;
                 entry.via = open.via;
                 entry.key = open.key;
@@ -528,6 +529,48 @@ pub(super) fn push_log(
         outcome,
         detail: Some(crate::text::clean(detail, 300)),
     });
+}
+
+/// The decisions a read showed overwritten ([`super::rows::merge_row`]): each settled so
+/// once (its `overwritten` audit line), its row showing the status read, the status line and
+/// the log saying it ("your approval of #60017 was overwritten: declined since").
+pub(super) fn overwritten(m: &mut Model) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    for (id, status) in std::mem::take(&mut m.overwritten_due) {
+        let Some(action) = m
+            .decisions
+            .get(id)
+            .filter(|d| d.overwritten_by(Some(&status)).is_some())
+            .map(|d| d.action)
+        else {
+            continue;
+        };
+        let Some(effect) = step(m, id, Event::Overwritten(status.clone())) else {
+            continue;
+        };
+        fx.push(effect);
+        if let Some(item) = m.queue.get_mut(id) {
+            item.decided_elsewhere = Some(status.clone());
+        }
+        let label = super::tell::label_of(m, id);
+        let text = crate::tr!(
+            m.lang,
+            "status-overwritten",
+            action = action.verb(),
+            label = label.as_str(),
+            status = crate::app::model::words::status_word(m.lang, &status)
+        );
+        push_log(
+            m,
+            action,
+            id,
+            &label,
+            Outcome::Overwritten,
+            &crate::ops::decision::overwritten_detail(&status),
+        );
+        super::tell::say_about(m, Severity::Error, &text, &label);
+    }
+    fx
 }
 
 /// Says why the account may not make `write` (`what`: the action in the reader's words),

@@ -28,12 +28,26 @@ pub(super) fn flush(m: &mut Model) -> Vec<Effect> {
 }
 
 /// A hang-up or SIGTERM: a bulk in progress ends as Ctrl-C ends the command line's run:
-/// its writes not yet on their way are not sent (audited `undone`); then the held decisions
-/// go ([`flush`]: the moderator meant them).
+/// its writes not yet on their way are not sent (audited `not_sent`); then the held
+/// decisions go ([`flush`]: the moderator meant them).
 pub(super) fn hang_up(m: &mut Model) -> Vec<Effect> {
-    let queued = m.decisions.queued();
-    let mut fx = take_back(m, &queued, Why::EndedQueued);
+    let mut fx = stop_queued(m);
     fx.extend(flush(m));
+    fx
+}
+
+/// The dashboard ends: its writes queued for their turn never leave, by nobody's choice
+/// (audited `not_sent`, never `undone`: nobody took them back).
+fn stop_queued(m: &mut Model) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    for id in m.decisions.queued() {
+        let Some(action) = m.decisions.get(id).map(|d| d.action) else {
+            continue;
+        };
+        let why = Why::EndedQueued;
+        fx.extend(step(m, id, Event::Stopped(why.text(Lang::English))));
+        log_not_sent(m, action, id, why);
+    }
     fx
 }
 
@@ -199,15 +213,26 @@ fn take_back(m: &mut Model, ids: &[Uuid], why: Why) -> Vec<Effect> {
     fx
 }
 
-/// The log's line of a decision on `id` not sent, with why in the reader's language.
+/// The log's line of a decision on `id` taken back, with why in the reader's language.
 fn log_undone(m: &mut Model, action: RowAction, id: Uuid, why: Why) {
+    log_unsent(m, action, id, why, Outcome::Undone);
+}
+
+/// The log's line of a decision on `id` the dashboard's end kept from leaving.
+fn log_not_sent(m: &mut Model, action: RowAction, id: Uuid, why: Why) {
+    log_unsent(m, action, id, why, Outcome::NotSent);
+}
+
+/// The log's line of a decision on `id` never sent (`outcome`), with why in the reader's
+/// language.
+fn log_unsent(m: &mut Model, action: RowAction, id: Uuid, why: Why, outcome: Outcome) {
     let label = label_of(m, id);
     m.log.push(LogEntry {
         at: m.now,
         what: action.verb().to_owned(),
         target: Some(id),
         label,
-        outcome: Outcome::Undone,
+        outcome,
         detail: Some(why.text(m.lang)),
     });
 }
@@ -358,9 +383,8 @@ pub(super) fn quit(m: &mut Model, force: bool) -> Vec<Effect> {
         say(m, Severity::Error, &text);
         return Vec::new();
     }
-    // Writes queued for their turn never left: not sent (`undone`).
-    let queued = m.decisions.queued();
-    fx.extend(take_back(m, &queued, Why::EndedQueued));
+    // Writes queued for their turn never left: not sent (`not_sent`, nobody took them back).
+    fx.extend(stop_queued(m));
     m.quitting = true;
     // Every write still waiting for its answer ends through the machine (`Abandon`:
     // audited `unknown`; the next start re-reads and settles it): decisions and contacts.

@@ -163,36 +163,25 @@ fn said_when_recovered(m: &mut Model) {
     if of_batch.iter().any(|d| d.alive()) {
         return;
     }
-    let mut counts: Vec<(String, usize)> = Vec::new();
-    for d in &of_batch {
-        let word = match d.stage() {
-            Stage::Settled(Ending::Found { found, .. }) => found_text(m.lang, found),
-            Stage::Settled(
-                Ending::Done
-                | Ending::Already(_)
-                | Ending::Refused(_)
-                | Ending::Undone
-                | Ending::Unknown,
-            )
-            | Stage::Held { .. }
-            | Stage::Queued
-            | Stage::Sending
-            | Stage::Lost { .. } => tr(m.lang, "log-no-answer-seen"),
-        };
-        match counts.iter_mut().find(|(w, _)| *w == word) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((word, 1)),
-        }
-    }
-    let outcomes: Vec<String> = counts.iter().map(|(w, n)| format!("{n} {w}")).collect();
+    let outcomes = batch_outcomes(&of_batch, m.lang);
+    let english = batch_outcomes(&of_batch, Lang::English);
     let n = of_batch.len();
     m.recovering = None;
     let text = tr!(
         m.lang,
         "status-interrupted-settled",
         n = n,
-        outcomes = outcomes.join(", ")
+        outcomes = outcomes
     );
+    // The process's log (the journal under systemd) says it too, as a settlement at start
+    // does.
+    let line = tr!(
+        Lang::English,
+        "status-interrupted-settled",
+        n = n,
+        outcomes = english
+    );
+    tracing::info!("{line}");
     say(m, Severity::Info, &text);
     m.log.push(crate::app::model::LogEntry {
         at: m.now,
@@ -202,6 +191,36 @@ fn said_when_recovered(m: &mut Model) {
         outcome: Outcome::Ok,
         detail: Some(text),
     });
+}
+
+/// How the decisions of an interrupted run's batch ended, counted, in `lang` ("2 approved,
+/// 1 not applied: still pending").
+fn batch_outcomes(of_batch: &[&crate::ops::decision::Decision], lang: Lang) -> String {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for d in of_batch {
+        let word = match d.stage() {
+            Stage::Settled(Ending::Found { found, .. }) => found_text(lang, found),
+            Stage::Settled(
+                Ending::Done
+                | Ending::Already(_)
+                | Ending::Refused(_)
+                | Ending::Undone
+                | Ending::Unknown
+                | Ending::Overwritten(_)
+                | Ending::NotSent,
+            )
+            | Stage::Held { .. }
+            | Stage::Queued
+            | Stage::Sending
+            | Stage::Lost { .. } => tr(lang, "log-no-answer-seen"),
+        };
+        match counts.iter_mut().find(|(w, _)| *w == word) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((word, 1)),
+        }
+    }
+    let outcomes: Vec<String> = counts.iter().map(|(w, n)| format!("{n} {w}")).collect();
+    outcomes.join(", ")
 }
 
 /// Re-reads the rows whose decision lost its answer and whose next re-read is due at `now`
@@ -278,8 +297,7 @@ fn settled(
     cause: &ApiError,
     outcome: Outcome,
 ) {
-    let label = label_of(m, id);
-    let lang = m.lang;
+    let (label, lang) = (label_of(m, id), m.lang);
     let lost = |l: Lang| tr!(l, "log-answer-had-been-lost", error = error_text(l, cause));
     let detail = tr!(
         lang,
@@ -323,7 +341,9 @@ fn settled(
         | Outcome::Unknown
         | Outcome::Undone
         | Outcome::Sending
-        | Outcome::Queued => (
+        | Outcome::Queued
+        | Outcome::Overwritten
+        | Outcome::NotSent => (
             Severity::Error,
             tr!(
                 lang,

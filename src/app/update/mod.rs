@@ -86,6 +86,9 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Heard(t) if !matches!(t.heard, super::msg::Heard::Held(_))
     );
     let mut fx = dispatch(m, msg);
+    if !m.overwritten_due.is_empty() {
+        fx.extend(decisions::overwritten(m));
+    }
     let reads = history::follow(m, heard, &fx);
     fx.extend(reads);
     note_busy(m, tick);

@@ -153,7 +153,11 @@ pub(super) fn note_written(m: &mut Model, id: Uuid) {
 /// that write, and a row approved here never turns pending again from an older read.
 /// Returns true when the row was pending here and the server now shows it decided although
 /// this dashboard neither decided it nor waits to settle its own decision: someone else
-/// decided it. Its mark is dropped (a bulk decision on it could only be refused).
+/// decided it. Its mark is dropped (a bulk decision on it could only be refused). A row
+/// decided (here or elsewhere) that a read shows pending again is new: marked and counted
+/// as a request never seen (`Listing::fresh`, said with the page's
+/// new requests). A read showing this dashboard's applied decision overwritten is noted for
+/// [`super::decisions::overwritten`].
 pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
     let r = slim(r);
     let deciding = m.deciding(r.id).is_some();
@@ -163,6 +167,11 @@ pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
             .any(|c| c.decision().is_some_and(|(id, _)| id == r.id));
     let mut elsewhere = false;
     let answering = m.answering;
+    // This dashboard's applied decision, the request read since in the other status.
+    let overwritten = m
+        .decisions
+        .get(r.id)
+        .and_then(|d| d.overwritten_by(r.membership()));
     if let Some(item) = m.queue.get_mut(r.id) {
         if item.written_after(answering) {
             // Read before a write's outcome reached the row: older than what the row shows
@@ -172,8 +181,16 @@ pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
             }
             return false;
         }
+        if let Some(s) = overwritten {
+            m.overwritten_due.push((r.id, s));
+        }
         let was_pending = item.status() == Some(&MembershipStatus::Pending);
+        let was_decided = matches!(
+            item.status(),
+            Some(MembershipStatus::Approved | MembershipStatus::Declined)
+        );
         let now = r.membership().cloned();
+        let back = !deciding && was_decided && now == Some(MembershipStatus::Pending);
         match &mut item.request {
             Some(old) => old.merge_from(r),
             None => item.request = Some(r),
@@ -193,6 +210,13 @@ pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
             }
             item.fresh = false;
             elsewhere = true;
+        }
+        if back && !item.fresh {
+            // Set back to pending elsewhere: new here, as a request never seen.
+            item.decided_elsewhere = None;
+            item.decided_by = None;
+            item.fresh = true;
+            m.listing.fresh += 1;
         }
         item.read_error = None;
     }

@@ -119,6 +119,8 @@ pub(in crate::ui) fn outcome_mark(outcome: Outcome, theme: &Theme) -> (&'static 
         Outcome::Undone => ("log-outcome-undone", theme.dim()),
         Outcome::Already => ("log-outcome-already", theme.dim()),
         Outcome::Conflict => ("log-outcome-conflict", theme.error()),
+        Outcome::Overwritten => ("log-outcome-overwritten", theme.error()),
+        Outcome::NotSent => ("log-outcome-not-sent", theme.dim()),
         // An open write: never in the activity log (the write-ahead line is the audit
         // file's), in the history until a later line settles it.
         Outcome::Sending => ("log-outcome-sending", theme.warn()),

@@ -382,17 +382,19 @@ fn a_hang_up_during_a_bulk_ends_it_as_ctrl_c_does() {
     let open = club_admin::ops::recover::scan(&audit_path).expect("scan");
     assert!(open.is_empty(), "{open:?}");
     sent_but_never_received(&d, &audit, &first_run(&audit));
-    // The rest of the bulk never left: not sent (`undone`, saying why), none failed.
+    // The rest of the bulk never left: not sent (`not_sent`, saying why; never `undone`:
+    // nobody took it back), none failed.
     let not_sent = audit
         .iter()
         .filter(|e| {
-            e.outcome == Outcome::Undone
+            e.outcome == Outcome::NotSent
                 && e.detail
                     .as_deref()
                     .is_some_and(|t| t.starts_with("not sent: the dashboard"))
         })
         .count();
     assert!(not_sent > 0, "the rest of the bulk was not sent");
+    assert!(audit.iter().all(|e| e.outcome != Outcome::Undone));
     let failed = audit
         .iter()
         .filter(|e| e.outcome == Outcome::Failed)
@@ -434,6 +436,8 @@ async fn serve_ssh_settles_an_interrupted_runs_writes_as_it_starts_before_anyone
         key: Some(key.into()),
         key_comment: Some("ton@phone".into()),
         run: Some("a-killed-serve-ssh".into()),
+        session: None,
+        carried: None,
         settled_by: None,
         label: None,
     };

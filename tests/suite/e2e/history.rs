@@ -77,6 +77,8 @@ fn line(
         key: None,
         key_comment: None,
         run: Some(run.into()),
+        session: None,
+        carried: None,
         settled_by: None,
         label: None,
     };
@@ -527,6 +529,8 @@ async fn a_serve_ssh_write_is_named_by_its_keys_comment_in_every_format() {
         key: Some("SHA256:abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG".into()),
         key_comment: Some("alice@phone".into()),
         run: Some("r9".into()),
+        session: None,
+        carried: None,
         settled_by: None,
         label: None,
     };
@@ -555,9 +559,12 @@ async fn a_serve_ssh_write_is_named_by_its_keys_comment_in_every_format() {
     .await;
     let mut lines = csv.stdout.lines();
     let header = lines.next().unwrap_or_default();
-    assert!(header.ends_with(",detail,key_comment,label"), "{header}");
+    assert!(
+        header.ends_with(",detail,key_comment,label,lines,session"),
+        "{header}"
+    );
     let row = lines.next().unwrap_or_default();
-    assert!(row.ends_with(",alice@phone,"), "{row}");
+    assert!(row.contains(",alice@phone,"), "{row}");
     // `--moderator` finds it by a part of the comment, without case.
     let found = run(
         home.path(),
@@ -742,4 +749,133 @@ async fn the_history_names_a_request_as_the_dashboard_does_school_number_and_clu
     let rows: Vec<Value> = serde_json::from_str(&json.stdout).expect("json");
     assert_eq!(rows[0]["label"], label.as_str(), "{}", json.stdout);
     assert_eq!(rows[0]["target"], target.to_string());
+}
+
+/// The audit rotates past `audit_rotate_mb` (1 MB here) at the next write, and nothing is
+/// lost: the old file stays beside the new one, a write left open in it (a killed run's) is
+/// carried into the new file, so the next run still settles it, and `history` reads both
+/// files: every write once, the open one joined with the line that settled it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_history_read_across_a_rotation_has_every_write_once() {
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let home = tempfile::tempdir().expect("dir");
+    let config = home.path().join("config").join("club-admin");
+    std::fs::create_dir_all(&config).expect("config folder");
+    std::fs::write(config.join("config.toml"), "audit_rotate_mb = 1\n").expect("config");
+    let audit = audit_of(home.path());
+    std::fs::create_dir_all(audit.parent().expect("folder")).expect("state folder");
+    let pending = d.pending_for("moderator");
+    let (killed, next) = (pending[0], pending[1]);
+    let mut text = String::new();
+    let mut n = 0u128;
+    while text.len() < 1_100_000 {
+        n += 1;
+        let at = format!("2026-11-{:02}T08:00:00Z", 1 + n % 20);
+        let l = line(
+            &at,
+            "por@school",
+            "approve",
+            Uuid::from_u128(1000 + n),
+            Outcome::Ok,
+            "old",
+            None,
+            "cli",
+        );
+        text.push_str(&(l + "\n"));
+    }
+    // A run killed with its write on the wire: its `sending` line and nothing after it.
+    let open = line(
+        "2026-11-21T08:00:00Z",
+        "ton@school",
+        "approve",
+        killed,
+        Outcome::Sending,
+        "killed-run",
+        None,
+        "cli",
+    );
+    let mut open: AuditEntry = serde_json::from_str(&open).expect("a line");
+    open.server = d.base_url.clone();
+    text.push_str(&(serde_json::to_string(&open).expect("json") + "\n"));
+    std::fs::write(&audit, &text).expect("audit");
+
+    let next_text = next.to_string();
+    let approve = run(home.path(), Some(&d), &["requests", "approve", &next_text]).await;
+    assert_eq!(approve.code, 0, "{}", approve.stderr);
+    let rotated: Vec<PathBuf> = std::fs::read_dir(audit.parent().expect("folder"))
+        .expect("state folder")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("audit-"))
+        })
+        .collect();
+    assert_eq!(rotated.len(), 1, "the old file kept beside: {rotated:?}");
+    let rotated_len = std::fs::metadata(&rotated[0]).expect("rotated").len();
+    assert_eq!(rotated_len, text.len() as u64, "the old file whole");
+    let current = std::fs::metadata(&audit).expect("current").len();
+    assert!(current < 10_000, "a new file: {current} bytes");
+
+    let out = run(home.path(), None, &["history", "--format", "json"]).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let rows: Vec<Value> = serde_json::from_str(&out.stdout).expect("json");
+    assert_eq!(rows.len() as u128, n + 2, "every write once");
+    let of = |id: Uuid| -> Vec<&Value> {
+        rows.iter()
+            .filter(|r| r["target"] == id.to_string())
+            .collect()
+    };
+    let k = of(killed);
+    assert_eq!(k.len(), 1, "the killed run's write once: {k:?}");
+    assert_eq!(
+        k[0]["lines"], 2,
+        "its `sending` line and the one that settled it: {k:?}"
+    );
+    assert_eq!(k[0]["settled_after_crash"], true);
+    assert_eq!(k[0]["outcome"], "failed", "still pending: not applied");
+    let a = of(next);
+    assert_eq!(a.len(), 1);
+    assert_eq!(a[0]["outcome"], "ok");
+}
+
+/// `history --host` where the host's config keeps no audit (a `serve-ssh` started by hand
+/// wrote its own elsewhere) says where it looked and how to name the file; the advice,
+/// followed, reads it.
+#[tokio::test]
+async fn history_host_without_the_hosts_audit_says_to_give_audit() {
+    let home = tempfile::tempdir().expect("dir");
+    let empty = home.path().join("host-state");
+    std::fs::create_dir_all(&empty).expect("folder");
+    let config = home.path().join("serve-ssh.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[serve_ssh]\nstate_dir = {:?}\n",
+            empty.display().to_string()
+        ),
+    )
+    .expect("config");
+    let config_text = config.display().to_string();
+    let out = run(
+        home.path(),
+        None,
+        &["history", "--host", "--config", &config_text],
+    )
+    .await;
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains(&empty.join("audit.jsonl").display().to_string())
+            && out.stderr.contains("give that file with --audit FILE"),
+        "{}",
+        out.stderr
+    );
+    // The advice followed: the file the hand-started server wrote.
+    let (wrote, _) = sample(home.path());
+    let wrote_text = wrote.display().to_string();
+    let out = run(home.path(), None, &["history", "--audit", &wrote_text]).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stdout.is_empty());
 }

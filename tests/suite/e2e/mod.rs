@@ -20,6 +20,7 @@ mod ssh_exec;
 mod ssh_key_rules;
 mod ssh_ops;
 mod ssh_shared_poll;
+mod ssh_stop;
 mod suspend;
 mod term;
 mod two_moderators;

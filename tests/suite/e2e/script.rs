@@ -2038,3 +2038,143 @@ async fn a_student_s_writes_the_rules_refuse_are_never_sent() {
     assert_eq!(status_of(&d, own), Some(MembershipStatus::Pending));
     assert_eq!(status_of(&d, others), Some(MembershipStatus::Pending));
 }
+
+/// 1,000 ids the server does not know (random UUIDs) on standard input: the dry run and the
+/// run find them in the reads they make anyway (the listing's ids filter), send nothing,
+/// say "no such request" for each and count them apart (exit 1); nothing is audited.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ids_the_server_does_not_know_are_no_such_request_and_never_sent() {
+    let d = start(0).await;
+    let bin = Bin::as_user(&d, "moderator");
+    let ids: Vec<String> = (0..1000).map(|_| Uuid::new_v4().to_string()).collect();
+    let input = ids.join("\n");
+    let dry = bin
+        .run(
+            &["requests", "approve", "--dry-run", "--json", "-"],
+            Some(&input),
+        )
+        .await;
+    assert_eq!(dry.code, 1, "{}", dry.stderr);
+    let plan = dry.json();
+    let plan = plan.as_array().expect("an array");
+    assert_eq!(plan.len(), 1000);
+    assert!(
+        plan.iter()
+            .all(|p| p["would_send"] == false && p["reason"] == "no such request"),
+        "{plan:?}"
+    );
+    assert!(
+        dry.stderr
+            .contains("(0 of 1000 requests would be approved, 1000 not sent)")
+            && dry.stderr.contains("1000 not sent: no such request"),
+        "{}",
+        dry.stderr
+    );
+    let real = bin.run(&["requests", "approve", "-"], Some(&input)).await;
+    assert_eq!(real.code, 1, "{}", real.stderr);
+    assert_eq!(
+        real.stderr.matches(": not sent: no such request").count(),
+        1000,
+        "one line each"
+    );
+    assert!(
+        real.stderr.contains("1000 not sent: no such request"),
+        "{}",
+        real.stderr
+    );
+    // Only the update-route probes (the nil id, which changes nothing) reached the server.
+    let writes = crate::common::writes_per_request(&d, 0);
+    assert!(writes.is_empty(), "{writes:?}");
+    assert!(bin.audit().is_empty());
+}
+
+/// A spreadsheet's column of ids (quoted, CRLF, one request twice) applied twice: each run
+/// says the duplicate was ignored; the first approves every request, the second finds them
+/// approved as asked: both exit 0.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spreadsheet_applied_twice_exits_0_both_times_its_duplicates_counted() {
+    let d = start(0).await;
+    let bin = Bin::as_user(&d, "moderator");
+    let p = d.pending_for("moderator");
+    let mut column: Vec<String> = p[..5].iter().map(|i| format!("\"{i}\"")).collect();
+    column.push(format!("\"{}\"", p[2]));
+    let sheet = format!("{}\r\n", column.join("\r\n"));
+    for round in ["first", "second"] {
+        let run = bin.run(&["requests", "approve", "-"], Some(&sheet)).await;
+        assert_eq!(run.code, 0, "{round}: {run:?}");
+        assert!(
+            run.stderr.contains("1 duplicate ignored"),
+            "{round}: {}",
+            run.stderr
+        );
+    }
+    for id in &p[..5] {
+        assert_eq!(status_of(&d, *id), Some(MembershipStatus::Approved));
+    }
+    assert_eq!(d.mutations().len(), 5, "{:?}", d.mutations());
+}
+
+/// `requests approve` while another moderator declines the same request at the same moment,
+/// on a server that accepts both (the deployed 0.8.4 service checks, then writes; the last
+/// write stays): the run is answered 200, then re-reads what it applied at its end (one
+/// listing) and finds it declined since: it says so, audits `overwritten` and exits 1.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_whose_approval_the_server_overwrote_says_so_at_its_end() {
+    let d = demo::start(DemoOptions {
+        faults: club_admin::demo::Faults {
+            latency: std::time::Duration::from_millis(200),
+            race: std::time::Duration::from_millis(300),
+            ..Default::default()
+        },
+        ..DemoOptions::default()
+    })
+    .await
+    .expect("demo");
+    let theirs = d.pending_for("moderator2");
+    let id = d
+        .pending_for("moderator")
+        .into_iter()
+        .find(|i| theirs.contains(i))
+        .expect("a request both moderate");
+    let bin = Bin::as_user(&d, "moderator");
+    let other = crate::common::client_as(&d, d.user("moderator2").expect("moderator2"));
+    let put = format!("PUT /v1/clubs/requests/{id}");
+    let text_id = id.to_string();
+    let args = ["requests", "approve", text_id.as_str()];
+    let (run, declined) = tokio::join!(bin.run(&args, None), async {
+        while !d.writes_received().contains(&put) {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        other
+            .update_club_request(
+                id,
+                &MembershipStatus::Declined,
+                club_admin::ops::run::DECISION_LEVELS,
+            )
+            .await
+    });
+    assert!(
+        declined.is_ok(),
+        "the server accepted the decline too: {declined:?}"
+    );
+    assert_eq!(
+        status_of(&d, id),
+        Some(MembershipStatus::Declined),
+        "the last write stays"
+    );
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stderr
+            .contains(&format!("{id}: approved, then overwritten: declined since"))
+            && run.stderr.contains("1 overwritten since"),
+        "{}",
+        run.stderr
+    );
+    let text = std::fs::read_to_string(bin.state_dir().join("audit.jsonl")).expect("audit");
+    let rows = club_admin::ops::history::fold(
+        text.lines()
+            .filter_map(|l| serde_json::from_str::<AuditEntry>(l).ok()),
+    );
+    assert_eq!(rows.len(), 1, "{rows:#?}");
+    assert_eq!(rows[0].outcome, club_admin::ops::Outcome::Overwritten);
+}

@@ -164,7 +164,7 @@ fn scripts_over_ssh_run_as_the_key_s_moderator_with_the_command_line_s_output_an
         3
     );
 
-    // Exit 1: a request that is not there (the service's 404, audited `failed`).
+    // Exit 1: a request that is not there: never sent ("no such request"), nothing audited.
     let gone = uuid::Uuid::new_v4().to_string();
     let out = exec(
         port,
@@ -174,6 +174,11 @@ fn scripts_over_ssh_run_as_the_key_s_moderator_with_the_command_line_s_output_an
         b"",
     );
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("not sent: no such request"),
+        "{}",
+        text(&out.stderr)
+    );
 
     // A teacher's write: refused before anything is sent.
     let sent = t.demo.mutations().len();
@@ -198,7 +203,11 @@ fn scripts_over_ssh_run_as_the_key_s_moderator_with_the_command_line_s_output_an
     let out = exec(port, &t.alice, &with_token, &["history", "--json"], b"");
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).expect("JSON");
-    assert_eq!(rows.len(), 4, "three approved, one not found: {rows:?}");
+    assert_eq!(
+        rows.len(),
+        3,
+        "three approved; the one the server does not know was never sent: {rows:?}"
+    );
     assert_eq!(rows.iter().filter(|r| r["outcome"] == "ok").count(), 3);
     assert!(rows.iter().all(|r| r["via"] == "ssh-exec"), "{rows:?}");
 

@@ -8,72 +8,13 @@
 //! of every queue are counted, for 1 session and for 50.
 #![cfg(unix)]
 
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::common::pty::GUARD;
+use crate::common::ssh_sessions::{Session, queue_drawn, serve, until};
 use club_admin::api::shared_listing::SharedCounts;
 use club_admin::demo::{self, DemoHandle, DemoOptions};
 use club_admin::ssh::ServerHandle;
-use russh::ChannelMsg;
-use russh::client;
-
-use crate::common::pty::GUARD;
-use crate::common::ssh_sessions::{Trust, open, queue_drawn, screen, serve};
-
-/// One session: what its terminal shows (an 80x24 vt100 screen, as text), and where its
-/// keys go.
-struct Session {
-    screen: Arc<Mutex<String>>,
-    keys: russh::ChannelWriteHalf<client::Msg>,
-    _handle: client::Handle<Trust>,
-}
-
-impl Session {
-    /// Session `seed` opened, its screen followed by a task.
-    async fn open(addr: std::net::SocketAddr, seed: u32) -> Session {
-        let (handle, ch) = open(addr, seed).await.expect("a session");
-        ch.request_shell(false).await.expect("the shell");
-        let (mut read, keys) = ch.split();
-        let shown = Arc::new(Mutex::new(String::new()));
-        let to = shown.clone();
-        tokio::spawn(async move {
-            let mut vt = screen();
-            while let Some(msg) = read.wait().await {
-                if let ChannelMsg::Data { data } = msg {
-                    vt.process(&data);
-                    if let Ok(mut s) = to.lock() {
-                        *s = vt.screen().contents();
-                    }
-                }
-            }
-        });
-        Session {
-            screen: shown,
-            keys,
-            _handle: handle,
-        }
-    }
-
-    fn shows(&self, f: impl Fn(&str) -> bool) -> bool {
-        self.screen.lock().map(|s| f(&s)).unwrap_or(false)
-    }
-
-    async fn send(&self, bytes: &[u8]) {
-        self.keys
-            .data_bytes(bytes.to_vec())
-            .await
-            .expect("keys reach the session");
-    }
-}
-
-/// Waits (at most [`GUARD`]) until `done` holds.
-async fn until(what: &str, done: impl Fn() -> bool) {
-    let deadline = Instant::now() + GUARD;
-    while !done() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
 
 /// Waits until no call is in flight and the demo server received none for a moment: every
 /// answer is in.

@@ -87,3 +87,111 @@ async fn overlapping_bulk_approvals_never_call_the_others_work_failed() {
         );
     }
 }
+
+/// Two `serve-ssh` dashboards of one process (one account, a key each) mark the same 10
+/// requests and approve them at the same moment. The audit names each session's own writes
+/// (`session`), so `history --format json` over SSH gives each its own rows, with its own
+/// key and outcome: none left open, each request approved by exactly one of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_ssh_sessions_bulking_the_same_requests_each_have_their_own_history_rows() {
+    use crate::common::ssh_sessions::{Session, exec, queue_drawn, serve, until};
+    let d = demo::start(DemoOptions {
+        // 30 ms a request at the server, so the two bulks overlap.
+        faults: club_admin::demo::Faults {
+            latency: std::time::Duration::from_millis(30),
+            ..Default::default()
+        },
+        ..DemoOptions::default()
+    })
+    .await
+    .expect("demo");
+    let dir = tempfile::tempdir().expect("dir");
+    let server = serve(&d, dir.path(), 2, 0, 0).await;
+    let (a, b) = tokio::join!(Session::open(server.addr, 1), Session::open(server.addr, 2));
+    let token = d.moderator().token.clone();
+    for s in [&a, &b] {
+        until("the dashboard", || s.shows(|t| t.contains("S to sign in"))).await;
+        s.send(b"S").await;
+        until("the sign-in pop-up", || {
+            s.shows(|t| t.contains("┌ Sign in"))
+        })
+        .await;
+        s.send(format!("\x1b[200~{token}\x1b[201~\r").as_bytes())
+            .await;
+    }
+    for s in [&a, &b] {
+        until("the queue", || s.shows(queue_drawn)).await;
+        s.send(&[b' '; 10]).await;
+        until("10 marked", || s.shows(|t| t.contains("10 marked"))).await;
+        s.send(b"a").await;
+        until("the confirmation", || {
+            s.shows(|t| t.contains("10 marked club requests"))
+        })
+        .await;
+    }
+    tokio::join!(a.send(b"y"), b.send(b"y"));
+    until("both bulks' summaries", || {
+        [&a, &b]
+            .iter()
+            .all(|s| s.shows(|t| t.contains(" of 10 done") || t.contains("/10 done")))
+    })
+    .await;
+    let out = exec(server.addr, 3, &token, "history --format json")
+        .await
+        .expect("history over SSH");
+    assert_eq!(
+        out.code,
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).expect("JSON rows");
+    let word = |r: &serde_json::Value, k: &str| r[k].as_str().unwrap_or_default().to_owned();
+    let open: Vec<_> = rows
+        .iter()
+        .filter(|r| matches!(word(r, "outcome").as_str(), "sending" | "unknown"))
+        .collect();
+    assert!(open.is_empty(), "no write left open: {open:#?}");
+    // Each session names one key; the two sessions, two keys.
+    let mut key_of = std::collections::HashMap::new();
+    for r in &rows {
+        let key = key_of
+            .entry(word(r, "session"))
+            .or_insert_with(|| word(r, "key"));
+        assert_eq!(*key, word(r, "key"), "one key per session: {rows:#?}");
+    }
+    assert_eq!(key_of.len(), 2, "two sessions wrote: {rows:#?}");
+    assert_eq!(
+        key_of
+            .values()
+            .collect::<std::collections::HashSet<_>>()
+            .len(),
+        2,
+        "each with its own key"
+    );
+    let mut per_request: std::collections::HashMap<String, Vec<String>> = Default::default();
+    for r in &rows {
+        per_request
+            .entry(word(r, "target"))
+            .or_default()
+            .push(format!("{} {}", word(r, "session"), word(r, "outcome")));
+    }
+    assert_eq!(per_request.len(), 10, "{per_request:#?}");
+    for (id, outcomes) in &per_request {
+        let ok = outcomes.iter().filter(|o| o.ends_with(" ok")).count();
+        assert_eq!(ok, 1, "{id} approved by exactly one session: {outcomes:?}");
+        let sessions: std::collections::HashSet<_> =
+            outcomes.iter().map(|o| o.split(' ').next()).collect();
+        assert_eq!(
+            sessions.len(),
+            outcomes.len(),
+            "one row per session: {outcomes:?}"
+        );
+    }
+    assert!(
+        per_request.values().any(|o| o.len() == 2),
+        "the two bulks met on some request: {per_request:#?}"
+    );
+    drop((a, b));
+    server.stop().await;
+}

@@ -53,6 +53,8 @@ fn every_stage() -> Vec<Stage> {
         }),
         Stage::Settled(Ending::Undone),
         Stage::Settled(Ending::Unknown),
+        Stage::Settled(Ending::Overwritten(MembershipStatus::Declined)),
+        Stage::Settled(Ending::NotSent),
     ]
 }
 
@@ -76,6 +78,8 @@ fn every_event() -> Vec<Event> {
         reread(Reread::Failed("timed out".into())),
         Event::ReadNow { fresh: true },
         Event::Abandon,
+        Event::Overwritten(MembershipStatus::Declined),
+        Event::Stopped("the server stopped".into()),
     ]
 }
 
@@ -116,6 +120,13 @@ fn decision_in(stage: &Stage) -> Decision {
                 Ending::Refused(e) => Event::Answered(Answer::Refused(e.clone())),
                 Ending::Undone => Event::TakeBack("undone".into()),
                 Ending::Unknown => Event::Abandon,
+                Ending::Overwritten(s) => {
+                    answer(&mut d, Event::Answered(Answer::Done(())));
+                    Event::Overwritten(s.clone())
+                }
+                Ending::NotSent => Event::Answered(Answer::Refused(ApiError::NotSent(
+                    "the server stopped".into(),
+                ))),
                 Ending::Found { .. } => {
                     answer(&mut d, Event::Answered(Answer::Lost(server_error())));
                     Event::Reread {
@@ -137,9 +148,12 @@ fn legal(stage: &Stage, event: &Event) -> bool {
     match stage {
         Stage::Held { .. } => matches!(
             event,
-            Event::Send | Event::Queue | Event::Hold(_) | Event::TakeBack(_)
+            Event::Send | Event::Queue | Event::Hold(_) | Event::TakeBack(_) | Event::Stopped(_)
         ),
-        Stage::Queued => matches!(event, Event::Send | Event::Hold(_) | Event::TakeBack(_)),
+        Stage::Queued => matches!(
+            event,
+            Event::Send | Event::Hold(_) | Event::TakeBack(_) | Event::Stopped(_)
+        ),
         Stage::Sending => matches!(
             event,
             Event::Answered(_) | Event::Hold(_) | Event::TakeBack(_) | Event::Abandon
@@ -148,6 +162,8 @@ fn legal(stage: &Stage, event: &Event) -> bool {
             event,
             Event::Reread { .. } | Event::ReadNow { .. } | Event::Abandon
         ),
+        // An applied approval, read since in the other status: said once.
+        Stage::Settled(Ending::Done) => matches!(event, Event::Overwritten(_)),
         Stage::Settled(_) => false,
     }
 }
@@ -185,11 +201,11 @@ fn every_illegal_transition_fails_loudly_and_changes_nothing() {
             }
         }
     }
-    assert_eq!(tried, 11 * 12);
+    assert_eq!(tried, 13 * 14);
     assert_eq!(
         refused,
-        132 - (4 + 3 + 7 + 2 * 4),
-        "held takes 4 events, queued 3, sending 7, lost 4; settled none"
+        182 - (5 + 4 + 7 + 2 * 4 + 1),
+        "held takes 5 events, queued 4, sending 7, lost 4; settled applied 1 (overwritten), the others none"
     );
 }
 
@@ -437,7 +453,7 @@ fn rereads_back_off_from_one_second_to_thirty() {
 }
 
 #[test]
-fn a_write_that_could_not_connect_waits_queued_and_one_dropped_unsent_is_undone() {
+fn a_write_that_could_not_connect_waits_queued_and_one_dropped_unsent_is_not_sent() {
     let id = Uuid::from_u128(9);
     let mut d = Decision::new(id, RowAction::Approve, 1, Stage::Held { send_at: at(0) })
         .expect("born held");
@@ -464,13 +480,14 @@ fn a_write_that_could_not_connect_waits_queued_and_one_dropped_unsent_is_undone(
     let line = d.apply(Event::Answered(Answer::Done(()))).expect("legal");
     assert_eq!(line.map(|l| l.outcome), Some(Outcome::Ok));
 
-    // A write dropped before it left (a bulk stopped by a hang-up) is not sent: `undone`.
+    // A write dropped before it left (a bulk stopped by a hang-up or a server's stop) is not
+    // sent: `not_sent`, never `undone` (nobody took it back).
     let mut d = Decision::new(id, RowAction::Approve, 2, Stage::Sending).expect("born");
     let dropped = ApiError::NotSent("the dashboard was ending".into());
     let line = d
         .apply(Event::Answered(Answer::Refused(dropped)))
         .expect("legal")
         .expect("a line");
-    assert_eq!(line.outcome, Outcome::Undone);
-    assert_eq!(d.stage(), &Stage::Settled(Ending::Undone));
+    assert_eq!(line.outcome, Outcome::NotSent);
+    assert_eq!(d.stage(), &Stage::Settled(Ending::NotSent));
 }

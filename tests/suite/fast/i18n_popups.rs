@@ -627,6 +627,8 @@ fn history_rows(m: &Model) -> Vec<club_admin::ops::history::Row> {
         key: Some("SHA256:abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG".into()),
         key_comment: Some("bob@laptop".into()),
         run: Some(format!("r{i}")),
+        session: None,
+        carried: None,
         settled_by: None,
         label: None,
     });
@@ -759,6 +761,8 @@ fn the_history_says_already_and_names_a_request_by_its_label_in_both_languages()
             key: None,
             key_comment: None,
             run: Some("r".into()),
+            session: None,
+            carried: None,
             settled_by: None,
             label: Some("#50335 → Astronomy Club".into()),
         };

@@ -679,6 +679,8 @@ fn the_log_pane_empty_and_with_earlier_sessions() {
             via: Some("dashboard".into()),
             key: None,
             run: None,
+            session: None,
+            carried: None,
             settled_by: None,
             label: None,
             key_comment: None,

@@ -291,3 +291,57 @@ fn the_rows_of_a_page_read_for_the_first_time_are_not_new() {
         club_admin::tr!(m.lang(), "status-new-requests", n = 3usize)
     );
 }
+
+/// Answers every read of a refresh of `m` as a server holding `all` does: a page lists its
+/// pending requests (ids ascending), a read by ids gives those requests whatever their
+/// status; the reads those answers ask for are answered too.
+fn refresh_on(m: &mut Model, all: &[ClubRequest]) {
+    use club_admin::api::MembershipStatus;
+    let later = m.now() + chrono::Duration::seconds(30);
+    let _ = update(m, Msg::Tick(later));
+    let mut queue = calls(&update(m, key('r')));
+    let pending: Vec<ClubRequest> = all
+        .iter()
+        .filter(|r| r.membership_status == Some(MembershipStatus::Pending))
+        .cloned()
+        .collect();
+    while let Some((rid, call)) = (!queue.is_empty()).then(|| queue.remove(0)) {
+        let a = match &call {
+            ApiCall::ListRequests { filter, .. } if !filter.ids.is_empty() => {
+                let rows = all
+                    .iter()
+                    .filter(|r| filter.ids.contains(&r.id))
+                    .cloned()
+                    .collect();
+                ApiAnswer::Listing(Ok(listing_reply(rows, None, pending.len() as u64)))
+            }
+            ApiCall::ListRequests { .. } => answer_of(&call, &pending, 50),
+            other => panic!("a refresh reads listings only: {other:?}"),
+        };
+        queue.extend(calls(&answer(m, rid, a)));
+    }
+}
+
+#[test]
+fn a_loaded_request_declined_elsewhere_then_set_back_to_pending_is_new() {
+    use club_admin::api::MembershipStatus;
+    let known = [10, 20, 30];
+    let mut m = listed(50, &known, 3);
+    let mut all: Vec<ClubRequest> = known.iter().map(|n| pending(*n, now())).collect();
+    all[1].membership_status = Some(MembershipStatus::Declined);
+    refresh_on(&mut m, &all);
+    let row = m.queue().get(id(20)).expect("the row stays");
+    assert_eq!(row.decided_elsewhere, Some(MembershipStatus::Declined));
+    assert!(marked(&m, &known).is_empty());
+    // Someone set it back to pending (the school's web site): new here, as never seen.
+    all[1].membership_status = Some(MembershipStatus::Pending);
+    refresh_on(&mut m, &all);
+    assert_eq!(marked(&m, &known), [20]);
+    let row = m.queue().get(id(20)).expect("the row");
+    assert_eq!(row.decided_elsewhere, None);
+    assert_eq!(
+        status(&m),
+        club_admin::tr!(m.lang(), "status-new-requests", n = 1usize),
+        "the notice counts the rows marked"
+    );
+}

@@ -386,3 +386,15 @@ fn no_write_is_offered_before_the_account_is_known() {
         assert!(bar.contains(&approve), "{bar}");
     }
 }
+
+#[test]
+fn a_school_number_is_found_as_the_row_prints_it_with_its_hash() {
+    let mut m = loaded(options(), sample_rows());
+    assert!(
+        screen(&m, 120, 40).contains("#51002"),
+        "the row prints the number with its #"
+    );
+    assert_eq!(filtered(&mut m, "#51002"), 1);
+    assert_eq!(filtered(&mut m, "51002"), 1);
+    assert_eq!(filtered(&mut m, "#5100"), 4, "a part of it, from its start");
+}

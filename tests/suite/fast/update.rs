@@ -1433,6 +1433,8 @@ fn earlier_decisions_from_the_audit_file_are_shown_with_their_outcome() {
         via: Some("dashboard".into()),
         key: None,
         run: None,
+        session: None,
+        carried: None,
         settled_by: None,
         label: None,
         key_comment: None,

@@ -215,3 +215,109 @@ async fn an_answer_lost_after_the_write_committed_is_settled_by_the_re_read() {
     assert!(row.error.is_none(), "{:?}", row.error);
     assert_eq!(d.mutations().len(), 1, "never resent");
 }
+
+/// Moves the cursor of `h` to request `id` (`g`, then `j` until it is selected).
+async fn cursor_on(h: &mut Headless, id: Uuid) {
+    send(h, key('g')).await;
+    while h.model.queue().selected().map(|i| i.id) != Some(id) {
+        let before = h.model.queue().cursor();
+        send(h, key('j')).await;
+        assert_ne!(
+            h.model.queue().cursor(),
+            before,
+            "request {id} is not shown"
+        );
+    }
+}
+
+/// Two dashboards decide one request oppositely at once on a server that accepts both, as
+/// the deployed 0.8.4 service does (it checks that the request is pending, then writes: both
+/// answer 200, the last write stays). The dashboard whose decision was overwritten hears it
+/// at its next read: the row shows the status read, the status line says so, the audit has
+/// one `overwritten` line with that status (a second read adds none), and the history's row
+/// of that write says `overwritten`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_decision_the_server_overwrote_is_said_and_recorded_once() {
+    let d = demo::start(DemoOptions {
+        faults: Faults {
+            race: Duration::from_millis(300),
+            ..Faults::default()
+        },
+        ..DemoOptions::default()
+    })
+    .await
+    .expect("demo");
+    let theirs = d.pending_for("moderator2");
+    let id = d
+        .pending_for("moderator")
+        .into_iter()
+        .find(|i| theirs.contains(i))
+        .expect("a request both moderate");
+    let mut a = driver(&d, "moderator", 0).await;
+    let mut b = driver(&d, "moderator2", 0).await;
+    cursor_on(&mut a, id).await;
+    cursor_on(&mut b, id).await;
+    a.send(key('a'));
+    b.send(key('x'));
+    tokio::join!(settle(&mut a), settle(&mut b));
+    assert_eq!(
+        outcomes(&a, id),
+        vec![Outcome::Ok],
+        "the server accepted both"
+    );
+    assert_eq!(
+        outcomes(&b, id),
+        vec![Outcome::Ok],
+        "the server accepted both"
+    );
+    let stays = d.request_status(id).expect("the request");
+    let (loser, read) = match stays {
+        MembershipStatus::Declined => (&mut a, "declined"),
+        _ => (&mut b, "approved"),
+    };
+    send(loser, key('r')).await;
+    settle(loser).await;
+    let lines: Vec<_> = loser
+        .audit()
+        .iter()
+        .filter(|e| e.target == id)
+        .cloned()
+        .collect();
+    assert_eq!(
+        lines.iter().map(|e| e.outcome).collect::<Vec<_>>(),
+        vec![Outcome::Ok, Outcome::Overwritten],
+        "{lines:#?}"
+    );
+    assert_eq!(
+        lines[1].detail.as_deref(),
+        Some(format!("overwritten: {read} since").as_str())
+    );
+    let said = loser.model.status_text().unwrap_or_default();
+    assert!(
+        said.contains("was overwritten") && said.contains(read),
+        "the status line says it: {said}"
+    );
+    let row = loser.model.queue().get(id).expect("the row");
+    assert_eq!(row.status(), Some(&stays));
+    assert_eq!(row.decided_elsewhere.as_ref(), Some(&stays));
+    // Said once: another read adds no line.
+    send(loser, key('r')).await;
+    settle(loser).await;
+    let again = loser.audit().iter().filter(|e| e.target == id).count();
+    assert_eq!(again, 2, "one overwritten line, whatever reads follow");
+    // The history folds the write's lines into one row that says it.
+    let mut entries = Vec::new();
+    let session = lines[0].session.clone();
+    for (i, e) in lines.iter().enumerate() {
+        let mut ahead = e.clone();
+        if i == 0 {
+            ahead.outcome = Outcome::Sending;
+            entries.push(ahead);
+        }
+        entries.push(e.clone());
+    }
+    let rows = club_admin::ops::history::fold(entries);
+    assert_eq!(rows.len(), 1, "{rows:#?}");
+    assert_eq!(rows[0].outcome, Outcome::Overwritten);
+    assert_eq!(rows[0].session, session);
+}
