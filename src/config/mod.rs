@@ -651,7 +651,6 @@ pub fn resolve(
     let client = client_of(flags, &file, host_budget)?;
     let concurrency = client.concurrency;
     let page_size = bounded("page_size", file.page_size.unwrap_or(50), 1, 100)?;
-    let max_input_ids = max_input_ids(&file)?;
     let decision_delay = decision_delay(flags.decision_delay.or(file.decision_delay_secs))?;
     Ok(Settings {
         base_url,
@@ -661,7 +660,7 @@ pub fn resolve(
         concurrency,
         auto_refresh: (refresh > 0).then(|| Duration::from_secs(refresh)),
         page_size,
-        max_input_ids,
+        max_input_ids: max_input_ids(&file)?,
         read_only: flags.read_only || file.read_only.unwrap_or(false),
         mouse: flags.mouse || file.mouse.unwrap_or(false),
         notify: NewRequestNotice::parse(flags.notify.as_deref().or(file.notify.as_deref()))?,
