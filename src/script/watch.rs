@@ -25,7 +25,6 @@ use std::time::Duration;
 use uuid::Uuid;
 
 use super::args::WatchArgs;
-use super::stats::scope_filter;
 use super::{Ctx, Exit, error_text, say};
 use crate::api::{
     ApiClient, ApiError, ClubRequest, MembershipStatus, Page, RequestFilter, Sort, Timestamp,
@@ -331,13 +330,9 @@ impl WatchArgs {
 
 /// `club-admin requests watch`.
 async fn run(args: &WatchArgs, flags: &Flags) -> Exit {
-    let ctx = match Ctx::new(flags, &Default::default(), true) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
-    let filter = match scope_filter(&ctx, &args.scope).await {
-        Ok(Some(f)) => f,
-        Ok(None) => return Exit::Ok,
+    let (ctx, filter) = match super::stats::scoped(flags, &args.scope).await {
+        Ok((ctx, Some(f))) => (ctx, f),
+        Ok((_, None)) => return Exit::Ok,
         Err(e) => return e,
     };
     let period = args
@@ -392,10 +387,7 @@ async fn round(
             let mut events = watch.round(pending, read, chrono::Utc::now());
             name_deciders(&mut events, audit);
             if first {
-                say(&format!(
-                    "watching {} pending requests (Ctrl-C to stop)",
-                    watch.known()
-                ));
+                say(&format!("watching {} pending requests", watch.known()));
             }
             events
         }

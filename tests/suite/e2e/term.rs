@@ -8,7 +8,7 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use club_admin::demo::{self, DemoHandle, DemoOptions};
+use club_admin::demo::{self, DemoHandle, DemoOptions, Faults};
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use uuid::Uuid;
@@ -233,6 +233,37 @@ async fn watch_prints_each_change_once_and_ends_with_its_reader() {
             .count(),
         1
     );
+
+    // The service fails every call: said once; a request asked meanwhile is told once,
+    // after `back`, when the service answers again.
+    d.set_faults(Faults {
+        failure_rate: 1.0,
+        ..Faults::default()
+    });
+    out.until("unreachable", |l| {
+        events(l).iter().any(|e| e["event"] == "unreachable")
+    })
+    .await;
+    let during = d
+        .join(d.student_ids()[2], d.club_ids()[2])
+        .expect("a request asked during the outage");
+    // Another round fails meanwhile, and says nothing more.
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    d.set_faults(Faults::default());
+    out.until("back, and the request asked meanwhile", |l| {
+        has(l, "new", during)
+    })
+    .await;
+    let all = events(&out.all());
+    let at = |kind: &str| all.iter().position(|e| e["event"] == kind);
+    let count = |kind: &str| all.iter().filter(|e| e["event"] == kind).count();
+    assert_eq!((count("unreachable"), count("back")), (1, 1), "{all:?}");
+    let asked_at = all
+        .iter()
+        .position(|e| e["id"] == during.to_string().as_str());
+    assert!(at("back") < asked_at, "{all:?}");
+    assert!(all[at("back").expect("back")]["since"].is_string());
+    assert_eq!(count("new"), 2, "each new request once: {all:?}");
 
     let _ = tx.send(());
     let ended = tokio::time::timeout(Duration::from_secs(20), child.wait()).await;
