@@ -14,7 +14,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use uuid::Uuid;
 
 use crate::common::pty::GUARD;
-use crate::common::ssh_sessions::{connect, serve};
+use crate::common::ssh_sessions::{connect, exec, serve};
 
 /// The binary wired to the demo as `label`, its state in `dir`.
 fn command(d: &DemoHandle, label: &str, dir: &std::path::Path) -> tokio::process::Command {
@@ -333,6 +333,21 @@ async fn watch_over_ssh(watchers: usize) -> (u64, u64, Duration) {
     tokio::time::sleep(Duration::from_millis(10_000).saturating_sub(seen_in)).await;
     let calls = d.calls() - before;
     assert_eq!(server.commands(), watchers);
+    if watchers == 1 {
+        // `stats` over SSH: the figures of the demo as it is now (the joined request too).
+        let out = exec(server.addr, 9_999, &token, "stats --json")
+            .await
+            .expect("stats over SSH");
+        assert_eq!(
+            out.code,
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let f: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        assert_eq!(f["requests"].as_u64(), Some(seeded().len() as u64 + 1));
+        assert_eq!(f["pending"].as_u64(), Some(d.pending().len() as u64));
+    }
     // The readers go away (their connections close): every run ends.
     for h in &handles {
         let _ = h
