@@ -389,3 +389,71 @@ fn a_hundred_watchers_over_ssh_cost_the_calls_of_one() {
         "100 watchers made {hundred} calls in two periods; one makes {one}"
     );
 }
+
+/// A client of the demo as `label`.
+fn client_as(d: &DemoHandle, label: &str) -> club_admin::api::ApiClient {
+    let u = d.user(label).expect("demo account");
+    club_admin::api::ApiClient::new(
+        &d.base_url,
+        club_admin::api::Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+        club_admin::api::ClientOptions::default(),
+    )
+    .expect("client")
+}
+
+/// The term view's refresh reads only the pending requests again (and the ones that left
+/// the pending listing, by id): after an approval, a deletion and a new request it holds
+/// what a whole read holds, for the pending pages and one read by id.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_term_s_refresh_reads_the_pending_requests_and_misses_nothing() {
+    use club_admin::api::{MembershipStatus, RequestFilter};
+    use club_admin::ops::stats::{LEVELS, read_pages, refresh_pages};
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let admin = client_as(&d, "admin");
+    let all = RequestFilter::default();
+    let previous = read_pages(&admin, &all, 50).await.expect("a whole read");
+
+    let moderator = client_as(&d, "moderator");
+    let approved = d.pending_for("moderator")[0];
+    moderator
+        .update_club_request(approved, &MembershipStatus::Approved, LEVELS)
+        .await
+        .expect("approved");
+    let requester = client_as(&d, "requester");
+    let deleted = d
+        .requests_of("requester")
+        .into_iter()
+        .find(|id| d.request_status(*id) == Some(MembershipStatus::Pending))
+        .expect("a pending request of the requester's");
+    requester
+        .delete_club_request(deleted)
+        .await
+        .expect("deleted");
+    let asked = d
+        .join(d.student_ids()[0], d.club_ids()[0])
+        .expect("a new request");
+
+    let before = d.calls();
+    let refreshed = refresh_pages(&admin, &all, 50, &previous)
+        .await
+        .expect("a refresh");
+    let calls = d.calls() - before;
+    let whole = read_pages(&admin, &all, 50).await.expect("a whole read");
+    let states = |rows: &[club_admin::api::ClubRequest]| {
+        let mut v: Vec<(Uuid, Option<String>)> = rows
+            .iter()
+            .map(|r| (r.id, r.membership().map(|s| s.to_string())))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(states(&refreshed), states(&whole));
+    assert!(refreshed.iter().any(|r| r.id == asked));
+    assert!(!refreshed.iter().any(|r| r.id == deleted));
+    let pending_pages = (d.pending().len() as u64).div_ceil(50);
+    assert_eq!(
+        calls,
+        pending_pages + 1,
+        "the pending pages and one read by id"
+    );
+}
