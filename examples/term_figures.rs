@@ -4,9 +4,9 @@
 //! `update`, effect runner, worker and HTTP client (`Headless`), as an administrator (every
 //! club). Prints the figures.
 //!
-//! Run: `cargo run --release --example term_figures -- [N] [PAGE_SIZE]` (defaults 5000, 50).
-//! The demo holds 240 requests; N - 240 more are added (pending, to the demo moderator's
-//! clubs).
+//! Run: `cargo run --release --example term_figures -- [N] [PAGE_SIZE] [DECIDED]` (defaults
+//! 5000, 50, 0). The demo holds 240 requests; N - 240 more are added (pending, to the demo
+//! moderator's clubs), and DECIDED of them are approved first (a term near its end).
 
 use std::time::{Duration, Instant};
 
@@ -18,12 +18,44 @@ use club_admin::runtime::headless::Headless;
 
 const SEEDED: usize = 240;
 
-async fn run(n: usize, page_size: u32) -> Result<(), String> {
+/// Approves `n` of the demo moderator's pending requests, 8 at a time.
+async fn approve(d: &demo::DemoHandle, n: usize) -> Result<(), String> {
+    use futures::StreamExt;
+    let m = d.moderator().clone();
+    let client = ApiClient::new(
+        &d.base_url,
+        Credentials::new(Some(m.api_key), Some(m.token)),
+        ClientOptions::default(),
+    )
+    .map_err(|e| e.to_string())?;
+    let ids: Vec<uuid::Uuid> = d.pending_for("moderator").into_iter().take(n).collect();
+    let approved = club_admin::api::MembershipStatus::Approved;
+    let results: Vec<_> = futures::stream::iter(ids)
+        .map(|id| {
+            let (client, approved) = (client.clone(), approved.clone());
+            async move {
+                client
+                    .update_club_request(id, &approved, club_admin::ops::stats::LEVELS)
+                    .await
+            }
+        })
+        .buffer_unordered(8)
+        .collect()
+        .await;
+    let failed = results.iter().filter(|r| r.is_err()).count();
+    if failed > 0 {
+        return Err(format!("{failed} approvals failed"));
+    }
+    Ok(())
+}
+
+async fn run(n: usize, page_size: u32, decided: usize) -> Result<(), String> {
     let d = demo::start(DemoOptions {
         extra_requests: n.saturating_sub(SEEDED),
         ..DemoOptions::default()
     })
     .await?;
+    approve(&d, decided).await?;
     let u = d.user("admin").ok_or("no admin")?.clone();
     let client = ApiClient::new(
         &d.base_url,
@@ -72,21 +104,37 @@ async fn run(n: usize, page_size: u32) -> Result<(), String> {
         t0.elapsed().as_secs_f64() * 1000.0,
         h.model.queue().items().len()
     );
-    for round in ["first", "second"] {
-        let before = d.calls();
-        let t0 = Instant::now();
-        h.send(Msg::Key(Key::char('T')));
-        h.run_until(Duration::from_secs(120), |m| {
-            !m.term_reading() && matches!(m.term(), Loadable::Loaded(f) if f.requests as usize >= n)
-        })
-        .await?;
-        println!(
-            "term view (T), {round} read: {} calls in {:.0} ms",
-            d.calls() - before,
-            t0.elapsed().as_secs_f64() * 1000.0
-        );
-        h.send(Msg::Key(Key::char('T')));
-    }
+    let before = d.calls();
+    let t0 = Instant::now();
+    h.send(Msg::AutoRefresh);
+    h.run_until_idle(Duration::from_secs(60)).await?;
+    println!(
+        "automatic refresh, the view closed (the queue's): {} calls in {:.0} ms",
+        d.calls() - before,
+        t0.elapsed().as_secs_f64() * 1000.0
+    );
+    let before = d.calls();
+    let t0 = Instant::now();
+    h.send(Msg::Key(Key::char('T')));
+    let loaded = |m: &Model| {
+        !m.term_reading() && matches!(m.term(), Loadable::Loaded(f) if f.requests as usize >= n)
+    };
+    h.run_until(Duration::from_secs(120), loaded).await?;
+    println!(
+        "term view opened (T): {} calls in {:.0} ms (every page, every status)",
+        d.calls() - before,
+        t0.elapsed().as_secs_f64() * 1000.0
+    );
+    let before = d.calls();
+    let t0 = Instant::now();
+    h.send(Msg::AutoRefresh);
+    h.run_until(Duration::from_secs(120), loaded).await?;
+    h.run_until_idle(Duration::from_secs(60)).await?;
+    println!(
+        "automatic refresh, the view open (the queue's and the term's pending pages): {} calls in {:.0} ms",
+        d.calls() - before,
+        t0.elapsed().as_secs_f64() * 1000.0
+    );
     Ok(())
 }
 
@@ -94,6 +142,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let n = args.next().and_then(|a| a.parse().ok()).unwrap_or(5000);
     let size = args.next().and_then(|a| a.parse().ok()).unwrap_or(50);
+    let decided = args.next().and_then(|a| a.parse().ok()).unwrap_or(0);
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -105,7 +154,7 @@ fn main() {
             std::process::exit(1);
         }
     };
-    if let Err(e) = rt.block_on(run(n, size)) {
+    if let Err(e) = rt.block_on(run(n, size, decided)) {
         eprintln!("term_figures: {e}");
         std::process::exit(1);
     }

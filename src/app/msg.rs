@@ -297,6 +297,9 @@ pub enum Effect {
         filter: crate::api::RequestFilter,
         /// Requests a page.
         page_size: u32,
+        /// An earlier whole read of the same scope: only its pending requests are read again
+        /// ([`crate::ops::stats::refresh_pages`]); `None`: every page is read.
+        previous: Option<std::sync::Arc<Vec<crate::api::ClubRequest>>>,
     },
     /// The saved part of the queue changed (emitted by `update` itself when it differs
     /// from the last one emitted): the runner writes it after a short quiet spell, and on

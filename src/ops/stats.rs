@@ -275,6 +275,73 @@ fn decisions<'a>(
     last.into_values().collect()
 }
 
+/// The requests `ids` read by id through the listing (`filter[data][ids]`, every status),
+/// `size` at a time ([`LEVELS`], on `client` as it is): each id maps to the request, or
+/// `None` when the service lists it no more (deleted).
+///
+/// Errors: a read that failed.
+pub async fn read_by_id(
+    client: &ApiClient,
+    ids: &[Uuid],
+    size: u32,
+) -> Result<HashMap<Uuid, Option<ClubRequest>>, ApiError> {
+    let mut out: HashMap<Uuid, Option<ClubRequest>> = ids.iter().map(|id| (*id, None)).collect();
+    for chunk in ids.chunks(size.clamp(1, 100) as usize) {
+        let filter = RequestFilter {
+            ids: chunk.to_vec(),
+            ..RequestFilter::default()
+        };
+        let reply = client
+            .list_club_requests(&filter, &Sort::default(), Page::new(1, size), LEVELS)
+            .await?;
+        for r in reply.data {
+            if out.contains_key(&r.id) {
+                out.insert(r.id, Some(r));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The scope's requests of `filter` (every status) brought up to date from `previous`, an
+/// earlier whole read of it ([`read_pages`]), at the cost of the scope's pending requests:
+/// a decided request stays decided, so only the pending listing is read again (the queue's
+/// own query, shared over `serve-ssh` with the queue's refresh of the same scope), and the
+/// requests pending before that it no longer lists are read by id ([`read_by_id`]: decided
+/// since, or deleted). New requests are pending, so the pending read brings them. What it
+/// cannot see: a decided request deleted since (a student may delete their own request
+/// whatever its status) stays until the next whole read.
+///
+/// Errors: a read that failed.
+pub async fn refresh_pages(
+    client: &ApiClient,
+    filter: &RequestFilter,
+    size: u32,
+    previous: &[ClubRequest],
+) -> Result<Vec<ClubRequest>, ApiError> {
+    let pending_filter = RequestFilter {
+        membership_status: Some(MembershipStatus::Pending),
+        ..filter.clone()
+    };
+    let pending = read_pages(client, &pending_filter, size).await?;
+    let now: std::collections::HashSet<Uuid> = pending.iter().map(|r| r.id).collect();
+    let is_pending = |r: &ClubRequest| r.membership() == Some(&MembershipStatus::Pending);
+    let left: Vec<Uuid> = previous
+        .iter()
+        .filter(|r| is_pending(r) && !now.contains(&r.id))
+        .map(|r| r.id)
+        .collect();
+    let mut read = read_by_id(client, &left, size).await?;
+    let mut out: Vec<ClubRequest> = previous
+        .iter()
+        .filter(|r| !is_pending(r) && !now.contains(&r.id))
+        .cloned()
+        .collect();
+    out.extend(left.iter().filter_map(|id| read.remove(id).flatten()));
+    out.extend(pending);
+    Ok(out)
+}
+
 /// The nearest-rank percentile `pct` (1 to 100) of `sorted` (ascending, not empty).
 fn percentile(sorted: &[i64], pct: usize) -> i64 {
     let rank = (pct * sorted.len()).div_ceil(100).max(1);

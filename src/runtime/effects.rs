@@ -292,7 +292,11 @@ impl Runner {
                 Effect::SaveToken(t) => self.save_token(t, feedback),
                 Effect::Audit(entry) => self.audit(entry),
                 Effect::ReadHistory { max_bytes } => self.read_history(max_bytes),
-                Effect::ReadTerm { filter, page_size } => self.read_term(filter, page_size),
+                Effect::ReadTerm {
+                    filter,
+                    page_size,
+                    previous,
+                } => self.read_term(filter, page_size, previous),
                 Effect::SaveQueue(q) => {
                     self.pending_save = Some((q, Instant::now() + SAVE_DEBOUNCE));
                 }
@@ -434,10 +438,16 @@ impl Runner {
     }
 
     /// Reads the scope's requests for the term's figures on a task of their own
-    /// ([`crate::ops::stats::read_pages`] on the dashboard's client, its listing reads shared
+    /// ([`crate::ops::stats::read_pages`], or with an earlier read only its pending ones,
+    /// [`crate::ops::stats::refresh_pages`], on the dashboard's client, its listing reads shared
     /// with the other sessions of a `serve-ssh`); the answer comes back as
     /// [`Msg::TermRead`] with this host's UTC offset, for the figures' days.
-    fn read_term(&self, filter: crate::api::RequestFilter, page_size: u32) {
+    fn read_term(
+        &self,
+        filter: crate::api::RequestFilter,
+        page_size: u32,
+        previous: Option<std::sync::Arc<Vec<crate::api::ClubRequest>>>,
+    ) {
         let msgs = self.msgs.clone();
         let client = self.client.clone();
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
@@ -448,9 +458,11 @@ impl Runner {
             return;
         };
         runtime.spawn(async move {
-            let read = crate::ops::stats::read_pages(&client, &filter, page_size)
-                .await
-                .map_err(|e| e.to_string());
+            let read = match previous {
+                Some(p) => crate::ops::stats::refresh_pages(&client, &filter, page_size, &p).await,
+                None => crate::ops::stats::read_pages(&client, &filter, page_size).await,
+            };
+            let read = read.map_err(|e| e.to_string());
             let offset_secs = chrono::Local::now().offset().local_minus_utc();
             let _ = msgs.send(Msg::TermRead { read, offset_secs });
         });

@@ -56,14 +56,23 @@ impl StatsArgs {
     }
 }
 
+/// The run's context (the configuration, the client) and the listing filter of `scope`
+/// ([`scope_filter`]), for `stats` and `requests watch`.
+///
+/// Errors (already printed): as [`Ctx::new`] and [`scope_filter`].
+pub(super) async fn scoped(
+    flags: &Flags,
+    scope: &ScopeArgs,
+) -> Result<(Ctx, Option<RequestFilter>), Exit> {
+    let ctx = Ctx::new(flags, &Default::default(), true)?;
+    let filter = scope_filter(&ctx, scope).await?;
+    Ok((ctx, filter))
+}
+
 /// `club-admin stats`.
 async fn run(args: &StatsArgs, flags: &Flags) -> Exit {
-    let ctx = match Ctx::new(flags, &Default::default(), true) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
-    let filter = match scope_filter(&ctx, &args.scope).await {
-        Ok(f) => f,
+    let (ctx, filter) = match scoped(flags, &args.scope).await {
+        Ok(x) => x,
         Err(e) => return e,
     };
     let read = match &filter {

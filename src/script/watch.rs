@@ -25,13 +25,9 @@ use std::time::Duration;
 use uuid::Uuid;
 
 use super::args::WatchArgs;
-use super::stats::scope_filter;
 use super::{Ctx, Exit, error_text, say};
-use crate::api::{
-    ApiClient, ApiError, ClubRequest, MembershipStatus, Page, RequestFilter, Sort, Timestamp,
-};
+use crate::api::{ApiClient, ApiError, ClubRequest, MembershipStatus, RequestFilter, Timestamp};
 use crate::config::Flags;
-use crate::ops::stats::LEVELS;
 
 /// True for `requests watch`: a run that only reads and ends when it is stopped (the
 /// server's time limit for a run does not apply to it).
@@ -287,34 +283,6 @@ pub async fn read_pending(
     crate::ops::stats::read_pages(client, &filter, size).await
 }
 
-/// The requests `ids` read by id through the listing (`filter[data][ids]`, every status),
-/// `size` at a time: each id maps to the request, or `None` when the service lists it no
-/// more (deleted).
-///
-/// Errors: a read that failed.
-pub async fn read_left(
-    client: &ApiClient,
-    ids: &[Uuid],
-    size: u32,
-) -> Result<HashMap<Uuid, Option<ClubRequest>>, ApiError> {
-    let mut out: HashMap<Uuid, Option<ClubRequest>> = ids.iter().map(|id| (*id, None)).collect();
-    for chunk in ids.chunks(size.max(1) as usize) {
-        let filter = RequestFilter {
-            ids: chunk.to_vec(),
-            ..RequestFilter::default()
-        };
-        let reply = client
-            .list_club_requests(&filter, &Sort::default(), Page::new(1, size), LEVELS)
-            .await?;
-        for r in reply.data {
-            if out.contains_key(&r.id) {
-                out.insert(r.id, Some(r));
-            }
-        }
-    }
-    Ok(out)
-}
-
 /// How long from `now` (milliseconds since the epoch) to the next multiple of `period`.
 pub fn until_next_round(now_ms: u128, period: Duration) -> Duration {
     let p = period.as_millis().max(1);
@@ -331,13 +299,9 @@ impl WatchArgs {
 
 /// `club-admin requests watch`.
 async fn run(args: &WatchArgs, flags: &Flags) -> Exit {
-    let ctx = match Ctx::new(flags, &Default::default(), true) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
-    let filter = match scope_filter(&ctx, &args.scope).await {
-        Ok(Some(f)) => f,
-        Ok(None) => return Exit::Ok,
+    let (ctx, filter) = match super::stats::scoped(flags, &args.scope).await {
+        Ok((ctx, Some(f))) => (ctx, f),
+        Ok((_, None)) => return Exit::Ok,
         Err(e) => return e,
     };
     let period = args
@@ -387,15 +351,12 @@ async fn round(
             let read = if left.is_empty() {
                 Ok(HashMap::new())
             } else {
-                read_left(&ctx.client, &left, size).await
+                crate::ops::stats::read_by_id(&ctx.client, &left, size).await
             };
             let mut events = watch.round(pending, read, chrono::Utc::now());
             name_deciders(&mut events, audit);
             if first {
-                say(&format!(
-                    "watching {} pending requests (Ctrl-C to stop)",
-                    watch.known()
-                ));
+                say(&format!("watching {} pending requests", watch.known()));
             }
             events
         }

@@ -151,6 +151,21 @@ pub(super) fn scrolled_body(
         inner.width,
         inner.height.saturating_sub(2),
     );
+    scrolled_in(frame, inner, body, text, scroll, lang, theme)
+}
+
+/// `text` drawn in `body`, a part of the box whose inside is `inner`, scrolled by `scroll`
+/// (at most to its last line), "more below" on the box's bottom border while lines are
+/// below; returns how far it can scroll.
+pub(super) fn scrolled_in(
+    frame: &mut Frame,
+    inner: Rect,
+    body: Rect,
+    text: Paragraph,
+    scroll: u16,
+    lang: Lang,
+    theme: &Theme,
+) -> u16 {
     let room = super::panes::pane::scroll_room(&text, body);
     let at = scroll.min(room);
     frame.render_widget(text.scroll((at, 0)), body);

@@ -48,21 +48,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &
         Loadable::Loaded(f) => figure_lines(m, f, cols, theme),
     };
     let text = Paragraph::new(lines).wrap(Wrap { trim: false });
-    let room = super::panes::pane::scroll_room(&text, inner);
-    let at = (*scroll).min(room);
-    frame.render_widget(text.scroll((at, 0)), inner);
-    if at < room {
-        let sign = format!(" {} ↓ ", tr(m.lang, "queue-more-below"));
-        let w = width(&sign) as u16;
-        if w + 2 <= inner.width {
-            let x = inner.right().saturating_sub(w + 1);
-            frame.render_widget(
-                Paragraph::new(Span::styled(sign, theme.dim())),
-                Rect::new(x, inner.bottom(), w, 1),
-            );
-        }
-    }
-    room
+    super::popups::scrolled_in(frame, inner, inner, text, *scroll, m.lang, theme)
 }
 
 /// Every line of the view for figures `f` in `cols` columns.

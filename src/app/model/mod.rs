@@ -363,11 +363,14 @@ pub struct Model {
     /// ([`crate::app::Effect::ReadTerm`]).
     pub(crate) term_reading: bool,
     /// The scope's requests of the last read for the term, and the UTC offset of its days:
-    /// the figures are computed again from them when the history is read again.
+    /// the figures are computed again from them when the history is read again, and the
+    /// automatic refresh reads only their pending ones again.
     pub(crate) term_read: Option<(
         std::sync::Arc<Vec<crate::api::ClubRequest>>,
         chrono::FixedOffset,
     )>,
+    /// The scope's filter of the read on its way or last made for the term.
+    pub(crate) term_filter: Option<crate::api::RequestFilter>,
 }
 
 impl Model {
@@ -459,6 +462,7 @@ impl Model {
             term_reading: false,
             term_read: None,
             overwritten_due: Vec::new(),
+            term_filter: None,
             history: Loadable::NotAsked,
             history_reading: false,
             history_again: false,

@@ -12,11 +12,11 @@ use crate::api::{ClubRequest, RequestFilter};
 use crate::app::model::{ListScope, Loadable, Model, Popup, PopupOp};
 use crate::app::msg::Effect;
 
-/// `T`: the view opens and the scope's requests are read again (the figures read before
-/// stay shown until the new ones come).
+/// `T`: the view opens and the scope's requests are read again, every page (the figures
+/// read before stay shown until the new ones come).
 pub(super) fn open(m: &mut Model) -> Vec<Effect> {
     m.popup = Some(Popup::Term { scroll: 0 });
-    read(m)
+    read(m, false)
 }
 
 /// The scope's filter, every status: the clubs of the queue's scope, or every club; `None`
@@ -33,7 +33,9 @@ fn scope_filter(scope: &ListScope) -> Option<RequestFilter> {
 }
 
 /// One read at a time; nothing to read while the scope is not known (the view says so).
-fn read(m: &mut Model) -> Vec<Effect> {
+/// `pending_only`: with a whole read of the same scope before, only its pending requests
+/// are read again ([`crate::ops::stats::refresh_pages`]), what the queue's refresh reads.
+fn read(m: &mut Model, pending_only: bool) -> Vec<Effect> {
     if m.term_reading {
         return Vec::new();
     }
@@ -41,13 +43,24 @@ fn read(m: &mut Model) -> Vec<Effect> {
         m.term = Loadable::Failed(crate::i18n::tr(m.lang, "term-no-scope"));
         return Vec::new();
     };
+    let same_scope = m.term_filter.as_ref() == Some(&filter);
+    let previous = match &m.term_read {
+        Some((requests, _)) if pending_only && same_scope => Some(requests.clone()),
+        Some(_) | None => None,
+    };
     m.term_reading = true;
-    if !matches!(m.term, Loadable::Loaded(_)) {
+    if !same_scope {
+        // Another scope's requests are not brought up to date, nor kept for this one's.
+        m.term_read = None;
+    }
+    m.term_filter = Some(filter.clone());
+    if !matches!(m.term, Loadable::Loaded(_)) || !same_scope {
         m.term = Loadable::Loading;
     }
     vec![Effect::ReadTerm {
         filter,
         page_size: m.page_size,
+        previous,
     }]
 }
 
@@ -82,10 +95,11 @@ fn scrolled(op: PopupOp, scroll: u16) -> u16 {
     }
 }
 
-/// The automatic refresh while the view is open reads the term again, as the queue's.
+/// The automatic refresh while the view is open reads the term's pending requests again, as
+/// the queue's refresh does (the decided ones stay decided).
 pub(super) fn refresh(m: &mut Model) -> Vec<Effect> {
     if matches!(m.popup, Some(Popup::Term { .. })) {
-        read(m)
+        read(m, true)
     } else {
         Vec::new()
     }

@@ -8,13 +8,13 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use club_admin::demo::{self, DemoHandle, DemoOptions};
+use club_admin::demo::{self, DemoHandle, DemoOptions, Faults};
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use uuid::Uuid;
 
 use crate::common::pty::GUARD;
-use crate::common::ssh_sessions::{connect, serve};
+use crate::common::ssh_sessions::{connect, exec, serve};
 
 /// The binary wired to the demo as `label`, its state in `dir`.
 fn command(d: &DemoHandle, label: &str, dir: &std::path::Path) -> tokio::process::Command {
@@ -234,6 +234,37 @@ async fn watch_prints_each_change_once_and_ends_with_its_reader() {
         1
     );
 
+    // The service fails every call: said once; a request asked meanwhile is told once,
+    // after `back`, when the service answers again.
+    d.set_faults(Faults {
+        failure_rate: 1.0,
+        ..Faults::default()
+    });
+    out.until("unreachable", |l| {
+        events(l).iter().any(|e| e["event"] == "unreachable")
+    })
+    .await;
+    let during = d
+        .join(d.student_ids()[2], d.club_ids()[2])
+        .expect("a request asked during the outage");
+    // Another round fails meanwhile, and says nothing more.
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    d.set_faults(Faults::default());
+    out.until("back, and the request asked meanwhile", |l| {
+        has(l, "new", during)
+    })
+    .await;
+    let all = events(&out.all());
+    let at = |kind: &str| all.iter().position(|e| e["event"] == kind);
+    let count = |kind: &str| all.iter().filter(|e| e["event"] == kind).count();
+    assert_eq!((count("unreachable"), count("back")), (1, 1), "{all:?}");
+    let asked_at = all
+        .iter()
+        .position(|e| e["id"] == during.to_string().as_str());
+    assert!(at("back") < asked_at, "{all:?}");
+    assert!(all[at("back").expect("back")]["since"].is_string());
+    assert_eq!(count("new"), 2, "each new request once: {all:?}");
+
     let _ = tx.send(());
     let ended = tokio::time::timeout(Duration::from_secs(20), child.wait()).await;
     assert!(ended.is_ok(), "the watch ended after its reader went away");
@@ -302,6 +333,21 @@ async fn watch_over_ssh(watchers: usize) -> (u64, u64, Duration) {
     tokio::time::sleep(Duration::from_millis(10_000).saturating_sub(seen_in)).await;
     let calls = d.calls() - before;
     assert_eq!(server.commands(), watchers);
+    if watchers == 1 {
+        // `stats` over SSH: the figures of the demo as it is now (the joined request too).
+        let out = exec(server.addr, 9_999, &token, "stats --json")
+            .await
+            .expect("stats over SSH");
+        assert_eq!(
+            out.code,
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let f: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        assert_eq!(f["requests"].as_u64(), Some(seeded().len() as u64 + 1));
+        assert_eq!(f["pending"].as_u64(), Some(d.pending().len() as u64));
+    }
     // The readers go away (their connections close): every run ends.
     for h in &handles {
         let _ = h
@@ -341,5 +387,73 @@ fn a_hundred_watchers_over_ssh_cost_the_calls_of_one() {
     assert!(
         hundred <= one + 2,
         "100 watchers made {hundred} calls in two periods; one makes {one}"
+    );
+}
+
+/// A client of the demo as `label`.
+fn client_as(d: &DemoHandle, label: &str) -> club_admin::api::ApiClient {
+    let u = d.user(label).expect("demo account");
+    club_admin::api::ApiClient::new(
+        &d.base_url,
+        club_admin::api::Credentials::new(Some(u.api_key.clone()), Some(u.token.clone())),
+        club_admin::api::ClientOptions::default(),
+    )
+    .expect("client")
+}
+
+/// The term view's refresh reads only the pending requests again (and the ones that left
+/// the pending listing, by id): after an approval, a deletion and a new request it holds
+/// what a whole read holds, for the pending pages and one read by id.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_term_s_refresh_reads_the_pending_requests_and_misses_nothing() {
+    use club_admin::api::{MembershipStatus, RequestFilter};
+    use club_admin::ops::stats::{LEVELS, read_pages, refresh_pages};
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let admin = client_as(&d, "admin");
+    let all = RequestFilter::default();
+    let previous = read_pages(&admin, &all, 50).await.expect("a whole read");
+
+    let moderator = client_as(&d, "moderator");
+    let approved = d.pending_for("moderator")[0];
+    moderator
+        .update_club_request(approved, &MembershipStatus::Approved, LEVELS)
+        .await
+        .expect("approved");
+    let requester = client_as(&d, "requester");
+    let deleted = d
+        .requests_of("requester")
+        .into_iter()
+        .find(|id| d.request_status(*id) == Some(MembershipStatus::Pending))
+        .expect("a pending request of the requester's");
+    requester
+        .delete_club_request(deleted)
+        .await
+        .expect("deleted");
+    let asked = d
+        .join(d.student_ids()[0], d.club_ids()[0])
+        .expect("a new request");
+
+    let before = d.calls();
+    let refreshed = refresh_pages(&admin, &all, 50, &previous)
+        .await
+        .expect("a refresh");
+    let calls = d.calls() - before;
+    let whole = read_pages(&admin, &all, 50).await.expect("a whole read");
+    let states = |rows: &[club_admin::api::ClubRequest]| {
+        let mut v: Vec<(Uuid, Option<String>)> = rows
+            .iter()
+            .map(|r| (r.id, r.membership().map(|s| s.to_string())))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(states(&refreshed), states(&whole));
+    assert!(refreshed.iter().any(|r| r.id == asked));
+    assert!(!refreshed.iter().any(|r| r.id == deleted));
+    let pending_pages = (d.pending().len() as u64).div_ceil(50);
+    assert_eq!(
+        calls,
+        pending_pages + 1,
+        "the pending pages and one read by id"
     );
 }

@@ -178,3 +178,36 @@ fn the_view_at_each_size_in_english_and_thai() {
         }
     }
 }
+
+/// While the view is open the automatic refresh reads the term's pending requests again
+/// (with the earlier read to bring up to date); once it is closed, only the queue's.
+#[test]
+fn the_automatic_refresh_reads_the_term_s_pending_requests_while_it_is_open() {
+    let mut m = term_open(Lang::English);
+    let fx = update(&mut m, Msg::AutoRefresh);
+    let brought_up_to_date: Vec<bool> = fx
+        .iter()
+        .filter_map(|e| {
+            if let Effect::ReadTerm { previous, .. } = e {
+                Some(previous.as_ref().is_some_and(|p| p.len() == 10))
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert_eq!(brought_up_to_date, vec![true], "{fx:?}");
+    update(
+        &mut m,
+        Msg::TermRead {
+            read: Ok(term_requests()),
+            offset_secs: 0,
+        },
+    );
+    update(&mut m, key('T'));
+    assert!(m.popup().is_none());
+    let fx = update(&mut m, Msg::AutoRefresh);
+    assert!(
+        !fx.iter().any(|e| matches!(e, Effect::ReadTerm { .. })),
+        "{fx:?}"
+    );
+}
