@@ -267,8 +267,10 @@ async fn the_readmes_pipe_example_approves_only_the_users_clubs() {
     let d = start(0).await;
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    // A `$ ` command of a console block, as the manual's examples are written.
     let line = readme
         .lines()
+        .map(|l| l.strip_prefix("$ ").unwrap_or(l))
         .find(|l| {
             l.starts_with("club-admin requests list")
                 && l.contains("| club-admin requests approve -")
