@@ -26,6 +26,9 @@ now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 [ "$(id -u)" = 0 ] || skip "not root: systemd-nspawn needs root"
+for tool in dpkg-deb ssh ssh-keygen python3 nsenter; do
+    command -v "$tool" >/dev/null || skip "$tool is not installed here"
+done
 if ! command -v systemd-nspawn >/dev/null || ! command -v debootstrap >/dev/null; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y systemd-container debootstrap >/dev/null 2>&1 \
         || skip "systemd-nspawn and debootstrap are not installed and apt-get could not install them"
@@ -64,6 +67,7 @@ cleanup() {
     rm -rf "$copy"
 }
 trap cleanup EXIT
+trap 'exit 1' INT TERM
 for _ in $(seq 1 100); do grep -q 'X-Api-Key' "$demo_log" 2>/dev/null && break; sleep 0.1; done
 base_url=$(sed -n 's/^club-admin demo server listening on \(http[^ ]*\).*/\1/p' "$demo_log")
 api_key=$(grep -m1 'X-Api-Key:' "$demo_log" | awk '{print $2}')
