@@ -38,7 +38,7 @@ fi
 if [ ! -x "$root/usr/lib/systemd/systemd" ]; then
     rm -rf "$root"
     t=$(now)
-    debootstrap --variant=minbase \
+    timeout 600 debootstrap --variant=minbase \
         --include=systemd,systemd-sysv,dbus,adduser,ca-certificates,procps \
         bookworm "$root" >"$work/debootstrap.log" 2>&1 \
         || { rm -rf "$root"; skip "debootstrap could not make a Debian 12 root (is Debian's registry reachable? $work/debootstrap.log)"; }
