@@ -208,6 +208,8 @@ sums_after=$(inside sha256sum /etc/club-admin/api_key /etc/club-admin/authorized
 [ "$sums_before" = "$sums_after" ] || fail "the upgrade changed the operator's files: $sums_before / $sums_after"
 ssh_to whoami >/dev/null || fail "the moderator could not reconnect after the upgrade"
 wait "$session" 2>/dev/null || true
+grep -a 'the server is stopping' "$work/session.out" >/dev/null \
+    || fail "the connected moderator was not told why the server went: $(tail -c 300 "$work/session.out")"
 
 echo "== a read-only log path: --check refuses it with the drop-in, the drop-in followed"
 inside sed -i 's|^\[serve_ssh\]$|[serve_ssh]\nlog_file = "/srv/club-admin-log/serve-ssh.log"|' /etc/club-admin/serve-ssh.toml
