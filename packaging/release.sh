@@ -1,8 +1,10 @@
 #!/bin/sh
 # One release command: builds the release binary and lays out, in OUT_DIR,
 #   club-admin_VERSION_ARCH.deb              the Debian package (packaging/deb/build.sh)
-#   club-admin-VERSION-MACHINE-linux.tar.gz  the binary, man pages, completions, README.md,
-#                                            CHANGELOG.md, LICENSE-MIT, LICENSE-APACHE
+#   club-admin-VERSION-MACHINE-linux.tar.gz  the binary, man pages, completions, and
+#                                            packaging/docs.sh's files: README.md, CHANGELOG.md,
+#                                            the licences, the manual (docs/src), the example
+#                                            configs, the unit and the tmpfiles line
 #   SHA256SUMS                               for `sha256sum -c SHA256SUMS` in OUT_DIR
 #     packaging/release.sh OUT_DIR
 # VERSION is Cargo.toml's, ARCH dpkg's (amd64), MACHINE uname's (x86_64). Prints the three
@@ -35,6 +37,7 @@ machine=$(uname -m)
 if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
     SOURCE_DATE_EPOCH=$(git -C "$repo" log -1 --format=%ct 2>/dev/null || date +%s)
 fi
+export SOURCE_DATE_EPOCH
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -56,9 +59,9 @@ install -d -m 0755 "$dir/completions"
 "$bin" completions zsh >"$dir/completions/_club-admin"
 "$bin" completions fish >"$dir/completions/club-admin.fish"
 chmod 0644 "$dir"/completions/*
-for f in README.md CHANGELOG.md LICENSE-MIT LICENSE-APACHE; do
-    install -m 0644 "$repo/$f" "$dir/$f"
-done
+# The README, the manual, the example configs, the unit and the tmpfiles line, as in the
+# repository (packaging/docs.sh): the manual's links resolve in the unpacked folder.
+"$here/docs.sh" "$dir"
 tarball=$out/$name.tar.gz
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
     -C "$work" -cf - "$name" | gzip "-${CLUB_ADMIN_RELEASE_GZIP:-9}" -n >"$tarball"

@@ -15,6 +15,7 @@ use crate::script::{self, Exit};
 
 mod demo;
 pub mod logging;
+pub mod man;
 mod serve_ssh;
 
 pub use demo::{DemoArgs, DemoServerArgs, FaultArgs, ServeDemoArgs};
@@ -31,7 +32,7 @@ pub const VERSION: &str = env!("CLUB_ADMIN_VERSION");
 /// (CLUB_ADMIN_API_KEY, CLUB_ADMIN_TOKEN) or from files, never from flags. The connection
 /// and configuration flags go before or after any subcommand.
 #[derive(Debug, Parser)]
-#[command(name = "club-admin", version = VERSION, about, long_about)]
+#[command(name = "club-admin", version = VERSION, about, long_about, after_long_help = crate::script::exit::exit_codes_text())]
 pub struct Cli {
     /// What to run; the dashboard when omitted.
     #[command(subcommand)]
@@ -361,8 +362,7 @@ fn man(out_dir: Option<PathBuf>) -> Exit {
     let cmd = Cli::command();
     match out_dir {
         Some(dir) => {
-            let r =
-                std::fs::create_dir_all(&dir).and_then(|()| clap_mangen::generate_to(cmd, &dir));
+            let r = std::fs::create_dir_all(&dir).and_then(|()| man::write_pages(cmd, &dir));
             match r {
                 Ok(()) => Exit::Ok,
                 Err(e) => {
@@ -376,7 +376,7 @@ fn man(out_dir: Option<PathBuf>) -> Exit {
         }
         None => {
             let mut buf = Vec::new();
-            if let Err(e) = clap_mangen::Man::new(cmd).render(&mut buf) {
+            if let Err(e) = man::render(&cmd, &mut buf) {
                 script::say(&format!("could not render the man page: {e}"));
                 return Exit::Failed;
             }

@@ -7,6 +7,9 @@
 # dpkg -S). Every file is root's (--root-owner-group); what belongs to the user club-admin
 # is made by postinst.
 # CLUB_ADMIN_DEB_COMPRESS: dpkg-deb's compression, xz (the default), gzip or none;
+# CLUB_ADMIN_DEB_VERSION: the package's version instead of Cargo.toml's (a test's upgrade);
+# SOURCE_DATE_EPOCH: the files' date (default: the last commit's), so that two builds of
+# the same sources are the same bytes;
 # DEBFULLNAME and DEBEMAIL: the Maintainer field (Debian's usual variables).
 set -eu
 
@@ -21,7 +24,7 @@ repo=$(cd "$here/../.." && pwd)
 [ -x "$bin" ] || { echo "$0: $bin is not an executable" >&2; exit 2; }
 command -v dpkg-deb >/dev/null || { echo "$0: dpkg-deb is not installed" >&2; exit 2; }
 
-version=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$repo/Cargo.toml" | head -n 1)
+version=${CLUB_ADMIN_DEB_VERSION:-$(sed -n 's/^version = "\(.*\)"$/\1/p' "$repo/Cargo.toml" | head -n 1)}
 description=$(sed -n 's/^description = "\(.*\)"$/\1/p' "$repo/Cargo.toml" | head -n 1)
 arch=$(dpkg --print-architecture)
 [ -n "$version" ] || { echo "$0: no version in $repo/Cargo.toml" >&2; exit 2; }
@@ -49,8 +52,9 @@ install -d -m 0755 "$root/usr/share/bash-completion/completions" \
 install -D -m 0644 "$here/serve-ssh.toml" "$root/etc/club-admin/serve-ssh.toml"
 install -D -m 0644 "$here/club-admin-ssh.service" "$root/lib/systemd/system/club-admin-ssh.service"
 install -D -m 0644 "$here/tmpfiles.conf" "$root/usr/lib/tmpfiles.d/club-admin.conf"
-install -D -m 0644 "$repo/README.md" "$root/usr/share/doc/club-admin/README.md"
-gzip -9n "$root/usr/share/doc/club-admin/README.md"
+# The README and the manual as in the repository (packaging/docs.sh), so that their links
+# resolve in /usr/share/doc/club-admin; left uncompressed for the same reason.
+"$here/../docs.sh" "$root/usr/share/doc/club-admin"
 # The upstream changelog and the licence, where Debian's policy puts them (changelog.gz,
 # copyright: the two licence texts the project is offered under).
 install -m 0644 "$repo/CHANGELOG.md" "$root/usr/share/doc/club-admin/changelog"
@@ -111,6 +115,14 @@ Description: $description
  the systemd unit club-admin-ssh.service.
 CONTROL
 chmod 0644 "$root/DEBIAN/control"
+
+# The same bytes from the same sources: every file dated from the last commit
+# (SOURCE_DATE_EPOCH when set, which dpkg-deb also uses for the archive's own dates).
+if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
+    SOURCE_DATE_EPOCH=$(git -C "$repo" log -1 --format=%ct 2>/dev/null || echo 0)
+fi
+export SOURCE_DATE_EPOCH
+find "$root" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 
 mkdir -p "$out"
 deb="$out/club-admin_${version}_${arch}.deb"

@@ -217,6 +217,9 @@ pub struct Offered {
     /// No session (no token, or the server said it is over): the sign-in key leads the
     /// hints.
     pub signed_out: bool,
+    /// Ctrl-Z suspends to a shell ([`crate::app::ModelOptions::can_suspend`]): without
+    /// one (a `serve-ssh` session), suspend is left out of the hints and the help.
+    pub suspend: bool,
 }
 
 impl Offered {
@@ -230,6 +233,7 @@ impl Offered {
             && (self.decisions || !decision)
             && (self.delete || action != Action::Delete)
             && (self.contact || action != Action::NewContact)
+            && (self.suspend || action != Action::Suspend)
     }
 }
 

@@ -212,20 +212,111 @@ pub fn stderr_is_journal() -> bool {
 /// Errors: the log file cannot be used ([`RotatingFile::open`]): nothing is logged, and the
 /// caller may say so.
 pub fn init(path: Option<PathBuf>, what: &str) -> Result<(), String> {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("CLUB_ADMIN_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("club_admin=info"));
+    start(path, what, None, false)
+}
+
+/// Starts the log of a server (`serve-ssh`), as [`init`] does, but a log file that cannot
+/// be opened (a read-only file system, a folder of another user) leaves the log on
+/// standard error, which systemd's journal keeps (the error is returned for the caller to
+/// say once). The filter is `CLUB_ADMIN_LOG`, else `level` (the config file's
+/// `[serve_ssh] log_level`, a filter such as `debug` or `club_admin=debug`), else
+/// `club_admin=info`; [`set_level`] changes it while the server runs.
+///
+/// Errors: the log file cannot be used: the log went to standard error instead.
+pub fn init_server(path: Option<PathBuf>, what: &str, level: Option<&str>) -> Result<(), String> {
+    start(path, what, level, true)
+}
+
+/// The running log's filter, changed by [`set_level`] (set once by [`init`]).
+type Reload = Box<dyn Fn(tracing_subscriber::EnvFilter) -> Result<(), String> + Send + Sync>;
+static RELOAD: std::sync::OnceLock<Reload> = std::sync::OnceLock::new();
+
+/// The filter of `level`: a bare level (`debug`) is club-admin's own (`club_admin=debug`),
+/// anything else is read as `CLUB_ADMIN_LOG` is (tracing's `EnvFilter` directives).
+///
+/// Errors: the directive does not parse, in words naming it.
+pub fn filter_of(level: &str) -> Result<tracing_subscriber::EnvFilter, String> {
+    let level = level.trim();
+    let directive = match level.to_ascii_lowercase().as_str() {
+        l @ ("trace" | "debug" | "info" | "warn" | "error" | "off") => format!("club_admin={l}"),
+        _ => level.to_owned(),
+    };
+    tracing_subscriber::EnvFilter::try_new(&directive)
+        .map_err(|e| format!("the log level {level:?} is not a level (trace, debug, info, warn, error) nor a filter: {e}"))
+}
+
+/// The log's level now becomes `level` ([`filter_of`]); `CLUB_ADMIN_LOG`, when set, wins
+/// (`Ok(false)`: left as it is).
+///
+/// Errors: `level` does not parse, or no log was started: the level is left as it was.
+pub fn set_level(level: Option<&str>) -> Result<bool, String> {
+    if std::env::var_os("CLUB_ADMIN_LOG").is_some() {
+        return Ok(false);
+    }
+    let filter = filter_of(level.unwrap_or("info"))?;
+    let reload = RELOAD.get().ok_or("no log was started")?;
+    reload(filter)?;
+    Ok(true)
+}
+
+fn start(
+    path: Option<PathBuf>,
+    what: &str,
+    level: Option<&str>,
+    fall_back: bool,
+) -> Result<(), String> {
+    let filter = match tracing_subscriber::EnvFilter::try_from_env("CLUB_ADMIN_LOG") {
+        Ok(f) => f,
+        Err(_) => level
+            .and_then(|l| filter_of(l).ok())
+            .unwrap_or_else(|| tracing_subscriber::EnvFilter::new("club_admin=info")),
+    };
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_ansi(false);
+    // The filter made reloadable once the writer is set (the handle's type names it).
+    macro_rules! install {
+        ($b:expr) => {{
+            let b = $b.with_filter_reloading();
+            keep(b.reload_handle());
+            let _ = b.try_init();
+        }};
+    }
+    let mut failed = None;
     if path.is_none() && stderr_is_journal() {
-        let _ = builder.with_writer(std::io::stderr).try_init();
+        install!(builder.with_writer(std::io::stderr));
     } else {
         let path =
             path.or_else(|| crate::config::default_state_dir().map(|d| d.join("club-admin.log")));
         let Some(path) = path else { return Ok(()) };
-        let file = RotatingFile::open(&path, MAX_BYTES, KEEP)?;
-        let _ = builder.with_writer(std::sync::Mutex::new(file)).try_init();
+        match RotatingFile::open(&path, MAX_BYTES, KEEP) {
+            Ok(file) => install!(builder.with_writer(std::sync::Mutex::new(file))),
+            Err(e) if fall_back => {
+                install!(builder.with_writer(std::io::stderr));
+                failed = Some(e);
+            }
+            Err(e) => return Err(e),
+        }
     }
     tracing::info!("club-admin {} starting ({what})", env!("CARGO_PKG_VERSION"));
-    Ok(())
+    match failed {
+        Some(e) => {
+            tracing::warn!("no log file ({e}): the log goes to standard error");
+            Err(e)
+        }
+        None => Ok(()),
+    }
+}
+
+/// Keeps the running log's reload handle for [`set_level`].
+fn keep<L, S>(handle: tracing_subscriber::reload::Handle<L, S>)
+where
+    L: From<tracing_subscriber::EnvFilter> + Send + Sync + 'static,
+    S: 'static,
+{
+    let _ = RELOAD.set(Box::new(move |f| {
+        handle
+            .reload(f)
+            .map_err(|e| format!("the log level could not be changed: {e}"))
+    }));
 }

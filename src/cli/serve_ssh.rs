@@ -407,10 +407,34 @@ pub fn run(a: ServeSshArgs, conn: &ConnArgs) -> ExitCode {
     if a.check {
         return run_check(options, &flags, log_file, state_dir(&file).as_deref());
     }
-    if let Err(e) = logging::init(log_file, "serve-ssh") {
-        say(&format!("warning: no log: {e}"));
+    if let Err(e) = logging::init_server(log_file, "serve-ssh", file.log_level.as_deref()) {
+        say(&format!(
+            "warning: no log file: {e}; the log goes to standard error (the journal under systemd)"
+        ));
     }
-    finish(block_on(crate::ssh::serve(options, &flags)))
+    let reload_level = || reload_log_level(&flags);
+    finish(block_on(crate::ssh::serve(options, &flags, &reload_level)))
+}
+
+/// On SIGHUP: the config file's `[serve_ssh] log_level` read again and made the log's
+/// ([`logging::set_level`]); what came of it is logged (a file that no longer parses
+/// leaves the level as it was).
+fn reload_log_level(flags: &crate::config::Flags) {
+    let level = match file_settings(flags) {
+        Ok(file) => file.log_level,
+        Err(e) => {
+            tracing::warn!("SIGHUP: the config file was not read again ({e}): the log level stays");
+            return;
+        }
+    };
+    match logging::set_level(level.as_deref()) {
+        Ok(true) => tracing::info!(
+            "SIGHUP: the log level is now {}",
+            level.as_deref().unwrap_or("info")
+        ),
+        Ok(false) => tracing::info!("SIGHUP: CLUB_ADMIN_LOG sets the log level: it stays"),
+        Err(e) => tracing::warn!("SIGHUP: {e}: the log level stays"),
+    }
 }
 
 /// `serve-ssh --check`, as the user `serve-ssh` runs as ([`as_the_service`]).
@@ -572,7 +596,8 @@ async fn check(
             options.remember_tokens.is_some(),
         )),
     };
-    let lines = crate::ssh::check::check(&inputs, &settings).await;
+    let mut lines = crate::ssh::check::check(&inputs, &settings).await;
+    lines.extend(sandbox_lines(&inputs, &settings, flags.config.as_deref()));
     let mut out = std::io::stdout().lock();
     for l in &lines {
         let _ = writeln!(out, "{}", l.render());
@@ -582,6 +607,47 @@ async fn check(
         true => ExitCode::SUCCESS,
         false => ExitCode::FAILURE,
     }
+}
+
+/// The paths the server will write, tried against the sandbox of the package's unit when
+/// the unit runs this config file ([`crate::ssh::check_paths`]): the state folder, the host
+/// key while it is still to be made, the log file, the status socket's folder.
+fn sandbox_lines(
+    inputs: &crate::ssh::check::CheckInputs,
+    settings: &crate::config::Settings,
+    config: Option<&Path>,
+) -> Vec<Line> {
+    use crate::ssh::check_paths::{Sandbox, Written, lines};
+    let Some(sandbox) = Sandbox::of_host() else {
+        return Vec::new();
+    };
+    let mut paths = Vec::new();
+    let mut add = |what, path, folder, needed| {
+        paths.push(Written {
+            what,
+            path,
+            folder,
+            needed,
+        })
+    };
+    if let Some(d) = &settings.state_dir {
+        add("the state folder", d.as_path(), true, true);
+    }
+    if !inputs.host_key.exists() {
+        add(
+            "the host key (made at the first start)",
+            &inputs.host_key,
+            false,
+            true,
+        );
+    }
+    if let Some(f) = &inputs.log_file {
+        add("the log file", f.as_path(), false, false);
+    }
+    if let Some(d) = inputs.status_socket.as_deref().and_then(Path::parent) {
+        add("the status socket's folder", d, true, false);
+    }
+    lines(&sandbox, config, &paths)
 }
 
 /// `serve-ssh kick`: how many connections it ended, on standard output; exit 1 when no

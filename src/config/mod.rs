@@ -166,6 +166,10 @@ pub struct ServeSshFile {
     pub status_socket: Option<PathBuf>,
     /// `--log-file`: the log file (under systemd without it the log goes to the journal).
     pub log_file: Option<PathBuf>,
+    /// The log's level: `trace`, `debug`, `info` (the default), `warn`, `error`, or a
+    /// filter as `CLUB_ADMIN_LOG` takes (which wins over it); read again on SIGHUP
+    /// (`systemctl reload`).
+    pub log_level: Option<String>,
     /// `--remember-tokens`: keep each key's token on disk.
     pub remember_tokens: Option<bool>,
     /// `--reattach-minutes`.

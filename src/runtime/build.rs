@@ -237,6 +237,7 @@ pub fn model_options(
         notify: settings.notify,
         save_token: settings.save_token,
         can_save_token: settings.token_path.is_some(),
+        can_suspend: true,
         server_key: Some(server_key),
         lang: settings.lang,
         year_style: settings.year_style,

@@ -405,7 +405,7 @@ pub fn nothing_sent_on_ctrl_c(lang: crate::i18n::Lang) -> tokio::task::JoinHandl
             // A line of its own, also after a question left unanswered on the terminal.
             stdio::write_err("\n");
             say(&crate::i18n::tr(lang, "cli-interrupted-nothing-sent"));
-            stdio::leave(130);
+            stdio::leave(super::exit::INTERRUPTED);
         }
     })
 }
@@ -580,7 +580,7 @@ fn watch_ctrl_c(control: Control, bar: indicatif::ProgressBar) -> tokio::task::J
         }
         let _ = crate::ops::writer::Writer::process().written().await;
         say("interrupted again: leaving without the answers in flight");
-        stdio::leave(130);
+        stdio::leave(super::exit::INTERRUPTED);
     })
 }
 

@@ -32,6 +32,53 @@ pub enum Exit {
     Busy = 75,
 }
 
+/// The exit code of a command interrupted (Ctrl-C) before it sent anything: 128 + SIGINT,
+/// as a shell reports it.
+pub const INTERRUPTED: u8 = 130;
+
+/// Every exit code of the program and what it means: the one table `--help` and the man
+/// pages' EXIT STATUS are written from ([`exit_codes_text`]).
+pub const EXIT_CODES: [(u8, &str); 7] = [
+    (
+        Exit::Ok as u8,
+        "success: everything asked was done (serve-ssh --check: no line is wrong)",
+    ),
+    (
+        Exit::Failed as u8,
+        "one or more items failed, the others still ran (serve-ssh --check: a line is wrong; serve-ssh status: no server answers)",
+    ),
+    (
+        Exit::Usage as u8,
+        "usage or configuration error: bad arguments or ids, no server or API key, read-only mode, credentials refused (401), a server that could not start",
+    ),
+    (
+        Exit::Unavailable as u8,
+        "the service lacks the operation (404 \"Route not found\": the service 0.9.0 cannot approve or decline; nothing was sent)",
+    ),
+    (
+        Exit::Unknown as u8,
+        "a write's answer was lost and no re-read could tell whether it was applied (audited unknown, never sent again: check it with club-admin requests show ID)",
+    ),
+    (
+        Exit::Busy as u8,
+        "over SSH: the server was busy (the key's or the server's connections, dashboards or commands at their limit): nothing was run; the same command a moment later runs",
+    ),
+    (
+        INTERRUPTED,
+        "interrupted (Ctrl-C) before anything was sent: nothing changed on the service",
+    ),
+];
+
+/// [`EXIT_CODES`] as the end of `club-admin --help` prints it: a heading, then one
+/// indented `CODE  meaning` line each.
+pub fn exit_codes_text() -> String {
+    let mut out = String::from("Exit status:");
+    for (code, what) in EXIT_CODES {
+        out.push_str(&format!("\n  {code:<3}  {what}"));
+    }
+    out
+}
+
 impl Exit {
     /// The exit code of a run: the worst of its verdicts. Applied (confirmed or settled) is 0;
     /// refused is [`Exit::of`] its error; settled as not applied or not sent is 1; an outcome

@@ -585,8 +585,9 @@ async fn service(settings: &Settings, out: &mut Report) {
             r.api_version.as_deref().unwrap_or("not told")
         ))),
         Err(e @ (ApiError::Connect { .. } | ApiError::Timeout { .. })) => {
-            out.push(Line::bad(format!(
-                "the service {url} cannot be reached: {e}; mend: check base_url in the config file, the host's network and that the service runs (curl {url}/health-check answers with JSON); serve-ssh still starts and its dashboards show offline until it answers"
+            // Not a fault of the host's: the server starts and serves through an outage.
+            out.push(Line::said(format!(
+                "warning: the service {url} cannot be reached now: {e}; serve-ssh starts anyway (dashboards show it offline, writes wait until it answers); the API key is checked once it answers: run the check again then; if it never answers, check base_url in the config file and the host's network (curl {url}/health-check answers with JSON)"
             )));
             return;
         }

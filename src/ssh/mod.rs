@@ -10,6 +10,7 @@
 
 mod accept;
 pub mod check;
+pub mod check_paths;
 mod conn;
 pub mod conns;
 pub mod door;
@@ -270,6 +271,21 @@ impl ServerHandle {
         self.addr.port()
     }
 
+    /// SIGHUP (`systemctl reload`): what the server can take while it runs is read again,
+    /// and nothing stops. The authorized keys need nothing more: every sign-in reads the
+    /// file again when it changed (said here, with the count as last read).
+    pub fn reload(&self) {
+        if self.authorized.is_some() {
+            tracing::info!(
+                keys = self.shared.keys.count(),
+                "authorized keys: read again at each sign-in when the file changed"
+            );
+        }
+        if let Some(path) = self.shared.settings.api_key_file.as_deref() {
+            read_api_key(&self.shared, path);
+        }
+    }
+
     /// Every dashboard refreshes its queue now, as the server's refresh clock makes them
     /// every `--auto-refresh` period (a dashboard still loading, or signed out, lets it pass):
     /// the sessions of one scope share the listing read.
@@ -469,24 +485,32 @@ fn watch_api_key(shared: &Arc<Shared>) {
             }
             last = now;
             let Some(shared) = weak.upgrade() else { break };
-            let read = crate::config::read_api_key_file(&path)
-                .map(|(key, _)| secrecy::SecretString::from(key))
-                .and_then(|key| {
-                    shared
-                        .client
-                        .replace_api_key(key)
-                        .map_err(|e| e.to_string())
-                });
-            match read {
-                Ok(()) => {
-                    tracing::info!(file = %path.display(), "the operator's API key file changed: read again, every session uses the new key")
-                }
-                Err(e) => tracing::warn!(
-                    "the operator's API key file changed but was not used ({e}): the key read before is kept"
-                ),
-            }
+            read_api_key(&shared, &path);
         }
     });
+}
+
+/// Reads the operator's API key file at `path` again: every session uses the key from now
+/// on (said in the log, never the key); a file that cannot be read, or is empty, keeps the
+/// key in use (said).
+fn read_api_key(shared: &Shared, path: &std::path::Path) {
+    let read = crate::config::read_api_key_file(path)
+        .map(|(key, _)| secrecy::SecretString::from(key))
+        .and_then(|key| {
+            shared
+                .client
+                .replace_api_key(key)
+                .map_err(|e| e.to_string())
+        });
+    match read {
+        Ok(()) => tracing::info!(
+            file = %path.display(),
+            "the operator's API key file read again: every session uses its key"
+        ),
+        Err(e) => tracing::warn!(
+            "the operator's API key file was not used ({e}): the key read before is kept"
+        ),
+    }
 }
 
 /// Ticks the server's refresh clock every `period` until the server stops: one refresh for
@@ -641,15 +665,85 @@ pub async fn start_with(
     })
 }
 
+/// What the operator asked of the running server by a signal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Asked {
+    /// Ctrl-C or SIGTERM (`systemctl stop`): stop.
+    Stop,
+    /// SIGHUP (`systemctl reload`): read again what can be, and serve on.
+    Reload,
+}
+
+/// The signals `serve-ssh` answers, their handlers in place from [`Signals::install`] on (a
+/// signal right after it is kept for [`Signals::next`], not taken by its default action).
+struct Signals {
+    #[cfg(unix)]
+    stop: Vec<tokio::signal::unix::Signal>,
+    #[cfg(unix)]
+    hup: Option<tokio::signal::unix::Signal>,
+}
+
+impl Signals {
+    fn install() -> Signals {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Signals {
+                stop: [SignalKind::interrupt(), SignalKind::terminate()]
+                    .into_iter()
+                    .filter_map(|k| signal(k).ok())
+                    .collect(),
+                hup: signal(SignalKind::hangup()).ok(),
+            }
+        }
+        #[cfg(not(unix))]
+        Signals {}
+    }
+
+    /// The next signal.
+    async fn next(&mut self) -> Asked {
+        #[cfg(unix)]
+        {
+            let Signals { stop, hup } = self;
+            let hup = async {
+                match hup.as_mut() {
+                    Some(h) => h.recv().await,
+                    None => std::future::pending().await,
+                }
+            };
+            if stop.is_empty() {
+                hup.await;
+                return Asked::Reload;
+            }
+            let stops = futures::future::select_all(stop.iter_mut().map(|s| Box::pin(s.recv())));
+            tokio::select! {
+                _ = stops => Asked::Stop,
+                _ = hup => Asked::Reload,
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            Asked::Stop
+        }
+    }
+}
+
 /// `club-admin serve-ssh`: the dashboard's settings from `flags`, the environment and the
 /// config file (as the dashboard reads them; no token: each session signs in), then the
-/// server, until Ctrl-C, SIGTERM or SIGHUP. Prints where it listens, the host key's
+/// server, until Ctrl-C or SIGTERM. SIGHUP (`systemctl reload`) never stops it:
+/// [`ServerHandle::reload`] and `on_reload` (the caller's: the log level from the config
+/// file) read again what can be, and it serves on. Prints where it listens, the host key's
 /// fingerprint and who may sign in to standard output; start-up warnings to standard
 /// error.
 ///
 /// Errors: as [`start`]; a configuration that does not resolve, bad key bindings:
 /// [`Failure::Config`].
-pub async fn serve(options: ServeOptions, flags: &Flags) -> Result<(), Failure> {
+pub async fn serve(
+    options: ServeOptions,
+    flags: &Flags,
+    on_reload: &(dyn Fn() + Sync),
+) -> Result<(), Failure> {
     use std::io::Write;
     let env = |k: &str| std::env::var(k).ok();
     let settings = crate::config::resolve(flags, &env, None).map_err(Failure::Config)?;
@@ -659,10 +753,9 @@ pub async fn serve(options: ServeOptions, flags: &Flags) -> Result<(), Failure> 
     }
     let host_key_path = options.host_key.clone();
     let keys_path = options.authorized_keys.clone();
-    // The signal handlers are in place (the first poll makes them) before "listening" is
-    // printed: a SIGTERM right after start stops the server as any other, not by default.
-    let mut stopped = Box::pin(crate::runtime::stop_signal());
-    let asked_already = futures::poll!(stopped.as_mut()).is_ready();
+    // The signal handlers are in place before "listening" is printed: a SIGTERM or SIGHUP
+    // right after start is answered as any other, not by its default action.
+    let mut signals = Signals::install();
     let server = start(options, settings, keymap).await?;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "club-admin serve-ssh listening on {}", server.addr);
@@ -701,8 +794,10 @@ pub async fn serve(options: ServeOptions, flags: &Flags) -> Result<(), Failure> 
     let _ = out.flush();
     drop(out);
     tracing::info!(addr = %server.addr, host_key = %server.fingerprint, "serve-ssh started");
-    if !asked_already {
-        stopped.await;
+    while signals.next().await == Asked::Reload {
+        tracing::info!("SIGHUP: reading again what can be, serving on");
+        on_reload();
+        server.reload();
     }
     let _ = writeln!(
         std::io::stdout(),

@@ -128,6 +128,8 @@ impl Dash {
             mouse: shared.mouse,
             save_token: token_path.is_some(),
             can_save_token: token_path.is_some(),
+            // No shell to go back to over SSH: Ctrl-Z does nothing, the help does not offer it.
+            can_suspend: false,
             lang,
             year_style,
             ..build::model_options(s, shared.keymap.clone(), &client, server_key)
@@ -429,7 +431,9 @@ pub(crate) async fn attach(
     }
     drop(after);
     let _ = sender.await;
-    if ending == Ending::Over {
+    if stopped.load(Ordering::SeqCst) {
+        refuse(&handle, channel, STOPPING_TEXT, 0).await;
+    } else if ending == Ending::Over {
         close(&handle, channel, 0).await;
     } else if idled {
         refuse(&handle, channel, &idle_text(idle, shared.reattach), 0).await;
@@ -460,6 +464,10 @@ fn until_idle(
         },
     })
 }
+
+/// What each moderator's client is told when the server stops under it (`systemctl stop`,
+/// a restart, an upgrade), after its held decisions were sent.
+pub(crate) const STOPPING_TEXT: &str = "the server is stopping (its operator stopped, restarted or upgraded it): the decisions you held were sent and audited; your marks are not kept. Connect again in a minute with the same command; if nothing answers then, ask your operator";
 
 /// What a client disconnected for want of keys is told.
 fn idle_text(idle: Duration, reattach: Duration) -> String {

@@ -91,7 +91,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &
     lines.extend(popup_key_lines(
         m.lang,
         query.value(),
-        m.can_save_token,
+        (m.can_save_token, m.can_suspend),
         (col, cols),
         theme,
     ));
@@ -103,7 +103,13 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &
         ));
     }
     lines.extend(marker_lines(m.lang, query.value(), (col, cols), theme));
-    lines.extend(dropped_lines(m.lang, query.value(), cols, theme));
+    lines.extend(dropped_lines(
+        m.lang,
+        query.value(),
+        m.can_suspend,
+        cols,
+        theme,
+    ));
     lines.extend(command_lines(m.lang, cols, theme));
     // Every line is wrapped already, inside its column: a long text (Thai ones are longer)
     // goes on under its own column, never at the box's left edge.
@@ -217,7 +223,7 @@ fn hanging(
 fn popup_key_lines(
     lang: Lang,
     query: &str,
-    can_save_token: bool,
+    (can_save_token, can_suspend): (bool, bool),
     (col, cols): (usize, usize),
     theme: &Theme,
 ) -> Vec<Line<'static>> {
@@ -226,6 +232,10 @@ fn popup_key_lines(
     let has =
         |key: &str| fold(&tr(lang, key)).contains(&q) || fold(&tr(Lang::English, key)).contains(&q);
     for (title, keys) in popup::help_sections(can_save_token) {
+        // Back from a suspend: only where Ctrl-Z suspends.
+        if !can_suspend && title == "popup-section-resume-held" {
+            continue;
+        }
         let rows: Vec<_> = keys
             .iter()
             .filter(|k| k.op.is_some())
@@ -296,15 +306,22 @@ fn marker_lines(
     lines
 }
 
-/// What a hang-up and a suspend do with held decisions, shown unless the
-/// search text matches none of it.
-fn dropped_lines(lang: Lang, query: &str, cols: usize, theme: &Theme) -> Vec<Line<'static>> {
+/// What a hang-up and a suspend do with held decisions (the suspend only where Ctrl-Z
+/// suspends), shown unless the search text matches none of it.
+fn dropped_lines(
+    lang: Lang,
+    query: &str,
+    can_suspend: bool,
+    cols: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
     let q = search_text(query);
-    let keys = [
+    let all = [
         "help-dropped",
         "help-dropped-hangup",
         "help-dropped-suspend",
     ];
+    let keys = &all[..if can_suspend { 3 } else { 2 }];
     let found = q.is_empty()
         || keys
             .iter()

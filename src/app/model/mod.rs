@@ -137,6 +137,9 @@ pub struct ModelOptions {
     pub save_token: bool,
     /// There is a token file a pasted token can be saved to.
     pub can_save_token: bool,
+    /// Ctrl-Z suspends to a shell: true on a local terminal, false in a `serve-ssh` session
+    /// (there is no shell to go back to: the key does nothing, and the help leaves it out).
+    pub can_suspend: bool,
     /// What the saved queue and the audit entries are keyed by: the base URL, or `demo` for
     /// the in-process demo server (whose port changes at every start). `None`: the base URL.
     pub server_key: Option<String>,
@@ -168,6 +171,7 @@ impl ModelOptions {
             notify: crate::config::NewRequestNotice::Off,
             save_token: false,
             can_save_token: false,
+            can_suspend: true,
             server_key: None,
             lang: crate::i18n::Lang::English,
             year_style: crate::i18n::dates::YearStyle::Ce,
@@ -281,6 +285,8 @@ pub struct Model {
     pub(crate) save_token: bool,
     /// A pasted token can be saved.
     pub(crate) can_save_token: bool,
+    /// Ctrl-Z suspends ([`ModelOptions::can_suspend`]).
+    pub(crate) can_suspend: bool,
     /// The UI language.
     pub(crate) lang: crate::i18n::Lang,
     /// How years are written.
@@ -468,6 +474,7 @@ impl Model {
             history_again: false,
             save_token: o.save_token && o.can_save_token,
             can_save_token: o.can_save_token,
+            can_suspend: o.can_suspend,
             lang: o.lang,
             year_style: o.year_style,
             thai_keys: o.thai_keys,

@@ -30,6 +30,7 @@ impl Model {
                 && selected.is_some()
                 && self.permit(Write::Delete, selected).is_ok(),
             signed_out: !session,
+            suspend: self.can_suspend,
         }
     }
 

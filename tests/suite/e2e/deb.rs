@@ -133,7 +133,19 @@ fn the_package_brings_every_file_roots_with_its_mode() {
         ("/etc/club-admin/", "drwxr-xr-x"),
         ("/lib/systemd/system/club-admin-ssh.service", "-rw-r--r--"),
         ("/usr/lib/tmpfiles.d/club-admin.conf", "-rw-r--r--"),
-        ("/usr/share/doc/club-admin/README.md.gz", "-rw-r--r--"),
+        ("/usr/share/doc/club-admin/README.md", "-rw-r--r--"),
+        (
+            "/usr/share/doc/club-admin/docs/src/operators/install.md",
+            "-rw-r--r--",
+        ),
+        (
+            "/usr/share/doc/club-admin/packaging/deb/serve-ssh.toml",
+            "-rw-r--r--",
+        ),
+        (
+            "/usr/share/doc/club-admin/assets/config.example.toml",
+            "-rw-r--r--",
+        ),
         ("/usr/share/doc/club-admin/changelog.gz", "-rw-r--r--"),
         ("/usr/share/doc/club-admin/copyright", "-rw-r--r--"),
     ];
@@ -169,6 +181,45 @@ fn the_package_brings_every_file_roots_with_its_mode() {
             .join("usr/share/bash-completion/completions/club-admin"),
     );
     assert!(bash.contains("serve-ssh"), "bash completion: {bash:.200}");
+    // The README's and the manual's links resolve where the package puts them.
+    let dead = super::release::dead_links(&b.files.join("usr/share/doc/club-admin"));
+    assert!(
+        dead.is_empty(),
+        "links that resolve nowhere in /usr/share/doc: {dead:#?}"
+    );
+}
+
+#[test]
+fn two_builds_of_the_package_are_the_same_bytes() {
+    if !crate::common::have_dpkg("the Debian package's test") {
+        return;
+    }
+    let first = &built().deb;
+    // A second later at least: a file dated by the clock would differ.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = Command::new(repo().join("packaging/deb/build.sh"))
+        .arg(env!("CARGO_BIN_EXE_club-admin"))
+        .arg(dir.path())
+        .env("CLUB_ADMIN_DEB_COMPRESS", "none")
+        .output()
+        .expect("run packaging/deb/build.sh");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let second = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    let same = Command::new("cmp")
+        .arg(first)
+        .arg(&second)
+        .output()
+        .expect("cmp");
+    assert!(
+        same.status.success(),
+        "two builds differ: {}",
+        String::from_utf8_lossy(&same.stdout)
+    );
 }
 
 #[test]

@@ -7,6 +7,7 @@ mod completions;
 mod config;
 mod crash;
 mod deb;
+mod doc_examples;
 mod history;
 mod other_user;
 mod phone;

@@ -2,7 +2,7 @@
 //! a git checkout, the commit; `packaging/release.sh` lays out the package, the tarball and
 //! their checksums.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn repo() -> PathBuf {
@@ -133,6 +133,18 @@ fn the_release_command_lays_out_the_package_the_tarball_and_their_sums() {
         let path = format!("{name}/{want}");
         assert!(files.contains(&path.as_str()), "{path} not in {files:#?}");
     }
+    // What the manual's "without the package" copies, and the manual itself.
+    for want in [
+        "packaging/deb/club-admin-ssh.service",
+        "packaging/deb/tmpfiles.conf",
+        "packaging/deb/serve-ssh.toml",
+        "assets/config.example.toml",
+        "docs/src/SUMMARY.md",
+        "docs/src/operators/install.md",
+    ] {
+        let path = format!("{name}/{want}");
+        assert!(files.contains(&path.as_str()), "{path} not in {files:#?}");
+    }
     let pages = files.iter().filter(|f| f.ends_with(".1")).count();
     assert!(pages >= 5, "only {pages} man pages: {files:#?}");
     let unpacked = dir.path().join("unpacked");
@@ -144,6 +156,11 @@ fn the_release_command_lays_out_the_package_the_tarball_and_their_sums() {
         .arg(&unpacked));
     let said = run(Command::new(unpacked.join(&name).join("club-admin")).arg("--version"));
     assert!(said.starts_with(&format!("club-admin {version}")), "{said}");
+    let dead = dead_links(&unpacked.join(&name));
+    assert!(
+        dead.is_empty(),
+        "links that resolve nowhere in the tarball: {dead:#?}"
+    );
 
     // A changed file fails the check.
     std::fs::write(&tarball, b"not the tarball").expect("overwrite");
@@ -153,4 +170,61 @@ fn the_release_command_lays_out_the_package_the_tarball_and_their_sums() {
         .output()
         .expect("sha256sum");
     assert!(!failed.status.success(), "{failed:?}");
+}
+
+/// The relative links of the Markdown files under `root` (`[text](path)`, outside fenced
+/// code) whose file is not there, as `FILE: TARGET`; links to a web address, a mail
+/// address or an anchor of the same page are not looked at.
+pub(crate) fn dead_links(root: &Path) -> Vec<String> {
+    let mut dead = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).expect("read_dir").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "md") {
+                let text = std::fs::read_to_string(&p).expect("read");
+                for target in links(&text) {
+                    let file = target.split('#').next().unwrap_or_default();
+                    if file.is_empty() || target.contains("://") || target.starts_with("mailto:") {
+                        continue;
+                    }
+                    let at = p.parent().expect("folder").join(file);
+                    if !at.exists() {
+                        dead.push(format!(
+                            "{}: {target}",
+                            p.strip_prefix(root).unwrap_or(&p).display()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    dead.sort();
+    dead
+}
+
+/// The targets of `[text](target)` in `text`, outside fenced code blocks.
+fn links(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(i) = rest.find("](") {
+            rest = &rest[i + 2..];
+            let end = rest.find(')').unwrap_or(rest.len());
+            let target = rest[..end].split_whitespace().next().unwrap_or_default();
+            out.push(target.trim_matches(['<', '>']).to_owned());
+            rest = &rest[end..];
+        }
+    }
+    out
 }

@@ -3,7 +3,7 @@
 //! isolated state and config directory. Every run checks that no secret reaches its output.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Stdio;
 
 use club_admin::api::MembershipStatus;
@@ -267,8 +267,10 @@ async fn the_readmes_pipe_example_approves_only_the_users_clubs() {
     let d = start(0).await;
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    // A `$ ` command of a console block, as the manual's examples are written.
     let line = readme
         .lines()
+        .map(|l| l.strip_prefix("$ ").unwrap_or(l))
         .find(|l| {
             l.starts_with("club-admin requests list")
                 && l.contains("| club-admin requests approve -")
@@ -1206,9 +1208,45 @@ async fn completions_and_man_page() {
         "club-admin.1",
         "club-admin-requests.1",
         "club-admin-requests-approve.1",
+        "club-admin-serve-ssh.1",
     ] {
-        assert!(Path::new(&dir.join(page)).exists(), "{page}");
+        let text = std::fs::read_to_string(dir.join(page)).expect(page);
+        // Every page: the sections clap_mangen does not write, the exit codes from the
+        // program's own table, each once.
+        for section in [
+            ".SH \"EXIT STATUS\"",
+            ".SH ENVIRONMENT",
+            ".SH FILES",
+            ".SH \"SEE ALSO\"",
+        ] {
+            assert_eq!(text.matches(section).count(), 1, "{page}: {section}");
+        }
+        for (code, _) in club_admin::script::exit::EXIT_CODES {
+            assert!(
+                text.contains(&format!(".TP\n\\fB{code}\\fR\n")),
+                "{page}: exit code {code}:\n{text}"
+            );
+        }
+        assert!(
+            !text.contains(".SH EXTRA"),
+            "{page}: the help's exit codes twice"
+        );
     }
+    assert!(man.stdout.contains(".SH \"EXIT STATUS\""), "{}", man.stdout);
+    // `--help` ends with the same table.
+    let help = bin.run(&["--help"], None).await;
+    assert_eq!(help.code, 0, "{help:?}");
+    assert!(
+        help.stdout
+            .contains(&club_admin::script::exit::exit_codes_text()),
+        "{}",
+        help.stdout
+    );
+    assert!(
+        help.stdout.contains("  130  interrupted (Ctrl-C)"),
+        "{}",
+        help.stdout
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

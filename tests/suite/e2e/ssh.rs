@@ -428,6 +428,14 @@ fn a_killed_client_reattaches_to_its_dashboard_and_a_stop_sends_what_was_held() 
         raw.rfind("\x1b[?1049l") > raw.rfind("\x1b[?1049h"),
         "terminal given back: {st:?}"
     );
+    // Told why, and when to come back, after the screen is given back.
+    let told = raw
+        .rfind(
+            "club-admin: the server is stopping (its operator stopped, restarted or upgraded it)",
+        )
+        .unwrap_or_else(|| panic!("not told why: {raw:?}"));
+    assert!(told > raw.rfind("\x1b[?1049l").unwrap_or(0), "{raw:?}");
+    assert!(raw.contains("Connect again in a minute"), "{raw:?}");
     let audit = t.audit();
     assert!(
         audit.contains("\"outcome\":\"ok\"") && audit.contains("\"via\":\"ssh\""),

@@ -367,3 +367,114 @@ fn under_systemd_the_log_goes_to_the_journal_and_no_file_is_made() {
         .mode();
     assert_eq!(mode & 0o777, 0o600);
 }
+
+/// Kills the process when dropped (a no-op once it has ended).
+struct KillOnDrop(nix::unistd::Pid);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = nix::sys::signal::kill(self.0, nix::sys::signal::Signal::SIGKILL);
+    }
+}
+
+/// The lines of `path` so far (empty while it does not exist).
+fn read_log(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+/// Waits, within the guard, until `what` holds.
+fn until(what: &str, mut holds: impl FnMut() -> bool) {
+    let deadline = Instant::now() + GUARD;
+    while !holds() {
+        assert!(Instant::now() < deadline, "never: {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// True when the server at `port` greets a new connection with its SSH identification line.
+fn greets(port: u16) -> bool {
+    use std::io::Read;
+    let Ok(mut c) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = c.set_read_timeout(Some(GUARD));
+    let mut buf = [0u8; 8];
+    c.read_exact(&mut buf).is_ok() && buf.starts_with(b"SSH-2.0")
+}
+
+#[test]
+fn sighup_serves_on_and_reads_the_log_level_again() {
+    let t = Setup::new();
+    let keys = t.dir.path().join("authorized_keys");
+    let log = t.dir.path().join("logs").join("club-admin.log");
+    let config = t.dir.path().join("serve-ssh.toml");
+    std::fs::write(&config, "[serve_ssh]\nlog_level = \"info\"\n").expect("config");
+    let mut cmd = serve_ssh_binary(&t, &keys, Some(&log));
+    cmd.arg("--config")
+        .arg(&config)
+        .env_remove("CLUB_ADMIN_LOG");
+    let (mut child, port) = listening(cmd);
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).expect("pid"));
+    // A failed assertion leaves no server behind (it would hold the test's output open).
+    let _guard = KillOnDrop(pid);
+    until("the start logged", || {
+        read_log(&log).contains("serve-ssh started")
+    });
+
+    // `systemctl reload`: the level from the file, read again; the door stays open.
+    std::fs::write(&config, "[serve_ssh]\nlog_level = \"debug\"\n").expect("config");
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGHUP).expect("SIGHUP");
+    until("the new level logged", || {
+        read_log(&log).contains("SIGHUP: the log level is now debug")
+    });
+    assert!(
+        child.try_wait().expect("wait").is_none(),
+        "SIGHUP stopped it"
+    );
+    assert!(greets(port), "the door closed after SIGHUP");
+
+    // A level that does not parse leaves the level as it was, said; a second SIGHUP is
+    // answered as the first.
+    std::fs::write(&config, "[serve_ssh]\nlog_level = \"club_admin=loud\"\n").expect("config");
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGHUP).expect("SIGHUP");
+    until("the bad level said", || {
+        read_log(&log).contains("SIGHUP: the log level \"club_admin=loud\" is not a level")
+    });
+    assert!(
+        child.try_wait().expect("wait").is_none(),
+        "SIGHUP stopped it"
+    );
+    assert!(greets(port), "the door closed after the second SIGHUP");
+    stop(&mut child);
+}
+
+#[test]
+fn a_log_file_that_cannot_be_opened_leaves_the_log_on_standard_error_said_once() {
+    let t = Setup::new();
+    let keys = t.dir.path().join("authorized_keys");
+    // Its folder would be below a file: it cannot be made.
+    let file = t.dir.path().join("a-file");
+    std::fs::write(&file, "").expect("file");
+    let log = file.join("club-admin.log");
+    let mut cmd = serve_ssh_binary(&t, &keys, Some(&log));
+    cmd.env_remove("CLUB_ADMIN_LOG").stderr(Stdio::piped());
+    let (mut child, port) = listening(cmd);
+    assert!(greets(port));
+    stop(&mut child);
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut err)
+        .expect("stderr");
+    assert_eq!(
+        err.matches("warning: no log file: could not make the log folder")
+            .count(),
+        1,
+        "{err}"
+    );
+    assert!(
+        err.contains("the log goes to standard error (the journal under systemd)"),
+        "{err}"
+    );
+    // The log itself, there: the start and the stop.
+    assert!(err.contains("serve-ssh started"), "{err}");
+    assert!(err.contains("serve-ssh stopped"), "{err}");
+}

@@ -274,7 +274,12 @@ async fn the_check_names_each_wrong_owner_and_mode_with_its_fix() {
         text.contains("✗ the service refuses the operator's API key"),
         "{text}"
     );
+    // A service that cannot be reached is a warning: the server starts and serves through
+    // the outage (the unit's check before the start passes).
     let (code, text) = check(root, "http://127.0.0.1:9", &key_file, &keys).await;
-    assert_eq!(code, 1);
-    assert!(text.contains("cannot be reached"), "{text}");
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("· warning: the service http://127.0.0.1:9 cannot be reached now"),
+        "{text}"
+    );
 }

@@ -281,7 +281,24 @@ fn anchor_of(heading: &str) -> String {
         .collect()
 }
 
-/// The anchors of a Markdown text's headings (outside code blocks).
+/// A heading's anchor in the built book: mdBook's `normalize_id` (letters, digits, `_` and
+/// `-` kept, ASCII lowercased, white space as `-`, anything else dropped: a Thai tone mark
+/// is no letter there, where GitHub keeps it).
+fn book_anchor_of(heading: &str) -> String {
+    heading
+        .trim()
+        .chars()
+        .filter_map(|c| match c {
+            c if c.is_alphanumeric() || c == '_' || c == '-' => Some(c.to_ascii_lowercase()),
+            c if c.is_whitespace() => Some('-'),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of a Markdown text's headings (outside code blocks) that GitHub and the
+/// built book (mdBook) both make, and the ids of its `<a id="...">` anchors: the fragments
+/// a link may name and find on the forge, in the tarball and in the book.
 fn anchors(text: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let mut fence = false;
@@ -291,10 +308,32 @@ fn anchors(text: &str) -> BTreeSet<String> {
         }
         let heading = line.trim_start_matches('#');
         if !fence && heading.len() < line.len() && heading.starts_with(' ') {
-            out.insert(anchor_of(heading));
+            let plain = heading.replace('`', "");
+            if anchor_of(heading) == book_anchor_of(&plain) {
+                out.insert(anchor_of(heading));
+            }
+        }
+        if let Some((id, _)) = line
+            .trim()
+            .strip_prefix("<a id=\"")
+            .and_then(|rest| rest.split_once('"'))
+        {
+            out.insert(id.to_owned());
         }
     }
     out
+}
+
+#[test]
+fn a_thai_heading_s_anchor_differs_in_the_book_so_it_needs_an_id() {
+    let heading = "## ภาษาไทย: เริ่มใช้งาน";
+    assert_ne!(
+        anchor_of(heading.trim_start_matches('#')),
+        book_anchor_of(heading.trim_start_matches('#'))
+    );
+    assert!(anchors(heading).is_empty());
+    assert!(anchors("<a id=\"thai-start\"></a>\n\n## ภาษาไทย: เริ่มใช้งาน").contains("thai-start"));
+    assert!(anchors("## Upgrade and removal").contains("upgrade-and-removal"));
 }
 
 #[test]

@@ -578,6 +578,7 @@ fn the_help_never_wraps_an_action_name_to_the_left_edge() {
             club_shown: true,
             contact: true,
             signed_out: false,
+            suspend: true,
         })
         .into_iter()
         .map(|(_, _, name, _)| name)

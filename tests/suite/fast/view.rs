@@ -409,3 +409,33 @@ fn names_of_five_thousand_characters_leave_the_requests_fields_in_view() {
         assert!(s.contains('…'), "a cut name ends with an ellipsis:\n{s}");
     }
 }
+
+/// Ctrl-Z suspends only where there is a shell to go back to: a `serve-ssh` session's help
+/// (`can_suspend` false) neither offers it nor says what a return from one does; a local
+/// dashboard's help does, in English and in Thai.
+#[test]
+fn the_help_offers_suspend_only_where_ctrl_z_suspends() {
+    for lang in [
+        club_admin::i18n::Lang::English,
+        club_admin::i18n::Lang::Thai,
+    ] {
+        for can_suspend in [true, false] {
+            let mut m = Model::new(ModelOptions {
+                can_suspend,
+                lang,
+                ..options()
+            });
+            update(&mut m, key('?'));
+            typed(&mut m, "ctrl-z");
+            let s = text(&draw(&m, 120, 40, true));
+            assert_eq!(s.contains("Ctrl-Z"), can_suspend, "{lang:?}:\n{s}");
+            if lang == club_admin::i18n::Lang::English {
+                update(&mut m, code(KeyCode::Esc));
+                update(&mut m, key('?'));
+                typed(&mut m, "suspend");
+                let s = text(&draw(&m, 120, 40, true));
+                assert_eq!(s.contains("suspend to the shell"), can_suspend, "{s}");
+            }
+        }
+    }
+}

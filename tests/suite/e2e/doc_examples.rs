@@ -1,0 +1,221 @@
+//! The manual's examples run: every ```` ```console ```` block of the README and of
+//! `docs/src` is a session, as trycmd reads one: a `$ COMMAND` line (run by `sh -c`, with
+//! this build's `club-admin` first on the `PATH`, signed in as the demo moderator against a
+//! demo server of this test's own), then the output it prints (standard output and standard
+//! error, as a terminal shows them) and, when not 0, `? CODE` for its exit code. An
+//! example whose output changes fails here, with both texts. In the expected text, as in
+//! snapbox: `[..]` matches any text within a line (an id, a time, a port), a line `...`
+//! any number of lines. The examples of one file run in order on one demo and one state
+//! folder, so a later one sees what an earlier one did.
+
+use std::path::{Path, PathBuf};
+
+use club_admin::demo::{self, DemoOptions};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// One `$ COMMAND` of a console block: where it is, and what it should print and exit
+/// with.
+#[derive(Debug)]
+struct Example {
+    file: String,
+    line: usize,
+    command: String,
+    expected: Vec<String>,
+    code: i32,
+}
+
+/// The examples of a Markdown text, in order.
+fn examples(file: &str, text: &str) -> Vec<Example> {
+    let mut out: Vec<Example> = Vec::new();
+    let mut in_console = false;
+    let mut fenced = false;
+    for (n, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") {
+            if fenced {
+                fenced = false;
+                in_console = false;
+            } else {
+                fenced = true;
+                in_console = trimmed.trim_start_matches('`').trim() == "console";
+            }
+            continue;
+        }
+        if !in_console {
+            continue;
+        }
+        if let Some(cmd) = line.strip_prefix("$ ") {
+            out.push(Example {
+                file: file.to_owned(),
+                line: n + 1,
+                command: cmd.to_owned(),
+                expected: Vec::new(),
+                code: 0,
+            });
+        } else if let Some(code) = line.strip_prefix("? ") {
+            if let Some(e) = out.last_mut() {
+                e.code = code.trim().parse().unwrap_or(-1);
+            }
+        } else if let Some(e) = out.last_mut() {
+            e.expected.push(line.to_owned());
+        }
+    }
+    out
+}
+
+/// True when `line` is `pattern`, each `[..]` in it standing for any text.
+fn line_matches(pattern: &str, line: &str) -> bool {
+    let parts: Vec<&str> = pattern.split("[..]").collect();
+    if parts.len() == 1 {
+        return pattern == line;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !line.starts_with(first) || line.len() < first.len() + last.len() || !line.ends_with(last) {
+        return false;
+    }
+    let mut rest = &line[first.len()..line.len() - last.len()];
+    for part in &parts[1..parts.len() - 1] {
+        match rest.find(part) {
+            Some(i) => rest = &rest[i + part.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// True when `actual` is `expected`, line by line, with `[..]` and `...` as said above.
+fn matches(expected: &[String], actual: &[&str]) -> bool {
+    match expected.split_first() {
+        None => actual.is_empty(),
+        Some((e, rest)) if e == "..." => (0..=actual.len()).any(|i| matches(rest, &actual[i..])),
+        Some((e, rest)) => actual
+            .split_first()
+            .is_some_and(|(a, more)| line_matches(e, a) && matches(rest, more)),
+    }
+}
+
+/// The Markdown files whose console blocks are run: the README and the manual.
+fn files() -> Vec<PathBuf> {
+    let mut out = vec![root().join("README.md")];
+    let mut stack = vec![root().join("docs/src")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).expect("read_dir").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "md") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Runs `e` in `dir` with the demo's base URL and the moderator's credentials: its output
+/// (standard output, then standard error) and exit code.
+fn run(e: &Example, dir: &Path, url: &str, key: &str, token: &str) -> (String, i32) {
+    let bin = Path::new(env!("CARGO_BIN_EXE_club-admin"))
+        .parent()
+        .expect("bin dir");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &format!("{} 2>&1", e.command)])
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("CLUB_ADMIN_BASE_URL", url)
+        .env("CLUB_ADMIN_API_KEY", key)
+        .env("CLUB_ADMIN_TOKEN", token)
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env("HOME", dir)
+        .env("LANG", "C.UTF-8")
+        .env("NO_COLOR", "1")
+        .env("TZ", "UTC")
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env_remove("CLUB_ADMIN_LOG")
+        .env_remove("JOURNAL_STREAM")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("sh");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_console_example_of_the_manual_prints_what_it_says() {
+    let mut ran = 0;
+    let mut wrong = Vec::new();
+    for file in files() {
+        let name = file
+            .strip_prefix(root())
+            .unwrap_or(&file)
+            .display()
+            .to_string();
+        let text = std::fs::read_to_string(&file).expect("read");
+        let list = examples(&name, &text);
+        if list.is_empty() {
+            continue;
+        }
+        let d = demo::start(DemoOptions::default()).await.expect("demo");
+        let m = d.moderator();
+        let (url, key, token) = (d.base_url.clone(), m.api_key.clone(), m.token.clone());
+        let dir = tempfile::tempdir().expect("dir");
+        for e in list {
+            let dir = dir.path().to_path_buf();
+            let (url, key, token) = (url.clone(), key.clone(), token.clone());
+            let (e, (out, code)) = tokio::task::spawn_blocking(move || {
+                let r = run(&e, &dir, &url, &key, &token);
+                (e, r)
+            })
+            .await
+            .expect("run");
+            ran += 1;
+            let actual: Vec<&str> = out.lines().collect();
+            if code != e.code || !matches(&e.expected, &actual) {
+                wrong.push(format!(
+                    "{}:{}: $ {}\n--- expected (exit {}):\n{}\n--- printed (exit {code}):\n{out}",
+                    e.file,
+                    e.line,
+                    e.command,
+                    e.code,
+                    e.expected.join("\n")
+                ));
+            }
+        }
+    }
+    assert!(ran >= 5, "only {ran} console examples in the manual");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+}
+
+#[test]
+fn the_matcher_takes_wildcards_within_a_line_and_lines_with_dots() {
+    let e = |s: &[&str]| s.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+    assert!(line_matches("id\t[..]", "id\tba929ed9"));
+    assert!(line_matches("a [..] b [..] c", "a 1 b 2 c"));
+    assert!(!line_matches("a [..] b", "a 1 c"));
+    assert!(!line_matches("exact", "exact and more"));
+    assert!(matches(
+        &e(&["first", "...", "last"]),
+        &["first", "x", "y", "last"]
+    ));
+    assert!(matches(&e(&["first", "...", "last"]), &["first", "last"]));
+    assert!(!matches(&e(&["first", "last"]), &["first", "x", "last"]));
+    let got = examples(
+        "x.md",
+        "```console\n$ club-admin whoami\nid\t[..]\n? 2\n```\n```sh\n$ not this\n```\n",
+    );
+    assert_eq!(got.len(), 1);
+    assert_eq!((got[0].line, got[0].code), (2, 2));
+    assert_eq!(got[0].expected, ["id\t[..]"]);
+}
