@@ -287,6 +287,7 @@ fn the_unit_checks_first_runs_from_the_config_in_the_budget_hardened_and_stops_g
         format!("ExecStartPre=/usr/bin/club-admin serve-ssh --check {config}"),
         format!("ExecStart=/usr/bin/club-admin serve-ssh {config}"),
         "User=club-admin".into(),
+        "SupplementaryGroups=club-admin-budget".into(),
         "Environment=CLUB_ADMIN_BUDGET_DIR=/run/club-admin-budget".into(),
         "ReadWritePaths=-/run/club-admin-budget".into(),
         "StateDirectory=club-admin".into(),
@@ -326,7 +327,7 @@ fn the_unit_checks_first_runs_from_the_config_in_the_budget_hardened_and_stops_g
             "/run/club-admin-budget",
             "1770",
             "root",
-            "club-admin",
+            "club-admin-budget",
             "-"
         ]
     );
@@ -447,6 +448,12 @@ fn the_postinst_makes_the_user_and_the_operators_files_once_with_their_modes() {
     let b = built();
     let script = text(&b.control.join("postinst"));
     assert!(script.contains("addgroup --system club-admin"), "{script}");
+    // The host budget's group is its own: its members read no key and list no state.
+    assert!(
+        script.contains("addgroup --system club-admin-budget")
+            && script.contains("adduser --quiet club-admin club-admin-budget"),
+        "{script}"
+    );
     assert!(
         script.contains("adduser --system --ingroup club-admin --home /var/lib/club-admin"),
         "{script}"
@@ -474,7 +481,7 @@ fn the_postinst_makes_the_user_and_the_operators_files_once_with_their_modes() {
             "0700",
             "-o club-admin -g club-admin",
         ),
-        ("/run/club-admin-budget", "1770", "-o root -g club-admin"),
+        ("/run/club-admin-budget", "1770", "-o root -g club-admin-budget"),
     ] {
         assert!(
             ran.lines()
