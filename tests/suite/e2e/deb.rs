@@ -481,7 +481,11 @@ fn the_postinst_makes_the_user_and_the_operators_files_once_with_their_modes() {
             "0700",
             "-o club-admin -g club-admin",
         ),
-        ("/run/club-admin-budget", "1770", "-o root -g club-admin-budget"),
+        (
+            "/run/club-admin-budget",
+            "1770",
+            "-o root -g club-admin-budget",
+        ),
     ] {
         assert!(
             ran.lines()
