@@ -198,7 +198,13 @@ pub struct BudgetStatus {
     /// Calls let through without a slot since the start ([`Mode::Fallback`]). Its changes
     /// alone are not told to watchers.
     pub unslotted: u64,
+    /// True while a call has waited [`SAY_WAIT`] or more for a slot (other processes hold
+    /// them all) and got none yet: a face says the wait as it begins, not 3 s later.
+    pub waiting: bool,
 }
+
+/// How long a call waits for a slot before the wait is told ([`BudgetStatus::waiting`]).
+pub const SAY_WAIT: Duration = Duration::from_millis(500);
 
 /// One server's budget on this host, shared by the clones of one client.
 #[derive(Debug, Clone)]
@@ -391,6 +397,11 @@ impl HostBudget {
             if let Some(i) = self.try_slot() {
                 return self.permit(Mode::Slot, Some(i), None);
             }
+            if started.elapsed() >= SAY_WAIT {
+                self.inner
+                    .status
+                    .send_if_modified(|st| !std::mem::replace(&mut st.waiting, true));
+            }
             let falling_back = self
                 .lock()
                 .fallback_until
@@ -448,8 +459,9 @@ impl HostBudget {
                 if mode == Mode::Fallback {
                     st.unslotted += 1;
                 }
-                let changed = st.busy != busy;
+                let changed = st.busy != busy || st.waiting;
                 st.busy = busy;
+                st.waiting = false;
                 changed
             });
         }

@@ -116,7 +116,7 @@ impl Ctx {
             Exit::Usage
         })?;
         let busy = Arc::new(BusyNote::default());
-        say_budget(&client, &busy);
+        say_budget(&client, &busy, true);
         Ok(Ctx {
             client,
             settings,
@@ -142,12 +142,15 @@ impl Ctx {
             ));
             return Err(Exit::Usage);
         }
+        // The budget's waits are said to the client; its refusals are the operator's.
+        let busy = Arc::new(BusyNote::default());
+        say_budget(&host.client, &busy, false);
         Ok(Ctx {
             client: host.client.clone(),
             settings: host.settings.clone(),
             format: Format::detect(out),
             stderr_tty: stdio::stderr_is_terminal(),
-            busy: Arc::new(BusyNote::default()),
+            busy,
         })
     }
 
@@ -334,6 +337,8 @@ impl Drop for Ctx {
 #[derive(Default)]
 struct BusyNote {
     said: std::sync::atomic::AtomicBool,
+    /// The wait for a slot said already.
+    said_wait: std::sync::atomic::AtomicBool,
     /// The progress bar drawn now, if any: the line is said above it.
     bar: Mutex<Option<ProgressBar>>,
 }
@@ -343,8 +348,27 @@ impl BusyNote {
         if self.said.swap(true, std::sync::atomic::Ordering::SeqCst) {
             return;
         }
-        let text =
-            "host budget busy: other club-admin processes hold every slot, so calls go 1 at a time";
+        self.say(
+            "host budget busy: other club-admin processes hold every slot, so calls go 1 at a time",
+        );
+    }
+
+    /// The first wait for a slot, as it begins (the run is not silent for the 3 s it may
+    /// last).
+    fn say_wait_once(&self) {
+        if self
+            .said_wait
+            .swap(true, std::sync::atomic::Ordering::SeqCst)
+            || self.said.load(std::sync::atomic::Ordering::SeqCst)
+        {
+            return;
+        }
+        self.say(
+            "waiting for the host budget: other club-admin processes of this host hold its slots (at most 3 s, then 1 call at a time)",
+        );
+    }
+
+    fn say(&self, text: &str) {
         match self.bar.lock().ok().and_then(|b| b.clone()) {
             Some(bar) => bar.suspend(|| say(text)),
             None => say(text),
@@ -355,22 +379,32 @@ impl BusyNote {
 /// The host budget on standard error, each once: what of it was refused (now), and the
 /// first time calls go one at a time because other club-admin processes hold every slot (a
 /// task that watches the client's budget, and [`Ctx`]'s drop if the run ends first).
-fn say_budget(client: &ApiClient, busy: &Arc<BusyNote>) {
+fn say_budget(client: &ApiClient, busy: &Arc<BusyNote>, refusal: bool) {
     let Some(mut budget) = client.watch_budget() else {
         return;
     };
-    if let Some(r) = &budget.borrow_and_update().refusal {
+    if let Some(r) = &budget.borrow_and_update().refusal
+        && refusal
+    {
         say(&format!("warning: {r}"));
     }
-    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+    if tokio::runtime::Handle::try_current().is_err() {
         return;
-    };
+    }
     let busy = busy.clone();
-    runtime.spawn(async move {
+    // Over SSH the task keeps the run's streams: what it says goes to the client.
+    stdio::spawn(async move {
         while budget.changed().await.is_ok() {
-            if budget.borrow_and_update().busy {
+            let (now_busy, waiting) = {
+                let b = budget.borrow_and_update();
+                (b.busy, b.waiting)
+            };
+            if now_busy {
                 busy.say_once();
                 return;
+            }
+            if waiting {
+                busy.say_wait_once();
             }
         }
     });

@@ -202,9 +202,9 @@ async fn a_budget_folder_of_another_user_is_refused_and_left_empty() {
     assert_eq!(std::fs::read_dir(&dir).map(|d| d.count()).ok(), Some(0));
 }
 
-/// Another process holds every slot of the budget: `whoami` waits for a slot no longer than
-/// the budget's `WAIT`, ends as usual and says once on standard error that calls went one at
-/// a time.
+/// Another process holds every slot of the budget: `whoami` says the wait as it begins,
+/// waits for a slot no longer than the budget's `WAIT`, ends as usual and says once on
+/// standard error that calls went one at a time.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_starved_budget_is_said_once_on_standard_error() {
     use club_admin::api::budget::{BudgetOptions, DEFAULT_SLOTS, HostBudget};
@@ -234,4 +234,12 @@ async fn a_starved_budget_is_said_once_on_standard_error() {
         "{stderr}"
     );
     assert!(!stderr.contains("warning"), "nothing refused: {stderr}");
+    // The wait is said as it begins, once, before the run goes on one call at a time.
+    let wait =
+        "waiting for the host budget: other club-admin processes of this host hold its slots";
+    assert_eq!(stderr.matches(wait).count(), 1, "{stderr}");
+    assert!(
+        stderr.find(wait) < stderr.find("host budget busy"),
+        "the wait first: {stderr}"
+    );
 }
