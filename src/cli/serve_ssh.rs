@@ -29,24 +29,25 @@ pub enum ServeSshAction {
 
 /// `serve-ssh kick`
 #[derive(Debug, Args, Clone)]
-#[group(required = true, multiple = false, id = "which")]
+#[command(group(clap::ArgGroup::new("which").required(true).args(["connection", "key"])))]
 pub struct KickArgs {
     /// The status socket [default: as `serve-ssh status`].
     #[arg(long, value_name = "PATH")]
     pub socket: Option<PathBuf>,
     /// The connection's number (`#12` in `serve-ssh status`).
-    #[arg(long, value_name = "N", group = "which")]
+    #[arg(long, value_name = "N")]
     pub connection: Option<u64>,
     /// Every connection of the key with this fingerprint (SHA256:...) or comment.
-    #[arg(long, value_name = "KEY", group = "which")]
+    #[arg(long, value_name = "KEY")]
     pub key: Option<String>,
 }
 
 /// `serve-ssh status`
 #[derive(Debug, Args, Clone)]
 pub struct StatusArgs {
-    /// The status socket [default: $XDG_STATE_HOME/club-admin/serve-ssh.sock when it
-    /// exists, else the host's /var/lib/club-admin/club-admin/serve-ssh.sock].
+    /// The status socket [default: the config file's `status_socket` (or its `state_dir`'s),
+    /// else $XDG_STATE_HOME/club-admin/serve-ssh.sock when it exists, else the host's
+    /// /var/lib/club-admin/club-admin/serve-ssh.sock].
     #[arg(long, value_name = "PATH")]
     pub socket: Option<PathBuf>,
     /// Print the status as JSON (for scripts) instead of a table.
@@ -362,14 +363,29 @@ pub fn run(a: ServeSshArgs, conn: &ConnArgs) -> ExitCode {
     let say = |e: &str| {
         let _ = writeln!(std::io::stderr(), "club-admin: {e}");
     };
+    // The socket a config file names (`status_socket`, else its state folder's), when no
+    // --socket is given.
+    let configured = || {
+        let file = file_settings(&conn.flags(None)).ok()?;
+        file.status_socket.clone().or_else(|| {
+            file.state_dir
+                .as_deref()
+                .and_then(|d| crate::ssh::status::default_socket(Some(d)))
+        })
+    };
     if let Some(ServeSshAction::Kick(k)) = &a.action {
-        return match block_on(kick(k)) {
+        let k = KickArgs {
+            socket: k.socket.clone().or_else(configured),
+            ..k.clone()
+        };
+        return match block_on(kick(&k)) {
             Ok(Ok(code) | Err(code)) => code,
             Err(code) => code,
         };
     }
     if let Some(ServeSshAction::Status(s)) = &a.action {
-        return match block_on(status(s.socket.clone(), s.json)) {
+        let socket = s.socket.clone().or_else(configured);
+        return match block_on(status(socket, s.json)) {
             Ok(code) => code,
             Err(code) => code,
         };

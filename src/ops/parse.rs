@@ -95,7 +95,7 @@ impl std::fmt::Display for TooMuch {
         match self {
             TooMuch::Ids(n) => write!(
                 f,
-                "more than {n} ids (the bound of one run, max_input_ids): split the list; nothing was sent"
+                "more than {n} ids or words (the bound of one run, max_input_ids; words that are not ids count too): split the list; nothing was sent"
             ),
             TooMuch::Line(n) => write!(
                 f,

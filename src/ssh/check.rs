@@ -360,19 +360,29 @@ fn secret_file(path: &Path, me: u32, out: &mut Report) {
     }
 }
 
-/// When the API key file at `path` exists but this user cannot read it (the settings then
-/// do not resolve and nothing else is checked): a ✗ line with the mend, as
-/// [`secret_file`] gives it (root's file: its group the service's, mode 640; another
-/// user's: `chown` to the user serving, mode 600). `None` when it can be read or is not
-/// there (the settings' own error says so).
+/// When the API key file at `path` cannot give the service its key (the settings then do
+/// not resolve and nothing else is checked): a ✗ line with the mend. Missing: made, mode
+/// 600, and the key put in; empty (as the package makes it): the key put in; unreadable by
+/// this user: as [`secret_file`] mends it (root's file: its group the service's, mode 640;
+/// another user's: `chown` to the user serving, mode 600). `None` when it gives a key.
 pub fn unreadable_key_file(path: &Path) -> Option<Line> {
-    let meta = std::fs::metadata(path).ok()?;
-    match std::fs::File::open(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {}
-        _ => return None,
-    }
     let me = crate::api::budget::effective_uid();
     let shown = path.display();
+    let put = "put the key MySK issued for this host in it (one line, mysk_...): serve-ssh reads it again when it changes";
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Some(Line::bad(format!(
+            "the API key file {shown} does not exist: the service cannot start; run install -m 600 -o {me} /dev/null {shown}, then {put}"
+        )));
+    };
+    match std::fs::read_to_string(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {}
+        Ok(text) if text.trim().is_empty() => {
+            return Some(Line::bad(format!(
+                "the API key file {shown} is empty: the service cannot start; {put}"
+            )));
+        }
+        _ => return None,
+    }
     let fix = match meta.uid() {
         0 => root_key_fix(path),
         _ => format!("chown {me} {shown} && chmod 600 {shown}"),

@@ -203,7 +203,8 @@ impl Conn {
             size,
             input: rx,
         };
-        tokio::spawn(supervise(self.shared.clone(), key, start, lang, at));
+        let conn = self.place.as_ref().map(Place::id);
+        tokio::spawn(supervise(self.shared.clone(), key, start, lang, at, conn));
     }
 
     /// A new dashboard for `key` and its screen opened in a window of `size`, its first
@@ -254,7 +255,14 @@ enum Start {
 /// Runs one attachment in a task of its own and keeps what is left: a dropped connection's
 /// dashboard waits for its key; a dashboard that is over, or whose task panicked, frees its
 /// place. A panic stays in its task: nothing global is touched.
-async fn supervise(shared: Arc<Shared>, key: String, start: Start, lang: Lang, at: Attachment) {
+async fn supervise(
+    shared: Arc<Shared>,
+    key: String,
+    start: Start,
+    lang: Lang,
+    at: Attachment,
+    conn: Option<u64>,
+) {
     let (handle, channel) = (at.handle.clone(), at.channel);
     let (dash, screen) = match start {
         Start::New(dash, screen) => (dash, screen),
@@ -280,6 +288,9 @@ async fn supervise(shared: Arc<Shared>, key: String, start: Start, lang: Lang, a
         }
     };
     let number = dash.number;
+    if let Some(c) = conn {
+        shared.conns.set_dashboard(c, number);
+    }
     let task = {
         let shared = shared.clone();
         #[cfg(feature = "test-hooks")]

@@ -43,9 +43,12 @@ pub struct ConnInfo {
     pub peer: String,
     /// What it does now.
     pub doing: Doing,
-    /// True when it is signed in to the service (a token: sent, remembered or signed in
-    /// with in its dashboard).
+    /// True when it is signed in to the service: its dashboard knows who (the status reads
+    /// it from the dashboard), or its command has a token (sent or remembered).
     pub signed_in: bool,
+    /// The number of its dashboard on the status's board, when it shows one.
+    #[serde(default)]
+    pub dashboard: Option<u64>,
     /// When its key was accepted (RFC 3339, UTC).
     pub since: chrono::DateTime<chrono::Utc>,
     /// Signed in past its key's or the server's share: it holds no place, whatever it
@@ -135,6 +138,7 @@ impl Conns {
                     peer: peer.to_string(),
                     doing: Doing::Nothing,
                     signed_in: false,
+                    dashboard: None,
                     since: chrono::Utc::now(),
                     over_share: no_place.is_some(),
                 },
@@ -167,6 +171,14 @@ impl Conns {
             n += 1;
         }
         n
+    }
+
+    /// The connection `id` shows the dashboard `number` (made, or called back).
+    pub fn set_dashboard(&self, id: u64, number: u64) {
+        self.update(id, |c| {
+            c.doing = Doing::Dashboard;
+            c.dashboard = Some(number);
+        });
     }
 
     fn update(&self, id: u64, f: impl FnOnce(&mut ConnInfo)) {
@@ -205,6 +217,11 @@ pub struct Place {
 }
 
 impl Place {
+    /// Its number among the connections ([`ConnInfo::id`]).
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
     /// It now runs `doing`.
     pub fn doing(&self, doing: Doing) {
         self.conns.update(self.id, |c| c.doing = doing);

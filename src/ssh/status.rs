@@ -218,6 +218,16 @@ impl Board {
         }
     }
 
+    /// True when the dashboard or command `number` is signed in to the service (its client
+    /// knows whose token it uses).
+    pub(crate) fn signed_in(&self, number: u64) -> bool {
+        self.sessions
+            .lock()
+            .ok()
+            .and_then(|s| s.get(&number).map(|e| e.client.signed_in().is_some()))
+            .unwrap_or(false)
+    }
+
     /// The dashboard or command `number` is over.
     pub(crate) fn leave(&self, number: u64) {
         if let Ok(mut s) = self.sessions.lock() {
@@ -302,7 +312,17 @@ fn status(shared: &Shared, facts: &Facts) -> Status {
         started_at: facts.started_at,
         sessions: shared.board.infos(),
         commands: shared.board.commands(),
-        connections: shared.conns.list(),
+        connections: shared
+            .conns
+            .list()
+            .into_iter()
+            .map(|mut c| {
+                if let Some(n) = c.dashboard {
+                    c.signed_in = shared.board.signed_in(n);
+                }
+                c
+            })
+            .collect(),
         not_signed_in: DoorInfo {
             waiting: door.waiting,
             silent: door.silent,

@@ -627,3 +627,43 @@ async fn a_keys_file_open_to_others_is_not_trusted_back_without_a_review_of_its_
     assert_eq!(code, 0, "{said}");
     assert!(said.contains("1 key"), "{said}");
 }
+
+/// The API key file as the package leaves it (empty), or missing: a ✗ with its mend, never
+/// a bare error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_empty_or_missing_api_key_file_is_a_cross_with_its_mend() {
+    let (d, api_key) = demo_and_key().await;
+    let dir = tempfile::tempdir().expect("dir");
+    let me = rustix::process::geteuid().as_raw();
+    let f = good_files(dir.path(), &api_key, me);
+    let listen = format!("127.0.0.1:{}", free_port());
+    std::fs::write(&f.key_file, "\n").expect("empty");
+    let (code, text) = {
+        let (f, url, listen) = (f.clone(), d.base_url.clone(), listen.clone());
+        tokio::task::spawn_blocking(move || check_with(Command::new(BIN), &f, &url, &listen))
+            .await
+            .expect("check")
+    };
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains(&format!(
+            "✗ the API key file {} is empty",
+            f.key_file.display()
+        )) && text.contains("put the key MySK issued for this host in it"),
+        "{text}"
+    );
+    std::fs::remove_file(&f.key_file).expect("rm");
+    let (code, text) = {
+        let (f, url) = (f.clone(), d.base_url.clone());
+        tokio::task::spawn_blocking(move || check_with(Command::new(BIN), &f, &url, &listen))
+            .await
+            .expect("check")
+    };
+    assert_eq!(code, 1, "{text}");
+    let shown = f.key_file.display().to_string();
+    assert!(
+        text.contains(&format!("✗ the API key file {shown} does not exist"))
+            && text.contains(&format!("run install -m 600 -o {me} /dev/null {shown}")),
+        "{text}"
+    );
+}
