@@ -11,7 +11,10 @@ term-scope-clubs = { $n ->
    *[other] Scope: the { $n } clubs you moderate
 }
 term-scope-all = Scope: every club
-term-counts = { $requests } requests: { $pending } pending, { $approved } approved, { $declined } declined
+term-counts = { $requests ->
+    [one] { $requests } request
+   *[other] { $requests } requests
+}: { $pending } pending, { $approved } approved, { $declined } declined
 term-wait = Wait for a decision: median { $median }, 90th percentile { $p90 } ({ $n } decisions in the audit)
 term-wait-club = median { $median }, 90th percentile { $p90 } ({ $n })
 term-wait-unknown = Wait for a decision: unknown (no decision of these requests in this host's audit)
@@ -24,13 +27,22 @@ term-approved = approved
 term-declined = declined
 term-no-audit = Unknown: no audit here (only the decisions made through club-admin on this host are audited).
 term-no-decisions = No decision of these requests in this host's audit yet.
-term-unaudited = { $n } decided requests have no line in this host's audit (decided elsewhere or earlier).
+term-unaudited = { $n ->
+    [one] { $n } decided request has no line in this host's audit (decided elsewhere or earlier).
+   *[other] { $n } decided requests have no line in this host's audit (decided elsewhere or earlier).
+}
 term-wait-by-club = Wait for a decision, by club
 term-moderators = Decisions by moderator (from this host's audit)
 term-moderator = { $approved } approved, { $declined } declined, median wait { $wait }
 term-as-text = The last days as text
-term-day = { $asked } requests, { $approved } approved, { $declined } declined
-term-day-asked = { $asked } requests
+term-day = { $asked ->
+    [one] { $asked } request
+   *[other] { $asked } requests
+}, { $approved } approved, { $declined } declined
+term-day-asked = { $asked ->
+    [one] { $asked } request
+   *[other] { $asked } requests
+}
 term-more-as-json = Every day and every figure: club-admin stats --json
 term-unit-s = { $n }s
 term-unit-m = { $n }m

@@ -218,3 +218,22 @@ fn every_action_and_scope_of_the_keymap_has_its_words() {
     assert_eq!(tr(Lang::Thai, "scope-log"), "บันทึกกิจกรรม");
     assert_eq!(tr(Lang::English, "scope-log"), "Activity log");
 }
+
+/// The term view's counts agree in number in English ("1 request", "2 requests").
+#[test]
+fn the_term_view_s_counts_are_singular_for_one() {
+    let en = Lang::English;
+    assert_eq!(club_admin::tr!(en, "term-day-asked", asked = 1), "1 request");
+    assert_eq!(club_admin::tr!(en, "term-day-asked", asked = 2), "2 requests");
+    let day = club_admin::tr!(en, "term-day", asked = 1, approved = 0, declined = 1);
+    assert_eq!(day, "1 request, 0 approved, 1 declined");
+    let counts = club_admin::tr!(
+        en,
+        "term-counts",
+        requests = 1,
+        pending = 1,
+        approved = 0,
+        declined = 0
+    );
+    assert!(counts.starts_with("1 request: "), "{counts}");
+}
