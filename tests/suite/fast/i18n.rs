@@ -223,8 +223,14 @@ fn every_action_and_scope_of_the_keymap_has_its_words() {
 #[test]
 fn the_term_view_s_counts_are_singular_for_one() {
     let en = Lang::English;
-    assert_eq!(club_admin::tr!(en, "term-day-asked", asked = 1), "1 request");
-    assert_eq!(club_admin::tr!(en, "term-day-asked", asked = 2), "2 requests");
+    assert_eq!(
+        club_admin::tr!(en, "term-day-asked", asked = 1),
+        "1 request"
+    );
+    assert_eq!(
+        club_admin::tr!(en, "term-day-asked", asked = 2),
+        "2 requests"
+    );
     let day = club_admin::tr!(en, "term-day", asked = 1, approved = 0, declined = 1);
     assert_eq!(day, "1 request, 0 approved, 1 declined");
     let counts = club_admin::tr!(
