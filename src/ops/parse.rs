@@ -14,25 +14,17 @@ use crate::i18n::dates::BE_OFFSET;
 /// Returns the valid ids (deduplicated, in order) and the tokens that are not UUIDs,
 /// sanitised and cut to 40 characters (never sent to the server).
 pub fn parse_ids(text: &str) -> (Vec<Uuid>, Vec<String>) {
-    let (ids, bad, _) = parse_ids_counted(text);
-    (ids, bad)
-}
-
-/// [`parse_ids`], and how many ids were given again after their first (dropped: a
-/// spreadsheet's column with a request twice): `(ids, bad, duplicates)`.
-pub fn parse_ids_counted(text: &str) -> (Vec<Uuid>, Vec<String>, usize) {
     let mut ids = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    let mut duplicates = 0;
     let mut bad = Vec::new();
     for tok in tokens(text) {
         match Uuid::parse_str(tok) {
             Ok(id) if seen.insert(id) => ids.push(id),
-            Ok(_) => duplicates += 1,
+            Ok(_) => {}
             Err(_) => bad.push(crate::text::truncate_chars(&crate::text::sanitize(tok), 40)),
         }
     }
-    (ids, bad, duplicates)
+    (ids, bad)
 }
 
 /// Text of ids read as bytes (a file, standard input), and the lines that are not UTF-8.

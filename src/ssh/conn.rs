@@ -622,20 +622,21 @@ impl Handler for Conn {
             });
             return Ok(());
         }
+        // The token the client sent, else the one remembered for its key.
+        let token = self.token.take().or_else(|| {
+            self.shared
+                .token_dir
+                .as_deref()
+                .and_then(|d| super::read_token(d, &key))
+        });
         if let Some(place) = &self.place {
-            let has_token = self.token.is_some()
-                || self
-                    .shared
-                    .token_dir
-                    .as_deref()
-                    .is_some_and(|d| super::read_token(d, &key).is_some());
             place.doing(Doing::Command(crate::script::exec::for_log(data)));
-            place.signed_in(has_token);
+            place.signed_in(token.is_some());
         }
         let asker = Asker {
             key,
             comment: self.comment.clone(),
-            token: self.token.take(),
+            token,
             terminal: self.size.as_ref().map(|s| s.get().0),
             lang: self.lang(),
         };

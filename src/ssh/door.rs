@@ -281,27 +281,29 @@ impl Door {
         let Ok(mut st) = self.state.lock() else {
             return Err(Refused::Startups);
         };
-        let before = (st.counts.refused_per_address, st.counts.refused_startups);
-        let result = self.knock_locked(&mut st, addr);
-        if !first {
-            (st.counts.refused_per_address, st.counts.refused_startups) = before;
-        }
+        let result = self.knock_locked(&mut st, addr, first);
         recount(&mut st);
         say(&mut st);
         result
     }
 
-    fn knock_locked(self: &Arc<Door>, st: &mut State, addr: IpAddr) -> Result<Ticket, Refused> {
+    /// A knock under the lock; a refusal is counted when `count` (a first knock).
+    fn knock_locked(
+        self: &Arc<Door>,
+        st: &mut State,
+        addr: IpAddr,
+        count: bool,
+    ) -> Result<Ticket, Refused> {
         let from_addr = st.per_address.get(&addr).copied().unwrap_or(0);
         let graces = self.graces;
         let cut = |st: &mut State, of| cut_oldest(st, of, graces);
         if from_addr >= self.per_address && !cut(st, Some(addr)) {
-            st.counts.refused_per_address += 1;
+            st.counts.refused_per_address += u64::from(count);
             return Err(Refused::PerAddress);
         }
         let p = self.startups.drop_percent(st.open.len());
         if p > 0 && st.rng.u32(0..100) < p && !cut(st, None) {
-            st.counts.refused_startups += 1;
+            st.counts.refused_startups += u64::from(count);
             return Err(Refused::Startups);
         }
         let id = st.next;

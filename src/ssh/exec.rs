@@ -102,7 +102,8 @@ pub(super) struct Asker {
     pub(super) key: String,
     /// The key's comment in the authorized keys file.
     pub(super) comment: Option<String>,
-    /// The token the client sent (`CLUB_ADMIN_TOKEN`), if any.
+    /// The token the run uses: the one the client sent (`CLUB_ADMIN_TOKEN`), else the one
+    /// remembered for its key (`--remember-tokens`), if any.
     pub(super) token: Option<SecretString>,
     /// The client's terminal width when it asked for one.
     pub(super) terminal: Option<u16>,
@@ -251,12 +252,7 @@ fn host_run(
         settings.concurrency = settings.concurrency.min(usize::from(n));
     }
     let client = shared.client.for_session();
-    let token = asker.token.clone().or_else(|| {
-        shared
-            .token_dir
-            .as_deref()
-            .and_then(|d| super::read_token(d, &asker.key))
-    });
+    let token = asker.token.clone();
     let has_token = token.is_some();
     client.set_token(token);
     let told = shared.told.clone();

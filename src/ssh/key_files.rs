@@ -298,11 +298,6 @@ impl AuthorizedKeys {
         comment(&found.key)
     }
 
-    /// True when `key` may sign in from `addr` now ([`AuthorizedKeys::admit`]).
-    pub fn allows(&self, key: &PublicKey, addr: std::net::IpAddr) -> bool {
-        self.admit(key, addr, chrono::Utc::now()).is_ok()
-    }
-
     /// The rules `key` signs in under from `addr` at `now`: those of the first line that
     /// holds the key and whose options admit it (as sshd tries each line in turn); open
     /// rules for any key (`--allow-any-key`). Each time, the file and its folders are

@@ -119,18 +119,21 @@ fn a_keys_file_made_loose_while_running_allows_no_key_until_mended() {
     chmod(&keys, 0o600);
     let allowed = AuthorizedKeys::from_file(&keys).expect("starts");
     let key = russh::keys::PublicKey::from_openssh(KEY.trim()).expect("key");
-    assert!(allowed.allows(&key, std::net::Ipv4Addr::LOCALHOST.into()));
+    let admits = || {
+        allowed
+            .admit(
+                &key,
+                std::net::Ipv4Addr::LOCALHOST.into(),
+                chrono::Utc::now(),
+            )
+            .is_ok()
+    };
+    assert!(admits());
     // A chmod changes neither the length nor the modification time: still seen.
     chmod(&keys, 0o666);
-    assert!(
-        !allowed.allows(&key, std::net::Ipv4Addr::LOCALHOST.into()),
-        "no key, not even those read before"
-    );
+    assert!(!admits(), "no key, not even those read before");
     chmod(&keys, 0o600);
-    assert!(
-        allowed.allows(&key, std::net::Ipv4Addr::LOCALHOST.into()),
-        "mended: read again"
-    );
+    assert!(admits(), "mended: read again");
 }
 
 #[test]
