@@ -43,11 +43,13 @@ pub(super) async fn accept_loop(
             }
         };
         let _ = socket.set_nodelay(true);
+        // One deadline from the accept (OpenSSH's LoginGraceTime), a wait at the door in it.
+        let sign_in_by = Instant::now() + shared.limits.auth_timeout;
         let shared = shared.clone();
         let config = config.clone();
         tokio::spawn(async move {
-            if let Some(ticket) = enter(&shared, &socket, peer).await {
-                connection(socket, peer, config, shared, ticket).await;
+            if let Some(ticket) = enter(&shared, &socket, peer, sign_in_by).await {
+                connection(socket, peer, config, shared, ticket, sign_in_by).await;
             }
         });
     }
@@ -82,7 +84,7 @@ const SPEAK_WITHIN: std::time::Duration = std::time::Duration::from_millis(500);
 /// (a client sends its identification line at once; a silent flood does not), after
 /// knocking again every [`KNOCK_AGAIN`] while the door has no room and no connection it
 /// may cut (those of a flood that are getting on are not cut: [`super::door::Graces`]),
-/// until `--auth-timeout` from now. So a moderator who connects in the middle of another
+/// until `sign_in_by` (`--auth-timeout` from its accept). So a moderator who connects in the middle of another
 /// key's reconnect loops waits a moment instead of being reset. At most `--max-startups`'
 /// FULL wait so; past them, a silent one or at the deadline, `None`: the socket is closed
 /// (the client reads the end of the stream before any SSH identification line).
@@ -90,6 +92,7 @@ async fn enter(
     shared: &Shared,
     socket: &tokio::net::TcpStream,
     peer: SocketAddr,
+    sign_in_by: Instant,
 ) -> Option<Ticket> {
     let why = match shared.door.knock(peer.ip()) {
         Ok(t) => return Some(t),
@@ -101,7 +104,6 @@ async fn enter(
         return None;
     }
     let (number, mut evicted) = hold(shared);
-    let by = Instant::now() + shared.limits.auth_timeout;
     let mut stop = shared.stop.clone();
     let ticket = loop {
         tokio::select! {
@@ -115,7 +117,7 @@ async fn enter(
         if let Ok(t) = shared.door.knock_again(peer.ip()) {
             break Some(t);
         }
-        if Instant::now() >= by {
+        if Instant::now() >= sign_in_by {
             tracing::debug!(%peer, "connection refused at the door until its deadline");
             break None;
         }
@@ -140,18 +142,18 @@ fn with_cutter(
     Ok((tokio::net::TcpStream::from_std(socket)?, cutter))
 }
 
-/// One connection, from the SSH identification line to its end (or the server's stop). It
-/// holds its `ticket` throughout: the door counts it until it signs in.
+/// One connection, from the SSH identification line to its end (or the server's stop), to
+/// sign in by `sign_in_by`. It holds its `ticket` throughout: the door counts it until it
+/// signs in.
 async fn connection(
     socket: tokio::net::TcpStream,
     peer: SocketAddr,
     config: Arc<russh::server::Config>,
     shared: Arc<Shared>,
     mut ticket: Ticket,
+    sign_in_by: Instant,
 ) {
-    let opened = Instant::now();
     let limits = &shared.limits;
-    let sign_in_by = opened + limits.auth_timeout;
     let mut stop = shared.stop.clone();
     // Its turn to start the key exchange, at the runtime's pace ([`super::pace`]); silent
     // until then, as far as the door knows.
