@@ -14,6 +14,27 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The folders of the crate's sources: the root package's and the shared library's
+/// (core/), whose modules the root package re-exports under the same paths (`crate::ops`).
+const SOURCE_ROOTS: [&str; 2] = ["src", "core/src"];
+
+/// Every `.rs` file of both [`SOURCE_ROOTS`].
+fn source_files(out: &mut Vec<PathBuf>) {
+    for r in SOURCE_ROOTS {
+        rust_files(&root().join(r), out);
+    }
+}
+
+/// The source root `file` is under.
+fn source_root(file: &Path) -> PathBuf {
+    let core = root().join("core/src");
+    if file.starts_with(&core) {
+        core
+    } else {
+        root().join("src")
+    }
+}
+
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -56,6 +77,7 @@ fn named_paths(text: &str) -> Vec<String> {
 fn resolve(path: &str) -> PathBuf {
     let top = [
         "src/",
+        "core/",
         "tests/",
         "docs/",
         "assets/",
@@ -76,7 +98,11 @@ fn resolve(path: &str) -> PathBuf {
     } else if path.ends_with(".ftl") {
         root().join("assets/locales/en").join(path)
     } else {
-        root().join("src").join(path)
+        SOURCE_ROOTS
+            .iter()
+            .map(|r| root().join(r).join(path))
+            .find(|p| p.is_file())
+            .unwrap_or_else(|| root().join("src").join(path))
     }
 }
 
@@ -150,7 +176,7 @@ fn long_functions(text: &str, max: usize) -> Vec<(String, usize, usize)> {
 #[test]
 fn no_function_is_too_long() {
     let mut files = Vec::new();
-    rust_files(&root().join("src"), &mut files);
+    source_files(&mut files);
     assert!(files.len() > 50, "too few source files: {}", files.len());
     let mut too_long = Vec::new();
     for p in files {
@@ -213,7 +239,7 @@ fn files_that_share_a_name_are_one_concept_s_faces() {
         .map(str::to_owned)
         .collect();
     let mut files = Vec::new();
-    rust_files(&root().join("src"), &mut files);
+    source_files(&mut files);
     let mut by_name: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     for f in &files {
         let name = f
@@ -243,7 +269,7 @@ fn the_architecture_names_every_source_file() {
     let named: std::collections::HashSet<PathBuf> =
         named_paths(&doc).iter().map(|p| resolve(p)).collect();
     let mut files = Vec::new();
-    rust_files(&root().join("src"), &mut files);
+    source_files(&mut files);
     let mut unnamed: Vec<String> = files
         .iter()
         .filter(|f| !named.contains(*f))
@@ -259,7 +285,7 @@ fn the_architecture_names_every_source_file() {
 /// The module path of a source file (`src/app/model/mod.rs` is `app::model`,
 /// `src/app/call.rs` is `app::call`, `src/lib.rs` the crate's root).
 fn module_of(file: &Path) -> Vec<String> {
-    let rel = file.strip_prefix(root().join("src")).unwrap_or(file);
+    let rel = file.strip_prefix(source_root(file)).unwrap_or(file);
     let mut parts: Vec<String> = rel
         .iter()
         .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_owned())
@@ -381,7 +407,7 @@ fn paths_named(file: &syn::File) -> Vec<Vec<String>> {
 /// a re-export counts as the re-exporting file. `main.rs` (the binary) is left out.
 fn import_graph() -> (Vec<PathBuf>, Vec<Vec<usize>>) {
     let mut files = Vec::new();
-    rust_files(&root().join("src"), &mut files);
+    source_files(&mut files);
     files.retain(|f| !f.ends_with("main.rs"));
     files.sort();
     let modules: Vec<Vec<String>> = files.iter().map(|f| module_of(f)).collect();
@@ -503,7 +529,7 @@ fn the_largest_import_cycle_does_not_grow() {
         .iter()
         .map(|&i| {
             files[i]
-                .strip_prefix(root().join("src"))
+                .strip_prefix(source_root(&files[i]))
                 .unwrap_or(&files[i])
                 .display()
                 .to_string()
@@ -513,7 +539,7 @@ fn the_largest_import_cycle_does_not_grow() {
     if std::env::var_os("CYCLE_EDGES").is_some() {
         let name = |i: usize| {
             files[i]
-                .strip_prefix(root().join("src"))
+                .strip_prefix(source_root(&files[i]))
                 .unwrap_or(&files[i])
                 .display()
                 .to_string()
@@ -592,7 +618,7 @@ fn issue_citations(text: &str) -> Vec<(usize, String)> {
 #[test]
 fn no_source_file_cites_an_issue_number() {
     let mut files = Vec::new();
-    rust_files(&root().join("src"), &mut files);
+    source_files(&mut files);
     assert!(files.len() > 50, "too few source files: {}", files.len());
     let mut cited = Vec::new();
     for p in files {
@@ -624,10 +650,12 @@ const EXTERNAL_DOCS: [&str; 2] = ["api-notes.md", "interface-spec.md"];
 /// The file of the module `parts` under `src/` (`["ops", "decision"]`:
 /// `src/ops/decision.rs`; `["config"]`: `src/config/mod.rs`), if there is one.
 fn module_file(parts: &[&str]) -> Option<PathBuf> {
-    let base = parts.iter().fold(root().join("src"), |p, s| p.join(s));
-    [base.with_extension("rs"), base.join("mod.rs")]
-        .into_iter()
-        .find(|f| f.is_file())
+    SOURCE_ROOTS.iter().find_map(|r| {
+        let base = parts.iter().fold(root().join(r), |p, s| p.join(s));
+        [base.with_extension("rs"), base.join("mod.rs")]
+            .into_iter()
+            .find(|f| f.is_file())
+    })
 }
 
 /// True when `text` starts with the identifier `ident`, whole.
@@ -775,7 +803,7 @@ fn named_module_paths(line: &str) -> Vec<String> {
 fn stale_names() -> Vec<String> {
     let mut stale = Vec::new();
     let mut sources = Vec::new();
-    rust_files(&root().join("src"), &mut sources);
+    source_files(&mut sources);
     for f in &sources {
         let text = std::fs::read_to_string(f).expect("a source file");
         let name = f.strip_prefix(root()).unwrap_or(f).display().to_string();
@@ -999,7 +1027,7 @@ fn catch_alls_on_own_enums(
 /// why a new variant needs no decision there. Any other is refused.
 const CATCH_ALLS_KEPT: &[(&str, &str, usize, &str)] = &[
     (
-        "src/ops/decision.rs",
+        "core/src/ops/decision.rs",
         "Stage",
         1,
         "a decision starts held or sending; every other stage is illegal",
@@ -1065,7 +1093,7 @@ const CATCH_ALLS_KEPT: &[(&str, &str, usize, &str)] = &[
         "not found is gone; else the row is as it was read",
     ),
     (
-        "src/api/error.rs",
+        "core/src/api/error.rs",
         "ApiError",
         1,
         "the status of every other error is its answer's",
@@ -1105,7 +1133,7 @@ const CATCH_ALLS_KEPT: &[(&str, &str, usize, &str)] = &[
 #[test]
 fn a_match_on_the_crate_s_own_enums_names_every_variant() {
     let mut paths = Vec::new();
-    rust_files(&root().join("src"), &mut paths);
+    source_files(&mut paths);
     let files: Vec<(String, syn::File)> = paths
         .iter()
         .map(|p| {

@@ -104,6 +104,31 @@ proptest! {
     }
 }
 
+/// The width ratatui's buffer gives `text`: the sum of its graphemes' `CellWidth`, control
+/// characters left out, as `Buffer::set_stringn` lays a line out.
+fn ratatui_width(text: &str) -> usize {
+    use ratatui::buffer::CellWidth;
+    text.graphemes(true)
+        .filter(|g| !g.contains(char::is_control))
+        .map(|g| usize::from(g.cell_width()))
+        .sum()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+    /// The shared library measures text without ratatui (it knows no terminal crate): its
+    /// widths are ratatui's, or a row would overflow or leave a gap.
+    #[test]
+    fn width_is_ratatuis(chars in prop::collection::vec(prop_oneof![
+        3 => hostile_char(),
+        1 => prop::sample::select(vec!['\u{ff9e}', '\u{ff9f}', 'ｶ', '\u{3099}', 'é', '\u{301}', 'ำ', 'ໍ']),
+    ], 0..60)) {
+        let s: String = chars.into_iter().filter(|c| !c.is_control()).collect();
+        prop_assert_eq!(width(&s), ratatui_width(&s), "{:?}", s);
+    }
+}
+
 /// The cells tmux (3.4 and later) fills for `text`, by its rules for joining a character to
 /// the cell before it (`screen_write_combine` in its screen-write.c): a zero-width character
 /// or ZWJ joins the cell before; a skin-tone modifier or a regional indicator ("modifiers" to

@@ -116,7 +116,7 @@ fn struct_fields(text: &str, names: &[&str]) -> BTreeSet<String> {
 
 #[test]
 fn every_config_file_key_is_in_the_manual() {
-    let source = std::fs::read_to_string(root().join("src/config/mod.rs")).expect("config");
+    let source = std::fs::read_to_string(root().join("core/src/config/mod.rs")).expect("config");
     let keys = struct_fields(&source, &["FileConfig", "ServeSshFile"]);
     assert!(
         keys.len() > 25 && keys.contains("base_url") && keys.contains("idle_minutes"),

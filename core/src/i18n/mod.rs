@@ -39,7 +39,7 @@ pub use fluent_templates::fluent_bundle::FluentValue;
 
 static_loader! {
     static LOCALES = {
-        locales: "./assets/locales",
+        locales: "../assets/locales",
         fallback_language: "en",
         // No Unicode isolation marks around arguments: they would reach the terminal.
         customise: |bundle| bundle.set_use_isolating(false),

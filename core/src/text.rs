@@ -9,7 +9,7 @@
 //! ## Buffer and terminal agree on every cell
 //!
 //! ratatui puts one grapheme in one buffer cell and gives it the grapheme's width
-//! ([`ratatui::buffer::CellWidth`]); a terminal advances its cursor per code point
+//! (`ratatui::buffer::CellWidth`); a terminal advances its cursor per code point
 //! (`wcwidth`, and the `vt100` crate the tests emulate with). When one grapheme holds two code
 //! points that each advance the cursor — SARA AM (U+0E33) after a Thai consonant, Lao AM
 //! (U+0EB3), an emoji ZWJ sequence, a spacing vowel sign of an Indic script — the terminal
@@ -23,9 +23,8 @@
 
 use std::borrow::Cow;
 
-use ratatui::buffer::CellWidth;
 use unicode_segmentation::UnicodeSegmentation;
-use unicode_width::UnicodeWidthChar;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 mod name;
 mod strip;
@@ -67,12 +66,21 @@ fn thai_or_lao(c: char) -> bool {
     ('\u{0E00}'..='\u{0EFF}').contains(&c)
 }
 
-/// ratatui's width of one grapheme (a control character is never drawn).
+/// The width ratatui gives one grapheme in its buffer (`ratatui::buffer::CellWidth` for
+/// `str`, restated here so that this crate needs no terminal crate; a test of the root
+/// package compares the two): unicode-width's width of the grapheme, plus one for each
+/// halfwidth katakana (semi-)voiced sound mark (U+FF9E, U+FF9F), which terminals draw in a
+/// cell of their own. A control character is never drawn.
 fn cell_width(g: &str) -> usize {
     if g.contains(char::is_control) {
         0
+    } else if g.len() == 1 {
+        1
     } else {
-        g.cell_width() as usize
+        g.width()
+            + g.chars()
+                .filter(|c| matches!(c, '\u{FF9E}' | '\u{FF9F}'))
+                .count()
     }
 }
 
@@ -306,7 +314,7 @@ fn push_piece(out: &mut String, piece: &str) {
 }
 
 /// Width of `text` in terminal cells as ratatui lays it out: the sum of its graphemes'
-/// widths ([`CellWidth`]; control characters count 0). For text that went through
+/// widths (`ratatui::buffer::CellWidth`; control characters count 0). For text that went through
 /// [`for_terminal`] this is also what the terminal advances.
 pub fn width(text: &str) -> usize {
     if text.is_ascii() {
