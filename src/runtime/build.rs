@@ -243,5 +243,6 @@ pub fn model_options(
         year_style: settings.year_style,
         thai_keys: settings.thai_keys,
         decision_delay: settings.decision_delay,
+        command: "club-admin".to_owned(),
     }
 }
