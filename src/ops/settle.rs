@@ -55,14 +55,13 @@ where
     let now = |elapsed: Duration| began + chrono::Duration::from_std(elapsed).unwrap_or_default();
     let mut last = None;
     loop {
-        let (why, next_read) = match d.stage() {
-            Stage::Lost { why, next_read, .. } => (why.clone(), *next_read),
-            Stage::Settled(Ending::Found { found, .. }) => return (Ok(found.clone()), last),
-            other @ (Stage::Held { .. } | Stage::Queued | Stage::Sending | Stage::Settled(_)) => {
-                panic!("a lost write cannot be {}", other.name())
-            }
+        if let Stage::Settled(Ending::Found { found, .. }) = d.stage() {
+            return (Ok(found.clone()), last);
+        }
+        let Stage::Lost { why, next_read, .. } = d.stage() else {
+            panic!("a lost write cannot be {}", d.stage().name());
         };
-        if let (Some(why), Some(at)) = (why, next_read) {
+        if let (Some(why), Some(at)) = (why.clone(), *next_read) {
             let wait = (at - now(watch.elapsed())).to_std().unwrap_or_default();
             if control.given_up() || watch.elapsed() + wait > patience {
                 apply(d, Event::Abandon, &mut record).await;

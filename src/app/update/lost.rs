@@ -197,21 +197,12 @@ fn said_when_recovered(m: &mut Model) {
 /// How the decisions of an interrupted run's batch ended, counted, in `lang` ("2 approved,
 /// 1 not applied: still pending").
 fn batch_outcomes(of_batch: &[&crate::ops::decision::Decision], lang: Lang) -> String {
-    crate::ops::recover::tally(of_batch.iter().map(|d| match d.stage() {
-        Stage::Settled(Ending::Found { found, .. }) => found_text(lang, found),
-        Stage::Settled(
-            Ending::Done
-            | Ending::Already(_)
-            | Ending::Refused(_)
-            | Ending::Undone
-            | Ending::Unknown
-            | Ending::Overwritten(_)
-            | Ending::NotSent,
-        )
-        | Stage::Held { .. }
-        | Stage::Queued
-        | Stage::Sending
-        | Stage::Lost { .. } => tr(lang, "log-no-answer-seen"),
+    crate::ops::recover::tally(of_batch.iter().map(|d| {
+        if let Stage::Settled(Ending::Found { found, .. }) = d.stage() {
+            found_text(lang, found)
+        } else {
+            tr(lang, "log-no-answer-seen")
+        }
     }))
 }
 
@@ -308,44 +299,35 @@ fn settled(
         )
     });
     settle_row(m, id, action, failed);
-    let (severity, text) = match outcome {
-        Outcome::Already => (
-            Severity::Success,
-            tr!(
-                lang,
-                "status-already-same",
-                label = label.as_str(),
-                status = why.as_str(),
-                action = what.as_str()
-            ),
-        ),
-        Outcome::Ok => (
-            Severity::Success,
-            tr!(
-                lang,
-                "status-settled-ok",
-                label = label.as_str(),
-                outcome = why
-            ),
-        ),
-        Outcome::Failed
-        | Outcome::Conflict
-        | Outcome::Unknown
-        | Outcome::Undone
-        | Outcome::Sending
-        | Outcome::Queued
-        | Outcome::Overwritten
-        | Outcome::NotSent => (
-            Severity::Error,
-            tr!(
-                lang,
-                "status-settled-failed",
-                action = what,
-                label = label.as_str(),
-                why = why,
-                lost = lost(lang)
-            ),
-        ),
+    // The machine's outcome: `already` (another session applied it first), `ok` when the
+    // read shows it applied, else `failed`.
+    let (severity, text) = if outcome == Outcome::Already {
+        let text = tr!(
+            lang,
+            "status-already-same",
+            label = label.as_str(),
+            status = why.as_str(),
+            action = what.as_str()
+        );
+        (Severity::Success, text)
+    } else if found.applied() {
+        let text = tr!(
+            lang,
+            "status-settled-ok",
+            label = label.as_str(),
+            outcome = why
+        );
+        (Severity::Success, text)
+    } else {
+        let text = tr!(
+            lang,
+            "status-settled-failed",
+            action = what,
+            label = label.as_str(),
+            why = why,
+            lost = lost(lang)
+        );
+        (Severity::Error, text)
     };
     push_log(m, action, id, &label, outcome, &detail);
     let settling = m
