@@ -8,11 +8,14 @@
 //! `runs/<run>.lock` beside the audit file ([`super::runs::hold_own_run`]: taken when the process first
 //! appends to the file, freed by the kernel when the process ends, however it ends).
 //!
-//! At start each face asks [`interrupted`] for the open writes of runs that are not alive,
-//! each such run claimed (its lock taken) so two processes starting at once never settle the
-//! same write twice; then re-reads each request (or club) and writes a line that settles it
-//! with the interrupted run's id, so the write is closed for every later start. A write a
-//! re-read cannot settle yet (the service is down) stays open for the next start.
+//! At start the dashboard, the command line and `serve-ssh` ask [`interrupted_in`] for the
+//! open writes of runs that are not alive, each such run claimed (its lock taken) so two
+//! processes starting at once never settle the same write twice. Each write is then followed
+//! like any lost answer ([`super::decision::Decision::recovered`]; the command line and
+//! `serve-ssh` with [`settle_all_in`], the dashboard through its messages), and the line that
+//! settles it is a copy of its open line with the interrupted run's id, so the write is
+//! closed for every later start. A write a read cannot settle yet (the service is down)
+//! stays open for the next start.
 //!
 //! Safety on a shared host: the lock files are opened without following a link and without
 //! blocking (a FIFO planted in their place is refused at once), and only a regular file is

@@ -20,7 +20,7 @@ pub enum Reread {
     /// The re-read failed too (in words): the outcome stays unknown; read again later.
     Failed(String),
     /// After a new contact: the club was read with its contacts whole, and has a contact of
-    /// that type and value (`true`) or not ([`has_contact`]).
+    /// that type and value (`true`) or not ([`Reread::of_club`]).
     Contact(bool),
 }
 
