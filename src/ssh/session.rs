@@ -128,9 +128,7 @@ impl Dash {
             mouse: shared.mouse,
             save_token: token_path.is_some(),
             can_save_token: token_path.is_some(),
-            // No shell to go back to over SSH: Ctrl-Z does nothing, the help does not offer it.
             can_suspend: false,
-            // The hints name the same commands run over SSH, on this server's port.
             command: format!("ssh -p {} HOST", shared.listen.port()),
             lang,
             year_style,

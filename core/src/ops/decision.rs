@@ -343,41 +343,55 @@ impl Decision {
         }
     }
 
-    /// A decision an interrupted run (`run`, another process that ended) left open: its
-    /// audit line `sending` or `unknown` has nothing after it ([`super::recover`]). Born
-    /// lost, its answer never seen ([`ApiError::NoAnswer`]): it is re-read until the server's
-    /// status tells, like any lost answer, and never sent again.
-    pub fn recovered(
-        id: Uuid,
-        action: RowAction,
-        batch: u64,
-        open: super::audit::AuditEntry,
-    ) -> Decision {
+    /// A decision whose answer was lost (`cause`) before this process followed it: born
+    /// `Lost`, re-read until the server's status tells, never sent again.
+    pub fn lost(id: Uuid, action: RowAction, batch: u64, cause: ApiError) -> Decision {
         Decision {
             id,
             action,
             batch,
             order: 0,
             stage: Stage::Lost {
-                cause: ApiError::NoAnswer(super::audit::ENDED_BEFORE_ANSWER.to_owned()),
+                cause,
                 attempts: 0,
                 next_read: None,
                 why: None,
             },
-            from: Some(Box::new(open)),
+            from: None,
         }
     }
 
-    /// The run that sent it, when another process's ([`Decision::recovered`]); `None` for
-    /// this process's own.
-    pub fn run(&self) -> Option<&str> {
-        self.from.as_ref().and_then(|e| e.run.as_deref())
+    /// A decision an interrupted run (another process that ended) left open: its audit
+    /// line `open`, `sending` or `unknown`, has nothing after it ([`super::recover`]). Born
+    /// lost, its answer never seen ([`ApiError::NoAnswer`]).
+    pub fn recovered(
+        id: Uuid,
+        action: RowAction,
+        batch: u64,
+        open: super::audit::AuditEntry,
+    ) -> Decision {
+        let cause = ApiError::NoAnswer(super::audit::ENDED_BEFORE_ANSWER.to_owned());
+        Decision {
+            from: Some(Box::new(open)),
+            ..Decision::lost(id, action, batch, cause)
+        }
     }
 
-    /// The open line of another run's write it settles ([`Decision::recovered`]): who sent
-    /// it, from which face and key; `None` for this process's own.
-    pub fn interrupted(&self) -> Option<&super::audit::AuditEntry> {
-        self.from.as_deref()
+    /// The audit record of `line` at `at` when this decision is another run's
+    /// ([`Decision::recovered`]): a copy of that write's open line (the same run, session,
+    /// sender, key and contact value) with the new outcome and detail, marked settled by
+    /// this process, so the write is closed for every later start. `None` for this
+    /// process's own decisions (the caller writes its own record).
+    pub fn closing(&self, at: Timestamp, line: &Line) -> Option<super::audit::AuditEntry> {
+        let open = self.from.as_deref()?;
+        Some(super::audit::AuditEntry {
+            at,
+            outcome: line.outcome,
+            detail: line.detail.clone(),
+            settled_by: Some(super::audit::run_id().to_owned()),
+            carried: None,
+            ..open.clone()
+        })
     }
 
     /// Where it is.

@@ -299,17 +299,13 @@ pub(super) fn reread_contacts(
 }
 
 /// A read of club `id` while its new contact's answer is lost: the club tells whether the
-/// contact is there ([`crate::ops::reread::has_contact`]): settled (`ok` added, `failed`
+/// contact is there ([`Reread::of_club`]): settled (`ok` added, `failed`
 /// not added, said), or still unknown with the next re-read planned.
 fn settle_contact(m: &mut Model, id: Uuid, res: &Result<Reply<Club>, ApiError>) -> Vec<Effect> {
     let Some(new) = m.club.new_contacts.get(&id).cloned() else {
         return Vec::new();
     };
-    let read = match res {
-        Ok(reply) => Reread::Contact(crate::ops::reread::has_contact(&reply.data, &new)),
-        Err(ApiError::NotFound(_)) => Reread::Missing,
-        Err(e) => Reread::Failed(crate::text::truncate_chars(&e.to_string(), 300)),
-    };
+    let read = Reread::of(res.as_ref(), Reread::of_club(&new));
     let now = m.now;
     let event = Event::Reread {
         read,
