@@ -5,8 +5,8 @@
 //! queue without losing the cursor.
 
 use super::connection::call;
-use super::listing;
 use super::tell::say;
+use super::{count, listing};
 use crate::api::{ClubQuery, FetchLevel, Levels, Page, User};
 use crate::app::call::{ApiCall, SearchPurpose};
 use crate::app::model::{
@@ -88,7 +88,7 @@ fn correct(m: &mut Model, scope: &ListScope) {
     m.listing.generation += 1;
     m.listing.loading = false;
     m.listing.has_more = false;
-    listing::forget_count(m);
+    count::forget_count(m);
     let in_scope = |item: &QueueItem| {
         let club = item
             .request
