@@ -104,7 +104,7 @@ fn on_decision(m: &mut Model, id: Uuid, action: RowAction, result: Decided) -> V
         reply.data
     });
     if let Err(e) = &result
-        && matches!(e, ApiError::Unauthorized { kind, .. } if kind.needs_sign_in())
+        && e.needs_sign_in()
     {
         return held::session_over(m, id, e.clone());
     }

@@ -71,11 +71,8 @@ pub(super) fn total_of(meta: Option<&crate::api::Meta>) -> Option<u64> {
 /// the refresh first.
 pub(super) fn note_count(m: &mut Model, meta: Option<&crate::api::Meta>) {
     let total = total_of(meta);
-    let grew = matches!((m.listing.last_total, total), (Some(a), Some(b)) if b > a);
-    m.listing.hunting = grew;
-    if let Some(t) = total {
-        m.listing.last_total = Some(t);
-    }
+    m.listing.hunting = matches!((m.listing.last_total, total), (Some(a), Some(b)) if b > a);
+    m.listing.last_total = total.or(m.listing.last_total);
 }
 
 /// The server's count taken from an answer (`meta.pagination.total`) that listed `listed`
@@ -201,18 +198,13 @@ pub(super) fn on_list_count(
     generation: u64,
     res: Result<Reply<Vec<ClubRequest>>, ApiError>,
 ) -> Vec<Effect> {
-    if generation != m.listing.generation {
-        return Vec::new();
-    }
-    let Ok(reply) = res else {
+    let (true, Ok(reply)) = (generation == m.listing.generation, res) else {
         return Vec::new();
     };
     note_ok(m, &reply.api_version);
-    let total = total_of(reply.meta.as_ref());
-    if total.is_none() {
-        return Vec::new();
-    }
-    if take_total(m, total, &reply.data) && total.is_some_and(|t| t > u64::from(listed_pending(m)))
+    if let Some(total) = total_of(reply.meta.as_ref())
+        && take_total(m, Some(total), &reply.data)
+        && total > u64::from(listed_pending(m))
     {
         m.listing.has_more = true;
     }

@@ -9,10 +9,10 @@ use uuid::Uuid;
 use super::connection::{call_tried, note_error, note_ok};
 use super::errors::{error_text, read_error_text};
 use super::new_requests;
-use super::tell::{auto_refresh_answered, say, say_refresh_failed};
+use super::tell::{auto_refresh_answered, queue_key, say, say_refresh_failed};
 use crate::api::{ApiError, ClubRequest, MembershipStatus, Page, Reply, RequestFilter, Sort};
 use crate::app::call::{ApiCall, ListPurpose};
-use crate::app::keymap::{Action, Scope};
+use crate::app::keymap::Action;
 use crate::app::model::{ListingSupport, Loadable, Model, Origin, RowState, Severity};
 use crate::app::msg::{Effect, Tries};
 use crate::i18n::{Lang, tr};
@@ -392,11 +392,7 @@ pub(super) fn hidden_words(m: &Model, ids: &[Uuid]) -> Option<String> {
     if hidden == 0 {
         return None;
     }
-    let key = m
-        .keymap
-        .key_for(Scope::Queue, Action::ClearFilter)
-        .map(|k| k.to_string())
-        .unwrap_or_else(|| ":filter".to_owned());
+    let key = queue_key(m, Action::ClearFilter, ":filter");
     Some(crate::tr!(
         m.lang,
         "status-ids-hidden",

@@ -34,12 +34,6 @@ pub(super) fn list_remembered(m: &mut Model, saved: Option<&SavedScope>) -> Vec<
     listing::load_page(m, 1)
 }
 
-/// True while the scope in use came from the saved queue and awaits the server's word (the
-/// user's answer then decides it again).
-pub(super) fn unconfirmed(m: &Model) -> bool {
-    m.listing.provisional
-}
-
 /// The scope the server's answers decided (`/auth/user`, then the staffed clubs): remembered
 /// for the next start, and listed. A remembered scope already listed is kept when it is the
 /// same; otherwise the queue is corrected: rows the listing brought from clubs no longer in

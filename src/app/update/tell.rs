@@ -10,6 +10,7 @@
 use uuid::Uuid;
 
 use crate::app::call::ApiCall;
+use crate::app::keymap::{Action, Scope};
 use crate::app::model::{BulkProgress, LogEntry, Model, Notice, RowAction, Severity};
 use crate::app::msg::{Effect, Outcome};
 use crate::i18n::{Lang, tr};
@@ -202,27 +203,25 @@ pub(super) fn audit_entry(
 
 /// The key that opens the sign-in pop-up, for messages ("press S to sign in").
 pub(super) fn sign_in_key(m: &Model) -> String {
-    m.keymap
-        .key_for(
-            crate::app::keymap::Scope::Queue,
-            crate::app::keymap::Action::SignIn,
-        )
-        .map(|k| k.to_string())
-        .unwrap_or_else(|| "S".to_owned())
+    queue_key(m, Action::SignIn, "S")
 }
 
 /// The key bound to a decision in the queue, for messages ("press a to retry").
 pub(super) fn key_for(m: &Model, action: RowAction) -> String {
     let a = match action {
-        RowAction::Approve => crate::app::keymap::Action::Approve,
-        RowAction::Decline => crate::app::keymap::Action::Decline,
-        RowAction::Delete => crate::app::keymap::Action::Delete,
-        RowAction::AddContact => crate::app::keymap::Action::NewContact,
+        RowAction::Approve => Action::Approve,
+        RowAction::Decline => Action::Decline,
+        RowAction::Delete => Action::Delete,
+        RowAction::AddContact => Action::NewContact,
     };
-    m.keymap
-        .key_for(crate::app::keymap::Scope::Queue, a)
-        .map(|k| k.to_string())
-        .unwrap_or_default()
+    queue_key(m, a, "")
+}
+
+/// The key bound to `action` in the queue, for messages ("Backspace clears it"), else
+/// `fallback` (the `:` command that does the same).
+pub(super) fn queue_key(m: &Model, action: Action, fallback: &str) -> String {
+    let key = m.keymap.key_for(Scope::Queue, action);
+    key.map_or_else(|| fallback.to_owned(), |k| k.to_string())
 }
 
 /// A bulk's summary in few words, its counts whole, for a status line too narrow for the
