@@ -226,7 +226,8 @@ pub enum ApiError {
 
 /// The kind of a failed call, as [`ApiError::class`] sorts the variants: what the failure
 /// means for a write ([`ErrorClass::write_lost`]), for the connection
-/// ([`ErrorClass::offline`]) and for trying a read again.
+/// ([`ErrorClass::offline`]) and for a read (a `Refused` read gets the same answer again;
+/// the dashboard's first load tries a `ServerFault` again by itself).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorClass {
     /// The server answered no (a 4xx), or the client could not form the call: nothing
