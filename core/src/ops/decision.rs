@@ -44,7 +44,7 @@ pub use super::refused::{
 pub use super::reread::{
     Found, Reread, StillUnknown, abandoned_detail, lost_detail, settle, settled_detail,
 };
-use crate::api::{ApiError, ConnectFailure, MembershipStatus, Timestamp};
+use crate::api::{ApiError, MembershipStatus, Timestamp};
 
 /// The meaning of a write's answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,30 +74,10 @@ impl<T> Answer<T> {
     }
 }
 
-/// True when a write may have reached the server although no answer says so: the
-/// connection closed or timed out after the request was sent, the answer could not be read,
-/// or a 5xx came back (a server fault may come after the commit; deployed behaviour,
-/// api-notes.md "Errors"). A connection that could not be made at all
-/// ([`ConnectFailure::NoConnection`]: refused, unreachable, DNS, TLS) sent nothing: that
-/// write is refused, not lost.
+/// True when a write may have reached the server although no answer says so: its answer
+/// is lost, not refused ([`crate::api::ErrorClass::write_lost`]).
 pub fn answer_lost(e: &ApiError) -> bool {
-    match e {
-        ApiError::Connect { failure, .. } => *failure != ConnectFailure::NoConnection,
-        ApiError::Timeout { .. }
-        | ApiError::Server(_)
-        | ApiError::Decode { .. }
-        | ApiError::NotTheService { .. }
-        | ApiError::Internal
-        | ApiError::NoAnswer(_) => true,
-        ApiError::Unauthorized { .. }
-        | ApiError::Forbidden(_)
-        | ApiError::NotFound(_)
-        | ApiError::OperationUnavailable(_)
-        | ApiError::Invalid(_)
-        | ApiError::Conflict(_)
-        | ApiError::Config(_)
-        | ApiError::NotSent(_) => false,
-    }
+    e.class().write_lost()
 }
 
 /// The meaning of a write's result ([`answer_lost`] decides between refused and lost).

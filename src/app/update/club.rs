@@ -172,11 +172,7 @@ pub(super) fn new_contact(m: &mut Model) -> Vec<Effect> {
             });
         }
         None => {
-            let key = m
-                .keymap
-                .key_for(crate::app::keymap::Scope::Queue, Action::ClubLookup)
-                .map(|k| k.to_string())
-                .unwrap_or_else(|| ":club".to_owned());
+            let key = super::tell::queue_key(m, Action::ClubLookup, ":club");
             let text = crate::tr!(m.lang, "status-club-first", key = key);
             say(m, Severity::Error, &text);
         }

@@ -366,7 +366,7 @@ pub(super) fn confirmed(
     answer: Option<ClubRequest>,
     label: &str,
 ) {
-    super::listing::count_decided(m, id, super::listing::Applied::ThisWrite);
+    super::count::count_decided(m, id, super::count::Applied::ThisWrite);
     super::rows::note_written(m, id);
     if let Some(item) = m.queue.get_mut(id) {
         item.error = None;
@@ -411,7 +411,7 @@ pub(super) fn already(
 ) {
     let lang = m.lang;
     let (outcome, _) = decision::already_line(action, &status);
-    super::listing::count_decided(m, id, super::listing::Applied::Seen { recount: true });
+    super::count::count_decided(m, id, super::count::Applied::Seen { recount: true });
     let word = status_word(lang, &status);
     let conflict = outcome == Outcome::Conflict;
     super::rows::note_written(m, id);

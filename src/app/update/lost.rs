@@ -360,7 +360,7 @@ fn settle_row(m: &mut Model, id: Uuid, action: RowAction, failed: Option<String>
                 item.state = RowState::Deleted;
             }
             if listed {
-                super::listing::uncount(m, id, super::listing::Applied::Seen { recount: true });
+                super::count::uncount(m, id, super::count::Applied::Seen { recount: true });
             }
         }
         Some(text) => item.error = Some(text),
