@@ -2,6 +2,7 @@
 
 use uuid::Uuid;
 
+use super::Host;
 use super::args::{ClubShowArgs, ContactAddArgs};
 use super::output::{self, Format};
 use super::requests::both_languages;
@@ -9,7 +10,6 @@ use super::{Ctx, Exit, emit, emit_json, hint, report, say};
 use crate::api::{
     ApiError, Club, ClubQuery, Contact, ContactType, FetchLevel, Levels, NewContact, Page,
 };
-use crate::config::Flags;
 use crate::ops::RowAction;
 use crate::ops::decision::{self, Answer, Decision, Event, Reread, Stage};
 use crate::ops::parse::{ClubPick, ClubRef, pick_club};
@@ -140,7 +140,7 @@ pub async fn resolve_club(ctx: &Ctx, text: &str) -> Result<Uuid, Exit> {
         Ok(r) => r.data,
         Err(e) => {
             report(None, &e);
-            hint(&ctx.client, &e);
+            hint(ctx, &e);
             if e.is_unavailable() {
                 say("this server cannot search clubs by name: give the club's id");
             }
@@ -175,8 +175,8 @@ pub async fn resolve_club(ctx: &Ctx, text: &str) -> Result<Uuid, Exit> {
 }
 
 /// `clubs show ID|NAME`: one club (JSON: the service's Club object).
-pub async fn show(args: &ClubShowArgs, flags: &Flags) -> Exit {
-    let ctx = match Ctx::new(flags, &args.common.out, true) {
+pub async fn show(args: &ClubShowArgs, host: &dyn Host) -> Exit {
+    let ctx = match Ctx::new(host, &args.common.out, true) {
         Ok(c) => c,
         Err(e) => return e,
     };
@@ -190,7 +190,7 @@ pub async fn show(args: &ClubShowArgs, flags: &Flags) -> Exit {
         Ok(r) => r.data,
         Err(e) => {
             report(Some(&id), &e);
-            hint(&ctx.client, &e);
+            hint(&ctx, &e);
             return Exit::of(&e);
         }
     };
@@ -208,7 +208,7 @@ pub async fn show(args: &ClubShowArgs, flags: &Flags) -> Exit {
 /// anything is sent; audited (`add-contact`, target the club, `value` the type and value)
 /// with `"via": "cli"`. A lost answer is audited `unknown` (a contact cannot be re-read by
 /// itself: `clubs show` tells whether it was added).
-pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
+pub async fn add_contact(args: &ContactAddArgs, host: &dyn Host) -> Exit {
     let new = match crate::ops::parse::contact(&args.kind, &args.value) {
         Ok(n) => n,
         Err(problem) => {
@@ -220,7 +220,7 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
             return Exit::Usage;
         }
     };
-    let ctx = match Ctx::new(flags, &args.common.out, !args.dry_run) {
+    let ctx = match Ctx::new(host, &args.common.out, !args.dry_run) {
         Ok(c) => c,
         Err(e) => return e,
     };
@@ -291,7 +291,7 @@ async fn refused_contact(ctx: &Ctx, w: &mut ContactWrite<'_>, club: Uuid, e: &Ap
         let _ = w.step(Event::TakeBack(why)).await;
     }
     report(Some(&club), e);
-    hint(&ctx.client, e);
+    hint(ctx, e);
     Exit::of(e)
 }
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use super::args::{HistoryArgs, HistoryFormat};
 use super::output::{self, Column};
-use super::{Ctx, Exit, emit, emit_json, say};
+use super::{Ctx, Exit, Host, emit, emit_json, say};
 use crate::api::{Levels, RequestFilter};
 use crate::config::Flags;
 use crate::ops::audit::{AuditLog, FILE_NAME};
@@ -24,45 +24,39 @@ const COLUMNS: [Column; 7] = [
     Column::new("DETAIL", 10, 80),
 ];
 
-/// The audit file `args` name: `--audit FILE`, the host's `serve-ssh` audit with `--host`
-/// (the state folder of the host's config, [`host_flags`], else
-/// [`crate::config::HOST_STATE_DIR`]), else the user's own
-/// (`$XDG_STATE_HOME/club-admin/audit.jsonl`).
+/// The audit file `args` name on this machine: `--audit FILE`, the host's `serve-ssh`
+/// audit with `--host` (the state folder of the host's config: `--config`, else
+/// [`crate::config::HOST_CONFIG`], else [`crate::config::HOST_STATE_DIR`]), else the
+/// user's own (`$XDG_STATE_HOME/club-admin/audit.jsonl`). With `--host`, `--club` resolves
+/// the club on the service that wrote the host's audit, with its base URL and API key (the
+/// token stays the user's own: the environment, `--token-file` or the saved one).
 ///
 /// Errors: no state directory to find the user's own in; a host config that cannot be read.
-///
-/// Run by `serve-ssh` for an SSH client: the host's audit, always.
-pub fn audit_path(args: &HistoryArgs, flags: &Flags) -> Result<PathBuf, String> {
-    if let Some(r) = super::stdio::remote() {
-        return AuditLog::in_state_dir(r.host.settings.state_dir.as_deref())
-            .ok_or_else(|| "this server keeps no audit (no state folder)".to_owned());
-    }
+pub fn local_audit(args: &HistoryArgs, flags: &Flags) -> Result<super::HistoryAudit, String> {
+    let found = |path: PathBuf, flags: Option<Flags>| super::HistoryAudit {
+        shown: path.display().to_string(),
+        path,
+        needs_sign_in: false,
+        flags,
+    };
     if let Some(p) = &args.audit {
-        return Ok(p.clone());
+        return Ok(found(p.clone(), None));
     }
     if args.host {
-        let flags = host_flags(args, flags);
+        let mut flags = flags.clone();
+        if flags.config.is_none() {
+            flags.config = Some(PathBuf::from(crate::config::HOST_CONFIG));
+        }
         let (file, _) = crate::config::load_file(flags.config.as_deref(), false)?;
         let dir = file
             .serve_ssh
             .state_dir
             .unwrap_or_else(|| PathBuf::from(crate::config::HOST_STATE_DIR));
-        return Ok(dir.join(FILE_NAME));
+        return Ok(found(dir.join(FILE_NAME), Some(flags)));
     }
     AuditLog::in_state_dir(crate::config::default_state_dir().as_deref())
+        .map(|p| found(p, None))
         .ok_or_else(|| "no state directory (no home): give --audit FILE".to_owned())
-}
-
-/// The flags `history` reaches the service with: with `--host`, the host's `serve-ssh`
-/// config (`--config`, else [`crate::config::HOST_CONFIG`]), so `--club` resolves the club
-/// on the service that wrote the host's audit, with its base URL and API key (the token
-/// stays the user's own: the environment, `--token-file` or the saved one); else `flags`.
-pub fn host_flags(args: &HistoryArgs, flags: &Flags) -> Flags {
-    let mut flags = flags.clone();
-    if args.host && flags.config.is_none() {
-        flags.config = Some(PathBuf::from(crate::config::HOST_CONFIG));
-    }
-    flags
 }
 
 /// The filter of `args`, `--club` left out (it needs the service: [`club_targets`]).
@@ -103,8 +97,8 @@ pub fn filter_of(args: &HistoryArgs) -> Result<Filter, String> {
 /// status.
 ///
 /// Errors (already printed): the configuration, the club or the listing: their exit code.
-async fn club_targets(text: &str, flags: &Flags) -> Result<HashSet<uuid::Uuid>, Exit> {
-    let ctx = Ctx::new(flags, &Default::default(), true)?;
+async fn club_targets(text: &str, host: &dyn Host) -> Result<HashSet<uuid::Uuid>, Exit> {
+    let ctx = Ctx::new(host, &Default::default(), true)?;
     let club = super::clubs::resolve_club(&ctx, text).await?;
     let filter = RequestFilter {
         club_ids: vec![club],
@@ -170,36 +164,29 @@ fn read_audit(
     Ok(read)
 }
 
-/// Over SSH, the host's audit is read for a client signed in to the service only: its
-/// token is read first ([`Ctx::user_for_writes`]). Nothing to check on the command line.
-///
-/// Errors (already printed): no token, or one the service refuses: its exit code.
-async fn signed_in_over_ssh(flags: &Flags) -> Result<(), Exit> {
-    if super::stdio::remote().is_none() {
-        return Ok(());
-    }
-    let ctx = Ctx::new(flags, &Default::default(), true)?;
-    ctx.user_for_writes().await.map(|_| ())
-}
-
 /// `club-admin history`: the rows of the audit file that pass the filters, oldest first.
 /// Exit 0 (also when none pass: standard error says so on a terminal), 2 for a filter that
 /// cannot be read, 1 for a file that cannot be read.
 ///
-/// Run by `serve-ssh` for an SSH client, it reads the host's audit, for a client signed in
-/// to the service (the service's answer to the key's token decides, as for any read).
-pub async fn run(args: &HistoryArgs, flags: &Flags) -> Exit {
-    if let Err(code) = signed_in_over_ssh(flags).await {
-        return code;
-    }
-    let flags = &host_flags(args, flags);
-    let path = match audit_path(args, flags) {
-        Ok(p) => p,
+/// An audit that needs a signed-in reader (the server's, read over SSH) is read after the
+/// service accepts the token, as for any read.
+pub async fn run(args: &HistoryArgs, host: &dyn Host) -> Exit {
+    let audit = match host.history_audit(args) {
+        Ok(a) => a,
         Err(e) => {
             say(&e);
             return Exit::Usage;
         }
     };
+    if audit.needs_sign_in {
+        let signed_in = match Ctx::new(host, &Default::default(), true) {
+            Ok(ctx) => ctx.user_for_writes().await.map(|_| ()),
+            Err(code) => Err(code),
+        };
+        if let Err(code) = signed_in {
+            return code;
+        }
+    }
     let mut filter = match filter_of(args) {
         Ok(f) => f,
         Err(e) => {
@@ -208,16 +195,13 @@ pub async fn run(args: &HistoryArgs, flags: &Flags) -> Exit {
         }
     };
     if let Some(club) = &args.club {
-        match club_targets(club, flags).await {
+        let host = audit.flags.as_ref().map_or(host, |f| f as &dyn Host);
+        match club_targets(club, host).await {
             Ok(t) => filter.targets = Some(t),
             Err(code) => return code,
         }
     }
-    // Over SSH the host's path is the server's business, not the client's.
-    let shown = match super::stdio::remote() {
-        Some(_) => "the host's audit".to_owned(),
-        None => path.display().to_string(),
-    };
+    let (path, shown) = (audit.path, audit.shown);
     let read = match read_audit(args, &path, &shown) {
         Ok(r) => r,
         Err(code) => return code,

@@ -4,6 +4,7 @@ use std::collections::HashSet;
 
 use uuid::Uuid;
 
+use super::Host;
 use super::args::{ListArgs, ShowArgs, StatusArg};
 use super::output::{self, Column, Format};
 use super::{Ctx, Exit, emit, emit_json, hint, read_ids, report, say};
@@ -11,7 +12,6 @@ use crate::api::{
     ApiError, ClubQuery, ClubRequest, Levels, MembershipStatus, MultiLangText, Page, RequestFilter,
     RequestSortKey, Sort,
 };
-use crate::config::Flags;
 
 /// Table columns of a club request.
 pub const COLUMNS: [Column; 6] = [
@@ -239,8 +239,8 @@ pub async fn my_clubs(ctx: &Ctx) -> Result<Option<Vec<Uuid>>, ApiError> {
 }
 
 /// `requests list`.
-pub async fn list(args: &ListArgs, flags: &Flags) -> Exit {
-    let ctx = match Ctx::new(flags, &args.common.out, true) {
+pub async fn list(args: &ListArgs, host: &dyn Host) -> Exit {
+    let ctx = match Ctx::new(host, &args.common.out, true) {
         Ok(c) => c,
         Err(e) => return e,
     };
@@ -276,7 +276,7 @@ pub async fn list(args: &ListArgs, flags: &Flags) -> Exit {
             Ok(None) => {}
             Err(e) => {
                 report(None, &e);
-                hint(&ctx.client, &e);
+                hint(&ctx, &e);
                 return Exit::of(&e);
             }
         }
@@ -287,7 +287,7 @@ pub async fn list(args: &ListArgs, flags: &Flags) -> Exit {
             .unwrap_or(Exit::Ok),
         Err(e) => {
             report(None, &e);
-            hint(&ctx.client, &e);
+            hint(&ctx, &e);
             if e.is_unavailable() {
                 say(
                     "this server does not list club requests: give their ids to `club-admin requests show`",
@@ -300,12 +300,12 @@ pub async fn list(args: &ListArgs, flags: &Flags) -> Exit {
 
 /// `requests show`: each request read with bounded concurrency; the ones read are printed,
 /// each failure is one line on standard error.
-pub async fn show(args: &ShowArgs, flags: &Flags) -> Exit {
-    let (ids, _) = match read_ids(&args.targets, flags).await {
+pub async fn show(args: &ShowArgs, host: &dyn Host) -> Exit {
+    let (ids, _) = match read_ids(&args.targets, host).await {
         Ok(x) => x,
         Err(e) => return e,
     };
-    let ctx = match Ctx::new(flags, &args.common.out, true) {
+    let ctx = match Ctx::new(host, &args.common.out, true) {
         Ok(c) => c,
         Err(e) => return e,
     };
@@ -335,7 +335,7 @@ pub async fn show(args: &ShowArgs, flags: &Flags) -> Exit {
         .filter_map(|(_, r)| r.as_ref()?.as_ref().err())
         .find(|e| e.needs_sign_in())
     {
-        hint(&ctx.client, e);
+        hint(&ctx, e);
     }
     let mut exit = Exit::Ok;
     let mut rows: Vec<ClubRequest> = Vec::new();
