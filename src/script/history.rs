@@ -31,32 +31,33 @@ const COLUMNS: [Column; 7] = [
 /// the club on the service that wrote the host's audit, with its base URL and API key (the
 /// token stays the user's own: the environment, `--token-file` or the saved one).
 ///
-/// Errors: no state directory to find the user's own in; a host config that cannot be read.
-pub fn local_audit(args: &HistoryArgs, flags: &Flags) -> Result<super::HistoryAudit, String> {
-    let found = |path: PathBuf, flags: Option<Flags>| super::HistoryAudit {
-        shown: path.display().to_string(),
+/// Errors (in the path): no state directory to find the user's own in; a host config that
+/// cannot be read.
+pub fn local_audit(args: &HistoryArgs, flags: &Flags) -> super::HistoryAudit {
+    let found = |path: Result<PathBuf, String>, flags: Option<Flags>| super::HistoryAudit {
         path,
+        shown: None,
         needs_sign_in: false,
         flags,
     };
     if let Some(p) = &args.audit {
-        return Ok(found(p.clone(), None));
+        return found(Ok(p.clone()), None);
     }
     if args.host {
         let mut flags = flags.clone();
         if flags.config.is_none() {
             flags.config = Some(PathBuf::from(crate::config::HOST_CONFIG));
         }
-        let (file, _) = crate::config::load_file(flags.config.as_deref(), false)?;
-        let dir = file
-            .serve_ssh
-            .state_dir
-            .unwrap_or_else(|| PathBuf::from(crate::config::HOST_STATE_DIR));
-        return Ok(found(dir.join(FILE_NAME), Some(flags)));
+        let dir = crate::config::load_file(flags.config.as_deref(), false).map(|(file, _)| {
+            file.serve_ssh
+                .state_dir
+                .unwrap_or_else(|| PathBuf::from(crate::config::HOST_STATE_DIR))
+        });
+        return found(dir.map(|d| d.join(FILE_NAME)), Some(flags));
     }
-    AuditLog::in_state_dir(crate::config::default_state_dir().as_deref())
-        .map(|p| found(p, None))
-        .ok_or_else(|| "no state directory (no home): give --audit FILE".to_owned())
+    let own = AuditLog::in_state_dir(crate::config::default_state_dir().as_deref())
+        .ok_or_else(|| "no state directory (no home): give --audit FILE".to_owned());
+    found(own, None)
 }
 
 /// The filter of `args`, `--club` left out (it needs the service: [`club_targets`]).
@@ -171,13 +172,7 @@ fn read_audit(
 /// An audit that needs a signed-in reader (the server's, read over SSH) is read after the
 /// service accepts the token, as for any read.
 pub async fn run(args: &HistoryArgs, host: &dyn Host) -> Exit {
-    let audit = match host.history_audit(args) {
-        Ok(a) => a,
-        Err(e) => {
-            say(&e);
-            return Exit::Usage;
-        }
-    };
+    let audit = host.history_audit(args);
     if audit.needs_sign_in {
         let signed_in = match Ctx::new(host, &Default::default(), true) {
             Ok(ctx) => ctx.user_for_writes().await.map(|_| ()),
@@ -187,6 +182,13 @@ pub async fn run(args: &HistoryArgs, host: &dyn Host) -> Exit {
             return code;
         }
     }
+    let path = match audit.path {
+        Ok(p) => p,
+        Err(e) => {
+            say(&e);
+            return Exit::Usage;
+        }
+    };
     let mut filter = match filter_of(args) {
         Ok(f) => f,
         Err(e) => {
@@ -201,7 +203,7 @@ pub async fn run(args: &HistoryArgs, host: &dyn Host) -> Exit {
             Err(code) => return code,
         }
     }
-    let (path, shown) = (audit.path, audit.shown);
+    let shown = audit.shown.unwrap_or_else(|| path.display().to_string());
     let read = match read_audit(args, &path, &shown) {
         Ok(r) => r,
         Err(code) => return code,

@@ -10,7 +10,6 @@
 pub mod act;
 mod args;
 pub mod clubs;
-pub mod exec;
 pub mod exit;
 pub mod history;
 pub mod output;
@@ -88,9 +87,7 @@ pub trait Host: Send + Sync {
     fn max_input_ids(&self) -> usize;
 
     /// The audit file `history` and `stats` read for `args`.
-    ///
-    /// Errors (in words): no state directory, a host config that cannot be read.
-    fn history_audit(&self, args: &HistoryArgs) -> Result<HistoryAudit, String>;
+    fn history_audit(&self, args: &HistoryArgs) -> HistoryAudit;
 }
 
 /// What a run reaches the service and writes its audit with ([`Host::connect`]).
@@ -115,10 +112,12 @@ pub struct Connection {
 
 /// The audit file `history` reads ([`Host::history_audit`]).
 pub struct HistoryAudit {
-    /// Where it is.
-    pub path: PathBuf,
-    /// How messages name it (an SSH client is not told the server's paths).
-    pub shown: String,
+    /// Where it is. Errors (in words): no state directory, a host config that cannot be
+    /// read.
+    pub path: Result<PathBuf, String>,
+    /// How messages name it, when not by its path (an SSH client is not shown the
+    /// server's paths).
+    pub shown: Option<String>,
     /// True when only a user the service signs in may read it (the server's audit read
     /// over SSH): the token is checked first.
     pub needs_sign_in: bool,
@@ -182,7 +181,7 @@ impl Host for Flags {
             .unwrap_or(crate::ops::parse::MAX_INPUT_IDS)
     }
 
-    fn history_audit(&self, args: &HistoryArgs) -> Result<HistoryAudit, String> {
+    fn history_audit(&self, args: &HistoryArgs) -> HistoryAudit {
         history::local_audit(args, self)
     }
 }

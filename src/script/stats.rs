@@ -103,8 +103,8 @@ fn audit_rows(args: &StatsArgs, host: &dyn Host) -> Option<Vec<crate::ops::histo
         audit: args.audit.clone(),
         ..Default::default()
     };
-    let path = match host.history_audit(&history_args) {
-        Ok(a) => a.path,
+    let path = match host.history_audit(&history_args).path {
+        Ok(p) => p,
         Err(e) => {
             say(&format!("decisions unknown: {e}"));
             return None;

@@ -1,5 +1,5 @@
 //! The scripting subcommands run for an SSH exec request (`ssh -p 2222 HOST requests list
-//! --json`): the command read ([`crate::script::exec::parse`]), the key's moderator signed
+//! --json`): the command read ([`super::exec_line::parse`]), the key's moderator signed
 //! in with the token the key signed in with last (`--remember-tokens`) or the one the
 //! client sent (`SetEnv CLUB_ADMIN_TOKEN`), the run counted against the key's sessions and
 //! shown by the status, its standard output, standard error and exit code carried by the
@@ -21,10 +21,10 @@ use secrecy::SecretString;
 use tokio::sync::watch;
 
 use super::Shared;
+use super::exec_line::{self as line, Parsed};
 use super::session::Full;
 use super::streams::{Channel, ChannelEnds, Chunk, INPUT_LIMIT};
 use crate::ops::audit::{AfterWrite, AuditLog};
-use crate::script::exec::{self as line, Parsed};
 use crate::script::{Connection, Exit, HistoryArgs, HistoryAudit, Host};
 
 /// After the time limit interrupted a run, how long its answers in flight are awaited
@@ -274,22 +274,22 @@ impl Host for HostRun {
 
     /// The server's own audit, whatever the client names (`--audit` and `--host` are
     /// refused over SSH), read for a client the service signs in, its path not shown.
-    fn history_audit(&self, _args: &HistoryArgs) -> Result<HistoryAudit, String> {
-        let path = AuditLog::in_state_dir(self.conn.settings.state_dir.as_deref())
-            .ok_or_else(|| "this server keeps no audit (no state folder)".to_owned())?;
-        Ok(HistoryAudit {
-            path,
-            shown: "the host's audit".to_owned(),
+    fn history_audit(&self, _args: &HistoryArgs) -> HistoryAudit {
+        HistoryAudit {
+            path: AuditLog::in_state_dir(self.conn.settings.state_dir.as_deref())
+                .ok_or_else(|| "this server keeps no audit (no state folder)".to_owned()),
+            shown: Some("the host's audit".to_owned()),
             needs_sign_in: true,
             flags: None,
-        })
+        }
     }
 }
 
-/// What the host lends the run: its settings (`--read-only` and a lower `--concurrency`
+/// What the server gives the run: its settings (`--read-only` and a lower `--concurrency`
 /// from the client applied), a client of the server's with the key's token, the key and
-/// the run's id `run` on its audit lines (`via: ssh-exec`), the dashboards told of each
-/// line, the host audit's open writes as the server last read them, and how to sign in.
+/// the run's id `run` on its audit lines (`via: ssh-exec`), each line passed on to the
+/// live dashboards, the host audit's open writes as the server last read them, and how to
+/// sign in.
 /// The host budget is the server's to report, in its log.
 fn host_run(
     shared: &Arc<Shared>,

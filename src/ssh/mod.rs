@@ -15,6 +15,7 @@ mod conn;
 pub mod conns;
 pub mod door;
 mod exec;
+mod exec_line;
 pub mod input;
 pub mod key_files;
 pub mod key_options;
