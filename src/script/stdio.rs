@@ -1,7 +1,7 @@
 //! The standard streams of a scripting run. Whoever starts the run hands them in
 //! ([`super::run`]): the command line the process's own ([`Process`]), `serve-ssh` an SSH
-//! channel's (`ssh/streams.rs`). The subcommands call the functions here and never the
-//! process's streams, so a command prints the same bytes wherever it runs.
+//! channel's (`ssh/streams.rs`). The subcommands reach them through [`streams`], never the
+//! process's own, so a command prints the same bytes wherever it runs.
 
 use std::future::Future;
 use std::io::{self, BufRead, IsTerminal, Read, Write};
@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 
-/// What a run reads, writes and is interrupted through, and how it ends early.
+/// What a run reads, writes and is interrupted through, and how it ends early. The waits
+/// return a boxed future so that the run can hold any implementation as `dyn Streams`.
 pub trait Streams: Send + Sync {
     /// Writes `bytes` to standard output and flushes it.
     ///

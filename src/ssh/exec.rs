@@ -165,16 +165,13 @@ pub(super) fn start(
     let run = tokio::spawn(async move { crate::script::run(line.command, &host, streams).await });
     let shared = shared.clone();
     tokio::spawn(async move {
-        drive(
-            &shared,
-            (handle, channel),
-            &asker.key,
-            number,
-            run,
-            ends,
-            limit,
-        )
-        .await;
+        let code = drive(&shared, &handle, channel, &asker.key, run, ends, limit).await;
+        // Its place is freed before the client hears the end: a next command may run.
+        shared.board.leave(number);
+        if let Ok(mut r) = shared.registry.lock() {
+            r.release_run(&asker.key);
+        }
+        super::session::close(&handle, channel, u32::from(code)).await;
         // The run is over: its writes still open are an ended run's, settled by the next.
         drop(lock);
     });
@@ -352,19 +349,17 @@ pub(crate) fn sign_in_advice(shared: &Shared, sent: bool) -> String {
     }
 }
 
-/// Carries the run's streams and exit code to the client's channel `to` until the run
-/// ends; the time limit `limit` and the server's stop interrupt it; its place (the key's,
-/// `number` on the status's board) is freed at the end.
+/// Carries the streams of the run `run` to the client's `channel` until the run ends, and
+/// returns its exit code; the time limit `limit` and the server's stop interrupt it.
 async fn drive(
     shared: &Shared,
-    to: (Handle, ChannelId),
+    handle: &Handle,
+    channel: ChannelId,
     key: &str,
-    number: u64,
     mut run: tokio::task::JoinHandle<Exit>,
     mut ends: ChannelEnds,
     limit: Duration,
-) {
-    let (handle, channel) = to;
+) -> u8 {
     let started = tokio::time::Instant::now();
     let abort = run.abort_handle();
     let mut stop = shared.stop.clone();
@@ -383,7 +378,7 @@ async fn drive(
                     }
                 };
             }
-            Some(chunk) = ends.output.recv() => send(&handle, channel, chunk).await,
+            Some(chunk) = ends.output.recv() => send(handle, channel, chunk).await,
             Ok(()) = ends.left.changed() => {
                 if ends.left.borrow().is_some() {
                     abort.abort();
@@ -399,7 +394,7 @@ async fn drive(
                             "club-admin: the run passed this server's time limit ({} min): nothing more is sent; the answers in flight are awaited\n",
                             limit.as_secs().div_ceil(60)
                         );
-                        send(&handle, channel, Chunk::Err(text.into_bytes())).await;
+                        send(handle, channel, Chunk::Err(text.into_bytes())).await;
                         deadline += GRACE;
                     }
                     // It stops waiting: each write still unanswered writes its `unknown`
@@ -418,14 +413,10 @@ async fn drive(
         }
     };
     while let Ok(chunk) = ends.output.try_recv() {
-        send(&handle, channel, chunk).await;
+        send(handle, channel, chunk).await;
     }
     tracing::info!(key = %key, code, secs = started.elapsed().as_secs(), "exec ended");
-    shared.board.leave(number);
-    if let Ok(mut r) = shared.registry.lock() {
-        r.release_run(key);
-    }
-    super::session::close(&handle, channel, u32::from(code)).await;
+    code
 }
 
 /// How long `command` may run: the operator's `limit`, but no limit for `requests watch`
