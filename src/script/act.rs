@@ -233,23 +233,22 @@ async fn check_update_route(ctx: &Ctx, control: &Control, dry: bool) -> Result<(
 /// signed-in user, the update route, each request's status, by the same core code), then
 /// prints per id what the run would do ([`print_dry_run`]) with the exit code the run would
 /// have up to its writes; nothing is written, nothing audited, nothing asked.
-pub async fn act(action: RowAction, args: &ActArgs, yes: bool, host: &dyn Host) -> Exit {
-    let (ids, from_stdin) = match read_ids(&args.targets, host).await {
-        Ok(x) => x,
-        Err(e) => return e,
-    };
+pub async fn act(
+    action: RowAction,
+    args: &ActArgs,
+    yes: bool,
+    host: &dyn Host,
+) -> Result<Exit, Exit> {
+    let (ids, from_stdin) = read_ids(&args.targets, host).await?;
     if ids.is_empty() {
         // An empty pipe (`... --ids | club-admin requests approve -` on a quiet night).
         say("nothing to do: no ids on standard input");
         if args.common.out.json {
-            return emit("[]\n").err().unwrap_or(Exit::Ok);
+            return emit("[]\n").map(|()| Exit::Ok);
         }
-        return Exit::Ok;
+        return Ok(Exit::Ok);
     }
-    let ctx = match Ctx::new(host, &args.common.out, true) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
+    let ctx = Ctx::new(host, &args.common.out, true)?;
     let dry = args.dry_run;
     // Every reason the run stops before its writes: a dry run prints it per id.
     let stopped = |exit: Exit, why: &str| {
@@ -261,7 +260,7 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, host: &dyn Host) 
         exit
     };
     if let Err(e) = ctx.check_writable(action.verb()) {
-        return stopped(e, "read-only mode");
+        return Ok(stopped(e, "read-only mode"));
     }
     // Until the first write goes out (the delete question, the reads), Ctrl-C leaves at
     // once, saying nothing was sent.
@@ -270,7 +269,7 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, host: &dyn Host) 
     // before anything is asked or sent.
     let user = match ctx.user_for_writes().await {
         Ok(u) => u,
-        Err(e) => return stopped(e, "the signed-in user could not be read"),
+        Err(e) => return Ok(stopped(e, "the signed-in user could not be read")),
     };
     let write = crate::ops::permit::Write::of(action);
     let target = crate::ops::permit::Target::default();
@@ -278,14 +277,10 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, host: &dyn Host) 
         if ctx.format == Format::Json && !dry {
             let _ = emit("[]\n");
         }
-        return stopped(e, &why);
+        return Ok(stopped(e, &why));
     }
-    if action == RowAction::Delete
-        && !yes
-        && !dry
-        && let Err(e) = confirm_delete(&ctx, &ids, from_stdin).await
-    {
-        return e;
+    if action == RowAction::Delete && !yes && !dry {
+        confirm_delete(&ctx, &ids, from_stdin).await?;
     }
     let control = Control::default();
     if action.needs_update_route()
@@ -294,18 +289,18 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, host: &dyn Host) 
         if ctx.format == Format::Json && !dry {
             let _ = emit("[]\n");
         }
-        return stopped(e, &why);
+        return Ok(stopped(e, &why));
     }
     let split = split_permitted(&ctx, &user, action, &ids, &control).await;
     if dry {
         quiet.abort();
-        return dry_run(&ctx, action, &ids, &split);
+        return Ok(dry_run(&ctx, action, &ids, &split));
     }
     skip_decided(&split);
     ctx.settle_interrupted(&control).await;
     quiet.abort();
     let sent = send_all(&ctx, &user, action, &split, control.clone()).await;
-    finish_run(&ctx, &user, action, &split, sent, &control).await
+    Ok(finish_run(&ctx, &user, action, &split, sent, &control).await)
 }
 
 /// After the writes: the run's summary, the re-read of what it applied

@@ -175,15 +175,9 @@ pub async fn resolve_club(ctx: &Ctx, text: &str) -> Result<Uuid, Exit> {
 }
 
 /// `clubs show ID|NAME`: one club (JSON: the service's Club object).
-pub async fn show(args: &ClubShowArgs, host: &dyn Host) -> Exit {
-    let ctx = match Ctx::new(host, &args.common.out, true) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
-    let id = match resolve_club(&ctx, &args.club).await {
-        Ok(id) => id,
-        Err(e) => return e,
-    };
+pub async fn show(args: &ClubShowArgs, host: &dyn Host) -> Result<Exit, Exit> {
+    let ctx = Ctx::new(host, &args.common.out, true)?;
+    let id = resolve_club(&ctx, &args.club).await?;
     // As the dashboard's club pane reads it: contacts whole on the deployed service too.
     let levels = crate::ops::club_read::club_levels(args.level);
     let club = match crate::ops::club_read::read_club(&ctx.client, id, levels).await {
@@ -191,7 +185,7 @@ pub async fn show(args: &ClubShowArgs, host: &dyn Host) -> Exit {
         Err(e) => {
             report(Some(&id), &e);
             hint(&ctx, &e);
-            return Exit::of(&e);
+            return Ok(Exit::of(&e));
         }
     };
     let done = match ctx.format {
@@ -200,7 +194,7 @@ pub async fn show(args: &ClubShowArgs, host: &dyn Host) -> Exit {
         Format::Tsv => emit(&output::tsv(&club_tsv(&club))),
         Format::Table { width } => emit(&output::pairs(&club_pairs(&club), width)),
     };
-    done.err().unwrap_or(Exit::Ok)
+    done.map(|()| Exit::Ok)
 }
 
 /// `clubs contact add ID|NAME --type T --value V`: the value checked for its type by the
@@ -208,7 +202,7 @@ pub async fn show(args: &ClubShowArgs, host: &dyn Host) -> Exit {
 /// anything is sent; audited (`add-contact`, target the club, `value` the type and value)
 /// with `"via": "cli"`. A lost answer is audited `unknown` (a contact cannot be re-read by
 /// itself: `clubs show` tells whether it was added).
-pub async fn add_contact(args: &ContactAddArgs, host: &dyn Host) -> Exit {
+pub async fn add_contact(args: &ContactAddArgs, host: &dyn Host) -> Result<Exit, Exit> {
     let new = match crate::ops::parse::contact(&args.kind, &args.value) {
         Ok(n) => n,
         Err(problem) => {
@@ -217,13 +211,10 @@ pub async fn add_contact(args: &ContactAddArgs, host: &dyn Host) -> Exit {
                 crate::ops::parse::with_article(&args.kind),
                 crate::ops::parse::contact_format(&ContactType::parse(&args.kind))
             ));
-            return Exit::Usage;
+            return Ok(Exit::Usage);
         }
     };
-    let ctx = match Ctx::new(host, &args.common.out, !args.dry_run) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
+    let ctx = Ctx::new(host, &args.common.out, !args.dry_run)?;
     let levels = Levels::new(FetchLevel::Default, FetchLevel::IdOnly);
     // Until the contact is sent, Ctrl-C leaves at once, saying nothing was sent.
     let quiet = super::act::nothing_sent_on_ctrl_c(ctx.settings.lang);
@@ -231,27 +222,19 @@ pub async fn add_contact(args: &ContactAddArgs, host: &dyn Host) -> Exit {
         Ok(ClubRef::Id(id)) => id,
         Ok(ClubRef::Name(_)) if args.dry_run => {
             say("a dry run needs the club's id (a name would be searched on the server)");
-            return Exit::Usage;
+            return Ok(Exit::Usage);
         }
-        Ok(ClubRef::Name(_)) => match resolve_club(&ctx, &args.club).await {
-            Ok(id) => id,
-            Err(e) => return e,
-        },
+        Ok(ClubRef::Name(_)) => resolve_club(&ctx, &args.club).await?,
         Err(why) => {
             say(&why);
-            return Exit::Usage;
+            return Ok(Exit::Usage);
         }
     };
     if args.dry_run {
-        return dry_run(&ctx, club, &new, levels);
+        return Ok(dry_run(&ctx, club, &new, levels));
     }
-    if let Err(e) = ctx.check_writable("add-contact") {
-        return e;
-    }
-    let user = match permitted_user(&ctx, club).await {
-        Ok(u) => u,
-        Err(e) => return e,
-    };
+    ctx.check_writable("add-contact")?;
+    let user = permitted_user(&ctx, club).await?;
     ctx.settle_interrupted(&crate::ops::Control::default())
         .await;
     quiet.abort();
@@ -262,7 +245,7 @@ pub async fn add_contact(args: &ContactAddArgs, host: &dyn Host) -> Exit {
     let mut w = ContactWrite::new(&log, club, &new);
     if w.step(Event::Send).await != Exit::Ok {
         say("not sent: its audit line could not be written first");
-        return Exit::Failed;
+        return Ok(Exit::Failed);
     }
     let result = ctx
         .client
@@ -271,7 +254,7 @@ pub async fn add_contact(args: &ContactAddArgs, host: &dyn Host) -> Exit {
         .map(|r| r.data);
     let (answer, contact) = decision::classify(result).split();
     let audit_exit = w.step(Event::Answered(answer.clone())).await;
-    match (answer, contact) {
+    Ok(match (answer, contact) {
         (Answer::Done(()), Some(contact)) => {
             let done = print_contact(&ctx, club, &contact);
             done.err().unwrap_or(Exit::Ok).and(audit_exit)
@@ -279,7 +262,7 @@ pub async fn add_contact(args: &ContactAddArgs, host: &dyn Host) -> Exit {
         (Answer::Lost(e), _) => settle_lost_contact(&ctx, &mut w, &e).await.and(audit_exit),
         (Answer::Refused(e), _) => refused_contact(&ctx, &mut w, club, &e).await,
         (Answer::Done(()) | Answer::Already(_), _) => audit_exit,
-    }
+    })
 }
 
 /// A new contact the server refused, or that never reached it (no connection: queued by

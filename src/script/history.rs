@@ -171,46 +171,35 @@ fn read_audit(
 ///
 /// An audit that needs a signed-in reader (the server's, read over SSH) is read after the
 /// service accepts the token, as for any read.
-pub async fn run(args: &HistoryArgs, host: &dyn Host) -> Exit {
+pub async fn run(args: &HistoryArgs, host: &dyn Host) -> Result<Exit, Exit> {
     let audit = host.history_audit(args);
     if audit.needs_sign_in {
-        let signed_in = match Ctx::new(host, &Default::default(), true) {
-            Ok(ctx) => ctx.user_for_writes().await.map(|_| ()),
-            Err(code) => Err(code),
-        };
-        if let Err(code) = signed_in {
-            return code;
-        }
+        let ctx = Ctx::new(host, &Default::default(), true)?;
+        ctx.user_for_writes().await?;
     }
     let path = match audit.path {
         Ok(p) => p,
         Err(e) => {
             say(&e);
-            return Exit::Usage;
+            return Ok(Exit::Usage);
         }
     };
     let mut filter = match filter_of(args) {
         Ok(f) => f,
         Err(e) => {
             say(&e);
-            return Exit::Usage;
+            return Ok(Exit::Usage);
         }
     };
     if let Some(club) = &args.club {
         let host = audit.flags.as_ref().map_or(host, |f| f as &dyn Host);
-        match club_targets(club, host).await {
-            Ok(t) => filter.targets = Some(t),
-            Err(code) => return code,
-        }
+        filter.targets = Some(club_targets(club, host).await?);
     }
     let shown = audit.shown.unwrap_or_else(|| path.display().to_string());
-    let read = match read_audit(args, &path, &shown) {
-        Ok(r) => r,
-        Err(code) => return code,
-    };
+    let read = read_audit(args, &path, &shown)?;
     let rows: Vec<Row> = read.rows.into_iter().filter(|r| filter.keeps(r)).collect();
     let out = match args.output() {
-        HistoryFormat::Json => return emit_json(&rows).err().unwrap_or(Exit::Ok),
+        HistoryFormat::Json => return Ok(emit_json(&rows).err().unwrap_or(Exit::Ok)),
         HistoryFormat::Csv => csv(&rows),
         HistoryFormat::Table => {
             if rows.is_empty() {
@@ -225,10 +214,10 @@ pub async fn run(args: &HistoryArgs, host: &dyn Host) -> Exit {
         }
     };
     match out {
-        Ok(text) => emit(&text).err().unwrap_or(Exit::Ok),
+        Ok(text) => emit(&text).map(|()| Exit::Ok),
         Err(e) => {
             say(&format!("could not write CSV: {e}"));
-            Exit::Failed
+            Err(Exit::Failed)
         }
     }
 }

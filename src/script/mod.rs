@@ -41,10 +41,13 @@ pub const LONG_RUN: usize = 10;
 /// server's run) with the standard streams `streams`. Never panics on server data; never
 /// prints a secret.
 pub async fn run(cmd: ScriptCommand, host: &dyn Host, streams: Arc<dyn stdio::Streams>) -> Exit {
-    stdio::scoped(streams, dispatch(cmd, host)).await
+    let done = stdio::scoped(streams, dispatch(cmd, host)).await;
+    done.unwrap_or_else(|code| code)
 }
 
-async fn dispatch(cmd: ScriptCommand, host: &dyn Host) -> Exit {
+/// The subcommand's exit code: `Ok` when it ran to its end, `Err` when it stopped early
+/// (what stopped it already said).
+async fn dispatch(cmd: ScriptCommand, host: &dyn Host) -> Result<Exit, Exit> {
     use args::{ClubsCommand, ContactCommand, RequestsCommand};
     match cmd {
         ScriptCommand::Whoami(a) => whoami(&a.common.out, host).await,
@@ -60,7 +63,7 @@ async fn dispatch(cmd: ScriptCommand, host: &dyn Host) -> Exit {
             RequestsCommand::Delete(a) => {
                 act::act(crate::ops::RowAction::Delete, &a.act, a.yes, host).await
             }
-            RequestsCommand::Watch(a) => watch::run(&a, host).await,
+            RequestsCommand::Watch(a) => Ok(watch::run(&a, host).await),
         },
         ScriptCommand::Clubs(c) => match c {
             ClubsCommand::Show(a) => clubs::show(&a, host).await,
@@ -636,17 +639,14 @@ pub fn whoami_json(
     v
 }
 
-async fn whoami(out: &args::OutputArgs, host: &dyn Host) -> Exit {
-    let ctx = match Ctx::new(host, out, true) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
+async fn whoami(out: &args::OutputArgs, host: &dyn Host) -> Result<Exit, Exit> {
+    let ctx = Ctx::new(host, out, true)?;
     let user = match ctx.client.current_user().await {
         Ok(r) => r.data,
         Err(e) => {
             report(None, &e);
             hint(&ctx, &e);
-            return Exit::of(&e);
+            return Ok(Exit::of(&e));
         }
     };
     let expiry = ctx
@@ -692,5 +692,5 @@ async fn whoami(out: &args::OutputArgs, host: &dyn Host) -> Exit {
         )),
         Format::Table { width } => emit(&output::pairs(&fields, width)),
     };
-    done.err().unwrap_or(Exit::Ok)
+    done.map(|()| Exit::Ok)
 }

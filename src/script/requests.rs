@@ -239,18 +239,14 @@ pub async fn my_clubs(ctx: &Ctx) -> Result<Option<Vec<Uuid>>, ApiError> {
 }
 
 /// `requests list`.
-pub async fn list(args: &ListArgs, host: &dyn Host) -> Exit {
-    let ctx = match Ctx::new(host, &args.common.out, true) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
+pub async fn list(args: &ListArgs, host: &dyn Host) -> Result<Exit, Exit> {
+    let ctx = Ctx::new(host, &args.common.out, true)?;
     let levels = Levels::new(args.levels.level, args.levels.descendant_level);
     let mut club_ids: Vec<Uuid> = Vec::new();
     for c in &args.clubs {
-        match super::clubs::resolve_club(&ctx, c).await {
-            Ok(id) if !club_ids.contains(&id) => club_ids.push(id),
-            Ok(_) => {}
-            Err(e) => return e,
+        let id = super::clubs::resolve_club(&ctx, c).await?;
+        if !club_ids.contains(&id) {
+            club_ids.push(id);
         }
     }
     let mut filter = RequestFilter {
@@ -268,23 +264,19 @@ pub async fn list(args: &ListArgs, host: &dyn Host) -> Exit {
         match my_clubs(&ctx).await {
             Ok(Some(ids)) if ids.is_empty() => {
                 say("you are not on the staff of any club: no requests are yours");
-                return print_requests(ctx.format, &[], ctx.stderr_tty)
-                    .err()
-                    .unwrap_or(Exit::Ok);
+                return print_requests(ctx.format, &[], ctx.stderr_tty).map(|()| Exit::Ok);
             }
             Ok(Some(ids)) => filter.club_ids = ids,
             Ok(None) => {}
             Err(e) => {
                 report(None, &e);
                 hint(&ctx, &e);
-                return Exit::of(&e);
+                return Ok(Exit::of(&e));
             }
         }
     }
     match all_requests(&ctx, &filter, levels).await {
-        Ok(rows) => print_requests(ctx.format, &rows, ctx.stderr_tty)
-            .err()
-            .unwrap_or(Exit::Ok),
+        Ok(rows) => print_requests(ctx.format, &rows, ctx.stderr_tty).map(|()| Exit::Ok),
         Err(e) => {
             report(None, &e);
             hint(&ctx, &e);
@@ -293,22 +285,16 @@ pub async fn list(args: &ListArgs, host: &dyn Host) -> Exit {
                     "this server does not list club requests: give their ids to `club-admin requests show`",
                 );
             }
-            Exit::of(&e)
+            Ok(Exit::of(&e))
         }
     }
 }
 
 /// `requests show`: each request read with bounded concurrency; the ones read are printed,
 /// each failure is one line on standard error.
-pub async fn show(args: &ShowArgs, host: &dyn Host) -> Exit {
-    let (ids, _) = match read_ids(&args.targets, host).await {
-        Ok(x) => x,
-        Err(e) => return e,
-    };
-    let ctx = match Ctx::new(host, &args.common.out, true) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
+pub async fn show(args: &ShowArgs, host: &dyn Host) -> Result<Exit, Exit> {
+    let (ids, _) = read_ids(&args.targets, host).await?;
+    let ctx = Ctx::new(host, &args.common.out, true)?;
     let levels = Levels::new(args.levels.level, args.levels.descendant_level);
     let control = crate::ops::Control::default();
     let bar = ctx.progress(ids.len(), "reading");
@@ -350,5 +336,5 @@ pub async fn show(args: &ShowArgs, host: &dyn Host) -> Exit {
         }
     }
     let printed = print_requests(ctx.format, &rows, ctx.stderr_tty);
-    exit.and(printed.err().unwrap_or(Exit::Ok))
+    Ok(exit.and(printed.err().unwrap_or(Exit::Ok)))
 }

@@ -63,11 +63,8 @@ pub(super) async fn scoped(
 }
 
 /// `club-admin stats`.
-pub async fn run(args: &StatsArgs, host: &dyn Host) -> Exit {
-    let (ctx, filter) = match scoped(host, &args.scope).await {
-        Ok(x) => x,
-        Err(e) => return e,
-    };
+pub async fn run(args: &StatsArgs, host: &dyn Host) -> Result<Exit, Exit> {
+    let (ctx, filter) = scoped(host, &args.scope).await?;
     let read = match &filter {
         Some(f) => super::requests::all_requests(&ctx, f, crate::ops::stats::LEVELS).await,
         None => Ok(Vec::new()),
@@ -77,7 +74,7 @@ pub async fn run(args: &StatsArgs, host: &dyn Host) -> Exit {
         Err(e) => {
             report(None, &e);
             hint(&ctx, &e);
-            return Exit::of(&e);
+            return Ok(Exit::of(&e));
         }
     };
     let rows = audit_rows(args, host);
@@ -94,7 +91,7 @@ pub async fn run(args: &StatsArgs, host: &dyn Host) -> Exit {
         let width = super::stdio::streams().terminal_width();
         emit(&table(&figures, width))
     };
-    done.err().unwrap_or(Exit::Ok)
+    done.map(|()| Exit::Ok)
 }
 
 /// The audit's rows, `None` (said on standard error) when there is no audit to read.
