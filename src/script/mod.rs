@@ -201,6 +201,7 @@ pub struct Ctx {
     pub stderr_tty: bool,
     /// The host budget's "busy" said once, above the progress bar drawn now, if any.
     busy: Arc<BusyNote>,
+    // The rest of what the host gave ([`Connection`]).
     audit: AuditLog,
     open_writes: Arc<crate::ops::recover::OpenWrites>,
     sign_in: String,
