@@ -1293,6 +1293,9 @@ fn the_layer_table_is_read_row_by_row() {
             ("text".to_owned(), vec![]),
             ("i18n".to_owned(), vec!["text".to_owned()])
         ]
+    );
+}
+
 /// Inside `app/update` no file imports (directly or through others) one that imports it
 /// back: `mod.rs` dispatches to the files of each concern, and they import only files
 /// below them ([`import_graph`], [`cycles`]).
