@@ -1,4 +1,4 @@
-//! The core below every face (the dashboard, the command line, any future one): one
+//! The logic every front end shares (the dashboard, the command line, serve-ssh): one
 //! decision's life and what a write's answer means ([`decision`]; a lost answer's re-reads
 //! in [`reread`]; a refusal's words and a bulk run's stop rule in [`refused`]), what the audit
 //! says and its file ([`audit`]), the process's one writer of files, off every event loop
@@ -9,9 +9,9 @@
 //! may delete ([`permit`]), and the runner that sends writes and waits for their truth
 //! ([`run`], with its switches and clock in [`control`]).
 //!
-//! Written once here, never in a face: a face presents what this decides. `ops` knows the
-//! API (`api`), words of the audit (`i18n`, English) and `text`; it knows no face, no
-//! terminal and no configuration.
+//! Written once here, never in a front end, which only presents what this decides. `ops`
+//! uses the API client (`api`), the audit's English texts (`i18n`) and `text`; it knows no
+//! front end, no terminal and no configuration.
 
 pub mod action;
 pub mod audit;

@@ -1,4 +1,4 @@
-//! How input is read, the same in every face: request ids, academic years (CE or BE),
+//! How input is read, the same in every front end: request ids, academic years (CE or BE),
 //! contact values by type, a club given by id or by name. Nothing here sends a request:
 //! bad input is refused before anything is sent.
 
@@ -282,7 +282,7 @@ pub fn contact_format(kind: &ContactType) -> String {
 }
 
 /// The format a contact type expects, in `lang` ("an e-mail address, like
-/// club@school.ac.th"): the words both faces give with a refused value (`form-contact-format-*`
+/// club@school.ac.th"): the text both front ends show with a refused value (`form-contact-format-*`
 /// in `assets/locales/*/popups.ftl`), for the rule of [`NewContact::check`].
 pub fn contact_format_in(lang: Lang, kind: &ContactType) -> String {
     let key = match kind {

@@ -1,4 +1,4 @@
-//! How a decision a face awaited ended, as the server says ([`Verdict`]): what the command
+//! How an awaited decision ended, as the server says ([`Verdict`]): what the command
 //! line prints, audits and exits with ([`super::run::decide`] gives it).
 
 use super::action::RowAction;
