@@ -299,7 +299,7 @@ impl<T: Clone> SharedListing<T> {
 mod tests {
     use super::*;
 
-    /// An answer, told apart by its number; the reads' error.
+    /// An answer, identified by its number; the reads' error.
     type Listed = String;
     type Failed = &'static str;
 

@@ -249,7 +249,7 @@ pub struct Settings {
     /// Warnings to show at start: secrets other users can read.
     pub warnings: Vec<ReadableSecret>,
     /// The size past which the audit file rotates, bytes (config `audit_rotate_mb`; 0
-    /// never): what each face hands `ops::rotate::install` at its start.
+    /// never): what each front end hands `ops::rotate::install` at its start.
     pub audit_rotate_bytes: u64,
 }
 
@@ -630,7 +630,7 @@ pub fn resolve(
         .ok_or_else(|| {
             "no server given: use --base-url URL, CLUB_ADMIN_BASE_URL or base_url in the config file (or `club-admin demo` to try the demo)".to_owned()
         })?;
-    // Said at start, whichever face runs (not later as "Route not found" on every call).
+    // Reported at start, whichever front end runs (not later as "Route not found" on every call).
     crate::api::base_url_characters(&base_url)?;
 
     let state_dir = flags.state_dir.clone().or_else(default_state_dir);
