@@ -4,7 +4,8 @@
 //! Layers (arrows point one way): [`cli`] parses and hands plain values to [`runtime`],
 //! [`ssh`] (the dashboard served over SSH, built on [`runtime`]) and [`script`]; [`ui`]
 //! reads [`app`]; [`runtime`] drives [`app`] and [`api`]; [`app`] knows neither the terminal
-//! nor HTTP; [`config`] knows neither [`cli`] nor [`app`]; [`api`] knows nothing above it.
+//! nor HTTP. [`api`], [`ops`], [`config`], [`i18n`] and [`text`] live in the library crate
+//! `club-admin-core` (`core/`), re-exported below; it uses nothing of this crate.
 
 #![warn(missing_docs)]
 
@@ -19,8 +20,9 @@ pub mod ui;
 // The shared library (core/), under the paths the rest of the crate uses.
 pub use club_admin_core::{api, config, i18n, ops, text, tr};
 
-/// The rooms of the crate and the rooms each may use (`docs/src/architecture.md`, "Rooms and
-/// arrows"): a one-way graph, lowest first. `tests` below keeps the code to it.
+/// The crate's top-level modules (those of `core/` included) and the modules each may use
+/// (`docs/src/architecture.md`): a one-way graph, lowest first. `tests` below keeps the
+/// code to it.
 pub const ROOMS: &[(&str, &[&str])] = &[
     ("text", &[]),
     ("i18n", &["text"]),
@@ -56,8 +58,8 @@ mod tests {
 
     use super::ROOMS;
 
-    /// Every `crate::<room>` a file names (in `use` lines, paths and doc links alike), and
-    /// the rooms inside `use crate::{a, b::c}` groups.
+    /// Every `crate::<module>` a file names (in `use` lines, paths and doc links alike), and
+    /// the modules inside `use crate::{a, b::c}` groups.
     fn rooms_named(text: &str) -> BTreeSet<String> {
         let names: Vec<&str> = ROOMS.iter().map(|(r, _)| *r).collect();
         let mut out = BTreeSet::new();
@@ -100,7 +102,7 @@ mod tests {
 
     #[test]
     fn the_rooms_form_a_one_way_graph() {
-        // The table itself is one-way: each room uses only rooms listed before it.
+        // The table itself is one-way: each module uses only modules listed before it.
         for (i, (room, uses)) in ROOMS.iter().enumerate() {
             for u in *uses {
                 let j = ROOMS.iter().position(|(r, _)| r == u);

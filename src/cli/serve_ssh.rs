@@ -332,7 +332,7 @@ impl ServeSshArgs {
     }
 }
 
-/// Where `serve-ssh` listens unless told: loopback, for a reverse proxy or a port forward.
+/// Where `serve-ssh` listens by default: loopback, for a reverse proxy or a port forward.
 pub const DEFAULT_LISTEN: std::net::SocketAddr = std::net::SocketAddr::V4(
     std::net::SocketAddrV4::new(std::net::Ipv4Addr::LOCALHOST, 2222),
 );

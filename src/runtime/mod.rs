@@ -1,6 +1,7 @@
 //! The runtime: the one dashboard builder ([`build`]), terminal set-up, the event loop and
-//! the effect runner with its API worker; and the faces that run in it, each taking plain values: [`dashboard`], [`demo`] (the dashboard on the embedded
-//! demo server) and [`serve_demo`]. The command line (`src/cli.rs`) calls them.
+//! the effect runner with its API worker; and the commands that run in it, each taking
+//! plain values: [`dashboard`], [`demo`] (the dashboard on the embedded demo server) and
+//! [`serve_demo`]. The command line (`src/cli.rs`) calls them.
 
 pub mod build;
 mod dashboard;

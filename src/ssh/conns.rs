@@ -160,7 +160,7 @@ impl Conns {
             .unwrap_or_default()
     }
 
-    /// Ends the connections `which` picks (told "ended by the operator"); how many.
+    /// Ends the connections `which` picks (each shown "ended by the operator"); how many.
     pub fn kick(&self, which: &Kick) -> usize {
         let Ok(st) = self.state.lock() else {
             return 0;

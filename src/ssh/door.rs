@@ -171,7 +171,7 @@ struct State {
     per_address: HashMap<IpAddr, usize>,
     rng: fastrand::Rng,
     counts: DoorCounts,
-    /// When the log was last told of refusals, and the counts then.
+    /// When refusals were last logged, and the counts then.
     said: Option<(Instant, DoorCounts)>,
 }
 

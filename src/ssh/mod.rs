@@ -6,7 +6,7 @@
 //! waiting for the same key for `reattach` ([`ServeOptions::reattach`]); after that, or
 //! when the server stops, held decisions follow the local dashboard's hang-up rule.
 //!
-//! This room presents; it decides nothing the core (`ops`) or `update` decides.
+//! This module presents; what `ops` (in `core/`) or `update` decides is not decided here.
 
 mod accept;
 pub mod check;
@@ -47,7 +47,7 @@ pub struct Limits {
     pub max_sessions: usize,
     /// Dashboards of one key alive at once [3].
     pub max_sessions_per_key: usize,
-    /// A session with no key from its client for this long is disconnected (told why); its
+    /// A session with no key from its client for this long is disconnected (with the reason); its
     /// dashboard waits to be re-attached [30 min].
     pub idle_timeout: Duration,
     /// A connection not signed in this long after it was accepted is closed (OpenSSH's
@@ -213,8 +213,8 @@ pub(crate) struct Shared {
     pub(crate) token_dir: Option<PathBuf>,
     /// [`ServeOptions::mouse`].
     pub(crate) mouse: bool,
-    /// What each session did to requests, told to the others ([`crate::app::Told`]): the
-    /// number of the session that told it, and what.
+    /// What each session did to requests, broadcast to the others ([`crate::app::Told`]):
+    /// the number of the session that did it, and what.
     pub(crate) told: tokio::sync::broadcast::Sender<(u64, crate::app::Told)>,
     /// The number of the next session's dashboard.
     pub(crate) next_dash: std::sync::atomic::AtomicU64,
@@ -331,7 +331,7 @@ impl ServerHandle {
 
     /// Stops the server: no new connection; every dashboard ends for good (held decisions
     /// are sent and their answers awaited, as on a hang-up of the local dashboard; each
-    /// attached client is told and its terminal given back). Returns when all have ended.
+    /// attached client gets a message and its terminal back). Returns when all have ended.
     pub async fn stop(self) {
         let ServerHandle {
             stop,

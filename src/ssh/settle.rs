@@ -1,6 +1,6 @@
 //! Interrupted writes settled as `serve-ssh` starts, before anyone signs in: the writes a
 //! run no longer alive left open in the host's audit (a crash, `kill -9`, a power cut) are
-//! re-read with a moderator's remembered token and settled in that run's name
+//! re-read with a moderator's remembered token and settled with that run's id
 //! ([`crate::ops::recover::settle_all`]), so `history` and `status` show them settled from
 //! the start, not only once the first moderator connects. One log line says what became of
 //! them. Without a remembered token that the service takes (or while it cannot be reached)

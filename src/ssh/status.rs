@@ -398,7 +398,7 @@ pub enum Request {
 /// The answer to [`Request::Kick`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Kicked {
-    /// How many connections were told to end.
+    /// How many connections were asked to end.
     pub kicked: usize,
 }
 
