@@ -7,10 +7,10 @@
 //! handler. The calls in flight are kept here ([`Calls`]: by request id, to count them and
 //! drop answers no longer awaited).
 //!
-//! Adding an operation: its method in `api/client.rs`; a variant of [`ApiCall`] and of
+//! Adding an operation: its method in `core/src/api/client.rs`; a variant of [`ApiCall`] and of
 //! [`Answer`] here, with their arms in every exhaustive match (`perform`, `failed`, the
 //! questions asked of a call) and a payload in `app/call/testing.rs`; its arm in
-//! `app/update/answers.rs`'s `route` and the handler in its room of `app/update/`; its route
+//! `app/update/answers.rs`'s `route` and the handler in its module of `app/update/`; its route
 //! in the demo server (`demo/routes.rs`).
 
 use std::collections::HashMap;
@@ -158,7 +158,7 @@ pub enum ApiCall {
 
 /// What becomes of a read that could not reach the server, once the server answers again
 /// ([`ApiCall::when_back`]): declared with the operation, carried out by `update`'s link
-/// room. Writes are never sent again (a lost write's outcome is learnt by re-reading).
+/// module. Writes are never sent again (a lost write's outcome is learnt by re-reading).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WhenBack {
     /// Not sent again: a write, or what the moderator asks again if still wanted (a

@@ -31,7 +31,7 @@ pub struct Told {
     pub at: Timestamp,
 }
 
-/// What a [`Told`] says happened.
+/// What a [`Told`] (a report from another session) says happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Heard {
     /// A decision is held in its grace period (not sent yet; it may still be taken back).
@@ -48,12 +48,12 @@ impl Told {
     /// session's write; `already` (someone else's write applied it: this session only learnt
     /// it), `undone`, `failed`, `conflict` or `unknown` end a decision that was held or sent
     /// without this session changing the request (a contact's line tells nothing). So one
-    /// write is told applied once, by the session whose write it was. A `sending` line tells
-    /// nothing (the decision was told held when it was made).
+    /// write is reported applied once, by the session whose write it was. A `sending` line
+    /// tells nothing (the decision was reported held when it was made).
     pub fn from_audit(e: &AuditEntry) -> Option<Told> {
         let action = crate::ops::RowAction::from_verb(&e.action)?;
         let heard = match e.outcome {
-            // The write-ahead line: the decision was told held already.
+            // The write-ahead line: the decision was reported held already.
             Outcome::Sending => return None,
             Outcome::Ok => Heard::Decided(action),
             // What the server kept since: the others read it for themselves.
@@ -86,7 +86,7 @@ pub enum Tries {
     /// read for the first time.
     Client,
     /// One try: `update` tries it again by its own rule. A lost write's re-reads (with the
-    /// core's backoff, [`crate::ops::decision::backoff`]), and every read the link probes
+    /// shared backoff, [`crate::ops::decision::backoff`]), and every read the link probes
     /// with or sends again while the server cannot be reached (the same backoff,
     /// `app/update/link.rs`).
     Once,
@@ -170,7 +170,7 @@ pub enum Msg {
     TermRead {
         /// The requests ([`crate::ops::stats::read_pages`]), or the error in words.
         read: Result<Vec<crate::api::ClubRequest>, String>,
-        /// The face's UTC offset in seconds, for the days of the figures (the school's
+        /// The local UTC offset in seconds, for the days of the figures (the school's
         /// local time: `+25200` in Bangkok).
         offset_secs: i32,
     },
@@ -318,8 +318,8 @@ pub enum Effect {
         text: String,
     },
     /// Tell the other sessions of the same server (`serve-ssh`) what this one did to
-    /// requests; nothing to do for a dashboard alone. (Applied decisions are told from the
-    /// audit lines themselves: [`Told::from_audit`].)
+    /// requests; nothing to do for a dashboard alone. (Applied decisions are reported from
+    /// the audit lines themselves: [`Told::from_audit`].)
     Tell(Vec<Told>),
     /// Set the terminal's title (OSC 2): the pending count, so a moderator sees the queue
     /// from another window or tab (the title the terminal had is given back on exit).

@@ -1,7 +1,7 @@
 //! The team's history (`H`): who decided what, when, from where, newest first, as the audit
 //! file says ([`crate::ops::history`]'s rows of this server); a search box filters the rows
 //! by any of their words (a moderator's e-mail, a request's name or id, a club, an
-//! outcome, the face). The detail pane shows its own request's rows with the same words
+//! outcome, the front end). The detail pane shows its own request's rows with the same words
 //! ([`row_line`]).
 
 use ratatui::Frame;

@@ -1,6 +1,6 @@
 //! The Model: everything the view shows and `update` changes.
 //!
-//! Rooms: [`row`] (one club request), [`queue`] (the rows, view, cursor and counts),
+//! Modules: [`row`] (one club request), [`queue`] (the rows, view, cursor and counts),
 //! [`listing`] (the server's listing and paging), [`club`] (the club lookup pane),
 //! [`popup`] (pop-ups and their key tables), [`log`] (activity log and notices),
 //! [`inflight`] (calls in flight and the activities they belong to), [`grace`]
@@ -181,7 +181,7 @@ impl ModelOptions {
     }
 }
 
-/// The window of decisions on their way before the limiter has told its limit: the
+/// The window of decisions on their way before the limiter has reported its limit: the
 /// default `--concurrency` (config).
 pub const DEFAULT_WRITE_WINDOW: usize = 8;
 
@@ -305,7 +305,7 @@ pub struct Model {
     /// flight.
     pub(crate) quit_when_sent: bool,
     /// When "send now" was chosen: decisions answered since then that were not applied
-    /// keep the program open (the moderator is told first).
+    /// keep the program open (the moderator is shown them first).
     pub(crate) quit_since: Option<Timestamp>,
     /// Every decision of this dashboard, one per request, in its stage (held, sending, lost,
     /// settled): the one record a row's marker, the held countdown, a bulk action's progress
@@ -316,13 +316,13 @@ pub struct Model {
     pub(crate) not_sent_on_switch: usize,
     /// The server is slow: the limiter cut its limit of calls in flight (`Msg::Pace`).
     pub(crate) server_slow: bool,
-    /// The limit of calls in flight, as the client's limiter last told (`Msg::Pace`):
+    /// The limit of calls in flight, as the client's limiter last reported (`Msg::Pace`):
     /// the window of decisions handed to the connection at once ([`Model::write_window`]).
     pub(crate) window: Option<usize>,
-    /// The host budget as the client last told (`Msg::Budget`): refused, or one at a time.
+    /// The host budget as the client last reported (`Msg::Budget`): refused, or one at a time.
     pub(crate) budget: crate::api::budget::BudgetStatus,
     /// Calls the client really has on the wire (sent and not yet answered), as its limiter
-    /// last told (`Msg::Pace`); `None` until it tells (a driver without a worker).
+    /// last reported (`Msg::Pace`); `None` until it reports (a driver without a worker).
     pub(crate) sent: Option<usize>,
     pub(crate) calls: Calls,
     pub(crate) activities: Activities,
@@ -330,7 +330,7 @@ pub struct Model {
     /// Sequence number of status-line events (notices and activities): the newest shows.
     pub(crate) seq: u64,
     /// The sequence number and the log's length when the message being applied arrived:
-    /// what is said and logged during one message is told apart from what came before.
+    /// what is said and logged during one message is kept apart from what came before.
     pub(crate) began: (u64, usize),
     /// [`Queue::persist_version`] when the saved part was last compared.
     pub(crate) saved_version: u64,
@@ -565,8 +565,8 @@ impl Model {
     }
 
     /// How many decisions may be on their way at once (written `sending` and handed to the
-    /// connection): the limiter's limit as last told, else [`DEFAULT_WRITE_WINDOW`]. A
-    /// bulk's other rows wait queued in the book, not in the audit.
+    /// connection): the limiter's limit as last reported, else [`DEFAULT_WRITE_WINDOW`]. A
+    /// bulk's other rows wait queued in the table of decisions, not in the audit.
     pub fn write_window(&self) -> usize {
         self.window.unwrap_or(DEFAULT_WRITE_WINDOW).max(1)
     }
@@ -577,9 +577,9 @@ impl Model {
         self.busy_since.map(|t| self.now - t)
     }
 
-    /// API calls really on the wire: as the client's limiter last told (`Msg::Pace`), never
+    /// API calls really on the wire: as the client's limiter last reported (`Msg::Pace`), never
     /// more than the calls awaited; calls queued behind the limit are not counted. Before the
-    /// limiter told (a driver without a worker): the calls awaited.
+    /// limiter reports (a driver without a worker): the calls awaited.
     pub fn in_flight(&self) -> usize {
         match self.sent {
             Some(n) => n.min(self.calls.len()),

@@ -63,7 +63,7 @@ pub struct QueueItem {
     /// Pending here, then decided by someone else (a read showed it approved or declined,
     /// not by this dashboard's decision): the status that read showed.
     pub decided_elsewhere: Option<crate::api::MembershipStatus>,
-    /// Who decided it elsewhere and when, when another session told ([`crate::app::Told`]).
+    /// Who decided it elsewhere and when, as another session reported ([`crate::app::Told`]).
     pub decided_by: Option<(Option<String>, crate::api::Timestamp)>,
     /// A decision on it held in another session's grace period: who and which; `a`/`x`
     /// here asks first.

@@ -350,7 +350,7 @@ fn session<'a>(m: &Model, theme: &Theme) -> Option<(bool, Vec<Span<'a>>)> {
 /// [`crate::app::model::Capabilities::header_notice_in`]'s.
 ///
 /// An account the service's rules never let decide ([`Model::permit`]: a teacher, an
-/// administrator, a student on the staff of no club) is told first, before any key:
+/// administrator, a student on the staff of no club) is shown first, before any key:
 /// "review only: teachers and administrators review; only club staff students decide"
 /// (short: "review only").
 fn capability_notice<'a>(m: &Model, theme: &Theme) -> Option<Vec<Span<'a>>> {
