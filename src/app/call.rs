@@ -191,7 +191,7 @@ pub type Decided = Result<Reply<Option<ClubRequest>>, ApiError>;
 pub enum Answer {
     /// [`ApiCall::CurrentUser`].
     User(Result<Reply<User>, ApiError>),
-    /// [`ApiCall::CheckToken`]: the server's word on a pasted token.
+    /// [`ApiCall::CheckToken`]: the server's answer on a pasted token.
     TokenCheck {
         /// The token checked.
         token: CandidateToken,

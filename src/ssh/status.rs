@@ -2,7 +2,7 @@
 //! calls in flight and the host budget's fall-backs, the service's state. The server
 //! answers on a local Unix socket (`$STATE/serve-ssh.sock`, or `--status-socket`), mode 0600,
 //! with one JSON document ([`Status`]) and closes; a peer whose uid (`SO_PEERCRED`) is
-//! neither root's nor the server's is closed without a word. `club-admin serve-ssh status`
+//! neither root's nor the server's is closed without an answer. `club-admin serve-ssh status`
 //! reads it ([`query`]) and prints a table ([`table`]) or the JSON. Never a token or a key:
 //! sessions are named by their key's comment and fingerprint and the signed-in e-mail.
 //!

@@ -505,7 +505,7 @@ impl ApiClient {
     pub fn single_try(&self) -> ApiClient {
         let mut c = self.clone();
         c.options.get_retries = 0;
-        // A read tried once asks for the server's word now: never another session's.
+        // A read tried once asks the server now: never reuses another session's answer.
         c.shared_listing = None;
         c
     }

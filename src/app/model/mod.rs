@@ -237,7 +237,7 @@ pub struct Model {
     /// one, answered after a sign-in) says nothing about this token.
     pub(crate) token_from: u64,
     /// The request id of the check of a pasted token (while it is in flight, a 401 answering
-    /// an earlier call waits for the check's word).
+    /// an earlier call waits for the check's answer).
     pub(crate) signing_from: u64,
     /// The request id of the answer being applied (0 outside an answer).
     pub(crate) answering: u64,

@@ -69,7 +69,7 @@ pub struct QueueItem {
     /// here asks first.
     pub held_elsewhere: Option<(Option<String>, RowAction)>,
     /// The request id the next call got when a write's outcome last reached this row (this
-    /// dashboard's answer, its settling re-read, another session's word); 0 before any. A
+    /// dashboard's answer, its settling re-read, another session's report); 0 before any. A
     /// read sent before it (a smaller request id) may predate that write: its answer does
     /// not take the row back ([`crate::app::Model`]'s request ids only grow).
     pub written_from: u64,

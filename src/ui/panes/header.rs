@@ -317,7 +317,7 @@ fn fit<'a>(left: Vec<Span<'a>>, items: Vec<Item<'a>>, w: usize) -> Line<'a> {
     Line::from(spans)
 }
 
-/// The session: its state (`true`: no token, or expired by the server's word or the
+/// The session: its state (`true`: no token, or expired as the server says or by the
 /// token's own expiry, in a long and a short form) or the time the token has left
 /// (`false`).
 fn session<'a>(m: &Model, theme: &Theme) -> Option<(bool, Vec<Span<'a>>)> {
