@@ -168,7 +168,7 @@ pub enum Msg {
     /// The scope's requests, every status, read for the term's figures
     /// ([`Effect::ReadTerm`]), or why they could not be read.
     TermRead {
-        /// The requests ([`crate::ops::stats::read_pages`]), or the error in words.
+        /// The requests ([`crate::ops::stats::read_pages`]), or the error message.
         read: Result<Vec<crate::api::ClubRequest>, String>,
         /// The local UTC offset in seconds, for the days of the figures (the school's
         /// local time: `+25200` in Bangkok).
@@ -213,7 +213,7 @@ pub enum Msg {
     EffectFailed {
         /// What it was.
         what: LocalEffect,
-        /// The error in words (never holds a secret).
+        /// The error message (never holds a secret).
         error: String,
     },
 }

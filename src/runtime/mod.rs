@@ -22,7 +22,7 @@ use crate::config::Flags;
 pub use dashboard::keymap;
 
 /// Why the dashboard, `demo` or `serve-demo` stopped with an error. `Display` is the message
-/// in words (one line, except the list of bad key bindings; never a secret).
+/// (one line, except the list of bad key bindings; never a secret).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
     /// The configuration cannot be used (a number out of its bounds, a config file that does

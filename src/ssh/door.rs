@@ -56,7 +56,7 @@ impl std::str::FromStr for Startups {
     /// `START:RATE:FULL` (`10:30:100`), or one number `N` (`N:100:N`, as OpenSSH reads it).
     ///
     /// Errors: not whole numbers, `start` of 0, `start` above `full`, `rate` outside 1 to
-    /// 100; in words.
+    /// 100, as a message.
     fn from_str(text: &str) -> Result<Startups, String> {
         let parts: Vec<&str> = text.trim().split(':').collect();
         let num = |v: &str| -> Result<usize, String> {

@@ -26,7 +26,7 @@ pub fn fingerprint(key: &PublicKey) -> String {
 ///
 /// Errors: the file cannot be read or written, is not an OpenSSH private key, is not
 /// ed25519, is protected by a passphrase, or other users can read it (mode wider than
-/// 0600): each in words naming the file.
+/// 0600): each with a message naming the file.
 pub fn host_key(path: &Path) -> Result<(PrivateKey, bool), String> {
     if let Some(key) = read_host_key(path)? {
         return Ok((key, false));
@@ -129,7 +129,7 @@ fn refuse_open_mode(path: &Path) -> Result<(), String> {
 /// folders below stay ours. (OpenSSH refuses a sticky world-writable folder too; this
 /// exception keeps a keys file under `/tmp/...` usable, e.g. in tests.)
 ///
-/// Errors: the first loose part, in words naming it, its mode or owner, and the command
+/// Errors: the first loose part, with a message naming it, its mode or owner, and the command
 /// that fixes it (`chmod go-w PATH`, `chown USER PATH`); or a file that cannot be read.
 pub fn refuse_loose(path: &Path) -> Result<(), String> {
     #[cfg(unix)]
@@ -157,10 +157,10 @@ pub fn loose_for(path: &Path, me: u32) -> Result<(), String> {
 }
 
 /// Every loose part of `path` for the user `me` by [`refuse_loose`]'s rules, the file
-/// first, then its folders from the nearest up: each in words naming it, its mode or
+/// first, then its folders from the nearest up: each with a message naming it, its mode or
 /// owner and the command that fixes it. Empty when the file may be trusted.
 ///
-/// Errors: the file or a folder above it cannot be read (in words naming it).
+/// Errors: the file or a folder above it cannot be read (a message naming it).
 #[cfg(unix)]
 pub fn loose_parts(path: &Path, me: u32) -> Result<Vec<String>, String> {
     use std::os::unix::fs::MetadataExt;

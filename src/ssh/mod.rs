@@ -348,7 +348,7 @@ impl ServerHandle {
 
 /// Starts the server with the dashboard's `settings` and `keymap`.
 ///
-/// Errors (in words, nothing started): [`Failure::Config`] for no authorized keys file and
+/// Errors (a message, nothing started): [`Failure::Config`] for no authorized keys file and
 /// no `allow_any_key`, a file or host key that cannot be used (an authorized keys file
 /// another user could change among them), no API key, a base URL the
 /// client refuses; [`Failure::Other`] for an address that cannot be bound.

@@ -129,7 +129,7 @@ pub struct CallsInfo {
 /// The host budget as this process uses it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BudgetInfo {
-    /// What of it cannot be used, in words; `None` when all of it can.
+    /// What of it cannot be used, as a message; `None` when all of it can.
     pub refused: Option<String>,
     /// True while calls go one at a time without a slot.
     pub busy: bool,
@@ -439,7 +439,7 @@ async fn answer(mut stream: UnixStream, shared: &Shared, facts: &Facts) {
 
 /// Asks the server at `path` for its status.
 ///
-/// Errors (in words naming the socket): no server there, the peer refused (closed without
+/// Errors (a message naming the socket): no server there, the peer refused (closed without
 /// an answer: another user's server), an answer that is not a status.
 pub async fn query(path: &Path) -> Result<Status, String> {
     ask(path, &Request::Status).await

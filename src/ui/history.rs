@@ -19,7 +19,7 @@ use crate::ops::history::Row;
 use crate::ops::{Outcome, RowAction};
 use crate::text::clean;
 
-/// One row of the history in the reader's words: when, what happened to which request,
+/// One row of the history in the reader's language: when, what happened to which request,
 /// who, from where (`26 พ.ย. 2569 14:02 UTC · approved · Somchai → Robotics Club ·
 /// somchai@school.ac.th · ssh`).
 pub(super) fn row_line<'a>(m: &Model, r: &Row, with_target: bool, theme: &Theme) -> Line<'a> {
@@ -69,7 +69,7 @@ pub(super) fn row_line<'a>(m: &Model, r: &Row, with_target: bool, theme: &Theme)
     Line::from(spans)
 }
 
-/// What happened, in the reader's words: the decision's past (`approved`) when it was
+/// What happened, in the reader's language: the decision's past (`approved`) when it was
 /// applied, else the outcome (`failed`, `outcome unknown`, ...) after the action's name.
 fn outcome_word(m: &Model, r: &Row, theme: &Theme) -> (String, ratatui::style::Style) {
     let action = RowAction::from_verb(&r.action);

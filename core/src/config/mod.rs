@@ -364,7 +364,7 @@ pub fn expand_home(path: &Path) -> PathBuf {
 /// home), and the warnings of a file other users can read: for `serve-ssh`, which reads the
 /// file again when the operator rewrites it.
 ///
-/// Errors: the file cannot be read, or is empty (in words naming it; never the key).
+/// Errors: the file cannot be read, or is empty (a message naming it; never the key).
 pub fn read_api_key_file(path: &Path) -> Result<(String, Vec<ReadableSecret>), String> {
     let mut warnings = Vec::new();
     let key = read_secret_file(path, SecretFile::ApiKey, &mut warnings)?;
@@ -481,7 +481,7 @@ fn key_overrides_of(file: &FileConfig) -> BTreeMap<String, Vec<String>> {
         .collect()
 }
 
-/// The configuration error for bad `[keys]` bindings (every one listed, in words): what
+/// The configuration error for bad `[keys]` bindings (every one listed, as messages): what
 /// the dashboard says when `app::Keymap::with_overrides` refuses
 /// [`Settings::key_overrides`].
 pub fn key_bindings_error(errors: &[String]) -> String {
@@ -557,7 +557,7 @@ fn secrets_of(
 /// default 20), plain HTTP allowed or not, the calls in flight (1 to 64, default 8) and the
 /// host budget (off: `None`).
 ///
-/// Errors: a number out of its bounds, in words naming the bound.
+/// Errors: a number out of its bounds, with a message naming the bound.
 fn client_of(
     flags: &Flags,
     file: &FileConfig,
@@ -685,7 +685,7 @@ pub fn resolve(
 
 /// The config file's `max_input_ids`, else [`crate::ops::parse::MAX_INPUT_IDS`].
 ///
-/// Errors: below 1 or above 10,000,000, in words naming the bound.
+/// Errors: below 1 or above 10,000,000, with a message naming the bound.
 fn max_input_ids(file: &FileConfig) -> Result<usize, String> {
     let n = file
         .max_input_ids
@@ -696,7 +696,7 @@ fn max_input_ids(file: &FileConfig) -> Result<usize, String> {
 /// The size past which the audit rotates, bytes: the config's `audit_rotate_mb` (0 never),
 /// else [`crate::ops::audit::DEFAULT_ROTATE_BYTES`].
 ///
-/// Errors: more than a terabyte, in words naming the bound.
+/// Errors: more than a terabyte, with a message naming the bound.
 fn audit_rotate_of(file: &FileConfig) -> Result<u64, String> {
     let mb = bounded(
         "audit_rotate_mb (megabytes; 0 never rotates)",
@@ -710,7 +710,7 @@ fn audit_rotate_of(file: &FileConfig) -> Result<u64, String> {
 
 /// The grace period: `secs` (from the flag or the config file) or the default.
 ///
-/// Errors: more than [`MAX_DECISION_DELAY_SECS`] seconds, in words naming the bound.
+/// Errors: more than [`MAX_DECISION_DELAY_SECS`] seconds, with a message naming the bound.
 pub fn decision_delay(secs: Option<u64>) -> Result<Duration, String> {
     let secs = bounded(
         "--decision-delay / decision_delay_secs (seconds; 0 sends at once)",

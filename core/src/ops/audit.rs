@@ -173,7 +173,7 @@ pub struct AuditEntry {
     pub target: Uuid,
     /// How it ended.
     pub outcome: Outcome,
-    /// The server's `detail` or the error in words, when not `ok`; for a settled outcome,
+    /// The server's `detail` or the error message, when not `ok`; for a settled outcome,
     /// how it was settled.
     pub detail: Option<String>,
     /// For `add-contact`: the contact's type and value (`line @robot_club`), sanitised.

@@ -461,7 +461,7 @@ pub enum End {
 /// `YYYY-MM-DD` (local), an RFC 3339 time (`2026-11-20T08:00:00Z`, `...+07:00`), or a span
 /// back from now: a whole number and `s`, `m`, `h`, `d` or `w` (`2h`, `30m`).
 ///
-/// Errors: none of these, in words with the forms taken.
+/// Errors: none of these, with a message giving the forms taken.
 pub fn parse_time(text: &str, now: DateTime<Local>, end: End) -> Result<Timestamp, String> {
     let t = text.trim();
     let day_bound = |day: NaiveDate| -> Result<Timestamp, String> {

@@ -84,7 +84,7 @@ impl Verdict {
         }
     }
 
-    /// The verdict in English words, for the command line: `approved`, the server's refusal,
+    /// The verdict in English, for the command line: `approved`, the server's refusal,
     /// `approved (after a lost answer, settled by a re-read)`, ...
     pub fn english(&self, action: RowAction) -> String {
         match self {

@@ -15,7 +15,7 @@ pub enum Loadable<T> {
     Loading,
     /// Arrived.
     Loaded(T),
-    /// Failed, with the error in words.
+    /// Failed, with the error message.
     Failed(String),
 }
 

@@ -87,7 +87,7 @@ pub enum Connection {
     Unknown,
     /// The last call reached the server (whatever it answered).
     Online,
-    /// The last call could not reach the server: the error in words.
+    /// The last call could not reach the server: the error message.
     Offline(String),
 }
 
