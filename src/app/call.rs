@@ -389,7 +389,7 @@ impl ApiCall {
     /// ahead of reads in the worker's queue).
     pub fn is_mutation(&self) -> bool {
         // Every operation named, none by default: a new one cannot compile until it is
-        // said to be a write or a read (a write counted as a read would be retried).
+        // declared a write or a read (a write counted as a read would be retried).
         match self {
             ApiCall::UpdateRequest { .. }
             | ApiCall::DeleteRequest { .. }

@@ -159,7 +159,7 @@ pub enum Msg {
     /// The writes interrupted runs left open in the audit file ([`crate::ops::recover`]:
     /// their last line, `sending` or `unknown`, oldest first), claimed for this dashboard:
     /// each decision is re-read until the server's status tells, audited with that run's
-    /// id, and the summary is said once all are settled.
+    /// id, and the summary is shown once all are settled.
     Interrupted(Vec<AuditEntry>),
     /// The audit file read back for the team's history ([`Effect::ReadHistory`]): one row
     /// per write ([`crate::ops::history::read`]; shared: the rows of one read are handed to
@@ -192,7 +192,7 @@ pub enum Msg {
     },
     /// The host budget changed ([`crate::api::budget::BudgetStatus`], from the client's
     /// budget through the worker): what of it was refused at start (a start-up warning,
-    /// said once), whether calls go one at a time while other processes hold every slot.
+    /// shown once), whether calls go one at a time while other processes hold every slot.
     Budget(crate::api::budget::BudgetStatus),
     /// An API call finished.
     Api {

@@ -695,7 +695,8 @@ async fn kick(k: &KickArgs) -> Result<ExitCode, ExitCode> {
 }
 
 /// The status socket to ask: `socket` when given, else the user's own when it exists,
-/// else the host's. `None` (said) when there is no state folder to look in.
+/// else the host's. `None` (with a message on standard error) when there is no state
+/// folder to look in.
 fn status_socket(socket: Option<PathBuf>) -> Option<PathBuf> {
     let candidates: Vec<PathBuf> = match socket {
         Some(p) => vec![p],

@@ -1,5 +1,5 @@
 //! `club-admin serve-ssh --check`: what is right and wrong before a moderator is let in,
-//! one line each (`✓`, `✗`, or `·` for what is only said): the owners and modes of every
+//! one line each (`✓`, `✗`, or `·` for information only): the owners and modes of every
 //! file and folder `serve-ssh` uses, the authorized keys file parsed line by line, the host
 //! key and its fingerprint, the service reached with the API key (its version, whether the
 //! account can approve), the host budget's folder, and the listen address bound and let go
@@ -37,7 +37,7 @@ pub struct CheckInputs {
 /// One line of the check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line {
-    /// `Some(true)` right, `Some(false)` wrong, `None` only said.
+    /// `Some(true)` right, `Some(false)` wrong, `None` information only.
     pub ok: Option<bool>,
     /// What, in English (paths, modes, the fix; never a secret).
     pub text: String,
@@ -178,8 +178,8 @@ async fn listen(addr: std::net::SocketAddr, socket: Option<&Path>, out: &mut Rep
     )));
 }
 
-/// The lines said so far, and the folders already checked (the state folder holds the host
-/// key, the log and the socket: said once).
+/// The lines printed so far, and the folders already checked (the state folder holds the
+/// host key, the log and the socket: printed once).
 #[derive(Default)]
 struct Report {
     lines: Vec<Line>,
@@ -257,7 +257,7 @@ fn private_file(path: &Path, what: &str, me: u32, needed: bool, out: &mut Report
 
 /// A folder of the service's user: owned by it, not writable by its group or others. A
 /// folder already checked (the state folder holds the host key, the log, the socket) is
-/// said once. A missing one is right when this user may make it (`serve-ssh` makes it, mode
+/// printed once. A missing one is right when this user may make it (`serve-ssh` makes it, mode
 /// 0700, at start: a fresh host has none yet).
 fn folder(path: Option<&Path>, what: &str, me: u32, out: &mut Report) {
     let Some(path) = path.filter(|p| !p.as_os_str().is_empty()) else {
@@ -621,7 +621,7 @@ async fn service(settings: &Settings, out: &mut Report) {
 }
 
 /// The operator's API key, by a read that needs the key and no token: true when the service
-/// accepted it (a ✓ said), false after a ✗ with its mend.
+/// accepted it (a ✓ printed), false after a ✗ with its fix.
 async fn api_key(client: &ApiClient, settings: &Settings, out: &mut Report) -> bool {
     let keyed = client.for_session();
     let levels = crate::api::Levels::new(

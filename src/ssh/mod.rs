@@ -273,7 +273,7 @@ impl ServerHandle {
 
     /// SIGHUP (`systemctl reload`): what the server can take while it runs is read again,
     /// and nothing stops. The authorized keys need nothing more: every sign-in reads the
-    /// file again when it changed (said here, with the count as last read).
+    /// file again when it changed (logged here, with the count as last read).
     pub fn reload(&self) {
         if self.authorized.is_some() {
             tracing::info!(
@@ -457,8 +457,8 @@ const KEY_FILE_EVERY: Duration = Duration::from_secs(5);
 
 /// Reads the API key file again whenever it changes (its modification time or length),
 /// until the server stops: the operator's new key replaces the old one for every session
-/// at once ([`ApiClient::replace_api_key`]), said in the log (never the key). A file that
-/// cannot be read, or is empty, keeps the key in use (said once).
+/// at once ([`ApiClient::replace_api_key`]), logged (never the key). A file that
+/// cannot be read, or is empty, keeps the key in use (logged once).
 fn watch_api_key(shared: &Arc<Shared>) {
     let Some(path) = shared.settings.api_key_file.clone() else {
         return;
@@ -491,8 +491,8 @@ fn watch_api_key(shared: &Arc<Shared>) {
 }
 
 /// Reads the operator's API key file at `path` again: every session uses the key from now
-/// on (said in the log, never the key); a file that cannot be read, or is empty, keeps the
-/// key in use (said).
+/// on (logged, never the key); a file that cannot be read, or is empty, keeps the
+/// key in use (logged).
 fn read_api_key(shared: &Shared, path: &std::path::Path) {
     let read = crate::config::read_api_key_file(path)
         .map(|(key, _)| secrecy::SecretString::from(key))
@@ -555,7 +555,7 @@ fn operators_client(settings: &Settings) -> Result<ApiClient, Failure> {
 }
 
 /// Opens the status socket at `path` for the server at `addr` (host key `fingerprint`), its
-/// folder made (0700) if missing; a socket that cannot be made is logged and said, and the
+/// folder made (0700) if missing; a socket that cannot be made is logged and reported, and the
 /// server runs without it.
 fn open_status(
     path: Option<&std::path::Path>,

@@ -62,7 +62,7 @@ pub(crate) async fn at_start(shared: &Arc<Shared>) -> Option<String> {
 
 /// "3 writes of an interrupted run settled: 2 approved, 1 not applied"; writes no read
 /// could settle (the service unreachable, the remembered token refused) are not called
-/// settled: they are said to wait for the first sign-in, which settles them.
+/// settled: the line says they wait for the first sign-in, which settles them.
 fn settled_line(settled: &[crate::ops::recover::Settled]) -> String {
     use crate::ops::recover::Settled;
     let known: Vec<Settled> = settled

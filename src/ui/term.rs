@@ -254,7 +254,7 @@ fn arrivals_chart(m: &Model, f: &Figures, cols: usize, theme: &Theme) -> Vec<Lin
     lines
 }
 
-/// Decisions per day by outcome (approved above, declined below), from the audit; said so
+/// Decisions per day by outcome (approved above, declined below), from the audit; a note
 /// where there is none.
 fn decisions_chart(m: &Model, f: &Figures, cols: usize, theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = vec![heading(tr(m.lang, "term-decisions"), theme)];

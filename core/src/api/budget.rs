@@ -102,7 +102,7 @@ pub fn shared_slots(slots: usize) -> usize {
 
 /// The folder every process of the host shares unless one is named: [`HOST_DIR`] when it
 /// is a directory (found with `lstat`; whether it may be used is checked when it is
-/// opened, and said if not), else `club-admin-budget` in the system's temporary directory.
+/// opened, and reported if not), else `club-admin-budget` in the system's temporary directory.
 pub fn default_dir() -> PathBuf {
     let host = Path::new(HOST_DIR);
     match std::fs::symlink_metadata(host) {

@@ -537,7 +537,7 @@ mod tests {
             "answers of 60 ms are no slow server to a moderator: {:?}",
             l.pace()
         );
-        // Answers of a second: that is slow, and said.
+        // Answers of a second: that is slow, and reported.
         for _ in 0..5 {
             let n = l.pace().limit;
             answer(&l, n, Duration::from_secs(1), Signal::Answered).await;

@@ -118,7 +118,7 @@ pub struct Activities {
     /// A bulk action.
     pub bulk: Option<BulkTask>,
     /// The last bulk action, ended with answers lost: its rows' re-reads settle them in the
-    /// log, and once the last of them is settled its summary is said again with the
+    /// log, and once the last of them is settled its summary is shown again with the
     /// server's truth ([`BulkTask::outcome`]).
     pub bulk_settling: Option<BulkTask>,
     /// `*` is loading the rest of the listing before it marks every matching request.

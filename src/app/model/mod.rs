@@ -312,7 +312,7 @@ pub struct Model {
     /// and the re-reads of lost answers are derived from.
     pub(crate) decisions: crate::ops::book::Book,
     pub(crate) recovering: Option<u64>, // an interrupted run's batch ([`crate::ops::recover`])
-    /// Decisions held before another account signed in, not sent (said once it is read).
+    /// Decisions held before another account signed in, not sent (shown once it is read).
     pub(crate) not_sent_on_switch: usize,
     /// The server is slow: the limiter cut its limit of calls in flight (`Msg::Pace`).
     pub(crate) server_slow: bool,
@@ -337,7 +337,7 @@ pub struct Model {
     /// The saved part as last handed out for saving (or restored).
     pub(crate) last_saved: Option<SavedQueue>,
     /// Ids added by hand in this session (`i`, `:add`, a paste, arguments) not read yet:
-    /// once read, whether the filter hides them is said. The restored
+    /// once read, whether the filter hides them is shown. The restored
     /// queue is not among them: its restore says the filter already.
     pub(crate) added_unread: std::collections::HashSet<Uuid>,
     /// Reads lost while the server could not be reached, and the retry schedule.
@@ -351,7 +351,7 @@ pub struct Model {
     /// New requests to announce ([`crate::app::Effect::Notify`]), with their text.
     pub(crate) notify_due: Option<String>,
     /// Decisions of this dashboard a read showed overwritten since (the request and the
-    /// status read), to be settled so and said once the message is applied.
+    /// status read), to be settled so and shown once the message is applied.
     pub(crate) overwritten_due: Vec<(uuid::Uuid, crate::api::MembershipStatus)>,
     /// The team's history as the audit file last read says ([`crate::ops::history`]: one
     /// row per write of this server, newest first): the history pop-up (`H`) and the
