@@ -230,8 +230,9 @@ pub struct Settings {
     /// Where a pasted token is saved.
     pub token_path: Option<PathBuf>,
     /// The config file's `[keys]` overrides, `action -> keys`, as written: checked by the
-    /// dashboard when it builds its keymap (`app::Keymap::with_overrides`), which turns bad
-    /// bindings into a configuration error. The scripting subcommands have no keys.
+    /// dashboard when it builds its keymap (`app::Keymap::with_overrides` in the root
+    /// package), which turns bad bindings into a configuration error. The scripting
+    /// subcommands have no keys.
     pub key_overrides: BTreeMap<String, Vec<String>>,
     /// Grace period before an approve/decline is sent (zero: at once).
     pub decision_delay: Duration,
@@ -482,7 +483,7 @@ fn key_overrides_of(file: &FileConfig) -> BTreeMap<String, Vec<String>> {
 }
 
 /// The configuration error for bad `[keys]` bindings (every one listed, as messages): what
-/// the dashboard says when `app::Keymap::with_overrides` refuses
+/// the dashboard says when `app::Keymap::with_overrides` (in the root package) refuses
 /// [`Settings::key_overrides`].
 pub fn key_bindings_error(errors: &[String]) -> String {
     format!(
