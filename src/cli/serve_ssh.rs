@@ -582,7 +582,7 @@ async fn check(
     let settings = match crate::config::resolve(flags, &env, None) {
         Ok(s) => s,
         Err(e) => {
-            // A key the user serving cannot read is the service's fault to mend, with how.
+            // A key the user serving cannot read is the service's fault to fix, with how.
             let unreadable = crate::config::api_key_file_path(flags, &env)
                 .and_then(|p| crate::ssh::check::unreadable_key_file(&p));
             if let Some(line) = unreadable {

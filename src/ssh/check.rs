@@ -134,7 +134,7 @@ pub async fn check(inputs: &CheckInputs, settings: &Settings) -> Vec<Line> {
 
 /// The listen address, bound as the server binds it (`SO_REUSEADDR`, as tokio's and std's
 /// listeners on Unix) and let go at once: what keeps the start from binding fails here,
-/// each cause with what mends it.
+/// each cause with what fixes it.
 async fn listen(addr: std::net::SocketAddr, socket: Option<&Path>, out: &mut Report) {
     let e = match std::net::TcpListener::bind(addr) {
         Ok(listener) => {
@@ -361,9 +361,9 @@ fn secret_file(path: &Path, me: u32, out: &mut Report) {
 }
 
 /// When the API key file at `path` cannot give the service its key (the settings then do
-/// not resolve and nothing else is checked): a ✗ line with the mend. Missing: made, mode
+/// not resolve and nothing else is checked): a ✗ line with the fix. Missing: made, mode
 /// 600, and the key put in; empty (as the package makes it): the key put in; unreadable by
-/// this user: as [`secret_file`] mends it (root's file: its group the service's, mode 640;
+/// this user: as [`secret_file`] fixes it (root's file: its group the service's, mode 640;
 /// another user's: `chown` to the user serving, mode 600). `None` when it gives a key.
 pub fn unreadable_key_file(path: &Path) -> Option<Line> {
     let me = crate::api::budget::effective_uid();
@@ -422,7 +422,7 @@ fn host_key(path: &Path, me: u32, out: &mut Report) {
     let wrong = !all_right(&out.lines[before..]);
     folder(path.parent(), "the host key's folder", me, out);
     if wrong {
-        // Said above with its fix; the key is read once that is mended.
+        // Printed above with its fix; the key is read once that is fixed.
         return;
     }
     match super::key_files::read_host_key(path) {
@@ -461,7 +461,7 @@ fn authorized_keys(path: Option<&Path>, me: u32, out: &mut Report) {
         ))),
         Ok(parts) => {
             out.extend(parts.into_iter().map(Line::bad));
-            // Another user could have added a key while it was open: the mend is not only
+            // Another user could have added a key while it was open: the fix is not only
             // the chmod, but a look at every key before the file is trusted again.
             let review = match super::key_files::describe_keys(path) {
                 Ok(keys) if keys.is_empty() => "it holds no key".to_owned(),
@@ -488,7 +488,7 @@ fn authorized_keys(path: Option<&Path>, me: u32, out: &mut Report) {
 }
 
 /// Each line of the authorized keys file at `path` ([`super::key_files::parse_keys`]): a
-/// line that is not a key (no one signs in until it is mended), a line whose options refuse
+/// line that is not a key (no one signs in until it is fixed), a line whose options refuse
 /// it (that key does not sign in), the options that limit a key or have no effect here.
 fn key_lines(path: &Path, text: &str, out: &mut Report) {
     let shown = path.display();

@@ -304,7 +304,7 @@ impl AuthorizedKeys {
     /// checked first ([`refuse_loose`]: a chmod or chown changes no modification time),
     /// then the file is read again when it changed (its keys logged). A file that became
     /// loose, unreadable or broken allows no key, not even those read before, until it is
-    /// mended (said once in the log, with the fix).
+    /// fixed (logged once, with the fix).
     ///
     /// Errors: [`NotAllowed`].
     pub fn admit(
@@ -396,7 +396,7 @@ fn log_keys(path: &Path, keys: &[KeyEntry], what: &str) {
 
 /// The keys the file at `path` holds as the server would read it, one line each for the
 /// operator: `line N: SHA256:... comment (options)` (a line whose options refuse it says
-/// why). For the check's mend of a file another user could have changed.
+/// why). For the check's fix of a file another user could have changed.
 ///
 /// Errors: the file cannot be read.
 pub fn describe_keys(path: &Path) -> Result<Vec<String>, String> {

@@ -30,7 +30,7 @@ use crate::runtime::terminal;
 
 /// A dashboard of one session, attached to a connection or waiting for one.
 pub(crate) struct Dash {
-    /// Its number on the server (what the others hear it by, and the status's).
+    /// Its number on the server (how the others and the status name it).
     pub(crate) number: u64,
     /// The dashboard itself, as [`Builder`] put it together.
     dash: Dashboard,
@@ -151,8 +151,8 @@ impl Dash {
             queue_path: None,
             recent: Some(shared.recent.clone()),
         };
-        // One truth between the sessions: what this one does is broadcast to the others at once
-        // (their rows follow without a refresh), and what they do is heard here.
+        // The sessions agree: what this one does is broadcast to the others at once
+        // (their rows follow without a refresh), and what they do arrives here.
         let told = shared.told.clone();
         let tell: crate::runtime::effects::Tell = Arc::new(move |t| {
             let _ = told.send((number, t));

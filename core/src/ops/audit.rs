@@ -272,7 +272,7 @@ pub struct AuditLog {
     pub labels: std::sync::Arc<std::collections::HashMap<Uuid, String>>,
     /// For `via: ssh-exec`: the SSH key's fingerprint and its comment, stamped on each line.
     pub key: Option<(String, Option<String>)>,
-    /// Called with each line once it is in the file (`serve-ssh`'s live dashboards hear a run's
+    /// Called with each line once it is in the file (`serve-ssh`'s live dashboards learn of a run's
     /// writes from it); `None`: no one.
     pub after_write: Option<AfterWrite>,
     /// The run the lines name, when it is not this process's ([`run_id`]): a command
