@@ -198,8 +198,8 @@ impl DashboardArgs {
 }
 
 /// A whole number, 0 or more, that fits `T`. (Its flags take negative numbers as values, so
-/// that `-5` gets a message saying what is wrong instead of being taken for a flag.) Bounds narrower than
-/// the type's are checked by [`config::resolve`], which names them.
+/// that `-5` gets a message saying what is wrong instead of being taken for a flag.)
+/// Bounds narrower than the type's are checked by [`config::resolve`], which names them.
 pub(crate) fn whole<T: TryFrom<i128>>(text: &str) -> Result<T, String> {
     let text = text.trim();
     match text.parse::<i128>() {

@@ -22,7 +22,8 @@
 //! one name that others may not write to, owned by root or this user where every user may
 //! add files ([`place::slot_rule`]). The files hold nothing and are never written.
 //!
-//! What cannot be used is reported once, in the log and by every front end ([`BudgetStatus::refusal`]):
+//! What cannot be used is reported once, in the log and by every front end
+//! ([`BudgetStatus::refusal`]):
 //! a slot file refused leaves the others (every process that checks refuses the same name,
 //! so the host stays within the budget); a folder refused, or every slot, leaves this
 //! process without the shared budget, at most [`ALONE`] calls in flight of its own.

@@ -1,6 +1,6 @@
 //! The audit file: one JSON line per write and per settled outcome, written the same way by
-//! every front end (`via`: `dashboard`, `cli`, `ssh`). `<state dir>/audit.jsonl`, mode 0600, appended and
-//! flushed line by line, never holding a secret.
+//! every front end (`via`: `dashboard`, `cli`, `ssh`). `<state dir>/audit.jsonl`, mode
+//! 0600, appended and flushed line by line, never holding a secret.
 //!
 //! Every write is recorded before it leaves (PostgreSQL's write-ahead log is the model): a
 //! `sending` line is in the file (written, so a killed process loses none of them) before

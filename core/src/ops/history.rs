@@ -1,6 +1,6 @@
 //! Who decided what: the audit file ([`super::audit`]) read back as one row per write, for
 //! every front end that shows the team's history (`club-admin history` today; a dashboard
-//! view later). Only reading, folding and filtering live here; the front end presents the rows.
+//! view later). Only reading, folding and filtering live here; a front end presents them.
 //!
 //! How lines fold into rows: every write has a `sending` line before it leaves and one or
 //! more lines after it (`unknown` when its answer was lost, then `ok` or `failed` once a

@@ -1,7 +1,7 @@
 //! The term at a glance: the figures of a scope's club requests, computed once for every
-//! front end (`club-admin stats`, the dashboard's term view, `stats` over SSH). A front end reads the
-//! requests and the audit and presents what [`figures`] returns; nothing here reads a
-//! file or the network.
+//! front end (`club-admin stats`, the dashboard's term view, `stats` over SSH). A front
+//! end reads the requests and the audit and presents what [`figures`] returns; nothing
+//! here reads a file or the network.
 //!
 //! Where each figure comes from:
 //! - counts by status, pending per club and arrivals per day: the service's listing of the

@@ -47,8 +47,8 @@ pub struct BulkProgress {
 
 impl BulkTask {
     /// How far it got, by the stage of each of its requests' decisions in `book` (the
-    /// table of decisions): held or on its way is not done yet; a lost answer counts as unknown (even once a re-read settled
-    /// it: that is how it was answered).
+    /// table of decisions): held or on its way is not done yet; a lost answer counts as
+    /// unknown (even once a re-read settled it: that is how it was answered).
     pub fn progress(&self, book: &crate::ops::book::Book) -> BulkProgress {
         self.count(book, false)
     }
