@@ -1,7 +1,8 @@
 //! The command line: its definitions (clap derive) and [`run`], which hands each front end
 //! its plain values: the dashboard and the demo to [`crate::runtime`], `serve-ssh` to
 //! [`crate::ssh`], the scripting subcommands to [`crate::script`], with the flags as a
-//! [`config::Flags`]. The only module that knows both the dashboard and the subcommands.
+//! [`config::Flags`]. The only module that knows both the dashboard and the scripting
+//! subcommands.
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -406,7 +406,7 @@ fn cut_oldest(st: &mut State, addr: Option<IpAddr>, graces: Graces) -> bool {
 }
 
 /// Logs, at most every [`SAY_EVERY`] and as a new connection comes, how many
-/// connections were refused or cut since it last logged so, and how many of those that did
+/// connections were refused or cut since it last did, and how many of those that did
 /// not sign in ran out of time (one line, not one per connection: a flood must not fill
 /// the log).
 fn say(st: &mut State) {

@@ -272,8 +272,8 @@ pub struct AuditLog {
     pub labels: std::sync::Arc<std::collections::HashMap<Uuid, String>>,
     /// For `via: ssh-exec`: the SSH key's fingerprint and its comment, stamped on each line.
     pub key: Option<(String, Option<String>)>,
-    /// Called with each line once it is in the file (`serve-ssh`'s live dashboards learn of a run's
-    /// writes from it); `None`: no one.
+    /// Called with each line once it is in the file (`serve-ssh`'s live dashboards learn of
+    /// a run's writes from it); `None`: no one.
     pub after_write: Option<AfterWrite>,
     /// The run the lines name, when it is not this process's ([`run_id`]): a command
     /// `serve-ssh` runs for an SSH client is a run of its own, alive while it holds its
@@ -284,7 +284,7 @@ pub struct AuditLog {
     pub session: Option<String>,
 }
 
-/// What is called with each audit line once it is written ([`AuditLog::after_write`]).
+/// The callback run with each audit line once it is written ([`AuditLog::after_write`]).
 #[derive(Clone)]
 pub struct AfterWrite(pub std::sync::Arc<dyn Fn(&AuditEntry) + Send + Sync>);
 
