@@ -1,5 +1,6 @@
-//! The door of `serve-ssh`: how many connections that have not signed in are let in, in
-//! all and from one address, and which one goes when there are too many.
+//! The door of `serve-ssh` (its admission control): how many connections that have not
+//! signed in are let in, in all and from one address, and which one goes when there are
+//! too many.
 //!
 //! The rule follows OpenSSH's `MaxStartups start:rate:full` (sshd_config(5); `drop_connection`
 //! in OpenSSH's `sshd.c`): with `n` connections not signed in, a new one is let in below
