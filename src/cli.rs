@@ -7,6 +7,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
@@ -258,7 +259,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Script(cmd)) => {
             init_logging(conn.log_file.clone(), "script");
             let flags = conn.flags(None);
-            match block_on(script::run(cmd, &flags)) {
+            match block_on(script::run(cmd, &flags, Arc::new(script::stdio::Process))) {
                 Ok(exit) => exit.into(),
                 Err(code) => code,
             }

@@ -35,7 +35,7 @@ pub struct Dashboard {
 
 impl Dashboard {
     /// Claims the writes interrupted runs left open for `server` in `audit`
-    /// ([`crate::ops::recover::interrupted`]; the claim is kept by the runner) and posts
+    /// ([`crate::ops::recover::interrupted_in`]; the claim is kept by the runner) and posts
     /// them to the dashboard ([`Msg::Interrupted`]), which re-reads and settles them. Nothing
     /// without an audit file or when nothing was left open; a file that cannot be read is
     /// logged and passed over. `writes`: what earlier reads of the file found
@@ -243,5 +243,6 @@ pub fn model_options(
         year_style: settings.year_style,
         thai_keys: settings.thai_keys,
         decision_delay: settings.decision_delay,
+        command: "club-admin".to_owned(),
     }
 }

@@ -9,12 +9,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde_json::json;
 use uuid::Uuid;
 
+use super::Host;
 use super::args::ActArgs;
 use super::output::{self, Column, Format};
 use super::requests::print_requests;
 use super::{Ctx, Exit, emit, emit_json, read_ids, say, stdio};
 use crate::api::{ApiClient, ApiError, ClubRequest, FetchLevel, Levels, Planned, UpdateRoute};
-use crate::config::Flags;
 use crate::ops::run::{self, Control, DECISION_LEVELS, Verdict};
 use crate::ops::{Outcome, RowAction, decision};
 
@@ -121,7 +121,7 @@ const DELETE_NAMED: usize = 10;
 /// asked). Standard input must be a terminal that did not carry the ids; otherwise `--yes`
 /// is required.
 async fn confirm_delete(ctx: &Ctx, ids: &[Uuid], from_stdin: bool) -> Result<(), Exit> {
-    if from_stdin || !stdio::stdin_is_terminal() {
+    if from_stdin || !stdio::streams().terminals()[0] {
         say(
             "delete needs --yes when standard input is not a terminal (or carries the ids): nothing was deleted",
         );
@@ -151,8 +151,8 @@ async fn confirm_delete(ctx: &Ctx, ids: &[Uuid], from_stdin: bool) -> Result<(),
         ids.len(),
         if ids.len() == 1 { "" } else { "s" }
     ));
-    stdio::write_err(&question);
-    let answer = stdio::read_line().await;
+    stdio::streams().write_err(question.as_bytes());
+    let answer = stdio::streams().read_line().await;
     if matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
         Ok(())
     } else {
@@ -206,7 +206,7 @@ async fn check_update_route(ctx: &Ctx, control: &Control, dry: bool) -> Result<(
         Ok(UpdateRoute::Present) => Ok(()),
         Err(e) if e.needs_sign_in() || matches!(e, ApiError::Unauthorized { .. }) => {
             super::report(None, &e);
-            super::hint(&ctx.client, &e);
+            super::hint(ctx, &e);
             Err((Exit::of(&e), super::error_text(&e)))
         }
         Err(e) => {
@@ -233,23 +233,22 @@ async fn check_update_route(ctx: &Ctx, control: &Control, dry: bool) -> Result<(
 /// signed-in user, the update route, each request's status, by the same core code), then
 /// prints per id what the run would do ([`print_dry_run`]) with the exit code the run would
 /// have up to its writes; nothing is written, nothing audited, nothing asked.
-pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) -> Exit {
-    let (ids, from_stdin) = match read_ids(&args.targets, flags).await {
-        Ok(x) => x,
-        Err(e) => return e,
-    };
+pub async fn act(
+    action: RowAction,
+    args: &ActArgs,
+    yes: bool,
+    host: &dyn Host,
+) -> Result<Exit, Exit> {
+    let (ids, from_stdin) = read_ids(&args.targets, host).await?;
     if ids.is_empty() {
         // An empty pipe (`... --ids | club-admin requests approve -` on a quiet night).
         say("nothing to do: no ids on standard input");
         if args.common.out.json {
-            return emit("[]\n").err().unwrap_or(Exit::Ok);
+            return emit("[]\n").map(|()| Exit::Ok);
         }
-        return Exit::Ok;
+        return Ok(Exit::Ok);
     }
-    let ctx = match Ctx::new(flags, &args.common.out, true) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
+    let ctx = Ctx::new(host, &args.common.out, true)?;
     let dry = args.dry_run;
     // Every reason the run stops before its writes: a dry run prints it per id.
     let stopped = |exit: Exit, why: &str| {
@@ -261,7 +260,7 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
         exit
     };
     if let Err(e) = ctx.check_writable(action.verb()) {
-        return stopped(e, "read-only mode");
+        return Ok(stopped(e, "read-only mode"));
     }
     // Until the first write goes out (the delete question, the reads), Ctrl-C leaves at
     // once, saying nothing was sent.
@@ -270,7 +269,7 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
     // before anything is asked or sent.
     let user = match ctx.user_for_writes().await {
         Ok(u) => u,
-        Err(e) => return stopped(e, "the signed-in user could not be read"),
+        Err(e) => return Ok(stopped(e, "the signed-in user could not be read")),
     };
     let write = crate::ops::permit::Write::of(action);
     let target = crate::ops::permit::Target::default();
@@ -278,14 +277,10 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
         if ctx.format == Format::Json && !dry {
             let _ = emit("[]\n");
         }
-        return stopped(e, &why);
+        return Ok(stopped(e, &why));
     }
-    if action == RowAction::Delete
-        && !yes
-        && !dry
-        && let Err(e) = confirm_delete(&ctx, &ids, from_stdin).await
-    {
-        return e;
+    if action == RowAction::Delete && !yes && !dry {
+        confirm_delete(&ctx, &ids, from_stdin).await?;
     }
     let control = Control::default();
     if action.needs_update_route()
@@ -294,18 +289,18 @@ pub async fn act(action: RowAction, args: &ActArgs, yes: bool, flags: &Flags) ->
         if ctx.format == Format::Json && !dry {
             let _ = emit("[]\n");
         }
-        return stopped(e, &why);
+        return Ok(stopped(e, &why));
     }
     let split = split_permitted(&ctx, &user, action, &ids, &control).await;
     if dry {
         quiet.abort();
-        return dry_run(&ctx, action, &ids, &split);
+        return Ok(dry_run(&ctx, action, &ids, &split));
     }
     skip_decided(&split);
     ctx.settle_interrupted(&control).await;
     quiet.abort();
     let sent = send_all(&ctx, &user, action, &split, control.clone()).await;
-    finish_run(&ctx, &user, action, &split, sent, &control).await
+    Ok(finish_run(&ctx, &user, action, &split, sent, &control).await)
 }
 
 /// After the writes: the run's summary, the re-read of what it applied
@@ -403,9 +398,9 @@ pub fn nothing_sent_on_ctrl_c(lang: crate::i18n::Lang) -> tokio::task::JoinHandl
     stdio::spawn(async move {
         if stdio::Interrupts::default().next().await {
             // A line of its own, also after a question left unanswered on the terminal.
-            stdio::write_err("\n");
+            stdio::streams().write_err(b"\n");
             say(&crate::i18n::tr(lang, "cli-interrupted-nothing-sent"));
-            stdio::leave(super::exit::INTERRUPTED);
+            stdio::streams().leave(super::exit::INTERRUPTED);
         }
     })
 }
@@ -556,7 +551,7 @@ fn watch_ctrl_c(control: Control, bar: indicatif::ProgressBar) -> tokio::task::J
         }
         control.stop();
         bar.suspend(|| {
-            say(match stdio::can_press_ctrl_c() {
+            say(match stdio::streams().can_press_ctrl_c() {
             true => "interrupted: nothing more is sent; waiting for the answers in flight (Ctrl-C again to leave now)",
             false => "interrupted: nothing more is sent; waiting for the answers in flight",
         })
@@ -580,7 +575,7 @@ fn watch_ctrl_c(control: Control, bar: indicatif::ProgressBar) -> tokio::task::J
         }
         let _ = crate::ops::writer::Writer::process().written().await;
         say("interrupted again: leaving without the answers in flight");
-        stdio::leave(super::exit::INTERRUPTED);
+        stdio::streams().leave(super::exit::INTERRUPTED);
     })
 }
 

@@ -2,6 +2,7 @@
 
 use uuid::Uuid;
 
+use super::Host;
 use super::args::{ClubShowArgs, ContactAddArgs};
 use super::output::{self, Format};
 use super::requests::both_languages;
@@ -9,7 +10,6 @@ use super::{Ctx, Exit, emit, emit_json, hint, report, say};
 use crate::api::{
     ApiError, Club, ClubQuery, Contact, ContactType, FetchLevel, Levels, NewContact, Page,
 };
-use crate::config::Flags;
 use crate::ops::RowAction;
 use crate::ops::decision::{self, Answer, Decision, Event, Reread, Stage};
 use crate::ops::parse::{ClubPick, ClubRef, pick_club};
@@ -140,7 +140,7 @@ pub async fn resolve_club(ctx: &Ctx, text: &str) -> Result<Uuid, Exit> {
         Ok(r) => r.data,
         Err(e) => {
             report(None, &e);
-            hint(&ctx.client, &e);
+            hint(ctx, &e);
             if e.is_unavailable() {
                 say("this server cannot search clubs by name: give the club's id");
             }
@@ -175,23 +175,17 @@ pub async fn resolve_club(ctx: &Ctx, text: &str) -> Result<Uuid, Exit> {
 }
 
 /// `clubs show ID|NAME`: one club (JSON: the service's Club object).
-pub async fn show(args: &ClubShowArgs, flags: &Flags) -> Exit {
-    let ctx = match Ctx::new(flags, &args.common.out, true) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
-    let id = match resolve_club(&ctx, &args.club).await {
-        Ok(id) => id,
-        Err(e) => return e,
-    };
+pub async fn show(args: &ClubShowArgs, host: &dyn Host) -> Result<Exit, Exit> {
+    let ctx = Ctx::new(host, &args.common.out, true)?;
+    let id = resolve_club(&ctx, &args.club).await?;
     // As the dashboard's club pane reads it: contacts whole on the deployed service too.
     let levels = crate::ops::club_read::club_levels(args.level);
     let club = match crate::ops::club_read::read_club(&ctx.client, id, levels).await {
         Ok(r) => r.data,
         Err(e) => {
             report(Some(&id), &e);
-            hint(&ctx.client, &e);
-            return Exit::of(&e);
+            hint(&ctx, &e);
+            return Ok(Exit::of(&e));
         }
     };
     let done = match ctx.format {
@@ -200,7 +194,7 @@ pub async fn show(args: &ClubShowArgs, flags: &Flags) -> Exit {
         Format::Tsv => emit(&output::tsv(&club_tsv(&club))),
         Format::Table { width } => emit(&output::pairs(&club_pairs(&club), width)),
     };
-    done.err().unwrap_or(Exit::Ok)
+    done.map(|()| Exit::Ok)
 }
 
 /// `clubs contact add ID|NAME --type T --value V`: the value checked for its type by the
@@ -208,7 +202,7 @@ pub async fn show(args: &ClubShowArgs, flags: &Flags) -> Exit {
 /// anything is sent; audited (`add-contact`, target the club, `value` the type and value)
 /// with `"via": "cli"`. A lost answer is audited `unknown` (a contact cannot be re-read by
 /// itself: `clubs show` tells whether it was added).
-pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
+pub async fn add_contact(args: &ContactAddArgs, host: &dyn Host) -> Result<Exit, Exit> {
     let new = match crate::ops::parse::contact(&args.kind, &args.value) {
         Ok(n) => n,
         Err(problem) => {
@@ -217,13 +211,10 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
                 crate::ops::parse::with_article(&args.kind),
                 crate::ops::parse::contact_format(&ContactType::parse(&args.kind))
             ));
-            return Exit::Usage;
+            return Ok(Exit::Usage);
         }
     };
-    let ctx = match Ctx::new(flags, &args.common.out, !args.dry_run) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
+    let ctx = Ctx::new(host, &args.common.out, !args.dry_run)?;
     let levels = Levels::new(FetchLevel::Default, FetchLevel::IdOnly);
     // Until the contact is sent, Ctrl-C leaves at once, saying nothing was sent.
     let quiet = super::act::nothing_sent_on_ctrl_c(ctx.settings.lang);
@@ -231,27 +222,19 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
         Ok(ClubRef::Id(id)) => id,
         Ok(ClubRef::Name(_)) if args.dry_run => {
             say("a dry run needs the club's id (a name would be searched on the server)");
-            return Exit::Usage;
+            return Ok(Exit::Usage);
         }
-        Ok(ClubRef::Name(_)) => match resolve_club(&ctx, &args.club).await {
-            Ok(id) => id,
-            Err(e) => return e,
-        },
+        Ok(ClubRef::Name(_)) => resolve_club(&ctx, &args.club).await?,
         Err(why) => {
             say(&why);
-            return Exit::Usage;
+            return Ok(Exit::Usage);
         }
     };
     if args.dry_run {
-        return dry_run(&ctx, club, &new, levels);
+        return Ok(dry_run(&ctx, club, &new, levels));
     }
-    if let Err(e) = ctx.check_writable("add-contact") {
-        return e;
-    }
-    let user = match permitted_user(&ctx, club).await {
-        Ok(u) => u,
-        Err(e) => return e,
-    };
+    ctx.check_writable("add-contact")?;
+    let user = permitted_user(&ctx, club).await?;
     ctx.settle_interrupted(&crate::ops::Control::default())
         .await;
     quiet.abort();
@@ -262,7 +245,7 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
     let mut w = ContactWrite::new(&log, club, &new);
     if w.step(Event::Send).await != Exit::Ok {
         say("not sent: its audit line could not be written first");
-        return Exit::Failed;
+        return Ok(Exit::Failed);
     }
     let result = ctx
         .client
@@ -271,7 +254,7 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
         .map(|r| r.data);
     let (answer, contact) = decision::classify(result).split();
     let audit_exit = w.step(Event::Answered(answer.clone())).await;
-    match (answer, contact) {
+    Ok(match (answer, contact) {
         (Answer::Done(()), Some(contact)) => {
             let done = print_contact(&ctx, club, &contact);
             done.err().unwrap_or(Exit::Ok).and(audit_exit)
@@ -279,7 +262,7 @@ pub async fn add_contact(args: &ContactAddArgs, flags: &Flags) -> Exit {
         (Answer::Lost(e), _) => settle_lost_contact(&ctx, &mut w, &e).await.and(audit_exit),
         (Answer::Refused(e), _) => refused_contact(&ctx, &mut w, club, &e).await,
         (Answer::Done(()) | Answer::Already(_), _) => audit_exit,
-    }
+    })
 }
 
 /// A new contact the server refused, or that never reached it (no connection: queued by
@@ -291,7 +274,7 @@ async fn refused_contact(ctx: &Ctx, w: &mut ContactWrite<'_>, club: Uuid, e: &Ap
         let _ = w.step(Event::TakeBack(why)).await;
     }
     report(Some(&club), e);
-    hint(&ctx.client, e);
+    hint(ctx, e);
     Exit::of(e)
 }
 

@@ -176,12 +176,6 @@ impl Exit {
         }
     }
 
-    /// True when no further call of the same kind can succeed in this run: the core's rule
-    /// ([`crate::ops::decision::stops_run`]).
-    pub fn stops_run(e: &ApiError) -> bool {
-        crate::ops::decision::stops_run(e)
-    }
-
     /// The numeric code.
     pub fn code(self) -> u8 {
         self as u8
@@ -226,18 +220,18 @@ mod tests {
             br#"{"error":{"error_type":"entity_not_found","detail":"Route not found"}}"#,
         );
         assert_eq!(Exit::of(&route), Exit::Unavailable);
-        assert!(Exit::stops_run(&route));
+        assert!(crate::ops::decision::stops_run(&route));
         let unknown = ApiError::from_response(
             404,
             br#"{"error":{"error_type":"entity_not_found","detail":"Club request not found"}}"#,
         );
         assert_eq!(Exit::of(&unknown), Exit::Failed);
-        assert!(!Exit::stops_run(&unknown));
+        assert!(!crate::ops::decision::stops_run(&unknown));
         let auth = ApiError::Unauthorized {
             kind: AuthErrorKind::InvalidToken,
             info: ErrorInfo::default(),
         };
         assert_eq!(Exit::of(&auth), Exit::Usage);
-        assert!(Exit::stops_run(&auth));
+        assert!(crate::ops::decision::stops_run(&auth));
     }
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use super::args::{HistoryArgs, HistoryFormat};
 use super::output::{self, Column};
-use super::{Ctx, Exit, emit, emit_json, say};
+use super::{Ctx, Exit, Host, emit, emit_json, say};
 use crate::api::{Levels, RequestFilter};
 use crate::config::Flags;
 use crate::ops::audit::{AuditLog, FILE_NAME};
@@ -24,45 +24,40 @@ const COLUMNS: [Column; 7] = [
     Column::new("DETAIL", 10, 80),
 ];
 
-/// The audit file `args` name: `--audit FILE`, the host's `serve-ssh` audit with `--host`
-/// (the state folder of the host's config, [`host_flags`], else
-/// [`crate::config::HOST_STATE_DIR`]), else the user's own
-/// (`$XDG_STATE_HOME/club-admin/audit.jsonl`).
+/// The audit file `args` name on this machine: `--audit FILE`, the host's `serve-ssh`
+/// audit with `--host` (the state folder of the host's config: `--config`, else
+/// [`crate::config::HOST_CONFIG`], else [`crate::config::HOST_STATE_DIR`]), else the
+/// user's own (`$XDG_STATE_HOME/club-admin/audit.jsonl`). With `--host`, `--club` resolves
+/// the club on the service that wrote the host's audit, with its base URL and API key (the
+/// token stays the user's own: the environment, `--token-file` or the saved one).
 ///
-/// Errors: no state directory to find the user's own in; a host config that cannot be read.
-///
-/// Run by `serve-ssh` for an SSH client: the host's audit, always.
-pub fn audit_path(args: &HistoryArgs, flags: &Flags) -> Result<PathBuf, String> {
-    if let Some(r) = super::stdio::remote() {
-        return AuditLog::in_state_dir(r.host.settings.state_dir.as_deref())
-            .ok_or_else(|| "this server keeps no audit (no state folder)".to_owned());
-    }
+/// Errors (in the path): no state directory to find the user's own in; a host config that
+/// cannot be read.
+pub fn local_audit(args: &HistoryArgs, flags: &Flags) -> super::HistoryAudit {
+    let found = |path: Result<PathBuf, String>, flags: Option<Flags>| super::HistoryAudit {
+        path,
+        shown: None,
+        needs_sign_in: false,
+        flags,
+    };
     if let Some(p) = &args.audit {
-        return Ok(p.clone());
+        return found(Ok(p.clone()), None);
     }
     if args.host {
-        let flags = host_flags(args, flags);
-        let (file, _) = crate::config::load_file(flags.config.as_deref(), false)?;
-        let dir = file
-            .serve_ssh
-            .state_dir
-            .unwrap_or_else(|| PathBuf::from(crate::config::HOST_STATE_DIR));
-        return Ok(dir.join(FILE_NAME));
+        let mut flags = flags.clone();
+        if flags.config.is_none() {
+            flags.config = Some(PathBuf::from(crate::config::HOST_CONFIG));
+        }
+        let dir = crate::config::load_file(flags.config.as_deref(), false).map(|(file, _)| {
+            file.serve_ssh
+                .state_dir
+                .unwrap_or_else(|| PathBuf::from(crate::config::HOST_STATE_DIR))
+        });
+        return found(dir.map(|d| d.join(FILE_NAME)), Some(flags));
     }
-    AuditLog::in_state_dir(crate::config::default_state_dir().as_deref())
-        .ok_or_else(|| "no state directory (no home): give --audit FILE".to_owned())
-}
-
-/// The flags `history` reaches the service with: with `--host`, the host's `serve-ssh`
-/// config (`--config`, else [`crate::config::HOST_CONFIG`]), so `--club` resolves the club
-/// on the service that wrote the host's audit, with its base URL and API key (the token
-/// stays the user's own: the environment, `--token-file` or the saved one); else `flags`.
-pub fn host_flags(args: &HistoryArgs, flags: &Flags) -> Flags {
-    let mut flags = flags.clone();
-    if args.host && flags.config.is_none() {
-        flags.config = Some(PathBuf::from(crate::config::HOST_CONFIG));
-    }
-    flags
+    let own = AuditLog::in_state_dir(crate::config::default_state_dir().as_deref())
+        .ok_or_else(|| "no state directory (no home): give --audit FILE".to_owned());
+    found(own, None)
 }
 
 /// The filter of `args`, `--club` left out (it needs the service: [`club_targets`]).
@@ -103,8 +98,8 @@ pub fn filter_of(args: &HistoryArgs) -> Result<Filter, String> {
 /// status.
 ///
 /// Errors (already printed): the configuration, the club or the listing: their exit code.
-async fn club_targets(text: &str, flags: &Flags) -> Result<HashSet<uuid::Uuid>, Exit> {
-    let ctx = Ctx::new(flags, &Default::default(), true)?;
+async fn club_targets(text: &str, host: &dyn Host) -> Result<HashSet<uuid::Uuid>, Exit> {
+    let ctx = Ctx::new(host, &Default::default(), true)?;
     let club = super::clubs::resolve_club(&ctx, text).await?;
     let filter = RequestFilter {
         club_ids: vec![club],
@@ -170,61 +165,41 @@ fn read_audit(
     Ok(read)
 }
 
-/// Over SSH, the host's audit is read for a client signed in to the service only: its
-/// token is read first ([`Ctx::user_for_writes`]). Nothing to check on the command line.
-///
-/// Errors (already printed): no token, or one the service refuses: its exit code.
-async fn signed_in_over_ssh(flags: &Flags) -> Result<(), Exit> {
-    if super::stdio::remote().is_none() {
-        return Ok(());
-    }
-    let ctx = Ctx::new(flags, &Default::default(), true)?;
-    ctx.user_for_writes().await.map(|_| ())
-}
-
 /// `club-admin history`: the rows of the audit file that pass the filters, oldest first.
 /// Exit 0 (also when none pass: standard error says so on a terminal), 2 for a filter that
 /// cannot be read, 1 for a file that cannot be read.
 ///
-/// Run by `serve-ssh` for an SSH client, it reads the host's audit, for a client signed in
-/// to the service (the service's answer to the key's token decides, as for any read).
-pub async fn run(args: &HistoryArgs, flags: &Flags) -> Exit {
-    if let Err(code) = signed_in_over_ssh(flags).await {
-        return code;
+/// An audit that needs a signed-in reader (the server's, read over SSH) is read after the
+/// service accepts the token, as for any read.
+pub async fn run(args: &HistoryArgs, host: &dyn Host) -> Result<Exit, Exit> {
+    let audit = host.history_audit(args);
+    if audit.needs_sign_in {
+        let ctx = Ctx::new(host, &Default::default(), true)?;
+        ctx.user_for_writes().await?;
     }
-    let flags = &host_flags(args, flags);
-    let path = match audit_path(args, flags) {
+    let path = match audit.path {
         Ok(p) => p,
         Err(e) => {
             say(&e);
-            return Exit::Usage;
+            return Ok(Exit::Usage);
         }
     };
     let mut filter = match filter_of(args) {
         Ok(f) => f,
         Err(e) => {
             say(&e);
-            return Exit::Usage;
+            return Ok(Exit::Usage);
         }
     };
     if let Some(club) = &args.club {
-        match club_targets(club, flags).await {
-            Ok(t) => filter.targets = Some(t),
-            Err(code) => return code,
-        }
+        let host = audit.flags.as_ref().map_or(host, |f| f as &dyn Host);
+        filter.targets = Some(club_targets(club, host).await?);
     }
-    // Over SSH the host's path is the server's business, not the client's.
-    let shown = match super::stdio::remote() {
-        Some(_) => "the host's audit".to_owned(),
-        None => path.display().to_string(),
-    };
-    let read = match read_audit(args, &path, &shown) {
-        Ok(r) => r,
-        Err(code) => return code,
-    };
+    let shown = audit.shown.unwrap_or_else(|| path.display().to_string());
+    let read = read_audit(args, &path, &shown)?;
     let rows: Vec<Row> = read.rows.into_iter().filter(|r| filter.keeps(r)).collect();
     let out = match args.output() {
-        HistoryFormat::Json => return emit_json(&rows).err().unwrap_or(Exit::Ok),
+        HistoryFormat::Json => return Ok(emit_json(&rows).err().unwrap_or(Exit::Ok)),
         HistoryFormat::Csv => csv(&rows),
         HistoryFormat::Table => {
             if rows.is_empty() {
@@ -239,10 +214,10 @@ pub async fn run(args: &HistoryArgs, flags: &Flags) -> Exit {
         }
     };
     match out {
-        Ok(text) => emit(&text).err().unwrap_or(Exit::Ok),
+        Ok(text) => emit(&text).map(|()| Exit::Ok),
         Err(e) => {
             say(&format!("could not write CSV: {e}"));
-            Exit::Failed
+            Err(Exit::Failed)
         }
     }
 }

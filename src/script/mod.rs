@@ -10,7 +10,6 @@
 pub mod act;
 mod args;
 pub mod clubs;
-pub mod exec;
 pub mod exit;
 pub mod history;
 pub mod output;
@@ -20,6 +19,7 @@ pub mod stdio;
 pub mod watch;
 
 use std::io;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -37,61 +37,104 @@ use crate::ops::AuditLog;
 /// terminal).
 pub const LONG_RUN: usize = 10;
 
-/// Runs one scripting subcommand with the connection and configuration `flags` of the
-/// command line. Never panics on server data; never prints a secret.
-pub async fn run(cmd: ScriptCommand, flags: &Flags) -> Exit {
+/// Runs one scripting subcommand for `host` (the command line's [`Flags`], or the SSH
+/// server's run) with the standard streams `streams`. Never panics on server data; never
+/// prints a secret.
+pub async fn run(cmd: ScriptCommand, host: &dyn Host, streams: Arc<dyn stdio::Streams>) -> Exit {
+    let done = stdio::scoped(streams, dispatch(cmd, host)).await;
+    done.unwrap_or_else(|code| code)
+}
+
+/// The subcommand's exit code: `Ok` when it ran to its end, `Err` when it stopped early
+/// (what stopped it already said).
+async fn dispatch(cmd: ScriptCommand, host: &dyn Host) -> Result<Exit, Exit> {
     use args::{ClubsCommand, ContactCommand, RequestsCommand};
     match cmd {
-        ScriptCommand::Whoami(a) => whoami(&a.common.out, flags).await,
+        ScriptCommand::Whoami(a) => whoami(&a.common.out, host).await,
         ScriptCommand::Requests(r) => match r {
-            RequestsCommand::List(a) => requests::list(&a, flags).await,
-            RequestsCommand::Show(a) => requests::show(&a, flags).await,
+            RequestsCommand::List(a) => requests::list(&a, host).await,
+            RequestsCommand::Show(a) => requests::show(&a, host).await,
             RequestsCommand::Approve(a) => {
-                act::act(crate::ops::RowAction::Approve, &a, false, flags).await
+                act::act(crate::ops::RowAction::Approve, &a, false, host).await
             }
             RequestsCommand::Decline(a) => {
-                act::act(crate::ops::RowAction::Decline, &a, false, flags).await
+                act::act(crate::ops::RowAction::Decline, &a, false, host).await
             }
             RequestsCommand::Delete(a) => {
-                act::act(crate::ops::RowAction::Delete, &a.act, a.yes, flags).await
+                act::act(crate::ops::RowAction::Delete, &a.act, a.yes, host).await
             }
-            RequestsCommand::Watch(a) => a.run(flags).await,
+            RequestsCommand::Watch(a) => Ok(watch::run(&a, host).await),
         },
         ScriptCommand::Clubs(c) => match c {
-            ClubsCommand::Show(a) => clubs::show(&a, flags).await,
-            ClubsCommand::Contact(ContactCommand::Add(a)) => clubs::add_contact(&a, flags).await,
+            ClubsCommand::Show(a) => clubs::show(&a, host).await,
+            ClubsCommand::Contact(ContactCommand::Add(a)) => clubs::add_contact(&a, host).await,
         },
-        ScriptCommand::History(a) => history::run(&a, flags).await,
-        ScriptCommand::Stats(a) => a.run(flags).await,
+        ScriptCommand::History(a) => history::run(&a, host).await,
+        ScriptCommand::Stats(a) => stats::run(&a, host).await,
     }
 }
 
-/// The resolved configuration, the client and the output format of one run.
-pub struct Ctx {
-    /// The shared API client.
-    pub client: ApiClient,
-    /// The resolved settings (concurrency, page size, read-only, state directory).
-    pub settings: Settings,
-    /// Where the output goes and how.
-    pub format: Format,
-    /// True when standard error is a terminal (progress bar, summaries).
-    pub stderr_tty: bool,
-    /// The host budget's "busy" said once, above the progress bar drawn now, if any.
-    busy: Arc<BusyNote>,
-}
-
-impl Ctx {
-    /// Resolves the configuration from `flags` exactly as the dashboard does and builds
-    /// the client; `out` chooses the output format. `need_key`: refuse to run without an
+/// What the program that starts a run gives it: the command line's [`Flags`] (resolved
+/// here, as the dashboard resolves them), or the SSH server's run (`ssh/exec.rs`: the
+/// server's settings, a client with the key's token).
+pub trait Host: Send + Sync {
+    /// The run's settings, client and audit identity. `need_key`: refuse to run without an
     /// API key (every call but a dry run needs one).
     ///
-    /// Errors (already printed): a config problem, no server, no key: [`Exit::Usage`].
-    pub fn new(flags: &Flags, out: &args::OutputArgs, need_key: bool) -> Result<Ctx, Exit> {
-        if let Some(remote) = stdio::remote() {
-            return Ctx::for_remote(&remote, out);
-        }
+    /// Errors (already printed): a config problem, no server, no key, no token:
+    /// [`Exit::Usage`].
+    fn connect(&self, need_key: bool) -> Result<Connection, Exit>;
+
+    /// The most ids the run reads ([`crate::ops::parse::IdStream`]): `max_input_ids` of
+    /// the configuration.
+    fn max_input_ids(&self) -> usize;
+
+    /// The audit file `history` and `stats` read for `args`.
+    fn history_audit(&self, args: &HistoryArgs) -> HistoryAudit;
+}
+
+/// What a run reaches the service and writes its audit with ([`Host::connect`]).
+#[derive(Clone)]
+pub struct Connection {
+    /// The resolved settings (concurrency, page size, read-only, state directory).
+    pub settings: Settings,
+    /// The API client, with the token when there is one.
+    pub client: ApiClient,
+    /// Who the audit lines name besides the user: `via` (`cli`, `ssh-exec`), and over SSH
+    /// the key, the run's id and who hears each line. [`Ctx::audit_log`] adds the file,
+    /// the server and the user.
+    pub audit: AuditLog,
+    /// The audit's open writes as the SSH server last read them; empty: the file is read.
+    pub open_writes: Arc<crate::ops::recover::OpenWrites>,
+    /// How to sign in, said after a token is refused.
+    pub sign_in: String,
+    /// True when the host budget is this run's to report: what of it was refused, and
+    /// that calls went one at a time. The SSH server's budget is reported in its own log.
+    pub own_budget: bool,
+}
+
+/// The audit file `history` reads ([`Host::history_audit`]).
+pub struct HistoryAudit {
+    /// Where it is. Errors (in words): no state directory, a host config that cannot be
+    /// read.
+    pub path: Result<PathBuf, String>,
+    /// How messages name it, when not by its path (an SSH client is not shown the
+    /// server's paths).
+    pub shown: Option<String>,
+    /// True when only a user the service signs in may read it (the server's audit read
+    /// over SSH): the token is checked first.
+    pub needs_sign_in: bool,
+    /// The flags `--club` reaches the service with, when they are not the run's
+    /// (`--host`: the host's config).
+    pub flags: Option<Flags>,
+}
+
+/// The command line: the settings resolved from the flags, the environment and the config
+/// file, as the dashboard resolves them.
+impl Host for Flags {
+    fn connect(&self, need_key: bool) -> Result<Connection, Exit> {
         let env = |k: &str| std::env::var(k).ok();
-        let settings = config::resolve(flags, &env, None).map_err(|e| {
+        let settings = config::resolve(self, &env, None).map_err(|e| {
             say(&e);
             Exit::Usage
         })?;
@@ -115,42 +158,74 @@ impl Ctx {
             say(&e.to_string());
             Exit::Usage
         })?;
-        let busy = Arc::new(BusyNote::default());
-        say_budget(&client, &busy, true);
-        Ok(Ctx {
-            client,
+        let sign_in = format!(
+            "sign in at {} and set CLUB_ADMIN_TOKEN (or --token-file, or paste it in the dashboard and save it)",
+            client.sign_in_url()
+        );
+        Ok(Connection {
             settings,
-            format: Format::detect(out),
-            stderr_tty: stdio::stderr_is_terminal(),
-            busy,
+            client,
+            audit: AuditLog {
+                via: "cli",
+                ..AuditLog::default()
+            },
+            open_writes: Arc::default(),
+            sign_in,
+            own_budget: true,
         })
     }
 
-    /// The context of a run `serve-ssh` makes for an SSH client ([`stdio::Remote`]): the
-    /// server's settings and a client with the key's token, no file of the host named by the
-    /// client. The host budget's refusals are the operator's business (the server's log),
-    /// not the client's.
+    /// The config's `max_input_ids`, else the default (a configuration that does not
+    /// resolve is said later, by the run itself).
+    fn max_input_ids(&self) -> usize {
+        let env = |k: &str| std::env::var(k).ok();
+        crate::config::resolve(self, &env, None)
+            .map(|s| s.max_input_ids)
+            .unwrap_or(crate::ops::parse::MAX_INPUT_IDS)
+    }
+
+    fn history_audit(&self, args: &HistoryArgs) -> HistoryAudit {
+        history::local_audit(args, self)
+    }
+}
+
+/// The resolved configuration, the client and the output format of one run.
+pub struct Ctx {
+    /// The shared API client.
+    pub client: ApiClient,
+    /// The resolved settings (concurrency, page size, read-only, state directory).
+    pub settings: Settings,
+    /// Where the output goes and how.
+    pub format: Format,
+    /// True when standard error is a terminal (progress bar, summaries).
+    pub stderr_tty: bool,
+    /// The host budget's "busy" said once, above the progress bar drawn now, if any.
+    busy: Arc<BusyNote>,
+    // The rest of what the host gave ([`Connection`]).
+    audit: AuditLog,
+    open_writes: Arc<crate::ops::recover::OpenWrites>,
+    sign_in: String,
+    own_budget: bool,
+}
+
+impl Ctx {
+    /// Connects for `host` ([`Host::connect`]); `out` chooses the output format.
     ///
-    /// Errors (already printed): no token, with how to get one: [`Exit::Usage`], as the
-    /// command line's refused sign-in.
-    fn for_remote(remote: &stdio::Remote, out: &args::OutputArgs) -> Result<Ctx, Exit> {
-        let host = &remote.host;
-        if !host.has_token {
-            say(&format!(
-                "not signed in: {} (nothing was sent)",
-                host.sign_in
-            ));
-            return Err(Exit::Usage);
-        }
-        // The budget's waits are said to the client; its refusals are the operator's.
+    /// Errors (already printed): as [`Host::connect`].
+    pub fn new(host: &dyn Host, out: &args::OutputArgs, need_key: bool) -> Result<Ctx, Exit> {
+        let c = host.connect(need_key)?;
         let busy = Arc::new(BusyNote::default());
-        say_budget(&host.client, &busy, false);
+        say_budget(&c.client, &busy, c.own_budget);
         Ok(Ctx {
-            client: host.client.clone(),
-            settings: host.settings.clone(),
+            client: c.client,
+            settings: c.settings,
             format: Format::detect(out),
-            stderr_tty: stdio::stderr_is_terminal(),
+            stderr_tty: stdio::streams().terminals()[2],
             busy,
+            audit: c.audit,
+            open_writes: c.open_writes,
+            sign_in: c.sign_in,
+            own_budget: c.own_budget,
         })
     }
 
@@ -222,7 +297,7 @@ impl Ctx {
                     "could not read the signed-in user: {} (nothing was sent)",
                     error_text(&e)
                 ));
-                hint(&self.client, &e);
+                hint(self, &e);
                 Err(Exit::of(&e))
             }
         }
@@ -238,10 +313,8 @@ impl Ctx {
             return;
         };
         let server = self.client.base_url().to_owned();
-        // Over SSH the host's audit is read through the server's record of its open writes.
-        let writes = stdio::remote().map(|r| r.host.open_writes.clone());
-        let writes = writes.unwrap_or_default();
-        match crate::ops::recover::settle_all_in(&self.client, &path, &server, control, &writes)
+        let writes = &self.open_writes;
+        match crate::ops::recover::settle_all_in(&self.client, &path, &server, control, writes)
             .await
         {
             Ok(settled) if settled.is_empty() => {}
@@ -251,36 +324,22 @@ impl Ctx {
     }
 
     /// The audit writer for writes by `user` on this server: `<state_dir>/audit.jsonl`,
-    /// lines with `"via": "cli"`, as the dashboard writes them ([`crate::ops::audit`]).
-    ///
-    /// A run `serve-ssh` makes for an SSH client writes the host's audit with `"via":
-    /// "ssh-exec"`, the key's fingerprint and comment, and tells each line to the server's
-    /// live dashboards.
+    /// as the dashboard writes it ([`crate::ops::audit`]), with the identity the host gave
+    /// ([`Connection::audit`]).
     pub fn audit_log(&self, user: Option<&User>) -> AuditLog {
-        let log = AuditLog {
+        AuditLog {
             path: AuditLog::in_state_dir(self.settings.state_dir.as_deref()),
             server: self.client.base_url().to_owned(),
             user: user.and_then(|u| u.email.clone()),
-            via: "cli",
-            ..AuditLog::default()
-        };
-        match stdio::remote() {
-            Some(r) => AuditLog {
-                via: "ssh-exec",
-                key: Some((r.host.key.clone(), r.host.key_comment.clone())),
-                after_write: r.host.after_write.clone(),
-                run: Some(r.host.run.clone()),
-                ..log
-            },
-            None => log,
+            ..self.audit.clone()
         }
     }
 
     /// A progress bar on standard error for `len` items: drawn only when standard error
-    /// is a terminal and the run has at least [`LONG_RUN`] items; hidden otherwise.
-    /// Over SSH it is never drawn (the channel is no terminal of this process's).
+    /// is a terminal of this process's ([`stdio::Streams::draws_progress`]) and the run has at least
+    /// [`LONG_RUN`] items; hidden otherwise.
     pub fn progress(&self, len: usize, what: &str) -> ProgressBar {
-        if !self.stderr_tty || len < LONG_RUN || stdio::remote().is_some() {
+        if len < LONG_RUN || !stdio::streams().draws_progress() {
             return ProgressBar::hidden();
         }
         let style = ProgressStyle::with_template("{prefix} {wide_bar} {pos}/{len} {msg} {elapsed}")
@@ -322,10 +381,8 @@ impl Drop for Ctx {
     /// Calls went one at a time and the watcher had not said so yet (the run ended before
     /// it was woken): said now, as the command ends.
     fn drop(&mut self) {
-        if stdio::remote().is_some() {
-            return;
-        }
-        if let Some(budget) = self.client.watch_budget()
+        if self.own_budget
+            && let Some(budget) = self.client.watch_budget()
             && budget.borrow().unslotted > 0
         {
             self.busy.say_once();
@@ -392,7 +449,7 @@ fn say_budget(client: &ApiClient, busy: &Arc<BusyNote>, refusal: bool) {
         return;
     }
     let busy = busy.clone();
-    // Over SSH the task keeps the run's streams: what it says goes to the client.
+    // The task keeps the run's streams: what it says goes to the run's reader.
     stdio::spawn(async move {
         while budget.changed().await.is_ok() {
             let (now_busy, waiting) = {
@@ -413,7 +470,7 @@ fn say_budget(client: &ApiClient, busy: &Arc<BusyNote>, refusal: bool) {
 /// Prints `club-admin: <text>` on standard error (one line; never panics when standard
 /// error is closed).
 pub fn say(text: &str) {
-    stdio::write_err(&format!("club-admin: {text}\n"));
+    stdio::streams().write_err(format!("club-admin: {text}\n").as_bytes());
 }
 
 /// The one-line description of a failed call: the server's `detail` (sanitised) and the
@@ -446,17 +503,9 @@ pub fn report(target: Option<&dyn std::fmt::Display>, e: &ApiError) {
 }
 
 /// After a 401 that a new token can fix: where to sign in (never the token itself).
-pub fn hint(client: &ApiClient, e: &ApiError) {
-    if !e.needs_sign_in() {
-        return;
-    }
-    if let Some(r) = stdio::remote() {
-        say(&r.host.sign_in);
-    } else {
-        say(&format!(
-            "sign in at {} and set CLUB_ADMIN_TOKEN (or --token-file, or paste it in the dashboard and save it)",
-            client.sign_in_url()
-        ));
+pub fn hint(ctx: &Ctx, e: &ApiError) {
+    if e.needs_sign_in() {
+        say(&ctx.sign_in);
     }
 }
 
@@ -464,7 +513,7 @@ pub fn hint(client: &ApiClient, e: &ApiError) {
 ///
 /// Errors: any other write failure, printed; [`Exit::Failed`].
 pub fn emit(text: &str) -> Result<(), Exit> {
-    match stdio::write_out(text.as_bytes()) {
+    match stdio::streams().write_out(text.as_bytes()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => {
@@ -487,7 +536,7 @@ pub fn emit_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<(), Exit> {
 
 /// The ids named on the command line: each argument may hold several (any mix of spaces,
 /// commas, new lines); `-` reads standard input. At most `max_input_ids` ids in all (the
-/// config's, or over SSH the host's; [`crate::ops::parse::IdStream`]), lines of at most
+/// configuration's, [`Host::max_input_ids`]), lines of at most
 /// 16 KiB: past a bound reading stops at once and the run is refused. Returns the ids
 /// (deduplicated, in order; the repeats counted in one line) and whether standard input was
 /// read. Standard input with no id at all (an empty pipe) gives no ids and no error: the
@@ -498,9 +547,8 @@ pub fn emit_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<(), Exit> {
 /// line 3: not UTF-8"; the other lines are still read and checked), a bound passed, no id
 /// in the arguments, or unreadable standard input: [`Exit::Usage`]. Nothing is sent in that
 /// case.
-pub async fn read_ids(targets: &[String], flags: &Flags) -> Result<(Vec<Uuid>, bool), Exit> {
-    let max = stdio::input_bound(|| local_input_bound(flags));
-    let mut stream = crate::ops::parse::IdStream::new(max);
+pub async fn read_ids(targets: &[String], host: &dyn Host) -> Result<(Vec<Uuid>, bool), Exit> {
+    let mut stream = crate::ops::parse::IdStream::new(host.max_input_ids());
     let mut from_stdin = false;
     let mut too_much = None;
     for t in targets {
@@ -509,14 +557,15 @@ pub async fn read_ids(targets: &[String], flags: &Flags) -> Result<(Vec<Uuid>, b
                 continue;
             }
             from_stdin = true;
-            let read = stdio::read_input_chunks(|chunk| match stream.feed(chunk) {
-                Ok(()) => true,
-                Err(e) => {
-                    too_much = Some(e);
-                    false
-                }
-            })
-            .await;
+            let read = stdio::streams()
+                .read_chunks(&mut |chunk| match stream.feed(chunk) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        too_much = Some(e);
+                        false
+                    }
+                })
+                .await;
             if let Err(e) = read {
                 say(&format!("could not read ids from standard input: {e}"));
                 return Err(Exit::Usage);
@@ -575,15 +624,6 @@ pub async fn read_ids(targets: &[String], flags: &Flags) -> Result<(Vec<Uuid>, b
     Ok((stream.ids, from_stdin))
 }
 
-/// The bound of ids of this command line's runs: the config's `max_input_ids`, else the
-/// default (a configuration that does not resolve is said later, by the run itself).
-fn local_input_bound(flags: &Flags) -> usize {
-    let env = |k: &str| std::env::var(k).ok();
-    crate::config::resolve(flags, &env, None)
-        .map(|s| s.max_input_ids)
-        .unwrap_or(crate::ops::parse::MAX_INPUT_IDS)
-}
-
 /// `whoami --json`: the server's user object as it sent it, with the two facts the text
 /// form shows beside it: `server` (the base URL asked) and `token_expires` (the token's
 /// expiry, RFC 3339 in UTC, read from the token itself; `null` when it carries none).
@@ -600,17 +640,14 @@ pub fn whoami_json(
     v
 }
 
-async fn whoami(out: &args::OutputArgs, flags: &Flags) -> Exit {
-    let ctx = match Ctx::new(flags, out, true) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
+async fn whoami(out: &args::OutputArgs, host: &dyn Host) -> Result<Exit, Exit> {
+    let ctx = Ctx::new(host, out, true)?;
     let user = match ctx.client.current_user().await {
         Ok(r) => r.data,
         Err(e) => {
             report(None, &e);
-            hint(&ctx.client, &e);
-            return Exit::of(&e);
+            hint(&ctx, &e);
+            return Ok(Exit::of(&e));
         }
     };
     let expiry = ctx
@@ -656,5 +693,5 @@ async fn whoami(out: &args::OutputArgs, flags: &Flags) -> Exit {
         )),
         Format::Table { width } => emit(&output::pairs(&fields, width)),
     };
-    done.err().unwrap_or(Exit::Ok)
+    done.map(|()| Exit::Ok)
 }

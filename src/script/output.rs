@@ -58,8 +58,8 @@ impl Format {
     pub fn detect(out: &OutputArgs) -> Self {
         Format::choose(
             out,
-            super::stdio::stdout_is_terminal(),
-            super::stdio::terminal_width(),
+            super::stdio::streams().terminals()[1],
+            super::stdio::streams().terminal_width(),
         )
     }
 }

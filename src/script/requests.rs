@@ -4,6 +4,7 @@ use std::collections::HashSet;
 
 use uuid::Uuid;
 
+use super::Host;
 use super::args::{ListArgs, ShowArgs, StatusArg};
 use super::output::{self, Column, Format};
 use super::{Ctx, Exit, emit, emit_json, hint, read_ids, report, say};
@@ -11,7 +12,6 @@ use crate::api::{
     ApiError, ClubQuery, ClubRequest, Levels, MembershipStatus, MultiLangText, Page, RequestFilter,
     RequestSortKey, Sort,
 };
-use crate::config::Flags;
 
 /// Table columns of a club request.
 pub const COLUMNS: [Column; 6] = [
@@ -239,18 +239,14 @@ pub async fn my_clubs(ctx: &Ctx) -> Result<Option<Vec<Uuid>>, ApiError> {
 }
 
 /// `requests list`.
-pub async fn list(args: &ListArgs, flags: &Flags) -> Exit {
-    let ctx = match Ctx::new(flags, &args.common.out, true) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
+pub async fn list(args: &ListArgs, host: &dyn Host) -> Result<Exit, Exit> {
+    let ctx = Ctx::new(host, &args.common.out, true)?;
     let levels = Levels::new(args.levels.level, args.levels.descendant_level);
     let mut club_ids: Vec<Uuid> = Vec::new();
     for c in &args.clubs {
-        match super::clubs::resolve_club(&ctx, c).await {
-            Ok(id) if !club_ids.contains(&id) => club_ids.push(id),
-            Ok(_) => {}
-            Err(e) => return e,
+        let id = super::clubs::resolve_club(&ctx, c).await?;
+        if !club_ids.contains(&id) {
+            club_ids.push(id);
         }
     }
     let mut filter = RequestFilter {
@@ -268,47 +264,37 @@ pub async fn list(args: &ListArgs, flags: &Flags) -> Exit {
         match my_clubs(&ctx).await {
             Ok(Some(ids)) if ids.is_empty() => {
                 say("you are not on the staff of any club: no requests are yours");
-                return print_requests(ctx.format, &[], ctx.stderr_tty)
-                    .err()
-                    .unwrap_or(Exit::Ok);
+                return print_requests(ctx.format, &[], ctx.stderr_tty).map(|()| Exit::Ok);
             }
             Ok(Some(ids)) => filter.club_ids = ids,
             Ok(None) => {}
             Err(e) => {
                 report(None, &e);
-                hint(&ctx.client, &e);
-                return Exit::of(&e);
+                hint(&ctx, &e);
+                return Ok(Exit::of(&e));
             }
         }
     }
     match all_requests(&ctx, &filter, levels).await {
-        Ok(rows) => print_requests(ctx.format, &rows, ctx.stderr_tty)
-            .err()
-            .unwrap_or(Exit::Ok),
+        Ok(rows) => print_requests(ctx.format, &rows, ctx.stderr_tty).map(|()| Exit::Ok),
         Err(e) => {
             report(None, &e);
-            hint(&ctx.client, &e);
+            hint(&ctx, &e);
             if e.is_unavailable() {
                 say(
                     "this server does not list club requests: give their ids to `club-admin requests show`",
                 );
             }
-            Exit::of(&e)
+            Ok(Exit::of(&e))
         }
     }
 }
 
 /// `requests show`: each request read with bounded concurrency; the ones read are printed,
 /// each failure is one line on standard error.
-pub async fn show(args: &ShowArgs, flags: &Flags) -> Exit {
-    let (ids, _) = match read_ids(&args.targets, flags).await {
-        Ok(x) => x,
-        Err(e) => return e,
-    };
-    let ctx = match Ctx::new(flags, &args.common.out, true) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
+pub async fn show(args: &ShowArgs, host: &dyn Host) -> Result<Exit, Exit> {
+    let (ids, _) = read_ids(&args.targets, host).await?;
+    let ctx = Ctx::new(host, &args.common.out, true)?;
     let levels = Levels::new(args.levels.level, args.levels.descendant_level);
     let control = crate::ops::Control::default();
     let bar = ctx.progress(ids.len(), "reading");
@@ -335,7 +321,7 @@ pub async fn show(args: &ShowArgs, flags: &Flags) -> Exit {
         .filter_map(|(_, r)| r.as_ref()?.as_ref().err())
         .find(|e| e.needs_sign_in())
     {
-        hint(&ctx.client, e);
+        hint(&ctx, e);
     }
     let mut exit = Exit::Ok;
     let mut rows: Vec<ClubRequest> = Vec::new();
@@ -350,5 +336,5 @@ pub async fn show(args: &ShowArgs, flags: &Flags) -> Exit {
         }
     }
     let printed = print_requests(ctx.format, &rows, ctx.stderr_tty);
-    exit.and(printed.err().unwrap_or(Exit::Ok))
+    Ok(exit.and(printed.err().unwrap_or(Exit::Ok)))
 }

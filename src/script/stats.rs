@@ -6,11 +6,11 @@
 
 use uuid::Uuid;
 
+use super::Host;
 use super::args::{ScopeArgs, StatsArgs};
 use super::output::{self, Column};
 use super::{Ctx, Exit, emit, emit_json, hint, report, say};
 use crate::api::RequestFilter;
-use crate::config::Flags;
 use crate::ops::stats::{Figures, Wait, bar, sparkline};
 
 /// The listing filter of `scope`, every status: the clubs named (resolved through the
@@ -37,7 +37,7 @@ pub async fn scope_filter(ctx: &Ctx, scope: &ScopeArgs) -> Result<Option<Request
             Ok(None) => {}
             Err(e) => {
                 report(None, &e);
-                hint(&ctx.client, &e);
+                hint(ctx, &e);
                 return Err(Exit::of(&e));
             }
         }
@@ -49,32 +49,22 @@ pub async fn scope_filter(ctx: &Ctx, scope: &ScopeArgs) -> Result<Option<Request
     }))
 }
 
-impl StatsArgs {
-    /// Runs `club-admin stats` with these arguments.
-    pub async fn run(&self, flags: &Flags) -> Exit {
-        run(self, flags).await
-    }
-}
-
 /// The run's context (the configuration, the client) and the listing filter of `scope`
 /// ([`scope_filter`]), for `stats` and `requests watch`.
 ///
 /// Errors (already printed): as [`Ctx::new`] and [`scope_filter`].
 pub(super) async fn scoped(
-    flags: &Flags,
+    host: &dyn Host,
     scope: &ScopeArgs,
 ) -> Result<(Ctx, Option<RequestFilter>), Exit> {
-    let ctx = Ctx::new(flags, &Default::default(), true)?;
+    let ctx = Ctx::new(host, &Default::default(), true)?;
     let filter = scope_filter(&ctx, scope).await?;
     Ok((ctx, filter))
 }
 
 /// `club-admin stats`.
-async fn run(args: &StatsArgs, flags: &Flags) -> Exit {
-    let (ctx, filter) = match scoped(flags, &args.scope).await {
-        Ok(x) => x,
-        Err(e) => return e,
-    };
+pub async fn run(args: &StatsArgs, host: &dyn Host) -> Result<Exit, Exit> {
+    let (ctx, filter) = scoped(host, &args.scope).await?;
     let read = match &filter {
         Some(f) => super::requests::all_requests(&ctx, f, crate::ops::stats::LEVELS).await,
         None => Ok(Vec::new()),
@@ -83,11 +73,11 @@ async fn run(args: &StatsArgs, flags: &Flags) -> Exit {
         Ok(r) => r,
         Err(e) => {
             report(None, &e);
-            hint(&ctx.client, &e);
-            return Exit::of(&e);
+            hint(&ctx, &e);
+            return Ok(Exit::of(&e));
         }
     };
-    let rows = audit_rows(args, flags);
+    let rows = audit_rows(args, host);
     let offset = *chrono::Local::now().offset();
     let figures = crate::ops::stats::figures(
         &requests,
@@ -98,19 +88,19 @@ async fn run(args: &StatsArgs, flags: &Flags) -> Exit {
     let done = if args.json {
         emit_json(&figures)
     } else {
-        let width = super::stdio::terminal_width();
+        let width = super::stdio::streams().terminal_width();
         emit(&table(&figures, width))
     };
-    done.err().unwrap_or(Exit::Ok)
+    done.map(|()| Exit::Ok)
 }
 
 /// The audit's rows, `None` (said on standard error) when there is no audit to read.
-fn audit_rows(args: &StatsArgs, flags: &Flags) -> Option<Vec<crate::ops::history::Row>> {
+fn audit_rows(args: &StatsArgs, host: &dyn Host) -> Option<Vec<crate::ops::history::Row>> {
     let history_args = super::HistoryArgs {
         audit: args.audit.clone(),
         ..Default::default()
     };
-    let path = match super::history::audit_path(&history_args, flags) {
+    let path = match host.history_audit(&history_args).path {
         Ok(p) => p,
         Err(e) => {
             say(&format!("decisions unknown: {e}"));

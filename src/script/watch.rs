@@ -24,10 +24,10 @@ use std::time::Duration;
 
 use uuid::Uuid;
 
+use super::Host;
 use super::args::WatchArgs;
 use super::{Ctx, Exit, error_text, say};
 use crate::api::{ApiClient, ApiError, ClubRequest, MembershipStatus, RequestFilter, Timestamp};
-use crate::config::Flags;
 
 /// True for `requests watch`: a run that only reads and ends when it is stopped (the
 /// server's time limit for a run does not apply to it).
@@ -290,16 +290,9 @@ pub fn until_next_round(now_ms: u128, period: Duration) -> Duration {
     Duration::from_millis((next - now_ms) as u64)
 }
 
-impl WatchArgs {
-    /// Runs `club-admin requests watch` with these arguments.
-    pub async fn run(&self, flags: &Flags) -> Exit {
-        run(self, flags).await
-    }
-}
-
 /// `club-admin requests watch`.
-async fn run(args: &WatchArgs, flags: &Flags) -> Exit {
-    let (ctx, filter) = match super::stats::scoped(flags, &args.scope).await {
+pub async fn run(args: &WatchArgs, host: &dyn Host) -> Exit {
+    let (ctx, filter) = match super::stats::scoped(host, &args.scope).await {
         Ok((ctx, Some(f))) => (ctx, f),
         Ok((_, None)) => return Exit::Ok,
         Err(e) => return e,
@@ -329,7 +322,7 @@ async fn run(args: &WatchArgs, flags: &Flags) -> Exit {
                 tokio::time::sleep(wait).await;
             }
         }
-        if reader_gone() {
+        if super::stdio::streams().reader_gone() {
             return Exit::Ok;
         }
     }
@@ -382,7 +375,7 @@ fn tell(event: &Event, json: bool) -> bool {
     } else {
         event.line()
     };
-    super::stdio::write_out(text.as_bytes()).is_ok()
+    super::stdio::streams().write_out(text.as_bytes()).is_ok()
 }
 
 /// Names who decided each `decided` event from the audit at `path`, when it has the
@@ -402,23 +395,6 @@ fn name_deciders(events: &mut [Event], path: Option<&std::path::Path>) {
         });
         e.by = by.and_then(|r| r.user.clone().or_else(|| r.key_name().map(str::to_owned)));
     }
-}
-
-/// True when this process's standard output is a pipe or socket whose reader is gone (a
-/// `| head -1` that has ended): the watch ends without waiting for its next event. Over
-/// SSH the client's hang-up interrupts the run instead.
-fn reader_gone() -> bool {
-    if super::stdio::remote().is_some() {
-        return false;
-    }
-    let mut p = libc::pollfd {
-        fd: 1,
-        events: 0,
-        revents: 0,
-    };
-    // SAFETY: one valid pollfd, a zero timeout: poll only reads the descriptor's state.
-    let r = unsafe { libc::poll(&mut p, 1, 0) };
-    r > 0 && p.revents & (libc::POLLERR | libc::POLLHUP) != 0
 }
 
 #[cfg(test)]

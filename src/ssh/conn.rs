@@ -605,7 +605,7 @@ impl Handler for Conn {
             Some(command) => {
                 tracing::info!(
                     peer = %self.peer,
-                    asked = %crate::script::exec::for_log(data),
+                    asked = %super::exec_line::for_log(data),
                     "the key's forced command runs instead of the one asked"
                 );
                 command.as_bytes()
@@ -630,7 +630,7 @@ impl Handler for Conn {
                 .and_then(|d| super::read_token(d, &key))
         });
         if let Some(place) = &self.place {
-            place.doing(Doing::Command(crate::script::exec::for_log(data)));
+            place.doing(Doing::Command(super::exec_line::for_log(data)));
             place.signed_in(token.is_some());
         }
         let asker = Asker {

@@ -1,11 +1,11 @@
 //! The scripting subcommands run for an SSH exec request (`ssh -p 2222 HOST requests list
-//! --json`): the command read ([`crate::script::exec::parse`]), the key's moderator signed
+//! --json`): the command read ([`super::exec_line::parse`]), the key's moderator signed
 //! in with the token the key signed in with last (`--remember-tokens`) or the one the
 //! client sent (`SetEnv CLUB_ADMIN_TOKEN`), the run counted against the key's sessions and
 //! shown by the status, its standard output, standard error and exit code carried by the
-//! channel ([`crate::script::stdio::Remote`]). The run is the command line's own code: its
-//! audit lines go to the host's audit (`via: ssh-exec`, the key beside them) and are told to
-//! the live dashboards as another session's.
+//! channel ([`super::streams::Channel`]). The run is the command line's own code, given
+//! the server's settings ([`HostRun`]): its audit lines go to the host's audit (`via:
+//! ssh-exec`, the key beside them) and reach the live dashboards as another session's.
 //!
 //! A client that hangs up, the operator's time limit and the server's stop each interrupt
 //! the run as a first Ctrl-C does: nothing more is sent, the answers in flight are awaited
@@ -21,10 +21,11 @@ use secrecy::SecretString;
 use tokio::sync::watch;
 
 use super::Shared;
+use super::exec_line::{self as line, Parsed};
 use super::session::Full;
-use crate::config::Flags;
-use crate::script::exec::{self as line, Parsed};
-use crate::script::stdio::{Chunk, HostRun, Remote, RemoteEnds};
+use super::streams::{Channel, ChannelEnds, Chunk, INPUT_LIMIT};
+use crate::ops::audit::{AfterWrite, AuditLog};
+use crate::script::{Connection, Exit, HistoryArgs, HistoryAudit, Host};
 
 /// After the time limit interrupted a run, how long its answers in flight are awaited
 /// before it stops waiting for them.
@@ -34,7 +35,7 @@ pub(crate) const GRACE: Duration = Duration::from_secs(30);
 /// interruption when the connection goes (this is dropped with the connection).
 pub(super) struct ExecLink {
     input: Option<tokio::sync::mpsc::UnboundedSender<Vec<u8>>>,
-    /// Bytes of standard input passed on so far: past [`crate::script::stdio::INPUT_LIMIT`]
+    /// Bytes of standard input passed on so far: past [`INPUT_LIMIT`]
     /// the rest is dropped here (the run reads no more of it).
     fed: usize,
     interrupt: watch::Sender<u8>,
@@ -48,7 +49,7 @@ impl ExecLink {
         let Some(input) = &self.input else {
             return;
         };
-        if data.is_empty() || self.fed > crate::script::stdio::INPUT_LIMIT {
+        if data.is_empty() || self.fed > INPUT_LIMIT {
             return;
         }
         self.fed += data.len();
@@ -154,18 +155,23 @@ pub(super) fn start(
         &asker.key,
         asker.comment.clone(),
         shown.clone(),
-        host.client.clone(),
+        host.conn.client.clone(),
     );
     tracing::info!(key = %asker.key, command = %shown, "exec runs");
-    let (remote, mut ends) = Remote::new(host, asker.terminal);
+    let limit = time_limit(shared.limits.exec_time_limit, &line.command);
+    let (streams, mut ends) = Channel::new(asker.terminal);
     link.input = ends.input.take();
     link.interrupt = ends.interrupt.clone();
+    let run = tokio::spawn(async move { crate::script::run(line.command, &host, streams).await });
     let shared = shared.clone();
     tokio::spawn(async move {
-        drive(
-            shared, handle, channel, asker.key, number, remote, ends, line,
-        )
-        .await;
+        let code = drive(&shared, &handle, channel, &asker.key, run, ends, limit).await;
+        // Its place is freed before the client hears the end: a next command may run.
+        shared.board.leave(number);
+        if let Ok(mut r) = shared.registry.lock() {
+            r.release_run(&asker.key);
+        }
+        super::session::close(&handle, channel, u32::from(code)).await;
         // The run is over: its writes still open are an ended run's, settled by the next.
         drop(lock);
     });
@@ -235,9 +241,53 @@ fn claim(
     }
 }
 
-/// What the host lends the run: its settings (`--read-only` and a lower `--concurrency`
-/// from the client applied), a client of the server's with the key's token, the key, the
-/// dashboards told of each audit line, and how to sign in.
+/// What the server gives a command it runs for a client, in place of the command line's
+/// configuration ([`host_run`]).
+struct HostRun {
+    /// The server's settings, a client of the server's (its limiter, host budget and API
+    /// key) with the key's token, the key and the run's id on its audit lines.
+    conn: Connection,
+    /// True when the client carries a token (remembered for the key, or sent by the SSH
+    /// client as `CLUB_ADMIN_TOKEN`).
+    has_token: bool,
+}
+
+impl Host for HostRun {
+    /// Errors (already printed): no token, with how to get one: [`Exit::Usage`], as the
+    /// command line's refused sign-in.
+    fn connect(&self, _need_key: bool) -> Result<Connection, Exit> {
+        if !self.has_token {
+            let sign_in = &self.conn.sign_in;
+            crate::script::say(&format!("not signed in: {sign_in} (nothing was sent)"));
+            return Err(Exit::Usage);
+        }
+        Ok(self.conn.clone())
+    }
+
+    /// The server's `max_input_ids`.
+    fn max_input_ids(&self) -> usize {
+        self.conn.settings.max_input_ids
+    }
+
+    /// The server's own audit, whatever the client names (`--audit` and `--host` are
+    /// refused over SSH), read for a client the service signs in, its path not shown.
+    fn history_audit(&self, _args: &HistoryArgs) -> HistoryAudit {
+        HistoryAudit {
+            path: AuditLog::in_state_dir(self.conn.settings.state_dir.as_deref())
+                .ok_or_else(|| "this server keeps no audit (no state folder)".to_owned()),
+            shown: Some("the host's audit".to_owned()),
+            needs_sign_in: true,
+            flags: None,
+        }
+    }
+}
+
+/// What the server gives the run: its settings (`--read-only` and a lower `--concurrency`
+/// from the client applied), a client of the server's with the key's token, the key and
+/// the run's id `run` on its audit lines (`via: ssh-exec`), each line passed on to the
+/// live dashboards, the host audit's open writes as the server last read them, and how to
+/// sign in.
+/// The host budget is the server's to report, in its log.
 fn host_run(
     shared: &Arc<Shared>,
     asker: &Asker,
@@ -252,25 +302,31 @@ fn host_run(
         settings.concurrency = settings.concurrency.min(usize::from(n));
     }
     let client = shared.client.for_session();
-    let token = asker.token.clone();
-    let has_token = token.is_some();
-    client.set_token(token);
+    client.set_token(asker.token.clone());
     let told = shared.told.clone();
-    let after_write = crate::ops::audit::AfterWrite(Arc::new(move |entry| {
+    let after_write = AfterWrite(Arc::new(move |entry| {
         if let Some(t) = crate::app::Told::from_audit(entry) {
             let _ = told.send((number, t));
         }
     }));
-    HostRun {
+    let audit = AuditLog {
+        via: "ssh-exec",
+        key: Some((asker.key.clone(), asker.comment.clone())),
+        after_write: Some(after_write),
+        run: Some(run),
+        ..AuditLog::default()
+    };
+    let conn = Connection {
         settings,
         client,
-        has_token,
-        key: asker.key.clone(),
-        key_comment: asker.comment.clone(),
-        after_write: Some(after_write),
-        sign_in: sign_in_advice(shared, asker.token.is_some()),
-        run,
+        audit,
         open_writes: shared.open_writes.clone(),
+        sign_in: sign_in_advice(shared, asker.token.is_some()),
+        own_budget: false,
+    };
+    HostRun {
+        conn,
+        has_token: asker.token.is_some(),
     }
 }
 
@@ -293,27 +349,19 @@ pub(crate) fn sign_in_advice(shared: &Shared, sent: bool) -> String {
     }
 }
 
-/// Runs the command to its end and carries its streams and exit code to the channel; the
-/// time limit and the server's stop interrupt it; its place is freed at the end.
-#[allow(clippy::too_many_arguments)]
+/// Carries the streams of the run `run` to the client's `channel` until the run ends, and
+/// returns its exit code; the time limit `limit` and the server's stop interrupt it.
 async fn drive(
-    shared: Arc<Shared>,
-    handle: Handle,
+    shared: &Shared,
+    handle: &Handle,
     channel: ChannelId,
-    key: String,
-    number: u64,
-    remote: Arc<Remote>,
-    mut ends: RemoteEnds,
-    line: Box<line::ExecLine>,
-) {
+    key: &str,
+    mut run: tokio::task::JoinHandle<Exit>,
+    mut ends: ChannelEnds,
+    limit: Duration,
+) -> u8 {
     let started = tokio::time::Instant::now();
-    let limit = time_limit(shared.limits.exec_time_limit, &line.command);
-    let flags = Flags::default();
-    let run = tokio::spawn(crate::script::stdio::scoped(remote, async move {
-        crate::script::run(line.command, &flags).await
-    }));
     let abort = run.abort_handle();
-    let mut run = run;
     let mut stop = shared.stop.clone();
     let mut stopping = false;
     let mut deadline = started + limit;
@@ -330,7 +378,7 @@ async fn drive(
                     }
                 };
             }
-            Some(chunk) = ends.output.recv() => send(&handle, channel, chunk).await,
+            Some(chunk) = ends.output.recv() => send(handle, channel, chunk).await,
             Ok(()) = ends.left.changed() => {
                 if ends.left.borrow().is_some() {
                     abort.abort();
@@ -346,7 +394,7 @@ async fn drive(
                             "club-admin: the run passed this server's time limit ({} min): nothing more is sent; the answers in flight are awaited\n",
                             limit.as_secs().div_ceil(60)
                         );
-                        send(&handle, channel, Chunk::Err(text.into_bytes())).await;
+                        send(handle, channel, Chunk::Err(text.into_bytes())).await;
                         deadline += GRACE;
                     }
                     // It stops waiting: each write still unanswered writes its `unknown`
@@ -365,14 +413,10 @@ async fn drive(
         }
     };
     while let Ok(chunk) = ends.output.try_recv() {
-        send(&handle, channel, chunk).await;
+        send(handle, channel, chunk).await;
     }
     tracing::info!(key = %key, code, secs = started.elapsed().as_secs(), "exec ended");
-    shared.board.leave(number);
-    if let Ok(mut r) = shared.registry.lock() {
-        r.release_run(&key);
-    }
-    super::session::close(&handle, channel, u32::from(code)).await;
+    code
 }
 
 /// How long `command` may run: the operator's `limit`, but no limit for `requests watch`

@@ -15,6 +15,7 @@ mod conn;
 pub mod conns;
 pub mod door;
 mod exec;
+mod exec_line;
 pub mod input;
 pub mod key_files;
 pub mod key_options;
@@ -22,6 +23,7 @@ mod pace;
 mod session;
 mod settle;
 pub mod status;
+mod streams;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -150,11 +152,6 @@ pub(crate) async fn stopping(stop: &mut watch::Receiver<bool>) {
 
 /// The host key's file name in the state folder.
 pub const HOST_KEY_NAME: &str = "ssh_host_ed25519_key";
-
-/// The default host key file: `$XDG_STATE_HOME/club-admin/ssh_host_ed25519_key`.
-pub fn default_host_key() -> Option<PathBuf> {
-    crate::config::default_state_dir().map(|d| d.join(HOST_KEY_NAME))
-}
 
 /// The file of the token remembered for the key `fingerprint` (`SHA256:...`) in `dir`: the
 /// fingerprint with every character but letters and digits made `_`.

@@ -128,8 +128,8 @@ impl Dash {
             mouse: shared.mouse,
             save_token: token_path.is_some(),
             can_save_token: token_path.is_some(),
-            // No shell to go back to over SSH: Ctrl-Z does nothing, the help does not offer it.
             can_suspend: false,
+            command: format!("ssh -p {} HOST", shared.listen.port()),
             lang,
             year_style,
             ..build::model_options(s, shared.keymap.clone(), &client, server_key)

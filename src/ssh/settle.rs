@@ -1,7 +1,7 @@
 //! Interrupted writes settled as `serve-ssh` starts, before anyone signs in: the writes a
 //! run no longer alive left open in the host's audit (a crash, `kill -9`, a power cut) are
 //! re-read with a moderator's remembered token and settled with that run's id
-//! ([`crate::ops::recover::settle_all`]), so `history` and `status` show them settled from
+//! ([`crate::ops::recover::settle_all_in`]), so `history` and `status` show them settled from
 //! the start, not only once the first moderator connects. One log line says what became of
 //! them. Without a remembered token that the service takes (or while it cannot be reached)
 //! they stay open, and the first session that signs in settles them as before
@@ -64,12 +64,7 @@ pub(crate) async fn at_start(shared: &Arc<Shared>) -> Option<String> {
 /// could settle (the service unreachable, the remembered token refused) are not called
 /// settled: the line says they wait for the first sign-in, which settles them.
 fn settled_line(settled: &[crate::ops::recover::Settled]) -> String {
-    use crate::ops::recover::Settled;
-    let known: Vec<Settled> = settled
-        .iter()
-        .filter(|s| **s != Settled::Unknown)
-        .cloned()
-        .collect();
+    let known: Vec<_> = settled.iter().filter(|s| s.is_some()).cloned().collect();
     let unknown = settled.len() - known.len();
     let waiting = |n: usize| {
         let writes = if n == 1 { "write" } else { "writes" };
@@ -129,23 +124,18 @@ fn token_files(dir: &Path) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::settled_line;
-    use crate::ops::RowAction;
     use crate::ops::decision::Found;
-    use crate::ops::recover::Settled;
 
     #[test]
     fn only_what_a_read_settled_is_called_settled() {
-        let approved = Settled::Decision(
-            RowAction::Approve,
-            Found::Decided(crate::api::MembershipStatus::Approved),
-        );
-        let line = settled_line(&[approved, Settled::Unknown, Settled::Unknown]);
+        let approved = Some(Found::Decided(crate::api::MembershipStatus::Approved));
+        let line = settled_line(&[approved, None, None]);
         assert!(
             line.starts_with("1 write of an interrupted run settled: 1 approved; 2 writes")
                 && line.ends_with("wait for the first sign-in to be settled"),
             "{line}"
         );
-        let line = settled_line(&[Settled::Unknown]);
+        let line = settled_line(&[None]);
         assert!(!line.contains("settled:"), "{line}");
         assert!(
             line.starts_with("1 write of an interrupted run could not be read"),

@@ -161,7 +161,12 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &
                 };
                 crate::tr!(m.lang, "popup-history-found", found = kept, n = rows.len())
             } else {
-                crate::tr!(m.lang, "popup-history-shown", n = rows.len())
+                crate::tr!(
+                    m.lang,
+                    "popup-history-shown",
+                    n = rows.len(),
+                    command = m.command.as_str()
+                )
             };
             let mut lines = vec![Line::styled(count, theme.dim())];
             if found.is_empty() {
@@ -181,7 +186,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, m: &Model, p: &Popup, theme: &
                     "popup-history-more"
                 };
                 lines.push(Line::styled(
-                    crate::tr!(m.lang, key, n = DRAWN),
+                    crate::tr!(m.lang, key, n = DRAWN, command = m.command.as_str()),
                     theme.dim(),
                 ));
             }

@@ -402,7 +402,10 @@ fn days_as_text(m: &Model, f: &Figures, theme: &Theme) -> Vec<Line<'static>> {
             Span::raw(words),
         ]));
     }
-    lines.push(Line::styled(tr(m.lang, "term-more-as-json"), theme.dim()));
+    lines.push(Line::styled(
+        crate::tr!(m.lang, "term-more-as-json", command = m.command.as_str()),
+        theme.dim(),
+    ));
     lines
 }
 

@@ -67,12 +67,12 @@ popup-history-loading = Reading the audit file…
 popup-history-empty = No decision is recorded for this server yet.
 popup-history-failed = Could not read the history: { $why }
 popup-history-shown = { $n ->
-    [one] 1 decision, the newest first (older ones: club-admin history)
-   *[other] { $n } decisions, the newest first (older ones: club-admin history)
+    [one] 1 decision, the newest first (older ones: { $command } history)
+   *[other] { $n } decisions, the newest first (older ones: { $command } history)
 }
 popup-history-found = { $found } of { $n } decisions match (the search ignores case: type h for H)
 popup-history-no-match = No decision matches "{ $query }".
-popup-history-more = Only the newest { $n } are listed: type to search the older ones (or club-admin history).
+popup-history-more = Only the newest { $n } are listed: type to search the older ones (or { $command } history).
 popup-history-more-found = Only the newest { $n } matches are listed: type more to narrow the search.
 history-after-crash = settled after a crash
 history-sign-in-first = the team's history is shown once you are signed in: press { $key } to sign in

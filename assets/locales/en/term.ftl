@@ -43,7 +43,7 @@ term-day-asked = { $asked ->
     [one] { $asked } request
    *[other] { $asked } requests
 }
-term-more-as-json = Every day and every figure: club-admin stats --json
+term-more-as-json = Every day and every figure: { $command } stats --json
 term-unit-s = { $n }s
 term-unit-m = { $n }m
 term-unit-h = { $n }h

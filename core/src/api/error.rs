@@ -224,6 +224,51 @@ pub enum ApiError {
     NoAnswer(String),
 }
 
+/// The kind of a failed call, as [`ApiError::class`] sorts the variants: what the failure
+/// means for a write ([`ErrorClass::write_lost`]), for the connection
+/// ([`ErrorClass::offline`]) and for a read (a `Refused` read gets the same answer again;
+/// the dashboard's first load tries a `ServerFault` again by itself).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorClass {
+    /// The server answered no (a 4xx), or the client could not form the call: nothing
+    /// changed, and the same call gets the same answer.
+    Refused,
+    /// No connection could be made (refused, unreachable, DNS, TLS): the call never left.
+    NotConnected,
+    /// The call left but no whole answer came back (a timeout, a connection closed).
+    Unanswered,
+    /// The server answered with a fault (5xx) or with an answer that could not be read.
+    ServerFault,
+    /// What answered is not the club service (the base URL names another server).
+    NotTheService,
+    /// A write this program kept from leaving ([`ApiError::NotSent`]).
+    NotSent,
+    /// No answer will come and what happened is unknown: the program stopped waiting, or
+    /// the client failed internally.
+    Unknown,
+}
+
+impl ErrorClass {
+    /// For a write: true when it may have reached the server although no answer says so
+    /// (a 5xx may come after the commit, api-notes.md "Errors"): its answer is lost and a
+    /// re-read settles it. False when the write surely changed nothing.
+    pub fn write_lost(self) -> bool {
+        matches!(
+            self,
+            ErrorClass::Unanswered
+                | ErrorClass::ServerFault
+                | ErrorClass::NotTheService
+                | ErrorClass::Unknown
+        )
+    }
+
+    /// For the connection: true when the server could not be reached (no connection, or no
+    /// answer in time); any answer, even a refusal, says it is online.
+    pub fn offline(self) -> bool {
+        matches!(self, ErrorClass::NotConnected | ErrorClass::Unanswered)
+    }
+}
+
 /// How a connection failed ([`ApiError::Connect`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ConnectFailure {
@@ -360,21 +405,30 @@ impl ApiError {
     /// True for failures where the request may never have reached the server or the server
     /// could not answer (transport failures, timeouts, 502/503/504): worth retrying a read.
     pub fn is_transient(&self) -> bool {
+        self.class().offline()
+            || matches!(self, ApiError::Server(i) if matches!(i.status, Some(502..=504)))
+    }
+
+    /// What this error means for a write, a read and the connection: the one place that
+    /// sorts the variants ([`ErrorClass`]).
+    pub fn class(&self) -> ErrorClass {
         match self {
-            ApiError::Connect { .. } | ApiError::Timeout { .. } => true,
-            ApiError::Server(info) => matches!(info.status, Some(502..=504)),
             ApiError::Unauthorized { .. }
             | ApiError::Forbidden(_)
             | ApiError::NotFound(_)
             | ApiError::OperationUnavailable(_)
             | ApiError::Invalid(_)
             | ApiError::Conflict(_)
-            | ApiError::Decode { .. }
-            | ApiError::Config(_)
-            | ApiError::NotTheService { .. }
-            | ApiError::Internal
-            | ApiError::NotSent(_)
-            | ApiError::NoAnswer(_) => false,
+            | ApiError::Config(_) => ErrorClass::Refused,
+            ApiError::Connect {
+                failure: ConnectFailure::NoConnection,
+                ..
+            } => ErrorClass::NotConnected,
+            ApiError::Connect { .. } | ApiError::Timeout { .. } => ErrorClass::Unanswered,
+            ApiError::Server(_) | ApiError::Decode { .. } => ErrorClass::ServerFault,
+            ApiError::NotTheService { .. } => ErrorClass::NotTheService,
+            ApiError::NotSent(_) => ErrorClass::NotSent,
+            ApiError::Internal | ApiError::NoAnswer(_) => ErrorClass::Unknown,
         }
     }
 

@@ -28,7 +28,9 @@ pub mod shared_listing;
 pub mod token;
 
 pub use client::{ApiClient, Link, Reply};
-pub use error::{ApiError, AuthErrorKind, ConnectFailure, ErrorInfo, ROLE_REFUSAL_DETAIL};
+pub use error::{
+    ApiError, AuthErrorKind, ConnectFailure, ErrorClass, ErrorInfo, ROLE_REFUSAL_DETAIL,
+};
 pub use models::*;
 pub use options::{ClientOptions, Credentials, base_url_characters, validate_base_url};
 pub use plan::Planned;

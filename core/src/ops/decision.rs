@@ -44,7 +44,7 @@ pub use super::refused::{
 pub use super::reread::{
     Found, Reread, StillUnknown, abandoned_detail, lost_detail, settle, settled_detail,
 };
-use crate::api::{ApiError, ConnectFailure, MembershipStatus, Timestamp};
+use crate::api::{ApiError, MembershipStatus, Timestamp};
 
 /// The meaning of a write's answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,30 +74,10 @@ impl<T> Answer<T> {
     }
 }
 
-/// True when a write may have reached the server although no answer says so: the
-/// connection closed or timed out after the request was sent, the answer could not be read,
-/// or a 5xx came back (a server fault may come after the commit; deployed behaviour,
-/// api-notes.md "Errors"). A connection that could not be made at all
-/// ([`ConnectFailure::NoConnection`]: refused, unreachable, DNS, TLS) sent nothing: that
-/// write is refused, not lost.
+/// True when a write may have reached the server although no answer says so: its answer
+/// is lost, not refused ([`crate::api::ErrorClass::write_lost`]).
 pub fn answer_lost(e: &ApiError) -> bool {
-    match e {
-        ApiError::Connect { failure, .. } => *failure != ConnectFailure::NoConnection,
-        ApiError::Timeout { .. }
-        | ApiError::Server(_)
-        | ApiError::Decode { .. }
-        | ApiError::NotTheService { .. }
-        | ApiError::Internal
-        | ApiError::NoAnswer(_) => true,
-        ApiError::Unauthorized { .. }
-        | ApiError::Forbidden(_)
-        | ApiError::NotFound(_)
-        | ApiError::OperationUnavailable(_)
-        | ApiError::Invalid(_)
-        | ApiError::Conflict(_)
-        | ApiError::Config(_)
-        | ApiError::NotSent(_) => false,
-    }
+    e.class().write_lost()
 }
 
 /// The meaning of a write's result ([`answer_lost`] decides between refused and lost).
@@ -343,41 +323,55 @@ impl Decision {
         }
     }
 
-    /// A decision an interrupted run (`run`, another process that ended) left open: its
-    /// audit line `sending` or `unknown` has nothing after it ([`super::recover`]). Born
-    /// lost, its answer never seen ([`ApiError::NoAnswer`]): it is re-read until the server's
-    /// status tells, like any lost answer, and never sent again.
-    pub fn recovered(
-        id: Uuid,
-        action: RowAction,
-        batch: u64,
-        open: super::audit::AuditEntry,
-    ) -> Decision {
+    /// A decision whose answer was lost (`cause`) before this process followed it: born
+    /// `Lost`, re-read until the server's status tells, never sent again.
+    pub fn lost(id: Uuid, action: RowAction, batch: u64, cause: ApiError) -> Decision {
         Decision {
             id,
             action,
             batch,
             order: 0,
             stage: Stage::Lost {
-                cause: ApiError::NoAnswer(super::audit::ENDED_BEFORE_ANSWER.to_owned()),
+                cause,
                 attempts: 0,
                 next_read: None,
                 why: None,
             },
-            from: Some(Box::new(open)),
+            from: None,
         }
     }
 
-    /// The run that sent it, when another process's ([`Decision::recovered`]); `None` for
-    /// this process's own.
-    pub fn run(&self) -> Option<&str> {
-        self.from.as_ref().and_then(|e| e.run.as_deref())
+    /// A decision an interrupted run (another process that ended) left open: its audit
+    /// line `open`, `sending` or `unknown`, has nothing after it ([`super::recover`]). Born
+    /// lost, its answer never seen ([`ApiError::NoAnswer`]).
+    pub fn recovered(
+        id: Uuid,
+        action: RowAction,
+        batch: u64,
+        open: super::audit::AuditEntry,
+    ) -> Decision {
+        let cause = ApiError::NoAnswer(super::audit::ENDED_BEFORE_ANSWER.to_owned());
+        Decision {
+            from: Some(Box::new(open)),
+            ..Decision::lost(id, action, batch, cause)
+        }
     }
 
-    /// The open line of another run's write it settles ([`Decision::recovered`]): who sent
-    /// it, from which face and key; `None` for this process's own.
-    pub fn interrupted(&self) -> Option<&super::audit::AuditEntry> {
-        self.from.as_deref()
+    /// The audit record of `line` at `at` when this decision is another run's
+    /// ([`Decision::recovered`]): a copy of that write's open line (the same run, session,
+    /// sender, key and contact value) with the new outcome and detail, marked settled by
+    /// this process, so the write is closed for every later start. `None` for this
+    /// process's own decisions (the caller writes its own record).
+    pub fn closing(&self, at: Timestamp, line: &Line) -> Option<super::audit::AuditEntry> {
+        let open = self.from.as_deref()?;
+        Some(super::audit::AuditEntry {
+            at,
+            outcome: line.outcome,
+            detail: line.detail.clone(),
+            settled_by: Some(super::audit::run_id().to_owned()),
+            carried: None,
+            ..open.clone()
+        })
     }
 
     /// Where it is.

@@ -1,6 +1,7 @@
 //! The logic every front end shares (the dashboard, the command line, serve-ssh): one
-//! decision's life and what a write's answer means ([`decision`]; a lost answer's re-reads
-//! in [`reread`]; a refusal's words and a bulk run's stop rule in [`refused`]), what the audit
+//! decision's life and what a write's answer means ([`decision`]; what a re-read of a lost
+//! answer shows in [`reread`], and the one loop that re-reads until the outcome is known in
+//! [`settle`]; a refusal's words and a bulk run's stop rule in [`refused`]), what the audit
 //! says and its file ([`audit`]), the process's one writer of files, off every event loop
 //! ([`writer`]),
 //! how input is read ([`parse`]), how a club is read with its contacts whole ([`club_read`]), the writes an interrupted run left
@@ -28,6 +29,7 @@ pub mod reread;
 pub mod rotate;
 pub mod run;
 pub mod runs;
+pub mod settle;
 pub mod stats;
 pub mod verdict;
 pub mod writer;

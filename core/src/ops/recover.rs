@@ -8,11 +8,14 @@
 //! `runs/<run>.lock` beside the audit file ([`super::runs::hold_own_run`]: taken when the process first
 //! appends to the file, freed by the kernel when the process ends, however it ends).
 //!
-//! At start each face asks [`interrupted`] for the open writes of runs that are not alive,
-//! each such run claimed (its lock taken) so two processes starting at once never settle the
-//! same write twice; then re-reads each request (or club) and writes a line that settles it
-//! with the interrupted run's id, so the write is closed for every later start. A write a
-//! re-read cannot settle yet (the service is down) stays open for the next start.
+//! At start the dashboard, the command line and `serve-ssh` ask [`interrupted_in`] for the
+//! open writes of runs that are not alive, each such run claimed (its lock taken) so two
+//! processes starting at once never settle the same write twice. Each write is then followed
+//! like any lost answer ([`super::decision::Decision::recovered`]; the command line and
+//! `serve-ssh` with [`settle_all_in`], the dashboard through its messages), and the line that
+//! settles it is a copy of its open line with the interrupted run's id, so the write is
+//! closed for every later start. A write a read cannot settle yet (the service is down)
+//! stays open for the next start.
 //!
 //! Safety on a shared host: the lock files are opened without following a link and without
 //! blocking (a FIFO planted in their place is refused at once), and only a regular file is
@@ -26,10 +29,11 @@ use std::path::{Path, PathBuf};
 use uuid::Uuid;
 
 use super::action::RowAction;
-use super::audit::{AuditEntry, ENDED_BEFORE_ANSWER, Outcome, run_id};
-use super::reread::Found;
-use super::reread::has_contact;
+use super::audit::{AuditEntry, Outcome, run_id};
+use super::decision::{Decision, Line};
+use super::reread::{Found, Reread};
 use super::runs::{lock_path, open_lock};
+use super::settle;
 use crate::api::{ContactType, NewContact};
 
 /// The runs this process claimed while it settles their writes: their locks, held until
@@ -46,15 +50,10 @@ impl Claim {
     }
 
     /// Drops the lock files of the claimed runs whose writes are all settled now (a line
-    /// after each), reading `audit` again; the others stay for the next start. Nothing is
-    /// read when nothing was claimed.
-    pub fn tidy(self, audit: &Path) {
-        self.tidy_in(audit, &OpenWrites::default());
-    }
-
-    /// [`Claim::tidy`], the file read through `writes` (only what was appended since its
-    /// last read: a command over SSH never parses the host's whole audit).
-    pub fn tidy_in(self, audit: &Path, writes: &OpenWrites) {
+    /// after each), reading `audit` again through `writes` (only what was appended since its
+    /// last read); the others stay for the next start. Nothing is read when nothing was
+    /// claimed.
+    pub fn tidy(self, audit: &Path, writes: &OpenWrites) {
         if self.is_empty() {
             return;
         }
@@ -212,15 +211,8 @@ fn file_id(meta: &std::fs::Metadata) -> (u64, u64) {
 
 /// The writes runs no longer alive left open in `audit` for `server` (oldest first), with
 /// those runs claimed ([`Claim`]); this process's own run is never among them. Lock files of
-/// ended runs with nothing open are removed on the way.
-///
-/// Errors: the audit file cannot be read.
-pub fn interrupted(audit: &Path, server: &str) -> io::Result<(Vec<AuditEntry>, Claim)> {
-    interrupted_in(audit, server, &OpenWrites::default())
-}
-
-/// [`interrupted`], the file read through `writes` (what it read before is not parsed
-/// again: `serve-ssh`'s sessions share one).
+/// ended runs with nothing open are removed on the way. The file is read through `writes`
+/// (what it read before is not parsed again: `serve-ssh`'s sessions share one).
 ///
 /// Errors: the audit file cannot be read.
 pub fn interrupted_in(
@@ -312,84 +304,45 @@ impl OpenWrite {
     }
 }
 
-/// The detail of the line that settles an interrupted run's write: what the re-read found.
-pub fn settled_detail(found: &str) -> String {
-    format!("settled at start: {ENDED_BEFORE_ANSWER}; a re-read shows it {found}")
-}
-
-/// How an interrupted write was settled, for the summary.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Settled {
-    /// A decision, as the re-read found it.
-    Decision(RowAction, Found),
-    /// A contact: added or not.
-    Contact(bool),
-    /// Not settled: the re-read failed (stays open for the next start).
-    Unknown,
-}
-
-impl Settled {
-    /// The audit outcome of the settling line (`ok` applied, `failed` not; `unknown` writes
-    /// no line).
-    pub fn outcome(&self) -> Outcome {
-        match self {
-            Settled::Decision(_, f) if f.applied() => Outcome::Ok,
-            Settled::Contact(true) => Outcome::Ok,
-            Settled::Decision(..) | Settled::Contact(false) => Outcome::Failed,
-            Settled::Unknown => Outcome::Unknown,
-        }
-    }
-
-    /// What the re-read found, in English (`approved`, `not applied: still pending`,
-    /// `added`, `not added`, `still unknown`).
-    pub fn english(&self) -> String {
-        match self {
-            Settled::Decision(_, f) => f.english(),
-            Settled::Contact(true) => "added".to_owned(),
-            Settled::Contact(false) => "not added".to_owned(),
-            Settled::Unknown => "still unknown".to_owned(),
-        }
-    }
-}
+/// How an interrupted write ended, for the summary: what the read that settled it found, or
+/// `None` when no read could (the write stays open for the next start).
+pub type Settled = Option<Found>;
 
 /// The summary said once an interrupted run's writes are settled, in English: "3 writes of
 /// an interrupted run: 2 approved, 1 not applied: still pending".
 pub fn summary(settled: &[Settled]) -> String {
+    let words = settled.iter().map(|s| {
+        s.as_ref()
+            .map_or("still unknown".to_owned(), Found::english)
+    });
+    let n = settled.len();
+    let writes = if n == 1 { "write" } else { "writes" };
+    format!("{n} {writes} of an interrupted run: {}", tally(words))
+}
+
+/// Words counted in the order each first comes: "2 approved, 1 not applied".
+pub fn tally(words: impl IntoIterator<Item = String>) -> String {
     let mut counts: Vec<(String, usize)> = Vec::new();
-    for s in settled {
-        let word = s.english();
+    for word in words {
         match counts.iter_mut().find(|(w, _)| *w == word) {
             Some((_, n)) => *n += 1,
             None => counts.push((word, 1)),
         }
     }
     let parts: Vec<String> = counts.iter().map(|(w, n)| format!("{n} {w}")).collect();
-    let n = settled.len();
-    let writes = if n == 1 { "write" } else { "writes" };
-    format!("{n} {writes} of an interrupted run: {}", parts.join(", "))
+    parts.join(", ")
 }
 
 /// Settles, for a face that awaits its reads (the command line), the writes interrupted
 /// runs left open in the audit file at `audit` for the server `client` talks to (named
-/// `server` in the lines): each request (or club) is read, tried as
-/// [`super::run::with_tries`] tries, and a line with the interrupted run's id says what
-/// became of it ([`Settled`]). A write no read could settle stays open for the next start.
-/// Returns how each ended, oldest first (empty when nothing was interrupted).
+/// `server` in the lines; the file read through `writes`, which `serve-ssh`'s commands
+/// share): each is followed by the one loop ([`settle::follow`], for at most
+/// [`settle::AT_START`]) reading its request (or club), and the line that settles it is a
+/// copy of its open line ([`Decision::closing`]: the interrupted run's id and sender). A
+/// write no read could settle stays open for the next start. Returns how each ended, oldest
+/// first (empty when nothing was interrupted).
 ///
-/// Errors: the audit file cannot be read (in words).
-pub async fn settle_all(
-    client: &crate::api::ApiClient,
-    audit: &Path,
-    server: &str,
-    control: &super::control::Control,
-) -> Result<Vec<Settled>, String> {
-    settle_all_in(client, audit, server, control, &OpenWrites::default()).await
-}
-
-/// [`settle_all`], the file read through `writes` (`serve-ssh`'s commands share the
-/// server's: the host's audit is not parsed whole for each).
-///
-/// Errors: as [`settle_all`].
+/// Errors: the audit file cannot be read, or a settling line cannot be written (in words).
 pub async fn settle_all_in(
     client: &crate::api::ApiClient,
     audit: &Path,
@@ -402,59 +355,49 @@ pub async fn settle_all_in(
     let once = client.single_try();
     let mut out = Vec::with_capacity(open.len());
     for entry in open {
-        let settled = match OpenWrite::of(&entry) {
-            OpenWrite::Decision(action) => {
-                let read = super::run::with_tries(control, || {
-                    once.club_request(entry.target, super::run::DECISION_LEVELS)
-                })
-                .await;
-                let read = super::reread::Reread::of(read, |r| r.data.membership().cloned());
-                match super::reread::settle(action, &read) {
-                    Ok(found) => Settled::Decision(action, found),
-                    Err(_) => Settled::Unknown,
+        let (target, failed) = (entry.target, std::sync::OnceLock::new());
+        let record = |d: &Decision, line: Line| {
+            let line = d.closing(chrono::Utc::now(), &line);
+            async {
+                let Some(line) = line else { return };
+                let written = super::writer::Writer::process().append_line(audit, &line);
+                if let Err(e) = written.await {
+                    let _ = failed.set(format!(
+                        "could not write the audit file {}: {e}",
+                        audit.display()
+                    ));
                 }
+            }
+        };
+        let patience = settle::AT_START;
+        let found = match OpenWrite::of(&entry) {
+            OpenWrite::Decision(action) => {
+                let mut d = Decision::recovered(target, action, 0, entry);
+                let read = || once.club_request(target, super::run::DECISION_LEVELS);
+                let proves = Reread::of_request;
+                settle::follow(&mut d, read, proves, patience, control, record)
+                    .await
+                    .0
+                    .ok()
             }
             OpenWrite::Contact(new) => {
-                let read = super::run::with_tries(control, || {
-                    once.club(entry.target, super::club_read::CONTACT_LEVELS)
-                })
-                .await;
-                match read {
-                    Ok(r) => Settled::Contact(has_contact(&r.data, &new)),
-                    Err(_) => Settled::Unknown,
-                }
+                let mut d = Decision::recovered(target, RowAction::AddContact, 0, entry);
+                let read = || once.club(target, super::club_read::CONTACT_LEVELS);
+                let proves = Reread::of_club(&new);
+                settle::follow(&mut d, read, proves, patience, control, record)
+                    .await
+                    .0
+                    .ok()
             }
-            OpenWrite::Other => Settled::Unknown,
+            OpenWrite::Other => None,
         };
-        if settled != Settled::Unknown {
-            let line = closing_line(&entry, &settled);
-            if let Err(e) = super::writer::Writer::process()
-                .append_line(audit, &line)
-                .await
-            {
-                return Err(format!(
-                    "could not write the audit file {}: {e}",
-                    audit.display()
-                ));
-            }
+        if let Some(e) = failed.into_inner() {
+            return Err(e);
         }
-        out.push(settled);
+        out.push(found);
     }
-    claim.tidy_in(audit, writes);
+    claim.tidy(audit, writes);
     Ok(out)
-}
-
-/// The line that settles an interrupted run's write `open` (its last line): the same write
-/// (run, user, action, target, value, face), with the outcome and detail the re-read gives.
-pub fn closing_line(open: &AuditEntry, settled: &Settled) -> AuditEntry {
-    AuditEntry {
-        at: chrono::Utc::now(),
-        outcome: settled.outcome(),
-        detail: Some(settled_detail(&settled.english())),
-        settled_by: Some(run_id().to_owned()),
-        carried: None,
-        ..open.clone()
-    }
 }
 
 #[cfg(test)]
@@ -506,6 +449,10 @@ mod tests {
         assert_eq!(open.len(), 2, "{open:?}");
         assert!(open.contains(&(b, Outcome::Sending)));
         assert!(open.contains(&(c, Outcome::Unknown)));
+    }
+
+    fn interrupted(audit: &Path, server: &str) -> io::Result<(Vec<AuditEntry>, Claim)> {
+        interrupted_in(audit, server, &OpenWrites::default())
     }
 
     /// The targets of the open writes, as one read gives them.
@@ -611,17 +558,8 @@ mod tests {
 
     #[test]
     fn the_summary_counts_each_ending() {
-        let s = summary(&[
-            Settled::Decision(
-                RowAction::Approve,
-                Found::Decided(crate::api::MembershipStatus::Approved),
-            ),
-            Settled::Decision(
-                RowAction::Approve,
-                Found::Decided(crate::api::MembershipStatus::Approved),
-            ),
-            Settled::Decision(RowAction::Approve, Found::StillPending),
-        ]);
+        let approved = Some(Found::Decided(crate::api::MembershipStatus::Approved));
+        let s = summary(&[approved.clone(), approved, Some(Found::StillPending)]);
         assert_eq!(
             s,
             "3 writes of an interrupted run: 2 approved, 1 not applied: still pending"

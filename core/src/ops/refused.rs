@@ -5,18 +5,12 @@
 
 use super::action::RowAction;
 use super::audit::Outcome;
-use crate::api::{ApiError, ConnectFailure, MembershipStatus};
+use crate::api::{ApiError, ErrorClass, MembershipStatus};
 use crate::i18n::Lang;
 
 /// True when the write was never sent: no connection could be made.
 pub fn not_sent(e: &ApiError) -> bool {
-    matches!(
-        e,
-        ApiError::Connect {
-            failure: ConnectFailure::NoConnection,
-            ..
-        }
-    )
+    e.class() == ErrorClass::NotConnected
 }
 
 /// True when no further call of the same kind can succeed in this run: the operation is

@@ -20,22 +20,31 @@ pub enum Reread {
     /// The re-read failed too (its message): the outcome stays unknown; read again later.
     Failed(String),
     /// After a new contact: the club was read with its contacts whole, and has a contact of
-    /// that type and value (`true`) or not ([`has_contact`]).
+    /// that type and value (`true`) or not ([`Reread::of_club`]).
     Contact(bool),
 }
 
 impl Reread {
-    /// The re-read's result as a [`Reread`]: a 404 is [`Reread::Missing`], any other error
-    /// [`Reread::Failed`] with its English message.
-    pub fn of<T>(
-        result: Result<T, ApiError>,
-        status: impl FnOnce(&T) -> Option<MembershipStatus>,
-    ) -> Reread {
+    /// The re-read's result as a [`Reread`]: what `proves` reads in a success, a 404 is
+    /// [`Reread::Missing`], any other error [`Reread::Failed`] with its English message.
+    pub fn of<T>(result: Result<&T, &ApiError>, proves: impl FnOnce(&T) -> Reread) -> Reread {
         match result {
-            Ok(t) => Reread::Found(status(&t)),
+            Ok(t) => proves(t),
             Err(ApiError::NotFound(_)) => Reread::Missing,
             Err(e) => Reread::Failed(crate::text::truncate_chars(&e.to_string(), 300)),
         }
+    }
+
+    /// What a read of the request shows: its membership status (when its level shows it).
+    pub fn of_request(r: &crate::api::Reply<crate::api::ClubRequest>) -> Reread {
+        Reread::Found(r.data.membership().cloned())
+    }
+
+    /// What a read of the club (its contacts whole) shows of the new contact `new`.
+    pub fn of_club(
+        new: &crate::api::NewContact,
+    ) -> impl Fn(&crate::api::Reply<crate::api::Club>) -> Reread + '_ {
+        move |r| Reread::Contact(has_contact(&r.data, new))
     }
 }
 
@@ -143,7 +152,7 @@ pub fn abandoned_detail() -> String {
 
 /// True when `club` (read with its contacts whole) has a contact of `new`'s type and value
 /// (values compared trimmed, without case): how a lost or interrupted new contact is settled.
-pub fn has_contact(club: &crate::api::Club, new: &crate::api::NewContact) -> bool {
+fn has_contact(club: &crate::api::Club, new: &crate::api::NewContact) -> bool {
     let wanted = new.value.trim();
     club.contacts.iter().flatten().any(|c| {
         c.kind.as_ref() == Some(&new.kind)

@@ -1,11 +1,10 @@
-//! Sending writes from a face that awaits them (the command line; any future face without
-//! its own event loop): one decision with its answer's meaning and, when the answer is
-//! lost, re-reads with backoff until the server's status is known; and the bulk runner,
-//! with bounded concurrency and its stop rules.
+//! Sending writes for a caller that awaits them (the command line): one decision with its
+//! answer's meaning and, when the answer is lost, the one loop that reads the request until
+//! the server's status is known ([`super::settle::follow`]); and the bulk runner, with
+//! bounded concurrency and its stop rules.
 //!
-//! The dashboard follows the same rules through its effects and `Msg::Retry` (it never
-//! blocks): [`super::decision`] for the meaning and the settlement, [`super::audit`] for the
-//! lines.
+//! The dashboard drives the same state machine ([`super::decision`]) through its effects
+//! and `Msg::Retry` (it never blocks).
 
 use std::future::Future;
 use std::time::Duration;
@@ -18,7 +17,8 @@ pub use super::verdict::Verdict;
 
 use super::action::RowAction;
 use super::audit::AuditLog;
-use super::decision::{self, Decision, Event, Reread, Stage, StillUnknown};
+use super::decision::{self, Decision, Event, Line, Reread, Stage, StillUnknown};
+use super::settle;
 use crate::api::{ApiClient, ApiError, FetchLevel, Levels};
 
 /// Levels of the request a decision returns and a re-read reads: the request at `default`
@@ -35,8 +35,8 @@ pub const SETTLE_PATIENCE: Duration = Duration::from_secs(120);
 /// settled): the audit gets the lines its transitions write, each awaited in the file before
 /// the run goes on: `sending` before the write leaves (a write whose line cannot be written
 /// is not sent: [`ApiError::NotSent`]), then `ok` or `failed` for an answer; for a lost
-/// answer `unknown`, then re-reads at [`DECISION_LEVELS`] waiting the [`decision::backoff`]
-/// on `control`'s clock, and a second line with the settled outcome. Never sends the write
+/// answer `unknown`, then re-reads at [`DECISION_LEVELS`] by the one loop
+/// ([`settle::follow`], on `control`'s clock), and a second line with the settled outcome. Never sends the write
 /// twice. Gives up re-reading after `patience`, and stops waiting for the answer or the
 /// re-reads when `control` gives up (a second Ctrl-C): the verdict is then
 /// [`Verdict::Unknown`], audited `unknown` by the machine. Audit lines that cannot be
@@ -168,80 +168,43 @@ impl Waiting {
 }
 
 /// Follows a decision that has its answer (`request`: the request it returned) to the
-/// server's truth: settled already, or lost and re-read until settled or given up
-/// ([`decide`]).
+/// server's truth: settled already, or lost and read again by the one loop
+/// ([`settle::follow`]) until settled or given up ([`decide`]).
 async fn follow(
     client: &ApiClient,
     log: &AuditLog,
     d: &mut Decision,
-    mut request: Option<crate::api::ClubRequest>,
+    request: Option<crate::api::ClubRequest>,
     patience: Duration,
     control: &Control,
     audit_failed: &(dyn Fn(String) + Sync),
 ) -> Verdict {
     let (id, action) = (d.id, d.action);
-    let mut watch = control.clock.start();
-    loop {
-        let (cause, attempts, why) = match d.stage() {
-            Stage::Settled(ending) => return Verdict::of(action, ending.clone(), request),
-            Stage::Lost {
-                cause,
-                attempts,
-                why,
-                ..
-            } => (cause.clone(), *attempts, why.clone()),
-            Stage::Held { .. } | Stage::Queued | Stage::Sending => {
-                unreachable!("answered above")
-            }
-        };
-        if let Some(why) = why {
-            let wait = decision::backoff(attempts.saturating_sub(1));
-            let patient = watch.elapsed() + wait <= patience;
-            if patient && !control.given_up() {
-                tokio::select! {
-                    () = watch.sleep(wait) => {}
-                    () = control.gave_up() => {}
-                }
-            }
-            if !patient || control.given_up() {
-                let written = step(log, d, Event::Abandon).await;
-                written.err().into_iter().for_each(audit_failed);
-                return Verdict::Unknown { cause, why };
-            }
+    let cause = match d.stage() {
+        Stage::Settled(ending) => return Verdict::of(action, ending.clone(), request),
+        Stage::Lost { cause, .. } => cause.clone(),
+        Stage::Held { .. } | Stage::Queued | Stage::Sending => unreachable!("answered above"),
+    };
+    let read = || client.club_request(id, DECISION_LEVELS);
+    let record = |d: &Decision, line| {
+        let entry = entry(log, d, line);
+        async move {
+            log.write(&entry)
+                .await
+                .err()
+                .into_iter()
+                .for_each(audit_failed)
         }
-        let read = client.club_request(id, DECISION_LEVELS).await;
-        request = read.as_ref().ok().map(|r| r.data.clone());
-        let refused = read
-            .as_ref()
-            .err()
-            .filter(|e| decision::stops_reads(e))
-            .cloned();
-        let read = Reread::of(read, |r| r.data.membership().cloned());
-        let now = chrono::Utc::now();
-        let written = step(
-            log,
-            d,
-            Event::Reread {
-                read,
-                now,
-                told_applied: false,
-            },
-        )
-        .await;
-        written.err().into_iter().for_each(audit_failed);
-        if let Some(e) = refused
-            && matches!(d.stage(), Stage::Lost { .. })
-        {
-            // The credentials (or the route) are refused: no re-read can settle it in this
-            // run, and nothing more is sent with them. Unknown now, not after the patience.
-            control.stop();
-            let written = step(log, d, Event::Abandon).await;
-            written.err().into_iter().for_each(audit_failed);
-            return Verdict::Unknown {
-                cause,
-                why: StillUnknown::Refused(e),
-            };
-        }
+    };
+    let (settled, read) =
+        settle::follow(d, read, Reread::of_request, patience, control, record).await;
+    match settled {
+        Ok(found) => Verdict::Settled {
+            found,
+            cause,
+            request: read.map(|r| r.data),
+        },
+        Err(why) => Verdict::Unknown { cause, why },
     }
 }
 
@@ -271,19 +234,17 @@ async fn send_write(
 /// Applies `event` to `d` and writes the audit line the transition gives, awaited in the
 /// file. Errors: the line could not be written (in words).
 async fn step(log: &AuditLog, d: &mut Decision, event: Event) -> Result<(), String> {
-    let line = match d.apply(event) {
-        Ok(line) => line,
+    match d.apply(event) {
+        Ok(Some(line)) => log.write(&entry(log, d, line)).await,
+        Ok(None) => Ok(()),
         Err(e) => panic!("{e}"),
-    };
-    let Some(line) = line else { return Ok(()) };
-    let entry = log.entry(
-        chrono::Utc::now(),
-        d.action.verb(),
-        d.id,
-        line.outcome,
-        line.detail,
-    );
-    log.write(&entry).await
+    }
+}
+
+/// The audit record of `line`, a line of `d`, in `log`'s name.
+fn entry(log: &AuditLog, d: &Decision, line: Line) -> super::audit::AuditEntry {
+    let (now, verb) = (chrono::Utc::now(), d.action.verb());
+    log.entry(now, verb, d.id, line.outcome, line.detail)
 }
 
 /// Attempts at reading a request's status before a run decides it (each a GET that the
@@ -704,12 +665,12 @@ impl Decisions<'_> {
     }
 }
 
-/// Settles a new contact whose answer was lost: re-reads the club (its contacts, at
-/// `default`) with [`decision::backoff`] until it is read, for at most `patience`.
+/// Settles a new contact whose answer was lost: the one loop ([`settle::follow`]) re-reads
+/// the club (its contacts, at `default`) until a read tells, for at most `patience`.
 /// `Ok(true)`: the club has a contact of that type and value (added); `Ok(false)`: it has
-/// not (not added, safe to try again).
+/// not, or the club is gone (not added, safe to try again).
 ///
-/// Errors: no re-read succeeded in time (or `control` gave up): why the last one failed.
+/// Errors: no re-read told in time (or `control` gave up): why the last one did not.
 pub async fn settle_contact(
     client: &ApiClient,
     club: Uuid,
@@ -717,23 +678,14 @@ pub async fn settle_contact(
     patience: Duration,
     control: &Control,
 ) -> Result<bool, StillUnknown> {
-    let mut watch = control.clock.start();
-    let mut attempt = 0;
-    loop {
-        match client.club(club, super::club_read::CONTACT_LEVELS).await {
-            Ok(r) => return Ok(super::reread::has_contact(&r.data, new)),
-            Err(e) => {
-                let why =
-                    StillUnknown::ReadFailed(crate::text::truncate_chars(&e.to_string(), 300));
-                let wait = decision::backoff(attempt);
-                if control.given_up() || watch.elapsed() + wait > patience {
-                    return Err(why);
-                }
-                watch.sleep(wait).await;
-                attempt += 1;
-            }
-        }
-    }
+    // The loop follows a decision: this one is born lost, its lines written by the caller.
+    let cause = ApiError::NoAnswer("the new contact's answer was lost".to_owned());
+    let mut d = Decision::lost(club, RowAction::AddContact, 0, cause);
+    let read = || client.club(club, super::club_read::CONTACT_LEVELS);
+    let no_record = |_: &Decision, _| async {};
+    let proves = Reread::of_club(new);
+    let (settled, _) = settle::follow(&mut d, read, proves, patience, control, no_record).await;
+    settled.map(|found| found.applied())
 }
 
 /// Runs `call` for every id with at most `limit` in flight (at least 1), results in input

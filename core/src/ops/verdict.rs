@@ -43,8 +43,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// The verdict of a decision settled by its answer or a re-read, with the request as the
-    /// server last showed it.
+    /// The verdict of a decision settled by its answer, with the request the answer gave.
     pub(super) fn of(action: RowAction, ending: Ending, request: Option<ClubRequest>) -> Verdict {
         match ending {
             Ending::Done => Verdict::Done(request),
@@ -53,13 +52,13 @@ impl Verdict {
                 outcome: decision::already_line(action, &status).0,
                 status,
             },
-            Ending::Found { found, cause } => Verdict::Settled {
-                found,
-                cause,
-                request,
-            },
-            Ending::Undone | Ending::Unknown | Ending::NotSent | Ending::Overwritten(_) => {
-                unreachable!("a decision sent and followed is settled by the server")
+            // A lost answer is settled by the loop, which gives `Verdict::Settled` itself.
+            Ending::Found { .. }
+            | Ending::Undone
+            | Ending::Unknown
+            | Ending::NotSent
+            | Ending::Overwritten(_) => {
+                unreachable!("a decision answered is settled by its answer")
             }
         }
     }

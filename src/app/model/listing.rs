@@ -136,7 +136,7 @@ pub struct Listing {
     /// A refresh found the count grown: its pages go on to the last one.
     pub hunting: bool,
     /// New requests a refresh found and has not announced yet.
-    pub fresh: usize,
+    pub new_unsaid: usize,
     /// Marks dropped from rows a read showed decided elsewhere, not said yet.
     pub unmarked: usize,
     /// Another account signed in and its scope is not decided yet: the scope's correction

@@ -153,6 +153,10 @@ pub struct ModelOptions {
     /// Grace period before an approve or decline is sent (`z` takes it back meanwhile);
     /// zero sends at once. At most [`grace::MAX_DECISION_DELAY_SECS`] (config checks it).
     pub decision_delay: std::time::Duration,
+    /// How the moderator runs club-admin's commands from where they are, for the hints that
+    /// name one (`T`'s `stats --json`, `H`'s `history`): `club-admin` on a local terminal,
+    /// `ssh -p PORT HOST` in a `serve-ssh` session.
+    pub command: String,
 }
 
 impl ModelOptions {
@@ -177,6 +181,7 @@ impl ModelOptions {
             year_style: crate::i18n::dates::YearStyle::Ce,
             thai_keys: true,
             decision_delay: std::time::Duration::from_secs(grace::DEFAULT_DECISION_DELAY_SECS),
+            command: "club-admin".to_owned(),
         }
     }
 }
@@ -287,6 +292,8 @@ pub struct Model {
     pub(crate) can_save_token: bool,
     /// Ctrl-Z suspends ([`ModelOptions::can_suspend`]).
     pub(crate) can_suspend: bool,
+    /// How club-admin's commands are run from here ([`ModelOptions::command`]).
+    pub(crate) command: String,
     /// The UI language.
     pub(crate) lang: crate::i18n::Lang,
     /// How years are written.
@@ -475,6 +482,7 @@ impl Model {
             save_token: o.save_token && o.can_save_token,
             can_save_token: o.can_save_token,
             can_suspend: o.can_suspend,
+            command: o.command,
             lang: o.lang,
             year_style: o.year_style,
             thai_keys: o.thai_keys,

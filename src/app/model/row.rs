@@ -59,7 +59,7 @@ pub struct QueueItem {
     pub club_search: String,
     /// A request that arrived since the queue was last loaded (a refresh found it, created
     /// after that load): shown as new until the cursor reaches it.
-    pub fresh: bool,
+    pub is_new: bool,
     /// Pending here, then decided by someone else (a read showed it approved or declined,
     /// not by this dashboard's decision): the status that read showed.
     pub decided_elsewhere: Option<crate::api::MembershipStatus>,
@@ -100,7 +100,7 @@ impl QueueItem {
             origin,
             search: String::new(),
             club_search: String::new(),
-            fresh: false,
+            is_new: false,
             decided_elsewhere: None,
             decided_by: None,
             held_elsewhere: None,

@@ -10,7 +10,7 @@ use uuid::Uuid;
 use super::connection::sign_in_popup;
 use super::focus::pane_action;
 use super::tell::{label_of, say, say_about};
-use super::{bulk, club, decisions, held, ids, listing, lost, marking, rows};
+use super::{bulk, club, decisions, held, ids, listing, lost, marking, refresh, rows};
 use crate::app::keymap::Action;
 use crate::app::model::words::{self, verb};
 use crate::app::model::{Model, Pane, Popup, RowAction, RowState, Severity};
@@ -35,7 +35,7 @@ pub(super) fn run_action(m: &mut Model, a: Action) -> Vec<Effect> {
             pane_action(m, a);
             Vec::new()
         }
-        Action::Refresh => listing::refresh(m),
+        Action::Refresh => refresh::refresh(m),
         Action::Redraw => vec![Effect::Redraw],
         Action::Suspend => vec![Effect::Suspend],
         Action::Down
@@ -182,7 +182,7 @@ fn change_level(m: &mut Model, up: bool) -> Vec<Effect> {
     m.levels = crate::api::Levels::new(crate::api::FetchLevel::Default, nd);
     // Every row is read again at the new level (one listing call per 50 rows where the
     // server lists).
-    let fx = listing::refresh(m);
+    let fx = refresh::refresh(m);
     let text = crate::tr!(
         m.lang,
         "status-request-level",

@@ -9,7 +9,7 @@ use uuid::Uuid;
 use super::connection::note_ok;
 use super::errors::error_text;
 use super::tell::{label_of, say};
-use super::{bulk, capability, decisions, held, listing, lost, rows, scope, signin};
+use super::{bulk, capability, count, decisions, held, listing, lost, rows, scope, signin};
 use crate::api::{ApiError, ClubRequest, Reply, UpdateRoute};
 use crate::app::call::{Answer, Decided};
 use crate::app::model::{ListScope, ListingSupport, Model, Severity};
@@ -78,7 +78,7 @@ pub(super) fn route(answer: Answer, m: &mut Model) -> Vec<Effect> {
             generation,
             result,
         } => listing::on_list_page(m, page, generation, result),
-        Answer::ListCount { generation, result } => listing::on_list_count(m, generation, result),
+        Answer::ListCount { generation, result } => count::on_list_count(m, generation, result),
         Answer::Reread { ids, result } => rows::on_reread(m, ids, result),
         Answer::Row { id, result } => rows::on_fetch(m, id, result),
         Answer::Decision { id, action, result } => on_decision(m, id, action, result),
@@ -104,7 +104,7 @@ fn on_decision(m: &mut Model, id: Uuid, action: RowAction, result: Decided) -> V
         reply.data
     });
     if let Err(e) = &result
-        && matches!(e, ApiError::Unauthorized { kind, .. } if kind.needs_sign_in())
+        && e.needs_sign_in()
     {
         return held::session_over(m, id, e.clone());
     }

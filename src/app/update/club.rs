@@ -172,11 +172,7 @@ pub(super) fn new_contact(m: &mut Model) -> Vec<Effect> {
             });
         }
         None => {
-            let key = m
-                .keymap
-                .key_for(crate::app::keymap::Scope::Queue, Action::ClubLookup)
-                .map(|k| k.to_string())
-                .unwrap_or_else(|| ":club".to_owned());
+            let key = super::tell::queue_key(m, Action::ClubLookup, ":club");
             let text = crate::tr!(m.lang, "status-club-first", key = key);
             say(m, Severity::Error, &text);
         }
@@ -299,17 +295,13 @@ pub(super) fn reread_contacts(
 }
 
 /// A read of club `id` while its new contact's answer is lost: the club tells whether the
-/// contact is there ([`crate::ops::reread::has_contact`]): settled (`ok` added, `failed`
+/// contact is there ([`Reread::of_club`]): settled (`ok` added, `failed`
 /// not added, said), or still unknown with the next re-read planned.
 fn settle_contact(m: &mut Model, id: Uuid, res: &Result<Reply<Club>, ApiError>) -> Vec<Effect> {
     let Some(new) = m.club.new_contacts.get(&id).cloned() else {
         return Vec::new();
     };
-    let read = match res {
-        Ok(reply) => Reread::Contact(crate::ops::reread::has_contact(&reply.data, &new)),
-        Err(ApiError::NotFound(_)) => Reread::Missing,
-        Err(e) => Reread::Failed(crate::text::truncate_chars(&e.to_string(), 300)),
-    };
+    let read = Reread::of(res.as_ref(), Reread::of_club(&new));
     let now = m.now;
     let event = Event::Reread {
         read,

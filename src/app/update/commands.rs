@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use super::connection::call;
 use super::tell::say;
-use super::{actions, club, held, ids, listing};
+use super::{actions, club, held, ids, listing, refresh};
 use crate::api::FetchLevel;
 use crate::app::call::ApiCall;
 use crate::app::keymap::Action;
@@ -79,7 +79,7 @@ pub(super) fn run_command(m: &mut Model, text: &str) -> Vec<Effect> {
             club::lookup_club(m, arg)
         }
         "signin" | "sign-in" | "login" => actions::run_action(m, Action::SignIn),
-        "refresh" => listing::refresh(m),
+        "refresh" => refresh::refresh(m),
         "filter" => {
             m.queue.set_filter(arg);
             Vec::new()
@@ -263,7 +263,7 @@ fn scope(m: &mut Model, arg: &str) -> Vec<Effect> {
         Some(s) => {
             m.listing.scope = s;
             listing::apply_scope(m);
-            listing::refresh(m)
+            refresh::refresh(m)
         }
         None => {
             m.listing.scope = ListScope::Unknown;

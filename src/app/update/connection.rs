@@ -1,10 +1,10 @@
-//! The connection to the service as the calls and their answers tell it, for every room: a call
-//! recorded in flight ([`call`]), online or offline and the server's version from an answer
-//! ([`note_ok`], [`note_error`]), a 401 that no longer speaks for the session
-//! ([`stale_unauthorised`]), and the sign-in pop-up ([`sign_in_popup`]); the sign-in itself
-//! is [`super::signin`]'s.
+//! The connection to the service as calls and their answers show it, for every file of
+//! `update`: a call recorded in flight ([`call`]), online or offline and the server's
+//! version from an answer ([`note_ok`], [`note_error`]), a 401 that no longer speaks for the
+//! session ([`stale_unauthorised`]), and the sign-in pop-up ([`sign_in_popup`]); the
+//! sign-in itself is [`super::signin`]'s.
 //!
-//! A leaf of `update`, like [`super::tell`]: it imports no other room.
+//! Like [`super::tell`], it imports no other file of `update`.
 
 use tui_input::Input;
 
@@ -32,24 +32,11 @@ pub(super) fn call_tried(m: &mut Model, call: ApiCall, tries: Tries) -> Effect {
 
 /// Records what an error says about the connection and the session.
 pub(super) fn note_error(m: &mut Model, e: &ApiError) {
-    match e {
-        ApiError::Connect { .. } | ApiError::Timeout { .. } => {
-            m.connection = Connection::Offline(e.describe(m.lang))
-        }
-        ApiError::Unauthorized { .. }
-        | ApiError::Forbidden(_)
-        | ApiError::NotFound(_)
-        | ApiError::OperationUnavailable(_)
-        | ApiError::Invalid(_)
-        | ApiError::Conflict(_)
-        | ApiError::Server(_)
-        | ApiError::Decode { .. }
-        | ApiError::Config(_)
-        | ApiError::NotTheService { .. }
-        | ApiError::Internal
-        | ApiError::NotSent(_)
-        | ApiError::NoAnswer(_) => m.connection = Connection::Online,
-    }
+    m.connection = if e.class().offline() {
+        Connection::Offline(e.describe(m.lang))
+    } else {
+        Connection::Online
+    };
     if stale_unauthorised(m, e) {
         return;
     }

@@ -5,9 +5,9 @@
 //! suspending in [`super::held`]), sent on the tick it is due ([`send_due`]), and the server's
 //! answer settles it ([`on_answer`]; a lost answer is followed by [`super::lost`]).
 //!
-//! Each request's decision lives in one place, [`crate::ops::book::Book`] in the Model,
+//! Each request's decision lives in one place, `m.decisions` ([`crate::ops::book::Book`]),
 //! and changes only through [`step`]: the core's state machine checks the transition and
-//! says which audit line it writes. The row shows what the book says.
+//! says which audit line it writes. The row shows the decision's stage.
 
 use uuid::Uuid;
 
@@ -133,23 +133,15 @@ pub(super) fn step(m: &mut Model, id: Uuid, event: Event) -> Option<Effect> {
 
 /// As [`step`], with the outcome of the audit line written (for a face that shows it).
 pub(super) fn step_line(m: &mut Model, id: Uuid, event: Event) -> Option<(Effect, Outcome)> {
-    let action = m.decisions.get(id).map(|d| d.action);
-    // An interrupted run's decision is settled in that run's name (its write is closed),
-    // and its sender's: the user, face and key that sent it, not this session's.
-    let from = m.decisions.get(id).and_then(|d| d.interrupted().cloned());
     match m.decisions.apply(id, event) {
         Ok(line) => {
-            let (line, action) = (line?, action?);
+            let (line, d) = (line?, m.decisions.get(id)?);
             let outcome = line.outcome;
-            let mut fx = audit_entry(m, action.verb(), id, outcome, line.detail);
-            if let (Effect::Audit(entry), Some(open)) = (&mut fx, from) {
-                entry.run = open.run;
-                entry.session = open.session;
-                entry.user = open.user;
-                entry.via = open.via;
-                entry.key = open.key;
-                entry.key_comment = open.key_comment;
-            }
+            // An interrupted run's write is closed with a copy of its open line.
+            let fx = match d.closing(m.now, &line) {
+                Some(entry) => Effect::Audit(entry),
+                None => audit_entry(m, d.action.verb(), id, outcome, line.detail),
+            };
             Some((fx, outcome))
         }
         Err(e) => {
@@ -246,7 +238,7 @@ pub(super) fn send_held(m: &mut Model, ids: Vec<Uuid>) -> Vec<Effect> {
 }
 
 /// Sends a decision on `ids` now; two or more make a bulk task with its own progress.
-/// `queued`: their decisions are in the book as queued already (they were held); else each
+/// `queued`: their decisions are queued in `m.decisions` already (they were held); else each
 /// is started here, where the row can still take it. Each goes as its turn comes ([`pump`]).
 fn start(m: &mut Model, action: RowAction, ids: Vec<Uuid>, queued: Option<()>) -> Vec<Effect> {
     let mut fx = Vec::new();
@@ -374,7 +366,7 @@ pub(super) fn confirmed(
     answer: Option<ClubRequest>,
     label: &str,
 ) {
-    super::listing::count_decided(m, id, super::listing::Applied::ThisWrite);
+    super::count::count_decided(m, id, super::count::Applied::ThisWrite);
     super::rows::note_written(m, id);
     if let Some(item) = m.queue.get_mut(id) {
         item.error = None;
@@ -419,7 +411,7 @@ pub(super) fn already(
 ) {
     let lang = m.lang;
     let (outcome, _) = decision::already_line(action, &status);
-    super::listing::count_decided(m, id, super::listing::Applied::Seen { recount: true });
+    super::count::count_decided(m, id, super::count::Applied::Seen { recount: true });
     let word = status_word(lang, &status);
     let conflict = outcome == Outcome::Conflict;
     super::rows::note_written(m, id);

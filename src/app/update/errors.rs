@@ -20,14 +20,7 @@ pub(super) fn read_error_text(m: &Model, e: &ApiError) -> String {
     let text = error_text(m.lang, e);
     let level = m.levels.descendant_fetch_level;
     if matches!(e, ApiError::Forbidden(_)) && level > crate::api::FetchLevel::Compact {
-        let key = m
-            .keymap
-            .key_for(
-                crate::app::keymap::Scope::Queue,
-                crate::app::keymap::Action::LowerLevel,
-            )
-            .map(|k| k.to_string())
-            .unwrap_or_else(|| ":level".to_owned());
+        let key = super::tell::queue_key(m, crate::app::keymap::Action::LowerLevel, ":level");
         crate::tr!(
             m.lang,
             "error-at-fetch-level",

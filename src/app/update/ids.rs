@@ -8,7 +8,6 @@ use uuid::Uuid;
 use super::tell::{log, say};
 use super::{rows, scope};
 use crate::app::filter::parse_ids;
-use crate::app::keymap::{Action, Scope};
 use crate::app::model::{Model, Origin, Pane, Popup, QueueItem, SavedQueue, Severity};
 use crate::app::msg::Effect;
 use crate::i18n::Lang;
@@ -93,7 +92,7 @@ pub(super) fn add_ids(m: &mut Model, text: &str, origin: &IdsFrom) -> Vec<Effect
         // judged once read, `hidden_words` from `fetch`).
         let queued: Vec<Uuid> = ids_there(m, text, &added);
         // First: it is what the moderator must act on, and a narrow status line cuts the end.
-        if let Some(hidden) = hidden_words(m, &queued) {
+        if let Some(hidden) = rows::hidden_words(m, &queued) {
             msg = format!("{hidden}; {msg}");
         }
     }
@@ -134,37 +133,6 @@ fn ids_there(m: &Model, text: &str, added: &[Uuid]) -> Vec<Uuid> {
         .into_iter()
         .filter(|id| !added.contains(id) && m.queue.get(*id).is_some())
         .collect()
-}
-
-/// Rows added by hand that the active filter hides, in words with the key that clears
-/// the filter ("the filter /club:art hides 1 request you added · Backspace clears it");
-/// `None` when there is no filter or it shows them all. Judged on the rows as they are
-/// now (a row not read yet is judged once read).
-pub(super) fn hidden_words(m: &Model, ids: &[Uuid]) -> Option<String> {
-    let filter = m.queue.filter();
-    if filter.trim().is_empty() {
-        return None;
-    }
-    let terms = crate::app::filter::parse(filter);
-    let hidden = ids
-        .iter()
-        .filter(|id| m.queue.get(**id).is_some_and(|i| !i.matches(&terms)))
-        .count();
-    if hidden == 0 {
-        return None;
-    }
-    let key = m
-        .keymap
-        .key_for(Scope::Queue, Action::ClearFilter)
-        .map(|k| k.to_string())
-        .unwrap_or_else(|| ":filter".to_owned());
-    Some(crate::tr!(
-        m.lang,
-        "status-ids-hidden",
-        n = hidden,
-        filter = crate::text::clean(filter, 30),
-        key = key
-    ))
 }
 
 /// Clears the filter (the key offered when it hides rows added by hand): every row shows.

@@ -1,26 +1,28 @@
 //! The listing: pages of the pending requests in scope as the moderator works down the
-//! queue (and the rows just after the cursor, read ahead), `G` while pages load, refresh,
-//! the scope's rows, the first load tried again, and the answer to a listing page.
+//! queue (and the rows just after the cursor, read ahead), `G` while pages load, the
+//! scope's rows, the first load tried again, and the answer to a listing page. A refresh
+//! starts in [`super::refresh`]; the server's count is [`super::count`]'s.
 
 use std::collections::HashSet;
 
 use uuid::Uuid;
 
 use super::connection::{call, note_error, note_ok};
+use super::count::{
+    is_listed_pending, listed_pending, listing_call, note_count, take_total, total_of,
+};
 use super::errors::read_error_text;
-use super::rows::{fetch_rows, fetch_unloaded, merge_row, say_decided_elsewhere};
-use super::tell::say;
-use crate::api::{ApiError, ClubRequest, MembershipStatus, Page, Reply, RequestFilter, Sort};
-use crate::app::call::{ApiCall, ListPurpose, SearchPurpose};
+use super::new_requests;
+use super::rows::{PREFETCH_AHEAD, fetch_rows, fetch_unloaded, merge_row, say_decided_elsewhere};
+use super::tell::{auto_refresh_answered, refresh_quiet, say};
+use crate::api::{ApiError, ClubRequest, ErrorClass, Page, Reply};
+use crate::app::call::ListPurpose;
 use crate::app::model::{
-    LISTING_END, ListScope, ListingKey, ListingSupport, Loadable, Model, Origin, QueueItem,
-    RowState, Severity, listing_key,
+    LISTING_END, ListScope, ListingKey, ListingSupport, Model, Origin, QueueItem, RowState,
+    Severity, listing_key,
 };
 use crate::app::msg::Effect;
 use crate::i18n::tr;
-
-/// Rows ahead of the cursor whose details are prefetched.
-pub const PREFETCH_AHEAD: usize = 4;
 
 /// Load the next listing page when the cursor is this close to the end.
 pub const PAGE_AHEAD: usize = 15;
@@ -44,69 +46,6 @@ pub(super) fn prefetch(m: &mut Model) -> Vec<Effect> {
     fx
 }
 
-/// Reloads the listing from page 1 and re-reads every known row. The status line says
-/// "refreshing…" until the first answer.
-pub(super) fn refresh(m: &mut Model) -> Vec<Effect> {
-    refresh_as(m, false)
-}
-
-/// [`refresh`], `auto` for the automatic one: it speaks on the status line only where
-/// nothing more important stands there (`Model::refresh_speaks`).
-pub(super) fn refresh_as(m: &mut Model, auto: bool) -> Vec<Effect> {
-    m.activities.refresh_auto = auto;
-    let mut fx = Vec::new();
-    if !matches!(m.user, Loadable::Loaded(_) | Loadable::Loading) {
-        m.user = Loadable::Loading;
-        fx.push(call(m, ApiCall::CurrentUser));
-    } else if let Loadable::Loaded(user) = &m.user
-        && m.listing.scope == ListScope::Unknown
-        && !m.calls.iter().any(|c| {
-            matches!(
-                c,
-                ApiCall::SearchClubs {
-                    purpose: SearchPurpose::StaffedClubs,
-                    ..
-                }
-            )
-        })
-    {
-        // The user was read but the scope was not decided (the staffed clubs' lookup
-        // failed): it is asked again, not waited for.
-        let user = user.clone();
-        fx.extend(super::scope::ask_scope(m, &user));
-    }
-    m.listing.retry_at = None;
-    m.listing.generation += 1;
-    m.listing.loading = false;
-    m.listing.swept = false;
-    if m.listing.support != ListingSupport::Unavailable
-        && matches!(m.listing.scope, ListScope::Clubs(_) | ListScope::All)
-    {
-        // What is loaded is reloaded, and no more: the rest loads as the cursor nears it.
-        // (With the whole listing loaded, the pages go on as when loading: a request shifted
-        // by decisions is still found.)
-        let pages = listed_pending(m).div_ceil(m.page_size.max(1)).max(1);
-        m.listing.reload_pages = m.listing.has_more.then_some(pages);
-        fx.extend(load_page(m, 1));
-    }
-    let ids: Vec<Uuid> = m
-        .queue
-        .items()
-        .iter()
-        .filter(|i| {
-            m.deciding(i.id).is_none() && !matches!(i.state, RowState::Deleted | RowState::Loading)
-        })
-        .map(|i| i.id)
-        .collect();
-    fx.extend(fetch_rows(m, &ids));
-    let seq = m.next_seq();
-    m.activities.refreshing = Some(seq);
-    // Nothing to read (no scope, no rows): the refresh ends at once, never "refreshing…"
-    // for ever.
-    end_refresh_when_read(m);
-    fx
-}
-
 /// The first load failed with `e`: tried again by itself with backoff (1 s, 2 s, ... 30 s)
 /// where that can help (a 5xx, an unreadable answer; a server that cannot be reached is
 /// probed by the link already). Returns the words to add to the error ("trying again in
@@ -115,46 +54,18 @@ pub(super) fn plan_first_load_retry(m: &mut Model, e: &ApiError) -> String {
     if m.listing.refreshed_at.is_some() || m.session_expired {
         return String::new();
     }
-    let wait = match e {
-        ApiError::Server(_) | ApiError::Decode { .. } => {
-            let wait = crate::ops::decision::backoff(m.listing.retries);
-            m.listing.retries = m.listing.retries.saturating_add(1);
-            let at =
-                m.now + chrono::Duration::from_std(wait).unwrap_or(chrono::Duration::seconds(30));
-            m.listing.retry_at = Some(at);
-            wait
-        }
-        ApiError::Connect { .. } | ApiError::Timeout { .. } => {
-            crate::ops::decision::backoff(m.link.attempts)
-        }
-        ApiError::Unauthorized { .. }
-        | ApiError::Forbidden(_)
-        | ApiError::NotFound(_)
-        | ApiError::OperationUnavailable(_)
-        | ApiError::Invalid(_)
-        | ApiError::Conflict(_)
-        | ApiError::Config(_)
-        | ApiError::NotTheService { .. }
-        | ApiError::Internal
-        | ApiError::NotSent(_)
-        | ApiError::NoAnswer(_) => return String::new(),
+    let wait = if e.class() == ErrorClass::ServerFault {
+        let wait = crate::ops::decision::backoff(m.listing.retries);
+        m.listing.retries = m.listing.retries.saturating_add(1);
+        let at = m.now + chrono::Duration::from_std(wait).unwrap_or(chrono::Duration::seconds(30));
+        m.listing.retry_at = Some(at);
+        wait
+    } else if e.class().offline() {
+        crate::ops::decision::backoff(m.link.attempts)
+    } else {
+        return String::new();
     };
     crate::tr!(m.lang, "status-retrying-in", secs = wait.as_secs())
-}
-
-/// The retry timer fired: a first load whose retry is due is tried again (a refresh,
-/// which reads the user, the scope or the first page, whichever failed).
-pub(super) fn retry_first_load(m: &mut Model, now: crate::api::Timestamp) -> Vec<Effect> {
-    match m.listing.retry_at {
-        Some(at) if at <= now => {
-            m.listing.retry_at = None;
-            if m.listing.loading {
-                return Vec::new();
-            }
-            refresh(m)
-        }
-        _ => Vec::new(),
-    }
 }
 
 /// Loads the next stretch of the listing. The listing is filtered to pending requests, so
@@ -164,23 +75,6 @@ pub(super) fn load_more(m: &mut Model) -> Vec<Effect> {
     m.listing.reload_pages = None;
     let still_pending = listed_pending(m);
     load_page(m, still_pending / m.page_size.max(1) + 1)
-}
-
-/// Listed requests that are still pending here (the server's pending listing holds them
-/// before any request this dashboard has not seen yet).
-fn listed_pending(m: &Model) -> u32 {
-    m.queue
-        .items()
-        .iter()
-        .filter(|i| is_listed_pending(i))
-        .count() as u32
-}
-
-/// A row of the listing, still there and pending here.
-fn is_listed_pending(i: &QueueItem) -> bool {
-    i.origin == Origin::Listing
-        && !matches!(i.state, RowState::Deleted | RowState::Gone)
-        && i.status() == Some(&MembershipStatus::Pending)
 }
 
 /// Drops the rows the listing brought that the scope no longer covers (rows added by hand
@@ -223,35 +117,6 @@ pub(super) fn load_page(m: &mut Model, page: u32) -> Vec<Effect> {
     vec![call(m, c)]
 }
 
-/// The listing's one query, the scope's pending requests in the listing's order, for
-/// `page` and `purpose`: a page and a recount count the same requests (`None` when
-/// nothing is listed).
-fn listing_call(m: &Model, page: Page, purpose: ListPurpose) -> Option<ApiCall> {
-    Some(ApiCall::ListRequests {
-        filter: scope_filter(&m.listing.scope)?,
-        sort: Sort::default(),
-        page,
-        levels: m.levels,
-        purpose,
-    })
-}
-
-/// The listing's filter for `scope`: its pending requests (`None` when nothing is listed).
-fn scope_filter(scope: &ListScope) -> Option<RequestFilter> {
-    match scope {
-        ListScope::Clubs(ids) => Some(RequestFilter {
-            club_ids: ids.clone(),
-            membership_status: Some(MembershipStatus::Pending),
-            ..RequestFilter::default()
-        }),
-        ListScope::All => Some(RequestFilter {
-            membership_status: Some(MembershipStatus::Pending),
-            ..RequestFilter::default()
-        }),
-        ListScope::Unknown | ListScope::None => None,
-    }
-}
-
 /// A listing call failed: a 404 means the server has no listing (api-notes.md: fall back to
 /// request ids); anything else is reported with `what`.
 pub(super) fn listing_failed(m: &mut Model, e: &ApiError, what: &str) -> Vec<Effect> {
@@ -290,34 +155,16 @@ fn refresh_failed(m: &mut Model, e: &ApiError) -> Vec<Effect> {
     fx
 }
 
-/// True when a refresh's failure is said in the activity log only: the automatic refresh's,
-/// and any while a bulk runs (its progress says what the link does: "paused: the service
-/// cannot be reached; N waiting", which a failed read must not hide).
-fn refresh_quiet(m: &Model) -> bool {
-    m.activities.refresh_auto || m.activities.bulk.is_some()
-}
-
-/// A refresh's failure said: after `r`, on the status line; after the automatic refresh,
-/// only in the activity log (the moderator's own message stays; the queue's bottom line
-/// says when it was last updated).
-pub(super) fn say_refresh_failed(m: &mut Model, text: &str) {
-    if refresh_quiet(m) {
-        super::tell::log_notice(m, text, Severity::Error);
-    } else {
-        say(m, Severity::Error, text);
-    }
-}
-
 /// A page's rows into the queue: each one new to the queue is placed where the server's
 /// order puts it (before the next row of the page the queue has, or after the one before
 /// it), and marked new when it entered the listing after this dashboard read that part of
-/// it ([`is_new`]): whatever the answer that brings it and the order answers arrive in.
-/// Every row is merged; rows decided elsewhere are said once; how far the listing was read
-/// moves on ([`note_read`]). Returns how many were added.
+/// it ([`new_requests::is_new`]): whatever the answer that brings it and the order answers
+/// arrive in. Every row is merged; rows decided elsewhere are said once; how far the
+/// listing was read moves on ([`note_read`]). Returns how many were added.
 fn add_page(m: &mut Model, page: u32, rows: Vec<ClubRequest>) -> usize {
     let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
     let keys: Vec<ListingKey> = rows.iter().map(listing_key).collect();
-    let fresh: Vec<bool> = rows.iter().map(|r| is_new(m, r)).collect();
+    let new: Vec<bool> = rows.iter().map(|r| new_requests::is_new(m, r)).collect();
     let mut added = 0;
     let mut elsewhere = 0;
     for (k, r) in rows.into_iter().enumerate() {
@@ -330,11 +177,8 @@ fn add_page(m: &mut Model, page: u32, rows: Vec<ClubRequest>) -> usize {
             .insert_near(QueueItem::new(r.id, Origin::Listing), before, after)
         {
             added += 1;
-            if fresh[k]
-                && let Some(item) = m.queue.get_mut(r.id)
-            {
-                item.fresh = true;
-                m.listing.fresh += 1;
+            if new[k] {
+                new_requests::mark(m, r.id);
             }
         }
         if merge_row(m, r) {
@@ -344,27 +188,6 @@ fn add_page(m: &mut Model, page: u32, rows: Vec<ClubRequest>) -> usize {
     say_decided_elsewhere(m, elsewhere);
     note_read(m, page, &keys);
     added
-}
-
-/// Whether `r`, not in the queue yet, is new to this dashboard. Never before the first
-/// page was read. Where the listing of this scope was read ([`Listing::read_to`]) it is,
-/// whatever its `created_at`: the request entered the listing after that read. On a page
-/// not read yet it is not (paging down a long queue brings old requests), except on a
-/// refresh that hunts because the server's count grew ([`Listing::hunting`]): there the
-/// only sign left is its creation after the first load (the server's clock).
-///
-/// [`Listing::read_to`]: crate::app::model::Listing::read_to
-/// [`Listing::hunting`]: crate::app::model::Listing::hunting
-fn is_new(m: &Model, r: &ClubRequest) -> bool {
-    let Some(first) = m.listing.first_load else {
-        return false;
-    };
-    let read = m
-        .listing
-        .read_to
-        .as_ref()
-        .is_some_and(|(scope, to)| *scope == m.listing.scope && listing_key(r) <= *to);
-    read || (m.listing.hunting && r.created_at.is_some_and(|c| c > first))
 }
 
 /// A page of the listing was read: how far the listing is read without a gap moves to its
@@ -401,26 +224,6 @@ fn note_read(m: &mut Model, page: u32, keys: &[ListingKey]) {
 /// queue has not seen): every request that enters it later is new.
 fn note_read_whole(m: &mut Model) {
     m.listing.read_to = Some((m.listing.scope.clone(), LISTING_END));
-}
-
-/// The server's count in an answer's `meta.pagination.total`, when it gave one.
-fn total_of(meta: Option<&crate::api::Meta>) -> Option<u64> {
-    meta.and_then(|x| x.pagination.as_ref())
-        .and_then(|p| p.total)
-}
-
-/// Page 1's count of pending requests (`meta.pagination.total`): a count grown since the
-/// last page 1 sends the reload on past the pages it had, to the last
-/// ([`crate::app::model::Listing::hunting`]), since a new request may sort onto any page
-/// (ids sort the listing). Whatever answered before it: the re-reads of known rows may end
-/// the refresh first.
-fn note_count(m: &mut Model, meta: Option<&crate::api::Meta>) {
-    let total = total_of(meta);
-    let grew = matches!((m.listing.last_total, total), (Some(a), Some(b)) if b > a);
-    m.listing.hunting = grew;
-    if let Some(t) = total {
-        m.listing.last_total = Some(t);
-    }
 }
 
 /// A page's rows and counts taken into the Model: the listing answers again, the server's
@@ -539,12 +342,7 @@ pub(super) fn on_list_page(
 /// "N pending requests loaded of T": after a refresh, at the first load when nothing was
 /// said yet (a restored filter or a warning stays readable), and as later pages update it.
 fn say_loaded(m: &mut Model, first_load: bool) {
-    if m.listing.fresh > 0 {
-        let text = crate::tr!(m.lang, "status-new-requests", n = m.listing.fresh);
-        if m.notify != crate::config::NewRequestNotice::Off {
-            m.notify_due = Some(text.clone());
-        }
-        m.listing.fresh = 0;
+    if let Some(text) = new_requests::unsaid(m) {
         m.activities.refreshing = None;
         auto_refresh_answered(m);
         say(m, Severity::Info, &text);
@@ -608,177 +406,4 @@ pub(super) fn honour_bottom(m: &mut Model) {
     } else {
         None
     };
-}
-
-/// A refresh ends when none of its reads is in flight any more (where no listing answer
-/// said so first). "refreshed" is said only when no error was said since it began: an error
-/// of one of its reads stays on the status line.
-pub(super) fn end_refresh_when_read(m: &mut Model) {
-    if let Some(started) = m.activities.refreshing
-        && !m.calls.iter().any(ApiCall::is_refresh_read)
-    {
-        let failed = m
-            .notice
-            .as_ref()
-            .is_some_and(|n| n.severity == Severity::Error && n.seq > started);
-        let speaks = m.refresh_speaks();
-        m.activities.refreshing = None;
-        m.activities.refresh_auto = false;
-        if !failed && speaks {
-            let text = tr(m.lang, "status-refreshed");
-            say(m, Severity::Success, &text);
-        }
-    }
-}
-
-/// One read of the automatic refresh answered: the refresh stays automatic (it says its
-/// failures only in the activity log, and never "refreshing…") until its last read has
-/// answered, whatever order they answer in; a failure after a success must not reach the
-/// status line over a bulk's summary.
-pub(super) fn auto_refresh_answered(m: &mut Model) {
-    if !m.calls.iter().any(ApiCall::is_refresh_read) {
-        m.activities.refresh_auto = false;
-    }
-}
-
-/// The server's count taken from an answer (`meta.pagination.total`) that listed `listed`
-/// (pending when counted, so in the count): this dashboard's decisions on the wire
-/// meanwhile may or may not be in it ([`Listing::counted_maybe`]). An answer to a call sent
-/// before the one whose count stands (a recount crossing a page) leaves it. Returns whether
-/// the count was taken.
-///
-/// [`Listing::counted_maybe`]: crate::app::model::Listing::counted_maybe
-fn take_total(m: &mut Model, total: Option<u64>, listed: &[ClubRequest]) -> bool {
-    if m.answering != 0 && m.answering < m.listing.counted_from {
-        return false;
-    }
-    m.listing.counted_from = m.answering;
-    m.listing.total = total;
-    m.listing.counted_pending = listed.iter().map(|r| r.id).collect();
-    m.listing.counted_maybe = m
-        .decisions
-        .on_the_wire()
-        .filter(|id| !m.listing.counted_pending.contains(id))
-        .collect();
-    true
-}
-
-/// The count is no longer the scope's (another scope, another account): nothing to settle.
-pub(super) fn forget_count(m: &mut Model) {
-    m.listing.total = None;
-    m.listing.counted_pending.clear();
-    m.listing.counted_maybe.clear();
-    m.listing.recount_due = false;
-}
-
-/// Whose write applied a decision the count hears of ([`uncount`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Applied {
-    /// This dashboard's write, answered as applied: sent after the count unless it was on
-    /// the wire then, so the request was pending when counted.
-    ThisWrite,
-    /// A write whose time is not known here: another's (told by another session, or met as
-    /// "already decided"), or this dashboard's settled by a re-read. `recount`: the count
-    /// may be read again for it (this dashboard's own doing; never for what other sessions
-    /// tell, which are many at a term's start).
-    Seen {
-        /// Whether a recount may be asked.
-        recount: bool,
-    },
-}
-
-/// The server's count of pending requests shrinks by one when a request it listed pending
-/// here is decided. Called before the row takes its new status.
-pub(super) fn count_decided(m: &mut Model, id: Uuid, applied: Applied) {
-    let listed_pending = m.queue.get(id).is_some_and(|i| {
-        i.origin == crate::app::model::Origin::Listing
-            && i.status() == Some(&crate::api::MembershipStatus::Pending)
-    });
-    if listed_pending {
-        uncount(m, id, applied);
-    }
-}
-
-/// A decision on a listed row was applied: the count shrinks by one where the server's
-/// last count surely held the request pending (its answer listed it; or this dashboard's
-/// write applied it and was sent after that count), never twice: a count too low would end
-/// the listing before its last request, one too high only reads a page more. Where it may
-/// hold the decision already (this dashboard's write on the wire while it was counted,
-/// another's applied at a time not known), it is kept, and read again once nothing is on
-/// its way ([`recount_when_settled`]) when the decision was this dashboard's; also after one
-/// applied while a page or a recount was on its way (it may count it or not).
-pub(super) fn uncount(m: &mut Model, id: Uuid, applied: Applied) {
-    let listed = m.listing.counted_pending.remove(&id);
-    let on_the_wire = m.listing.counted_maybe.remove(&id);
-    let counting = m.listing.loading || counting_again(m);
-    let (shrink, recount) = match applied {
-        Applied::ThisWrite => (listed || !on_the_wire, on_the_wire || counting),
-        Applied::Seen { recount } => (listed, recount && (!listed || counting)),
-    };
-    m.listing.recount_due |= recount;
-    if shrink && let Some(t) = m.listing.total.as_mut() {
-        *t = t.saturating_sub(1);
-    }
-}
-
-/// True while a recount is on its way.
-fn counting_again(m: &Model) -> bool {
-    m.calls.iter().any(|c| {
-        matches!(
-            c,
-            ApiCall::ListRequests {
-                purpose: ListPurpose::Count { .. },
-                ..
-            }
-        )
-    })
-}
-
-/// The count read again when it may be off ([`uncount`]) and nothing can move it under the
-/// read: no decision of this dashboard on the wire, no page on its way. Asked after every
-/// message; one call, one row.
-pub(super) fn recount_when_settled(m: &mut Model) -> Vec<Effect> {
-    // Asked after every message (ticks too): the flag first, the book and the calls only
-    // when a recount is due.
-    if !m.listing.recount_due
-        || m.listing.total.is_none()
-        || m.listing.loading
-        || m.decisions.on_the_wire().next().is_some()
-        || counting_again(m)
-    {
-        return Vec::new();
-    }
-    let generation = m.listing.generation;
-    let Some(c) = listing_call(m, Page::new(1, 1), ListPurpose::Count { generation }) else {
-        return Vec::new();
-    };
-    m.listing.recount_due = false;
-    vec![call(m, c)]
-}
-
-/// The recount's answer: the server's count, and more to load when it counts requests the
-/// queue has not seen (they load as the cursor nears the end, as after a page; a sweep from
-/// page 1 only as a page's answer decides). A failure keeps the count as it is: the next
-/// page or refresh counts again.
-pub(super) fn on_list_count(
-    m: &mut Model,
-    generation: u64,
-    res: Result<Reply<Vec<ClubRequest>>, ApiError>,
-) -> Vec<Effect> {
-    if generation != m.listing.generation {
-        return Vec::new();
-    }
-    let Ok(reply) = res else {
-        return Vec::new();
-    };
-    note_ok(m, &reply.api_version);
-    let total = total_of(reply.meta.as_ref());
-    if total.is_none() {
-        return Vec::new();
-    }
-    if take_total(m, total, &reply.data) && total.is_some_and(|t| t > u64::from(listed_pending(m)))
-    {
-        m.listing.has_more = true;
-    }
-    Vec::new()
 }

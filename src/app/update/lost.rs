@@ -1,8 +1,9 @@
-//! A decision whose answer was lost: never guessed, never sent again. It is audited
-//! `unknown` (by its transition to `Lost` in the book), the row re-reads itself at once, and
-//! each re-read is a transition of the core's state machine ([`Event::Reread`]): it settles
-//! the decision with a second audit line, or plans the next re-read after the core's backoff
-//! (`Msg::Retry` sends it, no key needed).
+//! The dashboard's side of a decision whose answer was lost: never guessed, never sent
+//! again. The core's state machine audits it `unknown` when it enters stage `Lost`; the row
+//! is read again at once, and each read of the row is the machine's [`Event::Reread`], as in
+//! the command line's loop ([`crate::ops::settle::follow`]): it settles the decision with a
+//! second audit line, or plans the next read after the one backoff (`Msg::Retry` sends it,
+//! no key needed). This file shows what the machine decided, in the reader's language.
 
 use uuid::Uuid;
 
@@ -19,8 +20,8 @@ use crate::i18n::{Lang, tr};
 use crate::ops::decision::{Ending, Event, Found, Reread, Stage, StillUnknown};
 use crate::tr;
 
-/// The answer to the decision on `id` was lost (the book has it `Lost`, the audit line
-/// `unknown` is on its way): the row says so, and re-reads itself now.
+/// The answer to the decision on `id` was lost (its decision is in stage `Lost`, the
+/// audit line `unknown` is on its way): the row says so, and re-reads itself now.
 pub(super) fn lost(
     m: &mut Model,
     id: Uuid,
@@ -123,7 +124,7 @@ pub(super) fn settle_unknown(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
 }
 
 /// The writes interrupted runs left open ([`crate::ops::recover`]), claimed for this
-/// dashboard at start: each decision is taken into the book as lost
+/// dashboard at start: each decision is added to `m.decisions` as lost
 /// ([`crate::ops::decision::Decision::recovered`]), its row added to the queue if it is not
 /// there, and read now; its settlement is audited with that run's id, and the summary is
 /// said once every one is settled. A contact left open is settled by the command line's next
@@ -196,31 +197,13 @@ fn said_when_recovered(m: &mut Model) {
 /// How the decisions of an interrupted run's batch ended, counted, in `lang` ("2 approved,
 /// 1 not applied: still pending").
 fn batch_outcomes(of_batch: &[&crate::ops::decision::Decision], lang: Lang) -> String {
-    let mut counts: Vec<(String, usize)> = Vec::new();
-    for d in of_batch {
-        let word = match d.stage() {
-            Stage::Settled(Ending::Found { found, .. }) => found_text(lang, found),
-            Stage::Settled(
-                Ending::Done
-                | Ending::Already(_)
-                | Ending::Refused(_)
-                | Ending::Undone
-                | Ending::Unknown
-                | Ending::Overwritten(_)
-                | Ending::NotSent,
-            )
-            | Stage::Held { .. }
-            | Stage::Queued
-            | Stage::Sending
-            | Stage::Lost { .. } => tr(lang, "log-no-answer-seen"),
-        };
-        match counts.iter_mut().find(|(w, _)| *w == word) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((word, 1)),
+    crate::ops::recover::tally(of_batch.iter().map(|d| {
+        if let Stage::Settled(Ending::Found { found, .. }) = d.stage() {
+            found_text(lang, found)
+        } else {
+            tr(lang, "log-no-answer-seen")
         }
-    }
-    let outcomes: Vec<String> = counts.iter().map(|(w, n)| format!("{n} {w}")).collect();
-    outcomes.join(", ")
+    }))
 }
 
 /// Re-reads the rows whose decision lost its answer and whose next re-read is due at `now`
@@ -249,7 +232,7 @@ pub(super) fn reread_all(m: &mut Model) -> Vec<Effect> {
 }
 
 /// A re-read could not settle the decision on `id`: the row says why (the detail pane counts
-/// down to the next re-read, from the book).
+/// down to the next re-read the machine planned).
 fn still_unknown(m: &mut Model, id: Uuid, action: RowAction, why: &StillUnknown) {
     let lang = m.lang;
     let why = match why {
@@ -316,44 +299,35 @@ fn settled(
         )
     });
     settle_row(m, id, action, failed);
-    let (severity, text) = match outcome {
-        Outcome::Already => (
-            Severity::Success,
-            tr!(
-                lang,
-                "status-already-same",
-                label = label.as_str(),
-                status = why.as_str(),
-                action = what.as_str()
-            ),
-        ),
-        Outcome::Ok => (
-            Severity::Success,
-            tr!(
-                lang,
-                "status-settled-ok",
-                label = label.as_str(),
-                outcome = why
-            ),
-        ),
-        Outcome::Failed
-        | Outcome::Conflict
-        | Outcome::Unknown
-        | Outcome::Undone
-        | Outcome::Sending
-        | Outcome::Queued
-        | Outcome::Overwritten
-        | Outcome::NotSent => (
-            Severity::Error,
-            tr!(
-                lang,
-                "status-settled-failed",
-                action = what,
-                label = label.as_str(),
-                why = why,
-                lost = lost(lang)
-            ),
-        ),
+    // The machine's outcome: `already` (another session applied it first), `ok` when the
+    // read shows it applied, else `failed`.
+    let (severity, text) = if outcome == Outcome::Already {
+        let text = tr!(
+            lang,
+            "status-already-same",
+            label = label.as_str(),
+            status = why.as_str(),
+            action = what.as_str()
+        );
+        (Severity::Success, text)
+    } else if found.applied() {
+        let text = tr!(
+            lang,
+            "status-settled-ok",
+            label = label.as_str(),
+            outcome = why
+        );
+        (Severity::Success, text)
+    } else {
+        let text = tr!(
+            lang,
+            "status-settled-failed",
+            action = what,
+            label = label.as_str(),
+            why = why,
+            lost = lost(lang)
+        );
+        (Severity::Error, text)
     };
     push_log(m, action, id, &label, outcome, &detail);
     let settling = m
@@ -386,7 +360,7 @@ fn settle_row(m: &mut Model, id: Uuid, action: RowAction, failed: Option<String>
                 item.state = RowState::Deleted;
             }
             if listed {
-                super::listing::uncount(m, id, super::listing::Applied::Seen { recount: true });
+                super::count::uncount(m, id, super::count::Applied::Seen { recount: true });
             }
         }
         Some(text) => item.error = Some(text),

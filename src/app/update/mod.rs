@@ -1,16 +1,22 @@
 //! `update`: the only writer of the Model. Msg in, Model changed, Effects out.
 //!
-//! Rooms, by what a change is about: [`keypress`] (keys and the actions they run),
-//! [`decisions`] (a decision from its key to its answer), [`bulk`] (marked rows, a bulk task's
-//! progress and summary), [`lost`] (a decision whose answer was lost, settled by re-reads),
-//! [`listing`] (listing pages, refresh, `G` while pages load), [`rows`] (rows
-//! read by id), [`answers`] (the user, a token's check, the staffed clubs), [`popups`] (pop-up keys and what they
+//! This file only dispatches a message to the file of its concern, and does what follows
+//! every message. The files import one way, never back (a test holds it:
+//! `no_file_in_app_update_imports_one_that_imports_it_back`):
+//! [`keypress`] (keys and the actions they run), [`decisions`] (a decision from its key to
+//! its answer), [`bulk`] (marked rows, a bulk task's progress and summary), [`lost`] (a
+//! decision whose answer was lost, settled by re-reads), [`refresh`] (a refresh),
+//! [`listing`] (listing pages, `G` while pages load), [`count`] (the server's count of
+//! pending requests), [`new_requests`] (the `+` of a new request), [`rows`] (rows read by
+//! id), [`answers`] (each answer to its handler), [`popups`] (pop-up keys and what they
 //! submit), [`commands`] (the `:` line), [`club`] (club lookup and contacts), [`ids`] (ids
 //! added by hand, paste, restore), [`held`] (held decisions: undo, quit, resume, sign-in),
-//! [`signin`] (a pasted token checked and taken or refused, who is signed in),
-//! [`errors`] (errors in words), [`marking`] (mark all). [`capability`] (whether approve and decline exist here),
-//! [`scope`] (the listing's scope across starts), [`link`] (online, offline, retries),
-//! [`sorting`] (a sort loads the whole scope first).
+//! [`signin`] (a pasted token checked and taken or refused, who is signed in), [`errors`]
+//! (errors in words), [`marking`] (mark all), [`capability`] (whether approve and decline
+//! exist here), [`scope`] (the listing's scope across starts), [`link`] (online, offline,
+//! retries), [`sorting`] (a sort loads the whole scope first), [`tell`] (the status line,
+//! the activity log, the audit line), [`connection`] (calls in flight and what an answer
+//! says of the connection).
 
 mod actions;
 mod answers;
@@ -19,6 +25,7 @@ mod capability;
 mod club;
 mod commands;
 mod connection;
+mod count;
 mod decisions;
 mod errors;
 mod focus;
@@ -30,8 +37,10 @@ mod link;
 mod listing;
 mod lost;
 mod marking;
+mod new_requests;
 mod others;
 mod popups;
+mod refresh;
 mod rows;
 mod scope;
 mod signin;
@@ -44,7 +53,7 @@ use uuid::Uuid;
 use super::call::{Answer, ApiCall};
 use super::model::{Connection, Model, Popup, Severity};
 use super::msg::{Effect, LocalEffect, Msg};
-use crate::api::ApiError;
+use crate::api::{ApiError, ErrorClass};
 use crate::i18n::{Lang, tr};
 
 use connection::call;
@@ -52,8 +61,8 @@ use tell::{say, sign_in_key};
 
 pub use commands::{COMMANDS, command_help};
 pub use history::{SHOWN_BYTES, START_BYTES};
-pub use listing::{PAGE_AHEAD, PREFETCH_AHEAD};
-pub use rows::REREAD_CHUNK;
+pub use listing::PAGE_AHEAD;
+pub use rows::{PREFETCH_AHEAD, REREAD_CHUNK};
 pub use sorting::SORT_ALL_CAP;
 
 /// The effects to run at start: read the current user (which then scopes the listing) and,
@@ -96,12 +105,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
     m.queue.apply_changes();
     tell::filter_notice_follows(m);
     m.queue.scroll_into_view(m.page_rows);
-    // A new request is new until the cursor reaches it.
-    if let Some(id) = m.queue.selected().filter(|i| i.fresh).map(|i| i.id)
-        && let Some(item) = m.queue.get_mut(id)
-    {
-        item.fresh = false;
-    }
+    new_requests::seen(m);
     // Another row in the detail pane starts at its top.
     if m.detail_row.is_some() && m.queue.selected().map(|i| i.id) != m.detail_row {
         m.detail_row = None;
@@ -110,7 +114,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
     if let Some(saved) = persist_change(m) {
         fx.push(Effect::SaveQueue(saved));
     }
-    fx.extend(listing::recount_when_settled(m));
+    fx.extend(count::recount_when_settled(m));
     if let Some(title) = title_change(m) {
         fx.push(Effect::Title(title));
     }
@@ -247,7 +251,7 @@ fn auto_refresh(m: &mut Model) -> Vec<Effect> {
     if m.listing.loading || m.session_expired || !m.has_token {
         Vec::new()
     } else {
-        let mut fx = listing::refresh_as(m, true);
+        let mut fx = refresh::refresh_as(m, true);
         fx.extend(term::refresh(m));
         fx
     }
@@ -285,7 +289,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Retry(now) => {
             let mut fx = link::retry(m, now);
             fx.extend(lost::reread_due(m, now));
-            fx.extend(listing::retry_first_load(m, now));
+            fx.extend(refresh::retry_first_load(m, now));
             fx
         }
         Msg::AddIds { text, origin } => ids::add_ids(m, &text, &origin),
@@ -356,7 +360,7 @@ fn on_answer(m: &mut Model, call: ApiCall, answer: Answer) -> Vec<Effect> {
     let lost = (down.is_some() && !call.is_mutation()).then_some(call);
     let mut fx = answers::route(answer, m);
     if m.activities.refreshing.is_some() {
-        listing::end_refresh_when_read(m);
+        tell::end_refresh_when_read(m);
     }
     if let Some(read) = lost {
         m.link.lose(read);
@@ -400,11 +404,7 @@ fn on_answer(m: &mut Model, call: ApiCall, answer: Answer) -> Vec<Effect> {
 /// reached (no connection, no answer in time), or that what answered is not the club
 /// service (a wrong base URL: never shown online); `None` for an answer, even a refusal.
 fn unreachable(lang: Lang, e: &ApiError) -> Option<String> {
-    matches!(
-        e,
-        ApiError::Connect { .. } | ApiError::Timeout { .. } | ApiError::NotTheService { .. }
-    )
-    .then(|| e.describe(lang))
+    (e.class().offline() || e.class() == ErrorClass::NotTheService).then(|| e.describe(lang))
 }
 
 /// What the runtime says failed (`Msg::EffectFailed`'s `what`) in `lang`.

@@ -44,14 +44,14 @@ pub(super) fn heard(m: &mut Model, t: Told) -> Vec<Effect> {
 /// the server's pending count shrinks, and the status line says by whom when it is the
 /// moderator's row ([`super::say_unless_busy`]).
 fn decided(m: &mut Model, t: Told, action: RowAction) {
-    super::listing::count_decided(m, t.id, super::listing::Applied::Seen { recount: false });
+    super::count::count_decided(m, t.id, super::count::Applied::Seen { recount: false });
     super::rows::note_written(m, t.id);
     let Some(item) = m.queue.get_mut(t.id) else {
         return;
     };
     let had_mark = item.marked;
     item.marked = false;
-    item.fresh = false;
+    super::new_requests::clear(item);
     item.decided_by = Some((t.by.clone(), t.at));
     match action.status() {
         Some(status) => {

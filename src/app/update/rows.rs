@@ -8,12 +8,17 @@ use uuid::Uuid;
 
 use super::connection::{call_tried, note_error, note_ok};
 use super::errors::{error_text, read_error_text};
-use super::tell::say;
+use super::new_requests;
+use super::tell::{auto_refresh_answered, queue_key, say, say_refresh_failed};
 use crate::api::{ApiError, ClubRequest, MembershipStatus, Page, Reply, RequestFilter, Sort};
 use crate::app::call::{ApiCall, ListPurpose};
+use crate::app::keymap::Action;
 use crate::app::model::{ListingSupport, Loadable, Model, Origin, RowState, Severity};
 use crate::app::msg::{Effect, Tries};
 use crate::i18n::{Lang, tr};
+
+/// Rows ahead of the cursor whose details are prefetched.
+pub const PREFETCH_AHEAD: usize = 4;
 
 /// Rows re-read per listing call (the `ids` filter of the listing): the deployed
 /// listing's page size limit is 100; 50 keeps each answer small on a slow link.
@@ -53,7 +58,7 @@ fn fetch_rows_tried(m: &mut Model, ids: &[Uuid], tries: Tries) -> Vec<Effect> {
     if !batch
         && m.listing.support == ListingSupport::Unknown
         && matches!(m.user, Loadable::Loading)
-        && ids.len() > super::listing::PREFETCH_AHEAD + 1
+        && ids.len() > PREFETCH_AHEAD + 1
     {
         return Vec::new();
     }
@@ -132,7 +137,7 @@ fn say_if_hidden(m: &mut Model, ids: &[Uuid]) {
             item.reindex();
         }
     }
-    if let Some(text) = super::ids::hidden_words(m, ids) {
+    if let Some(text) = hidden_words(m, ids) {
         say(m, Severity::Info, &text);
     }
 }
@@ -154,18 +159,19 @@ pub(super) fn note_written(m: &mut Model, id: Uuid) {
 /// Returns true when the row was pending here and the server now shows it decided although
 /// this dashboard neither decided it nor waits to settle its own decision: someone else
 /// decided it. Its mark is dropped (a bulk decision on it could only be refused). A row
-/// decided (here or elsewhere) that a read shows pending again is new: marked and counted
-/// as a request never seen (`Listing::fresh`, said with the page's
-/// new requests). A read showing this dashboard's applied decision overwritten is noted for
-/// [`super::decisions::overwritten`].
+/// decided (here or elsewhere) that a read shows pending again is new, as a request never
+/// seen ([`new_requests::mark`]). A read showing this dashboard's applied decision
+/// overwritten is noted for [`super::decisions::overwritten`].
 pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
     let r = slim(r);
+    let id = r.id;
     let deciding = m.deciding(r.id).is_some();
     let ours = m.outcome_unknown(r.id)
         || m.calls
             .iter()
             .any(|c| c.decision().is_some_and(|(id, _)| id == r.id));
     let mut elsewhere = false;
+    let mut new_again = false;
     let answering = m.answering;
     // This dashboard's applied decision, the request read since in the other status.
     let overwritten = m
@@ -208,17 +214,19 @@ pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
                 item.marked = false;
                 m.listing.unmarked += 1;
             }
-            item.fresh = false;
+            new_requests::clear(item);
             elsewhere = true;
         }
-        if back && !item.fresh {
+        if back && !item.is_new {
             // Set back to pending elsewhere: new here, as a request never seen.
             item.decided_elsewhere = None;
             item.decided_by = None;
-            item.fresh = true;
-            m.listing.fresh += 1;
+            new_again = true;
         }
         item.read_error = None;
+    }
+    if new_again {
+        new_requests::mark(m, id);
     }
     elsewhere
 }
@@ -285,7 +293,7 @@ pub(super) fn on_reread(
                 }
             }
             let speaks = m.refresh_speaks();
-            super::listing::auto_refresh_answered(m);
+            auto_refresh_answered(m);
             if m.activities.refreshing.take().is_some() && speaks {
                 let text = tr(m.lang, "status-refreshed");
                 say(m, Severity::Success, &text);
@@ -312,7 +320,7 @@ pub(super) fn on_reread(
                 "status-refresh-failed",
                 error = error_text(m.lang, &e)
             );
-            super::listing::say_refresh_failed(m, &text);
+            say_refresh_failed(m, &text);
         }
     }
     Vec::new()
@@ -365,4 +373,31 @@ fn not_found_text(lang: Lang, was_read: bool) -> String {
     } else {
         tr(lang, "error-row-not-found")
     }
+}
+
+/// Rows added by hand that the active filter hides, in words with the key that clears
+/// the filter ("the filter /club:art hides 1 request you added · Backspace clears it");
+/// `None` when there is no filter or it shows them all. Judged on the rows as they are
+/// now (a row not read yet is judged once read).
+pub(super) fn hidden_words(m: &Model, ids: &[Uuid]) -> Option<String> {
+    let filter = m.queue.filter();
+    if filter.trim().is_empty() {
+        return None;
+    }
+    let terms = crate::app::filter::parse(filter);
+    let hidden = ids
+        .iter()
+        .filter(|id| m.queue.get(**id).is_some_and(|i| !i.matches(&terms)))
+        .count();
+    if hidden == 0 {
+        return None;
+    }
+    let key = queue_key(m, Action::ClearFilter, ":filter");
+    Some(crate::tr!(
+        m.lang,
+        "status-ids-hidden",
+        n = hidden,
+        filter = crate::text::clean(filter, 30),
+        key = key
+    ))
 }

@@ -5,8 +5,8 @@
 //! queue without losing the cursor.
 
 use super::connection::call;
-use super::listing;
 use super::tell::say;
+use super::{count, listing};
 use crate::api::{ClubQuery, FetchLevel, Levels, Page, User};
 use crate::app::call::{ApiCall, SearchPurpose};
 use crate::app::model::{
@@ -32,12 +32,6 @@ pub(super) fn list_remembered(m: &mut Model, saved: Option<&SavedScope>) -> Vec<
     m.listing.scope = scope;
     m.listing.provisional = true;
     listing::load_page(m, 1)
-}
-
-/// True while the scope in use came from the saved queue and awaits the server's word (the
-/// user's answer then decides it again).
-pub(super) fn unconfirmed(m: &Model) -> bool {
-    m.listing.provisional
 }
 
 /// The scope the server's answers decided (`/auth/user`, then the staffed clubs): remembered
@@ -88,7 +82,7 @@ fn correct(m: &mut Model, scope: &ListScope) {
     m.listing.generation += 1;
     m.listing.loading = false;
     m.listing.has_more = false;
-    listing::forget_count(m);
+    count::forget_count(m);
     let in_scope = |item: &QueueItem| {
         let club = item
             .request

@@ -12,7 +12,7 @@ use uuid::Uuid;
 use super::connection::{call, note_error, note_ok, sign_in_popup};
 use super::errors::error_text;
 use super::tell::{log, say};
-use super::{capability, held, listing, lost, rows, scope};
+use super::{capability, count, held, listing, lost, rows};
 use crate::api::{ApiError, AuthErrorKind, Levels, Reply, User};
 use crate::app::call::CandidateToken;
 use crate::app::model::{ListScope, Loadable, Model, Popup, RowState, Severity};
@@ -66,7 +66,7 @@ pub(super) fn on_user(m: &mut Model, res: Result<Reply<User>, ApiError>) -> Vec<
         Ok(()),
     );
     let mut fx = capability::probe(m);
-    if m.listing.scope == ListScope::Unknown || scope::unconfirmed(m) {
+    if m.listing.scope == ListScope::Unknown || m.listing.provisional {
         fx.extend(super::scope::ask_scope(m, &user));
     }
     m.user = Loadable::Loaded(user);
@@ -183,7 +183,7 @@ fn new_account(m: &mut Model) {
     m.listing.generation += 1;
     m.listing.loading = false;
     m.listing.has_more = false;
-    listing::forget_count(m);
+    count::forget_count(m);
     m.listing.refreshed_at = None;
     m.listing.reload_pages = None;
     m.listing.swept = false;

@@ -1,15 +1,19 @@
-//! What the moderator is told, said once for every room: the status line ([`say`],
-//! [`say_unless_busy`], [`name_in_notice`], [`short_in_notice`]), the activity log ([`log`], [`log_notice`]), the
-//! audit line ([`audit_entry`], built by the one builder of both faces), and the words such
-//! messages name a request or a key by ([`label_of`], [`key_for`], [`sign_in_key`]).
+//! What the moderator is told, for every file of `update`: the status line ([`say`],
+//! [`say_unless_busy`], [`name_in_notice`], [`short_in_notice`]), the activity log ([`log`],
+//! [`log_notice`]), the audit line ([`audit_entry`], built by the one builder the dashboard
+//! and the command line share), the words such messages name a request or a key by
+//! ([`label_of`], [`key_for`], [`sign_in_key`]), and how a refresh's end is said
+//! ([`end_refresh_when_read`], [`say_refresh_failed`]).
 //!
-//! A leaf of `update`: it imports no other room, so every room may use it.
+//! It imports no other file of `update`, so every one may use it.
 
 use uuid::Uuid;
 
+use crate::app::call::ApiCall;
+use crate::app::keymap::{Action, Scope};
 use crate::app::model::{BulkProgress, LogEntry, Model, Notice, RowAction, Severity};
 use crate::app::msg::{Effect, Outcome};
-use crate::i18n::Lang;
+use crate::i18n::{Lang, tr};
 
 /// Puts a notice on the status line.
 pub(super) fn say(m: &mut Model, severity: Severity, text: &str) {
@@ -199,27 +203,25 @@ pub(super) fn audit_entry(
 
 /// The key that opens the sign-in pop-up, for messages ("press S to sign in").
 pub(super) fn sign_in_key(m: &Model) -> String {
-    m.keymap
-        .key_for(
-            crate::app::keymap::Scope::Queue,
-            crate::app::keymap::Action::SignIn,
-        )
-        .map(|k| k.to_string())
-        .unwrap_or_else(|| "S".to_owned())
+    queue_key(m, Action::SignIn, "S")
 }
 
 /// The key bound to a decision in the queue, for messages ("press a to retry").
 pub(super) fn key_for(m: &Model, action: RowAction) -> String {
     let a = match action {
-        RowAction::Approve => crate::app::keymap::Action::Approve,
-        RowAction::Decline => crate::app::keymap::Action::Decline,
-        RowAction::Delete => crate::app::keymap::Action::Delete,
-        RowAction::AddContact => crate::app::keymap::Action::NewContact,
+        RowAction::Approve => Action::Approve,
+        RowAction::Decline => Action::Decline,
+        RowAction::Delete => Action::Delete,
+        RowAction::AddContact => Action::NewContact,
     };
-    m.keymap
-        .key_for(crate::app::keymap::Scope::Queue, a)
-        .map(|k| k.to_string())
-        .unwrap_or_default()
+    queue_key(m, a, "")
+}
+
+/// The key bound to `action` in the queue, for messages ("Backspace clears it"), else
+/// `fallback` (the `:` command that does the same).
+pub(super) fn queue_key(m: &Model, action: Action, fallback: &str) -> String {
+    let key = m.keymap.key_for(Scope::Queue, action);
+    key.map_or_else(|| fallback.to_owned(), |k| k.to_string())
 }
 
 /// A bulk's summary in few words, its counts whole, for a status line too narrow for the
@@ -248,4 +250,53 @@ pub(super) fn bulk_summary_short(lang: Lang, p: &BulkProgress) -> String {
         }
     }
     text
+}
+
+/// A refresh ends when none of its reads is in flight any more (where no listing answer
+/// said so first). "refreshed" is said only when no error was said since it began: an error
+/// of one of its reads stays on the status line.
+pub(super) fn end_refresh_when_read(m: &mut Model) {
+    if let Some(started) = m.activities.refreshing
+        && !m.calls.iter().any(ApiCall::is_refresh_read)
+    {
+        let failed = m
+            .notice
+            .as_ref()
+            .is_some_and(|n| n.severity == Severity::Error && n.seq > started);
+        let speaks = m.refresh_speaks();
+        m.activities.refreshing = None;
+        m.activities.refresh_auto = false;
+        if !failed && speaks {
+            let text = tr(m.lang, "status-refreshed");
+            say(m, Severity::Success, &text);
+        }
+    }
+}
+
+/// One read of the automatic refresh answered: the refresh stays automatic (it says its
+/// failures only in the activity log, and never "refreshing…") until its last read has
+/// answered, whatever order they answer in; a failure after a success must not reach the
+/// status line over a bulk's summary.
+pub(super) fn auto_refresh_answered(m: &mut Model) {
+    if !m.calls.iter().any(ApiCall::is_refresh_read) {
+        m.activities.refresh_auto = false;
+    }
+}
+
+/// True when a refresh's failure is said in the activity log only: the automatic refresh's,
+/// and any while a bulk runs (its progress says what the link does: "paused: the service
+/// cannot be reached; N waiting", which a failed read must not hide).
+pub(super) fn refresh_quiet(m: &Model) -> bool {
+    m.activities.refresh_auto || m.activities.bulk.is_some()
+}
+
+/// A refresh's failure said: after `r`, on the status line; after the automatic refresh,
+/// only in the activity log (the moderator's own message stays; the queue's bottom line
+/// says when it was last updated).
+pub(super) fn say_refresh_failed(m: &mut Model, text: &str) {
+    if refresh_quiet(m) {
+        super::tell::log_notice(m, text, Severity::Error);
+    } else {
+        say(m, Severity::Error, text);
+    }
 }

@@ -487,7 +487,7 @@ fn row<'a>(m: &Model, item: &QueueItem, selected: bool, cols: &Columns, theme: &
         }
         (false, true) => Span::styled("!", theme.error()),
         (false, false) if item.held_elsewhere.is_some() => Span::styled("~", theme.warn()),
-        (false, false) if item.fresh => Span::styled("+", theme.accent()),
+        (false, false) if item.is_new => Span::styled("+", theme.accent()),
         (false, false) => Span::raw(" "),
     };
     // The selected row is plain reverse video: readable in any palette, and moving

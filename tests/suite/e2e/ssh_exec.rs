@@ -590,3 +590,74 @@ fn a_command_past_the_time_limit_sends_nothing_more_and_says_why() {
     assert_eq!(outcomes.len(), sent, "every write sent has its outcome");
     t.rt.block_on(server.stop());
 }
+
+/// The command a hint on `screen` names, from `ssh -p` to `tail` (the words of its line up
+/// to and with `tail`).
+fn hinted(screen: &str, tail: &str) -> Vec<String> {
+    let line = screen
+        .lines()
+        .find(|l| l.contains("ssh -p ") && l.contains(tail))
+        .unwrap_or_else(|| panic!("no hint naming `{tail}`:\n{screen}"));
+    let from = line.find("ssh -p ").unwrap_or(0);
+    let to = line.find(tail).unwrap_or(line.len()) + tail.len();
+    line[from..to]
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// In a dashboard over SSH, the term view (`T`) and the team's history (`H`) name the
+/// commands that print more as a moderator runs them from there (`ssh -p PORT HOST stats
+/// --json`, not the local `club-admin stats`), and those commands, run so, print it.
+#[test]
+fn the_dashboard_s_hints_over_ssh_name_commands_that_run_there() {
+    let t = Setup::new();
+    let options = ServeOptions {
+        remember_tokens: Some(t.state().join("ssh-tokens")),
+        ..t.options()
+    };
+    let server = t.serve(options, 0);
+    let port = server.port();
+    let token = t.demo.moderator().token.clone();
+    let mut dash = ssh(port, &t.alice, &[], &[], 40, 120);
+    super::ssh::sign_in(&mut dash, &token);
+    let mut run_hint = |key: &[u8], loaded: &str, tail: &str| {
+        dash.send(key);
+        // Scrolled to its end once read (a view still reading has nothing to scroll).
+        dash.wait_for(loaded, |x| x.contains(loaded));
+        dash.send(b"\x1b[F");
+        let screen = dash.wait_for(tail, |x| x.contains(tail) && x.contains("ssh -p "));
+        let words = hinted(&screen, tail);
+        assert_eq!(words[..3], ["ssh", "-p", &port.to_string()], "{words:?}");
+        assert_eq!(words[3], "HOST", "{words:?}");
+        let command: Vec<&str> = words[4..].iter().map(String::as_str).collect();
+        let out = exec(port, &t.alice, &[], &command, b"");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{command:?}: {}",
+            text(&out.stderr)
+        );
+        dash.send(b"\x1b");
+        std::thread::sleep(Duration::from_millis(600));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let stats = run_hint(b"T", "Pending requests by club", "stats --json");
+    let figures: serde_json::Value = serde_json::from_str(&stats).expect("stats --json is JSON");
+    assert!(
+        figures["requests"].as_u64().is_some_and(|n| n > 0),
+        "{stats}"
+    );
+    // One decision, so that the history lists a row and says where the older ones are.
+    let id = t.demo.pending_for("moderator")[0].to_string();
+    let out = exec(port, &t.alice, &[], &["requests", "approve", &id], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let history = run_hint(b"H", "the newest first", "history");
+    assert!(
+        history.contains(&id[..8]),
+        "the approval in the history:\n{history}"
+    );
+    dash.send(b"q");
+    assert!(dash.wait_exit().success());
+    t.rt.block_on(server.stop());
+}

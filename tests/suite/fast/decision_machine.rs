@@ -4,7 +4,7 @@
 //! event, the decision unchanged). The rules it follows (what an answer means, how a re-read
 //! settles a lost answer, the backoff) are tried here too.
 
-use club_admin::api::{ApiError, ConnectFailure, ErrorInfo, MembershipStatus};
+use club_admin::api::{ApiError, ConnectFailure, ErrorClass, ErrorInfo, MembershipStatus};
 use club_admin::ops::Outcome;
 use club_admin::ops::RowAction;
 use club_admin::ops::book::Book;
@@ -413,6 +413,97 @@ fn a_refusal_is_refused_and_a_fault_is_lost() {
     let closed = connect(ConnectFailure::ClosedWithoutAnswer);
     assert!(matches!(classify::<()>(Err(closed)), Answer::Lost(_)));
     assert!(matches!(classify(Ok(1)), Answer::Done(1)));
+}
+
+/// Each variant of `ApiError` is sorted once (`ApiError::class`), and what it means for a
+/// write (lost or refused), the connection (offline) and the client's own retries follows.
+#[test]
+fn every_api_error_has_one_class_and_its_meanings_follow() {
+    use ErrorClass::*;
+    let info = ErrorInfo::default;
+    let status = |s| ErrorInfo {
+        status: Some(s),
+        ..ErrorInfo::default()
+    };
+    let connect = |failure| ApiError::Connect {
+        failure,
+        host: "h".into(),
+        cause: None,
+    };
+    let unauthorized = ApiError::Unauthorized {
+        kind: club_admin::api::AuthErrorKind::InvalidToken,
+        info: info(),
+    };
+    let decode = ApiError::Decode {
+        status: Some(200),
+        message: "x".into(),
+        excerpt: None,
+    };
+    let not_service = ApiError::NotTheService {
+        status: Some(200),
+        excerpt: None,
+    };
+    // (error, class, write lost, offline, transient)
+    let table = [
+        (unauthorized, Refused, false, false, false),
+        (ApiError::Forbidden(info()), Refused, false, false, false),
+        (ApiError::NotFound(info()), Refused, false, false, false),
+        (
+            ApiError::OperationUnavailable(info()),
+            Refused,
+            false,
+            false,
+            false,
+        ),
+        (ApiError::Invalid(info()), Refused, false, false, false),
+        (ApiError::Conflict(info()), Refused, false, false, false),
+        (ApiError::Config("x".into()), Refused, false, false, false),
+        (
+            connect(ConnectFailure::NoConnection),
+            NotConnected,
+            false,
+            true,
+            true,
+        ),
+        (
+            connect(ConnectFailure::ClosedMidAnswer),
+            Unanswered,
+            true,
+            true,
+            true,
+        ),
+        (ApiError::timeout(5000), Unanswered, true, true, true),
+        (
+            ApiError::Server(status(500)),
+            ServerFault,
+            true,
+            false,
+            false,
+        ),
+        (
+            ApiError::Server(status(503)),
+            ServerFault,
+            true,
+            false,
+            true,
+        ),
+        (decode, ServerFault, true, false, false),
+        (not_service, NotTheService, true, false, false),
+        (ApiError::NotSent("x".into()), NotSent, false, false, false),
+        (ApiError::Internal, Unknown, true, false, false),
+        (ApiError::NoAnswer("x".into()), Unknown, true, false, false),
+    ];
+    for (e, class, lost, offline, transient) in table {
+        assert_eq!(e.class(), class, "{e:?}");
+        assert_eq!(e.class().write_lost(), lost, "{e:?}");
+        assert_eq!(
+            matches!(classify::<()>(Err(e.clone())), Answer::Lost(_)),
+            lost,
+            "{e:?}"
+        );
+        assert_eq!(e.class().offline(), offline, "{e:?}");
+        assert_eq!(e.is_transient(), transient, "{e:?}");
+    }
 }
 
 #[test]

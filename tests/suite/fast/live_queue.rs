@@ -107,9 +107,9 @@ fn the_automatic_refresh_brings_new_requests_marked_new_and_says_only_that() {
         answer_reads(&mut m, &fx, &page, &rows);
         assert_eq!(m.queue().len(), 4);
         let new = m.queue().get(id(4)).expect("the new row");
-        assert!(new.fresh, "marked new");
+        assert!(new.is_new, "marked new");
         assert!(
-            !m.queue().get(id(1)).is_some_and(|i| i.fresh),
+            !m.queue().get(id(1)).is_some_and(|i| i.is_new),
             "the old ones are not"
         );
         assert_eq!(
@@ -127,7 +127,7 @@ fn the_automatic_refresh_brings_new_requests_marked_new_and_says_only_that() {
         }
         // The cursor reaching it: no longer new.
         let _ = cursor_to(&mut m, id(4));
-        assert!(!m.queue().get(id(4)).is_some_and(|i| i.fresh));
+        assert!(!m.queue().get(id(4)).is_some_and(|i| i.is_new));
         crate::fast::edges::same_after_redraw(&mut m);
     }
 }

@@ -468,3 +468,167 @@ fn the_index_of_flags_is_current() {
          suite fast::manual writes it again"
     );
 }
+
+/// The shell lines of the code blocks of `text` (```` ```sh ````, `bash`, `shell`, and the
+/// `$ ` lines of `console`), with the line each starts on; a line ending in `\` goes on.
+fn shell_lines(text: &str) -> Vec<(usize, String)> {
+    let mut out: Vec<(usize, String)> = Vec::new();
+    let mut lang: Option<String> = None;
+    let mut go_on = false;
+    for (n, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if let Some(fence) = trimmed.strip_prefix("```") {
+            lang = match lang {
+                Some(_) => None,
+                None => Some(fence.trim().to_owned()),
+            };
+            go_on = false;
+            continue;
+        }
+        let body = match lang.as_deref() {
+            Some("sh" | "bash" | "shell") => Some(trimmed),
+            Some("console") if go_on => Some(trimmed),
+            Some("console") => trimmed.strip_prefix("$ "),
+            Some(_) | None => None,
+        };
+        let Some(body) = body else { continue };
+        if body.starts_with('#') || body.is_empty() {
+            continue;
+        }
+        let (body, more) = match body.strip_suffix('\\') {
+            Some(b) => (b, true),
+            None => (body, false),
+        };
+        match out.last_mut() {
+            Some((_, last)) if go_on => {
+                last.push(' ');
+                last.push_str(body);
+            }
+            Some(_) | None => out.push((n + 1, body.to_owned())),
+        }
+        go_on = more;
+    }
+    out
+}
+
+/// The arguments of every club-admin command in a shell line: after a `club-admin` word
+/// (a path ending in it too), or after the destination of an `ssh` (its options skipped),
+/// up to the end of that simple command (`|`, `&&`, `;`, a redirection). `None` for a line
+/// the shell could not split.
+fn club_admin_commands(line: &str) -> Option<Vec<Vec<String>>> {
+    let words = shell_words::split(line).ok()?;
+    let mut out = Vec::new();
+    let mut simple: Vec<Vec<String>> = vec![Vec::new()];
+    for w in words {
+        if ["|", "||", "&&", ";", "&"].contains(&w.as_str()) {
+            simple.push(Vec::new());
+        } else if let Some(cur) = simple.last_mut() {
+            cur.push(w);
+        }
+    }
+    for words in simple {
+        // Redirections and what they name end the arguments.
+        let end = words
+            .iter()
+            .position(|w| w.starts_with('>') || w.starts_with('<') || w.starts_with("2>"))
+            .unwrap_or(words.len());
+        let words = &words[..end];
+        // The program's name, not the user of `sudo -u club-admin`.
+        let program = |i: usize, w: &String| {
+            (w == "club-admin" || w.ends_with("/club-admin"))
+                && !(i > 0 && ["-u", "--user", "-g"].contains(&words[i - 1].as_str()))
+        };
+        if let Some(i) = words.iter().enumerate().position(|(i, w)| program(i, w)) {
+            out.push(words[i + 1..].to_vec());
+        } else if let Some(i) = words.iter().position(|w| w == "ssh") {
+            let with_arg = [
+                "-p", "-o", "-i", "-F", "-l", "-J", "-L", "-R", "-D", "-E", "-c",
+            ];
+            let mut j = i + 1;
+            while j < words.len() && words[j].starts_with('-') {
+                j += if with_arg.contains(&words[j].as_str()) {
+                    2
+                } else {
+                    1
+                };
+            }
+            // The destination, then the command: one quoted word is split as sshd's shell does.
+            let rest: Vec<String> = words.get(j + 1..).unwrap_or(&[]).to_vec();
+            let rest = match rest.as_slice() {
+                [one] => shell_words::split(one).unwrap_or_else(|_| rest.clone()),
+                _ => rest,
+            };
+            let rest = match rest.first().map(String::as_str) {
+                Some("club-admin") => rest[1..].to_vec(),
+                _ => rest,
+            };
+            if !rest.is_empty() {
+                out.push(rest);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Every club-admin command the README and the manual show in a code block parses as the
+/// program's own command line (an ssh line's command as the subcommand it runs): a renamed
+/// flag or subcommand, or a value of the wrong kind, fails here with the page and line.
+#[test]
+fn every_command_the_manual_shows_parses() {
+    use clap::Parser;
+    let mut pages = Vec::new();
+    markdown_files(&root().join("docs/src"), &mut pages);
+    pages.push(root().join("README.md"));
+    let mut seen = 0;
+    let mut broken = Vec::new();
+    for page in &pages {
+        let text = std::fs::read_to_string(page).expect("a page");
+        let name = page
+            .strip_prefix(root())
+            .unwrap_or(page)
+            .display()
+            .to_string();
+        for (n, line) in shell_lines(&text) {
+            let Some(commands) = club_admin_commands(&line) else {
+                broken.push(format!("{name}:{n}: the shell cannot split: {line}"));
+                continue;
+            };
+            for args in commands {
+                seen += 1;
+                let argv = std::iter::once("club-admin".to_owned()).chain(args);
+                if let Err(e) = club_admin::cli::Cli::try_parse_from(argv) {
+                    use clap::error::ErrorKind;
+                    if !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                        let why = e.to_string();
+                        let why = why.lines().next().unwrap_or_default().to_owned();
+                        broken.push(format!("{name}:{n}: {line}\n    {why}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(seen > 50, "too few commands found: {seen}");
+    assert!(
+        broken.is_empty(),
+        "commands of the manual the program refuses:\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn the_command_check_finds_club_admin_after_ssh_pipes_and_paths() {
+    let got = club_admin_commands(
+        "cut -d, -f1 a.csv | ssh -p 2222 -o SetEnv=X=1 host \"requests approve -\" > out && sudo -u club-admin /usr/bin/club-admin whoami --json",
+    );
+    let want: Vec<Vec<String>> = vec![
+        vec!["requests".into(), "approve".into(), "-".into()],
+        vec!["whoami".into(), "--json".into()],
+    ];
+    assert_eq!(got, Some(want));
+    let block = "```sh\nclub-admin requests list \\\n  --json\n```\n```console\n$ club-admin whoami\nton\n```\n";
+    let lines: Vec<String> = shell_lines(block).into_iter().map(|(_, l)| l).collect();
+    assert_eq!(
+        lines,
+        ["club-admin requests list  --json", "club-admin whoami"]
+    );
+}

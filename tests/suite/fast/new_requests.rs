@@ -137,12 +137,12 @@ fn new_requests_are_placed_in_order_and_marked_whatever_order_the_answers_come_i
         assert_eq!(shown_ids(&m), ids, "order {order:?}: in the server's order");
         for n in [15, 45, 70] {
             assert!(
-                m.queue().get(id(n)).is_some_and(|i| i.fresh),
+                m.queue().get(id(n)).is_some_and(|i| i.is_new),
                 "{n} new ({order:?})"
             );
         }
         for n in known {
-            assert!(!m.queue().get(id(n)).is_some_and(|i| i.fresh), "{n} known");
+            assert!(!m.queue().get(id(n)).is_some_and(|i| i.is_new), "{n} known");
         }
         assert_eq!(
             status(&m),
@@ -182,7 +182,7 @@ fn a_new_request_on_a_page_not_loaded_is_found_and_marked_in_any_order() {
         for n in [25, 55] {
             let row = m.queue().get(id(n));
             assert!(
-                row.is_some_and(|i| i.fresh),
+                row.is_some_and(|i| i.is_new),
                 "{n} found and marked new ({order:?})"
             );
         }
@@ -201,7 +201,7 @@ fn a_new_request_on_a_page_not_loaded_is_found_and_marked_in_any_order() {
 fn marked(m: &Model, ns: &[u128]) -> Vec<u128> {
     ns.iter()
         .copied()
-        .filter(|n| m.queue().get(id(*n)).is_some_and(|i| i.fresh))
+        .filter(|n| m.queue().get(id(*n)).is_some_and(|i| i.is_new))
         .collect()
 }
 

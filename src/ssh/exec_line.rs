@@ -9,7 +9,7 @@
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 
-use super::ScriptCommand;
+use crate::script::ScriptCommand;
 
 /// The subcommands a client may run (`club-admin` before them is allowed and ignored).
 pub const ALLOWED: [&str; 5] = ["whoami", "requests", "clubs", "history", "stats"];
