@@ -1,7 +1,8 @@
-//! The command line: its definitions (clap derive) and [`run`], which hands each face its
-//! plain values: the dashboard and the demo to [`crate::runtime`], `serve-ssh` to
-//! [`crate::ssh`], the scripting subcommands to [`crate::script`], with the flags as a [`config::Flags`]. The only module that knows
-//! both faces.
+//! The command line: its definitions (clap derive) and [`run`], which hands each front end
+//! its plain values: the dashboard and the demo to [`crate::runtime`], `serve-ssh` to
+//! [`crate::ssh`], the scripting subcommands to [`crate::script`], with the flags as a
+//! [`config::Flags`]. The only module that knows both the dashboard and the scripting
+//! subcommands.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -199,8 +200,8 @@ impl DashboardArgs {
 }
 
 /// A whole number, 0 or more, that fits `T`. (Its flags take negative numbers as values, so
-/// that `-5` is told what is wrong instead of being taken for a flag.) Bounds narrower than
-/// the type's are checked by [`config::resolve`], which names them.
+/// that `-5` gets a message saying what is wrong instead of being taken for a flag.)
+/// Bounds narrower than the type's are checked by [`config::resolve`], which names them.
 pub(crate) fn whole<T: TryFrom<i128>>(text: &str) -> Result<T, String> {
     let text = text.trim();
     match text.parse::<i128>() {

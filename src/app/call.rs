@@ -7,10 +7,10 @@
 //! handler. The calls in flight are kept here ([`Calls`]: by request id, to count them and
 //! drop answers no longer awaited).
 //!
-//! Adding an operation: its method in `api/client.rs`; a variant of [`ApiCall`] and of
+//! Adding an operation: its method in `core/src/api/client.rs`; a variant of [`ApiCall`] and of
 //! [`Answer`] here, with their arms in every exhaustive match (`perform`, `failed`, the
 //! questions asked of a call) and a payload in `app/call/testing.rs`; its arm in
-//! `app/update/answers.rs`'s `route` and the handler in its room of `app/update/`; its route
+//! `app/update/answers.rs`'s `route` and the handler in its module of `app/update/`; its route
 //! in the demo server (`demo/routes.rs`).
 
 use std::collections::HashMap;
@@ -158,7 +158,7 @@ pub enum ApiCall {
 
 /// What becomes of a read that could not reach the server, once the server answers again
 /// ([`ApiCall::when_back`]): declared with the operation, carried out by `update`'s link
-/// room. Writes are never sent again (a lost write's outcome is learnt by re-reading).
+/// module. Writes are never sent again (a lost write's outcome is learnt by re-reading).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WhenBack {
     /// Not sent again: a write, or what the moderator asks again if still wanted (a
@@ -191,7 +191,7 @@ pub type Decided = Result<Reply<Option<ClubRequest>>, ApiError>;
 pub enum Answer {
     /// [`ApiCall::CurrentUser`].
     User(Result<Reply<User>, ApiError>),
-    /// [`ApiCall::CheckToken`]: the server's word on a pasted token.
+    /// [`ApiCall::CheckToken`]: the server's answer on a pasted token.
     TokenCheck {
         /// The token checked.
         token: CandidateToken,
@@ -389,7 +389,7 @@ impl ApiCall {
     /// ahead of reads in the worker's queue).
     pub fn is_mutation(&self) -> bool {
         // Every operation named, none by default: a new one cannot compile until it is
-        // said to be a write or a read (a write counted as a read would be retried).
+        // declared a write or a read (a write counted as a read would be retried).
         match self {
             ApiCall::UpdateRequest { .. }
             | ApiCall::DeleteRequest { .. }

@@ -403,7 +403,7 @@ impl Keymap {
     /// `action = ["key", "key"]`, replacing that action's keys in every scope.
     ///
     /// Errors: every unknown action name, unparseable key, and key now bound to two actions
-    /// in one scope or in a pane and everywhere, each in words (reported at start, never
+    /// in one scope or in a pane and everywhere, each with a message (reported at start, never
     /// ignored: the program does not start).
     pub fn with_overrides(
         mut self,

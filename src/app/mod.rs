@@ -3,7 +3,7 @@
 //! or HTTP: keys arrive as [`Key`]s, answers as [`Answer`]s of the [`ApiCall`]s
 //! declared in [`call`].
 //!
-//! See `docs/src/architecture.md` for the rooms and where each kind of change goes.
+//! See `docs/src/architecture.md` for the modules and where each kind of change goes.
 
 pub mod call;
 pub mod filter;

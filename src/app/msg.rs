@@ -31,7 +31,7 @@ pub struct Told {
     pub at: Timestamp,
 }
 
-/// What a [`Told`] says happened.
+/// What a [`Told`] (a report from another session) says happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Heard {
     /// A decision is held in its grace period (not sent yet; it may still be taken back).
@@ -48,12 +48,12 @@ impl Told {
     /// session's write; `already` (someone else's write applied it: this session only learnt
     /// it), `undone`, `failed`, `conflict` or `unknown` end a decision that was held or sent
     /// without this session changing the request (a contact's line tells nothing). So one
-    /// write is told applied once, by the session whose write it was. A `sending` line tells
-    /// nothing (the decision was told held when it was made).
+    /// write is reported applied once, by the session whose write it was. A `sending` line
+    /// tells nothing (the decision was reported held when it was made).
     pub fn from_audit(e: &AuditEntry) -> Option<Told> {
         let action = crate::ops::RowAction::from_verb(&e.action)?;
         let heard = match e.outcome {
-            // The write-ahead line: the decision was told held already.
+            // The write-ahead line: the decision was reported held already.
             Outcome::Sending => return None,
             Outcome::Ok => Heard::Decided(action),
             // What the server kept since: the others read it for themselves.
@@ -86,7 +86,7 @@ pub enum Tries {
     /// read for the first time.
     Client,
     /// One try: `update` tries it again by its own rule. A lost write's re-reads (with the
-    /// core's backoff, [`crate::ops::decision::backoff`]), and every read the link probes
+    /// shared backoff, [`crate::ops::decision::backoff`]), and every read the link probes
     /// with or sends again while the server cannot be reached (the same backoff,
     /// `app/update/link.rs`).
     Once,
@@ -159,7 +159,7 @@ pub enum Msg {
     /// The writes interrupted runs left open in the audit file ([`crate::ops::recover`]:
     /// their last line, `sending` or `unknown`, oldest first), claimed for this dashboard:
     /// each decision is re-read until the server's status tells, audited with that run's
-    /// id, and the summary is said once all are settled.
+    /// id, and the summary is shown once all are settled.
     Interrupted(Vec<AuditEntry>),
     /// The audit file read back for the team's history ([`Effect::ReadHistory`]): one row
     /// per write ([`crate::ops::history::read`]; shared: the rows of one read are handed to
@@ -168,9 +168,9 @@ pub enum Msg {
     /// The scope's requests, every status, read for the term's figures
     /// ([`Effect::ReadTerm`]), or why they could not be read.
     TermRead {
-        /// The requests ([`crate::ops::stats::read_pages`]), or the error in words.
+        /// The requests ([`crate::ops::stats::read_pages`]), or the error message.
         read: Result<Vec<crate::api::ClubRequest>, String>,
-        /// The face's UTC offset in seconds, for the days of the figures (the school's
+        /// The local UTC offset in seconds, for the days of the figures (the school's
         /// local time: `+25200` in Bangkok).
         offset_secs: i32,
     },
@@ -192,7 +192,7 @@ pub enum Msg {
     },
     /// The host budget changed ([`crate::api::budget::BudgetStatus`], from the client's
     /// budget through the worker): what of it was refused at start (a start-up warning,
-    /// said once), whether calls go one at a time while other processes hold every slot.
+    /// shown once), whether calls go one at a time while other processes hold every slot.
     Budget(crate::api::budget::BudgetStatus),
     /// An API call finished.
     Api {
@@ -213,7 +213,7 @@ pub enum Msg {
     EffectFailed {
         /// What it was.
         what: LocalEffect,
-        /// The error in words (never holds a secret).
+        /// The error message (never holds a secret).
         error: String,
     },
 }
@@ -318,8 +318,8 @@ pub enum Effect {
         text: String,
     },
     /// Tell the other sessions of the same server (`serve-ssh`) what this one did to
-    /// requests; nothing to do for a dashboard alone. (Applied decisions are told from the
-    /// audit lines themselves: [`Told::from_audit`].)
+    /// requests; nothing to do for a dashboard alone. (Applied decisions are reported from
+    /// the audit lines themselves: [`Told::from_audit`].)
     Tell(Vec<Told>),
     /// Set the terminal's title (OSC 2): the pending count, so a moderator sees the queue
     /// from another window or tab (the title the terminal had is given back on exit).

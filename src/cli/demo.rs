@@ -127,7 +127,7 @@ pub struct FaultArgs {
 }
 
 /// A share from 0.0 to 1.0. (Its flags take negative numbers as values, so that `-0.1`
-/// is told the bound instead of being taken for a flag.)
+/// gets a message naming the bound instead of being taken for a flag.)
 fn rate(text: &str) -> Result<f64, String> {
     let text = text.trim();
     match text.parse::<f64>() {

@@ -38,7 +38,7 @@ impl RotatingFile {
     ///
     /// Errors: the folder or file cannot be made or opened; the path is a symbolic link or
     /// not a regular file; its mode is wider than 0600 and cannot be narrowed (another
-    /// user's file): in words naming the file.
+    /// user's file): a message naming the file.
     pub fn open(path: &Path, max_bytes: u64, keep: usize) -> Result<RotatingFile, String> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             let mut b = std::fs::DirBuilder::new();
@@ -234,7 +234,7 @@ static RELOAD: std::sync::OnceLock<Reload> = std::sync::OnceLock::new();
 /// The filter of `level`: a bare level (`debug`) is club-admin's own (`club_admin=debug`),
 /// anything else is read as `CLUB_ADMIN_LOG` is (tracing's `EnvFilter` directives).
 ///
-/// Errors: the directive does not parse, in words naming it.
+/// Errors: the directive does not parse, with a message naming it.
 pub fn filter_of(level: &str) -> Result<tracing_subscriber::EnvFilter, String> {
     let level = level.trim();
     let directive = match level.to_ascii_lowercase().as_str() {

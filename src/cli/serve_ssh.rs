@@ -332,7 +332,7 @@ impl ServeSshArgs {
     }
 }
 
-/// Where `serve-ssh` listens unless told: loopback, for a reverse proxy or a port forward.
+/// Where `serve-ssh` listens by default: loopback, for a reverse proxy or a port forward.
 pub const DEFAULT_LISTEN: std::net::SocketAddr = std::net::SocketAddr::V4(
     std::net::SocketAddrV4::new(std::net::Ipv4Addr::LOCALHOST, 2222),
 );
@@ -582,7 +582,7 @@ async fn check(
     let settings = match crate::config::resolve(flags, &env, None) {
         Ok(s) => s,
         Err(e) => {
-            // A key the user serving cannot read is the service's fault to mend, with how.
+            // A key the user serving cannot read is the service's fault to fix, with how.
             let unreadable = crate::config::api_key_file_path(flags, &env)
                 .and_then(|p| crate::ssh::check::unreadable_key_file(&p));
             if let Some(line) = unreadable {
@@ -695,7 +695,8 @@ async fn kick(k: &KickArgs) -> Result<ExitCode, ExitCode> {
 }
 
 /// The status socket to ask: `socket` when given, else the user's own when it exists,
-/// else the host's. `None` (said) when there is no state folder to look in.
+/// else the host's. `None` (with a message on standard error) when there is no state
+/// folder to look in.
 fn status_socket(socket: Option<PathBuf>) -> Option<PathBuf> {
     let candidates: Vec<PathBuf> = match socket {
         Some(p) => vec![p],

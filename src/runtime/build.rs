@@ -92,7 +92,7 @@ pub struct Builder {
 impl Builder {
     /// A dashboard of `model` whose calls go through `client`, at most `concurrency` in
     /// flight; no files, the loop's options of a screen that is not the process's terminal
-    /// (no auto-refresh, the system clock, 21 s of final wait) until told otherwise.
+    /// (no auto-refresh, the system clock, 21 s of final wait) until set otherwise.
     pub fn new(model: Model, client: ApiClient, concurrency: usize) -> Builder {
         Builder {
             model,

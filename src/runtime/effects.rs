@@ -64,7 +64,7 @@ pub struct Runner {
     worker: Worker,
     files: Files,
     writer: Writer,
-    /// Where a file's failure is told (the dashboard's message channel).
+    /// Where a file's failure is reported (the dashboard's message channel).
     msgs: mpsc::UnboundedSender<Msg>,
     pending_save: Option<(SavedQueue, Instant)>,
     journal: Option<Vec<AuditEntry>>,
@@ -72,7 +72,7 @@ pub struct Runner {
     /// This dashboard's session in the audit ([`AuditEntry::session`]): a random UUID made
     /// with the runner, so each of one `serve-ssh`'s sessions names its own writes.
     session: String,
-    /// Where what this dashboard did is told to the other sessions of its server
+    /// Where what this dashboard did is broadcast to the other sessions of its server
     /// (`serve-ssh`); `None` for a dashboard alone.
     tell: Option<Tell>,
     remote: Option<RemoteTerminal>,
@@ -174,7 +174,7 @@ pub type Tell = std::sync::Arc<dyn Fn(Told) + Send + Sync>;
 /// line it writes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Origin {
-    /// The face: `ssh` for a `serve-ssh` session.
+    /// The front end: `ssh` for a `serve-ssh` session.
     pub via: String,
     /// The SSH key's fingerprint (`SHA256:...`).
     pub key: Option<String>,
@@ -338,7 +338,7 @@ impl Runner {
     }
 
     /// One audit line: stamped with the origin (not a line that settles another run's
-    /// write: it keeps that write's sender), told to the other sessions
+    /// write: it keeps that write's sender), broadcast to the other sessions
     /// ([`Told::from_audit`]), handed to the writer, kept in the journal when asked.
     fn audit(&mut self, mut entry: AuditEntry) {
         let own = crate::ops::audit::run_id();
@@ -363,7 +363,7 @@ impl Runner {
             return;
         }
         tracing::info!(action = %entry.action, target = %entry.target, outcome = ?entry.outcome, "audit");
-        // The line goes to the writer before the others are told: a session that hears it
+        // The line goes to the writer before the others hear of it: a session that hears it
         // and reads the audit back (its history) reads after the writer has it.
         if let Some(p) = &self.files.audit_path {
             let report = self.report(LocalEffect::AuditFile);
@@ -400,7 +400,7 @@ impl Runner {
         }
     }
 
-    /// Resolves when every file handed over so far is written (and every failure told):
+    /// Resolves when every file handed over so far is written (and every failure reported):
     /// awaited before a dashboard ends, so that nothing it wrote is lost on exit.
     pub async fn written(&self) {
         if let Err(e) = self.writer.written().await {
@@ -468,8 +468,8 @@ impl Runner {
         });
     }
 
-    /// What the writer calls when a file of `what` is written: a failure is logged and told
-    /// to the dashboard (its status line and activity log).
+    /// What the writer calls when a file of `what` is written: a failure is logged and
+    /// reported to the dashboard (its status line and activity log).
     fn report(&self, what: LocalEffect) -> impl FnOnce(std::io::Result<()>) + Send + 'static {
         let msgs = self.msgs.clone();
         move |result| {

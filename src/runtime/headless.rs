@@ -151,7 +151,7 @@ impl Headless {
             }
             let idle = !self.model.busy() && self.rx.is_empty();
             if idle && done(&self.model) {
-                // The files' failures are told before it ends.
+                // The files' failures are reported before it ends.
                 self.runner.written().await;
                 if self.rx.is_empty() {
                     return Ok(());
@@ -180,7 +180,7 @@ impl Headless {
     }
 
     /// Applies answers until nothing is in flight, then writes a saved queue that waits
-    /// and applies what the files' writer told (a failure).
+    /// and applies what the files' writer reported (a failure).
     ///
     /// Errors: `limit` passed first (the message says how many calls were still waiting).
     pub async fn run_until_idle(&mut self, limit: Duration) -> Result<(), String> {

@@ -1,6 +1,7 @@
 //! The runtime: the one dashboard builder ([`build`]), terminal set-up, the event loop and
-//! the effect runner with its API worker; and the faces that run in it, each taking plain values: [`dashboard`], [`demo`] (the dashboard on the embedded
-//! demo server) and [`serve_demo`]. The command line (`src/cli.rs`) calls them.
+//! the effect runner with its API worker; and the commands that run in it, each taking
+//! plain values: [`dashboard`], [`demo`] (the dashboard on the embedded demo server) and
+//! [`serve_demo`]. The command line (`src/cli.rs`) calls them.
 
 pub mod build;
 mod dashboard;
@@ -21,7 +22,7 @@ use crate::config::Flags;
 pub use dashboard::keymap;
 
 /// Why the dashboard, `demo` or `serve-demo` stopped with an error. `Display` is the message
-/// in words (one line, except the list of bad key bindings; never a secret).
+/// (one line, except the list of bad key bindings; never a secret).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
     /// The configuration cannot be used (a number out of its bounds, a config file that does

@@ -260,9 +260,9 @@ pub fn spawn_with(
         let mut waiting: VecDeque<Queued> = VecDeque::new();
         let mut open = true;
         let mut sent = client.limiter().watch_in_flight();
-        // What the model was last told (`Msg::Pace`): the limit, slowed, calls on the wire.
+        // What the model was last sent (`Msg::Pace`): the limit, slowed, calls on the wire.
         let mut told: Option<(usize, bool, usize)> = None;
-        // The host budget's status: what was refused at start is told at once (a start-up
+        // The host budget's status: what was refused at start is sent at once (a start-up
         // warning), then every change (calls one at a time while others hold every slot).
         let mut budget = client.watch_budget();
         if let Some(rx) = budget.as_mut()
@@ -290,7 +290,7 @@ pub fn spawn_with(
                 // answered): the status line counts those, not the calls queued. The
                 // limiter is the process's (a `serve-ssh` session shares it with every
                 // other): this dashboard's are at most its own calls started, and it is
-                // told only what changed for it, not every call of 200 sessions.
+                // sent only what changed for it, not every call of 200 sessions.
                 Ok(()) = sent.changed() => {
                     let on_wire = (*sent.borrow_and_update()).min(set.len());
                     tell_pace(&client, on_wire, &mut told, &msgs);

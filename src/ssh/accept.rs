@@ -212,7 +212,7 @@ async fn connection(
 
 /// A connection after its identification line: until it ends, until the door cuts it
 /// (still in the key exchange, to make room), until `sign_in_by` passes without `authed`
-/// (told "authentication timed out", given 1 s to take it, then cut), until it asks for no
+/// (sent "authentication timed out", given 1 s to read it, then cut), until it asks for no
 /// session within `--session-timeout` of its sign-in (`ssh -N`), until the operator ends it
 /// (`serve-ssh kick`), or until the server stops.
 async fn run(

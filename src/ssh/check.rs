@@ -1,5 +1,5 @@
 //! `club-admin serve-ssh --check`: what is right and wrong before a moderator is let in,
-//! one line each (`✓`, `✗`, or `·` for what is only said): the owners and modes of every
+//! one line each (`✓`, `✗`, or `·` for information only): the owners and modes of every
 //! file and folder `serve-ssh` uses, the authorized keys file parsed line by line, the host
 //! key and its fingerprint, the service reached with the API key (its version, whether the
 //! account can approve), the host budget's folder, and the listen address bound and let go
@@ -37,7 +37,7 @@ pub struct CheckInputs {
 /// One line of the check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line {
-    /// `Some(true)` right, `Some(false)` wrong, `None` only said.
+    /// `Some(true)` right, `Some(false)` wrong, `None` information only.
     pub ok: Option<bool>,
     /// What, in English (paths, modes, the fix; never a secret).
     pub text: String,
@@ -134,7 +134,7 @@ pub async fn check(inputs: &CheckInputs, settings: &Settings) -> Vec<Line> {
 
 /// The listen address, bound as the server binds it (`SO_REUSEADDR`, as tokio's and std's
 /// listeners on Unix) and let go at once: what keeps the start from binding fails here,
-/// each cause with what mends it.
+/// each cause with what fixes it.
 async fn listen(addr: std::net::SocketAddr, socket: Option<&Path>, out: &mut Report) {
     let e = match std::net::TcpListener::bind(addr) {
         Ok(listener) => {
@@ -178,8 +178,8 @@ async fn listen(addr: std::net::SocketAddr, socket: Option<&Path>, out: &mut Rep
     )));
 }
 
-/// The lines said so far, and the folders already checked (the state folder holds the host
-/// key, the log and the socket: said once).
+/// The lines printed so far, and the folders already checked (the state folder holds the
+/// host key, the log and the socket: printed once).
 #[derive(Default)]
 struct Report {
     lines: Vec<Line>,
@@ -257,7 +257,7 @@ fn private_file(path: &Path, what: &str, me: u32, needed: bool, out: &mut Report
 
 /// A folder of the service's user: owned by it, not writable by its group or others. A
 /// folder already checked (the state folder holds the host key, the log, the socket) is
-/// said once. A missing one is right when this user may make it (`serve-ssh` makes it, mode
+/// printed once. A missing one is right when this user may make it (`serve-ssh` makes it, mode
 /// 0700, at start: a fresh host has none yet).
 fn folder(path: Option<&Path>, what: &str, me: u32, out: &mut Report) {
     let Some(path) = path.filter(|p| !p.as_os_str().is_empty()) else {
@@ -361,9 +361,9 @@ fn secret_file(path: &Path, me: u32, out: &mut Report) {
 }
 
 /// When the API key file at `path` cannot give the service its key (the settings then do
-/// not resolve and nothing else is checked): a ✗ line with the mend. Missing: made, mode
+/// not resolve and nothing else is checked): a ✗ line with the fix. Missing: made, mode
 /// 600, and the key put in; empty (as the package makes it): the key put in; unreadable by
-/// this user: as [`secret_file`] mends it (root's file: its group the service's, mode 640;
+/// this user: as [`secret_file`] fixes it (root's file: its group the service's, mode 640;
 /// another user's: `chown` to the user serving, mode 600). `None` when it gives a key.
 pub fn unreadable_key_file(path: &Path) -> Option<Line> {
     let me = crate::api::budget::effective_uid();
@@ -422,7 +422,7 @@ fn host_key(path: &Path, me: u32, out: &mut Report) {
     let wrong = !all_right(&out.lines[before..]);
     folder(path.parent(), "the host key's folder", me, out);
     if wrong {
-        // Said above with its fix; the key is read once that is mended.
+        // Printed above with its fix; the key is read once that is fixed.
         return;
     }
     match super::key_files::read_host_key(path) {
@@ -461,7 +461,7 @@ fn authorized_keys(path: Option<&Path>, me: u32, out: &mut Report) {
         ))),
         Ok(parts) => {
             out.extend(parts.into_iter().map(Line::bad));
-            // Another user could have added a key while it was open: the mend is not only
+            // Another user could have added a key while it was open: the fix is not only
             // the chmod, but a look at every key before the file is trusted again.
             let review = match super::key_files::describe_keys(path) {
                 Ok(keys) if keys.is_empty() => "it holds no key".to_owned(),
@@ -488,7 +488,7 @@ fn authorized_keys(path: Option<&Path>, me: u32, out: &mut Report) {
 }
 
 /// Each line of the authorized keys file at `path` ([`super::key_files::parse_keys`]): a
-/// line that is not a key (no one signs in until it is mended), a line whose options refuse
+/// line that is not a key (no one signs in until it is fixed), a line whose options refuse
 /// it (that key does not sign in), the options that limit a key or have no effect here.
 fn key_lines(path: &Path, text: &str, out: &mut Report) {
     let shown = path.display();
@@ -621,7 +621,7 @@ async fn service(settings: &Settings, out: &mut Report) {
 }
 
 /// The operator's API key, by a read that needs the key and no token: true when the service
-/// accepted it (a ✓ said), false after a ✗ with its mend.
+/// accepted it (a ✓ printed), false after a ✗ with its fix.
 async fn api_key(client: &ApiClient, settings: &Settings, out: &mut Report) -> bool {
     let keyed = client.for_session();
     let levels = crate::api::Levels::new(

@@ -302,7 +302,7 @@ fn opening(path: &Path, is_folder: bool) -> PathBuf {
 /// The lines for `paths` as `sandbox` lets the service write them, when the unit runs
 /// `config` (else none: a server started by hand has no sandbox). A path the service may
 /// write is a `✓` naming the setting; one it may not is a `✗` (a warning `·` when the
-/// server does without it, [`Written::needed`]) with the mend: a drop-in
+/// server does without it, [`Written::needed`]) with the fix: a drop-in
 /// `ReadWritePaths=` line, written by a command to run as root (the folder made first for
 /// the service's user when it is missing), or the path moved where the unit lets it write.
 pub fn lines(sandbox: &Sandbox, config: Option<&Path>, paths: &[Written]) -> Vec<Line> {

@@ -112,7 +112,7 @@ impl Conn {
     }
 
     /// For a connection signed in past its key's or the server's share: its channel is
-    /// told why in one sentence and ended with [`BUSY`] (true). False when it has a place.
+    /// sent the reason in one sentence and ended with [`BUSY`] (true). False when it has a place.
     fn refuse_over_share(&self, channel: ChannelId, session: &mut Session, terminal: bool) -> bool {
         let Some(no) = self.no_place else {
             return false;
@@ -435,7 +435,7 @@ impl Handler for Conn {
         let fp = fingerprint(key.public_key);
         let comment = self.shared.keys.comment_of(key.public_key);
         // Counted against its key from now on, whatever it asks for next; a connection past
-        // its key's or the server's share is still let in, to be told why on its channel
+        // its key's or the server's share is still let in, to get the reason on its channel
         // (a refused sign-in would read as a removed key).
         let (place, no_place) =
             self.shared

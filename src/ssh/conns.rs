@@ -160,7 +160,7 @@ impl Conns {
             .unwrap_or_default()
     }
 
-    /// Ends the connections `which` picks (told "ended by the operator"); how many.
+    /// Ends the connections `which` picks (each shown "ended by the operator"); how many.
     pub fn kick(&self, which: &Kick) -> usize {
         let Ok(st) = self.state.lock() else {
             return 0;
@@ -255,14 +255,14 @@ pub struct Life {
     pub end: Arc<Notify>,
 }
 
-/// When a refusal was last said, and how many like it were counted since.
+/// When a refusal was last logged, and how many like it were counted since.
 type LastSaid = (std::time::Instant, u64);
 
 /// How often, at most, the log says that one key (or address) was refused again.
 const SAY_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Log lines of repeated refusals, at most one per key (or address) and kind every 10 s:
-/// the first is said at once, the ones after it are counted and said with the next
+/// the first is logged at once, the ones after it are counted and logged with the next
 /// ("and 351 more like it"). A flood of refused commands or keys cannot fill the log.
 #[derive(Debug, Default)]
 pub struct Refusals {
@@ -271,8 +271,8 @@ pub struct Refusals {
 
 impl Refusals {
     /// Says `text` (English, for the log) of `who` (a key's fingerprint or an address) as
-    /// a warning, unless a refusal of the same kind `what` of `who` was said within 10 s:
-    /// then it is counted, and said with the next one said.
+    /// a warning, unless a refusal of the same kind `what` of `who` was logged within 10 s:
+    /// then it is counted, and reported with the next one logged.
     pub fn say(&self, who: &str, text: &str, what: &'static str) {
         let Ok(mut said) = self.said.lock() else {
             return;

@@ -1,5 +1,6 @@
-//! The door of `serve-ssh`: how many connections that have not signed in are let in, in
-//! all and from one address, and which one goes when there are too many.
+//! The door of `serve-ssh` (its admission control): how many connections that have not
+//! signed in are let in, in all and from one address, and which one goes when there are
+//! too many.
 //!
 //! The rule follows OpenSSH's `MaxStartups start:rate:full` (sshd_config(5); `drop_connection`
 //! in OpenSSH's `sshd.c`): with `n` connections not signed in, a new one is let in below
@@ -56,7 +57,7 @@ impl std::str::FromStr for Startups {
     /// `START:RATE:FULL` (`10:30:100`), or one number `N` (`N:100:N`, as OpenSSH reads it).
     ///
     /// Errors: not whole numbers, `start` of 0, `start` above `full`, `rate` outside 1 to
-    /// 100; in words.
+    /// 100, as a message.
     fn from_str(text: &str) -> Result<Startups, String> {
         let parts: Vec<&str> = text.trim().split(':').collect();
         let num = |v: &str| -> Result<usize, String> {
@@ -171,7 +172,7 @@ struct State {
     per_address: HashMap<IpAddr, usize>,
     rng: fastrand::Rng,
     counts: DoorCounts,
-    /// When the log was last told of refusals, and the counts then.
+    /// When refusals were last logged, and the counts then.
     said: Option<(Instant, DoorCounts)>,
 }
 
@@ -405,8 +406,8 @@ fn cut_oldest(st: &mut State, addr: Option<IpAddr>, graces: Graces) -> bool {
     false
 }
 
-/// Tells the log, at most every [`SAY_EVERY`] and as a new connection comes, how many
-/// connections were refused or cut since it last said so, and how many of those that did
+/// Logs, at most every [`SAY_EVERY`] and as a new connection comes, how many
+/// connections were refused or cut since it last did, and how many of those that did
 /// not sign in ran out of time (one line, not one per connection: a flood must not fill
 /// the log).
 fn say(st: &mut State) {

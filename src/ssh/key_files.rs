@@ -26,7 +26,7 @@ pub fn fingerprint(key: &PublicKey) -> String {
 ///
 /// Errors: the file cannot be read or written, is not an OpenSSH private key, is not
 /// ed25519, is protected by a passphrase, or other users can read it (mode wider than
-/// 0600): each in words naming the file.
+/// 0600): each with a message naming the file.
 pub fn host_key(path: &Path) -> Result<(PrivateKey, bool), String> {
     if let Some(key) = read_host_key(path)? {
         return Ok((key, false));
@@ -129,7 +129,7 @@ fn refuse_open_mode(path: &Path) -> Result<(), String> {
 /// folders below stay ours. (OpenSSH refuses a sticky world-writable folder too; this
 /// exception keeps a keys file under `/tmp/...` usable, e.g. in tests.)
 ///
-/// Errors: the first loose part, in words naming it, its mode or owner, and the command
+/// Errors: the first loose part, with a message naming it, its mode or owner, and the command
 /// that fixes it (`chmod go-w PATH`, `chown USER PATH`); or a file that cannot be read.
 pub fn refuse_loose(path: &Path) -> Result<(), String> {
     #[cfg(unix)]
@@ -157,10 +157,10 @@ pub fn loose_for(path: &Path, me: u32) -> Result<(), String> {
 }
 
 /// Every loose part of `path` for the user `me` by [`refuse_loose`]'s rules, the file
-/// first, then its folders from the nearest up: each in words naming it, its mode or
+/// first, then its folders from the nearest up: each with a message naming it, its mode or
 /// owner and the command that fixes it. Empty when the file may be trusted.
 ///
-/// Errors: the file or a folder above it cannot be read (in words naming it).
+/// Errors: the file or a folder above it cannot be read (a message naming it).
 #[cfg(unix)]
 pub fn loose_parts(path: &Path, me: u32) -> Result<Vec<String>, String> {
     use std::os::unix::fs::MetadataExt;
@@ -304,7 +304,7 @@ impl AuthorizedKeys {
     /// checked first ([`refuse_loose`]: a chmod or chown changes no modification time),
     /// then the file is read again when it changed (its keys logged). A file that became
     /// loose, unreadable or broken allows no key, not even those read before, until it is
-    /// mended (said once in the log, with the fix).
+    /// fixed (logged once, with the fix).
     ///
     /// Errors: [`NotAllowed`].
     pub fn admit(
@@ -396,7 +396,7 @@ fn log_keys(path: &Path, keys: &[KeyEntry], what: &str) {
 
 /// The keys the file at `path` holds as the server would read it, one line each for the
 /// operator: `line N: SHA256:... comment (options)` (a line whose options refuse it says
-/// why). For the check's mend of a file another user could have changed.
+/// why). For the check's fix of a file another user could have changed.
 ///
 /// Errors: the file cannot be read.
 pub fn describe_keys(path: &Path) -> Result<Vec<String>, String> {

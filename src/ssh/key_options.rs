@@ -150,7 +150,7 @@ pub type KeyOption = (String, Option<String>);
 
 /// A line of an authorized keys file split into its options and the key's text.
 ///
-/// Errors: an unterminated quote, in words.
+/// Errors: an unterminated quote, with a message.
 pub fn split_line(line: &str) -> Result<(Vec<KeyOption>, &str), String> {
     let line = line.trim();
     // A line that starts with a key type has no options (OpenSSH tries the key first).
@@ -228,7 +228,7 @@ fn looks_like_key(text: &str) -> bool {
 /// local time unless it ends in `Z`).
 ///
 /// Errors: why the line is refused (an option that cannot be honoured here, an unknown
-/// one, a bad value), in words naming the option.
+/// one, a bad value), with a message naming the option.
 pub fn rules(opts: &[KeyOption]) -> Result<KeyRules, String> {
     let mut r = KeyRules::open();
     for (name, value) in opts {

@@ -6,7 +6,7 @@
 //! waiting for the same key for `reattach` ([`ServeOptions::reattach`]); after that, or
 //! when the server stops, held decisions follow the local dashboard's hang-up rule.
 //!
-//! This room presents; it decides nothing the core (`ops`) or `update` decides.
+//! This module presents; what `ops` (in `core/`) or `update` decides is not decided here.
 
 mod accept;
 pub mod check;
@@ -49,7 +49,7 @@ pub struct Limits {
     pub max_sessions: usize,
     /// Dashboards of one key alive at once [3].
     pub max_sessions_per_key: usize,
-    /// A session with no key from its client for this long is disconnected (told why); its
+    /// A session with no key from its client for this long is disconnected (with the reason); its
     /// dashboard waits to be re-attached [30 min].
     pub idle_timeout: Duration,
     /// A connection not signed in this long after it was accepted is closed (OpenSSH's
@@ -210,8 +210,8 @@ pub(crate) struct Shared {
     pub(crate) token_dir: Option<PathBuf>,
     /// [`ServeOptions::mouse`].
     pub(crate) mouse: bool,
-    /// What each session did to requests, told to the others ([`crate::app::Told`]): the
-    /// number of the session that told it, and what.
+    /// What each session did to requests, broadcast to the others ([`crate::app::Told`]):
+    /// the number of the session that did it, and what.
     pub(crate) told: tokio::sync::broadcast::Sender<(u64, crate::app::Told)>,
     /// The number of the next session's dashboard.
     pub(crate) next_dash: std::sync::atomic::AtomicU64,
@@ -270,7 +270,7 @@ impl ServerHandle {
 
     /// SIGHUP (`systemctl reload`): what the server can take while it runs is read again,
     /// and nothing stops. The authorized keys need nothing more: every sign-in reads the
-    /// file again when it changed (said here, with the count as last read).
+    /// file again when it changed (logged here, with the count as last read).
     pub fn reload(&self) {
         if self.authorized.is_some() {
             tracing::info!(
@@ -328,7 +328,7 @@ impl ServerHandle {
 
     /// Stops the server: no new connection; every dashboard ends for good (held decisions
     /// are sent and their answers awaited, as on a hang-up of the local dashboard; each
-    /// attached client is told and its terminal given back). Returns when all have ended.
+    /// attached client gets a message and its terminal back). Returns when all have ended.
     pub async fn stop(self) {
         let ServerHandle {
             stop,
@@ -345,7 +345,7 @@ impl ServerHandle {
 
 /// Starts the server with the dashboard's `settings` and `keymap`.
 ///
-/// Errors (in words, nothing started): [`Failure::Config`] for no authorized keys file and
+/// Errors (a message, nothing started): [`Failure::Config`] for no authorized keys file and
 /// no `allow_any_key`, a file or host key that cannot be used (an authorized keys file
 /// another user could change among them), no API key, a base URL the
 /// client refuses; [`Failure::Other`] for an address that cannot be bound.
@@ -454,8 +454,8 @@ const KEY_FILE_EVERY: Duration = Duration::from_secs(5);
 
 /// Reads the API key file again whenever it changes (its modification time or length),
 /// until the server stops: the operator's new key replaces the old one for every session
-/// at once ([`ApiClient::replace_api_key`]), said in the log (never the key). A file that
-/// cannot be read, or is empty, keeps the key in use (said once).
+/// at once ([`ApiClient::replace_api_key`]), logged (never the key). A file that
+/// cannot be read, or is empty, keeps the key in use (logged once).
 fn watch_api_key(shared: &Arc<Shared>) {
     let Some(path) = shared.settings.api_key_file.clone() else {
         return;
@@ -488,8 +488,8 @@ fn watch_api_key(shared: &Arc<Shared>) {
 }
 
 /// Reads the operator's API key file at `path` again: every session uses the key from now
-/// on (said in the log, never the key); a file that cannot be read, or is empty, keeps the
-/// key in use (said).
+/// on (logged, never the key); a file that cannot be read, or is empty, keeps the
+/// key in use (logged).
 fn read_api_key(shared: &Shared, path: &std::path::Path) {
     let read = crate::config::read_api_key_file(path)
         .map(|(key, _)| secrecy::SecretString::from(key))
@@ -552,7 +552,7 @@ fn operators_client(settings: &Settings) -> Result<ApiClient, Failure> {
 }
 
 /// Opens the status socket at `path` for the server at `addr` (host key `fingerprint`), its
-/// folder made (0700) if missing; a socket that cannot be made is logged and said, and the
+/// folder made (0700) if missing; a socket that cannot be made is logged and reported, and the
 /// server runs without it.
 fn open_status(
     path: Option<&std::path::Path>,

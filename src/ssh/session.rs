@@ -30,7 +30,7 @@ use crate::runtime::terminal;
 
 /// A dashboard of one session, attached to a connection or waiting for one.
 pub(crate) struct Dash {
-    /// Its number on the server (what the others hear it by, and the status's).
+    /// Its number on the server (how the others and the status name it).
     pub(crate) number: u64,
     /// The dashboard itself, as [`Builder`] put it together.
     dash: Dashboard,
@@ -151,8 +151,8 @@ impl Dash {
             queue_path: None,
             recent: Some(shared.recent.clone()),
         };
-        // One truth between the sessions: what this one does is told to the others at once
-        // (their rows follow without a refresh), and what they do is heard here.
+        // The sessions agree: what this one does is broadcast to the others at once
+        // (their rows follow without a refresh), and what they do arrives here.
         let told = shared.told.clone();
         let tell: crate::runtime::effects::Tell = Arc::new(move |t| {
             let _ = told.send((number, t));
@@ -406,7 +406,7 @@ pub(crate) async fn attach(
         stopped.store(true, Ordering::SeqCst);
     };
     // No key for `idle_timeout`: the input ends as if the connection had dropped (the
-    // dashboard waits for its key), and the client is told why below.
+    // dashboard waits for its key), and the client gets the reason below.
     let idle = shared.limits.idle_timeout;
     let idled = Arc::new(AtomicBool::new(false));
     let events = until_idle(input, idle, idled.clone());
@@ -465,11 +465,11 @@ fn until_idle(
     })
 }
 
-/// What each moderator's client is told when the server stops under it (`systemctl stop`,
+/// What each moderator's client is shown when the server stops under it (`systemctl stop`,
 /// a restart, an upgrade), after its held decisions were sent.
 pub(crate) const STOPPING_TEXT: &str = "the server is stopping (its operator stopped, restarted or upgraded it): the decisions you held were sent and audited; your marks are not kept. Connect again in a minute with the same command; if nothing answers then, ask your operator";
 
-/// What a client disconnected for want of keys is told.
+/// What a client disconnected for want of keys is shown.
 fn idle_text(idle: Duration, reattach: Duration) -> String {
     let span = |d: Duration| match d.as_secs() {
         s if s < 60 => format!("{s} s"),

@@ -1,6 +1,6 @@
 //! Interrupted writes settled as `serve-ssh` starts, before anyone signs in: the writes a
 //! run no longer alive left open in the host's audit (a crash, `kill -9`, a power cut) are
-//! re-read with a moderator's remembered token and settled in that run's name
+//! re-read with a moderator's remembered token and settled with that run's id
 //! ([`crate::ops::recover::settle_all_in`]), so `history` and `status` show them settled from
 //! the start, not only once the first moderator connects. One log line says what became of
 //! them. Without a remembered token that the service takes (or while it cannot be reached)
@@ -62,7 +62,7 @@ pub(crate) async fn at_start(shared: &Arc<Shared>) -> Option<String> {
 
 /// "3 writes of an interrupted run settled: 2 approved, 1 not applied"; writes no read
 /// could settle (the service unreachable, the remembered token refused) are not called
-/// settled: they are said to wait for the first sign-in, which settles them.
+/// settled: the line says they wait for the first sign-in, which settles them.
 fn settled_line(settled: &[crate::ops::recover::Settled]) -> String {
     let known: Vec<_> = settled.iter().filter(|s| s.is_some()).cloned().collect();
     let unknown = settled.len() - known.len();

@@ -2,7 +2,7 @@
 //! calls in flight and the host budget's fall-backs, the service's state. The server
 //! answers on a local Unix socket (`$STATE/serve-ssh.sock`, or `--status-socket`), mode 0600,
 //! with one JSON document ([`Status`]) and closes; a peer whose uid (`SO_PEERCRED`) is
-//! neither root's nor the server's is closed without a word. `club-admin serve-ssh status`
+//! neither root's nor the server's is closed without an answer. `club-admin serve-ssh status`
 //! reads it ([`query`]) and prints a table ([`table`]) or the JSON. Never a token or a key:
 //! sessions are named by their key's comment and fingerprint and the signed-in e-mail.
 //!
@@ -129,7 +129,7 @@ pub struct CallsInfo {
 /// The host budget as this process uses it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BudgetInfo {
-    /// What of it cannot be used, in words; `None` when all of it can.
+    /// What of it cannot be used, as a message; `None` when all of it can.
     pub refused: Option<String>,
     /// True while calls go one at a time without a slot.
     pub busy: bool,
@@ -398,7 +398,7 @@ pub enum Request {
 /// The answer to [`Request::Kick`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Kicked {
-    /// How many connections were told to end.
+    /// How many connections were asked to end.
     pub kicked: usize,
 }
 
@@ -439,7 +439,7 @@ async fn answer(mut stream: UnixStream, shared: &Shared, facts: &Facts) {
 
 /// Asks the server at `path` for its status.
 ///
-/// Errors (in words naming the socket): no server there, the peer refused (closed without
+/// Errors (a message naming the socket): no server there, the peer refused (closed without
 /// an answer: another user's server), an answer that is not a status.
 pub async fn query(path: &Path) -> Result<Status, String> {
     ask(path, &Request::Status).await

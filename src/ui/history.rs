@@ -1,7 +1,7 @@
 //! The team's history (`H`): who decided what, when, from where, newest first, as the audit
 //! file says ([`crate::ops::history`]'s rows of this server); a search box filters the rows
 //! by any of their words (a moderator's e-mail, a request's name or id, a club, an
-//! outcome, the face). The detail pane shows its own request's rows with the same words
+//! outcome, the front end). The detail pane shows its own request's rows with the same words
 //! ([`row_line`]).
 
 use ratatui::Frame;
@@ -19,7 +19,7 @@ use crate::ops::history::Row;
 use crate::ops::{Outcome, RowAction};
 use crate::text::clean;
 
-/// One row of the history in the reader's words: when, what happened to which request,
+/// One row of the history in the reader's language: when, what happened to which request,
 /// who, from where (`26 พ.ย. 2569 14:02 UTC · approved · Somchai → Robotics Club ·
 /// somchai@school.ac.th · ssh`).
 pub(super) fn row_line<'a>(m: &Model, r: &Row, with_target: bool, theme: &Theme) -> Line<'a> {
@@ -69,7 +69,7 @@ pub(super) fn row_line<'a>(m: &Model, r: &Row, with_target: bool, theme: &Theme)
     Line::from(spans)
 }
 
-/// What happened, in the reader's words: the decision's past (`approved`) when it was
+/// What happened, in the reader's language: the decision's past (`approved`) when it was
 /// applied, else the outcome (`failed`, `outcome unknown`, ...) after the action's name.
 fn outcome_word(m: &Model, r: &Row, theme: &Theme) -> (String, ratatui::style::Style) {
     let action = RowAction::from_verb(&r.action);

@@ -89,7 +89,7 @@ fn scope_words(m: &Model) -> String {
     }
 }
 
-/// A wait in the reader's words, its two largest units: "3h 20m", "3 ชม. 20 นาที".
+/// A wait in the reader's language, its two largest units: "3h 20m", "3 ชม. 20 นาที".
 pub(super) fn duration(lang: Lang, secs: i64) -> String {
     let (d, h, mi) = (secs / 86_400, secs % 86_400 / 3600, secs % 3600 / 60);
     let unit = |key: &str, n: i64| crate::tr!(lang, key, n = n);
@@ -254,7 +254,7 @@ fn arrivals_chart(m: &Model, f: &Figures, cols: usize, theme: &Theme) -> Vec<Lin
     lines
 }
 
-/// Decisions per day by outcome (approved above, declined below), from the audit; said so
+/// Decisions per day by outcome (approved above, declined below), from the audit; a note
 /// where there is none.
 fn decisions_chart(m: &Model, f: &Figures, cols: usize, theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = vec![heading(tr(m.lang, "term-decisions"), theme)];

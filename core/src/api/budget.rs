@@ -22,7 +22,8 @@
 //! one name that others may not write to, owned by root or this user where every user may
 //! add files ([`place::slot_rule`]). The files hold nothing and are never written.
 //!
-//! What cannot be used is said once, in the log and on the faces ([`BudgetStatus::refusal`]):
+//! What cannot be used is reported once, in the log and by every front end
+//! ([`BudgetStatus::refusal`]):
 //! a slot file refused leaves the others (every process that checks refuses the same name,
 //! so the host stays within the budget); a folder refused, or every slot, leaves this
 //! process without the shared budget, at most [`ALONE`] calls in flight of its own.
@@ -102,7 +103,7 @@ pub fn shared_slots(slots: usize) -> usize {
 
 /// The folder every process of the host shares unless one is named: [`HOST_DIR`] when it
 /// is a directory (found with `lstat`; whether it may be used is checked when it is
-/// opened, and said if not), else `club-admin-budget` in the system's temporary directory.
+/// opened, and reported if not), else `club-admin-budget` in the system's temporary directory.
 pub fn default_dir() -> PathBuf {
     let host = Path::new(HOST_DIR);
     match std::fs::symlink_metadata(host) {
@@ -186,7 +187,7 @@ fn why_text(lang: Lang, why: &Why) -> String {
     }
 }
 
-/// The budget as a face shows it ([`HostBudget::watch`]; through the client,
+/// The budget as a front end shows it ([`HostBudget::watch`]; through the client,
 /// [`super::ApiClient::watch_budget`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BudgetStatus {
@@ -196,14 +197,14 @@ pub struct BudgetStatus {
     /// until a call gets one after [`FALLBACK_FOR`]: calls go one at a time.
     pub busy: bool,
     /// Calls let through without a slot since the start ([`Mode::Fallback`]). Its changes
-    /// alone are not told to watchers.
+    /// alone are not sent to watchers.
     pub unslotted: u64,
     /// True while a call has waited [`SAY_WAIT`] or more for a slot (other processes hold
-    /// them all) and got none yet: a face says the wait as it begins, not 3 s later.
+    /// them all) and got none yet: a front end shows the wait as it begins, not 3 s later.
     pub waiting: bool,
 }
 
-/// How long a call waits for a slot before the wait is told ([`BudgetStatus::waiting`]).
+/// How long a call waits for a slot before the wait is reported ([`BudgetStatus::waiting`]).
 pub const SAY_WAIT: Duration = Duration::from_millis(500);
 
 /// One server's budget on this host, shared by the clones of one client.
@@ -283,7 +284,7 @@ impl HostBudget {
     /// The budget of `options.slots` for the server at `base_url`, its folder checked and its
     /// files opened now (see the module: nothing planted there can block this call). Never
     /// fails: what cannot be used is logged once (the path and why; no secret) and kept in
-    /// [`BudgetStatus::refusal`] for the faces to say; a slot refused is never tried, and
+    /// [`BudgetStatus::refusal`] for the front ends to show; a slot refused is never tried, and
     /// with none left calls go [`Mode::Alone`].
     pub fn open(base_url: &str, options: &BudgetOptions) -> HostBudget {
         let slots = options.slots.clamp(1, MAX_SLOTS);
@@ -483,7 +484,7 @@ impl HostBudget {
         self.inner.status.borrow().clone()
     }
 
-    /// The budget's status, told at every change of what was refused or of
+    /// The budget's status, sent at every change of what was refused or of
     /// [`BudgetStatus::busy`] (not of the count of calls alone).
     pub fn watch(&self) -> watch::Receiver<BudgetStatus> {
         self.inner.status.subscribe()

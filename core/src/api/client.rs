@@ -338,7 +338,7 @@ impl ApiClient {
     }
 
     /// The host budget's status ([`super::budget::BudgetStatus`]: what of it was refused,
-    /// whether calls go one at a time), told at every change; `None` when the budget is off
+    /// whether calls go one at a time), sent at every change; `None` when the budget is off
     /// (`--host-budget 0`). Clones (and [`ApiClient::for_session`]) share one budget.
     pub fn watch_budget(
         &self,
@@ -505,7 +505,7 @@ impl ApiClient {
     pub fn single_try(&self) -> ApiClient {
         let mut c = self.clone();
         c.options.get_retries = 0;
-        // A read tried once asks for the server's word now: never another session's.
+        // A read tried once asks the server now: never reuses another session's answer.
         c.shared_listing = None;
         c
     }

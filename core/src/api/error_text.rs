@@ -10,7 +10,7 @@ use super::error::{ApiError, AuthErrorKind, ConnectFailure};
 use crate::i18n::Lang;
 use crate::tr;
 
-/// `why`, the words inside [`ApiError::NotSent`] or [`ApiError::NoAnswer`], in `lang` where
+/// `why`, the text inside [`ApiError::NotSent`] or [`ApiError::NoAnswer`], in `lang` where
 /// they are the program's own ([`super::error::why`]; what follows them, such as a file's
 /// error, stays as given); anything else as given.
 fn why_in(lang: Lang, why: &str) -> String {
@@ -39,7 +39,7 @@ impl AuthErrorKind {
 }
 
 impl ApiError {
-    /// The error in words in `lang`, for the dashboard: the class of the failure in the
+    /// The error message in `lang`, for the dashboard: the class of the failure in the
     /// reader's language ("refused", "ถูกปฏิเสธ"), then the server's own words and the HTTP
     /// status as given (`: Club request has already been approved (HTTP 403)`). Not cut: the
     /// caller bounds it. In English it is exactly the `Display` text.

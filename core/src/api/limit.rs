@@ -76,7 +76,7 @@ pub enum Signal {
     Neutral,
 }
 
-/// The limiter's state as a face shows it.
+/// The limiter's state as a front end shows it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Pace {
     /// Calls allowed in flight now.
@@ -192,7 +192,7 @@ impl State {
 pub struct Limiter {
     state: Arc<Mutex<State>>,
     notify: Arc<Notify>,
-    /// Calls on the wire, for a face that shows them ([`Limiter::watch_in_flight`]).
+    /// Calls on the wire, for a front end that shows them ([`Limiter::watch_in_flight`]).
     sent: Arc<tokio::sync::watch::Sender<usize>>,
 }
 
@@ -287,13 +287,13 @@ impl Limiter {
         }
     }
 
-    /// Calls on the wire (sent past the limit, not yet answered), told at every change: what
-    /// a face shows as "N in flight" (calls waiting for room are not on the wire).
+    /// Calls on the wire (sent past the limit, not yet answered), sent at every change: what
+    /// a front end shows as "N in flight" (calls waiting for room are not on the wire).
     pub fn watch_in_flight(&self) -> tokio::sync::watch::Receiver<usize> {
         self.sent.subscribe()
     }
 
-    /// The pace when it differs from the last one this returned (a face is told only of
+    /// The pace when it differs from the last one this returned (a front end hears only of
     /// changes); `None` otherwise.
     pub fn pace_changed(&self) -> Option<Pace> {
         let pace = self.pace();
@@ -537,7 +537,7 @@ mod tests {
             "answers of 60 ms are no slow server to a moderator: {:?}",
             l.pace()
         );
-        // Answers of a second: that is slow, and said.
+        // Answers of a second: that is slow, and reported.
         for _ in 0..5 {
             let n = l.pace().limit;
             answer(&l, n, Duration::from_secs(1), Signal::Answered).await;

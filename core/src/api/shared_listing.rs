@@ -19,7 +19,7 @@
 //! - an answer is reused for [`FRESH_FOR`] after its read was sent, then read again.
 //!
 //! A read tried once ([`super::ApiClient::single_try`]: a lost write's re-reads, the link's
-//! probes) is never shared: it asks for the server's word now.
+//! probes) is never shared: it asks the server now.
 //!
 //! The store also keeps that the server has approve and decline, once a session's probe
 //! found the route present (a fact of the server, not of an account): the next sessions'
@@ -299,7 +299,7 @@ impl<T: Clone> SharedListing<T> {
 mod tests {
     use super::*;
 
-    /// An answer, told apart by its number; the reads' error.
+    /// An answer, identified by its number; the reads' error.
     type Listed = String;
     type Failed = &'static str;
 

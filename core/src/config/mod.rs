@@ -230,8 +230,9 @@ pub struct Settings {
     /// Where a pasted token is saved.
     pub token_path: Option<PathBuf>,
     /// The config file's `[keys]` overrides, `action -> keys`, as written: checked by the
-    /// dashboard when it builds its keymap (`app::Keymap::with_overrides`), which turns bad
-    /// bindings into a configuration error. The scripting subcommands have no keys.
+    /// dashboard when it builds its keymap (`app::Keymap::with_overrides` in the root
+    /// package), which turns bad bindings into a configuration error. The scripting
+    /// subcommands have no keys.
     pub key_overrides: BTreeMap<String, Vec<String>>,
     /// Grace period before an approve/decline is sent (zero: at once).
     pub decision_delay: Duration,
@@ -249,7 +250,7 @@ pub struct Settings {
     /// Warnings to show at start: secrets other users can read.
     pub warnings: Vec<ReadableSecret>,
     /// The size past which the audit file rotates, bytes (config `audit_rotate_mb`; 0
-    /// never): what each face hands `ops::rotate::install` at its start.
+    /// never): what each front end hands `ops::rotate::install` at its start.
     pub audit_rotate_bytes: u64,
 }
 
@@ -364,7 +365,7 @@ pub fn expand_home(path: &Path) -> PathBuf {
 /// home), and the warnings of a file other users can read: for `serve-ssh`, which reads the
 /// file again when the operator rewrites it.
 ///
-/// Errors: the file cannot be read, or is empty (in words naming it; never the key).
+/// Errors: the file cannot be read, or is empty (a message naming it; never the key).
 pub fn read_api_key_file(path: &Path) -> Result<(String, Vec<ReadableSecret>), String> {
     let mut warnings = Vec::new();
     let key = read_secret_file(path, SecretFile::ApiKey, &mut warnings)?;
@@ -481,8 +482,8 @@ fn key_overrides_of(file: &FileConfig) -> BTreeMap<String, Vec<String>> {
         .collect()
 }
 
-/// The configuration error for bad `[keys]` bindings (every one listed, in words): what
-/// the dashboard says when `app::Keymap::with_overrides` refuses
+/// The configuration error for bad `[keys]` bindings (every one listed, as messages): what
+/// the dashboard says when `app::Keymap::with_overrides` (in the root package) refuses
 /// [`Settings::key_overrides`].
 pub fn key_bindings_error(errors: &[String]) -> String {
     format!(
@@ -557,7 +558,7 @@ fn secrets_of(
 /// default 20), plain HTTP allowed or not, the calls in flight (1 to 64, default 8) and the
 /// host budget (off: `None`).
 ///
-/// Errors: a number out of its bounds, in words naming the bound.
+/// Errors: a number out of its bounds, with a message naming the bound.
 fn client_of(
     flags: &Flags,
     file: &FileConfig,
@@ -630,7 +631,7 @@ pub fn resolve(
         .ok_or_else(|| {
             "no server given: use --base-url URL, CLUB_ADMIN_BASE_URL or base_url in the config file (or `club-admin demo` to try the demo)".to_owned()
         })?;
-    // Said at start, whichever face runs (not later as "Route not found" on every call).
+    // Reported at start, whichever front end runs (not later as "Route not found" on every call).
     crate::api::base_url_characters(&base_url)?;
 
     let state_dir = flags.state_dir.clone().or_else(default_state_dir);
@@ -685,7 +686,7 @@ pub fn resolve(
 
 /// The config file's `max_input_ids`, else [`crate::ops::parse::MAX_INPUT_IDS`].
 ///
-/// Errors: below 1 or above 10,000,000, in words naming the bound.
+/// Errors: below 1 or above 10,000,000, with a message naming the bound.
 fn max_input_ids(file: &FileConfig) -> Result<usize, String> {
     let n = file
         .max_input_ids
@@ -696,7 +697,7 @@ fn max_input_ids(file: &FileConfig) -> Result<usize, String> {
 /// The size past which the audit rotates, bytes: the config's `audit_rotate_mb` (0 never),
 /// else [`crate::ops::audit::DEFAULT_ROTATE_BYTES`].
 ///
-/// Errors: more than a terabyte, in words naming the bound.
+/// Errors: more than a terabyte, with a message naming the bound.
 fn audit_rotate_of(file: &FileConfig) -> Result<u64, String> {
     let mb = bounded(
         "audit_rotate_mb (megabytes; 0 never rotates)",
@@ -710,7 +711,7 @@ fn audit_rotate_of(file: &FileConfig) -> Result<u64, String> {
 
 /// The grace period: `secs` (from the flag or the config file) or the default.
 ///
-/// Errors: more than [`MAX_DECISION_DELAY_SECS`] seconds, in words naming the bound.
+/// Errors: more than [`MAX_DECISION_DELAY_SECS`] seconds, with a message naming the bound.
 pub fn decision_delay(secs: Option<u64>) -> Result<Duration, String> {
     let secs = bounded(
         "--decision-delay / decision_delay_secs (seconds; 0 sends at once)",

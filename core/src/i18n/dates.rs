@@ -276,8 +276,8 @@ mod tests {
 
     #[test]
     fn ages_in_both_languages_english_as_the_ui_writes_them() {
-        // The English column is what ui::age and ui::time_left return today (checked against
-        // them when this module was written).
+        // The English column is what the dashboard showed before `age` and `time_left`
+        // moved here (checked against its own functions when this module was written).
         let now = at(2026, 11, 22, 9, 0);
         let cases = [
             (Duration::seconds(-30), "now", "เมื่อครู่"),

@@ -1,6 +1,6 @@
 //! The audit file: one JSON line per write and per settled outcome, written the same way by
-//! every face (`via`: `dashboard`, `cli`, `ssh`). `<state dir>/audit.jsonl`, mode 0600, appended and
-//! flushed line by line, never holding a secret.
+//! every front end (`via`: `dashboard`, `cli`, `ssh`). `<state dir>/audit.jsonl`, mode
+//! 0600, appended and flushed line by line, never holding a secret.
 //!
 //! Every write is recorded before it leaves (PostgreSQL's write-ahead log is the model): a
 //! `sending` line is in the file (written, so a killed process loses none of them) before
@@ -10,7 +10,7 @@
 //! holds a lock on `runs/<run>.lock` beside the file, so the next start can tell the writes a
 //! crashed run left open (a `sending` or `unknown` line with nothing after it) from a live
 //! run's ([`super::recover`]). Lines are written by the process's one writer of files
-//! ([`super::writer`], for every face): appended, then synced to the disk in batches
+//! ([`super::writer`], for every front end): appended, then synced to the disk in batches
 //! ([`super::writer::SYNC_EVERY`] apart at most, never on a line's way), so a bulk keeps its
 //! speed.
 
@@ -30,11 +30,11 @@ pub const FILE_NAME: &str = "audit.jsonl";
 pub const DEFAULT_ROTATE_BYTES: u64 = 64 * 1_000_000;
 
 /// The size past which this process's writer rotates the audit file: [`set_rotate_at`]; 0
-/// never (the default until a face sets it).
+/// never (the default until a front end sets it).
 static ROTATE_AT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Sets the size (bytes) past which this process rotates the audit files it appends to (0:
-/// never): the face's settings (`audit_rotate_mb` in the config file), set once at its
+/// never): the front end's settings (`audit_rotate_mb` in the config file), set once at its
 /// start. The rotated file keeps its lines under a name of its own ([`rotated_name`]) and
 /// every reader of the history reads it ([`rotated_files`]).
 pub fn set_rotate_at(bytes: u64) {
@@ -115,7 +115,7 @@ pub enum Outcome {
     /// declined since`). The deployed 0.8.4 service accepts two opposite decisions that
     /// race, and the last one stays.
     Overwritten,
-    /// Never sent, not by anyone's choice: the face stopped before the write's turn came
+    /// Never sent, not by anyone's choice: the program stopped before the write's turn came
     /// (the server or the dashboard stopping, a command's bulk stopped by Ctrl-C or by its
     /// stop rule); the detail says why (`not sent: the server stopped`). Not `undone`
     /// (nobody took it back) and not `failed` (the server never saw it).
@@ -173,13 +173,13 @@ pub struct AuditEntry {
     pub target: Uuid,
     /// How it ended.
     pub outcome: Outcome,
-    /// The server's `detail` or the error in words, when not `ok`; for a settled outcome,
+    /// The server's `detail` or the error message, when not `ok`; for a settled outcome,
     /// how it was settled.
     pub detail: Option<String>,
     /// For `add-contact`: the contact's type and value (`line @robot_club`), sanitised.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
-    /// Which face acted: `dashboard`, `cli`, `ssh` (the dashboard served by `serve-ssh`) or
+    /// Which front end acted: `dashboard`, `cli`, `ssh` (the dashboard served by `serve-ssh`) or
     /// `ssh-exec` (a scripting subcommand `serve-ssh` ran for an SSH client); absent in lines
     /// written before it existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -218,9 +218,9 @@ pub struct AuditEntry {
     /// settling line's detail, [`super::audit::ENDED_BEFORE_ANSWER`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settled_by: Option<String>,
-    /// What the request was, as the face that wrote the line had read it
+    /// What the request was, as the front end that wrote the line had read it
     /// ([`request_label`]: `#12345 → Robotics Club`), so the history names it as the
-    /// dashboard does; absent when the face had not read it, and in older lines.
+    /// dashboard does; absent when the front end had not read it, and in older lines.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
 }
@@ -254,7 +254,8 @@ pub fn request_label(r: &crate::api::ClubRequest) -> Option<String> {
 }
 
 /// Who writes audit lines, and where: the file (none: nothing is written, as without a state
-/// directory), the server's name, the signed-in user's e-mail and the face. Holds no secret.
+/// directory), the server's name, the signed-in user's e-mail and the front end. Holds no
+/// secret.
 #[derive(Debug, Clone, Default)]
 pub struct AuditLog {
     /// The audit file; `None` writes nothing.
@@ -263,15 +264,16 @@ pub struct AuditLog {
     pub server: String,
     /// The signed-in user's e-mail.
     pub user: Option<String>,
-    /// The face: `dashboard`, `cli` or `ssh-exec` (a scripting subcommand `serve-ssh` ran
+    /// The front end: `dashboard`, `cli` or `ssh-exec` (a scripting subcommand `serve-ssh` ran
     /// for an SSH client).
     pub via: &'static str,
-    /// What each request is, as the face read it ([`request_label`]), stamped on its lines.
+    /// What each request is, as the front end read it ([`request_label`]), stamped on its
+    /// lines.
     pub labels: std::sync::Arc<std::collections::HashMap<Uuid, String>>,
     /// For `via: ssh-exec`: the SSH key's fingerprint and its comment, stamped on each line.
     pub key: Option<(String, Option<String>)>,
-    /// Told each line once it is in the file (`serve-ssh`'s live dashboards hear a run's
-    /// writes from it); `None`: no one.
+    /// Called with each line once it is in the file (`serve-ssh`'s live dashboards learn of
+    /// a run's writes from it); `None`: no one.
     pub after_write: Option<AfterWrite>,
     /// The run the lines name, when it is not this process's ([`run_id`]): a command
     /// `serve-ssh` runs for an SSH client is a run of its own, alive while it holds its
@@ -282,7 +284,7 @@ pub struct AuditLog {
     pub session: Option<String>,
 }
 
-/// What is told each audit line once it is written ([`AuditLog::after_write`]).
+/// The callback run with each audit line once it is written ([`AuditLog::after_write`]).
 #[derive(Clone)]
 pub struct AfterWrite(pub std::sync::Arc<dyn Fn(&AuditEntry) + Send + Sync>);
 
@@ -353,7 +355,7 @@ impl AuditLog {
 }
 
 /// The words every line settling an interrupted run's write carries in its detail, from
-/// either face (the command line's [`settled_detail`], the dashboard's lost answer of
+/// either front end (the command line's [`settled_detail`], the dashboard's lost answer of
 /// [`super::decision::Decision::recovered`]); how `ops::history` knows such a line written
 /// before [`AuditEntry::settled_by`] existed.
 pub const ENDED_BEFORE_ANSWER: &str = crate::api::error::why::RUN_ENDED;

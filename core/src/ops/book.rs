@@ -9,7 +9,7 @@ use super::action::RowAction;
 use super::decision::{Decision, Event, Illegal, Line, Stage};
 use crate::api::Timestamp;
 
-/// The decisions of one face, one per request: the dashboard's whole record of what it
+/// The decisions of one front end, one per request: the dashboard's whole record of what it
 /// decided (a row's marker is derived from it), the command line's for one run.
 #[derive(Debug, Clone, Default)]
 pub struct Book {
@@ -106,7 +106,7 @@ impl Book {
         v
     }
 
-    /// Decisions made in `batch` (alive or not, while the book keeps them).
+    /// Decisions made in `batch` (alive or not, while this table keeps them).
     pub fn batch_size(&self, batch: u64) -> usize {
         self.decisions.values().filter(|d| d.batch == batch).count()
     }

@@ -1,4 +1,4 @@
-//! Reading a club so that its contacts arrive whole, for both faces (the dashboard's club
+//! Reading a club so that its contacts arrive whole, for both front ends (the dashboard's club
 //! pane and `clubs show`).
 //!
 //! The deployed service answers a Contact at `id_only` and at `compact` as a bare `{id}`

@@ -1,6 +1,6 @@
 //! Who decided what: the audit file ([`super::audit`]) read back as one row per write, for
-//! every face that shows the team's history (`club-admin history` today; a dashboard view
-//! later). Only reading, folding and filtering live here; a face presents the rows.
+//! every front end that shows the team's history (`club-admin history` today; a dashboard
+//! view later). Only reading, folding and filtering live here; a front end presents them.
 //!
 //! How lines fold into rows: every write has a `sending` line before it leaves and one or
 //! more lines after it (`unknown` when its answer was lost, then `ok` or `failed` once a
@@ -50,7 +50,7 @@ pub struct Row {
     pub detail: Option<String>,
     /// For `add-contact`: the contact's type and value.
     pub value: Option<String>,
-    /// The face: `dashboard`, `cli` or `ssh`.
+    /// The front end that wrote it: `dashboard`, `cli` or `ssh`.
     pub via: Option<String>,
     /// For `ssh`: the SSH key's fingerprint.
     pub key: Option<String>,
@@ -67,7 +67,7 @@ pub struct Row {
     pub settled_after_crash: bool,
     /// How many lines of the file it folds.
     pub lines: usize,
-    /// What the request was, as the face that wrote it had read it
+    /// What the request was, as the front end that wrote it had read it
     /// ([`super::audit::request_label`]: `#12345 → Robotics Club`); `None` when no line
     /// of it says.
     pub label: Option<String>,
@@ -380,7 +380,7 @@ pub struct Filter {
     /// A part of the moderator's e-mail or of the SSH key's comment (without case), or an SSH
     /// key's fingerprint.
     pub moderator: Option<String>,
-    /// Only writes to these targets (the requests of a club, as a face found them, and the
+    /// Only writes to these targets (the requests of a club, as a front end found them, and the
     /// club itself for its new contacts); `None` keeps all.
     pub targets: Option<HashSet<Uuid>>,
     /// Only these requests (or clubs).
@@ -461,7 +461,7 @@ pub enum End {
 /// `YYYY-MM-DD` (local), an RFC 3339 time (`2026-11-20T08:00:00Z`, `...+07:00`), or a span
 /// back from now: a whole number and `s`, `m`, `h`, `d` or `w` (`2h`, `30m`).
 ///
-/// Errors: none of these, in words with the forms taken.
+/// Errors: none of these, with a message giving the forms taken.
 pub fn parse_time(text: &str, now: DateTime<Local>, end: End) -> Result<Timestamp, String> {
     let t = text.trim();
     let day_bound = |day: NaiveDate| -> Result<Timestamp, String> {

@@ -1,6 +1,7 @@
-//! The core below every face (the dashboard, the command line, any future one): one
+//! The logic every front end shares (the dashboard, the command line, serve-ssh): one
 //! decision's life and what a write's answer means ([`decision`]; what a re-read of a lost
-//! answer shows in [`reread`], and the one loop that reads until it tells in [`settle`]; a refusal's words and a bulk run's stop rule in [`refused`]), what the audit
+//! answer shows in [`reread`], and the one loop that re-reads until the outcome is known in
+//! [`settle`]; a refusal's words and a bulk run's stop rule in [`refused`]), what the audit
 //! says and its file ([`audit`]), the process's one writer of files, off every event loop
 //! ([`writer`]),
 //! how input is read ([`parse`]), how a club is read with its contacts whole ([`club_read`]), the writes an interrupted run left
@@ -9,9 +10,9 @@
 //! may delete ([`permit`]), and the runner that sends writes and waits for their truth
 //! ([`run`], with its switches and clock in [`control`]).
 //!
-//! Written once here, never in a face: a face presents what this decides. `ops` knows the
-//! API (`api`), words of the audit (`i18n`, English) and `text`; it knows no face, no
-//! terminal and no configuration.
+//! Written once here, never in a front end, which only presents what this decides. `ops`
+//! uses the API client (`api`), the audit's English texts (`i18n`) and `text`; it knows no
+//! front end, no terminal and no configuration.
 
 pub mod action;
 pub mod audit;

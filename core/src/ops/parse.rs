@@ -1,4 +1,4 @@
-//! How input is read, the same in every face: request ids, academic years (CE or BE),
+//! How input is read, the same in every front end: request ids, academic years (CE or BE),
 //! contact values by type, a club given by id or by name. Nothing here sends a request:
 //! bad input is refused before anything is sent.
 
@@ -237,7 +237,7 @@ pub const LAST_YEAR: i32 = 2100;
 /// schools write it): the CE year the API takes (`filter[data][year]`, api-notes.md).
 /// A number from [`FIRST_YEAR`] + 543 up is read as BE.
 ///
-/// Errors: not a whole number, or outside 2000-2100 CE (2543-2643 BE), in words.
+/// Errors: not a whole number, or outside 2000-2100 CE (2543-2643 BE), with a message.
 pub fn academic_year(text: &str) -> Result<i32, String> {
     let t = text.trim();
     let n: i32 = t.parse().map_err(|_| {
@@ -275,14 +275,14 @@ pub fn contact(kind: &str, value: &str) -> Result<NewContact, ContactProblem> {
     Ok(new)
 }
 
-/// The format a contact type expects, in English words (the command line's refusal):
+/// The format a contact type expects, in English (the command line's refusal):
 /// [`contact_format_in`] in English.
 pub fn contact_format(kind: &ContactType) -> String {
     contact_format_in(Lang::English, kind)
 }
 
 /// The format a contact type expects, in `lang` ("an e-mail address, like
-/// club@school.ac.th"): the words both faces give with a refused value (`form-contact-format-*`
+/// club@school.ac.th"): the text both front ends show with a refused value (`form-contact-format-*`
 /// in `assets/locales/*/popups.ftl`), for the rule of [`NewContact::check`].
 pub fn contact_format_in(lang: Lang, kind: &ContactType) -> String {
     let key = match kind {
@@ -320,7 +320,7 @@ impl ClubRef {
     /// Reads a club reference: a UUID is an id; hex digits and dashes that are not a UUID
     /// are a mistyped id (refused); anything else is a name.
     ///
-    /// Errors: empty text, or a mistyped id, in words.
+    /// Errors: empty text, or a mistyped id, with a message.
     pub fn parse(text: &str) -> Result<ClubRef, String> {
         let t = text.trim();
         if t.is_empty() {

@@ -8,7 +8,7 @@
 //! | delete a request | only their own | 403 [`Refusal::NotOwn`] | yes | 403 [`Refusal::NotStudent`] | 403 [`Refusal::NotStudent`] |
 //! | create a club contact | yes | 403 [`Refusal::NotStaff`] | 403 unless staff | 403 [`Refusal::NotStudent`] | 403 [`Refusal::NotStudent`] |
 //!
-//! Only a student account writes; `is_admin` grants no write. Every face asks [`check`]
+//! Only a student account writes; `is_admin` grants no write. Every front end asks [`check`]
 //! before it offers a write (a key in the hint bar, a pop-up) and before it sends one (a key
 //! pressed anyway, the command line, its dry run): a refusal sends nothing and says why
 //! ([`Refusal::english`], or the i18n key [`Refusal::key`]). What is not known yet (the

@@ -37,7 +37,7 @@ pub fn stops_reads(e: &ApiError) -> bool {
     stops_run(e) && !not_sent(e)
 }
 
-/// The English detail of a failed write: the error in words (at most 300 characters), then
+/// The English detail of a failed write: the error message (at most 300 characters), then
 /// the server's error id an administrator can look up.
 pub fn error_detail(e: &ApiError) -> String {
     let mut words = crate::text::truncate_chars(&e.describe(Lang::English), 300);

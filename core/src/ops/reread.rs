@@ -17,7 +17,7 @@ pub enum Reread {
     Found(Option<MembershipStatus>),
     /// 404: the server does not know the request (any more).
     Missing,
-    /// The re-read failed too (in words): the outcome stays unknown; read again later.
+    /// The re-read failed too (its message): the outcome stays unknown; read again later.
     Failed(String),
     /// After a new contact: the club was read with its contacts whole, and has a contact of
     /// that type and value (`true`) or not ([`Reread::of_club`]).
@@ -26,7 +26,7 @@ pub enum Reread {
 
 impl Reread {
     /// The re-read's result as a [`Reread`]: what `proves` reads in a success, a 404 is
-    /// [`Reread::Missing`], any other error [`Reread::Failed`] with its English words.
+    /// [`Reread::Missing`], any other error [`Reread::Failed`] with its English message.
     pub fn of<T>(result: Result<&T, &ApiError>, proves: impl FnOnce(&T) -> Reread) -> Reread {
         match result {
             Ok(t) => proves(t),
@@ -94,7 +94,7 @@ impl Found {
 /// Why a re-read could not settle a lost answer (the outcome stays unknown).
 #[derive(Debug, Clone, PartialEq)]
 pub enum StillUnknown {
-    /// The re-read failed too (its error in words).
+    /// The re-read failed too (its error message).
     ReadFailed(String),
     /// The request was read at a fetch level that does not show its status.
     LevelHidesStatus,

@@ -21,7 +21,7 @@ use std::path::Path;
 
 use super::audit::{AuditEntry, rotate_at, rotated_name, set_rotate_at};
 
-/// Rotates this process's audit files once past `bytes` (0: never): the face's settings,
+/// Rotates this process's audit files once past `bytes` (0: never): the front end's settings,
 /// set once at its start.
 pub fn install(bytes: u64) {
     set_rotate_at(bytes);

@@ -1,7 +1,7 @@
 //! The term at a glance: the figures of a scope's club requests, computed once for every
-//! face (`club-admin stats`, the dashboard's term view, `stats` over SSH). A face reads the
-//! requests and the audit and presents what [`figures`] returns; nothing here reads a
-//! file or the network.
+//! front end (`club-admin stats`, the dashboard's term view, `stats` over SSH). A front
+//! end reads the requests and the audit and presents what [`figures`] returns; nothing
+//! here reads a file or the network.
 //!
 //! Where each figure comes from:
 //! - counts by status, pending per club and arrivals per day: the service's listing of the
@@ -13,8 +13,8 @@
 //!   elsewhere (the web pages, another host) counts in the totals by status and nowhere
 //!   else; [`Figures::decided_unaudited`] says how many.
 //!
-//! Days are calendar days at the face's UTC offset (a school's: +07:00), `YYYY-MM-DD` in
-//! the proleptic Gregorian calendar; a face writes them in the reader's era (Buddhist in
+//! Days are calendar days at the caller's UTC offset (a school's: +07:00), `YYYY-MM-DD` in
+//! the proleptic Gregorian calendar; a front end shows them in the reader's era (Buddhist in
 //! Thai). Waits are whole seconds; a percentile is the nearest rank (the smallest wait
 //! with at least that share of waits at or below it).
 
@@ -126,7 +126,7 @@ pub struct ClubFigures {
 /// Requests asked on one day.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct DayCount {
-    /// The day (`YYYY-MM-DD`, Gregorian, at the face's UTC offset).
+    /// The day (`YYYY-MM-DD`, Gregorian, at the caller's UTC offset).
     pub day: NaiveDate,
     /// Requests asked that day.
     pub requests: u64,
@@ -135,7 +135,7 @@ pub struct DayCount {
 /// Decisions on one day, by outcome.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct DayDecisions {
-    /// The day (`YYYY-MM-DD`, Gregorian, at the face's UTC offset).
+    /// The day (`YYYY-MM-DD`, Gregorian, at the caller's UTC offset).
     pub day: NaiveDate,
     /// Approvals the service confirmed that day.
     pub approved: u64,
@@ -175,7 +175,7 @@ struct Decided<'a> {
     wait_s: Option<i64>,
 }
 
-/// The term's figures of `requests` (the scope's listing, every status) and, when the face
+/// The term's figures of `requests` (the scope's listing, every status) and, when the caller
 /// has one, the audit's `rows` (only approvals and declines the service confirmed, of the
 /// requests in `requests` and, when `server` is given, sent to that server, count); days at
 /// `offset`.

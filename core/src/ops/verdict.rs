@@ -1,4 +1,4 @@
-//! How a decision a face awaited ended, as the server says ([`Verdict`]): what the command
+//! How an awaited decision ended, as the server says ([`Verdict`]): what the command
 //! line prints, audits and exits with ([`super::run::decide`] gives it).
 
 use super::action::RowAction;
@@ -83,7 +83,7 @@ impl Verdict {
         }
     }
 
-    /// The verdict in English words, for the command line: `approved`, the server's refusal,
+    /// The verdict in English, for the command line: `approved`, the server's refusal,
     /// `approved (after a lost answer, settled by a re-read)`, ...
     pub fn english(&self, action: RowAction) -> String {
         match self {

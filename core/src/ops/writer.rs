@@ -1,15 +1,15 @@
-//! The process's one writer of files, for every face ([`Writer`]): audit lines
+//! The process's one writer of files, for every front end ([`Writer`]): audit lines
 //! ([`super::audit`]: appended, each on disk before the write it announces leaves) and whole
 //! files replaced (the saved queue, the token), written in the order they were
-//! handed over by one thread of its own, so that no face writes a file on its event loop
+//! handed over by one thread of its own, so that no front end writes a file on its event loop
 //! (every `serve-ssh` session shares one loop).
 //!
-//! A face hands a job over and goes on: [`Writer::append_line`] and [`Writer::replace`]
-//! return a [`Written`] to await when the face must know the bytes are on disk before it
+//! A caller hands a job over and goes on: [`Writer::append_line`] and [`Writer::replace`]
+//! return a [`Written`] to await when the caller must know the bytes are on disk before it
 //! goes on (the command line reports a decision done only once its audit line is written);
 //! [`Writer::append_line_then`] and [`Writer::replace_then`] call back instead (the
 //! dashboard turns a failure into a message for its status line and log).
-//! [`Writer::written`] waits until every job handed over before it is done (a face that
+//! [`Writer::written`] waits until every job handed over before it is done (a front end that
 //! ends waits for it, so nothing it handed over is lost when the process exits).
 //!
 //! Why a thread and not a task of the async runtime: the writes block (open, write, fsync,
@@ -73,7 +73,7 @@ fn rotated(path: &Path, f: &std::fs::File, len: usize) -> io::Result<bool> {
     hook(path, f.metadata()?.len() + len as u64)
 }
 
-/// What is done when a job is done: nothing, an awaiting caller told, a callback called.
+/// What happens when a job is done: nothing, an awaiting caller notified, a callback called.
 type Report = Box<dyn FnOnce(io::Result<()>) + Send>;
 
 /// One job of the writer.

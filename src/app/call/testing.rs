@@ -38,7 +38,7 @@ impl ApiCall {
     /// another operation: a test's mistake, never the program's.
     ///
     /// One arm per operation, no default: an operation added to
-    /// [`ApiCall`] does not compile until its tests' payload is said here.
+    /// [`ApiCall`] does not compile until its tests' payload is given here.
     pub fn answer_with(self, payload: ApiAnswer) -> Answer {
         let call = format!("{self:?}");
         let other = |payload: ApiAnswer| -> ! {

@@ -8,7 +8,7 @@ use crate::i18n::Lang;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Capabilities {
     /// Whether approve and decline (`PUT /v1/clubs/requests/{id}`) work here: `None` until
-    /// the start-up probe or the answer to a decision told. Unknown counts as allowed: the
+    /// the start-up probe or the answer to a decision says. Unknown counts as allowed: the
     /// first answer tells ([`UpdateRoute::learned_from`]).
     pub update_route: Option<UpdateRoute>,
     /// The notice that decisions are not possible was put on the status line and in the

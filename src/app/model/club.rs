@@ -15,7 +15,7 @@ pub enum Loadable<T> {
     Loading,
     /// Arrived.
     Loaded(T),
-    /// Failed, with the error in words.
+    /// Failed, with the error message.
     Failed(String),
 }
 
@@ -62,7 +62,7 @@ impl ClubPane {
         self.level.unwrap_or(FetchLevel::Default)
     }
 
-    /// Levels for reading the club, by the core's rule ([`crate::ops::club_read::club_levels`]):
+    /// Levels for reading the club, by the shared rule ([`crate::ops::club_read::club_levels`]):
     /// contacts whole (descendants at `default`) at `default`; students kept at `compact` at
     /// `detailed`, where the contacts are read again ([`crate::ops::club_read::read_club`]).
     pub fn levels(&self) -> Levels {

@@ -53,7 +53,7 @@ pub struct Held {
 }
 
 impl Held {
-    /// The held decisions of `book`, by batch, oldest first.
+    /// The held decisions of `book` (the table of decisions), by batch, oldest first.
     pub fn of(book: &Book) -> Held {
         let mut decisions: Vec<HeldDecision> = Vec::new();
         for d in book.held() {

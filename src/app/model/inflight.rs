@@ -46,9 +46,9 @@ pub struct BulkProgress {
 }
 
 impl BulkTask {
-    /// How far it got, by the stage of each of its requests' decisions in `book`: held or on
-    /// its way is not done yet; a lost answer counts as unknown (even once a re-read settled
-    /// it: that is how it was answered).
+    /// How far it got, by the stage of each of its requests' decisions in `book` (the
+    /// table of decisions): held or on its way is not done yet; a lost answer counts as
+    /// unknown (even once a re-read settled it: that is how it was answered).
     pub fn progress(&self, book: &crate::ops::book::Book) -> BulkProgress {
         self.count(book, false)
     }
@@ -118,7 +118,7 @@ pub struct Activities {
     /// A bulk action.
     pub bulk: Option<BulkTask>,
     /// The last bulk action, ended with answers lost: its rows' re-reads settle them in the
-    /// log, and once the last of them is settled its summary is said again with the
+    /// log, and once the last of them is settled its summary is shown again with the
     /// server's truth ([`BulkTask::outcome`]).
     pub bulk_settling: Option<BulkTask>,
     /// `*` is loading the rest of the listing before it marks every matching request.

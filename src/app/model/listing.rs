@@ -135,7 +135,7 @@ pub struct Listing {
     pub last_total: Option<u64>,
     /// A refresh found the count grown: its pages go on to the last one.
     pub hunting: bool,
-    /// New requests a refresh found and has not said yet.
+    /// New requests a refresh found and has not announced yet.
     pub new_unsaid: usize,
     /// Marks dropped from rows a read showed decided elsewhere, not said yet.
     pub unmarked: usize,

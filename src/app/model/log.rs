@@ -29,7 +29,7 @@ pub struct LogEntry {
     pub label: String,
     /// How it ended.
     pub outcome: Outcome,
-    /// Why, when not `ok` (the server's `detail` or the error in words), sanitised, in the
+    /// Why, when not `ok` (the server's `detail` or the error message), sanitised, in the
     /// reader's language (the server's own words as given).
     pub detail: Option<String>,
 }

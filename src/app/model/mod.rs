@@ -1,6 +1,6 @@
 //! The Model: everything the view shows and `update` changes.
 //!
-//! Rooms: [`row`] (one club request), [`queue`] (the rows, view, cursor and counts),
+//! Modules: [`row`] (one club request), [`queue`] (the rows, view, cursor and counts),
 //! [`listing`] (the server's listing and paging), [`club`] (the club lookup pane),
 //! [`popup`] (pop-ups and their key tables), [`log`] (activity log and notices),
 //! [`inflight`] (calls in flight and the activities they belong to), [`grace`]
@@ -87,7 +87,7 @@ pub enum Connection {
     Unknown,
     /// The last call reached the server (whatever it answered).
     Online,
-    /// The last call could not reach the server: the error in words.
+    /// The last call could not reach the server: the error message.
     Offline(String),
 }
 
@@ -186,7 +186,7 @@ impl ModelOptions {
     }
 }
 
-/// The window of decisions on their way before the limiter has told its limit: the
+/// The window of decisions on their way before the limiter has reported its limit: the
 /// default `--concurrency` (config).
 pub const DEFAULT_WRITE_WINDOW: usize = 8;
 
@@ -242,7 +242,7 @@ pub struct Model {
     /// one, answered after a sign-in) says nothing about this token.
     pub(crate) token_from: u64,
     /// The request id of the check of a pasted token (while it is in flight, a 401 answering
-    /// an earlier call waits for the check's word).
+    /// an earlier call waits for the check's answer).
     pub(crate) signing_from: u64,
     /// The request id of the answer being applied (0 outside an answer).
     pub(crate) answering: u64,
@@ -312,24 +312,24 @@ pub struct Model {
     /// flight.
     pub(crate) quit_when_sent: bool,
     /// When "send now" was chosen: decisions answered since then that were not applied
-    /// keep the program open (the moderator is told first).
+    /// keep the program open (the moderator is shown them first).
     pub(crate) quit_since: Option<Timestamp>,
     /// Every decision of this dashboard, one per request, in its stage (held, sending, lost,
     /// settled): the one record a row's marker, the held countdown, a bulk action's progress
     /// and the re-reads of lost answers are derived from.
     pub(crate) decisions: crate::ops::book::Book,
     pub(crate) recovering: Option<u64>, // an interrupted run's batch ([`crate::ops::recover`])
-    /// Decisions held before another account signed in, not sent (said once it is read).
+    /// Decisions held before another account signed in, not sent (shown once it is read).
     pub(crate) not_sent_on_switch: usize,
     /// The server is slow: the limiter cut its limit of calls in flight (`Msg::Pace`).
     pub(crate) server_slow: bool,
-    /// The limit of calls in flight, as the client's limiter last told (`Msg::Pace`):
+    /// The limit of calls in flight, as the client's limiter last reported (`Msg::Pace`):
     /// the window of decisions handed to the connection at once ([`Model::write_window`]).
     pub(crate) window: Option<usize>,
-    /// The host budget as the client last told (`Msg::Budget`): refused, or one at a time.
+    /// The host budget as the client last reported (`Msg::Budget`): refused, or one at a time.
     pub(crate) budget: crate::api::budget::BudgetStatus,
     /// Calls the client really has on the wire (sent and not yet answered), as its limiter
-    /// last told (`Msg::Pace`); `None` until it tells (a driver without a worker).
+    /// last reported (`Msg::Pace`); `None` until it reports (a driver without a worker).
     pub(crate) sent: Option<usize>,
     pub(crate) calls: Calls,
     pub(crate) activities: Activities,
@@ -337,14 +337,14 @@ pub struct Model {
     /// Sequence number of status-line events (notices and activities): the newest shows.
     pub(crate) seq: u64,
     /// The sequence number and the log's length when the message being applied arrived:
-    /// what is said and logged during one message is told apart from what came before.
+    /// what is said and logged during one message is kept apart from what came before.
     pub(crate) began: (u64, usize),
     /// [`Queue::persist_version`] when the saved part was last compared.
     pub(crate) saved_version: u64,
     /// The saved part as last handed out for saving (or restored).
     pub(crate) last_saved: Option<SavedQueue>,
     /// Ids added by hand in this session (`i`, `:add`, a paste, arguments) not read yet:
-    /// once read, whether the filter hides them is said. The restored
+    /// once read, whether the filter hides them is shown. The restored
     /// queue is not among them: its restore says the filter already.
     pub(crate) added_unread: std::collections::HashSet<Uuid>,
     /// Reads lost while the server could not be reached, and the retry schedule.
@@ -358,7 +358,7 @@ pub struct Model {
     /// New requests to announce ([`crate::app::Effect::Notify`]), with their text.
     pub(crate) notify_due: Option<String>,
     /// Decisions of this dashboard a read showed overwritten since (the request and the
-    /// status read), to be settled so and said once the message is applied.
+    /// status read), to be settled so and shown once the message is applied.
     pub(crate) overwritten_due: Vec<(uuid::Uuid, crate::api::MembershipStatus)>,
     /// The team's history as the audit file last read says ([`crate::ops::history`]: one
     /// row per write of this server, newest first): the history pop-up (`H`) and the
@@ -573,8 +573,8 @@ impl Model {
     }
 
     /// How many decisions may be on their way at once (written `sending` and handed to the
-    /// connection): the limiter's limit as last told, else [`DEFAULT_WRITE_WINDOW`]. A
-    /// bulk's other rows wait queued in the book, not in the audit.
+    /// connection): the limiter's limit as last reported, else [`DEFAULT_WRITE_WINDOW`]. A
+    /// bulk's other rows wait queued in the table of decisions, not in the audit.
     pub fn write_window(&self) -> usize {
         self.window.unwrap_or(DEFAULT_WRITE_WINDOW).max(1)
     }
@@ -585,9 +585,9 @@ impl Model {
         self.busy_since.map(|t| self.now - t)
     }
 
-    /// API calls really on the wire: as the client's limiter last told (`Msg::Pace`), never
+    /// API calls really on the wire: as the client's limiter last reported (`Msg::Pace`), never
     /// more than the calls awaited; calls queued behind the limit are not counted. Before the
-    /// limiter told (a driver without a worker): the calls awaited.
+    /// limiter reports (a driver without a worker): the calls awaited.
     pub fn in_flight(&self) -> usize {
         match self.sent {
             Some(n) => n.min(self.calls.len()),

@@ -1,4 +1,4 @@
-//! What the account may do, for the hint bar, the help and the keys: the core's rules
+//! What the account may do, for the hint bar, the help and the keys: the shared rules
 //! ([`crate::ops::permit`], api-notes.md "Who may do what") asked with what the Model knows
 //! (the signed-in account, the clubs it staffs, the selected request, the club shown).
 
@@ -51,7 +51,7 @@ impl Model {
     }
 
     /// Whether the service lets the signed-in account make `write` (approve and decline:
-    /// [`Write::Decide`]; [`Write::Delete`]) on `item`, by the core's rule
+    /// [`Write::Decide`]; [`Write::Delete`]) on `item`, by the shared rule
     /// ([`permit::check`]): `Err` with the reason where it never does. With no row, whether
     /// it may on some row of the queue. While the account is not known: allowed (the
     /// server's answer tells).

@@ -508,7 +508,7 @@ pub enum Popup {
         scroll: u16,
     },
     /// The team's history (`H`): who decided what, when, from where; searchable like the
-    /// help (moderator, request, club, outcome, face).
+    /// help (moderator, request, club, outcome, front end).
     History {
         /// Search text.
         query: Input,

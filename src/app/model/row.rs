@@ -63,13 +63,13 @@ pub struct QueueItem {
     /// Pending here, then decided by someone else (a read showed it approved or declined,
     /// not by this dashboard's decision): the status that read showed.
     pub decided_elsewhere: Option<crate::api::MembershipStatus>,
-    /// Who decided it elsewhere and when, when another session told ([`crate::app::Told`]).
+    /// Who decided it elsewhere and when, as another session reported ([`crate::app::Told`]).
     pub decided_by: Option<(Option<String>, crate::api::Timestamp)>,
     /// A decision on it held in another session's grace period: who and which; `a`/`x`
     /// here asks first.
     pub held_elsewhere: Option<(Option<String>, RowAction)>,
     /// The request id the next call got when a write's outcome last reached this row (this
-    /// dashboard's answer, its settling re-read, another session's word); 0 before any. A
+    /// dashboard's answer, its settling re-read, another session's report); 0 before any. A
     /// read sent before it (a smaller request id) may predate that write: its answer does
     /// not take the row back ([`crate::app::Model`]'s request ids only grow).
     pub written_from: u64,

@@ -302,7 +302,7 @@ fn trailer_lines<'a>(m: &Model, item: &QueueItem, w: usize, theme: &Theme) -> Ve
         lines.push(Line::raw(""));
     }
     if let (Some(s), Some((by, at))) = (&item.decided_elsewhere, &item.decided_by) {
-        // Told by another session: who and when ("approved by s1@… 4 s ago").
+        // Reported by another session: who and when ("approved by s1@… 4 s ago").
         let someone = tr!(lang, "others-someone");
         let text = tr!(
             lang,

@@ -317,7 +317,7 @@ fn fit<'a>(left: Vec<Span<'a>>, items: Vec<Item<'a>>, w: usize) -> Line<'a> {
     Line::from(spans)
 }
 
-/// The session: its state (`true`: no token, or expired by the server's word or the
+/// The session: its state (`true`: no token, or expired as the server says or by the
 /// token's own expiry, in a long and a short form) or the time the token has left
 /// (`false`).
 fn session<'a>(m: &Model, theme: &Theme) -> Option<(bool, Vec<Span<'a>>)> {
@@ -350,7 +350,7 @@ fn session<'a>(m: &Model, theme: &Theme) -> Option<(bool, Vec<Span<'a>>)> {
 /// [`crate::app::model::Capabilities::header_notice_in`]'s.
 ///
 /// An account the service's rules never let decide ([`Model::permit`]: a teacher, an
-/// administrator, a student on the staff of no club) is told first, before any key:
+/// administrator, a student on the staff of no club) is shown first, before any key:
 /// "review only: teachers and administrators review; only club staff students decide"
 /// (short: "review only").
 fn capability_notice<'a>(m: &Model, theme: &Theme) -> Option<Vec<Span<'a>>> {

@@ -348,7 +348,7 @@ fn loopback_port(name: &str, ours: &str) -> Option<u16> {
 }
 
 /// Why the open of the folder `path` failed: a name that is no longer a directory (made
-/// a link or a file since it was looked at) in words of its kind, else the system's error.
+/// a link or a file since it was looked at) in a message naming its kind, else the system's error.
 fn refused(path: &Path, e: Errno) -> Why {
     match std::fs::symlink_metadata(path).map(|m| Kind::of(m.file_type())) {
         Ok(kind) if kind != Kind::Directory => Why::NotFolder(kind),

@@ -391,7 +391,7 @@ async fn an_operators_group_folder_shares_the_slots_another_user_made() {
 /// A refused slot costs that slot only: with a FIFO (or a link, a file of another user
 /// where every user may add files, or one others may write to) under slot 0's name, every
 /// other slot is used at once, each by one call (calls go neither [`Mode::Alone`] nor one at
-/// a time), and the refusal is told once: to the first watcher, not again as calls come and
+/// a time), and the refusal is reported once: to the first watcher, not again as calls come and
 /// go.
 #[tokio::test]
 async fn a_refused_slot_0_costs_that_slot_only_and_the_others_are_used() {

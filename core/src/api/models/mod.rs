@@ -6,7 +6,7 @@
 //! (RFC 3339 with 0 to 9 fraction digits; an unparseable one becomes `None`, never an error),
 //! and open enumerations keep unknown values in an `Other(String)` variant.
 //!
-//! Rooms: [`level`] (fetch levels), [`bilingual`] (two-language text), [`enums`] (open
+//! Modules: [`level`] (fetch levels), [`bilingual`] (two-language text), [`enums`] (open
 //! enumerations: membership status, contact type), [`envelope`] (envelope, meta, errors),
 //! [`records`] (user, contact, student, club, club request).
 

@@ -171,7 +171,7 @@ mod tests {
         assert!(th.contains("200"), "the limit of the check: {th}");
         let th = refusal(Lang::Thai, ContactType::Email, "nope").expect("bad");
         assert!(th.contains("อีเมล") && th.contains("\"nope\""), "{th}");
-        // The format the core expects, in the reader's language.
+        // The format `ops::parse` expects, in the reader's language.
         assert!(th.contains("club@school.ac.th"), "{th}");
         let en = refusal(Lang::English, ContactType::Phone, "12").expect("bad");
         assert!(en.ends_with("9 to 15 digits, like +66 81 234 5678"), "{en}");
