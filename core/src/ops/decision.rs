@@ -1,4 +1,4 @@
-//! One decision, one life: the state machine every face runs a decision through, and the
+//! One decision, one life: the state machine every front end runs a decision through, and the
 //! rules it follows (what a write's answer means, how a lost answer is settled, the re-read
 //! backoff, the audit lines it writes).
 //!
@@ -20,7 +20,7 @@
 //! at most the window ahead), and a write that could not leave (no connection could be
 //! made: the server never received it) waits there, audited `queued`, until the service
 //! answers again. A queued decision is taken back (`undone`) when it will never go. [`Decision::apply`] is the one place a transition happens; any
-//! other pair of stage and event is an [`Illegal`] transition: a bug, which the faces make
+//! other pair of stage and event is an [`Illegal`] transition: a bug, which the front ends make
 //! loud (an error in the log; a panic in debug builds). A settled decision never changes
 //! again, and a request with a decision still alive never gets a second one ([`super::book::Book::start`]):
 //! a write whose answer was lost is never sent again.
@@ -63,7 +63,7 @@ pub enum Answer<T> {
 
 impl<T> Answer<T> {
     /// The meaning without its data, and the data (only a `Done` has it): the state machine
-    /// takes the meaning ([`Event::Answered`]), the face keeps the data.
+    /// takes the meaning ([`Event::Answered`]), the caller keeps the data.
     pub fn split(self) -> (Answer<()>, Option<T>) {
         match self {
             Answer::Done(t) => (Answer::Done(()), Some(t)),
@@ -74,19 +74,14 @@ impl<T> Answer<T> {
     }
 }
 
-/// True when a write may have reached the server although no answer says so: its answer
-/// is lost, not refused ([`crate::api::ErrorClass::write_lost`]).
-pub fn answer_lost(e: &ApiError) -> bool {
-    e.class().write_lost()
-}
-
-/// The meaning of a write's result ([`answer_lost`] decides between refused and lost).
+/// The meaning of a write's result ([`crate::api::ErrorClass::write_lost`] decides between
+/// refused and lost).
 pub fn classify<T>(result: Result<T, ApiError>) -> Answer<T> {
     match result {
         Ok(t) => Answer::Done(t),
         Err(e) => match e.already_decided() {
             Some(status) => Answer::Already(status),
-            None if answer_lost(&e) => Answer::Lost(e),
+            None if e.class().write_lost() => Answer::Lost(e),
             None => Answer::Refused(e),
         },
     }
@@ -98,9 +93,9 @@ pub const SETTLE_FIRST: Duration = Duration::from_secs(1);
 pub const SETTLE_MAX: Duration = Duration::from_secs(30);
 
 /// Whether a decision may be sent to a request whose membership status, as last read, is
-/// `known` (both faces): an approve or a decline only to a request read as pending. A
+/// `known` (every front end): an approve or a decline only to a request read as pending. A
 /// request whose status was never read may have been decided before; were its answer lost,
-/// a re-read showing it decided could not be told from this decision. A delete goes to any
+/// a re-read showing it decided could not be told apart from this decision. A delete goes to any
 /// request (nothing else deletes). The command line reads every status first
 /// (`run::undecided`); the dashboard reads the row first.
 pub fn may_send(action: RowAction, known: Option<&MembershipStatus>) -> bool {
@@ -113,7 +108,7 @@ pub fn may_send(action: RowAction, known: Option<&MembershipStatus>) -> bool {
 /// The one backoff of the program: the wait before try number `attempt + 1` of a read that
 /// failed (attempt counts the tries that failed): 1 s, 2 s, 4 s, ... at most 30 s. A lost
 /// answer's re-reads, the dashboard's probe of a server it cannot reach, and the command
-/// line's reads before a run all wait by it, in both faces.
+/// line's reads before a run all wait by it, in every front end.
 pub fn backoff(attempt: u32) -> Duration {
     SETTLE_FIRST
         .saturating_mul(1u32 << attempt.min(5))
@@ -159,7 +154,7 @@ pub enum Ending {
     Already(MembershipStatus),
     /// The server refused it (audit `failed`).
     Refused(ApiError),
-    /// The answer was lost and a re-read told ([`Found::applied`]: `ok`, else `failed`).
+    /// The answer was lost and a re-read showed the outcome ([`Found::applied`]: `ok`, else `failed`).
     Found {
         /// What the re-read showed.
         found: Found,
@@ -175,7 +170,7 @@ pub enum Ending {
     /// status (the deployed 0.8.4 service accepts two opposite decisions that race; the
     /// last one stays): audit `overwritten`.
     Overwritten(MembershipStatus),
-    /// Never sent, not by anyone's choice (the face stopped before its turn): audit
+    /// Never sent, not by anyone's choice (the program stopped before its turn): audit
     /// `not_sent`.
     NotSent,
 }
@@ -194,17 +189,17 @@ pub enum Event {
     /// Not sent, never to be: taken back with `z`, discarded, or a write the server refused
     /// for a token since replaced. The audit's English detail says why.
     TakeBack(String),
-    /// The server's answer, as [`classify`] reads it (its data kept by the face).
+    /// The server's answer, as [`classify`] reads it (its data kept by the caller).
     Answered(Answer<()>),
     /// A re-read after a lost answer, at `now`. `told_applied`: another session of this
-    /// server told it made the same decision meanwhile, so an applied status is not
+    /// server reported that it made the same decision meanwhile, so an applied status is not
     /// claimed (`already`).
     Reread {
         /// What the re-read showed.
         read: Reread,
         /// When it came (plans the next re-read).
         now: Timestamp,
-        /// Someone else applied the same decision, as another session told.
+        /// Someone else applied the same decision, as another session reported.
         told_applied: bool,
     },
     /// A re-read goes now (due, or the link came back: `fresh` restarts the backoff).
@@ -212,14 +207,14 @@ pub enum Event {
         /// Start the backoff again.
         fresh: bool,
     },
-    /// The face stops following it (a quit, a run's patience): an unanswered write is
+    /// The caller stops following it (a quit, a run's patience): an unanswered write is
     /// audited `unknown`; a lost one already was.
     Abandon,
     /// A read after it was applied shows the request in this other decided status: the
     /// server overwrote it ([`Decision::overwritten_by`]). Allowed once, on an applied
     /// approval or decline.
     Overwritten(MembershipStatus),
-    /// Not sent, never to be, nobody's choice: the face stopped (a server's stop, a
+    /// Not sent, never to be, nobody's choice: the program stopped (a server's stop, a
     /// dashboard's end) before the write's turn came. The audit's English detail says why.
     Stopped(String),
 }
@@ -239,7 +234,7 @@ impl Line {
     }
 }
 
-/// A transition a decision's stage does not allow: a bug in the face that asked it.
+/// A transition a decision's stage does not allow: a bug in the caller that asked it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("illegal transition of the decision on {id}: {event} while {stage}")]
 pub struct Illegal {
@@ -297,7 +292,7 @@ pub struct Decision {
     pub(super) stage: Stage,
     /// The last line of the write, when another process's run sent it
     /// ([`Decision::recovered`]): the lines that settle it carry that run's id, so the write
-    /// is closed for every later start, and its sender (user, face, key), not this one's.
+    /// is closed for every later start, and its sender (user, front end, key), not this one's.
     from: Option<Box<super::audit::AuditEntry>>,
 }
 
@@ -558,7 +553,7 @@ impl Decision {
             }
         };
         let mut detail = settled_detail(cause, &found);
-        // Another session told it applied this decision while this write's answer was lost:
+        // Another session reported that it applied this decision while this write's answer was lost:
         // the re-read cannot tell whose write it shows, so it is not claimed.
         let theirs = found.applied() && self.action != RowAction::Delete && told_applied;
         let outcome = match (theirs, found.applied()) {

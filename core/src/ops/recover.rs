@@ -333,7 +333,7 @@ pub fn tally(words: impl IntoIterator<Item = String>) -> String {
     parts.join(", ")
 }
 
-/// Settles, for a face that awaits its reads (the command line), the writes interrupted
+/// Settles, for a front end that awaits its reads (the command line), the writes interrupted
 /// runs left open in the audit file at `audit` for the server `client` talks to (named
 /// `server` in the lines; the file read through `writes`, which `serve-ssh`'s commands
 /// share): each is followed by the one loop ([`settle::follow`], for at most

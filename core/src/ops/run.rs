@@ -26,7 +26,7 @@ use crate::api::{ApiClient, ApiError, FetchLevel, Levels};
 /// student account may not read `default` students outside its classroom).
 pub const DECISION_LEVELS: Levels = Levels::new(FetchLevel::Default, FetchLevel::Compact);
 
-/// How long a face that awaits its writes keeps re-reading a request whose answer was lost
+/// How long a front end that awaits its writes keeps re-reading a request whose answer was lost
 /// before it leaves the outcome `unknown` (the dashboard never gives up).
 pub const SETTLE_PATIENCE: Duration = Duration::from_secs(120);
 
@@ -258,7 +258,7 @@ pub struct Prior {
     /// The membership status the server showed, by request.
     pub status: std::collections::HashMap<Uuid, crate::api::MembershipStatus>,
     /// Requests whose status could not be read, with why (in English, for standard error):
-    /// never sent, since a lost answer re-read as decided could not be told from a decision
+    /// never sent, since a lost answer re-read as decided could not be told apart from a decision
     /// made before the run.
     pub unread: Vec<(Uuid, String)>,
     /// The club and the student of each request read ([`crate::ops::permit::Target`]'s `club` and
@@ -373,19 +373,10 @@ where
     let mut attempt = 0;
     loop {
         let result = call().await;
-        let settled = match &result {
-            Ok(_) => true,
-            Err(e) => matches!(
-                e,
-                ApiError::NotFound(_)
-                    | ApiError::OperationUnavailable(_)
-                    | ApiError::Unauthorized { .. }
-                    | ApiError::Forbidden(_)
-                    | ApiError::Invalid(_)
-                    | ApiError::Conflict(_)
-                    | ApiError::Config(_)
-            ),
-        };
+        // A refusal gets the same answer again; anything else may pass next time.
+        let settled = result
+            .as_ref()
+            .map_or_else(|e| e.class() == crate::api::ErrorClass::Refused, |_| true);
         attempt += 1;
         if settled || attempt >= PRE_READ_TRIES || control.stopped() {
             return result.map_err(|e| e.after_tries(attempt, started.elapsed()));
@@ -409,7 +400,7 @@ pub async fn update_route(
     let mut watch = control.clock.start();
     for attempt in 0..2 {
         match &answer {
-            Err(e) if e.is_transient() || decision::answer_lost(e) => {
+            Err(e) if e.is_transient() || e.class().write_lost() => {
                 watch.sleep(decision::backoff(attempt)).await;
                 answer = client.probe_update_route().await;
             }
@@ -520,7 +511,7 @@ pub const NO_SUCH_REQUEST: &str = "no such request";
 /// Splits `ids` before a decision is sent: requests the server already shows decided
 /// (approve, decline; read by [`prior_statuses`]) are left out, since the server would
 /// refuse them and a lost answer re-read as decided must be this run's own; so are requests
-/// whose status could not be read (a lost answer on them could not be told from an earlier
+/// whose status could not be read (a lost answer on them could not be told apart from an earlier
 /// decision). A delete sends every id (a lost delete re-read as gone is this run's: nothing
 /// else deletes).
 pub async fn undecided(
@@ -569,7 +560,7 @@ pub async fn undecided(
 /// [`undecided`]); a request whose read failed goes on (the server's answer tells). Each
 /// one left out is in `split.refused` with why, in English: the run and its dry run say the
 /// same, and nothing is sent for it. Nothing for an account that is not a student: the
-/// faces refuse its writes whole before any read.
+/// front ends refuse its writes whole before any read.
 pub async fn permitted(
     client: &ApiClient,
     action: RowAction,
@@ -670,7 +661,7 @@ impl Decisions<'_> {
 /// `Ok(true)`: the club has a contact of that type and value (added); `Ok(false)`: it has
 /// not, or the club is gone (not added, safe to try again).
 ///
-/// Errors: no re-read told in time (or `control` gave up): why the last one did not.
+/// Errors: no re-read showed the outcome in time (or `control` gave up): why the last one did not.
 pub async fn settle_contact(
     client: &ApiClient,
     club: Uuid,
