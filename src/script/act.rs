@@ -1,5 +1,5 @@
 //! `requests approve|decline|delete`: checked before anything is sent (ids, read-only, the
-//! server's update route, a delete asked on a terminal), then sent through the core's
+//! server's update route, a delete asked on a terminal), then sent through the shared
 //! runner ([`crate::ops::run`]): bounded concurrency, each answer audited, a lost answer
 //! re-read until the server's status is known. What is printed, the audit file and the
 //! exit code follow the server's truth, never a guess.
@@ -182,7 +182,7 @@ pub fn delete_names(id: Uuid, read: Result<ClubRequest, ApiError>) -> String {
 }
 
 /// Approve and decline need the update route (0.8.x; 0.9.0 has none, api-notes.md): asked
-/// once before anything is sent, by the core ([`run::update_route`], which changes nothing).
+/// once before anything is sent, by `ops::run` ([`run::update_route`], which changes nothing).
 /// A server without it, or one that refuses it to this account's role, is one sentence and
 /// no write. A probe that could not be answered lets the run go on: each answer tells.
 ///
@@ -459,7 +459,7 @@ fn print_results(
     }
 }
 
-/// Sends the decision to every id `split` sends through the core's runner, each answer audited and a lost
+/// Sends the decision to every id `split` sends through the shared runner, each answer audited and a lost
 /// one settled ([`run::decide`]), with the progress bar and Ctrl-C; returns the verdicts
 /// (`None`: not sent, said on standard error) and whether an audit line could not be written.
 async fn send_all(
@@ -634,7 +634,7 @@ fn summary(ctx: &Ctx, action: RowAction, results: &[(Uuid, Option<Verdict>)]) {
 }
 
 /// `--dry-run` after the run's reads: per id, the request the run would send (the very
-/// request, [`planned`]) or why it would not (`split`, the core's [`run::undecided`]); the
+/// request, [`planned`]) or why it would not (`split`, the shared [`run::undecided`]); the
 /// exit code the run would have before its writes (1 when one left out fails the run:
 /// [`run::Undecided::fails`]; else 0).
 fn dry_run(ctx: &Ctx, action: RowAction, ids: &[Uuid], split: &run::Undecided) -> Exit {

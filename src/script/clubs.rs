@@ -108,7 +108,7 @@ pub fn club_tsv(c: &Club) -> Vec<Vec<String>> {
     rows
 }
 
-/// The club `text` means, by the core's rules ([`ClubRef::parse`], [`pick_club`]): an id as
+/// The club `text` means, by the shared rules ([`ClubRef::parse`], [`pick_club`]): an id as
 /// it is; a name searched with `GET /v1/clubs?filter[q]=NAME` (deployed listing,
 /// api-notes.md), the only match, or the only one whose English or Thai name is the name.
 ///
@@ -352,7 +352,7 @@ async fn write_contact_line(
     }
 }
 
-/// The answer to the new contact of `w` was lost (`lost`): the core's rule reads the club
+/// The answer to the new contact of `w` was lost (`lost`): the shared rule reads the club
 /// until it tells whether the contact is there ([`crate::ops::run::settle_contact`]), and
 /// the machine's re-read transition writes the line that settles it. Exit: 0 added, 1 not
 /// added, 4 the club could not be read again (outcome unknown, settled by the next start);

@@ -1,5 +1,5 @@
 //! `club-admin history`: who decided what, from an audit file, as a table, JSON or CSV.
-//! The reading, folding and filtering are the core's ([`crate::ops::history`]); this file
+//! The reading, folding and filtering are `ops::history`'s ([`crate::ops::history`]); this file
 //! chooses the file, resolves `--club` through the service and presents the rows.
 
 use std::collections::HashSet;
@@ -240,8 +240,8 @@ fn moderator(r: &Row) -> String {
         .unwrap_or_else(|| "?".to_owned())
 }
 
-/// The face as a row shows it: `ssh (alice@phone)` for a `serve-ssh` write whose key has a
-/// comment (two moderators on one account are told apart by their keys), else the face.
+/// The front end (`via`) as a row shows it: `ssh (alice@phone)` for a `serve-ssh` write whose key has a
+/// comment (two moderators on one account are told apart by their keys), else the front end.
 fn via(r: &Row) -> String {
     let face = r.via.clone().unwrap_or_default();
     match &r.key_comment {

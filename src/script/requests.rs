@@ -164,7 +164,7 @@ pub async fn all_requests(
     let control = crate::ops::Control::default();
     let once = ctx.client.single_try();
     loop {
-        // A page that failed (a 5xx, a dropped connection) is read again with the core's
+        // A page that failed (a 5xx, a dropped connection) is read again with the shared
         // read backoff: a read changes nothing.
         let reply = crate::ops::run::with_tries(&control, || {
             once.list_club_requests(filter, &sort, Page::new(p, size), levels)

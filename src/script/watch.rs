@@ -420,7 +420,7 @@ mod tests {
     }
 
     /// The baseline says nothing; then a new request, a decision, a deletion, and a
-    /// request that only moved between pages, each told once.
+    /// request that only moved between pages, each reported once.
     #[test]
     fn each_change_is_told_once() {
         let t = chrono::Utc::now();
@@ -459,7 +459,7 @@ mod tests {
         assert!(w.round(now, Ok(HashMap::new()), t).is_empty());
     }
 
-    /// An outage is said once; what changed during it is told once when it is back, after
+    /// An outage is said once; what changed during it is reported once when it is back, after
     /// `back` with the stretch not seen; a failed by-id read loses nothing.
     #[test]
     fn an_outage_is_said_once_and_loses_nothing() {

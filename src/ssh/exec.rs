@@ -180,7 +180,7 @@ pub(super) fn start(
 
 /// A place for the command among the key's sessions, and its run: a new run id and its
 /// lock, held while it lives (`None` without an audit). `None` when it cannot run: the
-/// client is told why (the limits, the lock) and the channel closed.
+/// client is sent why (the limits, the lock) and the channel closed.
 fn claim(
     shared: &Arc<Shared>,
     asker: &Asker,

@@ -298,7 +298,7 @@ fn open_selected(m: &mut Model) -> Vec<Effect> {
     }
 }
 
-/// True when the signed-in account is a student's, by the core's one rule
+/// True when the signed-in account is a student's, by the shared one rule
 /// ([`crate::ops::permit::is_student`]): the service limits what such an account may read
 /// (api-notes.md).
 pub(super) fn is_student(m: &Model) -> bool {

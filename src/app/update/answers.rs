@@ -1,7 +1,7 @@
-//! Every awaited answer to its own handler ([`route`]), and the answers no single room owns:
+//! Every awaited answer to its own handler ([`route`]), and the answers no single file of `update` owns:
 //! the clubs a student staffs and a decision's answer (who is signed in and a pasted token's
 //! check are [`super::signin`]'s), handed by what it means to
-//! the room it concerns ([`on_decision`]: the decision machine, the bulk task, a session
+//! the file it concerns ([`on_decision`]: the decision machine, the bulk task, a session
 //! over, a lost answer's re-reads).
 
 use uuid::Uuid;
@@ -58,11 +58,11 @@ pub(super) fn on_staffed_clubs(
     fx
 }
 
-/// Hands the answer to its own handler, the one `update` room that waits for it: one arm
+/// Hands the answer to its own handler, the one file of `update` that waits for it: one arm
 /// per purpose, nothing left over (so no answer reaches the handler of another call).
 /// `update` calls it for every awaited answer, between the link's bookkeeping and what
 /// waits on reads. Here, not in `app/call.rs`: the call that an answer answers never
-/// imports its handler, so the call's room stays below the rooms that handle answers.
+/// imports its handler, so the call's file stays below the files that handle answers.
 pub(super) fn route(answer: Answer, m: &mut Model) -> Vec<Effect> {
     use super::club;
     match answer {
@@ -89,7 +89,7 @@ pub(super) fn route(answer: Answer, m: &mut Model) -> Vec<Effect> {
     }
 }
 
-/// The server's answer to the decision on `id`: the book takes its meaning (the core's
+/// The server's answer to the decision on `id`: the table of decisions takes its meaning (the shared
 /// [`decision::classify`]), the audit gets the line the transition writes, the row takes the
 /// server's word (or keeps its error), a bulk task counts it.
 fn on_decision(m: &mut Model, id: Uuid, action: RowAction, result: Decided) -> Vec<Effect> {

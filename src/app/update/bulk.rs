@@ -1,6 +1,6 @@
 //! Decisions asked of many rows, and what ends a decision on a refusal of the whole server:
 //! the confirmation of marked rows (or of a delete, or of a request another session holds),
-//! the bulk task's progress and its summary (counted from the rows' decisions in the book),
+//! the bulk task's progress and its summary (counted from the rows' decisions in the table of decisions),
 //! why a row cannot take a decision, and an answer that says the server lacks the update
 //! route or refuses it to this account's role.
 
@@ -81,7 +81,7 @@ pub(super) fn run_confirmed(m: &mut Model, action: RowAction, ids: Vec<Uuid>) ->
         .into_iter()
         .partition(|id| m.decisions.lost_action(*id).is_some());
     let mut fx = rows::fetch_rows(m, &unsettled);
-    // Rows whose status was never read are read, not decided (the core's rule).
+    // Rows whose status was never read are read, not decided (the shared rule).
     let (ids, unread): (Vec<Uuid>, Vec<Uuid>) = ids.into_iter().partition(|id| {
         m.queue
             .get(*id)

@@ -50,7 +50,7 @@ pub(super) fn on_update_route(m: &mut Model, res: Result<UpdateRoute, ApiError>)
 pub(super) fn learn(m: &mut Model, route: UpdateRoute) {
     let changed = m.capabilities.update_route.as_ref() != Some(&route);
     // An account the service's rules already keep from deciding (a teacher, an
-    // administrator: ops::permit) is told why in the reader's words, not the server's
+    // administrator: ops::permit) is shown why in the reader's words, not the server's
     // English detail, and as what it is: expected, not an error.
     let expected = matches!(route, UpdateRoute::RoleRefused { .. })
         .then(|| m.permit(Write::Decide, None).err())

@@ -426,7 +426,7 @@ pub(super) fn on_contact_created(
         }
         Answer::Lost(e) => {
             contact_not_added(m, club_id, &e);
-            // The core's rule: the contact may have been added; the club is read again
+            // The shared rule: the contact may have been added; the club is read again
             // until it tells (never sent again).
             fx.push(reread_contact(m, club_id));
         }

@@ -111,7 +111,7 @@ pub(super) enum Applied {
     /// This dashboard's write, answered as applied: sent after the count unless it was on
     /// the wire then, so the request was pending when counted.
     ThisWrite,
-    /// A write whose time is not known here: another's (told by another session, or met as
+    /// A write whose time is not known here: another's (reported by another session, or met as
     /// "already decided"), or this dashboard's settled by a re-read. `recount`: the count
     /// may be read again for it (this dashboard's own doing; never for what other sessions
     /// tell, which are many at a term's start).
@@ -171,7 +171,7 @@ fn counting_again(m: &Model) -> bool {
 /// read: no decision of this dashboard on the wire, no page on its way. Asked after every
 /// message; one call, one row.
 pub(super) fn recount_when_settled(m: &mut Model) -> Vec<Effect> {
-    // Asked after every message (ticks too): the flag first, the book and the calls only
+    // Asked after every message (ticks too): the flag first, the table of decisions and the calls only
     // when a recount is due.
     if !m.listing.recount_due
         || m.listing.total.is_none()

@@ -6,7 +6,7 @@
 //! answer settles it ([`on_answer`]; a lost answer is followed by [`super::lost`]).
 //!
 //! Each request's decision lives in one place, `m.decisions` ([`crate::ops::book::Book`]),
-//! and changes only through [`step`]: the core's state machine checks the transition and
+//! and changes only through [`step`]: the shared state machine checks the transition and
 //! says which audit line it writes. The row shows the decision's stage.
 
 use uuid::Uuid;
@@ -131,7 +131,7 @@ pub(super) fn step(m: &mut Model, id: Uuid, event: Event) -> Option<Effect> {
     step_line(m, id, event).map(|(effect, _)| effect)
 }
 
-/// As [`step`], with the outcome of the audit line written (for a face that shows it).
+/// As [`step`], with the outcome of the audit line written (for a caller that shows it).
 pub(super) fn step_line(m: &mut Model, id: Uuid, event: Event) -> Option<(Effect, Outcome)> {
     match m.decisions.apply(id, event) {
         Ok(line) => {
@@ -167,7 +167,7 @@ fn begin(m: &mut Model, id: Uuid, action: RowAction, batch: u64, stage: Stage) -
 
 /// Holds a decision on `ids` for the grace period, as one batch (or sends it at once when
 /// the delay is zero, and a delete always). The rows show it at once, so no other key acts on
-/// them meanwhile; the other sessions of this server are told.
+/// them meanwhile; the other sessions of this server are notified.
 pub(super) fn hold(m: &mut Model, action: RowAction, ids: Vec<Uuid>) -> Vec<Effect> {
     let delay = chrono::TimeDelta::from_std(m.decision_delay).unwrap_or_default();
     if delay.is_zero() || action == RowAction::Delete || ids.is_empty() {
@@ -431,7 +431,7 @@ pub(super) fn already(
             )
         });
     }
-    // Who, where another session of this server told it (serve-ssh).
+    // Who, where another session of this server reported it (serve-ssh).
     let by = m
         .queue
         .get(id)
@@ -566,7 +566,7 @@ pub(super) fn overwritten(m: &mut Model) -> Vec<Effect> {
 }
 
 /// Says why the account may not make `write` (`what`: the action in the reader's words),
-/// by the core's rule ([`crate::ops::permit`]): "delete: a student may delete only their own
+/// by the shared rule ([`crate::ops::permit`]): "delete: a student may delete only their own
 /// requests; nothing was sent".
 pub(super) fn say_refused(
     m: &mut Model,

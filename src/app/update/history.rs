@@ -1,8 +1,8 @@
 //! The team's history in the dashboard: `H` opens it and reads the audit file
 //! again (off the event loop: [`Effect::ReadHistory`]); the rows of this server, newest
 //! first, are kept for the pop-up and for the detail's lines about its own request. The
-//! reading, folding and filtering are the core's ([`crate::ops::history`], as
-//! `club-admin history`'s); this room keeps what was read.
+//! reading, folding and filtering are `ops::history`'s ([`crate::ops::history`], as
+//! `club-admin history`'s); this file keeps what was read.
 
 use std::sync::Arc;
 

@@ -1,5 +1,5 @@
 //! The dashboard's side of a decision whose answer was lost: never guessed, never sent
-//! again. The core's state machine audits it `unknown` when it enters stage `Lost`; the row
+//! again. The shared state machine audits it `unknown` when it enters stage `Lost`; the row
 //! is read again at once, and each read of the row is the machine's [`Event::Reread`], as in
 //! the command line's loop ([`crate::ops::settle::follow`]): it settles the decision with a
 //! second audit line, or plans the next read after the one backoff (`Msg::Retry` sends it,
@@ -59,7 +59,7 @@ pub(super) fn lost(
 }
 
 /// A decision asked on a row whose earlier write lost its answer: never written again
-/// (the core's rule); the row is read now instead, and the read settles the earlier
+/// (the shared rule); the row is read now instead, and the read settles the earlier
 /// decision.
 pub(super) fn reread_instead(m: &mut Model, id: Uuid, earlier: RowAction) -> Vec<Effect> {
     let lang = m.lang;

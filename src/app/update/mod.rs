@@ -197,7 +197,7 @@ enum Screen {
 
 /// What the moderator's hands do: a key, a paste, the wheel, a tap. Nothing acts on what is
 /// not drawn: below the smallest size only quit, redraw, suspend and undo do anything (a
-/// key, paste, wheel or tap is told it was ignored).
+/// key, paste, wheel or tap is shown it was ignored).
 fn on_input(m: &mut Model, input: Input) -> Vec<Effect> {
     if !m.shows_queue() {
         return match input {

@@ -9,7 +9,7 @@ use crate::app::model::{Model, RowAction, RowState, Severity};
 use crate::app::msg::Effect;
 use crate::app::msg::{Heard, Told};
 
-/// Applies what another session told.
+/// Applies what another session reported.
 pub(super) fn heard(m: &mut Model, t: Told) -> Vec<Effect> {
     let Some(item) = m.queue.get_mut(t.id) else {
         return Vec::new();

@@ -34,7 +34,7 @@ pub(super) fn fetch_rows(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
 }
 
 /// [`fetch_rows`] for a caller that reads again by its own rule (a lost write's re-reads,
-/// with the core's backoff): the client tries each read once ([`Tries::Once`]), so no two
+/// with the shared backoff): the client tries each read once ([`Tries::Once`]), so no two
 /// retry policies nest.
 pub(super) fn reread_rows(m: &mut Model, ids: &[Uuid]) -> Vec<Effect> {
     fetch_rows_tried(m, ids, Tries::Once)

@@ -1,9 +1,9 @@
-//! The sign-in, in one room: a pasted token sent to the server to be checked before it is
+//! The sign-in, in one file: a pasted token sent to the server to be checked before it is
 //! used ([`sign_in`]), the server's word on it (taken: it replaces the session, saved if
 //! asked, and another account's held decisions are never sent under it; refused: the
 //! sign-in pop-up stays open with why: [`on_token_check`]), who is signed in
 //! ([`on_user`], whose answer scopes the listing). The sign-in pop-up is made by
-//! [`super::connection::sign_in_popup`], a leaf every room that opens it may use. A session
+//! [`super::connection::sign_in_popup`], a leaf every file that opens it may use. A session
 //! the server says is over is noted where every error is ([`super::connection::note_error`])
 //! and said after the answer ([`tell_expired`]: which key signs in, what waits).
 

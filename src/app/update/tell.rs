@@ -1,4 +1,4 @@
-//! What the moderator is told, for every file of `update`: the status line ([`say`],
+//! What the moderator is shown, for every file of `update`: the status line ([`say`],
 //! [`say_unless_busy`], [`name_in_notice`], [`short_in_notice`]), the activity log ([`log`],
 //! [`log_notice`]), the audit line ([`audit_entry`], built by the one builder the dashboard
 //! and the command line share), the words such messages name a request or a key by
@@ -182,8 +182,8 @@ pub(super) fn audit_entry(
     outcome: Outcome,
     detail: Option<String>,
 ) -> Effect {
-    // The one builder of an audit line, both faces ([`crate::ops::audit::AuditLog::entry`]):
-    // this dashboard's server, user and face; the runner hands the line to the one writer.
+    // The one builder of an audit line, for every front end ([`crate::ops::audit::AuditLog::entry`]):
+    // this dashboard's server, user and front end; the runner hands the line to the one writer.
     let who = crate::ops::audit::AuditLog {
         path: None,
         server: m.server_key.clone(),

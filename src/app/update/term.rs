@@ -1,7 +1,7 @@
 //! The term at a glance in the dashboard: `T` opens the view and reads the scope's
 //! requests, every status, off the event loop ([`Effect::ReadTerm`]); the figures are the
 //! core's ([`crate::ops::stats::figures`], as `club-admin stats`'s), with the decisions of
-//! the history's rows (this server's audit, [`Model::history`]). This room keeps what was
+//! the history's rows (this server's audit, [`Model::history`]). This file keeps what was
 //! read and computed; the view draws it (`ui/term.rs`).
 
 use std::sync::Arc;
