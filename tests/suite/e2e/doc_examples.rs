@@ -6,11 +6,21 @@
 //! example whose output changes fails here, with both texts. In the expected text, as in
 //! snapbox: `[..]` matches any text within a line (an id, a time, a port), a line `...`
 //! any number of lines. The examples of one file run in order on one demo and one state
-//! folder, so a later one sees what an earlier one did.
+//! folder, so a later one sees what an earlier one did; they start in a folder holding the
+//! files of `tests/suite/e2e/doc_files` (the spreadsheets the examples read).
+//!
+//! The manual's SSH host stands in too: for a file with an `ssh` example, `serve-ssh` runs
+//! in-process on its demo, and an `ssh` first on the `PATH` sends
+//! `ssh -p 2222 clubs.school.example ...` to it with the real OpenSSH client and a key of
+//! the test's own, the moderator's token remembered for that key (as after a sign-in in its
+//! dashboard, `remember_tokens = true`) and in `~/.club-admin-token`.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use club_admin::demo::{self, DemoOptions};
+use club_admin::config::{Flags, resolve};
+use club_admin::demo::{self, DemoHandle, DemoOptions};
+use club_admin::ssh::{Hooks, Limits, ServeOptions, ServerHandle};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -115,6 +125,110 @@ fn files() -> Vec<PathBuf> {
     out
 }
 
+/// The manual's SSH host, `clubs.school.example` on port 2222, made of a `serve-ssh`
+/// in-process on `demo` (its operator's API key the moderator's) and an `ssh` in
+/// `dir/bin` that gives the real client a config sending that host to it.
+async fn ssh_host(demo: &DemoHandle, dir: &Path) -> ServerHandle {
+    let key = super::ssh::keygen(dir, "id_ed25519");
+    let host = dir.join("host");
+    std::fs::create_dir_all(&host).expect("dir");
+    let keys = host.join("authorized_keys");
+    std::fs::write(&keys, &key.public).expect("write");
+    let private = |p: &Path| {
+        std::fs::set_permissions(p, std::os::unix::fs::PermissionsExt::from_mode(0o600))
+            .expect("chmod")
+    };
+    private(&keys);
+    std::fs::write(host.join("serve-ssh.toml"), "").expect("write");
+    let m = demo.moderator();
+    let tokens = host.join("tokens");
+    std::fs::create_dir_all(&tokens).expect("dir");
+    let remembered = club_admin::ssh::token_file(&tokens, &key.fingerprint);
+    std::fs::write(&remembered, &m.token).expect("write");
+    private(&remembered);
+    std::fs::write(dir.join(".club-admin-token"), &m.token).expect("write");
+    let options = ServeOptions {
+        listen: "127.0.0.1:0".parse().expect("addr"),
+        host_key: host.join("ssh_host_ed25519_key"),
+        authorized_keys: Some(keys),
+        allow_any_key: false,
+        limits: Limits::default(),
+        reattach: Duration::from_secs(600),
+        remember_tokens: Some(tokens),
+        mouse: true,
+        status_socket: None,
+        exec: true,
+    };
+    let flags = Flags {
+        base_url: Some(demo.base_url.clone()),
+        config: Some(host.join("serve-ssh.toml")),
+        ..Flags::default()
+    };
+    let api_key = m.api_key.clone();
+    let env = move |k: &str| (k == "CLUB_ADMIN_API_KEY").then(|| api_key.clone());
+    let mut settings = resolve(&flags, &env, None).expect("settings");
+    settings.state_dir = Some(host.join("state"));
+    let keymap = club_admin::runtime::keymap(&settings).expect("keymap");
+    let server = club_admin::ssh::start_with(options, settings, keymap, Hooks::default())
+        .await
+        .expect("serve-ssh starts");
+    let config = host.join("ssh_config");
+    std::fs::write(
+        &config,
+        format!(
+            "Host clubs.school.example\n  HostName 127.0.0.1\n  Port {}\n  IdentityFile {}\n  \
+             IdentitiesOnly yes\n  StrictHostKeyChecking no\n  UserKnownHostsFile /dev/null\n  \
+             BatchMode yes\n  LogLevel ERROR\n  ControlMaster no\n",
+            server.port(),
+            key.path.display()
+        ),
+    )
+    .expect("write");
+    let real = which("ssh").expect("OpenSSH's ssh on the PATH");
+    // The manual's `-p 2222` left out: the config's port is this server's.
+    let wrapper = format!(
+        "#!/bin/sh\nn=$#\nfor a in \"$@\"; do\n  if [ \"$a\" = -p ]; then skip=1; continue; fi\n  \
+         if [ -n \"$skip\" ] && [ \"$a\" = 2222 ]; then skip=; continue; fi\n  skip=\n  \
+         set -- \"$@\" \"$a\"\ndone\nshift \"$n\"\nexec {} -F {} \"$@\"\n",
+        real.display(),
+        config.display()
+    );
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).expect("dir");
+    std::fs::write(bin.join("ssh"), wrapper).expect("write");
+    std::fs::set_permissions(
+        bin.join("ssh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .expect("chmod");
+    server
+}
+
+/// The first `name` on the `PATH`.
+fn which(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// The files the examples read (`approvals.csv`, ...), copied into `dir`.
+fn copy_files(dir: &Path) {
+    let from = root().join("tests/suite/e2e/doc_files");
+    for e in std::fs::read_dir(&from).expect("doc_files").flatten() {
+        std::fs::copy(e.path(), dir.join(e.file_name())).expect("copy");
+    }
+}
+
+/// True when an example of `list` runs `ssh`.
+fn uses_ssh(list: &[Example]) -> bool {
+    list.iter().any(|e| {
+        e.command
+            .split(|c: char| c.is_whitespace() || c == '|' || c == ';')
+            .any(|w| w == "ssh")
+    })
+}
+
 /// Runs `e` in `dir` with the demo's base URL and the moderator's credentials: its output
 /// (standard output, then standard error) and exit code.
 fn run(e: &Example, dir: &Path, url: &str, key: &str, token: &str) -> (String, i32) {
@@ -122,12 +236,14 @@ fn run(e: &Example, dir: &Path, url: &str, key: &str, token: &str) -> (String, i
         .parent()
         .expect("bin dir");
     let path = format!(
-        "{}:{}",
+        "{}:{}:{}",
+        dir.join("bin").display(),
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
+    // Every command's standard error with its output, pipes and a `# comment` too.
     let out = std::process::Command::new("sh")
-        .args(["-c", &format!("{} 2>&1", e.command)])
+        .args(["-c", &format!("exec 2>&1\n{}", e.command)])
         .current_dir(dir)
         .env("PATH", path)
         .env("CLUB_ADMIN_BASE_URL", url)
@@ -171,6 +287,12 @@ async fn every_console_example_of_the_manual_prints_what_it_says() {
         let m = d.moderator();
         let (url, key, token) = (d.base_url.clone(), m.api_key.clone(), m.token.clone());
         let dir = tempfile::tempdir().expect("dir");
+        copy_files(dir.path());
+        let host = if uses_ssh(&list) {
+            Some(ssh_host(&d, dir.path()).await)
+        } else {
+            None
+        };
         for e in list {
             let dir = dir.path().to_path_buf();
             let (url, key, token) = (url.clone(), key.clone(), token.clone());
@@ -192,6 +314,9 @@ async fn every_console_example_of_the_manual_prints_what_it_says() {
                     e.expected.join("\n")
                 ));
             }
+        }
+        if let Some(h) = host {
+            h.stop().await;
         }
     }
     assert!(ran >= 5, "only {ran} console examples in the manual");
