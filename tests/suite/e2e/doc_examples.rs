@@ -2,7 +2,9 @@
 //! `docs/src` is a session, as trycmd reads one: a `$ COMMAND` line (run by `sh -c`, with
 //! this build's `club-admin` first on the `PATH`, signed in as the demo moderator against a
 //! demo server of this test's own), then the output it prints (standard output and standard
-//! error, as a terminal shows them) and, when not 0, `? CODE` for its exit code. An
+//! error, as a terminal shows them: the two streams' lines in any interleaving, as the
+//! processes of a pipe or an SSH server's two streams may reach a terminal) and, when not
+//! 0, `? CODE` for its exit code. An
 //! example whose output changes fails here, with both texts. In the expected text, as in
 //! snapbox: `[..]` matches any text within a line (an id, a time, a port), a line `...`
 //! any number of lines. The examples of one file run in order on one demo and one state
@@ -96,15 +98,41 @@ fn line_matches(pattern: &str, line: &str) -> bool {
     true
 }
 
-/// True when `actual` is `expected`, line by line, with `[..]` and `...` as said above.
-fn matches(expected: &[String], actual: &[&str]) -> bool {
-    match expected.split_first() {
-        None => actual.is_empty(),
-        Some((e, rest)) if e == "..." => (0..=actual.len()).any(|i| matches(rest, &actual[i..])),
-        Some((e, rest)) => actual
-            .split_first()
-            .is_some_and(|(a, more)| line_matches(e, a) && matches(rest, more)),
+/// True when `expected` is the lines of standard output `out` and standard error `err`,
+/// in some interleaving of the two (the one a terminal shows depends on when each process
+/// of a pipe, or an SSH server's two streams, wrote), with `[..]` and `...` as said above.
+fn matches(expected: &[String], out: &[&str], err: &[&str]) -> bool {
+    let mut failed = std::collections::HashSet::new();
+    matches_from(expected, out, err, &mut failed)
+}
+
+/// [`matches`], `failed` holding the (expected, out, err) lengths already found not to.
+fn matches_from(
+    expected: &[String],
+    out: &[&str],
+    err: &[&str],
+    failed: &mut std::collections::HashSet<(usize, usize, usize)>,
+) -> bool {
+    let at = (expected.len(), out.len(), err.len());
+    if failed.contains(&at) {
+        return false;
     }
+    let found = match expected.split_first() {
+        None => out.is_empty() && err.is_empty(),
+        Some((e, rest)) if e == "..." => (0..=out.len())
+            .any(|i| (0..=err.len()).any(|j| matches_from(rest, &out[i..], &err[j..], failed))),
+        Some((e, rest)) => {
+            out.first()
+                .is_some_and(|a| line_matches(e, a) && matches_from(rest, &out[1..], err, failed))
+                || err.first().is_some_and(|a| {
+                    line_matches(e, a) && matches_from(rest, out, &err[1..], failed)
+                })
+        }
+    };
+    if !found {
+        failed.insert(at);
+    }
+    found
 }
 
 /// The Markdown files whose console blocks are run: the README and the manual.
@@ -129,11 +157,11 @@ fn files() -> Vec<PathBuf> {
 /// in-process on `demo` (its operator's API key the moderator's) and an `ssh` in
 /// `dir/bin` that gives the real client a config sending that host to it.
 async fn ssh_host(demo: &DemoHandle, dir: &Path) -> ServerHandle {
-    let key = super::ssh::keygen(dir, "id_ed25519");
+    let (key, public, fingerprint) = moderator_key(dir);
     let host = dir.join("host");
     std::fs::create_dir_all(&host).expect("dir");
     let keys = host.join("authorized_keys");
-    std::fs::write(&keys, &key.public).expect("write");
+    std::fs::write(&keys, &public).expect("write");
     let private = |p: &Path| {
         std::fs::set_permissions(p, std::os::unix::fs::PermissionsExt::from_mode(0o600))
             .expect("chmod")
@@ -143,7 +171,7 @@ async fn ssh_host(demo: &DemoHandle, dir: &Path) -> ServerHandle {
     let m = demo.moderator();
     let tokens = host.join("tokens");
     std::fs::create_dir_all(&tokens).expect("dir");
-    let remembered = club_admin::ssh::token_file(&tokens, &key.fingerprint);
+    let remembered = club_admin::ssh::token_file(&tokens, &fingerprint);
     std::fs::write(&remembered, &m.token).expect("write");
     private(&remembered);
     std::fs::write(dir.join(".club-admin-token"), &m.token).expect("write");
@@ -180,7 +208,7 @@ async fn ssh_host(demo: &DemoHandle, dir: &Path) -> ServerHandle {
              IdentitiesOnly yes\n  StrictHostKeyChecking no\n  UserKnownHostsFile /dev/null\n  \
              BatchMode yes\n  LogLevel ERROR\n  ControlMaster no\n",
             server.port(),
-            key.path.display()
+            key.display()
         ),
     )
     .expect("write");
@@ -202,6 +230,32 @@ async fn ssh_host(demo: &DemoHandle, dir: &Path) -> ServerHandle {
     )
     .expect("chmod");
     server
+}
+
+/// The moderator's key, `~/.ssh/id_ed25519` (comment `ton@laptop`, as the authorized keys
+/// file and the host's audit name it): its file, public line and fingerprint.
+fn moderator_key(home: &Path) -> (PathBuf, String, String) {
+    let dir = home.join(".ssh");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("id_ed25519");
+    let made = std::process::Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-C", "ton@laptop", "-f"])
+        .arg(&path)
+        .status()
+        .expect("ssh-keygen runs");
+    assert!(made.success(), "ssh-keygen: {made:?}");
+    let public = std::fs::read_to_string(path.with_extension("pub")).expect("public key");
+    let listed = std::process::Command::new("ssh-keygen")
+        .arg("-lf")
+        .arg(path.with_extension("pub"))
+        .output()
+        .expect("ssh-keygen -l");
+    let fingerprint = String::from_utf8_lossy(&listed.stdout)
+        .split_whitespace()
+        .nth(1)
+        .expect("a fingerprint")
+        .to_owned();
+    (path, public, fingerprint)
 }
 
 /// The first `name` on the `PATH`.
@@ -229,9 +283,9 @@ fn uses_ssh(list: &[Example]) -> bool {
     })
 }
 
-/// Runs `e` in `dir` with the demo's base URL and the moderator's credentials: its output
-/// (standard output, then standard error) and exit code.
-fn run(e: &Example, dir: &Path, url: &str, key: &str, token: &str) -> (String, i32) {
+/// Runs `e` in `dir` with the demo's base URL and the moderator's credentials: its
+/// standard output, standard error and exit code.
+fn run(e: &Example, dir: &Path, url: &str, key: &str, token: &str) -> (String, String, i32) {
     let bin = Path::new(env!("CARGO_BIN_EXE_club-admin"))
         .parent()
         .expect("bin dir");
@@ -241,9 +295,8 @@ fn run(e: &Example, dir: &Path, url: &str, key: &str, token: &str) -> (String, i
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    // Every command's standard error with its output, pipes and a `# comment` too.
     let out = std::process::Command::new("sh")
-        .args(["-c", &format!("exec 2>&1\n{}", e.command)])
+        .args(["-c", &e.command])
         .current_dir(dir)
         .env("PATH", path)
         .env("CLUB_ADMIN_BASE_URL", url)
@@ -264,6 +317,7 @@ fn run(e: &Example, dir: &Path, url: &str, key: &str, token: &str) -> (String, i
         .expect("sh");
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
         out.status.code().unwrap_or(-1),
     )
 }
@@ -296,17 +350,17 @@ async fn every_console_example_of_the_manual_prints_what_it_says() {
         for e in list {
             let dir = dir.path().to_path_buf();
             let (url, key, token) = (url.clone(), key.clone(), token.clone());
-            let (e, (out, code)) = tokio::task::spawn_blocking(move || {
+            let (e, (out, err, code)) = tokio::task::spawn_blocking(move || {
                 let r = run(&e, &dir, &url, &key, &token);
                 (e, r)
             })
             .await
             .expect("run");
             ran += 1;
-            let actual: Vec<&str> = out.lines().collect();
-            if code != e.code || !matches(&e.expected, &actual) {
+            let (o, r): (Vec<&str>, Vec<&str>) = (out.lines().collect(), err.lines().collect());
+            if code != e.code || !matches(&e.expected, &o, &r) {
                 wrong.push(format!(
-                    "{}:{}: $ {}\n--- expected (exit {}):\n{}\n--- printed (exit {code}):\n{out}",
+                    "{}:{}: $ {}\n--- expected (exit {}):\n{}\n--- printed (exit {code}):\n{out}--- on standard error:\n{err}",
                     e.file,
                     e.line,
                     e.command,
@@ -332,10 +386,18 @@ fn the_matcher_takes_wildcards_within_a_line_and_lines_with_dots() {
     assert!(!line_matches("exact", "exact and more"));
     assert!(matches(
         &e(&["first", "...", "last"]),
-        &["first", "x", "y", "last"]
+        &["first", "x", "y", "last"],
+        &[]
     ));
-    assert!(matches(&e(&["first", "...", "last"]), &["first", "last"]));
-    assert!(!matches(&e(&["first", "last"]), &["first", "x", "last"]));
+    assert!(matches(&e(&["first", "...", "last"]), &["first", "last"], &[]));
+    assert!(!matches(&e(&["first", "last"]), &["first", "x", "last"], &[]));
+    // Standard error's lines may come anywhere among the output's, in their own order.
+    assert!(matches(&e(&["err", "a", "b"]), &["a", "b"], &["err"]));
+    assert!(matches(&e(&["a", "b", "err"]), &["a", "b"], &["err"]));
+    assert!(matches(&e(&["a", "...", "e2"]), &["a", "b"], &["e1", "e2"]));
+    assert!(!matches(&e(&["b", "a", "err"]), &["a", "b"], &["err"]));
+    assert!(!matches(&e(&["e2", "a", "e1"]), &["a"], &["e1", "e2"]));
+    assert!(!matches(&e(&["a"]), &["a"], &["err"]));
     let got = examples(
         "x.md",
         "```console\n$ club-admin whoami\nid\t[..]\n? 2\n```\n```sh\n$ not this\n```\n",
