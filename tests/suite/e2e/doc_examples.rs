@@ -389,8 +389,16 @@ fn the_matcher_takes_wildcards_within_a_line_and_lines_with_dots() {
         &["first", "x", "y", "last"],
         &[]
     ));
-    assert!(matches(&e(&["first", "...", "last"]), &["first", "last"], &[]));
-    assert!(!matches(&e(&["first", "last"]), &["first", "x", "last"], &[]));
+    assert!(matches(
+        &e(&["first", "...", "last"]),
+        &["first", "last"],
+        &[]
+    ));
+    assert!(!matches(
+        &e(&["first", "last"]),
+        &["first", "x", "last"],
+        &[]
+    ));
     // Standard error's lines may come anywhere among the output's, in their own order.
     assert!(matches(&e(&["err", "a", "b"]), &["a", "b"], &["err"]));
     assert!(matches(&e(&["a", "b", "err"]), &["a", "b"], &["err"]));
