@@ -2,15 +2,27 @@
 //! `docs/src` is a session, as trycmd reads one: a `$ COMMAND` line (run by `sh -c`, with
 //! this build's `club-admin` first on the `PATH`, signed in as the demo moderator against a
 //! demo server of this test's own), then the output it prints (standard output and standard
-//! error, as a terminal shows them) and, when not 0, `? CODE` for its exit code. An
+//! error, as a terminal shows them: the two streams' lines in any interleaving, as the
+//! processes of a pipe or an SSH server's two streams may reach a terminal) and, when not
+//! 0, `? CODE` for its exit code. An
 //! example whose output changes fails here, with both texts. In the expected text, as in
 //! snapbox: `[..]` matches any text within a line (an id, a time, a port), a line `...`
 //! any number of lines. The examples of one file run in order on one demo and one state
-//! folder, so a later one sees what an earlier one did.
+//! folder, so a later one sees what an earlier one did; they start in a folder holding the
+//! files of `tests/suite/e2e/doc_files` (the spreadsheets the examples read).
+//!
+//! The manual's SSH host stands in too: for a file with an `ssh` example, `serve-ssh` runs
+//! in-process on its demo, and an `ssh` first on the `PATH` sends
+//! `ssh -p 2222 clubs.school.example ...` to it with the real OpenSSH client and a key of
+//! the test's own, the moderator's token remembered for that key (as after a sign-in in its
+//! dashboard, `remember_tokens = true`) and in `~/.club-admin-token`.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use club_admin::demo::{self, DemoOptions};
+use club_admin::config::{Flags, resolve};
+use club_admin::demo::{self, DemoHandle, DemoOptions};
+use club_admin::ssh::{Hooks, Limits, ServeOptions, ServerHandle};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -86,15 +98,41 @@ fn line_matches(pattern: &str, line: &str) -> bool {
     true
 }
 
-/// True when `actual` is `expected`, line by line, with `[..]` and `...` as said above.
-fn matches(expected: &[String], actual: &[&str]) -> bool {
-    match expected.split_first() {
-        None => actual.is_empty(),
-        Some((e, rest)) if e == "..." => (0..=actual.len()).any(|i| matches(rest, &actual[i..])),
-        Some((e, rest)) => actual
-            .split_first()
-            .is_some_and(|(a, more)| line_matches(e, a) && matches(rest, more)),
+/// True when `expected` is the lines of standard output `out` and standard error `err`,
+/// in some interleaving of the two (the one a terminal shows depends on when each process
+/// of a pipe, or an SSH server's two streams, wrote), with `[..]` and `...` as said above.
+fn matches(expected: &[String], out: &[&str], err: &[&str]) -> bool {
+    let mut failed = std::collections::HashSet::new();
+    matches_from(expected, out, err, &mut failed)
+}
+
+/// [`matches`], `failed` holding the (expected, out, err) lengths already found not to.
+fn matches_from(
+    expected: &[String],
+    out: &[&str],
+    err: &[&str],
+    failed: &mut std::collections::HashSet<(usize, usize, usize)>,
+) -> bool {
+    let at = (expected.len(), out.len(), err.len());
+    if failed.contains(&at) {
+        return false;
     }
+    let found = match expected.split_first() {
+        None => out.is_empty() && err.is_empty(),
+        Some((e, rest)) if e == "..." => (0..=out.len())
+            .any(|i| (0..=err.len()).any(|j| matches_from(rest, &out[i..], &err[j..], failed))),
+        Some((e, rest)) => {
+            out.first()
+                .is_some_and(|a| line_matches(e, a) && matches_from(rest, &out[1..], err, failed))
+                || err.first().is_some_and(|a| {
+                    line_matches(e, a) && matches_from(rest, out, &err[1..], failed)
+                })
+        }
+    };
+    if !found {
+        failed.insert(at);
+    }
+    found
 }
 
 /// The Markdown files whose console blocks are run: the README and the manual.
@@ -115,19 +153,150 @@ fn files() -> Vec<PathBuf> {
     out
 }
 
-/// Runs `e` in `dir` with the demo's base URL and the moderator's credentials: its output
-/// (standard output, then standard error) and exit code.
-fn run(e: &Example, dir: &Path, url: &str, key: &str, token: &str) -> (String, i32) {
+/// The manual's SSH host, `clubs.school.example` on port 2222, made of a `serve-ssh`
+/// in-process on `demo` (its operator's API key the moderator's) and an `ssh` in
+/// `dir/bin` that gives the real client a config sending that host to it.
+async fn ssh_host(demo: &DemoHandle, dir: &Path) -> ServerHandle {
+    let (key, public, fingerprint) = moderator_key(dir);
+    let host = dir.join("host");
+    std::fs::create_dir_all(&host).expect("dir");
+    let keys = host.join("authorized_keys");
+    std::fs::write(&keys, &public).expect("write");
+    let private = |p: &Path| {
+        std::fs::set_permissions(p, std::os::unix::fs::PermissionsExt::from_mode(0o600))
+            .expect("chmod")
+    };
+    private(&keys);
+    std::fs::write(host.join("serve-ssh.toml"), "").expect("write");
+    let m = demo.moderator();
+    let tokens = host.join("tokens");
+    std::fs::create_dir_all(&tokens).expect("dir");
+    let remembered = club_admin::ssh::token_file(&tokens, &fingerprint);
+    std::fs::write(&remembered, &m.token).expect("write");
+    private(&remembered);
+    std::fs::write(dir.join(".club-admin-token"), &m.token).expect("write");
+    let options = ServeOptions {
+        listen: "127.0.0.1:0".parse().expect("addr"),
+        host_key: host.join("ssh_host_ed25519_key"),
+        authorized_keys: Some(keys),
+        allow_any_key: false,
+        limits: Limits::default(),
+        reattach: Duration::from_secs(600),
+        remember_tokens: Some(tokens),
+        mouse: true,
+        status_socket: None,
+        exec: true,
+    };
+    let flags = Flags {
+        base_url: Some(demo.base_url.clone()),
+        config: Some(host.join("serve-ssh.toml")),
+        ..Flags::default()
+    };
+    let api_key = m.api_key.clone();
+    let env = move |k: &str| (k == "CLUB_ADMIN_API_KEY").then(|| api_key.clone());
+    let mut settings = resolve(&flags, &env, None).expect("settings");
+    settings.state_dir = Some(host.join("state"));
+    let keymap = club_admin::runtime::keymap(&settings).expect("keymap");
+    let server = club_admin::ssh::start_with(options, settings, keymap, Hooks::default())
+        .await
+        .expect("serve-ssh starts");
+    let config = host.join("ssh_config");
+    std::fs::write(
+        &config,
+        format!(
+            "Host clubs.school.example\n  HostName 127.0.0.1\n  Port {}\n  IdentityFile {}\n  \
+             IdentitiesOnly yes\n  StrictHostKeyChecking no\n  UserKnownHostsFile /dev/null\n  \
+             BatchMode yes\n  LogLevel ERROR\n  ControlMaster no\n",
+            server.port(),
+            key.display()
+        ),
+    )
+    .expect("write");
+    let real = which("ssh").expect("OpenSSH's ssh on the PATH");
+    // The manual's `-p 2222` left out: the config's port is this server's.
+    let wrapper = format!(
+        "#!/bin/sh\nn=$#\nfor a in \"$@\"; do\n  if [ \"$a\" = -p ]; then skip=1; continue; fi\n  \
+         if [ -n \"$skip\" ] && [ \"$a\" = 2222 ]; then skip=; continue; fi\n  skip=\n  \
+         set -- \"$@\" \"$a\"\ndone\nshift \"$n\"\nexec {} -F {} \"$@\"\n",
+        real.display(),
+        config.display()
+    );
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).expect("dir");
+    std::fs::write(bin.join("ssh"), wrapper).expect("write");
+    std::fs::set_permissions(
+        bin.join("ssh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .expect("chmod");
+    server
+}
+
+/// The moderator's key, `~/.ssh/id_ed25519` (comment `ton@laptop`, as the authorized keys
+/// file and the host's audit name it): its file, public line and fingerprint.
+fn moderator_key(home: &Path) -> (PathBuf, String, String) {
+    let dir = home.join(".ssh");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("id_ed25519");
+    let made = std::process::Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-C", "ton@laptop", "-f"])
+        .arg(&path)
+        .status()
+        .expect("ssh-keygen runs");
+    assert!(made.success(), "ssh-keygen: {made:?}");
+    let public = std::fs::read_to_string(path.with_extension("pub")).expect("public key");
+    let listed = std::process::Command::new("ssh-keygen")
+        .arg("-lf")
+        .arg(path.with_extension("pub"))
+        .output()
+        .expect("ssh-keygen -l");
+    let fingerprint = String::from_utf8_lossy(&listed.stdout)
+        .split_whitespace()
+        .nth(1)
+        .expect("a fingerprint")
+        .to_owned();
+    (path, public, fingerprint)
+}
+
+/// The first `name` on the `PATH`.
+fn which(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// The files the examples read (`approvals.csv`, ...), copied into `dir`.
+fn copy_files(dir: &Path) {
+    let from = root().join("tests/suite/e2e/doc_files");
+    for e in std::fs::read_dir(&from).expect("doc_files").flatten() {
+        std::fs::copy(e.path(), dir.join(e.file_name())).expect("copy");
+    }
+}
+
+/// True when an example of `list` runs `ssh`.
+fn uses_ssh(list: &[Example]) -> bool {
+    list.iter().any(|e| {
+        e.command
+            .split(|c: char| c.is_whitespace() || c == '|' || c == ';')
+            .any(|w| w == "ssh")
+    })
+}
+
+/// Runs `e` in `dir` with the demo's base URL and the moderator's credentials: its
+/// standard output, standard error and exit code.
+fn run(e: &Example, dir: &Path, url: &str, key: &str, token: &str) -> (String, String, i32) {
     let bin = Path::new(env!("CARGO_BIN_EXE_club-admin"))
         .parent()
         .expect("bin dir");
     let path = format!(
-        "{}:{}",
+        "{}:{}:{}",
+        dir.join("bin").display(),
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
     let out = std::process::Command::new("sh")
-        .args(["-c", &format!("{} 2>&1", e.command)])
+        .args(["-c", &e.command])
         .current_dir(dir)
         .env("PATH", path)
         .env("CLUB_ADMIN_BASE_URL", url)
@@ -148,6 +317,7 @@ fn run(e: &Example, dir: &Path, url: &str, key: &str, token: &str) -> (String, i
         .expect("sh");
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
         out.status.code().unwrap_or(-1),
     )
 }
@@ -171,20 +341,26 @@ async fn every_console_example_of_the_manual_prints_what_it_says() {
         let m = d.moderator();
         let (url, key, token) = (d.base_url.clone(), m.api_key.clone(), m.token.clone());
         let dir = tempfile::tempdir().expect("dir");
+        copy_files(dir.path());
+        let host = if uses_ssh(&list) {
+            Some(ssh_host(&d, dir.path()).await)
+        } else {
+            None
+        };
         for e in list {
             let dir = dir.path().to_path_buf();
             let (url, key, token) = (url.clone(), key.clone(), token.clone());
-            let (e, (out, code)) = tokio::task::spawn_blocking(move || {
+            let (e, (out, err, code)) = tokio::task::spawn_blocking(move || {
                 let r = run(&e, &dir, &url, &key, &token);
                 (e, r)
             })
             .await
             .expect("run");
             ran += 1;
-            let actual: Vec<&str> = out.lines().collect();
-            if code != e.code || !matches(&e.expected, &actual) {
+            let (o, r): (Vec<&str>, Vec<&str>) = (out.lines().collect(), err.lines().collect());
+            if code != e.code || !matches(&e.expected, &o, &r) {
                 wrong.push(format!(
-                    "{}:{}: $ {}\n--- expected (exit {}):\n{}\n--- printed (exit {code}):\n{out}",
+                    "{}:{}: $ {}\n--- expected (exit {}):\n{}\n--- printed (exit {code}):\n{out}--- on standard error:\n{err}",
                     e.file,
                     e.line,
                     e.command,
@@ -192,6 +368,9 @@ async fn every_console_example_of_the_manual_prints_what_it_says() {
                     e.expected.join("\n")
                 ));
             }
+        }
+        if let Some(h) = host {
+            h.stop().await;
         }
     }
     assert!(ran >= 5, "only {ran} console examples in the manual");
@@ -207,10 +386,26 @@ fn the_matcher_takes_wildcards_within_a_line_and_lines_with_dots() {
     assert!(!line_matches("exact", "exact and more"));
     assert!(matches(
         &e(&["first", "...", "last"]),
-        &["first", "x", "y", "last"]
+        &["first", "x", "y", "last"],
+        &[]
     ));
-    assert!(matches(&e(&["first", "...", "last"]), &["first", "last"]));
-    assert!(!matches(&e(&["first", "last"]), &["first", "x", "last"]));
+    assert!(matches(
+        &e(&["first", "...", "last"]),
+        &["first", "last"],
+        &[]
+    ));
+    assert!(!matches(
+        &e(&["first", "last"]),
+        &["first", "x", "last"],
+        &[]
+    ));
+    // Standard error's lines may come anywhere among the output's, in their own order.
+    assert!(matches(&e(&["err", "a", "b"]), &["a", "b"], &["err"]));
+    assert!(matches(&e(&["a", "b", "err"]), &["a", "b"], &["err"]));
+    assert!(matches(&e(&["a", "...", "e2"]), &["a", "b"], &["e1", "e2"]));
+    assert!(!matches(&e(&["b", "a", "err"]), &["a", "b"], &["err"]));
+    assert!(!matches(&e(&["e2", "a", "e1"]), &["a"], &["e1", "e2"]));
+    assert!(!matches(&e(&["a"]), &["a"], &["err"]));
     let got = examples(
         "x.md",
         "```console\n$ club-admin whoami\nid\t[..]\n? 2\n```\n```sh\n$ not this\n```\n",
