@@ -26,10 +26,14 @@ use std::time::Duration;
 use club_admin::api::{ApiClient, ClientOptions, Credentials};
 use club_admin::app::model::SavedQueue;
 use club_admin::app::{Model, ModelOptions, Msg};
-use club_admin::demo::proxy::{DelayProxy, ProxyOptions};
 use club_admin::demo::{self, DemoHandle, DemoOptions, Faults};
 use club_admin::runtime::headless::Headless;
 use tokio::time::Instant;
+
+#[path = "../tests/common/proxy.rs"]
+mod proxy;
+
+use proxy::{DelayProxy, ProxyOptions};
 
 /// One start: when rows showed, when everything settled, calls by then.
 struct Figures {

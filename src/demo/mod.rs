@@ -8,7 +8,6 @@
 mod faults;
 pub mod listing_params;
 pub mod pool;
-pub mod proxy;
 pub mod routes;
 pub mod seed;
 mod signin;

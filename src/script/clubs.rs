@@ -124,18 +124,18 @@ pub async fn resolve_club(ctx: &Ctx, text: &str) -> Result<Uuid, Exit> {
             return Err(Exit::Usage);
         }
     };
-    let reply = ctx
-        .client
-        .search_clubs(
-            &ClubQuery::Text(name.clone()),
-            Page::new(1, 100),
-            Levels::new(FetchLevel::Compact, FetchLevel::IdOnly),
-        )
-        .await
-        .map_err(|e| match e {
-            ApiError::NotFound(info) => ApiError::OperationUnavailable(info),
-            e => e,
-        });
+    // A read before a run: a 5xx or a dropped answer is tried again, five tries in all.
+    let once = ctx.client.single_try();
+    let query = ClubQuery::Text(name.clone());
+    let levels = Levels::new(FetchLevel::Compact, FetchLevel::IdOnly);
+    let reply = crate::ops::run::with_tries(&crate::ops::Control::default(), || {
+        once.search_clubs(&query, Page::new(1, 100), levels)
+    })
+    .await
+    .map_err(|e| match e {
+        ApiError::NotFound(info) => ApiError::OperationUnavailable(info),
+        e => e,
+    });
     let clubs = match reply {
         Ok(r) => r.data,
         Err(e) => {

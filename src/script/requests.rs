@@ -204,15 +204,18 @@ pub async fn all_requests(
 ///
 /// Errors: the user or the club listing could not be read.
 pub async fn my_clubs(ctx: &Ctx) -> Result<Option<Vec<Uuid>>, ApiError> {
-    let user = ctx.client.current_user().await?.data;
+    // Read as the pages are: a 5xx or a dropped answer is tried again, five tries in all.
+    let control = crate::ops::Control::default();
+    let once = ctx.client.single_try();
+    let user = crate::ops::run::with_tries(&control, || once.current_user())
+        .await?
+        .data;
     let student = user.meta.as_ref().and_then(|m| m.student_id);
     let Some(sid) = student.filter(|_| !user.is_admin.unwrap_or(false)) else {
         return Ok(None);
     };
     let mut ids = Vec::new();
     let mut p = 1;
-    let control = crate::ops::Control::default();
-    let once = ctx.client.single_try();
     let query = ClubQuery::StaffIds(vec![sid]);
     loop {
         let reply = crate::ops::run::with_tries(&control, || {

@@ -571,6 +571,7 @@ pub fn answer_write(m: &mut Model, fx: &[Effect], payload: ApiAnswer) {
 }
 
 #[cfg(unix)]
+pub mod proxy;
 pub mod pty;
 pub mod ssh_sessions;
 

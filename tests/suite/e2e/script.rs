@@ -1096,6 +1096,62 @@ async fn requests_list_reads_a_page_again_after_a_5xx() {
     assert_eq!(pages, 2, "the failed page once, then again");
 }
 
+/// The reads that scope a listing before its pages (the signed-in user for `--mine`, a club
+/// by name for `--club`) are tried again after a 500 as the pages are: a flaky service does
+/// not end `requests list --mine` on its first read.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_reads_before_a_listing_s_pages_are_tried_again_after_a_5xx() {
+    let server = MockServer::start().await;
+    for route in ["/auth/user", "/v1/clubs"] {
+        Mock::given(method("GET"))
+            .and(path(route))
+            .respond_with(internal_server_error())
+            .up_to_n_times(1)
+            .with_priority(1)
+            .mount(&server)
+            .await;
+    }
+    Mock::given(method("GET"))
+        .and(path("/auth/user"))
+        .respond_with(staff_student())
+        .mount(&server)
+        .await;
+    let club = Uuid::from_u128(7);
+    Mock::given(method("GET"))
+        .and(path("/v1/clubs"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "api_version": "0.8.4", "error": null,
+            "data": [{"id": club, "name": {"en-US": "Robotics Club", "th": "ชุมนุมหุ่นยนต์"}}],
+            "meta": {"timestamp": "2026-11-22T08:20:31Z",
+                     "pagination": {"first_p": 1, "last_p": 1, "next_p": null, "prev_p": null, "size": 100, "total": 1}}
+        })))
+        .mount(&server)
+        .await;
+    let row = Uuid::from_u128(42);
+    Mock::given(method("GET"))
+        .and(path("/v1/clubs/requests"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "api_version": "0.8.4", "error": null,
+            "data": [{"id": row, "membership_status": "pending", "year": 2026}],
+            "meta": {"timestamp": "2026-11-22T08:20:31Z",
+                     "pagination": {"first_p": 1, "last_p": 1, "next_p": null, "prev_p": null, "size": 50, "total": 1}}
+        })))
+        .mount(&server)
+        .await;
+    let bin = Bin::new(&server.uri(), Some("mysk_test_key"), Some("tok.en.x"));
+    // The club's search meets the first 500 of /v1/clubs, the user's read that of /auth/user.
+    let by_name = bin
+        .run(&["requests", "list", "--club", "Robotics", "--ids"], None)
+        .await;
+    assert_eq!(by_name.code, 0, "{by_name:?}");
+    assert_eq!(by_name.ids(), vec![row]);
+    let mine = bin
+        .run(&["requests", "list", "--mine", "--ids"], None)
+        .await;
+    assert_eq!(mine.code, 0, "{mine:?}");
+    assert_eq!(mine.ids(), vec![row]);
+}
+
 /// A revoked API key (the deployed service answers 401 `missing_api_key` to a key it does
 /// not know): `whoami` says the key was refused, not that none was sent; exit 2.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

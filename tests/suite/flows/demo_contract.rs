@@ -965,7 +965,7 @@ async fn answer_lost_after_the_write_committed() {
 
 #[tokio::test]
 async fn the_client_works_through_the_delay_proxy() {
-    use club_admin::demo::proxy::{DelayProxy, ProxyOptions};
+    use crate::common::proxy::{DelayProxy, ProxyOptions};
     let d = server().await;
     let proxy = DelayProxy::start(
         d.addr,

@@ -9,6 +9,9 @@
 //! latency fault (a sleep per request inside the server), the proxy also charges the
 //! connection set-up, and works in front of any server.
 
+// Shared by the tests and the examples (`#[path]`): each uses a part of it.
+#![allow(dead_code)]
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
