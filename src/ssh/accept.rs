@@ -261,6 +261,13 @@ async fn run(
         }
         () = life.end.notified() => {
             tracing::info!(%peer, "connection ended by the operator (serve-ssh kick)");
+            // A dashboard gives the client's terminal back and says why, then closes its
+            // channel (within a second); a command or a bare connection is closed at once.
+            life.hand_back.notify_one();
+            let handed = tokio::time::timeout(std::time::Duration::from_secs(1), &mut session);
+            if life.session.load(Ordering::SeqCst) && handed.await.is_ok() {
+                return;
+            }
             "ended by the server's operator"
         }
         () = late => {

@@ -202,6 +202,7 @@ impl Conn {
             channel,
             size,
             input: rx,
+            kicked: self.life.hand_back.clone(),
         };
         let conn = self.place.as_ref().map(Place::id);
         tokio::spawn(supervise(self.shared.clone(), key, start, lang, at, conn));

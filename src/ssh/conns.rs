@@ -253,6 +253,9 @@ pub struct Life {
     pub session: std::sync::atomic::AtomicBool,
     /// Notified when the operator ends it ([`Conns::kick`]).
     pub end: Arc<Notify>,
+    /// Notified by the connection's task on a kick: its dashboard gives the client's
+    /// terminal back and says why before the connection is closed.
+    pub hand_back: Arc<Notify>,
 }
 
 /// When a refusal was last logged, and how many like it were counted since.

@@ -257,6 +257,8 @@ pub(crate) struct Attachment {
     pub size: SharedSize,
     /// The client's keys as crossterm events; ends when the connection does.
     pub input: mpsc::UnboundedReceiver<io::Result<Event>>,
+    /// Notified when the operator ends the connection (`serve-ssh kick`).
+    pub kicked: Arc<tokio::sync::Notify>,
 }
 
 /// How an attachment ended.
@@ -385,6 +387,7 @@ pub(crate) async fn attach(
         channel,
         size,
         input,
+        kicked,
     } = at;
     let Some(Screen {
         terminal: mut screen,
@@ -409,7 +412,14 @@ pub(crate) async fn attach(
     // dashboard waits for its key), and the client gets the reason below.
     let idle = shared.limits.idle_timeout;
     let idled = Arc::new(AtomicBool::new(false));
-    let events = until_idle(input, idle, idled.clone());
+    // A kick ends the input as a hang-up would, and the client is told why below.
+    let was_kicked = Arc::new(AtomicBool::new(false));
+    let flag = was_kicked.clone();
+    let kick = Box::pin(async move {
+        kicked.notified().await;
+        flag.store(true, Ordering::SeqCst);
+    });
+    let events = futures::StreamExt::take_until(until_idle(input, idle, idled.clone()), kick);
     let result = dash.run_opened(&mut screen, events, stop).await;
     let ending = if stopped.load(Ordering::SeqCst) || dash.dash.model.quitting {
         Ending::Over
@@ -426,7 +436,8 @@ pub(crate) async fn attach(
     // channel closes.
     drop(screen);
     let idled = idled.load(Ordering::SeqCst);
-    if ending == Ending::Over || idled {
+    let was_kicked = was_kicked.load(Ordering::SeqCst);
+    if ending == Ending::Over || idled || was_kicked {
         let _ = terminal::give_back(&mut after);
     }
     drop(after);
@@ -437,6 +448,8 @@ pub(crate) async fn attach(
         close(&handle, channel, 0).await;
     } else if idled {
         refuse(&handle, channel, &idle_text(idle, shared.reattach), 0).await;
+    } else if was_kicked {
+        refuse(&handle, channel, KICKED_TEXT, 0).await;
     }
     (dash, ending)
 }
@@ -464,6 +477,10 @@ fn until_idle(
         },
     })
 }
+
+/// What a moderator's client is shown when the operator ends the connection
+/// (`serve-ssh kick`); the dashboard waits for the key to come back, as after a hang-up.
+pub(crate) const KICKED_TEXT: &str = "the server's operator ended this connection (serve-ssh kick); your dashboard waits for you as after a dropped connection";
 
 /// What each moderator's client is shown when the server stops under it (`systemctl stop`,
 /// a restart, an upgrade), after its held decisions were sent.

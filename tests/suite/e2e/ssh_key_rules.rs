@@ -508,3 +508,43 @@ fn a_command_line_too_long_gets_a_sentence() {
     assert_eq!(err.lines().count(), 1, "{err}");
     t.rt.block_on(server.stop());
 }
+
+/// `serve-ssh kick` of a key whose dashboard is open: the dashboard gives the client's
+/// terminal back (out of the alternate screen, cursor shown) and says why on it, as a stop
+/// does, before the connection closes.
+#[test]
+fn a_kicked_dashboard_gives_the_terminal_back_and_says_why() {
+    let t = Setup::new();
+    let socket = t.state().join("serve-ssh.sock");
+    let mut options: ServeOptions = t.options();
+    options.status_socket = Some(socket.clone());
+    let server = t.serve(options, 0);
+    let mut dash = super::ssh::ssh(server.port(), &t.alice, &[], &[], 30, 100);
+    dash.wait_for("the dashboard", super::ssh::signed_out);
+    assert!(
+        dash.parser().screen().alternate_screen(),
+        "the dashboard's screen"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_club-admin"))
+        .args(["serve-ssh", "kick", "--key", "alice", "--socket"])
+        .arg(&socket)
+        .output()
+        .expect("serve-ssh kick");
+    assert_eq!(text(&out.stdout), "1 connection(s) ended\n", "{out:?}");
+    dash.wait_exit();
+    let screen = dash.parser();
+    assert!(
+        !screen.screen().alternate_screen(),
+        "the terminal given back"
+    );
+    assert!(!screen.screen().hide_cursor(), "the cursor shown again");
+    assert!(
+        screen
+            .screen()
+            .contents()
+            .contains("operator ended this connection"),
+        "why:\n{}",
+        screen.screen().contents()
+    );
+    t.rt.block_on(server.stop());
+}
