@@ -210,6 +210,15 @@ async fn connection(
     drop(ticket);
 }
 
+/// On a kick, a dashboard gives the client's terminal back and says why, then closes its
+/// channel: true when that ended the connection within a second (a command or a bare
+/// connection has nothing to hand back, and is closed by the caller).
+async fn handed_back(life: &Life, session: &mut russh::server::RunningSession<Conn>) -> bool {
+    life.hand_back.notify_one();
+    let handed = tokio::time::timeout(std::time::Duration::from_secs(1), session);
+    life.session.load(Ordering::SeqCst) && handed.await.is_ok()
+}
+
 /// A connection after its identification line: until it ends, until the door cuts it
 /// (still in the key exchange, to make room), until `sign_in_by` passes without `authed`
 /// (sent "authentication timed out", given 1 s to read it, then cut), until it asks for no
@@ -261,11 +270,7 @@ async fn run(
         }
         () = life.end.notified() => {
             tracing::info!(%peer, "connection ended by the operator (serve-ssh kick)");
-            // A dashboard gives the client's terminal back and says why, then closes its
-            // channel (within a second); a command or a bare connection is closed at once.
-            life.hand_back.notify_one();
-            let handed = tokio::time::timeout(std::time::Duration::from_secs(1), &mut session);
-            if life.session.load(Ordering::SeqCst) && handed.await.is_ok() {
+            if handed_back(life, &mut session).await {
                 return;
             }
             "ended by the server's operator"

@@ -519,7 +519,7 @@ fn a_kicked_dashboard_gives_the_terminal_back_and_says_why() {
     let mut options: ServeOptions = t.options();
     options.status_socket = Some(socket.clone());
     let server = t.serve(options, 0);
-    let mut dash = super::ssh::ssh(server.port(), &t.alice, &[], &[], 30, 100);
+    let dash = super::ssh::ssh(server.port(), &t.alice, &[], &[], 30, 100);
     dash.wait_for("the dashboard", super::ssh::signed_out);
     assert!(
         dash.parser().screen().alternate_screen(),
