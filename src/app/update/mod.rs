@@ -269,6 +269,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Heard(t) => others::heard(m, t),
         Msg::Tick(now) => {
             m.now = now;
+            signin::expire_at_token_exp(m);
             decisions::send_due(m)
         }
         Msg::Resumed(now) => held::on_resume(m, now),

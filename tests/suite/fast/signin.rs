@@ -813,3 +813,53 @@ fn past_the_token_s_expiry_a_decision_asks_for_the_sign_in_first() {
         assert!(sent || fresh.held().len() == 1, "held or sent: {fx:?}");
     }
 }
+
+/// A decision held while the token's own expiry passes is never sent under a session the
+/// header calls expired: at the expiry the header says so, the status line says once which key
+/// signs in and that the decision waits, no write leaves; after the same account signs in
+/// again it goes.
+#[test]
+fn a_decision_held_across_the_token_s_expiry_waits_for_the_sign_in() {
+    for lang in Lang::ALL {
+        let mut m = loaded(
+            club_admin::app::ModelOptions {
+                decision_delay: std::time::Duration::from_secs(5),
+                token_expires: Some(now() + chrono::Duration::seconds(3)),
+                ..options_in(lang)
+            },
+            sample_rows(),
+        );
+        cursor_to(&mut m, id(2));
+        update(&mut m, key('a'));
+        assert_eq!(m.held().requests(), 1);
+        let fx = later(&mut m, std::time::Duration::from_secs(6));
+        let puts = api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. }));
+        assert!(puts.is_empty(), "sent under an expired session: {fx:?}");
+        let s = screen(&m, 120, 40);
+        let expired = club_admin::i18n::tr(lang, "header-session-expired");
+        assert!(
+            s.contains(&*club_admin::text::for_terminal(&expired)),
+            "{s}"
+        );
+        let said = club_admin::tr!(lang, "status-session-expired-held", key = "S", n = 1);
+        assert_eq!(status(&m), said);
+        assert_eq!(m.held().requests(), 1);
+        // The next ticks send nothing either.
+        let fx = later(&mut m, std::time::Duration::from_secs(30));
+        assert!(calls(&fx).is_empty(), "{fx:?}");
+        let check = sign_in_again(&mut m);
+        answer_all(&mut m, &check, |c| match c {
+            ApiCall::CheckToken { .. } => Some(ApiAnswer::User(Ok(reply(moderator())))),
+            _ => None,
+        });
+        let fx = later(&mut m, std::time::Duration::from_millis(120));
+        let puts: Vec<_> = calls(&fx)
+            .into_iter()
+            .filter_map(|(_, c)| match c {
+                ApiCall::UpdateRequest { id, status, .. } => Some((id, status)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(puts, vec![(id(2), MembershipStatus::Approved)]);
+    }
+}
