@@ -9,7 +9,9 @@ use uuid::Uuid;
 use super::connection::note_ok;
 use super::errors::error_text;
 use super::tell::{label_of, say};
-use super::{bulk, capability, count, decisions, held, listing, lost, rows, scope, signin};
+use super::{
+    bulk, capability, count, decisions, held, listing, lost, new_requests, rows, scope, signin,
+};
 use crate::api::{ApiError, ClubRequest, Reply, UpdateRoute};
 use crate::app::call::{Answer, Decided};
 use crate::app::model::{ListScope, ListingSupport, Model, Severity};
@@ -79,6 +81,7 @@ pub(super) fn route(answer: Answer, m: &mut Model) -> Vec<Effect> {
             result,
         } => listing::on_list_page(m, page, generation, result),
         Answer::ListCount { generation, result } => count::on_list_count(m, generation, result),
+        Answer::Known { page, result } => new_requests::on_known(m, page, result),
         Answer::Reread { ids, result } => rows::on_reread(m, ids, result),
         Answer::Row { id, result } => rows::on_fetch(m, id, result),
         Answer::Decision { id, action, result } => on_decision(m, id, action, result),

@@ -496,7 +496,15 @@ fn a_sort_loads_the_rest_of_the_listing_first_and_says_when_it_could_not() {
             let mut fx: Vec<Effect> = fx;
             fx.extend(update(&mut m, key('s')));
             assert_eq!(m.queue().sort(), QueueSort::Age);
-            let pages = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }));
+            let pages = api_ids(&fx, |c| {
+                matches!(
+                    c,
+                    ApiCall::ListRequests {
+                        purpose: club_admin::app::ListPurpose::Page { .. },
+                        ..
+                    }
+                )
+            });
             assert_eq!(pages.len(), 1, "{fx:?}");
             assert!(
                 status(&m).contains(&pick(
