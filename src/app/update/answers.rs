@@ -132,14 +132,8 @@ fn on_decision(m: &mut Model, id: Uuid, action: RowAction, result: Decided) -> V
         // Dropped before it left (a bulk stopped): not sent, the row as it was.
         decision::Answer::Refused(e @ ApiError::NotSent(_)) => {
             let why = error_text(m.lang, &e);
-            decisions::push_log(
-                m,
-                action,
-                id,
-                &label,
-                crate::app::msg::Outcome::Undone,
-                &why,
-            );
+            let not_sent = crate::app::msg::Outcome::NotSent;
+            decisions::push_log(m, action, id, &label, not_sent, &why);
         }
         decision::Answer::Refused(e) => fx.extend(decisions::refused(m, id, action, e, &label)),
     }

@@ -273,7 +273,7 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             decisions::send_due(m)
         }
         Msg::Resumed(now) => held::on_resume(m, now),
-        Msg::Flush => held::hang_up(m),
+        Msg::Flush(ending) => held::hang_up(m, ending),
         Msg::Stop => held::quit(m, true),
         Msg::AutoRefresh => auto_refresh(m),
         Msg::Pace {

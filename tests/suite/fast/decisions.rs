@@ -306,7 +306,7 @@ fn a_hang_up_sends_what_is_held_and_audits_the_unanswered_as_unknown() {
     let mut m = held5();
     update(&mut m, key('a'));
     update(&mut m, key('a'));
-    let fx = update(&mut m, Msg::Flush);
+    let fx = update(&mut m, Msg::Flush(club_admin::app::EndedBy::HangUp));
     assert_eq!(puts(&fx).len(), 2, "the moderator meant them: sent at once");
     assert_eq!(m.writes_pending(), 2);
     let p = puts(&fx);
@@ -1221,4 +1221,69 @@ fn a_lost_answer_settled_during_the_bulk_is_not_unknown_in_its_summary() {
     let text = status(&m);
     assert!(text.contains("3 of 3 done"), "{text}");
     assert!(!text.contains("unknown"), "{text}");
+}
+
+/// `serve-ssh` stops while a bulk is half sent: the writes still waiting for their turn are
+/// audited `not_sent` with "not sent: the server stopped" (never `undone`: nobody took them
+/// back), and a request's detail pane, reading the history back, says so in the reader's
+/// language.
+#[test]
+fn writes_the_server_s_stop_kept_from_leaving_say_the_server_stopped() {
+    for lang in club_admin::i18n::Lang::ALL {
+        let rows: Vec<ClubRequest> = (1..=12u128)
+            .map(|n| {
+                request(
+                    Uuid::from_u128(n),
+                    "pending",
+                    &format!("5{n:04}"),
+                    Some(("Somchai", "สมชาย")),
+                    ("Robotics Club", "ชุมนุมหุ่นยนต์"),
+                    2026,
+                    n as i64,
+                )
+            })
+            .collect();
+        let mut m = model_with_lang(rows, lang);
+        for _ in 0..12 {
+            update(&mut m, key(' '));
+        }
+        update(&mut m, key('a'));
+        let fx = update(&mut m, key('y'));
+        let mut lines: Vec<club_admin::ops::AuditEntry> = fx
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Audit(a) => Some(a.clone()),
+                _ => None,
+            })
+            .collect();
+        let sent = puts(&fx).len();
+        assert_eq!(sent, 8, "the window went; 4 wait for their turn");
+        let fx = update(&mut m, Msg::Flush(club_admin::app::EndedBy::ServerStopped));
+        let not_sent: Vec<_> = audits(&fx)
+            .into_iter()
+            .filter(|a| a.1 == Outcome::NotSent)
+            .collect();
+        assert_eq!(not_sent.len(), 4, "{fx:?}");
+        assert!(
+            not_sent
+                .iter()
+                .all(|a| a.2 == "not sent: the server stopped"),
+            "{not_sent:?}"
+        );
+        assert!(audits(&fx).iter().all(|a| a.1 != Outcome::Undone));
+        lines.extend(fx.iter().filter_map(|e| match e {
+            Effect::Audit(a) => Some(a.clone()),
+            _ => None,
+        }));
+        let rows = club_admin::ops::history::fold(lines);
+        update(&mut m, Msg::HistoryRead(Ok(rows.into())));
+        cursor_to(&mut m, not_sent[0].0);
+        // Wide enough that the detail pane's history line is not wrapped.
+        let s = screen(&m, 240, 40);
+        let why = club_admin::i18n::tr(lang, "log-why-server-stopped");
+        assert!(
+            s.contains(&*club_admin::text::for_terminal(&why)),
+            "{lang:?}: the detail says why\n{s}"
+        );
+    }
 }

@@ -381,7 +381,7 @@ fn quitting_before_the_sign_in_audits_the_held_decision_as_not_sent() {
         );
         // A hang-up cannot send it either: not sent, not failed.
         let mut m = expired_with_a_held_decision(lang);
-        let fx = update(&mut m, Msg::Flush);
+        let fx = update(&mut m, Msg::Flush(club_admin::app::EndedBy::HangUp));
         assert!(calls(&fx).is_empty());
         assert!(fx.iter().any(
             |e| matches!(e, Effect::Audit(a) if a.outcome == Outcome::Undone
