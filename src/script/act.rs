@@ -399,7 +399,11 @@ pub fn nothing_sent_on_ctrl_c(lang: crate::i18n::Lang) -> tokio::task::JoinHandl
         if stdio::Interrupts::default().next().await {
             // A line of its own, also after a question left unanswered on the terminal.
             stdio::streams().write_err(b"\n");
-            say(&crate::i18n::tr(lang, "cli-interrupted-nothing-sent"));
+            let words = match stdio::streams().past_time_limit() {
+                true => "cli-time-limit-nothing-sent",
+                false => "cli-interrupted-nothing-sent",
+            };
+            say(&crate::i18n::tr(lang, words));
             stdio::streams().leave(super::exit::INTERRUPTED);
         }
     })
@@ -550,12 +554,15 @@ fn watch_ctrl_c(control: Control, bar: indicatif::ProgressBar) -> tokio::task::J
             return;
         }
         control.stop();
-        bar.suspend(|| {
-            say(match stdio::streams().can_press_ctrl_c() {
-            true => "interrupted: nothing more is sent; waiting for the answers in flight (Ctrl-C again to leave now)",
-            false => "interrupted: nothing more is sent; waiting for the answers in flight",
-        })
-        });
+        // Past the server's time limit, the server has said why already.
+        if !stdio::streams().past_time_limit() {
+            bar.suspend(|| {
+                say(match stdio::streams().can_press_ctrl_c() {
+                true => "interrupted: nothing more is sent; waiting for the answers in flight (Ctrl-C again to leave now)",
+                false => "interrupted: nothing more is sent; waiting for the answers in flight",
+            })
+            });
+        }
         if !interrupts.next().await {
             return;
         }
@@ -574,7 +581,10 @@ fn watch_ctrl_c(control: Control, bar: indicatif::ProgressBar) -> tokio::task::J
             ));
         }
         let _ = crate::ops::writer::Writer::process().written().await;
-        say("interrupted again: leaving without the answers in flight");
+        say(match stdio::streams().past_time_limit() {
+            true => "still waiting past the time limit: leaving without the answers in flight",
+            false => "interrupted again: leaving without the answers in flight",
+        });
         stdio::streams().leave(super::exit::INTERRUPTED);
     })
 }

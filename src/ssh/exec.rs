@@ -387,6 +387,7 @@ async fn drive(
             () = tokio::time::sleep_until(deadline) => {
                 limited += 1;
                 tracing::info!(key = %key, limited, "exec run past its time limit");
+                ends.past_limit.store(true, std::sync::atomic::Ordering::SeqCst);
                 ends.interrupt.send_modify(|n| *n = (*n).max(limited));
                 match limited {
                     1 => {
@@ -415,8 +416,28 @@ async fn drive(
     while let Ok(chunk) = ends.output.try_recv() {
         send(handle, channel, chunk).await;
     }
+    let code = match limited {
+        0 => code,
+        _ => past_limit(handle, channel, code, limit).await,
+    };
     tracing::info!(key = %key, code, secs = started.elapsed().as_secs(), "exec ended");
     code
+}
+
+/// The code of a run the time limit `limit` interrupted, which ended with `code`: not done
+/// by then (requests not sent, or left without answers), the time limit's own, said to the
+/// client, not a failure's or an interruption's; else `code`.
+async fn past_limit(handle: &Handle, channel: ChannelId, code: u8, limit: Duration) -> u8 {
+    use crate::script::exit::{INTERRUPTED, TIME_LIMIT};
+    if !matches!(code, 1 | INTERRUPTED) {
+        return code;
+    }
+    let text = format!(
+        "club-admin: stopped at this server's time limit ({} min): exit {TIME_LIMIT}\n",
+        limit.as_secs().div_ceil(60),
+    );
+    send(handle, channel, Chunk::Err(text.into_bytes())).await;
+    TIME_LIMIT
 }
 
 /// How long `command` may run: the operator's `limit`, but no limit for `requests watch`

@@ -6,6 +6,7 @@
 
 use std::io;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use futures::future::BoxFuture;
 use tokio::sync::{mpsc, watch};
@@ -33,6 +34,7 @@ pub struct Channel {
     /// The client's terminal width when it asked for one (`ssh -t`), else `None`.
     terminal: Option<u16>,
     interrupts: watch::Receiver<u8>,
+    past_limit: Arc<AtomicBool>,
     leave: watch::Sender<Option<u8>>,
 }
 
@@ -48,6 +50,8 @@ pub struct ChannelEnds {
     /// Raise to 1 to interrupt the run as a first Ctrl-C does (nothing more is sent), to 2
     /// as a second one (stop waiting for answers in flight).
     pub interrupt: watch::Sender<u8>,
+    /// Set before [`Self::interrupt`] when the interruption is the server's time limit.
+    pub past_limit: Arc<AtomicBool>,
     /// The code the run asked to leave with, before its end (its task should then be
     /// dropped, as the command line's process would exit).
     pub left: watch::Receiver<Option<u8>>,
@@ -61,17 +65,20 @@ impl Channel {
         let (input_tx, input) = mpsc::unbounded_channel();
         let (interrupt, interrupts) = watch::channel(0);
         let (leave, left) = watch::channel(None);
+        let past_limit = Arc::new(AtomicBool::new(false));
         let channel = Channel {
             sink,
             input: tokio::sync::Mutex::new(input),
             terminal,
             interrupts,
+            past_limit: past_limit.clone(),
             leave,
         };
         let ends = ChannelEnds {
             output,
             input: Some(input_tx),
             interrupt,
+            past_limit,
             left,
         };
         (Arc::new(channel), ends)
@@ -209,6 +216,10 @@ impl Streams for Channel {
             let mut rx = self.interrupts.clone();
             rx.wait_for(|n| *n > seen).await.is_ok()
         })
+    }
+
+    fn past_time_limit(&self) -> bool {
+        self.past_limit.load(Ordering::SeqCst)
     }
 
     /// Asks the server to end the run's task with `code` ([`ChannelEnds::left`]).

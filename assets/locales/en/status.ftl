@@ -444,6 +444,7 @@ log-outcome-overwritten = overwritten
 log-outcome-not-sent = not sent: stopped
 # The command line (requests approve, decline, delete; clubs contact add): Ctrl-C before the write went out.
 cli-interrupted-nothing-sent = interrupted: nothing was sent, nothing changed on the server
+cli-time-limit-nothing-sent = past this server's time limit: nothing was sent, nothing changed on the server
 # A 2xx answer that is not the club service's envelope (api_version and data): a wrong base URL. $status: " (HTTP 200)"; $excerpt: " [start of the page]" or empty.
 error-not-the-service = this server is not the club service: its answer{ $status } is not the service's (no api_version and data): check the base URL{ $excerpt }
 # The activity log's line of a start-up warning: "warning  secret file check failed: <warning-readable-*>".

@@ -350,6 +350,7 @@ log-outcome-overwritten = ถูกเขียนทับ
 log-outcome-not-sent = ไม่ได้ส่ง: หยุดก่อน
 # The command line (requests approve, decline, delete; clubs contact add): Ctrl-C before the write went out.
 cli-interrupted-nothing-sent = หยุดแล้ว: ยังไม่ได้ส่งอะไรออกไป ไม่มีอะไรเปลี่ยนบนเซิร์ฟเวอร์
+cli-time-limit-nothing-sent = เกินเวลาที่เซิร์ฟเวอร์นี้กำหนด: ยังไม่ได้ส่งอะไรออกไป ไม่มีอะไรเปลี่ยนบนเซิร์ฟเวอร์
 # A 2xx answer that is not the club service's envelope (api_version and data): a wrong base URL. $status: " (HTTP 200)"; $excerpt: " [start of the page]" or empty.
 error-not-the-service = เซิร์ฟเวอร์นี้ไม่ใช่บริการชุมนุม: คำตอบ{ $status } ไม่ใช่ของบริการ (ไม่มี api_version และ data): ตรวจที่อยู่เซิร์ฟเวอร์ (base URL){ $excerpt }
 # The activity log's line of a start-up warning: "warning  secret file check failed: <warning-readable-*>".

@@ -548,9 +548,9 @@ fn a_command_s_unknown_writes_are_settled_by_the_next_command() {
     t.rt.block_on(server.stop());
 }
 
-/// The operator's time limit: past it a bulk sends nothing more, the client is told why, the
-/// writes sent are awaited and audited, and the run ends with the command line's code for
-/// requests not sent (1).
+/// The operator's time limit: past it a bulk sends nothing more, the client is told why (no
+/// interruption's words), the writes sent are awaited and audited, and the run ends with the
+/// time limit's own code (124), the manual's.
 #[test]
 fn a_command_past_the_time_limit_sends_nothing_more_and_says_why() {
     let t = Setup::new();
@@ -576,9 +576,19 @@ fn a_command_past_the_time_limit_sends_nothing_more_and_says_why() {
         &["requests", "approve", "-", "--concurrency", "1"],
         input.as_bytes(),
     );
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(i32::from(club_admin::script::exit::TIME_LIMIT)),
+        "{}",
+        text(&out.stderr)
+    );
     let err = text(&out.stderr);
     assert!(err.contains("passed this server's time limit"), "{err}");
+    assert!(err.contains("stopped at this server's time limit"), "{err}");
+    assert!(
+        !err.contains("interrupted"),
+        "not an interruption's words: {err}"
+    );
     assert!(err.contains("not sent (the run stopped early)"), "{err}");
     assert!(
         !err.contains("Ctrl-C"),
