@@ -239,7 +239,12 @@ pub async fn act(
     yes: bool,
     host: &dyn Host,
 ) -> Result<Exit, Exit> {
-    let (ids, from_stdin) = read_ids(&args.targets, host).await?;
+    // Interrupted while its input is read (over SSH: the time limit, with an input that
+    // never ends), the run leaves at once: nothing was sent, no answer is awaited.
+    let reading = nothing_sent_on_ctrl_c(crate::i18n::Lang::English);
+    let read = read_ids(&args.targets, host).await;
+    reading.abort();
+    let (ids, from_stdin) = read?;
     if ids.is_empty() {
         // An empty pipe (`... --ids | club-admin requests approve -` on a quiet night).
         say("nothing to do: no ids on standard input");
@@ -391,9 +396,11 @@ async fn split_permitted(
     split
 }
 
-/// Until it is aborted, a Ctrl-C ends the process with code 130 and one line in the
-/// reader's language (`cli-interrupted-nothing-sent`): nothing was sent yet (only reads, and
-/// the update-route probe, which changes nothing). Abort it just before the first write.
+/// Until it is aborted, a Ctrl-C (over SSH also the time limit, said as such:
+/// `cli-time-limit-nothing-sent`) ends the process with code 130 and one line in the
+/// reader's language (`cli-interrupted-nothing-sent`): nothing was sent yet (the ids read,
+/// reads, and the update-route probe, which changes nothing). Abort it just before the
+/// first write.
 pub fn nothing_sent_on_ctrl_c(lang: crate::i18n::Lang) -> tokio::task::JoinHandle<()> {
     stdio::spawn(async move {
         if stdio::Interrupts::default().next().await {

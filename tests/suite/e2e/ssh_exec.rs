@@ -601,6 +601,48 @@ fn a_command_past_the_time_limit_sends_nothing_more_and_says_why() {
     t.rt.block_on(server.stop());
 }
 
+/// A command whose standard input never ends (the client keeps it open) meets the time
+/// limit while it still reads its ids: nothing was sent and no answer is in flight, so it
+/// leaves at once with the time limit's code, saying nothing was sent, instead of awaiting
+/// answers for the grace period (it took 35 s).
+#[test]
+fn an_input_that_never_ends_meets_the_time_limit_and_leaves_at_once() {
+    let t = Setup::new();
+    let options = ServeOptions {
+        limits: club_admin::ssh::Limits {
+            exec_time_limit: Duration::from_secs(1),
+            ..club_admin::ssh::Limits::default()
+        },
+        ..t.options()
+    };
+    let server = t.serve(options, 0);
+    let env = token_env(&t.demo.moderator().token);
+    let id = t.demo.pending_for("moderator")[0];
+    let started = std::time::Instant::now();
+    let mut child = exec_child(
+        server.port(),
+        &t.alice,
+        &["-o", &env],
+        &["requests", "approve", "-"],
+    );
+    // One id, and the input left open.
+    let mut input = child.stdin.take().expect("its input");
+    let _ = input.write_all(format!("{id}\n").as_bytes());
+    let out = child.wait_with_output().expect("ssh ends");
+    drop(input);
+    println!("ended {:?} after its start", started.elapsed());
+    let err = text(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(i32::from(club_admin::script::exit::TIME_LIMIT)),
+        "{err}"
+    );
+    assert!(err.contains("time limit: nothing was sent"), "{err}");
+    assert!(!err.contains("leaving without the answers"), "{err}");
+    assert!(t.demo.mutations().is_empty(), "nothing was sent");
+    t.rt.block_on(server.stop());
+}
+
 /// The command a hint on `screen` names, from `ssh -p` to `tail` (the words of its line up
 /// to and with `tail`).
 fn hinted(screen: &str, tail: &str) -> Vec<String> {
