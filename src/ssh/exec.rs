@@ -108,6 +108,8 @@ pub(super) struct Asker {
     pub(super) token: Option<SecretString>,
     /// The client's terminal width when it asked for one.
     pub(super) terminal: Option<u16>,
+    /// The client's `COLUMNS` (`SetEnv`), when it sent one.
+    pub(super) columns: Option<u16>,
     /// The client's language (its `LANG`, else the server's): the few words of the command
     /// line that have a Thai form (an interruption before any write) are said in it.
     pub(super) lang: crate::i18n::Lang,
@@ -159,7 +161,7 @@ pub(super) fn start(
     );
     tracing::info!(key = %asker.key, command = %shown, "exec runs");
     let limit = time_limit(shared.limits.exec_time_limit, &line.command);
-    let (streams, mut ends) = Channel::new(asker.terminal);
+    let (streams, mut ends) = Channel::new(asker.terminal, asker.columns);
     link.input = ends.input.take();
     link.interrupt = ends.interrupt.clone();
     let run = tokio::spawn(async move { crate::script::run(line.command, &host, streams).await });

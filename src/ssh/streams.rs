@@ -33,6 +33,8 @@ pub struct Channel {
     input: tokio::sync::Mutex<mpsc::UnboundedReceiver<Vec<u8>>>,
     /// The client's terminal width when it asked for one (`ssh -t`), else `None`.
     terminal: Option<u16>,
+    /// The client's `COLUMNS` (`SetEnv`), for a table without a terminal.
+    columns: Option<u16>,
     interrupts: watch::Receiver<u8>,
     past_limit: Arc<AtomicBool>,
     leave: watch::Sender<Option<u8>>,
@@ -59,8 +61,8 @@ pub struct ChannelEnds {
 
 impl Channel {
     /// The streams of a run with a terminal `terminal` columns wide when the client asked
-    /// for one; and the server's ends of them.
-    pub fn new(terminal: Option<u16>) -> (Arc<Channel>, ChannelEnds) {
+    /// for one, and the client's `COLUMNS` when it sent one; and the server's ends of them.
+    pub fn new(terminal: Option<u16>, columns: Option<u16>) -> (Arc<Channel>, ChannelEnds) {
         let (sink, output) = mpsc::unbounded_channel();
         let (input_tx, input) = mpsc::unbounded_channel();
         let (interrupt, interrupts) = watch::channel(0);
@@ -70,6 +72,7 @@ impl Channel {
             sink,
             input: tokio::sync::Mutex::new(input),
             terminal,
+            columns,
             interrupts,
             past_limit: past_limit.clone(),
             leave,
@@ -157,8 +160,12 @@ impl Streams for Channel {
         [self.terminal.is_some(); 3]
     }
 
+    /// The client's terminal's, else its `COLUMNS`, as the command line's.
     fn terminal_width(&self) -> Option<usize> {
-        self.terminal.map(usize::from).filter(|w| *w > 0)
+        self.terminal
+            .or(self.columns)
+            .map(usize::from)
+            .filter(|w| *w > 0)
     }
 
     /// Never: the channel is no terminal of this process's.

@@ -643,6 +643,34 @@ fn an_input_that_never_ends_meets_the_time_limit_and_leaves_at_once() {
     t.rt.block_on(server.stop());
 }
 
+/// `--table` into a pipe over SSH fits the client's `COLUMNS` (sent with the token in one
+/// `SetEnv`, as OpenSSH keeps only the first of two), as the command line's fits `$COLUMNS`;
+/// it was as wide as its longest row.
+#[test]
+fn a_table_over_ssh_fits_the_client_s_columns() {
+    let t = Setup::new();
+    let server = t.serve(t.options(), 0);
+    let env = format!(
+        "SetEnv=CLUB_ADMIN_TOKEN={} COLUMNS=60",
+        t.demo.moderator().token
+    );
+    let out = exec(
+        server.port(),
+        &t.alice,
+        &["-o", &env],
+        &["requests", "list", "--table"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    assert!(table.lines().count() > 1, "{table}");
+    for line in table.lines() {
+        let width = unicode_width::UnicodeWidthStr::width(line);
+        assert!(width <= 60, "{width} columns: {line}\n{table}");
+    }
+    t.rt.block_on(server.stop());
+}
+
 /// The command a hint on `screen` names, from `ssh -p` to `tail` (the words of its line up
 /// to and with `tail`).
 fn hinted(screen: &str, tail: &str) -> Vec<String> {
