@@ -775,30 +775,37 @@ fn an_unknown_outcome_is_re_read_by_itself_and_never_written_twice() {
     assert!(m.decisions().lost().is_empty() && m.retry_at().is_none());
 }
 
+/// Twelve pending requests in `lang`, every one marked and approved at once (confirmed):
+/// the model and the effects of the confirmation.
+fn twelve_approved(lang: club_admin::i18n::Lang) -> (Model, Vec<Effect>) {
+    let rows: Vec<ClubRequest> = (1..=12u128)
+        .map(|n| {
+            request(
+                Uuid::from_u128(n),
+                "pending",
+                &format!("5{n:04}"),
+                Some(("Somchai", "สมชาย")),
+                ("Robotics Club", "ชุมนุมหุ่นยนต์"),
+                2026,
+                n as i64,
+            )
+        })
+        .collect();
+    let mut m = model_with_lang(rows, lang);
+    for _ in 0..12 {
+        update(&mut m, key(' '));
+    }
+    update(&mut m, key('a'));
+    let fx = update(&mut m, key('y'));
+    (m, fx)
+}
+
 /// A bulk action's progress shows its pace, and that the server is slow
 /// once the client's limit was cut back (`Msg::Pace`), in both languages.
 #[test]
 fn bulk_progress_shows_the_pace_and_a_slow_server() {
     for lang in club_admin::i18n::Lang::ALL {
-        let rows: Vec<ClubRequest> = (1..=12u128)
-            .map(|n| {
-                request(
-                    Uuid::from_u128(n),
-                    "pending",
-                    &format!("5{n:04}"),
-                    Some(("Somchai", "สมชาย")),
-                    ("Robotics Club", "ชุมนุมหุ่นยนต์"),
-                    2026,
-                    n as i64,
-                )
-            })
-            .collect();
-        let mut m = model_with_lang(rows, lang);
-        for _ in 0..12 {
-            update(&mut m, key(' '));
-        }
-        update(&mut m, key('a'));
-        let fx = update(&mut m, key('y'));
+        let (mut m, fx) = twelve_approved(lang);
         let sent = puts(&fx);
         // At most the window goes at once (the limiter's limit, 8 before it tells); each
         // answer lets the next one go.
@@ -1230,25 +1237,7 @@ fn a_lost_answer_settled_during_the_bulk_is_not_unknown_in_its_summary() {
 #[test]
 fn writes_the_server_s_stop_kept_from_leaving_say_the_server_stopped() {
     for lang in club_admin::i18n::Lang::ALL {
-        let rows: Vec<ClubRequest> = (1..=12u128)
-            .map(|n| {
-                request(
-                    Uuid::from_u128(n),
-                    "pending",
-                    &format!("5{n:04}"),
-                    Some(("Somchai", "สมชาย")),
-                    ("Robotics Club", "ชุมนุมหุ่นยนต์"),
-                    2026,
-                    n as i64,
-                )
-            })
-            .collect();
-        let mut m = model_with_lang(rows, lang);
-        for _ in 0..12 {
-            update(&mut m, key(' '));
-        }
-        update(&mut m, key('a'));
-        let fx = update(&mut m, key('y'));
+        let (mut m, fx) = twelve_approved(lang);
         let mut lines: Vec<club_admin::ops::AuditEntry> = fx
             .iter()
             .filter_map(|e| match e {

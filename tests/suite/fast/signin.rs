@@ -285,6 +285,23 @@ fn expired_with_a_held_decision(lang: Lang) -> Model {
     m
 }
 
+/// The token's check (`check`) answered as the same account, then a tick: the decisions
+/// it sends (request, status).
+fn same_account_sends(m: &mut Model, check: &[Effect]) -> Vec<(Uuid, MembershipStatus)> {
+    answer_all(m, check, |c| match c {
+        ApiCall::CheckToken { .. } => Some(ApiAnswer::User(Ok(reply(moderator())))),
+        _ => None,
+    });
+    let fx = later(m, std::time::Duration::from_millis(120));
+    calls(&fx)
+        .into_iter()
+        .filter_map(|(_, c)| match c {
+            ApiCall::UpdateRequest { id, status, .. } => Some((id, status)),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
 fn a_401_opens_nothing_keys_stay_with_the_queue_and_the_decision_waits_for_the_sign_in() {
     for lang in Lang::ALL {
@@ -334,20 +351,11 @@ fn a_401_opens_nothing_keys_stay_with_the_queue_and_the_decision_waits_for_the_s
         assert!(matches!(m.popup(), Some(Popup::SignIn { input, .. }) if input.value().is_empty()));
         update(&mut m, Msg::Paste(TOKEN.into()));
         let check = update(&mut m, code(KeyCode::Enter));
-        answer_all(&mut m, &check, |c| match c {
-            ApiCall::CheckToken { .. } => Some(ApiAnswer::User(Ok(reply(moderator())))),
-            _ => None,
-        });
         // The same account: sent at the next tick.
-        let fx = later(&mut m, std::time::Duration::from_millis(120));
-        let puts: Vec<_> = calls(&fx)
-            .into_iter()
-            .filter_map(|(_, c)| match c {
-                ApiCall::UpdateRequest { id, status, .. } => Some((id, status)),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(puts, vec![(id(2), MembershipStatus::Approved)]);
+        assert_eq!(
+            same_account_sends(&mut m, &check),
+            vec![(id(2), MembershipStatus::Approved)]
+        );
     }
 }
 
@@ -856,18 +864,9 @@ fn a_decision_held_across_the_token_s_expiry_waits_for_the_sign_in() {
         let fx = later(&mut m, std::time::Duration::from_secs(30));
         assert!(calls(&fx).is_empty(), "{fx:?}");
         let check = sign_in_again(&mut m);
-        answer_all(&mut m, &check, |c| match c {
-            ApiCall::CheckToken { .. } => Some(ApiAnswer::User(Ok(reply(moderator())))),
-            _ => None,
-        });
-        let fx = later(&mut m, std::time::Duration::from_millis(120));
-        let puts: Vec<_> = calls(&fx)
-            .into_iter()
-            .filter_map(|(_, c)| match c {
-                ApiCall::UpdateRequest { id, status, .. } => Some((id, status)),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(puts, vec![(id(2), MembershipStatus::Approved)]);
+        assert_eq!(
+            same_account_sends(&mut m, &check),
+            vec![(id(2), MembershipStatus::Approved)]
+        );
     }
 }
