@@ -61,6 +61,12 @@ pub enum ListPurpose {
         /// The listing's generation when asked (answers of older generations are dropped).
         generation: u64,
     },
+    /// A page of the ids of the scope's pending listing at `id_only`, read once at its first
+    /// load ([`crate::app::model::Listing::known`]).
+    Known {
+        /// Page number, from 1.
+        page: u32,
+    },
 }
 
 /// What a club search ([`ApiCall::SearchClubs`]) is for.
@@ -248,6 +254,14 @@ pub enum Answer {
         /// The listing's generation when asked.
         generation: u64,
         /// The one-row page whose `meta.pagination.total` is the count.
+        result: Result<Reply<Vec<ClubRequest>>, ApiError>,
+    },
+    /// [`ApiCall::ListRequests`] reading a page of the ids the listing held at its first
+    /// load.
+    Known {
+        /// Page number, from 1.
+        page: u32,
+        /// The page's requests, at `id_only`.
         result: Result<Reply<Vec<ClubRequest>>, ApiError>,
     },
     /// [`ApiCall::ListRequests`] reading known rows again by id.
@@ -449,7 +463,8 @@ impl ApiCall {
                 ..
             } => ids,
             ApiCall::ListRequests {
-                purpose: ListPurpose::Page { .. } | ListPurpose::Count { .. },
+                purpose:
+                    ListPurpose::Page { .. } | ListPurpose::Count { .. } | ListPurpose::Known { .. },
                 ..
             }
             | ApiCall::CurrentUser
@@ -488,10 +503,12 @@ impl ApiCall {
             ApiCall::GetClub { id, .. } => WhenBack::Club(*id),
             ApiCall::ProbeUpdateRoute => WhenBack::Probe,
             // A pasted token is checked once: the moderator pastes it again if the link
-            // dropped. A recount is not kept: the next page or refresh counts again.
+            // dropped. A recount is not kept: the next page or refresh counts again. The
+            // ids of the first load are not read later (they would hold requests entered
+            // since): what is new is then judged without them.
             ApiCall::CheckToken { .. }
             | ApiCall::ListRequests {
-                purpose: ListPurpose::Count { .. },
+                purpose: ListPurpose::Count { .. } | ListPurpose::Known { .. },
                 ..
             }
             | ApiCall::SearchClubs {
@@ -524,7 +541,7 @@ impl ApiCall {
                 ..
             }
             | ApiCall::ListRequests {
-                purpose: ListPurpose::Count { .. },
+                purpose: ListPurpose::Count { .. } | ListPurpose::Known { .. },
                 ..
             }
             | ApiCall::UpdateRequest { .. }
@@ -546,6 +563,7 @@ fn listed(purpose: ListPurpose, result: Result<Reply<Vec<ClubRequest>>, ApiError
         },
         ListPurpose::Reread(ids) => Answer::Reread { ids, result },
         ListPurpose::Count { generation } => Answer::ListCount { generation, result },
+        ListPurpose::Known { page } => Answer::Known { page, result },
     }
 }
 
@@ -569,6 +587,7 @@ impl Answer {
             Answer::ContactCreated { result, .. } => result.as_ref().err(),
             Answer::ListPage { result, .. }
             | Answer::ListCount { result, .. }
+            | Answer::Known { result, .. }
             | Answer::Reread { result, .. } => result.as_ref().err(),
             Answer::UpdateRoute(r) => r.as_ref().err(),
         }
@@ -593,6 +612,7 @@ impl Answer {
             | Answer::ContactCreated { .. }
             | Answer::ListPage { .. }
             | Answer::ListCount { .. }
+            | Answer::Known { .. }
             | Answer::UpdateRoute(_) => &[],
         }
     }

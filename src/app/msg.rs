@@ -92,6 +92,16 @@ pub enum Tries {
     Once,
 }
 
+/// Why a dashboard ends without its moderator's `q`: what its writes kept from leaving
+/// are audited with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndedBy {
+    /// Its terminal hung up, or the program got SIGTERM (the dashboard ended).
+    HangUp,
+    /// Its `serve-ssh` server stopped (stopped, restarted or upgraded by its operator).
+    ServerStopped,
+}
+
 /// Everything that can happen to the model. `update` is its only reader.
 ///
 /// (Variants differ in size; each message is moved once through a channel, so boxing the
@@ -201,10 +211,11 @@ pub enum Msg {
         /// The answer, with what it is for.
         answer: Answer,
     },
-    /// The program is ending on a hang-up or SIGTERM: send every held decision now (the
-    /// moderator meant them). The runtime then applies answers until no write is pending
-    /// (or the client's timeout passes) and ends with [`Msg::Stop`].
-    Flush,
+    /// The program is ending on a hang-up, SIGTERM or its server's stop ([`EndedBy`]): send
+    /// every held decision now (the moderator meant them); writes queued for their turn are
+    /// not sent, audited with why. The runtime then applies answers until no write is
+    /// pending (or the client's timeout passes) and ends with [`Msg::Stop`].
+    Flush(EndedBy),
     /// The program ends now (after [`Msg::Flush`] on a signal): writes still unanswered are
     /// audited with outcome `unknown`, decisions still held are discarded (`undone`).
     Stop,

@@ -109,6 +109,7 @@ async fn in_terminal(dash: &mut Dashboard, mouse: bool, initial: Vec<Msg>) -> Re
             _ = stop_signal() => {}
             _ = terminal::hangup() => {}
         }
+        crate::app::EndedBy::HangUp
     };
     let result = EventLoop::new(
         &mut tui,

@@ -197,7 +197,7 @@ impl<'a, B: Backend> EventLoop<'a, B> {
     ) -> io::Result<()>
     where
         S: Stream<Item = io::Result<Event>> + Unpin,
-        F: Future<Output = ()>,
+        F: Future<Output = crate::app::EndedBy>,
     {
         let result = self.drive(&mut events, Some((initial, fresh)), stop).await;
         self.runner.flush_save();
@@ -225,7 +225,7 @@ impl<'a, B: Backend> EventLoop<'a, B> {
     pub async fn run_opened<S, F>(mut self, mut events: S, stop: F) -> io::Result<()>
     where
         S: Stream<Item = io::Result<Event>> + Unpin,
-        F: Future<Output = ()>,
+        F: Future<Output = crate::app::EndedBy>,
     {
         let result = if self.model.quitting {
             Ok(())
@@ -246,7 +246,7 @@ impl<'a, B: Backend> EventLoop<'a, B> {
     ) -> io::Result<()>
     where
         S: Stream<Item = io::Result<Event>> + Unpin,
-        F: Future<Output = ()>,
+        F: Future<Output = crate::app::EndedBy>,
     {
         tokio::pin!(stop);
         let mut dirty = start.is_some();
@@ -418,7 +418,7 @@ impl<B: Backend> EventLoop<'_, B> {
     ) -> io::Result<Next>
     where
         S: Stream<Item = io::Result<Event>> + Unpin,
-        F: Future<Output = ()>,
+        F: Future<Output = crate::app::EndedBy>,
     {
         let model = &mut *self.model;
         let runner = &mut *self.runner;
@@ -441,8 +441,9 @@ impl<B: Backend> EventLoop<'_, B> {
         let (msg_tx, msg_rx) = (self.tx, &mut *self.rx);
         let next = tokio::select! {
             biased;
-            _ = stop.as_mut() => {
-                super::finish::on_signal(terminal, real, model, runner, msg_tx, msg_rx, opts.final_wait).await;
+            ending = stop.as_mut() => {
+                let end = (opts.final_wait, ending);
+                super::finish::on_signal(terminal, real, model, runner, msg_tx, msg_rx, end).await;
                 Next::End
             }
             ev = events.next() => match ev {

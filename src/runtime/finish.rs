@@ -12,10 +12,11 @@ use tokio::sync::mpsc;
 
 use super::effects::{Runner, Screen};
 use super::event_loop::{Channels, Clock, LoopOptions, apply_on};
-use crate::app::{Model, Msg};
+use crate::app::{EndedBy, Model, Msg};
 
-/// The end on a hang-up or SIGTERM: held decisions are sent at once (the moderator meant
-/// them; [`Msg::Flush`]), answers are applied until no write is pending or `wait` passes,
+/// The end on a hang-up, SIGTERM or the server's stop (`ending`): held decisions are sent at
+/// once (the moderator meant them; [`Msg::Flush`]), answers are applied until no write is
+/// pending or `wait` passes,
 /// then [`Msg::Stop`] audits what is still unanswered as `unknown`. Nothing is drawn: the
 /// terminal may be gone.
 pub(super) async fn on_signal<B: Backend>(
@@ -25,28 +26,36 @@ pub(super) async fn on_signal<B: Backend>(
     runner: &mut Runner,
     msg_tx: &mpsc::UnboundedSender<Msg>,
     msg_rx: &mut mpsc::UnboundedReceiver<Msg>,
-    wait: Duration,
+    (wait, ending): (Duration, EndedBy),
 ) {
     let mut screen = super::terminal::TermScreen { terminal, real };
     let clock = &Clock::system();
-    finish(&mut screen, clock, model, runner, msg_tx, msg_rx, wait).await;
+    let channels = Channels {
+        tx: msg_tx,
+        rx: msg_rx,
+    };
+    finish(&mut screen, clock, model, runner, channels, (wait, ending)).await;
 }
 
-/// [`on_signal`] on any [`Screen`], the time read from `clock`.
+/// [`on_signal`] on any [`Screen`], the time read from `clock`; answers awaited for `wait`,
+/// the writes kept from leaving audited with `ending`'s why.
 async fn finish<Sc: Screen>(
     screen: &mut Sc,
     clock: &Clock,
     model: &mut Model,
     runner: &mut Runner,
-    msg_tx: &mpsc::UnboundedSender<Msg>,
-    msg_rx: &mut mpsc::UnboundedReceiver<Msg>,
-    wait: Duration,
+    channels: Channels<'_>,
+    (wait, ending): (Duration, EndedBy),
 ) {
+    let (msg_tx, msg_rx) = (channels.tx, channels.rx);
     let deadline = tokio::time::Instant::now() + wait;
     // A bulk in progress ends as Ctrl-C ends the command line's: what is not on the wire
     // yet is not sent. Then the held decisions go (the moderator meant them).
-    runner.stop_writes(crate::api::error::why::DASHBOARD_ENDING);
-    apply_on(screen, clock, model, runner, [Msg::Flush], msg_tx);
+    runner.stop_writes(match ending {
+        EndedBy::HangUp => crate::api::error::why::DASHBOARD_ENDING,
+        EndedBy::ServerStopped => crate::api::error::why::SERVER_STOPPED,
+    });
+    apply_on(screen, clock, model, runner, [Msg::Flush(ending)], msg_tx);
     // Each answer, and the end, at the time it comes: its audit line carries that time.
     while model.writes_pending() > 0 {
         match tokio::time::timeout_at(deadline, msg_rx.recv()).await {
@@ -77,12 +86,14 @@ impl Screen for NoScreen {
 /// rule as a hang-up of the local dashboard. The answers that came in meanwhile are
 /// applied first; then held decisions are sent at once ([`Msg::Flush`]), answers are applied
 /// until no write is pending or `opts.final_wait` passes, and [`Msg::Stop`] audits what is
-/// still unanswered as `unknown`. The time is read from `opts.clock`.
+/// still unanswered as `unknown`. The time is read from `opts.clock`; `ending` says why it
+/// ends.
 pub async fn detached(
     model: &mut Model,
     runner: &mut Runner,
     opts: &LoopOptions,
     channels: Channels<'_>,
+    ending: EndedBy,
 ) {
     let wait = opts.final_wait;
     let mut screen = NoScreen;
@@ -94,14 +105,5 @@ pub async fn detached(
     let msgs = std::iter::once(now).chain(waiting);
     apply_on(&mut screen, &opts.clock, model, runner, msgs, channels.tx);
     let clock = &opts.clock;
-    finish(
-        &mut screen,
-        clock,
-        model,
-        runner,
-        channels.tx,
-        channels.rx,
-        wait,
-    )
-    .await;
+    finish(&mut screen, clock, model, runner, channels, (wait, ending)).await;
 }

@@ -239,7 +239,12 @@ pub async fn act(
     yes: bool,
     host: &dyn Host,
 ) -> Result<Exit, Exit> {
-    let (ids, from_stdin) = read_ids(&args.targets, host).await?;
+    // Interrupted while its input is read (over SSH: the time limit, with an input that
+    // never ends), the run leaves at once: nothing was sent, no answer is awaited.
+    let reading = nothing_sent_on_ctrl_c(crate::i18n::Lang::English);
+    let read = read_ids(&args.targets, host).await;
+    reading.abort();
+    let (ids, from_stdin) = read?;
     if ids.is_empty() {
         // An empty pipe (`... --ids | club-admin requests approve -` on a quiet night).
         say("nothing to do: no ids on standard input");
@@ -391,15 +396,21 @@ async fn split_permitted(
     split
 }
 
-/// Until it is aborted, a Ctrl-C ends the process with code 130 and one line in the
-/// reader's language (`cli-interrupted-nothing-sent`): nothing was sent yet (only reads, and
-/// the update-route probe, which changes nothing). Abort it just before the first write.
+/// Until it is aborted, a Ctrl-C (over SSH also the time limit, said as such:
+/// `cli-time-limit-nothing-sent`) ends the process with code 130 and one line in the
+/// reader's language (`cli-interrupted-nothing-sent`): nothing was sent yet (the ids read,
+/// reads, and the update-route probe, which changes nothing). Abort it just before the
+/// first write.
 pub fn nothing_sent_on_ctrl_c(lang: crate::i18n::Lang) -> tokio::task::JoinHandle<()> {
     stdio::spawn(async move {
         if stdio::Interrupts::default().next().await {
             // A line of its own, also after a question left unanswered on the terminal.
             stdio::streams().write_err(b"\n");
-            say(&crate::i18n::tr(lang, "cli-interrupted-nothing-sent"));
+            let words = match stdio::streams().past_time_limit() {
+                true => "cli-time-limit-nothing-sent",
+                false => "cli-interrupted-nothing-sent",
+            };
+            say(&crate::i18n::tr(lang, words));
             stdio::streams().leave(super::exit::INTERRUPTED);
         }
     })
@@ -550,12 +561,15 @@ fn watch_ctrl_c(control: Control, bar: indicatif::ProgressBar) -> tokio::task::J
             return;
         }
         control.stop();
-        bar.suspend(|| {
-            say(match stdio::streams().can_press_ctrl_c() {
-            true => "interrupted: nothing more is sent; waiting for the answers in flight (Ctrl-C again to leave now)",
-            false => "interrupted: nothing more is sent; waiting for the answers in flight",
-        })
-        });
+        // Past the server's time limit, the server has said why already.
+        if !stdio::streams().past_time_limit() {
+            bar.suspend(|| {
+                say(match stdio::streams().can_press_ctrl_c() {
+                true => "interrupted: nothing more is sent; waiting for the answers in flight (Ctrl-C again to leave now)",
+                false => "interrupted: nothing more is sent; waiting for the answers in flight",
+            })
+            });
+        }
         if !interrupts.next().await {
             return;
         }
@@ -574,7 +588,10 @@ fn watch_ctrl_c(control: Control, bar: indicatif::ProgressBar) -> tokio::task::J
             ));
         }
         let _ = crate::ops::writer::Writer::process().written().await;
-        say("interrupted again: leaving without the answers in flight");
+        say(match stdio::streams().past_time_limit() {
+            true => "still waiting past the time limit: leaving without the answers in flight",
+            false => "interrupted again: leaving without the answers in flight",
+        });
         stdio::streams().leave(super::exit::INTERRUPTED);
     })
 }

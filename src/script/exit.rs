@@ -36,9 +36,13 @@ pub enum Exit {
 /// as a shell reports it.
 pub const INTERRUPTED: u8 = 130;
 
+/// The exit code of a command over SSH that passed the server's time limit
+/// (`exec_time_limit_minutes`) and was not done by then: 124, as `timeout(1)` reports one.
+pub const TIME_LIMIT: u8 = 124;
+
 /// Every exit code of the program and what it means: the one table `--help` and the man
 /// pages' EXIT STATUS are written from ([`exit_codes_text`]).
-pub const EXIT_CODES: [(u8, &str); 7] = [
+pub const EXIT_CODES: [(u8, &str); 8] = [
     (
         Exit::Ok as u8,
         "success: everything asked was done (serve-ssh --check: no line is wrong)",
@@ -62,6 +66,10 @@ pub const EXIT_CODES: [(u8, &str); 7] = [
     (
         Exit::Busy as u8,
         "over SSH: the server was busy (the key's or the server's connections, dashboards or commands at their limit): nothing was run; the same command a moment later runs",
+    ),
+    (
+        TIME_LIMIT,
+        "over SSH: the command passed the server's time limit (exec_time_limit_minutes) before it was done: nothing more was sent after it, what was sent is audited",
     ),
     (
         INTERRUPTED,

@@ -40,6 +40,11 @@ pub trait Streams: Send + Sync {
     fn read_line(&self) -> BoxFuture<'_, String>;
     /// Waits for the interruption after the first `seen` ones; false when none can come.
     fn interrupted(&self, seen: u8) -> BoxFuture<'_, bool>;
+    /// True when the interruption is the server's time limit (a command over SSH), not a
+    /// Ctrl-C: the server says so and chooses the exit code; the run says no Ctrl-C words.
+    fn past_time_limit(&self) -> bool {
+        false
+    }
     /// Ends the run now with exit code `code`. The caller does nothing after it: the
     /// process's streams exit the process; an SSH channel's end the run's task and close
     /// the channel with the code.

@@ -49,6 +49,9 @@ pub(super) struct Conn {
     size: Option<SharedSize>,
     /// The client's `LC_ALL`, `LC_MESSAGES` and `LANG`, when sent.
     locale: [Option<String>; 3],
+    /// The client's `COLUMNS` (`SetEnv`): the width a command's table fits without a
+    /// terminal, as the command line's `$COLUMNS` is.
+    columns: Option<u16>,
     /// Keys to the dashboard, once it started.
     input: Option<(Input, mpsc::UnboundedSender<io::Result<Event>>)>,
     /// The command an exec request runs, once it started (dropped with the connection:
@@ -76,6 +79,7 @@ impl Conn {
             channel: None,
             size: None,
             locale: [None, None, None],
+            columns: None,
             input: None,
             exec: None,
             token: None,
@@ -529,6 +533,14 @@ impl Handler for Conn {
             }
             return Ok(());
         }
+        if name == "COLUMNS" {
+            self.columns = value.trim().parse().ok().filter(|w| (1..=1000).contains(w));
+            match self.columns {
+                Some(_) => session.channel_success(channel)?,
+                None => session.channel_failure(channel)?,
+            }
+            return Ok(());
+        }
         let slot = match name {
             "LC_ALL" => Some(0),
             "LC_MESSAGES" => Some(1),
@@ -639,6 +651,7 @@ impl Handler for Conn {
             comment: self.comment.clone(),
             token,
             terminal: self.size.as_ref().map(|s| s.get().0),
+            columns: self.columns,
             lang: self.lang(),
         };
         self.exec = Some(super::exec::start(

@@ -108,6 +108,8 @@ pub(super) struct Asker {
     pub(super) token: Option<SecretString>,
     /// The client's terminal width when it asked for one.
     pub(super) terminal: Option<u16>,
+    /// The client's `COLUMNS` (`SetEnv`), when it sent one.
+    pub(super) columns: Option<u16>,
     /// The client's language (its `LANG`, else the server's): the few words of the command
     /// line that have a Thai form (an interruption before any write) are said in it.
     pub(super) lang: crate::i18n::Lang,
@@ -159,7 +161,7 @@ pub(super) fn start(
     );
     tracing::info!(key = %asker.key, command = %shown, "exec runs");
     let limit = time_limit(shared.limits.exec_time_limit, &line.command);
-    let (streams, mut ends) = Channel::new(asker.terminal);
+    let (streams, mut ends) = Channel::new(asker.terminal, asker.columns);
     link.input = ends.input.take();
     link.interrupt = ends.interrupt.clone();
     let run = tokio::spawn(async move { crate::script::run(line.command, &host, streams).await });
@@ -387,6 +389,7 @@ async fn drive(
             () = tokio::time::sleep_until(deadline) => {
                 limited += 1;
                 tracing::info!(key = %key, limited, "exec run past its time limit");
+                ends.past_limit.store(true, std::sync::atomic::Ordering::SeqCst);
                 ends.interrupt.send_modify(|n| *n = (*n).max(limited));
                 match limited {
                     1 => {
@@ -415,8 +418,28 @@ async fn drive(
     while let Ok(chunk) = ends.output.try_recv() {
         send(handle, channel, chunk).await;
     }
+    let code = match limited {
+        0 => code,
+        _ => past_limit(handle, channel, code, limit).await,
+    };
     tracing::info!(key = %key, code, secs = started.elapsed().as_secs(), "exec ended");
     code
+}
+
+/// The code of a run the time limit `limit` interrupted, which ended with `code`: not done
+/// by then (requests not sent, or left without answers), the time limit's own, said to the
+/// client, not a failure's or an interruption's; else `code`.
+async fn past_limit(handle: &Handle, channel: ChannelId, code: u8, limit: Duration) -> u8 {
+    use crate::script::exit::{INTERRUPTED, TIME_LIMIT};
+    if !matches!(code, 1 | INTERRUPTED) {
+        return code;
+    }
+    let text = format!(
+        "club-admin: stopped at this server's time limit ({} min): exit {TIME_LIMIT}\n",
+        limit.as_secs().div_ceil(60),
+    );
+    send(handle, channel, Chunk::Err(text.into_bytes())).await;
+    TIME_LIMIT
 }
 
 /// How long `command` may run: the operator's `limit`, but no limit for `requests watch`

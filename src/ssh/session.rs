@@ -19,7 +19,7 @@ use std::future::Future;
 use tokio::sync::{mpsc, oneshot};
 
 use super::Shared;
-use crate::app::{Model, ModelOptions};
+use crate::app::{EndedBy, Model, ModelOptions};
 use crate::i18n::Lang;
 use crate::i18n::dates::YearStyle;
 use crate::runtime::build::{self, Builder, Dashboard};
@@ -201,7 +201,9 @@ impl Dash {
             tx: &d.tx,
             rx: &mut d.rx,
         };
-        crate::runtime::finish::detached(&mut d.model, &mut d.runner, &d.opts, channels).await;
+        let ending = EndedBy::HangUp;
+        crate::runtime::finish::detached(&mut d.model, &mut d.runner, &d.opts, channels, ending)
+            .await;
     }
 
     /// The loop's start on `terminal` and its first frame, drawn at once
@@ -234,7 +236,7 @@ impl Dash {
     where
         B: ratatui::backend::Backend,
         S: futures::Stream<Item = io::Result<Event>> + Unpin,
-        F: Future<Output = ()>,
+        F: Future<Output = EndedBy>,
     {
         let d = &mut self.dash;
         let channels = Channels {
@@ -407,6 +409,7 @@ pub(crate) async fn attach(
     let stop = async {
         super::stopping(&mut stop).await;
         stopped.store(true, Ordering::SeqCst);
+        EndedBy::ServerStopped
     };
     // No key for `idle_timeout`: the input ends as if the connection had dropped (the
     // dashboard waits for its key), and the client gets the reason below.
@@ -540,11 +543,14 @@ pub(crate) async fn run_detached(
     let mut stop = shared.stop.clone();
     let ended = AtomicBool::new(false);
     let stop = async {
-        tokio::select! {
-            _ = tokio::time::sleep(window) => {}
-            _ = super::stopping(&mut stop) => {}
-        }
+        // The window passed: the client is gone for good, as a hang-up; else the server
+        // stops.
+        let ending = tokio::select! {
+            _ = tokio::time::sleep(window) => EndedBy::HangUp,
+            _ = super::stopping(&mut stop) => EndedBy::ServerStopped,
+        };
         ended.store(true, Ordering::SeqCst);
+        ending
     };
     // The start of a run (the size and layout applied, drawn to nowhere), then the loop.
     let result = match dash.open_loop(&mut terminal) {

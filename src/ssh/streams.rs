@@ -6,6 +6,7 @@
 
 use std::io;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use futures::future::BoxFuture;
 use tokio::sync::{mpsc, watch};
@@ -32,7 +33,10 @@ pub struct Channel {
     input: tokio::sync::Mutex<mpsc::UnboundedReceiver<Vec<u8>>>,
     /// The client's terminal width when it asked for one (`ssh -t`), else `None`.
     terminal: Option<u16>,
+    /// The client's `COLUMNS` (`SetEnv`), for a table without a terminal.
+    columns: Option<u16>,
     interrupts: watch::Receiver<u8>,
+    past_limit: Arc<AtomicBool>,
     leave: watch::Sender<Option<u8>>,
 }
 
@@ -48,6 +52,8 @@ pub struct ChannelEnds {
     /// Raise to 1 to interrupt the run as a first Ctrl-C does (nothing more is sent), to 2
     /// as a second one (stop waiting for answers in flight).
     pub interrupt: watch::Sender<u8>,
+    /// Set before [`Self::interrupt`] when the interruption is the server's time limit.
+    pub past_limit: Arc<AtomicBool>,
     /// The code the run asked to leave with, before its end (its task should then be
     /// dropped, as the command line's process would exit).
     pub left: watch::Receiver<Option<u8>>,
@@ -55,23 +61,27 @@ pub struct ChannelEnds {
 
 impl Channel {
     /// The streams of a run with a terminal `terminal` columns wide when the client asked
-    /// for one; and the server's ends of them.
-    pub fn new(terminal: Option<u16>) -> (Arc<Channel>, ChannelEnds) {
+    /// for one, and the client's `COLUMNS` when it sent one; and the server's ends of them.
+    pub fn new(terminal: Option<u16>, columns: Option<u16>) -> (Arc<Channel>, ChannelEnds) {
         let (sink, output) = mpsc::unbounded_channel();
         let (input_tx, input) = mpsc::unbounded_channel();
         let (interrupt, interrupts) = watch::channel(0);
         let (leave, left) = watch::channel(None);
+        let past_limit = Arc::new(AtomicBool::new(false));
         let channel = Channel {
             sink,
             input: tokio::sync::Mutex::new(input),
             terminal,
+            columns,
             interrupts,
+            past_limit: past_limit.clone(),
             leave,
         };
         let ends = ChannelEnds {
             output,
             input: Some(input_tx),
             interrupt,
+            past_limit,
             left,
         };
         (Arc::new(channel), ends)
@@ -150,8 +160,12 @@ impl Streams for Channel {
         [self.terminal.is_some(); 3]
     }
 
+    /// The client's terminal's, else its `COLUMNS`, as the command line's.
     fn terminal_width(&self) -> Option<usize> {
-        self.terminal.map(usize::from).filter(|w| *w > 0)
+        self.terminal
+            .or(self.columns)
+            .map(usize::from)
+            .filter(|w| *w > 0)
     }
 
     /// Never: the channel is no terminal of this process's.
@@ -209,6 +223,10 @@ impl Streams for Channel {
             let mut rx = self.interrupts.clone();
             rx.wait_for(|n| *n > seen).await.is_ok()
         })
+    }
+
+    fn past_time_limit(&self) -> bool {
+        self.past_limit.load(Ordering::SeqCst)
     }
 
     /// Asks the server to end the run's task with `code` ([`ChannelEnds::left`]).

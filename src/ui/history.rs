@@ -90,6 +90,14 @@ fn outcome_word(m: &Model, r: &Row, theme: &Theme) -> (String, ratatui::style::S
             format!("{} {}", what(), outcome("log-outcome-ok")),
             theme.success(),
         ),
+        // Kept from leaving by the server's stop: said so, not only "stopped".
+        (Outcome::NotSent, _)
+            if (r.detail.as_deref())
+                .is_some_and(|d| d.contains(crate::api::error::why::SERVER_STOPPED)) =>
+        {
+            let why = outcome("log-why-server-stopped");
+            (format!("{}: {why}", what()), theme.dim())
+        }
         (o, _) => {
             let (key, style) = super::panes::log::outcome_mark(o, theme);
             (format!("{}: {}", what(), outcome(key)), style)

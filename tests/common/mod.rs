@@ -440,10 +440,31 @@ fn load_page(
     let fx = answer(
         &mut m,
         list[0],
-        ApiAnswer::Listing(Ok(listing_reply(rows, next, total))),
+        ApiAnswer::Listing(Ok(listing_reply(rows.clone(), next, total))),
     );
-    drop(fx);
+    fail_known(&mut m, &fx);
     m
+}
+
+/// Answers the read of the ids a listing holds at its first load, among `fx`, with a
+/// server's failure: the tests whose server is no more than the pages they give judge what
+/// is new without those ids, as before them (their own tests: `fast::new_requests`).
+pub fn fail_known(m: &mut Model, fx: &[Effect]) -> Vec<Effect> {
+    let known = |c: &club_admin::app::ApiCall| {
+        matches!(
+            c,
+            club_admin::app::ApiCall::ListRequests {
+                purpose: club_admin::app::ListPurpose::Known { .. },
+                ..
+            }
+        )
+    };
+    let mut out = Vec::new();
+    for rid in api_ids(fx, known) {
+        let e = ApiError::Server(ErrorInfo::default());
+        out.extend(answer(m, rid, ApiAnswer::Listing(Err(e))));
+    }
+    out
 }
 
 /// An administrator as the deployed service shows one (`role` staff, `is_admin`): reads

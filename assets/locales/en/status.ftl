@@ -233,6 +233,7 @@ status-sending-held = sending the held decisions: quitting when the server has a
 log-why-undone = taken back (z) before it was sent
 log-why-force-quit = force quit before it was sent
 log-why-ended-queued = not sent: the dashboard ended before its turn came
+log-why-server-stopped = not sent: the server stopped
 log-why-discarded = discarded on quitting before it was sent
 log-why-discarded-resume = discarded after a suspend, before it was sent
 # An error cut short on the status line: the key that shows it whole in the activity log.
@@ -443,6 +444,7 @@ log-outcome-overwritten = overwritten
 log-outcome-not-sent = not sent: stopped
 # The command line (requests approve, decline, delete; clubs contact add): Ctrl-C before the write went out.
 cli-interrupted-nothing-sent = interrupted: nothing was sent, nothing changed on the server
+cli-time-limit-nothing-sent = past this server's time limit: nothing was sent, nothing changed on the server
 # A 2xx answer that is not the club service's envelope (api_version and data): a wrong base URL. $status: " (HTTP 200)"; $excerpt: " [start of the page]" or empty.
 error-not-the-service = this server is not the club service: its answer{ $status } is not the service's (no api_version and data): check the base URL{ $excerpt }
 # The activity log's line of a start-up warning: "warning  secret file check failed: <warning-readable-*>".
@@ -467,6 +469,7 @@ why-run-ended = the run that sent it ended before its answer
 why-left-before-answer = left before the server answered; check the request's state
 why-calls-ended = the client's calls ended before the answer
 why-dashboard-ending = the dashboard was ending (a hang-up or a stop) before it was sent
+why-server-stopped = the server stopped
 why-audit-not-written = its audit line could not be written first
 others-someone = someone else
 others-holding = { $by } is about to { $verb } it in another session (held, not sent yet)

@@ -206,6 +206,7 @@ status-sending-held = กำลังส่งการอนุมัติ/ป
 log-why-undone = ถอน (z) ก่อนส่ง
 log-why-force-quit = บังคับออกก่อนส่ง
 log-why-ended-queued = ไม่ได้ส่ง: ปิดแดชบอร์ดก่อนถึงคิว
+log-why-server-stopped = ไม่ได้ส่ง: เซิร์ฟเวอร์หยุดทำงาน
 log-why-discarded = ทิ้งไปตอนออกก่อนส่ง
 log-why-discarded-resume = ทิ้งหลังกลับจากการพักโปรแกรม ก่อนส่ง
 status-full-text = { $key }: ข้อความเต็ม
@@ -349,6 +350,7 @@ log-outcome-overwritten = ถูกเขียนทับ
 log-outcome-not-sent = ไม่ได้ส่ง: หยุดก่อน
 # The command line (requests approve, decline, delete; clubs contact add): Ctrl-C before the write went out.
 cli-interrupted-nothing-sent = หยุดแล้ว: ยังไม่ได้ส่งอะไรออกไป ไม่มีอะไรเปลี่ยนบนเซิร์ฟเวอร์
+cli-time-limit-nothing-sent = เกินเวลาที่เซิร์ฟเวอร์นี้กำหนด: ยังไม่ได้ส่งอะไรออกไป ไม่มีอะไรเปลี่ยนบนเซิร์ฟเวอร์
 # A 2xx answer that is not the club service's envelope (api_version and data): a wrong base URL. $status: " (HTTP 200)"; $excerpt: " [start of the page]" or empty.
 error-not-the-service = เซิร์ฟเวอร์นี้ไม่ใช่บริการชุมนุม: คำตอบ{ $status } ไม่ใช่ของบริการ (ไม่มี api_version และ data): ตรวจที่อยู่เซิร์ฟเวอร์ (base URL){ $excerpt }
 # The activity log's line of a start-up warning: "warning  secret file check failed: <warning-readable-*>".
@@ -367,6 +369,7 @@ why-run-ended = งานที่ส่งคำสั่งนี้จบล�
 why-left-before-answer = ออกไปก่อนที่เซิร์ฟเวอร์จะตอบ โปรดตรวจสถานะของคำขอ
 why-calls-ended = การเรียกของไคลเอนต์จบลงก่อนได้รับคำตอบ
 why-dashboard-ending = แดชบอร์ดกำลังปิด (สายหลุดหรือถูกหยุด) ก่อนส่งคำสั่งนี้
+why-server-stopped = เซิร์ฟเวอร์หยุดทำงาน
 why-audit-not-written = เขียนบรรทัดในไฟล์บันทึกการตรวจสอบก่อนส่งไม่ได้
 others-someone = ผู้อื่น
 others-holding = { $by } กำลังจะ{ $verb }ในอีกเซสชันหนึ่ง (พักไว้ ยังไม่ได้ส่ง)

@@ -527,6 +527,9 @@ pub mod why {
     /// Writes queued in a dashboard that was ending (a hang-up or a stop).
     pub const DASHBOARD_ENDING: &str =
         "the dashboard was ending (a hang-up or a stop) before it was sent";
+    /// Writes queued in a `serve-ssh` dashboard whose server stopped: their audit lines'
+    /// detail is `not sent: the server stopped`, however they were kept from leaving.
+    pub const SERVER_STOPPED: &str = "the server stopped";
     /// A write whose audit line could not be written first; followed by ` (the error)`.
     pub const AUDIT_NOT_WRITTEN: &str = "its audit line could not be written first";
 
@@ -536,6 +539,7 @@ pub mod why {
         (LEFT_BEFORE_ANSWER, "why-left-before-answer"),
         (CALLS_ENDED, "why-calls-ended"),
         (DASHBOARD_ENDING, "why-dashboard-ending"),
+        (SERVER_STOPPED, "why-server-stopped"),
         (AUDIT_NOT_WRITTEN, "why-audit-not-written"),
     ];
 }

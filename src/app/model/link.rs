@@ -8,6 +8,11 @@ use crate::api::Timestamp;
 use crate::app::call::ApiCall;
 use crate::ops::decision::backoff;
 
+/// The longest wait between two probes of the service while writes wait for it: one read,
+/// never the write, from each dashboard with writes waiting (one at a time: none while a
+/// call of it is in flight).
+pub const WRITES_WAIT_PROBE: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Reads to send again and the retry schedule.
 #[derive(Debug, Clone, Default)]
 pub struct Link {
@@ -34,10 +39,16 @@ impl Link {
         }
     }
 
-    /// Plans the next retry after `attempts` tries, from `now`.
+    /// Plans the next retry after `attempts` tries, from `now`: the one backoff, at most
+    /// [`WRITES_WAIT_PROBE`] apart while writes wait for the service (a bulk paused), so
+    /// that they go on within that of its answering again.
     pub fn schedule(&mut self, now: Timestamp) {
-        let wait = chrono::Duration::from_std(backoff(self.attempts))
-            .unwrap_or_else(|_| chrono::Duration::seconds(30));
+        let mut wait = backoff(self.attempts);
+        if self.writes_wait {
+            wait = wait.min(WRITES_WAIT_PROBE);
+        }
+        let wait =
+            chrono::Duration::from_std(wait).unwrap_or_else(|_| chrono::Duration::seconds(30));
         self.retry_at = Some(now + wait);
     }
 

@@ -82,6 +82,17 @@ pub fn listing_key(r: &crate::api::ClubRequest) -> ListingKey {
 /// The end of the listing's order: after every request (the whole listing was read).
 pub const LISTING_END: ListingKey = (true, i32::MAX, Uuid::max());
 
+/// The ids of a scope's pending listing, as read once at `id_only` at its first load.
+#[derive(Debug, Clone, Default)]
+pub struct KnownIds {
+    /// The scope they were read for.
+    pub scope: ListScope,
+    /// The ids its pages gave so far.
+    pub ids: HashSet<Uuid>,
+    /// Every page came: only then do they judge what is new.
+    pub complete: bool,
+}
+
 /// The listing's paging state.
 #[derive(Debug, Clone, Default)]
 pub struct Listing {
@@ -130,6 +141,11 @@ pub struct Listing {
     /// after it are on pages not read yet. The end of the order once the whole listing was
     /// read. `None` before the first page, and for another scope than the one listed now.
     pub read_to: Option<(ListScope, ListingKey)>,
+    /// The ids of the scope's pending requests when it was first listed, read at `id_only`
+    /// after the first page when more pages follow ([`KnownIds`]): a request on a page not
+    /// read yet that is not among them entered the listing since, so it is new whatever its
+    /// `created_at`. `None` until asked, and after its read failed.
+    pub known: Option<KnownIds>,
     /// The server's count of pending requests at the last page 1 (`meta.pagination.total`):
     /// a refresh that finds it grown reads on past the pages it had, to find the new ones.
     pub last_total: Option<u64>,

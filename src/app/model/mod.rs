@@ -33,7 +33,7 @@ pub use grace::{Held, HeldDecision};
 pub use inflight::{Activities, BulkProgress, BulkTask, MarkAll};
 pub use link::Link;
 pub use listing::{
-    LISTING_END, ListScope, Listing, ListingKey, ListingSupport, SavedScope, listing_key,
+    KnownIds, LISTING_END, ListScope, Listing, ListingKey, ListingSupport, SavedScope, listing_key,
 };
 pub use log::{ActivityLog, LogEntry, NOTICE_ERROR_SECS, NOTICE_SECS, Notice, Severity};
 pub use popup::{Popup, PopupKey, PopupOp};

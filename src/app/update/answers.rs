@@ -9,7 +9,9 @@ use uuid::Uuid;
 use super::connection::note_ok;
 use super::errors::error_text;
 use super::tell::{label_of, say};
-use super::{bulk, capability, count, decisions, held, listing, lost, rows, scope, signin};
+use super::{
+    bulk, capability, count, decisions, held, listing, lost, new_requests, rows, scope, signin,
+};
 use crate::api::{ApiError, ClubRequest, Reply, UpdateRoute};
 use crate::app::call::{Answer, Decided};
 use crate::app::model::{ListScope, ListingSupport, Model, Severity};
@@ -79,6 +81,7 @@ pub(super) fn route(answer: Answer, m: &mut Model) -> Vec<Effect> {
             result,
         } => listing::on_list_page(m, page, generation, result),
         Answer::ListCount { generation, result } => count::on_list_count(m, generation, result),
+        Answer::Known { page, result } => new_requests::on_known(m, page, result),
         Answer::Reread { ids, result } => rows::on_reread(m, ids, result),
         Answer::Row { id, result } => rows::on_fetch(m, id, result),
         Answer::Decision { id, action, result } => on_decision(m, id, action, result),
@@ -129,14 +132,8 @@ fn on_decision(m: &mut Model, id: Uuid, action: RowAction, result: Decided) -> V
         // Dropped before it left (a bulk stopped): not sent, the row as it was.
         decision::Answer::Refused(e @ ApiError::NotSent(_)) => {
             let why = error_text(m.lang, &e);
-            decisions::push_log(
-                m,
-                action,
-                id,
-                &label,
-                crate::app::msg::Outcome::Undone,
-                &why,
-            );
+            let not_sent = crate::app::msg::Outcome::NotSent;
+            decisions::push_log(m, action, id, &label, not_sent, &why);
         }
         decision::Answer::Refused(e) => fx.extend(decisions::refused(m, id, action, e, &label)),
     }

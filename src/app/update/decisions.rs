@@ -205,10 +205,11 @@ pub(super) fn send_due(m: &mut Model) -> Vec<Effect> {
     fx
 }
 
-/// True while held decisions cannot be sent: no token, or the server said the session is
-/// over. They wait for the sign-in.
+/// True while held decisions cannot be sent: no session, by the one rule the header
+/// shows ([`Model::has_session`]: no token, the server said the session is over, or the
+/// token's expiry has passed). They wait for the sign-in.
 pub(super) fn waits_for_sign_in(m: &Model) -> bool {
-    !m.has_token || m.session_expired
+    !m.has_session()
 }
 
 /// Sends the held decisions on `ids` now, batch by batch (a batch of two or more is a bulk

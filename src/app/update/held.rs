@@ -13,7 +13,7 @@ use super::listing;
 use super::tell::{label_of, say};
 use crate::api::ApiError;
 use crate::app::model::{LogEntry, Model, Popup, RowAction, Severity, words};
-use crate::app::msg::{Effect, Outcome};
+use crate::app::msg::{Effect, EndedBy, Outcome};
 use crate::i18n::{Lang, tr};
 use crate::ops::decision::Event;
 
@@ -27,24 +27,28 @@ pub(super) fn flush(m: &mut Model) -> Vec<Effect> {
     send_held(m, all)
 }
 
-/// A hang-up or SIGTERM: a bulk in progress ends as Ctrl-C ends the command line's run:
-/// its writes not yet on their way are not sent (audited `not_sent`); then the held
-/// decisions go ([`flush`]: the moderator meant them).
-pub(super) fn hang_up(m: &mut Model) -> Vec<Effect> {
-    let mut fx = stop_queued(m);
+/// A hang-up, SIGTERM or the server's stop: a bulk in progress ends as Ctrl-C ends the
+/// command line's run: its writes not yet on their way are not sent (audited `not_sent`,
+/// with why: the dashboard ended, or the server stopped); then the held decisions go
+/// ([`flush`]: the moderator meant them).
+pub(super) fn hang_up(m: &mut Model, ending: EndedBy) -> Vec<Effect> {
+    let why = match ending {
+        EndedBy::HangUp => Why::EndedQueued,
+        EndedBy::ServerStopped => Why::ServerStopped,
+    };
+    let mut fx = stop_queued(m, why);
     fx.extend(flush(m));
     fx
 }
 
-/// The dashboard ends: its writes queued for their turn never leave, by nobody's choice
-/// (audited `not_sent`, never `undone`: nobody took them back).
-fn stop_queued(m: &mut Model) -> Vec<Effect> {
+/// The dashboard ends (`why`): its writes queued for their turn never leave, by nobody's
+/// choice (audited `not_sent`, never `undone`: nobody took them back).
+fn stop_queued(m: &mut Model, why: Why) -> Vec<Effect> {
     let mut fx = Vec::new();
     for id in m.decisions.queued() {
         let Some(action) = m.decisions.get(id).map(|d| d.action) else {
             continue;
         };
-        let why = Why::EndedQueued;
         fx.extend(step(m, id, Event::Stopped(why.text(Lang::English))));
         log_not_sent(m, action, id, why);
     }
@@ -176,6 +180,8 @@ pub(super) enum Why {
     OtherAccount,
     /// The dashboard ended while it waited for its turn on the connection.
     EndedQueued,
+    /// The `serve-ssh` server stopped while it waited for its turn.
+    ServerStopped,
 }
 
 impl Why {
@@ -188,6 +194,7 @@ impl Why {
             Why::SessionExpired => "log-why-session-expired",
             Why::OtherAccount => "log-why-other-account",
             Why::EndedQueued => "log-why-ended-queued",
+            Why::ServerStopped => "log-why-server-stopped",
         };
         tr(lang, key)
     }
@@ -384,7 +391,7 @@ pub(super) fn quit(m: &mut Model, force: bool) -> Vec<Effect> {
         return Vec::new();
     }
     // Writes queued for their turn never left: not sent (`not_sent`, nobody took them back).
-    fx.extend(stop_queued(m));
+    fx.extend(stop_queued(m, Why::EndedQueued));
     m.quitting = true;
     // Every write still waiting for its answer ends through the machine (`Abandon`:
     // audited `unknown`; the next start re-reads and settles it): decisions and contacts.

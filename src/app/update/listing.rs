@@ -262,6 +262,7 @@ fn take_page(
         // Another account's first load (or the start's): nothing read yet is new.
         m.listing.first_load = None;
         m.listing.read_to = None;
+        m.listing.known = None;
     }
     let added = add_page(m, page, reply.data);
     if page == 1 && m.listing.first_load.is_none() {
@@ -270,6 +271,9 @@ fn take_page(
             .as_ref()
             .and_then(|x| x.timestamp)
             .or(Some(m.now));
+        if pag.as_ref().is_some_and(|p| p.next_p.is_some()) {
+            fx.extend(new_requests::read_known(m, 1));
+        }
     }
     m.queue.refresh_view();
     (fx, added, last_page)

@@ -269,10 +269,11 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Heard(t) => others::heard(m, t),
         Msg::Tick(now) => {
             m.now = now;
+            signin::expire_at_token_exp(m);
             decisions::send_due(m)
         }
         Msg::Resumed(now) => held::on_resume(m, now),
-        Msg::Flush => held::hang_up(m),
+        Msg::Flush(ending) => held::hang_up(m, ending),
         Msg::Stop => held::quit(m, true),
         Msg::AutoRefresh => auto_refresh(m),
         Msg::Pace {

@@ -2,7 +2,8 @@
 //! there shows here at once (the row's status, its count, who and when), a decision held in
 //! another session's grace period is shown on its row (and `a`/`x` on it asks first), and a
 //! mark on a request decided elsewhere is dropped with a message, also where this
-//! dashboard's own decision on it is still held or on its way (a bulk).
+//! dashboard's own decision on it is still held or on its way (a bulk); a decision there
+//! opposite to one of this dashboard's that was applied overwrote it.
 
 use crate::app::model::words::status_word;
 use crate::app::model::{Model, RowAction, RowState, Severity};
@@ -33,6 +34,16 @@ pub(super) fn heard(m: &mut Model, t: Told) -> Vec<Effect> {
                     super::tell::log_notice(m, &text, Severity::Info);
                 }
                 return Vec::new();
+            }
+            // The other status, where this dashboard's approval or decline was applied: the
+            // overwrite a later read would show, said and audited once, as a read's is.
+            let status = action.status();
+            if let Some(s) = m
+                .decisions
+                .get(t.id)
+                .and_then(|d| d.overwritten_by(status.as_ref()))
+            {
+                m.overwritten_due.push((t.id, s));
             }
             decided(m, t, action);
         }

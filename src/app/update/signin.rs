@@ -199,6 +199,17 @@ fn new_account(m: &mut Model) {
         .retain(|i| i.origin != crate::app::model::Origin::Listing || book.alive(i.id).is_some());
 }
 
+/// On a tick, once the token's own expiry has passed: the session is over as the service
+/// will say at the next call (api-notes.md: no refresh, every call refused 401), noted as
+/// its 401 would be, so the header, the keys and the held decisions agree, and said once.
+pub(super) fn expire_at_token_exp(m: &mut Model) {
+    if m.has_token && !m.session_expired && m.token_expires.is_some_and(|exp| exp <= m.now) {
+        m.session_expired = true;
+        m.expired_now = Some(AuthErrorKind::InvalidToken);
+        tell_expired(m);
+    }
+}
+
 /// Once an answer said the session is over: the status line says so last (after what the
 /// answer itself said, which the log keeps), with the key that signs in and what waits.
 pub(super) fn tell_expired(m: &mut Model) {

@@ -548,9 +548,9 @@ fn a_command_s_unknown_writes_are_settled_by_the_next_command() {
     t.rt.block_on(server.stop());
 }
 
-/// The operator's time limit: past it a bulk sends nothing more, the client is told why, the
-/// writes sent are awaited and audited, and the run ends with the command line's code for
-/// requests not sent (1).
+/// The operator's time limit: past it a bulk sends nothing more, the client is told why (no
+/// interruption's words), the writes sent are awaited and audited, and the run ends with the
+/// time limit's own code (124), the manual's.
 #[test]
 fn a_command_past_the_time_limit_sends_nothing_more_and_says_why() {
     let t = Setup::new();
@@ -576,9 +576,19 @@ fn a_command_past_the_time_limit_sends_nothing_more_and_says_why() {
         &["requests", "approve", "-", "--concurrency", "1"],
         input.as_bytes(),
     );
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(i32::from(club_admin::script::exit::TIME_LIMIT)),
+        "{}",
+        text(&out.stderr)
+    );
     let err = text(&out.stderr);
     assert!(err.contains("passed this server's time limit"), "{err}");
+    assert!(err.contains("stopped at this server's time limit"), "{err}");
+    assert!(
+        !err.contains("interrupted"),
+        "not an interruption's words: {err}"
+    );
     assert!(err.contains("not sent (the run stopped early)"), "{err}");
     assert!(
         !err.contains("Ctrl-C"),
@@ -588,6 +598,76 @@ fn a_command_past_the_time_limit_sends_nothing_more_and_says_why() {
     assert!(sent > 0 && sent < ids.len(), "{sent} of {}", ids.len());
     let outcomes = crate::common::audit_outcomes(&t.state().join("audit.jsonl"));
     assert_eq!(outcomes.len(), sent, "every write sent has its outcome");
+    t.rt.block_on(server.stop());
+}
+
+/// A command whose standard input never ends (the client keeps it open) meets the time
+/// limit while it still reads its ids: nothing was sent and no answer is in flight, so it
+/// leaves at once with the time limit's code, saying nothing was sent, instead of awaiting
+/// answers for the grace period (it took 35 s).
+#[test]
+fn an_input_that_never_ends_meets_the_time_limit_and_leaves_at_once() {
+    let t = Setup::new();
+    let options = ServeOptions {
+        limits: club_admin::ssh::Limits {
+            exec_time_limit: Duration::from_secs(1),
+            ..club_admin::ssh::Limits::default()
+        },
+        ..t.options()
+    };
+    let server = t.serve(options, 0);
+    let env = token_env(&t.demo.moderator().token);
+    let id = t.demo.pending_for("moderator")[0];
+    let started = std::time::Instant::now();
+    let mut child = exec_child(
+        server.port(),
+        &t.alice,
+        &["-o", &env],
+        &["requests", "approve", "-"],
+    );
+    // One id, and the input left open.
+    let mut input = child.stdin.take().expect("its input");
+    let _ = input.write_all(format!("{id}\n").as_bytes());
+    let out = child.wait_with_output().expect("ssh ends");
+    drop(input);
+    println!("ended {:?} after its start", started.elapsed());
+    let err = text(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(i32::from(club_admin::script::exit::TIME_LIMIT)),
+        "{err}"
+    );
+    assert!(err.contains("time limit: nothing was sent"), "{err}");
+    assert!(!err.contains("leaving without the answers"), "{err}");
+    assert!(t.demo.mutations().is_empty(), "nothing was sent");
+    t.rt.block_on(server.stop());
+}
+
+/// `--table` into a pipe over SSH fits the client's `COLUMNS` (sent with the token in one
+/// `SetEnv`, as OpenSSH keeps only the first of two), as the command line's fits `$COLUMNS`;
+/// it was as wide as its longest row.
+#[test]
+fn a_table_over_ssh_fits_the_client_s_columns() {
+    let t = Setup::new();
+    let server = t.serve(t.options(), 0);
+    let env = format!(
+        "SetEnv=CLUB_ADMIN_TOKEN={} COLUMNS=60",
+        t.demo.moderator().token
+    );
+    let out = exec(
+        server.port(),
+        &t.alice,
+        &["-o", &env],
+        &["requests", "list", "--table"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    assert!(table.lines().count() > 1, "{table}");
+    for line in table.lines() {
+        let width = unicode_width::UnicodeWidthStr::width(line);
+        assert!(width <= 60, "{width} columns: {line}\n{table}");
+    }
     t.rt.block_on(server.stop());
 }
 

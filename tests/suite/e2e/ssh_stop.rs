@@ -1,7 +1,8 @@
 //! A `serve-ssh` stopped (as `systemctl stop` stops it) while a session's bulk approval is
 //! half sent: the writes on the wire are answered and audited with their answer's time; the
-//! rows the stop kept from leaving are audited `not_sent` (never `undone`: nobody took them
-//! back; never `failed`: the server never saw them) and are still pending on the server.
+//! rows the stop kept from leaving are audited `not_sent`, "not sent: the server stopped"
+//! (never `undone`: nobody took them back; never `failed`: the server never saw them) and
+//! are still pending on the server.
 #![cfg(unix)]
 
 use club_admin::api::MembershipStatus;
@@ -80,6 +81,11 @@ async fn a_stop_mid_bulk_records_the_writes_it_kept_from_leaving_as_not_sent() {
     assert_eq!(said(Outcome::Undone), 0, "nobody took any back: {text}");
     assert_eq!(said(Outcome::Failed), 0, "none failed: {text}");
     for e in &not_sent {
+        assert_eq!(
+            e.detail.as_deref(),
+            Some("not sent: the server stopped"),
+            "why it was not sent"
+        );
         assert_eq!(
             d.request_status(e.target),
             Some(MembershipStatus::Pending),

@@ -458,3 +458,74 @@ fn an_open_confirmation_follows_what_another_session_did() {
         crate::fast::edges::same_after_redraw(&mut m);
     }
 }
+
+/// Another `serve-ssh` session says it declined a request this dashboard's approval was
+/// applied to (the 0.8.4 service accepts both): that is the overwrite, as a later read would
+/// show it. The row says declined, the status line "your approval of … was overwritten:
+/// declined since", the audit one `overwritten` line; a read that shows the same status after
+/// it adds none.
+#[test]
+fn another_session_s_opposite_decision_overwrites_an_applied_approval_once() {
+    use club_admin::app::{Heard, Msg, RowAction, Told};
+    for lang in Lang::ALL {
+        let mut m = model_with_lang(rows(), lang);
+        cursor_to(&mut m, id(2));
+        let fx = update(&mut m, key('a'));
+        let sent = puts(&fx);
+        assert_eq!(sent.len(), 1, "{fx:?}");
+        let mut approved = rows().remove(1);
+        approved.membership_status = Some(MembershipStatus::Approved);
+        let fx = answer(&mut m, sent[0].0, ApiAnswer::Updated(Ok(reply(approved))));
+        assert_eq!(audits(&fx), vec![(id(2), Outcome::Ok)]);
+        let told = || {
+            Msg::Heard(Told {
+                id: id(2),
+                heard: Heard::Decided(RowAction::Decline),
+                by: Some("s3@school.example.ac.th".into()),
+                at: now(),
+            })
+        };
+        let fx = update(&mut m, told());
+        let lines: Vec<_> = fx
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Audit(a) => Some((a.target, a.outcome, a.detail.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            lines,
+            vec![(
+                id(2),
+                Outcome::Overwritten,
+                Some("overwritten: declined since".into())
+            )]
+        );
+        let row = m.queue().get(id(2)).expect("the row");
+        assert_eq!(row.status(), Some(&MembershipStatus::Declined));
+        assert_eq!(
+            row.decided_elsewhere.as_ref(),
+            Some(&MembershipStatus::Declined)
+        );
+        let said = status(&m);
+        let declined =
+            club_admin::app::model::words::status_word(lang, &MembershipStatus::Declined);
+        let whole = club_admin::tr!(
+            lang,
+            "status-overwritten",
+            action = "approve",
+            label = "@",
+            status = declined.as_str()
+        );
+        let (start, end) = whole.split_once('@').expect("the label's place");
+        assert!(
+            said.starts_with(start)
+                && said.ends_with(end)
+                && (said.contains("Somchai") || said.contains("สมชาย")),
+            "the status line says it: {said}"
+        );
+        // Once: the same word again, or a read showing declined, adds nothing.
+        let fx = update(&mut m, told());
+        assert!(audits(&fx).is_empty(), "{fx:?}");
+    }
+}

@@ -306,7 +306,7 @@ fn a_hang_up_sends_what_is_held_and_audits_the_unanswered_as_unknown() {
     let mut m = held5();
     update(&mut m, key('a'));
     update(&mut m, key('a'));
-    let fx = update(&mut m, Msg::Flush);
+    let fx = update(&mut m, Msg::Flush(club_admin::app::EndedBy::HangUp));
     assert_eq!(puts(&fx).len(), 2, "the moderator meant them: sent at once");
     assert_eq!(m.writes_pending(), 2);
     let p = puts(&fx);
@@ -374,10 +374,15 @@ fn listed(first: Vec<ClubRequest>, total: u64) -> (Model, u64) {
         rid,
         ApiAnswer::Listing(Ok(listing_reply(first, Some(2), total))),
     );
-    let next = api_ids(
-        &fx,
-        |c| matches!(c, ApiCall::ListRequests { filter, .. } if filter.ids.is_empty()),
-    );
+    let next = api_ids(&fx, |c| {
+        matches!(
+            c,
+            ApiCall::ListRequests {
+                purpose: club_admin::app::ListPurpose::Page { .. },
+                ..
+            }
+        )
+    });
     assert_eq!(next.len(), 1, "the next stretch is asked for");
     (m, next[0])
 }
@@ -412,10 +417,13 @@ fn mark_all_loads_the_rest_of_the_listing_then_marks_every_match() {
         ))),
     );
     assert!(
-        api_ids(
-            &fx,
-            |c| matches!(c, ApiCall::ListRequests { filter, .. } if filter.ids.is_empty())
-        )
+        api_ids(&fx, |c| matches!(
+            c,
+            ApiCall::ListRequests {
+                purpose: club_admin::app::ListPurpose::Page { .. },
+                ..
+            }
+        ))
         .is_empty()
     );
     assert_eq!(
@@ -767,30 +775,37 @@ fn an_unknown_outcome_is_re_read_by_itself_and_never_written_twice() {
     assert!(m.decisions().lost().is_empty() && m.retry_at().is_none());
 }
 
+/// Twelve pending requests in `lang`, every one marked and approved at once (confirmed):
+/// the model and the effects of the confirmation.
+fn twelve_approved(lang: club_admin::i18n::Lang) -> (Model, Vec<Effect>) {
+    let rows: Vec<ClubRequest> = (1..=12u128)
+        .map(|n| {
+            request(
+                Uuid::from_u128(n),
+                "pending",
+                &format!("5{n:04}"),
+                Some(("Somchai", "สมชาย")),
+                ("Robotics Club", "ชุมนุมหุ่นยนต์"),
+                2026,
+                n as i64,
+            )
+        })
+        .collect();
+    let mut m = model_with_lang(rows, lang);
+    for _ in 0..12 {
+        update(&mut m, key(' '));
+    }
+    update(&mut m, key('a'));
+    let fx = update(&mut m, key('y'));
+    (m, fx)
+}
+
 /// A bulk action's progress shows its pace, and that the server is slow
 /// once the client's limit was cut back (`Msg::Pace`), in both languages.
 #[test]
 fn bulk_progress_shows_the_pace_and_a_slow_server() {
     for lang in club_admin::i18n::Lang::ALL {
-        let rows: Vec<ClubRequest> = (1..=12u128)
-            .map(|n| {
-                request(
-                    Uuid::from_u128(n),
-                    "pending",
-                    &format!("5{n:04}"),
-                    Some(("Somchai", "สมชาย")),
-                    ("Robotics Club", "ชุมนุมหุ่นยนต์"),
-                    2026,
-                    n as i64,
-                )
-            })
-            .collect();
-        let mut m = model_with_lang(rows, lang);
-        for _ in 0..12 {
-            update(&mut m, key(' '));
-        }
-        update(&mut m, key('a'));
-        let fx = update(&mut m, key('y'));
+        let (mut m, fx) = twelve_approved(lang);
         let sent = puts(&fx);
         // At most the window goes at once (the limiter's limit, 8 before it tells); each
         // answer lets the next one go.
@@ -1213,4 +1228,51 @@ fn a_lost_answer_settled_during_the_bulk_is_not_unknown_in_its_summary() {
     let text = status(&m);
     assert!(text.contains("3 of 3 done"), "{text}");
     assert!(!text.contains("unknown"), "{text}");
+}
+
+/// `serve-ssh` stops while a bulk is half sent: the writes still waiting for their turn are
+/// audited `not_sent` with "not sent: the server stopped" (never `undone`: nobody took them
+/// back), and a request's detail pane, reading the history back, says so in the reader's
+/// language.
+#[test]
+fn writes_the_server_s_stop_kept_from_leaving_say_the_server_stopped() {
+    for lang in club_admin::i18n::Lang::ALL {
+        let (mut m, fx) = twelve_approved(lang);
+        let mut lines: Vec<club_admin::ops::AuditEntry> = fx
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Audit(a) => Some(a.clone()),
+                _ => None,
+            })
+            .collect();
+        let sent = puts(&fx).len();
+        assert_eq!(sent, 8, "the window went; 4 wait for their turn");
+        let fx = update(&mut m, Msg::Flush(club_admin::app::EndedBy::ServerStopped));
+        let not_sent: Vec<_> = audits(&fx)
+            .into_iter()
+            .filter(|a| a.1 == Outcome::NotSent)
+            .collect();
+        assert_eq!(not_sent.len(), 4, "{fx:?}");
+        assert!(
+            not_sent
+                .iter()
+                .all(|a| a.2 == "not sent: the server stopped"),
+            "{not_sent:?}"
+        );
+        assert!(audits(&fx).iter().all(|a| a.1 != Outcome::Undone));
+        lines.extend(fx.iter().filter_map(|e| match e {
+            Effect::Audit(a) => Some(a.clone()),
+            _ => None,
+        }));
+        let rows = club_admin::ops::history::fold(lines);
+        update(&mut m, Msg::HistoryRead(Ok(rows.into())));
+        cursor_to(&mut m, not_sent[0].0);
+        // Wide enough that the detail pane's history line is not wrapped.
+        let s = screen(&m, 240, 40);
+        let why = club_admin::i18n::tr(lang, "log-why-server-stopped");
+        assert!(
+            s.contains(&*club_admin::text::for_terminal(&why)),
+            "{lang:?}: the detail says why\n{s}"
+        );
+    }
 }

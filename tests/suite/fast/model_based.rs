@@ -551,7 +551,7 @@ proptest! {
         }
         if !run.quit {
             // A hang-up at the end: whatever is still held goes, and only what was meant.
-            run.send(Msg::Flush);
+            run.send(Msg::Flush(club_admin::app::EndedBy::HangUp));
             run.check(&Step::Tick(0));
         }
     }

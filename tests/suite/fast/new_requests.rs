@@ -8,7 +8,7 @@
 use crate::common::*;
 use crate::fast::live_queue::pending;
 use club_admin::api::{ClubRequest, UpdateRoute};
-use club_admin::app::{ApiAnswer, ApiCall, Effect, Model, ModelOptions, Msg, update};
+use club_admin::app::{ApiAnswer, ApiCall, Effect, ListPurpose, Model, ModelOptions, Msg, update};
 
 /// A model (pages of `page_size`) signed in as an administrator (every pending request is
 /// listed), whose listing's first page (`known`, of `total`) was answered at [`now`].
@@ -275,7 +275,15 @@ fn the_rows_of_a_page_read_for_the_first_time_are_not_new() {
     let _ = later(&mut m, std::time::Duration::from_secs(15 * 60));
     let mut pages: Vec<(u64, ApiCall)> = calls(&fx)
         .into_iter()
-        .filter(|(_, c)| matches!(c, ApiCall::ListRequests { filter, .. } if filter.ids.is_empty()))
+        .filter(|(_, c)| {
+            matches!(
+                c,
+                ApiCall::ListRequests {
+                    purpose: ListPurpose::Page { .. },
+                    ..
+                }
+            )
+        })
         .collect();
     assert_eq!(
         pages.len(),
@@ -344,4 +352,41 @@ fn a_loaded_request_declined_elsewhere_then_set_back_to_pending_is_new() {
         club_admin::tr!(m.lang(), "status-new-requests", n = 1usize),
         "the notice counts the rows marked"
     );
+}
+
+#[test]
+fn a_back_dated_request_entering_a_page_not_read_yet_is_new_by_the_ids_read_at_the_start() {
+    // Pages of 3: page 1 (10, 20, 30) of 6 was read, and with it the ids of the whole
+    // pending listing at `id_only` (10 to 60). A request back-dated by a day (45) then enters
+    // page 2, never read: not among the ids listed at the start, so new, whatever its
+    // `created_at`; 40, 50 and 60 were among them, so not.
+    let at_start: Vec<ClubRequest> = [10, 20, 30, 40, 50, 60]
+        .iter()
+        .map(|n| pending(*n, now() - chrono::Duration::hours(2)))
+        .collect();
+    let mut server = at_start.clone();
+    server.push(pending(45, now() - chrono::Duration::days(1)));
+    server.sort_by_key(|r| r.id);
+    for order in orders(2) {
+        let (mut m, fx) = listed_asking(3, &[10, 20, 30], 6);
+        let known: Vec<(u64, ApiCall)> = calls(&fx)
+            .into_iter()
+            .filter(|(_, c)| {
+                matches!(c, ApiCall::ListRequests { levels, filter, .. }
+                    if *levels == club_admin::api::Levels::ID_ONLY && filter.ids.is_empty())
+            })
+            .collect();
+        assert_eq!(known.len(), 1, "the ids of the listing read once: {fx:?}");
+        for (rid, call) in known {
+            let more = answer(&mut m, rid, answer_of(&call, &at_start, 100));
+            assert!(calls(&more).is_empty(), "one page of ids: {more:?}");
+        }
+        let _ = refresh_in(&mut m, &server, 3, &order);
+        assert_eq!(m.queue().len(), 7, "{order:?}: the whole listing read");
+        assert_eq!(marked(&m, &[10, 20, 30, 40, 45, 50, 60]), [45], "{order:?}");
+        assert_eq!(
+            status(&m),
+            club_admin::tr!(m.lang(), "status-new-requests", n = 1usize)
+        );
+    }
 }

@@ -283,7 +283,15 @@ fn the_load_message_follows_the_pages() {
         ApiAnswer::Listing(Ok(listing_reply(a.to_vec(), Some(2), 3))),
     );
     assert_eq!(status(&m), "2 pending requests loaded of 3");
-    let next = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }));
+    let next = api_ids(&fx, |c| {
+        matches!(
+            c,
+            ApiCall::ListRequests {
+                purpose: club_admin::app::ListPurpose::Page { .. },
+                ..
+            }
+        )
+    });
     let next = match next.as_slice() {
         [n] => *n,
         _ => {

@@ -285,6 +285,23 @@ fn expired_with_a_held_decision(lang: Lang) -> Model {
     m
 }
 
+/// The token's check (`check`) answered as the same account, then a tick: the decisions
+/// it sends (request, status).
+fn same_account_sends(m: &mut Model, check: &[Effect]) -> Vec<(Uuid, MembershipStatus)> {
+    answer_all(m, check, |c| match c {
+        ApiCall::CheckToken { .. } => Some(ApiAnswer::User(Ok(reply(moderator())))),
+        _ => None,
+    });
+    let fx = later(m, std::time::Duration::from_millis(120));
+    calls(&fx)
+        .into_iter()
+        .filter_map(|(_, c)| match c {
+            ApiCall::UpdateRequest { id, status, .. } => Some((id, status)),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
 fn a_401_opens_nothing_keys_stay_with_the_queue_and_the_decision_waits_for_the_sign_in() {
     for lang in Lang::ALL {
@@ -334,20 +351,11 @@ fn a_401_opens_nothing_keys_stay_with_the_queue_and_the_decision_waits_for_the_s
         assert!(matches!(m.popup(), Some(Popup::SignIn { input, .. }) if input.value().is_empty()));
         update(&mut m, Msg::Paste(TOKEN.into()));
         let check = update(&mut m, code(KeyCode::Enter));
-        answer_all(&mut m, &check, |c| match c {
-            ApiCall::CheckToken { .. } => Some(ApiAnswer::User(Ok(reply(moderator())))),
-            _ => None,
-        });
         // The same account: sent at the next tick.
-        let fx = later(&mut m, std::time::Duration::from_millis(120));
-        let puts: Vec<_> = calls(&fx)
-            .into_iter()
-            .filter_map(|(_, c)| match c {
-                ApiCall::UpdateRequest { id, status, .. } => Some((id, status)),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(puts, vec![(id(2), MembershipStatus::Approved)]);
+        assert_eq!(
+            same_account_sends(&mut m, &check),
+            vec![(id(2), MembershipStatus::Approved)]
+        );
     }
 }
 
@@ -381,7 +389,7 @@ fn quitting_before_the_sign_in_audits_the_held_decision_as_not_sent() {
         );
         // A hang-up cannot send it either: not sent, not failed.
         let mut m = expired_with_a_held_decision(lang);
-        let fx = update(&mut m, Msg::Flush);
+        let fx = update(&mut m, Msg::Flush(club_admin::app::EndedBy::HangUp));
         assert!(calls(&fx).is_empty());
         assert!(fx.iter().any(
             |e| matches!(e, Effect::Audit(a) if a.outcome == Outcome::Undone
@@ -496,7 +504,15 @@ fn a_sort_loads_the_rest_of_the_listing_first_and_says_when_it_could_not() {
             let mut fx: Vec<Effect> = fx;
             fx.extend(update(&mut m, key('s')));
             assert_eq!(m.queue().sort(), QueueSort::Age);
-            let pages = api_ids(&fx, |c| matches!(c, ApiCall::ListRequests { .. }));
+            let pages = api_ids(&fx, |c| {
+                matches!(
+                    c,
+                    ApiCall::ListRequests {
+                        purpose: club_admin::app::ListPurpose::Page { .. },
+                        ..
+                    }
+                )
+            });
             assert_eq!(pages.len(), 1, "{fx:?}");
             assert!(
                 status(&m).contains(&pick(
@@ -811,5 +827,46 @@ fn past_the_token_s_expiry_a_decision_asks_for_the_sign_in_first() {
             .iter()
             .any(|(_, c)| matches!(c, ApiCall::UpdateRequest { .. }));
         assert!(sent || fresh.held().len() == 1, "held or sent: {fx:?}");
+    }
+}
+
+/// A decision held while the token's own expiry passes is never sent under a session the
+/// header calls expired: at the expiry the header says so, the status line says once which key
+/// signs in and that the decision waits, no write leaves; after the same account signs in
+/// again it goes.
+#[test]
+fn a_decision_held_across_the_token_s_expiry_waits_for_the_sign_in() {
+    for lang in Lang::ALL {
+        let mut m = loaded(
+            club_admin::app::ModelOptions {
+                decision_delay: std::time::Duration::from_secs(5),
+                token_expires: Some(now() + chrono::Duration::seconds(3)),
+                ..options_in(lang)
+            },
+            sample_rows(),
+        );
+        cursor_to(&mut m, id(2));
+        update(&mut m, key('a'));
+        assert_eq!(m.held().requests(), 1);
+        let fx = later(&mut m, std::time::Duration::from_secs(6));
+        let puts = api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. }));
+        assert!(puts.is_empty(), "sent under an expired session: {fx:?}");
+        let s = screen(&m, 120, 40);
+        let expired = club_admin::i18n::tr(lang, "header-session-expired");
+        assert!(
+            s.contains(&*club_admin::text::for_terminal(&expired)),
+            "{s}"
+        );
+        let said = club_admin::tr!(lang, "status-session-expired-held", key = "S", n = 1);
+        assert_eq!(status(&m), said);
+        assert_eq!(m.held().requests(), 1);
+        // The next ticks send nothing either.
+        let fx = later(&mut m, std::time::Duration::from_secs(30));
+        assert!(calls(&fx).is_empty(), "{fx:?}");
+        let check = sign_in_again(&mut m);
+        assert_eq!(
+            same_account_sends(&mut m, &check),
+            vec![(id(2), MembershipStatus::Approved)]
+        );
     }
 }

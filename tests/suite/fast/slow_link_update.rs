@@ -6,7 +6,7 @@ use crate::common;
 
 use club_admin::api::*;
 use club_admin::app::model::*;
-use club_admin::app::{ApiAnswer, ApiCall, Effect, Model, Msg, update};
+use club_admin::app::{ApiAnswer, ApiCall, Effect, ListPurpose, Model, Msg, update};
 use common::*;
 use uuid::Uuid;
 
@@ -398,11 +398,25 @@ fn listed(first: Vec<ClubRequest>, total: u64) -> (Model, u64) {
     let probe = api_ids(&fx, |c| *c == ApiCall::ProbeUpdateRoute)[0];
     let fx = common::sign_in_moderator(&mut m, user);
     let list = listing_ids(&fx)[0];
-    let _ = answer(
+    let fx = answer(
         &mut m,
         list,
-        ApiAnswer::Listing(Ok(listing_reply(first, Some(2), total))),
+        ApiAnswer::Listing(Ok(listing_reply(first.clone(), Some(2), total))),
     );
+    // The ids the listing holds, read once at its first load.
+    let known = |c: &ApiCall| {
+        matches!(
+            c,
+            ApiCall::ListRequests {
+                purpose: ListPurpose::Known { .. },
+                ..
+            }
+        )
+    };
+    for rid in api_ids(&fx, known) {
+        let ids = listing_reply(first.clone(), None, total);
+        let _ = answer(&mut m, rid, ApiAnswer::Listing(Ok(ids)));
+    }
     (m, probe)
 }
 
@@ -674,6 +688,36 @@ fn a_write_that_could_not_connect_waits_and_goes_by_itself_once_the_service_answ
     assert_eq!(m.deciding(target), None);
 }
 
+/// A bulk paused because its writes could not connect goes on within one short probe of
+/// the service answering again: while writes wait, the probes are at most 2 s apart, not
+/// the backoff's 30 s (it went on 15 to 20 s after the service was back).
+#[test]
+fn writes_waiting_for_the_service_probe_it_every_two_seconds_at_most() {
+    let (mut m, probe) = listed(page(1, 4), 4);
+    let _ = answer(
+        &mut m,
+        probe,
+        ApiAnswer::UpdateRoute(Ok(UpdateRoute::Present)),
+    );
+    let fx = update(&mut m, key('a'));
+    let rid = api_ids(&fx, |c| matches!(c, ApiCall::UpdateRequest { .. }))[0];
+    let _ = answer(&mut m, rid, ApiAnswer::Updated(Err(offline())));
+    let mut at = m.retry_at().expect("planned");
+    let mut waits = Vec::new();
+    for _ in 0..8 {
+        let fx = update(&mut m, Msg::Retry(at));
+        assert_eq!(
+            all_unreachable(&mut m, &fx),
+            1,
+            "one probe, never the write"
+        );
+        let next = m.retry_at().expect("planned");
+        waits.push((next - at).num_seconds());
+        at = next;
+    }
+    assert_eq!(waits, vec![2, 2, 2, 2, 2, 2, 2, 2], "at most 2 s apart");
+}
+
 #[test]
 fn the_header_says_it_once_and_the_footer_and_help_leave_approve_out() {
     let (mut m, probe) = listed(page(1, 4), 4);
@@ -820,7 +864,15 @@ fn reads_asked_for_while_a_known_page_is_skipped_are_sent() {
         .count();
     let pages = c
         .iter()
-        .filter(|c| matches!(c, ApiCall::ListRequests { filter, .. } if filter.ids.is_empty()))
+        .filter(|c| {
+            matches!(
+                c,
+                ApiCall::ListRequests {
+                    purpose: ListPurpose::Page { .. },
+                    ..
+                }
+            )
+        })
         .count();
     assert_eq!(
         (rereads, pages),

@@ -113,7 +113,7 @@ async fn a_hang_up_flushes_held_decisions_and_audits_their_answers() {
     let second = selected(&h);
     send(&mut h, key('x')).await;
     // What the event loop does on SIGTERM: flush, drive the answers, stop.
-    send(&mut h, Msg::Flush).await;
+    send(&mut h, Msg::Flush(club_admin::app::EndedBy::HangUp)).await;
     assert_eq!(h.model.writes_pending(), 0);
     send(&mut h, Msg::Stop).await;
     assert!(h.model.quitting());

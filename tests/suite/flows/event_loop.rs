@@ -383,6 +383,7 @@ async fn keys_in_frames_and_writes_out_the_grace_period_on_a_moved_clock_and_q_e
         Vec::new(),
         async {
             let _ = stop_rx.await;
+            club_admin::app::EndedBy::HangUp
         },
         true,
     );
@@ -443,6 +444,7 @@ async fn a_signal_sends_the_held_decision_and_ends_the_loop_once_answered() {
         Vec::new(),
         async {
             let _ = stop_rx.await;
+            club_admin::app::EndedBy::HangUp
         },
         true,
     );
@@ -508,6 +510,7 @@ async fn a_resize_redraws_at_the_new_size_and_the_end_of_input_ends_the_loop() {
         Vec::new(),
         async {
             let _ = stop_rx.await;
+            club_admin::app::EndedBy::HangUp
         },
         true,
     );

@@ -210,8 +210,9 @@ async fn a_warm_start_lists_beside_the_user_and_keeps_to_the_scope() {
     assert_eq!(warm.model.saved_queue().scope, saved.scope);
     assert_eq!(
         d.calls() - before,
-        4,
-        "user, probe, listing, staffed clubs: the listing is not asked twice"
+        5,
+        "user, probe, listing, staffed clubs, the ids of the listing's pages (read once at its \
+         first load): the listing is not asked twice"
     );
 }
 
