@@ -19,5 +19,7 @@ pub use call::{Answer, ApiCall, CandidateToken, ListPurpose, SearchPurpose, When
 pub use key::{Key, KeyCode};
 pub use keymap::{Action, Keymap, Offered, Scope};
 pub use model::{Model, ModelOptions, Pane, Popup, RowAction, RowState};
-pub use msg::{AuditEntry, Effect, Heard, IdsFrom, LocalEffect, Msg, Outcome, Told, Tries};
+pub use msg::{
+    AuditEntry, Effect, Heard, IdsFrom, LocalEffect, Msg, Outcome, TermAsk, Told, Tries,
+};
 pub use update::{start, update};

@@ -375,15 +375,32 @@ pub struct Model {
     /// A read of the scope's requests for the term is on its way
     /// ([`crate::app::Effect::ReadTerm`]).
     pub(crate) term_reading: bool,
-    /// The scope's requests of the last read for the term, and the UTC offset of its days:
-    /// the figures are computed again from them when the history is read again, and the
-    /// automatic refresh reads only their pending ones again.
+    /// The scope's requests of the last whole read for the term, and the UTC offset of its
+    /// days, kept up to date while the view is open by the queue's own answers: the figures
+    /// are computed again from them when they change and when the history is read again.
     pub(crate) term_read: Option<(
         std::sync::Arc<Vec<crate::api::ClubRequest>>,
         chrono::FixedOffset,
     )>,
+    /// How the open view follows the queue's reads (`app/update/term.rs`).
+    pub(crate) term_follow: TermFollow,
     /// The scope's filter of the read on its way or last made for the term.
     pub(crate) term_filter: Option<crate::api::RequestFilter>,
+}
+
+/// How the open term view follows the queue's own reads between its whole reads.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TermFollow {
+    /// Pending requests of [`Model::term_read`] that a page of the queue's listing no longer
+    /// holds (decided or deleted since): read by id once the queue's reads are in.
+    pub(crate) left: std::collections::BTreeSet<uuid::Uuid>,
+    /// The service's count of the scope's pending requests on the last page 1 followed, to
+    /// be checked against the view's once the queue's reads are in.
+    pub(crate) count: Option<u64>,
+    /// [`Model::term_read`] changed since the figures were computed.
+    pub(crate) changed: bool,
+    /// A read by id or of the pending pages is on its way.
+    pub(crate) reading: bool,
 }
 
 impl Model {
@@ -392,9 +409,10 @@ impl Model {
         &self.term
     }
 
-    /// True while a read of the scope's requests for the term is on its way.
+    /// True while a read of the scope's requests for the term is on its way: a whole read,
+    /// or one that brings the open view up to date.
     pub fn term_reading(&self) -> bool {
-        self.term_reading
+        self.term_reading || self.term_follow.reading
     }
 
     /// The team's history as last read ([`Model::history`]'s rows, newest first).
@@ -474,6 +492,7 @@ impl Model {
             term: Loadable::NotAsked,
             term_reading: false,
             term_read: None,
+            term_follow: TermFollow::default(),
             overwritten_due: Vec::new(),
             term_filter: None,
             history: Loadable::NotAsked,
