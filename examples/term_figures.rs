@@ -94,8 +94,10 @@ async fn run(n: usize, page_size: u32, decided: usize) -> Result<(), String> {
     );
 
     // The dashboard: the queue's refresh (`r`) against the view's (`T`).
+    // The queue first (an administrator would see the term view first otherwise).
     let model = Model::new(ModelOptions {
         page_size,
+        review_opens_term: false,
         ..ModelOptions::new(&d.base_url)
     });
     let mut h = Headless::new(model, client, 8);

@@ -157,6 +157,10 @@ pub struct ModelOptions {
     /// name one (`T`'s `stats --json`, `H`'s `history`): `club-admin` on a local terminal,
     /// `ssh -p PORT HOST` in a `serve-ssh` session.
     pub command: String,
+    /// An account the service lets decide nothing (a teacher, an administrator: api-notes.md)
+    /// sees the term view (`T`) first, once its scope is known; Esc or `T` goes to the
+    /// queue. True in the program; tests of the queue start without it.
+    pub review_opens_term: bool,
 }
 
 impl ModelOptions {
@@ -182,6 +186,7 @@ impl ModelOptions {
             thai_keys: true,
             decision_delay: std::time::Duration::from_secs(grace::DEFAULT_DECISION_DELAY_SECS),
             command: "club-admin".to_owned(),
+            review_opens_term: true,
         }
     }
 }
@@ -384,6 +389,9 @@ pub struct Model {
     )>,
     /// How the open view follows the queue's reads (`app/update/term.rs`).
     pub(crate) term_follow: TermFollow,
+    /// The term view is still to open first for an account that may only review
+    /// ([`ModelOptions::review_opens_term`]).
+    pub(crate) review_opens_term: bool,
     /// The scope's filter of the read on its way or last made for the term.
     pub(crate) term_filter: Option<crate::api::RequestFilter>,
 }
@@ -502,6 +510,7 @@ impl Model {
             can_save_token: o.can_save_token,
             can_suspend: o.can_suspend,
             command: o.command,
+            review_opens_term: o.review_opens_term,
             lang: o.lang,
             year_style: o.year_style,
             thai_keys: o.thai_keys,

@@ -116,6 +116,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
     }
     fx.extend(count::recount_when_settled(m));
     fx.extend(term::follow_through(m));
+    fx.extend(term::first_view(m));
     if let Some(title) = title_change(m) {
         fx.push(Effect::Title(title));
     }

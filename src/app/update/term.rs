@@ -26,6 +26,27 @@ pub(super) fn open(m: &mut Model) -> Vec<Effect> {
     read(m)
 }
 
+/// An account the service lets decide nothing (a teacher, an administrator: not a student,
+/// [`crate::ops::permit::Refusal::NotStudent`]) sees the term view first, once, as soon as
+/// its scope is known and nothing else is open: the queue offers it nothing to do, the term
+/// answers what it is asked. Esc or `T` goes to the queue.
+pub(super) fn first_view(m: &mut Model) -> Vec<Effect> {
+    use crate::ops::permit::{Refusal, Write};
+    if !m.review_opens_term || m.popup.is_some() || m.user.get().is_none() {
+        return Vec::new();
+    }
+    if m.permit(Write::Decide, None) != Err(Refusal::NotStudent) {
+        // A student decides in the queue.
+        m.review_opens_term = false;
+        return Vec::new();
+    }
+    if scope_filter(&m.listing.scope).is_none() {
+        return Vec::new();
+    }
+    m.review_opens_term = false;
+    open(m)
+}
+
 /// The scope's filter, every status: the clubs of the queue's scope, or every club; `None`
 /// while the scope is not known or nothing is listed.
 fn scope_filter(scope: &ListScope) -> Option<RequestFilter> {

@@ -402,9 +402,12 @@ fn client_as(d: &DemoHandle, label: &str) -> club_admin::api::ApiClient {
 }
 
 /// An administrator's dashboard on the demo (real update, runner, worker and HTTP client),
-/// every page of its queue loaded (`G`).
+/// every page of its queue loaded (`G`), the queue shown first.
 async fn admin_dashboard(d: &DemoHandle) -> club_admin::runtime::headless::Headless {
-    let model = club_admin::app::Model::new(club_admin::app::ModelOptions::new(&d.base_url));
+    let model = club_admin::app::Model::new(club_admin::app::ModelOptions {
+        review_opens_term: false,
+        ..club_admin::app::ModelOptions::new(&d.base_url)
+    });
     let mut h = club_admin::runtime::headless::Headless::new(model, client_as(d, "admin"), 8);
     h.run_until_idle(GUARD).await.expect("the first load");
     h.send(club_admin::app::Msg::Key(club_admin::app::Key::char('G')));

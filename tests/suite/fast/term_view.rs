@@ -277,3 +277,57 @@ fn the_view_follows_the_queue_s_refresh_and_reads_only_what_left_it() {
         "{fx:?}"
     );
 }
+
+/// A teacher or an administrator (the service lets them decide nothing) sees the term view
+/// first, once the scope is known, over a header that says "review only"; Esc goes to the
+/// queue and `T` comes back. Drawn at 45x30 and 80x24 in English and Thai (snapshots).
+#[test]
+fn a_reviewer_sees_the_term_first_and_esc_goes_to_the_queue() {
+    for (lang, tag) in [(Lang::English, "en"), (Lang::Thai, "th")] {
+        let o = club_admin::app::ModelOptions {
+            review_opens_term: true,
+            ..options_in(lang)
+        };
+        let mut m = loaded_as_admin(o, sample_rows());
+        assert!(matches!(m.popup(), Some(Popup::Term { .. })), "{tag}");
+        assert!(m.term_reading(), "its whole read asked");
+        let server = m.server_key().to_owned();
+        update(&mut m, Msg::HistoryRead(Ok(audit_rows(&server))));
+        update(
+            &mut m,
+            Msg::TermRead {
+                read: Ok(term_requests()),
+                ask: club_admin::app::TermAsk::Whole,
+                offset_secs: 7 * 3600,
+            },
+        );
+        for (w, h) in [(45, 30), (80, 24)] {
+            let s = screen(&m, w, h);
+            update(&mut m, ctrl('l'));
+            assert_eq!(s, screen(&m, w, h), "Ctrl-L redraws the same screen");
+            insta::assert_snapshot!(format!("term_first_{tag}_{w}x{h}"), s);
+        }
+        let review = screen(&m, 120, 40);
+        assert!(
+            review.contains("review only") || review.contains("ตรวจดูเท่านั้น"),
+            "{review}"
+        );
+        update(&mut m, code(club_admin::app::KeyCode::Esc));
+        assert!(m.popup().is_none(), "Esc goes to the queue");
+        update(&mut m, Msg::AutoRefresh);
+        assert!(m.popup().is_none(), "the term view opens first only once");
+        update(&mut m, key('T'));
+        assert!(matches!(m.popup(), Some(Popup::Term { .. })));
+    }
+}
+
+/// A moderator (a student on a club's staff) sees the queue first, as before.
+#[test]
+fn a_moderator_sees_the_queue_first() {
+    let o = club_admin::app::ModelOptions {
+        review_opens_term: true,
+        ..options_in(Lang::English)
+    };
+    let m = loaded(o, sample_rows());
+    assert!(m.popup().is_none());
+}
