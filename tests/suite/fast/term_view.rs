@@ -278,6 +278,53 @@ fn the_view_follows_the_queue_s_refresh_and_reads_only_what_left_it() {
     );
 }
 
+/// Where the service counts more pending requests than the view holds once the queue's
+/// reads are in (a request new beyond the pages the queue read), the view reads the scope's
+/// pending pages once, with its requests to bring up to date.
+#[test]
+fn a_count_the_view_does_not_match_reads_the_pending_pages() {
+    use club_admin::app::call::ListPurpose;
+    use club_admin::app::{ApiAnswer, ApiCall, TermAsk};
+    let mut m = term_open(Lang::English);
+    let pending: Vec<_> = term_requests().into_iter().take(5).collect();
+    let mut fx = update(&mut m, Msg::AutoRefresh);
+    let mut asked = Vec::new();
+    // The queue's reads answered as the service would: its pending listing holds the
+    // view's five and counts six; its rows read again are as they were.
+    for _ in 0..20 {
+        let mut next = Vec::new();
+        for e in &fx {
+            if let Effect::ReadTerm { ask, .. } = e {
+                asked.push(ask.clone());
+            }
+        }
+        for (id, call) in calls(&fx) {
+            let ApiCall::ListRequests { purpose, .. } = call else {
+                continue;
+            };
+            let reply = match purpose {
+                ListPurpose::Page { page: 1, .. } => listing_reply(pending.clone(), Some(2), 6),
+                ListPurpose::Page { .. } => listing_reply(Vec::new(), None, 6),
+                ListPurpose::Reread(_) | ListPurpose::Count { .. } => {
+                    listing_reply(pending[..4].to_vec(), None, 4)
+                }
+            };
+            next.extend(answer(&mut m, id, ApiAnswer::Listing(Ok(reply))));
+        }
+        if next.is_empty() {
+            break;
+        }
+        fx = next;
+    }
+    let kinds: Vec<_> = asked
+        .iter()
+        .map(|a| match a {
+            TermAsk::Pending(previous) => format!("pending pages of {}", previous.len()),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(kinds, vec!["pending pages of 10".to_owned()]);
+}
 /// A teacher or an administrator (the service lets them decide nothing) sees the term view
 /// first, once the scope is known, over a header that says "review only"; Esc goes to the
 /// queue and `T` comes back. Drawn at 45x30 and 80x24 in English and Thai (snapshots).
