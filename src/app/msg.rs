@@ -306,10 +306,10 @@ pub enum Effect {
         /// How much of the file's end to read, in bytes.
         max_bytes: u64,
     },
-    /// Read the scope's requests, every status, for the term's figures, off the event loop
-    /// ([`crate::ops::stats::read_pages`] on the dashboard's client: over `serve-ssh`, the
-    /// sessions' reads of one scope are shared), or only the requests `ids`; the answer
-    /// comes back as [`Msg::TermRead`].
+    /// Read the scope's requests for the term's figures off the event loop, as `ask` says
+    /// (every page, the pending pages, or some by id; on the dashboard's client: over
+    /// `serve-ssh`, the sessions' reads of one scope are shared); the answer comes back as
+    /// [`Msg::TermRead`].
     ReadTerm {
         /// The scope's filter, every status.
         filter: crate::api::RequestFilter,

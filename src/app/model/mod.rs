@@ -377,8 +377,8 @@ pub struct Model {
     /// The term's figures as last computed ([`crate::ops::stats::figures`]: the scope's
     /// requests, every status, and the history's rows), for the term view (`T`).
     pub(crate) term: Loadable<std::sync::Arc<crate::ops::stats::Figures>>,
-    /// A read of the scope's requests for the term is on its way
-    /// ([`crate::app::Effect::ReadTerm`]).
+    /// A whole read of the scope's requests for the term is on its way
+    /// ([`crate::app::Effect::ReadTerm`], [`crate::app::TermAsk::Whole`]).
     pub(crate) term_reading: bool,
     /// The scope's requests of the last whole read for the term, and the UTC offset of its
     /// days, kept up to date while the view is open by the queue's own answers: the figures

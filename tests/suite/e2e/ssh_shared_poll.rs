@@ -5,7 +5,7 @@
 //! read after it, so the refresh below reads anew, as after the 30 s between two ticks);
 //! then the server's refresh clock ticks ([`ServerHandle::refresh_now`], as every
 //! `--auto-refresh` period does) and the calls the demo server receives for that refresh
-//! of every queue are counted, for 1 session and for 50.
+//! of every queue are counted, for 1 session and for 50, and for 50 with the term view open.
 #![cfg(unix)]
 
 use std::time::{Duration, Instant};
@@ -130,20 +130,13 @@ fn fifty_sessions_on_one_scope_refresh_with_the_calls_of_one() {
         reads.joined + reads.reused >= 49 * one_reads.sent,
         "the other sessions were answered by the shared reads: {reads:?} (one session: {one_reads:?})"
     );
-}
-
-/// The term view open in every session costs the refresh nothing more: it follows the
-/// queue's own reads, shared as they are.
-#[test]
-fn fifty_sessions_with_the_term_view_open_refresh_with_the_calls_of_one_queue() {
-    let (one, one_reads) = one_refresh(1, 1, false);
-    let each = one_reads.sent + one_reads.joined + one_reads.reused;
-    let (fifty, reads) = one_refresh(50, each, true);
-    eprintln!(
-        "one refresh: 1 session {one} calls ({one_reads:?}), 50 sessions with the term view open {fifty} calls ({reads:?})"
-    );
+    // The term view open in every session costs the refresh nothing more: it follows the
+    // queue's own reads, shared as they are. (Run after the above, not beside it: 100
+    // sessions at once on a small machine take the tick late.)
+    let (viewing, reads) = one_refresh(50, each, true);
+    eprintln!("one refresh: 50 sessions with the term view open {viewing} calls ({reads:?})");
     assert!(
-        fifty <= 2 * one,
-        "50 sessions' refresh with the view open made {fifty} calls; one session's queue makes {one}"
+        viewing <= 2 * one,
+        "50 sessions' refresh with the view open made {viewing} calls; one session's queue makes {one}"
     );
 }
