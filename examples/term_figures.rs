@@ -1,6 +1,7 @@
 //! Measuring harness: the term's figures for a demo seeded with N requests, as
 //! `club-admin stats` and the dashboard's `T` read them, in service calls and time; and what
-//! a refresh of the term view costs beside a refresh of the queue, through the real
+//! a refresh of the term view costs beside a refresh of the queue (nothing changed, after
+//! an approval elsewhere, after a new request), through the real
 //! `update`, effect runner, worker and HTTP client (`Headless`), as an administrator (every
 //! club). Prints the figures.
 //!
@@ -20,6 +21,12 @@ const SEEDED: usize = 240;
 
 /// Approves `n` of the demo moderator's pending requests, 8 at a time.
 async fn approve(d: &demo::DemoHandle, n: usize) -> Result<(), String> {
+    let ids: Vec<uuid::Uuid> = d.pending_for("moderator").into_iter().take(n).collect();
+    approve_ids(d, ids).await
+}
+
+/// Approves the requests `ids` as the demo moderator, 8 at a time.
+async fn approve_ids(d: &demo::DemoHandle, ids: Vec<uuid::Uuid>) -> Result<(), String> {
     use futures::StreamExt;
     let m = d.moderator().clone();
     let client = ApiClient::new(
@@ -28,7 +35,6 @@ async fn approve(d: &demo::DemoHandle, n: usize) -> Result<(), String> {
         ClientOptions::default(),
     )
     .map_err(|e| e.to_string())?;
-    let ids: Vec<uuid::Uuid> = d.pending_for("moderator").into_iter().take(n).collect();
     let approved = club_admin::api::MembershipStatus::Approved;
     let results: Vec<_> = futures::stream::iter(ids)
         .map(|id| {
@@ -88,8 +94,10 @@ async fn run(n: usize, page_size: u32, decided: usize) -> Result<(), String> {
     );
 
     // The dashboard: the queue's refresh (`r`) against the view's (`T`).
+    // The queue first (an administrator would see the term view first otherwise).
     let model = Model::new(ModelOptions {
         page_size,
+        review_opens_term: false,
         ..ModelOptions::new(&d.base_url)
     });
     let mut h = Headless::new(model, client, 8);
@@ -125,13 +133,43 @@ async fn run(n: usize, page_size: u32, decided: usize) -> Result<(), String> {
         d.calls() - before,
         t0.elapsed().as_secs_f64() * 1000.0
     );
+    let quiet = |m: &Model| !m.term_reading();
+    let refresh = async |h: &mut Headless, what: &str| -> Result<(), String> {
+        let before = d.calls();
+        let t0 = Instant::now();
+        h.send(Msg::AutoRefresh);
+        h.run_until(Duration::from_secs(120), quiet).await?;
+        println!(
+            "automatic refresh, the view open, {what}: {} calls in {:.0} ms",
+            d.calls() - before,
+            t0.elapsed().as_secs_f64() * 1000.0
+        );
+        Ok(())
+    };
+    refresh(&mut h, "nothing changed").await?;
+    // A request of the queue's first page approved elsewhere (the demo moderator).
+    let listed: Vec<uuid::Uuid> = h.model.queue().items().iter().map(|i| i.id).collect();
+    let first = d
+        .pending_for("moderator")
+        .into_iter()
+        .find(|id| listed.contains(id));
+    if let Some(id) = first {
+        approve_ids(&d, vec![id]).await?;
+        refresh(&mut h, "after an approval elsewhere on the queue's pages").await?;
+    }
+    let student = d.student_ids().first().copied().ok_or("no student")?;
+    let club = d.club_ids().first().copied().ok_or("no club")?;
+    d.join(student, club).ok_or("no new request")?;
+    refresh(&mut h, "after a new request").await?;
+    // The same with the view closed: what the queue's refresh costs alone.
+    h.send(Msg::Key(Key::char('T')));
+    d.join(student, club).ok_or("no new request")?;
     let before = d.calls();
     let t0 = Instant::now();
     h.send(Msg::AutoRefresh);
-    h.run_until(Duration::from_secs(120), loaded).await?;
     h.run_until_idle(Duration::from_secs(60)).await?;
     println!(
-        "automatic refresh, the view open (the queue's and the term's pending pages): {} calls in {:.0} ms",
+        "automatic refresh, the view closed, after a new request: {} calls in {:.0} ms",
         d.calls() - before,
         t0.elapsed().as_secs_f64() * 1000.0
     );

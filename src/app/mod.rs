@@ -20,6 +20,6 @@ pub use key::{Key, KeyCode};
 pub use keymap::{Action, Keymap, Offered, Scope};
 pub use model::{Model, ModelOptions, Pane, Popup, RowAction, RowState};
 pub use msg::{
-    AuditEntry, Effect, EndedBy, Heard, IdsFrom, LocalEffect, Msg, Outcome, Told, Tries,
+    AuditEntry, Effect, EndedBy, Heard, IdsFrom, LocalEffect, Msg, Outcome, TermAsk, Told, Tries,
 };
 pub use update::{start, update};

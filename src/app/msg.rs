@@ -102,6 +102,20 @@ pub enum EndedBy {
     ServerStopped,
 }
 
+/// What a read for the term's figures reads ([`Effect::ReadTerm`]).
+#[derive(Debug, Clone)]
+pub enum TermAsk {
+    /// Every page of the scope's requests, every status ([`crate::ops::stats::read_pages`]).
+    Whole,
+    /// This earlier read brought up to date by the scope's pending pages
+    /// ([`crate::ops::stats::refresh_pages`]): when the service's count of pending requests
+    /// differs from the view's once it followed the queue's reads.
+    Pending(std::sync::Arc<Vec<crate::api::ClubRequest>>),
+    /// These requests, by id ([`crate::ops::stats::read_by_id`]): pending ones that left
+    /// the queue's pages while the view followed them.
+    ById(Vec<uuid::Uuid>),
+}
+
 /// Everything that can happen to the model. `update` is its only reader.
 ///
 /// (Variants differ in size; each message is moved once through a channel, so boxing the
@@ -178,8 +192,11 @@ pub enum Msg {
     /// The scope's requests, every status, read for the term's figures
     /// ([`Effect::ReadTerm`]), or why they could not be read.
     TermRead {
-        /// The requests ([`crate::ops::stats::read_pages`]), or the error message.
+        /// The requests (of a read by id, those of its ids the service still lists), or the
+        /// error message.
         read: Result<Vec<crate::api::ClubRequest>, String>,
+        /// What was asked ([`Effect::ReadTerm`]'s).
+        ask: TermAsk,
         /// The local UTC offset in seconds, for the days of the figures (the school's
         /// local time: `+25200` in Bangkok).
         offset_secs: i32,
@@ -300,17 +317,17 @@ pub enum Effect {
         /// How much of the file's end to read, in bytes.
         max_bytes: u64,
     },
-    /// Read the scope's requests, every status, for the term's figures, off the event loop
-    /// ([`crate::ops::stats::read_pages`] on the dashboard's client: over `serve-ssh`, the
-    /// sessions' reads of one scope are shared); the answer comes back as [`Msg::TermRead`].
+    /// Read the scope's requests for the term's figures off the event loop, as `ask` says
+    /// (every page, the pending pages, or some by id; on the dashboard's client: over
+    /// `serve-ssh`, the sessions' reads of one scope are shared); the answer comes back as
+    /// [`Msg::TermRead`].
     ReadTerm {
         /// The scope's filter, every status.
         filter: crate::api::RequestFilter,
         /// Requests a page.
         page_size: u32,
-        /// An earlier whole read of the same scope: only its pending requests are read again
-        /// ([`crate::ops::stats::refresh_pages`]); `None`: every page is read.
-        previous: Option<std::sync::Arc<Vec<crate::api::ClubRequest>>>,
+        /// What to read.
+        ask: TermAsk,
     },
     /// The saved part of the queue changed (emitted by `update` itself when it differs
     /// from the last one emitted): the runner writes it after a short quiet spell, and on

@@ -244,5 +244,6 @@ pub fn model_options(
         thai_keys: settings.thai_keys,
         decision_delay: settings.decision_delay,
         command: "club-admin".to_owned(),
+        review_opens_term: true,
     }
 }

@@ -295,8 +295,8 @@ impl Runner {
                 Effect::ReadTerm {
                     filter,
                     page_size,
-                    previous,
-                } => self.read_term(filter, page_size, previous),
+                    ask,
+                } => self.read_term(filter, page_size, ask),
                 Effect::SaveQueue(q) => {
                     self.pending_save = Some((q, Instant::now() + SAVE_DEBOUNCE));
                 }
@@ -437,34 +437,39 @@ impl Runner {
         });
     }
 
-    /// Reads the scope's requests for the term's figures on a task of their own
-    /// ([`crate::ops::stats::read_pages`], or with an earlier read only its pending ones,
-    /// [`crate::ops::stats::refresh_pages`], on the dashboard's client, its listing reads shared
-    /// with the other sessions of a `serve-ssh`); the answer comes back as
-    /// [`Msg::TermRead`] with this host's UTC offset, for the figures' days.
-    fn read_term(
-        &self,
-        filter: crate::api::RequestFilter,
-        page_size: u32,
-        previous: Option<std::sync::Arc<Vec<crate::api::ClubRequest>>>,
-    ) {
+    /// Reads the scope's requests for the term's figures on a task of their own, as `ask`
+    /// says (every page, the pending pages, or some by id: `ops::stats`), on the dashboard's
+    /// client, its listing reads shared with the other sessions of a `serve-ssh`; the
+    /// answer comes back as [`Msg::TermRead`] with this host's UTC offset, for the figures'
+    /// days.
+    fn read_term(&self, filter: crate::api::RequestFilter, size: u32, ask: crate::app::TermAsk) {
+        use crate::app::TermAsk;
+        use crate::ops::stats;
         let msgs = self.msgs.clone();
         let client = self.client.clone();
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             let _ = msgs.send(Msg::TermRead {
                 read: Err("no runtime to read on".to_owned()),
+                ask,
                 offset_secs: 0,
             });
             return;
         };
         runtime.spawn(async move {
-            let read = match previous {
-                Some(p) => crate::ops::stats::refresh_pages(&client, &filter, page_size, &p).await,
-                None => crate::ops::stats::read_pages(&client, &filter, page_size).await,
+            let read = match &ask {
+                TermAsk::Whole => stats::read_pages(&client, &filter, size).await,
+                TermAsk::Pending(p) => stats::refresh_pages(&client, &filter, size, p).await,
+                TermAsk::ById(ids) => stats::read_by_id(&client, ids, size)
+                    .await
+                    .map(|found| found.into_values().flatten().collect()),
             };
             let read = read.map_err(|e| e.to_string());
             let offset_secs = chrono::Local::now().offset().local_minus_utc();
-            let _ = msgs.send(Msg::TermRead { read, offset_secs });
+            let _ = msgs.send(Msg::TermRead {
+                read,
+                ask,
+                offset_secs,
+            });
         });
     }
 

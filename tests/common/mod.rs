@@ -34,6 +34,7 @@ pub fn options_at(base_url: &str) -> ModelOptions {
         save_token: true,
         can_save_token: true,
         decision_delay: std::time::Duration::ZERO,
+        review_opens_term: false,
         ..ModelOptions::new(base_url)
     }
 }

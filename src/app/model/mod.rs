@@ -157,6 +157,10 @@ pub struct ModelOptions {
     /// name one (`T`'s `stats --json`, `H`'s `history`): `club-admin` on a local terminal,
     /// `ssh -p PORT HOST` in a `serve-ssh` session.
     pub command: String,
+    /// An account the service lets decide nothing (a teacher, an administrator: api-notes.md)
+    /// sees the term view (`T`) first, once its scope is known; Esc or `T` goes to the
+    /// queue. True in the program; tests of the queue start without it.
+    pub review_opens_term: bool,
 }
 
 impl ModelOptions {
@@ -182,6 +186,7 @@ impl ModelOptions {
             thai_keys: true,
             decision_delay: std::time::Duration::from_secs(grace::DEFAULT_DECISION_DELAY_SECS),
             command: "club-admin".to_owned(),
+            review_opens_term: true,
         }
     }
 }
@@ -372,18 +377,38 @@ pub struct Model {
     /// The term's figures as last computed ([`crate::ops::stats::figures`]: the scope's
     /// requests, every status, and the history's rows), for the term view (`T`).
     pub(crate) term: Loadable<std::sync::Arc<crate::ops::stats::Figures>>,
-    /// A read of the scope's requests for the term is on its way
-    /// ([`crate::app::Effect::ReadTerm`]).
+    /// A whole read of the scope's requests for the term is on its way
+    /// ([`crate::app::Effect::ReadTerm`], [`crate::app::TermAsk::Whole`]).
     pub(crate) term_reading: bool,
-    /// The scope's requests of the last read for the term, and the UTC offset of its days:
-    /// the figures are computed again from them when the history is read again, and the
-    /// automatic refresh reads only their pending ones again.
+    /// The scope's requests of the last whole read for the term, and the UTC offset of its
+    /// days, kept up to date while the view is open by the queue's own answers: the figures
+    /// are computed again from them when they change and when the history is read again.
     pub(crate) term_read: Option<(
         std::sync::Arc<Vec<crate::api::ClubRequest>>,
         chrono::FixedOffset,
     )>,
+    /// How the open view follows the queue's reads (`app/update/term.rs`).
+    pub(crate) term_follow: TermFollow,
+    /// The term view is still to open first for an account that may only review
+    /// ([`ModelOptions::review_opens_term`]).
+    pub(crate) review_opens_term: bool,
     /// The scope's filter of the read on its way or last made for the term.
     pub(crate) term_filter: Option<crate::api::RequestFilter>,
+}
+
+/// How the open term view follows the queue's own reads between its whole reads.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TermFollow {
+    /// Pending requests of [`Model::term_read`] that a page of the queue's listing no longer
+    /// holds (decided or deleted since): read by id once the queue's reads are in.
+    pub(crate) left: std::collections::BTreeSet<uuid::Uuid>,
+    /// The service's count of the scope's pending requests on the last page 1 followed, to
+    /// be checked against the view's once the queue's reads are in.
+    pub(crate) count: Option<u64>,
+    /// [`Model::term_read`] changed since the figures were computed.
+    pub(crate) changed: bool,
+    /// A read by id or of the pending pages is on its way.
+    pub(crate) reading: bool,
 }
 
 impl Model {
@@ -392,9 +417,10 @@ impl Model {
         &self.term
     }
 
-    /// True while a read of the scope's requests for the term is on its way.
+    /// True while a read of the scope's requests for the term is on its way: a whole read,
+    /// or one that brings the open view up to date.
     pub fn term_reading(&self) -> bool {
-        self.term_reading
+        self.term_reading || self.term_follow.reading
     }
 
     /// The team's history as last read ([`Model::history`]'s rows, newest first).
@@ -474,6 +500,7 @@ impl Model {
             term: Loadable::NotAsked,
             term_reading: false,
             term_read: None,
+            term_follow: TermFollow::default(),
             overwritten_due: Vec::new(),
             term_filter: None,
             history: Loadable::NotAsked,
@@ -483,6 +510,7 @@ impl Model {
             can_save_token: o.can_save_token,
             can_suspend: o.can_suspend,
             command: o.command,
+            review_opens_term: o.review_opens_term,
             lang: o.lang,
             year_style: o.year_style,
             thai_keys: o.thai_keys,

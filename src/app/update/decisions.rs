@@ -369,6 +369,9 @@ pub(super) fn confirmed(
 ) {
     super::count::count_decided(m, id, super::count::Applied::ThisWrite);
     super::rows::note_written(m, id);
+    if let Some(r) = &answer {
+        super::term::follow_row(m, r);
+    }
     if let Some(item) = m.queue.get_mut(id) {
         item.error = None;
         item.read_error = None;

@@ -298,6 +298,7 @@ pub(super) fn on_list_page(
             return listing_failed(m, &e, &what);
         }
     };
+    super::term::follow_page(m, page, &reply);
     let first_load = m.listing.refreshed_at.is_none();
     let (mut fx, added, last_page) = take_page(m, page, reply);
     // More to load while the server counts more pending requests than this dashboard has

@@ -115,6 +115,8 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
         fx.push(Effect::SaveQueue(saved));
     }
     fx.extend(count::recount_when_settled(m));
+    fx.extend(term::follow_through(m));
+    fx.extend(term::first_view(m));
     if let Some(title) = title_change(m) {
         fx.push(Effect::Title(title));
     }
@@ -251,9 +253,7 @@ fn auto_refresh(m: &mut Model) -> Vec<Effect> {
     if m.listing.loading || m.session_expired || !m.has_token {
         Vec::new()
     } else {
-        let mut fx = refresh::refresh_as(m, true);
-        fx.extend(term::refresh(m));
-        fx
+        refresh::refresh_as(m, true)
     }
 }
 
@@ -301,7 +301,11 @@ fn dispatch(m: &mut Model, msg: Msg) -> Vec<Effect> {
             term::follow_history(m);
             fx
         }
-        Msg::TermRead { read, offset_secs } => term::on_read(m, read, offset_secs),
+        Msg::TermRead {
+            read,
+            ask,
+            offset_secs,
+        } => term::on_read(m, read, ask, offset_secs),
         Msg::History(entries) => {
             m.log.prepend_history(entries, m.lang);
             Vec::new()

@@ -163,6 +163,7 @@ pub(super) fn note_written(m: &mut Model, id: Uuid) {
 /// seen ([`new_requests::mark`]). A read showing this dashboard's applied decision
 /// overwritten is noted for [`super::decisions::overwritten`].
 pub(super) fn merge_row(m: &mut Model, r: ClubRequest) -> bool {
+    super::term::follow_row(m, &r);
     let r = slim(r);
     let id = r.id;
     let deciding = m.deciding(r.id).is_some();
@@ -284,6 +285,7 @@ pub(super) fn on_reread(
             say_decided_elsewhere(m, elsewhere);
             say_if_hidden(m, &first);
             for id in ids.into_iter().filter(|id| !found.contains(id)) {
+                super::term::follow_gone(m, id);
                 if let Some(item) = m.queue.get_mut(id)
                     && item.state == RowState::Loading
                 {

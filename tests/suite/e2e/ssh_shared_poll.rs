@@ -5,7 +5,7 @@
 //! read after it, so the refresh below reads anew, as after the 30 s between two ticks);
 //! then the server's refresh clock ticks ([`ServerHandle::refresh_now`], as every
 //! `--auto-refresh` period does) and the calls the demo server receives for that refresh
-//! of every queue are counted, for 1 session and for 50.
+//! of every queue are counted, for 1 session and for 50, and for 50 with the term view open.
 #![cfg(unix)]
 
 use std::time::{Duration, Instant};
@@ -30,11 +30,12 @@ async fn until_quiet(server: &ServerHandle, demo: &DemoHandle) -> u64 {
     }
 }
 
-/// `n` sessions sign in and draw their queue; the server's refresh clock ticks once, and
-/// every session asks its listing reads (`reads_each` of them, as one session alone asks:
-/// at least one). The calls the demo server received for that refresh, and how the listing
-/// reads were answered meanwhile.
-fn one_refresh(n: usize, reads_each: u64) -> (u64, SharedCounts) {
+/// `n` sessions sign in and draw their queue (then, with `term`, open the term view, `T`,
+/// once the approval is in); the server's refresh clock ticks once, and every session asks
+/// its listing reads (`reads_each` of them, as one session alone asks: at least one). The
+/// calls the demo server received for that refresh, and how the listing reads were
+/// answered meanwhile.
+fn one_refresh(n: usize, reads_each: u64, term: bool) -> (u64, SharedCounts) {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -66,6 +67,17 @@ fn one_refresh(n: usize, reads_each: u64) -> (u64, SharedCounts) {
         until_quiet(&server, &demo).await;
         sessions[0].send(b"a").await;
         until("the approval", || demo.mutations().len() == 1).await;
+        if term {
+            for s in &sessions {
+                s.send(b"T").await;
+            }
+            for s in &sessions {
+                until("the term view", || {
+                    s.shows(|t| t.contains("Pending requests by club"))
+                })
+                .await;
+            }
+        }
         let before = until_quiet(&server, &demo).await;
         let reads = server.calls().listing_reads;
         server.refresh_now();
@@ -94,7 +106,7 @@ fn one_refresh(n: usize, reads_each: u64) -> (u64, SharedCounts) {
 
 #[test]
 fn fifty_sessions_on_one_scope_refresh_with_the_calls_of_one() {
-    let (one, one_reads) = one_refresh(1, 1);
+    let (one, one_reads) = one_refresh(1, 1, false);
     assert!(one >= 1, "a refresh reads the listing: {one} calls");
     assert_eq!(
         one_reads.joined + one_reads.reused,
@@ -104,7 +116,7 @@ fn fifty_sessions_on_one_scope_refresh_with_the_calls_of_one() {
     // As many listing reads as one session asks, for each of the 50 (the last to take the
     // tick included).
     let each = one_reads.sent + one_reads.joined + one_reads.reused;
-    let (fifty, reads) = one_refresh(50, each);
+    let (fifty, reads) = one_refresh(50, each, false);
     eprintln!(
         "one refresh: 1 session {one} calls ({one_reads:?}), 50 sessions {fifty} calls ({reads:?})"
     );
@@ -117,5 +129,14 @@ fn fifty_sessions_on_one_scope_refresh_with_the_calls_of_one() {
     assert!(
         reads.joined + reads.reused >= 49 * one_reads.sent,
         "the other sessions were answered by the shared reads: {reads:?} (one session: {one_reads:?})"
+    );
+    // The term view open in every session costs the refresh nothing more: it follows the
+    // queue's own reads, shared as they are. (Run after the above, not beside it: 100
+    // sessions at once on a small machine take the tick late.)
+    let (viewing, reads) = one_refresh(50, each, true);
+    eprintln!("one refresh: 50 sessions with the term view open {viewing} calls ({reads:?})");
+    assert!(
+        viewing <= 2 * one,
+        "50 sessions' refresh with the view open made {viewing} calls; one session's queue makes {one}"
     );
 }

@@ -401,59 +401,123 @@ fn client_as(d: &DemoHandle, label: &str) -> club_admin::api::ApiClient {
     .expect("client")
 }
 
-/// The term view's refresh reads only the pending requests again (and the ones that left
-/// the pending listing, by id): after an approval, a deletion and a new request it holds
-/// what a whole read holds, for the pending pages and one read by id.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_term_s_refresh_reads_the_pending_requests_and_misses_nothing() {
-    use club_admin::api::{MembershipStatus, RequestFilter};
-    use club_admin::ops::stats::{LEVELS, read_pages, refresh_pages};
-    let d = demo::start(DemoOptions::default()).await.expect("demo");
-    let admin = client_as(&d, "admin");
-    let all = RequestFilter::default();
-    let previous = read_pages(&admin, &all, 50).await.expect("a whole read");
+/// An administrator's dashboard on the demo (real update, runner, worker and HTTP client),
+/// every page of its queue loaded (`G`), the queue shown first.
+async fn admin_dashboard(d: &DemoHandle) -> club_admin::runtime::headless::Headless {
+    let model = club_admin::app::Model::new(club_admin::app::ModelOptions {
+        review_opens_term: false,
+        ..club_admin::app::ModelOptions::new(&d.base_url)
+    });
+    let mut h = club_admin::runtime::headless::Headless::new(model, client_as(d, "admin"), 8);
+    h.run_until_idle(GUARD).await.expect("the first load");
+    h.send(club_admin::app::Msg::Key(club_admin::app::Key::char('G')));
+    h.run_until_idle(GUARD).await.expect("every page");
+    h
+}
 
-    let moderator = client_as(&d, "moderator");
+/// The figures' counts by status, in all and per club (the club's id first).
+fn counts(f: &club_admin::ops::stats::Figures) -> Vec<(Option<Uuid>, [u64; 3])> {
+    let mut out: Vec<_> = f
+        .clubs
+        .iter()
+        .map(|c| (Some(c.id), [c.pending, c.approved, c.declined]))
+        .collect();
+    out.sort();
+    out.push((None, [f.pending, f.approved, f.declined]));
+    out
+}
+
+/// One automatic refresh of each dashboard, the one without the view first: their calls.
+async fn refresh_both(
+    d: &DemoHandle,
+    queue_only: &mut club_admin::runtime::headless::Headless,
+    viewing: &mut club_admin::runtime::headless::Headless,
+) -> (u64, u64) {
+    let mut calls = Vec::new();
+    for h in [queue_only, viewing] {
+        let before = d.calls();
+        h.send(club_admin::app::Msg::AutoRefresh);
+        h.run_until(GUARD, |m| !m.term_reading())
+            .await
+            .expect("a refresh");
+        calls.push(d.calls() - before);
+    }
+    (calls[0], calls[1])
+}
+
+/// The view's figures equal those of a whole read of the demo now.
+async fn figures_are_whole(d: &DemoHandle, h: &club_admin::runtime::headless::Headless) {
+    use club_admin::app::model::Loadable;
+    let whole = club_admin::ops::stats::read_pages(
+        &client_as(d, "admin"),
+        &club_admin::api::RequestFilter::default(),
+        50,
+    )
+    .await
+    .expect("a whole read");
+    let offset = chrono::FixedOffset::east_opt(0).expect("UTC");
+    let Loadable::Loaded(shown) = h.model.term() else {
+        panic!("figures: {:?}", h.model.term());
+    };
+    let whole = club_admin::ops::stats::figures(&whole, None, None, offset);
+    assert_eq!(counts(shown), counts(&whole));
+}
+
+/// The term view's refresh costs what the queue's refresh costs: two administrators'
+/// dashboards on the demo, every page of their queues loaded, the term view open in one.
+/// After a new request, then after an approval and a deletion, the automatic refresh of
+/// the one with the view open makes the calls of the other's (the queue's pages and its
+/// rows read again tell the view), and its figures are those of a whole read.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_term_s_refresh_costs_the_queue_s_and_misses_nothing() {
+    use club_admin::api::MembershipStatus;
+    use club_admin::app::model::Loadable;
+    use club_admin::app::{Key, Msg};
+    let d = demo::start(DemoOptions::default()).await.expect("demo");
+    let mut queue_only = admin_dashboard(&d).await;
+    let mut viewing = admin_dashboard(&d).await;
+    viewing.send(Msg::Key(Key::char('T')));
+    let loaded =
+        |m: &club_admin::app::Model| !m.term_reading() && matches!(m.term(), Loadable::Loaded(_));
+    viewing
+        .run_until(GUARD, loaded)
+        .await
+        .expect("the view's whole read");
+
+    // A new request: the service's count grows, and the queue's refresh reads on to it.
+    let asked = d
+        .join(d.student_ids()[0], d.club_ids()[0])
+        .expect("a new request");
+    let (queue, view) = refresh_both(&d, &mut queue_only, &mut viewing).await;
+    eprintln!(
+        "a refresh after a new request: the queue's {queue} calls, with the term view open {view}"
+    );
+    assert!(viewing.model.queue().items().iter().any(|i| i.id == asked));
+    assert_eq!(view, queue, "the queue's reads tell the view");
+    figures_are_whole(&d, &viewing).await;
+
     let approved = d.pending_for("moderator")[0];
-    moderator
-        .update_club_request(approved, &MembershipStatus::Approved, LEVELS)
+    client_as(&d, "moderator")
+        .update_club_request(
+            approved,
+            &MembershipStatus::Approved,
+            club_admin::ops::stats::LEVELS,
+        )
         .await
         .expect("approved");
-    let requester = client_as(&d, "requester");
     let deleted = d
         .requests_of("requester")
         .into_iter()
         .find(|id| d.request_status(*id) == Some(MembershipStatus::Pending))
         .expect("a pending request of the requester's");
-    requester
+    client_as(&d, "requester")
         .delete_club_request(deleted)
         .await
         .expect("deleted");
-    let asked = d
-        .join(d.student_ids()[0], d.club_ids()[0])
-        .expect("a new request");
-
-    let before = d.calls();
-    let refreshed = refresh_pages(&admin, &all, 50, &previous)
-        .await
-        .expect("a refresh");
-    let calls = d.calls() - before;
-    let whole = read_pages(&admin, &all, 50).await.expect("a whole read");
-    let states = |rows: &[club_admin::api::ClubRequest]| {
-        let mut v: Vec<(Uuid, Option<String>)> = rows
-            .iter()
-            .map(|r| (r.id, r.membership().map(|s| s.to_string())))
-            .collect();
-        v.sort();
-        v
-    };
-    assert_eq!(states(&refreshed), states(&whole));
-    assert!(refreshed.iter().any(|r| r.id == asked));
-    assert!(!refreshed.iter().any(|r| r.id == deleted));
-    let pending_pages = (d.pending().len() as u64).div_ceil(50);
-    assert_eq!(
-        calls,
-        pending_pages + 1,
-        "the pending pages and one read by id"
+    let (queue, view) = refresh_both(&d, &mut queue_only, &mut viewing).await;
+    eprintln!(
+        "a refresh after a decision and a deletion: the queue's {queue} calls, with the term view open {view}"
     );
+    assert_eq!(view, queue, "the queue's reads tell the view");
+    figures_are_whole(&d, &viewing).await;
 }

@@ -95,6 +95,7 @@ fn term_open(lang: Lang) -> club_admin::app::Model {
         &mut m,
         Msg::TermRead {
             read: Ok(term_requests()),
+            ask: club_admin::app::TermAsk::Whole,
             offset_secs: 7 * 3600,
         },
     );
@@ -156,6 +157,7 @@ fn the_view_without_an_audit_says_the_decisions_are_unknown() {
         &mut m,
         Msg::TermRead {
             read: Ok(term_requests()),
+            ask: club_admin::app::TermAsk::Whole,
             offset_secs: 0,
         },
     );
@@ -179,29 +181,93 @@ fn the_view_at_each_size_in_english_and_thai() {
     }
 }
 
-/// While the view is open the automatic refresh reads the term's pending requests again
-/// (with the earlier read to bring up to date); once it is closed, only the queue's.
+/// While the view is open it follows the queue's refresh: the automatic refresh asks
+/// nothing of its own; the listing's page brings a new request, and the one pending
+/// request it no longer holds, which the queue does not hold either, is read by id (one
+/// read, once the queue's reads are in), its decision then counted. Once the view is
+/// closed, the queue's pages are not followed.
 #[test]
-fn the_automatic_refresh_reads_the_term_s_pending_requests_while_it_is_open() {
+fn the_view_follows_the_queue_s_refresh_and_reads_only_what_left_it() {
+    use club_admin::app::ApiAnswer;
+    use club_admin::app::call::ListPurpose;
     let mut m = term_open(Lang::English);
     let fx = update(&mut m, Msg::AutoRefresh);
-    let brought_up_to_date: Vec<bool> = fx
-        .iter()
-        .filter_map(|e| {
-            if let Effect::ReadTerm { previous, .. } = e {
-                Some(previous.as_ref().is_some_and(|p| p.len() == 10))
-            } else {
-                None
-            }
-        })
-        .collect();
-    assert_eq!(brought_up_to_date, vec![true], "{fx:?}");
+    assert!(
+        !fx.iter().any(|e| matches!(e, Effect::ReadTerm { .. })),
+        "the refresh reads the queue's pages and rows only: {fx:?}"
+    );
+    let listing = |purpose: fn(&ListPurpose) -> bool| {
+        api_ids(
+            &fx,
+            move |c| matches!(c, club_admin::app::ApiCall::ListRequests { purpose: p, .. } if purpose(p)),
+        )
+    };
+    let page = listing(|p| matches!(p, ListPurpose::Page { .. }));
+    let rows_again = listing(|p| matches!(p, ListPurpose::Reread(_)));
+    assert_eq!((page.len(), rows_again.len()), (1, 1), "{fx:?}");
+    // The pending listing now: 1 to 4 still pending, 5 gone from it, 11 new.
+    let mut rows: Vec<_> = term_requests().into_iter().take(4).collect();
+    rows.push(request(
+        Uuid::from_u128(11),
+        "pending",
+        "51011",
+        None,
+        ("Chess Club", "ชุมนุมหมากรุก"),
+        2026,
+        0,
+    ));
+    let fx = answer(
+        &mut m,
+        page[0],
+        ApiAnswer::Listing(Ok(listing_reply(rows, None, 5))),
+    );
+    let term_reads = |fx: &[Effect]| -> Vec<Vec<Uuid>> {
+        fx.iter()
+            .filter_map(|e| {
+                if let Effect::ReadTerm {
+                    ask: club_admin::app::TermAsk::ById(ids),
+                    ..
+                } = e
+                {
+                    Some(ids.clone())
+                } else {
+                    None
+                }
+            })
+            .collect()
+    };
+    assert!(
+        term_reads(&fx).is_empty(),
+        "the queue's rows are on their way: {fx:?}"
+    );
+    let Loadable::Loaded(f) = m.term() else {
+        panic!("figures: {:?}", m.term());
+    };
+    assert_eq!((f.requests, f.pending), (11, 6), "the new request counted");
+    let again: Vec<_> = term_requests().into_iter().take(4).collect();
+    let fx = answer(
+        &mut m,
+        rows_again[0],
+        ApiAnswer::Listing(Ok(listing_reply(again, None, 4))),
+    );
+    assert_eq!(term_reads(&fx), vec![vec![Uuid::from_u128(5)]], "{fx:?}");
+    let mut decided = term_requests()[4].clone();
+    decided.membership_status = Some(club_admin::api::MembershipStatus::Declined);
     update(
         &mut m,
         Msg::TermRead {
-            read: Ok(term_requests()),
+            read: Ok(vec![decided]),
+            ask: club_admin::app::TermAsk::ById(vec![Uuid::from_u128(5)]),
             offset_secs: 0,
         },
+    );
+    let Loadable::Loaded(f) = m.term() else {
+        panic!("figures: {:?}", m.term());
+    };
+    assert_eq!(
+        (f.requests, f.pending, f.approved, f.declined),
+        (11, 5, 3, 3),
+        "request 5's decline counted"
     );
     update(&mut m, key('T'));
     assert!(m.popup().is_none());
@@ -210,4 +276,106 @@ fn the_automatic_refresh_reads_the_term_s_pending_requests_while_it_is_open() {
         !fx.iter().any(|e| matches!(e, Effect::ReadTerm { .. })),
         "{fx:?}"
     );
+}
+
+/// Where the service counts more pending requests than the view holds once the queue's
+/// reads are in (a request new beyond the pages the queue read), the view reads the scope's
+/// pending pages once, with its requests to bring up to date.
+#[test]
+fn a_count_the_view_does_not_match_reads_the_pending_pages() {
+    use club_admin::app::call::ListPurpose;
+    use club_admin::app::{ApiAnswer, ApiCall, TermAsk};
+    let mut m = term_open(Lang::English);
+    let pending: Vec<_> = term_requests().into_iter().take(5).collect();
+    let mut fx = update(&mut m, Msg::AutoRefresh);
+    let mut asked = Vec::new();
+    // The queue's reads answered as the service would: its pending listing holds the
+    // view's five and counts six; its rows read again are as they were.
+    for _ in 0..20 {
+        let mut next = Vec::new();
+        for e in &fx {
+            if let Effect::ReadTerm { ask, .. } = e {
+                asked.push(ask.clone());
+            }
+        }
+        for (id, call) in calls(&fx) {
+            let ApiCall::ListRequests { purpose, .. } = call else {
+                continue;
+            };
+            let reply = match purpose {
+                ListPurpose::Page { page: 1, .. } => listing_reply(pending.clone(), Some(2), 6),
+                ListPurpose::Page { .. } => listing_reply(Vec::new(), None, 6),
+                ListPurpose::Reread(_) | ListPurpose::Count { .. } => {
+                    listing_reply(pending[..4].to_vec(), None, 4)
+                }
+                ListPurpose::Known { .. } => listing_reply(pending.clone(), None, 6),
+            };
+            next.extend(answer(&mut m, id, ApiAnswer::Listing(Ok(reply))));
+        }
+        if next.is_empty() {
+            break;
+        }
+        fx = next;
+    }
+    let kinds: Vec<_> = asked
+        .iter()
+        .map(|a| match a {
+            TermAsk::Pending(previous) => format!("pending pages of {}", previous.len()),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(kinds, vec!["pending pages of 10".to_owned()]);
+}
+/// A teacher or an administrator (the service lets them decide nothing) sees the term view
+/// first, once the scope is known, over a header that says "review only"; Esc goes to the
+/// queue and `T` comes back. Drawn at 45x30 and 80x24 in English and Thai (snapshots).
+#[test]
+fn a_reviewer_sees_the_term_first_and_esc_goes_to_the_queue() {
+    for (lang, tag) in [(Lang::English, "en"), (Lang::Thai, "th")] {
+        let o = club_admin::app::ModelOptions {
+            review_opens_term: true,
+            ..options_in(lang)
+        };
+        let mut m = loaded_as_admin(o, sample_rows());
+        assert!(matches!(m.popup(), Some(Popup::Term { .. })), "{tag}");
+        assert!(m.term_reading(), "its whole read asked");
+        let server = m.server_key().to_owned();
+        update(&mut m, Msg::HistoryRead(Ok(audit_rows(&server))));
+        update(
+            &mut m,
+            Msg::TermRead {
+                read: Ok(term_requests()),
+                ask: club_admin::app::TermAsk::Whole,
+                offset_secs: 7 * 3600,
+            },
+        );
+        for (w, h) in [(45, 30), (80, 24)] {
+            let s = screen(&m, w, h);
+            update(&mut m, ctrl('l'));
+            assert_eq!(s, screen(&m, w, h), "Ctrl-L redraws the same screen");
+            insta::assert_snapshot!(format!("term_first_{tag}_{w}x{h}"), s);
+        }
+        let review = screen(&m, 120, 40);
+        assert!(
+            review.contains("review only") || review.contains("ตรวจดูเท่านั้น"),
+            "{review}"
+        );
+        update(&mut m, code(club_admin::app::KeyCode::Esc));
+        assert!(m.popup().is_none(), "Esc goes to the queue");
+        update(&mut m, Msg::AutoRefresh);
+        assert!(m.popup().is_none(), "the term view opens first only once");
+        update(&mut m, key('T'));
+        assert!(matches!(m.popup(), Some(Popup::Term { .. })));
+    }
+}
+
+/// A moderator (a student on a club's staff) sees the queue first, as before.
+#[test]
+fn a_moderator_sees_the_queue_first() {
+    let o = club_admin::app::ModelOptions {
+        review_opens_term: true,
+        ..options_in(Lang::English)
+    };
+    let m = loaded(o, sample_rows());
+    assert!(m.popup().is_none());
 }
