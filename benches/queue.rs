@@ -4,11 +4,15 @@
 //! 100,000 requests (within 1.5x: only visible rows are built); filtering 100,000 requests by
 //! text under 20 ms. Run: `cargo bench --bench queue`.
 
+#[path = "../tests/common/answers.rs"]
+mod answers;
+
+use answers::{AnswerWith, ApiAnswer};
 use std::hint::black_box;
 
 use chrono::{TimeZone, Utc};
 use club_admin::api::{ClubRequest, MembershipStatus, Meta, Pagination, Reply, UpdateRoute, User};
-use club_admin::app::{ApiAnswer, ApiCall, Effect, Model, ModelOptions, Msg, update};
+use club_admin::app::{ApiCall, Effect, Model, ModelOptions, Msg, update};
 use club_admin::app::{Key, KeyCode};
 use club_admin::ui::{Theme, view};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};

@@ -5,13 +5,17 @@
 //! Run: `cargo run --release --example bulk_approve -- [N] [LATENCY_MS] [CONCURRENCY]`
 //! (defaults 1000, 50, 8). Target: at most 1.3 x N x latency / concurrency.
 
+#[path = "../tests/common/headless.rs"]
+mod headless;
+
+use headless::Headless;
+
 use std::time::{Duration, Instant};
 
 use club_admin::api::{ApiClient, ClientOptions, Credentials, MembershipStatus};
 use club_admin::app::{Key, KeyCode};
 use club_admin::app::{Model, ModelOptions, Msg, Popup};
 use club_admin::demo::{self, DemoOptions, Faults};
-use club_admin::runtime::headless::Headless;
 
 fn key(c: char) -> Msg {
     Msg::Key(Key::char(c))

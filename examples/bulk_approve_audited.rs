@@ -11,6 +11,11 @@
 //! until every answer is in, the time until the file writer has written (and, where it
 //! syncs, synced) every line handed to it, and the audit file's lines by outcome.
 
+#[path = "../tests/common/headless.rs"]
+mod headless;
+
+use headless::Headless;
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -20,7 +25,6 @@ use club_admin::app::{Model, ModelOptions, Msg, Popup};
 use club_admin::demo::{self, DemoOptions, Faults};
 use club_admin::ops::writer::Writer;
 use club_admin::runtime::effects::Files;
-use club_admin::runtime::headless::Headless;
 
 fn key(c: char) -> Msg {
     Msg::Key(Key::char(c))

@@ -18,13 +18,17 @@
 #[path = "shared/reader.rs"]
 mod reader;
 
+#[path = "../tests/common/headless.rs"]
+mod headless;
+
+use headless::Headless;
+
 use std::time::{Duration, Instant};
 
 use club_admin::api::budget::BudgetOptions;
 use club_admin::api::{ApiClient, ClientOptions, Credentials, MembershipStatus};
 use club_admin::app::{IdsFrom, Key, KeyCode, Model, ModelOptions, Msg, Popup};
 use club_admin::demo::{self, DemoOptions, Pool};
-use club_admin::runtime::headless::Headless;
 use uuid::Uuid;
 
 fn key(c: char) -> Msg {

@@ -7,12 +7,16 @@
 //! Run: `cargo run --release --example slow_approve -- [LATENCY_MS] [KEYS] [GAP_MS]`
 //! (defaults 300, 20, 50: a key every 50 ms, faster than the server answers).
 
+#[path = "../tests/common/headless.rs"]
+mod headless;
+
+use headless::Headless;
+
 use std::time::Duration;
 
 use club_admin::api::{ApiClient, ClientOptions, Credentials, MembershipStatus};
 use club_admin::app::{Key, Model, ModelOptions, Msg};
 use club_admin::demo::{self, DemoOptions, Faults};
-use club_admin::runtime::headless::Headless;
 use tokio::time::Instant;
 
 fn ms(d: Duration) -> f64 {

@@ -21,13 +21,17 @@
 //! call is in flight; "calls" how many HTTP requests the demo had received when the rows
 //! showed, and in all. Target: warm rows ≤ 1 round trip + 150 ms, cold ≤ 3 + 150.
 
+#[path = "../tests/common/headless.rs"]
+mod headless;
+
+use headless::Headless;
+
 use std::time::Duration;
 
 use club_admin::api::{ApiClient, ClientOptions, Credentials};
 use club_admin::app::model::SavedQueue;
 use club_admin::app::{Model, ModelOptions, Msg};
 use club_admin::demo::{self, DemoHandle, DemoOptions, Faults};
-use club_admin::runtime::headless::Headless;
 use tokio::time::Instant;
 
 #[path = "../tests/common/proxy.rs"]

@@ -9,13 +9,17 @@
 //! 5000, 50, 0). The demo holds 240 requests; N - 240 more are added (pending, to the demo
 //! moderator's clubs), and DECIDED of them are approved first (a term near its end).
 
+#[path = "../tests/common/headless.rs"]
+mod headless;
+
+use headless::Headless;
+
 use std::time::{Duration, Instant};
 
 use club_admin::api::{ApiClient, ClientOptions, Credentials, RequestFilter};
 use club_admin::app::model::Loadable;
 use club_admin::app::{Key, Model, ModelOptions, Msg};
 use club_admin::demo::{self, DemoOptions};
-use club_admin::runtime::headless::Headless;
 
 const SEEDED: usize = 240;
 

@@ -9,7 +9,7 @@
 //!
 //! Adding an operation: its method in `core/src/api/client.rs`; a variant of [`ApiCall`] and of
 //! [`Answer`] here, with their arms in every exhaustive match (`perform`, `failed`, the
-//! questions asked of a call) and a payload in `app/call/testing.rs`; its arm in
+//! questions asked of a call) and a payload in the tests' `tests/common/answers.rs`; its arm in
 //! `app/update/answers.rs`'s `route` and the handler in its module of `app/update/`; its route
 //! in the demo server (`demo/routes.rs`).
 
@@ -277,7 +277,7 @@ pub enum Answer {
 }
 
 /// The decision a PUT of `status` is: approve for `approved`, else decline.
-fn decision_of(status: &MembershipStatus) -> RowAction {
+pub fn decision_of(status: &MembershipStatus) -> RowAction {
     if *status == MembershipStatus::Approved {
         RowAction::Approve
     } else {
@@ -286,7 +286,7 @@ fn decision_of(status: &MembershipStatus) -> RowAction {
 }
 
 /// An update's answer as a decision's.
-fn updated(r: Reply<ClubRequest>) -> Reply<Option<ClubRequest>> {
+pub fn updated(r: Reply<ClubRequest>) -> Reply<Option<ClubRequest>> {
     Reply {
         data: Some(r.data),
         api_version: r.api_version,
@@ -295,7 +295,7 @@ fn updated(r: Reply<ClubRequest>) -> Reply<Option<ClubRequest>> {
 }
 
 /// A delete's answer as a decision's.
-fn deleted(r: Reply<()>) -> Reply<Option<ClubRequest>> {
+pub fn deleted(r: Reply<()>) -> Reply<Option<ClubRequest>> {
     Reply {
         data: None,
         api_version: r.api_version,
@@ -554,7 +554,7 @@ impl ApiCall {
 }
 
 /// A listing call's answer, by what it was for.
-fn listed(purpose: ListPurpose, result: Result<Reply<Vec<ClubRequest>>, ApiError>) -> Answer {
+pub fn listed(purpose: ListPurpose, result: Result<Reply<Vec<ClubRequest>>, ApiError>) -> Answer {
     match purpose {
         ListPurpose::Page { page, generation } => Answer::ListPage {
             page,
@@ -568,7 +568,7 @@ fn listed(purpose: ListPurpose, result: Result<Reply<Vec<ClubRequest>>, ApiError
 }
 
 /// A club search's answer, by what it was for.
-fn searched(purpose: SearchPurpose, result: Result<Reply<Vec<Club>>, ApiError>) -> Answer {
+pub fn searched(purpose: SearchPurpose, result: Result<Reply<Vec<Club>>, ApiError>) -> Answer {
     match purpose {
         SearchPurpose::Lookup => Answer::ClubSearch(result),
         SearchPurpose::StaffedClubs => Answer::StaffedClubs(result),
@@ -675,9 +675,6 @@ impl Calls {
             .any(|(rid, c)| *rid >= from && c.rows_read().contains(&id))
     }
 }
-
-#[cfg(feature = "test-hooks")]
-pub mod testing;
 
 #[cfg(test)]
 mod tests;

@@ -13,8 +13,6 @@ pub mod model;
 pub mod msg;
 pub mod update;
 
-#[cfg(feature = "test-hooks")]
-pub use call::testing::ApiAnswer;
 pub use call::{Answer, ApiCall, CandidateToken, ListPurpose, SearchPurpose, WhenBack};
 pub use key::{Key, KeyCode};
 pub use keymap::{Action, Keymap, Offered, Scope};

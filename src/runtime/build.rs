@@ -1,5 +1,5 @@
 //! The one way a dashboard is put together, for the local terminal ([`super::dashboard`]),
-//! each `serve-ssh` session and the headless driver ([`super::headless::Headless`]): its
+//! each `serve-ssh` session and the tests' headless driver (`tests/common/headless.rs`): its
 //! [`Model`], the worker that sends its calls, the effect [`Runner`] (files through the
 //! process's writer), its message channel and the event loop's options.
 

@@ -1,4 +1,4 @@
-//! The one effect runner, used by the terminal loop and by [`super::headless::Headless`]:
+//! The one effect runner, used by the terminal loop and by the tests' headless driver (`tests/common/headless.rs`):
 //! API calls go to the [`Worker`] (`runtime/worker.rs`), which sends them on a bounded
 //! `JoinSet` and posts each answer back as a `Msg` (a call whose task panics is answered
 //! too, with `ApiError::Internal`, like any other failure: its row settles by the usual

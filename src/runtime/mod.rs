@@ -8,7 +8,6 @@ mod dashboard;
 pub mod effects;
 pub mod event_loop;
 pub mod finish;
-pub mod headless;
 pub mod lean;
 pub mod terminal;
 pub mod worker;

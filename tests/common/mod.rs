@@ -1,10 +1,11 @@
 //! Shared test helpers: models with rows, keys, fixed time.
 #![allow(dead_code)]
 
+use answers::ApiAnswer;
 use chrono::{DateTime, TimeZone, Utc};
 use club_admin::api::*;
 use club_admin::app::model::*;
-use club_admin::app::{ApiAnswer, ApiCall, Effect, Model, Msg, Popup, update};
+use club_admin::app::{ApiCall, Effect, Model, Msg, Popup, update};
 use club_admin::app::{Key, KeyCode};
 use serde_json::json;
 use uuid::Uuid;
@@ -593,6 +594,8 @@ pub fn answer_write(m: &mut Model, fx: &[Effect], payload: ApiAnswer) {
 }
 
 #[cfg(unix)]
+pub mod answers;
+pub mod headless;
 pub mod proxy;
 pub mod pty;
 pub mod ssh_sessions;
@@ -722,7 +725,7 @@ pub fn id(n: u128) -> Uuid {
 /// from the model's calls in flight: `ApiCall::answer_with`), returning its effects. A
 /// payload of another operation than the call's panics (a test's mistake).
 pub fn answer(m: &mut Model, request_id: u64, payload: ApiAnswer) -> Vec<Effect> {
-    let msg = club_admin::app::call::testing::answer_msg(m, request_id, payload);
+    let msg = answers::answer_msg(m, request_id, payload);
     update(m, msg)
 }
 

@@ -403,12 +403,12 @@ fn client_as(d: &DemoHandle, label: &str) -> club_admin::api::ApiClient {
 
 /// An administrator's dashboard on the demo (real update, runner, worker and HTTP client),
 /// every page of its queue loaded (`G`), the queue shown first.
-async fn admin_dashboard(d: &DemoHandle) -> club_admin::runtime::headless::Headless {
+async fn admin_dashboard(d: &DemoHandle) -> crate::common::headless::Headless {
     let model = club_admin::app::Model::new(club_admin::app::ModelOptions {
         review_opens_term: false,
         ..club_admin::app::ModelOptions::new(&d.base_url)
     });
-    let mut h = club_admin::runtime::headless::Headless::new(model, client_as(d, "admin"), 8);
+    let mut h = crate::common::headless::Headless::new(model, client_as(d, "admin"), 8);
     h.run_until_idle(GUARD).await.expect("the first load");
     h.send(club_admin::app::Msg::Key(club_admin::app::Key::char('G')));
     h.run_until_idle(GUARD).await.expect("every page");
@@ -430,8 +430,8 @@ fn counts(f: &club_admin::ops::stats::Figures) -> Vec<(Option<Uuid>, [u64; 3])> 
 /// One automatic refresh of each dashboard, the one without the view first: their calls.
 async fn refresh_both(
     d: &DemoHandle,
-    queue_only: &mut club_admin::runtime::headless::Headless,
-    viewing: &mut club_admin::runtime::headless::Headless,
+    queue_only: &mut crate::common::headless::Headless,
+    viewing: &mut crate::common::headless::Headless,
 ) -> (u64, u64) {
     let mut calls = Vec::new();
     for h in [queue_only, viewing] {
@@ -446,7 +446,7 @@ async fn refresh_both(
 }
 
 /// The view's figures equal those of a whole read of the demo now.
-async fn figures_are_whole(d: &DemoHandle, h: &club_admin::runtime::headless::Headless) {
+async fn figures_are_whole(d: &DemoHandle, h: &crate::common::headless::Headless) {
     use club_admin::app::model::Loadable;
     let whole = club_admin::ops::stats::read_pages(
         &client_as(d, "admin"),

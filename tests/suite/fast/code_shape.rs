@@ -1103,12 +1103,6 @@ const CATCH_ALLS_KEPT: &[(&str, &str, usize, &str)] = &[
         "the status of every other error is its answer's",
     ),
     (
-        "src/app/call/testing.rs",
-        "ApiAnswer",
-        10,
-        "a test that answers with another operation's answer fails",
-    ),
-    (
         "src/demo/state.rs",
         "MembershipStatus",
         1,

@@ -3,9 +3,10 @@
 //! is audited `already` (the same decision) or `conflict` (the opposite), and a bulk
 //! summary counts them apart from failures. English and Thai, drawn at 80x24 and 120x40.
 
+use crate::common::answers::ApiAnswer;
 use crate::common::*;
 use club_admin::api::{ApiError, ClubRequest, MembershipStatus};
-use club_admin::app::{ApiAnswer, ApiCall, Effect, Model, Outcome, update};
+use club_admin::app::{ApiCall, Effect, Model, Outcome, update};
 use club_admin::i18n::Lang;
 use uuid::Uuid;
 

@@ -2,11 +2,12 @@
 //! tests, Msg in, Model and Effects out.
 
 use crate::common;
+use crate::common::answers::ApiAnswer;
 
 use chrono::Duration as Span;
 use club_admin::api::*;
 use club_admin::app::model::*;
-use club_admin::app::{ApiAnswer, ApiCall, Effect, KeyCode, Msg, Outcome, Popup, update};
+use club_admin::app::{ApiCall, Effect, KeyCode, Msg, Outcome, Popup, update};
 use common::*;
 use uuid::Uuid;
 

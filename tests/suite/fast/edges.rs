@@ -3,9 +3,10 @@
 //! Msg in (real keys), Model, Effects and the drawn screen out.
 
 use crate::common;
+use crate::common::answers::ApiAnswer;
 
 use club_admin::api::*;
-use club_admin::app::{ApiAnswer, ApiCall, Effect, KeyCode, Model, Msg, update};
+use club_admin::app::{ApiCall, Effect, KeyCode, Model, Msg, update};
 use club_admin::i18n::Lang;
 use common::*;
 use uuid::Uuid;

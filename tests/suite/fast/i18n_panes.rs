@@ -4,10 +4,11 @@
 //! English they are as before.
 
 use crate::common;
+use crate::common::answers::ApiAnswer;
 
 use club_admin::api::*;
 use club_admin::app::model::*;
-use club_admin::app::{ApiAnswer, ApiCall, KeyCode, Msg, update};
+use club_admin::app::{ApiCall, KeyCode, Msg, update};
 use club_admin::i18n::Lang;
 use common::*;
 use uuid::Uuid;

@@ -3,10 +3,11 @@
 //! view drawn on a `TestBackend`, each case in both languages.
 
 use crate::common;
+use crate::common::answers::ApiAnswer;
 
 use club_admin::api::*;
 use club_admin::app::model::*;
-use club_admin::app::{ApiAnswer, ApiCall, AuditEntry, Effect, KeyCode, Msg, Outcome, update};
+use club_admin::app::{ApiCall, AuditEntry, Effect, KeyCode, Msg, Outcome, update};
 use club_admin::i18n::Lang;
 use common::*;
 use uuid::Uuid;

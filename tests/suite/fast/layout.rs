@@ -5,6 +5,7 @@
 //! gives way least useful first. Real `update` calls, real `TestBackend` frames.
 
 use crate::common;
+use crate::common::answers::ApiAnswer;
 
 use club_admin::api::*;
 use club_admin::app::model::*;
@@ -356,10 +357,10 @@ fn the_email_has_the_header_room_first() {
         for (id, call) in calls(&start) {
             let payload = match call {
                 club_admin::app::ApiCall::ProbeUpdateRoute => {
-                    club_admin::app::ApiAnswer::UpdateRoute(Ok(UpdateRoute::Missing))
+                    ApiAnswer::UpdateRoute(Ok(UpdateRoute::Missing))
                 }
                 club_admin::app::ApiCall::CurrentUser => {
-                    club_admin::app::ApiAnswer::User(Ok(reply(user(moderator, "student", false))))
+                    ApiAnswer::User(Ok(reply(user(moderator, "student", false))))
                 }
                 _ => continue,
             };

@@ -3,9 +3,10 @@
 //! meanwhile, whose marks are dropped; it says only what it found, never "refreshing…" over
 //! the moderator's own message. Through `update` with real answers, in English and Thai.
 
+use crate::common::answers::ApiAnswer;
 use crate::common::*;
 use club_admin::api::{ApiError, ClubRequest, MembershipStatus, UpdateRoute};
-use club_admin::app::{ApiAnswer, ApiCall, Effect, Model, Msg, update};
+use club_admin::app::{ApiCall, Effect, Model, Msg, update};
 use club_admin::i18n::Lang;
 use serde_json::json;
 

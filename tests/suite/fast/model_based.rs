@@ -14,13 +14,14 @@
 //! are hidden by the current filter") before anything is sent.
 
 use crate::common;
+use crate::common::answers::{AnswerWith, ApiAnswer};
 
 use std::collections::{BTreeMap, HashSet};
 
 use chrono::Duration as Span;
 use club_admin::api::*;
 use club_admin::app::model::*;
-use club_admin::app::{ApiAnswer, ApiCall, Effect, Key, KeyCode, Msg, Outcome, update};
+use club_admin::app::{ApiCall, Effect, Key, KeyCode, Msg, Outcome, update};
 use common::{forbidden, now, request};
 use proptest::prelude::*;
 use uuid::Uuid;

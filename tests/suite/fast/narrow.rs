@@ -2,6 +2,7 @@
 //! sizes of a phone held upright or on its side, in English and Thai, through real keys and
 //! real `TestBackend` frames.
 
+use crate::common::answers::ApiAnswer;
 use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
@@ -735,7 +736,7 @@ fn esc_closes_the_activity_log_in_the_narrow_layout() {
 /// refused one (whose whole text is in the log). English and Thai, at 40x16 and 45x30.
 #[test]
 fn the_status_line_cuts_the_name_not_what_happened_at_phone_widths() {
-    use club_admin::app::{ApiAnswer, ApiCall};
+    use club_admin::app::ApiCall;
     let long = || {
         vec![request(
             id(1),
@@ -951,7 +952,6 @@ fn on_a_phone_a_token_past_its_expiry_is_in_the_header_and_s_is_offered() {
 /// 1 failed"), the full text one key away in the activity log.
 #[test]
 fn a_bulk_summary_keeps_its_counts_at_45_columns() {
-    use club_admin::app::ApiAnswer;
     for lang in Lang::ALL {
         let mut m = model_with_lang(pending_rows(10), lang);
         let _ = update(&mut m, Msg::Resize(45, 30));

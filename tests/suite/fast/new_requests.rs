@@ -5,10 +5,11 @@
 //! loaded is found too (the server's count grew, so the refresh reads on). Through `update`
 //! with real answers.
 
+use crate::common::answers::ApiAnswer;
 use crate::common::*;
 use crate::fast::live_queue::pending;
 use club_admin::api::{ClubRequest, UpdateRoute};
-use club_admin::app::{ApiAnswer, ApiCall, Effect, ListPurpose, Model, ModelOptions, Msg, update};
+use club_admin::app::{ApiCall, Effect, ListPurpose, Model, ModelOptions, Msg, update};
 
 /// A model (pages of `page_size`) signed in as an administrator (every pending request is
 /// listed), whose listing's first page (`known`, of `total`) was answered at [`now`].

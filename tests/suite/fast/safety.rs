@@ -2,12 +2,13 @@
 //! the bugs a new user hit stay fixed. `update` tests, plus a few real frames.
 
 use crate::common;
+use crate::common::answers::ApiAnswer;
 
 use std::collections::BTreeMap;
 
 use club_admin::api::*;
 use club_admin::app::model::*;
-use club_admin::app::{ApiAnswer, ApiCall, Effect, KeyCode, Keymap, Msg, Outcome, Popup, update};
+use club_admin::app::{ApiCall, Effect, KeyCode, Keymap, Msg, Outcome, Popup, update};
 use common::*;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

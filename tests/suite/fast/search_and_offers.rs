@@ -5,9 +5,10 @@
 //! real keys and a `TestBackend` frame, in Thai and in English.
 
 use crate::common;
+use crate::common::answers::ApiAnswer;
 
 use club_admin::api::{ApiError, ErrorInfo, UpdateRoute};
-use club_admin::app::{ApiAnswer, KeyCode, Model, Popup, update};
+use club_admin::app::{KeyCode, Model, Popup, update};
 use club_admin::i18n::Lang;
 use common::*;
 use uuid::Uuid;

@@ -4,10 +4,11 @@
 //! real keys and messages, the real view on a `TestBackend`, in English and Thai.
 
 use super::edges::same_after_redraw;
+use crate::common::answers::ApiAnswer;
 use crate::common::*;
 use club_admin::api::*;
 use club_admin::app::model::{QueueSort, RowState};
-use club_admin::app::{ApiAnswer, ApiCall, Effect, KeyCode, Model, Msg, Outcome, Popup, update};
+use club_admin::app::{ApiCall, Effect, KeyCode, Model, Msg, Outcome, Popup, update};
 use club_admin::i18n::Lang;
 use uuid::Uuid;
 

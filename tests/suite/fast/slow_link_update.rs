@@ -3,10 +3,11 @@
 //! while pages load, and reads retried when the link comes back. Msg in, Model and Effects out.
 
 use crate::common;
+use crate::common::answers::ApiAnswer;
 
 use club_admin::api::*;
 use club_admin::app::model::*;
-use club_admin::app::{ApiAnswer, ApiCall, Effect, ListPurpose, Model, Msg, update};
+use club_admin::app::{ApiCall, Effect, ListPurpose, Model, Msg, update};
 use common::*;
 use uuid::Uuid;
 

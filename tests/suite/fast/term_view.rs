@@ -3,6 +3,7 @@
 //! and 120x40 in English and Thai (snapshots), scrolled to its end, and the figures it
 //! shows checked against the requests and decisions it was given.
 
+use crate::common::answers::ApiAnswer;
 use std::sync::Arc;
 
 use club_admin::app::model::Loadable;
@@ -188,7 +189,6 @@ fn the_view_at_each_size_in_english_and_thai() {
 /// closed, the queue's pages are not followed.
 #[test]
 fn the_view_follows_the_queue_s_refresh_and_reads_only_what_left_it() {
-    use club_admin::app::ApiAnswer;
     use club_admin::app::call::ListPurpose;
     let mut m = term_open(Lang::English);
     let fx = update(&mut m, Msg::AutoRefresh);
@@ -284,7 +284,7 @@ fn the_view_follows_the_queue_s_refresh_and_reads_only_what_left_it() {
 #[test]
 fn a_count_the_view_does_not_match_reads_the_pending_pages() {
     use club_admin::app::call::ListPurpose;
-    use club_admin::app::{ApiAnswer, ApiCall, TermAsk};
+    use club_admin::app::{ApiCall, TermAsk};
     let mut m = term_open(Lang::English);
     let pending: Vec<_> = term_requests().into_iter().take(5).collect();
     let mut fx = update(&mut m, Msg::AutoRefresh);

@@ -6,13 +6,14 @@
 //! the UI computes for cleaned text is the width the terminal advances.
 
 use crate::common;
+use crate::common::answers::ApiAnswer;
 
 use std::cell::RefCell;
 use std::io::Write;
 use std::num::NonZeroU16;
 use std::rc::Rc;
 
-use club_admin::app::{ApiAnswer, Model, Msg, update};
+use club_admin::app::{Model, Msg, update};
 use club_admin::text::{clean, for_terminal, width};
 use club_admin::ui::{Theme, queue_rows, view};
 use common::*;

@@ -10,11 +10,12 @@
 //! not passing for want of text.
 
 use crate::common;
+use crate::common::answers::ApiAnswer;
 
 use std::collections::BTreeSet;
 
 use club_admin::api::*;
-use club_admin::app::{ApiAnswer, KeyCode, Keymap, Model, update};
+use club_admin::app::{KeyCode, Keymap, Model, update};
 use club_admin::i18n::Lang;
 use common::*;
 use uuid::Uuid;

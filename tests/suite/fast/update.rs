@@ -1,13 +1,14 @@
 //! `update` tests: Msg in, Model and Effects out.
 
 use crate::common;
+use crate::common::answers::{AnswerWith, ApiAnswer};
 
 use std::collections::BTreeMap;
 
 use club_admin::api::*;
 use club_admin::app::KeyCode;
 use club_admin::app::model::*;
-use club_admin::app::{ApiAnswer, ApiCall, Effect, Keymap, Msg, Outcome, Popup, update};
+use club_admin::app::{ApiCall, Effect, Keymap, Msg, Outcome, Popup, update};
 use common::*;
 use uuid::Uuid;
 

@@ -2,11 +2,12 @@
 //! buffer checks where style matters).
 
 use crate::common;
+use crate::common::answers::ApiAnswer;
 
 use club_admin::api::*;
 use club_admin::app::KeyCode;
 use club_admin::app::model::*;
-use club_admin::app::{ApiAnswer, Msg, Popup, update};
+use club_admin::app::{Msg, Popup, update};
 use club_admin::ui::{Theme, view};
 use common::*;
 use ratatui::Terminal;

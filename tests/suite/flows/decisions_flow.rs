@@ -6,11 +6,11 @@ use crate::common;
 
 use std::time::Duration;
 
+use crate::common::headless::Headless;
 use chrono::Duration as Span;
 use club_admin::api::*;
 use club_admin::app::{ModelOptions, Msg, Outcome, Popup};
 use club_admin::demo::{self, DemoHandle, DemoOptions, Faults};
-use club_admin::runtime::headless::Headless;
 use common::*;
 use uuid::Uuid;
 

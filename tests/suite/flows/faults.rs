@@ -6,10 +6,10 @@ use crate::common;
 
 use std::time::Duration;
 
+use crate::common::headless::Headless;
 use club_admin::api::*;
 use club_admin::app::model::*;
 use club_admin::app::{Msg, Outcome, Popup};
-use club_admin::runtime::headless::Headless;
 use common::*;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

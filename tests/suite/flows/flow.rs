@@ -5,12 +5,12 @@ use crate::common;
 
 use std::time::Duration;
 
+use crate::common::headless::Headless;
 use club_admin::api::*;
 use club_admin::app::KeyCode;
 use club_admin::app::Msg;
 use club_admin::app::model::*;
 use club_admin::demo::{self, DemoHandle, DemoOptions, Faults};
-use club_admin::runtime::headless::Headless;
 use common::*;
 use uuid::Uuid;
 

@@ -7,10 +7,10 @@ use crate::common;
 
 use std::time::Duration;
 
+use crate::common::headless::Headless;
 use club_admin::api::*;
 use club_admin::app::Outcome;
 use club_admin::demo::{self, DemoOptions, Faults};
-use club_admin::runtime::headless::Headless;
 use common::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -5,9 +5,9 @@ use crate::common;
 
 use std::time::Duration;
 
+use crate::common::headless::Headless;
 use club_admin::app::{Key, KeyCode, Msg};
 use club_admin::demo::{self, DemoOptions};
-use club_admin::runtime::headless::Headless;
 use common::*;
 
 fn keys(h: &mut Headless, s: &str) {

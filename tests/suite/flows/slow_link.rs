@@ -7,11 +7,11 @@ use crate::common;
 
 use std::time::Duration;
 
+use crate::common::headless::Headless;
 use club_admin::api::*;
 use club_admin::app::model::*;
 use club_admin::app::{ApiCall, KeyCode, ListPurpose, Msg};
 use club_admin::demo::{self, DemoHandle, DemoOptions, Faults, ServiceVersion};
-use club_admin::runtime::headless::Headless;
 use common::*;
 
 fn client(d: &DemoHandle, label: &str) -> ApiClient {

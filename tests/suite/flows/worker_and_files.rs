@@ -9,6 +9,7 @@ use crate::common;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::common::headless::Headless;
 use club_admin::api::*;
 use club_admin::app::{ApiCall, KeyCode, ModelOptions, Msg, Outcome};
 use club_admin::demo::{self, DemoHandle, DemoOptions};
@@ -16,7 +17,6 @@ use club_admin::i18n::{Lang, tr};
 use club_admin::runtime::build::Builder;
 use club_admin::runtime::effects::Files;
 use club_admin::runtime::effects::Hooks;
-use club_admin::runtime::headless::Headless;
 use common::*;
 
 const LIMIT: Duration = Duration::from_secs(20);

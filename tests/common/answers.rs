@@ -1,13 +1,12 @@
-//! Answers as tests write them (only with the cargo feature `test-hooks`, which only the
-//! tests turn on): the server's payload of an operation ([`ApiAnswer`]), given the context
-//! of the call it answers by [`ApiCall::answer_with`] once the call is read from the
-//! model's ledger ([`answer_msg`]).
+//! Answers as tests write them: the server's payload of an operation ([`ApiAnswer`]),
+//! given the context of the call it answers by [`AnswerWith::answer_with`] once the call is
+//! read from the model's calls in flight ([`answer_msg`]). Shared by the tests and the
+//! benchmark (`#[path]`).
+#![allow(dead_code)]
 
-use super::{Answer, ApiCall, ListPurpose, SearchPurpose, decision_of, deleted, listed, searched};
-use super::{RowAction, updated};
-use crate::api::{ApiError, Club, ClubRequest, Contact, Reply, UpdateRoute, User};
-use crate::app::model::Model;
-use crate::app::msg::Msg;
+use club_admin::api::{ApiError, Club, ClubRequest, Contact, Reply, UpdateRoute, User};
+use club_admin::app::call::{decision_of, deleted, listed, searched, updated};
+use club_admin::app::{Answer, ApiCall, ListPurpose, Model, Msg, RowAction, SearchPurpose};
 
 /// The server's answer to one operation, as a test writes it: the payload only, without
 /// what the call was for.
@@ -33,13 +32,19 @@ pub enum ApiAnswer {
     UpdateRoute(Result<UpdateRoute, ApiError>),
 }
 
-impl ApiCall {
+/// A call answered as a test writes it.
+pub trait AnswerWith {
+    /// This call's answer carrying `payload`.
+    fn answer_with(self, payload: ApiAnswer) -> Answer;
+}
+
+impl AnswerWith for ApiCall {
     /// This call's answer carrying `payload`. Panics when `payload` is the answer of
     /// another operation: a test's mistake, never the program's.
     ///
     /// One arm per operation, no default: an operation added to
     /// [`ApiCall`] does not compile until its tests' payload is given here.
-    pub fn answer_with(self, payload: ApiAnswer) -> Answer {
+    fn answer_with(self, payload: ApiAnswer) -> Answer {
         let call = format!("{self:?}");
         let other = |payload: ApiAnswer| -> ! {
             panic!("a test answered {call} with the answer of another operation: {payload:?}")

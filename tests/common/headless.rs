@@ -1,15 +1,17 @@
 //! The app without a terminal: `update`, the real worker and API client, and the same
 //! effect [`Runner`] as the terminal loop, driven by scripted messages. For flow tests and
 //! the measuring harnesses; [`Headless::run_until_idle`] waits until no call is in flight.
+//! Shared by the tests and the examples (`#[path]`).
+#![allow(dead_code)]
 
 use std::time::Duration;
 
 use tokio::sync::mpsc;
 
-use super::build::{Builder, Dashboard};
-use super::effects::{Files, Runner, Screen};
-use crate::api::ApiClient;
-use crate::app::{AuditEntry, Model, Msg, update};
+use club_admin::api::ApiClient;
+use club_admin::app::{AuditEntry, Model, Msg, update};
+use club_admin::runtime::build::{Builder, Dashboard};
+use club_admin::runtime::effects::{Files, Runner, Screen};
 
 /// Records what the app asked of the terminal.
 #[derive(Debug, Default)]
@@ -43,7 +45,7 @@ pub struct Headless {
 }
 
 impl Headless {
-    /// Starts the worker with `concurrency` and runs [`crate::app::start`]; call
+    /// Starts the worker with `concurrency` and runs [`club_admin::app::start`]; call
     /// [`Headless::run_until_idle`] to wait for the first answers. Writes no files.
     pub fn new(model: Model, client: ApiClient, concurrency: usize) -> Headless {
         Headless::with_files(model, client, concurrency, Files::default())
@@ -60,7 +62,7 @@ impl Headless {
     }
 
     /// The dashboard `builder` puts together (its loop options unused), its audit entries
-    /// kept ([`Headless::audit`]); runs [`crate::app::start`].
+    /// kept ([`Headless::audit`]); runs [`club_admin::app::start`].
     pub fn built(builder: Builder) -> Headless {
         let Dashboard {
             model,
@@ -77,12 +79,12 @@ impl Headless {
             rx,
             skipped: chrono::Duration::zero(),
         };
-        let fx = crate::app::start(&mut h.model);
+        let fx = club_admin::app::start(&mut h.model);
         h.run(fx);
         h
     }
 
-    fn run(&mut self, fx: Vec<crate::app::Effect>) {
+    fn run(&mut self, fx: Vec<club_admin::app::Effect>) {
         let mut feedback = Vec::new();
         self.runner.run(fx, &mut self.screen, &mut feedback);
         for f in feedback {
