@@ -19,7 +19,8 @@ const COLUMNS: [Column; 7] = [
     Column::new("MODERATOR", 10, 40),
     Column::new("ACTION", 6, 11),
     Column::new("TARGET", 8, 36),
-    Column::new("OUTCOME", 7, 28),
+    // The longest: "overwritten, settled after a crash".
+    Column::new("OUTCOME", 7, 34),
     Column::new("VIA", 3, 30),
     Column::new("DETAIL", 10, 80),
 ];
@@ -337,4 +338,33 @@ pub fn csv(rows: &[Row]) -> Result<String, csv::Error> {
     }
     let bytes = w.into_inner().map_err(|e| e.into_error())?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::COLUMNS;
+    use crate::ops::audit::Outcome;
+
+    /// Every outcome a row can show, with ", settled after a crash" after it, fits the
+    /// table's OUTCOME column whole: no row's outcome is cut.
+    #[test]
+    fn every_outcome_fits_its_column() {
+        let outcome = COLUMNS.iter().find(|c| c.header == "OUTCOME");
+        let max = outcome.map_or(0, |c| c.max);
+        for o in [
+            Outcome::Ok,
+            Outcome::Failed,
+            Outcome::Unknown,
+            Outcome::Undone,
+            Outcome::Already,
+            Outcome::Conflict,
+            Outcome::Sending,
+            Outcome::Queued,
+            Outcome::Overwritten,
+            Outcome::NotSent,
+        ] {
+            let words = format!("{}, settled after a crash", o.as_str());
+            assert!(words.len() <= max, "{words:?} is cut at {max}");
+        }
+    }
 }
