@@ -351,18 +351,7 @@ mod tests {
     fn every_outcome_fits_its_column() {
         let outcome = COLUMNS.iter().find(|c| c.header == "OUTCOME");
         let max = outcome.map_or(0, |c| c.max);
-        for o in [
-            Outcome::Ok,
-            Outcome::Failed,
-            Outcome::Unknown,
-            Outcome::Undone,
-            Outcome::Already,
-            Outcome::Conflict,
-            Outcome::Sending,
-            Outcome::Queued,
-            Outcome::Overwritten,
-            Outcome::NotSent,
-        ] {
+        for o in Outcome::ALL {
             let words = format!("{}, settled after a crash", o.as_str());
             assert!(words.len() <= max, "{words:?} is cut at {max}");
         }

@@ -124,6 +124,20 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Every outcome, in the order the manual lists them.
+    pub const ALL: [Outcome; 10] = [
+        Outcome::Ok,
+        Outcome::Failed,
+        Outcome::Unknown,
+        Outcome::Undone,
+        Outcome::Already,
+        Outcome::Conflict,
+        Outcome::Sending,
+        Outcome::Queued,
+        Outcome::Overwritten,
+        Outcome::NotSent,
+    ];
+
     /// The word in the audit file: `ok`, `failed`, `unknown`, `undone`, `already`,
     /// `conflict`, `sending`, `queued`, `overwritten` or `not_sent`.
     pub fn as_str(self) -> &'static str {

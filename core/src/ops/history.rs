@@ -427,18 +427,7 @@ impl Filter {
 ///
 /// Errors: another word, with the list.
 pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
-    let all = [
-        Outcome::Ok,
-        Outcome::Failed,
-        Outcome::Unknown,
-        Outcome::Undone,
-        Outcome::Already,
-        Outcome::Conflict,
-        Outcome::Sending,
-        Outcome::Queued,
-        Outcome::Overwritten,
-        Outcome::NotSent,
-    ];
+    let all = Outcome::ALL;
     let t = text.trim().to_lowercase();
     all.into_iter().find(|o| o.as_str() == t).ok_or_else(|| {
         let words: Vec<&str> = all.iter().map(|o| o.as_str()).collect();
